@@ -1,0 +1,143 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { hashToken } from '@/lib/auth/tokens';
+import { baseUrl, call, expectError, newAccount, pathFor, type TestAccount } from './support/api';
+import { rateSampleAll } from './support/samples';
+
+let acme: TestAccount;
+beforeAll(async () => {
+  acme = await newAccount('Acme');
+});
+
+describe('transport, as design.md decides it', () => {
+  it('answers with JSON, CORS and a request id', async () => {
+    const result = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll() });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(result.headers.get('access-control-allow-origin')).toBe('*');
+    expect(result.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it('parses JSON whatever the Content-Type, as curl -d sends it', async () => {
+    const result = await call('/wf/rate', {
+      token: acme.tokens.test,
+      rawBody: JSON.stringify(rateSampleAll()),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(result.status).toBe(200);
+    expect(result.json.rates.length).toBeGreaterThan(0);
+  });
+
+  it('answers OPTIONS preflight without a token', async () => {
+    const response = await fetch(baseUrl + pathFor('live', '/wf/manifest'), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shipper.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
+  });
+
+  it('keeps an incoming x-request-id', async () => {
+    const result = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-request-id': 'client-trace-12345' } });
+    expect(result.headers.get('x-request-id')).toBe('client-trace-12345');
+  });
+
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('refuses %s with 405 and Allow', async (method) => {
+    const result = await call('/wf/package', { token: acme.tokens.test, method, body: method === 'GET' ? undefined : {} });
+    const error = expectError(result, 405, 'method_not_allowed');
+    expect(error.message).toContain('POST');
+    expect(result.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(result.json.IsSuccess).toBe(false);
+  });
+
+  it('answers an unknown API path with 404 in the envelope', async () => {
+    const result = await call('/wf/track', { token: acme.tokens.test, body: {} });
+    expectError(result, 404, 'not_found');
+    expect(result.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it.each([
+    ['not JSON', '{"weight": 5,'],
+    ['empty', ''],
+  ])('refuses a body that is %s with 400', async (_label, rawBody) => {
+    const result = await call('/wf/manifest', { token: acme.tokens.test, rawBody });
+    expectError(result, 400, 'invalid_json');
+    expect(result.json.IsSuccess).toBe('false');
+  });
+
+  it('refuses a body over 5 MB with 413', async () => {
+    const rawBody = JSON.stringify({ ...rateSampleAll(), padding: 'x'.repeat(5 * 1024 * 1024) });
+    const result = await call('/wf/rate', { token: acme.tokens.test, rawBody });
+    expectError(result, 413, 'payload_too_large');
+  });
+});
+
+describe('authentication', () => {
+  it('refuses a missing token with 401 and WWW-Authenticate', async () => {
+    const result = await call('/wf/rate', { token: null, body: rateSampleAll() });
+    expectError(result, 401, 'unauthorized');
+    expect(result.headers.get('www-authenticate')).toBe('Token');
+  });
+
+  it.each([
+    ['garbage', 'not-a-token'],
+    ['well-formed but unknown', `ck_test_${'A'.repeat(43)}`],
+  ])('refuses a %s token with 401', async (_label, token) => {
+    const result = await call('/wf/rate', { token, body: rateSampleAll() });
+    expectError(result, 401, 'unauthorized');
+  });
+
+  it('accepts Bearer as well as Token', async () => {
+    const result = await call('/wf/rate', { headers: { authorization: `Bearer ${acme.tokens.test}` }, body: rateSampleAll() });
+    expect(result.status).toBe(200);
+  });
+
+  it('refuses a test token on the live path, and the reverse, with wrong_environment', async () => {
+    expectError(await call('/wf/rate', { env: 'live', token: acme.tokens.test, body: rateSampleAll() }), 401, 'wrong_environment');
+    expectError(await call('/wf/rate', { env: 'test', token: acme.tokens.live, body: rateSampleAll() }), 401, 'wrong_environment');
+    expect((await call('/wf/rate', { env: 'live', token: acme.tokens.live, body: rateSampleAll() })).status).toBe(200);
+  });
+
+  it('refuses a revoked token at once, even after it was cached', async () => {
+    const shipper = await newAccount('Revoked');
+    expect((await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() })).status).toBe(200);
+    await db.apiToken.update({ where: { tokenHash: hashToken(shipper.tokens.test) }, data: { revokedAt: new Date() } });
+    // The revocation reaches the server's cache through a database notification.
+    let status = 200;
+    for (let i = 0; i < 20 && status === 200; i++) {
+      status = (await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
+  });
+
+  it('records when a token was last used', async () => {
+    const shipper = await newAccount('LastUsed');
+    await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });
+    let row = null;
+    for (let i = 0; i < 20 && !row?.lastUsedAt; i++) {
+      row = await db.apiToken.findUnique({ where: { tokenHash: hashToken(shipper.tokens.test) }, select: { lastUsedAt: true } });
+      if (!row?.lastUsedAt) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(row?.lastUsedAt).toBeInstanceOf(Date);
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with Retry-After once a token spends its burst', async () => {
+    const shipper = await newAccount('Busy');
+    // The test server allows a burst of 400 per token.
+    const results = await Promise.all(
+      Array.from({ length: 450 }, () => call('/wf/package', { token: shipper.tokens.test, rawBody: '{}' })),
+    );
+    const limited = results.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    const error = expectError(limited[0], 429, 'rate_limited');
+    expect(error.message).toMatch(/retry/i);
+    expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Another token is not affected.
+    expect((await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll() })).status).toBe(200);
+  });
+});

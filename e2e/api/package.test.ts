@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { call, expectError, newAccount, tracking, type TestAccount } from './support/api';
+import { packageSample } from './support/samples';
+
+let acme: TestAccount;
+beforeAll(async () => {
+  acme = await newAccount('Acme');
+});
+
+async function subscribe(account: TestAccount, environment: 'test' | 'live' = 'test') {
+  return db.webhookEndpoint.create({
+    data: { id: newId('we'), accountId: account.accountId, environment, url: 'http://127.0.0.1:9/hook', events: ['package.sorting'], secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' },
+  });
+}
+
+describe('POST /wf/package', () => {
+  it('accepts the published sample (Canadian sender postal code) and answers IsSuccess true', async () => {
+    const tn = tracking();
+    const result = await call('/wf/package', { token: acme.tokens.test, body: packageSample(tn) });
+    expect(result.status).toBe(200);
+    expect(result.json.IsSuccess).toBe(true);
+    expect(result.json.ManifestID).toMatch(/^MAN-/);
+    const stored = await db.package.findFirstOrThrow({ where: { accountId: acme.accountId, trackingNumber: tn } });
+    expect(stored.environment).toBe('test');
+    expect((stored.data as Record<string, unknown>).FromPostalCode).toBe('M5X 1A9');
+    expect((stored.data as Record<string, unknown>).PackageSizeWidth).toBe('8');
+  });
+
+  it('joins packages of one ManifestDate to one daily manifest, another date to another', async () => {
+    const shipper = await newAccount('Daily');
+    const a = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-01T08:00:00Z') });
+    const b = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-01T17:30:00-05:00') });
+    const c = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-02') });
+    expect(a.json.ManifestID).toBe(b.json.ManifestID);
+    expect(c.json.ManifestID).not.toBe(a.json.ManifestID);
+    const manifests = await db.dailyManifest.findMany({ where: { accountId: shipper.accountId }, include: { _count: { select: { packages: true } } } });
+    expect(manifests.map((m) => [m.manifestDate.toISOString().slice(0, 10), m._count.packages]).sort()).toEqual([
+      ['2026-12-01', 2],
+      ['2026-12-02', 1],
+    ]);
+  });
+
+  it('writes the notification in the same transaction when a package-sorting webhook exists', async () => {
+    const shipper = await newAccount('Hooked');
+    const endpoint = await subscribe(shipper);
+    const tn = tracking();
+    const result = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tn) });
+    const messages = await db.webhookMessage.findMany({ where: { endpointId: endpoint.id }, include: { event: true } });
+    expect(messages).toHaveLength(1);
+    expect(messages[0].status).toBe('pending');
+    expect(messages[0].event.eventType).toBe('package.sorting');
+    expect(messages[0].event.payload).toEqual({ manifest_id: result.json.ManifestID, package_count: 1, tracking_numbers: [tn] });
+  });
+
+  it('writes no delivery when the account has no webhook', async () => {
+    const shipper = await newAccount('Unhooked');
+    await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking()) });
+    expect(await db.webhookMessage.count({ where: { endpoint: { accountId: shipper.accountId } } })).toBe(0);
+  });
+
+  it('treats an identical resend as a safe retry: 200, nothing duplicated, no second notification', async () => {
+    const shipper = await newAccount('Retry');
+    const endpoint = await subscribe(shipper);
+    const body = packageSample(tracking());
+    const results = await Promise.all(Array.from({ length: 6 }, () => call('/wf/package', { token: shipper.tokens.test, body })));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(new Set(results.map((r) => r.json.ManifestID)).size).toBe(1);
+    expect(await db.package.count({ where: { accountId: shipper.accountId } })).toBe(1);
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+  });
+
+  it('answers 409 when the same TrackingNumber comes with a different body, and changes nothing', async () => {
+    const shipper = await newAccount('Conflict');
+    const tn = tracking();
+    const first = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tn, '2026-12-01') });
+    const changed = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tn, '2026-12-05') });
+    const error = expectError(changed, 409, 'conflict');
+    expect(changed.json.IsSuccess).toBe(false);
+    expect(error.details).toEqual([{ path: 'package.TrackingNumber', message: 'already accepted with different data' }]);
+    expect(changed.json.error.ManifestID).toBe(first.json.ManifestID);
+    // The refused request's date got no manifest of its own.
+    expect(await db.dailyManifest.count({ where: { accountId: shipper.accountId } })).toBe(1);
+  });
+
+  it.each([
+    ['an array under package', (b: ReturnType<typeof packageSample>) => ({ package: [b.package] })],
+    ['a top-level array', (b: ReturnType<typeof packageSample>) => [b]],
+    ['a packages list beside it', (b: ReturnType<typeof packageSample>) => ({ ...b, packages: [b.package, b.package] })],
+  ])('refuses %s with one_package_per_request', async (_label, shape) => {
+    const result = await call('/wf/package', { token: acme.tokens.test, body: shape(packageSample(tracking())) });
+    expectError(result, 422, 'one_package_per_request');
+    expect(result.json.IsSuccess).toBe(false);
+  });
+
+  it('lists every missing required field with its package.* path', async () => {
+    const result = await call('/wf/package', { token: acme.tokens.test, body: { package: {} } });
+    const error = expectError(result, 422, 'validation_failed');
+    expect(error.details!.map((d) => d.path).sort()).toEqual(
+      [
+        'TrackingNumber', 'FinalMileCarrier', 'ManifestDate', 'ServiceName', 'FromCompany', 'FromAddress1', 'FromCity',
+        'FromState', 'FromPostalCode', 'FromCountry', 'ToPostalCode', 'ShipmentDescription', 'PackageSizeLength',
+        'PackageSizeWidth', 'PackageSizeHeight', 'PackageWeight', 'WeightUnit',
+      ].map((f) => `package.${f}`).sort(),
+    );
+    expect(error.details!.every((d) => d.message === 'is required')).toBe(true);
+  });
+
+  it('refuses a body without a package object', async () => {
+    const error = expectError(await call('/wf/package', { token: acme.tokens.test, body: { TrackingNumber: 'X' } }), 422, 'validation_failed');
+    expect(error.details).toEqual([{ path: 'package', message: 'is required' }]);
+  });
+
+  it.each([
+    ['ToPostalCode', '1234', 'package.ToPostalCode'],
+    ['ToPostalCode', 'M5X1A9X', 'package.ToPostalCode'],
+    ['FromPostalCode', 'DZ 123', 'package.FromPostalCode'],
+    ['WeightUnit', 'oz', 'package.WeightUnit'],
+    ['ManifestDate', 'tomorrow', 'package.ManifestDate'],
+    ['AWB', '12345', 'package.AWB'],
+    ['ToEmail', 'not-an-email', 'package.ToEmail'],
+    ['PackageWeight', 0, 'package.PackageWeight'],
+    ['TrackingNumber', 'has spaces in it', 'package.TrackingNumber'],
+  ])('refuses a bad %s (%s)', async (field, value, path) => {
+    const body = packageSample(tracking());
+    (body.package as Record<string, unknown>)[field] = value;
+    const error = expectError(await call('/wf/package', { token: acme.tokens.test, body }), 422, 'validation_failed');
+    expect(error.details!.map((d) => d.path)).toEqual([path]);
+  });
+
+  it.each([['12345'], ['12345-6789'], ['K1A 0B1'], ['k1a0b1']])('accepts the postal code %s', async (code) => {
+    const body = packageSample(tracking());
+    body.package.ToPostalCode = code;
+    expect((await call('/wf/package', { token: acme.tokens.test, body })).status).toBe(200);
+  });
+});

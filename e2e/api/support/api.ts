@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { createApiToken, findOrCreateAccount } from '@/lib/accounts/create-api-token';
+
+export const baseUrl = inject('baseUrl');
+
+export type Env = 'test' | 'live';
+
+export function pathFor(env: Env, path: string): string {
+  return `${env === 'test' ? '/version-test/api/1.1' : '/api/1.1'}${path}`;
+}
+
+export interface TestAccount {
+  accountId: string;
+  name: string;
+  tokens: Record<Env, string>;
+}
+
+/** A fresh account with one test and one live token, written straight to the run's database. */
+export async function newAccount(label = 'Shipper'): Promise<TestAccount> {
+  const account = await findOrCreateAccount({ name: `${label} ${randomUUID()}` });
+  const test = await createApiToken({ accountId: account.id, environment: 'test' });
+  const live = await createApiToken({ accountId: account.id, environment: 'live' });
+  return { accountId: account.id, name: account.name, tokens: { test: test.token, live: live.token } };
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
+}
+
+export async function call(
+  path: string,
+  options: { env?: Env; token?: string | null; body?: unknown; rawBody?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const env = options.env ?? 'test';
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.token) headers.authorization = `Token ${options.token}`;
+  const response = await fetch(baseUrl + pathFor(env, path), {
+    method: options.method ?? 'POST',
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A unique tracking number for this run. */
+export function tracking(prefix = 'TN'): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 20).toUpperCase()}`;
+}
+
+/** Asserts the error envelope of design.md and returns it. */
+export function expectError(result: CallResult, status: number, code: string) {
+  if (result.status !== status || result.json?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${result.status}: ${result.text}`);
+  }
+  return result.json.error as { code: string; message: string; details?: { path: string; message: string }[] };
+}

@@ -1,0 +1,79 @@
+import 'server-only';
+import { onCacheInvalidation } from '@/lib/cache/invalidation';
+import { db } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { ApiError } from '@/lib/http/errors';
+import type { AuthContext } from '@/lib/http/types';
+import { constantTimeEqual, hashToken, looksLikeToken, parseAuthorization } from './tokens';
+
+// Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches
+// every instance at once through the api_tokens trigger's notification; the TTL bounds the damage
+// if a notification is ever missed.
+const TTL_MS = 60_000;
+const LAST_USED_EVERY_MS = 60_000;
+
+interface CachedToken extends AuthContext {
+  hash: string;
+  expiresAt: number;
+  lastUsedWrittenAt: number;
+}
+
+const cache = new Map<string, CachedToken>();
+let subscribed = false;
+
+function subscribe(): void {
+  if (subscribed) return;
+  subscribed = true;
+  onCacheInvalidation((topic) => {
+    if (topic === null) cache.clear();
+    else if (topic.startsWith('api_tokens:')) cache.delete(topic.slice('api_tokens:'.length));
+  });
+}
+
+function unauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Token' } });
+}
+
+export async function authenticateToken(options: {
+  authorization: string | null;
+  environment: Environment;
+}): Promise<AuthContext> {
+  subscribe();
+  const token = parseAuthorization(options.authorization);
+  if (!token) throw unauthorized('Send your API token as "Authorization: Token <token>".');
+  if (!looksLikeToken(token)) throw unauthorized('The API token is not valid.');
+  const hash = hashToken(token);
+  const now = Date.now();
+  let entry = cache.get(hash);
+  if (!entry || entry.expiresAt < now) {
+    const row = await db.apiToken.findUnique({
+      where: { tokenHash: hash },
+      select: { id: true, accountId: true, environment: true, tokenHash: true, revokedAt: true },
+    });
+    if (!row || row.revokedAt || !constantTimeEqual(row.tokenHash, hash)) {
+      cache.delete(hash);
+      throw unauthorized('The API token is not valid or has been revoked.');
+    }
+    entry = {
+      accountId: row.accountId,
+      environment: row.environment,
+      tokenId: row.id,
+      hash,
+      expiresAt: now + TTL_MS,
+      lastUsedWrittenAt: entry?.lastUsedWrittenAt ?? 0,
+    };
+    cache.set(hash, entry);
+  }
+  if (entry.environment !== options.environment) {
+    const where = options.environment === 'test' ? 'the test path (/version-test/api/1.1)' : 'the live path (/api/1.1)';
+    throw new ApiError('wrong_environment', `This is a ${entry.environment} token; it cannot be used on ${where}.`, {
+      headers: { 'www-authenticate': 'Token' },
+    });
+  }
+  if (now - entry.lastUsedWrittenAt > LAST_USED_EVERY_MS) {
+    entry.lastUsedWrittenAt = now;
+    // Best effort and off the request's path: a lost write only makes "last used" a minute older.
+    db.apiToken.update({ where: { id: entry.tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId };
+}

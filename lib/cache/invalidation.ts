@@ -1,0 +1,70 @@
+import 'server-only';
+import pg from 'pg';
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+
+// In-memory caches (rate cards, API tokens) must notice changes made by any instance or by hand in
+// the database. Triggers call pg_notify('cache_invalidation', <topic>); one LISTEN connection per
+// process fans the topics out here. If the connection drops, every subscriber is told to drop all
+// it holds (a notification may have been missed) and we reconnect with backoff.
+
+type Listener = (payload: string | null) => void;
+
+const CHANNEL = 'cache_invalidation';
+const listeners = new Set<Listener>();
+let client: pg.Client | undefined;
+let connecting: Promise<void> | undefined;
+let retryMs = 500;
+
+function broadcast(payload: string | null): void {
+  for (const listener of listeners) listener(payload);
+}
+
+async function connect(): Promise<void> {
+  const next = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000 });
+  next.on('notification', (message) => broadcast(message.payload ?? null));
+  next.on('error', (error) => {
+    log.warn({ err: error.message }, 'cache invalidation listener lost its connection');
+    reset(next);
+  });
+  next.on('end', () => reset(next));
+  await next.connect();
+  await next.query(`LISTEN ${CHANNEL}`);
+  client = next;
+  retryMs = 500;
+}
+
+function reset(stale: pg.Client): void {
+  if (client !== stale) return;
+  client = undefined;
+  broadcast(null);
+  scheduleConnect();
+}
+
+function scheduleConnect(): void {
+  if (connecting || client || listeners.size === 0) return;
+  connecting = connect()
+    .catch((error: Error) => {
+      log.warn({ err: error.message, retryMs }, 'cache invalidation listener could not connect');
+      const delay = retryMs;
+      retryMs = Math.min(retryMs * 2, 30_000);
+      setTimeout(scheduleConnect, delay).unref();
+    })
+    .finally(() => {
+      connecting = undefined;
+    });
+}
+
+/** Calls `listener(topic)` on each notification, and `listener(null)` when notifications may have been missed. */
+export function onCacheInvalidation(listener: Listener): () => void {
+  listeners.add(listener);
+  scheduleConnect();
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && client) {
+      const closing = client;
+      client = undefined;
+      closing.end().catch(() => undefined);
+    }
+  };
+}

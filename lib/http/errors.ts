@@ -1,0 +1,85 @@
+// One error class, one map from code to HTTP status, one envelope (docs: design.md, "Errors").
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'validation_failed'
+  | 'one_package_per_request'
+  | 'unauthorized'
+  | 'wrong_environment'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'service_unavailable'
+  | 'internal_error';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  validation_failed: 422,
+  one_package_per_request: 422,
+  unauthorized: 401,
+  wrong_environment: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[];
+  readonly headers: Record<string, string>;
+  /** Extra top-level fields of the error object, e.g. the existing ManifestID on a conflict. */
+  readonly extra: Record<string, unknown>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.details = options.details ?? [];
+    this.headers = options.headers ?? {};
+    this.extra = options.extra ?? {};
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+}
+
+export function validationError(details: ErrorDetail[], message?: string): ApiError {
+  const first = details[0];
+  return new ApiError(
+    'validation_failed',
+    message ?? (details.length === 1 && first ? `${first.path}: ${first.message}` : `${details.length} fields are invalid.`),
+    { details },
+  );
+}
+
+export function errorBody(error: ApiError, requestId?: string): Record<string, unknown> {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details.length > 0 ? { details: error.details } : {}),
+      ...error.extra,
+      ...(requestId ? { request_id: requestId } : {}),
+    },
+  };
+}

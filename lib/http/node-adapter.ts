@@ -1,0 +1,29 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { collectBody } from './read-body';
+import { handleApiRequest } from './pipeline';
+import { isApiPath } from './routes';
+
+/**
+ * Serves an API request straight from node:http, outside Next's request pipeline. Returns false
+ * for paths that are not the API's, so a server can hand them on (to Next's handler, say).
+ */
+export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (!isApiPath(url.pathname)) return false;
+  const response = await handleApiRequest({
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    headers: { get: (name) => headerValue(req.headers[name.toLowerCase()]) },
+    readBody: (limit) => collectBody(req, limit, headerValue(req.headers['content-length']), () => req.resume()),
+    remoteAddress: req.socket.remoteAddress,
+  });
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+  return true;
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { authenticateToken } from '@/lib/auth/authenticate-token';
+import { checkRateLimit } from '@/lib/auth/rate-limit';
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { corsHeaders } from './cors';
+import { ApiError, errorBody } from './errors';
+import { matchRoute, type Route } from './routes';
+import type { ApiRequest, ApiResponse, OperationContext } from './types';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** The API's single way in: every adapter (Next route handlers, node:http) calls this. */
+export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse> {
+  const started = performance.now();
+  const incomingId = request.headers.get('x-request-id');
+  const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID().replaceAll('-', '')}`;
+  const requestLog = log.child({ requestId });
+  const match = matchRoute(request.path);
+  let response: ApiResponse;
+  let accountId: string | undefined;
+  try {
+    if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
+    const allow = [...Object.keys(match.route.methods), 'OPTIONS'].join(', ');
+    if (request.method === 'OPTIONS') {
+      response = { status: 204, headers: corsHeaders(allow), body: '' };
+    } else {
+      const operation = match.route.methods[request.method as keyof Route['methods']];
+      if (!operation) {
+        throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
+      }
+      const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment });
+      accountId = auth.accountId;
+      checkRateLimit(auth.tokenId);
+      const context: OperationContext = {
+        environment: match.environment,
+        auth,
+        params: match.params,
+        query: request.query,
+        requestId,
+        log: requestLog.child({ accountId }),
+        json: () => readJson(request),
+      };
+      const result = await operation(context);
+      response = {
+        status: result.status ?? 200,
+        headers: { ...corsHeaders(allow), ...result.headers, 'content-type': 'application/json' },
+        body: result.body === undefined ? '' : JSON.stringify(result.body),
+      };
+    }
+  } catch (error) {
+    response = errorResponse(error, match?.route, requestId, requestLog);
+  }
+  response.headers['x-request-id'] = requestId;
+  requestLog.info(
+    { method: request.method, path: request.path, status: response.status, ms: Math.round(performance.now() - started), accountId },
+    'request',
+  );
+  return response;
+}
+
+async function readJson(request: ApiRequest): Promise<unknown> {
+  const text = await request.readBody(env().API_MAX_BODY_BYTES);
+  if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function errorResponse(error: unknown, route: Route | undefined, requestId: string, requestLog: typeof log): ApiResponse {
+  let apiError: ApiError;
+  if (error instanceof ApiError) {
+    apiError = error;
+  } else if (isDatabaseUnavailable(error)) {
+    requestLog.error({ err: error }, 'database unavailable');
+    apiError = new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
+  } else {
+    requestLog.error({ err: error }, 'unhandled error');
+    apiError = new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`);
+  }
+  const body = errorBody(apiError, requestId);
+  // The container operation reports IsSuccess as text, the package operation as a boolean.
+  if (route?.isSuccess === 'text') body.IsSuccess = 'false';
+  if (route?.isSuccess === 'boolean') body.IsSuccess = false;
+  const allow = route ? [...Object.keys(route.methods), 'OPTIONS'].join(', ') : 'OPTIONS';
+  return {
+    status: apiError.status,
+    headers: { ...corsHeaders(allow), ...apiError.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { createContainerManifestOperation } from '@/lib/manifests/operation';
+import { createPackageManifestOperation } from '@/lib/packages/operation';
+import { quoteRatesOperation } from '@/lib/rating/operation';
+import type { Operation } from './types';
+
+export interface Route {
+  pattern: string;
+  methods: Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', Operation>>;
+  /** How the error envelope carries IsSuccess for this operation, if at all. */
+  isSuccess?: 'text' | 'boolean';
+}
+
+// The same routes answer under both base paths; the path alone picks the environment.
+const BASES: readonly [string, Environment][] = [
+  ['/version-test/api/1.1', 'test'],
+  ['/api/1.1', 'live'],
+];
+
+const ROUTES: Route[] = [
+  { pattern: '/wf/rate', methods: { POST: quoteRatesOperation } },
+  { pattern: '/wf/manifest', methods: { POST: createContainerManifestOperation }, isSuccess: 'text' },
+  { pattern: '/wf/package', methods: { POST: createPackageManifestOperation }, isSuccess: 'boolean' },
+];
+
+export interface RouteMatch {
+  route: Route;
+  environment: Environment;
+  params: Record<string, string>;
+}
+
+export function isApiPath(path: string): boolean {
+  return BASES.some(([base]) => path === base || path.startsWith(`${base}/`));
+}
+
+export function matchRoute(path: string): RouteMatch | undefined {
+  const base = BASES.find(([prefix]) => path.startsWith(`${prefix}/`));
+  if (!base) return undefined;
+  const rest = path.slice(base[0].length).replace(/\/+$/, '');
+  const segments = rest.split('/');
+  for (const route of ROUTES) {
+    const parts = route.pattern.split('/');
+    if (parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const ok = parts.every((part, i) => {
+      if (part.startsWith(':')) {
+        params[part.slice(1)] = decodeURIComponent(segments[i]);
+        return segments[i] !== '';
+      }
+      return part === segments[i];
+    });
+    if (ok) return { route, environment: base[1], params };
+  }
+  return undefined;
+}

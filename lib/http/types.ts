@@ -1,0 +1,45 @@
+import type { Logger } from 'pino';
+import type { Environment } from '@/lib/generated/prisma/enums';
+
+/** A request as the framework-free API sees it; adapters (Next, node:http) build one. */
+export interface ApiRequest {
+  method: string;
+  /** URL path without query string, e.g. /version-test/api/1.1/wf/rate */
+  path: string;
+  query: URLSearchParams;
+  headers: { get(name: string): string | null };
+  /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
+  readBody(limit: number): Promise<string>;
+  remoteAddress?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface AuthContext {
+  accountId: string;
+  environment: Environment;
+  tokenId: string;
+}
+
+export interface OperationContext {
+  environment: Environment;
+  auth: AuthContext;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  requestId: string;
+  log: Logger;
+  /** The request body parsed as JSON (400 invalid_json when it is not). */
+  json(): Promise<unknown>;
+}
+
+export interface OperationResult {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Operation = (context: OperationContext) => Promise<OperationResult>;

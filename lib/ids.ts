@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32: no I, L, O or U, so an id read aloud or retyped from paper survives.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function base32(bytes: Buffer): string {
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** Opaque, unguessable (80 random bits) and readable: MAN-7K3Q9X2M4T8V6W1Z. */
+export function newManifestId(): string {
+  return `MAN-${base32(randomBytes(10))}`;
+}
+
+export function newId(prefix: 'we' | 'msg' | 'evt'): string {
+  return `${prefix}_${base32(randomBytes(15)).toLowerCase()}`;
+}

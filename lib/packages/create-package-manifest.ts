@@ -1,0 +1,108 @@
+import 'server-only';
+import { canonicalHash } from '@/lib/canonical-hash';
+import { db, Prisma } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { ApiError } from '@/lib/http/errors';
+import { newId, newManifestId } from '@/lib/ids';
+import type { TPackage } from '@/lib/schemas/package-manifest';
+
+export const PACKAGE_SORTING_EVENT = 'package.sorting';
+
+export interface PackageSortingPayload {
+  manifest_id: string;
+  package_count: number;
+  tracking_numbers: string[];
+}
+
+export interface CreatePackageManifestResult {
+  manifestId: string;
+  created: boolean;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Adds one package to the account's manifest for its ManifestDate and, in the same transaction,
+ * writes the package-sorting notification (the outbox) with one delivery per subscribed endpoint.
+ * An accepted package therefore always has its notification, even if the process dies right after.
+ * The TrackingNumber is the idempotency key: an identical resend changes and notifies nothing.
+ */
+export async function createPackageManifest(options: {
+  accountId: string;
+  environment: Environment;
+  pkg: TPackage;
+}): Promise<CreatePackageManifestResult> {
+  const { accountId, environment, pkg } = options;
+  const requestHash = canonicalHash(pkg);
+  return db.$transaction(async (tx) => {
+    const manifestId = await dailyManifestFor(tx, accountId, environment, pkg.ManifestDate.day);
+    const inserted = await tx.$queryRaw<{ id: bigint }[]>`
+      INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
+                            final_mile_carrier, to_postal_code, data, request_hash)
+      VALUES (${accountId}::uuid, ${environment}::"Environment", ${manifestId}, ${pkg.TrackingNumber},
+              ${new Date(pkg.ManifestDate.instant)}, ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode},
+              ${JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant })}::jsonb, ${requestHash})
+      ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
+      RETURNING id`;
+    if (inserted.length === 0) return resolveResend(tx, accountId, environment, pkg.TrackingNumber, requestHash);
+
+    const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
+    await enqueueEvent(tx, { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload });
+    return { manifestId, created: true };
+  });
+}
+
+/** The account's manifest for that day, created with its first package. */
+async function dailyManifestFor(tx: Tx, accountId: string, environment: Environment, day: string): Promise<string> {
+  const created = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO daily_manifests (id, account_id, environment, manifest_date)
+    VALUES (${newManifestId()}, ${accountId}::uuid, ${environment}::"Environment", ${day}::date)
+    ON CONFLICT (account_id, environment, manifest_date) DO NOTHING
+    RETURNING id`;
+  if (created[0]) return created[0].id;
+  // A separate statement: it sees a row that a concurrent transaction committed meanwhile.
+  const existing = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM daily_manifests
+    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date`;
+  if (!existing[0]) throw new Error(`daily manifest for ${day} vanished`);
+  return existing[0].id;
+}
+
+async function resolveResend(tx: Tx, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+  const rows = await tx.$queryRaw<{ daily_manifest_id: string; request_hash: string }[]>`
+    SELECT daily_manifest_id, request_hash FROM packages
+    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`;
+  const existing = rows[0];
+  if (!existing) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+  if (existing.request_hash !== requestHash) {
+    // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
+    throw new ApiError(
+      'conflict',
+      `Package ${trackingNumber} was already accepted (manifest ${existing.daily_manifest_id}) with a different body; nothing was changed.`,
+      { details: [{ path: 'package.TrackingNumber', message: 'already accepted with different data' }], extra: { ManifestID: existing.daily_manifest_id } },
+    );
+  }
+  return { manifestId: existing.daily_manifest_id, created: false };
+}
+
+/** Writes an event and one pending delivery per enabled endpoint subscribed to it. */
+export async function enqueueEvent(
+  tx: Tx,
+  event: { accountId: string; environment: Environment; eventType: string; payload: object; isTest?: boolean; endpointId?: string },
+): Promise<string> {
+  const eventId = newId('evt');
+  await tx.$executeRaw`
+    INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
+    VALUES (${eventId}, ${event.accountId}::uuid, ${event.environment}::"Environment", ${event.eventType},
+            ${JSON.stringify(event.payload)}::jsonb, ${event.isTest ?? false})`;
+  const endpoints = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM webhook_endpoints
+    WHERE account_id = ${event.accountId}::uuid AND environment = ${event.environment}::"Environment"
+      AND enabled AND ${event.eventType} = ANY(events)
+      AND (${event.endpointId ?? null}::text IS NULL OR id = ${event.endpointId ?? null})`;
+  for (const endpoint of endpoints) {
+    await tx.$executeRaw`
+      INSERT INTO webhook_messages (id, event_id, endpoint_id) VALUES (${newId('msg')}, ${eventId}, ${endpoint.id})`;
+  }
+  return eventId;
+}

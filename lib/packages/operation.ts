@@ -1,0 +1,26 @@
+import 'server-only';
+import { ApiError } from '@/lib/http/errors';
+import type { Operation } from '@/lib/http/types';
+import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
+import { parseOperation } from '@/lib/schemas/parse';
+import { createPackageManifest } from './create-package-manifest';
+
+// POST /wf/package: one package, joined to its ManifestDate's manifest; IsSuccess is a boolean.
+export const createPackageManifestOperation: Operation = async (context) => {
+  const body = await context.json();
+  assertOnePackage(body);
+  const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
+  const result = await createPackageManifest({ accountId: context.auth.accountId, environment: context.environment, pkg });
+  return { body: { IsSuccess: true, ManifestID: result.manifestId, TrackingNumber: pkg.TrackingNumber } };
+};
+
+function assertOnePackage(body: unknown): void {
+  const many =
+    Array.isArray(body) ||
+    (typeof body === 'object' && body !== null && (Array.isArray((body as Record<string, unknown>).package) || 'packages' in body));
+  if (many) {
+    throw new ApiError('one_package_per_request', 'Send exactly one package object under "package" per request.', {
+      details: [{ path: 'package', message: 'must be a single object, not an array' }],
+    });
+  }
+}

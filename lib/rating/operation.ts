@@ -1,0 +1,13 @@
+import 'server-only';
+import type { Operation } from '@/lib/http/types';
+import { parseOperation } from '@/lib/schemas/parse';
+import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
+import { activeRateCards } from './active-rate-cards';
+import { quoteRates } from './quote-rates';
+
+// POST /wf/rate: one quote per rate card that can price the request (or the named service's).
+export const quoteRatesOperation: Operation = async (context) => {
+  const input = parseOperation(ZRateRequest, await context.json(), { aliases: RATE_ALIASES });
+  const result = quoteRates({ cards: await activeRateCards.get(), input });
+  return { body: result.messages.length > 0 ? result : { rates: result.rates } };
+};

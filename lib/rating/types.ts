@@ -1,0 +1,176 @@
+// Rating domain types. Framework-free: no Prisma, no Next, no HTTP beyond ApiError.
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+
+export const SERVICES = ['AirSkip', 'Carrier Express', 'Carrier Ground'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export type WeightUnit = 'lb' | 'kg' | 'oz';
+
+/** The rate request after the API's zod schema: field names camelCased, "" and absent both mean absent. */
+export interface RateInput {
+  /** Decimal text as sent, e.g. "2.5". */
+  weight: string;
+  weightUnit: WeightUnit;
+  /** US ZIP or ZIP+4 ("10001-1234"), format already checked. */
+  fromZip?: string;
+  toZip?: string;
+  service?: ServiceName;
+  /** Inches, decimal text. */
+  length: string;
+  width: string;
+  height: string;
+  /** 3-letter uppercase IATA codes, not yet checked against the airport dataset. */
+  origin?: string;
+  destination?: string;
+}
+
+export interface RateQuote {
+  carrier: string;
+  service: string;
+  /** Two decimals, e.g. "12.50". */
+  amount: string;
+  zone: number;
+  /** Pounds, written with the card's weight-step precision. */
+  billable_weight: string;
+  delivery_days: number;
+}
+
+export interface RateResult {
+  rates: RateQuote[];
+  /** Why a card was left out when no service was named. */
+  messages: { service: string; message: string }[];
+}
+
+// ---------------------------------------------------------------------------
+// Rate card: the DB row as plain, validated data.
+
+export type LocationKind = 'zip' | 'airport';
+export type SurchargeKind = 'percent' | 'flat' | 'per_lb';
+
+export interface ZoneBand {
+  zone: number;
+  /** Upper bound in miles, inclusive; null = unbounded (only the last band). */
+  maxMiles: number | null;
+}
+
+export interface WeightBreak {
+  /** Upper bound in pounds, inclusive. */
+  maxLb: Decimal;
+  /** One price per zone band, same order as `zones`. */
+  prices: Decimal[];
+}
+
+export interface Surcharge {
+  code: string;
+  label: string;
+  /** percent: % of the base price only; flat: fixed amount; per_lb: amount × billable lb. */
+  kind: SurchargeKind;
+  amount: Decimal;
+}
+
+export interface RateCardData {
+  id?: string;
+  service: string;
+  carrier: string;
+  active: boolean;
+  locationKind: LocationKind;
+  dimDivisor: Decimal;
+  weightStepLb: Decimal;
+  maxWeightLb: Decimal;
+  zones: ZoneBand[];
+  weightBreaks: WeightBreak[];
+  surcharges: Surcharge[];
+  /** Transit days per zone band, same order as `zones`. */
+  deliveryDays: number[];
+  sortOrder: number;
+}
+
+// ---------------------------------------------------------------------------
+// Zod schema for a row. Decimal columns arrive as Prisma Decimal objects (a separate
+// decimal.js copy, so no instanceof) or strings: anything whose toString() is decimal text.
+// Json columns hold decimals as strings; numbers are tolerated.
+
+const DECIMAL_TEXT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
+const decimal = z.unknown().transform((v, ctx) => {
+  const text = typeof v === 'string' || typeof v === 'number' || (typeof v === 'object' && v !== null) ? String(v) : '';
+  if (!DECIMAL_TEXT.test(text)) {
+    ctx.addIssue({ code: 'custom', message: `expected a non-negative decimal, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return new Decimal(text);
+});
+const positiveDecimal = decimal.refine((d) => d.gt(0), 'must be greater than 0');
+
+const zoneBand = z.object({
+  zone: z.number().int().positive(),
+  maxMiles: z.number().nonnegative().nullable(),
+});
+
+const weightBreak = z.object({ maxLb: positiveDecimal, prices: z.array(decimal).min(1) });
+
+const surcharge = z.object({
+  code: z.string().min(1),
+  label: z.string().min(1),
+  kind: z.enum(['percent', 'flat', 'per_lb']),
+  amount: decimal,
+});
+
+/** Input shape accepted by parseRateCard: a Prisma RateCard row, or a seed create-input. */
+export interface RateCardRow {
+  id?: string;
+  service: string;
+  carrier?: string;
+  active?: boolean;
+  locationKind: string;
+  dimDivisor: unknown;
+  weightStepLb: unknown;
+  maxWeightLb: unknown;
+  zones: unknown;
+  weightBreaks: unknown;
+  surcharges: unknown;
+  deliveryDays: unknown;
+  sortOrder?: number;
+}
+
+// Defaults mirror the Prisma model so a seed create-input parses the same as a stored row.
+export const rateCardSchema = z
+  .object({
+    id: z.string().optional(),
+    service: z.string().min(1),
+    carrier: z.string().min(1).default('Carrier'),
+    active: z.boolean().default(true),
+    locationKind: z.enum(['zip', 'airport']),
+    dimDivisor: positiveDecimal,
+    weightStepLb: positiveDecimal,
+    maxWeightLb: positiveDecimal,
+    zones: z.array(zoneBand).min(1),
+    weightBreaks: z.array(weightBreak).min(1),
+    surcharges: z.array(surcharge),
+    deliveryDays: z.array(z.number().int().nonnegative()),
+    sortOrder: z.number().int().default(0),
+  })
+  // Cross-field rules: these are what make a lookup in quoteRates always succeed.
+  .superRefine((card, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    card.zones.forEach((band, i) => {
+      const prev = card.zones[i - 1];
+      const last = i === card.zones.length - 1;
+      if (band.maxMiles === null && !last) issue(['zones', i, 'maxMiles'], 'only the last zone may be unbounded (null)');
+      if (prev && prev.maxMiles !== null && band.maxMiles !== null && band.maxMiles <= prev.maxMiles)
+        issue(['zones', i, 'maxMiles'], 'zones must be in ascending order of maxMiles');
+    });
+    if (card.deliveryDays.length !== card.zones.length)
+      issue(['deliveryDays'], `expected ${card.zones.length} entries (one per zone), got ${card.deliveryDays.length}`);
+    card.weightBreaks.forEach((b, i) => {
+      const prev = card.weightBreaks[i - 1];
+      if (prev && b.maxLb.lte(prev.maxLb))
+        issue(['weightBreaks', i, 'maxLb'], 'weight breaks must be in ascending order of maxLb');
+      if (b.prices.length !== card.zones.length)
+        issue(['weightBreaks', i, 'prices'], `expected ${card.zones.length} prices (one per zone), got ${b.prices.length}`);
+    });
+    const heaviest = card.weightBreaks[card.weightBreaks.length - 1];
+    if (heaviest && heaviest.maxLb.lt(card.maxWeightLb))
+      issue(['maxWeightLb'], `the last weight break (${heaviest.maxLb} lb) must cover maxWeightLb (${card.maxWeightLb} lb)`);
+  }) satisfies z.ZodType<RateCardData>;

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { awb, awbCheckDigitValid, decimal, isoDateTime, postalCode, text, usZip } from './fields';
+
+function parse<S extends z.ZodType>(schema: S, value: unknown) {
+  const result = z.object({ f: schema }).safeParse({ f: value });
+  return result.success ? { ok: true as const, value: (result.data as { f: unknown }).f } : { ok: false as const, message: result.error.issues[0].message };
+}
+
+describe('AWB check digit', () => {
+  it.each([
+    ['00012345675', true], // 1234567 mod 7 = 5
+    ['16012345675', true], // the airline prefix is not part of the check
+    ['00012345670', false],
+    ['00077777770', true], // 7777777 mod 7 = 0
+    ['00099999992', true], // 9999999 mod 7 = 2
+    ['00099999990', false],
+    ['0001234567', false],
+  ])('%s -> %s', (digits, valid) => {
+    expect(awbCheckDigitValid(digits)).toBe(valid);
+  });
+
+  it('normalises a hyphen or space after the prefix', () => {
+    expect(parse(awb(), '000-12345675')).toEqual({ ok: true, value: '00012345675' });
+    expect(parse(awb(), '000 12345675')).toEqual({ ok: true, value: '00012345675' });
+    expect(parse(awb(), 12345675)).toMatchObject({ ok: false });
+    expect(parse(awb(), '0001-2345675')).toMatchObject({ ok: false });
+  });
+});
+
+describe('postal codes', () => {
+  it.each([
+    ['90210', '90210'],
+    ['90210-1234', '90210-1234'],
+    ['902101234', '90210-1234'],
+    [90210, '90210'],
+    ['M5X 1A9', 'M5X 1A9'],
+    ['m5x1a9', 'M5X 1A9'],
+    ['K1A 0B1', 'K1A 0B1'],
+  ])('accepts %s as %s', (input, output) => {
+    expect(parse(postalCode(), input)).toEqual({ ok: true, value: output });
+  });
+
+  it.each(['9021', '90210-12', 'ABCDE', 'D5X 1A9', 'M5X 1A', 'W1A 0AX', '12345 6789'])('refuses %s', (input) => {
+    expect(parse(postalCode(), input)).toMatchObject({ ok: false });
+  });
+
+  it('takes only US codes where a ZIP is required', () => {
+    expect(parse(usZip(), '10001-0001')).toEqual({ ok: true, value: '10001-0001' });
+    expect(parse(usZip(), 'M5X 1A9')).toMatchObject({ ok: false, message: expect.stringContaining('US ZIP') });
+  });
+});
+
+describe('decimals', () => {
+  it('accepts numbers and numeric text, keeping the exact decimal text', () => {
+    expect(parse(decimal(), 10.25)).toEqual({ ok: true, value: '10.25' });
+    expect(parse(decimal(), '010.50')).toEqual({ ok: true, value: '10.50' });
+    expect(parse(decimal(), ' 7 ')).toEqual({ ok: true, value: '7' });
+  });
+
+  it('enforces decimal places, sign and bounds with one clear message', () => {
+    expect(parse(decimal({ maxDecimals: 2 }), 1.234)).toEqual({ ok: false, message: 'must have at most 2 decimal places' });
+    expect(parse(decimal({ maxDecimals: 2 }), 1.23)).toEqual({ ok: true, value: '1.23' });
+    expect(parse(decimal(), 0)).toEqual({ ok: false, message: 'must be greater than 0' });
+    expect(parse(decimal(), -3)).toEqual({ ok: false, message: 'must be greater than 0' });
+    expect(parse(decimal({ max: 100 }), 100.01)).toEqual({ ok: false, message: 'must be at most 100' });
+    expect(parse(decimal(), 1e21)).toEqual({ ok: false, message: 'must be a number' });
+    expect(parse(decimal(), '1e3')).toEqual({ ok: false, message: 'must be a number' });
+    expect(parse(decimal(), true)).toEqual({ ok: false, message: 'must be a number' });
+  });
+
+  it('treats "", whitespace and null as no value', () => {
+    expect(parse(decimal(), '')).toEqual({ ok: true, value: undefined });
+    expect(parse(decimal(), null)).toEqual({ ok: true, value: undefined });
+    expect(parse(decimal({ required: true }), '  ')).toEqual({ ok: false, message: 'is required' });
+  });
+});
+
+describe('text', () => {
+  it('accepts a number where text is documented', () => {
+    expect(parse(text(), 42)).toEqual({ ok: true, value: '42' });
+  });
+  it('refuses objects and over-long text', () => {
+    expect(parse(text(), { a: 1 })).toEqual({ ok: false, message: 'must be a string' });
+    expect(parse(text({ max: 3 }), 'abcd')).toEqual({ ok: false, message: 'must be at most 3 characters' });
+  });
+});
+
+describe('ISO 8601 manifest dates', () => {
+  it.each([
+    ['2026-11-23', { instant: '2026-11-23T00:00:00.000Z', day: '2026-11-23' }],
+    ['2026-11-23T08:00:00Z', { instant: '2026-11-23T08:00:00.000Z', day: '2026-11-23' }],
+    ['2026-11-23T20:00:00-05:00', { instant: '2026-11-24T01:00:00.000Z', day: '2026-11-23' }],
+    ['2026-11-23T08:00:00.123456+0530', { instant: '2026-11-23T02:30:00.123Z', day: '2026-11-23' }],
+    ['2026-11-23 08:00', { instant: '2026-11-23T08:00:00.000Z', day: '2026-11-23' }],
+  ])('reads %s', (input, expected) => {
+    expect(parse(isoDateTime(), input)).toEqual({ ok: true, value: expected });
+  });
+
+  it.each(['2026-02-30', '23/11/2026', 'tomorrow', '2026-11-23T25:00:00Z'])('refuses %s', (input) => {
+    expect(parse(isoDateTime(), input)).toMatchObject({ ok: false });
+  });
+});

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+
+// Field builders shared by every operation's schema. Each accepts what published clients really
+// send (numbers where text is documented, numeric text where numbers are, "" or null for "no value")
+// and outputs one normalised form, with exactly one clear message per failing field.
+
+type Ctx = z.RefinementCtx;
+
+function fail(ctx: Ctx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER as never;
+}
+
+/** "", whitespace and null mean "no value", as in the published samples. */
+function blank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint') return value.toString();
+  return undefined;
+}
+
+interface Presence<R extends boolean> {
+  required: R;
+}
+type Out<T, R extends boolean> = R extends true ? T : T | undefined;
+
+function field<T, R extends boolean>(required: R, convert: (value: unknown, ctx: Ctx) => T) {
+  const schema = z.unknown().transform((value, ctx): Out<T, R> => {
+    if (blank(value)) return (required ? fail(ctx, 'is required') : undefined) as Out<T, R>;
+    return convert(value, ctx);
+  });
+  // Optional fields must be marked so, or Zod reports an absent key as missing.
+  return (required ? schema : schema.optional()) as typeof schema;
+}
+
+export function text<R extends boolean = false>(options: { max?: number } & Partial<Presence<R>> = {}) {
+  const max = options.max ?? 255;
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const result = asText(value);
+    if (result === undefined) return fail(ctx, 'must be a string');
+    if (result.length > max) return fail(ctx, `must be at most ${max} characters`);
+    return result;
+  });
+}
+
+export function oneOf<const V extends string, R extends boolean = false>(
+  values: readonly V[],
+  options: Partial<Presence<R>> = {},
+) {
+  const byLowerCase = new Map(values.map((v) => [v.toLowerCase(), v] as const));
+  return field((options.required ?? false) as R, (value, ctx): V => {
+    const result = asText(value);
+    const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
+    return match ?? fail(ctx, `must be one of: ${values.join(', ')}`);
+  });
+}
+
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A positive decimal, output as canonical text ("007.50" -> "7.50") so no binary float ever
+ * touches a weight, a dimension or a price.
+ */
+export function decimal<R extends boolean = false>(
+  options: { maxDecimals?: number; max?: number; allowZero?: boolean } & Partial<Presence<R>> = {},
+) {
+  const { maxDecimals = 4, max = 1_000_000, allowZero = false } = options;
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value);
+    const match = raw === undefined ? null : DECIMAL.exec(raw);
+    if (!match) return fail(ctx, 'must be a number');
+    const whole = match[2].replace(/^0+(?=\d)/, '');
+    const fraction = match[3] ?? '';
+    if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
+    const normalised = fraction ? `${whole}.${fraction}` : whole;
+    const numeric = Number(normalised);
+    if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+    if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
+    if (numeric > max) return fail(ctx, `must be at most ${max}`);
+    return normalised;
+  });
+}
+
+export function integer<R extends boolean = false>(options: { min?: number; max?: number } & Partial<Presence<R>> = {}) {
+  const { min = 0, max = 1_000_000 } = options;
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value);
+    if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
+    const result = Number(raw);
+    if (result < min || result > max) return fail(ctx, `must be between ${min} and ${max}`);
+    return result;
+  });
+}
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+export interface ManifestDateValue {
+  /** The instant, as ISO 8601 in UTC. A value without an offset is read as UTC. */
+  instant: string;
+  /** The calendar day as the shipper wrote it: the day the carrier takes possession. */
+  day: string;
+}
+
+/** ISO 8601 date or date-time. */
+export function isoDateTime<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx): ManifestDateValue => {
+    const raw = asText(value);
+    const match = raw === undefined ? null : ISO_DATE_TIME.exec(raw);
+    if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
+    const [, y, m, d, hh = '00', mm = '00', ss = '00', zone] = match;
+    const day = `${y}-${m}-${d}`;
+    const calendar = new Date(`${day}T00:00:00Z`);
+    if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== day) {
+      return fail(ctx, 'is not a real calendar date');
+    }
+    const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+    const fractionMatch = /\.(\d{1,9})/.exec(raw);
+    const millis = fractionMatch ? `.${fractionMatch[1].padEnd(3, '0').slice(0, 3)}` : '';
+    const instant = new Date(`${day}T${hh}:${mm}:${ss}${millis}${offset}`);
+    if (Number.isNaN(instant.getTime())) return fail(ctx, 'is not a valid time of day');
+    return { instant: instant.toISOString(), day };
+  });
+}
+
+const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
+const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;
+
+/** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
+export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const match = US_ZIP.exec(asText(value) ?? '');
+    if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');
+    return match[2] ? `${match[1]}-${match[2]}` : match[1];
+  });
+}
+
+/** US ZIP, ZIP+4, or Canadian postal code (A1A 1A1), normalised. */
+export function postalCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value) ?? '';
+    const us = US_ZIP.exec(raw);
+    if (us) return us[2] ? `${us[1]}-${us[2]}` : us[1];
+    const ca = CA_POSTAL.exec(raw);
+    if (ca) return `${ca[1]} ${ca[2]}`.toUpperCase();
+    return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789) or a Canadian postal code (A1A 1A1)');
+  });
+}
+
+export function email<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value) ?? '';
+    if (raw.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return fail(ctx, 'must be an e-mail address');
+    return raw;
+  });
+}
+
+/** IATA airport code: three letters, output in upper case. */
+export function iataCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value) ?? '';
+    if (!/^[A-Za-z]{3}$/.test(raw)) return fail(ctx, 'must be a three-letter IATA airport code');
+    return raw.toUpperCase();
+  });
+}
+
+/**
+ * The air waybill's check digit: the last of the 11 digits is the 7-digit serial before it, mod 7.
+ * The three-digit airline prefix is not part of the check.
+ */
+export function awbCheckDigitValid(digits: string): boolean {
+  if (!/^\d{11}$/.test(digits)) return false;
+  return Number(digits.slice(3, 10)) % 7 === Number(digits[10]);
+}
+
+/** Air waybill: 11 digits; "123-45678901" and "123 45678901" are accepted and normalised. */
+export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const match = /^(\d{3})[-\s]?(\d{8})$/.exec(asText(value) ?? '');
+    if (!match) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
+    const digits = match[1] + match[2];
+    if (!awbCheckDigitValid(digits)) return fail(ctx, 'has a wrong check digit (the last digit must be the 7 before it mod 7)');
+    return digits;
+  });
+}
+
+/** Tracking numbers are barcode content: letters, digits and - _ . only. */
+export function trackingNumber<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  return field((options.required ?? false) as R, (value, ctx) => {
+    const raw = asText(value) ?? '';
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
+      return fail(ctx, 'must be 1 to 64 characters: letters, digits, "-", "_" or "."');
+    }
+    return raw;
+  });
+}

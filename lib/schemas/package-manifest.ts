@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { awb, decimal, email, integer, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
+import type { Aliases } from './parse';
+
+export const PACKAGE_MANIFEST_ALIASES: Aliases = {
+  FromPostalCode: ['FromPostalcode'],
+  ContainerWeight: ['Container Weight'],
+  ContainerName: ['Container Name'],
+  WeightUnit: ['PackageWeightUnit'],
+};
+
+export const ZPackage = z.object({
+  TrackingNumber: trackingNumber({ required: true }),
+  FinalMileCarrier: text({ required: true, max: 100 }),
+  ManifestDate: isoDateTime({ required: true }),
+  ServiceName: text({ required: true, max: 100 }),
+  FromName: text(),
+  FromCompany: text({ required: true }),
+  FromPhone: text({ max: 40 }),
+  FromEmail: email(),
+  FromAddress1: text({ required: true }),
+  FromAddress2: text(),
+  FromCity: text({ required: true, max: 100 }),
+  FromState: text({ required: true, max: 100 }),
+  FromPostalCode: postalCode({ required: true }),
+  FromCountry: text({ required: true, max: 100 }),
+  FromTerminal: text({ max: 100 }),
+  ToTerminal: text({ max: 100 }),
+  Consignee: text(),
+  SortCode: text({ max: 100 }),
+  ToName: text(),
+  ToPhone: text({ max: 40 }),
+  ToEmail: email(),
+  ToAddress1: text(),
+  ToAddress2: text(),
+  ToCity: text({ max: 100 }),
+  ToState: text({ max: 100 }),
+  ToPostalCode: postalCode({ required: true }),
+  ToCountry: text({ max: 100 }),
+  ShipmentDescription: text({ required: true, max: 1_000 }),
+  PackageSizeLength: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  PackageSizeWidth: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  PackageSizeHeight: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  PackageWeight: decimal({ required: true, maxDecimals: 3, max: 10_000 }),
+  WeightUnit: oneOf(['lb', 'kg'] as const, { required: true }),
+  ContainerID: text({ max: 100 }),
+  ContainerCount: integer({ min: 0, max: 100_000 }),
+  ContainerWeight: decimal({ maxDecimals: 3, max: 100_000 }),
+  ContainerName: text({ max: 100 }),
+  ContainerLength: decimal({ maxDecimals: 2, max: 1_000 }),
+  ContainerWidth: decimal({ maxDecimals: 2, max: 1_000 }),
+  ContainerHeight: decimal({ maxDecimals: 2, max: 1_000 }),
+  AWB: awb(),
+  Reference1: text(),
+  Reference2: text(),
+  Reference3: text(),
+  Reference4: text(),
+});
+
+// POST /wf/package: exactly one package object under `package` (an array is refused before this
+// schema runs, with its own error code: see lib/packages/create-package-manifest.ts).
+export const ZPackageManifestRequest = z.object({ package: ZPackage }).transform((body) => body.package);
+
+export type TPackageInput = z.input<typeof ZPackage>;
+export type TPackage = z.output<typeof ZPackage>;

@@ -1,0 +1,27 @@
+// npm run token -- --account "Acme Parcels" --env test
+// Creates the account (or reuses one of that name) and prints a new API token, alone, on stdout.
+import { parseArgs } from 'node:util';
+import { ensureDatabase } from './database.mjs';
+import { migrateDeploy } from './migrate.mjs';
+
+const { values } = parseArgs({
+  options: { account: { type: 'string' }, env: { type: 'string', default: 'test' }, name: { type: 'string', default: 'CLI token' } },
+});
+if (!values.account || !['test', 'live'].includes(values.env ?? '')) {
+  console.error('usage: npm run token -- --account "Acme Parcels" --env test|live');
+  process.exit(2);
+}
+
+const database = await ensureDatabase();
+process.env.DATABASE_URL = database.url;
+try {
+  await migrateDeploy(database.url);
+  const { findOrCreateAccount, createApiToken } = await import('@/lib/accounts/create-api-token');
+  const account = await findOrCreateAccount({ name: values.account });
+  const created = await createApiToken({ accountId: account.id, environment: values.env as 'test' | 'live', name: values.name });
+  process.stdout.write(`${created.token}\n`);
+  const { db } = await import('@/lib/db');
+  await db.$disconnect();
+} finally {
+  await database.stop();
+}
