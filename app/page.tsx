@@ -1,11 +1,7 @@
-export default function Home() {
-  return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-2xl font-semibold">Carrier shipping service</h1>
-      <p className="mt-4 text-slate-700">
-        The JSON API answers under <code>/api/1.1/wf/*</code> (live) and <code>/version-test/api/1.1/wf/*</code> (test). See the README for
-        examples.
-      </p>
-    </main>
-  );
+import { redirect } from 'next/navigation';
+import { getSession } from '@/lib/auth/session';
+
+// GET /: the portal's front door.
+export default async function Home() {
+  redirect((await getSession()) ? '/dashboard' : '/sign-in');
 }

@@ -11,6 +11,34 @@ const ZEnv = z.object({
   API_RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
   /** Request bodies above this many bytes are refused with 413 before being read whole. */
   API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+
+  // Webhooks (lib/webhooks, docs/decisions/webhooks.md).
+  /** `off`: this process (Next or scripts/api-server.ts) runs no delivery worker; `npm run worker` still does. */
+  WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
+  /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((value) => value === 'true' || value === '1'),
+  /** Delays before each retry, in ms; the default is design.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
+    .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+    .transform((value) => value.split(',').map(Number)),
+  /** Whole-exchange timeout of one delivery attempt. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A claim's lease: a worker that dies holding a message frees it this long after claiming it. */
+  WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).default(60_000),
+  /** Fallback poll interval; new messages wake workers at once through LISTEN/NOTIFY. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /** Attempts in flight at once per worker process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+  /** An endpoint with nothing but failed attempts for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(5 * 24 * 3_600_000),
+}).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
+  path: ['WEBHOOK_LEASE_MS'],
+  message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -4,11 +4,18 @@ import { parseArgs } from 'node:util';
 import { ensureDatabase } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
-const { values } = parseArgs({
-  options: { account: { type: 'string' }, env: { type: 'string', default: 'test' }, name: { type: 'string', default: 'CLI token' } },
-});
-if (!values.account || !['test', 'live'].includes(values.env ?? '')) {
-  console.error('usage: npm run token -- --account "Acme Parcels" --env test|live');
+const USAGE = 'usage: npm run token -- --account "Acme Parcels" --env test|live [--name "CI token"]';
+let values: { account?: string; env?: string; name?: string };
+try {
+  ({ values } = parseArgs({
+    options: { account: { type: 'string' }, env: { type: 'string', default: 'test' }, name: { type: 'string', default: 'CLI token' } },
+  }));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+if (!values.account?.trim() || !['test', 'live'].includes(values.env ?? '')) {
+  console.error(USAGE);
   process.exit(2);
 }
 
@@ -17,7 +24,7 @@ process.env.DATABASE_URL = database.url;
 try {
   await migrateDeploy(database.url);
   const { findOrCreateAccount, createApiToken } = await import('@/lib/accounts/create-api-token');
-  const account = await findOrCreateAccount({ name: values.account });
+  const account = await findOrCreateAccount({ name: values.account.trim() });
   const created = await createApiToken({ accountId: account.id, environment: values.env as 'test' | 'live', name: values.name });
   process.stdout.write(`${created.token}\n`);
   const { db } = await import('@/lib/db');

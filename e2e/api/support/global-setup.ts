@@ -59,8 +59,8 @@ export default async function setup(project: TestProject) {
     PORT: String(port),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     NODE_ENV: 'production',
-    API_RATE_LIMIT_PER_SECOND: '50',
-    API_RATE_LIMIT_BURST: '400',
+    API_RATE_LIMIT_PER_SECOND: '5',
+    API_RATE_LIMIT_BURST: '300',
   } as NodeJS.ProcessEnv;
   let command: string[];
   if (mode === 'next') {

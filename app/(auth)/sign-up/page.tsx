@@ -1,0 +1,12 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SignUpForm } from '@/components/layout/auth-form';
+import { getSession } from '@/lib/auth/session';
+
+export const metadata: Metadata = { title: 'Create an account' };
+
+// GET /sign-up
+export default async function SignUpPage() {
+  if (await getSession()) redirect('/dashboard');
+  return <SignUpForm />;
+}

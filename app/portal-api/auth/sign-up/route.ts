@@ -1,0 +1,17 @@
+import { signUp } from '@/lib/accounts/sign-up';
+import { createSession } from '@/lib/auth/session';
+import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
+import { ZSignUpRequest } from '@/lib/portal/schemas';
+
+// POST /portal-api/auth/sign-up: creates the account and its first user, then signs in.
+export async function POST(request: Request) {
+  try {
+    assertSameOrigin(request);
+    const input = await readBody(request, ZSignUpRequest);
+    const { userId } = await signUp(input);
+    await createSession({ userId });
+    return jsonResponse({ ok: true }, { status: 201 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

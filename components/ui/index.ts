@@ -1,0 +1,11 @@
+export { Badge } from './badge';
+export { Button, focusRing, type ButtonProps } from './button';
+export { Card, CardTitle } from './card';
+export { cn } from './cn';
+export { CopyButton } from './copy-button';
+export { Field } from './field';
+export { Input, Select, Textarea } from './input';
+export { PageHeader } from './page-header';
+export { LoadingBlock, Skeleton, Spinner } from './spinner';
+export { Alert, EmptyState, ErrorState } from './states';
+export { Table, Td, Th, Tr } from './table';

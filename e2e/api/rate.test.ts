@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db';
+import { call, expectError, newAccount, type TestAccount } from './support/api';
+import { rateSampleAirSkip, rateSampleAll, rateSampleExpress } from './support/samples';
+
+let acme: TestAccount;
+beforeAll(async () => {
+  acme = await newAccount('Acme');
+});
+
+const rate = (body: unknown, env: 'test' | 'live' = 'test') => call('/wf/rate', { env, token: acme.tokens[env], body });
+
+describe('POST /wf/rate', () => {
+  it('quotes every card for the all-services sample, amounts as two-decimal text', async () => {
+    const result = await rate(rateSampleAll());
+    expect(result.status).toBe(200);
+    // 5 lb, 10×8×6 in; 10001→90210 is zone 8 by ZIP distance, JFK→LAX zone 6 by airport distance.
+    expect(result.json).toEqual({
+      rates: [
+        { carrier: 'Carrier', service: 'Carrier Ground', amount: '28.12', zone: 8, billable_weight: '5', delivery_days: 7 },
+        { carrier: 'Carrier', service: 'Carrier Express', amount: '71.15', zone: 8, billable_weight: '5', delivery_days: 3 },
+        { carrier: 'Carrier', service: 'AirSkip', amount: '80.53', zone: 6, billable_weight: '5', delivery_days: 2 },
+      ],
+    });
+  });
+
+  it('quotes one service when it is named (the Express sample)', async () => {
+    const result = await rate(rateSampleExpress());
+    expect(result.status).toBe(200);
+    expect(result.json.rates).toHaveLength(1);
+    expect(result.json.rates[0]).toMatchObject({ carrier: 'Carrier', service: 'Carrier Express', amount: expect.stringMatching(/^\d+\.\d{2}$/) });
+  });
+
+  it('prices AirSkip by airports alone, with no ZIPs (the AirSkip sample)', async () => {
+    const result = await rate(rateSampleAirSkip());
+    expect(result.status).toBe(200);
+    expect(result.json.rates).toEqual([expect.objectContaining({ service: 'AirSkip', zone: 6 })]);
+    // 3 kg = 6.61386 lb; 14×10×8/139 = 8.06 lb dimensional wins, rounded up to 9.
+    expect(result.json.rates[0].billable_weight).toBe('9');
+  });
+
+  it('leaves out a card that lacks its inputs and says why, when no service is named', async () => {
+    const { origin: _o, destination: _d, ...zipsOnly } = rateSampleAll();
+    const result = await rate(zipsOnly);
+    expect(result.status).toBe(200);
+    expect(result.json.rates.map((r: { service: string }) => r.service)).toEqual(['Carrier Ground', 'Carrier Express']);
+    expect(result.json.messages).toEqual([{ service: 'AirSkip', message: expect.stringMatching(/origin.*destination/) }]);
+  });
+
+  it('is the same in the live environment', async () => {
+    const live = await call('/wf/rate', { env: 'live', token: acme.tokens.live, body: rateSampleAll() });
+    expect(live.json).toEqual((await rate(rateSampleAll())).json);
+  });
+
+  it('grows with weight, and converts kg and oz exactly', async () => {
+    const amounts = [];
+    for (const weight of [1, 10, 40, 90]) {
+      amounts.push(Number((await rate({ ...rateSampleExpress(), weight })).json.rates[0].amount));
+    }
+    expect([...amounts].sort((a, b) => a - b)).toEqual(amounts);
+    // Small box, so actual weight decides: 5 kg = 11.0231 lb and 176.37 oz = 11.023 lb bill as 12 lb.
+    const small = { ...rateSampleExpress(), lenght: 1, width: 1, height: 1 };
+    const inKg = await rate({ ...small, weight: 5, weight_unit: 'kg' });
+    const inOz = await rate({ ...small, weight: 176.37, weight_unit: 'oz' });
+    const inLb = await rate({ ...small, weight: 11.023, weight_unit: 'lb' });
+    const lighter = await rate({ ...small, weight: 11, weight_unit: 'lb' });
+    expect([inKg, inOz, inLb].map((r) => r.json.rates[0].billable_weight)).toEqual(['12', '12', '12']);
+    expect(inKg.json.rates[0].amount).toBe(inLb.json.rates[0].amount);
+    expect(lighter.json.rates[0].billable_weight).toBe('11');
+  });
+
+  it('prices from the database: a card edited there is used on the next request', async () => {
+    const before = (await rate(rateSampleAll())).json.rates.find((r: { service: string }) => r.service === 'Carrier Ground');
+    const card = await db.rateCard.findUniqueOrThrow({ where: { service: 'Carrier Ground' } });
+    const surcharges = card.surcharges as { code: string; amount: string }[];
+    await db.rateCard.update({
+      where: { id: card.id },
+      data: { surcharges: surcharges.map((s) => (s.code === 'residential' ? { ...s, amount: String(Number(s.amount) + 1) } : s)) },
+    });
+    try {
+      let after = before;
+      for (let i = 0; i < 30 && after.amount === before.amount; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        after = (await rate(rateSampleAll())).json.rates.find((r: { service: string }) => r.service === 'Carrier Ground');
+      }
+      expect(Number(after.amount)).toBeCloseTo(Number(before.amount) + 1, 2);
+    } finally {
+      await db.rateCard.update({ where: { id: card.id }, data: { surcharges: card.surcharges as object } });
+    }
+  });
+
+  it.each([
+    ['no weight', { weight: undefined }, [{ path: 'weight', message: 'is required' }]],
+    ['a bad unit', { weight_unit: 'stone' }, [{ path: 'weight_unit', message: 'must be one of: lb, kg, oz' }]],
+    ['three decimals in a dimension', { lenght: 10.125 }, [{ path: 'lenght', message: 'must have at most 2 decimal places' }]],
+    ['a negative width', { width: -8 }, [{ path: 'width', message: 'must be greater than 0' }]],
+    ['an unknown service', { service: 'Carrier Overnight' }, [{ path: 'service', message: 'must be one of: AirSkip, Carrier Express, Carrier Ground' }]],
+    ['a malformed ZIP', { to_zip: '9021' }, [{ path: 'to_zip', message: expect.stringContaining('US ZIP') }]],
+    ['an unknown airport', { destination: 'ZZZ' }, [{ path: 'destination', message: expect.stringContaining('ZZZ') }]],
+  ])('refuses %s with 422 naming the field', async (_label, change, details) => {
+    const error = expectError(await rate({ ...rateSampleAll(), ...change }), 422, 'validation_failed');
+    expect(error.details).toEqual(details);
+  });
+
+  it('lists every failing field at once', async () => {
+    const error = expectError(await rate({ weight: 'x', weight_unit: '', width: 0 }), 422, 'validation_failed');
+    expect(error.details!.map((d) => d.path).sort()).toEqual(['height', 'length', 'weight', 'weight_unit', 'width']);
+  });
+
+  it('refuses Carrier Express without ZIPs, naming both fields', async () => {
+    const { from_zip: _f, to_zip: _t, ...body } = rateSampleExpress();
+    const error = expectError(await rate(body), 422, 'validation_failed');
+    expect(error.details!.map((d) => d.path).sort()).toEqual(['from_zip', 'to_zip']);
+  });
+
+  it('refuses a request no card can price', async () => {
+    const error = expectError(await rate({ ...rateSampleAll(), from_zip: '', to_zip: '', origin: '', destination: '' }), 422, 'validation_failed');
+    expect(error.details!.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a weight above every card\'s maximum', async () => {
+    const error = expectError(await rate({ ...rateSampleExpress(), weight: 151 }), 422, 'validation_failed');
+    expect(error.details!.map((d) => d.path)).toContain('weight');
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, neutraliseFormula, toCsv } from './csv';
+
+describe('csv', () => {
+  it.each([
+    ['=HYPERLINK("x")', `'=HYPERLINK("x")`],
+    ['+1', `'+1`],
+    ['-2', `'-2`],
+    ['@SUM(A1)', `'@SUM(A1)`],
+    ['\tcmd', `'\tcmd`],
+    ['\rcmd', `'\rcmd`],
+    ['plain', 'plain'],
+    ['a=b', 'a=b'],
+    ['', ''],
+  ])('neutralises %j', (input, expected) => {
+    expect(neutraliseFormula(input)).toBe(expected);
+  });
+
+  it('quotes commas, quotes and line breaks after neutralising', () => {
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=1,2')).toBe(`"'=1,2"`);
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(12.5)).toBe('12.5');
+  });
+
+  it('writes a header and CRLF-terminated rows', () => {
+    expect(toCsv(['A', 'B'], [['1', '=x'], [null, 'y']])).toBe(`A,B\r\n1,'=x\r\n,y\r\n`);
+  });
+});

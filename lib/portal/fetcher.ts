@@ -1,0 +1,76 @@
+// Client-side fetch for the portal API (no server-only imports). Sends the session's CSRF token on
+// every request and throws a PortalError carrying the API's error envelope, so a form can map
+// `details[].path` to its fields.
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class PortalError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: ErrorDetail[];
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown) {
+    const error = (body as { error?: { code?: string; message?: string; details?: ErrorDetail[] } } | null)?.error;
+    super(error?.message ?? `Request failed (${status}).`);
+    this.name = 'PortalError';
+    this.status = status;
+    this.code = error?.code ?? 'http_error';
+    this.details = error?.details ?? [];
+    this.body = body;
+  }
+}
+
+export function csrfToken(): string {
+  if (typeof document === 'undefined') return '';
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+/** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
+export async function portalFetch<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  const response = await fetch(path, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      accept: 'application/json',
+      'x-csrf-token': csrfToken(),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    credentials: 'same-origin',
+    signal: options.signal,
+  });
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    if (response.status === 401 && typeof window !== 'undefined' && !path.startsWith('/portal-api/auth')) {
+      window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
+    }
+    throw new PortalError(response.status, body);
+  }
+  return body as T;
+}
+
+/** Maps an error envelope's details onto react-hook-form fields; returns the messages it could not place. */
+export function applyFieldErrors(
+  error: unknown,
+  setError: (name: never, error: { type: string; message: string }) => void,
+  fields: readonly string[],
+): string[] {
+  if (!(error instanceof PortalError)) return [error instanceof Error ? error.message : 'Something went wrong.'];
+  const unplaced: string[] = [];
+  for (const detail of error.details) {
+    const field = detail.path === 'lenght' ? 'length' : detail.path;
+    if (fields.includes(field)) setError(field as never, { type: 'server', message: detail.message });
+    else unplaced.push(`${detail.path}: ${detail.message}`);
+  }
+  if (error.details.length === 0) unplaced.push(error.message);
+  return unplaced;
+}

@@ -1,0 +1,39 @@
+// After a failed attempt: when to try again, or not at all. Pure, so it is unit-tested alone.
+
+/** ±10 %: spreads the retries of many messages that failed together (a receiver's outage). */
+const JITTER = 0.1;
+/** A Retry-After is honoured up to the longest step of the default schedule. */
+const MAX_RETRY_AFTER_MS = 10 * 3_600_000;
+
+export interface RetryPlan {
+  /** Delay before the next attempt, or null: the message has failed for good. */
+  delayMs: number | null;
+}
+
+/**
+ * `attemptsMade` counts the attempt that just failed. Attempt n+1 waits schedule[n-1] (with jitter),
+ * or longer if the receiver asked so with Retry-After (429, 503). A manual redelivery gets no retries.
+ */
+export function planRetry(options: {
+  attemptsMade: number;
+  schedule: readonly number[];
+  retryAfterMs?: number | null;
+  redelivery?: boolean;
+  random?: () => number;
+}): RetryPlan {
+  const { attemptsMade, schedule, retryAfterMs, redelivery = false, random = Math.random } = options;
+  if (redelivery || attemptsMade > schedule.length || attemptsMade < 1) return { delayMs: null };
+  const base = schedule[attemptsMade - 1];
+  const jittered = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  const asked = retryAfterMs == null ? 0 : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+  return { delayMs: Math.max(jittered, asked) };
+}
+
+/** Retry-After as seconds or an HTTP date, in ms from `now`; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1_000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -1,0 +1,119 @@
+import 'server-only';
+import http from 'node:http';
+import https from 'node:https';
+import type { CheckedDestination } from './ssrf-guard';
+
+/** The first 2 KB of a response body are kept in the attempt log. */
+export const RESPONSE_LOG_BYTES = 2_048;
+
+export interface SendResult {
+  statusCode: number | null;
+  durationMs: number;
+  /** First 2 KB of the response body (decoded as UTF-8). */
+  responseBody: string | null;
+  error: string | null;
+  retryAfter: string | null;
+}
+
+// Keep-alive pools: the hot path sends many messages to few receivers. A pooled socket is
+// connected to an address that was checked when it was opened, so reuse is as safe as the first use.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 30_000 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 30_000 }),
+};
+
+/**
+ * POSTs `body` to the destination, connecting to its checked address (never re-resolving the name);
+ * the Host header and TLS name stay the URL's. Never throws: failures come back as `error`.
+ * Redirects are not followed (a 3xx is a failed attempt).
+ */
+export function sendWebhook(options: {
+  destination: CheckedDestination;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}): Promise<SendResult> {
+  const { destination, body, timeoutMs } = options;
+  const { url } = destination;
+  const started = performance.now();
+  const isHttps = url.protocol === 'https:';
+  return new Promise<SendResult>((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+    };
+    const request = (isHttps ? https : http).request({
+      method: 'POST',
+      host: destination.address,
+      family: destination.family,
+      port: url.port || (isHttps ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      agent: agents[url.protocol as 'http:' | 'https:'],
+      ...(isHttps ? { servername: destination.hostname } : {}),
+      headers: {
+        host: url.host,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'Carrier-Webhooks/1.0',
+        ...options.headers,
+      },
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      finish({ statusCode: null, responseBody: null, error: `timed out after ${timeoutMs} ms`, retryAfter: null });
+    }, timeoutMs);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ statusCode: null, responseBody: null, error: describeError(error), retryAfter: null });
+    });
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = (truncated: boolean) => {
+        if (truncated) response.destroy();
+        finish({
+          statusCode: response.statusCode ?? null,
+          responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_LOG_BYTES).toString('utf8'),
+          error: null,
+          retryAfter: headerText(response.headers['retry-after']),
+        });
+      };
+      response.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= RESPONSE_LOG_BYTES) done(true);
+      });
+      response.on('end', () => done(false));
+      response.on('error', (error: NodeJS.ErrnoException) => {
+        // The status line arrived: the receiver answered, even if the body was cut off.
+        if (response.statusCode) done(false);
+        else finish({ statusCode: null, responseBody: null, error: describeError(error), retryAfter: null });
+      });
+    });
+    request.end(body);
+  });
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? (value[0] ?? null) : value;
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  const known: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection timed out',
+    EPIPE: 'connection closed while sending',
+    CERT_HAS_EXPIRED: 'TLS certificate has expired',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate is self-signed',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host name',
+  };
+  const code = error.code ?? '';
+  return `${known[code] ?? error.message}${code ? ` (${code})` : ''}`.slice(0, 500);
+}
