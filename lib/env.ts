@@ -9,6 +9,10 @@ const ZEnv = z.object({
   /** Sustained requests per second allowed per API token, and the burst above it. */
   API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
   API_RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
+  /** Failed authentications one address may make per minute before it is refused with 429. */
+  API_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Behind a proxy: take the client address from the first X-Forwarded-For entry. */
+  TRUST_PROXY: z.stringbool().default(false),
   /** Request bodies above this many bytes are refused with 413 before being read whole. */
   API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { clientAddress } from './client-address';
 import { collectBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 
@@ -18,7 +19,7 @@ async function handle(request: Request): Promise<Response> {
         request.headers.get('content-length'),
         () => request.body?.cancel().catch(() => undefined),
       ),
-    remoteAddress: request.headers.get('x-forwarded-for')?.split(',')[0]?.trim(),
+    remoteAddress: clientAddress(request.headers.get('x-forwarded-for'), undefined),
   });
   return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers });
 }

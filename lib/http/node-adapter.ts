@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientAddress } from './client-address';
 import { collectBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -16,7 +17,7 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
     query: url.searchParams,
     headers: { get: (name) => headerValue(req.headers[name.toLowerCase()]) },
     readBody: (limit) => collectBody(req, limit, headerValue(req.headers['content-length']), () => req.resume()),
-    remoteAddress: req.socket.remoteAddress,
+    remoteAddress: clientAddress(headerValue(req.headers['x-forwarded-for']), req.socket.remoteAddress),
   });
   res.writeHead(response.status, response.headers);
   res.end(response.body);

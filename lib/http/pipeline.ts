@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertAddressNotBlocked, recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken } from '@/lib/auth/authenticate-token';
 import { checkRateLimit } from '@/lib/auth/rate-limit';
 import { env } from '@/lib/env';
@@ -30,7 +31,13 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       if (!operation) {
         throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
       }
-      const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment });
+      assertAddressNotBlocked(request.remoteAddress);
+      const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment }).catch(
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'unauthorized') recordAuthFailure(request.remoteAddress);
+          throw error;
+        },
+      );
       accountId = auth.accountId;
       checkRateLimit(auth.tokenId);
       const context: OperationContext = {
@@ -70,7 +77,8 @@ async function readJson(request: ApiRequest): Promise<unknown> {
   }
 }
 
-function errorResponse(error: unknown, route: Route | undefined, requestId: string, requestLog: typeof log): ApiResponse {
+/** The one way an error leaves the API. Exported for its unit test. */
+export function errorResponse(error: unknown, route: Route | undefined, requestId: string, requestLog: typeof log): ApiResponse {
   let apiError: ApiError;
   if (error instanceof ApiError) {
     apiError = error;

@@ -2,6 +2,17 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { createContainerManifestOperation } from '@/lib/manifests/operation';
 import { createPackageManifestOperation } from '@/lib/packages/operation';
 import { quoteRatesOperation } from '@/lib/rating/operation';
+import {
+  createWebhookOperation,
+  deleteWebhookOperation,
+  getWebhookOperation,
+  listWebhookDeliveriesOperation,
+  listWebhooksOperation,
+  redeliverWebhookOperation,
+  rotateWebhookSecretOperation,
+  testWebhookOperation,
+  updateWebhookOperation,
+} from '@/lib/webhooks/operations';
 import type { Operation } from './types';
 
 export interface Route {
@@ -21,6 +32,12 @@ const ROUTES: Route[] = [
   { pattern: '/wf/rate', methods: { POST: quoteRatesOperation } },
   { pattern: '/wf/manifest', methods: { POST: createContainerManifestOperation }, isSuccess: 'text' },
   { pattern: '/wf/package', methods: { POST: createPackageManifestOperation }, isSuccess: 'boolean' },
+  { pattern: '/webhooks', methods: { GET: listWebhooksOperation, POST: createWebhookOperation } },
+  { pattern: '/webhooks/:id', methods: { GET: getWebhookOperation, PATCH: updateWebhookOperation, DELETE: deleteWebhookOperation } },
+  { pattern: '/webhooks/:id/rotate-secret', methods: { POST: rotateWebhookSecretOperation } },
+  { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
+  { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },
+  { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
 ];
 
 export interface RouteMatch {

@@ -61,6 +61,9 @@ export default async function setup(project: TestProject) {
     NODE_ENV: 'production',
     API_RATE_LIMIT_PER_SECOND: '5',
     API_RATE_LIMIT_BURST: '300',
+    // Tests that exercise per-address limits name their own address in X-Forwarded-For.
+    TRUST_PROXY: 'true',
+    API_AUTH_FAILURES_PER_MINUTE: '20',
   } as NodeJS.ProcessEnv;
   let command: string[];
   if (mode === 'next') {

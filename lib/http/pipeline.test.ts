@@ -1,0 +1,48 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './errors';
+import { errorResponse } from './pipeline';
+
+const silent = pino({ level: 'silent' });
+const container = { pattern: '/wf/manifest', methods: {}, isSuccess: 'text' as const };
+const pkg = { pattern: '/wf/package', methods: {}, isSuccess: 'boolean' as const };
+
+describe('errorResponse', () => {
+  it('hides an unexpected error behind a 500 that quotes the request id', () => {
+    const error = new Error('relation "secret_table" does not exist at /srv/app/lib/x.ts:12');
+    const response = errorResponse(error, container, 'req_abc', silent);
+    expect(response.status).toBe(500);
+    const body = JSON.parse(response.body);
+    expect(body).toEqual({
+      error: { code: 'internal_error', message: expect.stringContaining('req_abc'), request_id: 'req_abc' },
+      IsSuccess: 'false',
+    });
+    expect(response.body).not.toContain('secret_table');
+    expect(response.body).not.toContain('/srv/app');
+  });
+
+  it('answers 503 with Retry-After when the database cannot be reached', () => {
+    const error = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const response = errorResponse(new Error('wrapped', { cause: error }), pkg, 'req_abc', silent);
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'service_unavailable' }, IsSuccess: false });
+    expect(response.body).not.toContain('ECONNREFUSED');
+  });
+
+  it('passes an ApiError through with its status, headers and details', () => {
+    const error = new ApiError('conflict', 'taken', { details: [{ path: 'ContainerID', message: 'used' }], extra: { ManifestID: 'MAN-1' } });
+    const response = errorResponse(error, container, 'req_abc', silent);
+    expect(response.status).toBe(409);
+    expect(JSON.parse(response.body)).toEqual({
+      error: { code: 'conflict', message: 'taken', details: [{ path: 'ContainerID', message: 'used' }], ManifestID: 'MAN-1', request_id: 'req_abc' },
+      IsSuccess: 'false',
+    });
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('adds no IsSuccess to the rate operation\'s errors', () => {
+    const response = errorResponse(new ApiError('invalid_json', 'bad'), { pattern: '/wf/rate', methods: {} }, 'req_abc', silent);
+    expect(JSON.parse(response.body)).not.toHaveProperty('IsSuccess');
+  });
+});
