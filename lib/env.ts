@@ -13,6 +13,8 @@ const ZEnv = z.object({
   API_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Behind a proxy: take the client address from the first X-Forwarded-For entry. */
   TRUST_PROXY: z.stringbool().default(false),
+  /** A request body must arrive whole within this many milliseconds (408 otherwise). */
+  API_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** Request bodies above this many bytes are refused with 413 before being read whole. */
   API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
 
@@ -20,10 +22,7 @@ const ZEnv = z.object({
   /** `off`: this process (Next or scripts/api-server.ts) runs no delivery worker; `npm run worker` still does. */
   WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
   /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((value) => value === 'true' || value === '1'),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
   /** Delays before each retry, in ms; the default is design.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()

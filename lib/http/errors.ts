@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'service_unavailable'
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
+  request_timeout: 408,
   unsupported_media_type: 415,
   rate_limited: 429,
   service_unavailable: 503,

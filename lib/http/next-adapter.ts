@@ -12,13 +12,13 @@ async function handle(request: Request): Promise<Response> {
     path: url.pathname,
     query: url.searchParams,
     headers: request.headers,
-    readBody: (limit) =>
-      collectBody(
-        (request.body ?? emptyStream()) as unknown as AsyncIterable<Uint8Array>,
+    readBody: (limit, timeoutMs) =>
+      collectBody((request.body ?? emptyStream()) as unknown as AsyncIterable<Uint8Array>, {
         limit,
-        request.headers.get('content-length'),
-        () => request.body?.cancel().catch(() => undefined),
-      ),
+        timeoutMs,
+        declaredLength: request.headers.get('content-length'),
+        abort: () => void request.body?.cancel().catch(() => undefined),
+      }),
     remoteAddress: clientAddress(request.headers.get('x-forwarded-for'), undefined),
   });
   return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers });

@@ -10,13 +10,21 @@ import { isApiPath } from './routes';
  */
 export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (!isApiPath(url.pathname)) return false;
+  // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked pipeline.
+  if (!isApiPath(url.pathname) || url.pathname.endsWith('/openapi.json')) return false;
   const response = await handleApiRequest({
     method: req.method ?? 'GET',
     path: url.pathname,
     query: url.searchParams,
     headers: { get: (name) => headerValue(req.headers[name.toLowerCase()]) },
-    readBody: (limit) => collectBody(req, limit, headerValue(req.headers['content-length']), () => req.resume()),
+    readBody: (limit, timeoutMs) =>
+      collectBody(req, {
+        limit,
+        timeoutMs,
+        declaredLength: headerValue(req.headers['content-length']),
+        // The answer goes out at once; the connection closes after it, so the rest is never read.
+        abort: () => res.setHeader('connection', 'close'),
+      }),
     remoteAddress: clientAddress(headerValue(req.headers['x-forwarded-for']), req.socket.remoteAddress),
   });
   res.writeHead(response.status, response.headers);

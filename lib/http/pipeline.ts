@@ -68,7 +68,7 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
 }
 
 async function readJson(request: ApiRequest): Promise<unknown> {
-  const text = await request.readBody(env().API_MAX_BODY_BYTES);
+  const text = await request.readBody(env().API_MAX_BODY_BYTES, env().API_BODY_TIMEOUT_MS);
   if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text);

@@ -8,8 +8,8 @@ export interface ApiRequest {
   path: string;
   query: URLSearchParams;
   headers: { get(name: string): string | null };
-  /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
-  readBody(limit: number): Promise<string>;
+  /** Reads the whole body: 413 as soon as it passes `limit` bytes, 408 if not complete within `timeoutMs`. */
+  readBody(limit: number, timeoutMs: number): Promise<string>;
   remoteAddress?: string;
 }
 

@@ -8,13 +8,16 @@ import { seedRateCards } from '../../../prisma/seed';
 
 // Each run gets a database of its own on the server (DATABASE_URL, or the embedded default),
 // migrated from prisma/migrations, and a real HTTP server on it:
-//   TEST_SERVER=node (default) the bare node:http server over the framework-free pipeline
-//   TEST_SERVER=next           `next start` on the production build (run `npm run build` first)
+//   TEST_SERVER=node (default) the bare node:http server over the framework-free pipeline (API only)
+//   TEST_SERVER=server         the production server (`npm start`): API on that pipeline, the rest by Next
+//   TEST_SERVER=next           plain `next start` (START_MODE=next): the API through Next's route handlers
+// The last two need the production build: run `npm run build` first.
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    serverPid: number;
   }
 }
 
@@ -64,13 +67,22 @@ export default async function setup(project: TestProject) {
     // Tests that exercise per-address limits name their own address in X-Forwarded-For.
     TRUST_PROXY: 'true',
     API_AUTH_FAILURES_PER_MINUTE: '20',
+    API_BODY_TIMEOUT_MS: '2000',
+    // No delivery from this server: the tests that deliver start their own workers on a database
+    // of their own (e2e/api/webhooks-delivery.test.ts); this one keeps the strict SSRF guard.
+    WEBHOOK_WORKER: 'off',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
   } as NodeJS.ProcessEnv;
+  const hooks = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
   let command: string[];
-  if (mode === 'next') {
-    if (!existsSync('.next/BUILD_ID')) throw new Error('TEST_SERVER=next needs a production build: run `npm run build` first.');
-    command = ['node', '--import', 'tsx', 'scripts/start.ts'];
+  if (mode === 'next' || mode === 'server') {
+    if (!existsSync('.next/BUILD_ID')) throw new Error(`TEST_SERVER=${mode} needs a production build: run \`npm run build\` first.`);
+    env.START_MODE = mode;
+    command = ['node', ...hooks, 'scripts/start.ts'];
+  } else if (mode === 'node') {
+    command = ['node', ...hooks, 'scripts/api-server.ts'];
   } else {
-    command = ['node', '--conditions=react-server', '--import', 'tsx', 'scripts/api-server.ts'];
+    throw new Error(`TEST_SERVER must be node, server or next, not "${mode}"`);
   }
   let output = '';
   const child = spawn(command[0], command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -81,6 +93,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
+  project.provide('serverPid', child.pid!);
 
   return async () => {
     child.kill('SIGTERM');
