@@ -5,7 +5,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
   'P1001', 'P1002', 'P1017', 'P2024',
 ]);
-const UNAVAILABLE_MESSAGES = /connection terminated|timeout exceeded when trying to connect|connection refused|terminating connection|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_MESSAGES = /connection terminated|is not queryable|timeout exceeded when trying to connect|connection refused|terminating connection|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting up|shutting down)/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 6) return false;

@@ -1,19 +1,65 @@
 import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
 import { env } from '@/lib/env';
+import { log } from '@/lib/log';
 
 // One Prisma client per process, created on first use: `next build` imports route modules
 // without a database, and must not need DATABASE_URL. Kept on globalThis so Next's dev-mode
 // module reloads reuse it.
-const globalForDb = globalThis as unknown as { prisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
+
+/**
+ * The connection pool under the Prisma client. The hottest writes (lib/packages,
+ * lib/manifests) run their SQL on it directly, without Prisma's per-query overhead, on the same
+ * connections (so the pool size still bounds what the process asks of PostgreSQL).
+ */
+export function pgPool(): pg.Pool {
+  if (!globalForDb.pgPool) {
+    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
+    globalForDb.pgPool = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
+    // An idle connection that breaks (a database restart) must not crash the process; the pool replaces it.
+    globalForDb.pgPool.on('error', (error) => log.warn({ err: error.message }, 'idle database connection lost'));
+    // The pool listens for errors only on idle connections. One that breaks while checked out (by
+    // Prisma's transactions, which attach no listener) would emit an unhandled 'error' and crash the
+    // process; this listener stays for the connection's life. Its next query fails, and the pool
+    // discards it on release. (Found by e2e/api/reliability/database-outage.test.ts.)
+    globalForDb.pgPool.on('connect', (connection) => {
+      connection.on('error', (error) => log.warn({ err: error.message }, 'database connection lost'));
+    });
+  }
+  return globalForDb.pgPool;
+}
+
+/**
+ * Runs `work` in a transaction on one connection of pgPool(): COMMIT if it resolves, ROLLBACK if it
+ * throws. A connection that fails meanwhile (the database went away) is discarded, not reused, and
+ * its error reaches the caller as the failed query's error rather than crashing the process.
+ */
+export async function pgTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pgPool().connect();
+  let broken = false;
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(onError);
+    throw error;
+  } finally {
+    client.off('error', onError);
+    client.release(broken);
+  }
+}
 
 function client(): PrismaClient {
-  if (!globalForDb.prisma) {
-    const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-    const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
-    globalForDb.prisma = new PrismaClient({ adapter });
-  }
+  globalForDb.prisma ??= new PrismaClient({ adapter: new PrismaPg(pgPool()) });
   return globalForDb.prisma;
 }
 

@@ -85,10 +85,12 @@ async function runningPostmaster(dataDir) {
  * Returns { url, stop } for the app's database. See the top of this file.
  * `dataDir` is relative to the project root. `stop` stops the embedded server if this call started
  * it; it does nothing for DATABASE_URL or for an embedded server that was already running.
- * @param {{ dataDir?: string, port?: number }} [options]
+ * `embedded: true` starts (or reuses) an embedded server even when DATABASE_URL is set: tests that
+ * stop and restart PostgreSQL use one of their own.
+ * @param {{ dataDir?: string, port?: number, embedded?: boolean }} [options]
  */
-export async function ensureDatabase({ dataDir = '.data/postgres', port } = {}) {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+export async function ensureDatabase({ dataDir = '.data/postgres', port, embedded = false } = {}) {
+  if (process.env.DATABASE_URL && !embedded) return { url: process.env.DATABASE_URL, stop: async () => {} };
 
   const dir = path.resolve(ROOT, dataDir);
   port = Number(port ?? process.env.EMBEDDED_PG_PORT ?? 5433);
