@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../../scripts/database.mjs';
@@ -18,16 +19,19 @@ let server: ServerProcess | undefined;
 let database: { url: string; stop: () => Promise<void> } | undefined;
 const receiver = new WebhookReceiver();
 
+let dataDir: string | undefined;
+
 afterAll(async () => {
   await server?.kill();
   await receiver.stop();
   await database?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('database outage', () => {
   it('answers 503 while PostgreSQL is down, recovers within 5 s of its return, and loses nothing accepted', async () => {
     const port = await freePort();
-    const dataDir = `.data/outage-${process.pid}-${Date.now()}`;
+    dataDir = `.data/outage-${process.pid}-${Date.now()}`;
     database = await ensureDatabase({ dataDir, port, embedded: true });
     const url = database.url;
     await migrateDeploy(url);
@@ -38,7 +42,7 @@ describe('database outage', () => {
     server = await startApiServer(url);
     const stream = packageStream({ baseUrl: () => server!.baseUrl, token, body: (tn) => packageSample(tn) });
 
-    await new Promise((r) => setTimeout(r, 2_000));
+    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 20, { timeoutMs: 60_000, what: '20 packages accepted' });
     const stoppedAt = Date.now();
     await database.stop();
     await new Promise((r) => setTimeout(r, 10_000));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { generateToken } from '@/lib/auth/tokens';
-import { createDatabase, databaseUrl } from '../../../scripts/database.mjs';
+import { createDatabase, databaseUrl, dropDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
 
@@ -31,6 +31,12 @@ export async function freshDatabase(anyDatabaseUrl: string, label: string): Prom
 }
 
 export { databaseUrl };
+
+/** Drops a database made by freshDatabase (connections from killed servers are closed by force). */
+export async function dropFreshDatabase(url: string): Promise<void> {
+  if (process.env.KEEP_TEST_DATABASE) return;
+  await dropDatabase(databaseUrl(url, 'postgres'), new URL(url).pathname.slice(1));
+}
 
 /** An account with a test token and, optionally, a package-sorting endpoint, written with plain SQL. */
 export async function seedAccount(url: string, options: { webhookUrl?: string; secret?: string } = {}) {
@@ -84,8 +90,10 @@ export async function startApiServer(url: string, env: Record<string, string> = 
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400,800,1600,3200,6400',
       WEBHOOK_POLL_MS: '100',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_LEASE_MS: '3000',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      // Long enough that a busy machine does not let a lease lapse mid-attempt (a duplicate), short
+      // enough that a killed worker's claims come back within the test.
+      WEBHOOK_LEASE_MS: '8000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
