@@ -35,6 +35,8 @@ const ZEnv = z.object({
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).default(60_000),
   /** Fallback poll interval; new messages wake workers at once through LISTEN/NOTIFY. */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  /** Connections of the worker's own pool (claims and outcomes), apart from DATABASE_POOL_SIZE. */
+  WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
   /** Attempts in flight at once per worker process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint with nothing but failed attempts for this long is disabled. */

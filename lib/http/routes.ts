@@ -40,6 +40,11 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
 ];
 
+/** Every API route, for documentation and the access-matrix test. */
+export function apiRoutes(): readonly Route[] {
+  return ROUTES;
+}
+
 export interface RouteMatch {
   route: Route;
   environment: Environment;

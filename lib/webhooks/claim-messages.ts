@@ -1,5 +1,5 @@
 import 'server-only';
-import { db } from '@/lib/db';
+import { sql } from './queue-pool';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 export interface ClaimedMessage {
@@ -23,7 +23,6 @@ interface Row {
   endpoint_id: string;
   attempt_count: number;
   redelivery: boolean;
-  locked_until: Date;
   url: string;
   secret: string;
   enabled: boolean;
@@ -41,22 +40,25 @@ interface Row {
  * has run out.
  */
 export async function claimMessages(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedMessage[]> {
-  const rows = await db.$queryRaw<Row[]>`
+  // Measured on this machine's clock, before the database starts the lease: never later than the
+  // database's own lease end, whatever the clocks' offset.
+  const leaseUntil = new Date(Date.now() + options.leaseMs);
+  const rows = await sql<Row>`
     WITH due AS (
       SELECT id FROM webhook_messages
       WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
       ORDER BY next_attempt_at
-      LIMIT ${options.limit}
+      LIMIT ${options.limit}::int
       FOR UPDATE SKIP LOCKED
     ), claimed AS (
       UPDATE webhook_messages m
-      SET status = 'delivering', locked_by = ${options.workerId},
-          locked_until = now() + ${options.leaseMs} * interval '1 millisecond',
-          next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond', updated_at = now()
+      SET status = 'delivering', locked_by = ${options.workerId}::text,
+          locked_until = now() + ${options.leaseMs}::int * interval '1 millisecond',
+          next_attempt_at = now() + ${options.leaseMs}::int * interval '1 millisecond', updated_at = now()
       FROM due WHERE m.id = due.id
-      RETURNING m.id, m.endpoint_id, m.event_id, m.attempt_count, m.redelivery, m.locked_until
+      RETURNING m.id, m.endpoint_id, m.event_id, m.attempt_count, m.redelivery
     )
-    SELECT c.id, c.endpoint_id, c.attempt_count, c.redelivery, c.locked_until,
+    SELECT c.id, c.endpoint_id, c.attempt_count, c.redelivery,
            e.url, e.secret, e.enabled, e.environment, ev.event_type, ev.payload, ev.is_test
     FROM claimed c
     JOIN webhook_endpoints e ON e.id = c.endpoint_id
@@ -66,7 +68,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
     endpointId: row.endpoint_id,
     attemptCount: row.attempt_count,
     redelivery: row.redelivery,
-    leaseUntil: row.locked_until,
+    leaseUntil,
     url: row.url,
     secret: row.secret,
     enabled: row.enabled,
@@ -80,8 +82,8 @@ export async function claimMessages(options: { workerId: string; limit: number; 
 /** Gives claimed messages back (shutdown, or a lease too short to start on): due again at once. */
 export async function releaseMessages(options: { workerId: string; ids: string[] }): Promise<void> {
   if (options.ids.length === 0) return;
-  await db.$executeRaw`
+  await sql`
     UPDATE webhook_messages
     SET status = 'pending', next_attempt_at = now(), locked_by = NULL, locked_until = NULL, updated_at = now()
-    WHERE id = ANY(${options.ids}) AND locked_by = ${options.workerId} AND status = 'delivering'`;
+    WHERE id = ANY(${options.ids}::text[]) AND locked_by = ${options.workerId} AND status = 'delivering'`;
 }

@@ -37,9 +37,28 @@ const METADATA = blockList([
 ]);
 
 const NON_PUBLIC: [BlockList, string][] = [
-  [blockList([['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']]), 'loopback'],
-  [blockList([['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4']]), 'private'],
-  [blockList([['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']]), 'link-local'],
+  [
+    blockList([
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ]),
+    'loopback',
+  ],
+  [
+    blockList([
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+    ]),
+    'private',
+  ],
+  [
+    blockList([
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ]),
+    'link-local',
+  ],
   [blockList([['100.64.0.0', 10, 'ipv4']]), 'carrier-grade NAT'],
   [blockList([['fc00::', 7, 'ipv6']]), 'unique-local'],
   [
@@ -123,7 +142,9 @@ export async function checkDestination(
     try {
       addresses = await (options.resolver ?? systemResolver)(hostname);
     } catch (error) {
-      throw new DestinationRefusedError(`host ${hostname} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new DestinationRefusedError(
+        `host ${hostname} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     if (addresses.length === 0) throw new DestinationRefusedError(`host ${hostname} could not be resolved`);
   }

@@ -66,7 +66,7 @@ export default async function setup(project: TestProject) {
     API_RATE_LIMIT_BURST: '300',
     // Tests that exercise per-address limits name their own address in X-Forwarded-For.
     TRUST_PROXY: 'true',
-    API_AUTH_FAILURES_PER_MINUTE: '20',
+    API_AUTH_FAILURES_PER_MINUTE: '60',
     API_BODY_TIMEOUT_MS: '2000',
     // No delivery from this server: the tests that deliver start their own workers on a database
     // of their own (e2e/api/webhooks-delivery.test.ts); this one keeps the strict SSRF guard.
@@ -78,7 +78,8 @@ export default async function setup(project: TestProject) {
   if (mode === 'next' || mode === 'server') {
     if (!existsSync('.next/BUILD_ID')) throw new Error(`TEST_SERVER=${mode} needs a production build: run \`npm run build\` first.`);
     env.START_MODE = mode;
-    command = ['node', ...hooks, 'scripts/start.ts'];
+    // The heap limit that `npm start` sets (package.json), so the suite runs under production's memory bound.
+    command = ['node', ...(mode === 'server' ? ['--max-old-space-size=256'] : []), ...hooks, 'scripts/start.ts'];
   } else if (mode === 'node') {
     command = ['node', ...hooks, 'scripts/api-server.ts'];
   } else {

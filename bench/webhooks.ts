@@ -1,0 +1,298 @@
+// npm run bench:webhooks [-- --packages 2000 --rate 500 --workers 0 --api-worker on --concurrency 64]
+//
+// Acceptance → delivery of package.sorting webhooks. Starts what it needs: a fresh database (on
+// DATABASE_URL's server, or the embedded PostgreSQL under .data/postgres-bench), migrations, seed,
+// the API server (scripts/api-server.ts, whose in-process worker delivers; --workers N adds
+// `scripts/worker.ts` processes), and a receiver on 127.0.0.1 that verifies every signature with
+// `standardwebhooks`. Sends --packages packages at --rate a second through the API, and times each
+// from its 200 (accepted) to its arrival at the receiver. Appends the result to bench/RESULTS.md and
+// prints it as the last line of stdout, in JSON (bench/run.ts reads that line).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { seedRateCards } from '../prisma/seed';
+import { packageSample } from '../e2e/api/support/samples';
+import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
+import { migrateDeploy } from '../scripts/migrate.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(ROOT);
+
+const { values: args } = parseArgs({
+  options: {
+    packages: { type: 'string', default: '2000' },
+    rate: { type: 'string', default: '500' },
+    workers: { type: 'string', default: '0' },
+    'api-worker': { type: 'string', default: 'on' },
+    concurrency: { type: 'string', default: '64' },
+    'max-in-flight': { type: 'string', default: '128' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const PACKAGES = Number(args.packages);
+const RATE = Number(args.rate);
+const EXTRA_WORKERS = Number(args.workers);
+const MAX_IN_FLIGHT = Number(args['max-in-flight']);
+const log = (message: string) => console.error(`[bench:webhooks ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function startChild(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  let output = '';
+  // BENCH_NODE_FLAGS: extra Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--conditions=react-server', '--import', 'tsx', script], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
+  return { child, output: () => output };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function machine(): string {
+  const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
+  let nproc = String(os.availableParallelism?.() ?? os.cpus().length);
+  try {
+    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
+  } catch {
+    // no coreutils: Node's count stands
+  }
+  return `nproc ${nproc}; ${cpu}; ${Math.round(os.totalmem() / 2 ** 30)} GB; Node ${process.version}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ')}`;
+}
+
+// --- Database, account, token ---------------------------------------------------------------------
+
+const externalDatabase = Boolean(process.env.DATABASE_URL);
+const dbServer = await ensureDatabase({
+  dataDir: '.data/postgres-bench',
+  port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 5435),
+});
+const dbName = `carrier_bench_wh_${process.pid}_${Date.now()}`;
+const databaseUrl: string = await createDatabase(dbServer.url, dbName);
+const children: ChildProcess[] = [];
+const receiverServer = createHttpServer();
+let exitCode = 0;
+try {
+  await migrateDeploy(databaseUrl);
+  await seedRateCards(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+  process.env.LOG_LEVEL = 'warn';
+  const { createApiToken, findOrCreateAccount } = await import('@/lib/accounts/create-api-token');
+  const account = await findOrCreateAccount({ name: `Webhook bench ${new Date().toISOString()}` });
+  const { token } = await createApiToken({ accountId: account.id, environment: 'test', name: 'bench' });
+  const { db } = await import('@/lib/db');
+  await db.$disconnect();
+
+  // --- Receiver ------------------------------------------------------------------------------------
+
+  const deliveredAt = new Map<string, number>();
+  let duplicates = 0;
+  let badSignatures = 0;
+  const signing: { verifier?: Webhook } = {};
+  let onDelivery: (() => void) | undefined;
+  receiverServer.on('request', (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      const body = Buffer.concat(chunks).toString('utf8');
+      try {
+        signing.verifier!.verify(body, req.headers as Record<string, string>);
+      } catch {
+        badSignatures += 1;
+      }
+      const trackingNumber = (JSON.parse(body) as { tracking_numbers: string[] }).tracking_numbers[0];
+      if (deliveredAt.has(trackingNumber)) duplicates += 1;
+      else deliveredAt.set(trackingNumber, at);
+      res.writeHead(204).end();
+      onDelivery?.();
+    });
+  });
+  await new Promise<void>((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
+  const receiverPort = (receiverServer.address() as AddressInfo).port;
+
+  // --- API server (delivering in process) and optional extra workers -------------------------------
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    API_RATE_LIMIT_PER_SECOND: '1000000000',
+    API_RATE_LIMIT_BURST: '1000000000',
+    WEBHOOK_WORKER: 'on',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_CONCURRENCY: args.concurrency,
+  };
+  const port = await freePort();
+  const api = startChild('scripts/api-server.ts', {
+    ...env,
+    PORT: String(port),
+    WEBHOOK_WORKER: args['api-worker'] === 'off' ? 'off' : 'on',
+  });
+  children.push(api.child);
+  for (let i = 0; i < EXTRA_WORKERS; i += 1) children.push(startChild('scripts/worker.ts', env).child);
+  const base = `http://127.0.0.1:${port}/version-test/api/1.1`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (api.child.exitCode !== null) throw new Error(`API server exited:\n${api.output()}`);
+    if (Date.now() > deadline) throw new Error(`API server did not start:\n${api.output()}`);
+    const ready = await fetch(`${base}/webhooks`, { method: 'OPTIONS' }).then(
+      (r) => r.status === 204,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const headers = { authorization: `Token ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${base}/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events: ['package.sorting'] }),
+  });
+  const endpoint = (await created.json()) as { id: string; secret: string };
+  if (created.status !== 201) throw new Error(`registering the webhook failed: ${JSON.stringify(endpoint)}`);
+  signing.verifier = new Webhook(endpoint.secret);
+
+  // --- Load ----------------------------------------------------------------------------------------
+
+  const acceptedAt = new Map<string, number>();
+  let refused = 0;
+  async function send(trackingNumber: string): Promise<void> {
+    const response = await fetch(`${base}/wf/package`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(packageSample(trackingNumber)),
+    });
+    await response.arrayBuffer();
+    if (response.status === 200) acceptedAt.set(trackingNumber, performance.now());
+    else refused += 1;
+  }
+  async function waitDelivered(count: number, timeoutMs: number): Promise<boolean> {
+    const end = Date.now() + timeoutMs;
+    while (deliveredAt.size < count && Date.now() < end) {
+      await new Promise<void>((resolve) => {
+        onDelivery = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+    return deliveredAt.size >= count;
+  }
+
+  log('warming up (100 packages)');
+  const runId = Date.now().toString(36).toUpperCase();
+  for (let i = 0; i < 100; i += 8) await Promise.all(Array.from({ length: 8 }, (_, j) => send(`WARM${runId}${i + j}`)));
+  await waitDelivered(acceptedAt.size, 30_000);
+  acceptedAt.clear();
+  deliveredAt.clear();
+
+  log(`sending ${PACKAGES} packages at ${RATE}/s`);
+  const started = performance.now();
+  const inFlight = new Set<Promise<void>>();
+  for (let i = 0; i < PACKAGES; i += 1) {
+    const due = started + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+    const task = send(`BENCH${runId}${String(i).padStart(5, '0')}`).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+  await Promise.all(inFlight);
+  const sentFor = performance.now() - started;
+  const complete = await waitDelivered(PACKAGES - refused, 60_000);
+
+  // --- Results -------------------------------------------------------------------------------------
+
+  const latencies: number[] = [];
+  let missing = 0;
+  for (const [trackingNumber, accepted] of acceptedAt) {
+    const delivered = deliveredAt.get(trackingNumber);
+    if (delivered === undefined) missing += 1;
+    else latencies.push(delivered - accepted);
+  }
+  latencies.sort((a, b) => a - b);
+  const deliveredTimes = [...deliveredAt.values()].sort((a, b) => a - b);
+  const deliverySpan = (deliveredTimes.at(-1)! - started) / 1000;
+  const report = {
+    packages: PACKAGES,
+    target_rate_per_s: RATE,
+    accepted: acceptedAt.size,
+    accepted_per_s: Math.round(acceptedAt.size / (sentFor / 1000)),
+    delivered: latencies.length,
+    missing,
+    duplicates,
+    bad_signatures: badSignatures,
+    p50_ms: Math.round(percentile(latencies, 50)),
+    p95_ms: Math.round(percentile(latencies, 95)),
+    p99_ms: Math.round(percentile(latencies, 99)),
+    max_ms: Math.round(latencies.at(-1) ?? Number.NaN),
+    deliveries_per_s: Math.round(deliveredTimes.length / deliverySpan),
+    workers: [
+      args['api-worker'] === 'off' ? '' : 'API server in-process worker',
+      EXTRA_WORKERS ? `${EXTRA_WORKERS} worker process(es)` : '',
+    ]
+      .filter(Boolean)
+      .join(' + ')
+      .concat(`, WEBHOOK_CONCURRENCY ${args.concurrency}`),
+  };
+  if (!complete || missing > 0 || badSignatures > 0) exitCode = 1;
+
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const database = `${externalDatabase ? 'DATABASE_URL' : 'embedded'} ${new URL(dbServer.url).host}`;
+  const section = [
+    '',
+    `## Webhook delivery (npm run bench:webhooks), run of ${when} UTC`,
+    '',
+    `Machine: ${machine()}. PostgreSQL at ${database}. ${report.workers}; receiver on 127.0.0.1 in the bench process, verifying every signature.`,
+    '',
+    `${PACKAGES} packages accepted through POST /version-test/api/1.1/wf/package, paced at ${RATE}/s (achieved ${report.accepted_per_s}/s, at most ${MAX_IN_FLIGHT} in flight), after 100 for warm-up. Latency is from each 200 to the delivery's arrival.`,
+    '',
+    '| Goal | p50 | p95 | p99 | max | deliveries/s | delivered | duplicates | bad signatures | Result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    `| p95 < 500 ms at 500 packages/s | ${report.p50_ms} ms | ${report.p95_ms} ms | ${report.p99_ms} ms | ${report.max_ms} ms | ${report.deliveries_per_s} | ${report.delivered}/${report.accepted} | ${duplicates} | ${badSignatures} | ${report.p95_ms < 500 && RATE >= 500 && report.accepted_per_s >= 0.95 * RATE ? '**met**' : '**missed**'} |`,
+    '',
+  ].join('\n');
+  if (!args['no-write']) appendFileSync('bench/RESULTS.md', section);
+  console.error(section);
+  console.log(JSON.stringify(report));
+} catch (error) {
+  exitCode = 1;
+  console.error(error);
+} finally {
+  await Promise.all(children.map(stopChild));
+  receiverServer.close();
+  await dropDatabase(dbServer.url, dbName).catch(() => undefined);
+  await dbServer.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,561 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
+import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { packageSample } from './support/samples';
+import { waitFor, WebhookReceiver } from './support/webhook-receiver';
+
+// Delivery end to end: real worker processes (scripts/worker.ts) and a real API server on a database
+// of their own (so their queue holds only this file's messages), a real receiver on 127.0.0.1 that
+// verifies every signature with `standardwebhooks`. Schedules are shortened by settings, not slept.
+// Nothing here sends to a non-loopback address: refused destinations are refused before connecting.
+
+const serverDatabaseUrl = inject('databaseUrl');
+const databaseName = `carrier_wh_${process.pid}_${Date.now()}`;
+let databaseUrl: string;
+
+const WORKER_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '2000',
+  WEBHOOK_POLL_MS: '100',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+};
+
+type Db = typeof import('@/lib/db').db;
+let db: Db;
+let newAccount: typeof import('./support/api').newAccount;
+let receiver: WebhookReceiver;
+let api: Proc;
+let apiUrl: string;
+let shared: Proc | undefined;
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function startProcess(script: string, env: Record<string, string>): Proc {
+  let output = '';
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], {
+    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+function startWorker(env: Record<string, string> = {}): Proc {
+  return startProcess('scripts/worker.ts', env);
+}
+
+async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (!proc) return null;
+  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
+  return proc.exited;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startApi(env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
+  const port = await freePort();
+  const proc = startProcess('scripts/api-server.ts', {
+    PORT: String(port),
+    NODE_ENV: 'production',
+    API_RATE_LIMIT_PER_SECOND: '5000',
+    API_RATE_LIMIT_BURST: '5000',
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`api server exited:\n${proc.output()}`);
+      return fetch(`${url}/version-test/api/1.1/webhooks`, { method: 'OPTIONS' }).then(
+        (r) => r.status === 204,
+        () => false,
+      );
+    },
+    { timeoutMs: 30_000, what: 'the API server' },
+  );
+  return { proc, url };
+}
+
+async function request(method: string, path: string, token: string, body?: unknown, base = apiUrl) {
+  const live = token.includes('live');
+  const response = await fetch(`${base}${live ? '/api/1.1' : '/version-test/api/1.1'}${path}`, {
+    method,
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+let pathCounter = 0;
+/** Registers an endpoint through the API on a fresh receiver path with the given behaviour. */
+async function endpointFor(token: string, behave?: Parameters<WebhookReceiver['on']>[2], target = receiver) {
+  const path = `/hooks/${++pathCounter}`;
+  const created = await request('POST', '/webhooks', token, { url: target.url(path), events: ['package.sorting'] });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  target.on(path, created.json.secret, behave);
+  return { id: created.json.id as string, secret: created.json.secret as string, path };
+}
+
+let tnCounter = 0;
+function tn(): string {
+  return `WH${process.pid}${Date.now().toString(36).toUpperCase()}${++tnCounter}`;
+}
+
+async function sendPackage(token: string, trackingNumber = tn(), base = apiUrl) {
+  const live = token.includes('live');
+  const response = await fetch(`${base}${live ? '/api/1.1' : '/version-test/api/1.1'}/wf/package`, {
+    method: 'POST',
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(packageSample(trackingNumber)),
+  });
+  const json = await response.json();
+  expect(response.status, JSON.stringify(json)).toBe(200);
+  return { trackingNumber, manifestId: json.ManifestID as string };
+}
+
+async function attemptsOf(endpointId: string) {
+  return db.webhookAttempt.findMany({ where: { endpointId }, orderBy: { id: 'asc' } });
+}
+
+beforeAll(async () => {
+  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
+  await migrateDeploy(databaseUrl);
+  // This file's own database: lib/db reads DATABASE_URL at its first query.
+  process.env.DATABASE_URL = databaseUrl;
+  ({ db } = await import('@/lib/db'));
+  ({ newAccount } = await import('./support/api'));
+  receiver = await new WebhookReceiver().start();
+  const started = await startApi({ WEBHOOK_WORKER: 'off' });
+  api = started.proc;
+  apiUrl = started.url;
+  shared = startWorker();
+});
+
+afterAll(async () => {
+  await Promise.all([stopProcess(shared), stopProcess(api)]);
+  await receiver?.stop();
+  await db?.$disconnect();
+  await dropDatabase(serverDatabaseUrl, databaseName).catch(() => undefined);
+});
+
+describe('delivery', () => {
+  it('posts exactly {manifest_id, package_count, tracking_numbers}, signed per Standard Webhooks', async () => {
+    const shipper = await newAccount('Exact');
+    const endpoint = await endpointFor(shipper.tokens.test);
+    const before = Math.floor(Date.now() / 1000);
+    const pkg = await sendPackage(shipper.tokens.test);
+    const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path), {
+      what: 'the delivery',
+    });
+    expect(got.verifyError).toBeNull();
+    expect(got.body).toBe(
+      JSON.stringify({ manifest_id: pkg.manifestId, package_count: 1, tracking_numbers: [pkg.trackingNumber] }),
+    );
+    const message = await db.webhookMessage.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    expect(got.headers['webhook-id']).toBe(message.id);
+    expect(message.id).toMatch(/^msg_[0-9a-z]+$/);
+    const timestamp = Number(got.headers['webhook-timestamp']);
+    expect(timestamp).toBeGreaterThanOrEqual(before - 1);
+    expect(timestamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
+    expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers['user-agent']).toBe('Carrier-Webhooks/1.0');
+    expect(got.headers['x-carrier-event']).toBe('package.sorting');
+    expect(got.headers['x-carrier-test-event']).toBeUndefined();
+
+    await waitFor(async () => (await db.webhookMessage.findUniqueOrThrow({ where: { id: message.id } })).status === 'succeeded');
+    const log = await request('GET', `/webhooks/${endpoint.id}/deliveries`, shipper.tokens.test);
+    expect(log.json.data).toHaveLength(1);
+    expect(log.json.data[0]).toMatchObject({
+      message_id: message.id,
+      attempt: 1,
+      success: true,
+      status_code: 200,
+      response_body: 'ok',
+      error: null,
+      message_status: 'succeeded',
+    });
+  });
+
+  it('retries a receiver that fails N times: N+1 attempts logged, the same webhook-id throughout', async () => {
+    const shipper = await newAccount('Flaky');
+    const endpoint = await endpointFor(shipper.tokens.test, (n) =>
+      n < 3 ? { status: 500, body: `fail ${n}` } : { status: 200 },
+    );
+    await sendPackage(shipper.tokens.test);
+    const got = await waitFor(() => receiver.at(endpoint.path).length === 4 && receiver.at(endpoint.path), {
+      what: '4 attempts',
+    });
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(got.every((r) => r.verifyError === null)).toBe(true);
+    // Each retry waits its step of the schedule (50, 100, 200 ms ± 10 %).
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(40);
+    expect(got[3].at - got[2].at).toBeGreaterThanOrEqual(170);
+    const attempts = await waitFor(async () => {
+      const rows = await attemptsOf(endpoint.id);
+      return rows.length === 4 && rows;
+    });
+    expect(attempts.map((a) => [a.attemptNumber, a.statusCode, a.success])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, false],
+      [4, 200, true],
+    ]);
+    expect(attempts[0].responseBody).toBe('fail 0');
+    expect(attempts[0].error).toBe('HTTP 500');
+    const message = await db.webhookMessage.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    expect(message).toMatchObject({ status: 'succeeded', attemptCount: 4 });
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(stored.failingSince).toBeNull();
+  });
+
+  it('gives up after the last scheduled attempt: the message is failed, the endpoint stays enabled', async () => {
+    const shipper = await newAccount('Down');
+    const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 502 }));
+    await sendPackage(shipper.tokens.test);
+    const message = await waitFor(async () => {
+      const row = await db.webhookMessage.findFirst({ where: { endpointId: endpoint.id, status: 'failed' } });
+      return row;
+    });
+    expect(message.attemptCount).toBe(4);
+    expect(receiver.at(endpoint.path)).toHaveLength(4);
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(stored.enabled).toBe(true);
+    expect(stored.failingSince).not.toBeNull();
+  });
+
+  it('delivers once a receiver that was down comes up', async () => {
+    const shipper = await newAccount('Later');
+    const port = await freePort();
+    const late = new WebhookReceiver();
+    late.port = port; // nothing listens there yet
+    const endpoint = await endpointFor(shipper.tokens.test, undefined, late);
+    const pkg = await sendPackage(shipper.tokens.test);
+    await waitFor(async () => (await attemptsOf(endpoint.id)).length >= 1, { what: 'a refused attempt' });
+    const [refused] = await attemptsOf(endpoint.id);
+    expect(refused.error).toContain('ECONNREFUSED');
+    expect(refused.statusCode).toBeNull();
+    await late.start(port);
+    try {
+      const [got] = await waitFor(() => late.at(endpoint.path).length > 0 && late.at(endpoint.path), {
+        what: 'the late delivery',
+      });
+      expect(got.verifyError).toBeNull();
+      expect(JSON.parse(got.body).tracking_numbers).toEqual([pkg.trackingNumber]);
+      const message = await waitFor(() =>
+        db.webhookMessage.findFirst({ where: { endpointId: endpoint.id, status: 'succeeded' } }),
+      );
+      expect(got.headers['webhook-id']).toBe(message.id);
+    } finally {
+      await late.stop();
+    }
+  });
+
+  it('counts a 3xx as a failure and follows no redirect', async () => {
+    const shipper = await newAccount('Redirect');
+    const endpoint = await endpointFor(shipper.tokens.test, (n) =>
+      n === 0 ? { status: 302, headers: { location: 'http://169.254.169.254/' } } : { status: 200 },
+    );
+    await sendPackage(shipper.tokens.test);
+    const attempts = await waitFor(async () => {
+      const rows = await attemptsOf(endpoint.id);
+      return rows.length === 2 && rows;
+    });
+    expect(attempts.map((a) => [a.statusCode, a.success])).toEqual([
+      [302, false],
+      [200, true],
+    ]);
+    expect(attempts[0].error).toContain('redirects are not followed');
+  });
+
+  it('disables the endpoint on 410 Gone, says why, and queues nothing more for it', async () => {
+    const shipper = await newAccount('Gone');
+    const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 410 }));
+    await sendPackage(shipper.tokens.test);
+    const stored = await waitFor(() => db.webhookEndpoint.findFirst({ where: { id: endpoint.id, enabled: false } }), {
+      what: 'the endpoint disabled',
+    });
+    expect(stored.disabledReason).toContain('410 Gone');
+    const got = await request('GET', `/webhooks/${endpoint.id}`, shipper.tokens.test);
+    expect(got.json).toMatchObject({ enabled: false });
+    expect(got.json.disabled_reason).toContain('410 Gone');
+    await waitFor(() => db.webhookMessage.findFirst({ where: { endpointId: endpoint.id, status: 'failed' } }));
+    await sendPackage(shipper.tokens.test);
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+    expect(receiver.at(endpoint.path)).toHaveLength(1);
+  });
+
+  it('honours Retry-After on 429 and 503', async () => {
+    const shipper = await newAccount('Busy');
+    const endpoint = await endpointFor(shipper.tokens.test, (n) =>
+      n === 0
+        ? { status: 503, headers: { 'retry-after': '1' } }
+        : n === 1
+          ? { status: 429, headers: { 'retry-after': '1' } }
+          : { status: 200 },
+    );
+    await sendPackage(shipper.tokens.test);
+    const got = await waitFor(() => receiver.at(endpoint.path).length === 3 && receiver.at(endpoint.path), {
+      timeoutMs: 8_000,
+      what: '3 attempts',
+    });
+    // The schedule alone would have retried after 50 and 100 ms.
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(950);
+    expect(got[2].at - got[1].at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('disables an endpoint whose every attempt has failed for 5 days', async () => {
+    const shipper = await newAccount('Dead');
+    const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 500 }));
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { failingSince: new Date(Date.now() - 5 * 86_400_000 - 60_000) },
+    });
+    await sendPackage(shipper.tokens.test);
+    const stored = await waitFor(() => db.webhookEndpoint.findFirst({ where: { id: endpoint.id, enabled: false } }), {
+      what: 'the endpoint disabled',
+    });
+    expect(stored.disabledReason).toMatch(
+      /^Every delivery attempt since .* failed, with no success for 5 days; the endpoint was disabled\.$/,
+    );
+    // The message's remaining retries are not sent to a disabled endpoint.
+    await waitFor(() => db.webhookMessage.findFirst({ where: { endpointId: endpoint.id, status: 'failed' } }));
+    expect(receiver.at(endpoint.path)).toHaveLength(1);
+  });
+
+  it('sends nothing new for an identical package retry', async () => {
+    const shipper = await newAccount('Same');
+    const endpoint = await endpointFor(shipper.tokens.test);
+    const trackingNumber = tn();
+    await sendPackage(shipper.tokens.test, trackingNumber);
+    await waitFor(() => receiver.at(endpoint.path).length === 1);
+    await sendPackage(shipper.tokens.test, trackingNumber);
+    await sendPackage(shipper.tokens.test, trackingNumber);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(receiver.at(endpoint.path)).toHaveLength(1);
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+  });
+
+  it("never sends one account's or environment's packages to another's endpoint", async () => {
+    const [a, b] = await Promise.all([newAccount('IsoA'), newAccount('IsoB')]);
+    const hooks = {
+      aTest: await endpointFor(a.tokens.test),
+      aLive: await endpointFor(a.tokens.live),
+      bTest: await endpointFor(b.tokens.test),
+      bLive: await endpointFor(b.tokens.live),
+    };
+    const sent = {
+      aTest: await sendPackage(a.tokens.test),
+      aLive: await sendPackage(a.tokens.live),
+      bTest: await sendPackage(b.tokens.test),
+      bLive: await sendPackage(b.tokens.live),
+    };
+    for (const key of Object.keys(hooks) as (keyof typeof hooks)[]) {
+      const got = await waitFor(() => receiver.at(hooks[key].path).length > 0 && receiver.at(hooks[key].path), {
+        what: `${key} delivery`,
+      });
+      expect(got).toHaveLength(1);
+      expect(got[0].verifyError).toBeNull();
+      expect(JSON.parse(got[0].body).tracking_numbers).toEqual([sent[key].trackingNumber]);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    for (const key of Object.keys(hooks) as (keyof typeof hooks)[]) expect(receiver.at(hooks[key].path)).toHaveLength(1);
+  });
+
+  it('refuses a cloud metadata destination at delivery, before connecting, even with private networks allowed', async () => {
+    const shipper = await newAccount('Meta');
+    // Written behind the API's back, as if it had slipped past registration.
+    const endpoint = await db.webhookEndpoint.create({
+      data: {
+        id: `we_meta${Date.now()}`,
+        accountId: shipper.accountId,
+        environment: 'test',
+        url: 'http://169.254.169.254/latest/meta-data/',
+        events: ['package.sorting'],
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
+    });
+    await sendPackage(shipper.tokens.test);
+    const [attempt] = await waitFor(async () => {
+      const rows = await attemptsOf(endpoint.id);
+      return rows.length > 0 && rows;
+    });
+    expect(attempt.statusCode).toBeNull();
+    expect(attempt.durationMs).toBe(0);
+    expect(attempt.error).toBe(
+      'refused before connecting: 169.254.169.254 is a cloud metadata address; webhooks may only reach public addresses',
+    );
+  });
+
+  it('sends a test event, marked as such, and redelivers a message with its webhook-id', async () => {
+    const shipper = await newAccount('TestEvent');
+    const endpoint = await endpointFor(shipper.tokens.test);
+    const queued = await request('POST', `/webhooks/${endpoint.id}/test`, shipper.tokens.test);
+    expect(queued.status).toBe(202);
+    const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
+    expect(got.verifyError).toBeNull();
+    expect(got.headers['x-carrier-test-event']).toBe('true');
+    expect(got.headers['webhook-id']).toBe(queued.json.message_id);
+    expect(JSON.parse(got.body)).toEqual({
+      manifest_id: 'MAN-TEST00000000000000',
+      package_count: 1,
+      tracking_numbers: ['TEST0000000001'],
+    });
+
+    await waitFor(() => db.webhookMessage.findFirst({ where: { id: queued.json.message_id, status: 'succeeded' } }));
+    const again = await request(
+      'POST',
+      `/webhooks/${endpoint.id}/deliveries/${queued.json.message_id}/redeliver`,
+      shipper.tokens.test,
+    );
+    expect(again.status).toBe(202);
+    const both = await waitFor(() => receiver.at(endpoint.path).length === 2 && receiver.at(endpoint.path));
+    expect(both[1].headers['webhook-id']).toBe(queued.json.message_id);
+    expect(both[1].verifyError).toBeNull();
+    const log = await waitFor(async () => {
+      const page = await request('GET', `/webhooks/${endpoint.id}/deliveries`, shipper.tokens.test);
+      return page.json.data.length === 2 && page.json.data;
+    });
+    expect(log.map((d: { attempt: number; test: boolean }) => [d.attempt, d.test])).toEqual([
+      [2, true],
+      [1, true],
+    ]);
+  });
+
+  it('signs with the new secret right after a rotation', async () => {
+    const shipper = await newAccount('Rotate');
+    const endpoint = await endpointFor(shipper.tokens.test);
+    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test);
+    receiver.on(endpoint.path, rotated.json.secret);
+    await sendPackage(shipper.tokens.test);
+    const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
+    expect(got.verifyError).toBeNull();
+  });
+});
+
+describe('workers', () => {
+  it('delivers a message whose worker was SIGKILLed mid-delivery, once its lease runs out', async () => {
+    await stopProcess(shared);
+    shared = undefined;
+    const shipper = await newAccount('Killed');
+    const endpoint = await endpointFor(shipper.tokens.test, (n) => (n === 0 ? { hold: true } : { status: 200 }));
+    const doomed = startWorker();
+    const pkg = await sendPackage(shipper.tokens.test);
+    await waitFor(() => receiver.at(endpoint.path).length === 1, { what: 'the first attempt to arrive' });
+    doomed.child.kill('SIGKILL');
+    await doomed.exited;
+    receiver.dropHeld();
+    const killedAt = Date.now();
+    shared = startWorker();
+    const got = await waitFor(() => receiver.at(endpoint.path).length === 2 && receiver.at(endpoint.path), {
+      what: 'the redelivery',
+    });
+    // Not before the 2 s lease ran out (it began just before the first attempt was sent).
+    expect(got[1].at - got[0].at).toBeGreaterThanOrEqual(1_900);
+    expect(got[1].at).toBeGreaterThan(killedAt);
+    expect(got[1].headers['webhook-id']).toBe(got[0].headers['webhook-id']);
+    expect(JSON.parse(got[1].body).tracking_numbers).toEqual([pkg.trackingNumber]);
+    expect(got[1].verifyError).toBeNull();
+    const message = await waitFor(() => db.webhookMessage.findFirst({ where: { endpointId: endpoint.id, status: 'succeeded' } }));
+    // The killed attempt left no log row: it never finished.
+    expect(message.attemptCount).toBe(1);
+  });
+
+  it('on SIGTERM, finishes the attempt in flight and exits', async () => {
+    await stopProcess(shared);
+    shared = undefined;
+    const shipper = await newAccount('Graceful');
+    const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 200, delayMs: 500 }));
+    const worker = startWorker();
+    await sendPackage(shipper.tokens.test);
+    await waitFor(() => receiver.at(endpoint.path).length === 1, { what: 'the attempt to start' });
+    const code = await stopProcess(worker, 'SIGTERM');
+    expect(code).toBe(0);
+    const message = await db.webhookMessage.findFirstOrThrow({ where: { endpointId: endpoint.id } });
+    expect(message).toMatchObject({ status: 'succeeded', attemptCount: 1, lockedBy: null });
+    shared = startWorker();
+  });
+
+  it('two workers share 1,000 messages: every one delivered, none sent twice at once', async () => {
+    await stopProcess(shared);
+    shared = undefined;
+    const shipper = await newAccount('Bulk');
+    const endpoints = await Promise.all(
+      [0, 1, 2, 3].map(() => endpointFor(shipper.tokens.test, () => ({ status: 200, delayMs: Math.floor(Math.random() * 8) }))),
+    );
+    // A lease far above the timeout, as in production (60 s vs 10 s): on a loaded test machine a
+    // 2 s lease can run out between an attempt and its record, and the message is then sent again
+    // (after the first attempt, never during it: at least once, as designed).
+    const settings = { WEBHOOK_CONCURRENCY: '32', WEBHOOK_LEASE_MS: '15000' };
+    const workers = [startWorker(settings), startWorker(settings)];
+    try {
+      const ids = endpoints.map((e) => e.id);
+      await db.$executeRaw`
+        WITH ev AS (
+          INSERT INTO webhook_events (id, account_id, environment, event_type, payload)
+          SELECT 'evt_bulk' || g, ${shipper.accountId}::uuid, 'test', 'package.sorting',
+                 jsonb_build_object('manifest_id', 'MAN-BULK', 'package_count', 1, 'tracking_numbers', jsonb_build_array('BULK' || g))
+          FROM generate_series(1, 1000) g
+          RETURNING id
+        )
+        INSERT INTO webhook_messages (id, event_id, endpoint_id)
+        SELECT 'msg_bulk' || substr(ev.id, 9), ev.id, (${ids}::text[])[1 + (substr(ev.id, 9)::int % 4)] FROM ev`;
+      const paths = new Set(endpoints.map((e) => e.path));
+      const bulk = () => receiver.received.filter((r) => paths.has(r.path));
+      await waitFor(() => new Set(bulk().map((r) => r.headers['webhook-id'])).size === 1_000, {
+        timeoutMs: 50_000,
+        what: '1,000 deliveries',
+      });
+      const received = bulk();
+      expect(receiver.concurrentDuplicates).toEqual([]);
+      expect(received.every((r) => r.verifyError === null)).toBe(true);
+      // No failures, so at-least-once is exactly once here.
+      expect(received).toHaveLength(1_000);
+      await waitFor(
+        async () => (await db.webhookMessage.count({ where: { endpointId: { in: ids }, status: 'succeeded' } })) === 1_000,
+        { what: 'all recorded' },
+      );
+      expect(await db.webhookAttempt.count({ where: { endpointId: { in: ids } } })).toBe(1_000);
+    } finally {
+      await Promise.all(workers.map((w) => stopProcess(w)));
+      shared = startWorker();
+    }
+  }, 90_000);
+
+  it('runs inside the API server too: one command serves the API and delivers', async () => {
+    await stopProcess(shared);
+    shared = undefined;
+    const inProcess = await startApi({ WEBHOOK_WORKER: 'on' });
+    try {
+      const shipper = await newAccount('OneCommand');
+      const endpoint = await endpointFor(shipper.tokens.test);
+      await sendPackage(shipper.tokens.test, tn(), inProcess.url);
+      const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path), {
+        what: 'delivery by the API server',
+      });
+      expect(got.verifyError).toBeNull();
+    } finally {
+      expect(await stopProcess(inProcess.proc)).toBe(0);
+    }
+  });
+});

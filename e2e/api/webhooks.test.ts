@@ -1,0 +1,468 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { db } from '@/lib/db';
+import { newId } from '@/lib/ids';
+import { call, expectError, newAccount, type Env, type TestAccount } from './support/api';
+
+// The webhook endpoint API on the suite's server: strict SSRF guard, no delivery worker. Endpoints
+// here point at a public IP literal (no DNS) and nothing ever sends to them: this server runs no
+// worker and the tests that deliver use a database of their own.
+const PUBLIC_URL = 'https://93.184.215.14/hooks/carrier';
+
+let acme: TestAccount;
+let globex: TestAccount;
+beforeAll(async () => {
+  [acme, globex] = await Promise.all([newAccount('Acme'), newAccount('Globex')]);
+});
+
+async function register(account: TestAccount, env: Env = 'test', body: Record<string, unknown> = {}) {
+  const result = await call('/webhooks', {
+    env,
+    token: account.tokens[env],
+    body: { url: PUBLIC_URL, events: ['package.sorting'], ...body },
+  });
+  expect(result.status, result.text).toBe(201);
+  return result.json;
+}
+
+describe('POST /webhooks', () => {
+  it('registers an endpoint and shows its whsec_ secret this once', async () => {
+    const result = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: { url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub' },
+    });
+    expect(result.status).toBe(201);
+    expect(result.headers.get('content-type')).toContain('application/json');
+    expect(result.json).toMatchObject({
+      object: 'webhook_endpoint',
+      url: PUBLIC_URL,
+      description: 'Sorting hub',
+      events: ['package.sorting'],
+      enabled: true,
+      disabled_reason: null,
+    });
+    expect(result.json.id).toMatch(/^we_[0-9a-z]{24}$/);
+    expect(new Date(result.json.created_at).toISOString()).toBe(result.json.created_at);
+    const secret: string = result.json.secret;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64').length).toBeGreaterThanOrEqual(24);
+    expect(() => new Webhook(secret)).not.toThrow();
+
+    const got = await call(`/webhooks/${result.json.id}`, { method: 'GET', token: acme.tokens.test });
+    expect(got.status).toBe(200);
+    expect(got.json).not.toHaveProperty('secret');
+    expect(got.text).not.toContain(secret.slice(6));
+    const list = await call('/webhooks', { method: 'GET', token: acme.tokens.test });
+    expect(list.json.data.map((e: { id: string }) => e.id)).toContain(result.json.id);
+    expect(list.text).not.toContain(secret.slice(6));
+  });
+
+  it('answers under both base paths, each environment seeing only its own endpoints', async () => {
+    const shipper = await newAccount('Envs');
+    const test = await register(shipper, 'test');
+    const live = await register(shipper, 'live');
+    const testList = await call('/webhooks', { method: 'GET', env: 'test', token: shipper.tokens.test });
+    const liveList = await call('/webhooks', { method: 'GET', env: 'live', token: shipper.tokens.live });
+    expect(testList.json.data.map((e: { id: string }) => e.id)).toEqual([test.id]);
+    expect(liveList.json.data.map((e: { id: string }) => e.id)).toEqual([live.id]);
+    // The other environment's id is simply not there.
+    expectError(await call(`/webhooks/${live.id}`, { method: 'GET', env: 'test', token: shipper.tokens.test }), 404, 'not_found');
+    expectError(
+      await call(`/webhooks/${test.id}`, { method: 'DELETE', env: 'live', token: shipper.tokens.live }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('lists every invalid field at once, in the error envelope', async () => {
+    const result = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: {
+        url: 'ftp://files.example.com/in',
+        events: ['package.sorting', 'package.shipped'],
+        description: 'x'.repeat(256),
+        secret: 'mine',
+      },
+    });
+    const error = expectError(result, 422, 'validation_failed');
+    expect(error.details).toEqual([
+      { path: 'url', message: 'must use https (or http)' },
+      { path: 'events[1]', message: 'must be one of: package.sorting' },
+      { path: 'description', message: 'must be at most 255 characters' },
+      { path: 'secret', message: 'is not a known field' },
+    ]);
+    expect(result.json.error.request_id).toBe(result.headers.get('x-request-id'));
+  });
+
+  it.each([
+    [
+      {},
+      [
+        { path: 'url', message: 'is required' },
+        { path: 'events', message: 'is required' },
+      ],
+    ],
+    [
+      { url: 42, events: 'package.sorting' },
+      [
+        { path: 'url', message: 'must be a string' },
+        { path: 'events', message: 'must be an array of event names: package.sorting' },
+      ],
+    ],
+    [
+      { url: '/relative', events: [] },
+      [
+        { path: 'url', message: 'must be an absolute URL, e.g. https://example.com/webhooks' },
+        { path: 'events', message: 'must name at least one event' },
+      ],
+    ],
+    [
+      { url: 'https://user:pw@93.184.215.14/', events: ['package.sorting'] },
+      [{ path: 'url', message: 'must not contain a user name or password' }],
+    ],
+    [
+      { url: 'https://93.184.215.14/#frag', events: ['package.sorting'] },
+      [{ path: 'url', message: 'must not contain a #fragment' }],
+    ],
+    [
+      { url: `https://93.184.215.14/${'a'.repeat(2_048)}`, events: ['package.sorting'] },
+      [{ path: 'url', message: 'must be at most 2048 characters' }],
+    ],
+    [{ url: PUBLIC_URL, events: [7] }, [{ path: 'events[0]', message: 'must be one of: package.sorting' }]],
+  ])('refuses %j', async (body, details) => {
+    const error = expectError(await call('/webhooks', { token: acme.tokens.test, body }), 422, 'validation_failed');
+    expect(error.details).toEqual(details);
+  });
+
+  it('refuses a body that is not JSON with 400', async () => {
+    expectError(await call('/webhooks', { token: acme.tokens.test, rawBody: '{"url":' }), 400, 'invalid_json');
+  });
+
+  describe.each(['test', 'live'] as const)('SSRF guard at registration (%s)', (env) => {
+    it.each([
+      ['http://127.0.0.1:8080/hook', 'loopback'],
+      ['http://10.0.0.1/hook', 'private'],
+      ['http://169.254.169.254/latest/meta-data/', 'cloud metadata'],
+      ['http://[::1]/hook', 'loopback'],
+      ['http://localhost:3000/hook', 'localhost resolves to'],
+      ['https://192.168.0.10/hook', 'private'],
+      ['https://100.64.1.1/hook', 'carrier-grade NAT'],
+      ['https://[fd00::1]/hook', 'unique-local'],
+      ['https://[fe80::1]/hook', 'link-local'],
+    ])('refuses %s before any connection', async (url, reason) => {
+      const shipper = acme;
+      const result = await call('/webhooks', { env, token: shipper.tokens[env], body: { url, events: ['package.sorting'] } });
+      const error = expectError(result, 422, 'validation_failed');
+      expect(error.details).toHaveLength(1);
+      expect(error.details![0].path).toBe('url');
+      expect(error.details![0].message).toContain(reason);
+    });
+  });
+
+  it('caps endpoints per account and environment at 16', async () => {
+    const shipper = await newAccount('Many');
+    for (let i = 0; i < 16; i += 1) await register(shipper);
+    const error = expectError(
+      await call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] } }),
+      409,
+      'conflict',
+    );
+    expect(error.message).toContain('16');
+    await register(shipper, 'live'); // the other environment has its own count
+  });
+});
+
+describe('authentication and methods', () => {
+  it('needs a token (401) of the right environment (401 wrong_environment)', async () => {
+    const none = await call('/webhooks', { method: 'GET', token: null });
+    expectError(none, 401, 'unauthorized');
+    expect(none.headers.get('www-authenticate')).toBe('Token');
+    expectError(await call('/webhooks', { method: 'GET', env: 'live', token: acme.tokens.test }), 401, 'wrong_environment');
+    expectError(await call('/webhooks', { method: 'GET', env: 'test', token: acme.tokens.live }), 401, 'wrong_environment');
+  });
+
+  it('answers 405 with Allow for a method the path does not take', async () => {
+    const result = await call('/webhooks', { method: 'PUT', token: acme.tokens.test, body: {} });
+    expectError(result, 405, 'method_not_allowed');
+    expect(result.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    const rotate = await call('/webhooks/we_x/rotate-secret', { method: 'GET', token: acme.tokens.test });
+    expect(rotate.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe("another account's endpoint is a plain 404, exactly like one that does not exist", () => {
+  const cases: [string, string, string, unknown?][] = [
+    ['GET', '', 'GET'],
+    ['PATCH', '', 'PATCH', { enabled: false }],
+    ['DELETE', '', 'DELETE'],
+    ['POST', '/rotate-secret', 'POST'],
+    ['POST', '/test', 'POST'],
+    ['GET', '/deliveries', 'GET'],
+    ['POST', '/deliveries/msg_abc/redeliver', 'POST'],
+  ];
+  it.each(cases)('%s /webhooks/{id}%s', async (_m, suffix, method, body) => {
+    const theirs = await register(globex);
+    const mine = await call(`/webhooks/${theirs.id}${suffix}`, { method, token: acme.tokens.test, body });
+    const missing = await call(`/webhooks/we_doesnotexist000000000000${suffix}`, { method, token: acme.tokens.test, body });
+    expectError(mine, 404, 'not_found');
+    expectError(missing, 404, 'not_found');
+    expect(mine.json.error.message.replace(theirs.id, 'ID')).toBe(
+      missing.json.error.message.replace('we_doesnotexist000000000000', 'ID'),
+    );
+    const still = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: theirs.id } });
+    expect(still.enabled).toBe(true);
+    expect(still.secret).toBe(theirs.secret);
+  });
+});
+
+describe('PATCH /webhooks/{id}', () => {
+  it('changes url, events, description and enabled; enabling clears the disabled reason', async () => {
+    const endpoint = await register(acme);
+    const off = await call(`/webhooks/${endpoint.id}`, {
+      method: 'PATCH',
+      token: acme.tokens.test,
+      body: { enabled: false, description: 'paused' },
+    });
+    expect(off.status).toBe(200);
+    expect(off.json).toMatchObject({ enabled: false, description: 'paused', disabled_reason: null });
+    expect(off.json).not.toHaveProperty('secret');
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { disabledReason: 'The endpoint answered 410 Gone.' } });
+    const on = await call(`/webhooks/${endpoint.id}`, {
+      method: 'PATCH',
+      token: acme.tokens.test,
+      body: { enabled: true, url: 'https://93.184.215.15/v2', events: ['package.sorting', 'package.sorting'] },
+    });
+    expect(on.json).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+      url: 'https://93.184.215.15/v2',
+      events: ['package.sorting'],
+    });
+  });
+
+  it('refuses an empty change, unknown fields, bad values and private destinations', async () => {
+    const endpoint = await register(acme);
+    const path = `/webhooks/${endpoint.id}`;
+    const empty = expectError(await call(path, { method: 'PATCH', token: acme.tokens.test, body: {} }), 422, 'validation_failed');
+    expect(empty.details).toEqual([{ path: '(body)', message: 'send at least one of: url, events, description, enabled' }]);
+    const bad = expectError(
+      await call(path, {
+        method: 'PATCH',
+        token: acme.tokens.test,
+        body: { enabled: 'yes', events: [], url: 'mailto:x@y.z', secret: 'x' },
+      }),
+      422,
+      'validation_failed',
+    );
+    expect(bad.details!.map((d) => d.path)).toEqual(['url', 'events', 'enabled', 'secret']);
+    const ssrf = expectError(
+      await call(path, { method: 'PATCH', token: acme.tokens.test, body: { url: 'http://169.254.169.254/' } }),
+      422,
+      'validation_failed',
+    );
+    expect(ssrf.details![0]).toMatchObject({ path: 'url' });
+    const unchanged = await call(path, { method: 'GET', token: acme.tokens.test });
+    expect(unchanged.json.url).toBe(PUBLIC_URL);
+  });
+});
+
+describe('DELETE /webhooks/{id}', () => {
+  it('deletes with 204; then it is gone', async () => {
+    const endpoint = await register(acme);
+    const result = await call(`/webhooks/${endpoint.id}`, { method: 'DELETE', token: acme.tokens.test });
+    expect(result.status).toBe(204);
+    expect(result.text).toBe('');
+    expectError(await call(`/webhooks/${endpoint.id}`, { method: 'GET', token: acme.tokens.test }), 404, 'not_found');
+    expectError(await call(`/webhooks/${endpoint.id}`, { method: 'DELETE', token: acme.tokens.test }), 404, 'not_found');
+  });
+});
+
+describe('POST /webhooks/{id}/rotate-secret', () => {
+  it('replaces the secret and shows the new one once', async () => {
+    const endpoint = await register(acme);
+    const rotated = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: acme.tokens.test });
+    expect(rotated.status).toBe(200);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(rotated.json.secret).not.toBe(endpoint.secret);
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(stored.secret).toBe(rotated.json.secret);
+  });
+});
+
+describe('POST /webhooks/{id}/test', () => {
+  it('queues one test event for this endpoint alone, marked as a test', async () => {
+    const shipper = await newAccount('Tester');
+    const endpoint = await register(shipper);
+    const other = await register(shipper);
+    const result = await call(`/webhooks/${endpoint.id}/test`, { token: shipper.tokens.test });
+    expect(result.status).toBe(202);
+    expect(result.json).toMatchObject({ object: 'webhook_test', status: 'pending' });
+    const message = await db.webhookMessage.findUniqueOrThrow({
+      where: { id: result.json.message_id },
+      include: { event: true },
+    });
+    expect(message.endpointId).toBe(endpoint.id);
+    expect(message.event.isTest).toBe(true);
+    expect(message.event.payload).toEqual({
+      manifest_id: 'MAN-TEST00000000000000',
+      package_count: 1,
+      tracking_numbers: ['TEST0000000001'],
+    });
+    expect(await db.webhookMessage.count({ where: { endpointId: other.id } })).toBe(0);
+  });
+
+  it('refuses a disabled endpoint with 409', async () => {
+    const endpoint = await register(acme, 'test');
+    await call(`/webhooks/${endpoint.id}`, { method: 'PATCH', token: acme.tokens.test, body: { enabled: false } });
+    expectError(await call(`/webhooks/${endpoint.id}/test`, { token: acme.tokens.test }), 409, 'conflict');
+  });
+});
+
+/** A message with `attempts` logged attempts, written directly (this server delivers nothing). */
+async function seedMessage(endpointId: string, accountId: string, attempts: number, status = 'failed') {
+  const event = await db.webhookEvent.create({
+    data: {
+      id: newId('evt'),
+      accountId,
+      environment: 'test',
+      eventType: 'package.sorting',
+      payload: { manifest_id: 'MAN-X', package_count: 1, tracking_numbers: ['T1'] },
+    },
+  });
+  const message = await db.webhookMessage.create({
+    data: {
+      id: newId('msg'),
+      eventId: event.id,
+      endpointId,
+      status,
+      attemptCount: attempts,
+      nextAttemptAt: new Date(Date.now() + 3_600_000),
+    },
+  });
+  for (let n = 1; n <= attempts; n += 1) {
+    await db.webhookAttempt.create({
+      data: {
+        messageId: message.id,
+        endpointId,
+        attemptNumber: n,
+        statusCode: 500,
+        durationMs: 12,
+        responseBody: `oops ${n}`,
+        error: 'HTTP 500',
+        success: false,
+      },
+    });
+  }
+  return message;
+}
+
+describe('GET /webhooks/{id}/deliveries', () => {
+  it('pages through the attempt log, newest first, with a cursor', async () => {
+    const shipper = await newAccount('Log');
+    const endpoint = await register(shipper);
+    const empty = await call(`/webhooks/${endpoint.id}/deliveries`, { method: 'GET', token: shipper.tokens.test });
+    expect(empty.json).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    const message = await seedMessage(endpoint.id, shipper.accountId, 5);
+
+    const seen: number[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
+      const page = await call(`/webhooks/${endpoint.id}/deliveries${query}`, { method: 'GET', token: shipper.tokens.test });
+      expect(page.status).toBe(200);
+      expect(page.json.data.length).toBeLessThanOrEqual(2);
+      for (const item of page.json.data) seen.push(item.attempt);
+      cursor = page.json.next_cursor;
+      expect(page.json.has_more).toBe(cursor !== null);
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual([5, 4, 3, 2, 1]);
+    expect(pages).toBe(3);
+
+    const first = await call(`/webhooks/${endpoint.id}/deliveries?limit=1`, { method: 'GET', token: shipper.tokens.test });
+    expect(first.json.data[0]).toMatchObject({
+      object: 'webhook_delivery',
+      message_id: message.id,
+      event_type: 'package.sorting',
+      test: false,
+      attempt: 5,
+      success: false,
+      status_code: 500,
+      duration_ms: 12,
+      response_body: 'oops 5',
+      error: 'HTTP 500',
+      message_status: 'failed',
+    });
+    expect(first.json.data[0].id).toMatch(/^att_\d+$/);
+  });
+
+  it.each([
+    ['limit=0', 'limit', 'must be between 1 and 100'],
+    ['limit=101', 'limit', 'must be between 1 and 100'],
+    ['limit=abc', 'limit', 'must be a whole number'],
+    ['cursor=msg_1', 'cursor', 'must be a next_cursor value from a previous page'],
+  ])('refuses ?%s', async (query, path, message) => {
+    const endpoint = await register(acme);
+    const error = expectError(
+      await call(`/webhooks/${endpoint.id}/deliveries?${query}`, { method: 'GET', token: acme.tokens.test }),
+      422,
+      'validation_failed',
+    );
+    expect(error.details).toEqual([{ path, message }]);
+  });
+});
+
+describe('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
+  it('queues a finished message again for one more attempt, by attempt id or by message id', async () => {
+    const shipper = await newAccount('Redeliver');
+    const endpoint = await register(shipper);
+    const message = await seedMessage(endpoint.id, shipper.accountId, 2);
+    const log = await call(`/webhooks/${endpoint.id}/deliveries`, { method: 'GET', token: shipper.tokens.test });
+    const result = await call(`/webhooks/${endpoint.id}/deliveries/${log.json.data[0].id}/redeliver`, {
+      token: shipper.tokens.test,
+    });
+    expect(result.status).toBe(202);
+    expect(result.json).toEqual({ object: 'webhook_redelivery', message_id: message.id, status: 'pending' });
+    const queued = await db.webhookMessage.findUniqueOrThrow({ where: { id: message.id } });
+    expect(queued).toMatchObject({ status: 'pending', redelivery: true, attemptCount: 2 });
+    expect(queued.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now() + 1_000);
+
+    const byMessage = await call(`/webhooks/${endpoint.id}/deliveries/${message.id}/redeliver`, { token: shipper.tokens.test });
+    expect(byMessage.status).toBe(202);
+  });
+
+  it("refuses a message being delivered (409), another endpoint's delivery (404) and a disabled endpoint (409)", async () => {
+    const shipper = await newAccount('Redeliver2');
+    const endpoint = await register(shipper);
+    const other = await register(shipper);
+    const busy = await seedMessage(endpoint.id, shipper.accountId, 1, 'delivering');
+    expectError(
+      await call(`/webhooks/${endpoint.id}/deliveries/${busy.id}/redeliver`, { token: shipper.tokens.test }),
+      409,
+      'conflict',
+    );
+    expectError(
+      await call(`/webhooks/${other.id}/deliveries/${busy.id}/redeliver`, { token: shipper.tokens.test }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await call(`/webhooks/${endpoint.id}/deliveries/att_999999999999/redeliver`, { token: shipper.tokens.test }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await call(`/webhooks/${endpoint.id}/deliveries/bogus/redeliver`, { token: shipper.tokens.test }),
+      404,
+      'not_found',
+    );
+    const done = await seedMessage(endpoint.id, shipper.accountId, 1, 'failed');
+    await call(`/webhooks/${endpoint.id}`, { method: 'PATCH', token: shipper.tokens.test, body: { enabled: false } });
+    expectError(
+      await call(`/webhooks/${endpoint.id}/deliveries/${done.id}/redeliver`, { token: shipper.tokens.test }),
+      409,
+      'conflict',
+    );
+  });
+});

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { integer, text } from './fields';
+
+// Webhook endpoints: the API (lib/webhooks/operations.ts) and the portal's forms share these.
+// Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
+
+export const WEBHOOK_EVENTS = ['package.sorting'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_URL_MAX = 2_048;
+
+type Ctx = z.RefinementCtx;
+
+function fail(ctx: Ctx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER as never;
+}
+
+/** Unknown fields are refused by name, so a typo (`event` for `events`) is not silently ignored. */
+const unknownField = z.unknown().refine(() => false, { message: 'is not a known field' });
+
+function webhookUrl() {
+  return z.unknown().transform((value, ctx): string => {
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+      return fail(ctx, 'is required');
+    if (typeof value !== 'string') return fail(ctx, 'must be a string');
+    const raw = value.trim();
+    if (raw.length > WEBHOOK_URL_MAX) return fail(ctx, `must be at most ${WEBHOOK_URL_MAX} characters`);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return fail(ctx, 'must be an absolute URL, e.g. https://example.com/webhooks');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail(ctx, 'must use https (or http)');
+    if (url.username || url.password) return fail(ctx, 'must not contain a user name or password');
+    if (url.hash) return fail(ctx, 'must not contain a #fragment');
+    return url.toString();
+  });
+}
+
+function events() {
+  return z.unknown().transform((value, ctx): WebhookEvent[] => {
+    if (value === undefined || value === null) return fail(ctx, 'is required');
+    if (!Array.isArray(value)) return fail(ctx, `must be an array of event names: ${WEBHOOK_EVENTS.join(', ')}`);
+    if (value.length === 0) return fail(ctx, 'must name at least one event');
+    const out = new Set<WebhookEvent>();
+    value.forEach((item, index) => {
+      if (typeof item === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(item)) out.add(item as WebhookEvent);
+      else ctx.addIssue({ code: 'custom', path: [index], message: `must be one of: ${WEBHOOK_EVENTS.join(', ')}` });
+    });
+    return [...out];
+  });
+}
+
+function boolean() {
+  return z.unknown().transform((value, ctx): boolean => {
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    return fail(ctx, 'must be true or false');
+  });
+}
+
+// POST /api/1.1/webhooks
+export const ZCreateWebhookRequest = z
+  .object({
+    url: webhookUrl(),
+    events: events(),
+    description: text({ max: 255 }),
+  })
+  .catchall(unknownField)
+  .transform((body) => ({ url: body.url, events: body.events, description: body.description ?? '' }));
+
+export type TCreateWebhookRequestInput = { url: string; events: WebhookEvent[]; description?: string };
+export type TCreateWebhookRequest = z.output<typeof ZCreateWebhookRequest>;
+
+// PATCH /api/1.1/webhooks/{id}: any of the fields; enabling clears the reason it was disabled.
+export const ZUpdateWebhookRequest = z
+  .object({
+    url: webhookUrl().optional(),
+    events: events().optional(),
+    description: z
+      .unknown()
+      .optional()
+      .transform((value, ctx): string | undefined => {
+        if (value === undefined) return undefined;
+        if (value === null) return '';
+        if (typeof value !== 'string') return fail(ctx, 'must be a string');
+        if (value.trim().length > 255) return fail(ctx, 'must be at most 255 characters');
+        return value.trim();
+      }),
+    enabled: boolean().optional(),
+  })
+  .catchall(unknownField)
+  .superRefine((body, ctx) => {
+    if (body.url === undefined && body.events === undefined && body.description === undefined && body.enabled === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'send at least one of: url, events, description, enabled' });
+    }
+  })
+  .transform((body) => ({ url: body.url, events: body.events, description: body.description, enabled: body.enabled }));
+
+export type TUpdateWebhookRequestInput = Partial<TCreateWebhookRequestInput> & { enabled?: boolean };
+export type TUpdateWebhookRequest = z.output<typeof ZUpdateWebhookRequest>;
+
+export const DELIVERIES_PAGE_MAX = 100;
+
+// GET /api/1.1/webhooks/{id}/deliveries?limit=&cursor=: newest attempt first.
+export const ZListWebhookDeliveriesQuery = z.object({
+  limit: integer({ min: 1, max: DELIVERIES_PAGE_MAX }),
+  cursor: z
+    .unknown()
+    .transform((value, ctx): string | undefined => {
+      if (value === undefined || value === '') return undefined;
+      if (typeof value !== 'string' || !/^att_\d{1,18}$/.test(value))
+        return fail(ctx, 'must be a next_cursor value from a previous page');
+      return value;
+    })
+    .optional(),
+});
+
+export type TListWebhookDeliveriesQuery = z.output<typeof ZListWebhookDeliveriesQuery>;

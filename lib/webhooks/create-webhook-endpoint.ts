@@ -1,0 +1,43 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { ApiError } from '@/lib/http/errors';
+import { newId } from '@/lib/ids';
+import type { TCreateWebhookRequest } from '@/lib/schemas/webhooks';
+import { checkEndpointUrl } from './check-endpoint-url';
+import { generateWebhookSecret } from './generate-secret';
+import { PUBLIC_ENDPOINT_FIELDS } from './present-webhook-endpoint';
+
+/** Endpoints per account and environment: each one multiplies every event's deliveries. */
+export const MAX_ENDPOINTS = 16;
+
+/** Registers an endpoint; the returned secret is the only time it is shown. */
+export async function createWebhookEndpoint(options: {
+  accountId: string;
+  environment: Environment;
+  request: TCreateWebhookRequest;
+}) {
+  const { accountId, environment, request } = options;
+  await checkEndpointUrl(request.url);
+  const count = await db.webhookEndpoint.count({ where: { accountId, environment } });
+  if (count >= MAX_ENDPOINTS) {
+    throw new ApiError(
+      'conflict',
+      `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`,
+    );
+  }
+  const secret = generateWebhookSecret();
+  const endpoint = await db.webhookEndpoint.create({
+    data: {
+      id: newId('we'),
+      accountId,
+      environment,
+      url: request.url,
+      description: request.description,
+      events: request.events,
+      secret,
+    },
+    select: PUBLIC_ENDPOINT_FIELDS,
+  });
+  return { endpoint, secret };
+}

@@ -1,0 +1,98 @@
+import 'server-only';
+import type { ClaimedMessage } from './claim-messages';
+import { planRetry, parseRetryAfter } from './plan-retry';
+import { failUnsent, recordAttempt, type AttemptOutcome } from './record-attempt';
+import { sendWebhook, type SendResult } from './send-webhook';
+import { signMessage } from './sign-message';
+import { checkDestination, DestinationRefusedError, type Resolver } from './ssrf-guard';
+
+export interface DeliverySettings {
+  workerId: string;
+  timeoutMs: number;
+  schedule: readonly number[];
+  allowPrivate: boolean;
+  disableAfterMs: number;
+  resolver?: Resolver;
+}
+
+export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
+
+/**
+ * The body a receiver gets. For package.sorting exactly {manifest_id, package_count, tracking_numbers},
+ * in that order, whatever order the stored JSON has.
+ */
+export function messageBody(eventType: string, payload: unknown): string {
+  if (eventType === 'package.sorting') {
+    const p = payload as { manifest_id: string; package_count: number; tracking_numbers: string[] };
+    return JSON.stringify({ manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers });
+  }
+  return JSON.stringify(payload);
+}
+
+/**
+ * One attempt at one claimed message: check the destination again (DNS now, not at registration),
+ * sign with a fresh timestamp, POST, and record the outcome. Only 2xx is success; 3xx is a failure
+ * (redirects are not followed); 410 disables the endpoint; Retry-After on 429/503 is honoured.
+ */
+export async function deliverMessage(message: ClaimedMessage, settings: DeliverySettings): Promise<DeliveryResult> {
+  if (!message.enabled) {
+    await failUnsent({ messageId: message.id, workerId: settings.workerId });
+    return 'skipped';
+  }
+  const attemptedAt = new Date();
+  const body = messageBody(message.eventType, message.payload);
+  let result: SendResult;
+  try {
+    const destination = await checkDestination(message.url, { allowPrivate: settings.allowPrivate, resolver: settings.resolver });
+    const headers: Record<string, string> = {
+      ...signMessage({ secret: message.secret, messageId: message.id, timestamp: attemptedAt, body }),
+      'x-carrier-event': message.eventType,
+    };
+    if (message.isTest) headers['x-carrier-test-event'] = 'true';
+    result = await sendWebhook({ destination, headers, body, timeoutMs: settings.timeoutMs });
+  } catch (error) {
+    if (!(error instanceof DestinationRefusedError)) throw error;
+    result = {
+      statusCode: null,
+      durationMs: 0,
+      responseBody: null,
+      error: `refused before connecting: ${error.message}`,
+      retryAfter: null,
+    };
+  }
+
+  const status = result.statusCode;
+  const success = status !== null && status >= 200 && status < 300;
+  const gone = status === 410;
+  const attemptNumber = message.attemptCount + 1;
+  let outcome: AttemptOutcome;
+  if (success) {
+    outcome = { kind: 'succeeded' };
+  } else {
+    const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result.retryAfter) : null;
+    const plan = gone
+      ? { delayMs: null }
+      : planRetry({ attemptsMade: attemptNumber, schedule: settings.schedule, retryAfterMs, redelivery: message.redelivery });
+    outcome = plan.delayMs === null ? { kind: 'failed' } : { kind: 'retry', delayMs: plan.delayMs };
+  }
+  await recordAttempt({
+    messageId: message.id,
+    endpointId: message.endpointId,
+    workerId: settings.workerId,
+    attemptNumber,
+    attemptedAt,
+    statusCode: status,
+    durationMs: result.durationMs,
+    responseBody: result.responseBody,
+    error:
+      result.error ??
+      (success
+        ? null
+        : `HTTP ${status}${status !== null && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`),
+    success,
+    outcome,
+    gone,
+    disableAfterMs: settings.disableAfterMs,
+  });
+  return outcome.kind;
+}

@@ -1,0 +1,79 @@
+import 'server-only';
+import type { Operation, OperationContext } from '@/lib/http/types';
+import { parseOperation } from '@/lib/schemas/parse';
+import { ZCreateWebhookRequest, ZListWebhookDeliveriesQuery, ZUpdateWebhookRequest } from '@/lib/schemas/webhooks';
+import { createWebhookEndpoint } from './create-webhook-endpoint';
+import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
+import { findWebhookEndpoint } from './find-webhook-endpoint';
+import { listWebhookDeliveries } from './list-webhook-deliveries';
+import { listWebhookEndpoints } from './list-webhook-endpoints';
+import { presentWebhookEndpoint } from './present-webhook-endpoint';
+import { redeliverMessage } from './redeliver-message';
+import { rotateWebhookSecret } from './rotate-webhook-secret';
+import { sendTestEvent } from './send-test-event';
+import { updateWebhookEndpoint } from './update-webhook-endpoint';
+
+// Thin operations over lib/webhooks: parse, call one function, shape the response. Every lookup is
+// scoped by the token's account and the path's environment; another's endpoint is a plain 404.
+
+function scope(context: OperationContext) {
+  return { accountId: context.auth.accountId, environment: context.environment, id: context.params.id };
+}
+
+// GET /webhooks: the account's endpoints in this environment (never their secrets).
+export const listWebhooksOperation: Operation = async (context) => {
+  const endpoints = await listWebhookEndpoints({ accountId: context.auth.accountId, environment: context.environment });
+  return { body: { object: 'list', data: endpoints.map(presentWebhookEndpoint), has_more: false } };
+};
+
+// POST /webhooks: register an endpoint; the response carries its secret, shown this once.
+export const createWebhookOperation: Operation = async (context) => {
+  const request = parseOperation(ZCreateWebhookRequest, await context.json());
+  const { endpoint, secret } = await createWebhookEndpoint({
+    accountId: context.auth.accountId,
+    environment: context.environment,
+    request,
+  });
+  return { status: 201, body: { ...presentWebhookEndpoint(endpoint), secret } };
+};
+
+// GET /webhooks/:id
+export const getWebhookOperation: Operation = async (context) => {
+  return { body: presentWebhookEndpoint(await findWebhookEndpoint(scope(context))) };
+};
+
+// PATCH /webhooks/:id: url, events, description, enabled.
+export const updateWebhookOperation: Operation = async (context) => {
+  const request = parseOperation(ZUpdateWebhookRequest, await context.json());
+  return { body: presentWebhookEndpoint(await updateWebhookEndpoint({ ...scope(context), request })) };
+};
+
+// DELETE /webhooks/:id
+export const deleteWebhookOperation: Operation = async (context) => {
+  await deleteWebhookEndpoint(scope(context));
+  return { status: 204 };
+};
+
+// POST /webhooks/:id/rotate-secret: a new secret, shown this once; the old one stops at once.
+export const rotateWebhookSecretOperation: Operation = async (context) => {
+  const { endpoint, secret } = await rotateWebhookSecret(scope(context));
+  return { body: { ...presentWebhookEndpoint(endpoint), secret } };
+};
+
+// POST /webhooks/:id/test: queue a test package.sorting event for this endpoint.
+export const testWebhookOperation: Operation = async (context) => {
+  const { eventId, messageId } = await sendTestEvent(scope(context));
+  return { status: 202, body: { object: 'webhook_test', event_id: eventId, message_id: messageId, status: 'pending' } };
+};
+
+// GET /webhooks/:id/deliveries?limit=&cursor=: the attempt log, newest first.
+export const listWebhookDeliveriesOperation: Operation = async (context) => {
+  const query = parseOperation(ZListWebhookDeliveriesQuery, Object.fromEntries(context.query));
+  return { body: await listWebhookDeliveries({ ...scope(context), query }) };
+};
+
+// POST /webhooks/:id/deliveries/:deliveryId/redeliver: send that message again now.
+export const redeliverWebhookOperation: Operation = async (context) => {
+  const result = await redeliverMessage({ ...scope(context), deliveryId: context.params.deliveryId });
+  return { status: 202, body: { object: 'webhook_redelivery', message_id: result.messageId, status: result.status } };
+};

@@ -1,0 +1,79 @@
+import 'server-only';
+import { sql } from './queue-pool';
+
+export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
+
+/**
+ * Logs one attempt and moves its message on, in one statement (one round trip on the hot path):
+ * the attempt row, the message's new state (only while this worker still holds its claim), and the
+ * endpoint's health. A success ends the endpoint's failing run; a failure starts one, and disables
+ * the endpoint when it answered 410 Gone or has failed without a single success for `disableAfterMs`.
+ */
+export async function recordAttempt(options: {
+  messageId: string;
+  endpointId: string;
+  workerId: string;
+  attemptNumber: number;
+  attemptedAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  responseBody: string | null;
+  error: string | null;
+  success: boolean;
+  outcome: AttemptOutcome;
+  gone: boolean;
+  disableAfterMs: number;
+}): Promise<void> {
+  const o = options;
+  const status = o.outcome.kind === 'retry' ? 'pending' : o.outcome.kind;
+  const delayMs = o.outcome.kind === 'retry' ? o.outcome.delayMs : 0;
+  const goneReason = `The endpoint answered 410 Gone on ${o.attemptedAt.toISOString()}; it was disabled and gets no more deliveries until enabled again.`;
+  const failingSuffix = ` failed, with no success for ${describeSpan(o.disableAfterMs)}; the endpoint was disabled.`;
+  await sql`
+    WITH message AS (
+      UPDATE webhook_messages
+      SET status = ${status}::text, attempt_count = ${o.attemptNumber}, redelivery = false,
+          next_attempt_at = now() + ${delayMs}::int * interval '1 millisecond',
+          locked_by = NULL, locked_until = NULL, updated_at = now()
+      WHERE id = ${o.messageId} AND locked_by = ${o.workerId} AND status = 'delivering'
+      RETURNING id
+    ), attempt AS (
+      INSERT INTO webhook_attempts (message_id, endpoint_id, attempt_number, attempted_at, status_code, duration_ms,
+                                    response_body, error, success)
+      SELECT ${o.messageId}, ${o.endpointId}, ${o.attemptNumber}, ${o.attemptedAt}::timestamptz, ${o.statusCode}::int, ${o.durationMs}::int,
+             ${o.responseBody}::text, ${o.error}::text, ${o.success}::boolean
+      -- Logged even if the claim was lost (it was a real attempt); not if the endpoint was deleted meanwhile.
+      WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = ${o.messageId})
+      RETURNING id
+    )
+    UPDATE webhook_endpoints e
+    SET failing_since = CASE WHEN ${o.success}::boolean THEN NULL ELSE COALESCE(e.failing_since, ${o.attemptedAt}::timestamptz) END,
+        enabled = CASE
+          WHEN ${o.success}::boolean THEN e.enabled
+          WHEN ${o.gone}::boolean THEN false
+          WHEN e.failing_since <= now() - ${o.disableAfterMs}::bigint * interval '1 millisecond' THEN false
+          ELSE e.enabled END,
+        disabled_reason = CASE
+          WHEN ${o.success}::boolean OR NOT e.enabled THEN e.disabled_reason
+          WHEN ${o.gone}::boolean THEN ${goneReason}::text
+          WHEN e.failing_since <= now() - ${o.disableAfterMs}::bigint * interval '1 millisecond'
+            THEN 'Every delivery attempt since ' || to_char(e.failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                 || ${failingSuffix}::text
+          ELSE e.disabled_reason END
+    WHERE e.id = ${o.endpointId}
+      AND (NOT ${o.success}::boolean OR e.failing_since IS NOT NULL)`;
+}
+
+/** Ends a message without an attempt: its endpoint was disabled after the message was queued. */
+export async function failUnsent(options: { messageId: string; workerId: string }): Promise<void> {
+  await sql`
+    UPDATE webhook_messages
+    SET status = 'failed', locked_by = NULL, locked_until = NULL, updated_at = now()
+    WHERE id = ${options.messageId} AND locked_by = ${options.workerId} AND status = 'delivering'`;
+}
+
+function describeSpan(ms: number): string {
+  if (ms % 86_400_000 === 0) return `${ms / 86_400_000} days`;
+  if (ms >= 3_600_000) return `${Math.round(ms / 3_600_000)} hours`;
+  return `${Math.round(ms / 1_000)} seconds`;
+}

@@ -1,0 +1,47 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import { ApiError } from '@/lib/http/errors';
+import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
+
+/**
+ * Sends a message again, now. `deliveryId` is an attempt id from the delivery log (att_…) or the
+ * message id (msg_…, the webhook-id header); the redelivery keeps that webhook-id so receivers can
+ * deduplicate. A finished message (succeeded or failed) gets one more attempt, without a new retry
+ * schedule; a message waiting for its next retry is simply made due at once.
+ */
+export async function redeliverMessage(options: EndpointScope & { deliveryId: string }) {
+  const endpoint = await findWebhookEndpoint(options);
+  const notFound = new ApiError('not_found', `No delivery ${options.deliveryId} for webhook endpoint ${options.id}.`);
+  let messageId: string;
+  const attempt = /^att_(\d{1,18})$/.exec(options.deliveryId);
+  if (attempt) {
+    const row = await db.webhookAttempt.findFirst({
+      where: { id: BigInt(attempt[1]), endpointId: options.id },
+      select: { messageId: true },
+    });
+    if (!row) throw notFound;
+    messageId = row.messageId;
+  } else if (/^msg_[0-9a-z]{1,64}$/.test(options.deliveryId)) {
+    messageId = options.deliveryId;
+  } else {
+    throw notFound;
+  }
+  if (!endpoint.enabled)
+    throw new ApiError('conflict', `Webhook endpoint ${options.id} is disabled; enable it before redelivering.`);
+
+  return db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ status: string }[]>`
+      SELECT status FROM webhook_messages WHERE id = ${messageId} AND endpoint_id = ${options.id} FOR UPDATE`;
+    const current = rows[0];
+    if (!current) throw notFound;
+    if (current.status === 'delivering') {
+      throw new ApiError('conflict', `Message ${messageId} is being delivered right now; look at its attempt log in a moment.`);
+    }
+    await tx.$executeRaw`
+      UPDATE webhook_messages
+      SET status = 'pending', next_attempt_at = now(), redelivery = ${current.status !== 'pending'}::boolean, updated_at = now()
+      WHERE id = ${messageId}`;
+    await tx.$executeRaw`SELECT pg_notify('webhook_messages', '')`;
+    return { messageId, status: 'pending' as const };
+  });
+}
