@@ -1,0 +1,15 @@
+import 'server-only';
+import { startWebhookWorker } from './worker';
+
+/** The in-app worker of `next start` / `next dev` (see instrumentation.ts). */
+export function startWorkerInApp(): void {
+  const worker = startWebhookWorker();
+  // Next (or the custom server) exits on SIGTERM without waiting for us; an attempt cut short is
+  // retried after its lease. If nothing else handles SIGTERM, our listener must exit, as the default would.
+  process.once('SIGTERM', () => {
+    const alone = process.listenerCount('SIGTERM') === 0;
+    void worker.stop().finally(() => {
+      if (alone) process.exit(0);
+    });
+  });
+}
