@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
 import { packageSample } from './support/samples';
 import { waitFor, WebhookReceiver } from './support/webhook-receiver';
+import { freePort } from '../../scripts/free-port.mjs';
 
 // Delivery end to end: real worker processes (scripts/worker.ts) and a real API server on a database
 // of their own (so their queue holds only this file's messages), a real receiver on 127.0.0.1 that
@@ -59,17 +59,6 @@ async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIG
   if (!proc) return null;
   if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
   return proc.exited;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function startApi(env: Record<string, string>): Promise<{ proc: Proc; url: string }> {

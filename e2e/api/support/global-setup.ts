@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, dropDatabase, ensureDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
+import { freePort } from '../../../scripts/free-port.mjs';
 
 // Each run gets a database of its own on the server (DATABASE_URL, or the embedded default),
 // migrated from prisma/migrations, and a real HTTP server on it:
@@ -19,17 +19,6 @@ declare module 'vitest' {
     databaseUrl: string;
     serverPid: number;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForServer(url: string, child: ChildProcess, output: () => string): Promise<void> {

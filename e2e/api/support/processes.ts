@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../../../scripts/free-port.mjs';
 import pg from 'pg';
 import { generateToken } from '@/lib/auth/tokens';
 import { createDatabase, databaseUrl, dropDatabase } from '../../../scripts/database.mjs';
@@ -10,16 +10,7 @@ import { seedRateCards } from '../../../prisma/seed';
 // Tests that kill servers, stop PostgreSQL or run several instances start their own processes and
 // databases; the run's shared server is left alone.
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** A fresh, migrated, seeded database on the same server as `anyDatabaseUrl`. */
 export async function freshDatabase(anyDatabaseUrl: string, label: string): Promise<string> {
