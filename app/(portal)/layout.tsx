@@ -14,7 +14,10 @@ export default async function PortalLayout({ children }: { children: React.React
     <Providers>
       <meta name="csrf-token" content={session.csrfToken} />
       <PortalProvider value={{ environment, csrfToken: session.csrfToken, user: session.user, account: session.account }}>
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
           Skip to content
         </a>
         <PortalHeader />

@@ -2,7 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useEffect, useState, useTransition } from 'react';
+import { useState, useTransition } from 'react';
 import { Button, cn, focusRing } from '@/components/ui';
 import { portalFetch } from '@/lib/portal/fetcher';
 import { usePortal } from './portal-context';
@@ -48,7 +48,12 @@ function EnvironmentSwitch() {
 
   return (
     <div className="flex items-center gap-2">
-      <div role="group" aria-label="Environment" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5" aria-busy={pending}>
+      <div
+        role="group"
+        aria-label="Environment"
+        className="inline-flex rounded-md border border-slate-300 bg-white p-0.5"
+        aria-busy={pending}
+      >
         {(['test', 'live'] as const).map((env) => (
           <button
             key={env}
@@ -59,7 +64,11 @@ function EnvironmentSwitch() {
             className={cn(
               'rounded px-3 py-1 text-sm font-medium capitalize',
               focusRing,
-              environment === env ? (env === 'live' ? 'bg-green-700 text-white' : 'bg-amber-600 text-white') : 'text-slate-700 hover:bg-slate-100',
+              environment === env
+                ? env === 'live'
+                  ? 'bg-green-700 text-white'
+                  : 'bg-amber-700 text-white'
+                : 'text-slate-700 hover:bg-slate-100',
             )}
           >
             {env === 'test' ? 'Test' : 'Live'}
@@ -82,7 +91,12 @@ export function PortalHeader() {
   const [open, setOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
 
-  useEffect(() => setOpen(false), [pathname]);
+  // The phone menu closes when the page changes (state adjusted during render, not in an effect).
+  const [shownPath, setShownPath] = useState(pathname);
+  if (shownPath !== pathname) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
 
   async function signOut() {
     setSigningOut(true);
@@ -130,9 +144,11 @@ export function PortalHeader() {
         </div>
         <div className="flex items-center gap-2">
           <EnvironmentSwitch />
-          <Button variant="secondary" size="sm" onClick={signOut} loading={signingOut} className="hidden lg:inline-flex">
-            Sign out
-          </Button>
+          <div className="hidden lg:block">
+            <Button variant="secondary" size="sm" onClick={signOut} loading={signingOut}>
+              Sign out
+            </Button>
+          </div>
           <Button
             variant="ghost"
             size="sm"

@@ -6,7 +6,10 @@ const control =
   'focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-500 ' +
   'aria-[invalid=true]:border-red-700 aria-[invalid=true]:ring-red-600 disabled:bg-slate-100';
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input({ className, ...props }, ref) {
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
+  { className, ...props },
+  ref,
+) {
   return <input ref={ref} className={cn(control, className)} {...props} />;
 });
 

@@ -11,7 +11,15 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function ErrorState({ title = 'Something went wrong', error, onRetry }: { title?: string; error?: unknown; onRetry?: () => void }) {
+export function ErrorState({
+  title = 'Something went wrong',
+  error,
+  onRetry,
+}: {
+  title?: string;
+  error?: unknown;
+  onRetry?: () => void;
+}) {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : undefined;
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-4 text-sm text-red-800">

@@ -16,14 +16,20 @@ function taken(path: 'company' | 'email'): ApiError {
 export async function signUp(options: TSignUpRequest): Promise<{ userId: string; accountId: string }> {
   const company = options.company.trim();
   // Names differing only by case would confuse people reading a manifest, so they count as taken.
-  const existing = await db.account.findFirst({ where: { name: { equals: company, mode: 'insensitive' } }, select: { id: true } });
+  const existing = await db.account.findFirst({
+    where: { name: { equals: company, mode: 'insensitive' } },
+    select: { id: true },
+  });
   if (existing) throw taken('company');
   if (await db.user.findUnique({ where: { email: options.email }, select: { id: true } })) throw taken('email');
   const passwordHash = await hashPassword(options.password);
   try {
     return await db.$transaction(async (tx) => {
       const account = await tx.account.create({ data: { name: company }, select: { id: true } });
-      const user = await tx.user.create({ data: { accountId: account.id, email: options.email, passwordHash }, select: { id: true } });
+      const user = await tx.user.create({
+        data: { accountId: account.id, email: options.email, passwordHash },
+        select: { id: true },
+      });
       return { userId: user.id, accountId: account.id };
     });
   } catch (error) {

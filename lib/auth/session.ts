@@ -26,6 +26,8 @@ function hashSecret(secret: string): string {
 export async function createSession(options: { userId: string }): Promise<void> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
+  // Expired sessions are never read again; a sign-in is a cheap moment to drop this user's.
+  await db.session.deleteMany({ where: { userId: options.userId, expiresAt: { lt: new Date() } } });
   await db.session.create({
     data: { id: hashSecret(secret), userId: options.userId, csrfToken: randomBytes(32).toString('base64url'), expiresAt },
   });

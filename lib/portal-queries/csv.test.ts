@@ -26,6 +26,14 @@ describe('csv', () => {
   });
 
   it('writes a header and CRLF-terminated rows', () => {
-    expect(toCsv(['A', 'B'], [['1', '=x'], [null, 'y']])).toBe(`A,B\r\n1,'=x\r\n,y\r\n`);
+    expect(
+      toCsv(
+        ['A', 'B'],
+        [
+          ['1', '=x'],
+          [null, 'y'],
+        ],
+      ),
+    ).toBe(`A,B\r\n1,'=x\r\n,y\r\n`);
   });
 });

@@ -11,7 +11,9 @@ const BATCH = 1_000;
  * null when the manifest is not this account's. At most 5,000 rows for a container, so it is built
  * in memory; daily manifests are read in batches.
  */
-export async function exportManifestCsv(options: PortalScope & { id: string }): Promise<{ filename: string; csv: string } | null> {
+export async function exportManifestCsv(
+  options: PortalScope & { id: string },
+): Promise<{ filename: string; csv: string } | null> {
   const { accountId, environment, id } = options;
   const filename = `${id}-packages.csv`;
   const container = await db.containerManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
@@ -30,7 +32,7 @@ export async function exportManifestCsv(options: PortalScope & { id: string }): 
   const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
   if (!daily) return null;
   const values: unknown[][] = [];
-  for (let cursor: bigint | undefined; ; ) {
+  for (let cursor: bigint | undefined; ;) {
     const batch = await db.package.findMany({
       where: { dailyManifestId: id, accountId, environment, ...(cursor ? { id: { gt: cursor } } : {}) },
       orderBy: { id: 'asc' },

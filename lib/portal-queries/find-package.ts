@@ -1,5 +1,6 @@
 import 'server-only';
 import { db } from '@/lib/db';
+import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest';
 import type { FoundPackage } from './types';
 import type { PortalScope } from './scope';
 
@@ -35,7 +36,7 @@ export async function findPackage(options: PortalScope & { trackingNumber: strin
       service: m.serviceName,
       containerId: m.containerId,
       createdAt: m.createdAt.toISOString(),
-      detail: inContainer.detail as Record<string, unknown>,
+      detail: inSchemaOrder(inContainer.detail as Record<string, unknown>, CONTAINER_PACKAGE_COLUMNS),
     });
   }
   if (inDaily) {
@@ -47,8 +48,16 @@ export async function findPackage(options: PortalScope & { trackingNumber: strin
       service: inDaily.serviceName,
       containerId: null,
       createdAt: inDaily.createdAt.toISOString(),
-      detail: inDaily.data as Record<string, unknown>,
+      detail: inSchemaOrder(inDaily.data as Record<string, unknown>, DAILY_PACKAGE_COLUMNS),
     });
   }
   return found;
+}
+
+/** JSONB keeps its own key order; show the fields in the order of the operation's schema. */
+function inSchemaOrder(detail: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of columns) if (column in detail) out[column] = detail[column];
+  for (const [key, value] of Object.entries(detail)) if (!(key in out)) out[key] = value;
+  return out;
 }

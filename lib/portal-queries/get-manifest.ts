@@ -112,6 +112,10 @@ export async function listManifestPackages(
     total,
     offset,
     limit,
-    items: rows.map((r, i) => ({ position: offset + i, trackingNumber: r.trackingNumber, detail: r.data as Record<string, unknown> })),
+    items: rows.map((r, i) => ({
+      position: offset + i,
+      trackingNumber: r.trackingNumber,
+      detail: r.data as Record<string, unknown>,
+    })),
   };
 }

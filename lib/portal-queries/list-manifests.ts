@@ -51,7 +51,9 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   }
   if (service) {
     containerWhere.push(Prisma.sql`m.service_name = ${service}`);
-    dailyWhere.push(Prisma.sql`EXISTS (SELECT 1 FROM packages p WHERE p.daily_manifest_id = d.id AND p.service_name = ${service})`);
+    dailyWhere.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM packages p WHERE p.daily_manifest_id = d.id AND p.service_name = ${service})`,
+    );
   }
   const outerWhere: Prisma.Sql[] = [Prisma.sql`TRUE`];
   if (from) outerWhere.push(Prisma.sql`day >= ${from}::date`);
@@ -69,8 +71,7 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
       SELECT count(*)::int AS package_count, string_agg(DISTINCT p.service_name, ', ') AS services
       FROM packages p WHERE p.daily_manifest_id = d.id) agg
     WHERE ${Prisma.join(dailyWhere, ' AND ')}`;
-  const union =
-    type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
+  const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
 
   const [rows, services] = await Promise.all([
     db.$queryRaw<Row[]>`
@@ -86,7 +87,9 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
 }
 
 async function countAll(union: Prisma.Sql, where: Prisma.Sql[]): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM (${union}) items WHERE ${Prisma.join(where, ' AND ')}`;
+  const [row] = await db.$queryRaw<
+    { n: bigint }[]
+  >`SELECT count(*) AS n FROM (${union}) items WHERE ${Prisma.join(where, ' AND ')}`;
   return Number(row?.n ?? 0);
 }
 

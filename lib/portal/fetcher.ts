@@ -30,7 +30,10 @@ export function csrfToken(): string {
 }
 
 /** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
-export async function portalFetch<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+export async function portalFetch<T>(
+  path: string,
+  options: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
   const response = await fetch(path, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: {
@@ -51,6 +54,8 @@ export async function portalFetch<T>(path: string, options: { method?: string; b
   }
   if (!response.ok) {
     if (response.status === 401 && typeof window !== 'undefined' && !path.startsWith('/portal-api/auth')) {
+      // A full navigation: the session is gone, so nothing cached on this page may stay in memory.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
     }
     throw new PortalError(response.status, body);

@@ -4,11 +4,13 @@ import { z } from 'zod';
 
 export const ZSignUpRequest = z.object({
   company: z.string().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters'),
-  email: z.string().trim().toLowerCase().max(254).pipe(z.email({ error: 'must be an e-mail address' })),
-  password: z
+  email: z
     .string()
-    .min(10, 'must be at least 10 characters')
-    .max(200, 'must be at most 200 characters'),
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.email({ error: 'must be an e-mail address' })),
+  password: z.string().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters'),
 });
 export type TSignUpRequest = z.infer<typeof ZSignUpRequest>;
 

@@ -28,18 +28,24 @@ interface Presence<R extends boolean> {
 }
 type Out<T, R extends boolean> = R extends true ? T : T | undefined;
 
-function field<T, R extends boolean>(required: R, convert: (value: unknown, ctx: Ctx) => T) {
-  const schema = z.unknown().transform((value, ctx): Out<T, R> => {
+/** JSON Schema for a field's documented input (the OpenAPI document is generated from these schemas). */
+type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string };
+
+function field<T, R extends boolean>(json: JsonMeta, required: R, convert: (value: unknown, ctx: Ctx) => T) {
+  const transform = z.unknown().transform((value, ctx): Out<T, R> => {
     if (blank(value)) return (required ? fail(ctx, 'is required') : undefined) as Out<T, R>;
     return convert(value, ctx);
   });
+  // A transform has no input type of its own; the metadata tells z.toJSONSchema what clients send.
+  const schema = transform.meta(json);
   // Optional fields must be marked so, or Zod reports an absent key as missing.
   return (required ? schema : schema.optional()) as typeof schema;
 }
 
 export function text<R extends boolean = false>(options: { max?: number } & Partial<Presence<R>> = {}) {
   const max = options.max ?? 255;
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = { type: 'string', maxLength: max };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const result = asText(value);
     if (result === undefined) return fail(ctx, 'must be a string');
     if (result.length > max) return fail(ctx, `must be at most ${max} characters`);
@@ -52,7 +58,8 @@ export function oneOf<const V extends string, R extends boolean = false>(
   options: Partial<Presence<R>> = {},
 ) {
   const byLowerCase = new Map(values.map((v) => [v.toLowerCase(), v] as const));
-  return field((options.required ?? false) as R, (value, ctx): V => {
+  const json: JsonMeta = { type: 'string', enum: [...values], description: 'Case-insensitive.' };
+  return field(json, (options.required ?? false) as R, (value, ctx): V => {
     const result = asText(value);
     const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
     return match ?? fail(ctx, `must be one of: ${values.join(', ')}`);
@@ -69,7 +76,13 @@ export function decimal<R extends boolean = false>(
   options: { maxDecimals?: number; max?: number; allowZero?: boolean } & Partial<Presence<R>> = {},
 ) {
   const { maxDecimals = 4, max = 1_000_000, allowZero = false } = options;
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = {
+    type: 'number',
+    ...(allowZero ? { minimum: 0 } : { exclusiveMinimum: 0 }),
+    maximum: max,
+    description: `Decimal, at most ${maxDecimals} decimal places. A numeric string ("2.5") is accepted too.`,
+  };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value);
     const match = raw === undefined ? null : DECIMAL.exec(raw);
     if (!match) return fail(ctx, 'must be a number');
@@ -87,7 +100,8 @@ export function decimal<R extends boolean = false>(
 
 export function integer<R extends boolean = false>(options: { min?: number; max?: number } & Partial<Presence<R>> = {}) {
   const { min = 0, max = 1_000_000 } = options;
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = { type: 'integer', minimum: min, maximum: max, description: 'A numeric string is accepted too.' };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value);
     if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
     const result = Number(raw);
@@ -108,7 +122,13 @@ export interface ManifestDateValue {
 
 /** ISO 8601 date or date-time. */
 export function isoDateTime<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx): ManifestDateValue => {
+  const json: JsonMeta = {
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601 date or date-time; without an offset it is read as UTC. The calendar day is the manifest date.',
+    examples: ['2024-05-01T09:00:00Z'],
+  };
+  return field(json, (options.required ?? false) as R, (value, ctx): ManifestDateValue => {
     const raw = asText(value);
     const match = raw === undefined ? null : ISO_DATE_TIME.exec(raw);
     if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
@@ -132,7 +152,8 @@ const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRST
 
 /** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
 export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = { type: 'string', pattern: '^\\d{5}(-?\\d{4})?$', description: 'US ZIP or ZIP+4.', examples: ['10001'] };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const match = US_ZIP.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');
     return match[2] ? `${match[1]}-${match[2]}` : match[1];
@@ -141,7 +162,12 @@ export function usZip<R extends boolean = false>(options: Partial<Presence<R>> =
 
 /** US ZIP, ZIP+4, or Canadian postal code (A1A 1A1), normalised. */
 export function postalCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = {
+    type: 'string',
+    description: 'US ZIP, ZIP+4, or Canadian postal code (A1A 1A1).',
+    examples: ['10001', 'M5V 3L9'],
+  };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
     const us = US_ZIP.exec(raw);
     if (us) return us[2] ? `${us[1]}-${us[2]}` : us[1];
@@ -152,7 +178,8 @@ export function postalCode<R extends boolean = false>(options: Partial<Presence<
 }
 
 export function email<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = { type: 'string', format: 'email', maxLength: 254 };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
     if (raw.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return fail(ctx, 'must be an e-mail address');
     return raw;
@@ -161,7 +188,13 @@ export function email<R extends boolean = false>(options: Partial<Presence<R>> =
 
 /** IATA airport code: three letters, output in upper case. */
 export function iataCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = {
+    type: 'string',
+    pattern: '^[A-Za-z]{3}$',
+    description: 'Three-letter IATA airport code.',
+    examples: ['JFK'],
+  };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
     if (!/^[A-Za-z]{3}$/.test(raw)) return fail(ctx, 'must be a three-letter IATA airport code');
     return raw.toUpperCase();
@@ -179,7 +212,13 @@ export function awbCheckDigitValid(digits: string): boolean {
 
 /** Air waybill: 11 digits; "123-45678901" and "123 45678901" are accepted and normalised. */
 export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = {
+    type: 'string',
+    pattern: '^\\d{3}[- ]?\\d{8}$',
+    description: 'Air waybill: 3-digit airline prefix and 8-digit serial; the last digit is the 7 before it mod 7.',
+    examples: ['123-45678905'],
+  };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const match = /^(\d{3})[-\s]?(\d{8})$/.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
     const digits = match[1] + match[2];
@@ -190,7 +229,8 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
 
 /** Tracking numbers are barcode content: letters, digits and - _ . only. */
 export function trackingNumber<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  return field((options.required ?? false) as R, (value, ctx) => {
+  const json: JsonMeta = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' };
+  return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
       return fail(ctx, 'must be 1 to 64 characters: letters, digits, "-", "_" or "."');

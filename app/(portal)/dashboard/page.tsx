@@ -1,8 +1,15 @@
 import type { Metadata } from 'next';
+import { DashboardView } from '@/components/dashboard/dashboard-view';
 import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Dashboard' };
 
+// GET /dashboard
 export default function DashboardPage() {
-  return <PageHeader title="Dashboard" />;
+  return (
+    <>
+      <PageHeader title="Dashboard" description="The last 30 days in the selected environment." />
+      <DashboardView />
+    </>
+  );
 }

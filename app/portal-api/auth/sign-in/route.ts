@@ -1,5 +1,6 @@
 import { verifySignIn } from '@/lib/accounts/sign-in';
 import { createSession } from '@/lib/auth/session';
+import { clientAddress } from '@/lib/http/client-address';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
 import { ZSignInRequest } from '@/lib/portal/schemas';
 
@@ -8,7 +9,7 @@ export async function POST(request: Request) {
   try {
     assertSameOrigin(request);
     const input = await readBody(request, ZSignInRequest);
-    const ip = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || request.headers.get('x-real-ip') || 'local';
+    const ip = clientAddress(request.headers.get('x-forwarded-for'), undefined) ?? 'unknown';
     const { userId } = await verifySignIn({ ...input, ip });
     await createSession({ userId });
     return jsonResponse({ ok: true });

@@ -1,0 +1,18 @@
+import type { Metadata } from 'next';
+import { ManifestBuilder } from '@/components/manifests/manifest-builder';
+import { PageHeader } from '@/components/ui';
+
+export const metadata: Metadata = { title: 'New container manifest' };
+
+// GET /manifests/new: the container-manifest builder (header fields and a package grid).
+export default function NewManifestPage() {
+  return (
+    <>
+      <PageHeader
+        title="New container manifest"
+        description="Describe the container and the packages inside it. Type or paste into the grid, or import a CSV; everything is checked with the same rules as the API."
+      />
+      <ManifestBuilder />
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Suspense } from 'react';
+import { ManifestListView } from '@/components/manifests/manifest-list';
+import { LoadingBlock, PageHeader } from '@/components/ui';
+
+export const metadata: Metadata = { title: 'Manifests' };
+
+// GET /manifests: container manifests and daily package manifests in one list.
+export default function ManifestsPage() {
+  return (
+    <>
+      <PageHeader
+        title="Manifests"
+        description="Container manifests and the daily manifests your package requests join, in the selected environment."
+        actions={
+          <Link
+            href="/manifests/new"
+            className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+          >
+            New container manifest
+          </Link>
+        }
+      />
+      <Suspense fallback={<LoadingBlock label="Loading manifests…" />}>
+        <ManifestListView />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import type { Metadata } from 'next';
+import { RateCalculator } from '@/components/rates/rate-calculator';
+import { PageHeader } from '@/components/ui';
+
+export const metadata: Metadata = { title: 'Rates' };
+
+// GET /rates: the rate calculator.
+export default function RatesPage() {
+  return (
+    <>
+      <PageHeader title="Rate calculator" description="Prices come from the same rate cards and code as POST /wf/rate." />
+      <RateCalculator />
+    </>
+  );
+}

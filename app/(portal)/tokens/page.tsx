@@ -1,0 +1,18 @@
+import type { Metadata } from 'next';
+import { TokensPanel } from '@/components/tokens/tokens-panel';
+import { PageHeader } from '@/components/ui';
+
+export const metadata: Metadata = { title: 'API tokens' };
+
+// GET /tokens
+export default function TokensPage() {
+  return (
+    <>
+      <PageHeader
+        title="API tokens"
+        description="Send a token as “Authorization: Token <token>”. Revoked tokens stop working within seconds."
+      />
+      <TokensPanel />
+    </>
+  );
+}

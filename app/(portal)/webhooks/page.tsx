@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/ui';
+import { WebhookListView } from '@/components/webhooks/webhook-list';
+
+export const metadata: Metadata = { title: 'Webhooks' };
+
+// GET /webhooks: the account's webhook endpoints in the selected environment.
+export default async function WebhooksPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
+  const { deleted } = await searchParams;
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description="Endpoints notified when a package manifest is accepted (package.sorting), signed per the Standard Webhooks spec."
+      />
+      <WebhookListView deleted={deleted === '1'} />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+import { ApiError } from '@/lib/http/errors';
+import { portalRoute } from '@/lib/portal/route';
+import { listManifestPackages } from '@/lib/portal-queries/get-manifest';
+import { ZPageQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
+
+// GET /portal-api/manifests/{id}/packages?offset&limit: one page of the manifest's packages.
+export const GET = portalRoute<{ id: string }>(async ({ request, accountId, environment, params }) => {
+  const page = await listManifestPackages({
+    accountId,
+    environment,
+    id: params.id,
+    ...ZPageQuery.parse(searchParamsObject(request.url)),
+  });
+  if (!page) throw new ApiError('not_found', `No manifest ${params.id} in this environment.`);
+  return page;
+});

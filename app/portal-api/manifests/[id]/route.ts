@@ -1,0 +1,10 @@
+import { ApiError } from '@/lib/http/errors';
+import { portalRoute } from '@/lib/portal/route';
+import { getManifest } from '@/lib/portal-queries/get-manifest';
+
+// GET /portal-api/manifests/{id}: a container or daily manifest's header and counts.
+export const GET = portalRoute<{ id: string }>(async ({ accountId, environment, params }) => {
+  const manifest = await getManifest({ accountId, environment, id: params.id });
+  if (!manifest) throw new ApiError('not_found', `No manifest ${params.id} in this environment.`);
+  return manifest;
+});

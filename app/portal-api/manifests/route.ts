@@ -1,0 +1,21 @@
+import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
+import { portalRoute } from '@/lib/portal/route';
+import { listManifests } from '@/lib/portal-queries/list-manifests';
+import { ZManifestListQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
+import { readLimitedJson } from '@/lib/portal-queries/read-limited-json';
+import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { parseOperation } from '@/lib/schemas/parse';
+
+// GET /portal-api/manifests: container and daily package manifests, filtered and paginated.
+export const GET = portalRoute(async ({ request, accountId, environment }) => {
+  const query = ZManifestListQuery.parse(searchParamsObject(request.url));
+  return listManifests({ accountId, environment, ...query });
+});
+
+// POST /portal-api/manifests: the builder's submit; the same parse and create as POST /wf/manifest.
+export const POST = portalRoute(async ({ request, accountId, environment }) => {
+  const body = await readLimitedJson(request);
+  const parsed = parseOperation(ZContainerManifestRequest, body, { aliases: CONTAINER_MANIFEST_ALIASES });
+  const result = await createContainerManifest({ accountId, environment, request: parsed });
+  return { IsSuccess: 'true', ManifestID: result.manifestId, PackageCount: result.packageCount, created: result.created };
+});

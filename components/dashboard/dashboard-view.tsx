@@ -1,0 +1,164 @@
+'use client';
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { usePortal } from '@/components/layout/portal-context';
+import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
+import { portalFetch } from '@/lib/portal/fetcher';
+import { formatDateTime } from '@/lib/portal/format';
+
+interface Dashboard {
+  daily: { day: string; packages: number; manifests: number }[];
+  totals: { packages: number; manifests: number };
+  webhooks: { attempts: number; succeeded: number; successRate: number | null };
+  recent: { kind: 'container_manifest' | 'package'; id: string; label: string; detail: string; createdAt: string }[];
+}
+
+function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <Card>
+      <p className="text-sm text-slate-600">{label}</p>
+      <p className="mt-1 text-3xl font-semibold text-slate-900">{value}</p>
+      {hint ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
+    </Card>
+  );
+}
+
+function ActivityChart({ daily }: { daily: Dashboard['daily'] }) {
+  const data = daily.map((d) => ({ ...d, label: d.day.slice(5) }));
+  return (
+    <figure>
+      <div className="h-64 w-full" aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
+            <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#475569' }} interval="preserveStartEnd" minTickGap={16} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} />
+            <Tooltip />
+            <Legend />
+            <Bar dataKey="packages" name="Packages" fill="#1d4ed8" />
+            <Bar dataKey="manifests" name="Container manifests" fill="#b45309" />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      {/* The same numbers for screen readers and keyboard users, who cannot read the bars. */}
+      <figcaption className="sr-only">
+        Packages and container manifests per day:{' '}
+        {daily
+          .filter((d) => d.packages || d.manifests)
+          .map((d) => `${d.day}: ${d.packages} packages, ${d.manifests} manifests`)
+          .join('; ') || 'none in the last 30 days'}
+      </figcaption>
+    </figure>
+  );
+}
+
+export function DashboardView() {
+  const { environment } = usePortal();
+  const query = useQuery({
+    queryKey: ['dashboard', environment],
+    queryFn: ({ signal }) => portalFetch<Dashboard>('/portal-api/dashboard', { signal }),
+  });
+  if (query.isPending) return <LoadingBlock label="Loading dashboard…" rows={6} />;
+  if (query.isError)
+    return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => query.refetch()} />;
+  const { daily, totals, webhooks, recent } = query.data;
+  const rate = webhooks.successRate;
+
+  return (
+    <div className="space-y-6">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <Stat label="Packages, last 30 days" value={String(totals.packages)} />
+        <Stat label="Container manifests, last 30 days" value={String(totals.manifests)} />
+        <Stat
+          label="Webhook success rate"
+          value={rate === null ? '—' : `${(rate * 100).toFixed(rate === 1 ? 0 : 1)}%`}
+          hint={rate === null ? 'No deliveries yet.' : `${webhooks.succeeded} of ${webhooks.attempts} attempts got a 2xx.`}
+        />
+      </div>
+
+      <Card>
+        <CardTitle>Activity per day</CardTitle>
+        <div className="mt-4">
+          {totals.packages + totals.manifests === 0 ? (
+            <EmptyState title={`No ${environment} activity in the last 30 days`}>
+              Send a package or a container manifest with a {environment} token and it shows up here.{' '}
+              <Link href="/tokens" className="font-medium text-brand-700 underline">
+                Create a token
+              </Link>
+            </EmptyState>
+          ) : (
+            <ActivityChart daily={daily} />
+          )}
+        </div>
+      </Card>
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card>
+          <CardTitle>Webhook deliveries</CardTitle>
+          <div className="mt-3">
+            {rate === null ? (
+              <EmptyState title="No webhook deliveries yet">
+                Add an endpoint on the{' '}
+                <Link href="/webhooks" className="font-medium text-brand-700 underline">
+                  Webhooks
+                </Link>{' '}
+                page to be told when packages are sorted.
+              </EmptyState>
+            ) : (
+              <div>
+                <div
+                  className="h-3 w-full overflow-hidden rounded-full bg-red-200"
+                  role="img"
+                  aria-label={`${Math.round(rate * 100)}% of attempts succeeded`}
+                >
+                  <div className="h-full bg-green-600" style={{ width: `${rate * 100}%` }} />
+                </div>
+                <p className="mt-2 text-sm text-slate-700">
+                  {webhooks.succeeded} succeeded, {webhooks.attempts - webhooks.succeeded} failed in the last 30 days.
+                </p>
+              </div>
+            )}
+          </div>
+        </Card>
+
+        <Card>
+          <CardTitle>Recent activity</CardTitle>
+          <div className="mt-3">
+            {recent.length === 0 ? (
+              <EmptyState title="Nothing yet">Manifests and packages you send appear here.</EmptyState>
+            ) : (
+              <ul className="divide-y divide-slate-100" data-testid="recent-activity">
+                {recent.map((item) => (
+                  <li
+                    key={`${item.kind}:${item.id}`}
+                    className="flex flex-col gap-1 py-2 sm:flex-row sm:items-center sm:justify-between"
+                  >
+                    <div className="min-w-0">
+                      <p className="truncate text-sm font-medium text-slate-900">
+                        <Badge tone={item.kind === 'package' ? 'info' : 'neutral'} className="mr-2">
+                          {item.kind === 'package' ? 'Package' : 'Manifest'}
+                        </Badge>
+                        {item.kind === 'container_manifest' ? (
+                          <Link href={`/manifests/${item.id}`} className="underline">
+                            {item.label}
+                          </Link>
+                        ) : (
+                          item.label
+                        )}
+                      </p>
+                      <p className="truncate text-xs text-slate-600">{item.detail}</p>
+                    </div>
+                    <time className="shrink-0 text-xs text-slate-600" dateTime={item.createdAt}>
+                      {formatDateTime(item.createdAt)}
+                    </time>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+
+// The builder's header fields come from the API's own schema: names, and which are required.
+const shape = ZContainerManifestRequest.in.shape;
+export type HeaderField = Exclude<keyof typeof shape, 'ContainerDetails'>;
+export type HeaderValues = Record<HeaderField, string>;
+
+export const HEADER_FIELDS = (Object.keys(shape) as (keyof typeof shape)[]).filter(
+  (f): f is HeaderField => f !== 'ContainerDetails',
+);
+export const REQUIRED_HEADER_FIELDS = new Set(HEADER_FIELDS.filter((f) => (shape[f].def.type as string) !== 'optional'));
+
+interface FieldSpec {
+  name: HeaderField;
+  label: string;
+  type?: 'date' | 'email' | 'tel' | 'text';
+  inputMode?: 'decimal' | 'numeric';
+  placeholder?: string;
+  hint?: string;
+  wide?: boolean;
+}
+
+const GROUPS: { title: string; fields: FieldSpec[] }[] = [
+  {
+    title: 'Shipment',
+    fields: [
+      { name: 'ServiceName', label: 'Service', hint: 'AirSkip, Carrier Express or Carrier Ground' },
+      {
+        name: 'ManifestDate',
+        label: 'Manifest date',
+        type: 'date',
+        hint: 'The day the carrier takes the container; today when empty.',
+      },
+      { name: 'ShipmentDescription', label: 'Shipment description', wide: true },
+      { name: 'FinalMileCarrier', label: 'Final-mile carrier' },
+      { name: 'SortCode', label: 'Sort code' },
+      { name: 'FromTerminal', label: 'From terminal' },
+      { name: 'ToTerminal', label: 'To terminal' },
+      { name: 'Consignee', label: 'Consignee' },
+    ],
+  },
+  {
+    title: 'Sender',
+    fields: [
+      { name: 'FromCompany', label: 'Company' },
+      { name: 'FromName', label: 'Contact name' },
+      { name: 'FromPhone', label: 'Phone', type: 'tel' },
+      { name: 'FromEmail', label: 'E-mail', type: 'email' },
+      { name: 'FromAddress1', label: 'Address line 1', wide: true },
+      { name: 'FromAddress2', label: 'Address line 2', wide: true },
+      { name: 'FromCity', label: 'City' },
+      { name: 'FromState', label: 'State' },
+      { name: 'FromPostalCode', label: 'Postal code' },
+      { name: 'FromCountry', label: 'Country' },
+    ],
+  },
+  {
+    title: 'Container',
+    fields: [
+      { name: 'ContainerID', label: 'Container ID', hint: 'Sending the same ID again with the same content is a safe retry.' },
+      { name: 'ContainerName', label: 'Container name' },
+      { name: 'ContainerCount', label: 'Container count', inputMode: 'numeric' },
+      { name: 'ContainerWeight', label: 'Container weight (lb)', inputMode: 'decimal', hint: 'With its packages.' },
+      { name: 'ContainerLength', label: 'Length (in)', inputMode: 'decimal' },
+      { name: 'ContainerWidth', label: 'Width (in)', inputMode: 'decimal' },
+      { name: 'ContainerHeight', label: 'Height (in)', inputMode: 'decimal' },
+      { name: 'AWB', label: 'Air waybill (AWB)', inputMode: 'numeric', placeholder: '123-45678901' },
+    ],
+  },
+  {
+    title: 'References',
+    fields: [
+      { name: 'Reference1', label: 'Reference 1' },
+      { name: 'Reference2', label: 'Reference 2' },
+      { name: 'Reference3', label: 'Reference 3' },
+      { name: 'Reference4', label: 'Reference 4' },
+    ],
+  },
+];
+
+// A field added to the schema later still gets an input, under References.
+const placed = new Set(GROUPS.flatMap((g) => g.fields.map((f) => f.name)));
+GROUPS[GROUPS.length - 1].fields.push(...HEADER_FIELDS.filter((f) => !placed.has(f)).map((name) => ({ name, label: name })));
+
+export const HEADER_GROUPS = GROUPS;
+
+export function emptyHeader(): HeaderValues {
+  return Object.fromEntries(HEADER_FIELDS.map((f) => [f, ''])) as HeaderValues;
+}

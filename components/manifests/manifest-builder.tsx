@@ -1,0 +1,438 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
+import { usePortal } from '@/components/layout/portal-context';
+import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
+import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { formatPath } from '@/lib/schemas/parse';
+import { CsvImport } from './csv-import';
+import { DETAIL_FIELDS, GridStore, isBlankRow, rowPayload, type DetailField, type RowErrors, type RowValues } from './grid-store';
+import {
+  HEADER_FIELDS,
+  HEADER_GROUPS,
+  REQUIRED_HEADER_FIELDS,
+  emptyHeader,
+  type HeaderField,
+  type HeaderValues,
+} from './header-fields';
+import { PackageGrid, cellId } from './package-grid';
+
+interface CreateResult {
+  IsSuccess: string;
+  ManifestID: string;
+  PackageCount: number;
+  created: boolean;
+}
+
+interface Draft {
+  v: 1;
+  savedAt: string;
+  header: Partial<HeaderValues>;
+  rows: RowValues[];
+}
+
+const DRAFT_DELAY_MS = 500;
+const DETAIL_PATH = /^ContainerDetails\[(\d+)\]\.(\w+)$/;
+const CANONICAL = new Map(
+  Object.entries(CONTAINER_MANIFEST_ALIASES).flatMap(([canonical, others]) => others.map((o) => [o, canonical])),
+);
+
+// The header is validated by the API's own schema (raw: the form keeps its text values).
+const resolver = zodResolver(ZContainerManifestRequest, undefined, { raw: true }) as unknown as Resolver<HeaderValues>;
+
+function draftKey(accountId: string, environment: string) {
+  return `carrier.manifest-draft.v1.${accountId}.${environment}`;
+}
+
+/** The request body as the API takes it, and which grid row each ContainerDetails item came from. */
+function buildBody(header: HeaderValues, store: GridStore) {
+  const body: Record<string, unknown> = {};
+  for (const field of HEADER_FIELDS) {
+    const value = header[field]?.trim();
+    if (value) body[field] = value;
+  }
+  const rowOf: number[] = [];
+  const details: Record<string, string>[] = [];
+  store.rows.forEach((row, index) => {
+    if (isBlankRow(row.values)) return;
+    rowOf.push(index);
+    details.push(rowPayload(row.values));
+  });
+  if (details.length) body.ContainerDetails = details;
+  return { body, rowOf };
+}
+
+export function ManifestBuilder() {
+  const { account, environment } = usePortal();
+  const key = draftKey(account.id, environment);
+  const [store, setStore] = useState(() => new GridStore());
+  const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader() });
+  const [draftNote, setDraftNote] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ReactNode>(null);
+  const [result, setResult] = useState<CreateResult | null>(null);
+  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const mutation = useMutation({
+    mutationFn: (body: Record<string, unknown>) => portalFetch<CreateResult>('/portal-api/manifests', { body }),
+  });
+
+  // Restore the draft, then save changes to it (debounced) until the manifest is submitted.
+  useEffect(() => {
+    try {
+      const saved = localStorage.getItem(key);
+      if (saved) {
+        const draft = JSON.parse(saved) as Draft;
+        form.reset({ ...emptyHeader(), ...draft.header });
+        if (draft.rows?.length) store.replaceRows(draft.rows);
+        setDraftNote(`Draft restored (saved ${new Date(draft.savedAt).toLocaleString()}).`);
+      }
+    } catch {
+      localStorage.removeItem(key);
+    }
+    const save = () => {
+      clearTimeout(saveTimer.current);
+      saveTimer.current = setTimeout(() => {
+        const header = form.getValues();
+        const values = store.values();
+        let end = values.length;
+        while (end > 0 && isBlankRow(values[end - 1])) end--;
+        const empty = end === 0 && HEADER_FIELDS.every((f) => !header[f]?.trim());
+        try {
+          if (empty) localStorage.removeItem(key);
+          else
+            localStorage.setItem(
+              key,
+              JSON.stringify({ v: 1, savedAt: new Date().toISOString(), header, rows: values.slice(0, end) } satisfies Draft),
+            );
+        } catch {
+          setDraftNote('This draft is too large to keep in the browser; submit it or export your data before leaving.');
+        }
+      }, DRAFT_DELAY_MS);
+    };
+    const unsubscribeGrid = store.subscribe(save);
+    const { unsubscribe } = form.watch(save);
+    return () => {
+      clearTimeout(saveTimer.current);
+      unsubscribeGrid();
+      unsubscribe();
+    };
+  }, [key, store, form]);
+
+  function discardDraft() {
+    if (!window.confirm('Discard this draft? The header and every package row will be cleared.')) return;
+    clearTimeout(saveTimer.current);
+    localStorage.removeItem(key);
+    form.reset(emptyHeader());
+    store.replaceRows([{}, {}, {}]);
+    setProblem(null);
+    setDraftNote('Draft discarded.');
+  }
+
+  function startOver() {
+    localStorage.removeItem(key);
+    form.reset(emptyHeader());
+    setStore(new GridStore());
+    setResult(null);
+    setProblem(null);
+    setDraftNote(null);
+  }
+
+  function focusCell(row: number, col: number) {
+    store.setFocusInGrid(true);
+    store.moveTo(row, col);
+    requestAnimationFrame(() => document.getElementById(cellId('packages', row, col))?.focus());
+  }
+
+  /** Puts error details (ours or the server's) on header fields and grid cells; returns what did not fit. */
+  function applyDetails(details: { path: string; message: string }[], rowOf: number[]): string[] {
+    const byRow = new Map<number, RowErrors>();
+    const unplaced: string[] = [];
+    for (const { path, message } of details) {
+      const match = DETAIL_PATH.exec(path);
+      if (match && DETAIL_FIELDS.includes(match[2] as DetailField)) {
+        const row = rowOf[Number(match[1])] ?? Number(match[1]);
+        byRow.set(row, { ...(byRow.get(row) ?? {}), [match[2]]: message });
+        continue;
+      }
+      const field = (CANONICAL.get(path) ?? path) as HeaderField;
+      if (HEADER_FIELDS.includes(field)) form.setError(field, { type: 'server', message }, { shouldFocus: false });
+      else unplaced.push(`${path}: ${message}`);
+    }
+    if (byRow.size) store.setErrors(byRow);
+    return unplaced;
+  }
+
+  function showProblems(count: number, unplaced: string[], lead?: ReactNode) {
+    const first = store.firstError();
+    setProblem(
+      <Alert tone="danger">
+        <p className="font-medium">
+          {lead ?? `${count} problem${count === 1 ? '' : 's'} to fix before this manifest can be created.`}
+        </p>
+        {unplaced.length ? (
+          <ul className="mt-1 list-disc pl-5">
+            {unplaced.map((u) => (
+              <li key={u}>{u}</li>
+            ))}
+          </ul>
+        ) : null}
+        {first ? (
+          <button type="button" className="mt-1 font-medium underline" onClick={() => focusCell(first.row, first.col)}>
+            Go to the first package error (row {first.row + 1}, {DETAIL_FIELDS[first.col]})
+          </button>
+        ) : null}
+      </Alert>,
+    );
+  }
+
+  async function submit(header: HeaderValues) {
+    setProblem(null);
+    store.commitEdit();
+    store.revalidateAll();
+    const { body, rowOf } = buildBody(header, store);
+    // The same schema the API runs: catch what it would refuse without a round trip.
+    const check = ZContainerManifestRequest.safeParse(body);
+    if (!check.success) {
+      const details = check.error.issues.map((i) => ({ path: formatPath(i.path) || '(body)', message: i.message }));
+      const unplaced = applyDetails(details, rowOf);
+      showProblems(details.length, unplaced);
+      const headerError = HEADER_FIELDS.find((f) => form.getFieldState(f).error);
+      if (headerError) form.setFocus(headerError);
+      return;
+    }
+    try {
+      const created = await mutation.mutateAsync(body);
+      clearTimeout(saveTimer.current);
+      localStorage.removeItem(key);
+      setResult(created);
+    } catch (error) {
+      if (!(error instanceof PortalError))
+        return setProblem(<Alert tone="danger">Could not reach the server. Your draft is kept; try again.</Alert>);
+      const unplaced = applyDetails(error.details, rowOf);
+      const existing = (error.body as { error?: { ManifestID?: string } } | null)?.error?.ManifestID;
+      if (error.status === 409) {
+        showProblems(
+          error.details.length,
+          existing ? [] : unplaced,
+          <>
+            Conflict: {error.message}{' '}
+            {existing ? (
+              <Link className="underline" href={`/manifests/${existing}`}>
+                Open {existing}
+              </Link>
+            ) : null}
+          </>,
+        );
+      } else if (error.status === 422) showProblems(error.details.length, unplaced);
+      else setProblem(<Alert tone="danger">{error.message}</Alert>);
+    }
+  }
+
+  if (result) {
+    return (
+      <Card className="max-w-2xl">
+        <CardTitle>{result.created ? 'Manifest created' : 'Already manifested'}</CardTitle>
+        <p className="mt-2 text-sm text-slate-700">
+          {result.created
+            ? `The container and its ${result.PackageCount.toLocaleString()} package${result.PackageCount === 1 ? '' : 's'} are stored.`
+            : 'This ContainerID was already manifested with identical content; nothing new was stored.'}
+        </p>
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          <span className="text-sm text-slate-700">ManifestID</span>
+          <code data-testid="manifest-id" className="rounded bg-slate-100 px-2 py-1 font-mono text-base text-slate-900">
+            {result.ManifestID}
+          </code>
+          <CopyButton value={result.ManifestID} label="Copy ID" />
+        </div>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Link
+            href={`/manifests/${result.ManifestID}`}
+            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+          >
+            View manifest {result.ManifestID}
+          </Link>
+          <Button variant="secondary" onClick={startOver}>
+            Build another manifest
+          </Button>
+        </div>
+      </Card>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit(submit, () => void submit(form.getValues()).catch(() => undefined))}
+      className="space-y-6"
+    >
+      {draftNote ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <Alert tone="info">{draftNote}</Alert>
+        </div>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        {HEADER_GROUPS.map((group) => (
+          <fieldset key={group.title} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+            <legend className="px-1 text-base font-semibold text-slate-900">{group.title}</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {group.fields.map((spec) => (
+                <Field
+                  key={spec.name}
+                  label={spec.label}
+                  required={REQUIRED_HEADER_FIELDS.has(spec.name)}
+                  hint={spec.hint}
+                  error={form.formState.errors[spec.name]?.message}
+                  className={spec.wide ? 'sm:col-span-2' : undefined}
+                >
+                  <Input
+                    type={spec.type ?? 'text'}
+                    inputMode={spec.inputMode}
+                    placeholder={spec.placeholder}
+                    list={spec.name === 'ServiceName' ? 'service-names' : undefined}
+                    autoComplete="off"
+                    {...form.register(spec.name)}
+                  />
+                </Field>
+              ))}
+            </div>
+          </fieldset>
+        ))}
+        <datalist id="service-names">
+          <option value="AirSkip" />
+          <option value="Carrier Express" />
+          <option value="Carrier Ground" />
+        </datalist>
+      </div>
+
+      <section aria-labelledby="packages-title" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id="packages-title" className="text-base font-semibold text-slate-900">
+            Packages
+          </h2>
+          <GridToolbar store={store} />
+        </div>
+        <CsvImport store={store} />
+        <GridErrorSummary store={store} onGo={focusCell} />
+        <PackageGrid store={store} />
+        <Totals store={store} control={form.control} />
+      </section>
+
+      {problem}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" loading={mutation.isPending}>
+          Create manifest
+        </Button>
+        <Button variant="secondary" onClick={discardDraft}>
+          Discard draft
+        </Button>
+        <p className="text-xs text-slate-600">Drafts are saved in this browser for this account and environment.</p>
+      </div>
+    </form>
+  );
+}
+
+function GridToolbar({ store }: { store: GridStore }) {
+  const activeRow = useSyncExternalStore(
+    store.subscribe,
+    () => store.active.row,
+    () => 0,
+  );
+  const act = (fn: () => void) => () => {
+    store.setFocusInGrid(true);
+    fn();
+    requestAnimationFrame(() => document.getElementById(cellId('packages', store.active.row, store.active.col))?.focus());
+  };
+  return (
+    <div className="flex flex-wrap gap-2" role="toolbar" aria-label="Package rows">
+      <Button size="sm" variant="secondary" onClick={act(() => store.addRows(1))}>
+        Add row
+      </Button>
+      <Button size="sm" variant="secondary" onClick={act(() => store.duplicateRow(store.active.row))}>
+        Duplicate selected row
+      </Button>
+      <Button size="sm" variant="secondary" onClick={act(() => store.removeRow(store.active.row))}>
+        Remove selected row
+      </Button>
+      <span className="self-center text-xs text-slate-600" aria-live="polite">
+        Row {activeRow + 1} selected
+      </span>
+    </div>
+  );
+}
+
+function GridErrorSummary({ store, onGo }: { store: GridStore; onGo: (row: number, col: number) => void }) {
+  const rows = useSyncExternalStore(
+    store.subscribe,
+    () => store.rows,
+    () => store.rows,
+  );
+  let count = 0;
+  for (const r of rows) if (r.errors) count++;
+  if (count === 0) return null;
+  const first = store.firstError();
+  return (
+    <p className="text-sm text-red-800" data-testid="grid-errors">
+      {count} row{count === 1 ? ' has' : 's have'} errors.{' '}
+      {first ? (
+        <button type="button" className="font-medium underline" onClick={() => onGo(first.row, first.col)}>
+          Go to row {first.row + 1}
+        </button>
+      ) : null}
+    </p>
+  );
+}
+
+function Totals({ store, control }: { store: GridStore; control: Control<HeaderValues> }) {
+  const rows = useSyncExternalStore(
+    store.subscribe,
+    () => store.rows,
+    () => store.rows,
+  );
+  const containerWeight = useWatch({ control, name: 'ContainerWeight' });
+  const [summary, setSummary] = useState(() => store.summary());
+  // Summing 5,000 rows per keystroke is cheap, but it need not block the keystroke itself.
+  useEffect(() => {
+    const handle = setTimeout(() => setSummary(store.summary()), 120);
+    return () => clearTimeout(handle);
+  }, [rows, store]);
+  const limit = Number(containerWeight);
+  const over = containerWeight && Number.isFinite(limit) && summary.weightLb > limit;
+  return (
+    <div className="space-y-2">
+      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm" data-testid="totals">
+        <div className="flex gap-1">
+          <dt className="text-slate-600">Packages</dt>
+          <dd className="font-semibold tabular-nums text-slate-900" data-testid="total-packages">
+            {summary.packages.toLocaleString()}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="text-slate-600">Total weight</dt>
+          <dd className="font-semibold tabular-nums text-slate-900" data-testid="total-weight">
+            {summary.weightLb.toLocaleString(undefined, { maximumFractionDigits: 3 })} lb
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="text-slate-600">Container weight</dt>
+          <dd className="font-semibold tabular-nums text-slate-900">{containerWeight ? `${containerWeight} lb` : 'not given'}</dd>
+        </div>
+        {summary.withoutWeight ? (
+          <div className="text-slate-600">{summary.withoutWeight.toLocaleString()} without a weight</div>
+        ) : null}
+      </dl>
+      {over ? (
+        <Alert tone="warning">
+          The packages weigh {summary.weightLb.toLocaleString(undefined, { maximumFractionDigits: 3 })} lb, more than the
+          container weight of {containerWeight} lb (which includes them). Check the weights and units.
+        </Alert>
+      ) : null}
+      <p className="text-xs text-slate-600">
+        Weights are converted to lb (1 kg = 2.20462 lb, 16 oz = 1 lb); a weight without a unit counts as lb.
+      </p>
+    </div>
+  );
+}

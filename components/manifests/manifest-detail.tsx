@@ -1,0 +1,223 @@
+'use client';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import {
+  Button,
+  Card,
+  CardTitle,
+  CopyButton,
+  EmptyState,
+  ErrorState,
+  LoadingBlock,
+  PageHeader,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
+import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
+import { HEADER_GROUPS } from './header-fields';
+import { TypeBadge, formatDateTime } from './manifest-list';
+
+const PAGE_SIZE = 100;
+
+export function ManifestDetailView({ id }: { id: string }) {
+  const manifest = useQuery({
+    queryKey: ['manifest', id],
+    queryFn: ({ signal }) => portalFetch<ManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
+  });
+
+  if (manifest.isPending) return <LoadingBlock label="Loading manifest…" rows={6} />;
+  if (manifest.isError) {
+    const missing = manifest.error instanceof PortalError && manifest.error.status === 404;
+    return (
+      <>
+        <PageHeader title={id} />
+        {missing ? (
+          <EmptyState
+            title="Manifest not found"
+            action={
+              <Link href="/manifests" className="font-medium text-brand-700 underline">
+                Back to manifests
+              </Link>
+            }
+          >
+            There is no manifest {id} in this environment. Manifests in test and live are kept apart: check the switch at the top.
+          </EmptyState>
+        ) : (
+          <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => manifest.refetch()} />
+        )}
+      </>
+    );
+  }
+  const m = manifest.data;
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/manifests" className="text-brand-700 underline-offset-2 hover:underline">
+          Manifests
+        </Link>{' '}
+        <span aria-hidden="true" className="text-slate-500">
+          /
+        </span>{' '}
+        <span className="font-mono text-slate-700">{m.id}</span>
+      </nav>
+      <PageHeader
+        title={m.type === 'container' ? `Container ${m.containerId}` : `Daily manifest ${m.manifestDate}`}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <TypeBadge type={m.type} /> <span className="font-mono">{m.id}</span> <CopyButton value={m.id} label="Copy ID" />
+          </span>
+        }
+        actions={
+          <a
+            href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export`}
+            download={`${m.id}-packages.csv`}
+            className="inline-flex items-center rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+          >
+            Export packages (CSV)
+          </a>
+        }
+      />
+      <Card>
+        <CardTitle>Summary</CardTitle>
+        <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <Item
+            label="Manifest date"
+            value={`${m.manifestDate}${m.manifestDateDefaulted ? ' (defaulted to the day received)' : ''}`}
+          />
+          <Item label="Service" value={m.service} />
+          <Item label="Packages" value={m.packageCount.toLocaleString()} />
+          <Item label="Created" value={formatDateTime(m.createdAt)} />
+        </dl>
+      </Card>
+      {m.header ? (
+        <div className="grid gap-4 lg:grid-cols-2">
+          {HEADER_GROUPS.map((group) => (
+            <Card key={group.title}>
+              <CardTitle>{group.title}</CardTitle>
+              <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+                {group.fields.map((f) => (
+                  <Item key={f.name} label={f.label} value={formatHeaderValue(m.header![f.name])} />
+                ))}
+              </dl>
+            </Card>
+          ))}
+        </div>
+      ) : null}
+      <PackagesTable id={m.id} columns={m.columns} count={m.packageCount} />
+    </div>
+  );
+}
+
+function formatHeaderValue(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function Item({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="break-words font-medium text-slate-900">{value || <span className="font-normal text-slate-500">—</span>}</dd>
+    </div>
+  );
+}
+
+function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {
+  const [offset, setOffset] = useState(0);
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [offset]);
+  const page = useQuery({
+    queryKey: ['manifest-packages', id, offset],
+    queryFn: ({ signal }) =>
+      portalFetch<ManifestPackagePage>(
+        `/portal-api/manifests/${encodeURIComponent(id)}/packages?offset=${offset}&limit=${PAGE_SIZE}`,
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    enabled: count > 0,
+  });
+  return (
+    <section aria-labelledby="packages-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <h2 id="packages-heading" className="px-4 pt-4 text-base font-semibold text-slate-900 sm:px-6">
+        Packages
+      </h2>
+      {count === 0 ? (
+        <p className="px-4 py-6 text-sm text-slate-600 sm:px-6">This manifest has no packages.</p>
+      ) : page.isPending ? (
+        <div className="px-4 sm:px-6">
+          <LoadingBlock label="Loading packages…" rows={5} />
+        </div>
+      ) : page.isError ? (
+        <div className="p-4">
+          <ErrorState title="Could not load packages" error={page.error} onRetry={() => page.refetch()} />
+        </div>
+      ) : (
+        <>
+          {/* A tall page of rows scrolls inside its own box, under a sticky header row. */}
+          <div
+            ref={scroller}
+            role="region"
+            aria-label={`Packages ${offset + 1} to ${offset + page.data.items.length}`}
+            tabIndex={0}
+            className="mt-3 max-h-[32rem] overflow-auto border-t border-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500"
+          >
+            <table className="min-w-full text-sm">
+              <thead className="sticky top-0 z-10 bg-slate-100">
+                <tr>
+                  <Th className="text-right">#</Th>
+                  {columns.map((c) => (
+                    <Th key={c}>{c}</Th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.items.map((p) => (
+                  <Tr key={p.position}>
+                    <Td className="text-right tabular-nums text-slate-600">{p.position + 1}</Td>
+                    {columns.map((c) => (
+                      <Td key={c} className={c === 'TrackingNumber' ? 'font-mono' : undefined}>
+                        {formatHeaderValue(p.detail[c]) ?? ''}
+                      </Td>
+                    ))}
+                  </Tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav
+            aria-label="Package pages"
+            className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm sm:px-6"
+          >
+            <p className="text-slate-700">
+              {offset + 1}–{offset + page.data.items.length} of {page.data.total.toLocaleString()}
+            </p>
+            <div className="flex gap-2">
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+              >
+                Previous
+              </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={offset + PAGE_SIZE >= page.data.total}
+                onClick={() => setOffset(offset + PAGE_SIZE)}
+              >
+                Next
+              </Button>
+            </div>
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,201 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { usePortal } from '@/components/layout/portal-context';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  CopyButton,
+  EmptyState,
+  ErrorState,
+  Field,
+  Input,
+  LoadingBlock,
+  Table,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
+import { formatDateTime } from '@/lib/portal/format';
+import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/portal/schemas';
+
+interface TokenRow {
+  id: string;
+  name: string;
+  environment: 'test' | 'live';
+  displayPrefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface CreatedToken extends Omit<TokenRow, 'lastUsedAt' | 'revokedAt'> {
+  token: string;
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
+  const { environment } = usePortal();
+  const queryClient = useQueryClient();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '' } });
+  const create = useMutation({
+    mutationFn: (values: TCreateTokenRequest) => portalFetch<CreatedToken>('/portal-api/tokens', { body: values }),
+    onSuccess: (token) => {
+      form.reset();
+      onCreated(token);
+      void queryClient.invalidateQueries({ queryKey: ['tokens', environment] });
+    },
+    onError: (error) => setFormError(applyFieldErrors(error, form.setError, ['name']).join(' ') || null),
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={form.handleSubmit((values) => {
+        setFormError(null);
+        create.mutate(values);
+      })}
+      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+    >
+      <Field
+        label="Token name"
+        error={form.formState.errors.name?.message}
+        hint="Where it will be used, e.g. “Warehouse WMS”."
+        className="flex-1"
+        required
+      >
+        <Input autoComplete="off" {...form.register('name')} />
+      </Field>
+      <Button type="submit" loading={create.isPending} className="sm:mt-6">
+        Create {environment} token
+      </Button>
+      {formError ? <Alert tone="danger">{formError}</Alert> : null}
+    </form>
+  );
+}
+
+function RevokeButton({ token }: { token: TokenRow }) {
+  const { environment } = usePortal();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const revoke = useMutation({
+    mutationFn: () => portalFetch(`/portal-api/tokens/${token.id}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tokens', environment] }),
+  });
+  if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
+  if (!confirming) {
+    return (
+      <Button variant="secondary" size="sm" onClick={() => setConfirming(true)} aria-label={`Revoke token ${token.name}`}>
+        Revoke
+      </Button>
+    );
+  }
+  return (
+    <span className="inline-flex items-center gap-2">
+      <Button variant="danger" size="sm" loading={revoke.isPending} onClick={() => revoke.mutate()} autoFocus>
+        Confirm revoke
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
+        Cancel
+      </Button>
+      {revoke.isError ? (
+        <span role="alert" className="text-sm text-red-700">
+          {revoke.error.message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+export function TokensPanel() {
+  const { environment } = usePortal();
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const tokens = useQuery({
+    queryKey: ['tokens', environment],
+    queryFn: ({ signal }) => portalFetch<{ tokens: TokenRow[] }>('/portal-api/tokens', { signal }),
+  });
+  const base = environment === 'live' ? '/api/1.1' : '/version-test/api/1.1';
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardTitle>Create a token</CardTitle>
+        <p className="mb-4 mt-1 text-sm text-slate-600">
+          Tokens created here work only in the <strong>{environment}</strong> environment (<code>{base}</code>). Switch
+          environment in the header for the other.
+        </p>
+        <CreateTokenForm onCreated={setCreated} />
+        {created ? (
+          <div className="mt-4 space-y-2 rounded-md border border-green-300 bg-green-50 p-4" data-testid="new-token">
+            <p className="text-sm font-medium text-green-900">
+              Copy “{created.name}” now. It is shown only once; we store just a hash of it.
+            </p>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+              <code
+                className="block break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-300"
+                data-testid="new-token-value"
+              >
+                {created.token}
+              </code>
+              <CopyButton value={created.token} label="Copy token" />
+              <Button variant="ghost" size="sm" onClick={() => setCreated(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card>
+        <CardTitle>Tokens</CardTitle>
+        <div className="mt-3">
+          {tokens.isPending ? (
+            <LoadingBlock label="Loading tokens…" />
+          ) : tokens.isError ? (
+            <ErrorState title="Could not load tokens" error={tokens.error} onRetry={() => tokens.refetch()} />
+          ) : tokens.data.tokens.length === 0 ? (
+            <EmptyState title={`No ${environment} tokens yet`}>Create one above to call the API.</EmptyState>
+          ) : (
+            <Table label="API tokens">
+              <thead>
+                <tr>
+                  <Th>Name</Th>
+                  <Th>Prefix</Th>
+                  <Th>Environment</Th>
+                  <Th>Created</Th>
+                  <Th>Last used</Th>
+                  <Th>
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.data.tokens.map((token) => (
+                  <Tr key={token.id} data-testid="token-row">
+                    <Td className="font-medium">{token.name || '—'}</Td>
+                    <Td>
+                      <code>{token.displayPrefix}…</code>
+                    </Td>
+                    <Td>
+                      <Badge tone={token.environment === 'live' ? 'success' : 'warning'}>{token.environment}</Badge>
+                    </Td>
+                    <Td>{formatDateTime(token.createdAt)}</Td>
+                    <Td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
+                    <Td>
+                      <RevokeButton token={token} />
+                    </Td>
+                  </Tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </div>
+      </Card>
+    </div>
+  );
+}

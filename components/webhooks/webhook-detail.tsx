@@ -1,0 +1,363 @@
+'use client';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { Fragment, useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  EmptyState,
+  ErrorState,
+  LoadingBlock,
+  PageHeader,
+  Table,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
+import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import { SecretReveal } from './secret-reveal';
+import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
+import { EndpointStatus } from './webhook-list';
+
+function formatTime(iso: string) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export function WebhookDetailView({ id }: { id: string }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const base = `/portal-api/webhooks/${encodeURIComponent(id)}`;
+  const [notice, setNotice] = useState<{ tone: 'success' | 'danger' | 'info'; text: string } | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
+
+  const endpoint = useQuery({
+    queryKey: ['webhook', id],
+    queryFn: ({ signal }) => portalFetch<WebhookEndpointView>(base, { signal }),
+  });
+
+  const onError = (error: Error) => setNotice({ tone: 'danger', text: error.message });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['webhook', id] });
+    void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+  };
+
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => portalFetch<WebhookEndpointView>(base, { method: 'PATCH', body: { enabled } }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(['webhook', id], updated);
+      refresh();
+      setNotice({
+        tone: 'success',
+        text: updated.enabled ? 'Endpoint enabled.' : 'Endpoint disabled: no events are sent to it until you enable it.',
+      });
+    },
+    onError,
+  });
+  const test = useMutation({
+    mutationFn: () => portalFetch<{ eventId: string; messageId: string }>(`${base}/test`, { method: 'POST' }),
+    onSuccess: (result) => {
+      setNotice({
+        tone: 'success',
+        text: `Test event queued (message ${result.messageId}). Its attempts appear in the log below.`,
+      });
+      void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
+    },
+    onError,
+  });
+  const rotate = useMutation({
+    mutationFn: () => portalFetch<{ secret: string }>(`${base}/rotate-secret`, { method: 'POST' }),
+    onSuccess: (result) => {
+      setConfirm(null);
+      setSecret(result.secret);
+    },
+    onError,
+  });
+  const remove = useMutation({
+    mutationFn: () => portalFetch(base, { method: 'DELETE' }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+      router.push('/webhooks?deleted=1');
+    },
+    onError,
+  });
+
+  if (endpoint.isPending) return <LoadingBlock label="Loading webhook endpoint…" rows={5} />;
+  if (endpoint.isError) {
+    const missing = endpoint.error instanceof PortalError && endpoint.error.status === 404;
+    return missing ? (
+      <EmptyState
+        title="Webhook endpoint not found"
+        action={
+          <Link href="/webhooks" className="font-medium text-brand-700 underline">
+            Back to webhooks
+          </Link>
+        }
+      >
+        There is no endpoint {id} in this environment.
+      </EmptyState>
+    ) : (
+      <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => endpoint.refetch()} />
+    );
+  }
+  const e = endpoint.data;
+
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/webhooks" className="text-brand-700 underline-offset-2 hover:underline">
+          Webhooks
+        </Link>{' '}
+        <span aria-hidden="true" className="text-slate-500">
+          /
+        </span>{' '}
+        <span className="font-mono text-slate-700">{e.id}</span>
+      </nav>
+      <PageHeader
+        title="Webhook endpoint"
+        description={<span className="break-all font-mono">{e.url}</span>}
+        actions={<EndpointStatus endpoint={e} />}
+      />
+      {!e.enabled ? (
+        <Alert tone={e.disabled_reason ? 'danger' : 'warning'}>
+          <span className="font-medium">This endpoint is disabled.</span>{' '}
+          {e.disabled_reason ? <>Reason: {e.disabled_reason}</> : 'It was switched off by hand.'} Events are not sent to it until
+          it is enabled again.
+        </Alert>
+      ) : null}
+      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+      {secret ? (
+        <Card>
+          <CardTitle>New signing secret</CardTitle>
+          <div className="mt-3">
+            <SecretReveal secret={secret} onDone={() => setSecret(null)} />
+          </div>
+        </Card>
+      ) : null}
+
+      <Card>
+        <CardTitle>Details</CardTitle>
+        <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="text-slate-600">ID</dt>
+            <dd className="font-mono text-slate-900">{e.id}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Events</dt>
+            <dd className="font-mono text-slate-900">{e.events.join(', ')}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Description</dt>
+            <dd className="text-slate-900">{e.description || <span className="text-slate-500">—</span>}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Created</dt>
+            <dd className="text-slate-900">{formatTime(e.created_at)}</dd>
+          </div>
+        </dl>
+        <div className="mt-5 flex flex-wrap gap-2">
+          <Button onClick={() => test.mutate()} loading={test.isPending} disabled={!e.enabled}>
+            Send test event
+          </Button>
+          <Button variant="secondary" onClick={() => toggle.mutate(!e.enabled)} loading={toggle.isPending}>
+            {e.enabled ? 'Disable' : 'Enable'}
+          </Button>
+          <Button variant="secondary" onClick={() => setConfirm('rotate')}>
+            Rotate secret
+          </Button>
+          <Button variant="danger" onClick={() => setConfirm('delete')}>
+            Delete
+          </Button>
+        </div>
+        {confirm ? (
+          <div role="alertdialog" aria-labelledby="confirm-title" className="mt-4 rounded-md border border-red-200 bg-red-50 p-4">
+            <p id="confirm-title" className="text-sm font-medium text-red-900">
+              {confirm === 'delete'
+                ? 'Delete this endpoint and its delivery log? Events will no longer be sent to it. This cannot be undone.'
+                : 'Rotate the signing secret? Deliveries from now on are signed with the new secret; the old one stops working at once.'}
+            </p>
+            <div className="mt-3 flex gap-2">
+              <Button
+                variant="danger"
+                autoFocus
+                loading={confirm === 'delete' ? remove.isPending : rotate.isPending}
+                onClick={() => (confirm === 'delete' ? remove.mutate() : rotate.mutate())}
+              >
+                {confirm === 'delete' ? 'Yes, delete endpoint' : 'Yes, rotate secret'}
+              </Button>
+              <Button variant="secondary" onClick={() => setConfirm(null)}>
+                Cancel
+              </Button>
+            </div>
+          </div>
+        ) : null}
+      </Card>
+
+      <DeliveryLog id={id} enabled={e.enabled} onNotice={setNotice} />
+    </div>
+  );
+}
+
+function DeliveryLog({
+  id,
+  enabled,
+  onNotice,
+}: {
+  id: string;
+  enabled: boolean;
+  onNotice: (n: { tone: 'success' | 'danger' | 'info'; text: string }) => void;
+}) {
+  const queryClient = useQueryClient();
+  const base = `/portal-api/webhooks/${encodeURIComponent(id)}/deliveries`;
+  const [open, setOpen] = useState<Set<string>>(new Set());
+  const log = useInfiniteQuery({
+    queryKey: ['webhook-deliveries', id],
+    queryFn: ({ pageParam, signal }) =>
+      portalFetch<WebhookDeliveryPage>(`${base}?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    // Attempts arrive from the delivery worker; keep the first page fresh while the page is open.
+    refetchInterval: 3_000,
+  });
+  const redeliver = useMutation({
+    mutationFn: (delivery: WebhookDelivery) => portalFetch(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
+    onSuccess: (_, delivery) => {
+      onNotice({ tone: 'success', text: `Message ${delivery.message_id} queued for redelivery.` });
+      void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
+    },
+    onError: (error) => onNotice({ tone: 'danger', text: error.message }),
+  });
+  const toggle = (key: string) =>
+    setOpen((current) => {
+      const next = new Set(current);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+
+  const rows = log.data?.pages.flatMap((p) => p.data) ?? [];
+  return (
+    <section aria-labelledby="log-title" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-4 sm:px-6">
+        <h2 id="log-title" className="text-base font-semibold text-slate-900">
+          Delivery log
+        </h2>
+        <p className="text-xs text-slate-600">Every attempt, newest first. Refreshes every few seconds.</p>
+      </div>
+      {log.isPending ? (
+        <div className="px-4 sm:px-6">
+          <LoadingBlock label="Loading deliveries…" rows={3} />
+        </div>
+      ) : log.isError ? (
+        <div className="p-4">
+          <ErrorState title="Could not load deliveries" error={log.error} onRetry={() => log.refetch()} />
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="px-4 py-6 text-sm text-slate-600 sm:px-6">
+          No delivery attempts yet. Send a test event to try the endpoint.
+        </p>
+      ) : (
+        <div className="mt-3 px-4 sm:px-0">
+          <Table label="Delivery attempts">
+            <thead className="bg-slate-50">
+              <tr>
+                <Th>
+                  <span className="sr-only">Details</span>
+                </Th>
+                <Th>Time</Th>
+                <Th>Event</Th>
+                <Th>Attempt</Th>
+                <Th>Result</Th>
+                <Th className="text-right">Duration</Th>
+                <Th>Message</Th>
+                <Th>
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => {
+                const expanded = open.has(d.id);
+                return (
+                  <Fragment key={d.id}>
+                    <Tr data-testid="delivery-row">
+                      <Td>
+                        <button
+                          type="button"
+                          aria-expanded={expanded}
+                          aria-controls={`${d.id}-details`}
+                          onClick={() => toggle(d.id)}
+                          className="rounded px-1 text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                        >
+                          <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
+                          <span className="sr-only">
+                            {expanded ? 'Hide' : 'Show'} response of attempt {d.id}
+                          </span>
+                        </button>
+                      </Td>
+                      <Td>{formatTime(d.attempted_at)}</Td>
+                      <Td>
+                        <span className="font-mono">{d.event_type}</span> {d.test ? <Badge tone="info">test</Badge> : null}
+                      </Td>
+                      <Td className="tabular-nums">#{d.attempt}</Td>
+                      <Td>
+                        {d.success ? (
+                          <Badge tone="success">{d.status_code ?? 'OK'} delivered</Badge>
+                        ) : (
+                          <Badge tone="danger">{d.status_code ? `${d.status_code} failed` : 'No response'}</Badge>
+                        )}
+                      </Td>
+                      <Td className="text-right tabular-nums">{d.duration_ms} ms</Td>
+                      <Td className="font-mono text-xs">{d.message_id}</Td>
+                      <Td>
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          disabled={!enabled}
+                          loading={redeliver.isPending && redeliver.variables?.id === d.id}
+                          onClick={() => redeliver.mutate(d)}
+                        >
+                          Redeliver
+                        </Button>
+                      </Td>
+                    </Tr>
+                    {expanded ? (
+                      <tr id={`${d.id}-details`} className="bg-slate-50">
+                        <td colSpan={8} className="px-3 py-3 text-sm">
+                          <p className="text-slate-700">
+                            Message status: <strong>{d.message_status}</strong>
+                            {d.error ? (
+                              <>
+                                {' '}
+                                · Error: <span className="text-red-800">{d.error}</span>
+                              </>
+                            ) : null}
+                          </p>
+                          <p className="mt-2 font-medium text-slate-800">Response body (first 2 KB)</p>
+                          <pre className="mt-1 max-h-60 max-w-[calc(100vw-4rem)] overflow-auto whitespace-pre-wrap break-all rounded border border-slate-200 bg-white p-2 font-mono text-xs text-slate-900">
+                            {d.response_body || '(empty)'}
+                          </pre>
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </Table>
+          {log.hasNextPage ? (
+            <div className="border-t border-slate-200 px-4 py-3">
+              <Button size="sm" variant="secondary" loading={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
+                Load older attempts
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}

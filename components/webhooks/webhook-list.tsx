@@ -1,0 +1,161 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
+import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { SecretReveal } from './secret-reveal';
+import type { WebhookEndpointView } from './types';
+
+type FormValues = { url: string; events: string[]; description: string };
+const resolver = zodResolver(ZCreateWebhookRequest, undefined, { raw: true }) as unknown as Resolver<FormValues>;
+
+export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpointView, 'enabled' | 'disabled_reason'> }) {
+  if (endpoint.enabled) return <Badge tone="success">Enabled</Badge>;
+  return <Badge tone={endpoint.disabled_reason ? 'danger' : 'neutral'}>Disabled</Badge>;
+}
+
+export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
+  const [creating, setCreating] = useState(false);
+  const list = useQuery({
+    queryKey: ['webhooks'],
+    queryFn: ({ signal }) => portalFetch<{ items: WebhookEndpointView[] }>('/portal-api/webhooks', { signal }),
+  });
+
+  return (
+    <div className="space-y-4">
+      {deleted ? <Alert tone="success">Endpoint deleted.</Alert> : null}
+      {creating ? (
+        <CreateWebhookForm onClose={() => setCreating(false)} />
+      ) : (
+        <Button onClick={() => setCreating(true)}>Add endpoint</Button>
+      )}
+      {list.isPending ? (
+        <LoadingBlock label="Loading webhook endpoints…" rows={3} />
+      ) : list.isError ? (
+        <ErrorState title="Could not load webhook endpoints" error={list.error} onRetry={() => list.refetch()} />
+      ) : list.data.items.length === 0 ? (
+        creating ? null : (
+          <EmptyState title="No webhook endpoints yet">
+            Add an endpoint to be notified (event <code>package.sorting</code>) each time a package manifest is accepted.
+          </EmptyState>
+        )
+      ) : (
+        <ul className="space-y-3" aria-label="Webhook endpoints">
+          {list.data.items.map((endpoint) => (
+            <li key={endpoint.id}>
+              <Card className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <Link
+                    href={`/webhooks/${endpoint.id}`}
+                    className="break-all font-mono text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+                  >
+                    {endpoint.url}
+                  </Link>
+                  <p className="mt-1 text-sm text-slate-600">
+                    {endpoint.description || 'No description'} · {endpoint.events.join(', ')}
+                  </p>
+                  {!endpoint.enabled && endpoint.disabled_reason ? (
+                    <p className="mt-1 text-sm text-red-800">{endpoint.disabled_reason}</p>
+                  ) : null}
+                </div>
+                <EndpointStatus endpoint={endpoint} />
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function CreateWebhookForm({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
+  const [problem, setProblem] = useState<string[]>([]);
+  const form = useForm<FormValues>({ resolver, defaultValues: { url: '', events: ['package.sorting'], description: '' } });
+  const mutation = useMutation({
+    mutationFn: (body: TCreateWebhookRequestInput) =>
+      portalFetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),
+    onSuccess: (result) => {
+      setCreated(result);
+      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    },
+    onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
+  });
+
+  const submit = form.handleSubmit((values) => {
+    setProblem([]);
+    mutation.mutate({
+      url: values.url.trim(),
+      events: values.events as TCreateWebhookRequestInput['events'],
+      description: values.description.trim(),
+    });
+  });
+
+  if (created) {
+    return (
+      <Card>
+        <CardTitle>Endpoint added</CardTitle>
+        <p className="mt-1 break-all font-mono text-sm text-slate-700">{created.endpoint.url}</p>
+        <div className="mt-4">
+          <SecretReveal
+            secret={created.secret}
+            doneLabel="I have saved the secret"
+            onDone={() => router.push(`/webhooks/${created.endpoint.id}`)}
+          />
+        </div>
+      </Card>
+    );
+  }
+
+  const errors = form.formState.errors;
+  return (
+    <Card>
+      <CardTitle>Add a webhook endpoint</CardTitle>
+      <form noValidate onSubmit={submit} className="mt-4 space-y-4">
+        <Field label="Endpoint URL" required error={errors.url?.message} hint="We POST signed JSON here (Standard Webhooks).">
+          <Input type="url" placeholder="https://example.com/webhooks/carrier" autoComplete="off" {...form.register('url')} />
+        </Field>
+        <fieldset aria-describedby={errors.events ? 'events-error' : undefined}>
+          <legend className="text-sm font-medium text-slate-800">
+            Events{' '}
+            <span className="text-red-700" aria-hidden="true">
+              *
+            </span>
+          </legend>
+          <div className="mt-1 space-y-1">
+            {WEBHOOK_EVENTS.map((event) => (
+              <label key={event} className="flex items-center gap-2 text-sm text-slate-800">
+                <input type="checkbox" value={event} {...form.register('events')} className="h-4 w-4" />
+                <code>{event}</code> <span className="text-slate-600">— a package manifest was accepted</span>
+              </label>
+            ))}
+          </div>
+          {errors.events ? (
+            <p id="events-error" className="mt-1 text-sm text-red-700">
+              {errors.events.message ?? 'Choose at least one event'}
+            </p>
+          ) : null}
+        </fieldset>
+        <Field label="Description" error={errors.description?.message}>
+          <Input autoComplete="off" {...form.register('description')} />
+        </Field>
+        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
+        <div className="flex gap-2">
+          <Button type="submit" loading={mutation.isPending}>
+            Add endpoint
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

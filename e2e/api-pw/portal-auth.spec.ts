@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test';
+import { uniqueUser } from '../fixtures';
+
+// The portal's public auth endpoints and the public OpenAPI document, driven over HTTP only.
+
+test.describe('portal auth endpoints', () => {
+  test('sign-up validates every field at once, with the API error envelope', async ({ request }) => {
+    const response = await request.post('/portal-api/auth/sign-up', { data: { company: '', email: 'nope', password: 'short' } });
+    expect(response.status()).toBe(422);
+    const body = (await response.json()) as { error: { code: string; details: { path: string }[] } };
+    expect(body.error.code).toBe('validation_failed');
+    expect(body.error.details.map((d) => d.path).sort()).toEqual(['company', 'email', 'password']);
+  });
+
+  test('sign-up, then the same company or e-mail again is a 409 naming the field', async ({ request }) => {
+    const user = uniqueUser('api');
+    const first = await request.post('/portal-api/auth/sign-up', { data: user });
+    expect(first.status()).toBe(201);
+    const setCookie = first.headers()['set-cookie'] ?? '';
+    expect(setCookie).toMatch(/carrier_session=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+
+    const sameCompany = await request.post('/portal-api/auth/sign-up', {
+      data: { ...uniqueUser('api2'), company: user.company },
+    });
+    expect(sameCompany.status()).toBe(409);
+    expect(((await sameCompany.json()) as { error: { details: { path: string }[] } }).error.details[0].path).toBe('company');
+
+    const sameEmail = await request.post('/portal-api/auth/sign-up', { data: { ...uniqueUser('api3'), email: user.email } });
+    expect(sameEmail.status()).toBe(409);
+    expect(((await sameEmail.json()) as { error: { details: { path: string }[] } }).error.details[0].path).toBe('email');
+  });
+
+  test('sign-in refuses form posts and foreign origins (login CSRF)', async ({ request }) => {
+    const form = await request.post('/portal-api/auth/sign-in', { form: { email: 'a@b.c', password: 'x' } });
+    expect(form.status()).toBe(415);
+    const foreign = await request.post('/portal-api/auth/sign-in', {
+      headers: { origin: 'https://evil.example' },
+      data: { email: 'a@b.c', password: 'x' },
+    });
+    expect(foreign.status()).toBe(403);
+  });
+
+  test('an unknown e-mail and a wrong password get the same answer', async ({ request }) => {
+    const user = uniqueUser('same');
+    await request.post('/portal-api/auth/sign-up', { data: user });
+    const unknown = await request.post('/portal-api/auth/sign-in', {
+      data: { email: `x${user.email}`, password: user.password },
+    });
+    const wrong = await request.post('/portal-api/auth/sign-in', { data: { email: user.email, password: 'wrong-password' } });
+    expect(unknown.status()).toBe(401);
+    expect(wrong.status()).toBe(401);
+    expect(await unknown.json()).toEqual(await wrong.json());
+  });
+});
+
+test('the OpenAPI document answers CORS preflight and is the same under both base paths', async ({ request }) => {
+  const preflight = await request.fetch('/api/1.1/openapi.json', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' },
+  });
+  expect(preflight.status()).toBe(204);
+  expect(preflight.headers()['access-control-allow-origin']).toBe('*');
+  const live = await (await request.get('/api/1.1/openapi.json')).json();
+  const test_ = await (await request.get('/version-test/api/1.1/openapi.json')).json();
+  expect(test_).toEqual(live);
+});

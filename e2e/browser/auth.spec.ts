@@ -1,0 +1,93 @@
+import { expect, screenshots, signUpThroughUi, test, uniqueUser } from '../fixtures';
+
+test.describe('sign up, sign out, sign in', () => {
+  test('a new shipper signs up, signs out and signs in again', async ({ page }, testInfo) => {
+    const user = uniqueUser('auth');
+    await page.goto('/sign-up');
+    await screenshots(page, testInfo, 'sign-up');
+    await signUpThroughUi(page, user);
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByText(user.company)).toBeVisible();
+
+    // The session cookie is httpOnly and SameSite=Lax.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'carrier_session');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Lax');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/sign-in$/);
+
+    await screenshots(page, testInfo, 'sign-in');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText(user.company)).toBeVisible();
+  });
+
+  test('a wrong password is refused with a clear message', async ({ page }) => {
+    const user = uniqueUser('wrongpw');
+    await signUpThroughUi(page, user);
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Wrong e-mail or password.')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test('sign-in is rate-limited after repeated failures, even with the right password', async ({ page }) => {
+    const user = uniqueUser('limit');
+    await signUpThroughUi(page, user);
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    for (let i = 0; i < 5; i += 1) {
+      await page.getByLabel('E-mail').fill(user.email);
+      await page.getByLabel('Password').fill(`wrong-${i}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByText('Wrong e-mail or password.')).toBeVisible();
+    }
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText(/Too many failed sign-in attempts/)).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+
+    const response = await page.request.post('/portal-api/auth/sign-in', {
+      data: { email: user.email, password: user.password },
+    });
+    expect(response.status()).toBe(429);
+    expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+  });
+
+  test('sign-up says clearly when the company name is taken, and checks fields in the browser', async ({ page }) => {
+    const first = uniqueUser('taken');
+    await signUpThroughUi(page, first);
+    await page.context().clearCookies();
+
+    await page.goto('/sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.locator('#' + (await page.getByLabel('Company name').getAttribute('id')) + '-error')).toBeVisible();
+    await expect(page.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByLabel('Company name').fill(first.company.toUpperCase());
+    await page.getByLabel('E-mail').fill(uniqueUser('other').email);
+    await page.getByLabel('Password').fill('a-long-enough-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByText('An account with this company name already exists', { exact: false })).toBeVisible();
+    await expect(page.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('the environment switch scopes the portal and survives a reload', async ({ page }) => {
+    await signUpThroughUi(page, uniqueUser('env'));
+    await expect(page.getByTestId('env-test')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Test environment')).toBeVisible();
+    await page.getByTestId('env-live').click();
+    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText('Test environment')).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-pressed', 'true');
+  });
+});

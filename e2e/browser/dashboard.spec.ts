@@ -1,0 +1,82 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { containerSample, packageSample } from '../api/support/samples';
+import { apiBase, authed, createToken, expect, portalApi, screenshots, test } from '../fixtures';
+
+interface Dashboard {
+  totals: { packages: number; manifests: number };
+  webhooks: { attempts: number; succeeded: number; successRate: number | null };
+}
+
+/** A local webhook receiver that answers 204 to everything. */
+async function receiver(): Promise<{ server: Server; url: string; received: string[] }> {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
+}
+
+test.describe('dashboard', () => {
+  test('starts empty, then shows API activity, recent items and the webhook success rate', async ({
+    freshPage: page,
+    request,
+  }, testInfo) => {
+    await page.goto('/dashboard');
+    await expect(page.getByText('No test activity in the last 30 days')).toBeVisible();
+    await expect(page.getByText('No webhook deliveries yet')).toBeVisible();
+    await screenshots(page, testInfo, 'dashboard-empty');
+
+    const token = await createToken(page, 'dashboard');
+    const api = authed(request, token);
+    const hook = await receiver();
+    try {
+      const created = await api.post(`${apiBase.test}/webhooks`, { url: hook.url, events: ['package.sorting'] });
+      expect(created.status(), await created.text()).toBe(201);
+
+      const suffix = Date.now().toString(36).toUpperCase();
+      for (const n of [1, 2, 3]) {
+        const response = await api.post(`${apiBase.test}/wf/package`, packageSample(`DASH${suffix}${n}`));
+        expect(response.status(), await response.text()).toBe(200);
+      }
+      const manifest = await api.post(
+        `${apiBase.test}/wf/manifest`,
+        containerSample(`DASH-C-${suffix}`, [`DASHC${suffix}1`, `DASHC${suffix}2`]),
+      );
+      expect(manifest.status(), await manifest.text()).toBe(200);
+
+      // Deliveries run in the background; wait until they are logged.
+      await expect
+        .poll(
+          async () => ((await (await portalApi(page, 'GET', '/portal-api/dashboard')).json()) as Dashboard).webhooks.attempts,
+          { timeout: 45_000 },
+        )
+        .toBeGreaterThanOrEqual(3);
+      const dashboard = (await (await portalApi(page, 'GET', '/portal-api/dashboard')).json()) as Dashboard;
+      expect(dashboard.totals).toEqual({ packages: 3, manifests: 1 });
+      expect(dashboard.webhooks.successRate).toBe(1);
+      expect(hook.received.length).toBeGreaterThanOrEqual(3);
+    } finally {
+      hook.server.close();
+    }
+
+    await page.goto('/dashboard');
+    await expect(page.getByText('Packages, last 30 days').locator('..')).toContainText('3');
+    await expect(page.getByText('Container manifests, last 30 days').locator('..')).toContainText('1');
+    await expect(page.getByText('Webhook success rate').locator('..')).toContainText('100%');
+    await expect(page.getByTestId('recent-activity')).toContainText(/Container DASH-C-/);
+    await expect(page.getByTestId('recent-activity')).toContainText(/Package DASH/);
+    await expect(page.locator('.recharts-surface').first()).toBeVisible();
+    await screenshots(page, testInfo, 'dashboard-activity');
+
+    // The same account's live environment has none of it.
+    await page.getByTestId('env-live').click();
+    await expect(page.getByText('No live activity in the last 30 days')).toBeVisible();
+  });
+});

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { expect, screenshots, test } from '../fixtures';
+import { cell, fillHeader, packagesCsv, uid } from './fixtures/manifests';
+
+// A 1,000-row CSV imported through the column-mapping step, submitted, then found in the list,
+// opened, and exported as CSV with formula-looking cells neutralised.
+
+test.describe('manifests', () => {
+  test('imports 1,000 rows from a CSV, submits, finds the manifest and exports its packages', async ({
+    signedInPage: page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const containerId = uid('CSV');
+    const prefix = uid('IMP');
+    await page.goto('/manifests/new');
+    await fillHeader(page, { containerId, containerWeight: '2000' });
+
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'packages.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(packagesCsv(1000, prefix)),
+    });
+
+    // Mapping: headers matching field names (any case) are mapped; the rest start ignored.
+    await expect(page.getByLabel('Field for column trackingnumber')).toHaveValue('TrackingNumber');
+    await expect(page.getByLabel('Field for column PACKAGEWEIGHTUNIT')).toHaveValue('PackageWeightUnit');
+    await expect(page.getByLabel('Field for column ToName')).toHaveValue('ToName');
+    await expect(page.getByLabel('Field for column Weight (lb)')).toHaveValue('');
+    await expect(page.getByLabel('Field for column Notes')).toHaveValue('');
+    await page.getByLabel('Field for column Weight (lb)').selectOption('PackageWeight');
+    await screenshots(page, testInfo, 'builder-csv-mapping');
+
+    // Record the progress bar while the file streams in (it may be quick, so watch the DOM).
+    await page.evaluate(() => {
+      const seen: number[] = [];
+      (window as unknown as { progressSeen: number[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const bar = document.querySelector('[role="progressbar"][aria-label="Import progress"]');
+        if (bar) seen.push(Number(bar.getAttribute('aria-valuenow')));
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
+    await page.getByRole('button', { name: 'Import rows' }).click();
+    await expect(page.getByText('Imported 1,000 rows.')).toBeVisible();
+    const progress = await page.evaluate(() => (window as unknown as { progressSeen: number[] }).progressSeen);
+    expect(progress.length).toBeGreaterThan(0);
+
+    await expect(page.getByTestId('total-packages')).toHaveText('1,000');
+    await expect(page.getByRole('grid')).toHaveAttribute('aria-rowcount', '1001');
+    await expect(cell(page, 0, 'TrackingNumber')).toHaveText(`${prefix}-00001`);
+    await expect(cell(page, 0, 'PackageWeight')).toHaveText('1.1');
+    // Virtualised: only the rows in view are in the DOM.
+    expect(await page.locator('[role="row"][data-row]').count()).toBeLessThan(60);
+    await screenshots(page, testInfo, 'builder-csv-imported');
+
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    const idText = page.getByTestId('manifest-id');
+    await expect(idText).toHaveText(/^MAN-/, { timeout: 30_000 });
+    const manifestId = (await idText.textContent())!;
+    await expect(page.getByText('its 1,000 packages are stored')).toBeVisible();
+
+    // The list: search by ContainerID, by a tracking number, and by ManifestID.
+    await page.goto('/manifests');
+    await expect(page.getByRole('link', { name: manifestId })).toBeVisible();
+    await screenshots(page, testInfo, 'manifests-list');
+    for (const term of [containerId, `${prefix}-00500`, manifestId.toLowerCase()]) {
+      await page.getByLabel('Search').fill(term);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(term)}`));
+      const rows = page.getByRole('region', { name: 'Manifests' }).locator('tbody tr');
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText(manifestId);
+      await expect(rows.first()).toContainText('1,000');
+    }
+    // A date range and service that exclude it.
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('From', { exact: true }).fill('2001-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2001-01-31');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('No manifests match these filters')).toBeVisible();
+    await screenshots(page, testInfo, 'manifests-list-empty-filter');
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await page.getByLabel('Service').selectOption('AirSkip');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('link', { name: manifestId })).toBeVisible();
+
+    // The detail page: header fields, paginated packages.
+    await page.getByRole('link', { name: manifestId }).click();
+    await expect(page.getByRole('heading', { name: `Container ${containerId}` })).toBeVisible();
+    await expect(page.getByText('E2E Shipper Inc')).toBeVisible();
+    await expect(page.getByText(`1–100 of 1,000`)).toBeVisible();
+    await page.getByRole('navigation', { name: 'Package pages' }).getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText(`101–200 of 1,000`)).toBeVisible();
+    await expect(page.getByText(`${prefix}-00101`)).toBeVisible();
+    await screenshots(page, testInfo, 'manifest-detail');
+
+    // Export: a download of text/csv, every row, formula-looking cells prefixed with a quote.
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export packages (CSV)' }).click();
+    const download = await downloadPromise;
+    expect(download.suggestedFilename()).toBe(`${manifestId}-packages.csv`);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1001);
+    expect(lines[0]).toBe(
+      'TrackingNumber,PackageWeight,PackageWeightUnit,PackageSizeLength,PackageSizeWidth,PackageSizeHeight,ToName,ToPhone,ToEmail,ToAddress1,ToAddress2,ToCity,ToState,ToPostalCode,ToCountry',
+    );
+    expect(lines[1]).toBe(`${prefix}-00001,1.1,lb,,,,"'=HYPERLINK(""http://evil.example"",""click"")",,,,,Newark,,07114,`);
+    expect(lines[2]).toContain(`"'+SUM(1,2)"`);
+    expect(lines[3]).toContain(`,'@cmd,`);
+    expect(lines[1000]).toContain(`${prefix}-01000`);
+    const response = await page.request.get(`/portal-api/manifests/${manifestId}/export`);
+    expect(response.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  });
+
+  test('an unknown manifest shows a not-found state; the list has an empty state for a new user', async ({
+    freshPage: page,
+  }, testInfo) => {
+    await page.goto('/manifests');
+    await expect(page.getByText('No manifests yet')).toBeVisible();
+    await screenshots(page, testInfo, 'manifests-empty');
+    await page.goto('/manifests/MAN-00000000000000000');
+    await expect(page.getByText('Manifest not found')).toBeVisible();
+    const response = await page.request.get('/portal-api/manifests/MAN-00000000000000000/export');
+    expect(response.status()).toBe(404);
+    expect((await response.json()).error.code).toBe('not_found');
+  });
+});

@@ -1,0 +1,77 @@
+import { apiBase, authed, expect, screenshots, switchEnvironment, test } from '../fixtures';
+
+const rateBody = {
+  weight: '2',
+  weight_unit: 'lb',
+  from_zip: '10001',
+  to_zip: '60601',
+  service: 'Carrier Express',
+  length: '10',
+  width: '8',
+  height: '4',
+};
+
+test.describe('API tokens', () => {
+  test('create → shown once → works against the API → revoke → 401', async ({ freshPage: page, request }, testInfo) => {
+    await page.goto('/tokens');
+    await expect(page.getByText('No test tokens yet')).toBeVisible();
+    await screenshots(page, testInfo, 'tokens-empty');
+
+    // Client-side validation first.
+    await page.getByRole('button', { name: 'Create test token' }).click();
+    await expect(page.getByLabel('Token name')).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByLabel('Token name').fill('Warehouse WMS');
+    await page.getByRole('button', { name: 'Create test token' }).click();
+    const shown = page.getByTestId('new-token-value');
+    await expect(shown).toHaveText(/^ck_test_[A-Za-z0-9_-]{43}$/);
+    const token = (await shown.textContent())!.trim();
+    await expect(page.getByRole('button', { name: 'Copy token' })).toBeVisible();
+    const row = page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' });
+    await expect(row).toContainText(token.slice(0, 12));
+    await expect(row).toContainText('Never');
+    await screenshots(page, testInfo, 'tokens-created');
+
+    // Shown once: after a reload only the prefix remains.
+    await page.reload();
+    await expect(page.getByTestId('new-token-value')).toHaveCount(0);
+    await expect(page.getByText(token)).toHaveCount(0);
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' })).toBeVisible();
+
+    // It works against the real API, in its own environment only.
+    const api = authed(request, token);
+    const ok = await api.post(`${apiBase.test}/wf/rate`, rateBody);
+    expect(ok.status()).toBe(200);
+    expect(((await ok.json()) as { rates: unknown[] }).rates).toHaveLength(1);
+    const wrongEnv = await api.post(`${apiBase.live}/wf/rate`, rateBody);
+    expect(wrongEnv.status()).toBe(401);
+
+    await page.reload();
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' })).not.toContainText('Never');
+
+    // Revoke, with a confirmation step.
+    await page.getByRole('button', { name: 'Revoke token Warehouse WMS' }).click();
+    await page.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' })).toContainText('Revoked');
+
+    await expect.poll(async () => (await api.post(`${apiBase.test}/wf/rate`, rateBody)).status(), { timeout: 15_000 }).toBe(401);
+  });
+
+  test('a token created in live is not listed in test', async ({ signedInPage: page }) => {
+    await page.goto('/tokens');
+    await switchEnvironment(page, 'live');
+    await page.getByLabel('Token name').fill('Live only');
+    await page.getByRole('button', { name: 'Create live token' }).click();
+    await expect(page.getByTestId('new-token-value')).toHaveText(/^ck_live_/);
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Live only' })).toBeVisible();
+
+    await switchEnvironment(page, 'test');
+    await expect(page.getByRole('button', { name: 'Create test token' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Tokens', exact: true })).toBeVisible();
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Live only' })).toHaveCount(0);
+
+    await switchEnvironment(page, 'live');
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Live only' })).toBeVisible();
+    await switchEnvironment(page, 'test');
+  });
+});

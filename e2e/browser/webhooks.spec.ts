@@ -1,0 +1,128 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { expect, screenshots, test } from '../fixtures';
+
+// Webhook endpoints in the portal: create (secret shown once), test event, delivery log with the
+// receiver's response, redeliver, disable / enable, delete. A receiver runs inside the test.
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+async function startReceiver(): Promise<{ url: string; received: Received[]; server: Server }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`ok from receiver #${received.length}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks/carrier`, received, server };
+}
+
+test.describe('webhooks', () => {
+  test('create, secret once, test event, delivery log, redeliver, disable, enable, delete', async ({
+    freshPage: page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const receiver = await startReceiver();
+    try {
+      await page.goto('/webhooks');
+      await expect(page.getByText('No webhook endpoints yet')).toBeVisible();
+      await screenshots(page, testInfo, 'webhooks-empty');
+
+      // Validation from the shared schema, next to the field.
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByLabel(/Endpoint URL/).fill('ftp://example.com/x');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(page.getByText('must use https (or http)')).toBeVisible();
+      await expect(page.getByLabel(/Endpoint URL/)).toHaveAttribute('aria-invalid', 'true');
+      await screenshots(page, testInfo, 'webhooks-create-error');
+
+      await page.getByLabel(/Endpoint URL/).fill(receiver.url);
+      await page.getByLabel('Description').fill('Warehouse sorter');
+      await expect(page.getByRole('checkbox', { name: /package\.sorting/ })).toBeChecked();
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+
+      // The secret, once, with a copy button.
+      const secretBox = page.getByLabel('Signing secret');
+      await expect(secretBox).toHaveValue(/^whsec_/);
+      const secret = await secretBox.inputValue();
+      await expect(page.getByRole('button', { name: 'Copy secret' })).toBeVisible();
+      await screenshots(page, testInfo, 'webhooks-secret-once');
+      await page.getByRole('button', { name: 'I have saved the secret' }).click();
+
+      await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
+      await expect(page.getByText(receiver.url)).toBeVisible();
+      await expect(page.getByText(secret)).toHaveCount(0);
+      const endpointUrl = page.url();
+
+      // A test event is delivered, signed so the standardwebhooks package verifies it, and logged.
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect(page.getByText(/Test event queued/)).toBeVisible();
+      const rows = page.getByTestId('delivery-row');
+      await expect(rows).toHaveCount(1, { timeout: 20_000 });
+      await expect(rows.first()).toContainText('200 delivered');
+      await expect(rows.first()).toContainText('test');
+      await expect(rows.first()).toContainText(/\d+ ms/);
+      expect(receiver.received).toHaveLength(1);
+      const delivered = receiver.received[0];
+      const payload = new Webhook(secret).verify(delivered.body, {
+        'webhook-id': String(delivered.headers['webhook-id']),
+        'webhook-timestamp': String(delivered.headers['webhook-timestamp']),
+        'webhook-signature': String(delivered.headers['webhook-signature']),
+      }) as { manifest_id: string; package_count: number; tracking_numbers: string[] };
+      expect(payload.package_count).toBe(payload.tracking_numbers.length);
+
+      // Expand the attempt: the receiver's response body.
+      await rows
+        .first()
+        .getByRole('button', { name: /Show response/ })
+        .click();
+      await expect(page.getByText('ok from receiver #1')).toBeVisible();
+      await screenshots(page, testInfo, 'webhook-detail-log');
+
+      // Redeliver: a second attempt of the same message.
+      await rows.first().getByRole('button', { name: 'Redeliver' }).click();
+      await expect(rows).toHaveCount(2, { timeout: 20_000 });
+      await expect(rows.first()).toContainText('#2');
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[1].headers['webhook-id']).toBe(delivered.headers['webhook-id']);
+
+      // Disable: shown with its reason, no test events; enable again.
+      await page.getByRole('button', { name: 'Disable' }).click();
+      await expect(page.getByText('This endpoint is disabled.')).toBeVisible();
+      await expect(page.getByText('It was switched off by hand.')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Send test event' })).toBeDisabled();
+      await screenshots(page, testInfo, 'webhook-detail-disabled');
+      await page.goto('/webhooks');
+      await expect(page.getByRole('listitem').filter({ hasText: receiver.url })).toContainText('Disabled');
+      await page.goto(endpointUrl);
+      await page.getByRole('button', { name: 'Enable' }).click();
+      await expect(page.getByText('Endpoint enabled.')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Send test event' })).toBeEnabled();
+
+      // Delete, after confirming.
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByRole('alertdialog')).toContainText('cannot be undone');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('alertdialog')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('button', { name: 'Yes, delete endpoint' }).click();
+      await expect(page).toHaveURL(/\/webhooks\?deleted=1$/);
+      await expect(page.getByText('Endpoint deleted.')).toBeVisible();
+      await expect(page.getByText('No webhook endpoints yet')).toBeVisible();
+      await page.goto(endpointUrl);
+      await expect(page.getByText('Webhook endpoint not found')).toBeVisible();
+    } finally {
+      receiver.server.close();
+    }
+  });
+});

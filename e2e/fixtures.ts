@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+
+// Fixtures shared by the e2e specs:
+//   account       a brand-new shipper, signed up through the UI once per worker (storage state saved)
+//   signedInPage  a page signed in as that shipper, in the test environment
+//   apiToken      a test-environment API token of that shipper, created through the portal API
+// and helpers for unique users and for the 1440/390 screenshots attached to the results.
+
+export interface Account {
+  company: string;
+  email: string;
+  password: string;
+  storageState: string;
+}
+
+export function uniqueUser(label = 'user') {
+  const id = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  return { company: `E2E ${label} ${id}`, email: `${label}-${id}@e2e.example`, password: `pw-${id}-correct-horse` };
+}
+
+export async function signUpThroughUi(page: Page, user: { company: string; email: string; password: string }) {
+  await page.goto('/sign-up');
+  await page.getByLabel('Company name').fill(user.company);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** The session's CSRF token, as the portal layout publishes it. */
+export async function csrfToken(page: Page): Promise<string> {
+  const meta = page.locator('meta[name="csrf-token"]');
+  if ((await meta.count()) === 0) await page.goto('/dashboard');
+  const token = await meta.getAttribute('content');
+  if (!token) throw new Error('no csrf-token meta on the page');
+  return token;
+}
+
+/** Calls the portal API from the signed-in page's cookie jar. */
+export async function portalApi(page: Page, method: string, path: string, body?: unknown) {
+  const token = await csrfToken(page);
+  return page.request.fetch(path, {
+    method,
+    headers: { 'x-csrf-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    data: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export async function switchEnvironment(page: Page, environment: 'test' | 'live') {
+  const button = page.getByTestId(`env-${environment}`);
+  if ((await button.getAttribute('aria-pressed')) === 'true') return;
+  await button.click();
+  await expect(button).toHaveAttribute('aria-pressed', 'true');
+}
+
+/** Full-page screenshots at 1440×900 and 390×844, attached to the test's results. */
+export async function screenshots(page: Page, testInfo: TestInfo, name: string, ready?: () => Promise<void>) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    if (ready) await ready();
+    await page.waitForTimeout(300); // let charts re-measure after the resize
+    const path = testInfo.outputPath(`${name}-${width}.png`);
+    await page.screenshot({ path, fullPage: true });
+    await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+export const apiBase = { test: '/version-test/api/1.1', live: '/api/1.1' } as const;
+
+export async function createToken(page: Page, name: string): Promise<string> {
+  const response = await portalApi(page, 'POST', '/portal-api/tokens', { name });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { token: string }).token;
+}
+
+export function authed(request: APIRequestContext, token: string) {
+  const headers = { authorization: `Token ${token}`, 'content-type': 'application/json' };
+  return {
+    post: (path: string, data: unknown) => request.post(path, { headers, data }),
+    get: (path: string) => request.get(path, { headers }),
+  };
+}
+
+export const test = base.extend<{ signedInPage: Page; freshPage: Page; apiToken: string }, { account: Account }>({
+  account: [
+    async ({ browser }, provide, workerInfo) => {
+      const user = uniqueUser(`w${workerInfo.workerIndex}`);
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const page = await context.newPage();
+      await signUpThroughUi(page, user);
+      const storageState = workerInfo.project.outputDir + `/.auth-${workerInfo.workerIndex}-${Date.now()}.json`;
+      await context.storageState({ path: storageState });
+      await context.close();
+      await provide({ ...user, storageState });
+    },
+    { scope: 'worker' },
+  ],
+  signedInPage: async ({ browser, account }, provide, testInfo) => {
+    const context = await browser.newContext({
+      baseURL: testInfo.project.use.baseURL,
+      viewport: { width: 1440, height: 900 },
+      storageState: account.storageState,
+    });
+    const page = await context.newPage();
+    await page.goto('/dashboard');
+    await switchEnvironment(page, 'test');
+    await provide(page);
+    await context.close();
+  },
+  /** A page of a shipper signed up for this test alone: for flows that start from empty. */
+  freshPage: async ({ browser }, provide, testInfo) => {
+    const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signUpThroughUi(page, uniqueUser('fresh'));
+    await provide(page);
+    await context.close();
+  },
+  apiToken: async ({ signedInPage }, provide) => {
+    await provide(await createToken(signedInPage, `fixture ${Date.now()}`));
+  },
+});
+
+export { expect };

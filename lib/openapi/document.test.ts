@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { matchRoute } from '@/lib/http/routes';
+import { openApiDocument } from './document';
+
+type Json = Record<string, unknown>;
+const doc = openApiDocument() as Json & { paths: Record<string, Json>; components: { schemas: Json } };
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 with both servers and the Token scheme', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect((doc.servers as { url: string }[]).map((s) => s.url)).toEqual(['/api/1.1', '/version-test/api/1.1']);
+    expect(doc.components).toHaveProperty(['securitySchemes', 'Token', 'name'], 'Authorization');
+  });
+
+  it('documents only paths and methods the API router serves, in both environments', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'x1');
+      for (const base of ['/api/1.1', '/version-test/api/1.1']) {
+        const match = matchRoute(base + concrete);
+        expect(match, base + path).toBeDefined();
+        for (const method of Object.keys(item).filter((k) => k !== 'parameters')) {
+          expect(Object.keys(match!.route.methods), `${method} ${path}`).toContain(method.toUpperCase());
+        }
+      }
+    }
+  });
+
+  it('every $ref resolves', () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(10);
+    for (const name of refs) expect(doc.components.schemas).toHaveProperty([name]);
+  });
+
+  it('request schemas come from the Zod schemas, with their documented types', () => {
+    const rate = doc.components.schemas.RateRequest as { properties: Record<string, Json>; required: string[] };
+    expect(rate.required.sort()).toEqual(['height', 'length', 'weight', 'weight_unit', 'width']);
+    expect(rate.properties.weight.type).toBe('number');
+    expect(rate.properties.weight_unit.enum).toEqual(['lb', 'kg', 'oz']);
+    const pkg = doc.components.schemas.Package as { properties: Record<string, Json>; required: string[] };
+    expect(pkg.required).toContain('TrackingNumber');
+    expect(pkg.properties.ManifestDate.format).toBe('date-time');
+    // No field is left without a type: a bare transform would document as {}.
+    for (const name of [
+      'RateRequest',
+      'Package',
+      'ContainerManifestRequest',
+      'ContainerDetail',
+      'CreateWebhookRequest',
+      'UpdateWebhookRequest',
+    ]) {
+      const schema = doc.components.schemas[name] as { properties: Record<string, Json> };
+      for (const [field, property] of Object.entries(schema.properties)) {
+        expect(property.type ?? property.$ref, `${name}.${field}`).toBeDefined();
+      }
+    }
+  });
+});

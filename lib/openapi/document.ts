@@ -1,0 +1,621 @@
+import { z } from 'zod';
+import { ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { ZPackage } from '@/lib/schemas/package-manifest';
+import { SERVICES } from '@/lib/schemas/rate';
+import { ZRateRequest } from '@/lib/schemas/rate';
+import {
+  WEBHOOK_EVENTS,
+  ZCreateWebhookRequest,
+  ZListWebhookDeliveriesQuery,
+  ZUpdateWebhookRequest,
+} from '@/lib/schemas/webhooks';
+
+// The OpenAPI 3.1 document, generated from the same Zod schemas that parse requests, so the
+// reference cannot drift from what the server accepts. Request field types come from the metadata
+// on the field builders (lib/schemas/fields.ts); response shapes are written here.
+
+type Json = Record<string, unknown>;
+
+function inputSchema(schema: z.ZodType): Json {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  delete json.$schema;
+  return json;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function rateRequestSchema(): Json {
+  const json = inputSchema(ZRateRequest);
+  const properties = json.properties as Record<string, Json>;
+  properties.service = {
+    ...properties.service,
+    description: 'Blank or omitted: one quote per active rate card that can price the request.',
+  };
+  properties.from_zip = { ...properties.from_zip, description: 'Origin US ZIP. Required by Carrier Express and Carrier Ground.' };
+  properties.to_zip = {
+    ...properties.to_zip,
+    description: 'Destination US ZIP. Required by Carrier Express and Carrier Ground.',
+  };
+  properties.origin = { ...properties.origin, description: 'Origin IATA airport code. Required by AirSkip.' };
+  properties.destination = { ...properties.destination, description: 'Destination IATA airport code. Required by AirSkip.' };
+  properties.length = {
+    ...properties.length,
+    description: `${String(properties.length.description ?? '')} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
+  };
+  return {
+    ...json,
+    example: {
+      weight: '2.5',
+      weight_unit: 'lb',
+      from_zip: '10001',
+      to_zip: '94105',
+      service: '',
+      length: '10',
+      width: '8',
+      height: '4',
+      origin: '',
+      destination: '',
+    },
+  };
+}
+
+function containerManifestSchema(): Json {
+  const json = inputSchema(ZContainerManifestRequest);
+  const properties = json.properties as Record<string, Json>;
+  properties.ContainerDetails = {
+    type: 'array',
+    maxItems: 5000,
+    items: ref('ContainerDetail'),
+    description: 'The packages in the container (at most 5,000); tracking numbers unique.',
+  };
+  properties.FromPostalCode = { ...properties.FromPostalCode, description: 'Also accepted as `FromPostalcode`.' };
+  properties.ContainerWeight = { ...properties.ContainerWeight, description: 'Pounds. Also accepted as `Container Weight`.' };
+  properties.ContainerName = { ...properties.ContainerName, description: 'Also accepted as `Container Name`.' };
+  return {
+    ...json,
+    example: {
+      ManifestDate: '2024-05-01T09:00:00Z',
+      ServiceName: 'AirSkip',
+      FromCompany: 'Acme Shipping',
+      ContainerID: 'CONT-0001',
+      ContainerLength: 48,
+      ContainerWidth: 40,
+      ContainerHeight: 36,
+      ShipmentDescription: 'Apparel',
+      AWB: '123-45678905',
+      ContainerDetails: [{ TrackingNumber: '1Z0001', PackageWeight: 2.5, PackageWeightUnit: 'lb', ToPostalCode: '94105' }],
+    },
+  };
+}
+
+const packageExample = {
+  TrackingNumber: '1Z999AA10123456784',
+  FinalMileCarrier: 'USPS',
+  ManifestDate: '2024-05-01',
+  ServiceName: 'AirSkip',
+  FromCompany: 'Acme Shipping',
+  FromAddress1: '1 Main St',
+  FromCity: 'Toronto',
+  FromState: 'ON',
+  FromPostalCode: 'M5V 3L9',
+  FromCountry: 'CA',
+  ToPostalCode: '94105',
+  ShipmentDescription: 'Shoes',
+  PackageSizeLength: 12,
+  PackageSizeWidth: 8,
+  PackageSizeHeight: 5,
+  PackageWeight: 3,
+  WeightUnit: 'lb',
+};
+
+const errorSchema: Json = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: {
+          type: 'string',
+          enum: [
+            'invalid_json',
+            'validation_failed',
+            'one_package_per_request',
+            'unauthorized',
+            'wrong_environment',
+            'forbidden',
+            'not_found',
+            'method_not_allowed',
+            'conflict',
+            'payload_too_large',
+            'unsupported_media_type',
+            'rate_limited',
+            'service_unavailable',
+            'internal_error',
+          ],
+        },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            properties: { path: { type: 'string', examples: ['package.ToPostalCode'] }, message: { type: 'string' } },
+          },
+        },
+        request_id: { type: 'string', description: 'On 500s: quote it to support.' },
+      },
+    },
+  },
+  example: {
+    error: { code: 'validation_failed', message: 'weight: is required', details: [{ path: 'weight', message: 'is required' }] },
+  },
+};
+
+const webhookEndpointSchema: Json = {
+  type: 'object',
+  required: ['id', 'object', 'url', 'events', 'enabled', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string', examples: ['we_3k9x2m4t8v6w1z5q7r0y'] },
+    object: { const: 'webhook_endpoint' },
+    url: { type: 'string', format: 'uri' },
+    description: { type: 'string' },
+    events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
+    enabled: { type: 'boolean' },
+    disabled_reason: { type: ['string', 'null'] },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+const deliverySchema: Json = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', examples: ['att_42'] },
+    object: { const: 'webhook_delivery' },
+    message_id: { type: 'string', description: 'The `webhook-id` header; stable across retries.' },
+    event_id: { type: 'string' },
+    event_type: { type: 'string' },
+    test: { type: 'boolean' },
+    attempt: { type: 'integer' },
+    attempted_at: { type: 'string', format: 'date-time' },
+    success: { type: 'boolean' },
+    status_code: { type: ['integer', 'null'] },
+    duration_ms: { type: 'integer' },
+    response_body: { type: ['string', 'null'], description: 'First 2 KB of the response.' },
+    error: { type: ['string', 'null'] },
+    message_status: { type: 'string', enum: ['pending', 'delivering', 'succeeded', 'failed'] },
+  },
+};
+
+const packageSortingPayload: Json = {
+  type: 'object',
+  required: ['manifest_id', 'package_count', 'tracking_numbers'],
+  properties: {
+    manifest_id: { type: 'string', description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
+    package_count: { type: 'integer', description: 'Equals the length of tracking_numbers.' },
+    tracking_numbers: { type: 'array', items: { type: 'string' } },
+  },
+  example: { manifest_id: 'MAN-7K3Q9X2M4T8V6W1Z', package_count: 1, tracking_numbers: ['1Z999AA10123456784'] },
+};
+
+function errorResponse(description: string, extra: Json = {}): Json {
+  return { description, content: { 'application/json': { schema: ref('Error') } }, ...extra };
+}
+
+const COMMON_ERRORS: Json = {
+  '400': errorResponse('The body is not valid JSON.'),
+  '401': errorResponse('Missing or invalid token, or a token of the other environment (`wrong_environment`).', {
+    headers: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Token' } } },
+  }),
+  '413': errorResponse('The body is over 5 MB.'),
+  '422': errorResponse('Validation failed: every failing field is listed in `details`.'),
+  '429': errorResponse('Too many requests for this token.', {
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+  }),
+  '500': errorResponse('Server error; the body carries a request_id and nothing internal.'),
+};
+
+const idParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Webhook endpoint id (`we_…`).',
+};
+
+function json(schema: Json, example?: unknown): Json {
+  return { 'application/json': { schema, ...(example === undefined ? {} : { example }) } };
+}
+
+// lib/schemas/webhooks.ts builds url/events/enabled from bare transforms; their documented types are added here.
+function webhookRequestSchema(schema: z.ZodType): Json {
+  const json = inputSchema(schema);
+  const properties = json.properties as Record<string, Json>;
+  properties.url = {
+    type: 'string',
+    format: 'uri',
+    maxLength: 2048,
+    description: 'http(s) URL that receives the notifications.',
+  };
+  properties.events = { type: 'array', minItems: 1, items: { type: 'string', enum: [...WEBHOOK_EVENTS] } };
+  if ('enabled' in properties)
+    properties.enabled = { type: 'boolean', description: 'Enabling clears the reason it was disabled.' };
+  properties.description = { type: ['string', 'null'], maxLength: 255 };
+  json.additionalProperties = false;
+  return json;
+}
+
+let cached: Json | undefined;
+
+/** The whole OpenAPI 3.1 document; built once per process (the schemas do not change at runtime). */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const endpointResponse = (description: string) => ({ description, content: json(ref('WebhookEndpoint')) });
+  const withSecret = {
+    allOf: [
+      ref('WebhookEndpoint'),
+      {
+        type: 'object',
+        required: ['secret'],
+        properties: { secret: { type: 'string', description: 'Signing secret (`whsec_…`), shown only in this response.' } },
+      },
+    ],
+  };
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Carrier shipping API',
+      version: '1.1',
+      description:
+        'Rates, container manifests and package manifests, with package-sorting webhooks. Every request carries `Authorization: Token <token>` ' +
+        '(`Bearer` is accepted too). Test tokens (`ck_test_…`) work only under `/version-test/api/1.1`, live tokens (`ck_live_…`) only under `/api/1.1`. ' +
+        'Bodies are parsed as JSON whatever their Content-Type. Every response carries `x-request-id` and `Access-Control-Allow-Origin: *`.',
+    },
+    servers: [
+      { url: '/api/1.1', description: 'Live' },
+      { url: '/version-test/api/1.1', description: 'Test' },
+    ],
+    security: [{ Token: [] }],
+    tags: [
+      { name: 'Rating', description: 'Price a package against the rate cards.' },
+      { name: 'Manifests', description: 'Tell the carrier what it will receive.' },
+      {
+        name: 'Webhooks',
+        description: 'Endpoints that receive `package.sorting` notifications, signed per the Standard Webhooks spec.',
+      },
+    ],
+    paths: {
+      '/wf/rate': {
+        post: {
+          tags: ['Rating'],
+          operationId: 'quoteRates',
+          summary: 'Quote rates',
+          description:
+            'One quote per active rate card that can price the package, or only the named `service`. Cards that lack an input they need are left out and explained in `messages`. ' +
+            "Billable weight is the greater of actual weight and L×W×H ÷ the card's dim divisor, rounded up to the card's weight step.",
+          requestBody: { required: true, content: json(ref('RateRequest')) },
+          responses: {
+            '200': {
+              description: 'Quotes.',
+              content: json(ref('RateResponse'), {
+                rates: [
+                  {
+                    carrier: 'Carrier',
+                    service: 'Carrier Express',
+                    amount: '12.40',
+                    zone: 8,
+                    billable_weight: '3',
+                    delivery_days: 2,
+                  },
+                ],
+              }),
+            },
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/wf/manifest': {
+        post: {
+          tags: ['Manifests'],
+          operationId: 'createContainerManifest',
+          summary: 'Create a container manifest',
+          description:
+            'Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. ' +
+            'Error bodies also carry `"IsSuccess": "false"`.',
+          requestBody: { required: true, content: json(ref('ContainerManifestRequest')) },
+          responses: {
+            '200': {
+              description: 'Created (or the identical retry).',
+              content: json(ref('ContainerManifestResponse'), { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z' }),
+            },
+            '409': errorResponse('The ContainerID or a tracking number is already used with a different body.'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/wf/package': {
+        post: {
+          tags: ['Manifests'],
+          operationId: 'createPackageManifest',
+          summary: 'Create a package manifest',
+          description:
+            "Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` " +
+            'notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
+          requestBody: { required: true, content: json(ref('PackageManifestRequest'), { package: packageExample }) },
+          responses: {
+            '200': { description: 'Accepted.', content: json(ref('PackageManifestResponse'), { IsSuccess: true }) },
+            '409': errorResponse('The TrackingNumber is already used with a different body.'),
+            ...COMMON_ERRORS,
+          },
+        },
+      },
+      '/webhooks': {
+        get: {
+          tags: ['Webhooks'],
+          operationId: 'listWebhooks',
+          summary: 'List webhook endpoints',
+          responses: {
+            '200': {
+              description: 'The endpoints of this account and environment.',
+              content: json({
+                type: 'object',
+                properties: {
+                  object: { const: 'list' },
+                  data: { type: 'array', items: ref('WebhookEndpoint') },
+                  has_more: { type: 'boolean' },
+                },
+              }),
+            },
+            '401': COMMON_ERRORS['401'],
+          },
+        },
+        post: {
+          tags: ['Webhooks'],
+          operationId: 'createWebhook',
+          summary: 'Create a webhook endpoint',
+          description: 'In live, URLs that resolve to loopback, private, link-local or metadata addresses are refused.',
+          requestBody: {
+            required: true,
+            content: json(ref('CreateWebhookRequest'), {
+              url: 'https://example.com/hooks/carrier',
+              events: ['package.sorting'],
+              description: 'Sorting',
+            }),
+          },
+          responses: {
+            '201': { description: 'Created; the secret is shown only here.', content: json(withSecret) },
+            '401': COMMON_ERRORS['401'],
+            '422': COMMON_ERRORS['422'],
+          },
+        },
+      },
+      '/webhooks/{id}': {
+        parameters: [idParam],
+        get: {
+          tags: ['Webhooks'],
+          operationId: 'getWebhook',
+          summary: 'Get a webhook endpoint',
+          responses: {
+            '200': endpointResponse('The endpoint.'),
+            '404': errorResponse('No such endpoint in this account and environment.'),
+          },
+        },
+        patch: {
+          tags: ['Webhooks'],
+          operationId: 'updateWebhook',
+          summary: 'Update a webhook endpoint',
+          requestBody: { required: true, content: json(ref('UpdateWebhookRequest'), { enabled: false }) },
+          responses: {
+            '200': endpointResponse('The updated endpoint.'),
+            '404': errorResponse('No such endpoint.'),
+            '422': COMMON_ERRORS['422'],
+          },
+        },
+        delete: {
+          tags: ['Webhooks'],
+          operationId: 'deleteWebhook',
+          summary: 'Delete a webhook endpoint',
+          responses: { '204': { description: 'Deleted.' }, '404': errorResponse('No such endpoint.') },
+        },
+      },
+      '/webhooks/{id}/rotate-secret': {
+        parameters: [idParam],
+        post: {
+          tags: ['Webhooks'],
+          operationId: 'rotateWebhookSecret',
+          summary: 'Rotate the signing secret',
+          description: 'The old secret stops working at once.',
+          responses: {
+            '200': { description: 'The endpoint with its new secret, shown only here.', content: json(withSecret) },
+            '404': errorResponse('No such endpoint.'),
+          },
+        },
+      },
+      '/webhooks/{id}/test': {
+        parameters: [idParam],
+        post: {
+          tags: ['Webhooks'],
+          operationId: 'testWebhook',
+          summary: 'Send a test event',
+          responses: {
+            '202': {
+              description: 'Queued.',
+              content: json({
+                type: 'object',
+                properties: {
+                  object: { const: 'webhook_test' },
+                  event_id: { type: 'string' },
+                  message_id: { type: 'string' },
+                  status: { const: 'pending' },
+                },
+              }),
+            },
+            '404': errorResponse('No such endpoint.'),
+          },
+        },
+      },
+      '/webhooks/{id}/deliveries': {
+        parameters: [idParam],
+        get: {
+          tags: ['Webhooks'],
+          operationId: 'listWebhookDeliveries',
+          summary: 'List delivery attempts',
+          description: 'Newest first, a page at a time.',
+          parameters: Object.entries((inputSchema(ZListWebhookDeliveriesQuery).properties ?? {}) as Record<string, Json>).map(
+            ([name, schema]) => ({
+              name,
+              in: 'query',
+              required: false,
+              schema: name === 'cursor' ? { type: 'string', description: 'next_cursor of the previous page.' } : schema,
+            }),
+          ),
+          responses: {
+            '200': {
+              description: 'A page of attempts.',
+              content: json({
+                type: 'object',
+                properties: {
+                  object: { const: 'list' },
+                  data: { type: 'array', items: ref('WebhookDelivery') },
+                  has_more: { type: 'boolean' },
+                  next_cursor: { type: ['string', 'null'] },
+                },
+              }),
+            },
+            '404': errorResponse('No such endpoint.'),
+          },
+        },
+      },
+      '/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+        parameters: [
+          idParam,
+          {
+            name: 'deliveryId',
+            in: 'path',
+            required: true,
+            schema: { type: 'string' },
+            description: 'A delivery (`att_…`) or message id.',
+          },
+        ],
+        post: {
+          tags: ['Webhooks'],
+          operationId: 'redeliverWebhook',
+          summary: 'Redeliver a message now',
+          responses: {
+            '202': {
+              description: 'Queued for delivery.',
+              content: json({
+                type: 'object',
+                properties: {
+                  object: { const: 'webhook_redelivery' },
+                  message_id: { type: 'string' },
+                  status: { type: 'string' },
+                },
+              }),
+            },
+            '404': errorResponse('No such endpoint or delivery.'),
+          },
+        },
+      },
+    },
+    webhooks: {
+      'package.sorting': {
+        post: {
+          summary: 'Package sorting notification',
+          description:
+            'Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify ' +
+            '`webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. ' +
+            'Answer 2xx within 10 s; otherwise it is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.',
+          parameters: [
+            {
+              name: 'webhook-id',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description: 'Message id; the same on every retry.',
+            },
+            {
+              name: 'webhook-timestamp',
+              in: 'header',
+              required: true,
+              schema: { type: 'integer' },
+              description: 'Unix seconds.',
+            },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description: 'Space-separated `v1,<signature>` values.',
+            },
+          ],
+          requestBody: { required: true, content: json(ref('PackageSortingPayload')) },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        Token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Send `Authorization: Token <token>`. Create tokens in the portal under API tokens.',
+        },
+      },
+      schemas: {
+        RateRequest: rateRequestSchema(),
+        RateQuote: {
+          type: 'object',
+          required: ['carrier', 'service', 'amount'],
+          properties: {
+            carrier: { type: 'string', examples: ['Carrier'] },
+            service: { type: 'string', enum: [...SERVICES] },
+            amount: { type: 'string', pattern: '^\\d+\\.\\d{2}$', description: 'Two decimals, as text.', examples: ['12.40'] },
+            zone: { type: 'integer' },
+            billable_weight: { type: 'string', description: 'Pounds.' },
+            delivery_days: { type: 'integer' },
+          },
+        },
+        RateResponse: {
+          type: 'object',
+          required: ['rates'],
+          properties: {
+            rates: { type: 'array', items: ref('RateQuote') },
+            messages: {
+              type: 'array',
+              description: 'Present when a card was left out: why.',
+              items: { type: 'object', properties: { service: { type: 'string' }, message: { type: 'string' } } },
+            },
+          },
+        },
+        ContainerManifestRequest: containerManifestSchema(),
+        ContainerDetail: inputSchema(ZContainerDetail),
+        ContainerManifestResponse: {
+          type: 'object',
+          required: ['IsSuccess', 'ManifestID'],
+          properties: {
+            IsSuccess: { type: 'string', const: 'true' },
+            ManifestID: { type: 'string', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
+          },
+        },
+        Package: { ...inputSchema(ZPackage), example: packageExample },
+        PackageManifestRequest: { type: 'object', required: ['package'], properties: { package: ref('Package') } },
+        PackageManifestResponse: {
+          type: 'object',
+          required: ['IsSuccess'],
+          properties: { IsSuccess: { type: 'boolean', const: true } },
+        },
+        CreateWebhookRequest: webhookRequestSchema(ZCreateWebhookRequest),
+        UpdateWebhookRequest: { ...webhookRequestSchema(ZUpdateWebhookRequest), minProperties: 1 },
+        WebhookEndpoint: webhookEndpointSchema,
+        WebhookDelivery: deliverySchema,
+        PackageSortingPayload: packageSortingPayload,
+        Error: errorSchema,
+      },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,110 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+
+// The dashboard's numbers, every query scoped by account and environment.
+
+export const DASHBOARD_DAYS = 30;
+
+export interface DailyCount {
+  day: string;
+  packages: number;
+  manifests: number;
+}
+
+/** Packages and container manifests received per UTC day, for the last 30 days (zeros included). */
+async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
+  const rows = await db.$queryRaw<{ day: string; packages: bigint; manifests: bigint }[]>`
+    WITH days AS (
+      SELECT generate_series(
+        (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int,
+        (now() AT TIME ZONE 'UTC')::date,
+        interval '1 day'
+      )::date AS day
+    )
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
+      (SELECT count(*) FROM packages p
+        WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment"
+          AND (p.created_at AT TIME ZONE 'UTC')::date = days.day) AS packages,
+      (SELECT count(*) FROM container_manifests m
+        WHERE m.account_id = ${accountId}::uuid AND m.environment = ${environment}::"Environment"
+          AND (m.created_at AT TIME ZONE 'UTC')::date = days.day) AS manifests
+    FROM days ORDER BY days.day`;
+  return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
+}
+
+/** Delivery attempts to the account's endpoints in the last 30 days, and how many got a 2xx. */
+async function webhookStats(accountId: string, environment: Environment) {
+  const [row] = await db.$queryRaw<{ attempts: bigint; succeeded: bigint }[]>`
+    SELECT count(*) AS attempts, count(*) FILTER (WHERE a.success) AS succeeded
+    FROM webhook_attempts a
+    JOIN webhook_messages msg ON msg.id = a.message_id
+    JOIN webhook_endpoints e ON e.id = msg.endpoint_id
+    WHERE e.account_id = ${accountId}::uuid AND e.environment = ${environment}::"Environment"
+      AND a.attempted_at > now() - make_interval(days => ${DASHBOARD_DAYS}::int)`;
+  const attempts = Number(row?.attempts ?? 0);
+  const succeeded = Number(row?.succeeded ?? 0);
+  return { attempts, succeeded, successRate: attempts === 0 ? null : succeeded / attempts };
+}
+
+export interface ActivityItem {
+  kind: 'container_manifest' | 'package';
+  id: string;
+  label: string;
+  detail: string;
+  createdAt: Date;
+}
+
+async function recentActivity(accountId: string, environment: Environment): Promise<ActivityItem[]> {
+  const where = { accountId, environment };
+  const [manifests, packages] = await Promise.all([
+    db.containerManifest.findMany({
+      where,
+      orderBy: { createdAt: 'desc' },
+      take: 8,
+      select: { id: true, containerId: true, packageCount: true, serviceName: true, createdAt: true },
+    }),
+    db.package.findMany({
+      where,
+      orderBy: { createdAt: 'desc' },
+      take: 8,
+      select: { trackingNumber: true, dailyManifestId: true, serviceName: true, createdAt: true },
+    }),
+  ]);
+  return [
+    ...manifests.map((m) => ({
+      kind: 'container_manifest' as const,
+      id: m.id,
+      label: `Container ${m.containerId}`,
+      detail: `${m.id} · ${m.packageCount} package${m.packageCount === 1 ? '' : 's'} · ${m.serviceName}`,
+      createdAt: m.createdAt,
+    })),
+    ...packages.map((p) => ({
+      kind: 'package' as const,
+      id: p.trackingNumber,
+      label: `Package ${p.trackingNumber}`,
+      detail: `${p.dailyManifestId} · ${p.serviceName}`,
+      createdAt: p.createdAt,
+    })),
+  ]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+    .slice(0, 10);
+}
+
+export async function getDashboard(options: { accountId: string; environment: Environment }) {
+  const { accountId, environment } = options;
+  const [daily, webhooks, recent] = await Promise.all([
+    dailyActivity(accountId, environment),
+    webhookStats(accountId, environment),
+    recentActivity(accountId, environment),
+  ]);
+  return {
+    daily,
+    totals: {
+      packages: daily.reduce((n, d) => n + d.packages, 0),
+      manifests: daily.reduce((n, d) => n + d.manifests, 0),
+    },
+    webhooks,
+    recent,
+  };
+}

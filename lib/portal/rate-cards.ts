@@ -1,0 +1,40 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import { parseRateCard } from '@/lib/rating/parse-rate-card';
+
+export interface RateCardView {
+  id: string;
+  service: string;
+  carrier: string;
+  active: boolean;
+  locationKind: 'zip' | 'airport';
+  dimDivisor: string;
+  weightStepLb: string;
+  maxWeightLb: string;
+  zones: { zone: number; maxMiles: number | null }[];
+  weightBreaks: { maxLb: string; prices: string[] }[];
+  surcharges: { code: string; label: string; kind: 'percent' | 'flat' | 'per_lb'; amount: string }[];
+  deliveryDays: number[];
+}
+
+/** Every rate card as the portal shows it: validated like the rating code does, decimals as text. */
+export async function listRateCards(): Promise<RateCardView[]> {
+  const rows = await db.rateCard.findMany({ orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }] });
+  return rows.map((row) => {
+    const card = parseRateCard(row);
+    return {
+      id: row.id,
+      service: card.service,
+      carrier: card.carrier,
+      active: card.active,
+      locationKind: card.locationKind,
+      dimDivisor: card.dimDivisor.toString(),
+      weightStepLb: card.weightStepLb.toString(),
+      maxWeightLb: card.maxWeightLb.toString(),
+      zones: card.zones,
+      weightBreaks: card.weightBreaks.map((b) => ({ maxLb: b.maxLb.toString(), prices: b.prices.map((p) => p.toFixed(2)) })),
+      surcharges: card.surcharges.map((s) => ({ code: s.code, label: s.label, kind: s.kind, amount: s.amount.toString() })),
+      deliveryDays: card.deliveryDays,
+    };
+  });
+}
