@@ -22,14 +22,35 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
         limit,
         timeoutMs,
         declaredLength: headerValue(req.headers['content-length']),
-        // The answer goes out at once; the connection closes after it, so the rest is never read.
-        abort: () => res.setHeader('connection', 'close'),
+        abort: () => discardRest(req, res),
       }),
     remoteAddress: clientAddress(headerValue(req.headers['x-forwarded-for']), req.socket.remoteAddress),
   });
   res.writeHead(response.status, response.headers);
   res.end(response.body);
   return true;
+}
+
+/** Past this many bytes of a refused body the connection is cut rather than drained. */
+const DRAIN_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * A refused body (413, 408) is answered at once. The rest is discarded unbuffered so that a client
+ * still uploading can read the answer (closing under it turns the answer into an EPIPE for most
+ * HTTP clients); beyond DRAIN_LIMIT the connection is cut.
+ */
+function discardRest(req: IncomingMessage, res: ServerResponse): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > DRAIN_LIMIT) {
+    res.setHeader('connection', 'close');
+    return;
+  }
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) req.destroy();
+  });
+  req.resume();
 }
 
 function headerValue(value: string | string[] | undefined): string | null {

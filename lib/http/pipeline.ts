@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import { assertAddressNotBlocked, recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken } from '@/lib/auth/authenticate-token';
 import { checkRateLimit } from '@/lib/auth/rate-limit';
@@ -17,13 +18,17 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   const started = performance.now();
   const incomingId = request.headers.get('x-request-id');
   const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID().replaceAll('-', '')}`;
-  const requestLog = log.child({ requestId });
+  // Child loggers are made only when something logs through them: a child costs an allocation and
+  // a serialisation of its bindings, and on the hot path nothing does (the access line below binds
+  // requestId itself).
+  let requestLog: Logger | undefined;
+  const logger = () => (requestLog ??= log.child({ requestId }));
   const match = matchRoute(request.path);
   let response: ApiResponse;
   let accountId: string | undefined;
   try {
     if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
-    const allow = [...Object.keys(match.route.methods), 'OPTIONS'].join(', ');
+    const allow = allowOf(match.route);
     if (request.method === 'OPTIONS') {
       response = { status: 204, headers: corsHeaders(allow), body: '' };
     } else {
@@ -40,13 +45,16 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       );
       accountId = auth.accountId;
       checkRateLimit(auth.tokenId);
+      let operationLog: Logger | undefined;
       const context: OperationContext = {
         environment: match.environment,
         auth,
         params: match.params,
         query: request.query,
         requestId,
-        log: requestLog.child({ accountId }),
+        get log() {
+          return (operationLog ??= logger().child({ accountId: auth.accountId }));
+        },
         json: () => readJson(request),
       };
       const result = await operation(context);
@@ -57,14 +65,26 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       };
     }
   } catch (error) {
-    response = errorResponse(error, match?.route, requestId, requestLog);
+    response = errorResponse(error, match?.route, requestId, logger());
   }
   response.headers['x-request-id'] = requestId;
-  requestLog.info(
-    { method: request.method, path: request.path, status: response.status, ms: Math.round(performance.now() - started), accountId },
+  log.info(
+    { requestId, method: request.method, path: request.path, status: response.status, ms: Math.round(performance.now() - started), accountId },
     'request',
   );
   return response;
+}
+
+const allowByRoute = new WeakMap<Route, string>();
+
+/** The Allow header of a route (its methods and OPTIONS), worked out once per route. */
+function allowOf(route: Route): string {
+  let allow = allowByRoute.get(route);
+  if (allow === undefined) {
+    allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
+    allowByRoute.set(route, allow);
+  }
+  return allow;
 }
 
 async function readJson(request: ApiRequest): Promise<unknown> {
@@ -93,7 +113,7 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
   // The container operation reports IsSuccess as text, the package operation as a boolean.
   if (route?.isSuccess === 'text') body.IsSuccess = 'false';
   if (route?.isSuccess === 'boolean') body.IsSuccess = false;
-  const allow = route ? [...Object.keys(route.methods), 'OPTIONS'].join(', ') : 'OPTIONS';
+  const allow = route ? allowOf(route) : 'OPTIONS';
   return {
     status: apiError.status,
     headers: { ...corsHeaders(allow), ...apiError.headers, 'content-type': 'application/json' },

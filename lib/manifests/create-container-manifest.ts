@@ -1,10 +1,13 @@
 import 'server-only';
 import { canonicalHash } from '@/lib/canonical-hash';
-import { db, Prisma } from '@/lib/db';
+import { db, pgPool, pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { ApiError, type ErrorDetail } from '@/lib/http/errors';
 import { newManifestId } from '@/lib/ids';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
 
 export interface CreateContainerManifestResult {
   manifestId: string;
@@ -28,45 +31,49 @@ export async function createContainerManifest(options: {
 
   const existing = await findExisting(accountId, environment, header.ContainerID, requestHash);
   if (existing) return existing;
-  await assertTrackingNumbersFree(accountId, environment, request);
+  try {
+    await assertTrackingNumbersFree(accountId, environment, request);
+  } catch (error) {
+    // An identical request may have committed between the two checks: its own tracking numbers
+    // are then "taken", and the right answer is its ManifestID, not a conflict.
+    const raced = await findExisting(accountId, environment, header.ContainerID, requestHash);
+    if (raced) return raced;
+    throw error;
+  }
 
   const manifestId = newManifestId();
   const defaulted = header.ManifestDate === undefined;
+  // Plain SQL on a pooled connection: the packages go in as one multi-row insert from arrays
+  // (unnest), where Prisma's createMany spent seconds per thousand rows building its query.
   try {
-    await db.$transaction(async (tx) => {
-      await tx.containerManifest.create({
-        data: {
-          id: manifestId,
-          accountId,
-          environment,
-          containerId: header.ContainerID,
-          manifestDate: defaulted ? new Date() : new Date(header.ManifestDate!.instant),
-          manifestDateDefaulted: defaulted,
-          serviceName: header.ServiceName,
-          fromCompany: header.FromCompany,
-          awb: header.AWB ?? null,
-          shipmentDescription: header.ShipmentDescription,
-          packageCount: packages.length,
-          header: toJson({ ...header, ManifestDate: header.ManifestDate?.instant }),
-          requestHash,
-        },
-      });
+    await pgTransaction(async (client) => {
+      await client.query(
+        `INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
+                                          service_name, from_company, awb, shipment_description, package_count, header, request_hash)
+         VALUES ($1, $2::uuid, $3::"Environment", $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13)`,
+        [
+          manifestId, accountId, environment, header.ContainerID, defaulted ? new Date() : new Date(header.ManifestDate!.instant), defaulted,
+          header.ServiceName, header.FromCompany, header.AWB ?? null, header.ShipmentDescription, packages.length,
+          JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant }), requestHash,
+        ],
+      );
       if (packages.length > 0) {
-        await tx.containerPackage.createMany({
-          data: packages.map((detail, position) => ({
-            manifestId,
-            accountId,
-            environment,
-            position,
-            trackingNumber: detail.TrackingNumber ?? null,
-            detail: toJson(detail),
-          })),
-        });
+        await client.query(
+          `INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
+           SELECT $1, $2::uuid, $3::"Environment", p.position, p.tracking_number, p.detail
+           FROM unnest($4::int[], $5::text[], $6::jsonb[]) AS p(position, tracking_number, detail)`,
+          [
+            manifestId, accountId, environment,
+            packages.map((_, position) => position),
+            packages.map((detail) => detail.TrackingNumber ?? null),
+            packages.map((detail) => JSON.stringify(detail)),
+          ],
+        );
       }
     });
   } catch (error) {
     // A concurrent request won a unique key: answer as if it had arrived first.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
       const raced = await findExisting(accountId, environment, header.ContainerID, requestHash);
       if (raced) return raced;
       await assertTrackingNumbersFree(accountId, environment, request);
@@ -95,20 +102,17 @@ async function findExisting(accountId: string, environment: Environment, contain
 async function assertTrackingNumbersFree(accountId: string, environment: Environment, request: TContainerManifestRequest) {
   const numbers = request.packages.map((p) => p.TrackingNumber).filter((n): n is string => Boolean(n));
   if (numbers.length === 0) return;
-  const taken = await db.containerPackage.findMany({
-    where: { accountId, environment, trackingNumber: { in: numbers } },
-    select: { trackingNumber: true, manifestId: true },
-  });
+  const { rows: taken } = await pgPool().query<{ tracking_number: string; manifest_id: string }>(
+    `SELECT tracking_number, manifest_id FROM container_packages
+     WHERE account_id = $1::uuid AND environment = $2::"Environment" AND tracking_number = ANY($3::text[])`,
+    [accountId, environment, numbers],
+  );
   if (taken.length === 0) return;
-  const owner = new Map(taken.map((t) => [t.trackingNumber!, t.manifestId]));
+  const owner = new Map(taken.map((t) => [t.tracking_number, t.manifest_id]));
   const details: ErrorDetail[] = [];
   request.packages.forEach((p, index) => {
     const manifestId = p.TrackingNumber ? owner.get(p.TrackingNumber) : undefined;
     if (manifestId) details.push({ path: `ContainerDetails[${index}].TrackingNumber`, message: `${p.TrackingNumber} is already in manifest ${manifestId}` });
   });
   throw new ApiError('conflict', `${details.length} tracking number(s) are already manifested in another container; nothing was stored.`, { details });
-}
-
-function toJson(value: object): Prisma.InputJsonObject {
-  return JSON.parse(JSON.stringify(value)) as Prisma.InputJsonObject;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { canonicalHash } from '@/lib/canonical-hash';
-import { db, Prisma } from '@/lib/db';
+import type pg from 'pg';
+import { pgTransaction, type Prisma } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { ApiError } from '@/lib/http/errors';
 import { newId, newManifestId } from '@/lib/ids';
@@ -34,45 +35,56 @@ export async function createPackageManifest(options: {
 }): Promise<CreatePackageManifestResult> {
   const { accountId, environment, pkg } = options;
   const requestHash = canonicalHash(pkg);
-  return db.$transaction(async (tx) => {
-    const manifestId = await dailyManifestFor(tx, accountId, environment, pkg.ManifestDate.day);
-    const inserted = await tx.$queryRaw<{ id: bigint }[]>`
-      INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
-                            final_mile_carrier, to_postal_code, data, request_hash)
-      VALUES (${accountId}::uuid, ${environment}::"Environment", ${manifestId}, ${pkg.TrackingNumber},
-              ${new Date(pkg.ManifestDate.instant)}, ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode},
-              ${JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant })}::jsonb, ${requestHash})
-      ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
-      RETURNING id`;
-    if (inserted.length === 0) return resolveResend(tx, accountId, environment, pkg.TrackingNumber, requestHash);
+  // The hot path: plain SQL on a pooled connection (Prisma's interactive transaction costs more
+  // than these statements do; bench/RESULTS.md). Same statements, same order, same outcomes.
+  return pgTransaction(async (client) => {
+    const manifestId = await dailyManifestFor(client, accountId, environment, pkg.ManifestDate.day);
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
+                             final_mile_carrier, to_postal_code, data, request_hash)
+       VALUES ($1::uuid, $2::"Environment", $3, $4, $5, $6, $7, $8, $9::jsonb, $10)
+       ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
+       RETURNING id`,
+      [
+        accountId, environment, manifestId, pkg.TrackingNumber, new Date(pkg.ManifestDate.instant), pkg.ServiceName,
+        pkg.FinalMileCarrier, pkg.ToPostalCode, JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant }), requestHash,
+      ],
+    );
+    if (inserted.rows.length === 0) return resolveResend(client, accountId, environment, pkg.TrackingNumber, requestHash);
 
     const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
-    await enqueueEvent(tx, { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload });
+    await enqueueEventSql(client, { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload });
     return { manifestId, created: true };
   });
 }
 
 /** The account's manifest for that day, created with its first package. */
-async function dailyManifestFor(tx: Tx, accountId: string, environment: Environment, day: string): Promise<string> {
-  const created = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO daily_manifests (id, account_id, environment, manifest_date)
-    VALUES (${newManifestId()}, ${accountId}::uuid, ${environment}::"Environment", ${day}::date)
-    ON CONFLICT (account_id, environment, manifest_date) DO NOTHING
-    RETURNING id`;
-  if (created[0]) return created[0].id;
+async function dailyManifestFor(client: pg.PoolClient, accountId: string, environment: Environment, day: string): Promise<string> {
+  const created = await client.query<{ id: string }>(
+    `INSERT INTO daily_manifests (id, account_id, environment, manifest_date)
+     VALUES ($1, $2::uuid, $3::"Environment", $4::date)
+     ON CONFLICT (account_id, environment, manifest_date) DO NOTHING
+     RETURNING id`,
+    [newManifestId(), accountId, environment, day],
+  );
+  if (created.rows[0]) return created.rows[0].id;
   // A separate statement: it sees a row that a concurrent transaction committed meanwhile.
-  const existing = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM daily_manifests
-    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date`;
-  if (!existing[0]) throw new Error(`daily manifest for ${day} vanished`);
-  return existing[0].id;
+  const existing = await client.query<{ id: string }>(
+    `SELECT id FROM daily_manifests
+     WHERE account_id = $1::uuid AND environment = $2::"Environment" AND manifest_date = $3::date`,
+    [accountId, environment, day],
+  );
+  if (!existing.rows[0]) throw new Error(`daily manifest for ${day} vanished`);
+  return existing.rows[0].id;
 }
 
-async function resolveResend(tx: Tx, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
-  const rows = await tx.$queryRaw<{ daily_manifest_id: string; request_hash: string }[]>`
-    SELECT daily_manifest_id, request_hash FROM packages
-    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`;
-  const existing = rows[0];
+async function resolveResend(client: pg.PoolClient, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+  const rows = await client.query<{ daily_manifest_id: string; request_hash: string }>(
+    `SELECT daily_manifest_id, request_hash FROM packages
+     WHERE account_id = $1::uuid AND environment = $2::"Environment" AND tracking_number = $3`,
+    [accountId, environment, trackingNumber],
+  );
+  const existing = rows.rows[0];
   if (!existing) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
   if (existing.request_hash !== requestHash) {
     // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
@@ -83,6 +95,28 @@ async function resolveResend(tx: Tx, accountId: string, environment: Environment
     );
   }
   return { manifestId: existing.daily_manifest_id, created: false };
+}
+
+/** enqueueEvent's statements on a plain pg connection (the package hot path's transaction). */
+async function enqueueEventSql(
+  client: pg.PoolClient,
+  event: { accountId: string; environment: Environment; eventType: string; payload: object },
+): Promise<string> {
+  const eventId = newId('evt');
+  await client.query(
+    `INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
+     VALUES ($1, $2::uuid, $3::"Environment", $4, $5::jsonb, false)`,
+    [eventId, event.accountId, event.environment, event.eventType, JSON.stringify(event.payload)],
+  );
+  const endpoints = await client.query<{ id: string }>(
+    `SELECT id FROM webhook_endpoints
+     WHERE account_id = $1::uuid AND environment = $2::"Environment" AND enabled AND $3 = ANY(events)`,
+    [event.accountId, event.environment, event.eventType],
+  );
+  for (const endpoint of endpoints.rows) {
+    await client.query(`INSERT INTO webhook_messages (id, event_id, endpoint_id) VALUES ($1, $2, $3)`, [newId('msg'), eventId, endpoint.id]);
+  }
+  return eventId;
 }
 
 /** Writes an event and one pending delivery per enabled endpoint subscribed to it. */

@@ -1,0 +1,151 @@
+// The baselines: bare node:http servers doing the same work as an operation with nothing around it
+// (no pipeline, no auth, no logging, no framework), so that each benchmark compares the production
+// server with what this machine can do at most for that operation. Run by bench/run.ts:
+//   BASELINE=rate      parse + validate the body, quote it from rate cards loaded once, answer the quotes
+//   BASELINE=package   the package operation's SQL statements, run with `pg` in one transaction
+//   BASELINE=manifest  a container and its packages stored with one multi-row (unnest) insert
+// Env: DATABASE_URL, PORT, BENCH_ACCOUNT_ID (the bench account: package and manifest rows are its).
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { quoteRates } from '@/lib/rating/quote-rates';
+import { parseRateCard } from '@/lib/rating/parse-rate-card';
+import type { RateCardData, RateCardRow } from '@/lib/rating/types';
+import { parseOperation } from '@/lib/schemas/parse';
+import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
+
+const kind = process.env.BASELINE;
+const databaseUrl = process.env.DATABASE_URL!;
+const accountId = process.env.BENCH_ACCOUNT_ID!;
+const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+
+const id = (prefix: string) => `${prefix}${randomBytes(10).toString('hex').toUpperCase()}`;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+  res.end(text);
+}
+
+let cards: RateCardData[] = [];
+
+async function rate(text: string): Promise<unknown> {
+  const input = parseOperation(ZRateRequest, JSON.parse(text), { aliases: RATE_ALIASES });
+  const result = quoteRates({ cards, input });
+  return result.messages.length > 0 ? result : { rates: result.rates };
+}
+
+// The statements of lib/packages/create-package-manifest.ts, in the same order, on one connection.
+async function createPackage(text: string): Promise<unknown> {
+  const pkg = (JSON.parse(text) as { package: Record<string, string | number> }).package;
+  const hash = createHash('sha256').update(text).digest('hex');
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const day = String(pkg.ManifestDate).slice(0, 10);
+    let manifest = await client.query<{ id: string }>(
+      `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)
+       ON CONFLICT (account_id, environment, manifest_date) DO NOTHING RETURNING id`,
+      [id('MAN-'), accountId, day],
+    );
+    if (manifest.rows.length === 0) {
+      manifest = await client.query<{ id: string }>(
+        `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+        [accountId, day],
+      );
+    }
+    const manifestId = manifest.rows[0].id;
+    await client.query(
+      `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
+                            final_mile_carrier, to_postal_code, data, request_hash)
+       VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
+       ON CONFLICT (account_id, environment, tracking_number) DO NOTHING RETURNING id`,
+      [accountId, manifestId, pkg.TrackingNumber, new Date(String(pkg.ManifestDate)), pkg.ServiceName, pkg.FinalMileCarrier, pkg.ToPostalCode, JSON.stringify(pkg), hash],
+    );
+    const eventId = id('evt_');
+    await client.query(
+      `INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test) VALUES ($1, $2::uuid, 'test', $3, $4::jsonb, false)`,
+      [eventId, accountId, 'package.sorting', JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] })],
+    );
+    const endpoints = await client.query<{ id: string }>(
+      `SELECT id FROM webhook_endpoints WHERE account_id = $1::uuid AND environment = 'test' AND enabled AND $2 = ANY(events)`,
+      [accountId, 'package.sorting'],
+    );
+    for (const endpoint of endpoints.rows) {
+      await client.query(`INSERT INTO webhook_messages (id, event_id, endpoint_id) VALUES ($1, $2, $3)`, [id('msg_'), eventId, endpoint.id]);
+    }
+    await client.query('COMMIT');
+    return { IsSuccess: true, ManifestID: manifestId, TrackingNumber: pkg.TrackingNumber };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+// The least a container manifest can cost: its row and every package row, in two statements.
+async function createManifest(text: string): Promise<unknown> {
+  const body = JSON.parse(text) as Record<string, unknown> & { ContainerDetails: Record<string, unknown>[] };
+  const { ContainerDetails: details, ...header } = body;
+  const manifestId = id('MAN-');
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, service_name, from_company, awb,
+                                        shipment_description, package_count, header, request_hash)
+       VALUES ($1, $2::uuid, 'test', $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11)`,
+      [manifestId, accountId, header.ContainerID, new Date(String(header.ManifestDate)), header.ServiceName, header.FromCompany,
+        header.AWB ?? null, header.ShipmentDescription, details.length, JSON.stringify(header), createHash('sha256').update(text).digest('hex')],
+    );
+    await client.query(
+      `INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
+       SELECT $1, $2::uuid, 'test', p.position, p.tracking_number, p.detail
+       FROM unnest($3::int[], $4::text[], $5::jsonb[]) AS p(position, tracking_number, detail)`,
+      [manifestId, accountId, details.map((_, i) => i), details.map((d) => (d.TrackingNumber as string) ?? null), details.map((d) => JSON.stringify(d))],
+    );
+    await client.query('COMMIT');
+    return { IsSuccess: 'true', ManifestID: manifestId, PackageCount: details.length };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const handlers: Record<string, (text: string) => Promise<unknown>> = { rate, package: createPackage, manifest: createManifest };
+const handler = kind ? handlers[kind] : undefined;
+if (!handler) throw new Error(`BASELINE must be one of ${Object.keys(handlers).join(', ')}`);
+if (kind === 'rate') {
+  const { rows } = await pool.query(
+    `SELECT id, service, carrier, active, location_kind AS "locationKind", dim_divisor AS "dimDivisor", weight_step_lb AS "weightStepLb",
+            max_weight_lb AS "maxWeightLb", zones, weight_breaks AS "weightBreaks", surcharges, delivery_days AS "deliveryDays",
+            sort_order AS "sortOrder"
+     FROM rate_cards WHERE active ORDER BY sort_order, service`,
+  );
+  cards = rows.map((row) => parseRateCard(row as RateCardRow));
+}
+
+const server = createServer((req, res) => {
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204).end();
+    return;
+  }
+  readBody(req)
+    .then(handler)
+    .then(
+      (body) => send(res, 200, body),
+      (error: Error) => send(res, 500, { error: { code: 'internal_error', message: error.message } }),
+    );
+});
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT), '127.0.0.1');
+process.once('SIGTERM', () => server.close(() => void pool.end().then(() => process.exit(0))));

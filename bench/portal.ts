@@ -1,0 +1,130 @@
+// The portal benchmark, in Chromium (the Debian package's executable, driven by @playwright/test):
+// - first render of the manifest builder (/manifests/new) for a signed-in user: first contentful
+//   paint and the moment the package grid is on screen, both from the navigation's start;
+// - a keystroke in a 5,000-row grid, from the key event's timestamp to the frame that shows it
+//   (a requestAnimationFrame callback, then a task after it: the frame has been produced by then).
+// Run alone against a running server: npm run bench:portal -- --base-url http://127.0.0.1:3000
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+
+export interface PortalResult {
+  /** Set when the page to measure does not exist yet (or lacks what is measured). */
+  pending?: string;
+  fcpMs?: number;
+  gridVisibleMs?: number;
+  keystrokes?: number[];
+  keystrokeP50Ms?: number;
+  keystrokeP95Ms?: number;
+  keystrokeMaxMs?: number;
+  notes: string[];
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const KEYSTROKES = 30;
+
+function csv(rows: number): string {
+  const lines = ['TrackingNumber,PackageWeight,PackageWeightUnit,ToName,ToPostalCode'];
+  for (let i = 0; i < rows; i++) lines.push(`BENCH${String(i).padStart(6, '0')},2.5,lb,Recipient ${i},94105`);
+  return lines.join('\n');
+}
+
+export async function measurePortal(options: { baseUrl: string; rows: number }): Promise<PortalResult> {
+  if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`, notes: [] };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const notes: string[] = [];
+  try {
+    const context = await browser.newContext({ baseURL: options.baseUrl, viewport: { width: 1400, height: 900 } });
+    const email = `bench-${Date.now()}@example.com`;
+    const signUp = await context.request.post('/portal-api/auth/sign-up', {
+      data: { company: `Bench ${Date.now()}`, email, password: 'bench password 1234' },
+      headers: { origin: options.baseUrl },
+    });
+    if (signUp.status() === 404) return { pending: 'the portal has no /portal-api/auth/sign-up yet', notes };
+    if (!signUp.ok()) throw new Error(`sign-up answered ${signUp.status()}: ${await signUp.text()}`);
+
+    const page = await context.newPage();
+    // Once unmeasured, so that the measured load is not the server's first (compilation, caches).
+    await page.goto('/manifests/new');
+    const response = await page.goto('/manifests/new', { waitUntil: 'commit' });
+    if (response?.status() === 404) return { pending: '/manifests/new does not exist yet', notes };
+    // Checked on every animation frame inside the page, so the time is that of the first frame showing the grid.
+    const shown = await page.waitForFunction(
+      () => {
+        const grid = document.querySelector('[role="grid"]');
+        return grid && grid.getBoundingClientRect().height > 0 ? performance.now() : false;
+      },
+      undefined,
+      { polling: 'raf', timeout: 60_000 },
+    );
+    const gridVisibleMs = Math.round((await shown.jsonValue()) as number);
+    const fcpMs = Math.round(
+      await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN),
+    );
+
+    await fillGrid(page, options.rows, notes);
+    const keystrokes = await timeKeystrokes(page);
+    const sorted = [...keystrokes].sort((a, b) => a - b);
+    const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
+    return {
+      fcpMs,
+      gridVisibleMs,
+      keystrokes,
+      keystrokeP50Ms: at(0.5),
+      keystrokeP95Ms: at(0.95),
+      keystrokeMaxMs: Math.round(sorted[sorted.length - 1] * 10) / 10,
+      notes,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Imports `rows` packages through the builder's CSV import, as a user would. */
+async function fillGrid(page: Page, rows: number, notes: string[]): Promise<void> {
+  const input = page.locator('input[type="file"]');
+  await input.setInputFiles({ name: 'packages.csv', mimeType: 'text/csv', buffer: Buffer.from(csv(rows)) });
+  await page.getByRole('button', { name: 'Import rows' }).click();
+  await page.getByText(`Imported ${rows.toLocaleString('en-US')} rows`).waitFor({ timeout: 60_000 });
+  const rowCount = await page.getByRole('grid').getAttribute('aria-rowcount').catch(() => null);
+  notes.push(
+    `Grid filled through the builder's CSV import with ${rows.toLocaleString('en-US')} rows (the grid's aria-rowcount, header row included, reads ${rowCount ?? 'n/a'}); ` +
+      `keystrokes typed into the ToName cell of row 3, each timed from the key event to the frame after it (rAF, then a task).`,
+  );
+}
+
+/** Types KEYSTROKES characters into a cell in the middle of the grid; each from key event to painted frame. */
+async function timeKeystrokes(page: Page): Promise<number[]> {
+  const cell = page.getByRole('gridcell', { name: 'ToName, row 3', exact: true });
+  await cell.click();
+  await cell.click(); // a second click on the selected cell edits it
+  const editor = page.getByRole('textbox', { name: /ToName/ });
+  await editor.waitFor({ state: 'visible' });
+  await page.evaluate(() => {
+    const w = window as unknown as { __keyTimes: number[] };
+    w.__keyTimes = [];
+    document.addEventListener(
+      'keydown',
+      (event) => {
+        const start = event.timeStamp;
+        requestAnimationFrame(() => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => w.__keyTimes.push(performance.now() - start);
+          channel.port2.postMessage(null);
+        });
+      },
+      { capture: true },
+    );
+  });
+  for (let i = 0; i < KEYSTROKES; i++) {
+    await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+    await page.waitForFunction((n) => (window as unknown as { __keyTimes: number[] }).__keyTimes.length >= n, i + 1);
+  }
+  return page.evaluate(() => (window as unknown as { __keyTimes: number[] }).__keyTimes);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { 'base-url': { type: 'string', default: 'http://127.0.0.1:3000' }, rows: { type: 'string', default: '5000' } } });
+  const result = await measurePortal({ baseUrl: values['base-url']!, rows: Number(values.rows) });
+  console.log(JSON.stringify(result, null, 2));
+}

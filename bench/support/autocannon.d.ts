@@ -1,0 +1,44 @@
+// The part of autocannon's API the benchmarks use (the package ships no types, and @types/autocannon
+// is not installed).
+declare module 'autocannon' {
+  namespace autocannon {
+    interface Request {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+    }
+    interface Options {
+      url: string;
+      connections?: number;
+      duration?: number;
+      requests?: Request[];
+      overallRate?: number;
+      timeout?: number;
+    }
+    interface Histogram {
+      average: number;
+      mean: number;
+      stddev: number;
+      min: number;
+      max: number;
+      total: number;
+      p50: number;
+      p90: number;
+      p97_5: number;
+      p99: number;
+    }
+    interface Result {
+      requests: Histogram;
+      latency: Histogram;
+      throughput: Histogram;
+      errors: number;
+      timeouts: number;
+      non2xx: number;
+      duration: number;
+    }
+  }
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  export default autocannon;
+}
