@@ -486,6 +486,12 @@ function linearSlope(points: number[][]): number {
   return den === 0 ? 0 : num / den;
 }
 
+/** The memory goal applies under every load: the server's peak resident memory stays under 400 MB. */
+function memoryVerdict(m: Measured | undefined): string {
+  if (!m) return '';
+  return m.peakRssMb < 400 ? `; memory under 400 MB` : `; **memory missed: peak ${Math.round(m.peakRssMb)} MB ≥ 400 MB**`;
+}
+
 function bare(what: string): string {
   return `bare ${what}`;
 }
@@ -565,7 +571,7 @@ const report = [
   '|---|---|---|---|---|---|---|',
   ...rows.map(
     (r) =>
-      `| ${r.name} | ${r.load} | ${cell(r.subject)} | ${cell(r.baseline)} | ${r.baselineName} | ${r.goal} | ${r.met === undefined ? '' : r.met ? '**met**' : '**missed**'} ${r.verdict} |`,
+      `| ${r.name} | ${r.load} | ${cell(r.subject)} | ${cell(r.baseline)} | ${r.baselineName} | ${r.goal} | ${r.met === undefined ? '' : r.met ? '**met**' : '**missed**'} ${r.verdict}${memoryVerdict(r.subject)} |`,
   ),
   '',
   ...rows.flatMap((r) => (r.notes.length ? [`### ${r.name}${r.met === false ? ': why the goal is missed' : ''}`, '', ...r.notes.flatMap((n) => [n, ''])] : [])),

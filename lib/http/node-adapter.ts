@@ -46,6 +46,8 @@ function discardRest(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   let drained = 0;
+  // The abandoned body reader listens for 'readable', which would keep resume() from flowing.
+  req.removeAllListeners('readable');
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
     if (drained > DRAIN_LIMIT) req.destroy();
