@@ -52,6 +52,17 @@ describe('transport, as design.md decides it', () => {
     expect(result.json.IsSuccess).toBe(false);
   });
 
+  it('answers the bare base paths with 404 in the envelope, not an HTML page', async () => {
+    // Found by fuzz-webhooks.test.ts: an id of ".." resolves to the base path itself.
+    for (const env of ['test', 'live'] as const) {
+      for (const path of ['', '/', '/webhooks/..']) {
+        const result = await call(path, { env, method: 'GET', token: acme.tokens[env] });
+        expectError(result, 404, 'not_found');
+        expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+      }
+    }
+  });
+
   it('answers an unknown API path with 404 in the envelope', async () => {
     const result = await call('/wf/track', { token: acme.tokens.test, body: {} });
     expectError(result, 404, 'not_found');
