@@ -50,8 +50,13 @@ if (mode === 'next') {
     console.error(error);
     return stop(1);
   });
+  // `on`, not `once`: Ctrl+C reaches both npm and this process, and npm forwards it again; a second
+  // signal must not fall through to the default action and kill us before the database is stopped.
+  let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
       running.close().then(
         () => stop(0),
         () => stop(1),
