@@ -99,6 +99,37 @@ describe('fuzzing every operation', () => {
     expect(rss(pid) - before).toBeLessThan(150 * 1024 * 1024);
   });
 
+  it('never answers 5xx to generated headers: authorization, request ids, forwarding, accept', async () => {
+    const ascii = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...OPERATIONS),
+        fc.oneof(ascii(80), fc.constantFrom('Token', 'Bearer', 'Token  ', 'Basic dXNlcjpwYXNz'), ascii(60).map((s) => `Token ${s}`)),
+        ascii(140),
+        ascii(60),
+        fc.constantFrom(undefined, 'application/json', 'text/html', '*/*', 'application/xml'),
+        fc.boolean(),
+        async (operation, authorization, requestId, forwardedFor, accept, valid) => {
+          const headers: Record<string, string> = {
+            authorization: valid ? `Token ${token()}` : authorization,
+            'x-request-id': requestId,
+            'x-forwarded-for': forwardedFor || '198.18.0.1',
+            'content-type': 'application/json',
+          };
+          if (accept) headers.accept = accept;
+          const body = JSON.stringify(operation.sample());
+          const response = await fetch(baseUrl + pathFor('test', operation.path), { method: 'POST', headers, body });
+          const result = { status: response.status, text: await response.text() };
+          assertEnvelope(result, `${JSON.stringify(headers)} ${operation.path}`);
+          // An id we did not like is replaced, never echoed into logs or headers as sent.
+          const echoed = response.headers.get('x-request-id') ?? '';
+          expect(echoed === requestId.trim() || /^req_[0-9a-f]{32}$/.test(echoed)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('answers deeply nested and very wide bodies with 4xx, not a crash', async () => {
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     const wide = JSON.stringify({ package: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])) });
