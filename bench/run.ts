@@ -531,11 +531,12 @@ function run(command: string, argv: string[], env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
+/** The benchmark's report line: the last JSON object with results in it (server log lines are JSON too). */
 function lastJsonLine(text: string): Record<string, unknown> | undefined {
   for (const line of text.trim().split('\n').reverse()) {
     try {
       const value = JSON.parse(line) as unknown;
-      if (value && typeof value === 'object') return value as Record<string, unknown>;
+      if (value && typeof value === 'object' && 'p95_ms' in value) return value as Record<string, unknown>;
     } catch {
       // not JSON
     }
