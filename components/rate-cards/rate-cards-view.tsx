@@ -3,21 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Badge, Card, EmptyState, ErrorState, LoadingBlock, Table, Td, Th, Tr } from '@/components/ui';
 import { portalFetch } from '@/lib/portal/fetcher';
-
-interface RateCardView {
-  id: string;
-  service: string;
-  carrier: string;
-  active: boolean;
-  locationKind: 'zip' | 'airport';
-  dimDivisor: string;
-  weightStepLb: string;
-  maxWeightLb: string;
-  zones: { zone: number; maxMiles: number | null }[];
-  weightBreaks: { maxLb: string; prices: string[] }[];
-  surcharges: { code: string; label: string; kind: 'percent' | 'flat' | 'per_lb'; amount: string }[];
-  deliveryDays: number[];
-}
+// A type only: erased from the client bundle, so the server-only module never reaches the browser.
+import type { RateCardView } from '@/lib/portal/rate-cards';
 
 // Eight distinguishable colours, each ≥ 3:1 against white for chart lines.
 const COLOURS = ['#1d4ed8', '#b45309', '#047857', '#b91c1c', '#7c3aed', '#0e7490', '#be185d', '#4d7c0f'];
