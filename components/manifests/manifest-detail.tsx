@@ -2,19 +2,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import {
-  Button,
-  Card,
-  CardTitle,
-  CopyButton,
-  EmptyState,
-  ErrorState,
-  LoadingBlock,
-  PageHeader,
-  Td,
-  Th,
-  Tr,
-} from '@/components/ui';
+import { Breadcrumb, Button, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Td, Th, Tr } from '@/components/ui';
 import { PortalError, portalFetch } from '@/lib/portal/fetcher';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
@@ -54,15 +42,7 @@ export function ManifestDetailView({ id }: { id: string }) {
   const m = manifest.data;
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/manifests" className="text-brand-700 underline-offset-2 hover:underline">
-          Manifests
-        </Link>{' '}
-        <span aria-hidden="true" className="text-slate-500">
-          /
-        </span>{' '}
-        <span className="font-mono text-slate-700">{m.id}</span>
-      </nav>
+      <Breadcrumb parentHref="/manifests" parentLabel="Manifests" current={m.id} />
       <PageHeader
         title={m.type === 'container' ? `Container ${m.containerId}` : `Daily manifest ${m.manifestDate}`}
         description={

@@ -1,4 +1,5 @@
 export { Badge } from './badge';
+export { Breadcrumb } from './breadcrumb';
 export { Button, focusRing, type ButtonProps } from './button';
 export { Card, CardTitle } from './card';
 export { cn } from './cn';

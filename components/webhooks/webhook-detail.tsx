@@ -3,21 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  CardTitle,
-  EmptyState,
-  ErrorState,
-  LoadingBlock,
-  PageHeader,
-  Table,
-  Td,
-  Th,
-  Tr,
-} from '@/components/ui';
+import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, EmptyState, ErrorState, LoadingBlock, PageHeader, Table, Td, Th, Tr } from '@/components/ui';
 import { PortalError, portalFetch } from '@/lib/portal/fetcher';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
@@ -108,15 +94,7 @@ export function WebhookDetailView({ id }: { id: string }) {
 
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhooks" className="text-brand-700 underline-offset-2 hover:underline">
-          Webhooks
-        </Link>{' '}
-        <span aria-hidden="true" className="text-slate-500">
-          /
-        </span>{' '}
-        <span className="font-mono text-slate-700">{e.id}</span>
-      </nav>
+      <Breadcrumb parentHref="/webhooks" parentLabel="Webhooks" current={e.id} />
       <PageHeader
         title="Webhook endpoint"
         description={<span className="break-all font-mono">{e.url}</span>}
