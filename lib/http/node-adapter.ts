@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientAddress } from './client-address';
-import { collectBody } from './read-body';
+import { readNodeBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
 
@@ -9,16 +9,16 @@ import { isApiPath } from './routes';
  * for paths that are not the API's, so a server can hand them on (to Next's handler, say).
  */
 export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const { pathname, search } = splitTarget(req.url ?? '/');
   // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked pipeline.
-  if (!isApiPath(url.pathname) || url.pathname.endsWith('/openapi.json')) return false;
+  if (!isApiPath(pathname) || pathname.endsWith('/openapi.json')) return false;
   const response = await handleApiRequest({
     method: req.method ?? 'GET',
-    path: url.pathname,
-    query: url.searchParams,
+    path: pathname,
+    query: new URLSearchParams(search),
     headers: { get: (name) => headerValue(req.headers[name.toLowerCase()]) },
     readBody: (limit, timeoutMs) =>
-      collectBody(req, {
+      readNodeBody(req, {
         limit,
         timeoutMs,
         declaredLength: headerValue(req.headers['content-length']),
@@ -29,6 +29,25 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
   res.writeHead(response.status, response.headers);
   res.end(response.body);
   return true;
+}
+
+/** A plain path: no dot segments, percent-escapes, backslashes or doubled slashes for a URL parser to normalise. */
+const PLAIN_PATH = /^\/(?!\/)(?:[A-Za-z0-9_~-]|\.(?![./]|$)|\/(?![./]|$))*$/;
+
+/**
+ * Path and query of a request target. A plain path (every API call there is) is taken as it is;
+ * anything else goes through the WHATWG URL parser, as before, so that `/api/1.1/wf/./rate` or
+ * `%2F` mean here what they mean to Next. Parsing a URL per request cost ~15 % of the rate
+ * operation's throughput. A target that is no URL (`//x`) comes back as it is, which is no API path.
+ */
+export function splitTarget(target: string): { pathname: string; search: string } {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  if (PLAIN_PATH.test(path) && !target.includes('#', q)) return { pathname: path, search: q < 0 || q === target.length - 1 ? '' : target.slice(q) };
+  // `//` and the like are no URL at all (new URL throws): never an API path, so Next answers them.
+  if (!URL.canParse(target, 'http://localhost')) return { pathname: path, search: '' };
+  const url = new URL(target, 'http://localhost');
+  return { pathname: url.pathname, search: url.search };
 }
 
 /** Past this many bytes of a refused body the connection is cut rather than drained. */

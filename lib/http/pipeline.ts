@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
 import { assertAddressNotBlocked, recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken } from '@/lib/auth/authenticate-token';
 import { checkRateLimit } from '@/lib/auth/rate-limit';
@@ -18,22 +17,17 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   const started = performance.now();
   const incomingId = request.headers.get('x-request-id');
   const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID().replaceAll('-', '')}`;
-  // Child loggers are made only when something logs through them: a child costs an allocation and
-  // a serialisation of its bindings, and on the hot path nothing does (the access line below binds
-  // requestId itself).
-  let requestLog: Logger | undefined;
-  const logger = () => (requestLog ??= log.child({ requestId }));
   const match = matchRoute(request.path);
   let response: ApiResponse;
   let accountId: string | undefined;
   try {
     if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
-    const allow = allowOf(match.route);
     if (request.method === 'OPTIONS') {
-      response = { status: 204, headers: corsHeaders(allow), body: '' };
+      response = { status: 204, headers: { ...headersOf(match.route) }, body: '' };
     } else {
       const operation = match.route.methods[request.method as keyof Route['methods']];
       if (!operation) {
+        const allow = allowOf(match.route);
         throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
       }
       assertAddressNotBlocked(request.remoteAddress);
@@ -45,27 +39,27 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       );
       accountId = auth.accountId;
       checkRateLimit(auth.tokenId);
-      let operationLog: Logger | undefined;
+      // A plain object: no accessors. An object literal with a getter here made V8 keep every
+      // request's objects alive past the young generation (bench/RESULTS.md, 2026-11-21 08:30),
+      // which tripled GC work and set the rate benchmark's p99.
       const context: OperationContext = {
         environment: match.environment,
         auth,
         params: match.params,
         query: request.query,
         requestId,
-        get log() {
-          return (operationLog ??= logger().child({ accountId: auth.accountId }));
-        },
         json: () => readJson(request),
       };
       const result = await operation(context);
       response = {
         status: result.status ?? 200,
-        headers: { ...corsHeaders(allow), ...result.headers, 'content-type': 'application/json' },
+        headers: { ...headersOf(match.route), ...result.headers, 'content-type': 'application/json' },
         body: result.body === undefined ? '' : JSON.stringify(result.body),
       };
     }
   } catch (error) {
-    response = errorResponse(error, match?.route, requestId, logger());
+    // A child logger only on this path: it costs an allocation and a serialisation of its bindings.
+    response = errorResponse(error, match?.route, requestId, log.child({ requestId }));
   }
   response.headers['x-request-id'] = requestId;
   log.info(
@@ -76,6 +70,7 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
 }
 
 const allowByRoute = new WeakMap<Route, string>();
+const headersByRoute = new WeakMap<Route, Readonly<Record<string, string>>>();
 
 /** The Allow header of a route (its methods and OPTIONS), worked out once per route. */
 function allowOf(route: Route): string {
@@ -85,6 +80,16 @@ function allowOf(route: Route): string {
     allowByRoute.set(route, allow);
   }
   return allow;
+}
+
+/** The headers every answer on a route carries (CORS), built once per route; copy before adding to them. */
+function headersOf(route: Route): Readonly<Record<string, string>> {
+  let headers = headersByRoute.get(route);
+  if (headers === undefined) {
+    headers = Object.freeze(corsHeaders(allowOf(route)));
+    headersByRoute.set(route, headers);
+  }
+  return headers;
 }
 
 async function readJson(request: ApiRequest): Promise<unknown> {
@@ -113,10 +118,9 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
   // The container operation reports IsSuccess as text, the package operation as a boolean.
   if (route?.isSuccess === 'text') body.IsSuccess = 'false';
   if (route?.isSuccess === 'boolean') body.IsSuccess = false;
-  const allow = route ? allowOf(route) : 'OPTIONS';
   return {
     status: apiError.status,
-    headers: { ...corsHeaders(allow), ...apiError.headers, 'content-type': 'application/json' },
+    headers: { ...(route ? headersOf(route) : corsHeaders('OPTIONS')), ...apiError.headers, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
 }

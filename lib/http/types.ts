@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 /** A request as the framework-free API sees it; adapters (Next, node:http) build one. */
@@ -31,7 +30,6 @@ export interface OperationContext {
   params: Record<string, string>;
   query: URLSearchParams;
   requestId: string;
-  log: Logger;
   /** The request body parsed as JSON (400 invalid_json when it is not). */
   json(): Promise<unknown>;
 }
