@@ -1,10 +1,11 @@
-// npm run bench:webhooks [-- --packages 2000 --rate 500 --workers 0 --api-worker on --concurrency 64]
+// npm run bench:webhooks [-- --packages 2000 --rate 500 --connections 50 --workers 0 --api-worker on --concurrency 64]
 //
 // Acceptance → delivery of package.sorting webhooks. Starts what it needs: a fresh database (on
 // DATABASE_URL's server, or the embedded PostgreSQL under .data/postgres-bench), migrations, seed,
 // the API server (scripts/api-server.ts, whose in-process worker delivers; --workers N adds
 // `scripts/worker.ts` processes), and a receiver on 127.0.0.1 that verifies every signature with
-// `standardwebhooks`. Sends --packages packages at --rate a second through the API, and times each
+// `standardwebhooks`. autocannon (bench/support/package-load.ts, a process of its own) sends --packages
+// packages at --rate a second through the API, and the receiver times each
 // from its 200 (accepted) to its arrival at the receiver. Appends the result to bench/RESULTS.md and
 // prints it as the last line of stdout, in JSON (bench/run.ts reads that line).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +17,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { seedRateCards } from '../prisma/seed';
-import { packageSample } from '../e2e/api/support/samples';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
 
@@ -30,15 +30,28 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '0' },
     'api-worker': { type: 'string', default: 'on' },
     concurrency: { type: 'string', default: '64' },
-    'max-in-flight': { type: 'string', default: '128' },
+    connections: { type: 'string', default: '50' },
     'no-write': { type: 'boolean', default: false },
   },
 });
 const PACKAGES = Number(args.packages);
 const RATE = Number(args.rate);
 const EXTRA_WORKERS = Number(args.workers);
-const MAX_IN_FLIGHT = Number(args['max-in-flight']);
+const CONNECTIONS = Number(args.connections);
 const log = (message: string) => console.error(`[bench:webhooks ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+/** Milliseconds since the epoch, to the microsecond: the load generator's process stamps acceptance on the same clock. */
+const wallClock = () => performance.timeOrigin + performance.now();
+
+interface LoadReport {
+  accepted: [trackingNumber: string, at: number][];
+  refused: number;
+  refusedSamples: { status: number; body: string }[];
+  errors: number;
+  /** When autocannon started (wall clock, ms) and for how long it sent. */
+  startedAt: number;
+  seconds: number;
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -125,7 +138,7 @@ try {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const at = performance.now();
+      const at = wallClock();
       const body = Buffer.concat(chunks).toString('utf8');
       try {
         signing.verifier!.verify(body, req.headers as Record<string, string>);
@@ -187,17 +200,27 @@ try {
 
   // --- Load ----------------------------------------------------------------------------------------
 
-  const acceptedAt = new Map<string, number>();
-  let refused = 0;
-  async function send(trackingNumber: string): Promise<void> {
-    const response = await fetch(`${base}/wf/package`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(packageSample(trackingNumber)),
+  // autocannon, in a process of its own (bench/support/package-load.ts), sends the packages.
+  async function sendPackages(count: number, rate: number, prefix: string): Promise<LoadReport> {
+    const load = spawn(process.execPath, ['--import', 'tsx', 'bench/support/package-load.ts'], {
+      env: {
+        ...process.env,
+        LOAD_URL: `http://127.0.0.1:${port}`,
+        LOAD_PATH: '/version-test/api/1.1/wf/package',
+        LOAD_TOKEN: token,
+        LOAD_PACKAGES: String(count),
+        LOAD_RATE: String(rate),
+        LOAD_CONNECTIONS: String(Math.min(CONNECTIONS, count)),
+        LOAD_PREFIX: prefix,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await response.arrayBuffer();
-    if (response.status === 200) acceptedAt.set(trackingNumber, performance.now());
-    else refused += 1;
+    let stdout = '';
+    load.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => load.once('exit', resolve));
+    const line = stdout.trim().split('\n').at(-1) ?? '';
+    if (code !== 0 || !line.startsWith('{')) throw new Error(`the load generator exited with ${code}: ${stdout.slice(-2000)}`);
+    return JSON.parse(line) as LoadReport;
   }
   async function waitDelivered(count: number, timeoutMs: number): Promise<boolean> {
     const end = Date.now() + timeoutMs;
@@ -210,27 +233,28 @@ try {
     return deliveredAt.size >= count;
   }
 
-  log('warming up (100 packages)');
   const runId = Date.now().toString(36).toUpperCase();
-  for (let i = 0; i < 100; i += 8) await Promise.all(Array.from({ length: 8 }, (_, j) => send(`WARM${runId}${i + j}`)));
-  await waitDelivered(acceptedAt.size, 30_000);
-  acceptedAt.clear();
+  log('warming up (100 packages)');
+  const warm = await sendPackages(100, 100, `WARM${runId}X`);
+  await waitDelivered(warm.accepted.length, 30_000);
   deliveredAt.clear();
 
-  log(`sending ${PACKAGES} packages at ${RATE}/s`);
-  const started = performance.now();
-  const inFlight = new Set<Promise<void>>();
-  for (let i = 0; i < PACKAGES; i += 1) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
-    const task = send(`BENCH${runId}${String(i).padStart(5, '0')}`).finally(() => inFlight.delete(task));
-    inFlight.add(task);
+  log(`sending ${PACKAGES} packages at ${RATE}/s over ${CONNECTIONS} connections`);
+  const sent = await sendPackages(PACKAGES, RATE, `BENCH${runId}X`);
+  const started = sent.startedAt;
+  const acceptedAt = new Map(sent.accepted);
+  // The rate at which packages were accepted: their number over the schedule's length (PACKAGES /
+  // RATE seconds) or, if the server fell behind, over the time to the last acceptance.
+  const lastAccepted = Math.max(...acceptedAt.values());
+  const acceptedFor = Math.max(PACKAGES / RATE, (lastAccepted - started) / 1000);
+  const acceptedBySecond: number[] = [];
+  for (const at of acceptedAt.values()) {
+    const second = Math.floor((at - started) / 1000);
+    acceptedBySecond[second] = (acceptedBySecond[second] ?? 0) + 1;
   }
-  await Promise.all(inFlight);
-  const sentFor = performance.now() - started;
-  const complete = await waitDelivered(PACKAGES - refused, 60_000);
+  const refused = PACKAGES - acceptedAt.size;
+  if (sent.refusedSamples.length > 0) log(`refused: ${JSON.stringify(sent.refusedSamples.slice(0, 3))}`);
+  const complete = await waitDelivered(acceptedAt.size, 60_000);
 
   // --- Results -------------------------------------------------------------------------------------
 
@@ -248,7 +272,9 @@ try {
     packages: PACKAGES,
     target_rate_per_s: RATE,
     accepted: acceptedAt.size,
-    accepted_per_s: Math.round(acceptedAt.size / (sentFor / 1000)),
+    refused,
+    accepted_per_s: Math.round(acceptedAt.size / acceptedFor),
+    accepted_by_second: Array.from(acceptedBySecond, (n) => n ?? 0),
     delivered: latencies.length,
     missing,
     duplicates,
@@ -276,7 +302,7 @@ try {
     '',
     `Machine: ${machine()}. PostgreSQL at ${database}. ${report.workers}; receiver on 127.0.0.1 in the bench process, verifying every signature.`,
     '',
-    `${PACKAGES} packages accepted through POST /version-test/api/1.1/wf/package, paced at ${RATE}/s (achieved ${report.accepted_per_s}/s, at most ${MAX_IN_FLIGHT} in flight), after 100 for warm-up. Latency is from each 200 to the delivery's arrival.`,
+    `${PACKAGES} packages sent through POST /version-test/api/1.1/wf/package, by autocannon in its own process at ${RATE}/s over ${CONNECTIONS} connections (accepted ${report.accepted_per_s}/s; second by second ${report.accepted_by_second.join(', ')}; autocannon paces by the second: each connection sends its share of a second's requests as fast as they are answered, then waits for the next second, so packages arrive in bursts at the start of each second), after 100 for warm-up. Latency is from each 200 to the delivery's arrival.`,
     '',
     '| Goal | p50 | p95 | p99 | max | deliveries/s | delivered | duplicates | bad signatures | Result |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',

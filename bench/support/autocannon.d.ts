@@ -8,6 +8,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
       setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+      /** Called with each response; `context` is the connection's, as setupRequest left it. */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
     }
     interface Options {
       url: string;
@@ -15,6 +17,8 @@ declare module 'autocannon' {
       duration?: number;
       requests?: Request[];
       overallRate?: number;
+      /** Stop after this many requests in all (instead of a duration). */
+      amount?: number;
       timeout?: number;
     }
     interface Histogram {
