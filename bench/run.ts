@@ -315,7 +315,7 @@ try {
       load: `${connections} connections, ${DURATION} s`,
       subject: measured,
       baseline,
-      baselineName: bare('the same SQL statements with `pg` in one transaction (pool of 10)'),
+      baselineName: bare('the same SQL statements sent with `pg` directly (pool of 10)'),
       goal: '≥ 50 % of baseline req/s',
       met: share >= 0.5,
       verdict: `${pct(share)} of baseline`,

@@ -2,7 +2,7 @@
 // (no pipeline, no auth, no logging, no framework), so that each benchmark compares the production
 // server with what this machine can do at most for that operation. Run by bench/run.ts:
 //   BASELINE=rate      parse + validate the body, quote it from rate cards loaded once, answer the quotes
-//   BASELINE=package   the package operation's SQL statements, run with `pg` in one transaction
+//   BASELINE=package   the package operation's SQL statements, run with `pg` directly
 //   BASELINE=manifest  a container and its packages stored with one multi-row (unnest) insert
 // Env: DATABASE_URL, PORT, BENCH_ACCOUNT_ID (the bench account: package and manifest rows are its).
 import { createHash, randomBytes } from 'node:crypto';
@@ -41,53 +41,73 @@ async function rate(text: string): Promise<unknown> {
   return result.messages.length > 0 ? result : { rates: result.rates };
 }
 
-// The statements of lib/packages/create-package-manifest.ts, in the same order, on one connection.
+// The statements of lib/packages/create-package-manifest.ts, in the same order: the day's manifest
+// looked up, then the package with its event and deliveries in one statement (the day's first package
+// makes the manifest first, in a transaction with it).
+const INSERT_PACKAGE = `
+  WITH pkg AS (
+    INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
+                          final_mile_carrier, to_postal_code, data, request_hash)
+    VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
+    ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
+    RETURNING id
+  ), event AS (
+    INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
+    SELECT $10, $1::uuid, 'test', $11, $12::jsonb, false FROM pkg
+    RETURNING id
+  ), messages AS (
+    INSERT INTO webhook_messages (id, event_id, endpoint_id)
+    SELECT 'msg_' || substr(event.id, 5) || row_number() OVER (ORDER BY e.id), event.id, e.id
+    FROM event CROSS JOIN webhook_endpoints e
+    WHERE e.account_id = $1::uuid AND e.environment = 'test' AND e.enabled AND $11 = ANY(e.events)
+    RETURNING 1
+  )
+  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
+
 async function createPackage(text: string): Promise<unknown> {
   const pkg = (JSON.parse(text) as { package: Record<string, string | number> }).package;
   const hash = createHash('sha256').update(text).digest('hex');
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const day = String(pkg.ManifestDate).slice(0, 10);
-    let manifest = await client.query<{ id: string }>(
-      `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)
-       ON CONFLICT (account_id, environment, manifest_date) DO NOTHING RETURNING id`,
-      [id('MAN-'), accountId, day],
-    );
-    if (manifest.rows.length === 0) {
-      manifest = await client.query<{ id: string }>(
-        `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
-        [accountId, day],
+  const day = String(pkg.ManifestDate).slice(0, 10);
+  const insert = (db: pg.Pool | pg.PoolClient, manifestId: string) =>
+    db.query({
+      name: 'insert_package',
+      text: INSERT_PACKAGE,
+      values: [
+        accountId, manifestId, pkg.TrackingNumber, new Date(String(pkg.ManifestDate)), pkg.ServiceName, pkg.FinalMileCarrier,
+        pkg.ToPostalCode, JSON.stringify(pkg), hash, id('evt_'), 'package.sorting',
+        JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] }),
+      ],
+    });
+  const found = await pool.query<{ id: string }>({
+    name: 'find_manifest',
+    text: `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+    values: [accountId, day],
+  });
+  let manifestId = found.rows[0]?.id;
+  if (manifestId) {
+    await insert(pool, manifestId);
+  } else {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const created = await client.query<{ id: string }>(
+        `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)
+         ON CONFLICT (account_id, environment, manifest_date) DO NOTHING RETURNING id`,
+        [id('MAN-'), accountId, day],
       );
+      manifestId =
+        created.rows[0]?.id ??
+        (await client.query<{ id: string }>(`SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`, [accountId, day])).rows[0].id;
+      await insert(client, manifestId);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
     }
-    const manifestId = manifest.rows[0].id;
-    await client.query(
-      `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
-                            final_mile_carrier, to_postal_code, data, request_hash)
-       VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
-       ON CONFLICT (account_id, environment, tracking_number) DO NOTHING RETURNING id`,
-      [accountId, manifestId, pkg.TrackingNumber, new Date(String(pkg.ManifestDate)), pkg.ServiceName, pkg.FinalMileCarrier, pkg.ToPostalCode, JSON.stringify(pkg), hash],
-    );
-    const eventId = id('evt_');
-    await client.query(
-      `INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test) VALUES ($1, $2::uuid, 'test', $3, $4::jsonb, false)`,
-      [eventId, accountId, 'package.sorting', JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] })],
-    );
-    const endpoints = await client.query<{ id: string }>(
-      `SELECT id FROM webhook_endpoints WHERE account_id = $1::uuid AND environment = 'test' AND enabled AND $2 = ANY(events)`,
-      [accountId, 'package.sorting'],
-    );
-    for (const endpoint of endpoints.rows) {
-      await client.query(`INSERT INTO webhook_messages (id, event_id, endpoint_id) VALUES ($1, $2, $3)`, [id('msg_'), eventId, endpoint.id]);
-    }
-    await client.query('COMMIT');
-    return { IsSuccess: true, ManifestID: manifestId, TrackingNumber: pkg.TrackingNumber };
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
   }
+  return { IsSuccess: true, ManifestID: manifestId, TrackingNumber: pkg.TrackingNumber };
 }
 
 // The least a container manifest can cost: its row and every package row, in two statements.

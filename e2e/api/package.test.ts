@@ -54,6 +54,19 @@ describe('POST /wf/package', () => {
     expect(messages[0].event.payload).toEqual({ manifest_id: result.json.ManifestID, package_count: 1, tracking_numbers: [tn] });
   });
 
+  it('writes one delivery per enabled, subscribed endpoint of its environment, each with an id of its own', async () => {
+    const shipper = await newAccount('Fanout');
+    const [one, two, off, live] = [await subscribe(shipper), await subscribe(shipper), await subscribe(shipper), await subscribe(shipper, 'live')];
+    await db.webhookEndpoint.update({ where: { id: off.id }, data: { enabled: false } });
+    await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking()) });
+    const messages = await db.webhookMessage.findMany({ where: { endpoint: { accountId: shipper.accountId } } });
+    expect(messages.map((m) => m.endpointId).sort()).toEqual([one.id, two.id].sort());
+    expect(new Set(messages.map((m) => m.eventId)).size).toBe(1);
+    expect(new Set(messages.map((m) => m.id)).size).toBe(2);
+    for (const message of messages) expect(message.id).toMatch(/^msg_[0-9a-z]+$/);
+    expect(messages.some((m) => m.endpointId === live.id || m.endpointId === off.id)).toBe(false);
+  });
+
   it('writes no delivery when the account has no webhook', async () => {
     const shipper = await newAccount('Unhooked');
     await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking()) });
@@ -82,6 +95,22 @@ describe('POST /wf/package', () => {
     expect(changed.json.error.ManifestID).toBe(first.json.ManifestID);
     // The refused request's date got no manifest of its own.
     expect(await db.dailyManifest.count({ where: { accountId: shipper.accountId } })).toBe(1);
+  });
+
+  it('answers 409 for a changed resend on a day that already has its manifest, and changes nothing', async () => {
+    const shipper = await newAccount('ConflictSameDay');
+    const endpoint = await subscribe(shipper);
+    const tn = tracking();
+    const first = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tn, '2026-12-01') });
+    const changed = packageSample(tn, '2026-12-01');
+    changed.package.ToName = 'Someone Else';
+    const result = await call('/wf/package', { token: shipper.tokens.test, body: changed });
+    expectError(result, 409, 'conflict');
+    expect(result.json.error.ManifestID).toBe(first.json.ManifestID);
+    const stored = await db.package.findFirstOrThrow({ where: { accountId: shipper.accountId, trackingNumber: tn } });
+    expect((stored.data as { ToName: string }).ToName).not.toBe('Someone Else');
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+    expect(await db.webhookEvent.count({ where: { accountId: shipper.accountId } })).toBe(1);
   });
 
   it.each([
