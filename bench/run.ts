@@ -98,9 +98,9 @@ const serverEnv: NodeJS.ProcessEnv = {
 };
 // The production server runs with the V8 flags that `npm start` gives it (package.json), plus any
 // in BENCH_SERVER_NODE_FLAGS (to try settings).
-const START_FLAGS = ((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '')
-  .split(/\s+/)
-  .filter((flag) => /^--max-[a-z-]+=\d+$/.test(flag));
+// npm start's V8 flags: those between `node` and its first `--import`.
+const startWords = ((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '').split(/\s+/);
+const START_FLAGS = startWords.slice(1, startWords.indexOf('--import')).filter((flag) => flag.startsWith('--'));
 const SERVER_NODE_FLAGS = [...START_FLAGS, ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 const profileDir = path.join(ROOT, '.data/bench/profiles');
 mkdirSync(profileDir, { recursive: true });
@@ -144,7 +144,8 @@ async function startBaseline(kind: 'rate' | 'package' | 'manifest'): Promise<Ser
   const port = await freePort();
   return startProcess({
     name: `${kind} baseline`,
-    args: [...NODE_HOOKS, 'bench/baselines/server.ts'],
+    // The same V8 flags as the production server: the comparison is of the work, not of the runtime's settings.
+    args: [...START_FLAGS, ...NODE_HOOKS, 'bench/baselines/server.ts'],
     env: { ...serverEnv, BASELINE: kind, BENCH_ACCOUNT_ID: account.id },
     port,
     readyPath: '/',
@@ -569,7 +570,7 @@ const report = [
       ? ` ${[...buildNotes].join(' ') || 'The production build changed during this run.'}`
       : ''),
   '',
-  `Each cell: p50 / p99 latency · requests a second · peak resident memory of that server during the load. Server: \`scripts/server.ts\` on the production build${SERVER_NODE_FLAGS.length ? ` with \`${SERVER_NODE_FLAGS.join(' ')}\`` : ''}, \`LOG_LEVEL=info\` (logs to /dev/null), rate limit lifted, webhook worker off.`,
+  `Each cell: p50 / p99 latency · requests a second · peak resident memory of that server during the load. Server: \`scripts/server.ts\` on the production build${SERVER_NODE_FLAGS.length ? ` with \`${SERVER_NODE_FLAGS.join(' ')}\`` : ''}, \`LOG_LEVEL=info\` (logs to /dev/null), rate limit lifted, webhook worker off. Baselines: ${START_FLAGS.length ? `the same V8 flags (\`${START_FLAGS.join(' ')}\`, from \`npm start\`)` : 'no V8 flags'}.`,
   '',
   '| Benchmark | Load | Production server | Baseline (same run) | Baseline is | Goal | Result |',
   '|---|---|---|---|---|---|---|',

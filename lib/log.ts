@@ -1,9 +1,26 @@
 import pino from 'pino';
 
+let lastMs = 0;
+let lastTime = '';
+
+/**
+ * pino's isoTime, written once per millisecond: at thousands of requests a second most lines
+ * share their millisecond, and a Date and its ISO string per line were a tenth of the rate
+ * operation's allocations.
+ */
+export function isoTime(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
+}
+
 // Structured JSON logs on stdout; every request's lines carry its request id (see lib/http/pipeline.ts).
 export const log = pino({
   level: process.env.LOG_LEVEL ?? 'info',
   base: { service: 'carrier' },
-  timestamp: pino.stdTimeFunctions.isoTime,
+  timestamp: isoTime,
   redact: { paths: ['req.headers.authorization', 'authorization', 'token', 'password'], censor: '[redacted]' },
 });

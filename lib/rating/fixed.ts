@@ -15,15 +15,15 @@ function pow10(n: number): bigint {
   return (POWERS[n] ??= 10n ** BigInt(n));
 }
 
-const PLAIN = /^(\d+)(?:\.(\d+))?$/;
+const PLAIN = /^\d+(\.\d+)?$/;
 
 /** From plain decimal text ("12", "0.0625") or a Decimal (written without an exponent). */
 export function fixed(value: string | Decimal): Fixed {
   const text = typeof value === 'string' ? value : value.toFixed();
-  const match = PLAIN.exec(text);
-  if (!match) throw new Error(`not a non-negative decimal: ${text}`);
-  const fraction = match[2] ?? '';
-  return { units: BigInt(match[1] + fraction), scale: fraction.length };
+  if (!PLAIN.test(text)) throw new Error(`not a non-negative decimal: ${text}`);
+  const dot = text.indexOf('.');
+  if (dot < 0) return { units: BigInt(text), scale: 0 };
+  return { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
 }
 
 /** The same value written with `scale` decimals (scale ≥ a.scale). */

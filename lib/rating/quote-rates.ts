@@ -230,6 +230,18 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
 
 // --- Entry point -----------------------------------------------------------
 
+const ordered = new WeakMap<readonly RateCardData[], RateCardData[]>();
+
+/** The active cards in sortOrder (then by service), worked out once per list of cards (the cache's is immutable). */
+function activeInOrder(cards: readonly RateCardData[]): RateCardData[] {
+  let active = ordered.get(cards);
+  if (!active) {
+    active = cards.filter((c) => c.active).sort((a, b) => a.sortOrder - b.sortOrder || a.service.localeCompare(b.service));
+    ordered.set(cards, active);
+  }
+  return active;
+}
+
 /**
  * Quotes a package against the active rate cards.
  * - `input.service` given: exactly that card; anything stopping it → 422 naming the fields.
@@ -238,7 +250,7 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
  * Invalid numbers and unknown ZIP/airport codes → 422 always (see the rule at the top).
  */
 export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; input: RateInput }): RateResult {
-  const active = cards.filter((c) => c.active).sort((a, b) => a.sortOrder - b.sortOrder || a.service.localeCompare(b.service));
+  const active = activeInOrder(cards);
   const chosen = input.service ? active.find((c) => c.service === input.service) : undefined;
   if (input.service && !chosen) {
     throw validationError([{ path: 'service', message: `no active rate card for service '${input.service}'` }]);
