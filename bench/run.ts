@@ -21,7 +21,7 @@ import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/databas
 import { migrateDeploy } from '../scripts/migrate.mjs';
 import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
-import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startProcess, type ServerProcess } from './support/processes';
+import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startFlags, startProcess, type ServerProcess } from './support/processes';
 import { formatProfile, summariseProfile } from './support/profile';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -98,9 +98,7 @@ const serverEnv: NodeJS.ProcessEnv = {
 };
 // The production server runs with the V8 flags that `npm start` gives it (package.json), plus any
 // in BENCH_SERVER_NODE_FLAGS (to try settings).
-// npm start's V8 flags: those between `node` and its first `--import`.
-const startWords = ((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '').split(/\s+/);
-const START_FLAGS = startWords.slice(1, startWords.indexOf('--import')).filter((flag) => flag.startsWith('--'));
+const START_FLAGS = startFlags();
 const SERVER_NODE_FLAGS = [...START_FLAGS, ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
 const profileDir = path.join(ROOT, '.data/bench/profiles');
 mkdirSync(profileDir, { recursive: true });

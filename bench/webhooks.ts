@@ -19,6 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
+import { startFlags } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -67,7 +68,8 @@ async function freePort(): Promise<number> {
 function startChild(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   let output = '';
   // BENCH_NODE_FLAGS: extra Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // npm start's V8 flags, as the production server has them.
+  const flags = [...startFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...flags, '--conditions=react-server', '--import', 'tsx', script], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -302,7 +304,7 @@ try {
     '',
     `## Webhook delivery (npm run bench:webhooks), run of ${when} UTC`,
     '',
-    `Machine: ${machine()}. PostgreSQL at ${database}. ${report.workers}; receiver on 127.0.0.1 in the bench process, verifying every signature.`,
+    `Machine: ${machine()}. PostgreSQL at ${database}. ${report.workers}, Node flags \`${startFlags().join(' ')}\` (npm start's); receiver on 127.0.0.1 in the bench process, verifying every signature.`,
     '',
     `${PACKAGES} packages sent through POST /version-test/api/1.1/wf/package, by autocannon in its own process at ${RATE}/s over ${CONNECTIONS} connections (accepted ${report.accepted_per_s}/s; second by second ${report.accepted_by_second.join(', ')}; autocannon paces by the second: each connection sends its share of a second's requests as fast as they are answered, then waits for the next second, so packages arrive in bursts at the start of each second), after ${Math.min(PACKAGES, 2 * RATE)} at the same rate for warm-up. Latency is from each 200 to the delivery's arrival.`,
     '',

@@ -42,8 +42,8 @@ async function rate(text: string): Promise<unknown> {
 }
 
 // The statements of lib/packages/create-package-manifest.ts, in the same order: the day's manifest
-// looked up, then the package with its event and deliveries in one statement (the day's first package
-// makes the manifest first, in a transaction with it).
+// (remembered once known, else looked up), then the package with its event and deliveries in one
+// statement (the day's first package makes the manifest first, in a transaction with it).
 const INSERT_PACKAGE = `
   WITH pkg AS (
     INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
@@ -78,12 +78,15 @@ async function createPackage(text: string): Promise<unknown> {
         JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] }),
       ],
     });
-  const found = await pool.query<{ id: string }>({
-    name: 'find_manifest',
-    text: `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
-    values: [accountId, day],
-  });
-  let manifestId = found.rows[0]?.id;
+  let manifestId =
+    manifestIds.get(day) ??
+    (
+      await pool.query<{ id: string }>({
+        name: 'find_manifest',
+        text: `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+        values: [accountId, day],
+      })
+    ).rows[0]?.id;
   if (manifestId) {
     await insert(pool, manifestId);
   } else {
@@ -107,8 +110,12 @@ async function createPackage(text: string): Promise<unknown> {
       client.release();
     }
   }
+  manifestIds.set(day, manifestId);
   return { IsSuccess: true, ManifestID: manifestId, TrackingNumber: pkg.TrackingNumber };
 }
+
+/** The day's manifest id once known, as the operation remembers it. */
+const manifestIds = new Map<string, string>();
 
 // The least a container manifest can cost: its row and every package row, in two statements.
 async function createManifest(text: string): Promise<unknown> {

@@ -6,6 +6,13 @@ import { createServer } from 'node:net';
 
 export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
 
+/** `npm start`'s V8 flags (those between `node` and its first `--import` in package.json): every server under test gets them. */
+export function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const words = start.split(/\s+/);
+  return words.slice(1, words.indexOf('--import')).filter((word) => word.startsWith('--'));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

@@ -67,6 +67,17 @@ describe('POST /wf/package', () => {
     expect(messages.some((m) => m.endpointId === live.id || m.endpointId === off.id)).toBe(false);
   });
 
+  it("recovers when a day's manifest it remembered has gone", async () => {
+    const shipper = await newAccount('GoneManifest');
+    const first = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-03') });
+    expect(first.status).toBe(200);
+    await db.dailyManifest.delete({ where: { id: first.json.ManifestID } });
+    const second = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-03') });
+    expect(second.status).toBe(200);
+    expect(second.json.ManifestID).not.toBe(first.json.ManifestID);
+    expect(await db.dailyManifest.findUnique({ where: { id: second.json.ManifestID } })).not.toBeNull();
+  });
+
   it('writes no delivery when the account has no webhook', async () => {
     const shipper = await newAccount('Unhooked');
     await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking()) });

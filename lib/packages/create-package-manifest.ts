@@ -37,16 +37,44 @@ export async function createPackageManifest(options: {
   const requestHash = canonicalHash(pkg);
   const day = pkg.ManifestDate.day;
   // The hot path is plain SQL on the pg pool (Prisma's interactive transaction costs more than these
-  // statements do; bench/RESULTS.md). Usually the day's manifest exists (daily manifests are never
-  // deleted): then the package, its event and its deliveries are one statement, atomic by itself, and
-  // the whole request is two round trips. The day's first package makes the manifest in a transaction
-  // with it, so that a refused package leaves no empty manifest behind.
+  // statements do; bench/RESULTS.md). Usually the day's manifest exists and its id is remembered
+  // (daily manifests are never deleted): then the package, its event and its deliveries are one
+  // statement, atomic by itself, and the request one round trip. The day's first package makes the
+  // manifest in a transaction with it, so that a refused package leaves no empty manifest behind.
+  const key = `${accountId}|${environment}|${day}`;
+  const remembered = manifestIds.get(key);
+  if (remembered) {
+    try {
+      return await insertPackage(pgPool(), remembered, options, requestHash);
+    } catch (error) {
+      // The manifest is gone after all (its account was deleted, say): forget it and look again.
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      manifestIds.delete(key);
+    }
+  }
   const existing = await pgPool().query<{ id: string }>({ name: 'package_daily_manifest', text: FIND_DAILY_MANIFEST, values: [accountId, environment, day] });
-  if (existing.rows[0]) return insertPackage(pgPool(), existing.rows[0].id, options, requestHash);
-  return pgTransaction(async (client) => {
-    const manifestId = await dailyManifestFor(client, accountId, environment, day);
+  if (existing.rows[0]) {
+    remember(key, existing.rows[0].id);
+    return insertPackage(pgPool(), existing.rows[0].id, options, requestHash);
+  }
+  let manifestId = '';
+  const result = await pgTransaction(async (client) => {
+    manifestId = await dailyManifestFor(client, accountId, environment, day);
     return insertPackage(client, manifestId, options, requestHash);
   });
+  // Only once committed: a refused package's transaction takes its new manifest with it.
+  remember(key, manifestId);
+  return result;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Daily manifest ids by account, environment and day. Per process; ids never change. */
+const manifestIds = new Map<string, string>();
+
+function remember(key: string, manifestId: string): void {
+  if (manifestIds.size >= 50_000) manifestIds.clear();
+  manifestIds.set(key, manifestId);
 }
 
 const FIND_DAILY_MANIFEST = `
