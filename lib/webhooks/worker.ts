@@ -14,6 +14,11 @@ const CHANNEL = 'webhook_messages';
 const LEASE_MARGIN_MS = 300;
 /** While attempts are in flight, a wake-up waits this long so that one claim serves several free slots. */
 const COALESCE_MS = 3;
+/**
+ * Longest wait between tries while the database is unreachable (claims and the LISTEN connection
+ * both back off, doubling, up to this): deliveries resume within about this long of its return.
+ */
+const MAX_BACKOFF_MS = 5_000;
 
 export interface WebhookWorker {
   readonly id: string;
@@ -59,7 +64,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       if (listener !== client) return;
       listener = undefined;
       if (!stopping) setTimeout(() => void listen(), listenRetryMs).unref();
-      listenRetryMs = Math.min(listenRetryMs * 2, 30_000);
+      listenRetryMs = Math.min(listenRetryMs * 2, MAX_BACKOFF_MS);
     };
     client.on('notification', signal);
     client.on('error', (error) => {
@@ -129,7 +134,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         if (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
         continue;
       }
-      const waitMs = failures > 0 ? Math.min(config.WEBHOOK_POLL_MS * 2 ** failures, 30_000) : config.WEBHOOK_POLL_MS;
+      const waitMs = failures > 0 ? Math.min(config.WEBHOOK_POLL_MS * 2 ** failures, MAX_BACKOFF_MS) : config.WEBHOOK_POLL_MS;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, waitMs);
         function done() {

@@ -85,7 +85,23 @@ describe('database outage', () => {
       await client.end();
     }
     const notified = () => new Set(receiver.at('/hook').flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers));
-    await waitFor(() => accepted.every((tn) => notified().has(tn)), { timeoutMs: 30_000, what: 'every accepted package to be notified' });
+    try {
+      await waitFor(() => accepted.every((tn) => notified().has(tn)), { timeoutMs: 30_000, what: 'every accepted package to be notified' });
+    } catch (error) {
+      // Say where the missing ones are: never queued, queued, claimed (until when), or given up.
+      const missing = accepted.filter((tn) => !notified().has(tn));
+      const diagnose = new pg.Client({ connectionString: url });
+      await diagnose.connect();
+      const rows = await diagnose
+        .query(
+          `SELECT ev.payload->'tracking_numbers'->>0 AS tn, m.status, m.attempt_count, m.locked_by, m.locked_until, m.next_attempt_at, now() AS now
+           FROM webhook_events ev LEFT JOIN webhook_messages m ON m.event_id = ev.id
+           WHERE ev.payload->'tracking_numbers'->>0 = ANY($1)`,
+          [missing],
+        )
+        .finally(() => diagnose.end());
+      throw new Error(`${(error as Error).message}: ${missing.length} of ${accepted.length} missing; ${JSON.stringify(rows.rows.slice(0, 10))}\n${server.output().slice(-3000)}`);
+    }
     expect(receiver.at('/hook').every((r) => r.verifyError === null)).toBe(true);
   }, 120_000);
 });
