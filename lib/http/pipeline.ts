@@ -23,11 +23,11 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   try {
     if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
     if (request.method === 'OPTIONS') {
-      response = { status: 204, headers: { ...headersOf(match.route) }, body: '' };
+      response = { status: 204, headers: { ...routeHeaders(match.route).headers }, body: '' };
     } else {
       const operation = match.route.methods[request.method as keyof Route['methods']];
       if (!operation) {
-        const allow = allowOf(match.route);
+        const { allow } = routeHeaders(match.route);
         throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
       }
       assertAddressNotBlocked(request.remoteAddress);
@@ -53,7 +53,7 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       const result = await operation(context);
       response = {
         status: result.status ?? 200,
-        headers: { ...headersOf(match.route), ...result.headers, 'content-type': 'application/json' },
+        headers: { ...routeHeaders(match.route).headers, ...result.headers, 'content-type': 'application/json' },
         body: result.body === undefined ? '' : JSON.stringify(result.body),
       };
     }
@@ -69,27 +69,17 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   return response;
 }
 
-const allowByRoute = new WeakMap<Route, string>();
-const headersByRoute = new WeakMap<Route, Readonly<Record<string, string>>>();
+const byRoute = new WeakMap<Route, { allow: string; headers: Readonly<Record<string, string>> }>();
 
-/** The Allow header of a route (its methods and OPTIONS), worked out once per route. */
-function allowOf(route: Route): string {
-  let allow = allowByRoute.get(route);
-  if (allow === undefined) {
-    allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
-    allowByRoute.set(route, allow);
+/** A route's Allow header (its methods and OPTIONS) and the CORS headers every answer on it carries, built once. */
+function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<string, string>> } {
+  let cached = byRoute.get(route);
+  if (!cached) {
+    const allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
+    cached = { allow, headers: Object.freeze(corsHeaders(allow)) };
+    byRoute.set(route, cached);
   }
-  return allow;
-}
-
-/** The headers every answer on a route carries (CORS), built once per route; copy before adding to them. */
-function headersOf(route: Route): Readonly<Record<string, string>> {
-  let headers = headersByRoute.get(route);
-  if (headers === undefined) {
-    headers = Object.freeze(corsHeaders(allowOf(route)));
-    headersByRoute.set(route, headers);
-  }
-  return headers;
+  return cached;
 }
 
 async function readJson(request: ApiRequest): Promise<unknown> {
@@ -120,7 +110,7 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
   if (route?.isSuccess === 'boolean') body.IsSuccess = false;
   return {
     status: apiError.status,
-    headers: { ...(route ? headersOf(route) : corsHeaders('OPTIONS')), ...apiError.headers, 'content-type': 'application/json' },
+    headers: { ...(route ? routeHeaders(route).headers : corsHeaders('OPTIONS')), ...apiError.headers, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
 }

@@ -1,6 +1,9 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from './errors';
 
+const tooLarge = (limit: number) => new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+const tooSlow = (timeoutMs: number) => new ApiError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`);
+
 /**
  * Collects a request body. Refuses as soon as the total passes `limit` (a declared length is
  * checked before anything is read), and gives up when the whole body has not arrived within
@@ -13,12 +16,12 @@ export async function collectBody(
   const { limit, declaredLength, timeoutMs, abort } = options;
   if (declaredLength !== null && Number(declaredLength) > limit) {
     abort();
-    throw new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+    throw tooLarge(limit);
   }
   const iterator = chunks[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`)), timeoutMs);
+    timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);
   });
   const parts: Uint8Array[] = [];
   let total = 0;
@@ -27,7 +30,7 @@ export async function collectBody(
       const { done, value } = await Promise.race([iterator.next(), deadline]);
       if (done) break;
       total += value.byteLength;
-      if (total > limit) throw new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+      if (total > limit) throw tooLarge(limit);
       parts.push(value);
     }
   } catch (error) {
@@ -52,7 +55,7 @@ export function readNodeBody(
   return new Promise<string>((resolve, reject) => {
     if (declaredLength !== null && Number(declaredLength) > limit) {
       abort();
-      reject(new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`));
+      reject(tooLarge(limit));
       return;
     }
     const parts: Buffer[] = [];
@@ -72,13 +75,13 @@ export function readNodeBody(
     };
     const onData = (chunk: Buffer) => {
       total += chunk.length;
-      if (total > limit) finish(new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`));
+      if (total > limit) finish(tooLarge(limit));
       else parts.push(chunk);
     };
     const onEnd = () => finish(null);
     const onClose = () => finish(new Error('The client closed the connection before the body was complete.'));
     const timer = setTimeout(
-      () => finish(new ApiError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`)),
+      () => finish(tooSlow(timeoutMs)),
       timeoutMs,
     );
     req.on('data', onData);

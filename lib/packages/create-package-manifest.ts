@@ -102,9 +102,8 @@ const INSERT_PACKAGE = `
     SELECT 'msg_' || substr(event.id, 5) || row_number() OVER (ORDER BY e.id), event.id, e.id
     FROM event CROSS JOIN webhook_endpoints e
     WHERE e.account_id = $1::uuid AND e.environment = $2::"Environment" AND e.enabled AND $12 = ANY(e.events)
-    RETURNING 1
   )
-  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, (SELECT count(*) FROM messages)::int AS messages`;
+  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
 
 async function insertPackage(
   db: pg.Pool | pg.PoolClient,
@@ -114,7 +113,7 @@ async function insertPackage(
 ): Promise<CreatePackageManifestResult> {
   const { accountId, environment, pkg } = options;
   const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
-  const result = await db.query<{ inserted: boolean; messages: number }>({
+  const result = await db.query<{ inserted: boolean }>({
     name: 'package_insert',
     text: INSERT_PACKAGE,
     values: [

@@ -53,6 +53,17 @@ export function zoneIndex(zones: readonly ZoneBand[], miles: number): number {
   return zones.findIndex((z) => z.maxMiles === null || miles <= z.maxMiles);
 }
 
+function surchargeAmount(kind: SurchargeKind, amount: Fixed, base: Fixed, billable: Fixed): Fixed {
+  switch (kind) {
+    case 'flat':
+      return amount;
+    case 'per_lb':
+      return times(amount, billable);
+    case 'percent':
+      return shift(times(base, amount), 2);
+  }
+}
+
 // --- Locations -------------------------------------------------------------
 
 interface Place {
@@ -211,9 +222,7 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
     }
     const base = c.breaks[breakIndex].prices[zi];
     let total = base;
-    for (const s of c.surcharges) {
-      total = plus(total, s.kind === 'flat' ? s.amount : s.kind === 'per_lb' ? times(s.amount, billable) : shift(times(base, s.amount), 2));
-    }
+    for (const s of c.surcharges) total = plus(total, surchargeAmount(s.kind, s.amount, base, billable));
     return {
       quote: {
         carrier: card.carrier,
