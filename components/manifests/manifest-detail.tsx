@@ -6,7 +6,8 @@ import { Breadcrumb, Button, Card, CardTitle, CopyButton, EmptyState, ErrorState
 import { PortalError, portalFetch } from '@/lib/portal/fetcher';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
-import { TypeBadge, formatDateTime } from './manifest-list';
+import { formatDateTime } from '@/lib/portal/format';
+import { TypeBadge } from './manifest-list';
 
 const PAGE_SIZE = 100;
 

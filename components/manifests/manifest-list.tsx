@@ -5,15 +5,12 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, EmptyState, ErrorState, Input, LoadingBlock, Select, Td, Th, Tr } from '@/components/ui';
 import { portalFetch } from '@/lib/portal/fetcher';
+import { formatDateTime } from '@/lib/portal/format';
 import type { ManifestList } from '@/lib/portal-queries/types';
 
 const PAGE_SIZE = 25;
 const FILTERS = ['q', 'type', 'service', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
-
-export function formatDateTime(iso: string) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 export function TypeBadge({ type }: { type: 'container' | 'daily' }) {
   return type === 'container' ? <Badge tone="info">Container</Badge> : <Badge tone="neutral">Daily packages</Badge>;

@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardTitle, EmptyState, ErrorState, Input, LoadingBlock } from '@/components/ui';
-import { TypeBadge, formatDateTime } from '@/components/manifests/manifest-list';
+import { TypeBadge } from '@/components/manifests/manifest-list';
+import { formatDateTime } from '@/lib/portal/format';
 import { portalFetch } from '@/lib/portal/fetcher';
 import type { FoundPackage } from '@/lib/portal-queries/types';
 

@@ -6,6 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, Select, Table, Td, Th, Tr } from '@/components/ui';
 import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
+import type { RateResult } from '@/lib/rating/types';
 import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateRequest } from '@/lib/schemas/rate';
 import { AirportCombobox } from './airport-combobox';
 
@@ -36,19 +37,6 @@ const FIELDS = [
   'destination',
 ] as const;
 
-interface Quote {
-  carrier: string;
-  service: string;
-  amount: string;
-  zone: number;
-  billable_weight: string;
-  delivery_days: number;
-}
-
-interface RateResult {
-  rates: Quote[];
-  messages: { service: string; message: string }[];
-}
 
 function QuotesTable({ result }: { result: RateResult }) {
   const cheapest = Math.min(...result.rates.map((r) => Number(r.amount)));

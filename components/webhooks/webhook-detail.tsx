@@ -7,11 +7,8 @@ import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, EmptyState, ErrorSta
 import { PortalError, portalFetch } from '@/lib/portal/fetcher';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
+import { formatDateTime } from '@/lib/portal/format';
 import { EndpointStatus } from './webhook-list';
-
-function formatTime(iso: string) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-}
 
 export function WebhookDetailView({ id }: { id: string }) {
   const queryClient = useQueryClient();
@@ -134,7 +131,7 @@ export function WebhookDetailView({ id }: { id: string }) {
           </div>
           <div>
             <dt className="text-slate-600">Created</dt>
-            <dd className="text-slate-900">{formatTime(e.created_at)}</dd>
+            <dd className="text-slate-900">{formatDateTime(e.created_at, { seconds: true })}</dd>
           </div>
         </dl>
         <div className="mt-5 flex flex-wrap gap-2">
@@ -277,7 +274,7 @@ function DeliveryLog({
                           </span>
                         </button>
                       </Td>
-                      <Td>{formatTime(d.attempted_at)}</Td>
+                      <Td>{formatDateTime(d.attempted_at, { seconds: true })}</Td>
                       <Td>
                         <span className="font-mono">{d.event_type}</span> {d.test ? <Badge tone="info">test</Badge> : null}
                       </Td>

@@ -10,11 +10,22 @@ const dateTime = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
   timeZoneName: 'short',
 });
+const dateTimeSeconds = new Intl.DateTimeFormat('en-US', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
 const date = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-export function formatDateTime(value: string | Date | null | undefined): string {
+/** `seconds`: for logs, where attempts a few seconds apart must read apart. */
+export function formatDateTime(value: string | Date | null | undefined, options: { seconds?: boolean } = {}): string {
   if (!value) return '—';
-  return dateTime.format(new Date(value));
+  return (options.seconds ? dateTimeSeconds : dateTime).format(new Date(value));
 }
 
 export function formatDate(value: string | Date | null | undefined): string {

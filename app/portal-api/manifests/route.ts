@@ -1,8 +1,8 @@
 import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
-import { portalRoute } from '@/lib/portal/route';
+import { env } from '@/lib/env';
+import { portalRoute, readJson } from '@/lib/portal/route';
 import { listManifests } from '@/lib/portal-queries/list-manifests';
 import { ZManifestListQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
-import { readLimitedJson } from '@/lib/portal-queries/read-limited-json';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
 
@@ -14,7 +14,7 @@ export const GET = portalRoute(async ({ request, accountId, environment }) => {
 
 // POST /portal-api/manifests: the builder's submit; the same parse and create as POST /wf/manifest.
 export const POST = portalRoute(async ({ request, accountId, environment }) => {
-  const body = await readLimitedJson(request);
+  const body = await readJson(request, env().API_MAX_BODY_BYTES);
   const parsed = parseOperation(ZContainerManifestRequest, body, { aliases: CONTAINER_MANIFEST_ALIASES });
   const result = await createContainerManifest({ accountId, environment, request: parsed });
   return { IsSuccess: 'true', ManifestID: result.manifestId, PackageCount: result.packageCount, created: result.created };
