@@ -382,26 +382,19 @@ async function webhooksRow(): Promise<Row> {
     verdict: 'pending',
     notes: [],
   };
-  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  if (!scripts['bench:webhooks']) {
-    row.verdict = 'pending: `npm run bench:webhooks` does not exist yet';
-    return row;
-  }
   log('running npm run bench:webhooks');
   // --no-write: this run writes the table; the webhook benchmark would otherwise append its own.
   const { code, stdout, stderr } = await run('npm', ['run', '--silent', 'bench:webhooks', '--', '--no-write'], { ...process.env, DATABASE_URL: dbServer.url });
   const report = lastJsonLine(stdout);
-  const p95 = report && Number(report.p95_ms ?? report.p95 ?? (report.latency as Record<string, unknown> | undefined)?.p95);
+  const p95 = report && Number(report.p95_ms);
   if (!report || !Number.isFinite(p95)) {
     row.verdict = `no result (exit ${code})`;
     row.notes.push(`Output of \`npm run bench:webhooks\` (last lines):\n\n\`\`\`\n${(stdout + stderr).trim().split('\n').slice(-25).join('\n')}\n\`\`\``);
     return row;
   }
-  // 500 packages a second must actually have arrived (accepted at 95 % of that rate at least).
-  const acceptedPerSecond = Number(report.accepted_per_s ?? Number.NaN);
-  // A non-zero exit: deliveries missing or signatures bad.
-  row.met = code === 0 && (p95 as number) < 500 && acceptedPerSecond >= 0.95 * 500;
-  row.verdict = `p95 ${p95} ms at ${Number.isFinite(acceptedPerSecond) ? Math.round(acceptedPerSecond) : '?'} packages/s accepted`;
+  // The verdict is the webhook benchmark's own; a non-zero exit means deliveries missing or signatures bad.
+  row.met = code === 0 && report.met === true;
+  row.verdict = `p95 ${p95} ms at ${String(report.accepted_per_s)} packages/s accepted`;
   row.notes.push(`\`npm run bench:webhooks\` (exit ${code}) reported: \`${JSON.stringify(report)}\``);
   return row;
 }

@@ -11,7 +11,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
-import { startFlags } from './support/processes';
+import { freePort, startFlags } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(ROOT);
@@ -49,20 +49,8 @@ interface LoadReport {
   refused: number;
   refusedSamples: { status: number; body: string }[];
   errors: number;
-  /** When autocannon started (wall clock, ms) and for how long it sent. */
+  /** When autocannon started (wall clock, ms). */
   startedAt: number;
-  seconds: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function startChild(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
@@ -272,19 +260,24 @@ try {
   latencies.sort((a, b) => a - b);
   const deliveredTimes = [...deliveredAt.values()].sort((a, b) => a - b);
   const deliverySpan = (deliveredTimes.at(-1)! - started) / 1000;
+  const p95 = percentile(latencies, 95);
+  const acceptedPerSecond = Math.round(acceptedAt.size / acceptedFor);
   const report = {
+    // The goal: p95 under 500 ms while 500 packages a second (at least 95 % of that) are accepted.
+    met: p95 < 500 && RATE >= 500 && acceptedPerSecond >= 0.95 * RATE,
     packages: PACKAGES,
     target_rate_per_s: RATE,
     accepted: acceptedAt.size,
     refused,
-    accepted_per_s: Math.round(acceptedAt.size / acceptedFor),
+    load_errors: sent.errors,
+    accepted_per_s: acceptedPerSecond,
     accepted_by_second: Array.from(acceptedBySecond, (n) => n ?? 0),
     delivered: latencies.length,
     missing,
     duplicates,
     bad_signatures: badSignatures,
     p50_ms: Math.round(percentile(latencies, 50)),
-    p95_ms: Math.round(percentile(latencies, 95)),
+    p95_ms: Math.round(p95),
     p99_ms: Math.round(percentile(latencies, 99)),
     max_ms: Math.round(latencies.at(-1) ?? Number.NaN),
     deliveries_per_s: Math.round(deliveredTimes.length / deliverySpan),
@@ -296,7 +289,7 @@ try {
       .join(' + ')
       .concat(`, WEBHOOK_CONCURRENCY ${args.concurrency}`),
   };
-  if (!complete || missing > 0 || badSignatures > 0) exitCode = 1;
+  if (!complete || missing > 0 || badSignatures > 0 || sent.errors > 0) exitCode = 1;
 
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const database = `${externalDatabase ? 'DATABASE_URL' : 'embedded'} ${new URL(dbServer.url).host}`;
@@ -310,7 +303,7 @@ try {
     '',
     '| Goal | p50 | p95 | p99 | max | deliveries/s | delivered | duplicates | bad signatures | Result |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    `| p95 < 500 ms at 500 packages/s | ${report.p50_ms} ms | ${report.p95_ms} ms | ${report.p99_ms} ms | ${report.max_ms} ms | ${report.deliveries_per_s} | ${report.delivered}/${report.accepted} | ${duplicates} | ${badSignatures} | ${report.p95_ms < 500 && RATE >= 500 && report.accepted_per_s >= 0.95 * RATE ? '**met**' : '**missed**'} |`,
+    `| p95 < 500 ms at 500 packages/s | ${report.p50_ms} ms | ${report.p95_ms} ms | ${report.p99_ms} ms | ${report.max_ms} ms | ${report.deliveries_per_s} | ${report.delivered}/${report.accepted} | ${duplicates} | ${badSignatures} | ${report.met ? '**met**' : '**missed**'} |`,
     '',
   ].join('\n');
   if (!args['no-write']) appendFileSync('bench/RESULTS.md', section);

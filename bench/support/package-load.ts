@@ -50,7 +50,5 @@ console.log(
     refusedSamples: refused,
     errors: result.errors + result.timeouts,
     startedAt: started,
-    seconds: (now() - started) / 1000,
-    latency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
   }),
 );

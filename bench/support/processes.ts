@@ -2,7 +2,6 @@
 // covers only the server. Resident memory is sampled from /proc (Linux).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 
 export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
 
@@ -13,16 +12,7 @@ export function startFlags(): string[] {
   return words.slice(1, words.indexOf('--import')).filter((word) => word.startsWith('--'));
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../scripts/free-port.mjs';
 
 export interface ServerProcess {
   name: string;
