@@ -148,11 +148,14 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
 }
 
 const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
+const IATA = /^[A-Za-z]{3}$/;
+const AWB = /^(\d{3})[- ]?(\d{8})$/;
+const TRACKING = /^[A-Za-z0-9._-]{1,64}$/;
 const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;
 
 /** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
 export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  const json: JsonMeta = { type: 'string', pattern: '^\\d{5}(-?\\d{4})?$', description: 'US ZIP or ZIP+4.', examples: ['10001'] };
+  const json: JsonMeta = { type: 'string', pattern: US_ZIP.source, description: 'US ZIP or ZIP+4.', examples: ['10001'] };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const match = US_ZIP.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');
@@ -190,13 +193,13 @@ export function email<R extends boolean = false>(options: Partial<Presence<R>> =
 export function iataCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
-    pattern: '^[A-Za-z]{3}$',
+    pattern: IATA.source,
     description: 'Three-letter IATA airport code.',
     examples: ['JFK'],
   };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
-    if (!/^[A-Za-z]{3}$/.test(raw)) return fail(ctx, 'must be a three-letter IATA airport code');
+    if (!IATA.test(raw)) return fail(ctx, 'must be a three-letter IATA airport code');
     return raw.toUpperCase();
   });
 }
@@ -214,12 +217,12 @@ export function awbCheckDigitValid(digits: string): boolean {
 export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
-    pattern: '^\\d{3}[- ]?\\d{8}$',
+    pattern: AWB.source,
     description: 'Air waybill: 3-digit airline prefix and 8-digit serial; the last digit is the 7 before it mod 7.',
     examples: ['123-45678905'],
   };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const match = /^(\d{3})[-\s]?(\d{8})$/.exec(asText(value) ?? '');
+    const match = AWB.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
     const digits = match[1] + match[2];
     if (!awbCheckDigitValid(digits)) return fail(ctx, 'has a wrong check digit (the last digit must be the 7 before it mod 7)');
@@ -229,10 +232,10 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
 
 /** Tracking numbers are barcode content: letters, digits and - _ . only. */
 export function trackingNumber<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  const json: JsonMeta = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' };
+  const json: JsonMeta = { type: 'string', pattern: TRACKING.source };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
-    if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) {
+    if (!TRACKING.test(raw)) {
       return fail(ctx, 'must be 1 to 64 characters: letters, digits, "-", "_" or "."');
     }
     return raw;
