@@ -28,12 +28,13 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     const platform = platformOf(dep);
     if (!platform) continue;
     const version = range.replace(/^[\^~=]/, '');
+    // In the order npm itself writes these keys, so that a later `npm install` leaves the lock as it is.
     lock.packages[where] = {
       version,
+      ...(platform.cpu ? { cpu: platform.cpu } : {}),
       ...(entry.dev ? { dev: true } : {}),
       optional: true,
       os: platform.os,
-      ...(platform.cpu ? { cpu: platform.cpu } : {}),
     };
     added += 1;
   }
