@@ -1,6 +1,7 @@
 // npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,webhooks,portal,soak --profile miss]
 //
-// Measures every operation on the production server (scripts/server.ts, the production build) and,
+// Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
+// worker running scripts/server.ts, on the production build; memory is the worker's) and,
 // in the same run on the same machine, its baseline: what this machine can do at most for that
 // operation without our server around it (bench/baselines/server.ts). Load comes from autocannon;
 // the servers are child processes whose resident memory is sampled from /proc. Where a goal is
@@ -21,7 +22,7 @@ import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/databas
 import { migrateDeploy } from '../scripts/migrate.mjs';
 import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
-import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startFlags, startProcess, type ServerProcess } from './support/processes';
+import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
 import { formatProfile, summariseProfile } from './support/profile';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -126,14 +127,14 @@ async function startSubject(options: { profileName?: string } = {}): Promise<Ser
 }
 
 async function startSubjectOnce(options: { profileName?: string }): Promise<ServerProcess> {
-  const port = await freePort();
-  // One directory per profile: Node writes one file per thread (module hooks run on a thread of their own).
+  // One directory per profile: Node writes one file per thread (module hooks run on a thread of their own),
+  // and one per process (the supervisor's and its worker's; the worker inherits the flags).
   const profileArgs = options.profileName ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, options.profileName)}`] : [];
-  return startProcess({
+  // `npm start`'s command (one worker), plus any BENCH_SERVER_NODE_FLAGS.
+  return startAppProcess({
     name: 'production server',
-    args: [...profileArgs, ...SERVER_NODE_FLAGS, ...NODE_HOOKS, 'scripts/server.ts'],
+    nodeArgs: [...profileArgs, ...SERVER_NODE_FLAGS.slice(START_FLAGS.length)],
     env: serverEnv,
-    port,
     readyPath: RATE_PATH,
   });
 }
@@ -201,8 +202,10 @@ async function profileSubject(name: string, load: Omit<LoadOptions, 'url' | 'dur
   } finally {
     await server.stop();
   }
-  // The main thread's file: CPU.<date>.<time>.<pid>.<thread id 0>.<seq>.cpuprofile
-  const main = existsSync(path.join(profileDir, dir)) ? readdirSync(path.join(profileDir, dir)).find((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f)) : undefined;
+  // The worker's main thread: CPU.<date>.<time>.<pid>.<thread id 0>.<seq>.cpuprofile
+  const main = existsSync(path.join(profileDir, dir))
+    ? readdirSync(path.join(profileDir, dir)).find((f) => f.includes(`.${server.pid}.0.`) && /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    : undefined;
   if (!main) return `(no profile of the main thread written to .data/bench/profiles/${dir})`;
   const file = path.join(dir, main);
   return `Profile of the production server under the same load for ${PROFILE_SECONDS} s (\`.data/bench/profiles/${file}\`):\n\n${formatProfile(summariseProfile(path.join(profileDir, file)))}`;
@@ -561,7 +564,7 @@ const report = [
       ? ` ${[...buildNotes].join(' ') || 'The production build changed during this run.'}`
       : ''),
   '',
-  `Each cell: p50 / p99 latency · requests a second · peak resident memory of that server during the load. Server: \`scripts/server.ts\` on the production build${SERVER_NODE_FLAGS.length ? ` with \`${SERVER_NODE_FLAGS.join(' ')}\`` : ''}, \`LOG_LEVEL=info\` (logs to /dev/null), rate limit lifted, webhook worker off. Baselines: ${START_FLAGS.length ? `the same V8 flags (\`${START_FLAGS.join(' ')}\`, from \`npm start\`)` : 'no V8 flags'}.`,
+  `Each cell: p50 / p99 latency · requests a second · peak resident memory of that server during the load. Server: \`npm start\`'s command with \`APP_WORKERS=1\` (the worker's memory) on the production build${SERVER_NODE_FLAGS.length ? ` with \`${SERVER_NODE_FLAGS.join(' ')}\`` : ''}, \`LOG_LEVEL=info\` (logs to /dev/null), rate limit lifted, webhook worker off. Baselines: ${START_FLAGS.length ? `the same V8 flags (\`${START_FLAGS.join(' ')}\`, from \`npm start\`)` : 'no V8 flags'}.`,
   '',
   '| Benchmark | Load | Production server | Baseline (same run) | Baseline is | Goal | Result |',
   '|---|---|---|---|---|---|---|',

@@ -2,7 +2,7 @@
 //
 // Acceptance → delivery of package.sorting webhooks. Starts what it needs: a fresh database (on
 // DATABASE_URL's server, or the embedded PostgreSQL under .data/postgres-bench), migrations, seed,
-// the API server (scripts/api-server.ts, whose in-process worker delivers; --workers N adds
+// the app as `npm start` runs it (one worker, whose in-process webhook worker delivers; --workers N adds
 // `scripts/worker.ts` processes), and a receiver on 127.0.0.1 that verifies every signature with
 // `standardwebhooks`. autocannon (bench/support/package-load.ts, a process of its own) sends --packages
 // packages at --rate a second through the API, and the receiver times each
@@ -19,6 +19,7 @@ import { Webhook } from 'standardwebhooks';
 import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
+import { NODE_HOOKS, spawnProcess, startApp, type Spawned } from '../e2e/api/support/spawn';
 import { freePort, startFlags } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,26 +54,12 @@ interface LoadReport {
   startedAt: number;
 }
 
-function startChild(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  let output = '';
-  // BENCH_NODE_FLAGS: extra Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  // npm start's V8 flags, as the production server has them.
-  const flags = [...startFlags(), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...flags, '--conditions=react-server', '--import', 'tsx', script], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
-  return { child, output: () => output };
-}
+// BENCH_NODE_FLAGS: extra Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
+/** A delivery worker of its own (scripts/worker.ts), with npm start's V8 flags. */
+function startWorkerProcess(env: NodeJS.ProcessEnv): Spawned {
+  return spawnProcess({ name: 'webhook worker', args: [...startFlags(), ...EXTRA_NODE_FLAGS, ...NODE_HOOKS, 'scripts/worker.ts'], env, output: 'stderr' });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -103,7 +90,7 @@ const dbServer = await ensureDatabase({
 });
 const dbName = `carrier_bench_wh_${process.pid}_${Date.now()}`;
 const databaseUrl: string = await createDatabase(dbServer.url, dbName);
-const children: ChildProcess[] = [];
+const children: Spawned[] = [];
 const receiverServer = createHttpServer();
 let exitCode = 0;
 try {
@@ -159,25 +146,17 @@ try {
     WEBHOOK_CONCURRENCY: args.concurrency,
   };
   const port = await freePort();
-  const api = startChild('scripts/api-server.ts', {
-    ...env,
-    PORT: String(port),
-    WEBHOOK_WORKER: args['api-worker'] === 'off' ? 'off' : 'on',
+  const api = await startApp({
+    name: 'app',
+    port,
+    nodeArgs: EXTRA_NODE_FLAGS,
+    env: { ...env, APP_WORKERS: '1', WEBHOOK_WORKER: args['api-worker'] === 'off' ? 'off' : 'on' },
+    readyPath: '/version-test/api/1.1/webhooks',
+    output: 'stderr',
   });
-  children.push(api.child);
-  for (let i = 0; i < EXTRA_WORKERS; i += 1) children.push(startChild('scripts/worker.ts', env).child);
+  children.push(api);
+  for (let i = 0; i < EXTRA_WORKERS; i += 1) children.push(startWorkerProcess(env));
   const base = `http://127.0.0.1:${port}/version-test/api/1.1`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (api.child.exitCode !== null) throw new Error(`API server exited:\n${api.output()}`);
-    if (Date.now() > deadline) throw new Error(`API server did not start:\n${api.output()}`);
-    const ready = await fetch(`${base}/webhooks`, { method: 'OPTIONS' }).then(
-      (r) => r.status === 204,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
   const headers = { authorization: `Token ${token}`, 'content-type': 'application/json' };
   const created = await fetch(`${base}/webhooks`, {
     method: 'POST',
@@ -282,7 +261,7 @@ try {
     max_ms: Math.round(latencies.at(-1) ?? Number.NaN),
     deliveries_per_s: Math.round(deliveredTimes.length / deliverySpan),
     workers: [
-      args['api-worker'] === 'off' ? '' : 'API server in-process worker',
+      args['api-worker'] === 'off' ? '' : 'the app\'s in-process worker',
       EXTRA_WORKERS ? `${EXTRA_WORKERS} worker process(es)` : '',
     ]
       .filter(Boolean)
@@ -313,7 +292,7 @@ try {
   exitCode = 1;
   console.error(error);
 } finally {
-  await Promise.all(children.map(stopChild));
+  await Promise.all(children.map((child) => child.stop('SIGTERM', { timeoutMs: 15_000 })));
   receiverServer.close();
   await dropDatabase(dbServer.url, dbName).catch(() => undefined);
   await dbServer.stop();

@@ -19,7 +19,7 @@ const ZEnv = z.object({
   API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
 
   // Webhooks (lib/webhooks, docs/decisions/webhooks.md).
-  /** `off`: this process (Next or scripts/api-server.ts) runs no delivery worker; `npm run worker` still does. */
+  /** `off`: this process (the app's server or `next start`) runs no delivery worker; `npm run worker` still does. */
   WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
   /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
@@ -41,6 +41,12 @@ const ZEnv = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint with nothing but failed attempts for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(5 * 24 * 3_600_000),
+
+  // Supervisor: `npm start` (scripts/start.ts) runs the server in worker processes (docs/reliability.md).
+  /** Worker processes `npm start` runs; unset: one per core. `npm run dev` always runs one. */
+  APP_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are closed. */
+  APP_STOP_GRACE_MS: z.coerce.number().int().min(0).max(50_000).default(10_000),
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',

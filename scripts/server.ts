@@ -3,11 +3,14 @@
 // portal-api, assets) to Next's request handler. Next's per-request pipeline costs far more than
 // our operations do (docs/decisions/production-server.md), so the API does not go through it.
 // The route handlers under app/api stay: `START_MODE=next npm start` serves everything through
-// Next, and the API suite runs against both ways in.
+// Next, and the API suite runs against both ways in. It also runs this process's webhook delivery
+// worker (WEBHOOK_WORKER=off: none), which it stops with the server.
 //
-// Run by scripts/start.ts (npm start / npm run dev), or alone once DATABASE_URL points at a
-// migrated database:
-//   DATABASE_URL=... node --import tsx --import ./scripts/hooks/server-only.mjs scripts/server.ts [--dev]
+// This file is what each worker process of `npm start` runs: scripts/start.ts (the supervisor)
+// prepares the database and forks it with Node's cluster module. `npm start` is the one way to run
+// it; the tests and benchmarks run `npm start`'s command too (e2e/api/support/spawn.ts).
+// SIGTERM / SIGINT, a stop message from the supervisor, or the supervisor's disappearance: stop
+// accepting, finish requests in flight (APP_STOP_GRACE_MS at most) and attempts in flight, exit.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -21,14 +24,15 @@ export interface StartServerOptions {
   dev?: boolean;
   port?: number;
   hostname?: string;
-  /** Serve only the API (no Next): what the benchmarks' and tests' bare mode need. */
-  apiOnly?: boolean;
 }
 
 export interface RunningServer {
   server: Server;
   port: number;
-  /** Stops accepting, lets requests in flight finish (up to `graceMs`), then closes Next and the database pool. */
+  /**
+   * Stops accepting, lets requests in flight finish (up to `graceMs`, then their connections are
+   * closed) and the webhook worker's attempts in flight, then closes Next and the database pools.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -40,21 +44,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostname = options.hostname ?? process.env.BIND_ADDRESS;
   const port = options.port ?? Number(process.env.PORT ?? 3000);
 
-  // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ handleNodeApiRequest }, { log }] = await Promise.all([import('@/lib/http/node-adapter'), import('@/lib/log')]);
+  // This process's delivery worker is started (and stopped) here, not by instrumentation.ts inside
+  // Next, so that a stop can wait for its attempts in flight. Set before Next loads.
+  process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
 
-  let nextHandler: RequestHandler | undefined;
-  let nextApp: { close(): Promise<void> } | undefined;
-  let upgradeHandler: UpgradeHandler | undefined;
-  if (!options.apiOnly) {
-    const { default: next } = await import('next');
-    const app = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
-    await app.prepare();
-    nextHandler = app.getRequestHandler();
-    // Dev mode's hot reload talks over a WebSocket upgrade.
-    upgradeHandler = dev ? app.getUpgradeHandler() : undefined;
-    nextApp = app;
-  }
+  // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
+  const [{ handleNodeApiRequest }, { log }, { env }] = await Promise.all([
+    import('@/lib/http/node-adapter'),
+    import('@/lib/log'),
+    import('@/lib/env'),
+  ]);
+  const config = env(); // a bad configuration stops here, with the reason
+
+  const { default: next } = await import('next');
+  const nextApp = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
+  await nextApp.prepare();
+  const nextHandler: RequestHandler = nextApp.getRequestHandler();
+  // Dev mode's hot reload talks over a WebSocket upgrade.
+  const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
 
   const fail = (res: ServerResponse, error: unknown) => {
     log.error({ err: error }, 'server failed a request');
@@ -66,9 +73,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     handleNodeApiRequest(req, res).then(
       (handled) => {
         if (handled) return;
-        if (nextHandler) return nextHandler(req, res).catch((error: unknown) => fail(res, error));
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'not_found', message: 'Not an API path.' } }));
+        return nextHandler(req, res).catch((error: unknown) => fail(res, error));
       },
       (error: unknown) => fail(res, error),
     );
@@ -89,18 +94,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     server.listen(port, hostname, () => resolve());
   });
   const actualPort = (server.address() as AddressInfo).port;
-  log.info({ port: actualPort, dev, apiOnly: options.apiOnly ?? false }, 'server listening');
+  log.info({ port: actualPort, dev }, 'server listening');
+
+  let worker: { stop(): Promise<void> } | undefined;
+  if (config.WEBHOOK_WORKER === 'on') {
+    const { startWebhookWorker } = await import('@/lib/webhooks/worker');
+    worker = startWebhookWorker();
+  }
 
   let closing: Promise<void> | undefined;
-  const close = (graceMs = 10_000): Promise<void> => {
+  const close = (graceMs = config.APP_STOP_GRACE_MS): Promise<void> => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Keep-alive connections that become idle after their last response are closed as they do.
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
       const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
       deadline.unref();
-      await closed;
+      // Attempts in flight end within WEBHOOK_TIMEOUT_MS; nothing new is claimed.
+      await Promise.all([closed, worker?.stop().catch((error: unknown) => log.error({ err: error }, 'webhook worker failed to stop'))]);
+      clearInterval(idle);
       clearTimeout(deadline);
-      await nextApp?.close().catch(() => undefined);
+      await nextApp.close().catch(() => undefined);
       const { db, pgPool } = await import('@/lib/db');
       await db.$disconnect().catch(() => undefined);
       await pgPool().end().catch(() => undefined);
@@ -110,15 +125,31 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { server, port: actualPort, close };
 }
 
-// Run directly (not imported by scripts/start.ts): serve until SIGTERM / SIGINT.
+// Run directly: a worker of `npm start` (scripts/start.ts forks this file), or alone once
+// DATABASE_URL points at a migrated database. Serves until told to stop.
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
-  const running = await startServer({ dev: process.argv.includes('--dev'), apiOnly: process.argv.includes('--api-only') });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      running.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+  const { default: cluster } = await import('node:cluster');
+  const running = await startServer({ dev: process.argv.includes('--dev') }).catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  // `on`, not `once`: a signal sent to the whole group reaches this process and, forwarded, again
+  // from the supervisor; a second one must not fall through to the default action (exit at once).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
+  if (cluster.isWorker) {
+    process.on('message', (message: unknown) => {
+      if ((message as { type?: string } | null)?.type === 'carrier:stop') stop();
     });
+    // The supervisor is gone (killed with SIGKILL): stop too rather than serve on as an orphan.
+    process.on('disconnect', stop);
   }
 }

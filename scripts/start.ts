@@ -1,15 +1,27 @@
-// npm start (production build) / npm run dev: one command runs the whole service.
-// Database: DATABASE_URL if set, else an embedded PostgreSQL under .data/ started and stopped
-// with the app. Then migrations, the seeded rate cards, and the server:
-//   default          scripts/server.ts in this process: the API served by the framework-free
-//                    pipeline on node:http, every other path by Next's request handler
+// npm start (production build) / npm run dev: one command runs the whole service, and the one way to
+// run it: the tests (every TEST_SERVER), the reliability suite and the benchmarks start this file.
+//
+// This process is the supervisor. Database: DATABASE_URL if set, else an embedded PostgreSQL under
+// .data/ (scripts/database.mjs) started and stopped with the app. Then, once, the migrations and
+// the seeded rate cards, and the server:
+//   default          APP_WORKERS worker processes (Node's cluster; one per core unless set, one for
+//                    `npm run dev`) sharing the port, each running scripts/server.ts: the API on the
+//                    framework-free pipeline, every other path by Next, and a webhook delivery
+//                    worker. A worker that dies is replaced (after a back-off when they keep
+//                    dying), so a crash costs its own requests in flight, not the service.
 //   START_MODE=next  plain `next start` / `next dev` in a child process, the API through Next's
 //                    route handlers (the API suite runs against both; see docs/decisions/production-server.md)
+// SIGTERM / SIGINT, to this process or to its whole group: the workers stop accepting and finish
+// their requests in flight (APP_STOP_GRACE_MS), then the embedded PostgreSQL stops, then we exit.
+// package.json's `exec node …` makes this process the one npm's signals reach.
 // Run with `--import ./scripts/hooks/server-only.mjs` (package.json does), so lib/ modules load outside Next.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import cluster, { type Worker } from 'node:cluster';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
-import { ensureDatabase } from './database.mjs';
+import { ensureDatabase, StartError } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
 const dev = process.argv.includes('--dev');
@@ -20,47 +32,135 @@ if (mode !== 'server' && mode !== 'next') {
   process.exit(2);
 }
 
-const database = await ensureDatabase();
-await migrateDeploy(database.url);
-await seedRateCards(database.url);
-process.env.DATABASE_URL = database.url;
+/** A worker that dies within this long of its start counts as a crash loop: the next start waits longer. */
+const FAST_DEATH_MS = 10_000;
+const MAX_BACKOFF_MS = 30_000;
 
-let stopping = false;
-async function stop(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
-    await database.stop().catch((error: Error) => console.error(`stopping the database failed: ${error.message}`));
-  }
+let database: Awaited<ReturnType<typeof ensureDatabase>> | undefined;
+let stopping: NodeJS.Signals | undefined;
+let stopApp: (() => Promise<void>) | undefined;
+
+/** One line, never a stack, for what stops a start (the stack too with LOG_LEVEL=debug). */
+function report(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(error instanceof StartError ? message : `npm start failed: ${message.split('\n')[0]}`);
+  if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) console.error(error.stack);
+}
+
+async function exit(code: number): Promise<never> {
+  await database?.stop().catch((error: Error) => console.error(`stopping the database failed: ${error.message}`));
   process.exit(code);
 }
 
-if (mode === 'next') {
-  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  const app = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], { env: process.env, stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (app.exitCode === null) app.kill(signal);
-      else void stop(0);
-    });
-  }
-  app.on('exit', (code, signal) => void stop(code ?? (signal ? 0 : 1)));
-} else {
-  const { startServer } = await import('./server');
-  const running = await startServer({ dev, port: Number(port) }).catch((error: unknown) => {
-    console.error(error);
-    return stop(1);
+// `on`, not `once`: Ctrl+C reaches npm, the shell and this process, and npm forwards it again; a
+// second signal must not fall through to the default action and kill us before the database stops.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = signal;
+    // Before the app runs (still starting the database or migrating), the start is abandoned at the next step.
+    if (stopApp) void stopApp().then(() => exit(0), () => exit(1));
   });
-  // `on`, not `once`: Ctrl+C reaches both npm and this process, and npm forwards it again; a second
-  // signal must not fall through to the default action and kill us before the database is stopped.
-  let closing = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (closing) return;
-      closing = true;
-      running.close().then(
-        () => stop(0),
-        () => stop(1),
-      );
-    });
+}
+
+try {
+  database = await ensureDatabase();
+  if (!stopping) await migrateDeploy(database.url);
+  if (!stopping) await seedRateCards(database.url);
+} catch (error) {
+  report(error);
+  await exit(1);
+}
+if (stopping) await exit(0);
+process.env.DATABASE_URL = database!.url;
+
+if (mode === 'next') runNext();
+else await runCluster();
+
+function runNext(): void {
+  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], { env: process.env, stdio: 'inherit' });
+  const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));
+  stopApp = async () => {
+    if (app.exitCode === null && app.signalCode === null) app.kill(stopping ?? 'SIGTERM');
+    await exited;
+  };
+  app.once('exit', (code, signal) => {
+    if (!stopping) void exit(code ?? (signal ? 1 : 0));
+  });
+  if (stopping) void stopApp().then(() => exit(0), () => exit(1));
+}
+
+async function runCluster(): Promise<void> {
+  const { env } = await import('@/lib/env');
+  const { log } = await import('@/lib/log');
+  let config: ReturnType<typeof env>;
+  try {
+    config = env();
+  } catch {
+    return void (await exit(2)); // env() has said what is wrong
   }
+  const count = dev ? 1 : (config.APP_WORKERS ?? availableParallelism());
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./server.ts', import.meta.url)), args: dev ? ['--dev'] : [] });
+
+  const startedAt = new Map<Worker, number>();
+  const restarts = new Set<NodeJS.Timeout>();
+  let everListening = false;
+  let fastDeaths = 0;
+
+  const fork = () => {
+    const worker = cluster.fork({ PORT: port });
+    startedAt.set(worker, Date.now());
+  };
+
+  cluster.on('listening', (worker) => {
+    const first = !everListening;
+    everListening = true;
+    log.info({ workerPid: worker.process.pid }, 'worker listening');
+    if (first) log.info({ port: Number(port), workers: count, supervisorPid: process.pid }, 'app ready');
+  });
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
+    startedAt.delete(worker);
+    if (stopping) return;
+    if (!everListening) {
+      // No worker has ever started (no build, a bad setting, the port taken): no use trying again.
+      console.error(`npm start failed: the server did not start (worker exited with ${signal ?? code}); see its output above`);
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL');
+      void exit(1);
+      return;
+    }
+    fastDeaths = lived < FAST_DEATH_MS ? fastDeaths + 1 : 0;
+    const delayMs = fastDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** fastDeaths);
+    log.error({ workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs }, 'worker died; starting another');
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (!stopping) fork();
+    }, delayMs);
+    restarts.add(timer);
+  });
+
+  stopApp = async () => {
+    for (const timer of restarts) clearTimeout(timer);
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    log.info({ signal: stopping, workers: workers.length }, 'stopping: workers finish their requests in flight');
+    const exited = workers.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
+    // A signal to the whole group reached them already; one to this process alone reaches them now.
+    for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');
+    // Past the grace (plus the webhook attempts' timeout and a margin), whatever is left is killed.
+    const hard = setTimeout(
+      () => {
+        for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      },
+      config.APP_STOP_GRACE_MS + config.WEBHOOK_TIMEOUT_MS + 5_000,
+    );
+    await Promise.all(exited);
+    clearTimeout(hard);
+    log.info('workers stopped');
+  };
+
+  for (let i = 0; i < count; i += 1) fork();
+  // A signal that came while the workers were being forked.
+  if (stopping) void stopApp().then(() => exit(0), () => exit(1));
 }

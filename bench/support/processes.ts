@@ -1,22 +1,16 @@
 // Servers under test run as child processes, so that their memory is theirs alone and a CPU profile
 // covers only the server. Resident memory is sampled from /proc (Linux).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { childPids, freePort, NODE_HOOKS, spawnProcess, startApp, startFlags, waitForHttp, type Spawned } from '../../e2e/api/support/spawn';
 
-export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
-
-/** `npm start`'s V8 flags (those between `node` and its first `--import` in package.json): every server under test gets them. */
-export function startFlags(): string[] {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const words = start.split(/\s+/);
-  return words.slice(1, words.indexOf('--import')).filter((word) => word.startsWith('--'));
-}
-
-export { freePort } from '../../scripts/free-port.mjs';
+// One spawn-and-wait helper for tests and benchmarks: e2e/api/support/spawn.ts.
+export { freePort, NODE_HOOKS, startFlags };
 
 export interface ServerProcess {
   name: string;
   url: string;
+  /** The process whose memory is measured: the app's worker (the supervisor has one), or the baseline itself. */
   pid: number;
   child: ChildProcess;
   output(): string;
@@ -24,6 +18,20 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+function asServer(proc: Spawned, url: string, pid: number): ServerProcess {
+  return {
+    name: proc.name,
+    url,
+    pid,
+    child: proc.child,
+    output: proc.output,
+    stop: async () => {
+      await proc.stop('SIGTERM', { timeoutMs: 20_000 });
+    },
+  };
+}
+
+/** A server of its own (a baseline, `next start`) on `port`, ready once `readyPath` answers below 300. */
 export async function startProcess(options: {
   name: string;
   args: string[];
@@ -33,45 +41,20 @@ export async function startProcess(options: {
   readyPath: string;
   readyMethod?: string;
 }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, options.args, {
-    env: { ...options.env, PORT: String(options.port) },
-    // Logs go nowhere (but are still produced: their cost is part of what is measured).
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000)));
+  // Logs go nowhere (but are still produced: their cost is part of what is measured).
+  const proc = spawnProcess({ name: options.name, args: options.args, env: { ...options.env, PORT: String(options.port) }, output: 'stderr' });
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${options.name} did not start within 120 s:\n${output}`);
-    }
-    try {
-      const response = await fetch(url + options.readyPath, { method: options.readyMethod ?? 'OPTIONS' });
-      await response.arrayBuffer();
-      if (response.status < 300) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    name: options.name,
-    url,
-    pid: child.pid!,
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  await waitForHttp(proc, url + options.readyPath, { method: options.readyMethod });
+  return asServer(proc, url, proc.pid);
+}
+
+/**
+ * The app as `npm start` runs it (the supervisor, with one worker unless `env` says otherwise).
+ * Its `pid` is the first worker's: that process serves, and its memory is what is measured.
+ */
+export async function startAppProcess(options: { name: string; env: NodeJS.ProcessEnv; nodeArgs?: string[]; readyPath: string }): Promise<ServerProcess> {
+  const app = await startApp({ name: options.name, env: { APP_WORKERS: '1', ...options.env }, nodeArgs: options.nodeArgs, readyPath: options.readyPath, output: 'stderr' });
+  return asServer(app, app.baseUrl, childPids(app.pid)[0] ?? app.pid);
 }
 
 /** Resident set size of a process in MB, or NaN if it is gone. */

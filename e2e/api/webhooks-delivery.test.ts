@@ -1,13 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
 import { packageSample } from './support/samples';
 import { waitFor, WebhookReceiver } from './support/webhook-receiver';
-import { freePort } from '../../scripts/free-port.mjs';
+import { NODE_HOOKS, freePort, spawnProcess, startApp } from './support/spawn';
 
-// Delivery end to end: real worker processes (scripts/worker.ts) and a real API server on a database
+// Delivery end to end: real worker processes (scripts/worker.ts) and the real app (npm start's command) on a database
 // of their own (so their queue holds only this file's messages), a real receiver on 127.0.0.1 that
 // verifies every signature with `standardwebhooks`. Schedules are shortened by settings, not slept.
 // Nothing here sends to a non-loopback address: refused destinations are refused before connecting.
@@ -36,52 +36,30 @@ let shared: Proc | undefined;
 interface Proc {
   child: ChildProcess;
   output: () => string;
-  exited: Promise<number | null>;
-}
-
-function startProcess(script: string, env: Record<string, string>): Proc {
-  let output = '';
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], {
-    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  exited: Promise<number | string>;
 }
 
 function startWorker(env: Record<string, string> = {}): Proc {
-  return startProcess('scripts/worker.ts', env);
+  return spawnProcess({
+    name: 'webhook worker',
+    args: [...NODE_HOOKS, 'scripts/worker.ts'],
+    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
+  });
 }
 
-async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string | null> {
   if (!proc) return null;
   if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
   return proc.exited;
 }
 
 async function startApi(env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
-  const port = await freePort();
-  const proc = startProcess('scripts/api-server.ts', {
-    PORT: String(port),
-    NODE_ENV: 'production',
-    API_RATE_LIMIT_PER_SECOND: '5000',
-    API_RATE_LIMIT_BURST: '5000',
-    ...env,
+  const app = await startApp({
+    name: 'app',
+    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', ...env },
+    readyPath: '/version-test/api/1.1/webhooks',
   });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`api server exited:\n${proc.output()}`);
-      return fetch(`${url}/version-test/api/1.1/webhooks`, { method: 'OPTIONS' }).then(
-        (r) => r.status === 204,
-        () => false,
-      );
-    },
-    { timeoutMs: 30_000, what: 'the API server' },
-  );
-  return { proc, url };
+  return { proc: app, url: app.baseUrl };
 }
 
 async function request(method: string, path: string, token: string, body?: unknown, base = apiUrl) {
@@ -531,7 +509,7 @@ describe('workers', () => {
     }
   }, 90_000);
 
-  it('runs inside the API server too: one command serves the API and delivers', async () => {
+  it('runs inside the app too: one command serves the API and delivers', async () => {
     await stopProcess(shared);
     shared = undefined;
     const inProcess = await startApi({ WEBHOOK_WORKER: 'on' });

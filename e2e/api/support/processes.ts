@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { freePort } from '../../../scripts/free-port.mjs';
 import pg from 'pg';
 import { generateToken } from '@/lib/auth/tokens';
 import { createDatabase, databaseUrl, dropDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
+import { childPids, freePort, startApp, type AppProcess } from './spawn';
 
 // Tests that kill servers, stop PostgreSQL or run several instances start their own processes and
 // databases; the run's shared server is left alone.
@@ -55,69 +54,52 @@ export async function seedAccount(url: string, options: { webhookUrl?: string; s
   }
 }
 
-export interface ServerProcess {
-  baseUrl: string;
-  child: ChildProcess;
-  output: () => string;
-  /** Log lines of errors the server did not expect (answered 500). */
-  unexpected: string[];
+export interface ServerProcess extends AppProcess {
+  /** Stops the whole app (SIGTERM: gracefully; SIGKILL: the supervisor and its workers at once). */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** The pids of the supervisor's worker processes right now. */
+  workerPids(): number[];
 }
 
-/** Starts the bare API server (with its webhook worker) on a database, and waits until it answers. */
+/** Settings of the reliability suite's servers: fast retries and polls, limits lifted. */
+export const RELIABILITY_ENV: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  API_RATE_LIMIT_PER_SECOND: '100000',
+  API_RATE_LIMIT_BURST: '100000',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400,800,1600,3200,6400',
+  WEBHOOK_POLL_MS: '100',
+  WEBHOOK_TIMEOUT_MS: '3000',
+  // Long enough that a busy machine does not let a lease lapse mid-attempt (a duplicate), short
+  // enough that a killed worker's claims come back within the test.
+  WEBHOOK_LEASE_MS: '8000',
+};
+
+/**
+ * Starts the app as `npm start` does (supervisor, APP_WORKERS workers, each with its webhook
+ * worker) on a database, and waits until it answers. One worker unless `env` says otherwise.
+ */
 export async function startApiServer(url: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const port = await freePort();
-  let output = '';
-  const unexpected: string[] = [];
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/api-server.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      API_RATE_LIMIT_PER_SECOND: '100000',
-      API_RATE_LIMIT_BURST: '100000',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400,800,1600,3200,6400',
-      WEBHOOK_POLL_MS: '100',
-      WEBHOOK_TIMEOUT_MS: '3000',
-      // Long enough that a busy machine does not let a lease lapse mid-attempt (a duplicate), short
-      // enough that a killed worker's claims come back within the test.
-      WEBHOOK_LEASE_MS: '8000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => {
-    const text = chunk.toString();
-    output = (output + text).slice(-200_000);
-    // Unexpected errors are kept whole, however much else is logged after them.
-    for (const line of text.split('\n')) if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
-  });
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`api server exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/version-test/api/1.1/wf/rate`, { method: 'OPTIONS' })).status === 204) break;
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > deadline) throw new Error(`api server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const app = await startApp({ name: 'app server', env: { DATABASE_URL: url, APP_WORKERS: '1', ...RELIABILITY_ENV, ...env } });
   return {
-    baseUrl,
-    child,
-    output: () => output,
-    unexpected,
+    ...app,
+    workerPids: () => childPids(app.pid),
     kill: async (signal = 'SIGTERM') => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
-      await exited;
+      if (signal === 'SIGKILL') {
+        // A crash of the whole machine's worth of processes: the supervisor and its workers at once
+        // (a worker whose supervisor is gone would stop by itself, but gracefully).
+        const workers = childPids(app.pid);
+        await app.stop('SIGKILL');
+        for (const pid of workers) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+        return;
+      }
+      await app.stop(signal);
     },
   };
 }

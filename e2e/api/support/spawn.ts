@@ -1,0 +1,168 @@
+// The one way the tests and benchmarks start a process and wait for it: the API suite's server
+// (global-setup.ts), the reliability suite's servers (processes.ts), the delivery tests' workers,
+// and the benchmarks' servers and baselines (bench/). The app itself is always started with
+// `npm start`'s own command (startCommand(), read from package.json), i.e. scripts/start.ts, the
+// supervisor, with its worker processes: what users run is what is tested and measured.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { freePort } from '../../../scripts/free-port.mjs';
+
+export { freePort };
+
+const ROOT = new URL('../../../', import.meta.url);
+
+function startScript(): string {
+  return (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+}
+
+/** `npm start`'s Node arguments (everything after `node`): V8 flags, module hooks, scripts/start.ts. */
+export function startCommand(): string[] {
+  const words = startScript().trim().split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
+}
+
+/** `npm start`'s V8 flags alone (those before its first `--import`): the bench's baselines get them too. */
+export function startFlags(): string[] {
+  const args = startCommand();
+  const end = args.indexOf('--import');
+  return args.slice(0, end === -1 ? args.length : end).filter((word) => word.startsWith('--'));
+}
+
+/** The module hooks every script of ours runs with (tsx, and the `server-only` resolve hook). */
+export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
+
+export interface Spawned {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** The last 200,000 characters of stdout and stderr together. */
+  output(): string;
+  /** Whole log lines of errors the app did not expect (it answered 500 for them). */
+  unexpected: string[];
+  /** Resolves with the exit code (or the signal's name) once the process has exited. */
+  exited: Promise<number | string>;
+  running(): boolean;
+  /** Sends `signal` (to the process, or with `group: true` to its whole process group) and waits for the exit; SIGKILL after `timeoutMs`. */
+  stop(signal?: NodeJS.Signals, options?: { timeoutMs?: number; group?: boolean }): Promise<number | string>;
+}
+
+/**
+ * Spawns `command` (default: this Node) with `args`. `group: true` gives it a process group of its
+ * own (its pid is the group's id), as a shell does for a command it runs: then a signal can go to
+ * the whole group, as a terminal's Ctrl+C does. `output: 'stderr'` keeps only stderr (a benchmark's
+ * server logs a line per request; producing it is part of what is measured, keeping it is not).
+ */
+export function spawnProcess(options: {
+  name: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  command?: string;
+  group?: boolean;
+  output?: 'all' | 'stderr';
+}): Spawned {
+  const child = spawn(options.command ?? process.execPath, options.args, {
+    env: options.env ?? process.env,
+    stdio: ['ignore', options.output === 'stderr' ? 'ignore' : 'pipe', 'pipe'],
+    detached: options.group ?? false,
+  });
+  let output = '';
+  const unexpected: string[] = [];
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString();
+    output = (output + text).slice(-200_000);
+    // Unexpected errors are kept whole, however much else is logged after them.
+    for (const line of text.split('\n')) if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    name: options.name,
+    child,
+    pid: child.pid!,
+    output: () => output,
+    unexpected,
+    exited,
+    running,
+    stop: async (signal = 'SIGTERM', { timeoutMs = 30_000, group = false } = {}) => {
+      if (!running()) return exited;
+      const send = (s: NodeJS.Signals) => {
+        try {
+          if (group) process.kill(-child.pid!, s);
+          else child.kill(s);
+        } catch {
+          // already gone
+        }
+      };
+      send(signal);
+      const timer = setTimeout(() => send('SIGKILL'), timeoutMs);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+/**
+ * Polls `url` until it answers with a status below 300 (OPTIONS by default: the API's preflight
+ * answers 204 without a token or the database), failing at once if the process exits.
+ */
+export async function waitForHttp(proc: Spawned, url: string, options: { method?: string; timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!proc.running()) throw new Error(`${proc.name} exited with ${await proc.exited} before answering:\n${proc.output().slice(-8_000)}`);
+    if (Date.now() > deadline) {
+      await proc.stop('SIGKILL');
+      throw new Error(`${proc.name} did not answer ${url} within ${timeoutMs / 1000} s:\n${proc.output().slice(-8_000)}`);
+    }
+    try {
+      const response = await fetch(url, { method: options.method ?? 'OPTIONS', signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      if (response.status < 300) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export interface AppProcess extends Spawned {
+  baseUrl: string;
+  port: number;
+}
+
+export const RATE_PREFLIGHT = '/version-test/api/1.1/wf/rate';
+
+/**
+ * Starts the app as `npm start` does (its command from package.json: the supervisor and its
+ * workers) on a free port, and waits until it answers. `env` adds to (or, with undefined, removes
+ * from) this process's environment; DATABASE_URL decides the database, as for `npm start`.
+ */
+export async function startApp(
+  options: { name?: string; env?: Record<string, string | undefined>; port?: number; nodeArgs?: string[]; readyPath?: string; group?: boolean; output?: 'all' | 'stderr'; timeoutMs?: number } = {},
+): Promise<AppProcess> {
+  const port = options.port ?? (await freePort());
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', ...options.env, PORT: String(port) };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+  const proc = spawnProcess({
+    name: options.name ?? 'npm start',
+    args: [...(options.nodeArgs ?? []), ...startCommand()],
+    env,
+    group: options.group,
+    output: options.output,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(proc, baseUrl + (options.readyPath ?? RATE_PREFLIGHT), { timeoutMs: options.timeoutMs });
+  return { ...proc, baseUrl, port };
+}
+
+/** The pids of `pid`'s child processes (Linux; none elsewhere): the supervisor's workers. */
+export function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
