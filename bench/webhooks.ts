@@ -8,7 +8,7 @@
 // packages at --rate a second through the API, and the receiver times each
 // from its 200 (accepted) to its arrival at the receiver. Appends the result to bench/RESULTS.md and
 // prints it as the last line of stdout, in JSON (bench/run.ts reads that line).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

