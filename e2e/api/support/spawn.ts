@@ -4,7 +4,7 @@
 // `npm start`'s own command (startCommand(), read from package.json), i.e. scripts/start.ts, the
 // supervisor, with its worker processes: what users run is what is tested and measured.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { freePort } from '../../../scripts/free-port.mjs';
 
 export { freePort };
@@ -165,10 +165,21 @@ export async function startApp(
   return { ...proc, baseUrl, port };
 }
 
-/** The pids of `pid`'s child processes (Linux; none elsewhere): the supervisor's workers. */
+/**
+ * The pids of `pid`'s child processes that run Node (Linux; none elsewhere): the supervisor's
+ * workers (not the embedded PostgreSQL, also its child), or npm's script.
+ */
 export function childPids(pid: number): number[] {
+  const node = realpathSync(process.execPath);
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.filter((child) => {
+      try {
+        return realpathSync(`/proc/${child}/exe`) === node;
+      } catch {
+        return false;
+      }
+    });
   } catch {
     return [];
   }

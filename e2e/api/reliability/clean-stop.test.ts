@@ -1,0 +1,164 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packageSample } from '../support/samples';
+import { seedAccount } from '../support/processes';
+import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
+
+// SIGTERM (docker stop, systemd) or SIGINT (Ctrl+C) sent to the process that `npm start` is, or to
+// its whole process group, stops everything it started: the workers finish their requests in
+// flight, the webhook workers their attempts, then the embedded PostgreSQL stops. Nothing is left
+// running or listening, and the next start finds its port free.
+
+const dataDir = `.data/stop-test-${process.pid}`;
+let current: Spawned | undefined;
+
+afterAll(async () => {
+  await current?.stop('SIGKILL', { group: true });
+  // A postmaster left behind by a failure here is stopped, then its data removed.
+  const pidFile = `${dataDir}/postmaster.pid`;
+  if (existsSync(pidFile)) {
+    try {
+      process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
+    } catch {
+      // gone
+    }
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+  await Promise.all([rm(dataDir, { recursive: true, force: true }), rm(`${dataDir}.json`, { force: true }), rm(`${dataDir}.log`, { force: true })]);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A package request whose headers and first bytes are sent now and the rest on `finish()`. */
+function slowPackage(port: number, token: string, trackingNumber: string) {
+  const body = JSON.stringify(packageSample(trackingNumber));
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    path: '/version-test/api/1.1/wf/package',
+    method: 'POST',
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.once('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.once('error', reject);
+  });
+  req.write(body.slice(0, 40));
+  return { answered, finish: () => req.end(body.slice(40)) };
+}
+
+async function startNpm() {
+  const port = await freePort();
+  const pgPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    EMBEDDED_PG_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    APP_WORKERS: '2',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+  delete env.DATABASE_URL; // the embedded PostgreSQL, started and stopped by npm start
+  // `npm start` itself, in a process group of its own as a shell would run it.
+  current = spawnProcess({ name: 'npm start', command: 'npm', args: ['start'], env, group: true });
+  await waitForHttp(current, `http://127.0.0.1:${port}${RATE_PREFLIGHT}`, { timeoutMs: 180_000 });
+  // Both workers listening.
+  const proc = current;
+  const deadline = Date.now() + 60_000;
+  while (proc.supervisor.filter((line) => line.includes('"msg":"worker listening"')).length < 2 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const [supervisor] = childPids(proc.pid);
+  const workers = childPids(supervisor);
+  const postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  expect(workers).toHaveLength(2);
+  expect(alive(postmaster)).toBe(true);
+  const url = `postgresql://postgres:postgres@127.0.0.1:${pgPort}/carrier`;
+  return { proc, port, pgPort, url, supervisor, workers, postmaster };
+}
+
+async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
+  const app = await startNpm();
+  const { token } = await seedAccount(app.url);
+  const trackingNumber = `STOP${signal}${Date.now()}`;
+  const inFlight = slowPackage(app.port, token, trackingNumber);
+  await new Promise((r) => setTimeout(r, 500)); // the worker has the request (headers read), not its whole body
+
+  const signalledAt = Date.now();
+  if (group) process.kill(-app.proc.pid, signal);
+  else process.kill(app.proc.pid, signal);
+  await new Promise((r) => setTimeout(r, 1_000));
+  // Stopping: no new connection is taken, but the request in flight is still being served.
+  expect(await listening(app.port)).toBe(false);
+  expect(app.proc.running()).toBe(true);
+  inFlight.finish();
+  const answer = await inFlight.answered;
+  expect(answer.status).toBe(200);
+  expect(JSON.parse(answer.body)).toMatchObject({ IsSuccess: true, TrackingNumber: trackingNumber });
+
+  const code = await app.proc.exited;
+  const stoppedIn = Date.now() - signalledAt;
+  // Within the grace for requests in flight (APP_STOP_GRACE_MS, 10 s) and far within the 60 s request timeout.
+  expect(stoppedIn).toBeLessThan(20_000);
+  expect(app.proc.output()).toContain('"msg":"workers stopped"');
+  expect(app.proc.output()).not.toContain('stopping the database failed');
+  expect([0, 130, 143, 'SIGTERM', 'SIGINT']).toContain(code);
+
+  // Nothing left: no supervisor, no worker, no postmaster, nothing on either port.
+  for (const pid of [app.supervisor, ...app.workers, app.postmaster]) expect(alive(pid), `pid ${pid} still running`).toBe(false);
+  expect(await listening(app.port)).toBe(false);
+  expect(await listening(app.pgPort)).toBe(false);
+  expect(existsSync(`${dataDir}/postmaster.pid`)).toBe(false);
+  current = undefined;
+  return { app, trackingNumber };
+}
+
+describe('clean stops of npm start', () => {
+  it('on SIGTERM to npm start\'s own process, finishes the request in flight, then stops workers and PostgreSQL', async () => {
+    const { app, trackingNumber } = await stopsCleanly('SIGTERM', false);
+    // The package that was in flight is stored: start the database again to look.
+    const { ensureDatabase } = await import('../../../scripts/database.mjs');
+    const database = await ensureDatabase({ dataDir, port: app.pgPort, embedded: true });
+    try {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM packages WHERE tracking_number = $1', [trackingNumber]);
+      await client.end();
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await database.stop();
+    }
+  }, 300_000);
+
+  it('on SIGINT to the whole group (Ctrl+C), the same: the request in flight completes and nothing is left', async () => {
+    await stopsCleanly('SIGINT', true);
+  }, 300_000);
+});
