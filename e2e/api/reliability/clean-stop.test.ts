@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { packageSample } from '../support/samples';
 import { seedAccount } from '../support/processes';
 import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
@@ -13,22 +13,25 @@ import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Sp
 // flight, the webhook workers their attempts, then the embedded PostgreSQL stops. Nothing is left
 // running or listening, and the next start finds its port free.
 
-const dataDir = `.data/stop-test-${process.pid}`;
+const dataDirs: string[] = [];
 let current: Spawned | undefined;
 
-afterAll(async () => {
+afterEach(async () => {
   await current?.stop('SIGKILL', { group: true });
-  // A postmaster left behind by a failure here is stopped, then its data removed.
-  const pidFile = `${dataDir}/postmaster.pid`;
-  if (existsSync(pidFile)) {
-    try {
-      process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
-    } catch {
-      // gone
+  current = undefined;
+  for (const dataDir of dataDirs.splice(0)) {
+    // A postmaster left behind by a failure here is stopped, then its data removed.
+    const pidFile = `${dataDir}/postmaster.pid`;
+    if (existsSync(pidFile)) {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
+      } catch {
+        // gone
+      }
+      await new Promise((r) => setTimeout(r, 2_000));
     }
-    await new Promise((r) => setTimeout(r, 2_000));
+    await Promise.all([rm(dataDir, { recursive: true, force: true }), rm(`${dataDir}.json`, { force: true }), rm(`${dataDir}.log`, { force: true })]);
   }
-  await Promise.all([rm(dataDir, { recursive: true, force: true }), rm(`${dataDir}.json`, { force: true }), rm(`${dataDir}.log`, { force: true })]);
 });
 
 function alive(pid: number): boolean {
@@ -69,11 +72,12 @@ function slowPackage(port: number, token: string, trackingNumber: string) {
     });
     req.once('error', reject);
   });
+  answered.catch(() => undefined); // awaited by the test; a failure before that must not be "unhandled"
   req.write(body.slice(0, 40));
   return { answered, finish: () => req.end(body.slice(40)) };
 }
 
-async function startNpm() {
+async function startNpm(dataDir: string) {
   const port = await freePort();
   const pgPort = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -106,7 +110,9 @@ async function startNpm() {
 }
 
 async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
-  const app = await startNpm();
+  const dataDir = `.data/stop-test-${process.pid}-${signal}`;
+  dataDirs.push(dataDir);
+  const app = await startNpm(dataDir);
   const { token } = await seedAccount(app.url);
   const trackingNumber = `STOP${signal}${Date.now()}`;
   const inFlight = slowPackage(app.port, token, trackingNumber);
@@ -115,8 +121,9 @@ async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
   const signalledAt = Date.now();
   if (group) process.kill(-app.proc.pid, signal);
   else process.kill(app.proc.pid, signal);
-  await new Promise((r) => setTimeout(r, 1_000));
-  // Stopping: no new connection is taken, but the request in flight is still being served.
+  // Stopping: soon no new connection is taken, while the request in flight is still being served.
+  const deadline = Date.now() + 10_000;
+  while ((await listening(app.port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   expect(await listening(app.port)).toBe(false);
   expect(app.proc.running()).toBe(true);
   inFlight.finish();
@@ -138,12 +145,12 @@ async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
   expect(await listening(app.pgPort)).toBe(false);
   expect(existsSync(`${dataDir}/postmaster.pid`)).toBe(false);
   current = undefined;
-  return { app, trackingNumber };
+  return { app, trackingNumber, dataDir };
 }
 
 describe('clean stops of npm start', () => {
   it('on SIGTERM to npm start\'s own process, finishes the request in flight, then stops workers and PostgreSQL', async () => {
-    const { app, trackingNumber } = await stopsCleanly('SIGTERM', false);
+    const { app, trackingNumber, dataDir } = await stopsCleanly('SIGTERM', false);
     // The package that was in flight is stored: start the database again to look.
     const { ensureDatabase } = await import('../../../scripts/database.mjs');
     const database = await ensureDatabase({ dataDir, port: app.pgPort, embedded: true });
