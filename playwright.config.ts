@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// e2e: `npm run build && npm run test:e2e`. One production server (`npm start`) on a free port, with
+// e2e: `npm run build && npm run test:e2e`. One production server (`npm start`, the supervisor with one
+// worker; E2E_APP_WORKERS to change it) on a free port, with
 // DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or the embedded
 // PostgreSQL otherwise. Projects: `api` drives the HTTP API with the request fixture only; `browser`
 // drives the portal in Debian's chromium (never a downloaded browser).
@@ -54,6 +55,8 @@ export default defineConfig({
     env: {
       PORT: String(port),
       NODE_ENV: 'production',
+      // One worker: per-process limits (sign-in lockout, rate limits) then behave as the specs count them.
+      APP_WORKERS: process.env.E2E_APP_WORKERS ?? '1',
       COOKIE_SECURE: 'false',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       LOG_LEVEL: 'warn',
