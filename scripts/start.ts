@@ -59,7 +59,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = signal;
     // Before the app runs (still starting the database or migrating), the start is abandoned at the next step.
-    if (stopApp) void stopApp().then(() => exit(0), () => exit(1));
+    if (stopApp)
+      void stopApp().then(
+        () => exit(0),
+        () => exit(1),
+      );
   });
 }
 
@@ -79,7 +83,10 @@ else await runCluster();
 
 function runNext(): void {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], { env: process.env, stdio: 'inherit' });
+  const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], {
+    env: process.env,
+    stdio: 'inherit',
+  });
   const exited = new Promise<void>((resolve) => app.once('exit', () => resolve()));
   stopApp = async () => {
     if (app.exitCode === null && app.signalCode === null) app.kill(stopping ?? 'SIGTERM');
@@ -88,7 +95,11 @@ function runNext(): void {
   app.once('exit', (code, signal) => {
     if (!stopping) void exit(code ?? (signal ? 1 : 0));
   });
-  if (stopping) void stopApp().then(() => exit(0), () => exit(1));
+  if (stopping)
+    void stopApp().then(
+      () => exit(0),
+      () => exit(1),
+    );
 }
 
 async function runCluster(): Promise<void> {
@@ -133,7 +144,10 @@ async function runCluster(): Promise<void> {
     }
     fastDeaths = lived < FAST_DEATH_MS ? fastDeaths + 1 : 0;
     const delayMs = fastDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** fastDeaths);
-    log.error({ workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs }, 'worker died; starting another');
+    log.error(
+      { workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs },
+      'worker died; starting another',
+    );
     const timer = setTimeout(() => {
       restarts.delete(timer);
       if (!stopping) fork();
@@ -145,7 +159,9 @@ async function runCluster(): Promise<void> {
     for (const timer of restarts) clearTimeout(timer);
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     log.info({ signal: stopping, workers: workers.length }, 'stopping: workers finish their requests in flight');
-    const exited = workers.map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
+    const exited = workers.map(
+      (worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))),
+    );
     // A signal to the whole group reached them already; one to this process alone reaches them now.
     for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGTERM');
     // Past the grace (plus the webhook attempts' timeout and a margin), whatever is left is killed.
@@ -162,5 +178,9 @@ async function runCluster(): Promise<void> {
 
   for (let i = 0; i < count; i += 1) fork();
   // A signal that came while the workers were being forked.
-  if (stopping) void stopApp().then(() => exit(0), () => exit(1));
+  if (stopping)
+    void stopApp().then(
+      () => exit(0),
+      () => exit(1),
+    );
 }

@@ -30,7 +30,11 @@ afterEach(async () => {
       }
       await new Promise((r) => setTimeout(r, 2_000));
     }
-    await Promise.all([rm(dataDir, { recursive: true, force: true }), rm(`${dataDir}.json`, { force: true }), rm(`${dataDir}.log`, { force: true })]);
+    await Promise.all([
+      rm(dataDir, { recursive: true, force: true }),
+      rm(`${dataDir}.json`, { force: true }),
+      rm(`${dataDir}.log`, { force: true }),
+    ]);
   }
 });
 
@@ -149,7 +153,7 @@ async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
 }
 
 describe('clean stops of npm start', () => {
-  it('on SIGTERM to npm start\'s own process, finishes the request in flight, then stops workers and PostgreSQL', async () => {
+  it("on SIGTERM to npm start's own process, finishes the request in flight, then stops workers and PostgreSQL", async () => {
     const { app, trackingNumber, dataDir } = await stopsCleanly('SIGTERM', false);
     // The package that was in flight is stored: start the database again to look.
     const { ensureDatabase } = await import('../../../scripts/database.mjs');
@@ -157,7 +161,9 @@ describe('clean stops of npm start', () => {
     try {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
-      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM packages WHERE tracking_number = $1', [trackingNumber]);
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM packages WHERE tracking_number = $1', [
+        trackingNumber,
+      ]);
       await client.end();
       expect(rows[0].n).toBe(1);
     } finally {

@@ -36,7 +36,9 @@ function dependencyClosure(names: string[]): string[] {
   const visit = (name: string) => {
     if (seen.has(name) || !existsSync(path.join(ROOT, 'node_modules', name))) return;
     seen.add(name);
-    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
   };
   names.forEach(visit);
@@ -134,7 +136,10 @@ describe('start anywhere', () => {
     let extra: Record<string, string>;
     if (isRoot) {
       // Neither the project's data directory nor EMBEDDED_PG_HOME is reachable by `postgres`.
-      extra = { EMBEDDED_PG_DIR: path.join(parent, 'data'), EMBEDDED_PG_HOME: path.join(privateDir('pg-home-unreachable'), 'home') };
+      extra = {
+        EMBEDDED_PG_DIR: path.join(parent, 'data'),
+        EMBEDDED_PG_HOME: path.join(privateDir('pg-home-unreachable'), 'home'),
+      };
     } else {
       // Not root: postgres runs as us; a data directory under a regular file cannot be made.
       writeFileSync(path.join(parent, 'file'), '');
@@ -146,7 +151,10 @@ describe('start anywhere', () => {
     const lines = result.output.trim().split('\n');
     expect(lines, result.output).toHaveLength(1);
     expect(lines[0]).not.toMatch(/^\s+at /);
-    if (isRoot) expect(lines[0]).toMatch(/^embedded PostgreSQL: OS user `postgres` can reach neither .* set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL$/);
+    if (isRoot)
+      expect(lines[0]).toMatch(
+        /^embedded PostgreSQL: OS user `postgres` can reach neither .* set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL$/,
+      );
     else expect(lines[0]).toMatch(/^npm start failed: ENOTDIR/);
   }, 120_000);
 

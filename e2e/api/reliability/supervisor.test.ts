@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { packageSample } from '../support/samples';
-import { dropFreshDatabase, freshDatabase, packageStream, seedAccount, startApiServer, type ServerProcess } from '../support/processes';
+import {
+  dropFreshDatabase,
+  freshDatabase,
+  packageStream,
+  seedAccount,
+  startApiServer,
+  type ServerProcess,
+} from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
 // `npm start` runs the app in supervised worker processes (scripts/start.ts): a worker that dies
@@ -72,8 +79,15 @@ describe('supervised workers', () => {
     const killedAt = Date.now();
     // The other worker answers on: accepted packages that started after the kill, within seconds,
     // while the dead one is still being replaced.
-    await waitFor(() => accepted().filter((o) => o.at > killedAt).length >= 20, { timeoutMs: 30_000, what: '20 packages accepted after the kill' });
-    const firstAfter = Math.min(...accepted().filter((o) => o.at > killedAt).map((o) => o.at + o.ms));
+    await waitFor(() => accepted().filter((o) => o.at > killedAt).length >= 20, {
+      timeoutMs: 30_000,
+      what: '20 packages accepted after the kill',
+    });
+    const firstAfter = Math.min(
+      ...accepted()
+        .filter((o) => o.at > killedAt)
+        .map((o) => o.at + o.ms),
+    );
     expect(firstAfter - killedAt).toBeLessThan(3_000);
     // The supervisor replaces it, and the new one serves too.
     const now = await replaced(server, workers, 2);
@@ -98,8 +112,12 @@ describe('supervised workers', () => {
     const acceptedNumbers = accepted().map((o) => o.trackingNumber);
     const stored = await storedCounts(url, acceptedNumbers);
     expect(acceptedNumbers.filter((tn) => stored.get(tn) !== 1)).toEqual([]);
-    const notified = () => new Set(receiver.at('/hook').flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers));
-    await waitFor(() => acceptedNumbers.every((tn) => notified().has(tn)), { timeoutMs: 45_000, what: 'a notification for every accepted package' });
+    const notified = () =>
+      new Set(receiver.at('/hook').flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers));
+    await waitFor(() => acceptedNumbers.every((tn) => notified().has(tn)), {
+      timeoutMs: 45_000,
+      what: 'a notification for every accepted package',
+    });
     expect(receiver.at('/hook').every((r) => r.verifyError === null)).toBe(true);
   }, 240_000);
 

@@ -12,7 +12,9 @@ export { freePort };
 const ROOT = new URL('../../../', import.meta.url);
 
 function startScript(): string {
-  return (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return (
+    (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? ''
+  );
 }
 
 /** `npm start`'s Node arguments (everything after `node`): V8 flags, module hooks, scripts/start.ts. */
@@ -115,11 +117,16 @@ export function spawnProcess(options: {
  * Polls `url` until it answers with a status below 300 (OPTIONS by default: the API's preflight
  * answers 204 without a token or the database), failing at once if the process exits.
  */
-export async function waitForHttp(proc: Spawned, url: string, options: { method?: string; timeoutMs?: number } = {}): Promise<void> {
+export async function waitForHttp(
+  proc: Spawned,
+  url: string,
+  options: { method?: string; timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!proc.running()) throw new Error(`${proc.name} exited with ${await proc.exited} before answering:\n${proc.output().slice(-8_000)}`);
+    if (!proc.running())
+      throw new Error(`${proc.name} exited with ${await proc.exited} before answering:\n${proc.output().slice(-8_000)}`);
     if (Date.now() > deadline) {
       await proc.stop('SIGKILL');
       throw new Error(`${proc.name} did not answer ${url} within ${timeoutMs / 1000} s:\n${proc.output().slice(-8_000)}`);
@@ -148,7 +155,16 @@ export const RATE_PREFLIGHT = '/version-test/api/1.1/wf/rate';
  * from) this process's environment; DATABASE_URL decides the database, as for `npm start`.
  */
 export async function startApp(
-  options: { name?: string; env?: Record<string, string | undefined>; port?: number; nodeArgs?: string[]; readyPath?: string; group?: boolean; output?: 'all' | 'stderr'; timeoutMs?: number } = {},
+  options: {
+    name?: string;
+    env?: Record<string, string | undefined>;
+    port?: number;
+    nodeArgs?: string[];
+    readyPath?: string;
+    group?: boolean;
+    output?: 'all' | 'stderr';
+    timeoutMs?: number;
+  } = {},
 ): Promise<AppProcess> {
   const port = options.port ?? (await freePort());
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', ...options.env, PORT: String(port) };
