@@ -159,8 +159,17 @@ function reachableBinaries(user, binaries) {
     chmodSync(HOME(), 0o755);
     cpSync(path.dirname(binaries.binDir), staging, { recursive: true, verbatimSymlinks: true });
     writeFileSync(path.join(staging, '.complete'), `${binaries.version}\n`);
-    rmSync(target, { recursive: true, force: true });
-    renameSync(staging, target); // whole or not at all: a crash mid-copy leaves only a staging directory
+    // Whole or not at all: a crash mid-copy leaves only a staging directory. Another start that
+    // copied at the same time may have won; its copy (perhaps in use already) stays.
+    if (!existsSync(path.join(target, '.complete'))) {
+      rmSync(target, { recursive: true, force: true });
+      try {
+        renameSync(staging, target);
+      } catch (error) {
+        if (!existsSync(path.join(target, '.complete'))) throw error;
+      }
+    }
+    rmSync(staging, { recursive: true, force: true });
   }
   if (!reachable(user, binDir)) {
     throw new StartError(
@@ -306,6 +315,18 @@ function stopPostmaster(child) {
     });
     child.kill('SIGINT');
   });
+}
+
+/**
+ * Removes an embedded cluster made by ensureDatabase for `dataDir` (stopped first by its owner): the
+ * data directory, wherever it was placed, and what is remembered about it. For tests.
+ */
+export async function removeEmbeddedDatabase(dataDir) {
+  const projectDir = path.resolve(ROOT, dataDir);
+  const placed = readMemory(`${projectDir}.json`).dataDir;
+  await Promise.all(
+    [projectDir, placed, `${projectDir}.json`, `${projectDir}.log`].filter(Boolean).map((file) => rm(file, { recursive: true, force: true })),
+  );
 }
 
 /**

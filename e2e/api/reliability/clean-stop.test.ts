@@ -1,10 +1,10 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageSample } from '../support/samples';
+import { removeEmbeddedDatabase } from '../../../scripts/database.mjs';
 import { seedAccount } from '../support/processes';
 import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
 
@@ -30,11 +30,7 @@ afterEach(async () => {
       }
       await new Promise((r) => setTimeout(r, 2_000));
     }
-    await Promise.all([
-      rm(dataDir, { recursive: true, force: true }),
-      rm(`${dataDir}.json`, { force: true }),
-      rm(`${dataDir}.log`, { force: true }),
-    ]);
+    await removeEmbeddedDatabase(dataDir);
   }
 });
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureDatabase } from '../../../scripts/database.mjs';
+import { ensureDatabase, removeEmbeddedDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
 import { packageSample } from '../support/samples';
@@ -25,7 +24,7 @@ afterAll(async () => {
   await server?.kill();
   await receiver.stop();
   await database?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (dataDir) await removeEmbeddedDatabase(dataDir); // also where a start as root placed it
 });
 
 describe('database outage', () => {

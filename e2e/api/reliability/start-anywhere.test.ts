@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureDatabase } from '../../../scripts/database.mjs';
+import { ensureDatabase, removeEmbeddedDatabase } from '../../../scripts/database.mjs';
 import { freePort, spawnProcess, startCommand } from '../support/spawn';
 
 // The embedded PostgreSQL starts wherever the project is: as root in a directory the `postgres`
@@ -160,7 +160,6 @@ describe('start anywhere', () => {
 
   it('picks a free port when its own is taken by another program, and remembers it with the data directory', async () => {
     const dataDir = `.data/port-test-${process.pid}`;
-    cleanup.push(path.join(ROOT, dataDir), path.join(ROOT, `${dataDir}.json`), path.join(ROOT, `${dataDir}.log`));
     const squatter: Server = createServer();
     const taken = await freePort();
     await new Promise<void>((resolve) => squatter.listen(taken, '127.0.0.1', resolve));
@@ -176,6 +175,7 @@ describe('start anywhere', () => {
       await second.stop();
     } finally {
       squatter.close();
+      await removeEmbeddedDatabase(dataDir);
     }
   }, 120_000);
 });
