@@ -17,6 +17,7 @@
 // Run with `--import ./scripts/hooks/server-only.mjs` (package.json does), so lib/ modules load outside Next.
 import { spawn, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         () => exit(1),
       );
   });
+}
+
+if (!dev && !existsSync(fileURLToPath(new URL('../.next/BUILD_ID', import.meta.url)))) {
+  console.error('npm start serves the production build, and there is none: run `npm run build` first (or `npm run dev`)');
+  process.exit(1);
 }
 
 try {
