@@ -5,10 +5,7 @@ import { storableString } from '@/lib/schemas/text-rule';
 // Every text field obeys the one text rule (lib/schemas/text-rule.ts) and has a maximum length.
 
 export const ZSignUpRequest = z.object({
-  company: storableString()
-    .trim()
-    .min(2, 'must be at least 2 characters')
-    .max(100, 'must be at most 100 characters'),
+  company: storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters'),
   email: storableString()
     .trim()
     .toLowerCase()

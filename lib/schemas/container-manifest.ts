@@ -75,18 +75,26 @@ export const ZContainerManifestRequest = z
         return value;
       }, z.array(ZContainerDetail).max(MAX_CONTAINER_PACKAGES).optional())
       // Runs even when some items failed (`when`), so a duplicate is reported beside their errors.
-      .superRefine((details, ctx) => {
-        if (!Array.isArray(details)) return;
-        // A tracking number identifies one package: twice in one container is a mistake.
-        const firstIndex = new Map<string, number>();
-        details.forEach((detail, index) => {
-          const tn = (detail as { TrackingNumber?: unknown } | null)?.TrackingNumber;
-          if (typeof tn !== 'string' || tn === '') return;
-          const seen = firstIndex.get(tn);
-          if (seen === undefined) firstIndex.set(tn, index);
-          else ctx.addIssue({ code: 'custom', path: [index, 'TrackingNumber'], message: `duplicates ContainerDetails[${seen}].TrackingNumber` });
-        });
-      }, { when: () => true }),
+      .superRefine(
+        (details, ctx) => {
+          if (!Array.isArray(details)) return;
+          // A tracking number identifies one package: twice in one container is a mistake.
+          const firstIndex = new Map<string, number>();
+          details.forEach((detail, index) => {
+            const tn = (detail as { TrackingNumber?: unknown } | null)?.TrackingNumber;
+            if (typeof tn !== 'string' || tn === '') return;
+            const seen = firstIndex.get(tn);
+            if (seen === undefined) firstIndex.set(tn, index);
+            else
+              ctx.addIssue({
+                code: 'custom',
+                path: [index, 'TrackingNumber'],
+                message: `duplicates ContainerDetails[${seen}].TrackingNumber`,
+              });
+          });
+        },
+        { when: () => true },
+      ),
   })
   .transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
 

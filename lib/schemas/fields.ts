@@ -32,24 +32,26 @@ type Out<T, R extends boolean> = R extends true ? T : T | undefined;
 /** JSON Schema for a field's documented input (the OpenAPI document is generated from these schemas). */
 type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string; maxLength?: number };
 
-/** Longest numeric text read as a number: more digits than any documented maximum needs. */
-const NUMERIC_TEXT_MAX = 40;
+/** No field reads more text than this, whatever its own (smaller) maximum. */
+const TEXT_GATE = 1_000;
 
 /**
- * Every field, whatever it holds, first passes the same gate on text it was sent: the documented
- * maximum length (checked before any pattern runs, so no regular expression sees a megabyte) and the
- * one text rule (lib/schemas/text-rule.ts), so no field can carry what PostgreSQL refuses.
+ * Every field, whatever it holds, first passes the same gate on text it was sent: a hard length
+ * limit (so no pattern or conversion ever sees a megabyte) and the one text rule
+ * (lib/schemas/text-rule.ts), so no field can carry what PostgreSQL refuses. `tooLong` is the
+ * field's own message for text over the gate.
  */
 function field<T, R extends boolean>(
   json: JsonMeta,
   required: R,
   convert: (value: unknown, ctx: Ctx) => T,
-  options: { multiline?: boolean } = {},
+  options: { multiline?: boolean; tooLong?: string } = {},
 ) {
-  const max = json.maxLength ?? NUMERIC_TEXT_MAX;
+  const gate = Math.max(json.maxLength ?? 0, TEXT_GATE);
+  const tooLong = options.tooLong ?? `must be at most ${json.maxLength ?? TEXT_GATE} characters`;
   const transform = z.unknown().transform((value, ctx): Out<T, R> => {
     if (typeof value === 'string') {
-      if (value.length > max && value.trim().length > max) return fail(ctx, `must be at most ${max} characters`);
+      if (value.length > gate && value.trim().length > gate) return fail(ctx, tooLong);
       const violation = textRuleViolation(value, options);
       if (violation) return fail(ctx, violation);
     }
@@ -95,11 +97,17 @@ export function oneOf<const V extends string, R extends boolean = false>(
   const byLowerCase = new Map(values.map((v) => [v.toLowerCase(), v] as const));
   const longest = Math.max(...values.map((v) => v.length));
   const json: JsonMeta = { type: 'string', enum: [...values], maxLength: longest, description: 'Case-insensitive.' };
-  return field(json, (options.required ?? false) as R, (value, ctx): V => {
-    const result = asText(value);
-    const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
-    return match ?? fail(ctx, `must be one of: ${values.join(', ')}`);
-  });
+  const message = `must be one of: ${values.join(', ')}`;
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx): V => {
+      const result = asText(value);
+      const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
+      return match ?? fail(ctx, message);
+    },
+    { tooLong: message },
+  );
 }
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
@@ -118,36 +126,45 @@ export function decimal<R extends boolean = false>(
     maximum: max,
     description: `Decimal, at most ${maxDecimals} decimal places. A numeric string ("2.5") is accepted too.`,
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const raw = asText(value);
-    const match = raw === undefined ? null : DECIMAL.exec(raw);
-    if (!match) return fail(ctx, 'must be a number');
-    const whole = match[2].replace(/^0+(?=\d)/, '');
-    const fraction = match[3] ?? '';
-    if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
-    const normalised = fraction ? `${whole}.${fraction}` : whole;
-    const numeric = Number(normalised);
-    if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
-    if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
-    if (numeric > max) return fail(ctx, `must be at most ${max}`);
-    return normalised;
-  });
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx) => {
+      const raw = asText(value);
+      const match = raw === undefined ? null : DECIMAL.exec(raw);
+      if (!match) return fail(ctx, 'must be a number');
+      const whole = match[2].replace(/^0+(?=\d)/, '');
+      const fraction = match[3] ?? '';
+      if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
+      const normalised = fraction ? `${whole}.${fraction}` : whole;
+      const numeric = Number(normalised);
+      if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+      if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
+      if (numeric > max) return fail(ctx, `must be at most ${max}`);
+      return normalised;
+    },
+    { tooLong: 'must be a number' },
+  );
 }
 
 export function integer<R extends boolean = false>(options: { min?: number; max?: number } & Partial<Presence<R>> = {}) {
   const { min = 0, max = 1_000_000 } = options;
   const json: JsonMeta = { type: 'integer', minimum: min, maximum: max, description: 'A numeric string is accepted too.' };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const raw = asText(value);
-    if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
-    const result = Number(raw);
-    if (result < min || result > max) return fail(ctx, `must be between ${min} and ${max}`);
-    return result;
-  });
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx) => {
+      const raw = asText(value);
+      if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
+      const result = Number(raw);
+      if (result < min || result > max) return fail(ctx, `must be between ${min} and ${max}`);
+      return result;
+    },
+    { tooLong: 'must be a whole number' },
+  );
 }
 
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** Manifest days every screen, export and query can show: the years 2000 to 2099. */
 export const FIRST_MANIFEST_YEAR = 2000;
@@ -199,7 +216,8 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     // JavaScript reads 24:00 as the next day and 23:59:60 as the next minute: neither is written here.
     if (Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return fail(ctx, 'is not a valid time of day');
     const offsetParts = zone ? /^[+-](\d{2}):?(\d{2})$/.exec(zone) : null;
-    if (offsetParts && (Number(offsetParts[1]) > 23 || Number(offsetParts[2]) > 59)) return fail(ctx, 'has an impossible UTC offset');
+    if (offsetParts && (Number(offsetParts[1]) > 23 || Number(offsetParts[2]) > 59))
+      return fail(ctx, 'has an impossible UTC offset');
     const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     const fractionMatch = /\.(\d{1,9})/.exec(raw);
     const millis = fractionMatch ? `.${fractionMatch[1].padEnd(3, '0').slice(0, 3)}` : '';
@@ -217,7 +235,13 @@ const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRST
 
 /** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
 export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  const json: JsonMeta = { type: 'string', pattern: US_ZIP.source, maxLength: 10, description: 'US ZIP or ZIP+4.', examples: ['10001'] };
+  const json: JsonMeta = {
+    type: 'string',
+    pattern: US_ZIP.source,
+    maxLength: 10,
+    description: 'US ZIP or ZIP+4.',
+    examples: ['10001'],
+  };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const match = US_ZIP.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');

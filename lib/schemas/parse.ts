@@ -113,7 +113,8 @@ export function parseOperation<S extends z.ZodType>(
     conflicts = resolved.conflicts.map((c) => ({ ...c, path: at ? `${at}.${c.path}` : c.path }));
     input = at ? { ...(body as Record<string, unknown>), [at]: resolved.value } : resolved.value;
   }
-  const result = schema.safeParse(input);
+  // reportInput: an issue must tell a missing value ("is required") from one of the wrong type.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(result.data);
     if (unstorable) throw cappedValidationError([unstorable]);

@@ -68,7 +68,8 @@ function events() {
     if (!Array.isArray(value)) return fail(ctx, `must be an array of event names: ${WEBHOOK_EVENTS.join(', ')}`);
     if (value.length === 0) return fail(ctx, 'must name at least one event');
     // Checked before the items, so a huge array costs one error.
-    if (value.length > WEBHOOK_EVENTS_MAX) return fail(ctx, `must name at most ${WEBHOOK_EVENTS_MAX} events (got ${value.length})`);
+    if (value.length > WEBHOOK_EVENTS_MAX)
+      return fail(ctx, `must name at most ${WEBHOOK_EVENTS_MAX} events (got ${value.length})`);
     const out = new Set<WebhookEvent>();
     value.forEach((item, index) => {
       if (typeof item === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(item)) out.add(item as WebhookEvent);
@@ -111,7 +112,8 @@ export const ZUpdateWebhookRequest = z
         if (value === undefined) return undefined;
         if (value === null) return '';
         if (typeof value !== 'string') return fail(ctx, 'must be a string');
-        if (value.trim().length > WEBHOOK_DESCRIPTION_MAX) return fail(ctx, `must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
+        if (value.trim().length > WEBHOOK_DESCRIPTION_MAX)
+          return fail(ctx, `must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
         const violation = textRuleViolation(value);
         if (violation) return fail(ctx, violation);
         return value.trim();
