@@ -43,7 +43,7 @@ export function cappedValidationError(details: readonly ErrorDetail[], total = d
  * counted in `details_truncated`, never listed.
  */
 export function omittedIssues(count: number) {
-  return { code: 'custom' as const, message: `${count} more errors`, params: { omittedIssues: count } };
+  return { code: 'custom' as const, message: `has ${count} more errors (not listed)`, params: { omittedIssues: count } };
 }
 
 function omittedCount(issue: z.core.$ZodIssue): number {
