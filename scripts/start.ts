@@ -8,7 +8,9 @@
 // Run with `--import ./scripts/hooks/server-only.mjs` (package.json does), so lib/ modules load outside Next.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
+import { encryptSecretsAtStart, ensureWebhookSecretsKey } from '../lib/webhooks/prepare-secrets-at-start';
 import { ensureDatabase } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
@@ -20,9 +22,21 @@ if (mode !== 'server' && mode !== 'next') {
   process.exit(2);
 }
 
+// Webhook secrets are encrypted at rest: the key first (refuse to start without one in production on
+// a DATABASE_URL), then, after the migrations, the data step that encrypts any plain ones.
+const refusal = ensureWebhookSecretsKey({
+  embedded: !process.env.DATABASE_URL,
+  production: (process.env.NODE_ENV ?? (dev ? 'development' : 'production')) === 'production',
+  dataDir: fileURLToPath(new URL('../.data', import.meta.url)),
+});
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
 const database = await ensureDatabase();
 await migrateDeploy(database.url);
 await seedRateCards(database.url);
+await encryptSecretsAtStart(database.url);
 process.env.DATABASE_URL = database.url;
 
 let stopping = false;

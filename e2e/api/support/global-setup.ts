@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, dropDatabase, ensureDatabase } from '../../../scripts/database.mjs';
@@ -37,6 +38,10 @@ async function waitForServer(url: string, child: ChildProcess, output: () => str
 }
 
 export default async function setup(project: TestProject) {
+  // The servers run with NODE_ENV=production, which requires the key webhook secrets are encrypted
+  // under. Set here, in the runner, so the test files (which read stored rows) and every server they
+  // start (reliability suite, delivery tests) inherit the same one.
+  process.env.WEBHOOK_SECRETS_KEY ||= randomBytes(32).toString('base64');
   const server = await ensureDatabase({ dataDir: '.data/postgres-test', port: Number(process.env.EMBEDDED_PG_TEST_PORT ?? 5434) });
   const name = `carrier_test_${process.pid}_${Date.now()}`;
   const databaseUrl: string = await createDatabase(server.url, name);
