@@ -51,6 +51,8 @@ const METADATA = cidrs([
 
 /** IANA's global unicast block: every other IPv6 address is reserved, special or unallocated. */
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address the packet goes to. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
 
 /** The ranges WEBHOOK_ALLOW_PRIVATE_NETWORKS admits (ipaddr.js range names). */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal']);
@@ -85,10 +87,7 @@ const LABELS: Record<string, string> = {
 /** The IPv4 address an IPv6 address really reaches: IPv4-mapped (::ffff:0:0/96) and NAT64 (64:ff9b::/96). */
 function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
-  if (address.match(ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number])) {
-    const bytes = address.toByteArray();
-    return new ipaddr.IPv4(bytes.slice(12));
-  }
+  if (address.match(NAT64)) return new ipaddr.IPv4(address.toByteArray().slice(12));
   return undefined;
 }
 
