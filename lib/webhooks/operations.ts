@@ -68,8 +68,8 @@ export const rotateWebhookSecretOperation: Operation = async (context) => {
   return { body: presentRotation(rotated) };
 };
 
-/** The rotate answer, API and portal alike: the endpoint, its new secret, and when the old one stops signing. */
-export function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>) {
+/** The rotate answer: the endpoint, its new secret, and when the old one stops signing. */
+function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>) {
   return {
     ...presentWebhookEndpoint(rotated.endpoint),
     secret: rotated.secret,
@@ -77,7 +77,7 @@ export function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhook
   };
 }
 
-/** A body that may be left out: an empty one reads as {}. */
+/** A body that may be left out: an empty one reads as {} (the pipeline's json() refuses it). */
 async function optionalJson(context: OperationContext): Promise<unknown> {
   try {
     return await context.json();
