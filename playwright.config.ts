@@ -63,6 +63,11 @@ export default defineConfig({
       // The docs spec probes every documented path without a token; that must not trip the per-address guard.
       API_AUTH_FAILURES_PER_MINUTE: '10000',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      // Production on a DATABASE_URL needs the key webhook secrets are encrypted under. A fixed one for
+      // tests only, so runs on the same database agree; the embedded default keeps its own in .data/.
+      ...((process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL) && !process.env.WEBHOOK_SECRETS_KEY
+        ? { WEBHOOK_SECRETS_KEY: 'ZTJlLW9ubHkgd2ViaG9vayBzZWNyZXRzIGtleSAzMmI=' }
+        : {}),
     },
   },
 });

@@ -11,6 +11,7 @@
 // Needs `npm run build` first (the portal benchmark and the production server serve the build).
 // Database: a fresh database per run on DATABASE_URL's server, or on the embedded PostgreSQL.
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,8 @@ const serverEnv: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: databaseUrl,
   NODE_ENV: 'production',
+  // Production needs the key webhook secrets are encrypted under; the database is the run's own.
+  WEBHOOK_SECRETS_KEY: process.env.WEBHOOK_SECRETS_KEY || randomBytes(32).toString('base64'),
   // Production's default: one JSON line per request (to /dev/null here; its cost is measured).
   LOG_LEVEL: 'info',
   // One token drives all the load; the per-token limit (100/s by default) would answer 429.

@@ -9,6 +9,7 @@
 // from its 200 (accepted) to its arrival at the receiver. Appends the result to bench/RESULTS.md and
 // prints it as the last line of stdout, in JSON (bench/run.ts reads that line).
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -138,6 +139,8 @@ try {
     ...process.env,
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
+    // Production needs the key webhook secrets are encrypted under; the database is the run's own.
+    WEBHOOK_SECRETS_KEY: process.env.WEBHOOK_SECRETS_KEY || randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     API_RATE_LIMIT_PER_SECOND: '1000000000',
     API_RATE_LIMIT_BURST: '1000000000',

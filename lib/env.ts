@@ -47,6 +47,25 @@ const ZEnv = z.object({
   APP_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are closed. */
   APP_STOP_GRACE_MS: z.coerce.number().int().min(0).max(50_000).default(10_000),
+
+  // Webhook signing secrets at rest (lib/webhooks/secret-box.ts, docs/decisions/webhooks.md).
+  /** Base64 of 32 random bytes (`openssl rand -base64 32`): the AES-256-GCM key secrets are encrypted under. */
+  WEBHOOK_SECRETS_KEY: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .string()
+      .regex(/^\s*[A-Za-z0-9+/]{43}=?\s*$/, 'must be base64 of 32 random bytes, e.g. the output of `openssl rand -base64 32`')
+      .optional(),
+  ),
+  /** Earlier keys (comma-separated base64), still accepted for decrypting while start-up re-encrypts under the current one. */
+  WEBHOOK_SECRETS_OLD_KEYS: z
+    .string()
+    .regex(/^\s*([A-Za-z0-9+/]{43}=?\s*(,\s*[A-Za-z0-9+/]{43}=?\s*)*)?$/, 'must be comma-separated base64 keys of 32 bytes each')
+    .optional(),
+}).refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
+  path: ['WEBHOOK_SECRETS_KEY'],
+  message:
+    'is required in production (base64 of 32 random bytes: `openssl rand -base64 32`); only `npm start` on the embedded database makes one itself, in .data/',
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',

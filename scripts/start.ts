@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
+import { encryptSecretsAtStart, ensureWebhookSecretsKey } from '../lib/webhooks/prepare-secrets-at-start';
 import { appDatabase, ensureDatabase, StartError } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
@@ -73,10 +74,23 @@ if (!dev && !existsSync(fileURLToPath(new URL('../.next/BUILD_ID', import.meta.u
   process.exit(1);
 }
 
+// Webhook secrets are encrypted at rest: the key first (refuse to start without one in production on
+// a DATABASE_URL), then, after the migrations, the data step that encrypts any plain ones.
+const refusal = ensureWebhookSecretsKey({
+  embedded: !process.env.DATABASE_URL,
+  production: (process.env.NODE_ENV ?? (dev ? 'development' : 'production')) === 'production',
+  dataDir: fileURLToPath(new URL('../.data', import.meta.url)),
+});
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
+
 try {
   database = await ensureDatabase(appDatabase());
   if (!stopping) await migrateDeploy(database.url);
   if (!stopping) await seedRateCards(database.url);
+  if (!stopping) await encryptSecretsAtStart(database.url);
 } catch (error) {
   report(error);
   await exit(1);

@@ -53,10 +53,17 @@ export function WebhookDetailView({ id }: { id: string }) {
     onError,
   });
   const rotate = useMutation({
-    mutationFn: () => portalFetch<{ secret: string }>(`${base}/rotate-secret`, { method: 'POST' }),
+    mutationFn: () =>
+      portalFetch<{ secret: string; previousSecretExpiresAt: string | null }>(`${base}/rotate-secret`, { method: 'POST' }),
     onSuccess: (result) => {
       setConfirm(null);
       setSecret(result.secret);
+      if (result.previousSecretExpiresAt) {
+        setNotice({
+          tone: 'info',
+          text: `The old secret keeps signing beside the new one until ${formatDateTime(result.previousSecretExpiresAt)}.`,
+        });
+      }
     },
     onError,
   });
@@ -153,7 +160,7 @@ export function WebhookDetailView({ id }: { id: string }) {
             <p id="confirm-title" className="text-sm font-medium text-red-900">
               {confirm === 'delete'
                 ? 'Delete this endpoint and its delivery log? Events will no longer be sent to it. This cannot be undone.'
-                : 'Rotate the signing secret? Deliveries from now on are signed with the new secret; the old one stops working at once.'}
+                : 'Rotate the signing secret? Deliveries from now on are signed with the new secret, and also with the old one for 24 hours, so your receiver keeps verifying while you deploy the new one.'}
             </p>
             <div className="mt-3 flex gap-2">
               <Button

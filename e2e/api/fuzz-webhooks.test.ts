@@ -67,6 +67,14 @@ describe('fuzzing the webhook endpoint API', () => {
       fc.asyncProperty(garbage, async (raw) => assertEnvelope(await send(`/webhooks/${endpointId}`, 'PATCH', raw, owners[0].tokens.test), raw)),
       { numRuns: 250 },
     );
+    const rotation = fc.oneof(
+      garbage,
+      fc.record({ grace_period_seconds: fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })) }).map((b) => JSON.stringify(b)),
+    );
+    await fc.assert(
+      fc.asyncProperty(rotation, async (raw) => assertEnvelope(await send(`/webhooks/${endpointId}/rotate-secret`, 'POST', raw, owners[0].tokens.test), raw)),
+      { numRuns: 150 },
+    );
   });
 
   it('never answers 5xx to generated ids, cursors and limits', async () => {

@@ -1,6 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { encryptStoredSecrets } from '@/lib/webhooks/encrypt-stored-secrets';
+import { buildKeyring, generateKey, openSecret, sealSecret, storedKeyId } from '@/lib/webhooks/secret-box';
 import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
 import { packageSample } from './support/samples';
@@ -374,6 +377,69 @@ describe('delivery', () => {
     );
   });
 
+  // Issue 11, finding 5: the guard missed reserved ranges and let any port through, at delivery too.
+  it('refuses reserved ranges and disallowed ports at delivery, before connecting, for URLs stored earlier', async () => {
+    const shipper = await newAccount('Reserved');
+    const cases: [string, string][] = [
+      [`http://192.0.2.2:${receiver.port}/hook`, '192.0.2.2 is a reserved (documentation, benchmarking or future use) address'],
+      ['https://198.51.100.7/hook', '198.51.100.7 is a reserved (documentation, benchmarking or future use) address'],
+      ['http://[2001:db8::1]:8080/hook', '2001:db8::1 is a reserved (documentation, benchmarking or future use) address'],
+      ['http://[::ffff:192.0.2.2]/hook', '::ffff:c000:202 is a reserved (documentation, benchmarking or future use) address'],
+      ['http://192.88.99.1/hook', '192.88.99.1 is a reserved (documentation, benchmarking or future use) address'],
+      ['http://127.0.0.1:22/hook', 'port 22 is not allowed; use 80, 443 or a port from 1024 to 65535'],
+      ['http://127.0.0.1:6379/hook', 'port 6379 (Redis) is not allowed; use 80, 443 or another port from 1024 to 65535'],
+    ];
+    // Written behind the API's back, as if registered before the guard knew better.
+    const ids = await Promise.all(
+      cases.map(async ([url], index) => {
+        const id = `we_reserved${Date.now()}${index}`;
+        await db.webhookEndpoint.create({
+          data: { id, accountId: shipper.accountId, environment: 'test', url, events: ['package.sorting'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+        });
+        return id;
+      }),
+    );
+    const before = receiver.received.length;
+    await sendPackage(shipper.tokens.test);
+    for (const [index, id] of ids.entries()) {
+      const [attempt] = await waitFor(async () => {
+        const rows = await attemptsOf(id);
+        return rows.length > 0 && rows;
+      });
+      expect(attempt.statusCode).toBeNull();
+      expect(attempt.durationMs).toBe(0);
+      expect(attempt.error).toBe(`refused before connecting: ${cases[index][1]}${cases[index][1].startsWith('port') ? '' : '; webhooks may only reach public addresses'}`);
+    }
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it('with private networks not allowed, a receiver on 127.0.0.1 registered earlier gets no connection', async () => {
+    const shipper = await newAccount('Strict');
+    // Registered while private networks were allowed (this file's API server allows them).
+    const endpoint = await endpointFor(shipper.tokens.test);
+    await stopProcess(shared);
+    shared = undefined;
+    const strict = startWorker({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
+    try {
+      await sendPackage(shipper.tokens.test);
+      const [attempt] = await waitFor(async () => {
+        const rows = await attemptsOf(endpoint.id);
+        return rows.length > 0 && rows;
+      });
+      expect(attempt.error).toBe(
+        `refused before connecting: 127.0.0.1 is a loopback address; webhooks may only reach public addresses`,
+      );
+      expect(receiver.at(endpoint.path)).toHaveLength(0);
+      // No later attempt (retries at 50, 100, 200 ms) connects either.
+      await waitFor(async () => (await attemptsOf(endpoint.id)).length === 4, { what: 'every scheduled attempt' });
+      expect(receiver.at(endpoint.path)).toHaveLength(0);
+    } finally {
+      await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false } });
+      await stopProcess(strict);
+      shared = startWorker();
+    }
+  });
+
   it('sends a test event, marked as such, and redelivers a message with its webhook-id', async () => {
     const shipper = await newAccount('TestEvent');
     const endpoint = await endpointFor(shipper.tokens.test);
@@ -417,6 +483,112 @@ describe('delivery', () => {
     await sendPackage(shipper.tokens.test);
     const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
     expect(got.verifyError).toBeNull();
+  });
+});
+
+// Issue 11, finding 8: a rotation used to invalidate the old secret at once.
+describe('rotation with overlap', () => {
+  it('signs with both secrets during the grace period, and with the new one only after it', async () => {
+    const shipper = await newAccount('Overlap');
+    const endpoint = await endpointFor(shipper.tokens.test); // the receiver still holds the old secret
+    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, { grace_period_seconds: 3_600 });
+    expect(rotated.status).toBe(200);
+    const fresh: string = rotated.json.secret;
+
+    await sendPackage(shipper.tokens.test);
+    const [during] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
+    const headers = during.headers as Record<string, string>;
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(during.verifyError).toBeNull(); // the old secret verifies
+    expect(() => new Webhook(fresh).verify(during.body, headers)).not.toThrow();
+    expect(() => new Webhook(`whsec_${generateKey()}`).verify(during.body, headers)).toThrow();
+
+    // The grace period ends (its stored end moved into the past, as 3,600 s would).
+    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1_000) } });
+    await sendPackage(shipper.tokens.test);
+    const after = (await waitFor(() => receiver.at(endpoint.path).length >= 2 && receiver.at(endpoint.path)))[1];
+    const afterHeaders = after.headers as Record<string, string>;
+    expect(afterHeaders['webhook-signature'].split(' ')).toHaveLength(1);
+    expect(after.verifyError).toMatch(/No matching signature found/);
+    expect(() => new Webhook(fresh).verify(after.body, afterHeaders)).not.toThrow();
+  });
+
+  it('with grace_period_seconds 0 the old secret stops at once', async () => {
+    const shipper = await newAccount('NoOverlap');
+    const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 204 }));
+    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, { grace_period_seconds: 0 });
+    expect(rotated.json.previous_secret_expires_at).toBeNull();
+    await sendPackage(shipper.tokens.test);
+    const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
+    expect(got.verifyError).toMatch(/No matching signature found/);
+    expect(() => new Webhook(rotated.json.secret).verify(got.body, got.headers as Record<string, string>)).not.toThrow();
+  });
+});
+
+// Issue 11, finding 6: secrets written before encryption (plain whsec_) keep working, and the start-up
+// data step encrypts them, and moves secrets under an old key to the current one, once.
+describe('encrypting stored secrets', () => {
+  it('delivers with a plain secret, encrypts it idempotently (two instances at once), then delivers with the encrypted one', async () => {
+    const keyring = buildKeyring(process.env.WEBHOOK_SECRETS_KEY!);
+    const shipper = await newAccount('Legacy');
+    const plain = `whsec_${generateKey()}`;
+    const oldKey = generateKey();
+    const path = `/hooks/legacy-${Date.now()}`;
+    const oldPath = `${path}-old`;
+    const id = `we_legacy${Date.now()}`;
+    await db.webhookEndpoint.create({
+      data: { id, accountId: shipper.accountId, environment: 'test', url: receiver.url(path), events: ['package.sorting'], secret: plain },
+    });
+    // A second endpoint under a key that has since been replaced (WEBHOOK_SECRETS_OLD_KEYS).
+    const oldId = `${id}o`;
+    const oldSecret = `whsec_${generateKey()}`;
+    await db.webhookEndpoint.create({
+      data: {
+        id: oldId,
+        accountId: shipper.accountId,
+        environment: 'test',
+        url: receiver.url(oldPath),
+        events: ['package.sorting'],
+        secret: sealSecret(buildKeyring(oldKey), oldId, oldSecret),
+      },
+    });
+    receiver.on(path, plain);
+    receiver.on(oldPath, oldSecret);
+
+    await sendPackage(shipper.tokens.test);
+    const [first] = await waitFor(() => receiver.at(path).length === 1 && receiver.at(path));
+    expect(first.verifyError).toBeNull();
+    // The workers do not hold the old key: that endpoint's attempt is not sent, and says why.
+    const [unsent] = await waitFor(async () => {
+      const rows = await attemptsOf(oldId);
+      return rows.length > 0 && rows;
+    });
+    expect(unsent.error).toMatch(/^not sent: the signing secret is encrypted under key [0-9a-f]{12}, which is neither WEBHOOK_SECRETS_KEY/);
+    expect(receiver.at(oldPath)).toHaveLength(0);
+
+    const withOld = buildKeyring(process.env.WEBHOOK_SECRETS_KEY!, [oldKey]);
+    // Every secret of this file's database not yet under the current key (other tests wrote plain ones too).
+    const pending = await db.webhookEndpoint.count({ where: { NOT: { secret: { startsWith: `enc:v1:${keyring.current.id}:` } } } });
+    expect(pending).toBeGreaterThanOrEqual(2);
+    const [a, b] = await Promise.all([
+      encryptStoredSecrets({ databaseUrl, keyring: withOld }),
+      encryptStoredSecrets({ databaseUrl, keyring: withOld }),
+    ]);
+    expect(a.converted + b.converted).toBe(pending);
+    expect([...a.unreadable, ...b.unreadable]).toEqual([]);
+    expect((await encryptStoredSecrets({ databaseUrl, keyring: withOld })).converted).toBe(0);
+    const rows = await db.webhookEndpoint.findMany({ where: { id: { in: [id, oldId] } }, orderBy: { id: 'asc' } });
+    for (const row of rows) {
+      expect(row.secret).not.toContain('whsec_');
+      expect(storedKeyId(row.secret)).toBe(keyring.current.id);
+    }
+    expect(openSecret(keyring, id, rows[0].secret)).toBe(plain);
+    expect(openSecret(keyring, oldId, rows[1].secret)).toBe(oldSecret);
+
+    await db.webhookEndpoint.update({ where: { id: oldId }, data: { enabled: false } });
+    await sendPackage(shipper.tokens.test);
+    const both = await waitFor(() => receiver.at(path).length === 2 && receiver.at(path));
+    expect(both[1].verifyError).toBeNull();
   });
 });
 

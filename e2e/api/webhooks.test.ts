@@ -2,12 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { db } from '@/lib/db';
 import { newId } from '@/lib/ids';
+import { buildKeyring, generateKey, openSecret } from '@/lib/webhooks/secret-box';
 import { call, expectError, newAccount, type Env, type TestAccount } from './support/api';
 
 // The webhook endpoint API on the suite's server: strict SSRF guard, no delivery worker. Endpoints
 // here point at a public IP literal (no DNS) and nothing ever sends to them: this server runs no
 // worker and the tests that deliver use a database of their own.
 const PUBLIC_URL = 'https://93.184.215.14/hooks/carrier';
+// The key the suite's server encrypts secrets under (e2e/api/support/global-setup.ts sets it).
+const keyring = buildKeyring(process.env.WEBHOOK_SECRETS_KEY!);
 
 let acme: TestAccount;
 let globex: TestAccount;
@@ -55,6 +58,18 @@ describe('POST /webhooks', () => {
     const list = await call('/webhooks', { method: 'GET', token: acme.tokens.test });
     expect(list.json.data.map((e: { id: string }) => e.id)).toContain(result.json.id);
     expect(list.text).not.toContain(secret.slice(6));
+  });
+
+  // Issue 11, finding 6: the secret was stored as the whsec_ text itself.
+  it('stores the secret encrypted: the row holds no whsec_ text and opens only with the key', async () => {
+    const created = await register(await newAccount('Encrypted'));
+    const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM webhook_endpoints WHERE id = ${created.id}`;
+    const dump = JSON.stringify(row);
+    expect(dump).not.toContain('whsec_');
+    expect(dump).not.toContain(created.secret.slice('whsec_'.length, 30));
+    expect(row.secret).toMatch(new RegExp(`^enc:v1:${keyring.current.id}:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$`));
+    expect(openSecret(keyring, created.id, row.secret as string)).toBe(created.secret);
+    expect(() => openSecret(buildKeyring(generateKey()), created.id, row.secret as string)).toThrow(/WEBHOOK_SECRETS_KEY/);
   });
 
   it('answers under both base paths, each environment seeing only its own endpoints', async () => {
@@ -149,6 +164,22 @@ describe('POST /webhooks', () => {
       ['https://100.64.1.1/hook', 'carrier-grade NAT'],
       ['https://[fd00::1]/hook', 'unique-local'],
       ['https://[fe80::1]/hook', 'link-local'],
+      // Issue 11, finding 5: a denylist let these through (201).
+      ['http://192.0.2.2:3000/', '192.0.2.2 is a reserved'],
+      ['https://198.51.100.7/hook', '198.51.100.7 is a reserved'],
+      ['https://203.0.113.9/hook', '203.0.113.9 is a reserved'],
+      ['https://192.88.99.1/hook', '192.88.99.1 is a reserved'],
+      ['https://198.18.0.1/hook', '198.18.0.1 is a reserved'],
+      ['https://[2001:db8::1]/hook', '2001:db8::1 is a reserved'],
+      ['https://[::ffff:192.0.2.2]/hook', 'is a reserved'],
+      ['https://[64:ff9b::c000:202]/hook', 'is a reserved'],
+      ['https://[2002:c000:202::1]/hook', 'is a 6to4 address'],
+      ['https://224.0.0.1/hook', 'is a multicast address'],
+      ['https://240.0.0.1/hook', 'is a reserved'],
+      ['http://93.184.215.14:22/hook', 'port 22 is not allowed; use 80, 443 or a port from 1024 to 65535'],
+      ['http://93.184.215.14:0/hook', 'port 0 is not allowed'],
+      ['http://93.184.215.14:5433/hook', 'port 5433 (PostgreSQL) is not allowed'],
+      ['https://93.184.215.14:6379/hook', 'port 6379 (Redis) is not allowed'],
     ])('refuses %s before any connection', async (url, reason) => {
       const shipper = acme;
       const result = await call('/webhooks', { env, token: shipper.tokens[env], body: { url, events: ['package.sorting'] } });
@@ -211,7 +242,8 @@ describe("another account's endpoint is a plain 404, exactly like one that does 
     );
     const still = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: theirs.id } });
     expect(still.enabled).toBe(true);
-    expect(still.secret).toBe(theirs.secret);
+    expect(openSecret(keyring, theirs.id, still.secret)).toBe(theirs.secret);
+    expect(still.previousSecret).toBeNull();
   });
 });
 
@@ -261,6 +293,22 @@ describe('PATCH /webhooks/{id}', () => {
       'validation_failed',
     );
     expect(ssrf.details![0]).toMatchObject({ path: 'url' });
+    const reserved = expectError(
+      await call(path, { method: 'PATCH', token: acme.tokens.test, body: { url: 'https://[2001:db8::7]:8443/' } }),
+      422,
+      'validation_failed',
+    );
+    expect(reserved.details).toEqual([
+      { path: 'url', message: '2001:db8::7 is a reserved (documentation, benchmarking or future use) address; webhooks may only reach public addresses' },
+    ]);
+    const port = expectError(
+      await call(path, { method: 'PATCH', token: acme.tokens.test, body: { url: 'https://93.184.215.14:6379/' } }),
+      422,
+      'validation_failed',
+    );
+    expect(port.details).toEqual([
+      { path: 'url', message: 'port 6379 (Redis) is not allowed; use 80, 443 or another port from 1024 to 65535' },
+    ]);
     const unchanged = await call(path, { method: 'GET', token: acme.tokens.test });
     expect(unchanged.json.url).toBe(PUBLIC_URL);
   });
@@ -278,14 +326,75 @@ describe('DELETE /webhooks/{id}', () => {
 });
 
 describe('POST /webhooks/{id}/rotate-secret', () => {
-  it('replaces the secret and shows the new one once', async () => {
-    const endpoint = await register(acme);
-    const rotated = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: acme.tokens.test });
+  let owner: TestAccount;
+  beforeAll(async () => {
+    owner = await newAccount('Rotate');
+  });
+
+  async function stored(id: string) {
+    return db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+  }
+
+  it('replaces the secret, shows the new one once, and keeps the old one signing for 24 hours by default', async () => {
+    const endpoint = await register(owner);
+    const before = Date.now();
+    const rotated = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test });
     expect(rotated.status).toBe(200);
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(endpoint.secret);
-    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-    expect(stored.secret).toBe(rotated.json.secret);
+    const expires = Date.parse(rotated.json.previous_secret_expires_at);
+    expect(expires).toBeGreaterThanOrEqual(before + 86_400_000 - 5_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 86_400_000 + 5_000);
+    const row = await stored(endpoint.id);
+    expect(openSecret(keyring, endpoint.id, row.secret)).toBe(rotated.json.secret);
+    expect(openSecret(keyring, endpoint.id, row.previousSecret!)).toBe(endpoint.secret);
+    expect(row.previousSecretExpiresAt!.toISOString()).toBe(rotated.json.previous_secret_expires_at);
+    expect(JSON.stringify(row)).not.toContain('whsec_');
+    // Nothing else shows either secret again.
+    const got = await call(`/webhooks/${endpoint.id}`, { method: 'GET', token: owner.tokens.test });
+    expect(got.text).not.toContain('whsec_');
+    expect(got.json).not.toHaveProperty('previous_secret_expires_at');
+  });
+
+  it('takes the overlap from grace_period_seconds; 0 ends the old secret at once', async () => {
+    const endpoint = await register(owner);
+    const short = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: 60 } });
+    expect(short.status).toBe(200);
+    const row = await stored(endpoint.id);
+    const seconds = (row.previousSecretExpiresAt!.getTime() - row.updatedAt.getTime()) / 1_000;
+    expect(Math.round(seconds)).toBe(60);
+
+    const now = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: '0' } });
+    expect(now.status).toBe(200);
+    expect(now.json.previous_secret_expires_at).toBeNull();
+    const after = await stored(endpoint.id);
+    expect(after.previousSecret).toBeNull();
+    expect(after.previousSecretExpiresAt).toBeNull();
+    expect(openSecret(keyring, endpoint.id, after.secret)).toBe(now.json.secret);
+
+    const max = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: 604_800 } });
+    expect(max.status).toBe(200);
+    // The old secret kept is the one just replaced, not an older one.
+    expect(openSecret(keyring, endpoint.id, (await stored(endpoint.id)).previousSecret!)).toBe(now.json.secret);
+  });
+
+  it.each([
+    [{ grace_period_seconds: -1 }, 'grace_period_seconds', 'must be a whole number'],
+    [{ grace_period_seconds: 604_801 }, 'grace_period_seconds', 'must be between 0 and 604800'],
+    [{ grace_period_seconds: 1.5 }, 'grace_period_seconds', 'must be a whole number'],
+    [{ grace_period_seconds: 'soon' }, 'grace_period_seconds', 'must be a whole number'],
+    [{ grace: 60 }, 'grace', 'is not a known field'],
+  ])('refuses %j with 422 and leaves the secret as it was', async (body, path, message) => {
+    const endpoint = await register(owner);
+    const before = await stored(endpoint.id);
+    const error = expectError(await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body }), 422, 'validation_failed');
+    expect(error.details).toEqual([{ path, message }]);
+    expect((await stored(endpoint.id)).secret).toBe(before.secret);
+  });
+
+  it('refuses a body that is not JSON with 400', async () => {
+    const endpoint = await register(owner);
+    expectError(await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, rawBody: '{"grace' }), 400, 'invalid_json');
   });
 });
 

@@ -16,7 +16,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({ signe
   });
   expect(manifest.status()).toBe(200);
   const manifestId = ((await manifest.json()) as { ManifestID: string }).ManifestID;
-  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:9/acl', events: ['package.sorting'], description: MARK });
+  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:1024/acl', events: ['package.sorting'], description: MARK });
   expect(hook.status()).toBe(201);
   const hookId = ((await hook.json()) as { id: string }).id;
   const tokens = (await (await portalApi(owner, 'GET', '/portal-api/tokens')).json()) as { tokens: { id: string }[] };

@@ -31,7 +31,7 @@ test('hostile text in manifests, packages and webhooks renders inert', async ({ 
   });
   expect(container.status(), await container.text()).toBe(200);
   const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
-  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:9/xss', events: ['package.sorting'], description: PAYLOAD });
+  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:1024/xss', events: ['package.sorting'], description: PAYLOAD });
   expect(hook.status(), await hook.text()).toBe(201);
   const hookId = ((await hook.json()) as { id: string }).id;
 

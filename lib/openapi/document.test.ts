@@ -47,6 +47,7 @@ describe('OpenAPI document', () => {
       'ContainerDetail',
       'CreateWebhookRequest',
       'UpdateWebhookRequest',
+      'RotateWebhookSecretRequest',
     ]) {
       const schema = doc.components.schemas[name] as { properties: Record<string, Json> };
       for (const [field, property] of Object.entries(schema.properties)) {

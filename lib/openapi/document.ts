@@ -10,6 +10,7 @@ import {
   WEBHOOK_EVENTS_MAX,
   WEBHOOK_URL_MAX,
   ZCreateWebhookRequest,
+  ZRotateWebhookSecretRequest,
   ZListWebhookDeliveriesQuery,
   ZUpdateWebhookRequest,
 } from '@/lib/schemas/webhooks';
@@ -446,9 +447,30 @@ export function openApiDocument(): Json {
           tags: ['Webhooks'],
           operationId: 'rotateWebhookSecret',
           summary: 'Rotate the signing secret',
-          description: 'The old secret stops working at once.',
+          description:
+            'The old secret keeps signing beside the new one for `grace_period_seconds` (24 h by default; 0 stops it at once): each delivery carries one `v1,` signature per secret in `webhook-signature`, so receivers verify with either while they deploy the new one. The body may be left out.',
+          requestBody: { required: false, content: json(ref('RotateWebhookSecretRequest'), { grace_period_seconds: 3600 }) },
           responses: {
-            '200': { description: 'The endpoint with its new secret, shown only here.', content: json(withSecret) },
+            '200': {
+              description: 'The endpoint with its new secret, shown only here, and when the old one stops signing.',
+              content: json({
+                allOf: [
+                  withSecret,
+                  {
+                    type: 'object',
+                    required: ['previous_secret_expires_at'],
+                    properties: {
+                      previous_secret_expires_at: {
+                        type: ['string', 'null'],
+                        format: 'date-time',
+                        description: 'When the replaced secret stops signing; null when it stopped at once.',
+                      },
+                    },
+                  },
+                ],
+              }),
+            },
+            '422': COMMON_ERRORS['422'],
             '404': errorResponse('No such endpoint.'),
           },
         },
@@ -630,6 +652,7 @@ export function openApiDocument(): Json {
         },
         CreateWebhookRequest: webhookRequestSchema(ZCreateWebhookRequest),
         UpdateWebhookRequest: { ...webhookRequestSchema(ZUpdateWebhookRequest), minProperties: 1 },
+        RotateWebhookSecretRequest: { ...inputSchema(ZRotateWebhookSecretRequest), additionalProperties: false },
         WebhookEndpoint: webhookEndpointSchema,
         WebhookDelivery: deliverySchema,
         PackageSortingPayload: packageSortingPayload,

@@ -148,3 +148,16 @@ export const ZListWebhookDeliveriesQuery = z.object({
 });
 
 export type TListWebhookDeliveriesQuery = z.output<typeof ZListWebhookDeliveriesQuery>;
+
+/** Rotation overlap (lib/webhooks/rotate-webhook-secret.ts): the old secret signs beside the new one this long. */
+export const ROTATION_GRACE_DEFAULT_SECONDS = 86_400;
+export const ROTATION_GRACE_MAX_SECONDS = 604_800;
+
+// POST /api/1.1/webhooks/{id}/rotate-secret: the body is optional; 0 ends the old secret at once.
+export const ZRotateWebhookSecretRequest = z
+  .object({ grace_period_seconds: integer({ min: 0, max: ROTATION_GRACE_MAX_SECONDS }) })
+  .catchall(unknownField)
+  .transform((body) => ({ gracePeriodSeconds: body.grace_period_seconds ?? ROTATION_GRACE_DEFAULT_SECONDS }));
+
+export type TRotateWebhookSecretRequestInput = { grace_period_seconds?: number };
+export type TRotateWebhookSecretRequest = z.output<typeof ZRotateWebhookSecretRequest>;

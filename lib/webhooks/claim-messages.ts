@@ -10,7 +10,10 @@ export interface ClaimedMessage {
   /** When this claim's lease runs out: no attempt may start after that, less the timeout. */
   leaseUntil: Date;
   url: string;
+  /** As stored: encrypted (secret-box.ts); opened only to sign. */
   secret: string;
+  /** The secret a rotation replaced, while its overlap lasts (by the database's clock); else null. */
+  previousSecret: string | null;
   enabled: boolean;
   environment: Environment;
   eventType: string;
@@ -25,6 +28,7 @@ interface Row {
   redelivery: boolean;
   url: string;
   secret: string;
+  previous_secret: string | null;
   enabled: boolean;
   environment: Environment;
   event_type: string;
@@ -59,7 +63,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
       RETURNING m.id, m.endpoint_id, m.event_id, m.attempt_count, m.redelivery
     )
     SELECT c.id, c.endpoint_id, c.attempt_count, c.redelivery,
-           e.url, e.secret, e.enabled, e.environment, ev.event_type, ev.payload, ev.is_test
+           e.url, e.secret, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret, e.enabled, e.environment, ev.event_type, ev.payload, ev.is_test
     FROM claimed c
     JOIN webhook_endpoints e ON e.id = c.endpoint_id
     JOIN webhook_events ev ON ev.id = c.event_id`;
@@ -71,6 +75,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
     leaseUntil,
     url: row.url,
     secret: row.secret,
+    previousSecret: row.previous_secret,
     enabled: row.enabled,
     environment: row.environment,
     eventType: row.event_type,

@@ -7,11 +7,13 @@ import type { TCreateWebhookRequest } from '@/lib/schemas/webhooks';
 import { checkEndpointUrl } from './check-endpoint-url';
 import { generateWebhookSecret } from './generate-secret';
 import { PUBLIC_ENDPOINT_FIELDS } from './present-webhook-endpoint';
+import { sealSecret } from './secret-box';
+import { webhookSecretsKeyring } from './secrets-keyring';
 
 /** Endpoints per account and environment: each one multiplies every event's deliveries. */
 export const MAX_ENDPOINTS = 16;
 
-/** Registers an endpoint; the returned secret is the only time it is shown. */
+/** Registers an endpoint; the returned secret is the only time it is shown (it is stored encrypted). */
 export async function createWebhookEndpoint(options: {
   accountId: string;
   environment: Environment;
@@ -27,15 +29,16 @@ export async function createWebhookEndpoint(options: {
     );
   }
   const secret = generateWebhookSecret();
+  const id = newId('we');
   const endpoint = await db.webhookEndpoint.create({
     data: {
-      id: newId('we'),
+      id,
       accountId,
       environment,
       url: request.url,
       description: request.description,
       events: request.events,
-      secret,
+      secret: sealSecret(webhookSecretsKeyring(), id, secret),
     },
     select: PUBLIC_ENDPOINT_FIELDS,
   });

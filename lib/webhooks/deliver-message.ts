@@ -3,6 +3,8 @@ import type { ClaimedMessage } from './claim-messages';
 import { planRetry, parseRetryAfter } from './plan-retry';
 import { failUnsent, recordAttempt, type AttemptOutcome } from './record-attempt';
 import { sendWebhook, type SendResult } from './send-webhook';
+import { openSecret, SecretUnavailableError } from './secret-box';
+import { webhookSecretsKeyring } from './secrets-keyring';
 import { signMessage } from './sign-message';
 import { checkDestination, DestinationRefusedError, type Resolver } from './ssrf-guard';
 
@@ -29,6 +31,14 @@ export function messageBody(eventType: string, payload: unknown): string {
   return JSON.stringify(payload);
 }
 
+/** The secrets to sign with, decrypted here and nowhere else: the current one, and the one a rotation replaced while its overlap lasts. */
+function signingSecrets(message: ClaimedMessage): string[] {
+  const keyring = webhookSecretsKeyring();
+  const secrets = [openSecret(keyring, message.endpointId, message.secret)];
+  if (message.previousSecret) secrets.push(openSecret(keyring, message.endpointId, message.previousSecret));
+  return secrets;
+}
+
 /**
  * One attempt at one claimed message: check the destination again (DNS now, not at registration),
  * sign with a fresh timestamp, POST, and record the outcome. Only 2xx is success; 3xx is a failure
@@ -45,18 +55,18 @@ export async function deliverMessage(message: ClaimedMessage, settings: Delivery
   try {
     const destination = await checkDestination(message.url, { allowPrivate: settings.allowPrivate, resolver: settings.resolver });
     const headers: Record<string, string> = {
-      ...signMessage({ secret: message.secret, messageId: message.id, timestamp: attemptedAt, body }),
+      ...signMessage({ secrets: signingSecrets(message), messageId: message.id, timestamp: attemptedAt, body }),
       'x-carrier-event': message.eventType,
     };
     if (message.isTest) headers['x-carrier-test-event'] = 'true';
     result = await sendWebhook({ destination, headers, body, timeoutMs: settings.timeoutMs });
   } catch (error) {
-    if (!(error instanceof DestinationRefusedError)) throw error;
+    if (!(error instanceof DestinationRefusedError || error instanceof SecretUnavailableError)) throw error;
     result = {
       statusCode: null,
       durationMs: 0,
       responseBody: null,
-      error: `refused before connecting: ${error.message}`,
+      error: error instanceof DestinationRefusedError ? `refused before connecting: ${error.message}` : `not sent: ${error.message}`,
       retryAfter: null,
     };
   }

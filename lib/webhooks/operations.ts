@@ -1,7 +1,13 @@
 import 'server-only';
 import type { Operation, OperationContext } from '@/lib/http/types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { ZCreateWebhookRequest, ZListWebhookDeliveriesQuery, ZUpdateWebhookRequest } from '@/lib/schemas/webhooks';
+import { ApiError } from '@/lib/http/errors';
+import {
+  ZCreateWebhookRequest,
+  ZListWebhookDeliveriesQuery,
+  ZRotateWebhookSecretRequest,
+  ZUpdateWebhookRequest,
+} from '@/lib/schemas/webhooks';
 import { createWebhookEndpoint } from './create-webhook-endpoint';
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
 import { findWebhookEndpoint } from './find-webhook-endpoint';
@@ -54,11 +60,32 @@ export const deleteWebhookOperation: Operation = async (context) => {
   return { status: 204 };
 };
 
-// POST /webhooks/:id/rotate-secret: a new secret, shown this once; the old one stops at once.
+// POST /webhooks/:id/rotate-secret: a new secret, shown this once; the old one keeps signing for
+// grace_period_seconds (body optional; 24 h by default, 0 = stops at once).
 export const rotateWebhookSecretOperation: Operation = async (context) => {
-  const { endpoint, secret } = await rotateWebhookSecret(scope(context));
-  return { body: { ...presentWebhookEndpoint(endpoint), secret } };
+  const request = parseOperation(ZRotateWebhookSecretRequest, await optionalJson(context));
+  const rotated = await rotateWebhookSecret({ ...scope(context), gracePeriodSeconds: request.gracePeriodSeconds });
+  return { body: presentRotation(rotated) };
 };
+
+/** The rotate answer: the endpoint, its new secret, and when the old one stops signing. */
+function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>) {
+  return {
+    ...presentWebhookEndpoint(rotated.endpoint),
+    secret: rotated.secret,
+    previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null,
+  };
+}
+
+/** A body that may be left out: an empty one reads as {} (the pipeline's json() refuses it). */
+async function optionalJson(context: OperationContext): Promise<unknown> {
+  try {
+    return await context.json();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'invalid_json' && /body is empty/.test(error.message)) return {};
+    throw error;
+  }
+}
 
 // POST /webhooks/:id/test: queue a test package.sorting event for this endpoint.
 export const testWebhookOperation: Operation = async (context) => {

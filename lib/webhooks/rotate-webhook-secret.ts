@@ -1,20 +1,31 @@
 import 'server-only';
 import { db } from '@/lib/db';
-import { notFound, type EndpointScope } from './find-webhook-endpoint';
+import { ROTATION_GRACE_DEFAULT_SECONDS } from '@/lib/schemas/webhooks';
+import { findWebhookEndpoint, notFound, type EndpointScope } from './find-webhook-endpoint';
 import { generateWebhookSecret } from './generate-secret';
-import { PUBLIC_ENDPOINT_FIELDS } from './present-webhook-endpoint';
+import { sealSecret } from './secret-box';
+import { webhookSecretsKeyring } from './secrets-keyring';
 
 /**
- * Replaces the signing secret at once; attempts from now on (retries included) are signed with the
- * new one. The new secret is shown this once.
+ * Replaces the signing secret. For `gracePeriodSeconds` (24 h by default; 0 = at once) the old
+ * secret keeps signing beside the new one: each attempt carries one `v1,` signature per secret, so
+ * receivers still holding the old one verify until they are redeployed. Rotating again within that
+ * time keeps only the secret just replaced. The new secret is shown this once and stored encrypted;
+ * the old one moves to previous_secret as it is stored (one statement, so two rotations at once
+ * cannot both keep the same old secret).
  */
-export async function rotateWebhookSecret(scope: EndpointScope) {
+export async function rotateWebhookSecret(scope: EndpointScope & { gracePeriodSeconds?: number }) {
+  const grace = scope.gracePeriodSeconds ?? ROTATION_GRACE_DEFAULT_SECONDS;
   const secret = generateWebhookSecret();
-  const updated = await db.webhookEndpoint.updateManyAndReturn({
-    where: { id: scope.id, accountId: scope.accountId, environment: scope.environment },
-    data: { secret },
-    select: PUBLIC_ENDPOINT_FIELDS,
-  });
-  if (!updated[0]) throw notFound(scope.id);
-  return { endpoint: updated[0], secret };
+  const sealed = sealSecret(webhookSecretsKeyring(), scope.id, secret);
+  const rows = await db.$queryRaw<{ previous_secret_expires_at: Date | null }[]>`
+    UPDATE webhook_endpoints
+    SET previous_secret = CASE WHEN ${grace}::int > 0 THEN secret END,
+        previous_secret_expires_at = CASE WHEN ${grace}::int > 0 THEN now() + ${grace}::int * interval '1 second' END,
+        secret = ${sealed}, updated_at = now()
+    WHERE id = ${scope.id} AND account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
+    RETURNING previous_secret_expires_at`;
+  if (!rows[0]) throw notFound(scope.id);
+  const endpoint = await findWebhookEndpoint(scope);
+  return { endpoint, secret, previousSecretExpiresAt: rows[0].previous_secret_expires_at };
 }

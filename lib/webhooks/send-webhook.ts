@@ -1,6 +1,7 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import type { CheckedDestination } from './ssrf-guard';
 
 /** The first 2 KB of a response body are kept in the attempt log. */
@@ -37,6 +38,10 @@ export function sendWebhook(options: {
   const { url } = destination;
   const started = performance.now();
   const isHttps = url.protocol === 'https:';
+  // Only ever a literal address the guard approved: a name here would be resolved again, unchecked.
+  if (isIP(destination.address) === 0) {
+    return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, error: 'no checked address to connect to', retryAfter: null });
+  }
   return new Promise<SendResult>((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, 'durationMs'>) => {

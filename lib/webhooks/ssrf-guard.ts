@@ -1,14 +1,21 @@
 import 'server-only';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 // Webhook destinations are chosen by shippers, so every URL is a request our network makes on a
-// stranger's behalf. Only http(s); and unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is set, nothing that
-// resolves to loopback, private, link-local, CGNAT, unique-local or otherwise non-public addresses.
-// Cloud metadata services are refused even then. The check runs at registration and again at each
-// delivery, on the addresses DNS gives at that moment; the delivery then connects to the very
-// address checked (see send-webhook.ts), so a name that re-resolves elsewhere (DNS rebinding)
-// cannot slip through. Applies to test and live alike: see docs/decisions/webhooks.md.
+// stranger's behalf. An allowlist, not a denylist: an address may be a destination only when it is
+// globally routable unicast, which is what ipaddr.js's range() calls 'unicast' once every IANA
+// special-purpose block (loopback, private, link-local, CGNAT, documentation, benchmarking, 6to4
+// relay, AS112, AMT, multicast, reserved, ...) has been matched; IPv6 must also lie in 2000::/3, the
+// only block IANA allocates for global unicast. IPv6 forms that carry an IPv4 address the packet
+// really goes to (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96) are judged by that IPv4 address.
+// WEBHOOK_ALLOW_PRIVATE_NETWORKS (development, tests) also admits loopback, RFC 1918 and unique-local
+// addresses; cloud metadata addresses and link-local are refused whatever the setting. Ports: 80, 443
+// and 1024-65535, less well-known infrastructure ports (databases, caches, cluster control planes).
+// The check runs at registration and again at each delivery, on the addresses DNS gives at that
+// moment; the delivery then connects to the very address checked (send-webhook.ts), so a name that
+// re-resolves elsewhere (DNS rebinding) cannot slip through. Test and live alike: docs/decisions/webhooks.md.
 
 export class DestinationRefusedError extends Error {
   constructor(message: string) {
@@ -21,89 +28,131 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-function blockList(ranges: [string, number, 'ipv4' | 'ipv6'][]): BlockList {
-  const list = new BlockList();
-  for (const [network, prefix, type] of ranges) list.addSubnet(network, prefix, type);
-  return list;
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+function cidrs(list: string[]): [Address, number][] {
+  return list.map((cidr) => ipaddr.parseCIDR(cidr));
+}
+
+function inAny(address: Address, ranges: [Address, number][]): boolean {
+  return ranges.some(([network, prefix]) => network.kind() === address.kind() && address.match(network, prefix));
 }
 
 // Never reachable, whatever the setting: instance metadata and similar host services.
-const METADATA = blockList([
-  ['169.254.169.254', 32, 'ipv4'], // AWS, GCP, Azure, OpenStack, DigitalOcean...
-  ['169.254.170.2', 32, 'ipv4'], // AWS ECS task metadata
-  ['100.100.100.200', 32, 'ipv4'], // Alibaba Cloud
-  ['168.63.129.16', 32, 'ipv4'], // Azure WireServer (a public address)
-  ['fd00:ec2::254', 128, 'ipv6'], // AWS over IPv6
+const METADATA = cidrs([
+  '169.254.169.254/32', // AWS, GCP, Azure, OpenStack, Oracle, DigitalOcean...
+  '169.254.170.2/32', // AWS ECS task metadata
+  '169.254.170.23/32', // AWS EKS Pod Identity
+  '100.100.100.200/32', // Alibaba Cloud
+  '168.63.129.16/32', // Azure WireServer (a public address)
+  'fd00:ec2::254/128', // AWS over IPv6
+  'fd00:ec2::23/128', // AWS EKS Pod Identity over IPv6
 ]);
 
-const NON_PUBLIC: [BlockList, string][] = [
-  [
-    blockList([
-      ['127.0.0.0', 8, 'ipv4'],
-      ['::1', 128, 'ipv6'],
-    ]),
-    'loopback',
-  ],
-  [
-    blockList([
-      ['10.0.0.0', 8, 'ipv4'],
-      ['172.16.0.0', 12, 'ipv4'],
-      ['192.168.0.0', 16, 'ipv4'],
-    ]),
-    'private',
-  ],
-  [
-    blockList([
-      ['169.254.0.0', 16, 'ipv4'],
-      ['fe80::', 10, 'ipv6'],
-    ]),
-    'link-local',
-  ],
-  [blockList([['100.64.0.0', 10, 'ipv4']]), 'carrier-grade NAT'],
-  [blockList([['fc00::', 7, 'ipv6']]), 'unique-local'],
-  [
-    blockList([
-      ['0.0.0.0', 8, 'ipv4'],
-      ['192.0.0.0', 24, 'ipv4'],
-      ['198.18.0.0', 15, 'ipv4'],
-      ['224.0.0.0', 4, 'ipv4'],
-      ['240.0.0.0', 4, 'ipv4'],
-      ['::', 128, 'ipv6'],
-      ['100::', 64, 'ipv6'],
-      ['ff00::', 8, 'ipv6'],
-    ]),
-    'reserved',
-  ],
-];
+/** IANA's global unicast block: every other IPv6 address is reserved, special or unallocated. */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address the packet goes to. */
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4), so ::ffff:10.0.0.1 is judged as 10.0.0.1. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
-  const parts = hex ?? sixToFour;
-  if (!parts) return undefined;
-  const high = parseInt(parts[1], 16);
-  const low = parseInt(parts[2], 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The ranges WEBHOOK_ALLOW_PRIVATE_NETWORKS admits (ipaddr.js range names). */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal']);
+
+const LABELS: Record<string, string> = {
+  unspecified: 'an unspecified',
+  broadcast: 'a broadcast',
+  multicast: 'a multicast',
+  linkLocal: 'a link-local',
+  loopback: 'a loopback',
+  carrierGradeNat: 'a carrier-grade NAT',
+  private: 'a private',
+  reserved: 'a reserved (documentation, benchmarking or future use)',
+  as112: 'an AS112',
+  amt: 'an AMT',
+  uniqueLocal: 'a unique-local',
+  ipv4Mapped: 'an IPv4-mapped',
+  deprecatedSiteLocal: 'a site-local',
+  discard: 'a discard-only',
+  rfc6145: 'an IPv4-translated',
+  rfc6052: 'a NAT64',
+  '6to4': 'a 6to4',
+  teredo: 'a Teredo',
+  benchmarking: 'a benchmarking',
+  as112v6: 'an AS112',
+  deprecatedOrchid: 'an ORCHID',
+  orchid2: 'an ORCHID',
+  droneRemoteIdProtocolEntityTags: 'a DRIP',
+  segmentRouting: 'a segment-routing',
+};
+
+/** The IPv4 address an IPv6 address really reaches: IPv4-mapped (::ffff:0:0/96) and NAT64 (64:ff9b::/96). */
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  if (address.match(NAT64)) return new ipaddr.IPv4(address.toByteArray().slice(12));
+  return undefined;
 }
 
 /** Why `address` may not be a destination under this policy, or null when it may. */
 export function refusalReason(address: string, options: { allowPrivate: boolean }): string | null {
-  const family = isIP(address);
-  if (family === 0) return 'is not an IP address';
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  const v4 = family === 6 ? embeddedIpv4(address) : undefined;
-  if (v4) return refusalReason(v4, options);
-  if (METADATA.check(address, type)) return 'is a cloud metadata address';
-  if (options.allowPrivate) return null;
-  for (const [list, label] of NON_PUBLIC) if (list.check(address, type)) return `is a ${label} address`;
+  if (isIP(address) === 0) return 'is not an IP address';
+  let parsed: Address;
+  try {
+    parsed = ipaddr.parse(address);
+  } catch {
+    return 'is not an IP address';
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v4 = carriedIpv4(parsed as ipaddr.IPv6);
+    if (v4) return refusalReason(v4.toString(), options);
+  }
+  if (inAny(parsed, METADATA)) return 'is a cloud metadata address';
+  const range = parsed.range();
+  if (range === 'unicast') {
+    if (parsed.kind() === 'ipv6' && !parsed.match(IPV6_GLOBAL_UNICAST)) return 'is not a global unicast address';
+    return null;
+  }
+  if (options.allowPrivate && PRIVATE_RANGES.has(range)) return null;
+  return `is ${LABELS[range] ?? `a special-purpose (${range})`} address`;
+}
+
+/** Well-known infrastructure services above 1023: a webhook has no business knocking on them. */
+const REFUSED_PORTS = new Map<number, string>([
+  [1433, 'SQL Server'],
+  [1521, 'Oracle'],
+  [2181, 'ZooKeeper'],
+  [2375, 'Docker'],
+  [2376, 'Docker'],
+  [2379, 'etcd'],
+  [2380, 'etcd'],
+  [3306, 'MySQL'],
+  [4369, 'Erlang port mapper'],
+  [5432, 'PostgreSQL'],
+  [5433, 'PostgreSQL'],
+  [5672, 'AMQP'],
+  [5984, 'CouchDB'],
+  [6379, 'Redis'],
+  [6443, 'Kubernetes API'],
+  [8500, 'Consul'],
+  [9042, 'Cassandra'],
+  [9092, 'Kafka'],
+  [9200, 'Elasticsearch'],
+  [9300, 'Elasticsearch'],
+  [10250, 'kubelet'],
+  [11211, 'memcached'],
+  [27017, 'MongoDB'],
+]);
+
+/** Why `port` may not be a destination port, or null when it may: 80, 443, 1024-65535 less REFUSED_PORTS. */
+export function portRefusalReason(port: number): string | null {
+  if (port === 80 || port === 443) return null;
+  if (!Number.isInteger(port) || port < 1024 || port > 65_535) {
+    return `port ${port} is not allowed; use 80, 443 or a port from 1024 to 65535`;
+  }
+  const service = REFUSED_PORTS.get(port);
+  if (service) return `port ${port} (${service}) is not allowed; use 80, 443 or another port from 1024 to 65535`;
   return null;
 }
 
-/** Parses a destination URL: http(s) only, no credentials. Throws DestinationRefusedError. */
+/** Parses a destination URL: http(s) only, no credentials, an allowed port. Throws DestinationRefusedError. */
 export function parseDestinationUrl(raw: string): URL {
   let url: URL;
   try {
@@ -113,6 +162,10 @@ export function parseDestinationUrl(raw: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DestinationRefusedError('must use http or https');
   if (url.username || url.password) throw new DestinationRefusedError('must not contain credentials');
+  // WHATWG URL drops a scheme's default port (so "" means 80 or 443) and refuses ports above 65535.
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const portReason = portRefusalReason(port);
+  if (portReason) throw new DestinationRefusedError(portReason);
   return url;
 }
 
@@ -156,5 +209,5 @@ export async function checkDestination(
     }
   }
   const chosen = addresses[0];
-  return { url, hostname, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+  return { url, hostname, address: chosen.address, family: isIP(chosen.address) === 6 ? 6 : 4 };
 }

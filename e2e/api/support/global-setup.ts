@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { createDatabase, dropDatabase, ensureDatabase } from '../../../scripts/database.mjs';
@@ -31,6 +32,10 @@ function ensureBuild(): void {
 }
 
 export default async function setup(project: TestProject) {
+  // The servers run with NODE_ENV=production, which requires the key webhook secrets are encrypted
+  // under. Set here, in the runner, so the test files (which read stored rows) and every server they
+  // start (reliability suite, delivery tests) inherit the same one.
+  process.env.WEBHOOK_SECRETS_KEY ||= randomBytes(32).toString('base64');
   const testPort = process.env.EMBEDDED_PG_TEST_PORT;
   const server = await ensureDatabase({ dataDir: '.data/postgres-test', port: testPort ? Number(testPort) : undefined, defaultPort: 5434 });
   const name = `carrier_test_${process.pid}_${Date.now()}`;

@@ -1,0 +1,64 @@
+import 'server-only';
+import pg from 'pg';
+import { ENCRYPTED_PREFIX, openSecret, sealSecret, storedKeyId, type Keyring } from './secret-box';
+
+// The data step that goes with migration 20261123020000_webhook_secret_overlap: SQL cannot encrypt
+// under an application key, so `npm start` (scripts/start.ts) runs this after the migrations, and
+// `npm run db:encrypt-secrets` runs it alone. It encrypts every plain `whsec_…` secret and re-encrypts
+// every secret still under an older key (WEBHOOK_SECRETS_OLD_KEYS) under the current one.
+//
+// Idempotent and safe with several instances starting at once, and with the API rotating secrets
+// meanwhile: each row is written with a compare-and-set on the value that was read, so a value
+// someone else changed in between is left alone. Until a row is converted, signing reads it as it is
+// (secret-box.ts opens plain values), so nothing waits for this step.
+
+const BATCH = 500;
+const COLUMNS = ['secret', 'previous_secret'] as const;
+
+export interface EncryptStoredSecretsResult {
+  converted: number;
+  /** Rows left as they are: a value no configured key opens (reported, never destroyed). */
+  unreadable: string[];
+}
+
+export async function encryptStoredSecrets(options: { databaseUrl: string; keyring: Keyring }): Promise<EncryptStoredSecretsResult> {
+  const { keyring } = options;
+  const client = new pg.Client({ connectionString: options.databaseUrl });
+  await client.connect();
+  const result: EncryptStoredSecretsResult = { converted: 0, unreadable: [] };
+  try {
+    for (const column of COLUMNS) {
+      const current = `${ENCRYPTED_PREFIX}${keyring.current.id}:%`;
+      let after = '';
+      for (;;) {
+        // Keyset pagination by id: rows that cannot be converted are passed, not read again forever.
+        const { rows } = await client.query<{ id: string; value: string }>(
+          `SELECT id, ${column} AS value FROM webhook_endpoints
+           WHERE id > $1 AND ${column} IS NOT NULL AND ${column} NOT LIKE $2
+           ORDER BY id LIMIT ${BATCH}`,
+          [after, current],
+        );
+        for (const row of rows) {
+          let plain: string;
+          try {
+            plain = openSecret(keyring, row.id, row.value);
+          } catch {
+            result.unreadable.push(`${row.id} (${column}, key ${storedKeyId(row.value) ?? 'unknown'})`);
+            continue;
+          }
+          const updated = await client.query(`UPDATE webhook_endpoints SET ${column} = $1 WHERE id = $2 AND ${column} = $3`, [
+            sealSecret(keyring, row.id, plain),
+            row.id,
+            row.value,
+          ]);
+          result.converted += updated.rowCount ?? 0;
+        }
+        if (rows.length < BATCH) break;
+        after = rows[rows.length - 1].id;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return result;
+}
