@@ -1,10 +1,11 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, Button, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
-import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
+import { ENVIRONMENT_QUERY, portalPath } from '@/lib/portal/paths';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
@@ -34,7 +35,13 @@ export function ManifestDetailView({ id }: { id: string }) {
               </PortalLink>
             }
           >
-            There is no manifest {id} in this environment. Manifests in test and live are kept apart: check the switch at the top.
+            There is no manifest {id} in {portal.environment}; test and live are kept apart.{' '}
+            <Link
+              href={portalPath(portal.environment === 'test' ? 'live' : 'test', `/manifests/${encodeURIComponent(id)}`)}
+              className="font-medium text-brand-700 underline"
+            >
+              Look for it in {portal.environment === 'test' ? 'live' : 'test'}
+            </Link>
           </EmptyState>
         ) : (
           <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => manifest.refetch()} />

@@ -82,7 +82,7 @@ export function WebhookDetailView({ id }: { id: string }) {
           </PortalLink>
         }
       >
-        There is no endpoint {id} in this environment.
+        There is no endpoint {id} in {portal.environment}; test and live are kept apart.
       </EmptyState>
     ) : (
       <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => endpoint.refetch()} />

@@ -71,6 +71,10 @@ test.describe('two tabs, two environments', () => {
     await expect(tabB.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
     await screenshots(tabA, testInfo, 'env-tab-a-test-manifests');
     await screenshots(tabB, testInfo, 'env-tab-b-live-manifest-not-found');
+    // From there, one link opens it where it is.
+    await tabB.getByRole('link', { name: 'Look for it in test' }).click();
+    await expect(tabB).toHaveURL(new RegExp(`/test/manifests/${manifestId}$`));
+    await expect(tabB.getByText(containerId).first()).toBeVisible();
     await tabB.close();
   });
 
