@@ -23,6 +23,9 @@ async function addOnePackage(page: Page, tracking: string) {
 }
 
 test.describe('two tabs, two environments', () => {
+  // Two pages, a submit and screenshots at two widths: more than the default minute on a busy machine.
+  test.describe.configure({ timeout: 120_000 });
+
   test('a manifest submitted from a Test tab is stored in test after another tab switched to Live', async ({
     signedInPage: tabA,
   }, testInfo) => {
