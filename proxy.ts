@@ -11,6 +11,13 @@ import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } f
 // used in this browser, which the `carrier_env` cookie remembers; that memory is all the cookie is.
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  // A malformed percent-escape (/test/manifests/%E0%A4%A) can name no page; Next would fail decoding it (500).
+  if (!decodable(pathname)) {
+    return new NextResponse('Bad request: the address has a malformed percent-escape.', {
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
   const remembered = request.cookies.get(ENV_COOKIE)?.value;
   const lastUsed = isEnvironment(remembered) ? remembered : 'test';
   const bare = bareToEnvironmentPath(pathname, lastUsed);
@@ -52,6 +59,15 @@ export function proxy(request: NextRequest) {
     });
   }
   return response;
+}
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

@@ -19,6 +19,10 @@ test.describe('access control', () => {
       expect(response?.status(), path).toBe(404);
       await expect(page.getByTestId('env-test'), path).toHaveCount(0);
     }
+    // A malformed percent-escape names no page either: 400, never a 500.
+    for (const path of ['/test/manifests/%E0%A4%A', '/manifests/%E0%A4%A', '/live/webhooks/%ZZ']) {
+      expect((await page.request.get(path, { maxRedirects: 0 })).status(), path).toBe(400);
+    }
   });
 
   test('portal-api answers 401 without a session', async ({ request }) => {
