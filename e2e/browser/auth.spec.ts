@@ -80,7 +80,7 @@ test.describe('sign up, sign out, sign in', () => {
     await expect(page.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  test('the environment is in the URL: the switch moves the page, a reload keeps it, bare URLs go to the last used', async ({ page }) => {
+  test('the environment is in the URL: the switch moves the page, a reload keeps it, bare URLs go to the last used', async ({ page }, testInfo) => {
     const user = uniqueUser('env');
     await signUpThroughUi(page, user);
     await expect(page).toHaveURL(/\/test\/dashboard$/);
@@ -107,10 +107,21 @@ test.describe('sign up, sign out, sign in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/live\/dashboard$/);
     await expect(page.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
+
+    // On a phone: the menu's links stay in the page's environment, and the switch sits in the header.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '/live/tokens');
+    await page.screenshot({ path: testInfo.outputPath('env-menu-live-390.png'), fullPage: true });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await expect(page).toHaveURL(/\/live\/tokens$/);
+    await expect(page.getByRole('button', { name: 'Create live token' })).toBeVisible();
     // The test pages are one link away, and the memory follows.
     await page.getByTestId('env-test').click();
-    await expect(page).toHaveURL(/\/test\/dashboard$/);
-    await page.goto('/tokens');
     await expect(page).toHaveURL(/\/test\/tokens$/);
+    await expect(page.getByRole('button', { name: 'Create test token' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('env-tokens-test-390.png'), fullPage: true });
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/test\/dashboard$/);
   });
 });
