@@ -45,9 +45,9 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
 
     const page = await context.newPage();
     // Once unmeasured, so that the measured load is not the server's first (compilation, caches).
-    await page.goto('/manifests/new');
-    const response = await page.goto('/manifests/new', { waitUntil: 'commit' });
-    if (response?.status() === 404) return { pending: '/manifests/new does not exist yet', notes };
+    await page.goto('/test/manifests/new');
+    const response = await page.goto('/test/manifests/new', { waitUntil: 'commit' });
+    if (response?.status() === 404) return { pending: '/test/manifests/new does not exist yet', notes };
     // Checked on every animation frame inside the page, so the time is that of the first frame showing the grid.
     const shown = await page.waitForFunction(
       () => {

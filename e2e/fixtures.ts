@@ -3,7 +3,7 @@ import { test as base, expect, type APIRequestContext, type Page, type TestInfo 
 
 // Fixtures shared by the e2e specs:
 //   account       a brand-new shipper, signed up through the UI once per worker (storage state saved)
-//   signedInPage  a page signed in as that shipper, in the test environment
+//   signedInPage  a page signed in as that shipper, on /test/dashboard (the environment is in the URL)
 //   apiToken      a test-environment API token of that shipper, created through the portal API
 // and helpers for unique users and for the 1440/390 screenshots attached to the results.
 
@@ -25,33 +25,56 @@ export async function signUpThroughUi(page: Page, user: { company: string; email
   await page.getByLabel('E-mail').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // argon2 hashing plus the first render of a cold server took over 10 s on the shared machine once.
+  await expect(page).toHaveURL(/\/test\/dashboard$/, { timeout: 30_000 });
+}
+
+export type Env = 'test' | 'live';
+
+/** A portal page's URL in an environment: portalUrl('test', '/manifests/new') → '/test/manifests/new'. */
+export function portalUrl(environment: Env, path: string): string {
+  return `/${environment}${path}`;
+}
+
+/** The environment of the page's URL (/test/… or /live/…); test when the page is not in the portal. */
+export function pageEnvironment(page: Page): Env {
+  const first = new URL(page.url(), 'http://x').pathname.split('/')[1];
+  return first === 'live' ? 'live' : 'test';
 }
 
 /** The session's CSRF token, as the portal layout publishes it. */
 export async function csrfToken(page: Page): Promise<string> {
   const meta = page.locator('meta[name="csrf-token"]');
-  if ((await meta.count()) === 0) await page.goto('/dashboard');
+  if ((await meta.count()) === 0) await page.goto(portalUrl('test', '/dashboard'));
   const token = await meta.getAttribute('content');
   if (!token) throw new Error('no csrf-token meta on the page');
   return token;
 }
 
-/** Calls the portal API from the signed-in page's cookie jar. */
-export async function portalApi(page: Page, method: string, path: string, body?: unknown) {
+/**
+ * Calls the portal API from the signed-in page's cookie jar, as the page's fetcher does: with the CSRF
+ * token and the environment (`x-carrier-environment`), by default that of the page's URL.
+ */
+export async function portalApi(page: Page, method: string, path: string, body?: unknown, environment?: Env) {
   const token = await csrfToken(page);
   return page.request.fetch(path, {
     method,
-    headers: { 'x-csrf-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-csrf-token': token,
+      'x-carrier-environment': environment ?? pageEnvironment(page),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     data: body === undefined ? undefined : JSON.stringify(body),
   });
 }
 
-export async function switchEnvironment(page: Page, environment: 'test' | 'live') {
-  const button = page.getByTestId(`env-${environment}`);
-  if ((await button.getAttribute('aria-pressed')) === 'true') return;
-  await button.click();
-  await expect(button).toHaveAttribute('aria-pressed', 'true');
+/** The header's Test/Live switch: this page moves to the same page in `environment` (its URL says which). */
+export async function switchEnvironment(page: Page, environment: Env) {
+  const link = page.getByTestId(`env-${environment}`);
+  if ((await link.getAttribute('aria-current')) === 'page') return;
+  await link.click();
+  await expect(link).toHaveAttribute('aria-current', 'page');
+  await expect(page).toHaveURL(new RegExp(`^[^?#]*//[^/]+/${environment}(/|$)`));
 }
 
 /** Full-page screenshots at 1440×900 and 390×844, attached to the test's results. */
@@ -72,8 +95,8 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string, 
 
 export const apiBase = { test: '/version-test/api/1.1', live: '/api/1.1' } as const;
 
-export async function createToken(page: Page, name: string): Promise<string> {
-  const response = await portalApi(page, 'POST', '/portal-api/tokens', { name });
+export async function createToken(page: Page, name: string, environment?: Env): Promise<string> {
+  const response = await portalApi(page, 'POST', '/portal-api/tokens', { name }, environment);
   expect(response.status()).toBe(201);
   return ((await response.json()) as { token: string }).token;
 }
@@ -107,8 +130,7 @@ export const test = base.extend<{ signedInPage: Page; freshPage: Page; apiToken:
       storageState: account.storageState,
     });
     const page = await context.newPage();
-    await page.goto('/dashboard');
-    await switchEnvironment(page, 'test');
+    await page.goto(portalUrl('test', '/dashboard'));
     await provide(page);
     await context.close();
   },

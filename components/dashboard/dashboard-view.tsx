@@ -1,10 +1,8 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { usePortal } from '@/components/layout/portal-context';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
-import { portalFetch } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 
 interface Dashboard {
@@ -54,10 +52,11 @@ function ActivityChart({ daily }: { daily: Dashboard['daily'] }) {
 }
 
 export function DashboardView() {
-  const { environment } = usePortal();
+  const portal = usePortalEnvironment();
+  const { environment } = portal;
   const query = useQuery({
-    queryKey: ['dashboard', environment],
-    queryFn: ({ signal }) => portalFetch<Dashboard>('/portal-api/dashboard', { signal }),
+    queryKey: portal.key('dashboard'),
+    queryFn: ({ signal }) => portal.fetch<Dashboard>('/portal-api/dashboard', { signal }),
   });
   if (query.isPending) return <LoadingBlock label="Loading dashboard…" rows={6} />;
   if (query.isError)
@@ -83,9 +82,9 @@ export function DashboardView() {
           {totals.packages + totals.manifests === 0 ? (
             <EmptyState title={`No ${environment} activity in the last 30 days`}>
               Send a package or a container manifest with a {environment} token and it shows up here.{' '}
-              <Link href="/tokens" className="font-medium text-brand-700 underline">
+              <PortalLink href="/tokens" className="font-medium text-brand-700 underline">
                 Create a token
-              </Link>
+              </PortalLink>
             </EmptyState>
           ) : (
             <ActivityChart daily={daily} />
@@ -100,9 +99,9 @@ export function DashboardView() {
             {rate === null ? (
               <EmptyState title="No webhook deliveries yet">
                 Add an endpoint on the{' '}
-                <Link href="/webhooks" className="font-medium text-brand-700 underline">
+                <PortalLink href="/webhooks" className="font-medium text-brand-700 underline">
                   Webhooks
-                </Link>{' '}
+                </PortalLink>{' '}
                 page to be told when packages are sorted.
               </EmptyState>
             ) : (
@@ -140,9 +139,9 @@ export function DashboardView() {
                           {item.kind === 'package' ? 'Package' : 'Manifest'}
                         </Badge>
                         {item.kind === 'container_manifest' ? (
-                          <Link href={`/manifests/${item.id}`} className="underline">
+                          <PortalLink href={`/manifests/${encodeURIComponent(item.id)}`} className="underline">
                             {item.label}
-                          </Link>
+                          </PortalLink>
                         ) : (
                           item.label
                         )}

@@ -6,10 +6,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Alert, Button, Card, Field, Input } from '@/components/ui';
 import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { portalPath } from '@/lib/portal/paths';
 import { ZSignInRequest, ZSignUpRequest, type TSignInRequest, type TSignUpRequest } from '@/lib/portal/schemas';
 
+// Without `next`, /dashboard: the proxy sends a bare portal URL to the environment last used here.
 function safeNext(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/dashboard';
+  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/dashboard';
 }
 
 export function SignInForm() {
@@ -68,7 +70,8 @@ export function SignUpForm() {
     setFormError(null);
     try {
       await portalFetch('/portal-api/auth/sign-up', { body: values });
-      router.replace('/dashboard');
+      // A new account starts in test, whatever this browser used before.
+      router.replace(portalPath('test', '/dashboard'));
       router.refresh();
     } catch (error) {
       setFormError(applyFieldErrors(error, form.setError, ['company', 'email', 'password']).join(' ') || null);

@@ -1,8 +1,12 @@
 'use client';
-import { createContext, useContext, type ReactNode } from 'react';
+import Link from 'next/link';
+import { createContext, useContext, useMemo, type ComponentProps, type ReactNode } from 'react';
+import { portalFetch, type PortalFetchOptions } from '@/lib/portal/fetcher';
+import { portalPath, type PortalEnvironment } from '@/lib/portal/paths';
 
 export interface PortalInfo {
-  environment: 'test' | 'live';
+  /** The page's environment: the /test/… or /live/… of its URL. */
+  environment: PortalEnvironment;
   csrfToken: string;
   user: { id: string; email: string };
   account: { id: string; name: string };
@@ -14,9 +18,43 @@ export function PortalProvider({ value, children }: { value: PortalInfo; childre
   return <PortalContext.Provider value={value}>{children}</PortalContext.Provider>;
 }
 
-/** The signed-in user, account, selected environment and CSRF token (client components under (portal)). */
+/** The signed-in user, account, the page's environment and CSRF token (client components under (portal)). */
 export function usePortal(): PortalInfo {
   const value = useContext(PortalContext);
   if (!value) throw new Error('usePortal must be used inside the portal layout');
   return value;
+}
+
+export interface PortalEnvironmentTools {
+  environment: PortalEnvironment;
+  /** A portal path in the page's environment: href('/manifests/new') → '/test/manifests/new'. */
+  href: (path: string) => string;
+  /** portalFetch bound to the page's environment (sent as x-carrier-environment). */
+  fetch: <T>(path: string, options?: Omit<PortalFetchOptions, 'environment'>) => Promise<T>;
+  /** A TanStack Query key in the page's environment, so the cache never mixes test and live. */
+  key: (...parts: readonly unknown[]) => readonly unknown[];
+}
+
+/**
+ * The one way portal components link, navigate, fetch and cache: everything bound to the environment
+ * of the page (its URL), never to a browser-wide setting.
+ */
+export function usePortalEnvironment(): PortalEnvironmentTools {
+  const { environment } = usePortal();
+  return useMemo(
+    () => ({
+      environment,
+      href: (path: string) => portalPath(environment, path),
+      fetch: <T,>(path: string, options: Omit<PortalFetchOptions, 'environment'> = {}) =>
+        portalFetch<T>(path, { ...options, environment }),
+      key: (...parts: readonly unknown[]) => ['portal', environment, ...parts] as const,
+    }),
+    [environment],
+  );
+}
+
+/** next/link for a portal path, in the page's environment: <PortalLink href="/manifests/new">. */
+export function PortalLink({ href, ...props }: Omit<ComponentProps<typeof Link>, 'href'> & { href: string }) {
+  const { href: toPortal } = usePortalEnvironment();
+  return <Link href={toPortal(href)} {...props} />;
 }

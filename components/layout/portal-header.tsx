@@ -1,12 +1,12 @@
 'use client';
-import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
 import { Button, cn, focusRing } from '@/components/ui';
-import { portalFetch } from '@/lib/portal/fetcher';
-import { usePortal } from './portal-context';
+import { ENVIRONMENTS, environmentOfPath, switchEnvironmentHref } from '@/lib/portal/paths';
+import { usePortal, usePortalEnvironment } from './portal-context';
 
+// Portal paths without their environment; rendered in the page's environment.
 export const NAV = [
   { href: '/dashboard', label: 'Dashboard' },
   { href: '/rates', label: 'Rates' },
@@ -19,73 +19,52 @@ export const NAV = [
   { href: '/docs', label: 'API reference' },
 ] as const;
 
-function isActive(pathname: string, href: string): boolean {
+function isActive(fullPathname: string, href: string): boolean {
+  const environment = environmentOfPath(fullPathname);
+  const pathname = environment ? fullPathname.slice(environment.length + 1) : fullPathname;
   if (pathname === href) return true;
   // /manifests/new has its own entry; /manifests/<id> belongs to Manifests.
   if (href === '/manifests') return pathname.startsWith('/manifests/') && pathname !== '/manifests/new';
   return href !== '/manifests/new' && pathname.startsWith(`${href}/`);
 }
 
+/**
+ * Test/Live: links to the same page in each environment (a detail page goes to its list there). A
+ * link, not a setting: this tab moves, other tabs stay where they are, and either can open in a new tab.
+ */
 function EnvironmentSwitch() {
   const { environment } = usePortal();
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const [pending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
-
-  async function choose(next: 'test' | 'live') {
-    if (next === environment) return;
-    setError(null);
-    try {
-      await portalFetch('/portal-api/environment', { method: 'PUT', body: { environment: next } });
-      // Nothing cached from one environment may show in the other.
-      queryClient.removeQueries();
-      startTransition(() => router.refresh());
-    } catch (e) {
-      setError(e instanceof Error ? e.message : 'Could not switch environment.');
-    }
-  }
-
+  const pathname = usePathname();
+  const search = useSearchParams().toString();
   return (
-    <div className="flex items-center gap-2">
-      <div
-        role="group"
-        aria-label="Environment"
-        className="inline-flex rounded-md border border-slate-300 bg-white p-0.5"
-        aria-busy={pending}
-      >
-        {(['test', 'live'] as const).map((env) => (
-          <button
-            key={env}
-            type="button"
-            aria-pressed={environment === env}
-            onClick={() => choose(env)}
-            data-testid={`env-${env}`}
-            className={cn(
-              'rounded px-3 py-1 text-sm font-medium capitalize',
-              focusRing,
-              environment === env
-                ? env === 'live'
-                  ? 'bg-green-700 text-white'
-                  : 'bg-amber-700 text-white'
-                : 'text-slate-700 hover:bg-slate-100',
-            )}
-          >
-            {env === 'test' ? 'Test' : 'Live'}
-          </button>
-        ))}
-      </div>
-      {error ? (
-        <span role="alert" className="text-xs text-red-700">
-          {error}
-        </span>
-      ) : null}
-    </div>
+    <nav aria-label="Environment" className="inline-flex rounded-md border border-slate-300 bg-white p-0.5">
+      {ENVIRONMENTS.map((env) => (
+        <Link
+          key={env}
+          href={switchEnvironmentHref(pathname, search, env)}
+          prefetch={false}
+          aria-current={environment === env ? 'page' : undefined}
+          data-testid={`env-${env}`}
+          className={cn(
+            'rounded px-3 py-1 text-sm font-medium capitalize',
+            focusRing,
+            environment === env
+              ? env === 'live'
+                ? 'bg-green-700 text-white'
+                : 'bg-amber-700 text-white'
+              : 'text-slate-700 hover:bg-slate-100',
+          )}
+        >
+          {env === 'test' ? 'Test' : 'Live'}
+        </Link>
+      ))}
+    </nav>
   );
 }
 
 export function PortalHeader() {
   const { environment, user, account } = usePortal();
+  const portal = usePortalEnvironment();
   const pathname = usePathname();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -101,7 +80,7 @@ export function PortalHeader() {
   async function signOut() {
     setSigningOut(true);
     try {
-      await portalFetch('/portal-api/session', { method: 'DELETE' });
+      await portal.fetch('/portal-api/session', { method: 'DELETE' });
     } finally {
       router.replace('/sign-in');
       router.refresh();
@@ -113,7 +92,7 @@ export function PortalHeader() {
     return (
       <Link
         key={item.href}
-        href={item.href}
+        href={portal.href(item.href)}
         aria-current={active ? 'page' : undefined}
         className={cn(
           'block rounded-md px-3 py-2 text-sm font-medium lg:inline-block lg:px-2.5 lg:py-1.5',
@@ -135,7 +114,7 @@ export function PortalHeader() {
       ) : null}
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
         <div className="flex items-center gap-3">
-          <Link href="/dashboard" className={cn('text-lg font-semibold text-brand-700', focusRing)}>
+          <Link href={portal.href('/dashboard')} className={cn('text-lg font-semibold text-brand-700', focusRing)}>
             Carrier
           </Link>
           <span className="hidden max-w-[14rem] truncate text-sm text-slate-600 sm:inline" title={user.email}>

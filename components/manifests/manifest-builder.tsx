@@ -1,12 +1,11 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
-import { usePortal } from '@/components/layout/portal-context';
+import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
-import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import { PortalError } from '@/lib/portal/fetcher';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { formatPath } from '@/lib/schemas/parse';
 import { CsvImport } from './csv-import';
@@ -70,6 +69,7 @@ function buildBody(header: HeaderValues, store: GridStore) {
 
 export function ManifestBuilder() {
   const { account, environment } = usePortal();
+  const portal = usePortalEnvironment();
   const key = draftKey(account.id, environment);
   const [store, setStore] = useState(() => new GridStore());
   const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader() });
@@ -79,7 +79,7 @@ export function ManifestBuilder() {
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const mutation = useMutation({
-    mutationFn: (body: Record<string, unknown>) => portalFetch<CreateResult>('/portal-api/manifests', { body }),
+    mutationFn: (body: Record<string, unknown>) => portal.fetch<CreateResult>('/portal-api/manifests', { body }),
   });
 
   // Restore the draft, then save changes to it (debounced) until the manifest is submitted.
@@ -223,9 +223,9 @@ export function ManifestBuilder() {
           <>
             Conflict: {error.message}{' '}
             {existing ? (
-              <Link className="underline" href={`/manifests/${existing}`}>
+              <PortalLink className="underline" href={`/manifests/${encodeURIComponent(existing)}`}>
                 Open {existing}
-              </Link>
+              </PortalLink>
             ) : null}
           </>,
         );
@@ -251,12 +251,12 @@ export function ManifestBuilder() {
           <CopyButton value={result.ManifestID} label="Copy ID" />
         </div>
         <div className="mt-6 flex flex-wrap gap-3">
-          <Link
-            href={`/manifests/${result.ManifestID}`}
+          <PortalLink
+            href={`/manifests/${encodeURIComponent(result.ManifestID)}`}
             className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
           >
             View manifest {result.ManifestID}
-          </Link>
+          </PortalLink>
           <Button variant="secondary" onClick={startOver}>
             Build another manifest
           </Button>

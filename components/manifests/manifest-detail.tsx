@@ -2,8 +2,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, Button, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Td, Th, Tr } from '@/components/ui';
-import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import { PortalError } from '@/lib/portal/fetcher';
+import { ENVIRONMENT_QUERY, portalPath } from '@/lib/portal/paths';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
@@ -12,9 +14,10 @@ import { TypeBadge } from './manifest-list';
 const PAGE_SIZE = 100;
 
 export function ManifestDetailView({ id }: { id: string }) {
+  const portal = usePortalEnvironment();
   const manifest = useQuery({
-    queryKey: ['manifest', id],
-    queryFn: ({ signal }) => portalFetch<ManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
+    queryKey: portal.key('manifest', id),
+    queryFn: ({ signal }) => portal.fetch<ManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
   });
 
   if (manifest.isPending) return <LoadingBlock label="Loading manifest…" rows={6} />;
@@ -27,12 +30,18 @@ export function ManifestDetailView({ id }: { id: string }) {
           <EmptyState
             title="Manifest not found"
             action={
-              <Link href="/manifests" className="font-medium text-brand-700 underline">
+              <PortalLink href="/manifests" className="font-medium text-brand-700 underline">
                 Back to manifests
-              </Link>
+              </PortalLink>
             }
           >
-            There is no manifest {id} in this environment. Manifests in test and live are kept apart: check the switch at the top.
+            There is no manifest {id} in {portal.environment}; test and live are kept apart.{' '}
+            <Link
+              href={portalPath(portal.environment === 'test' ? 'live' : 'test', `/manifests/${encodeURIComponent(id)}`)}
+              className="font-medium text-brand-700 underline"
+            >
+              Look for it in {portal.environment === 'test' ? 'live' : 'test'}
+            </Link>
           </EmptyState>
         ) : (
           <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => manifest.refetch()} />
@@ -43,7 +52,7 @@ export function ManifestDetailView({ id }: { id: string }) {
   const m = manifest.data;
   return (
     <div className="space-y-6">
-      <Breadcrumb parentHref="/manifests" parentLabel="Manifests" current={m.id} />
+      <Breadcrumb parentHref={portal.href('/manifests')} parentLabel="Manifests" current={m.id} />
       <PageHeader
         title={m.type === 'container' ? `Container ${m.containerId}` : `Daily manifest ${m.manifestDate}`}
         description={
@@ -53,7 +62,8 @@ export function ManifestDetailView({ id }: { id: string }) {
         }
         actions={
           <a
-            href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export`}
+            // A download link cannot send a header: the environment goes in the query (GET only).
+            href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
             download={`${m.id}-packages.csv`}
             className="inline-flex items-center rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
           >
@@ -108,15 +118,16 @@ function Item({ label, value }: { label: string; value: string | null | undefine
 }
 
 function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {
+  const portal = usePortalEnvironment();
   const [offset, setOffset] = useState(0);
   const scroller = useRef<HTMLDivElement>(null);
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
   }, [offset]);
   const page = useQuery({
-    queryKey: ['manifest-packages', id, offset],
+    queryKey: portal.key('manifest-packages', id, offset),
     queryFn: ({ signal }) =>
-      portalFetch<ManifestPackagePage>(
+      portal.fetch<ManifestPackagePage>(
         `/portal-api/manifests/${encodeURIComponent(id)}/packages?offset=${offset}&limit=${PAGE_SIZE}`,
         { signal },
       ),

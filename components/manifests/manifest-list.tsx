@@ -1,10 +1,9 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Badge, Button, EmptyState, ErrorState, Input, LoadingBlock, Select, Td, Th, Tr } from '@/components/ui';
-import { portalFetch } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 import type { ManifestList } from '@/lib/portal-queries/types';
 import { MANIFEST_DAY_RANGE } from './header-fields';
@@ -22,6 +21,7 @@ export function ManifestListView() {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
+  const portal = usePortalEnvironment();
   const applied = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Filters;
   const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
   const [form, setForm] = useState<Filters>(applied);
@@ -31,8 +31,8 @@ export function ManifestListView() {
   query.set('offset', String(offset));
   query.set('limit', String(PAGE_SIZE));
   const list = useQuery({
-    queryKey: ['manifests', query.toString()],
-    queryFn: ({ signal }) => portalFetch<ManifestList>(`/portal-api/manifests?${query}`, { signal }),
+    queryKey: portal.key('manifests', query.toString()),
+    queryFn: ({ signal }) => portal.fetch<ManifestList>(`/portal-api/manifests?${query}`, { signal }),
     placeholderData: keepPreviousData,
   });
 
@@ -142,9 +142,9 @@ export function ManifestListView() {
           <EmptyState
             title="No manifests yet"
             action={
-              <Link href="/manifests/new" className="font-medium text-brand-700 underline">
+              <PortalLink href="/manifests/new" className="font-medium text-brand-700 underline">
                 Build a container manifest
-              </Link>
+              </PortalLink>
             }
           >
             Container manifests you create here or through the API, and the daily manifests your package requests join, appear
@@ -178,12 +178,12 @@ export function ManifestListView() {
                       <TypeBadge type={m.type} />
                     </Td>
                     <Td>
-                      <Link
+                      <PortalLink
                         href={`/manifests/${m.id}`}
                         className="font-mono font-medium text-brand-700 underline-offset-2 hover:underline"
                       >
                         {m.id}
-                      </Link>
+                      </PortalLink>
                     </Td>
                     <Td>{m.containerId ?? <span className="text-slate-500">—</span>}</Td>
                     <Td>{m.manifestDate}</Td>

@@ -1,12 +1,11 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { Button, Card, CardTitle, EmptyState, ErrorState, Input, LoadingBlock } from '@/components/ui';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { formatDateTime } from '@/lib/portal/format';
-import { portalFetch } from '@/lib/portal/fetcher';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import type { FoundPackage } from '@/lib/portal-queries/types';
 
 /** Finds a package by its exact tracking number; the number is kept in the URL (?tracking=). */
@@ -16,11 +15,12 @@ export function PackageFinder() {
   const pathname = usePathname();
   const tracking = params.get('tracking')?.trim() ?? '';
   const [input, setInput] = useState(tracking);
+  const portal = usePortalEnvironment();
 
   const result = useQuery({
-    queryKey: ['package', tracking],
+    queryKey: portal.key('package', tracking),
     queryFn: ({ signal }) =>
-      portalFetch<{ items: FoundPackage[] }>(`/portal-api/packages?tracking=${encodeURIComponent(tracking)}`, { signal }),
+      portal.fetch<{ items: FoundPackage[] }>(`/portal-api/packages?tracking=${encodeURIComponent(tracking)}`, { signal }),
     enabled: tracking !== '',
   });
 
@@ -82,9 +82,9 @@ export function PackageFinder() {
                 <div>
                   <dt className="text-slate-600">Manifest</dt>
                   <dd>
-                    <Link href={`/manifests/${p.manifestId}`} className="font-mono font-medium text-brand-700 underline">
+                    <PortalLink href={`/manifests/${encodeURIComponent(p.manifestId)}`} className="font-mono font-medium text-brand-700 underline">
                       {p.manifestId}
-                    </Link>
+                    </PortalLink>
                   </dd>
                 </div>
                 <div>

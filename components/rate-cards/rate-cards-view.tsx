@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Badge, Card, EmptyState, ErrorState, LoadingBlock, Table, Td, Th, Tr } from '@/components/ui';
-import { portalFetch } from '@/lib/portal/fetcher';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
 // A type only: erased from the client bundle, so the server-only module never reaches the browser.
 import type { RateCardView } from '@/lib/portal/rate-cards';
 
@@ -149,9 +149,10 @@ function RateCardSection({ card }: { card: RateCardView }) {
 }
 
 export function RateCardsView() {
+  const portal = usePortalEnvironment();
   const query = useQuery({
-    queryKey: ['rate-cards'],
-    queryFn: ({ signal }) => portalFetch<{ rateCards: RateCardView[] }>('/portal-api/rate-cards', { signal }),
+    queryKey: portal.key('rate-cards'),
+    queryFn: ({ signal }) => portal.fetch<{ rateCards: RateCardView[] }>('/portal-api/rate-cards', { signal }),
   });
   if (query.isPending) return <LoadingBlock label="Loading rate cards…" rows={8} />;
   if (query.isError) return <ErrorState title="Could not load rate cards" error={query.error} onRetry={() => query.refetch()} />;

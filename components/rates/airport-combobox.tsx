@@ -2,7 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { forwardRef, useEffect, useId, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { cn, Input } from '@/components/ui';
-import { portalFetch } from '@/lib/portal/fetcher';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
 
 interface Airport {
   iata: string;
@@ -41,10 +41,11 @@ export const AirportCombobox = forwardRef<
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const query = useDebounced(value.trim(), 150);
+  const portal = usePortalEnvironment();
   const results = useQuery({
-    queryKey: ['airports', query],
+    queryKey: portal.key('airports', query),
     queryFn: ({ signal }) =>
-      portalFetch<{ airports: Airport[] }>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
+      portal.fetch<{ airports: Airport[] }>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
     enabled: open && query.length >= 2,
     staleTime: Infinity,
   });

@@ -4,7 +4,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, Select, Table, Td, Th, Tr } from '@/components/ui';
-import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
 import type { RateResult } from '@/lib/rating/types';
 import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateRequest } from '@/lib/schemas/rate';
@@ -94,8 +95,9 @@ export function RateCalculator() {
     mode: 'onSubmit',
   });
   const { errors } = form.formState;
+  const portal = usePortalEnvironment();
   const quote = useMutation({
-    mutationFn: (body: RateForm) => portalFetch<RateResult>('/portal-api/rates', { body }),
+    mutationFn: (body: RateForm) => portal.fetch<RateResult>('/portal-api/rates', { body }),
     onError: (error) => setFormError(applyFieldErrors(error, form.setError, FIELDS)),
   });
 

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { usePortal } from '@/components/layout/portal-context';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
 import {
   Alert,
   Badge,
@@ -22,7 +22,7 @@ import {
   Tr,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
-import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/portal/schemas';
 
 interface TokenRow {
@@ -40,16 +40,17 @@ interface CreatedToken extends Omit<TokenRow, 'lastUsedAt' | 'revokedAt'> {
 }
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
-  const { environment } = usePortal();
+  const portal = usePortalEnvironment();
+  const { environment } = portal;
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '' } });
   const create = useMutation({
-    mutationFn: (values: TCreateTokenRequest) => portalFetch<CreatedToken>('/portal-api/tokens', { body: values }),
+    mutationFn: (values: TCreateTokenRequest) => portal.fetch<CreatedToken>('/portal-api/tokens', { body: values }),
     onSuccess: (token) => {
       form.reset();
       onCreated(token);
-      void queryClient.invalidateQueries({ queryKey: ['tokens', environment] });
+      void queryClient.invalidateQueries({ queryKey: portal.key('tokens') });
     },
     onError: (error) => setFormError(applyFieldErrors(error, form.setError, ['name']).join(' ') || null),
   });
@@ -80,12 +81,12 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
 }
 
 function RevokeButton({ token }: { token: TokenRow }) {
-  const { environment } = usePortal();
+  const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const revoke = useMutation({
-    mutationFn: () => portalFetch(`/portal-api/tokens/${token.id}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tokens', environment] }),
+    mutationFn: () => portal.fetch(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('tokens') }),
   });
   if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
   if (!confirming) {
@@ -113,11 +114,12 @@ function RevokeButton({ token }: { token: TokenRow }) {
 }
 
 export function TokensPanel() {
-  const { environment } = usePortal();
+  const portal = usePortalEnvironment();
+  const { environment } = portal;
   const [created, setCreated] = useState<CreatedToken | null>(null);
   const tokens = useQuery({
-    queryKey: ['tokens', environment],
-    queryFn: ({ signal }) => portalFetch<{ tokens: TokenRow[] }>('/portal-api/tokens', { signal }),
+    queryKey: portal.key('tokens'),
+    queryFn: ({ signal }) => portal.fetch<{ tokens: TokenRow[] }>('/portal-api/tokens', { signal }),
   });
   const base = environment === 'live' ? '/api/1.1' : '/version-test/api/1.1';
 

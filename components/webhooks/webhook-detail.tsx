@@ -1,10 +1,10 @@
 'use client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, EmptyState, ErrorState, LoadingBlock, PageHeader, Table, Td, Th, Tr } from '@/components/ui';
-import { PortalError, portalFetch } from '@/lib/portal/fetcher';
+import { PortalError } from '@/lib/portal/fetcher';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
 import { formatDateTime } from '@/lib/portal/format';
@@ -13,26 +13,27 @@ import { EndpointStatus } from './webhook-list';
 export function WebhookDetailView({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
+  const portal = usePortalEnvironment();
   const base = `/portal-api/webhooks/${encodeURIComponent(id)}`;
   const [notice, setNotice] = useState<{ tone: 'success' | 'danger' | 'info'; text: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
 
   const endpoint = useQuery({
-    queryKey: ['webhook', id],
-    queryFn: ({ signal }) => portalFetch<WebhookEndpointView>(base, { signal }),
+    queryKey: portal.key('webhook', id),
+    queryFn: ({ signal }) => portal.fetch<WebhookEndpointView>(base, { signal }),
   });
 
   const onError = (error: Error) => setNotice({ tone: 'danger', text: error.message });
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['webhook', id] });
-    void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+    void queryClient.invalidateQueries({ queryKey: portal.key('webhook', id) });
+    void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
   };
 
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => portalFetch<WebhookEndpointView>(base, { method: 'PATCH', body: { enabled } }),
+    mutationFn: (enabled: boolean) => portal.fetch<WebhookEndpointView>(base, { method: 'PATCH', body: { enabled } }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(['webhook', id], updated);
+      queryClient.setQueryData(portal.key('webhook', id), updated);
       refresh();
       setNotice({
         tone: 'success',
@@ -42,19 +43,19 @@ export function WebhookDetailView({ id }: { id: string }) {
     onError,
   });
   const test = useMutation({
-    mutationFn: () => portalFetch<{ eventId: string; messageId: string }>(`${base}/test`, { method: 'POST' }),
+    mutationFn: () => portal.fetch<{ eventId: string; messageId: string }>(`${base}/test`, { method: 'POST' }),
     onSuccess: (result) => {
       setNotice({
         tone: 'success',
         text: `Test event queued (message ${result.messageId}). Its attempts appear in the log below.`,
       });
-      void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
+      void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });
     },
     onError,
   });
   const rotate = useMutation({
     mutationFn: () =>
-      portalFetch<{ secret: string; previousSecretExpiresAt: string | null }>(`${base}/rotate-secret`, { method: 'POST' }),
+      portal.fetch<{ secret: string; previousSecretExpiresAt: string | null }>(`${base}/rotate-secret`, { method: 'POST' }),
     onSuccess: (result) => {
       setConfirm(null);
       setSecret(result.secret);
@@ -68,10 +69,10 @@ export function WebhookDetailView({ id }: { id: string }) {
     onError,
   });
   const remove = useMutation({
-    mutationFn: () => portalFetch(base, { method: 'DELETE' }),
+    mutationFn: () => portal.fetch(base, { method: 'DELETE' }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
-      router.push('/webhooks?deleted=1');
+      void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
+      router.push(portal.href('/webhooks?deleted=1'));
     },
     onError,
   });
@@ -83,12 +84,12 @@ export function WebhookDetailView({ id }: { id: string }) {
       <EmptyState
         title="Webhook endpoint not found"
         action={
-          <Link href="/webhooks" className="font-medium text-brand-700 underline">
+          <PortalLink href="/webhooks" className="font-medium text-brand-700 underline">
             Back to webhooks
-          </Link>
+          </PortalLink>
         }
       >
-        There is no endpoint {id} in this environment.
+        There is no endpoint {id} in {portal.environment}; test and live are kept apart.
       </EmptyState>
     ) : (
       <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => endpoint.refetch()} />
@@ -98,7 +99,7 @@ export function WebhookDetailView({ id }: { id: string }) {
 
   return (
     <div className="space-y-6">
-      <Breadcrumb parentHref="/webhooks" parentLabel="Webhooks" current={e.id} />
+      <Breadcrumb parentHref={portal.href('/webhooks')} parentLabel="Webhooks" current={e.id} />
       <PageHeader
         title="Webhook endpoint"
         description={<span className="break-all font-mono">{e.url}</span>}
@@ -194,22 +195,23 @@ function DeliveryLog({
   onNotice: (n: { tone: 'success' | 'danger' | 'info'; text: string }) => void;
 }) {
   const queryClient = useQueryClient();
+  const portal = usePortalEnvironment();
   const base = `/portal-api/webhooks/${encodeURIComponent(id)}/deliveries`;
   const [open, setOpen] = useState<Set<string>>(new Set());
   const log = useInfiniteQuery({
-    queryKey: ['webhook-deliveries', id],
+    queryKey: portal.key('webhook-deliveries', id),
     queryFn: ({ pageParam, signal }) =>
-      portalFetch<WebhookDeliveryPage>(`${base}?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
+      portal.fetch<WebhookDeliveryPage>(`${base}?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     // Attempts arrive from the delivery worker; keep the first page fresh while the page is open.
     refetchInterval: 3_000,
   });
   const redeliver = useMutation({
-    mutationFn: (delivery: WebhookDelivery) => portalFetch(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
+    mutationFn: (delivery: WebhookDelivery) => portal.fetch(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
     onSuccess: (_, delivery) => {
       onNotice({ tone: 'success', text: `Message ${delivery.message_id} queued for redelivery.` });
-      void queryClient.invalidateQueries({ queryKey: ['webhook-deliveries', id] });
+      void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });
     },
     onError: (error) => onNotice({ tone: 'danger', text: error.message }),
   });

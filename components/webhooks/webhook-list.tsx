@@ -1,12 +1,12 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
-import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
+import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookEndpointView } from './types';
@@ -21,9 +21,10 @@ export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpointVie
 
 export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
   const [creating, setCreating] = useState(false);
+  const portal = usePortalEnvironment();
   const list = useQuery({
-    queryKey: ['webhooks'],
-    queryFn: ({ signal }) => portalFetch<{ items: WebhookEndpointView[] }>('/portal-api/webhooks', { signal }),
+    queryKey: portal.key('webhooks'),
+    queryFn: ({ signal }) => portal.fetch<{ items: WebhookEndpointView[] }>('/portal-api/webhooks', { signal }),
   });
 
   return (
@@ -50,12 +51,12 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
             <li key={endpoint.id}>
               <Card className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
-                  <Link
-                    href={`/webhooks/${endpoint.id}`}
+                  <PortalLink
+                    href={`/webhooks/${encodeURIComponent(endpoint.id)}`}
                     className="break-all font-mono text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
                   >
                     {endpoint.url}
-                  </Link>
+                  </PortalLink>
                   <p className="mt-1 text-sm text-slate-600">
                     {endpoint.description || 'No description'} · {endpoint.events.join(', ')}
                   </p>
@@ -76,15 +77,16 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
 function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
+  const portal = usePortalEnvironment();
   const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
   const [problem, setProblem] = useState<string[]>([]);
   const form = useForm<FormValues>({ resolver, defaultValues: { url: '', events: ['package.sorting'], description: '' } });
   const mutation = useMutation({
     mutationFn: (body: TCreateWebhookRequestInput) =>
-      portalFetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),
+      portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),
     onSuccess: (result) => {
       setCreated(result);
-      void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+      void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
     },
     onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
   });
@@ -107,7 +109,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
           <SecretReveal
             secret={created.secret}
             doneLabel="I have saved the secret"
-            onDone={() => router.push(`/webhooks/${created.endpoint.id}`)}
+            onDone={() => router.push(portal.href(`/webhooks/${encodeURIComponent(created.endpoint.id)}`))}
           />
         </div>
       </Card>

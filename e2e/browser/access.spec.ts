@@ -1,17 +1,8 @@
 import { apiBase, authed, createToken, expect, portalApi, test } from '../fixtures';
 
-const PORTAL_PAGES = [
-  '/',
-  '/dashboard',
-  '/rates',
-  '/tokens',
-  '/rate-cards',
-  '/docs',
-  '/manifests',
-  '/manifests/new',
-  '/packages',
-  '/webhooks',
-];
+const SECTIONS = ['/dashboard', '/rates', '/tokens', '/rate-cards', '/docs', '/manifests', '/manifests/new', '/packages', '/webhooks'];
+// Each page in both environments, the bare (pre-environment) URLs that redirect, and the front doors.
+const PORTAL_PAGES = ['/', '/test', '/live', ...SECTIONS, ...SECTIONS.map((p) => `/test${p}`), ...SECTIONS.map((p) => `/live${p}`)];
 
 test.describe('access control', () => {
   test('every portal page redirects to /sign-in without a session', async ({ page }) => {
@@ -19,6 +10,18 @@ test.describe('access control', () => {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/sign-in$/);
       await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    }
+  });
+
+  test('a first segment other than test or live is not a portal page', async ({ signedInPage: page }) => {
+    for (const path of ['/prod/dashboard', '/TEST/dashboard', '/Live/manifests/new', '/testing/tokens', '/x/webhooks']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByTestId('env-test'), path).toHaveCount(0);
+    }
+    // A malformed percent-escape names no page either: 400, never a 500.
+    for (const path of ['/test/manifests/%E0%A4%A', '/manifests/%E0%A4%A', '/live/webhooks/%ZZ']) {
+      expect((await page.request.get(path, { maxRedirects: 0 })).status(), path).toBe(400);
     }
   });
 
@@ -32,7 +35,6 @@ test.describe('access control', () => {
       ['GET', '/portal-api/rate-cards'],
       ['GET', '/portal-api/airports?q=jfk'],
       ['POST', '/portal-api/rates'],
-      ['PUT', '/portal-api/environment'],
     ] as const) {
       const response = await request.fetch(path, { method, data: method === 'GET' || method === 'DELETE' ? undefined : {} });
       expect(response.status(), `${method} ${path}`).toBe(401);
@@ -45,11 +47,10 @@ test.describe('access control', () => {
       const create = await page.request.post('/portal-api/tokens', { headers, data: { name: 'csrf' } });
       expect(create.status()).toBe(403);
       expect(((await create.json()) as { error: { code: string } }).error.code).toBe('forbidden');
-      expect((await page.request.put('/portal-api/environment', { headers, data: { environment: 'live' } })).status()).toBe(403);
       expect((await page.request.delete('/portal-api/session', { headers })).status()).toBe(403);
     }
     // Reads need no token, and the session survived the refused sign-out.
-    expect((await page.request.get('/portal-api/tokens')).status()).toBe(200);
+    expect((await page.request.get('/portal-api/tokens', { headers: { 'x-carrier-environment': 'test' } })).status()).toBe(200);
     expect((await portalApi(page, 'POST', '/portal-api/tokens', { name: 'with csrf' })).status()).toBe(201);
   });
 

@@ -23,7 +23,7 @@ test.describe('sign up, sign out, sign in', () => {
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page).toHaveURL(/\/test\/dashboard$/);
     await expect(page.getByText(user.company)).toBeVisible();
   });
 
@@ -80,14 +80,48 @@ test.describe('sign up, sign out, sign in', () => {
     await expect(page.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  test('the environment switch scopes the portal and survives a reload', async ({ page }) => {
-    await signUpThroughUi(page, uniqueUser('env'));
-    await expect(page.getByTestId('env-test')).toHaveAttribute('aria-pressed', 'true');
+  test('the environment is in the URL: the switch moves the page, a reload keeps it, bare URLs go to the last used', async ({ page }, testInfo) => {
+    const user = uniqueUser('env');
+    await signUpThroughUi(page, user);
+    await expect(page).toHaveURL(/\/test\/dashboard$/);
+    await expect(page.getByTestId('env-test')).toHaveAttribute('aria-current', 'page');
     await expect(page.getByText('Test environment')).toBeVisible();
     await page.getByTestId('env-live').click();
-    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/\/live\/dashboard$/);
+    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByTestId('env-test')).not.toHaveAttribute('aria-current', 'page');
     await expect(page.getByText('Test environment')).toBeHidden();
     await page.reload();
-    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/\/live\/dashboard$/);
+    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
+
+    // An old bookmark (a bare URL, its query kept) opens in the environment last used; so do / and sign-in.
+    await page.goto('/manifests?q=ULD');
+    await expect(page).toHaveURL(/\/live\/manifests\?q=ULD$/);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/live\/dashboard$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/live\/dashboard$/);
+    await expect(page.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
+
+    // On a phone: the menu's links stay in the page's environment, and the switch sits in the header.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '/live/tokens');
+    await page.screenshot({ path: testInfo.outputPath('env-menu-live-390.png'), fullPage: true });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await expect(page).toHaveURL(/\/live\/tokens$/);
+    await expect(page.getByRole('button', { name: 'Create live token' })).toBeVisible();
+    // The test pages are one link away, and the memory follows.
+    await page.getByTestId('env-test').click();
+    await expect(page).toHaveURL(/\/test\/tokens$/);
+    await expect(page.getByRole('button', { name: 'Create test token' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('env-tokens-test-390.png'), fullPage: true });
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/test\/dashboard$/);
   });
 });

@@ -10,7 +10,7 @@ test.describe('container manifest builder', () => {
   }, testInfo) => {
     const containerId = uid('CONT');
     const tn = uid('TN');
-    await page.goto('/manifests/new');
+    await page.goto('/test/manifests/new');
     await expect(page.getByRole('heading', { name: 'New container manifest' })).toBeVisible();
     await expect(page.getByRole('grid', { name: 'Packages in the container' })).toBeVisible();
     await screenshots(page, testInfo, 'builder-empty');
@@ -148,7 +148,7 @@ test.describe('container manifest builder', () => {
   test('whole-request errors map back to header fields and cells; Discard draft clears everything', async ({
     signedInPage: page,
   }) => {
-    await page.goto('/manifests/new');
+    await page.goto('/test/manifests/new');
     const tn = uid('DUP');
     await cell(page, 0, 'TrackingNumber').click();
     await page.keyboard.type(tn);
@@ -175,7 +175,7 @@ test.describe('container manifest builder', () => {
   test('5,000 rows stay responsive: import, jump to the last row, edit, submit', async ({ signedInPage: page }) => {
     test.setTimeout(240_000);
     const prefix = uid('BIG');
-    await page.goto('/manifests/new');
+    await page.goto('/test/manifests/new');
     await fillHeader(page, { containerId: uid('BIGC'), containerWeight: '20000' });
     await page
       .getByLabel('CSV file')
@@ -212,7 +212,7 @@ test.describe('container manifest builder', () => {
     signedInPage: page,
   }) => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.goto('/manifests/new');
+    await page.goto('/test/manifests/new');
     const tn = uid('CLIP');
     // Google Sheets quotes a cell holding a line break; the header row maps columns by name.
     const copied = `TrackingNumber\tToName\tToAddress1\n${tn}-1\t"Jane\nDoe"\t9 Palm Dr\n${tn}-2\tJohn Roe\t1 Main St\n`;

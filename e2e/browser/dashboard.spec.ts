@@ -28,7 +28,7 @@ test.describe('dashboard', () => {
     freshPage: page,
     request,
   }, testInfo) => {
-    await page.goto('/dashboard');
+    await page.goto('/test/dashboard');
     await expect(page.getByText('No test activity in the last 30 days')).toBeVisible();
     await expect(page.getByText('No webhook deliveries yet')).toBeVisible();
     await screenshots(page, testInfo, 'dashboard-empty');
@@ -66,7 +66,7 @@ test.describe('dashboard', () => {
       hook.server.close();
     }
 
-    await page.goto('/dashboard');
+    await page.goto('/test/dashboard');
     await expect(page.getByText('Packages, last 30 days').locator('..')).toContainText('3');
     await expect(page.getByText('Container manifests, last 30 days').locator('..')).toContainText('1');
     await expect(page.getByText('Webhook success rate').locator('..')).toContainText('100%');

@@ -53,7 +53,7 @@ test('the OpenAPI document is public, valid JSON, and every documented path exis
 test('the API reference page renders every operation with schemas and curl examples', async ({
   signedInPage: page,
 }, testInfo) => {
-  await page.goto('/docs');
+  await page.goto('/test/docs');
   await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
   await expect(page.getByTestId('operation')).toHaveCount(12);
   const rate = page.locator('#op-post-wf-rate');

@@ -12,7 +12,7 @@ test.describe('manifests', () => {
     test.setTimeout(180_000);
     const containerId = uid('CSV');
     const prefix = uid('IMP');
-    await page.goto('/manifests/new');
+    await page.goto('/test/manifests/new');
     await fillHeader(page, { containerId, containerWeight: '2000' });
 
     await page.getByLabel('CSV file').setInputFiles({
@@ -59,7 +59,7 @@ test.describe('manifests', () => {
     await expect(page.getByText('its 1,000 packages are stored')).toBeVisible();
 
     // The list: search by ContainerID, by a tracking number, and by ManifestID.
-    await page.goto('/manifests');
+    await page.goto('/test/manifests');
     await expect(page.getByRole('link', { name: manifestId })).toBeVisible();
     await screenshots(page, testInfo, 'manifests-list');
     for (const term of [containerId, `${prefix}-00500`, manifestId.toLowerCase()]) {
@@ -108,20 +108,24 @@ test.describe('manifests', () => {
     expect(lines[2]).toContain(`"'+SUM(1,2)"`);
     expect(lines[3]).toContain(`,'@cmd,`);
     expect(lines[1000]).toContain(`${prefix}-01000`);
-    const response = await page.request.get(`/portal-api/manifests/${manifestId}/export`);
+    const response = await page.request.get(`/portal-api/manifests/${manifestId}/export?environment=test`);
     expect(response.headers()['content-type']).toBe('text/csv; charset=utf-8');
   });
 
   test('an unknown manifest shows a not-found state; the list has an empty state for a new user', async ({
     freshPage: page,
   }, testInfo) => {
-    await page.goto('/manifests');
+    await page.goto('/test/manifests');
     await expect(page.getByText('No manifests yet')).toBeVisible();
     await screenshots(page, testInfo, 'manifests-empty');
-    await page.goto('/manifests/MAN-00000000000000000');
+    await page.goto('/test/manifests/MAN-00000000000000000');
     await expect(page.getByText('Manifest not found')).toBeVisible();
-    const response = await page.request.get('/portal-api/manifests/MAN-00000000000000000/export');
+    const response = await page.request.get('/portal-api/manifests/MAN-00000000000000000/export?environment=test');
     expect(response.status()).toBe(404);
     expect((await response.json()).error.code).toBe('not_found');
+    // Without saying which environment, the portal API answers 400, not some environment's data.
+    const unsaid = await page.request.get('/portal-api/manifests/MAN-00000000000000000/export');
+    expect(unsaid.status()).toBe(400);
+    expect((await unsaid.json()).error.code).toBe('environment_required');
   });
 });

@@ -35,7 +35,7 @@ test.describe('find a package', () => {
   }, testInfo) => {
     const containerTn = uid('PKC');
     const dailyTn = uid('PKD');
-    await page.goto('/packages');
+    await page.goto('/test/packages');
     await expect(page.getByText('Enter a tracking number')).toBeVisible();
     await screenshots(page, testInfo, 'packages-empty');
 
@@ -57,7 +57,7 @@ test.describe('find a package', () => {
     const accepted = await authed(page.request, token).post(`${apiBase.test}/wf/package`, packageBody(dailyTn));
     expect(accepted.status()).toBe(200);
 
-    await page.goto('/packages');
+    await page.goto('/test/packages');
     await page.getByLabel('Tracking number').fill(containerTn);
     await page.getByRole('button', { name: 'Find package' }).click();
     const result = page.getByRole('region', { name: `Package ${containerTn}` });
@@ -79,7 +79,7 @@ test.describe('find a package', () => {
     await expect(page.getByText(dailyTn)).toBeVisible();
     await screenshots(page, testInfo, 'manifest-detail-daily');
 
-    await page.goto('/packages?tracking=NOPE-123');
+    await page.goto('/test/packages?tracking=NOPE-123');
     await expect(page.getByText('No package NOPE-123')).toBeVisible();
     await screenshots(page, testInfo, 'packages-not-found');
 
@@ -87,9 +87,9 @@ test.describe('find a package', () => {
     const other = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
     const otherPage = await other.newPage();
     await signUpThroughUi(otherPage, uniqueUser('other'));
-    const response = await otherPage.request.get(`/portal-api/packages?tracking=${containerTn}`);
+    const response = await portalApi(otherPage, 'GET', `/portal-api/packages?tracking=${containerTn}`);
     expect(await response.json()).toEqual({ items: [] });
-    expect((await otherPage.request.get(`/portal-api/manifests/${containerManifest}`)).status()).toBe(404);
+    expect((await portalApi(otherPage, 'GET', `/portal-api/manifests/${containerManifest}`)).status()).toBe(404);
     await other.close();
   });
 });

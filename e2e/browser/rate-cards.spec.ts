@@ -3,7 +3,7 @@ import { expect, screenshots, test } from '../fixtures';
 test('rate cards show each card’s table, surcharges, divisor, delivery days and a price chart', async ({
   signedInPage: page,
 }, testInfo) => {
-  await page.goto('/rate-cards');
+  await page.goto('/test/rate-cards');
   const cards = page.getByTestId('rate-card');
   await expect(cards).toHaveCount(3);
   for (const service of ['AirSkip', 'Carrier Express', 'Carrier Ground']) {

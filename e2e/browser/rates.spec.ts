@@ -4,7 +4,7 @@ test.describe('rate calculator', () => {
   test('quotes every service, with airports picked by search, cheapest and fastest marked', async ({
     signedInPage: page,
   }, testInfo) => {
-    await page.goto('/rates');
+    await page.goto('/test/rates');
     await expect(page.getByText('No quotes yet')).toBeVisible();
     await screenshots(page, testInfo, 'rates-empty');
 
@@ -47,7 +47,7 @@ test.describe('rate calculator', () => {
   });
 
   test('a missing input explains why a service was not quoted', async ({ signedInPage: page }) => {
-    await page.goto('/rates');
+    await page.goto('/test/rates');
     await page.getByLabel('Weight', { exact: false }).first().fill('2');
     await page.getByLabel('Length').fill('10');
     await page.getByLabel('Width').fill('8');
@@ -60,7 +60,7 @@ test.describe('rate calculator', () => {
   });
 
   test('validation errors appear next to their fields, from the schema and from the server', async ({ signedInPage: page }) => {
-    await page.goto('/rates');
+    await page.goto('/test/rates');
     await page.getByRole('button', { name: 'Get rates' }).click();
     const weight = page.getByLabel('Weight', { exact: false }).first();
     await expect(weight).toHaveAttribute('aria-invalid', 'true');

@@ -64,7 +64,7 @@ test.describe('portal security', () => {
     expect(session).toBeDefined();
     expect(session!.httpOnly).toBe(true);
     expect(['Lax', 'Strict']).toContain(session!.sameSite);
-    await page.goto('/dashboard');
+    await page.goto('/test/dashboard');
     await expect(page.getByText(user.company, { exact: false }).first()).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('img[src="x"], svg[onload]').count()).toBe(0);

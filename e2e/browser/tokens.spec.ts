@@ -13,7 +13,7 @@ const rateBody = {
 
 test.describe('API tokens', () => {
   test('create → shown once → works against the API → revoke → 401', async ({ freshPage: page, request }, testInfo) => {
-    await page.goto('/tokens');
+    await page.goto('/test/tokens');
     await expect(page.getByText('No test tokens yet')).toBeVisible();
     await screenshots(page, testInfo, 'tokens-empty');
 
@@ -58,7 +58,7 @@ test.describe('API tokens', () => {
   });
 
   test('a token created in live is not listed in test', async ({ signedInPage: page }) => {
-    await page.goto('/tokens');
+    await page.goto('/test/tokens');
     await switchEnvironment(page, 'live');
     await page.getByLabel('Token name').fill('Live only');
     await page.getByRole('button', { name: 'Create live token' }).click();

@@ -34,7 +34,7 @@ test.describe('webhooks', () => {
     test.setTimeout(120_000);
     const receiver = await startReceiver();
     try {
-      await page.goto('/webhooks');
+      await page.goto('/test/webhooks');
       await expect(page.getByText('No webhook endpoints yet')).toBeVisible();
       await screenshots(page, testInfo, 'webhooks-empty');
 
@@ -102,7 +102,7 @@ test.describe('webhooks', () => {
       await expect(page.getByText('It was switched off by hand.')).toBeVisible();
       await expect(page.getByRole('button', { name: 'Send test event' })).toBeDisabled();
       await screenshots(page, testInfo, 'webhook-detail-disabled');
-      await page.goto('/webhooks');
+      await page.goto('/test/webhooks');
       await expect(page.getByRole('listitem').filter({ hasText: receiver.url })).toContainText('Disabled');
       await page.goto(endpointUrl);
       await page.getByRole('button', { name: 'Enable' }).click();

@@ -35,15 +35,15 @@ test('hostile text in manifests, packages and webhooks renders inert', async ({ 
   expect(hook.status(), await hook.text()).toBe(201);
   const hookId = ((await hook.json()) as { id: string }).id;
 
-  for (const path of ['/dashboard', '/manifests', `/manifests/${manifestId}`, '/webhooks', `/webhooks/${hookId}`]) {
+  for (const path of ['/dashboard', '/manifests', `/manifests/${manifestId}`, '/webhooks', `/webhooks/${hookId}`].map((p) => `/test${p}`)) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     // Lists show ids and the service name (which the payload was cut into); details show it whole.
-    if (path.split('/').length > 2) await expect(page.getByText(PAYLOAD).first(), path).toBeVisible();
+    if (path.split('/').length > 3) await expect(page.getByText(PAYLOAD).first(), path).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), path).toBeUndefined();
     expect(await page.locator('main img[src="x"], main svg[onload], main script:not([src]):not([nonce])').count(), path).toBe(0);
   }
-  await page.goto('/packages');
+  await page.goto('/test/packages');
   await page.getByLabel('Tracking number').fill(tracking);
   await page.getByRole('button', { name: 'Find package' }).click();
   await expect(page.getByRole('region', { name: `Package ${tracking}` }).getByText(PAYLOAD).first()).toBeVisible();

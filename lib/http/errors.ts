@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'one_package_per_request'
   | 'unauthorized'
   | 'wrong_environment'
+  // The portal API only: a request that does not say which environment it is for.
+  | 'environment_required'
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
@@ -23,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   one_package_per_request: 422,
   unauthorized: 401,
   wrong_environment: 401,
+  environment_required: 400,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseEnvironment, secureCookies } from './environment';
+import { ApiError } from '@/lib/http/errors';
+import { parseEnvironment, requestEnvironment, secureCookies } from './environment';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -28,10 +29,61 @@ describe('portal cookies', () => {
   });
 });
 
-describe('the environment switch', () => {
-  it('defaults to test, so a new user never touches live data by accident', () => {
+describe('the environment last used (the bare-URL redirect)', () => {
+  it('defaults to test, so a new browser never lands in live data by accident', () => {
     expect(parseEnvironment(undefined)).toBe('test');
     expect(parseEnvironment('LIVE')).toBe('test');
     expect(parseEnvironment('live')).toBe('live');
+  });
+});
+
+function refusal(request: Request): ApiError {
+  try {
+    requestEnvironment(request);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('requestEnvironment accepted the request');
+}
+
+describe('a portal-api request names its environment', () => {
+  const url = 'http://portal.example/portal-api/manifests';
+
+  it('comes from the x-carrier-environment header, whatever the cookie says', () => {
+    const request = new Request(url, {
+      method: 'POST',
+      headers: { 'x-carrier-environment': 'test', cookie: 'carrier_env=live' },
+    });
+    expect(requestEnvironment(request)).toBe('test');
+    expect(requestEnvironment(new Request(url, { method: 'DELETE', headers: { 'x-carrier-environment': 'live' } }))).toBe('live');
+  });
+
+  it('is refused with 400 environment_required when missing, even with a cookie', () => {
+    const error = refusal(new Request(url, { method: 'POST', headers: { cookie: 'carrier_env=live' } }));
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('environment_required');
+    expect(error.message).toMatch(/x-carrier-environment/);
+    expect(refusal(new Request(url)).code).toBe('environment_required');
+  });
+
+  it('is refused with 400 when it is anything but test or live', () => {
+    for (const value of ['LIVE', 'prod', '', 'tést', 'test,live', 'test live']) {
+      const error = refusal(new Request(url, { method: 'POST', headers: { 'x-carrier-environment': value } }));
+      expect([error.status, error.code], value).toEqual([400, 'environment_required']);
+    }
+    expect(refusal(new Request(`${url}?environment=%00`)).status).toBe(400);
+  });
+
+  it('may come from ?environment= on a GET (a download link), never on a mutation', () => {
+    expect(requestEnvironment(new Request(`${url}/MAN-1/export?environment=live`))).toBe('live');
+    expect(requestEnvironment(new Request(`${url}?environment=test`, { method: 'HEAD' }))).toBe('test');
+    expect(refusal(new Request(`${url}?environment=test`, { method: 'POST' })).code).toBe('environment_required');
+  });
+
+  it('is refused when the header and the query disagree', () => {
+    const error = refusal(new Request(`${url}?environment=live`, { headers: { 'x-carrier-environment': 'test' } }));
+    expect([error.status, error.message]).toEqual([400, expect.stringMatching(/disagree/)]);
+    expect(requestEnvironment(new Request(`${url}?environment=test`, { headers: { 'x-carrier-environment': 'test' } }))).toBe('test');
   });
 });

@@ -1,34 +1,58 @@
 import 'server-only';
 import { cookies } from 'next/headers';
 import type { Environment } from '@/lib/generated/prisma/enums';
+import { ApiError } from '@/lib/http/errors';
+import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type PortalEnvironment } from './paths';
 
-// The portal's test/live switch: a cookie read by every portal page and endpoint. Test is the default,
-// so a new user never touches live data by accident.
-export const ENV_COOKIE = 'carrier_env';
-export const ENVIRONMENTS = ['test', 'live'] as const satisfies readonly Environment[];
+// The environment of a portal page is in its URL (/test/…, /live/…; lib/portal/paths.ts), and every
+// portal-api request names it explicitly (requestEnvironment). The `carrier_env` cookie is only the
+// memory of the environment last used, where a bare URL such as /dashboard or an old bookmark goes; it
+// never decides where a read or a write lands.
+export { ENV_COOKIE, ENVIRONMENTS } from './paths';
+export { secureCookies } from './cookies';
 
+// Compile-time check that the portal's environments are exactly the database's.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const environmentsMatch: Same<PortalEnvironment, Environment> = true;
+void environmentsMatch;
+
+/** A cookie value as an environment; test unless it says live, so a new browser never starts in live. */
 export function parseEnvironment(value: string | undefined | null): Environment {
   return value === 'live' ? 'live' : 'test';
 }
 
-/** The environment selected in the portal header (server components and route handlers). */
-export async function getEnvironment(): Promise<Environment> {
+/** The environment last used in this browser (where `/` and bare portal URLs go). */
+export async function lastUsedEnvironment(): Promise<Environment> {
   return parseEnvironment((await cookies()).get(ENV_COOKIE)?.value);
 }
 
-export async function setEnvironment(environment: Environment): Promise<void> {
-  (await cookies()).set(ENV_COOKIE, environment, {
-    httpOnly: false,
-    sameSite: 'lax',
-    path: '/',
-    maxAge: 365 * 24 * 3600,
-    secure: secureCookies(),
-  });
-}
-
-/** Secure cookies in production, unless COOKIE_SECURE=false (the e2e suite runs `next start` over http). */
-export function secureCookies(): boolean {
-  if (process.env.COOKIE_SECURE === 'false') return false;
-  if (process.env.COOKIE_SECURE === 'true') return true;
-  return process.env.NODE_ENV === 'production';
+/**
+ * The environment a portal-api request is for: the `x-carrier-environment` header, which the portal's one
+ * fetcher sets from the page's URL, or for a GET/HEAD (a download link cannot send a header) the
+ * `environment` query parameter. Never the cookie: the page decides, not whichever tab switched last.
+ * Missing, unknown, or header and query disagreeing → 400.
+ */
+export function requestEnvironment(request: Request): Environment {
+  const header = request.headers.get(ENVIRONMENT_HEADER);
+  const method = request.method.toUpperCase();
+  const query = method === 'GET' || method === 'HEAD' ? new URL(request.url).searchParams.get(ENVIRONMENT_QUERY) : null;
+  for (const [value, where] of [
+    [header, `The ${ENVIRONMENT_HEADER} header`],
+    [query, `The ${ENVIRONMENT_QUERY} query parameter`],
+  ] as const) {
+    if (value !== null && !isEnvironment(value)) {
+      throw new ApiError('environment_required', `${where} must be "test" or "live".`);
+    }
+  }
+  if (header !== null && query !== null && header !== query) {
+    throw new ApiError('environment_required', `The ${ENVIRONMENT_HEADER} header and the ${ENVIRONMENT_QUERY} query parameter disagree.`);
+  }
+  const environment = header ?? query;
+  if (environment === null) {
+    throw new ApiError(
+      'environment_required',
+      `Say which environment this request is for: send the ${ENVIRONMENT_HEADER} header ("test" or "live"), as the portal's pages do.`,
+    );
+  }
+  return environment as Environment;
 }

@@ -1,5 +1,8 @@
-// Client-side fetch for the portal API (no server-only imports). Sends the session's CSRF token on
-// every request and throws a PortalError carrying the API's error envelope, so a form can map
+import { ENVIRONMENT_HEADER, type PortalEnvironment } from './paths';
+
+// Client-side fetch for the portal API (no server-only imports). Sends the session's CSRF token and
+// the page's environment (`x-carrier-environment`, from the page's URL: components use it through
+// usePortalEnvironment(), which binds it) on every request, and throws a PortalError carrying the API's error envelope, so a form can map
 // `details[].path` to its fields.
 
 export interface ErrorDetail {
@@ -29,16 +32,22 @@ export function csrfToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
 
+export interface PortalFetchOptions {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** The page's environment; every portal-api call except sign-in and sign-up needs it (400 without). */
+  environment?: PortalEnvironment;
+}
+
 /** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
-export async function portalFetch<T>(
-  path: string,
-  options: { method?: string; body?: unknown; signal?: AbortSignal } = {},
-): Promise<T> {
+export async function portalFetch<T>(path: string, options: PortalFetchOptions = {}): Promise<T> {
   const response = await fetch(path, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: {
       accept: 'application/json',
       'x-csrf-token': csrfToken(),
+      ...(options.environment ? { [ENVIRONMENT_HEADER]: options.environment } : {}),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -7,7 +7,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { ApiError, errorBody } from '@/lib/http/errors';
 import { log } from '@/lib/log';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
-import { getEnvironment } from './environment';
+import { requestEnvironment } from './environment';
 
 // Every portal-api handler goes through portalRoute: it resolves who is asking and in which
 // environment, refuses mutations without the session's CSRF token, and turns errors into the API's
@@ -87,7 +87,8 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
         session,
         user: session.user,
         accountId: session.account.id,
-        environment: await getEnvironment(),
+        // The page's environment, sent by the fetcher (never the cookie); 400 without it.
+        environment: requestEnvironment(request),
         params: (await context?.params) ?? ({} as P),
       });
       return result instanceof Response ? result : jsonResponse(result ?? null);

@@ -25,5 +25,3 @@ export const ZCreateTokenRequest = z.object({
   name: storableString().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
 });
 export type TCreateTokenRequest = z.infer<typeof ZCreateTokenRequest>;
-
-export const ZEnvironmentRequest = z.object({ environment: z.enum(['test', 'live']) });

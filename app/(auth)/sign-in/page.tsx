@@ -3,12 +3,14 @@ import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { SignInForm } from '@/components/layout/auth-form';
 import { getSession } from '@/lib/auth/session';
+import { lastUsedEnvironment } from '@/lib/portal/environment';
+import { portalPath } from '@/lib/portal/paths';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
 // GET /sign-in
 export default async function SignInPage() {
-  if (await getSession()) redirect('/dashboard');
+  if (await getSession()) redirect(portalPath(await lastUsedEnvironment(), '/dashboard'));
   return (
     <Suspense>
       <SignInForm />

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Dashboard' };
 
-// GET /dashboard
+// GET /{environment}/dashboard
 export default function DashboardPage() {
   return (
     <>

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { Suspense } from 'react';
+import { PortalLink } from '@/components/layout/portal-context';
 import { ManifestListView } from '@/components/manifests/manifest-list';
 import { LoadingBlock, PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Manifests' };
 
-// GET /manifests: container manifests and daily package manifests in one list.
+// GET /{environment}/manifests: container manifests and daily package manifests in one list.
 export default function ManifestsPage() {
   return (
     <>
@@ -14,12 +14,12 @@ export default function ManifestsPage() {
         title="Manifests"
         description="Container manifests and the daily manifests your package requests join, in the selected environment."
         actions={
-          <Link
+          <PortalLink
             href="/manifests/new"
             className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
           >
             New container manifest
-          </Link>
+          </PortalLink>
         }
       />
       <Suspense fallback={<LoadingBlock label="Loading manifests…" />}>

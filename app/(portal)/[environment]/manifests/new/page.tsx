@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'New container manifest' };
 
-// GET /manifests/new: the container-manifest builder (header fields and a package grid).
+// GET /{environment}/manifests/new: the container-manifest builder (header fields and a package grid).
 export default function NewManifestPage() {
   return (
     <>

@@ -5,7 +5,7 @@ import { LoadingBlock, PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Packages' };
 
-// GET /packages: find a package by tracking number.
+// GET /{environment}/packages: find a package by tracking number.
 export default function PackagesPage() {
   return (
     <>

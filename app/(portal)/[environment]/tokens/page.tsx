@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'API tokens' };
 
-// GET /tokens
+// GET /{environment}/tokens
 export default function TokensPage() {
   return (
     <>

@@ -1,15 +1,25 @@
-import { redirect } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { PortalHeader } from '@/components/layout/portal-header';
 import { PortalProvider } from '@/components/layout/portal-context';
 import { Providers } from '@/components/providers';
 import { getSession } from '@/lib/auth/session';
-import { getEnvironment } from '@/lib/portal/environment';
+import { isEnvironment } from '@/lib/portal/paths';
 
-// Every page under (portal) needs a session; pages read their data through /portal-api, which checks again.
-export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+// Every portal page lives under /test/… or /live/…: the environment is the page's, from its URL, so
+// a tab showing Test reads and writes test data whatever another tab switched to. Any other first
+// segment is not found. Every page needs a session; pages read their data through /portal-api, which
+// checks again and is told the page's environment by the fetcher.
+export default async function PortalLayout({
+  children,
+  params,
+}: {
+  children: React.ReactNode;
+  params: Promise<{ environment: string }>;
+}) {
+  const { environment } = await params;
+  if (!isEnvironment(environment)) notFound();
   const session = await getSession();
   if (!session) redirect('/sign-in');
-  const environment = await getEnvironment();
   return (
     <Providers>
       <meta name="csrf-token" content={session.csrfToken} />
@@ -21,7 +31,7 @@ export default async function PortalLayout({ children }: { children: React.React
           Skip to content
         </a>
         <PortalHeader />
-        {/* keyed by environment so every client component starts fresh after a switch */}
+        {/* keyed by environment so every client component starts fresh in the other environment */}
         <main id="main" key={environment} className="mx-auto max-w-7xl px-4 py-6 sm:py-8">
           {children}
         </main>

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Rates' };
 
-// GET /rates: the rate calculator.
+// GET /{environment}/rates: the rate calculator.
 export default function RatesPage() {
   return (
     <>

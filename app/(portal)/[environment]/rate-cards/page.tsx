@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Rate cards' };
 
-// GET /rate-cards
+// GET /{environment}/rate-cards
 export default function RateCardsPage() {
   return (
     <>

@@ -4,7 +4,7 @@ import { WebhookListView } from '@/components/webhooks/webhook-list';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
-// GET /webhooks: the account's webhook endpoints in the selected environment.
+// GET /{environment}/webhooks: the account's webhook endpoints in the selected environment.
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
   const { deleted } = await searchParams;
   return (

@@ -5,7 +5,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `Manifest ${(await params).id}` };
 }
 
-// GET /manifests/{id}: a container or daily manifest, its packages and the CSV export.
+// GET /{environment}/manifests/{id}: a container or daily manifest, its packages and the CSV export.
 export default async function ManifestPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return <ManifestDetailView id={id} />;

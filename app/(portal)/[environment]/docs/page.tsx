@@ -1,18 +1,20 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { headers } from 'next/headers';
 import { PageHeader } from '@/components/ui';
 import { openApiDocument } from '@/lib/openapi/document';
-import { getEnvironment } from '@/lib/portal/environment';
+import { isEnvironment } from '@/lib/portal/paths';
 import { OpenApiView } from './_components/openapi-view';
 
 export const metadata: Metadata = { title: 'API reference' };
 
-// GET /docs: the OpenAPI document rendered here, examples pointed at the selected environment.
-export default async function DocsPage() {
+// GET /{environment}/docs: the OpenAPI document rendered here, examples pointed at the page's environment.
+export default async function DocsPage({ params }: { params: Promise<{ environment: string }> }) {
+  const { environment } = await params;
+  if (!isEnvironment(environment)) notFound();
   const h = await headers();
   const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost';
   const proto = h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
-  const environment = await getEnvironment();
   return (
     <>
       <PageHeader
