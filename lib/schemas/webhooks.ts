@@ -155,8 +155,8 @@ export const ROTATION_GRACE_MAX_SECONDS = 604_800;
 
 // POST /api/1.1/webhooks/{id}/rotate-secret: the body is optional; 0 ends the old secret at once.
 export const ZRotateWebhookSecretRequest = z
-  .object({ grace_period_seconds: integer({ min: 0, max: ROTATION_GRACE_MAX_SECONDS }) })
-  .catchall(unknownField)
+  .looseObject({ grace_period_seconds: integer({ min: 0, max: ROTATION_GRACE_MAX_SECONDS }) })
+  .superRefine(refuseUnknownFields(['grace_period_seconds']), { when: () => true })
   .transform((body) => ({ gracePeriodSeconds: body.grace_period_seconds ?? ROTATION_GRACE_DEFAULT_SECONDS }));
 
 export type TRotateWebhookSecretRequestInput = { grace_period_seconds?: number };
