@@ -54,8 +54,9 @@ export function arrivedOverTls(
   httpsOnly = env().HTTPS_ONLY,
 ): boolean {
   if (encrypted || httpsOnly) return true;
+  if (!forwardedProto || trusted.kind === 'none') return false;
   const peer = normalizeAddress(socketAddress);
-  if (!forwardedProto || !peer || !isTrusted(trusted, peer, 0)) return false;
+  if (!peer || !isTrusted(trusted, peer, 0)) return false;
   const last = forwardedProto.slice(forwardedProto.lastIndexOf(',') + 1).trim().toLowerCase();
   return last === 'https';
 }

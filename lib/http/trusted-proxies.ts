@@ -34,6 +34,9 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
  * lower case, a port or brackets (`[::1]:80`, `1.2.3.4:5678`) dropped, an IPv6 zone dropped.
  * Undefined for anything that is not an IP address.
  */
+const MAPPED_DOTTED = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
+const canonicalV6 = new Map<string, string>();
+
 export function normalizeAddress(raw: string | undefined | null): string | undefined {
   if (!raw) return undefined;
   let text = raw.trim();
@@ -46,8 +49,16 @@ export function normalizeAddress(raw: string | undefined | null): string | undef
   const family = isIP(text);
   if (family === 4) return text;
   if (family !== 6) return undefined;
-  // The URL parser writes IPv6 in its canonical form (RFC 5952).
-  const canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  // A dual-stack server sees every IPv4 client this way: kept off the URL parser (per request).
+  const dotted = MAPPED_DOTTED.exec(text);
+  if (dotted) return dotted[1];
+  let canonical = canonicalV6.get(text);
+  if (canonical === undefined) {
+    // The URL parser writes IPv6 in its canonical form (RFC 5952). A cache, not a limit: dropping it is harmless.
+    canonical = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+    if (canonicalV6.size >= 10_000) canonicalV6.clear();
+    canonicalV6.set(text, canonical);
+  }
   const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
   if (mapped) {
     const high = parseInt(mapped[1]!, 16);
