@@ -58,7 +58,7 @@ let databaseName: string;
 let databaseUrl: string;
 const servers = new Map<string, { base: string; child: ChildProcess; output: () => string }>();
 
-test.describe.configure({ mode: 'serial', timeout: 240_000 });
+test.describe.configure({ timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
