@@ -167,6 +167,22 @@ for (const { mode, net } of MODES) {
       expect(String(own.headers['set-cookie'])).toMatch(/carrier_session=/);
     });
 
+    test('finding 3: many failures for one e-mail from many addresses slow it down, never lock it', async () => {
+      const user = uniqueUser(`slow${net}`);
+      expect((await send(base(), address(10), '/portal-api/auth/sign-up', { json: user })).status).toBe(201);
+      // 12 failures from three addresses, each under its own limit of 5: past the 10 that start the slowdown.
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        statuses.push((await send(base(), address(11 + (i % 3)), '/portal-api/auth/sign-in', { json: { email: user.email, password: `guess-${i}` } })).status);
+      }
+      expect(statuses).toEqual(Array.from({ length: 12 }, () => 401));
+      const started = Date.now();
+      const own = await send(base(), address(14), '/portal-api/auth/sign-in', { json: { email: user.email, password: user.password } });
+      expect(own.status).toBe(200);
+      // 12 failures: two past the threshold, so this attempt waited 750 ms (SIGN_IN_SLOWDOWN_*), at least.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    });
+
     test('finding 4: sign-up is limited per address (10 an hour), 409 for a taken e-mail included, then 429 with Retry-After', async () => {
       const taken = uniqueUser(`taken${net}`);
       expect((await send(base(), address(6), '/portal-api/auth/sign-up', { json: taken })).status).toBe(201);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { env } from '@/lib/env';
+import { env, type Env } from '@/lib/env';
 import { addressKey } from '@/lib/http/client-address';
 import { consume, emailKey, limiters, rateLimited } from './limiters';
 
@@ -28,7 +28,7 @@ function keys(attempt: SignInAttempt) {
 }
 
 /** The wait an attempt on an e-mail with this many recent failures is given, in ms. */
-export function slowdownMs(failures: number, settings = env()): number {
+export function slowdownMs(failures: number, settings: Pick<Env, 'SIGN_IN_SLOWDOWN_AFTER' | 'SIGN_IN_SLOWDOWN_MAX_MS'> = env()): number {
   const over = failures - settings.SIGN_IN_SLOWDOWN_AFTER;
   if (over < 0) return 0;
   return Math.min(settings.SIGN_IN_SLOWDOWN_MAX_MS, 250 * (over + 1));

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { slowdownMs } from './sign-in-limiter';
+
+// The e-mail-wide answer to many failures is a delay, never a refusal (issue 11, finding 3).
+describe('slowdownMs', () => {
+  const settings = { SIGN_IN_SLOWDOWN_AFTER: 10, SIGN_IN_SLOWDOWN_MAX_MS: 3_000 };
+
+  it('waits nothing below the threshold, then 250 ms more per failure, up to the ceiling', () => {
+    expect(slowdownMs(0, settings)).toBe(0);
+    expect(slowdownMs(9, settings)).toBe(0);
+    expect(slowdownMs(10, settings)).toBe(250);
+    expect(slowdownMs(13, settings)).toBe(1_000);
+    expect(slowdownMs(21, settings)).toBe(3_000);
+    expect(slowdownMs(10_000, settings)).toBe(3_000);
+  });
+});
