@@ -1,9 +1,14 @@
 // Next.js calls register() once per server process at start-up. In the Node.js runtime (next start,
-// next dev) it starts the webhook delivery worker beside the app, unless WEBHOOK_WORKER=off; more
-// workers can run apart with `npm run worker`. Imported lazily: the edge runtime must not load it.
-// Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
+// next dev, the production server) it records each request's socket address for the route
+// handlers (lib/http/peer-address.ts) and starts the webhook delivery worker beside the app, unless
+// WEBHOOK_WORKER=off; more workers can run apart with `npm run worker`. Imported lazily: the edge
+// runtime must not load them.
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.WEBHOOK_WORKER === 'off') return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { installPeerAddressHeader } = await import('./lib/http/peer-address');
+  installPeerAddressHeader();
+  if (process.env.WEBHOOK_WORKER === 'off') return;
+  // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
   if (process.env.WEBHOOK_WORKER_STARTED_BY === 'server') return;
   const { startWorkerInApp } = await import('./lib/webhooks/start-worker-in-app');
   startWorkerInApp();

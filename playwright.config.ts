@@ -62,6 +62,11 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // The docs spec probes every documented path without a token; that must not trip the per-address guard.
       API_AUTH_FAILURES_PER_MINUTE: '10000',
+      // Every browser test signs up and signs in from 127.0.0.1, and the counts live in PostgreSQL (a
+      // rerun within the hour on the same database adds to them): no per-address limit here.
+      // e2e/api-pw/trust-boundaries.spec.ts proves the limits on servers of its own, at their defaults.
+      SIGN_UPS_PER_ADDRESS_PER_HOUR: '100000',
+      SIGN_IN_FAILURES_PER_ADDRESS: '100000',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       // Production on a DATABASE_URL needs the key webhook secrets are encrypted under. A fixed one for
       // tests only, so runs on the same database agree; the embedded default keeps its own in .data/.

@@ -1,6 +1,8 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { secureCookies } from '@/lib/portal/cookies';
 import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } from '@/lib/portal/paths';
+import { webRequestClient } from '@/lib/http/request-client';
+import { HSTS } from '@/lib/http/security-headers';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
 // its own scripts, so no inline script runs without it ('unsafe-inline' is never allowed for
@@ -58,6 +60,8 @@ export function proxy(request: NextRequest) {
       secure: secureCookies(),
     });
   }
+  // Over TLS (as our own socket, a trusted proxy or HTTPS_ONLY says): browsers keep to HTTPS from now on.
+  if (webRequestClient(request.headers).secure) response.headers.set('strict-transport-security', HSTS);
   return response;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseTrustedProxies } from './http/trusted-proxies';
 
 // Parsed once, at first use; a missing or malformed variable stops the process with a clear message.
 const ZEnv = z.object({
@@ -11,8 +12,8 @@ const ZEnv = z.object({
   API_RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
   /** Failed authentications one address may make per minute before it is refused with 429. */
   API_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  /** Behind a proxy: take the client address from the first X-Forwarded-For entry. */
-  TRUST_PROXY: z.stringbool().default(false),
+  /** Replaced by TRUSTED_PROXIES, which names whom to trust; refused so that nobody believes it still works. */
+  TRUST_PROXY: z.undefined({ error: 'TRUST_PROXY is gone: set TRUSTED_PROXIES (a CIDR list such as 10.0.0.0/8, or a hop count)' }).optional(),
   /** A request body must arrive whole within this many milliseconds (408 otherwise). */
   API_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** Request bodies above this many bytes are refused with 413 before being read whole. */
@@ -62,6 +63,34 @@ const ZEnv = z.object({
     .string()
     .regex(/^\s*([A-Za-z0-9+/]{43}=?\s*(,\s*[A-Za-z0-9+/]{43}=?\s*)*)?$/, 'must be comma-separated base64 keys of 32 bytes each')
     .optional(),
+
+  // Trust boundaries: client addresses, limits, headers (lib/http/client-address.ts, docs/decisions/rate-limiting.md).
+  /**
+   * The proxies whose X-Forwarded-For entries are believed: none (the default), a CIDR list such as
+   * `127.0.0.1/32,10.0.0.0/8`, or a hop count (`1`: the socket's peer is our one proxy).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      try {
+        parseTrustedProxies(value);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  /** Every request reaches users over HTTPS (TLS ends at a proxy): send Strict-Transport-Security always. */
+  HTTPS_ONLY: z.stringbool().default(false),
+  /** Failed sign-ins one address may make for one e-mail, and for all e-mails, per SIGN_IN_WINDOW_SECONDS. */
+  SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: z.coerce.number().int().positive().default(5),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
+  SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
+  /** Failed sign-ins for one e-mail, from anywhere, per hour, after which every attempt on it is slowed (never refused). */
+  SIGN_IN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(10),
+  /** The longest that slowdown makes one attempt wait. */
+  SIGN_IN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+  /** Sign-up attempts one address may make per hour (a taken e-mail or company counts). */
+  SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
 }).refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
   path: ['WEBHOOK_SECRETS_KEY'],
   message:

@@ -113,7 +113,9 @@ describe('fuzzing every operation', () => {
           const headers: Record<string, string> = {
             authorization: valid ? `Token ${token()}` : authorization,
             'x-request-id': requestId,
-            'x-forwarded-for': forwardedFor || '198.18.0.1',
+            // The generated value as a client's own entry, then the address our (trusted) proxy appended:
+            // one of its own per request, so the failed-authentication limiter counts each alone.
+            'x-forwarded-for': `${forwardedFor}, 198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`,
             'content-type': 'application/json',
           };
           if (accept) headers.accept = accept;

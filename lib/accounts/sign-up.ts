@@ -1,5 +1,6 @@
 import 'server-only';
 import { hashPassword } from '@/lib/auth/password';
+import { admitSignUp } from '@/lib/auth/sign-up-limiter';
 import { db, Prisma } from '@/lib/db';
 import { ApiError } from '@/lib/http/errors';
 import type { TSignUpRequest } from '@/lib/portal/schemas';
@@ -12,8 +13,12 @@ function taken(path: 'company' | 'email'): ApiError {
   return new ApiError('conflict', message, { details: [{ path, message }] });
 }
 
-/** Creates the shipper's Account and its first User in one transaction; 409 names the field that is taken. */
-export async function signUp(options: TSignUpRequest): Promise<{ userId: string; accountId: string }> {
+/**
+ * Creates the shipper's Account and its first User in one transaction; 409 names the field that is
+ * taken; 429 past the per-address limit (`address`: the client's, lib/http/client-address.ts).
+ */
+export async function signUp(options: TSignUpRequest & { address: string }): Promise<{ userId: string; accountId: string }> {
+  await admitSignUp(options.address);
   const company = options.company.trim();
   // Names differing only by case would confuse people reading a manifest, so they count as taken.
   const existing = await db.account.findFirst({

@@ -1,28 +1,24 @@
-import { env } from '@/lib/env';
-import { ApiError } from '@/lib/http/errors';
+import { addressKey } from '@/lib/http/client-address';
+import { consume, limiters, rateLimited } from './limiters';
 
 // Guessing tokens from one address: after API_AUTH_FAILURES_PER_MINUTE failed authentications
-// within a minute, that address is refused with 429 until the minute is over, valid token or
-// not. Per process, like the request rate limit (docs/decisions/api-foundation.md).
-const WINDOW_MS = 60_000;
-const failures = new Map<string, { count: number; windowStart: number }>();
+// within a minute, counted in PostgreSQL across every instance, that address is refused with 429
+// until the minute is over, valid token or not. Only failures touch the database: the check before
+// authenticating reads the in-memory block the limiter sets once the shared count reaches the
+// limit, so a request with a good token costs nothing here (docs/decisions/rate-limiting.md).
 
-export function assertAddressNotBlocked(address: string | undefined, now = Date.now()): void {
+const message = (s: number) => `Too many failed authentications from this address; retry after ${s} s.`;
+
+export function assertAddressNotBlocked(address: string | undefined): void {
   if (!address) return;
-  const entry = failures.get(address);
-  if (!entry || now - entry.windowStart >= WINDOW_MS) return;
-  if (entry.count >= env().API_AUTH_FAILURES_PER_MINUTE) {
-    const retryAfter = Math.max(1, Math.ceil((entry.windowStart + WINDOW_MS - now) / 1000));
-    throw new ApiError('rate_limited', `Too many failed authentications from this address; retry after ${retryAfter} s.`, {
-      headers: { 'retry-after': String(retryAfter) },
-    });
-  }
+  const limiter = limiters().authFailures;
+  const ms = limiter.getInMemoryBlockMsBeforeExpire(limiter.getKey(addressKey(address)));
+  if (ms > 0) throw rateLimited(message, ms);
 }
 
-export function recordAuthFailure(address: string | undefined, now = Date.now()): void {
+/** Counts a failed authentication; throws the 429 when this one went past the limit. */
+export async function recordAuthFailure(address: string | undefined): Promise<void> {
   if (!address) return;
-  const entry = failures.get(address);
-  if (!entry || now - entry.windowStart >= WINDOW_MS) failures.set(address, { count: 1, windowStart: now });
-  else entry.count += 1;
-  if (failures.size > 100_000) failures.clear();
+  const refused = await consume(limiters().authFailures, addressKey(address));
+  if (refused) throw rateLimited(message, refused.msBeforeNext);
 }

@@ -1,47 +1,59 @@
 import 'server-only';
+import { env, type Env } from '@/lib/env';
+import { addressKey } from '@/lib/http/client-address';
+import { consume, emailKey, limiters, rateLimited } from './limiters';
 
-// Sign-in attempts, limited per e-mail and per client IP with a sliding window of failures.
-// In-process by design: it slows guessing on one instance; with several instances each keeps its own
-// count, so the effective limit is N × the instance's. argon2's cost bounds the guessing rate anyway.
-// Successful sign-ins clear the e-mail's count.
+// Failed sign-ins, counted in PostgreSQL so that every instance agrees (docs/decisions/rate-limiting.md):
+//  - per (e-mail, address): SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS per window, then that address
+//    is refused for that e-mail (429), right password or not;
+//  - per address: SIGN_IN_FAILURES_PER_ADDRESS per window, whatever the e-mails;
+//  - per e-mail, from anywhere: never refused, only slowed down. Past SIGN_IN_SLOWDOWN_AFTER failures
+//    in an hour every attempt on it waits a little longer (up to SIGN_IN_SLOWDOWN_MAX_MS), so a
+//    stranger can slow a user's sign-in by seconds but never lock it: from an address that has not
+//    been failing, the right password gets in.
+// Attempts are counted before the password is checked, so parallel guesses cannot all slip past
+// the limit; a success gives its point back and forgets its (e-mail, address) failures.
 
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_EMAIL = 5;
-export const MAX_FAILURES_PER_IP = 30;
+const message = (s: number) => `Too many failed sign-in attempts. Try again in ${Math.ceil(s / 60)} minute(s).`;
 
-const failures = new Map<string, number[]>();
-
-function recent(key: string, now: number): number[] {
-  const kept = (failures.get(key) ?? []).filter((at) => now - at < SIGN_IN_WINDOW_MS);
-  if (kept.length > 0) failures.set(key, kept);
-  else failures.delete(key);
-  return kept;
+export interface SignInAttempt {
+  email: string;
+  address: string;
 }
 
-function keys(options: { email: string; ip: string }) {
-  return [
-    { key: `email:${options.email.trim().toLowerCase()}`, max: MAX_FAILURES_PER_EMAIL },
-    { key: `ip:${options.ip}`, max: MAX_FAILURES_PER_IP },
-  ];
+function keys(attempt: SignInAttempt) {
+  const address = addressKey(attempt.address);
+  const email = emailKey(attempt.email);
+  return { pair: `${email}|${address}`, address, email };
 }
 
-/** Seconds to wait before another attempt is allowed, or 0 when one is allowed now. */
-export function signInRetryAfter(options: { email: string; ip: string; now?: number }): number {
-  const now = options.now ?? Date.now();
-  let wait = 0;
-  for (const { key, max } of keys(options)) {
-    const list = recent(key, now);
-    if (list.length >= max) wait = Math.max(wait, Math.ceil((list[list.length - max] + SIGN_IN_WINDOW_MS - now) / 1000));
+/** The wait an attempt on an e-mail with this many recent failures is given, in ms. */
+export function slowdownMs(failures: number, settings: Pick<Env, 'SIGN_IN_SLOWDOWN_AFTER' | 'SIGN_IN_SLOWDOWN_MAX_MS'> = env()): number {
+  const over = failures - settings.SIGN_IN_SLOWDOWN_AFTER;
+  if (over < 0) return 0;
+  return Math.min(settings.SIGN_IN_SLOWDOWN_MAX_MS, 250 * (over + 1));
+}
+
+/**
+ * Admits one attempt: throws the 429 when its address is over a limit (for this e-mail or at all),
+ * else waits out the e-mail's slowdown. Call `settle` with the outcome once the password is checked.
+ */
+export async function admitSignIn(attempt: SignInAttempt): Promise<{ settle(ok: boolean): Promise<void> }> {
+  const { signInPair, signInAddress, signInEmail } = limiters();
+  const key = keys(attempt);
+  const [pair, address] = await Promise.all([consume(signInPair, key.pair), consume(signInAddress, key.address)]);
+  if (pair || address) {
+    // A refused attempt checks no password: give back the point the other limiter took for it.
+    await Promise.all([!pair && signInPair.reward(key.pair), !address && signInAddress.reward(key.address)]);
+    throw rateLimited(message, Math.max(pair?.msBeforeNext ?? 0, address?.msBeforeNext ?? 0));
   }
-  return wait;
-}
-
-export function recordSignInFailure(options: { email: string; ip: string; now?: number }): void {
-  const now = options.now ?? Date.now();
-  for (const { key } of keys(options)) failures.set(key, [...recent(key, now), now]);
-  if (failures.size > 100_000) failures.clear(); // bound memory under a spray of unique keys
-}
-
-export function clearSignInFailures(options: { email: string }): void {
-  failures.delete(`email:${options.email.trim().toLowerCase()}`);
+  const failures = (await signInEmail.get(key.email))?.consumedPoints ?? 0;
+  const wait = slowdownMs(failures);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  return {
+    settle: async (ok) => {
+      if (ok) await Promise.all([signInPair.delete(key.pair), signInAddress.reward(key.address)]);
+      else await signInEmail.penalty(key.email);
+    },
+  };
 }

@@ -1,12 +1,13 @@
 import 'server-only';
-import { clientAddress } from './client-address';
 import { collectBody } from './read-body';
 import { handleApiRequest } from './pipeline';
+import { webRequestClient } from './request-client';
 
 // Route handlers are this adapter and nothing else: Web Request in, framework-free pipeline,
 // Web Response out. The route is found from the URL, so every route file exports the same thing.
 async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
+  const client = webRequestClient(request.headers);
   const response = await handleApiRequest({
     method: request.method,
     path: url.pathname,
@@ -19,7 +20,8 @@ async function handle(request: Request): Promise<Response> {
         declaredLength: request.headers.get('content-length'),
         abort: () => void request.body?.cancel().catch(() => undefined),
       }),
-    remoteAddress: clientAddress(request.headers.get('x-forwarded-for'), undefined),
+    remoteAddress: client.address,
+    secure: client.secure,
   });
   return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientAddress } from './client-address';
+import { arrivedOverTls, clientAddress } from './client-address';
 import { readNodeBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -25,6 +25,7 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
         abort: () => discardRest(req, res),
       }),
     remoteAddress: clientAddress(headerValue(req.headers['x-forwarded-for']), req.socket.remoteAddress),
+    secure: arrivedOverTls(headerValue(req.headers['x-forwarded-proto']), req.socket.remoteAddress, 'encrypted' in req.socket && req.socket.encrypted === true),
   });
   res.writeHead(response.status, response.headers);
   res.end(response.body);

@@ -6,6 +6,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { corsHeaders } from './cors';
+import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { ApiError, errorBody } from './errors';
 import { matchRoute, type Route } from './routes';
 import type { ApiRequest, ApiResponse, OperationContext } from './types';
@@ -32,13 +33,13 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       }
       assertAddressNotBlocked(request.remoteAddress);
       const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment }).catch(
-        (error: unknown) => {
-          if (error instanceof ApiError && error.code === 'unauthorized') recordAuthFailure(request.remoteAddress);
+        async (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'unauthorized') await recordAuthFailure(request.remoteAddress);
           throw error;
         },
       );
       accountId = auth.accountId;
-      checkRateLimit(auth.tokenId);
+      await checkRateLimit(auth.tokenId);
       // A plain object: no accessors. An object literal with a getter here made V8 keep every
       // request's objects alive past the young generation (bench/RESULTS.md, 2026-11-21 08:30),
       // which tripled GC work and set the rate benchmark's p99.
@@ -62,6 +63,7 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
     response = errorResponse(error, match?.route, requestId, log.child({ requestId }));
   }
   response.headers['x-request-id'] = requestId;
+  if (request.secure) response.headers['strict-transport-security'] = HSTS;
   log.info(
     { requestId, method: request.method, path: request.path, status: response.status, ms: Math.round(performance.now() - started), accountId },
     'request',
@@ -71,12 +73,12 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
 
 const byRoute = new WeakMap<Route, { allow: string; headers: Readonly<Record<string, string>> }>();
 
-/** A route's Allow header (its methods and OPTIONS) and the CORS headers every answer on it carries, built once. */
+/** A route's Allow header (its methods and OPTIONS) and the CORS and security headers every answer on it carries, built once. */
 function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<string, string>> } {
   let cached = byRoute.get(route);
   if (!cached) {
     const allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
-    cached = { allow, headers: Object.freeze(corsHeaders(allow)) };
+    cached = { allow, headers: Object.freeze({ ...corsHeaders(allow), ...API_SECURITY_HEADERS }) };
     byRoute.set(route, cached);
   }
   return cached;
@@ -110,7 +112,7 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
   if (route?.isSuccess === 'boolean') body.IsSuccess = false;
   return {
     status: apiError.status,
-    headers: { ...(route ? routeHeaders(route).headers : corsHeaders('OPTIONS')), ...apiError.headers, 'content-type': 'application/json' },
+    headers: { ...(route ? routeHeaders(route).headers : { ...corsHeaders('OPTIONS'), ...API_SECURITY_HEADERS }), ...apiError.headers, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
 }

@@ -9,7 +9,10 @@ export interface ApiRequest {
   headers: { get(name: string): string | null };
   /** Reads the whole body: 413 as soon as it passes `limit` bytes, 408 if not complete within `timeoutMs`. */
   readBody(limit: number, timeoutMs: number): Promise<string>;
+  /** The client's address (lib/http/client-address.ts), for per-address limits. */
   remoteAddress?: string;
+  /** Arrived over TLS (directly, per a trusted proxy, or HTTPS_ONLY): the answer carries Strict-Transport-Security. */
+  secure?: boolean;
 }
 
 export interface ApiResponse {

@@ -55,8 +55,9 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       API_RATE_LIMIT_PER_SECOND: '5',
       API_RATE_LIMIT_BURST: '300',
-      // Tests that exercise per-address limits name their own address in X-Forwarded-For.
-      TRUST_PROXY: 'true',
+      // Tests that exercise per-address limits act as our proxy: they connect from 127.0.0.1, trusted
+      // here as a proxy, and name the client's address as the rightmost X-Forwarded-For entry.
+      TRUSTED_PROXIES: '127.0.0.1/32',
       API_AUTH_FAILURES_PER_MINUTE: '60',
       API_BODY_TIMEOUT_MS: '2000',
       // No delivery from this server: the tests that deliver start their own workers on a database

@@ -1,16 +1,17 @@
 import { verifySignIn } from '@/lib/accounts/sign-in';
 import { createSession } from '@/lib/auth/session';
-import { clientAddress } from '@/lib/http/client-address';
+import { webRequestClient } from '@/lib/http/request-client';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
 import { ZSignInRequest } from '@/lib/portal/schemas';
 
-// POST /portal-api/auth/sign-in: e-mail and password, rate-limited per e-mail and per IP.
+// POST /portal-api/auth/sign-in: e-mail and password, limited per (e-mail, address) and per address,
+// slowed per e-mail (lib/auth/sign-in-limiter.ts).
 export async function POST(request: Request) {
   try {
     assertSameOrigin(request);
     const input = await readBody(request, ZSignInRequest);
-    const ip = clientAddress(request.headers.get('x-forwarded-for'), undefined) ?? 'unknown';
-    const { userId } = await verifySignIn({ ...input, ip });
+    const { address } = webRequestClient(request.headers);
+    const { userId } = await verifySignIn({ ...input, address });
     await createSession({ userId });
     return jsonResponse({ ok: true });
   } catch (error) {

@@ -1,14 +1,16 @@
 import { signUp } from '@/lib/accounts/sign-up';
 import { createSession } from '@/lib/auth/session';
+import { webRequestClient } from '@/lib/http/request-client';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
 import { ZSignUpRequest } from '@/lib/portal/schemas';
 
-// POST /portal-api/auth/sign-up: creates the account and its first user, then signs in.
+// POST /portal-api/auth/sign-up: creates the account and its first user, then signs in;
+// limited per address (lib/auth/sign-up-limiter.ts).
 export async function POST(request: Request) {
   try {
     assertSameOrigin(request);
     const input = await readBody(request, ZSignUpRequest);
-    const { userId } = await signUp(input);
+    const { userId } = await signUp({ ...input, address: webRequestClient(request.headers).address });
     await createSession({ userId });
     return jsonResponse({ ok: true }, { status: 201 });
   } catch (error) {

@@ -1,0 +1,28 @@
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+import { arrivedOverTls, clientAddress } from './client-address';
+import { peerFromHeaders } from './peer-address';
+
+/** What a request with no verifiable socket address is counted as: all such requests share one count (fail closed). */
+export const UNVERIFIED_ADDRESS = '0.0.0.0';
+let warned = false;
+
+/**
+ * The client address and transport of a request served by a Next route handler (the API's
+ * catch-all routes, the portal's sign-in and sign-up), found exactly as the node:http adapter
+ * finds them, from the socket address that instrumentation.ts records (lib/http/peer-address.ts).
+ */
+export function webRequestClient(headers: { get(name: string): string | null }): { address: string; secure: boolean } {
+  const peer = peerFromHeaders(headers);
+  if (!peer) {
+    if (!warned) {
+      warned = true;
+      log.warn('a request reached a route handler without a verified socket address (before instrumentation ran?); counted as one shared address');
+    }
+    return { address: UNVERIFIED_ADDRESS, secure: env().HTTPS_ONLY };
+  }
+  return {
+    address: clientAddress(headers.get('x-forwarded-for'), peer.address) ?? UNVERIFIED_ADDRESS,
+    secure: arrivedOverTls(headers.get('x-forwarded-proto'), peer.address, peer.encrypted),
+  };
+}
