@@ -41,7 +41,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = options.port ?? Number(process.env.PORT ?? 3000);
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ handleNodeApiRequest }, { log }] = await Promise.all([import('@/lib/http/node-adapter'), import('@/lib/log')]);
+  const [{ handleNodeApiRequest, sendNotAnApiPath, sendServerFailure }, { log }] = await Promise.all([import('@/lib/http/node-adapter'), import('@/lib/log')]);
 
   let nextHandler: RequestHandler | undefined;
   let nextApp: { close(): Promise<void> } | undefined;
@@ -56,19 +56,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     nextApp = app;
   }
 
-  const fail = (res: ServerResponse, error: unknown) => {
-    log.error({ err: error }, 'server failed a request');
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
-  };
+  // The envelope with a request id, whatever escaped (lib/http/node-adapter.ts).
+  const fail = (res: ServerResponse, error: unknown) => sendServerFailure(res, error);
 
   const server = createServer((req, res) => {
     handleNodeApiRequest(req, res).then(
       (handled) => {
         if (handled) return;
         if (nextHandler) return nextHandler(req, res).catch((error: unknown) => fail(res, error));
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'not_found', message: 'Not an API path.' } }));
+        sendNotAnApiPath(res);
       },
       (error: unknown) => fail(res, error),
     );

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { log } from '@/lib/log';
 import { clientAddress } from './client-address';
+import { corsHeaders } from './cors';
+import { ApiError, errorBody } from './errors';
 import { readNodeBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -29,6 +33,31 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
   res.writeHead(response.status, response.headers);
   res.end(response.body);
   return true;
+}
+
+/**
+ * A server's last resort, for an error that escaped every handler (ours and Next's): still the
+ * one envelope, with a request id the log line carries too. Ends the response whatever its state.
+ */
+export function sendServerFailure(res: ServerResponse, error: unknown): void {
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  log.error({ err: error, requestId }, 'server failed a request');
+  const body = errorBody(new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId);
+  sendEnvelope(res, 500, body, requestId);
+}
+
+/** The API-only servers' answer to a path that is not the API's. */
+export function sendNotAnApiPath(res: ServerResponse): void {
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  sendEnvelope(res, 404, errorBody(new ApiError('not_found', 'Not an API path.'), requestId), requestId);
+}
+
+function sendEnvelope(res: ServerResponse, status: number, body: unknown, requestId: string): void {
+  if (res.writableEnded) return;
+  // A handler that failed after sending its headers: the status line is no longer ours to set.
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'x-request-id': requestId });
+  res.end(JSON.stringify(body));
 }
 
 /** A plain path: no dot segments, percent-escapes, backslashes or doubled slashes for a URL parser to normalise. */
