@@ -1,9 +1,15 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { errorBody, ApiError } from '@/lib/http/errors';
+import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from '@/lib/http/path-params';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
 // its own scripts, so no inline script runs without it ('unsafe-inline' is never allowed for
 // scripts). The API paths are not matched: they answer JSON, not documents.
 export function proxy(request: NextRequest) {
+  const refused = malformedPath(request);
+  if (refused) return refused;
+  // The API's paths come here only for that check (see the matcher): no page headers on JSON.
+  if (/^\/(?:api|version-test)\//.test(request.nextUrl.pathname)) return NextResponse.next();
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV === 'development';
   const policy = [
@@ -27,6 +33,30 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+/**
+ * A path Next's router cannot percent-decode (`/webhooks/%ZZ`) would be its own bare 500 before any
+ * handler of ours runs. The API's go to a static route that answers them through the pipeline
+ * (lib/http/path-params.ts); the portal-api's get the 404 envelope here; pages a plain 404.
+ */
+function malformedPath(request: NextRequest): NextResponse | undefined {
+  const { pathname } = request.nextUrl;
+  if (!hasMalformedEscape(pathname)) return undefined;
+  if (/^\/(?:api|version-test)\//.test(pathname)) {
+    const url = request.nextUrl.clone();
+    url.pathname = MALFORMED_PATH_ROUTE;
+    const headers = new Headers(request.headers);
+    headers.set(MALFORMED_PATH_HEADER, pathname);
+    return NextResponse.rewrite(url, { request: { headers } });
+  }
+  const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
+  const headers = { 'x-request-id': requestId, 'cache-control': 'no-store' };
+  if (pathname.startsWith('/portal-api/')) {
+    const error = new ApiError('not_found', 'Nothing exists at this path: it has a malformed percent-escape.');
+    return NextResponse.json(errorBody(error, requestId), { status: 404, headers });
+  }
+  return new NextResponse('Not Found: the path has a malformed percent-escape.', { status: 404, headers: { ...headers, 'content-type': 'text/plain' } });
+}
+
 export const config = {
   matcher: [
     {
@@ -36,5 +66,8 @@ export const config = {
         { type: 'header', key: 'purpose', value: 'prefetch' },
       ],
     },
+    // The API only when its path has a percent-escape, which may be one Next cannot decode (above).
+    { source: '/api/:rest(.*%.*)' },
+    { source: '/version-test/:rest(.*%.*)' },
   ],
 };
