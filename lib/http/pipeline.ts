@@ -7,6 +7,7 @@ import { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { corsHeaders } from './cors';
 import { ApiError, errorBody } from './errors';
+import { assertJsonShape } from './json-shape';
 import { matchRoute, type Route, type RouteMatch } from './routes';
 import type { ApiRequest, ApiResponse, OperationContext } from './types';
 
@@ -90,6 +91,7 @@ function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<s
 async function readJson(request: ApiRequest): Promise<unknown> {
   const text = await request.readBody(env().API_MAX_BODY_BYTES, env().API_BODY_TIMEOUT_MS);
   if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+  assertJsonShape(text);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -5,6 +5,7 @@ import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { ApiError, errorBody } from '@/lib/http/errors';
+import { assertJsonShape } from '@/lib/http/json-shape';
 import { isPlausiblePathParam } from '@/lib/http/path-params';
 import { log } from '@/lib/log';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
@@ -63,6 +64,7 @@ export async function readJson(request: Request, limit = 1_000_000): Promise<unk
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
   const text = await request.text();
   if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  assertJsonShape(text);
   try {
     return text ? JSON.parse(text) : {};
   } catch {
