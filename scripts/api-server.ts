@@ -3,7 +3,7 @@
 // `next start` (TEST_SERVER=next), so both ways in keep one contract.
 import { createServer } from 'node:http';
 import { env } from '@/lib/env';
-import { handleNodeApiRequest, sendNotAnApiPath, sendServerFailure } from '@/lib/http/node-adapter';
+import { handleNodeApiRequest } from '@/lib/http/node-adapter';
 import { log } from '@/lib/log';
 import { startWebhookWorker } from '@/lib/webhooks/worker';
 
@@ -11,9 +11,16 @@ const port = Number(process.env.PORT ?? 3001);
 const server = createServer((req, res) => {
   handleNodeApiRequest(req, res)
     .then((handled) => {
-      if (!handled) sendNotAnApiPath(res);
+      if (!handled) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'not_found', message: 'Not an API path.' } }));
+      }
     })
-    .catch((error: unknown) => sendServerFailure(res, error));
+    .catch((error: unknown) => {
+      log.error({ err: error }, 'api server failed a request');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
+    });
 });
 server.keepAliveTimeout = 65_000;
 // Slow or never-ending requests are cut off rather than holding a socket forever.

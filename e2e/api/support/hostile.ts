@@ -188,6 +188,60 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   },
 );
 
+/** How a field keeps its type but turns hostile: a string gains a bad character, a date becomes impossible, a number extreme. */
+export interface Taint {
+  fragment: string;
+  position: 'start' | 'middle' | 'end' | 'only';
+  date: string;
+  number: unknown;
+  copies: number;
+}
+
+const taint: fc.Arbitrary<Taint> = fc.record({
+  fragment: fc.oneof(
+    fc.constantFrom('\u0000', '\ud800', '\udfff', '\u0007', '\u001b', '\u007f', '\u0085', '\u202e', '\u200b', '\ufeff', '\u2028', '\t', '\n', 'ש'),
+    controlChar,
+    loneSurrogate,
+  ),
+  position: fc.constantFrom('start', 'middle', 'end', 'only'),
+  date: fc.constantFrom(...HOSTILE_DATES),
+  number: hostileNumber,
+  copies: fc.constantFrom(2, 101, 5_001, 20_000),
+});
+
+export type Edit = { kind: 'taint' | 'set' | 'duplicate' | 'proto' | 'delete'; at: number; value: unknown; taint: Taint };
+
+export const edit: fc.Arbitrary<Edit> = fc.record({
+  kind: fc.constantFrom('taint', 'taint', 'taint', 'taint', 'set', 'set', 'duplicate', 'proto', 'delete'),
+  at: fc.nat(),
+  value: hostileValue,
+  taint,
+});
+
+const DATE_LIKE = /^\d{4}-\d\d-\d\d/;
+
+/** The value made hostile while keeping its type, so that the rest of the body stays valid and it reaches the code behind validation. */
+function tainted(value: unknown, t: Taint): unknown {
+  if (typeof value === 'string') {
+    if (DATE_LIKE.test(value)) return t.date;
+    if (t.position === 'only') return t.fragment;
+    if (t.position === 'start') return t.fragment + value;
+    if (t.position === 'end') return value + t.fragment;
+    const half = Math.floor(value.length / 2);
+    return value.slice(0, half) + t.fragment + value.slice(half);
+  }
+  if (typeof value === 'number') return t.number;
+  if (Array.isArray(value) && value.length > 0) return Array.from({ length: t.copies }, () => structuredCloneJson(value[0]));
+  if (value instanceof Members) return new Members([...value.members, ['__proto__', new Members([['polluted', true]])]]);
+  return t.fragment;
+}
+
+function structuredCloneJson(value: unknown): unknown {
+  if (value instanceof Members) return new Members(value.members.map(([k, v]) => [k, structuredCloneJson(v)]));
+  if (Array.isArray(value)) return value.map(structuredCloneJson);
+  return value;
+}
+
 // Everywhere a value sits in a body: the slot's container and its key or index.
 type Slot = { parent: Members; index: number } | { parent: unknown[]; index: number };
 
@@ -206,31 +260,27 @@ function slots(value: unknown, out: Slot[] = []): Slot[] {
   return out;
 }
 
-export type Edit = { kind: 'set' | 'duplicate' | 'proto' | 'delete'; at: number; value: unknown };
-
-export const edit: fc.Arbitrary<Edit> = fc.record({
-  kind: fc.constantFrom('set', 'set', 'set', 'duplicate', 'proto', 'delete'),
-  at: fc.nat(),
-  value: hostileValue,
-});
-
-/** The sample with each edit applied: a hostile value put in a field, a key repeated, a prototype key added, a field removed. */
+/**
+ * The sample with each edit applied: a field tainted (same type, hostile content), replaced by any
+ * hostile value, its key repeated, a prototype key added next to it, or removed.
+ */
 export function applyEdits(sample: unknown, edits: Edit[]): unknown {
   const body = toMembers(structuredClone(sample));
   for (const change of edits) {
     const all = slots(body);
-    if (all.length === 0) return change.value;
+    if (all.length === 0) return change.kind === 'taint' ? tainted(body, change.taint) : change.value;
     const { parent, index } = all[change.at % all.length];
     if (parent instanceof Members) {
-      const key = parent.members[index][0];
-      if (change.kind === 'set') parent.members[index] = [key, change.value];
+      const [key, current] = parent.members[index];
+      if (change.kind === 'taint') parent.members[index] = [key, tainted(current, change.taint)];
+      else if (change.kind === 'set') parent.members[index] = [key, change.value];
       else if (change.kind === 'duplicate') parent.members.push([key, change.value]);
       else if (change.kind === 'proto') parent.members.push([change.at % 2 ? '__proto__' : 'constructor', new Members([['polluted', change.value], ['prototype', new Members([['polluted', true]])]])]);
       else parent.members.splice(index, 1);
     } else if (change.kind === 'delete') {
       parent.splice(index, 1);
     } else {
-      parent[index] = change.value;
+      parent[index] = change.kind === 'taint' ? tainted(parent[index], change.taint) : change.value;
     }
   }
   return body;
