@@ -54,4 +54,29 @@ describe('OpenAPI document', () => {
       }
     }
   });
+
+  it('documents a bound for every request string and array (the memory budget)', () => {
+    const names = [
+      'RateRequest',
+      'Package',
+      'ContainerManifestRequest',
+      'ContainerDetail',
+      'CreateWebhookRequest',
+      'UpdateWebhookRequest',
+    ];
+    for (const name of names) {
+      const schema = doc.components.schemas[name] as { properties: Record<string, Json> };
+      for (const [field, property] of Object.entries(schema.properties)) {
+        const types = ([] as unknown[]).concat(property.type);
+        if (types.includes('string')) expect(property.maxLength, `${name}.${field}`).toEqual(expect.any(Number));
+        if (types.includes('array')) expect(property.maxItems, `${name}.${field}`).toEqual(expect.any(Number));
+      }
+    }
+    const container = doc.components.schemas.ContainerManifestRequest as { properties: Record<string, Json> };
+    expect(container.properties.ContainerDetails.maxItems).toBe(5000);
+    expect(container.properties.FromCompany.maxLength).toBe(255);
+    const hook = doc.components.schemas.CreateWebhookRequest as { properties: Record<string, Json> };
+    expect(hook.properties.events.maxItems).toBe(20);
+    expect(hook.properties.url.maxLength).toBe(2048);
+  });
 });

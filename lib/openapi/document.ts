@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import { SERVICES } from '@/lib/schemas/rate';
 import { ZRateRequest } from '@/lib/schemas/rate';
 import {
+  WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENTS,
+  WEBHOOK_EVENTS_MAX,
+  WEBHOOK_URL_MAX,
   ZCreateWebhookRequest,
   ZListWebhookDeliveriesQuery,
   ZUpdateWebhookRequest,
@@ -64,7 +67,7 @@ function containerManifestSchema(): Json {
   const properties = json.properties as Record<string, Json>;
   properties.ContainerDetails = {
     type: 'array',
-    maxItems: 5000,
+    maxItems: MAX_CONTAINER_PACKAGES,
     items: ref('ContainerDetail'),
     description: 'The packages in the container (at most 5,000); tracking numbers unique.',
   };
@@ -236,13 +239,22 @@ function webhookRequestSchema(schema: z.ZodType): Json {
   properties.url = {
     type: 'string',
     format: 'uri',
-    maxLength: 2048,
+    maxLength: WEBHOOK_URL_MAX,
     description: 'http(s) URL that receives the notifications.',
   };
-  properties.events = { type: 'array', minItems: 1, items: { type: 'string', enum: [...WEBHOOK_EVENTS] } };
+  properties.events = {
+    type: 'array',
+    minItems: 1,
+    maxItems: WEBHOOK_EVENTS_MAX,
+    items: { type: 'string', enum: [...WEBHOOK_EVENTS] },
+  };
   if ('enabled' in properties)
     properties.enabled = { type: 'boolean', description: 'Enabling clears the reason it was disabled.' };
-  properties.description = { type: ['string', 'null'], maxLength: 255 };
+  properties.description = {
+    type: ['string', 'null'],
+    maxLength: WEBHOOK_DESCRIPTION_MAX,
+    description: 'One line: no control characters.',
+  };
   json.additionalProperties = false;
   return json;
 }

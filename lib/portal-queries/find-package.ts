@@ -1,4 +1,5 @@
 import 'server-only';
+import { isoDay, isoInstant } from './dates';
 import { db } from '@/lib/db';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest';
 import type { FoundPackage } from './types';
@@ -32,10 +33,10 @@ export async function findPackage(options: PortalScope & { trackingNumber: strin
       kind: 'container',
       trackingNumber,
       manifestId: m.id,
-      manifestDate: m.manifestDate.toISOString().slice(0, 10),
+      manifestDate: isoDay(m.manifestDate),
       service: m.serviceName,
       containerId: m.containerId,
-      createdAt: m.createdAt.toISOString(),
+      createdAt: isoInstant(m.createdAt),
       detail: inSchemaOrder(inContainer.detail as Record<string, unknown>, CONTAINER_PACKAGE_COLUMNS),
     });
   }
@@ -44,10 +45,10 @@ export async function findPackage(options: PortalScope & { trackingNumber: strin
       kind: 'daily',
       trackingNumber,
       manifestId: inDaily.dailyManifestId,
-      manifestDate: inDaily.manifestDate.toISOString().slice(0, 10),
+      manifestDate: isoDay(inDaily.manifestDate),
       service: inDaily.serviceName,
       containerId: null,
-      createdAt: inDaily.createdAt.toISOString(),
+      createdAt: isoInstant(inDaily.createdAt),
       detail: inSchemaOrder(inDaily.data as Record<string, unknown>, DAILY_PACKAGE_COLUMNS),
     });
   }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { isoDay, isoInstant } from './dates';
 import { db } from '@/lib/db';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
@@ -30,11 +31,11 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
       type: 'container',
       id: container.id,
       containerId: container.containerId,
-      manifestDate: container.manifestDate.toISOString().slice(0, 10),
+      manifestDate: isoDay(container.manifestDate),
       manifestDateDefaulted: container.manifestDateDefaulted,
       service: container.serviceName,
       packageCount: container.packageCount,
-      createdAt: container.createdAt.toISOString(),
+      createdAt: isoInstant(container.createdAt),
       header: (container.header ?? {}) as Record<string, unknown>,
       columns: CONTAINER_PACKAGE_COLUMNS,
     };
@@ -57,11 +58,11 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
     type: 'daily',
     id: daily.id,
     containerId: null,
-    manifestDate: daily.manifestDate.toISOString().slice(0, 10),
+    manifestDate: isoDay(daily.manifestDate),
     manifestDateDefaulted: false,
     service: services.map((s) => s.serviceName).join(', ') || null,
     packageCount: count,
-    createdAt: daily.createdAt.toISOString(),
+    createdAt: isoInstant(daily.createdAt),
     header: null,
     columns: DAILY_PACKAGE_COLUMNS,
   };

@@ -1,4 +1,5 @@
 import 'server-only';
+import { isoDay, isoInstant } from './dates';
 import { db, Prisma } from '@/lib/db';
 import type { ManifestList, ManifestListItem, ManifestType } from './types';
 import { containsPattern, type PortalScope } from './scope';
@@ -107,9 +108,9 @@ function toItem(row: Row): ManifestListItem {
     type: row.type,
     id: row.id,
     containerId: row.container_id,
-    manifestDate: row.day.toISOString().slice(0, 10),
+    manifestDate: isoDay(row.day),
     service: row.service,
     packageCount: row.package_count,
-    createdAt: row.created_at.toISOString(),
+    createdAt: isoInstant(row.created_at),
   };
 }

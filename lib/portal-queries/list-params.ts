@@ -1,16 +1,29 @@
 import { z } from 'zod';
+import { calendarDayViolation } from '@/lib/schemas/fields';
+import { storableString } from '@/lib/schemas/text-rule';
 
-// Query-string parameters of the portal's list endpoints, parsed once and shared with the pages.
+// Query-string parameters of the portal's list endpoints, parsed once with parseOperation, so a bad
+// filter is a 422 naming the parameter. Text filters obey the one text rule (a NUL would reach
+// PostgreSQL); days are real dates in the manifest years. Paging stays lenient: a pager link that
+// is off falls back to the first page.
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 const day = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-  .optional()
-  .catch(undefined);
+  .superRefine((value, ctx) => {
+    const match = DAY.exec(value);
+    const violation = match ? calendarDayViolation(match[1], match[2], match[3]) : 'must be a date, YYYY-MM-DD';
+    if (violation) ctx.addIssue({ code: 'custom', message: violation });
+  })
+  .optional();
+
+const filterText = (max: number) => storableString().trim().max(max, `must be at most ${max} characters`).optional();
 
 export const ZManifestListQuery = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: filterText(100),
   type: z.enum(['container', 'daily']).optional().catch(undefined),
-  service: z.string().trim().max(100).optional().catch(undefined),
+  service: filterText(100),
   from: day,
   to: day,
   offset: z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined),
@@ -21,6 +34,11 @@ export type TManifestListQuery = z.infer<typeof ZManifestListQuery>;
 export const ZPageQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
+});
+
+/** A package is looked up by its tracking number: the same text rule and length as the API's. */
+export const ZFindPackageQuery = z.object({
+  tracking: storableString().trim().min(1, 'is required').max(64, 'must be at most 64 characters'),
 });
 
 export function searchParamsObject(url: string): Record<string, string> {

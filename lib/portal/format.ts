@@ -23,14 +23,21 @@ const dateTimeSeconds = new Intl.DateTimeFormat('en-US', {
 const date = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** `seconds`: for logs, where attempts a few seconds apart must read apart. */
+/** A value Intl can format, or undefined: Intl throws a RangeError on an invalid date, which would blank the page. */
+function validDate(value: string | Date | null | undefined): Date | undefined {
+  if (!value) return undefined;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+}
+
 export function formatDateTime(value: string | Date | null | undefined, options: { seconds?: boolean } = {}): string {
-  if (!value) return '—';
-  return (options.seconds ? dateTimeSeconds : dateTime).format(new Date(value));
+  const parsed = validDate(value);
+  return parsed ? (options.seconds ? dateTimeSeconds : dateTime).format(parsed) : '—';
 }
 
 export function formatDate(value: string | Date | null | undefined): string {
-  if (!value) return '—';
-  return date.format(new Date(value));
+  const parsed = validDate(value);
+  return parsed ? date.format(parsed) : '—';
 }
 
 export function formatMoney(amount: string): string {

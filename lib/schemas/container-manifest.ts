@@ -58,31 +58,43 @@ export const ZContainerManifestRequest = z
     ContainerLength: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
     ContainerWidth: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
     ContainerHeight: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    ShipmentDescription: text({ required: true, max: 1_000 }),
+    ShipmentDescription: text({ required: true, max: 1_000, multiline: true }),
     AWB: awb(),
     Reference1: text(),
     Reference2: text(),
     Reference3: text(),
     Reference4: text(),
     ContainerDetails: z
-      .preprocess((v) => (v === null || v === '' ? undefined : v), z.array(ZContainerDetail).optional())
-      // Runs even when some items failed (`when`), so a duplicate is reported beside their errors.
-      .superRefine((details, ctx) => {
-        if (!Array.isArray(details)) return;
-        if (details.length > MAX_CONTAINER_PACKAGES) {
-          ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CONTAINER_PACKAGES} packages (got ${details.length})` });
-          return;
+      .preprocess((value, ctx) => {
+        if (value === null || value === '') return undefined;
+        // The length is checked before any element, so a huge array costs one error, not one per item.
+        if (Array.isArray(value) && value.length > MAX_CONTAINER_PACKAGES) {
+          ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CONTAINER_PACKAGES} packages (got ${value.length})` });
+          return z.NEVER;
         }
-        // A tracking number identifies one package: twice in one container is a mistake.
-        const firstIndex = new Map<string, number>();
-        details.forEach((detail, index) => {
-          const tn = (detail as { TrackingNumber?: unknown } | null)?.TrackingNumber;
-          if (typeof tn !== 'string' || tn === '') return;
-          const seen = firstIndex.get(tn);
-          if (seen === undefined) firstIndex.set(tn, index);
-          else ctx.addIssue({ code: 'custom', path: [index, 'TrackingNumber'], message: `duplicates ContainerDetails[${seen}].TrackingNumber` });
-        });
-      }, { when: () => true }),
+        return value;
+      }, z.array(ZContainerDetail).max(MAX_CONTAINER_PACKAGES).optional())
+      // Runs even when some items failed (`when`), so a duplicate is reported beside their errors.
+      .superRefine(
+        (details, ctx) => {
+          if (!Array.isArray(details)) return;
+          // A tracking number identifies one package: twice in one container is a mistake.
+          const firstIndex = new Map<string, number>();
+          details.forEach((detail, index) => {
+            const tn = (detail as { TrackingNumber?: unknown } | null)?.TrackingNumber;
+            if (typeof tn !== 'string' || tn === '') return;
+            const seen = firstIndex.get(tn);
+            if (seen === undefined) firstIndex.set(tn, index);
+            else
+              ctx.addIssue({
+                code: 'custom',
+                path: [index, 'TrackingNumber'],
+                message: `duplicates ContainerDetails[${seen}].TrackingNumber`,
+              });
+          });
+        },
+        { when: () => true },
+      ),
   })
   .transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
 

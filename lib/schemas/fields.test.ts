@@ -101,3 +101,75 @@ describe('ISO 8601 manifest dates', () => {
     expect(parse(isoDateTime(), input)).toMatchObject({ ok: false });
   });
 });
+
+describe('manifest dates are real days in 2000-2099', () => {
+  it.each([
+    ['2000-01-01', '2000-01-01T00:00:00.000Z'],
+    ['2099-12-31T23:59:59Z', '2099-12-31T23:59:59.000Z'],
+    ['2028-02-29', '2028-02-29T00:00:00.000Z'],
+    ['2000-02-29', '2000-02-29T00:00:00.000Z'],
+    ['2026-11-23T23:59:59.999+23:59', '2026-11-23T00:00:59.999Z'],
+  ])('accepts %s', (input, instant) => {
+    expect(parse(isoDateTime(), input)).toEqual({ ok: true, value: { instant, day: input.slice(0, 10) } });
+  });
+
+  it.each([
+    ['1999-12-31', 'must be in the years 2000 to 2099'],
+    ['2100-01-01', 'must be in the years 2000 to 2099'],
+    ['0000-01-01', 'must be in the years 2000 to 2099'],
+    ['9999-12-31T00:00:00Z', 'must be in the years 2000 to 2099'],
+    ['2026-02-30', 'is not a real calendar date'],
+    ['2026-02-29', 'is not a real calendar date'],
+    ['2100-02-29', 'is not a real calendar date'],
+    ['2026-13-01', 'is not a real calendar date'],
+    ['2026-00-10', 'is not a real calendar date'],
+    ['2026-04-31', 'is not a real calendar date'],
+    ['0000-00-00', 'is not a real calendar date'],
+    ['9999-99-99', 'is not a real calendar date'],
+    ['2026-11-23T24:00', 'is not a valid time of day'],
+    ['2026-11-23T24:00:00Z', 'is not a valid time of day'],
+    ['2026-11-23T23:60:00Z', 'is not a valid time of day'],
+    ['2026-11-23T23:59:60Z', 'is not a valid time of day'],
+    ['2026-11-23T08:00:00+24:00', 'has an impossible UTC offset'],
+    ['2026-11-23T08:00:00+05:60', 'has an impossible UTC offset'],
+  ])('refuses %s: %s', (input, message) => {
+    expect(parse(isoDateTime(), input)).toEqual({ ok: false, message });
+  });
+
+  it('refuses a date with NUL by the text rule, and an over-long one before any pattern runs', () => {
+    expect(parse(isoDateTime(), '2026-11-23\u0000')).toEqual({ ok: false, message: 'must not contain control characters (found NUL at position 10)' });
+    expect(parse(isoDateTime(), '2'.repeat(1_001))).toEqual({ ok: false, message: 'must be at most 40 characters' });
+  });
+});
+
+describe('text limits and the text rule in every field builder', () => {
+  it('accepts the maximum length and refuses one past it', () => {
+    expect(parse(text({ max: 255 }), 'a'.repeat(255))).toEqual({ ok: true, value: 'a'.repeat(255) });
+    expect(parse(text({ max: 255 }), 'a'.repeat(256))).toEqual({ ok: false, message: 'must be at most 255 characters' });
+    // Surrounding blanks do not count, as before.
+    expect(parse(text({ max: 3 }), '  abc  ')).toEqual({ ok: true, value: 'abc' });
+    expect(parse(text({ max: 255 }), 'a'.repeat(5_000_000))).toEqual({ ok: false, message: 'must be at most 255 characters' });
+  });
+
+  it('allows tab and line breaks only in multi-line text', () => {
+    expect(parse(text({ multiline: true }), 'line 1\r\nline 2\tend')).toEqual({ ok: true, value: 'line 1\r\nline 2\tend' });
+    expect(parse(text(), 'line 1\nline 2')).toEqual({ ok: false, message: 'must not contain control characters (found U+000A at position 6)' });
+    expect(parse(text({ multiline: true }), 'a\u0000')).toMatchObject({ ok: false });
+  });
+
+  it.each([
+    ['text', text()],
+    ['decimal', decimal()],
+    ['postal code', postalCode()],
+    ['US ZIP', usZip()],
+    ['AWB', awb()],
+    ['date', isoDateTime()],
+  ])('%s: NUL and a lone surrogate get the text rule message', (_name, schema) => {
+    expect(parse(schema, '1\u0000')).toEqual({ ok: false, message: 'must not contain control characters (found NUL at position 1)' });
+    expect(parse(schema, '1\ud800')).toEqual({ ok: false, message: 'must be valid Unicode text (it contains an unpaired surrogate)' });
+  });
+
+  it('reads no number from a megabyte of digits', () => {
+    expect(parse(decimal(), '1'.repeat(1_001))).toEqual({ ok: false, message: 'must be a number' });
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textRuleViolation } from './text-rule';
 
 // Field builders shared by every operation's schema. Each accepts what published clients really
 // send (numbers where text is documented, numeric text where numbers are, "" or null for "no value")
@@ -29,10 +30,31 @@ interface Presence<R extends boolean> {
 type Out<T, R extends boolean> = R extends true ? T : T | undefined;
 
 /** JSON Schema for a field's documented input (the OpenAPI document is generated from these schemas). */
-type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string };
+type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string; maxLength?: number };
 
-function field<T, R extends boolean>(json: JsonMeta, required: R, convert: (value: unknown, ctx: Ctx) => T) {
+/** No field reads more text than this, whatever its own (smaller) maximum. */
+const TEXT_GATE = 1_000;
+
+/**
+ * Every field, whatever it holds, first passes the same gate on text it was sent: a hard length
+ * limit (so no pattern or conversion ever sees a megabyte) and the one text rule
+ * (lib/schemas/text-rule.ts), so no field can carry what PostgreSQL refuses. `tooLong` is the
+ * field's own message for text over the gate.
+ */
+function field<T, R extends boolean>(
+  json: JsonMeta,
+  required: R,
+  convert: (value: unknown, ctx: Ctx) => T,
+  options: { multiline?: boolean; tooLong?: string } = {},
+) {
+  const gate = Math.max(json.maxLength ?? 0, TEXT_GATE);
+  const tooLong = options.tooLong ?? `must be at most ${json.maxLength ?? TEXT_GATE} characters`;
   const transform = z.unknown().transform((value, ctx): Out<T, R> => {
+    if (typeof value === 'string') {
+      if (value.length > gate && value.trim().length > gate) return fail(ctx, tooLong);
+      const violation = textRuleViolation(value, options);
+      if (violation) return fail(ctx, violation);
+    }
     if (blank(value)) return (required ? fail(ctx, 'is required') : undefined) as Out<T, R>;
     return convert(value, ctx);
   });
@@ -42,15 +64,30 @@ function field<T, R extends boolean>(json: JsonMeta, required: R, convert: (valu
   return (required ? schema : schema.optional()) as typeof schema;
 }
 
-export function text<R extends boolean = false>(options: { max?: number } & Partial<Presence<R>> = {}) {
+/**
+ * Free text. `multiline` fields (descriptions) may hold tab and line breaks; no field may hold any
+ * other control character, NUL or an unpaired surrogate.
+ */
+export function text<R extends boolean = false>(options: { max?: number; multiline?: boolean } & Partial<Presence<R>> = {}) {
   const max = options.max ?? 255;
-  const json: JsonMeta = { type: 'string', maxLength: max };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const result = asText(value);
-    if (result === undefined) return fail(ctx, 'must be a string');
-    if (result.length > max) return fail(ctx, `must be at most ${max} characters`);
-    return result;
-  });
+  const json: JsonMeta = {
+    type: 'string',
+    maxLength: max,
+    ...(options.multiline
+      ? { description: 'Tab and line breaks allowed; no other control characters.' }
+      : { description: 'One line: no control characters.' }),
+  };
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx) => {
+      const result = asText(value);
+      if (result === undefined) return fail(ctx, 'must be a string');
+      if (result.length > max) return fail(ctx, `must be at most ${max} characters`);
+      return result;
+    },
+    { multiline: options.multiline },
+  );
 }
 
 export function oneOf<const V extends string, R extends boolean = false>(
@@ -58,12 +95,19 @@ export function oneOf<const V extends string, R extends boolean = false>(
   options: Partial<Presence<R>> = {},
 ) {
   const byLowerCase = new Map(values.map((v) => [v.toLowerCase(), v] as const));
-  const json: JsonMeta = { type: 'string', enum: [...values], description: 'Case-insensitive.' };
-  return field(json, (options.required ?? false) as R, (value, ctx): V => {
-    const result = asText(value);
-    const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
-    return match ?? fail(ctx, `must be one of: ${values.join(', ')}`);
-  });
+  const longest = Math.max(...values.map((v) => v.length));
+  const json: JsonMeta = { type: 'string', enum: [...values], maxLength: longest, description: 'Case-insensitive.' };
+  const message = `must be one of: ${values.join(', ')}`;
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx): V => {
+      const result = asText(value);
+      const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
+      return match ?? fail(ctx, message);
+    },
+    { tooLong: message },
+  );
 }
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
@@ -82,36 +126,66 @@ export function decimal<R extends boolean = false>(
     maximum: max,
     description: `Decimal, at most ${maxDecimals} decimal places. A numeric string ("2.5") is accepted too.`,
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const raw = asText(value);
-    const match = raw === undefined ? null : DECIMAL.exec(raw);
-    if (!match) return fail(ctx, 'must be a number');
-    const whole = match[2].replace(/^0+(?=\d)/, '');
-    const fraction = match[3] ?? '';
-    if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
-    const normalised = fraction ? `${whole}.${fraction}` : whole;
-    const numeric = Number(normalised);
-    if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
-    if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
-    if (numeric > max) return fail(ctx, `must be at most ${max}`);
-    return normalised;
-  });
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx) => {
+      const raw = asText(value);
+      const match = raw === undefined ? null : DECIMAL.exec(raw);
+      if (!match) return fail(ctx, 'must be a number');
+      const whole = match[2].replace(/^0+(?=\d)/, '');
+      const fraction = match[3] ?? '';
+      if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
+      const normalised = fraction ? `${whole}.${fraction}` : whole;
+      const numeric = Number(normalised);
+      if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+      if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
+      if (numeric > max) return fail(ctx, `must be at most ${max}`);
+      return normalised;
+    },
+    { tooLong: 'must be a number' },
+  );
 }
 
 export function integer<R extends boolean = false>(options: { min?: number; max?: number } & Partial<Presence<R>> = {}) {
   const { min = 0, max = 1_000_000 } = options;
   const json: JsonMeta = { type: 'integer', minimum: min, maximum: max, description: 'A numeric string is accepted too.' };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const raw = asText(value);
-    if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
-    const result = Number(raw);
-    if (result < min || result > max) return fail(ctx, `must be between ${min} and ${max}`);
-    return result;
-  });
+  return field(
+    json,
+    (options.required ?? false) as R,
+    (value, ctx) => {
+      const raw = asText(value);
+      if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
+      const result = Number(raw);
+      if (result < min || result > max) return fail(ctx, `must be between ${min} and ${max}`);
+      return result;
+    },
+    { tooLong: 'must be a whole number' },
+  );
 }
 
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** Manifest days every screen, export and query can show: the years 2000 to 2099. */
+export const FIRST_MANIFEST_YEAR = 2000;
+export const LAST_MANIFEST_YEAR = 2099;
+const DATE_TIME_MAX_LENGTH = 40;
+
+/**
+ * Why `year-month-day` is not a manifest day (a real calendar date within the documented years),
+ * or undefined when it is. The parts are the digits as written.
+ */
+export function calendarDayViolation(year: string, month: string, day: string): string | undefined {
+  const y = Number(year);
+  const m = Number(month);
+  const d = Number(day);
+  const daysInMonth = m >= 1 && m <= 12 ? new Date(Date.UTC(2000 + (y % 400), m, 0)).getUTCDate() : 0;
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth) return 'is not a real calendar date';
+  if (y < FIRST_MANIFEST_YEAR || y > LAST_MANIFEST_YEAR) {
+    return `must be in the years ${FIRST_MANIFEST_YEAR} to ${LAST_MANIFEST_YEAR}`;
+  }
+  return undefined;
+}
 
 export interface ManifestDateValue {
   /** The instant, as ISO 8601 in UTC. A value without an offset is read as UTC. */
@@ -125,7 +199,10 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
   const json: JsonMeta = {
     type: 'string',
     format: 'date-time',
-    description: 'ISO 8601 date or date-time; without an offset it is read as UTC. The calendar day is the manifest date.',
+    maxLength: DATE_TIME_MAX_LENGTH,
+    description:
+      'ISO 8601 date or date-time; without an offset it is read as UTC. The calendar day is the manifest date, ' +
+      `a real date in the years ${FIRST_MANIFEST_YEAR} to ${LAST_MANIFEST_YEAR}; hours 00-23.`,
     examples: ['2024-05-01T09:00:00Z'],
   };
   return field(json, (options.required ?? false) as R, (value, ctx): ManifestDateValue => {
@@ -134,10 +211,13 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const [, y, m, d, hh = '00', mm = '00', ss = '00', zone] = match;
     const day = `${y}-${m}-${d}`;
-    const calendar = new Date(`${day}T00:00:00Z`);
-    if (Number.isNaN(calendar.getTime()) || calendar.toISOString().slice(0, 10) !== day) {
-      return fail(ctx, 'is not a real calendar date');
-    }
+    const dayViolation = calendarDayViolation(y, m, d);
+    if (dayViolation) return fail(ctx, dayViolation);
+    // JavaScript reads 24:00 as the next day and 23:59:60 as the next minute: neither is written here.
+    if (Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return fail(ctx, 'is not a valid time of day');
+    const offsetParts = zone ? /^[+-](\d{2}):?(\d{2})$/.exec(zone) : null;
+    if (offsetParts && (Number(offsetParts[1]) > 23 || Number(offsetParts[2]) > 59))
+      return fail(ctx, 'has an impossible UTC offset');
     const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
     const fractionMatch = /\.(\d{1,9})/.exec(raw);
     const millis = fractionMatch ? `.${fractionMatch[1].padEnd(3, '0').slice(0, 3)}` : '';
@@ -155,7 +235,13 @@ const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRST
 
 /** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
 export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  const json: JsonMeta = { type: 'string', pattern: US_ZIP.source, description: 'US ZIP or ZIP+4.', examples: ['10001'] };
+  const json: JsonMeta = {
+    type: 'string',
+    pattern: US_ZIP.source,
+    maxLength: 10,
+    description: 'US ZIP or ZIP+4.',
+    examples: ['10001'],
+  };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const match = US_ZIP.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');
@@ -167,6 +253,7 @@ export function usZip<R extends boolean = false>(options: Partial<Presence<R>> =
 export function postalCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
+    maxLength: 10,
     description: 'US ZIP, ZIP+4, or Canadian postal code (A1A 1A1).',
     examples: ['10001', 'M5V 3L9'],
   };
@@ -194,6 +281,7 @@ export function iataCode<R extends boolean = false>(options: Partial<Presence<R>
   const json: JsonMeta = {
     type: 'string',
     pattern: IATA.source,
+    maxLength: 3,
     description: 'Three-letter IATA airport code.',
     examples: ['JFK'],
   };
@@ -218,6 +306,7 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
   const json: JsonMeta = {
     type: 'string',
     pattern: AWB.source,
+    maxLength: 12,
     description: 'Air waybill: 3-digit airline prefix and 8-digit serial; the last digit is the 7 before it mod 7.',
     examples: ['123-45678905'],
   };
@@ -232,7 +321,7 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
 
 /** Tracking numbers are barcode content: letters, digits and - _ . only. */
 export function trackingNumber<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
-  const json: JsonMeta = { type: 'string', pattern: TRACKING.source };
+  const json: JsonMeta = { type: 'string', pattern: TRACKING.source, maxLength: 64 };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
     const raw = asText(value) ?? '';
     if (!TRACKING.test(raw)) {

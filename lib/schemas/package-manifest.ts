@@ -37,7 +37,7 @@ export const ZPackage = z.object({
   ToState: text({ max: 100 }),
   ToPostalCode: postalCode({ required: true }),
   ToCountry: text({ max: 100 }),
-  ShipmentDescription: text({ required: true, max: 1_000 }),
+  ShipmentDescription: text({ required: true, max: 1_000, multiline: true }),
   PackageSizeLength: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
   PackageSizeWidth: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
   PackageSizeHeight: decimal({ required: true, maxDecimals: 2, max: 1_000 }),

@@ -1,14 +1,68 @@
 import type { z } from 'zod';
-import { validationError, type ErrorDetail } from '@/lib/http/errors';
+import { ApiError, type ErrorDetail } from '@/lib/http/errors';
+import { textRuleViolation } from './text-rule';
 
 /** Published alternative spellings of a field: canonical name -> other names clients send. */
 export type Aliases = Readonly<Record<string, readonly string[]>>;
 
+/** A 422 lists at most this many details, and counts the rest: its size does not grow with the input. */
+export const MAX_ERROR_DETAILS = 100;
+/** An unknown key is named in a path; a key of a megabyte is named by its beginning. */
+const PATH_SEGMENT_MAX = 100;
+
 export function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, segment) => {
     if (typeof segment === 'number') return `${out}[${segment}]`;
-    return out ? `${out}.${String(segment)}` : String(segment);
+    let name = String(segment);
+    if (name.length > PATH_SEGMENT_MAX) name = `${name.slice(0, PATH_SEGMENT_MAX)}…`;
+    return out ? `${out}.${name}` : name;
   }, '');
+}
+
+/**
+ * The 422 for a list of failing fields: the first MAX_ERROR_DETAILS are listed, and
+ * `details_truncated` counts the ones left out.
+ */
+export function cappedValidationError(details: readonly ErrorDetail[], total = details.length): ApiError {
+  const listed = details.slice(0, MAX_ERROR_DETAILS);
+  const first = listed[0];
+  const message =
+    total === 1 && first
+      ? `${first.path}: ${first.message}`
+      : total > listed.length
+        ? `${total} fields are invalid; the first ${listed.length} are listed.`
+        : `${total} fields are invalid.`;
+  return new ApiError('validation_failed', message, {
+    details: listed,
+    ...(total > listed.length ? { extra: { details_truncated: total - listed.length } } : {}),
+  });
+}
+
+/**
+ * The last line of defence for storage: no text anywhere in a parsed request (keys included) may
+ * hold what PostgreSQL refuses. Every field builder applies the text rule already, and objects drop
+ * unknown keys; this walk makes sure a future schema that forgets cannot store such text.
+ */
+function findUnstorableText(value: unknown, path: PropertyKey[] = []): ErrorDetail | undefined {
+  if (typeof value === 'string') {
+    const violation = textRuleViolation(value, { multiline: true });
+    return violation ? { path: formatPath(path) || '(body)', message: violation } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnstorableText(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const keyViolation = textRuleViolation(key);
+    if (keyViolation) return { path: formatPath([...path, key]), message: `has a field name that ${keyViolation}` };
+    const found = findUnstorableText(item, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,16 +113,23 @@ export function parseOperation<S extends z.ZodType>(
     conflicts = resolved.conflicts.map((c) => ({ ...c, path: at ? `${at}.${c.path}` : c.path }));
     input = at ? { ...(body as Record<string, unknown>), [at]: resolved.value } : resolved.value;
   }
-  const result = schema.safeParse(input);
-  if (result.success && conflicts.length === 0) return result.data;
+  // reportInput: an issue must tell a missing value ("is required") from one of the wrong type.
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success && conflicts.length === 0) {
+    const unstorable = findUnstorableText(result.data);
+    if (unstorable) throw cappedValidationError([unstorable]);
+    return result.data;
+  }
   const depth = at ? 1 : 0;
-  const details = (result.success ? [] : result.error.issues).map((issue) => {
+  const issues = result.success ? [] : result.error.issues;
+  // Only the listed issues are formatted; the rest are counted.
+  const details = issues.slice(0, MAX_ERROR_DETAILS).map((issue) => {
     const path = [...issue.path];
     const key = path[depth];
     if (typeof key === 'string' && sentAs.has(key)) path[depth] = sentAs.get(key)!;
     return { path: formatPath(path) || '(body)', message: issueMessage(issue) };
   });
-  throw validationError([...details, ...conflicts]);
+  throw cappedValidationError([...details, ...conflicts], issues.length + conflicts.length);
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integer, text } from './fields';
+import { textRuleViolation } from './text-rule';
 
 // Webhook endpoints: the API (lib/webhooks/operations.ts) and the portal's forms share these.
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
@@ -7,6 +8,10 @@ import { integer, text } from './fields';
 export const WEBHOOK_EVENTS = ['package.sorting'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;
+/** Event names per endpoint: there is one event today; room for repeats and future names, no more. */
+export const WEBHOOK_EVENTS_MAX = 20;
+export const WEBHOOK_DESCRIPTION_MAX = 255;
+const UNKNOWN_FIELDS_NAMED = 10;
 
 type Ctx = z.RefinementCtx;
 
@@ -15,8 +20,24 @@ function fail(ctx: Ctx, message: string): never {
   return z.NEVER as never;
 }
 
-/** Unknown fields are refused by name, so a typo (`event` for `events`) is not silently ignored. */
-const unknownField = z.unknown().refine(() => false, { message: 'is not a known field' });
+/**
+ * Unknown fields are refused by name, so a typo (`event` for `events`) is not silently ignored. At most
+ * a few are named, and one error counts the rest: an object with a million keys earns two errors,
+ * not a million.
+ */
+function refuseUnknownFields(known: readonly string[]) {
+  return (body: Record<string, unknown>, ctx: Ctx) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    let unknown = 0;
+    for (const key in body) {
+      if (!Object.hasOwn(body, key) || known.includes(key)) continue;
+      if (++unknown <= UNKNOWN_FIELDS_NAMED) ctx.addIssue({ code: 'custom', path: [key], message: 'is not a known field' });
+    }
+    if (unknown > UNKNOWN_FIELDS_NAMED) {
+      ctx.addIssue({ code: 'custom', message: `has ${unknown} unknown fields; the first ${UNKNOWN_FIELDS_NAMED} are named` });
+    }
+  };
+}
 
 function webhookUrl() {
   return z.unknown().transform((value, ctx): string => {
@@ -25,6 +46,9 @@ function webhookUrl() {
     if (typeof value !== 'string') return fail(ctx, 'must be a string');
     const raw = value.trim();
     if (raw.length > WEBHOOK_URL_MAX) return fail(ctx, `must be at most ${WEBHOOK_URL_MAX} characters`);
+    // The URL parser silently drops tabs and line breaks: refuse them here rather than store a different URL.
+    const violation = textRuleViolation(raw);
+    if (violation) return fail(ctx, violation);
     let url: URL;
     try {
       url = new URL(raw);
@@ -43,6 +67,9 @@ function events() {
     if (value === undefined || value === null) return fail(ctx, 'is required');
     if (!Array.isArray(value)) return fail(ctx, `must be an array of event names: ${WEBHOOK_EVENTS.join(', ')}`);
     if (value.length === 0) return fail(ctx, 'must name at least one event');
+    // Checked before the items, so a huge array costs one error.
+    if (value.length > WEBHOOK_EVENTS_MAX)
+      return fail(ctx, `must name at most ${WEBHOOK_EVENTS_MAX} events (got ${value.length})`);
     const out = new Set<WebhookEvent>();
     value.forEach((item, index) => {
       if (typeof item === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(item)) out.add(item as WebhookEvent);
@@ -62,12 +89,12 @@ function boolean() {
 
 // POST /api/1.1/webhooks
 export const ZCreateWebhookRequest = z
-  .object({
+  .looseObject({
     url: webhookUrl(),
     events: events(),
-    description: text({ max: 255 }),
+    description: text({ max: WEBHOOK_DESCRIPTION_MAX }),
   })
-  .catchall(unknownField)
+  .superRefine(refuseUnknownFields(['url', 'events', 'description']), { when: () => true })
   .transform((body) => ({ url: body.url, events: body.events, description: body.description ?? '' }));
 
 export type TCreateWebhookRequestInput = { url: string; events: WebhookEvent[]; description?: string };
@@ -75,7 +102,7 @@ export type TCreateWebhookRequest = z.output<typeof ZCreateWebhookRequest>;
 
 // PATCH /api/1.1/webhooks/{id}: any of the fields; enabling clears the reason it was disabled.
 export const ZUpdateWebhookRequest = z
-  .object({
+  .looseObject({
     url: webhookUrl().optional(),
     events: events().optional(),
     description: z
@@ -85,12 +112,15 @@ export const ZUpdateWebhookRequest = z
         if (value === undefined) return undefined;
         if (value === null) return '';
         if (typeof value !== 'string') return fail(ctx, 'must be a string');
-        if (value.trim().length > 255) return fail(ctx, 'must be at most 255 characters');
+        if (value.trim().length > WEBHOOK_DESCRIPTION_MAX)
+          return fail(ctx, `must be at most ${WEBHOOK_DESCRIPTION_MAX} characters`);
+        const violation = textRuleViolation(value);
+        if (violation) return fail(ctx, violation);
         return value.trim();
       }),
     enabled: boolean().optional(),
   })
-  .catchall(unknownField)
+  .superRefine(refuseUnknownFields(['url', 'events', 'description', 'enabled']), { when: () => true })
   .superRefine((body, ctx) => {
     if (body.url === undefined && body.events === undefined && body.description === undefined && body.enabled === undefined) {
       ctx.addIssue({ code: 'custom', message: 'send at least one of: url, events, description, enabled' });

@@ -8,7 +8,7 @@ import { parseOperation } from '@/lib/schemas/parse';
 
 // GET /portal-api/manifests: container and daily package manifests, filtered and paginated.
 export const GET = portalRoute(async ({ request, accountId, environment }) => {
-  const query = ZManifestListQuery.parse(searchParamsObject(request.url));
+  const query = parseOperation(ZManifestListQuery, searchParamsObject(request.url));
   return listManifests({ accountId, environment, ...query });
 });
 
