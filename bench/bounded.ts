@@ -19,8 +19,9 @@ export interface WorstBodyResult {
   peakRssMb: number;
 }
 
-/** `head` + as many `unit`s as fit in the budget, joined by commas + `tail`. */
-function fill(head: string, unit: string, tail: string, count = Math.floor((BUDGET - head.length - tail.length) / (unit.length + 1))): string {
+/** `head` + as many `unit`s as fit in the budget (at most `max`), joined by commas + `tail`. */
+function fill(head: string, unit: string, tail: string, max = Infinity): string {
+  const count = Math.min(max, Math.floor((BUDGET - head.length - tail.length) / (unit.length + 1)));
   return head + Array(count).fill(unit).join(',') + tail;
 }
 
@@ -37,7 +38,7 @@ export function worstBodies(base: string): { shape: string; path: string; body: 
     { shape: 'ContainerDetails: 2.6 M numbers (5 MB)', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}') },
     // The largest that gets past the parser's value limit, so that validation sees it.
     { shape: 'ContainerDetails: 999,999 numbers', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}', 999_999) },
-    { shape: 'ContainerDetails: 999,999 NUL strings', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '"\\u0000"', ']}', 999_999) },
+    { shape: 'ContainerDetails: 582,000 NUL strings (5 MB)', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '"\\u0000"', ']}', 999_999) },
     { shape: 'ContainerDetails: 19,999 empty packages', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '{}', ']}', 19_999) },
     { shape: 'events: 2.6 M numbers (5 MB)', path: webhooks, body: fill('{"url":"https://93.184.215.14/h","events":[', '1', ']}') },
     { shape: 'events: 999,999 strings', path: webhooks, body: fill('{"url":"https://93.184.215.14/h","events":[', '"x"', ']}', 999_999) },

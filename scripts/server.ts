@@ -41,7 +41,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = options.port ?? Number(process.env.PORT ?? 3000);
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ handleNodeApiRequest, sendNotAnApiPath, sendServerFailure }, { log }] = await Promise.all([import('@/lib/http/node-adapter'), import('@/lib/log')]);
+  const [{ answerClientError, handleNodeApiRequest, sendNotAnApiPath, sendServerFailure }, { log }] = await Promise.all([import('@/lib/http/node-adapter'), import('@/lib/log')]);
 
   let nextHandler: RequestHandler | undefined;
   let nextApp: { close(): Promise<void> } | undefined;
@@ -69,6 +69,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (error: unknown) => fail(res, error),
     );
   });
+  // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
+  server.on('clientError', answerClientError);
   if (upgradeHandler) {
     const upgrade = upgradeHandler;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head).catch(() => socket.destroy()));

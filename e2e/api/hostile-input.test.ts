@@ -92,6 +92,7 @@ function judge(answer: Answer, request: Sent, options: { cors: boolean }): void 
 
 const startTree = processTree(serverPid);
 const peaks = new Map<number, ProcessMemory>();
+console.log(`hostile-input: RSS at the start: ${treeMemory(serverPid).map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`).join(', ')}`);
 
 /** Alive (every process it started with), answering, and no process over the memory bound. */
 async function expectServerHealthy(after: string): Promise<void> {
@@ -99,7 +100,9 @@ async function expectServerHealthy(after: string): Promise<void> {
   expect(gone, `server processes died after ${after}`).toEqual([]);
   const health = await fetch(`${baseUrl}/version-test/api/1.1/wf/rate`, { method: 'OPTIONS' });
   expect(health.status, `server not answering after ${after}`).toBe(204);
-  for (const process of treeMemory(serverPid)) {
+  const memory = treeMemory(serverPid);
+  console.log(`hostile-input: RSS after ${after}: ${memory.map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`).join(', ')}`);
+  for (const process of memory) {
     const peak = peaks.get(process.pid);
     if (!peak || process.rssMb > peak.rssMb) peaks.set(process.pid, process);
     expect(process.rssMb, `${process.name} (pid ${process.pid}) resident memory after ${after}`).toBeLessThan(RSS_LIMIT_MB);
