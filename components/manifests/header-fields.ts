@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { FIRST_MANIFEST_YEAR, LAST_MANIFEST_YEAR } from '@/lib/schemas/fields';
 
 // The builder's header fields come from the API's own schema: names, and which are required.
 const shape = ZContainerManifestRequest.in.shape;
@@ -9,6 +11,17 @@ export const HEADER_FIELDS = (Object.keys(shape) as (keyof typeof shape)[]).filt
   (f): f is HeaderField => f !== 'ContainerDetails',
 );
 export const REQUIRED_HEADER_FIELDS = new Set(HEADER_FIELDS.filter((f) => (shape[f].def.type as string) !== 'optional'));
+
+/** The documented maximum length of a header field (its schema's metadata), for the input's maxLength. */
+export function headerMaxLength(field: HeaderField): number | undefined {
+  const schema = shape[field] as z.ZodType;
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  const maxLength = z.globalRegistry.get(inner)?.maxLength;
+  return typeof maxLength === 'number' ? maxLength : undefined;
+}
+
+/** The manifest days the API accepts, for the date input's min and max. */
+export const MANIFEST_DAY_RANGE = { min: `${FIRST_MANIFEST_YEAR}-01-01`, max: `${LAST_MANIFEST_YEAR}-12-31` } as const;
 
 interface FieldSpec {
   name: HeaderField;

@@ -13,6 +13,8 @@ import { CsvImport } from './csv-import';
 import { DETAIL_FIELDS, GridStore, isBlankRow, rowPayload, type DetailField, type RowErrors, type RowValues } from './grid-store';
 import {
   HEADER_FIELDS,
+  headerMaxLength,
+  MANIFEST_DAY_RANGE,
   HEADER_GROUPS,
   REQUIRED_HEADER_FIELDS,
   emptyHeader,
@@ -293,6 +295,8 @@ export function ManifestBuilder() {
                     inputMode={spec.inputMode}
                     placeholder={spec.placeholder}
                     list={spec.name === 'ServiceName' ? 'service-names' : undefined}
+                    maxLength={spec.type === 'date' ? undefined : headerMaxLength(spec.name)}
+                    {...(spec.type === 'date' ? MANIFEST_DAY_RANGE : {})}
                     autoComplete="off"
                     {...form.register(spec.name)}
                   />

@@ -7,6 +7,7 @@ import { Badge, Button, EmptyState, ErrorState, Input, LoadingBlock, Select, Td,
 import { portalFetch } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 import type { ManifestList } from '@/lib/portal-queries/types';
+import { MANIFEST_DAY_RANGE } from './header-fields';
 
 const PAGE_SIZE = 25;
 const FILTERS = ['q', 'type', 'service', 'from', 'to'] as const;
@@ -72,6 +73,7 @@ export function ManifestListView() {
           <Input
             id="manifest-q"
             type="search"
+            maxLength={100}
             value={form.q}
             onChange={set('q')}
             placeholder="ManifestID, ContainerID or tracking number"
@@ -81,13 +83,13 @@ export function ManifestListView() {
           <label htmlFor="manifest-from" className="block text-sm font-medium text-slate-800">
             From
           </label>
-          <Input id="manifest-from" type="date" value={form.from} onChange={set('from')} />
+          <Input id="manifest-from" type="date" {...MANIFEST_DAY_RANGE} value={form.from} onChange={set('from')} />
         </div>
         <div>
           <label htmlFor="manifest-to" className="block text-sm font-medium text-slate-800">
             To
           </label>
-          <Input id="manifest-to" type="date" value={form.to} onChange={set('to')} />
+          <Input id="manifest-to" type="date" {...MANIFEST_DAY_RANGE} value={form.to} onChange={set('to')} />
         </div>
         <div>
           <label htmlFor="manifest-service" className="block text-sm font-medium text-slate-800">

@@ -264,5 +264,7 @@ describe('finding 3: manifest dates are real days in 2000-2099', () => {
     expect(detail).toMatchObject({ id, containerId: 'ULD-Y0' });
     const found = await findPackage({ ...scope, trackingNumber: tn });
     expect(found.map((f) => f.manifestId)).toEqual([id]);
+    // The stored day reads back as an Invalid Date (it used to throw RangeError): shown as no day.
+    expect([list.items[0].manifestDate, detail?.manifestDate, found[0].manifestDate]).toEqual(['', '', '']);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
+import { MAX_ERROR_DETAILS } from '@/lib/schemas/parse';
 import { SERVICES } from '@/lib/schemas/rate';
 import { ZRateRequest } from '@/lib/schemas/rate';
 import {
@@ -141,11 +142,18 @@ const errorSchema: Json = {
         message: { type: 'string' },
         details: {
           type: 'array',
+          maxItems: MAX_ERROR_DETAILS,
+          description: `Every failing field, up to ${MAX_ERROR_DETAILS}; \`details_truncated\` counts the rest.`,
           items: {
             type: 'object',
             required: ['path', 'message'],
             properties: { path: { type: 'string', examples: ['package.ToPostalCode'] }, message: { type: 'string' } },
           },
+        },
+        details_truncated: {
+          type: 'integer',
+          minimum: 1,
+          description: `Present when more than ${MAX_ERROR_DETAILS} fields failed: how many are not listed in \`details\`.`,
         },
         request_id: { type: 'string', description: 'On 500s: quote it to support.' },
       },

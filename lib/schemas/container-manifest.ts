@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { awb, decimal, email, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
-import type { Aliases } from './parse';
+import { MAX_ERROR_DETAILS, omittedIssues, type Aliases } from './parse';
 
 export const MAX_CONTAINER_PACKAGES = 5_000;
 export const PACKAGE_WEIGHT_UNITS = ['lb', 'kg', 'oz'] as const;
@@ -30,6 +30,64 @@ export const ZContainerDetail = z.object({
   ToCountry: text({ max: 100 }),
 });
 export type TContainerDetail = z.output<typeof ZContainerDetail>;
+
+/**
+ * ContainerDetails, read within a memory budget: the length is checked before any item (a huge
+ * array costs one error), and items are validated one at a time, keeping at most
+ * MAX_ERROR_DETAILS of their errors and counting the rest (omittedIssues), so 5,000 packages with
+ * every field wrong cost a hundred errors, not 75,000.
+ */
+function packageList() {
+  const trackingNumber = ZContainerDetail.shape.TrackingNumber;
+  return z
+    .unknown()
+    .transform((value, ctx): TContainerDetail[] | undefined => {
+      if (value === undefined || value === null || value === '') return undefined;
+      if (!Array.isArray(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be an array of packages' });
+        return z.NEVER;
+      }
+      if (value.length > MAX_CONTAINER_PACKAGES) {
+        ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CONTAINER_PACKAGES} packages (got ${value.length})` });
+        return z.NEVER;
+      }
+      const packages: TContainerDetail[] = [];
+      const firstIndex = new Map<string, number>();
+      let kept = 0;
+      let omitted = 0;
+      const report = (issue: z.core.$ZodIssue, index: number) => {
+        if (kept++ < MAX_ERROR_DETAILS) ctx.addIssue({ ...issue, path: [index, ...issue.path] } as z.core.$ZodRawIssue);
+        else omitted++;
+      };
+      value.forEach((item, index) => {
+        const result = ZContainerDetail.safeParse(item, { reportInput: true });
+        if (result.success) packages.push(result.data);
+        else for (const issue of result.error.issues) report(issue, index);
+        // A tracking number identifies one package: twice in one container is a mistake, reported
+        // beside the item's other errors.
+        const tn = result.success
+          ? result.data.TrackingNumber
+          : trackingNumber.safeParse((item as { TrackingNumber?: unknown } | null)?.TrackingNumber).data;
+        if (!tn) return;
+        const seen = firstIndex.get(tn);
+        if (seen === undefined) firstIndex.set(tn, index);
+        else
+          report(
+            {
+              code: 'custom',
+              path: ['TrackingNumber'],
+              message: `duplicates ContainerDetails[${seen}].TrackingNumber`,
+              input: tn,
+            },
+            index,
+          );
+      });
+      if (omitted > 0) ctx.addIssue(omittedIssues(omitted));
+      return packages;
+    })
+    .meta({ type: 'array', maxItems: MAX_CONTAINER_PACKAGES, description: 'The packages in the container.' })
+    .optional();
+}
 
 // POST /wf/manifest: an air-cargo container, its AWB and the packages inside.
 export const ZContainerManifestRequest = z
@@ -64,37 +122,7 @@ export const ZContainerManifestRequest = z
     Reference2: text(),
     Reference3: text(),
     Reference4: text(),
-    ContainerDetails: z
-      .preprocess((value, ctx) => {
-        if (value === null || value === '') return undefined;
-        // The length is checked before any element, so a huge array costs one error, not one per item.
-        if (Array.isArray(value) && value.length > MAX_CONTAINER_PACKAGES) {
-          ctx.addIssue({ code: 'custom', message: `must hold at most ${MAX_CONTAINER_PACKAGES} packages (got ${value.length})` });
-          return z.NEVER;
-        }
-        return value;
-      }, z.array(ZContainerDetail).max(MAX_CONTAINER_PACKAGES).optional())
-      // Runs even when some items failed (`when`), so a duplicate is reported beside their errors.
-      .superRefine(
-        (details, ctx) => {
-          if (!Array.isArray(details)) return;
-          // A tracking number identifies one package: twice in one container is a mistake.
-          const firstIndex = new Map<string, number>();
-          details.forEach((detail, index) => {
-            const tn = (detail as { TrackingNumber?: unknown } | null)?.TrackingNumber;
-            if (typeof tn !== 'string' || tn === '') return;
-            const seen = firstIndex.get(tn);
-            if (seen === undefined) firstIndex.set(tn, index);
-            else
-              ctx.addIssue({
-                code: 'custom',
-                path: [index, 'TrackingNumber'],
-                message: `duplicates ContainerDetails[${seen}].TrackingNumber`,
-              });
-          });
-        },
-        { when: () => true },
-      ),
+    ContainerDetails: packageList(),
   })
   .transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
 

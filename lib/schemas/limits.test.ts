@@ -106,6 +106,35 @@ describe('the error list is capped', () => {
     expect(JSON.stringify({ details: error.details, ...error.extra }).length).toBeLessThan(10_000);
   });
 
+  it('keeps at most 100 package errors in memory however many fields fail, and counts them all', () => {
+    const bad = Object.fromEntries(Object.keys(ZContainerDetail.shape).map((f) => [f, { not: 'text' }]));
+    const body = container(Array.from({ length: MAX_CONTAINER_PACKAGES }, () => bad));
+    // What Zod itself holds: 100 package errors and one issue counting the rest, not 75,000.
+    const raw = ZContainerManifestRequest.safeParse(body);
+    expect(raw.error?.issues).toHaveLength(MAX_ERROR_DETAILS + 1);
+    const error = failure(() => parseContainer(body));
+    expect(error.message).toBe('75000 fields are invalid; the first 100 are listed.');
+    expect(error.details).toHaveLength(MAX_ERROR_DETAILS);
+    expect(error.details[0]).toEqual({
+      path: 'ContainerDetails[0].TrackingNumber',
+      message: 'must be 1 to 64 characters: letters, digits, "-", "_" or "."',
+    });
+    expect(error.extra).toEqual({ details_truncated: 74_900 });
+  });
+
+  it("still reports a duplicate tracking number beside the item's other errors", () => {
+    const error = failure(() =>
+      parseContainer(container([containerDetail('TN1'), { ...containerDetail('TN1'), PackageWeight: 'heavy' }])),
+    );
+    expect(error.details).toEqual([
+      { path: 'ContainerDetails[1].PackageWeight', message: 'must be a number' },
+      { path: 'ContainerDetails[1].TrackingNumber', message: 'duplicates ContainerDetails[0].TrackingNumber' },
+    ]);
+    expect(failure(() => parseContainer(container('nope'))).details).toEqual([
+      { path: 'ContainerDetails', message: 'must be an array of packages' },
+    ]);
+  });
+
   it('lists exactly 100 without a count, and 101 with a count of one', () => {
     const hundred = failure(() => parseContainer(container(Array(100).fill(1))));
     expect(hundred.details).toHaveLength(100);

@@ -39,6 +39,19 @@ export function cappedValidationError(details: readonly ErrorDetail[], total = d
 }
 
 /**
+ * An issue that stands for `count` issues a schema chose not to keep (see ContainerDetails):
+ * counted in `details_truncated`, never listed.
+ */
+export function omittedIssues(count: number) {
+  return { code: 'custom' as const, message: `has ${count} more errors (not listed)`, params: { omittedIssues: count } };
+}
+
+function omittedCount(issue: z.core.$ZodIssue): number {
+  const count = issue.code === 'custom' ? (issue.params as { omittedIssues?: unknown } | undefined)?.omittedIssues : undefined;
+  return typeof count === 'number' ? count : 0;
+}
+
+/**
  * The last line of defence for storage: no text anywhere in a parsed request (keys included) may
  * hold what PostgreSQL refuses. Every field builder applies the text rule already, and objects drop
  * unknown keys; this walk makes sure a future schema that forgets cannot store such text.
@@ -121,7 +134,10 @@ export function parseOperation<S extends z.ZodType>(
     return result.data;
   }
   const depth = at ? 1 : 0;
-  const issues = result.success ? [] : result.error.issues;
+  const all = result.success ? [] : result.error.issues;
+  let omitted = 0;
+  for (const issue of all) omitted += omittedCount(issue);
+  const issues = omitted ? all.filter((issue) => !omittedCount(issue)) : all;
   // Only the listed issues are formatted; the rest are counted.
   const details = issues.slice(0, MAX_ERROR_DETAILS).map((issue) => {
     const path = [...issue.path];
@@ -129,7 +145,7 @@ export function parseOperation<S extends z.ZodType>(
     if (typeof key === 'string' && sentAs.has(key)) path[depth] = sentAs.get(key)!;
     return { path: formatPath(path) || '(body)', message: issueMessage(issue) };
   });
-  throw cappedValidationError([...details, ...conflicts], issues.length + conflicts.length);
+  throw cappedValidationError([...details, ...conflicts], issues.length + omitted + conflicts.length);
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {
