@@ -25,6 +25,19 @@ function fill(head: string, unit: string, tail: string, max = Infinity): string 
   return head + Array(count).fill(unit).join(',') + tail;
 }
 
+/** `head` + as many distinct `"k<n>":0` members as fit in the budget + `tail`. */
+function wideObject(head: string, tail: string): string {
+  const members: string[] = [];
+  let size = head.length + tail.length;
+  for (let i = 0; ; i++) {
+    const member = `"k${i}":0`;
+    if (size + member.length + 1 > BUDGET) break;
+    members.push(member);
+    size += member.length + 1;
+  }
+  return head + members.join(',') + tail;
+}
+
 const MANIFEST_HEAD =
   '{"ManifestDate":"2026-11-23T08:00:00Z","ServiceName":"AirSkip","FromCompany":"Acme Parcels","ContainerID":"ULD-BOUNDED",' +
   '"ContainerLength":48,"ContainerWidth":40,"ContainerHeight":36,"ShipmentDescription":"Apparel","AWB":"000-12345675","Container Weight":120.5,';
@@ -44,6 +57,7 @@ export function worstBodies(base: string): { shape: string; path: string; body: 
     { shape: 'events: 999,999 strings', path: webhooks, body: fill('{"url":"https://93.184.215.14/h","events":[', '"x"', ']}', 999_999) },
     { shape: 'FromCompany: one 5 MB string', path: manifest, body: `${MANIFEST_HEAD}"FromCompany":"${'x'.repeat(BUDGET - MANIFEST_HEAD.length - 20)}"}` },
     { shape: 'FromCompany: 5 MB of lone surrogates', path: manifest, body: `${MANIFEST_HEAD}"FromCompany":"${'\\ud800'.repeat(Math.floor((BUDGET - MANIFEST_HEAD.length - 20) / 6))}"}` },
+    { shape: 'FromCompany: an object of 450,000 keys (5 MB)', path: manifest, body: wideObject(`${MANIFEST_HEAD}"FromCompany":{`, '}}') },
     { shape: 'nesting 2.6 M levels deep (5 MB)', path: manifest, body: `${'['.repeat(BUDGET / 2)}${']'.repeat(BUDGET / 2)}` },
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors';
-import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_VALUES, assertJsonShape } from './json-shape';
+import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_OBJECT_MEMBERS, MAX_JSON_VALUES, assertJsonShape } from './json-shape';
 
 const pad = (json: string) => json.replace(/}$/, `,"pad":"${'x'.repeat(40_000)}"}`);
 
@@ -41,6 +41,13 @@ describe('assertJsonShape', () => {
   it('refuses more values than any request has, but leaves long arrays under that to the schemas', () => {
     expect(refusal(`[${Array(500_000).fill(1).join(',')}]`)).toBeUndefined();
     expect(refusal(`[${Array(MAX_JSON_VALUES + 2).fill(1).join(',')}]`)).toMatch(/more than 1,000,000 values/);
+  });
+
+  it(`refuses an object of more than ${MAX_JSON_OBJECT_MEMBERS} members, at any depth, but not an array that long`, () => {
+    const wide = (n: number) => `{"a":[1,{${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(',')}}],"pad":"${'x'.repeat(40_000)}"}`;
+    expect(refusal(wide(MAX_JSON_OBJECT_MEMBERS))).toBeUndefined();
+    expect(refusal(wide(MAX_JSON_OBJECT_MEMBERS + 1))).toMatch(/more than 1,000 members/);
+    expect(refusal(`[${Array(50_000).fill('1').join(',')}]`)).toBeUndefined();
   });
 
   it('counts nothing inside strings, escaped quotes included', () => {
