@@ -231,7 +231,11 @@ function tainted(value: unknown, t: Taint): unknown {
     return value.slice(0, half) + t.fragment + value.slice(half);
   }
   if (typeof value === 'number') return t.number;
-  if (Array.isArray(value) && value.length > 0) return Array.from({ length: t.copies }, () => structuredCloneJson(value[0]));
+  if (Array.isArray(value) && value.length > 0) {
+    // Copies of the first element, at most ~6 MB of them (an element may already hold a huge string).
+    const copies = Math.max(2, Math.min(t.copies, Math.floor(6_000_000 / (toJson(value[0]).length + 1))));
+    return Array.from({ length: copies }, () => structuredCloneJson(value[0]));
+  }
   if (value instanceof Members) return new Members([...value.members, ['__proto__', new Members([['polluted', true]])]]);
   return t.fragment;
 }
