@@ -3,6 +3,8 @@ import { secureCookies } from '@/lib/portal/cookies';
 import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } from '@/lib/portal/paths';
 import { webRequestClient } from '@/lib/http/request-client';
 import { HSTS } from '@/lib/http/security-headers';
+import { errorBody, ApiError } from '@/lib/http/errors';
+import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from '@/lib/http/path-params';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
 // its own scripts, so no inline script runs without it ('unsafe-inline' is never allowed for
@@ -12,14 +14,11 @@ import { HSTS } from '@/lib/http/security-headers';
 // /manifests/new?…: old bookmarks, the sign-in redirect) goes to the same page in the environment last
 // used in this browser, which the `carrier_env` cookie remembers; that memory is all the cookie is.
 export function proxy(request: NextRequest) {
+  const refused = malformedPath(request);
+  if (refused) return refused;
   const { pathname, search } = request.nextUrl;
-  // A malformed percent-escape (/test/manifests/%E0%A4%A) can name no page; Next would fail decoding it (500).
-  if (!decodable(pathname)) {
-    return new NextResponse('Bad request: the address has a malformed percent-escape.', {
-      status: 400,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-    });
-  }
+  // The API's paths come here only for that check (see the matcher): no page headers on JSON.
+  if (/^\/(?:api|version-test)\//.test(pathname)) return NextResponse.next();
   const remembered = request.cookies.get(ENV_COOKIE)?.value;
   const lastUsed = isEnvironment(remembered) ? remembered : 'test';
   const bare = bareToEnvironmentPath(pathname, lastUsed);
@@ -65,13 +64,32 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-function decodable(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
+/**
+ * A path Next's router cannot percent-decode (`/webhooks/%ZZ`) would be its own bare 500 before any
+ * handler of ours runs. The API's go to a static route that answers them through the pipeline
+ * (lib/http/path-params.ts); the portal-api's get the 404 envelope here; pages a plain 400 (such an
+ * address can name no page).
+ */
+function malformedPath(request: NextRequest): NextResponse | undefined {
+  const { pathname } = request.nextUrl;
+  if (!hasMalformedEscape(pathname)) return undefined;
+  if (/^\/(?:api|version-test)\//.test(pathname)) {
+    const url = request.nextUrl.clone();
+    url.pathname = MALFORMED_PATH_ROUTE;
+    const headers = new Headers(request.headers);
+    headers.set(MALFORMED_PATH_HEADER, pathname);
+    return NextResponse.rewrite(url, { request: { headers } });
   }
+  const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
+  const headers = { 'x-request-id': requestId, 'cache-control': 'no-store' };
+  if (pathname.startsWith('/portal-api/')) {
+    const error = new ApiError('not_found', 'Nothing exists at this path: it has a malformed percent-escape.');
+    return NextResponse.json(errorBody(error, requestId), { status: 404, headers });
+  }
+  return new NextResponse('Bad request: the address has a malformed percent-escape.', {
+    status: 400,
+    headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+  });
 }
 
 export const config = {
@@ -83,5 +101,8 @@ export const config = {
         { type: 'header', key: 'purpose', value: 'prefetch' },
       ],
     },
+    // The API only when its path has a percent-escape, which may be one Next cannot decode (above).
+    { source: '/api/:rest(.*%.*)' },
+    { source: '/version-test/:rest(.*%.*)' },
   ],
 };

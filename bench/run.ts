@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,webhooks,portal,soak --profile miss]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak --profile miss --no-write]
 //
 // Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
 // worker running scripts/server.ts, on the production build; memory is the worker's) and,
@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     'soak-seconds': { type: 'string', default: '60' },
-    only: { type: 'string', default: 'rate,package,manifest,webhooks,portal,soak' },
+    only: { type: 'string', default: 'rate,package,manifest,bounded,webhooks,portal,soak' },
     profile: { type: 'string', default: 'miss' }, // miss | always | never
     'rate-connections': { type: 'string', default: '32' },
     'package-connections': { type: 'string', default: '16' },
@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     'manifest-packages': { type: 'string', default: '1000' },
     'no-next-start': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    // Print the report without appending it to bench/RESULTS.md (nor writing bench/results/).
+    'no-write': { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(args.duration);
@@ -357,6 +359,26 @@ try {
   await subject?.stop();
 }
 
+// The worst bodies the 5 MB limit allows (bench/bounded.ts), on a server of their own so that its memory is theirs alone.
+if (ONLY.has('bounded'))
+  await attempt('Worst-shape bodies', () =>
+    withServer(startSubject, async (server) => {
+      const { measureWorstBodies } = await import('./bounded');
+      for (const result of await measureWorstBodies({ server, headers: auth, log })) {
+        const met = result.status >= 400 && result.status < 500 && result.ms < 1_000 && result.peakRssMb < 400;
+        rows.push({
+          name: `Worst body: ${result.shape}, \`POST ${result.path.replace('/version-test/api/1.1', '…')}\``,
+          load: `${(result.bytes / 2 ** 20).toFixed(1)} MB, 3 tries`,
+          baselineName: '—',
+          goal: '4xx < 1 s, peak RSS < 400 MB',
+          met,
+          verdict: `${result.status} in ${result.ms} ms (slowest), ${result.answerBytes}-byte answer, peak RSS ${result.peakRssMb} MB`,
+          notes: [],
+        });
+      }
+    }),
+  );
+
 // Webhooks and portal run their own processes. Both before the soak: its hundred thousand packages
 // leave the database vacuuming for a while afterwards, which the webhook benchmark would measure.
 if (ONLY.has('webhooks')) rows.push(await webhooksRow());
@@ -584,14 +606,16 @@ function autocannonVersion(): string {
   return (JSON.parse(readFileSync('node_modules/autocannon/package.json', 'utf8')) as { version: string }).version;
 }
 
-mkdirSync('bench/results', { recursive: true });
-const stamp = startedAt.toISOString().replaceAll(':', '-').slice(0, 19);
-writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ startedAt, args, rows, conditionsBefore, conditionsAfter }, null, 2));
-// Appended, like `npm run bench:webhooks` does: the file reads in date order, the newest run last.
-if (!existsSync('bench/RESULTS.md')) {
-  writeFileSync('bench/RESULTS.md', '# Benchmark results\n\nWritten by `npm run bench` (bench/run.ts) and `npm run bench:webhooks`, one section per run, the newest last. Every figure sits beside its baseline from the same run.\n\n');
+if (!args['no-write']) {
+  mkdirSync('bench/results', { recursive: true });
+  const stamp = startedAt.toISOString().replaceAll(':', '-').slice(0, 19);
+  writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ startedAt, args, rows, conditionsBefore, conditionsAfter }, null, 2));
+  // Appended, like `npm run bench:webhooks` does: the file reads in date order, the newest run last.
+  if (!existsSync('bench/RESULTS.md')) {
+    writeFileSync('bench/RESULTS.md', '# Benchmark results\n\nWritten by `npm run bench` (bench/run.ts) and `npm run bench:webhooks`, one section per run, the newest last. Every figure sits beside its baseline from the same run.\n\n');
+  }
+  appendFileSync('bench/RESULTS.md', `${report}\n`);
 }
-appendFileSync('bench/RESULTS.md', `${report}\n`);
 console.log(report);
 
 // Old profiles are large; keep the last ten.

@@ -49,7 +49,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ handleNodeApiRequest }, { log }, { env }] = await Promise.all([
+  const [{ answerClientError, handleNodeApiRequest, sendServerFailure }, { log }, { env }] = await Promise.all([
     import('@/lib/http/node-adapter'),
     import('@/lib/log'),
     import('@/lib/env'),
@@ -63,11 +63,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Dev mode's hot reload talks over a WebSocket upgrade.
   const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
 
-  const fail = (res: ServerResponse, error: unknown) => {
-    log.error({ err: error }, 'server failed a request');
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
-  };
+  // The envelope with a request id, whatever escaped (lib/http/node-adapter.ts).
+  const fail = (res: ServerResponse, error: unknown) => sendServerFailure(res, error);
 
   const server = createServer((req, res) => {
     handleNodeApiRequest(req, res).then(
@@ -78,6 +75,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       (error: unknown) => fail(res, error),
     );
   });
+  // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
+  server.on('clientError', answerClientError);
   if (upgradeHandler) {
     const upgrade = upgradeHandler;
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head).catch(() => socket.destroy()));

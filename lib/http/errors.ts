@@ -1,6 +1,8 @@
 // One error class, one map from code to HTTP status, one envelope (docs: design.md, "Errors").
 
 export type ErrorCode =
+  | 'bad_request'
+  | 'headers_too_large'
   | 'invalid_json'
   | 'validation_failed'
   | 'one_package_per_request'
@@ -20,6 +22,9 @@ export type ErrorCode =
   | 'internal_error';
 
 const STATUS: Record<ErrorCode, number> = {
+  // A request the HTTP parser refuses before any route sees it (lib/http/node-adapter.ts answerClientError).
+  bad_request: 400,
+  headers_too_large: 431,
   invalid_json: 400,
   validation_failed: 422,
   one_package_per_request: 422,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { collectBody } from './read-body';
+import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
 import { handleApiRequest } from './pipeline';
 import { webRequestClient } from './request-client';
 
@@ -10,7 +11,7 @@ async function handle(request: Request): Promise<Response> {
   const client = webRequestClient(request.headers);
   const response = await handleApiRequest({
     method: request.method,
-    path: url.pathname,
+    path: pathOf(request, url),
     query: url.searchParams,
     headers: request.headers,
     readBody: (limit, timeoutMs) =>
@@ -24,6 +25,17 @@ async function handle(request: Request): Promise<Response> {
     secure: client.secure,
   });
   return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers });
+}
+
+/**
+ * The path as sent. A path Next could not decode arrives rewritten by proxy.ts to MALFORMED_PATH_ROUTE
+ * with the original in a header; that header is believed only when it holds such a path, so a client
+ * who sends it itself can reach nothing but the same 404.
+ */
+function pathOf(request: Request, url: URL): string {
+  if (url.pathname !== MALFORMED_PATH_ROUTE) return url.pathname;
+  const original = request.headers.get(MALFORMED_PATH_HEADER);
+  return original !== null && hasMalformedEscape(original) ? original : url.pathname;
 }
 
 function emptyStream(): ReadableStream<Uint8Array> {

@@ -1,5 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { log } from '@/lib/log';
 import { arrivedOverTls, clientAddress } from './client-address';
+import { corsHeaders } from './cors';
+import { ApiError, errorBody } from './errors';
 import { readNodeBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -30,6 +35,56 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
   res.writeHead(response.status, response.headers);
   res.end(response.body);
   return true;
+}
+
+/**
+ * A server's last resort, for an error that escaped every handler (ours and Next's): still the
+ * one envelope, with a request id the log line carries too. Ends the response whatever its state.
+ */
+export function sendServerFailure(res: ServerResponse, error: unknown): void {
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  log.error({ err: error, requestId }, 'server failed a request');
+  const body = errorBody(new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId);
+  sendEnvelope(res, 500, body, requestId);
+}
+
+/**
+ * node:http's `clientError`: a request its parser refused (headers over 16 KB, a malformed request
+ * line, a request that timed out) never reaches a handler, and Node's own answer is a bare status
+ * line. This one is the envelope with a request id, and the connection is closed after it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, apiError] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, new ApiError('headers_too_large', 'The request line and headers are over the 16 KB the server reads.')]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, new ApiError('request_timeout', 'The request did not arrive in time.')]
+        : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+          ? [413, new ApiError('payload_too_large', 'The chunk extensions are too large.')]
+          : [400, new ApiError('bad_request', 'The request is not valid HTTP.')];
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const body = JSON.stringify(errorBody(apiError, requestId));
+  const headers = { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId, connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+}
+
+/** The API-only servers' answer to a path that is not the API's. */
+export function sendNotAnApiPath(res: ServerResponse): void {
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  sendEnvelope(res, 404, errorBody(new ApiError('not_found', 'Not an API path.'), requestId), requestId);
+}
+
+function sendEnvelope(res: ServerResponse, status: number, body: unknown, requestId: string): void {
+  if (res.writableEnded) return;
+  // A handler that failed after sending its headers: the status line is no longer ours to set.
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'x-request-id': requestId });
+  res.end(JSON.stringify(body));
 }
 
 /** A plain path: no dot segments, percent-escapes, backslashes or doubled slashes for a URL parser to normalise. */

@@ -8,7 +8,8 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { corsHeaders } from './cors';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { ApiError, errorBody } from './errors';
-import { matchRoute, type Route } from './routes';
+import { assertJsonShape } from './json-shape';
+import { matchRoute, type Route, type RouteMatch } from './routes';
 import type { ApiRequest, ApiResponse, OperationContext } from './types';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -18,10 +19,13 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   const started = performance.now();
   const incomingId = request.headers.get('x-request-id');
   const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : `req_${randomUUID().replaceAll('-', '')}`;
-  const match = matchRoute(request.path);
+  let match: RouteMatch | undefined;
   let response: ApiResponse;
   let accountId: string | undefined;
+  // Everything from routing on sits inside the one error path: no request leaves without the
+  // envelope, its request id and the route's CORS headers.
   try {
+    match = matchRoute(request.path);
     if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
     if (request.method === 'OPTIONS') {
       response = { status: 204, headers: { ...routeHeaders(match.route).headers }, body: '' };
@@ -31,6 +35,8 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
         const { allow } = routeHeaders(match.route);
         throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
       }
+      // Checked before the token: no caller has an id like this, and no query should ever see one.
+      if (match.invalidParam) throw new ApiError('not_found', `Nothing exists at this path: its ${match.invalidParam} is not an id this service issues.`);
       assertAddressNotBlocked(request.remoteAddress);
       const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment }).catch(
         async (error: unknown) => {
@@ -87,6 +93,7 @@ function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<s
 async function readJson(request: ApiRequest): Promise<unknown> {
   const text = await request.readBody(env().API_MAX_BODY_BYTES, env().API_BODY_TIMEOUT_MS);
   if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+  assertJsonShape(text);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -13,6 +13,7 @@ import {
   testWebhookOperation,
   updateWebhookOperation,
 } from '@/lib/webhooks/operations';
+import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 
 export interface Route {
@@ -49,6 +50,11 @@ export interface RouteMatch {
   route: Route;
   environment: Environment;
   params: Record<string, string>;
+  /**
+   * Set when the path has the route's shape but a parameter cannot be an id (a malformed escape,
+   * NUL, a control character, overlong): the pipeline answers 404 with the route's headers.
+   */
+  invalidParam?: string;
 }
 
 export function isApiPath(path: string): boolean {
@@ -63,15 +69,18 @@ export function matchRoute(path: string): RouteMatch | undefined {
   for (const route of ROUTES) {
     const parts = route.pattern.split('/');
     if (parts.length !== segments.length) continue;
+    const ok = parts.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i]));
+    if (!ok) continue;
+    // Decoded only once the shape matches, and never with a throw: routing must not fail.
     const params: Record<string, string> = {};
-    const ok = parts.every((part, i) => {
-      if (part.startsWith(':')) {
-        params[part.slice(1)] = decodeURIComponent(segments[i]);
-        return segments[i] !== '';
-      }
-      return part === segments[i];
+    let invalidParam: string | undefined;
+    parts.forEach((part, i) => {
+      if (!part.startsWith(':')) return;
+      const value = decodePathParam(segments[i]);
+      if (value === undefined) invalidParam ??= part.slice(1);
+      else params[part.slice(1)] = value;
     });
-    if (ok) return { route, environment: base[1], params };
+    return invalidParam ? { route, environment: base[1], params, invalidParam } : { route, environment: base[1], params };
   }
   return undefined;
 }

@@ -5,6 +5,8 @@ import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { ApiError, errorBody } from '@/lib/http/errors';
+import { assertJsonShape } from '@/lib/http/json-shape';
+import { isPlausiblePathParam } from '@/lib/http/path-params';
 import { log } from '@/lib/log';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { requestEnvironment } from './environment';
@@ -33,12 +35,25 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   });
 }
 
-/** Turns anything thrown by a handler into the error envelope; unknown errors become a logged 500. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return jsonResponse(errorBody(error), { status: error.status, headers: error.headers });
-  const requestId = randomUUID();
+/** A request id in the API's format (lib/http/pipeline.ts), for the portal's answers and log lines. */
+export function newRequestId(): string {
+  return `req_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * Turns anything thrown by a handler into the error envelope, with `x-request-id` (and the same id
+ * as `error.request_id`); unknown errors become a logged 500.
+ */
+export function errorResponse(error: unknown, requestId = newRequestId()): Response {
+  const headers = { 'x-request-id': requestId };
+  if (error instanceof ApiError) {
+    return jsonResponse(errorBody(error, requestId), { status: error.status, headers: { ...error.headers, ...headers } });
+  }
   log.error({ err: error, requestId }, 'portal request failed');
-  return jsonResponse(errorBody(new ApiError('internal_error', 'Something went wrong on our side.'), requestId), { status: 500 });
+  return jsonResponse(errorBody(new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId), {
+    status: 500,
+    headers,
+  });
 }
 
 /**
@@ -49,6 +64,7 @@ export async function readJson(request: Request, limit = 1_000_000): Promise<unk
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
   const text = await request.text();
   if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  assertJsonShape(text);
   try {
     return text ? JSON.parse(text) : {};
   } catch {
@@ -73,7 +89,12 @@ function isMutation(method: string): boolean {
  */
 export function portalRoute<P = Record<string, never>>(handler: (context: PortalContext<P>) => Promise<unknown>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    const requestId = newRequestId();
+    let response: Response;
     try {
+      // First, before the session: a path id that no id can be names nothing for anyone, and must
+      // never reach a query (PostgreSQL refuses NUL in text).
+      const params = checkedParams((await context?.params) ?? ({} as P));
       const session = await getSession();
       if (!session) throw new ApiError('unauthorized', 'Sign in to continue.');
       if (isMutation(request.method)) {
@@ -89,13 +110,37 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
         accountId: session.account.id,
         // The page's environment, sent by the fetcher (never the cookie); 400 without it.
         environment: requestEnvironment(request),
-        params: (await context?.params) ?? ({} as P),
+        params,
       });
-      return result instanceof Response ? result : jsonResponse(result ?? null);
+      response = result instanceof Response ? result : jsonResponse(result ?? null);
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, requestId);
     }
+    return withRequestId(response, requestId);
   };
+}
+
+/** The route's dynamic segments ([id], [deliveryId]), each one that could be an id; otherwise 404. */
+function checkedParams<P>(params: P): P {
+  for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.every((one) => typeof one === 'string' && isPlausiblePathParam(one))) {
+      throw new ApiError('not_found', `Nothing exists at this path: its ${name} is not an id this service issues.`);
+    }
+  }
+  return params;
+}
+
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set('x-request-id', requestId);
+    return response;
+  } catch {
+    // Immutable headers (a Response.redirect, say): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.set('x-request-id', requestId);
+    return copy;
+  }
 }
 
 /**
@@ -109,6 +154,10 @@ export function assertSameOrigin(request: Request): void {
     throw new ApiError('unsupported_media_type', 'Send the request as application/json.');
   }
   const origin = request.headers.get('origin');
+  if (origin === null) return;
+  // `Origin: null` (a sandboxed frame, a file:, a redirect across sites) and anything else that is no
+  // URL cannot be shown to be this site: refused like a foreign one.
+  if (!URL.canParse(origin)) throw new ApiError('forbidden', 'Cross-site request refused: the Origin header is not a URL.');
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  if (origin && host && new URL(origin).host !== host) throw new ApiError('forbidden', 'Cross-site request refused.');
+  if (host && new URL(origin).host !== host) throw new ApiError('forbidden', 'Cross-site request refused.');
 }
