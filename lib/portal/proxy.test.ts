@@ -1,5 +1,5 @@
 import { NextRequest } from 'next/server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { proxy } from '@/proxy';
 
 // proxy.ts: bare portal URLs go to the environment last used; opening /test/… or /live/… remembers it;
@@ -10,6 +10,11 @@ function request(path: string, cookie?: string) {
 }
 
 describe('the portal proxy', () => {
+  // The proxy reads the trusted-proxy settings (HSTS), and lib/env.ts parses the whole environment.
+  beforeAll(() => {
+    process.env.DATABASE_URL ??= 'postgresql://unused@127.0.0.1:1/unused';
+  });
+
   it('redirects a bare portal URL, query kept, to the environment last used (test without a memory)', () => {
     const live = proxy(request('/manifests/new?from=bookmark', 'carrier_env=live'));
     expect(live.status).toBe(307);
