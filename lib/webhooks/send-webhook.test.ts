@@ -58,6 +58,12 @@ describe('sendWebhook', () => {
     expect(result.responseBody).toHaveLength(2_048);
   });
 
+  it('keeps a response PostgreSQL can store: NUL and invalid UTF-8 become U+FFFD', async () => {
+    handler = (_req, res) => res.writeHead(200).end(Buffer.from([0x6f, 0x6b, 0x00, 0xff, 0xd8, 0x21]));
+    const result = await sendWebhook({ destination: destination(), headers: {}, body: '{}', timeoutMs: 2_000 });
+    expect(result.responseBody).toBe('ok\uFFFD\uFFFD\uFFFD!');
+  });
+
   it('does not follow redirects and reports Retry-After', async () => {
     handler = (_req, res) => res.writeHead(307, { location: 'http://169.254.169.254/', 'retry-after': '7' }).end();
     const result = await sendWebhook({ destination: destination(), headers: {}, body: '{}', timeoutMs: 2_000 });

@@ -80,7 +80,7 @@ export function sendWebhook(options: {
         if (truncated) response.destroy();
         finish({
           statusCode: response.statusCode ?? null,
-          responseBody: Buffer.concat(chunks).subarray(0, RESPONSE_LOG_BYTES).toString('utf8'),
+          responseBody: storableText(Buffer.concat(chunks).subarray(0, RESPONSE_LOG_BYTES)),
           error: null,
           retryAfter: headerText(response.headers['retry-after']),
         });
@@ -121,4 +121,12 @@ function describeError(error: NodeJS.ErrnoException): string {
   };
   const code = error.code ?? '';
   return `${known[code] ?? error.message}${code ? ` (${code})` : ''}`.slice(0, 500);
+}
+
+/**
+ * A receiver's answer as text PostgreSQL will store: invalid UTF-8 (a cut multi-byte character
+ * included) becomes U+FFFD by the decoder, and NUL, which a text column refuses, becomes U+FFFD too.
+ */
+export function storableText(bytes: Buffer): string {
+  return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
 }
