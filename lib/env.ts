@@ -23,11 +23,14 @@ const ZEnv = z.object({
   WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
   /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
-  /** Delays before each retry, in ms; the default is design.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  /**
+   * Delays before each retry, in ms (±20 % jitter): 5 s, 30 s, 2 min, 5 min ride out short outages, then
+   * design.md's 30 min, 2 h, 5 h, 10 h, 10 h. 10 attempts over about 28 h.
+   */
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
-    .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+    .default('5000,30000,120000,300000,1800000,7200000,18000000,36000000,36000000')
     .transform((value) => value.split(',').map(Number)),
   /** Whole-exchange timeout of one delivery attempt. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -41,9 +44,22 @@ const ZEnv = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
   /** An endpoint with nothing but failed attempts for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(5 * 24 * 3_600_000),
+
+  // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
+  /** Each delivery worker writes its heartbeat (webhook_workers) this often. */
+  WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /**
+   * A worker whose heartbeat is older than this is dead: any live worker frees its claims at once,
+   * without waiting for their lease. A live worker that cannot beat for this long (less a margin)
+   * aborts its own attempts first, so no message is ever sent twice at once.
+   */
+  WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(300).max(60_000).default(3_000),
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
+}).refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 3 * value.WEBHOOK_HEARTBEAT_MS, {
+  path: ['WEBHOOK_WORKER_STALE_MS'],
+  message: 'must be at least 3 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -2,6 +2,7 @@ import 'server-only';
 import pg from 'pg';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 
 // The delivery worker's own small connection pool, apart from the Prisma client's (lib/db.ts). When
 // the worker runs inside the app, the API's package transactions and the worker's claims and
@@ -20,7 +21,7 @@ function queuePool(): pg.Pool {
       connectionTimeoutMillis: 5_000,
     });
     // An idle connection that breaks (database restart) is dropped by the pool; the next query reconnects.
-    pool.on('error', (error) => log.warn({ err: error.message }, 'webhook queue connection lost'));
+    pool.on('error', (error) => logRepeated(log, 'warn', 'webhook queue connection lost', error));
   }
   return pool;
 }
