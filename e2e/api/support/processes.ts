@@ -59,16 +59,29 @@ export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
   output: () => string;
+  /** Every line the server wrote to stdout or stderr, with when it arrived (for counting log lines). */
+  lines: { at: number; text: string }[];
   /** Log lines of errors the server did not expect (answered 500). */
   unexpected: string[];
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts the bare API server (with its webhook worker) on a database, and waits until it answers. */
-export async function startApiServer(url: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * Starts the bare API server (with its webhook worker) on a database, and waits until it answers.
+ * `env` overrides the test defaults below; an `undefined` value removes the variable (the production default).
+ */
+export async function startApiServer(url: string, env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
   const port = await freePort();
   let output = '';
   const unexpected: string[] = [];
+  const lines: { at: number; text: string }[] = [];
+  const partial = { stdout: '', stderr: '' };
+  const collect = (stream: 'stdout' | 'stderr', text: string) => {
+    const parts = (partial[stream] + text).split('\n');
+    partial[stream] = parts.pop()!;
+    const at = Date.now();
+    for (const part of parts) lines.push({ at, text: part });
+  };
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/api-server.ts'], {
     env: {
       ...process.env,
@@ -86,16 +99,20 @@ export async function startApiServer(url: string, env: Record<string, string> = 
       // enough that a killed worker's claims come back within the test.
       WEBHOOK_LEASE_MS: '8000',
       ...env,
-    },
+    } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => {
     const text = chunk.toString();
+    collect('stdout', text);
     output = (output + text).slice(-200_000);
     // Unexpected errors are kept whole, however much else is logged after them.
     for (const line of text.split('\n')) if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
   });
-  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-200_000)));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    collect('stderr', chunk.toString());
+    output = (output + chunk.toString()).slice(-200_000);
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -112,6 +129,7 @@ export async function startApiServer(url: string, env: Record<string, string> = 
     baseUrl,
     child,
     output: () => output,
+    lines,
     unexpected,
     kill: async (signal = 'SIGTERM') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
