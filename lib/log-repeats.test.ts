@@ -69,6 +69,17 @@ describe('logRepeated', () => {
     ]);
   });
 
+  it('anyError: one kind for the message whatever the error', () => {
+    const { logger, lines } = fakeLogger();
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    logRepeated(logger, 'error', 'database unavailable', refused, {}, { anyError: true });
+    logRepeated(logger, 'error', 'database unavailable', terminated, {}, { anyError: true });
+    logRepeated(logger, 'error', 'database unavailable', new Error('timeout'), {}, { anyError: true });
+    expect(lines.map((l) => l.fields.code)).toEqual(['ECONNREFUSED']);
+    vi.advanceTimersByTime(10_000);
+    expect(lines[1].fields.repeated).toBe(2);
+  });
+
   it('takes the code from the cause chain (driver adapters wrap the pg error)', () => {
     const { logger, lines } = fakeLogger();
     logRepeated(logger, 'error', 'x', new Error('wrapped', { cause: refused }));

@@ -48,10 +48,12 @@ export function logRepeated(
   msg: string,
   error: unknown,
   fields: Record<string, unknown> = {},
-  intervalMs = REPEAT_INTERVAL_MS,
+  options: { intervalMs?: number; anyError?: boolean } = {},
 ): void {
+  const intervalMs = options.intervalMs ?? REPEAT_INTERVAL_MS;
   const { code, message } = describeError(error);
-  const key = `${level}\u0000${msg}\u0000${code ?? message.slice(0, 200)}`;
+  // anyError: one kind whatever the error (the line names the first; the count covers them all).
+  const key = options.anyError ? `${level}\u0000${msg}` : `${level}\u0000${msg}\u0000${code ?? message.slice(0, 200)}`;
   const kind = kinds.get(key);
   if (kind) {
     kind.count += 1;

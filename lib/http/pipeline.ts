@@ -100,7 +100,7 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
     apiError = error;
   } else if (isDatabaseUnavailable(error)) {
     // Known and expected while PostgreSQL is away: no stack, and once per interval with a count.
-    logRepeated(requestLog, 'error', 'database unavailable', error);
+    logRepeated(requestLog, 'error', 'database unavailable', error, {}, { anyError: true });
     apiError = new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
   } else {
     requestLog.error({ err: error }, 'unhandled error');

@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql } from './queue-pool';
+import { heartbeatSql, sql } from './queue-pool';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 export interface ClaimedMessage {
@@ -101,7 +101,7 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
  * their lease as before. Workers silent for an hour and holding nothing are forgotten.
  */
 export async function heartbeat(options: { workerId: string; staleMs: number }): Promise<number> {
-  const rows = await sql<{ freed: number }>`
+  const rows = await heartbeatSql<{ freed: number }>`
     WITH beat AS (
       INSERT INTO webhook_workers (id) VALUES (${options.workerId}::text)
       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()

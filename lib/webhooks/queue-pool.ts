@@ -36,8 +36,50 @@ export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
   return result.rows;
 }
 
+let beatClient: Promise<pg.Client> | undefined;
+
+/**
+ * Like sql``, on a connection of its own that nothing else queues on: the worker's heartbeat must not
+ * wait behind a burst of claims and outcome writes, or a busy live worker would be taken for dead.
+ * A connection that fails is dropped; the next call opens another.
+ */
+export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  strings: TemplateStringsArray,
+  ...values: unknown[]
+): Promise<T[]> {
+  const text = strings.reduce((out, part, i) => `${out}$${i}${part}`);
+  beatClient ??= (async () => {
+    // query_timeout: a heartbeat stuck on a half-dead connection must fail (and reconnect), not hang the beats.
+    const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
+    // Its next query then fails, and the catch below drops it.
+    client.on('error', (error) => logRepeated(log, 'warn', 'webhook heartbeat connection lost', error));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.end().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  })();
+  const current = beatClient;
+  try {
+    const client = await current;
+    const result = await client.query<T>(text, values);
+    return result.rows;
+  } catch (error) {
+    if (beatClient === current) {
+      beatClient = undefined;
+      current.then((client) => client.end(), () => undefined).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
 export async function closeQueuePool(): Promise<void> {
   const closing = pool;
   pool = undefined;
+  const beat = beatClient;
+  beatClient = undefined;
+  await beat?.then((client) => client.end(), () => undefined).catch(() => undefined);
   await closing?.end();
 }

@@ -70,6 +70,8 @@ describe('database outage, logging', () => {
       `[reliability] PostgreSQL stopped 10 s under load (${requests.length} requests answered meanwhile): ${during.length} log lines ` +
         `from the stop to 12 s after the restart (limit 50): ${JSON.stringify(Object.fromEntries(byMessage))}`,
     );
+    const before = server.lines.filter((l) => l.at < stoppedAt && l.text.includes('"level"'));
+    if (before.length > 0) console.log(`[reliability] logged before the stop: ${before.map((l) => l.text.slice(0, 300)).join('\n')}`);
     expect(requests.length).toBeGreaterThan(20); // the load went on: every one of them could have logged
     expect(during.length).toBeLessThan(50);
     expect(during.filter((l) => /\n?\s+at .+:\d+:\d+/.test(l.text) || l.text.includes('"stack"'))).toEqual([]);

@@ -51,7 +51,7 @@ describe('receiver outage', () => {
     let next = 0;
     const statuses: number[] = [];
     await Promise.all(
-      Array.from({ length: 8 }, async () => {
+      Array.from({ length: 16 }, async () => {
         while (next < trackingNumbers.length) {
           const tn = trackingNumbers[next++];
           const response = await fetch(`${server.baseUrl}/version-test/api/1.1/wf/package`, {
@@ -66,11 +66,13 @@ describe('receiver outage', () => {
     );
     const postedMs = Date.now() - downAt;
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect(postedMs).toBeLessThan(OUTAGE_MS); // all 1,000 accepted (and first attempted) while the receiver was down
-
-    await new Promise((r) => setTimeout(r, downAt + OUTAGE_MS - Date.now()));
+    // 30 s, or longer on a machine so loaded that accepting 1,000 packages took nearly that long: every
+    // package is accepted and its first attempt has failed well before the receiver returns.
+    await new Promise((r) => setTimeout(r, Math.max(downAt + OUTAGE_MS, Date.now() + 5_000) - Date.now()));
     await receiver.start(port);
     const upAt = Date.now();
+    const outageMs = upAt - downAt;
+    expect(outageMs).toBeGreaterThanOrEqual(OUTAGE_MS);
     const firstAt = new Map<string, number>();
     const notified = () => {
       for (const request of receiver.at('/hook')) {
@@ -100,14 +102,15 @@ describe('receiver outage', () => {
     }
     const afterReturn = trackingNumbers.map((tn) => (firstAt.get(tn) ?? Number.POSITIVE_INFINITY) - upAt).sort((a, b) => a - b);
     console.log(
-      `[reliability] receiver down ${OUTAGE_MS / 1000} s, ${PACKAGES} packages accepted in ${postedMs} ms: delivered after its return ` +
+      `[reliability] receiver down ${(outageMs / 1000).toFixed(1)} s, ${PACKAGES} packages accepted in ${postedMs} ms: delivered after its return ` +
         `p50 ${percentile(afterReturn, 50)} ms, p95 ${percentile(afterReturn, 95)} ms, max ${afterReturn.at(-1)} ms (limit 60,000 ms); ` +
         `${firstAt.size}/${PACKAGES} delivered; failed attempts ${attempts.failed_total} (${attempts.failed_during} during the outage), at most ${attempts.failed_max} per message`,
     );
     expect(firstAt.size).toBe(PACKAGES);
     expect(afterReturn.at(-1)!).toBeLessThan(60_000);
-    // Not hammered: in 30 s a message is tried at most 3 times (at once, ≈5 s, ≈30 s).
-    expect(attempts.failed_max).toBeLessThanOrEqual(3);
+    // Not hammered: during the outage a message is tried at most 3 times (at once, ≈5 s, ≈30 s later),
+    // 4 if the outage had to be stretched past 35 s.
+    expect(attempts.failed_max).toBeLessThanOrEqual(outageMs < 35_000 ? 3 : 4);
     // One webhook-id per package, every signature valid.
     const idsByTn = new Map<string, Set<string>>();
     for (const request of receiver.at('/hook')) {
