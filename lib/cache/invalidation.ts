@@ -25,7 +25,7 @@ async function connect(): Promise<void> {
   const next = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000 });
   next.on('notification', (message) => broadcast(message.payload ?? null));
   next.on('error', (error) => {
-    logRepeated(log, 'warn', 'cache invalidation listener lost its connection', error);
+    logRepeated(log, 'warn', 'cache invalidation listener lost its connection', error, {}, { anyError: true });
     reset(next);
   });
   next.on('end', () => reset(next));
@@ -46,7 +46,7 @@ function scheduleConnect(): void {
   if (connecting || client || listeners.size === 0) return;
   connecting = connect()
     .catch((error: Error) => {
-      logRepeated(log, 'warn', 'cache invalidation listener could not connect', error, { retryMs });
+      logRepeated(log, 'warn', 'cache invalidation listener could not connect', error, { retryMs }, { anyError: true });
       const delay = retryMs;
       retryMs = Math.min(retryMs * 2, 30_000);
       setTimeout(scheduleConnect, delay).unref();

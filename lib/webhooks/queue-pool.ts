@@ -52,7 +52,7 @@ export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultR
     // query_timeout: a heartbeat stuck on a half-dead connection must fail (and reconnect), not hang the beats.
     const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
     // Its next query then fails, and the catch below drops it.
-    client.on('error', (error) => logRepeated(log, 'warn', 'webhook heartbeat connection lost', error));
+    client.on('error', (error) => logRepeated(log, 'warn', 'webhook heartbeat connection lost', error, {}, { anyError: true }));
     try {
       await client.connect();
     } catch (error) {

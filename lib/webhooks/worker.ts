@@ -88,7 +88,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     };
     client.on('notification', signal);
     client.on('error', (error) => {
-      logRepeated(log, 'warn', 'webhook listener lost its connection', error);
+      logRepeated(log, 'warn', 'webhook listener lost its connection', error, {}, { anyError: true });
       reconnect();
     });
     client.on('end', reconnect);
@@ -99,7 +99,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       listenRetryMs = 500;
       signal(); // anything inserted while we were not listening
     } catch (error) {
-      logRepeated(log, 'warn', 'webhook listener could not connect; polling meanwhile', error);
+      logRepeated(log, 'warn', 'webhook listener could not connect; polling meanwhile', error, {}, { anyError: true });
       client.end().catch(() => undefined);
       reconnect();
     }
@@ -142,7 +142,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         if (freed > 0) log.info({ freed }, 'freed the claims of a webhook worker that stopped beating');
       } catch (error) {
         failures += 1;
-        logRepeated(log, 'warn', 'webhook worker heartbeat failed', error);
+        logRepeated(log, 'warn', 'webhook worker heartbeat failed', error, {}, { anyError: true });
       }
       const waitMs = failures > 0 ? Math.min(config.WEBHOOK_HEARTBEAT_MS * 2 ** (failures - 1), MAX_BACKOFF_MS / 5) : config.WEBHOOK_HEARTBEAT_MS;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + waitMs - Date.now())));
@@ -194,7 +194,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           claimedAll = claimed.length === free;
         } catch (error) {
           failures += 1;
-          logRepeated(log, 'warn', 'claiming webhook messages failed', error);
+          logRepeated(log, 'warn', 'claiming webhook messages failed', error, {}, { anyError: true });
         }
       }
       if (claimedAll && !pendingWake) continue; // more may be due: claim again at once
