@@ -101,4 +101,49 @@ describe('worker killed mid-delivery', () => {
     expect(receiver.at('/hook')).toHaveLength(2 * IN_FLIGHT);
     expect(survivor.unexpected).toEqual([]);
   }, 120_000);
+
+  it('a live worker that cannot renew its heartbeat cuts its attempt short before another worker sends the message', async () => {
+    const url = await freshDatabase(inject('databaseUrl'), 'fenced');
+    databases.push(url);
+    await receiver.start();
+    receiver.on('/hook', SECRET, (n) => (n === 0 ? { hold: true } : { status: 200 }));
+    const { token } = await seedAccount(url, { webhookUrl: receiver.url('/hook'), secret: SECRET });
+    const stuck = await startApiServer(url, PRODUCTION_TIMINGS);
+    servers.push(stuck);
+    const response = await fetch(`${stuck.baseUrl}/version-test/api/1.1/wf/package`, {
+      method: 'POST',
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(packageSample(`F${randomUUID().slice(0, 8).toUpperCase()}`)),
+    });
+    expect(response.status).toBe(200);
+    await waitFor(() => receiver.at('/hook').length === 1, { timeoutMs: 30_000, what: 'the first attempt to be in flight' });
+    const other = await startApiServer(url, PRODUCTION_TIMINGS);
+    servers.push(other);
+
+    // Its heartbeat blocks on a row lock: the process is alive and its attempt still open, but it cannot beat.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      const locked = await locker.query(`SELECT id FROM webhook_workers WHERE id LIKE $1 FOR UPDATE`, [`%:${stuck.child.pid}:%`]);
+      expect(locked.rowCount).toBe(1);
+      const lockedAt = Date.now();
+      await waitFor(() => receiver.at('/hook').length === 2, { timeoutMs: 30_000, what: 'the message to be sent by the other worker' });
+      const [first, second] = receiver.at('/hook');
+      console.log(`[reliability] worker unable to beat: its attempt was cut short and the message resent ${second.at - lockedAt} ms after its heartbeat blocked`);
+      expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+      // The first attempt's connection was closed before the second arrived: never twice at once.
+      expect(receiver.concurrentDuplicates).toEqual([]);
+      expect(second.at - lockedAt).toBeLessThan(15_000); // cut short at 2.5 s, retried after the 5 s step (±20 %)
+      expect(stuck.output()).toContain('webhook worker lost its heartbeat');
+    } finally {
+      await locker.query('ROLLBACK').catch(() => undefined);
+      await locker.end();
+    }
+    // It recovers under a new id and delivers again; nothing is sent a third time.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(receiver.at('/hook')).toHaveLength(2);
+    expect(stuck.child.exitCode).toBeNull();
+    expect([...stuck.unexpected, ...other.unexpected]).toEqual([]);
+  }, 120_000);
 });
