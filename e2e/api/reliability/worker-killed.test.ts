@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { packageSample } from '../support/samples';
 import { dropFreshDatabase, freshDatabase, seedAccount, startApiServer, type ServerProcess } from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
@@ -21,7 +21,11 @@ const PRODUCTION_TIMINGS = {
 };
 const servers: ServerProcess[] = [];
 const databases: string[] = [];
-const receiver = new WebhookReceiver();
+let receiver: WebhookReceiver;
+
+beforeEach(() => {
+  receiver = new WebhookReceiver();
+});
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.kill('SIGKILL')));
