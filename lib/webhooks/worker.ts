@@ -114,13 +114,14 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       fenceTimer.unref?.();
       return;
     }
+    const sinceBeatMs = Date.now() - beatSentAt;
     beatSentAt = 0;
     for (const attempt of attempts) attempt.abort('this worker could not renew its heartbeat');
     if (!stopping) {
       id = newId(); // the old id's claims are freed by the next sweep; this one registers with the next heartbeat
       retired.push(id);
     }
-    logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { attemptsCut: attempts.size });
+    logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { attemptsCut: attempts.size, sinceBeatMs });
   }
 
   async function beatLoop(): Promise<void> {
@@ -131,6 +132,8 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       try {
         const freed = await heartbeat({ workerId: beatId, staleMs: config.WEBHOOK_WORKER_STALE_MS });
         failures = 0;
+        const tookMs = Date.now() - sentAt;
+        if (tookMs > fenceMs / 2) logRepeated(log, 'warn', 'webhook worker heartbeat was slow', null, { tookMs });
         if (beatId === id && Date.now() - sentAt < fenceMs) {
           const wasDead = !alive();
           beatSentAt = sentAt;
@@ -157,6 +160,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         if (Date.now() + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS > message.leaseUntil.getTime() || !alive() || message.claimedBy !== id) {
           // Too little lease left to finish before another worker may retake it, or this worker's
           // heartbeat is not fresh enough to keep its claim: give it back.
+          logRepeated(log, 'warn', 'webhook worker gave back a claim it could not start in time', null, { sinceBeatMs: Date.now() - beatSentAt });
           await releaseMessages({ workerId: message.claimedBy, ids: [message.id] });
           return;
         }
