@@ -46,20 +46,24 @@ const ZEnv = z.object({
   WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(5 * 24 * 3_600_000),
 
   // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
-  /** Each delivery worker writes its heartbeat (webhook_workers) this often. */
+  /**
+   * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
+   * each heartbeat also frees the claims of dead workers. A worker whose process died is dead as soon as
+   * PostgreSQL has ended that connection's backend, so its claims come back within about this long.
+   */
   WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   /**
-   * A worker whose heartbeat is older than this is dead: any live worker frees its claims at once,
-   * without waiting for their lease. A live worker that cannot beat for this long (less a margin)
-   * aborts its own attempts first, so no message is ever sent twice at once.
+   * A worker whose heartbeat is older than this is dead too (a hung process, a lost machine). A live
+   * worker that cannot confirm a heartbeat for half of it cuts its own attempts short first, so no
+   * message is ever sent twice at once.
    */
-  WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(300).max(60_000).default(3_000),
+  WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
-}).refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 3 * value.WEBHOOK_HEARTBEAT_MS, {
+}).refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 4 * value.WEBHOOK_HEARTBEAT_MS, {
   path: ['WEBHOOK_WORKER_STALE_MS'],
-  message: 'must be at least 3 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
+  message: 'must be at least 4 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -92,10 +92,13 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
 }
 
 /**
- * A worker's heartbeat, in one statement: registers `workerId` (or renews its heartbeat), and makes
- * due at once the claims of every registered worker whose heartbeat is older than `staleMs` (it was
- * killed, its machine was lost, or it cut its own attempts short because it could not beat; see
- * worker.ts), instead of after their lease. Returns how many claims it freed. A freed row keeps
+ * A worker's heartbeat, in one statement on its own connection (queue-pool.ts, heartbeatSql): registers
+ * `workerId` with that connection's backend (or renews its heartbeat), and makes due at once the claims
+ * of every registered worker that is dead, instead of after their lease. Dead: its heartbeat connection's
+ * backend is gone (the process died: the kernel closed its sockets, and PostgreSQL ended the backend at
+ * once), or its heartbeat is older than `staleMs` (a hung process, a lost machine, or a worker that cut
+ * its own attempts short because it could not beat; see worker.ts). A worker whose heartbeat connection
+ * drops takes a new id (worker.ts), so a backend belongs to one id. Returns how many claims it freed. A freed row keeps
  * status `delivering` and its `locked_by` until someone claims it, so an outcome written meanwhile by
  * its old claimer still counts. Claims by a worker that never registered (an older version) wait for
  * their lease as before. Workers silent for an hour and holding nothing are forgotten.
@@ -103,12 +106,16 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
 export async function heartbeat(options: { workerId: string; staleMs: number }): Promise<number> {
   const rows = await heartbeatSql<{ freed: number }>`
     WITH beat AS (
-      INSERT INTO webhook_workers (id) VALUES (${options.workerId}::text)
+      INSERT INTO webhook_workers (id, backend_pid, backend_start)
+      SELECT ${options.workerId}::text, pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
       ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
       RETURNING id
     ), dead AS (
-      SELECT id FROM webhook_workers
-      WHERE heartbeat_at < now() - ${options.staleMs}::int * interval '1 millisecond' AND id <> ${options.workerId}::text
+      SELECT w.id FROM webhook_workers w
+      WHERE w.id <> ${options.workerId}::text
+        AND (w.heartbeat_at < now() - ${options.staleMs}::int * interval '1 millisecond'
+             OR (w.backend_pid IS NOT NULL AND NOT EXISTS (
+                   SELECT 1 FROM pg_stat_activity a WHERE a.pid = w.backend_pid AND a.backend_start = w.backend_start)))
     ), freed AS (
       UPDATE webhook_messages m SET next_attempt_at = now(), updated_at = now()
       FROM dead

@@ -37,6 +37,15 @@ export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
 }
 
 let beatClient: Promise<pg.Client> | undefined;
+let onBeatConnectionLost: (() => void) | undefined;
+
+/**
+ * Called (synchronously) whenever the heartbeat connection is lost or dropped: the worker must then take
+ * itself for dead at once (its backend is gone, so others free its claims), before anything else runs.
+ */
+export function onHeartbeatConnectionLost(callback: () => void): void {
+  onBeatConnectionLost = callback;
+}
 
 /**
  * Like sql``, on a connection of its own that nothing else queues on: the worker's heartbeat must not
@@ -52,7 +61,11 @@ export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultR
     // query_timeout: a heartbeat stuck on a half-dead connection must fail (and reconnect), not hang the beats.
     const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
     // Its next query then fails, and the catch below drops it.
-    client.on('error', (error) => logRepeated(log, 'warn', 'webhook heartbeat connection lost', error, {}, { anyError: true }));
+    client.on('error', (error) => {
+      onBeatConnectionLost?.();
+      logRepeated(log, 'warn', 'webhook heartbeat connection lost', error, {}, { anyError: true });
+    });
+    client.on('end', () => onBeatConnectionLost?.());
     try {
       await client.connect();
     } catch (error) {
@@ -69,6 +82,7 @@ export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultR
   } catch (error) {
     if (beatClient === current) {
       beatClient = undefined;
+      onBeatConnectionLost?.();
       current.then((client) => client.end(), () => undefined).catch(() => undefined);
     }
     throw error;

@@ -7,7 +7,7 @@ import { log as rootLog } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
-import { closeQueuePool } from './queue-pool';
+import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
 import type { Resolver } from './ssrf-guard';
 
 const CHANNEL = 'webhook_messages';
@@ -35,20 +35,22 @@ export interface WebhookWorker {
  * NOTIFY from the webhook_messages trigger, when a slot frees, and every WEBHOOK_POLL_MS for retries
  * that come due and for notifications missed while the LISTEN connection was down.
  *
- * Heartbeats (webhook_workers): every WEBHOOK_HEARTBEAT_MS the worker renews its row and frees the
- * claims of workers silent for WEBHOOK_WORKER_STALE_MS (claim-messages.ts, heartbeat()), so a killed
- * worker's messages are sent again within seconds, not after their lease. The other half keeps "never
- * twice at once": a worker claims and starts attempts only while its last heartbeat is fresh, and one
- * that has not confirmed a heartbeat for STALE − HEARTBEAT ms (measured from when it sent it, on its
- * own clock, so before anyone else can think it dead) cuts every attempt in flight short, closing
- * the connections, and takes a new id: its old claims are freed by the next sweep, and its new id
- * registers with the next heartbeat that succeeds.
+ * Heartbeats (webhook_workers): every WEBHOOK_HEARTBEAT_MS the worker renews its row on a connection
+ * of its own and frees the claims of dead workers: those whose heartbeat connection's backend is gone
+ * (the process died) or who are silent for WEBHOOK_WORKER_STALE_MS (claim-messages.ts, heartbeat()),
+ * so a killed worker's messages are sent again within about a second, not after their lease. The other
+ * half keeps "never twice at once": a worker claims and starts attempts only while its last heartbeat
+ * is fresh, and one that loses its heartbeat connection, or has not confirmed a heartbeat for half the
+ * staleness (measured from when it sent it, on its own clock, so well before anyone else can think it
+ * dead), cuts every attempt in flight short, closing the connections, and takes a new id: its old
+ * claims are freed by the next sweep, and its new id registers with the next heartbeat that succeeds.
  */
 export function startWebhookWorker(options: { resolver?: Resolver } = {}): WebhookWorker {
   const config = env();
   const newId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let id = newId();
-  const retired: string[] = [id];
+  /** Every id this worker registered, marked dead when it stops. */
+  const registered = new Set<string>();
   const log = rootLog.child({ component: 'webhook-worker', processId: id });
   const settings: DeliverySettings = {
     workerId: id,
@@ -60,7 +62,8 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   };
   const inFlight = new Set<Promise<void>>();
   const attempts = new Set<AbortController>();
-  const fenceMs = config.WEBHOOK_WORKER_STALE_MS - config.WEBHOOK_HEARTBEAT_MS;
+  /** Half the staleness: a live worker gives up its claims well before anyone may take it for dead. */
+  const fenceMs = Math.floor(config.WEBHOOK_WORKER_STALE_MS / 2);
   /** Local time at which the last confirmed heartbeat was sent; 0: none yet (or lost). */
   let beatSentAt = 0;
   let fenceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -105,23 +108,27 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     }
   }
 
-  /** No heartbeat confirmed for fenceMs: cut every attempt short before anyone may retake its message. */
-  function fence(): void {
-    if (beatSentAt === 0) return;
-    if (alive()) {
+  /**
+   * No heartbeat confirmed for fenceMs, or the heartbeat connection (whose backend tells the others this
+   * worker lives) is gone: cut every attempt short before anyone may retake its message, and take a new id.
+   */
+  function fence(reason: 'stale' | 'connection'): void {
+    if (reason === 'stale' && beatSentAt === 0) return;
+    if (reason === 'stale' && alive()) {
       // A timer may fire a millisecond early: look again when the heartbeat is really too old.
-      fenceTimer = setTimeout(fence, beatSentAt + fenceMs - Date.now() + 1);
+      fenceTimer = setTimeout(fence, beatSentAt + fenceMs - Date.now() + 1, 'stale');
       fenceTimer.unref?.();
       return;
     }
-    const sinceBeatMs = Date.now() - beatSentAt;
+    const sinceBeatMs = beatSentAt === 0 ? null : Date.now() - beatSentAt;
     beatSentAt = 0;
+    clearTimeout(fenceTimer);
     for (const attempt of attempts) attempt.abort('this worker could not renew its heartbeat');
-    if (!stopping) {
-      id = newId(); // the old id's claims are freed by the next sweep; this one registers with the next heartbeat
-      retired.push(id);
+    // The old id's claims are freed by the next sweep; the new one registers with the next heartbeat.
+    if (!stopping) id = newId();
+    if (sinceBeatMs !== null || attempts.size > 0) {
+      logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { reason, attemptsCut: attempts.size, sinceBeatMs });
     }
-    logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { attemptsCut: attempts.size, sinceBeatMs });
   }
 
   async function beatLoop(): Promise<void> {
@@ -134,11 +141,12 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         failures = 0;
         const tookMs = Date.now() - sentAt;
         if (tookMs > fenceMs / 2) logRepeated(log, 'warn', 'webhook worker heartbeat was slow', null, { tookMs });
+        registered.add(beatId);
         if (beatId === id && Date.now() - sentAt < fenceMs) {
           const wasDead = !alive();
           beatSentAt = sentAt;
           clearTimeout(fenceTimer);
-          fenceTimer = setTimeout(fence, sentAt + fenceMs - Date.now());
+          fenceTimer = setTimeout(fence, sentAt + fenceMs - Date.now(), 'stale');
           fenceTimer.unref?.();
           if (wasDead || freed > 0) signal();
         }
@@ -221,6 +229,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     }
   })();
 
+  onHeartbeatConnectionLost(() => fence('connection'));
   const beats = beatLoop();
   void listen();
   log.info({ concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_LEASE_MS }, 'webhook worker started');
@@ -240,7 +249,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       beating = false;
       clearTimeout(fenceTimer);
       await beats;
-      await retireWorker(retired).catch(() => undefined);
+      await retireWorker([...registered]).catch(() => undefined);
       const closing = listener;
       listener = undefined;
       await closing?.end().catch(() => undefined);

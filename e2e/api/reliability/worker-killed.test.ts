@@ -6,9 +6,9 @@ import { dropFreshDatabase, freshDatabase, seedAccount, startApiServer, type Ser
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
 // A delivery worker killed (SIGKILL) while it holds messages in flight: another worker sends them
-// again within 5 s, not after the claims' 60 s lease, because the dead worker stops beating
-// (webhook_workers) and any live worker frees its claims (lib/webhooks/worker.ts, heartbeats).
-// Production timings: 60 s lease, 10 s timeout, 1 s poll, 500 ms heartbeat, 3 s staleness.
+// again within 5 s, not after the claims' 60 s lease: its heartbeat connection's backend is gone, and
+// any live worker frees the claims of a dead one (webhook_workers; lib/webhooks/worker.ts, heartbeats).
+// Production timings: 60 s lease, 10 s timeout, 1 s poll, 500 ms heartbeat, 10 s staleness.
 
 const SECRET = `whsec_${Buffer.from(randomUUID()).toString('base64')}`;
 const IN_FLIGHT = 20;
@@ -130,7 +130,7 @@ describe('worker killed mid-delivery', () => {
     try {
       await locker.query('BEGIN');
       const locked = await locker.query(`SELECT id FROM webhook_workers WHERE id LIKE $1 FOR UPDATE`, [`%:${stuck.child.pid}:%`]);
-      expect(locked.rowCount).toBe(1);
+      expect(locked.rowCount).toBeGreaterThanOrEqual(1); // every id it has had (one, unless it already lost a heartbeat)
       const lockedAt = Date.now();
       await waitFor(() => receiver.at('/hook').length === 2, { timeoutMs: 30_000, what: 'the message to be sent by the other worker' });
       const [first, second] = receiver.at('/hook');
@@ -138,7 +138,8 @@ describe('worker killed mid-delivery', () => {
       expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
       // The first attempt's connection was closed before the second arrived: never twice at once.
       expect(receiver.concurrentDuplicates).toEqual([]);
-      expect(second.at - lockedAt).toBeLessThan(15_000); // cut short at 2.5 s, retried after the 5 s step (±20 %)
+      // Cut short 5 s (half the 10 s staleness) after its last heartbeat; sent again after the 5 s retry step or when freed.
+      expect(second.at - lockedAt).toBeLessThan(20_000);
       expect(stuck.output()).toContain('webhook worker lost its heartbeat');
     } finally {
       await locker.query('ROLLBACK').catch(() => undefined);
