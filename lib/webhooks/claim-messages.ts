@@ -116,10 +116,14 @@ export async function heartbeat(options: { workerId: string; staleMs: number }):
         AND (w.heartbeat_at < now() - ${options.staleMs}::int * interval '1 millisecond'
              OR (w.backend_pid IS NOT NULL AND NOT EXISTS (
                    SELECT 1 FROM pg_stat_activity a WHERE a.pid = w.backend_pid AND a.backend_start = w.backend_start)))
+    ), orphans AS (
+      -- SKIP LOCKED: never wait for (or deadlock with) another worker's sweep or claim of the same rows.
+      SELECT m.id FROM webhook_messages m JOIN dead ON m.locked_by = dead.id
+      WHERE m.status = 'delivering' AND m.next_attempt_at > now()
+      FOR UPDATE OF m SKIP LOCKED
     ), freed AS (
       UPDATE webhook_messages m SET next_attempt_at = now(), updated_at = now()
-      FROM dead
-      WHERE m.status = 'delivering' AND m.locked_by = dead.id AND m.next_attempt_at > now()
+      FROM orphans WHERE m.id = orphans.id
       RETURNING m.id
     ), forgotten AS (
       DELETE FROM webhook_workers w

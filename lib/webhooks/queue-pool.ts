@@ -80,7 +80,11 @@ export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultR
     const result = await client.query<T>(text, values);
     return result.rows;
   } catch (error) {
-    if (beatClient === current) {
+    // An SQL error (it has a SQLSTATE, e.g. a lock timeout) leaves the connection, and its backend, as
+    // they were; anything else (connection refused or broken, our query timeout) drops it.
+    const sqlState = (error as { code?: unknown }).code;
+    const connectionKept = typeof sqlState === 'string' && /^[0-9A-Z]{5}$/.test(sqlState) && !/^(08|57P)/.test(sqlState);
+    if (beatClient === current && !connectionKept) {
       beatClient = undefined;
       onBeatConnectionLost?.();
       current.then((client) => client.end(), () => undefined).catch(() => undefined);
