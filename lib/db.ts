@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PrismaClient } from '@/lib/generated/prisma/client';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 
 // One Prisma client per process, created on first use: `next build` imports route modules
 // without a database, and must not need DATABASE_URL. Kept on globalThis so Next's dev-mode
@@ -20,13 +21,13 @@ export function pgPool(): pg.Pool {
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
     globalForDb.pgPool = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
     // An idle connection that breaks (a database restart) must not crash the process; the pool replaces it.
-    globalForDb.pgPool.on('error', (error) => log.warn({ err: error.message }, 'idle database connection lost'));
+    globalForDb.pgPool.on('error', (error) => logRepeated(log, 'warn', 'idle database connection lost', error));
     // The pool listens for errors only on idle connections. One that breaks while checked out (by
     // Prisma's transactions, which attach no listener) would emit an unhandled 'error' and crash the
     // process; this listener stays for the connection's life. Its next query fails, and the pool
     // discards it on release. (Found by e2e/api/reliability/database-outage.test.ts.)
     globalForDb.pgPool.on('connect', (connection) => {
-      connection.on('error', (error) => log.warn({ err: error.message }, 'database connection lost'));
+      connection.on('error', (error) => logRepeated(log, 'warn', 'database connection lost', error));
     });
   }
   return globalForDb.pgPool;

@@ -24,11 +24,14 @@ const ZEnv = z.object({
   WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
   /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
-  /** Delays before each retry, in ms; the default is design.md's 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  /**
+   * Delays before each retry, in ms (±20 % jitter): 5 s, 30 s, 2 min, 5 min ride out short outages, then
+   * design.md's 30 min, 2 h, 5 h, 10 h, 10 h. 10 attempts over about 28 h.
+   */
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
-    .default('5000,300000,1800000,7200000,18000000,36000000,36000000')
+    .default('5000,30000,120000,300000,1800000,7200000,18000000,36000000,36000000')
     .transform((value) => value.split(',').map(Number)),
   /** Whole-exchange timeout of one delivery attempt. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
@@ -91,6 +94,20 @@ const ZEnv = z.object({
   SIGN_IN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
   /** Sign-up attempts one address may make per hour (a taken e-mail or company counts). */
   SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
+
+  // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
+  /**
+   * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
+   * each heartbeat also frees the claims of dead workers. A worker whose process died is dead as soon as
+   * PostgreSQL has ended that connection's backend, so its claims come back within about this long.
+   */
+  WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /**
+   * A worker whose heartbeat is older than this is dead too (a hung process, a lost machine). A live
+   * worker that cannot confirm a heartbeat for half of it cuts its own attempts short first, so no
+   * message is ever sent twice at once.
+   */
+  WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
 }).refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
   path: ['WEBHOOK_SECRETS_KEY'],
   message:
@@ -98,6 +115,9 @@ const ZEnv = z.object({
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
+}).refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 4 * value.WEBHOOK_HEARTBEAT_MS, {
+  path: ['WEBHOOK_WORKER_STALE_MS'],
+  message: 'must be at least 4 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
 });
 
 export type Env = z.infer<typeof ZEnv>;

@@ -2,6 +2,7 @@ import 'server-only';
 import pg from 'pg';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 
 // In-memory caches (rate cards, API tokens) must notice changes made by any instance or by hand in
 // the database. Triggers call pg_notify('cache_invalidation', <topic>); one LISTEN connection per
@@ -24,7 +25,7 @@ async function connect(): Promise<void> {
   const next = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000 });
   next.on('notification', (message) => broadcast(message.payload ?? null));
   next.on('error', (error) => {
-    log.warn({ err: error.message }, 'cache invalidation listener lost its connection');
+    logRepeated(log, 'warn', 'cache invalidation listener lost its connection', error, {}, { anyError: true });
     reset(next);
   });
   next.on('end', () => reset(next));
@@ -45,7 +46,7 @@ function scheduleConnect(): void {
   if (connecting || client || listeners.size === 0) return;
   connecting = connect()
     .catch((error: Error) => {
-      log.warn({ err: error.message, retryMs }, 'cache invalidation listener could not connect');
+      logRepeated(log, 'warn', 'cache invalidation listener could not connect', error, { retryMs }, { anyError: true });
       const delay = retryMs;
       retryMs = Math.min(retryMs * 2, 30_000);
       setTimeout(scheduleConnect, delay).unref();

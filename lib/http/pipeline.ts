@@ -5,6 +5,7 @@ import { checkRateLimit } from '@/lib/auth/rate-limit';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { logRepeated } from '@/lib/log-repeats';
 import { corsHeaders } from './cors';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { ApiError, errorBody } from './errors';
@@ -107,7 +108,8 @@ export function errorResponse(error: unknown, route: Route | undefined, requestI
   if (error instanceof ApiError) {
     apiError = error;
   } else if (isDatabaseUnavailable(error)) {
-    requestLog.error({ err: error }, 'database unavailable');
+    // Known and expected while PostgreSQL is away: no stack, and once per interval with a count.
+    logRepeated(requestLog, 'error', 'database unavailable', error, {}, { anyError: true });
     apiError = new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
   } else {
     requestLog.error({ err: error }, 'unhandled error');

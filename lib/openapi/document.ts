@@ -569,7 +569,7 @@ export function openApiDocument(): Json {
           description:
             'Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify ' +
             '`webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. ' +
-            'Answer 2xx within 10 s; otherwise it is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.',
+            'Answer 2xx within 10 s; otherwise it is retried after about 5 s, 30 s, 2 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.',
           parameters: [
             {
               name: 'webhook-id',

@@ -1,9 +1,11 @@
 import 'server-only';
-import { sql } from './queue-pool';
+import { heartbeatSql, sql } from './queue-pool';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 export interface ClaimedMessage {
   id: string;
+  /** The worker id the claim was made under (locked_by): the outcome is written only while it still holds. */
+  claimedBy: string;
   endpointId: string;
   attemptCount: number;
   redelivery: boolean;
@@ -41,7 +43,7 @@ interface Row {
  * the queue: FOR UPDATE SKIP LOCKED hands each row to one claimer, and the claim is a lease. It
  * sets status `delivering` and moves next_attempt_at to the lease's end, so one condition finds
  * both due messages and the claims of a worker that died (SIGKILL, lost machine) once their lease
- * has run out.
+ * has run out. A dead worker's claims come due much sooner than that: see heartbeat() below.
  */
 export async function claimMessages(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedMessage[]> {
   // Measured on this machine's clock, before the database starts the lease: never later than the
@@ -69,6 +71,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
     JOIN webhook_events ev ON ev.id = c.event_id`;
   return rows.map((row) => ({
     id: row.id,
+    claimedBy: options.workerId,
     endpointId: row.endpoint_id,
     attemptCount: row.attempt_count,
     redelivery: row.redelivery,
@@ -91,4 +94,55 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
     UPDATE webhook_messages
     SET status = 'pending', next_attempt_at = now(), locked_by = NULL, locked_until = NULL, updated_at = now()
     WHERE id = ANY(${options.ids}::text[]) AND locked_by = ${options.workerId} AND status = 'delivering'`;
+}
+
+/**
+ * A worker's heartbeat, in one statement on its own connection (queue-pool.ts, heartbeatSql): registers
+ * `workerId` with that connection's backend (or renews its heartbeat), and makes due at once the claims
+ * of every registered worker that is dead, instead of after their lease. Dead: its heartbeat connection's
+ * backend is gone (the process died: the kernel closed its sockets, and PostgreSQL ended the backend at
+ * once), or its heartbeat is older than `staleMs` (a hung process, a lost machine, or a worker that cut
+ * its own attempts short because it could not beat; see worker.ts). A worker whose heartbeat connection
+ * drops takes a new id (worker.ts), so a backend belongs to one id. Returns how many claims it freed. A freed row keeps
+ * status `delivering` and its `locked_by` until someone claims it, so an outcome written meanwhile by
+ * its old claimer still counts. Claims by a worker that never registered (an older version) wait for
+ * their lease as before. Workers silent for an hour and holding nothing are forgotten.
+ */
+export async function heartbeat(options: { workerId: string; staleMs: number }): Promise<number> {
+  const rows = await heartbeatSql<{ freed: number }>`
+    WITH beat AS (
+      INSERT INTO webhook_workers (id, backend_pid, backend_start)
+      SELECT ${options.workerId}::text, pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
+      ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
+      RETURNING id
+    ), dead AS (
+      SELECT w.id FROM webhook_workers w
+      WHERE w.id <> ${options.workerId}::text
+        AND (w.heartbeat_at < now() - ${options.staleMs}::int * interval '1 millisecond'
+             OR (w.backend_pid IS NOT NULL AND NOT EXISTS (
+                   SELECT 1 FROM pg_stat_activity a WHERE a.pid = w.backend_pid AND a.backend_start = w.backend_start)))
+    ), orphans AS (
+      -- SKIP LOCKED: never wait for (or deadlock with) another worker's sweep or claim of the same rows.
+      SELECT m.id FROM webhook_messages m JOIN dead ON m.locked_by = dead.id
+      WHERE m.status = 'delivering' AND m.next_attempt_at > now()
+      FOR UPDATE OF m SKIP LOCKED
+    ), freed AS (
+      UPDATE webhook_messages m SET next_attempt_at = now(), updated_at = now()
+      FROM orphans WHERE m.id = orphans.id
+      RETURNING m.id
+    ), forgotten AS (
+      DELETE FROM webhook_workers w
+      WHERE w.heartbeat_at < now() - interval '1 hour' AND w.id <> ${options.workerId}::text
+        AND NOT EXISTS (SELECT 1 FROM webhook_messages m WHERE m.status = 'delivering' AND m.locked_by = w.id)
+      RETURNING w.id
+    )
+    SELECT (SELECT count(*) FROM freed)::int AS freed, (SELECT count(*) FROM beat)::int AS beat,
+           (SELECT count(*) FROM forgotten)::int AS forgotten`;
+  return rows[0]?.freed ?? 0;
+}
+
+/** A worker that stopped (every attempt ended) marks itself dead, so anything it still holds is freed at once. */
+export async function retireWorker(workerIds: string[]): Promise<void> {
+  if (workerIds.length === 0) return;
+  await sql`UPDATE webhook_workers SET heartbeat_at = '-infinity' WHERE id = ANY(${workerIds}::text[])`;
 }

@@ -44,7 +44,7 @@ function signingSecrets(message: ClaimedMessage): string[] {
  * sign with a fresh timestamp, POST, and record the outcome. Only 2xx is success; 3xx is a failure
  * (redirects are not followed); 410 disables the endpoint; Retry-After on 429/503 is honoured.
  */
-export async function deliverMessage(message: ClaimedMessage, settings: DeliverySettings): Promise<DeliveryResult> {
+export async function deliverMessage(message: ClaimedMessage, settings: DeliverySettings, signal?: AbortSignal): Promise<DeliveryResult> {
   if (!message.enabled) {
     await failUnsent({ messageId: message.id, workerId: settings.workerId });
     return 'skipped';
@@ -59,7 +59,7 @@ export async function deliverMessage(message: ClaimedMessage, settings: Delivery
       'x-carrier-event': message.eventType,
     };
     if (message.isTest) headers['x-carrier-test-event'] = 'true';
-    result = await sendWebhook({ destination, headers, body, timeoutMs: settings.timeoutMs });
+    result = await sendWebhook({ destination, headers, body, timeoutMs: settings.timeoutMs, signal });
   } catch (error) {
     if (!(error instanceof DestinationRefusedError || error instanceof SecretUnavailableError)) throw error;
     result = {

@@ -1,7 +1,10 @@
 // After a failed attempt: when to try again, or not at all. Pure, so it is unit-tested alone.
 
-/** ±10 %: spreads the retries of many messages that failed together (a receiver's outage). */
-const JITTER = 0.1;
+/**
+ * ±20 %: spreads the retries of many messages that failed together (a receiver's outage), so they
+ * do not all return in the same second; the early steps (5 s, 30 s) stay short either way.
+ */
+export const JITTER = 0.2;
 /** A Retry-After is honoured up to the longest step of the default schedule. */
 const MAX_RETRY_AFTER_MS = 10 * 3_600_000;
 

@@ -8,6 +8,11 @@ export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: n
  * the attempt row, the message's new state (only while this worker still holds its claim), and the
  * endpoint's health. A success ends the endpoint's failing run; a failure starts one, and disables
  * the endpoint when it answered 410 Gone or has failed without a single success for `disableAfterMs`.
+ *
+ * The first success after failures means the receiver is back: the endpoint's other messages waiting
+ * for a retry are made due now instead of each waiting out its own step (after a 30 s outage, half of
+ * them used to wait for the 5-minute retry). Only a success does this, so a down endpoint is never
+ * tried faster than its schedule.
  */
 export async function recordAttempt(options: {
   messageId: string;
@@ -45,6 +50,12 @@ export async function recordAttempt(options: {
       -- Logged even if the claim was lost (it was a real attempt); not if the endpoint was deleted meanwhile.
       WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = ${o.messageId})
       RETURNING id
+    ), recovered AS (
+      UPDATE webhook_messages p SET next_attempt_at = now(), updated_at = now()
+      WHERE ${o.success}::boolean AND p.endpoint_id = ${o.endpointId} AND p.status = 'pending' AND p.next_attempt_at > now()
+        AND p.id <> ${o.messageId}
+        AND EXISTS (SELECT 1 FROM webhook_endpoints f WHERE f.id = ${o.endpointId} AND f.failing_since IS NOT NULL AND f.enabled)
+      RETURNING p.id
     )
     UPDATE webhook_endpoints e
     SET failing_since = CASE WHEN ${o.success}::boolean THEN NULL ELSE COALESCE(e.failing_since, ${o.attemptedAt}::timestamptz) END,

@@ -33,6 +33,8 @@ export function sendWebhook(options: {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborting it cuts the attempt short at once (the connection is closed): see worker.ts, heartbeats. */
+  signal?: AbortSignal;
 }): Promise<SendResult> {
   const { destination, body, timeoutMs } = options;
   const { url } = destination;
@@ -48,6 +50,7 @@ export function sendWebhook(options: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
       resolve({ ...result, durationMs: Math.round(performance.now() - started) });
     };
     const request = (isHttps ? https : http).request({
@@ -70,6 +73,12 @@ export function sendWebhook(options: {
       request.destroy();
       finish({ statusCode: null, responseBody: null, error: `timed out after ${timeoutMs} ms`, retryAfter: null });
     }, timeoutMs);
+    function onAbort() {
+      request.destroy();
+      finish({ statusCode: null, responseBody: null, error: `cut short: ${String(options.signal?.reason ?? 'aborted')}`, retryAfter: null });
+    }
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error: NodeJS.ErrnoException) => {
       finish({ statusCode: null, responseBody: null, error: describeError(error), retryAfter: null });
     });

@@ -4,9 +4,10 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import { env } from '@/lib/env';
 import { log as rootLog } from '@/lib/log';
-import { claimMessages, releaseMessages, type ClaimedMessage } from './claim-messages';
+import { logRepeated } from '@/lib/log-repeats';
+import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
-import { closeQueuePool } from './queue-pool';
+import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
 import type { Resolver } from './ssrf-guard';
 
 const CHANNEL = 'webhook_messages';
@@ -21,6 +22,7 @@ const COALESCE_MS = 3;
 const MAX_BACKOFF_MS = 5_000;
 
 export interface WebhookWorker {
+  /** The id its claims are made under now (a new one after it lost its heartbeat, see below). */
   readonly id: string;
   /** Stops claiming, lets attempts in flight finish (each within the timeout), releases the rest. */
   stop(): Promise<void>;
@@ -32,11 +34,24 @@ export interface WebhookWorker {
  * only as many messages as it has free slots, so every claimed message starts at once; it wakes on
  * NOTIFY from the webhook_messages trigger, when a slot frees, and every WEBHOOK_POLL_MS for retries
  * that come due and for notifications missed while the LISTEN connection was down.
+ *
+ * Heartbeats (webhook_workers): every WEBHOOK_HEARTBEAT_MS the worker renews its row on a connection
+ * of its own and frees the claims of dead workers: those whose heartbeat connection's backend is gone
+ * (the process died) or who are silent for WEBHOOK_WORKER_STALE_MS (claim-messages.ts, heartbeat()),
+ * so a killed worker's messages are sent again within about a second, not after their lease. The other
+ * half keeps "never twice at once": a worker claims and starts attempts only while its last heartbeat
+ * is fresh, and one that loses its heartbeat connection, or has not confirmed a heartbeat for half the
+ * staleness (measured from when it sent it, on its own clock, so well before anyone else can think it
+ * dead), cuts every attempt in flight short, closing the connections, and takes a new id: its old
+ * claims are freed by the next sweep, and its new id registers with the next heartbeat that succeeds.
  */
 export function startWebhookWorker(options: { resolver?: Resolver } = {}): WebhookWorker {
   const config = env();
-  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const log = rootLog.child({ component: 'webhook-worker', workerId: id });
+  const newId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  let id = newId();
+  /** Every id this worker registered, marked dead when it stops. */
+  const registered = new Set<string>();
+  const log = rootLog.child({ component: 'webhook-worker', processId: id });
   const settings: DeliverySettings = {
     workerId: id,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -46,6 +61,14 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     resolver: options.resolver,
   };
   const inFlight = new Set<Promise<void>>();
+  const attempts = new Set<AbortController>();
+  /** Half the staleness: a live worker gives up its claims well before anyone may take it for dead. */
+  const fenceMs = Math.floor(config.WEBHOOK_WORKER_STALE_MS / 2);
+  /** Local time at which the last confirmed heartbeat was sent; 0: none yet (or lost). */
+  let beatSentAt = 0;
+  let fenceTimer: ReturnType<typeof setTimeout> | undefined;
+  let beating = true;
+  const alive = () => beatSentAt > 0 && Date.now() - beatSentAt < fenceMs;
   let stopping = false;
   let wake: (() => void) | undefined;
   let pendingWake = false;
@@ -68,7 +91,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     };
     client.on('notification', signal);
     client.on('error', (error) => {
-      log.warn({ err: error.message }, 'webhook listener lost its connection');
+      logRepeated(log, 'warn', 'webhook listener lost its connection', error, {}, { anyError: true });
       reconnect();
     });
     client.on('end', reconnect);
@@ -79,25 +102,83 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       listenRetryMs = 500;
       signal(); // anything inserted while we were not listening
     } catch (error) {
-      log.warn({ err: (error as Error).message }, 'webhook listener could not connect; polling meanwhile');
+      logRepeated(log, 'warn', 'webhook listener could not connect; polling meanwhile', error, {}, { anyError: true });
       client.end().catch(() => undefined);
       reconnect();
     }
   }
 
+  /**
+   * No heartbeat confirmed for fenceMs, or the heartbeat connection (whose backend tells the others this
+   * worker lives) is gone: cut every attempt short before anyone may retake its message, and take a new id.
+   */
+  function fence(reason: 'stale' | 'connection'): void {
+    if (reason === 'stale' && beatSentAt === 0) return;
+    if (reason === 'stale' && alive()) {
+      // A timer may fire a millisecond early: look again when the heartbeat is really too old.
+      fenceTimer = setTimeout(fence, beatSentAt + fenceMs - Date.now() + 1, 'stale');
+      fenceTimer.unref?.();
+      return;
+    }
+    const sinceBeatMs = beatSentAt === 0 ? null : Date.now() - beatSentAt;
+    beatSentAt = 0;
+    clearTimeout(fenceTimer);
+    for (const attempt of attempts) attempt.abort('this worker could not renew its heartbeat');
+    // The old id's claims are freed by the next sweep; the new one registers with the next heartbeat.
+    if (!stopping) id = newId();
+    if (sinceBeatMs !== null || attempts.size > 0) {
+      logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { reason, attemptsCut: attempts.size, sinceBeatMs });
+    }
+  }
+
+  async function beatLoop(): Promise<void> {
+    let failures = 0;
+    while (beating) {
+      const sentAt = Date.now();
+      const beatId = id;
+      try {
+        const freed = await heartbeat({ workerId: beatId, staleMs: config.WEBHOOK_WORKER_STALE_MS });
+        failures = 0;
+        const tookMs = Date.now() - sentAt;
+        if (tookMs > fenceMs / 2) logRepeated(log, 'warn', 'webhook worker heartbeat was slow', null, { tookMs });
+        registered.add(beatId);
+        if (beatId === id && Date.now() - sentAt < fenceMs) {
+          const wasDead = !alive();
+          beatSentAt = sentAt;
+          clearTimeout(fenceTimer);
+          fenceTimer = setTimeout(fence, sentAt + fenceMs - Date.now(), 'stale');
+          fenceTimer.unref?.();
+          if (wasDead || freed > 0) signal();
+        }
+        if (freed > 0) log.info({ freed }, 'freed the claims of a webhook worker that stopped beating');
+      } catch (error) {
+        failures += 1;
+        logRepeated(log, 'warn', 'webhook worker heartbeat failed', error, {}, { anyError: true });
+      }
+      const waitMs = failures > 0 ? Math.min(config.WEBHOOK_HEARTBEAT_MS * 2 ** (failures - 1), MAX_BACKOFF_MS / 5) : config.WEBHOOK_HEARTBEAT_MS;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + waitMs - Date.now())));
+    }
+  }
+
   function run(message: ClaimedMessage): void {
+    const attempt = new AbortController();
+    attempts.add(attempt);
     const task = (async () => {
       try {
-        if (Date.now() + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS > message.leaseUntil.getTime()) {
-          // Too little lease left to finish before another worker may retake it: give it back.
-          await releaseMessages({ workerId: id, ids: [message.id] });
+        if (Date.now() + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS > message.leaseUntil.getTime() || !alive() || message.claimedBy !== id) {
+          // Too little lease left to finish before another worker may retake it, or this worker's
+          // heartbeat is not fresh enough to keep its claim: give it back.
+          logRepeated(log, 'warn', 'webhook worker gave back a claim it could not start in time', null, { sinceBeatMs: Date.now() - beatSentAt });
+          await releaseMessages({ workerId: message.claimedBy, ids: [message.id] });
           return;
         }
-        const result = await deliverMessage(message, settings);
+        const result = await deliverMessage(message, { ...settings, workerId: message.claimedBy }, attempt.signal);
         log.debug({ messageId: message.id, endpointId: message.endpointId, result }, 'webhook attempt');
       } catch (error) {
-        // Left claimed: the lease runs out and any worker retries it. At least once, never lost.
-        log.error({ err: error, messageId: message.id }, 'webhook attempt could not be recorded');
+        // Left claimed: the heartbeat sweep (or the lease) frees it and any worker retries it. At least once, never lost.
+        logRepeated(log, 'error', 'webhook attempt could not be recorded', error, { messageId: message.id });
+      } finally {
+        attempts.delete(attempt);
       }
     })();
     inFlight.add(task);
@@ -112,24 +193,24 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     while (!stopping) {
       const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
       let claimedAll = false;
-      if (free > 0) {
+      if (free > 0 && alive()) {
         try {
           pendingWake = false;
           const claimed = await claimMessages({ workerId: id, limit: free, leaseMs: config.WEBHOOK_LEASE_MS });
           failures = 0;
           if (stopping) {
-            await releaseMessages({ workerId: id, ids: claimed.map((m) => m.id) });
+            await releaseMessages({ workerId: claimed[0]?.claimedBy ?? id, ids: claimed.map((m) => m.id) });
             break;
           }
           for (const message of claimed) run(message);
           claimedAll = claimed.length === free;
         } catch (error) {
           failures += 1;
-          log.warn({ err: (error as Error).message }, 'claiming webhook messages failed');
+          logRepeated(log, 'warn', 'claiming webhook messages failed', error, {}, { anyError: true });
         }
       }
       if (claimedAll && !pendingWake) continue; // more may be due: claim again at once
-      if (pendingWake && free > 0 && failures === 0) {
+      if (pendingWake && free > 0 && failures === 0 && alive()) {
         // Busy: let the attempts finishing about now free their slots too, then claim them all in one query.
         if (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
         continue;
@@ -143,22 +224,32 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           resolve();
         }
         wake = done;
-        if (pendingWake && failures === 0 && config.WEBHOOK_CONCURRENCY - inFlight.size > 0) done();
+        if (pendingWake && failures === 0 && config.WEBHOOK_CONCURRENCY - inFlight.size > 0 && alive()) done();
       });
     }
   })();
 
+  onHeartbeatConnectionLost(() => fence('connection'));
+  const beats = beatLoop();
   void listen();
   log.info({ concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_LEASE_MS }, 'webhook worker started');
 
   return {
-    id,
+    get id() {
+      return id;
+    },
     async stop() {
       if (stopping) return loop;
       stopping = true;
       wake?.();
       await loop;
       await Promise.allSettled([...inFlight]);
+      // Beat until every attempt has ended, then say so: anything still held (an outcome that could
+      // not be written) is freed at once by the others instead of after its lease.
+      beating = false;
+      clearTimeout(fenceTimer);
+      await beats;
+      await retireWorker([...registered]).catch(() => undefined);
       const closing = listener;
       listener = undefined;
       await closing?.end().catch(() => undefined);

@@ -77,9 +77,10 @@ export const RELIABILITY_ENV: Record<string, string> = {
 
 /**
  * Starts the app as `npm start` does (supervisor, APP_WORKERS workers, each with its webhook
- * worker) on a database, and waits until it answers. One worker unless `env` says otherwise.
+ * worker) on a database, and waits until it answers. One worker unless `env` says otherwise; an
+ * `undefined` value in `env` removes the variable (the production default).
  */
-export async function startApiServer(url: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startApiServer(url: string, env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
   const app = await startApp({ name: 'app server', env: { DATABASE_URL: url, APP_WORKERS: '1', ...RELIABILITY_ENV, ...env } });
   return {
     ...app,

@@ -39,6 +39,8 @@ export interface Spawned {
   pid: number;
   /** The last 200,000 characters of stdout and stderr together. */
   output(): string;
+  /** Every line written to stdout or stderr, with when it arrived (for counting log lines). */
+  lines: { at: number; text: string }[];
   /** Whole log lines of errors the app did not expect (it answered 500 for them). */
   unexpected: string[];
   /** Whole log lines of the supervisor (scripts/start.ts): workers listening, dying, restarted; stops. */
@@ -72,17 +74,23 @@ export function spawnProcess(options: {
   let output = '';
   const unexpected: string[] = [];
   const supervisor: string[] = [];
-  const keep = (chunk: Buffer) => {
+  const lines: { at: number; text: string }[] = [];
+  const partial = new Map<unknown, string>();
+  const keep = (chunk: Buffer, stream: unknown) => {
     const text = chunk.toString();
     output = (output + text).slice(-200_000);
+    const parts = ((partial.get(stream) ?? '') + text).split('\n');
+    partial.set(stream, parts.pop() ?? '');
+    const at = Date.now();
+    for (const part of parts) lines.push({ at, text: part });
     // Unexpected errors are kept whole, however much else is logged after them.
     for (const line of text.split('\n')) {
       if (line.includes('"msg":"unhandled error"')) unexpected.push(line);
       if (line.includes('"component":"supervisor"')) supervisor.push(line);
     }
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout?.on('data', (chunk: Buffer) => keep(chunk, 'stdout'));
+  child.stderr?.on('data', (chunk: Buffer) => keep(chunk, 'stderr'));
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const running = () => child.exitCode === null && child.signalCode === null;
   return {
@@ -90,6 +98,7 @@ export function spawnProcess(options: {
     child,
     pid: child.pid!,
     output: () => output,
+    lines,
     unexpected,
     supervisor,
     exited,

@@ -1,0 +1,91 @@
+import type { Logger } from 'pino';
+
+// A fault that repeats (the database is down, a connection keeps dropping) must not flood the log: a
+// 10 s PostgreSQL stop once wrote 781 error lines with full stacks. Lines logged through logRepeated()
+// are keyed by level, message and error code: the first of a kind is written at once, further ones
+// within the interval are only counted, and at the end of the interval one line says how many there
+// were ("… (repeated N times in the last 10 s)"). A kind that stays quiet for a whole interval is
+// forgotten, so its next occurrence is written at once again.
+
+export const REPEAT_INTERVAL_MS = 10_000;
+
+type Level = 'warn' | 'error';
+
+interface Kind {
+  logger: Logger;
+  level: Level;
+  msg: string;
+  fields: Record<string, unknown>;
+  count: number;
+  timer: ReturnType<typeof setInterval>;
+}
+
+const kinds = new Map<string, Kind>();
+
+/** What identifies an error for de-duplication, and what is logged of it: code and message, no stack. */
+export function describeError(error: unknown): { code: string | undefined; message: string } {
+  if (error && typeof error === 'object') {
+    const e = error as { code?: unknown; message?: unknown; cause?: unknown };
+    const code = typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined;
+    const message = typeof e.message === 'string' ? e.message : String(error);
+    if (code === undefined && e.cause) {
+      const cause = describeError(e.cause);
+      return { code: cause.code, message: message || cause.message };
+    }
+    return { code, message };
+  }
+  return { code: undefined, message: String(error) };
+}
+
+/**
+ * Logs `msg` at `level` unless the same kind (level, message, error code, or error message when it has
+ * no code) was logged within the interval, in which case it is counted and reported once, with the
+ * count, when the interval ends. `fields` of the first occurrence are the ones written.
+ */
+export function logRepeated(
+  logger: Logger,
+  level: Level,
+  msg: string,
+  error: unknown,
+  fields: Record<string, unknown> = {},
+  options: { intervalMs?: number; anyError?: boolean } = {},
+): void {
+  const intervalMs = options.intervalMs ?? REPEAT_INTERVAL_MS;
+  const { code, message } = describeError(error);
+  // anyError: one kind whatever the error (the line names the first; the count covers them all).
+  const key = options.anyError ? `${level}\u0000${msg}` : `${level}\u0000${msg}\u0000${code ?? message.slice(0, 200)}`;
+  const kind = kinds.get(key);
+  if (kind) {
+    kind.count += 1;
+    return;
+  }
+  const errFields = { ...fields, err: message.slice(0, 1_000), ...(code === undefined ? {} : { code }) };
+  logger[level](errFields, msg);
+  const timer = setInterval(() => {
+    const current = kinds.get(key);
+    if (!current) return clearInterval(timer);
+    if (current.count === 0) {
+      clearInterval(timer);
+      kinds.delete(key);
+      return;
+    }
+    current.logger[current.level](
+      { ...current.fields, repeated: current.count, intervalMs },
+      `${current.msg} (repeated ${current.count} times in the last ${Math.round(intervalMs / 1_000)} s)`,
+    );
+    current.count = 0;
+  }, intervalMs);
+  timer.unref?.();
+  kinds.set(key, { logger, level, msg, fields: errFields, count: 0, timer });
+}
+
+/** Writes every pending count now and forgets every kind (a clean stop, tests). */
+export function flushRepeated(): void {
+  for (const [key, kind] of kinds) {
+    clearInterval(kind.timer);
+    kinds.delete(key);
+    if (kind.count > 0) {
+      kind.logger[kind.level]({ ...kind.fields, repeated: kind.count }, `${kind.msg} (repeated ${kind.count} times)`);
+    }
+  }
+}
