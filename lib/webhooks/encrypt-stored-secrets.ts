@@ -2,7 +2,7 @@ import 'server-only';
 import pg from 'pg';
 import { ENCRYPTED_PREFIX, openSecret, sealSecret, storedKeyId, type Keyring } from './secret-box';
 
-// The data step that goes with migration 20261123020000_webhook_secret_overlap: SQL cannot encrypt
+// The data step that goes with migration 20261123020100_webhook_secret_overlap: SQL cannot encrypt
 // under an application key, so `npm start` (scripts/start.ts) runs this after the migrations, and
 // `npm run db:encrypt-secrets` runs it alone. It encrypts every plain `whsec_…` secret and re-encrypts
 // every secret still under an older key (WEBHOOK_SECRETS_OLD_KEYS) under the current one.
