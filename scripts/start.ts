@@ -103,7 +103,10 @@ else await runCluster();
 
 function runNext(): void {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-  const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], {
+  // `npm start`'s V8 flags (the heap bound among them), not its module hooks: `next start` runs under
+  // the same memory budget as the production server's workers.
+  const v8Flags = process.execArgv.filter((arg) => /^--(max-old-space-size|max-semi-space-size|no-allocation-site-pretenuring)\b/.test(arg));
+  const app: ChildProcess = spawn(process.execPath, [...v8Flags, nextBin, dev ? 'dev' : 'start', '--port', port], {
     env: process.env,
     stdio: 'inherit',
   });

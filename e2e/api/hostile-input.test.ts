@@ -410,7 +410,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     return send({
       method,
       path,
-      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', 'x-forwarded-for': address() },
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test', 'content-type': 'application/json', 'x-forwarded-for': address() },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }
@@ -467,7 +467,9 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
         .replace(':deliveryId', second === 'real' ? 'msg_doesnotexist' : second);
       const headers: Record<string, string> = { 'content-type': 'application/json', ...c.headers, 'x-forwarded-for': address() };
       if (c.credentials !== 'no session') headers.cookie = c.credentials === 'garbage cookie' ? 'carrier_session=%ZZ\u00ff; carrier_env=\u00fe' : session.cookie;
-      if (c.credentials === 'valid') headers['x-csrf-token'] = session.csrf;
+      // The page's environment, as the portal's fetcher sends it (lib/portal/fetcher.ts); garbage with a garbage cookie.
+      if (c.credentials === 'valid') Object.assign(headers, { 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test' });
+      if (c.credentials === 'garbage cookie') headers['x-carrier-environment'] = 'l\u00efve';
       if (c.credentials === 'valid' && c.forwarding) Object.assign(headers, c.forwarding);
       const body = 'raw' in c.body ? c.body.raw : toJson(applyEdits(sampleFor(c.route.method, c.route.pattern), c.body.edits));
       return { route: c.route, sent: { method: c.route.method, path: path + (c.query ?? ''), headers, body } satisfies Sent };
@@ -501,7 +503,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
           const request: Sent = {
             method,
             path,
-            headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'content-type': 'application/json', 'x-forwarded-for': address() },
+            headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test', 'content-type': 'application/json', 'x-forwarded-for': address() },
             body,
           };
           const started = performance.now();

@@ -46,7 +46,8 @@ const codeOf = (result: RawResult) => (JSON.parse(result.body) as { error?: { co
 
 describe('finding 2: a rotated X-Forwarded-For does not escape the failed-token limiter', () => {
   it('from our proxy, only the entry it appended counts: 60 failures with a new spoofed entry each, then 429 even with a good token', async () => {
-    const client = `198.51.100.${octet()}`;
+    // An address of this file's own range (100.64.0.0/16): other files fail authentications from theirs.
+    const client = `100.64.${octet()}.${octet()}`;
     const spoofed = () => `${octet()}.${octet()}.${octet()}.${octet()}`;
     for (let i = 0; i < 60; i++) {
       const headers = { 'x-forwarded-for': `${spoofed()}, ${client}` };
@@ -57,7 +58,7 @@ describe('finding 2: a rotated X-Forwarded-For does not escape the failed-token 
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     // The next client behind the same proxy is not affected.
-    const other = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-forwarded-for': `${client}, 198.18.${octet()}.${octet()}` } });
+    const other = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-forwarded-for': `${client}, 100.65.${octet()}.${octet()}` } });
     expect(other.status).toBe(200);
   });
 
