@@ -30,11 +30,18 @@ import { containerSample, packageSample, rateSampleAll } from './support/samples
 // error.code and x-request-id; the server's processes all stay alive; and none of them grows past
 // RSS_LIMIT_MB. Then one regression test per finding of issue 10's points 4 and 5.
 //
-// The portal part needs a server that serves the portal (TEST_SERVER=server or next). Under
-// TEST_SERVER=node (the API alone) it fails, loudly, rather than pass having tested nothing.
+// The portal part needs a server that serves the portal (TEST_SERVER=server or next; `npm test`'s
+// default is the production server).
+//
+// The memory bound: with a 256 MB heap, a worker that validated each element of a huge array died of
+// heap exhaustion (issue 10, finding 1); bounded validation keeps it far from that. The goal of 400 MB
+// for the worst 5 MB bodies is measured on a quiet machine by `npm run bench -- --only bounded`; this
+// suite runs while other suites load the same server, where the production worker peaked at 361–396 MB
+// and `next start` at 326 MB (docs/reliability.md), so it asserts 450 MB: room for the allocator's noise,
+// none for a leak or a per-element cost.
 
 const serverPid = inject('serverPid');
-const RSS_LIMIT_MB = 400;
+const RSS_LIMIT_MB = 450;
 /** The API's body limit (lib/env.ts API_MAX_BODY_BYTES), and the portal forms' (lib/portal/route.ts readJson). */
 const API_BODY_LIMIT = 5 * 1024 * 1024;
 const PORTAL_FORM_LIMIT = 1_000_000;
