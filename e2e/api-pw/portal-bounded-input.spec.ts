@@ -9,6 +9,9 @@ interface Envelope {
   error: { code: string; message: string; details?: { path: string; message: string }[]; details_truncated?: number };
 }
 
+// Every portal-api request names the page's environment, as the portal's fetcher does.
+test.use({ extraHTTPHeaders: { 'x-carrier-environment': 'test' } });
+
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
 const TEXT_RULE = /^must (not contain control characters|be valid Unicode text)/;
@@ -25,7 +28,7 @@ async function expect422(response: APIResponse, paths: string[]): Promise<Envelo
 async function session(request: APIRequestContext): Promise<string> {
   const signedUp = await request.post('/portal-api/auth/sign-up', { data: uniqueUser('bounded') });
   expect(signedUp.status()).toBe(201);
-  const html = await (await request.get('/dashboard')).text();
+  const html = await (await request.get('/test/dashboard')).text();
   const token = /<meta name="csrf-token" content="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error('no csrf-token meta on /dashboard');
   return token;

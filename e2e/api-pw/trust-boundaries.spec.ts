@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { createDatabase, dropDatabase, ensureDatabase } from '../../scripts/database.mjs';
-import { freePort } from '../../scripts/free-port.mjs';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { startApp, type AppProcess } from '../api/support/spawn';
 import { uniqueUser } from '../fixtures';
 
 // Issue 11, findings 2, 3, 4 and 7, on the portal's sign-in and sign-up and on the API paths that
@@ -56,7 +56,7 @@ const MODES = [
 let serverUrl: string;
 let databaseName: string;
 let databaseUrl: string;
-const servers = new Map<string, { base: string; child: ChildProcess; output: () => string }>();
+const servers = new Map<string, { base: string; app: AppProcess }>();
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -68,52 +68,32 @@ test.beforeAll(async () => {
   await migrateDeploy(databaseUrl);
   await Promise.all(
     MODES.map(async ({ mode, trusted }) => {
-      const port = await freePort();
-      let output = '';
-      const env: NodeJS.ProcessEnv = {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        START_MODE: mode,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        COOKIE_SECURE: 'false',
-        WEBHOOK_WORKER: 'off',
-        TRUSTED_PROXIES: trusted,
-      };
-      // The production defaults of every limit: nothing inherited from the shared server's settings.
-      for (const name of ['API_AUTH_FAILURES_PER_MINUTE', 'SIGN_UPS_PER_ADDRESS_PER_HOUR', 'SIGN_IN_FAILURES_PER_ADDRESS', 'HTTPS_ONLY']) delete env[name];
-      const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs', 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-      child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)));
-      const base = `http://127.0.0.1:${port}`;
-      servers.set(mode, { base, child, output: () => output });
-      const deadline = Date.now() + 180_000;
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`${mode} server exited with ${child.exitCode}:\n${output}`);
-        try {
-          if ((await fetch(`${base}/sign-in`)).status === 200) break;
-        } catch {
-          // not listening yet
-        }
-        if (Date.now() > deadline) throw new Error(`${mode} server did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const app = await startApp({
+        name: `${mode} server`,
+        timeoutMs: 180_000,
+        env: {
+          DATABASE_URL: databaseUrl,
+          START_MODE: mode,
+          APP_WORKERS: '1',
+          LOG_LEVEL: 'warn',
+          COOKIE_SECURE: 'false',
+          WEBHOOK_WORKER: 'off',
+          TRUSTED_PROXIES: trusted,
+          WEBHOOK_SECRETS_KEY: process.env.WEBHOOK_SECRETS_KEY ?? randomBytes(32).toString('base64'),
+          // The production defaults of every limit: nothing inherited from the shared server's settings.
+          API_AUTH_FAILURES_PER_MINUTE: undefined,
+          SIGN_UPS_PER_ADDRESS_PER_HOUR: undefined,
+          SIGN_IN_FAILURES_PER_ADDRESS: undefined,
+          HTTPS_ONLY: undefined,
+        },
+      });
+      servers.set(mode, { base: app.baseUrl, app });
     }),
   );
 });
 
 test.afterAll(async () => {
-  await Promise.all(
-    [...servers.values()].map(
-      ({ child }) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null) return resolve(null);
-          child.once('exit', resolve);
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all([...servers.values()].map(({ app }) => app.stop('SIGTERM')));
   if (databaseName) await dropDatabase(serverUrl, databaseName).catch(() => undefined);
 });
 
