@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import type { Operation } from '@/lib/http/types';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
@@ -19,7 +19,7 @@ function assertOnePackage(body: unknown): void {
     Array.isArray(body) ||
     (typeof body === 'object' && body !== null && (Array.isArray((body as Record<string, unknown>).package) || 'packages' in body));
   if (many) {
-    throw new ApiError('one_package_per_request', 'Send exactly one package object under "package" per request.', {
+    throw new AppError('one_package_per_request', 'Send exactly one package object under "package" per request.', {
       details: [{ path: 'package', message: 'must be a single object, not an array' }],
     });
   }

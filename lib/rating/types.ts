@@ -1,4 +1,4 @@
-// Rating domain types. Framework-free: no Prisma, no Next, no HTTP beyond ApiError.
+// Rating domain types. Framework-free: no Prisma, no Next, no HTTP (errors are lib/errors AppError).
 import Decimal from 'decimal.js';
 import { z } from 'zod';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Operation, OperationContext } from '@/lib/http/types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import {
   ZCreateWebhookRequest,
   ZListWebhookDeliveriesQuery,
@@ -82,7 +82,7 @@ async function optionalJson(context: OperationContext): Promise<unknown> {
   try {
     return await context.json();
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'invalid_json' && /body is empty/.test(error.message)) return {};
+    if (error instanceof AppError && error.code === 'invalid_json' && /body is empty/.test(error.message)) return {};
     throw error;
   }
 }
