@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { secureCookies } from '@/lib/portal/cookies';
+import { secureCookies } from '@/lib/auth/cookies';
 import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } from '@/lib/portal/paths';
 import { webRequestClient } from '@/lib/http/request-client';
 import { HSTS } from '@/lib/http/security-headers';

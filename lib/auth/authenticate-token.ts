@@ -3,8 +3,14 @@ import { onCacheInvalidation } from '@/lib/cache/invalidation';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
-import type { AuthContext } from '@/lib/http/types';
 import { constantTimeEqual, hashToken, looksLikeToken, parseAuthorization } from './tokens';
+
+/** Who a request's API token belongs to, in which environment. */
+export interface AuthContext {
+  accountId: string;
+  environment: Environment;
+  tokenId: string;
+}
 
 // Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches
 // every instance at once through the api_tokens trigger's notification; the TTL bounds the damage

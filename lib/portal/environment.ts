@@ -9,7 +9,7 @@ import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type 
 // memory of the environment last used, where a bare URL such as /dashboard or an old bookmark goes; it
 // never decides where a read or a write lands.
 export { ENV_COOKIE, ENVIRONMENTS } from './paths';
-export { secureCookies } from './cookies';
+export { secureCookies } from '@/lib/auth/cookies';
 
 // Compile-time check that the portal's environments are exactly the database's.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { integer, text } from './fields';
 import { textRuleViolation } from './text-rule';
 
-// Webhook endpoints: the API (lib/webhooks/operations.ts) and the portal's forms share these.
+// Webhook endpoints: the API (lib/http/operations/webhooks.ts) and the portal's forms share these.
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
 
 export const WEBHOOK_EVENTS = ['package.sorting'] as const;

@@ -1,9 +1,9 @@
 import 'server-only';
 import { AppError } from '@/lib/errors/app-error';
-import type { Operation } from '@/lib/http/types';
+import type { Operation } from '../types';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
-import { createPackageManifest } from './create-package-manifest';
+import { createPackageManifest } from '@/lib/packages/create-package-manifest';
 
 // POST /wf/package: one package, joined to its ManifestDate's manifest; IsSuccess is a boolean.
 export const createPackageManifestOperation: Operation = async (context) => {

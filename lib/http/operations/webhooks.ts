@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Operation, OperationContext } from '@/lib/http/types';
+import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
 import { AppError } from '@/lib/errors/app-error';
 import {
@@ -8,16 +8,16 @@ import {
   ZRotateWebhookSecretRequest,
   ZUpdateWebhookRequest,
 } from '@/lib/schemas/webhooks';
-import { createWebhookEndpoint } from './create-webhook-endpoint';
-import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
-import { findWebhookEndpoint } from './find-webhook-endpoint';
-import { listWebhookDeliveries } from './list-webhook-deliveries';
-import { listWebhookEndpoints } from './list-webhook-endpoints';
-import { presentWebhookEndpoint } from './present-webhook-endpoint';
-import { redeliverMessage } from './redeliver-message';
-import { rotateWebhookSecret } from './rotate-webhook-secret';
-import { sendTestEvent } from './send-test-event';
-import { updateWebhookEndpoint } from './update-webhook-endpoint';
+import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
+import { deleteWebhookEndpoint } from '@/lib/webhooks/delete-webhook-endpoint';
+import { findWebhookEndpoint } from '@/lib/webhooks/find-webhook-endpoint';
+import { listWebhookDeliveries } from '@/lib/webhooks/list-webhook-deliveries';
+import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
+import { presentWebhookEndpoint } from '@/lib/webhooks/present-webhook-endpoint';
+import { redeliverMessage } from '@/lib/webhooks/redeliver-message';
+import { rotateWebhookSecret } from '@/lib/webhooks/rotate-webhook-secret';
+import { sendTestEvent } from '@/lib/webhooks/send-test-event';
+import { updateWebhookEndpoint } from '@/lib/webhooks/update-webhook-endpoint';
 
 // Thin operations over lib/webhooks: parse, call one function, shape the response. Every lookup is
 // scoped by the token's account and the path's environment; another's endpoint is a plain 404.
