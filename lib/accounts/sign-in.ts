@@ -3,7 +3,7 @@ import { verifyPassword } from '@/lib/auth/password';
 import { admitSignIn } from '@/lib/auth/sign-in-limiter';
 import { db } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import type { TSignInRequest } from '@/lib/portal/schemas';
+import type { TSignInRequest } from '@/lib/schemas/portal';
 
 /**
  * Checks e-mail and password under the sign-in limits (lib/auth/sign-in-limiter.ts); returns the

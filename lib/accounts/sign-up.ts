@@ -3,7 +3,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { admitSignUp } from '@/lib/auth/sign-up-limiter';
 import { db, Prisma } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import type { TSignUpRequest } from '@/lib/portal/schemas';
+import type { TSignUpRequest } from '@/lib/schemas/portal';
 
 function taken(path: 'company' | 'email'): AppError {
   const message =

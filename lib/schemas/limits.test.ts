@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors/app-error';
-import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/portal/schemas';
+import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/schemas/portal';
 import { ZFindPackageQuery, ZManifestListQuery } from '@/lib/portal-queries/list-params';
 import {
   containerDetail,
