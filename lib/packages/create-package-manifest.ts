@@ -6,8 +6,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { newId, newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
-
-export const PACKAGE_SORTING_EVENT = 'package.sorting';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 
 export interface PackageSortingPayload {
   manifest_id: string;

@@ -1,7 +1,8 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { enqueueEvent, PACKAGE_SORTING_EVENT, type PackageSortingPayload } from '@/lib/packages/create-package-manifest';
+import { enqueueEvent, type PackageSortingPayload } from '@/lib/packages/create-package-manifest';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
