@@ -2,6 +2,26 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
 
+/** The domains: business rules that any transport (the API, the portal, a script) may call. */
+const DOMAINS = ['lib/rating', 'lib/manifests', 'lib/packages', 'lib/webhooks', 'lib/auth', 'lib/accounts', 'lib/schemas', 'lib/errors', 'lib/net'];
+const TO_HTTP = {
+  regex: '^(@/lib/|(\\.\\./)+)http(/|$)',
+  message: 'A domain does not import the HTTP layer: throw AppError from @/lib/errors/app-error; lib/http maps it (docs/decisions/layering.md).',
+};
+const UP_TO_TRANSPORT = [
+  TO_HTTP,
+  {
+    regex: '^(@/lib/|(\\.\\./)+)(portal|portal-queries|openapi)(/|$)',
+    message: 'A domain does not import the portal or the API document: they call the domain, not the other way (docs/decisions/layering.md).',
+  },
+];
+const UP_TO_UI = [
+  {
+    regex: '^(@/|(\\.\\./)+)(app|components)(/|$)',
+    message: 'lib/ does not import app/ or components/: those call lib/ (docs/decisions/layering.md).',
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -9,6 +29,24 @@ export default defineConfig([
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
+  },
+  // Layering (docs/decisions/layering.md): app/ → lib/http, lib/portal → the domains → lib/errors, lib/net, lib/db.
+  // The domains never reach up to a transport or the UI; nothing in lib/ reaches app/ or components/.
+  // One block per set of files: a later no-restricted-imports for the same file would replace, not add.
+  {
+    files: DOMAINS.map((folder) => `${folder}/**/*.{ts,tsx}`),
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...UP_TO_TRANSPORT, ...UP_TO_UI] }] },
+  },
+  {
+    // A domain's tests may exercise the portal's schemas (lib/schemas/limits.test.ts), never the transport.
+    files: DOMAINS.map((folder) => `${folder}/**/*.test.{ts,tsx}`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [TO_HTTP, ...UP_TO_UI] }] },
+  },
+  {
+    files: ['lib/**/*.{ts,tsx}'],
+    ignores: DOMAINS.map((folder) => `${folder}/**`),
+    rules: { 'no-restricted-imports': ['error', { patterns: UP_TO_UI }] },
   },
   globalIgnores(['.next/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
 ]);

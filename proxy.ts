@@ -1,9 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { secureCookies } from '@/lib/portal/cookies';
+import { secureCookies } from '@/lib/auth/cookies';
 import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } from '@/lib/portal/paths';
 import { webRequestClient } from '@/lib/http/request-client';
 import { HSTS } from '@/lib/http/security-headers';
-import { errorBody, ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody } from '@/lib/http/errors';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from '@/lib/http/path-params';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
@@ -83,7 +84,7 @@ function malformedPath(request: NextRequest): NextResponse | undefined {
   const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
   const headers = { 'x-request-id': requestId, 'cache-control': 'no-store' };
   if (pathname.startsWith('/portal-api/')) {
-    const error = new ApiError('not_found', 'Nothing exists at this path: it has a malformed percent-escape.');
+    const error = new AppError('not_found', 'Nothing exists at this path: it has a malformed percent-escape.');
     return NextResponse.json(errorBody(error, requestId), { status: 404, headers });
   }
   return new NextResponse('Bad request: the address has a malformed percent-escape.', {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseTrustedProxies } from './http/trusted-proxies';
+import { parseTrustedProxies } from './net/trusted-proxies';
 
 // Parsed once, at first use; a missing or malformed variable stops the process with a clear message.
 const ZEnv = z.object({

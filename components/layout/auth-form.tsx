@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { Alert, Button, Card, Field, Input } from '@/components/ui';
 import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
 import { portalPath } from '@/lib/portal/paths';
-import { ZSignInRequest, ZSignUpRequest, type TSignInRequest, type TSignUpRequest } from '@/lib/portal/schemas';
+import { ZSignInRequest, ZSignUpRequest, type TSignInRequest, type TSignUpRequest } from '@/lib/schemas/portal';
 
 // Without `next`, /dashboard: the proxy sends a bare portal URL to the environment last used here.
 function safeNext(value: string | null): string {

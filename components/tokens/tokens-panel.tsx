@@ -23,7 +23,7 @@ import {
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/portal/schemas';
+import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/schemas/portal';
 
 interface TokenRow {
   id: string;

@@ -7,7 +7,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookEndpointView } from './types';
 
@@ -80,7 +80,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   const portal = usePortalEnvironment();
   const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
   const [problem, setProblem] = useState<string[]>([]);
-  const form = useForm<FormValues>({ resolver, defaultValues: { url: '', events: ['package.sorting'], description: '' } });
+  const form = useForm<FormValues>({ resolver, defaultValues: { url: '', events: [PACKAGE_SORTING_EVENT], description: '' } });
   const mutation = useMutation({
     mutationFn: (body: TCreateWebhookRequestInput) =>
       portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 
 /**
  * Revokes a token of this account and environment (idempotent: revoking twice keeps the first time).
@@ -9,9 +9,9 @@ import { ApiError } from '@/lib/http/errors';
  */
 export async function revokeApiToken(options: { accountId: string; environment: Environment; id: string }) {
   const where = { id: options.id, accountId: options.accountId, environment: options.environment };
-  if (!/^[0-9a-f-]{36}$/i.test(options.id)) throw new ApiError('not_found', 'No such token.');
+  if (!/^[0-9a-f-]{36}$/i.test(options.id)) throw new AppError('not_found', 'No such token.');
   await db.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
   const row = await db.apiToken.findFirst({ where, select: { id: true, revokedAt: true } });
-  if (!row) throw new ApiError('not_found', 'No such token.');
+  if (!row) throw new AppError('not_found', 'No such token.');
   return row;
 }

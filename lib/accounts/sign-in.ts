@@ -2,8 +2,8 @@ import 'server-only';
 import { verifyPassword } from '@/lib/auth/password';
 import { admitSignIn } from '@/lib/auth/sign-in-limiter';
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
-import type { TSignInRequest } from '@/lib/portal/schemas';
+import { AppError } from '@/lib/errors/app-error';
+import type { TSignInRequest } from '@/lib/schemas/portal';
 
 /**
  * Checks e-mail and password under the sign-in limits (lib/auth/sign-in-limiter.ts); returns the
@@ -14,6 +14,6 @@ export async function verifySignIn(options: TSignInRequest & { address: string }
   const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true, passwordHash: true } });
   const ok = await verifyPassword({ hash: user?.passwordHash ?? null, password: options.password });
   await attempt.settle(Boolean(user && ok));
-  if (!user || !ok) throw new ApiError('unauthorized', 'Wrong e-mail or password.');
+  if (!user || !ok) throw new AppError('unauthorized', 'Wrong e-mail or password.');
   return { userId: user.id };
 }

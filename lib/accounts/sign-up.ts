@@ -2,15 +2,15 @@ import 'server-only';
 import { hashPassword } from '@/lib/auth/password';
 import { admitSignUp } from '@/lib/auth/sign-up-limiter';
 import { db, Prisma } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
-import type { TSignUpRequest } from '@/lib/portal/schemas';
+import { AppError } from '@/lib/errors/app-error';
+import type { TSignUpRequest } from '@/lib/schemas/portal';
 
-function taken(path: 'company' | 'email'): ApiError {
+function taken(path: 'company' | 'email'): AppError {
   const message =
     path === 'company'
       ? 'An account with this company name already exists. Ask a colleague to invite you, or use another name.'
       : 'A user with this e-mail already exists. Sign in instead.';
-  return new ApiError('conflict', message, { details: [{ path, message }] });
+  return new AppError('conflict', message, { details: [{ path, message }] });
 }
 
 /**

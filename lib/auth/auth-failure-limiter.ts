@@ -1,4 +1,4 @@
-import { addressKey } from '@/lib/http/client-address';
+import { addressKey } from '@/lib/net/address-key';
 import { consume, limiters, rateLimited } from './limiters';
 
 // Guessing tokens from one address: after API_AUTH_FAILURES_PER_MINUTE failed authentications

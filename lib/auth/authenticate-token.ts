@@ -2,9 +2,15 @@ import 'server-only';
 import { onCacheInvalidation } from '@/lib/cache/invalidation';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
-import type { AuthContext } from '@/lib/http/types';
+import { AppError } from '@/lib/errors/app-error';
 import { constantTimeEqual, hashToken, looksLikeToken, parseAuthorization } from './tokens';
+
+/** Who a request's API token belongs to, in which environment. */
+export interface AuthContext {
+  accountId: string;
+  environment: Environment;
+  tokenId: string;
+}
 
 // Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches
 // every instance at once through the api_tokens trigger's notification; the TTL bounds the damage
@@ -30,8 +36,8 @@ function subscribe(): void {
   });
 }
 
-function unauthorized(message: string): ApiError {
-  return new ApiError('unauthorized', message, { headers: { 'www-authenticate': 'Token' } });
+function unauthorized(message: string): AppError {
+  return new AppError('unauthorized', message, { challenge: 'Token' });
 }
 
 export async function authenticateToken(options: {
@@ -66,8 +72,8 @@ export async function authenticateToken(options: {
   }
   if (entry.environment !== options.environment) {
     const where = options.environment === 'test' ? 'the test path (/version-test/api/1.1)' : 'the live path (/api/1.1)';
-    throw new ApiError('wrong_environment', `This is a ${entry.environment} token; it cannot be used on ${where}.`, {
-      headers: { 'www-authenticate': 'Token' },
+    throw new AppError('wrong_environment', `This is a ${entry.environment} token; it cannot be used on ${where}.`, {
+      challenge: 'Token',
     });
   }
   if (now - entry.lastUsedWrittenAt > LAST_USED_EVERY_MS) {

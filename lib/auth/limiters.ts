@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { pgPool } from '@/lib/db';
 import { env } from '@/lib/env';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 
 // Every limit the service keeps, on rate-limiter-flexible. Which store and why: docs/decisions/rate-limiting.md.
 //  - in memory, per process: the per-token request rate (the hot path; a capacity guard, not a quota)
@@ -78,9 +78,9 @@ export function retryAfterSeconds(ms: number): number {
 }
 
 /** The 429 a refused limiter answers with. */
-export function rateLimited(message: (seconds: number) => string, ms: number): ApiError {
+export function rateLimited(message: (seconds: number) => string, ms: number): AppError {
   const seconds = retryAfterSeconds(ms);
-  return new ApiError('rate_limited', message(seconds), { headers: { 'retry-after': String(seconds) } });
+  return new AppError('rate_limited', message(seconds), { retryAfterSeconds: seconds });
 }
 
 /** Consumes one point; resolves to the refusal (a RateLimiterRes) or undefined when allowed. Store errors propagate. */

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cookies } from 'next/headers';
 import { cache } from 'react';
 import { db } from '@/lib/db';
-import { secureCookies } from '@/lib/portal/cookies';
+import { secureCookies } from '@/lib/auth/cookies';
 
 // Server-side sessions. The cookie carries 32 random bytes; the database stores only their SHA-256,
 // so a leaked sessions table cannot be replayed. Each session has its own CSRF token, which the portal

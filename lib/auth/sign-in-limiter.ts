@@ -1,6 +1,6 @@
 import 'server-only';
 import { env, type Env } from '@/lib/env';
-import { addressKey } from '@/lib/http/client-address';
+import { addressKey } from '@/lib/net/address-key';
 import { consume, emailKey, limiters, rateLimited } from './limiters';
 
 // Failed sign-ins, counted in PostgreSQL so that every instance agrees (docs/decisions/rate-limiting.md):

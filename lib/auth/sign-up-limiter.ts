@@ -1,5 +1,5 @@
 import 'server-only';
-import { addressKey } from '@/lib/http/client-address';
+import { addressKey } from '@/lib/net/address-key';
 import { consume, limiters, rateLimited } from './limiters';
 
 // Sign-ups per address: SIGN_UPS_PER_ADDRESS_PER_HOUR attempts (a taken e-mail or company counts,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, arrivedOverTls, clientAddress, normalizeAddress, parseTrustedProxies } from './client-address';
+import { addressKey } from '@/lib/net/address-key';
+import { arrivedOverTls, clientAddress, normalizeAddress, parseTrustedProxies } from './client-address';
 
 // The one function every adapter derives the client address with (issue 11, finding 2).
 

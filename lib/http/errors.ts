@@ -1,28 +1,8 @@
-// One error class, one map from code to HTTP status, one envelope (docs: design.md, "Errors").
-
-export type ErrorCode =
-  | 'bad_request'
-  | 'headers_too_large'
-  | 'invalid_json'
-  | 'validation_failed'
-  | 'one_package_per_request'
-  | 'unauthorized'
-  | 'wrong_environment'
-  // The portal API only: a request that does not say which environment it is for.
-  | 'environment_required'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'request_timeout'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'service_unavailable'
-  | 'internal_error';
+// The HTTP side of lib/errors: one map from error code to status, the headers an error's hints
+// become, one envelope (docs: design.md, "Errors"; docs/decisions/layering.md).
+import type { AppError, ErrorCode } from '@/lib/errors/app-error';
 
 const STATUS: Record<ErrorCode, number> = {
-  // A request the HTTP parser refuses before any route sees it (lib/http/node-adapter.ts answerClientError).
   bad_request: 400,
   headers_too_large: 431,
   invalid_json: 400,
@@ -43,46 +23,20 @@ const STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
+export function httpStatus(error: AppError): number {
+  return STATUS[error.code];
 }
 
-export class ApiError extends Error {
-  readonly code: ErrorCode;
-  readonly details: ErrorDetail[];
-  readonly headers: Record<string, string>;
-  /** Extra top-level fields of the error object, e.g. the existing ManifestID on a conflict. */
-  readonly extra: Record<string, unknown>;
-
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { details?: ErrorDetail[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.code = code;
-    this.details = options.details ?? [];
-    this.headers = options.headers ?? {};
-    this.extra = options.extra ?? {};
-  }
-
-  get status(): number {
-    return STATUS[this.code];
-  }
+/** Retry-After, WWW-Authenticate and Allow from the error's hints; empty when it has none. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.challenge !== undefined) headers['www-authenticate'] = error.challenge;
+  if (error.allowed !== undefined) headers.allow = error.allowed;
+  return headers;
 }
 
-export function validationError(details: ErrorDetail[], message?: string): ApiError {
-  const first = details[0];
-  return new ApiError(
-    'validation_failed',
-    message ?? (details.length === 1 && first ? `${first.path}: ${first.message}` : `${details.length} fields are invalid.`),
-    { details },
-  );
-}
-
-export function errorBody(error: ApiError, requestId?: string): Record<string, unknown> {
+export function errorBody(error: AppError, requestId?: string): Record<string, unknown> {
   return {
     error: {
       code: error.code,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
+import { AppError } from '@/lib/errors/app-error';
+import { httpStatus } from './errors';
 import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_JSON_OBJECT_MEMBERS, MAX_JSON_VALUES, assertJsonShape } from './json-shape';
 
 const pad = (json: string) => json.replace(/}$/, `,"pad":"${'x'.repeat(40_000)}"}`);
@@ -9,10 +10,10 @@ function refusal(text: string): string | undefined {
     assertJsonShape(text);
     return undefined;
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe('invalid_json');
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).message;
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('invalid_json');
+    expect(httpStatus(error as AppError)).toBe(400);
+    return (error as AppError).message;
   }
 }
 

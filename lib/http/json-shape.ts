@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { AppError } from '@/lib/errors/app-error';
 
 // JSON.parse builds whatever a body describes, and some descriptions cost far more than their bytes:
 // 2.5 million nested `[` in a 5 MB body take seconds to parse, a million `{}` a gigabyte-sized heap
@@ -53,18 +53,18 @@ export function assertJsonShape(text: string): void {
       if (end === -1) return;
       i = end;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > MAX_JSON_DEPTH) throw new ApiError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (++depth > MAX_JSON_DEPTH) throw new AppError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       isObject[depth] = c === OPEN_BRACE ? 1 : 0;
       commas[depth] = 0;
       if (++containers > MAX_JSON_CONTAINERS) {
-        throw new ApiError('invalid_json', `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays.`);
+        throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays.`);
       }
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (depth > 0) depth--;
     } else if (c === COMMA) {
-      if (++values > MAX_JSON_VALUES) throw new ApiError('invalid_json', `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`);
+      if (++values > MAX_JSON_VALUES) throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`);
       if (isObject[depth] === 1 && ++commas[depth] >= MAX_JSON_OBJECT_MEMBERS) {
-        throw new ApiError('invalid_json', `An object in the request body has more than ${MAX_JSON_OBJECT_MEMBERS.toLocaleString('en-US')} members.`);
+        throw new AppError('invalid_json', `An object in the request body has more than ${MAX_JSON_OBJECT_MEMBERS.toLocaleString('en-US')} members.`);
       }
     }
   }

@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import { log } from '@/lib/log';
 import { arrivedOverTls, clientAddress } from './client-address';
 import { corsHeaders } from './cors';
-import { ApiError, errorBody } from './errors';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody } from './errors';
 import { readNodeBody } from './read-body';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -44,7 +45,7 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
 export function sendServerFailure(res: ServerResponse, error: unknown): void {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   log.error({ err: error, requestId }, 'server failed a request');
-  const body = errorBody(new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId);
+  const body = errorBody(new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId);
   sendEnvelope(res, 500, body, requestId);
 }
 
@@ -60,12 +61,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   }
   const [status, apiError] =
     error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, new ApiError('headers_too_large', 'The request line and headers are over the 16 KB the server reads.')]
+      ? [431, new AppError('headers_too_large', 'The request line and headers are over the 16 KB the server reads.')]
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, new ApiError('request_timeout', 'The request did not arrive in time.')]
+        ? [408, new AppError('request_timeout', 'The request did not arrive in time.')]
         : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-          ? [413, new ApiError('payload_too_large', 'The chunk extensions are too large.')]
-          : [400, new ApiError('bad_request', 'The request is not valid HTTP.')];
+          ? [413, new AppError('payload_too_large', 'The chunk extensions are too large.')]
+          : [400, new AppError('bad_request', 'The request is not valid HTTP.')];
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   const body = JSON.stringify(errorBody(apiError, requestId));
   const headers = { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId, connection: 'close' };
@@ -76,7 +77,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 /** The API-only servers' answer to a path that is not the API's. */
 export function sendNotAnApiPath(res: ServerResponse): void {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  sendEnvelope(res, 404, errorBody(new ApiError('not_found', 'Not an API path.'), requestId), requestId);
+  sendEnvelope(res, 404, errorBody(new AppError('not_found', 'Not an API path.'), requestId), requestId);
 }
 
 function sendEnvelope(res: ServerResponse, status: number, body: unknown, requestId: string): void {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
+import { AppError } from '@/lib/errors/app-error';
 import { errorResponse } from './pipeline';
 
 const silent = pino({ level: 'silent' });
@@ -30,8 +30,8 @@ describe('errorResponse', () => {
     expect(response.body).not.toContain('ECONNREFUSED');
   });
 
-  it('passes an ApiError through with its status, headers and details', () => {
-    const error = new ApiError('conflict', 'taken', { details: [{ path: 'ContainerID', message: 'used' }], extra: { ManifestID: 'MAN-1' } });
+  it('passes an AppError through with its status, headers and details', () => {
+    const error = new AppError('conflict', 'taken', { details: [{ path: 'ContainerID', message: 'used' }], extra: { ManifestID: 'MAN-1' } });
     const response = errorResponse(error, container, 'req_abc', silent);
     expect(response.status).toBe(409);
     expect(JSON.parse(response.body)).toEqual({
@@ -42,7 +42,7 @@ describe('errorResponse', () => {
   });
 
   it('adds no IsSuccess to the rate operation\'s errors', () => {
-    const response = errorResponse(new ApiError('invalid_json', 'bad'), { pattern: '/wf/rate', methods: {} }, 'req_abc', silent);
+    const response = errorResponse(new AppError('invalid_json', 'bad'), { pattern: '/wf/rate', methods: {} }, 'req_abc', silent);
     expect(JSON.parse(response.body)).not.toHaveProperty('IsSuccess');
   });
 });

@@ -8,7 +8,8 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { logRepeated } from '@/lib/log-repeats';
 import { corsHeaders } from './cors';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
-import { ApiError, errorBody } from './errors';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody, errorHeaders, httpStatus } from './errors';
 import { assertJsonShape } from './json-shape';
 import { matchRoute, type Route, type RouteMatch } from './routes';
 import type { ApiRequest, ApiResponse, OperationContext } from './types';
@@ -27,21 +28,21 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
   // envelope, its request id and the route's CORS headers.
   try {
     match = matchRoute(request.path);
-    if (!match) throw new ApiError('not_found', `No API operation at ${request.path}.`);
+    if (!match) throw new AppError('not_found', `No API operation at ${request.path}.`);
     if (request.method === 'OPTIONS') {
       response = { status: 204, headers: { ...routeHeaders(match.route).headers }, body: '' };
     } else {
       const operation = match.route.methods[request.method as keyof Route['methods']];
       if (!operation) {
         const { allow } = routeHeaders(match.route);
-        throw new ApiError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
+        throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allowed: allow });
       }
       // Checked before the token: no caller has an id like this, and no query should ever see one.
-      if (match.invalidParam) throw new ApiError('not_found', `Nothing exists at this path: its ${match.invalidParam} is not an id this service issues.`);
+      if (match.invalidParam) throw new AppError('not_found', `Nothing exists at this path: its ${match.invalidParam} is not an id this service issues.`);
       assertAddressNotBlocked(request.remoteAddress);
       const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment }).catch(
         async (error: unknown) => {
-          if (error instanceof ApiError && error.code === 'unauthorized') await recordAuthFailure(request.remoteAddress);
+          if (error instanceof AppError && error.code === 'unauthorized') await recordAuthFailure(request.remoteAddress);
           throw error;
         },
       );
@@ -93,35 +94,35 @@ function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<s
 
 async function readJson(request: ApiRequest): Promise<unknown> {
   const text = await request.readBody(env().API_MAX_BODY_BYTES, env().API_BODY_TIMEOUT_MS);
-  if (text.trim() === '') throw new ApiError('invalid_json', 'The request body is empty; send a JSON object.');
+  if (text.trim() === '') throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
   assertJsonShape(text);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+    throw new AppError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
   }
 }
 
 /** The one way an error leaves the API. Exported for its unit test. */
 export function errorResponse(error: unknown, route: Route | undefined, requestId: string, requestLog: typeof log): ApiResponse {
-  let apiError: ApiError;
-  if (error instanceof ApiError) {
+  let apiError: AppError;
+  if (error instanceof AppError) {
     apiError = error;
   } else if (isDatabaseUnavailable(error)) {
     // Known and expected while PostgreSQL is away: no stack, and once per interval with a count.
     logRepeated(requestLog, 'error', 'database unavailable', error, {}, { anyError: true });
-    apiError = new ApiError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { headers: { 'retry-after': '2' } });
+    apiError = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
   } else {
     requestLog.error({ err: error }, 'unhandled error');
-    apiError = new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`);
+    apiError = new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`);
   }
   const body = errorBody(apiError, requestId);
   // The container operation reports IsSuccess as text, the package operation as a boolean.
   if (route?.isSuccess === 'text') body.IsSuccess = 'false';
   if (route?.isSuccess === 'boolean') body.IsSuccess = false;
   return {
-    status: apiError.status,
-    headers: { ...(route ? routeHeaders(route).headers : { ...corsHeaders('OPTIONS'), ...API_SECURITY_HEADERS }), ...apiError.headers, 'content-type': 'application/json' },
+    status: httpStatus(apiError),
+    headers: { ...(route ? routeHeaders(route).headers : { ...corsHeaders('OPTIONS'), ...API_SECURITY_HEADERS }), ...errorHeaders(apiError), 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
 }

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from './errors';
+import { AppError } from '@/lib/errors/app-error';
 import { collectBody, readNodeBody } from './read-body';
 
 const options = (overrides: Partial<Parameters<typeof readNodeBody>[1]> = {}) => ({
@@ -31,8 +31,8 @@ describe.each(Object.entries(readers))('%s', (_, read) => {
   it('refuses a declared length over the limit before reading anything', async () => {
     const o = options({ declaredLength: '17' });
     const error = await read(new PassThrough(), o).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe('payload_too_large');
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('payload_too_large');
     expect(o.abort).toHaveBeenCalledOnce();
   });
 
@@ -40,7 +40,7 @@ describe.each(Object.entries(readers))('%s', (_, read) => {
     await expect(read(Readable.from([Buffer.alloc(8, 97), Buffer.alloc(8, 98)]), options())).resolves.toHaveLength(16);
     const o = options();
     const error = await read(Readable.from([Buffer.alloc(8, 97), Buffer.alloc(9, 98)]), o).catch((e: unknown) => e);
-    expect((error as ApiError).code).toBe('payload_too_large');
+    expect((error as AppError).code).toBe('payload_too_large');
     expect(o.abort).toHaveBeenCalledOnce();
   });
 
@@ -49,7 +49,7 @@ describe.each(Object.entries(readers))('%s', (_, read) => {
     body.write('{"a":');
     const o = options({ timeoutMs: 30 });
     const error = await read(body, o).catch((e: unknown) => e);
-    expect((error as ApiError).code).toBe('request_timeout');
+    expect((error as AppError).code).toBe('request_timeout');
     expect(o.abort).toHaveBeenCalledOnce();
   });
 

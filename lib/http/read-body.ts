@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
-import { ApiError } from './errors';
+import { AppError } from '@/lib/errors/app-error';
 
-const tooLarge = (limit: number) => new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
-const tooSlow = (timeoutMs: number) => new ApiError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`);
+const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+const tooSlow = (timeoutMs: number) => new AppError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`);
 
 /**
  * Collects a request body. Refuses as soon as the total passes `limit` (a declared length is
@@ -60,7 +60,7 @@ export function readNodeBody(
     }
     const parts: Buffer[] = [];
     let total = 0;
-    const finish = (error: ApiError | Error | null) => {
+    const finish = (error: AppError | Error | null) => {
       clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);

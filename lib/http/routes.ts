@@ -1,7 +1,7 @@
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { createContainerManifestOperation } from '@/lib/manifests/operation';
-import { createPackageManifestOperation } from '@/lib/packages/operation';
-import { quoteRatesOperation } from '@/lib/rating/operation';
+import { createContainerManifestOperation } from './operations/container-manifest';
+import { createPackageManifestOperation } from './operations/package-manifest';
+import { quoteRatesOperation } from './operations/rate';
 import {
   createWebhookOperation,
   deleteWebhookOperation,
@@ -12,7 +12,7 @@ import {
   rotateWebhookSecretOperation,
   testWebhookOperation,
   updateWebhookOperation,
-} from '@/lib/webhooks/operations';
+} from './operations/webhooks';
 import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 

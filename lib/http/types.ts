@@ -1,3 +1,4 @@
+import type { AuthContext } from '@/lib/auth/authenticate-token';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 /** A request as the framework-free API sees it; adapters (Next, node:http) build one. */
@@ -19,12 +20,6 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-}
-
-export interface AuthContext {
-  accountId: string;
-  environment: Environment;
-  tokenId: string;
 }
 
 export interface OperationContext {

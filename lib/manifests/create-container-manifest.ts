@@ -2,7 +2,7 @@ import 'server-only';
 import { canonicalHash } from '@/lib/canonical-hash';
 import { db, pgPool, pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError, type ErrorDetail } from '@/lib/http/errors';
+import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
 
@@ -90,7 +90,7 @@ async function findExisting(accountId: string, environment: Environment, contain
   });
   if (!row) return undefined;
   if (row.requestHash !== requestHash) {
-    throw new ApiError(
+    throw new AppError(
       'conflict',
       `ContainerID ${containerId} was already manifested as ${row.id} with a different body; nothing was changed. Send a new ContainerID, or the identical body to retry safely.`,
       { details: [{ path: 'ContainerID', message: `already used by ${row.id}` }], extra: { ManifestID: row.id } },
@@ -114,5 +114,5 @@ async function assertTrackingNumbersFree(accountId: string, environment: Environ
     const manifestId = p.TrackingNumber ? owner.get(p.TrackingNumber) : undefined;
     if (manifestId) details.push({ path: `ContainerDetails[${index}].TrackingNumber`, message: `${p.TrackingNumber} is already in manifest ${manifestId}` });
   });
-  throw new ApiError('conflict', `${details.length} tracking number(s) are already manifested in another container; nothing was stored.`, { details });
+  throw new AppError('conflict', `${details.length} tracking number(s) are already manifested in another container; nothing was stored.`, { details });
 }

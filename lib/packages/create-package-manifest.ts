@@ -3,11 +3,10 @@ import { canonicalHash } from '@/lib/canonical-hash';
 import type pg from 'pg';
 import { pgPool, pgTransaction, type Prisma } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { newId, newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
-
-export const PACKAGE_SORTING_EVENT = 'package.sorting';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 
 export interface PackageSortingPayload {
   manifest_id: string;
@@ -152,7 +151,7 @@ async function resolveResend(db: pg.Pool | pg.PoolClient, accountId: string, env
   if (!existing) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
   if (existing.request_hash !== requestHash) {
     // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
-    throw new ApiError(
+    throw new AppError(
       'conflict',
       `Package ${trackingNumber} was already accepted (manifest ${existing.daily_manifest_id}) with a different body; nothing was changed.`,
       { details: [{ path: 'package.TrackingNumber', message: 'already accepted with different data' }], extra: { ManifestID: existing.daily_manifest_id } },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
+import { httpStatus } from '@/lib/http/errors';
 import { parseEnvironment, requestEnvironment, secureCookies } from './environment';
 
 afterEach(() => {
@@ -37,11 +38,11 @@ describe('the environment last used (the bare-URL redirect)', () => {
   });
 });
 
-function refusal(request: Request): ApiError {
+function refusal(request: Request): AppError {
   try {
     requestEnvironment(request);
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof AppError) return error;
     throw error;
   }
   throw new Error('requestEnvironment accepted the request');
@@ -61,7 +62,7 @@ describe('a portal-api request names its environment', () => {
 
   it('is refused with 400 environment_required when missing, even with a cookie', () => {
     const error = refusal(new Request(url, { method: 'POST', headers: { cookie: 'carrier_env=live' } }));
-    expect(error.status).toBe(400);
+    expect(httpStatus(error)).toBe(400);
     expect(error.code).toBe('environment_required');
     expect(error.message).toMatch(/x-carrier-environment/);
     expect(refusal(new Request(url)).code).toBe('environment_required');
@@ -70,9 +71,9 @@ describe('a portal-api request names its environment', () => {
   it('is refused with 400 when it is anything but test or live', () => {
     for (const value of ['LIVE', 'prod', '', 'tést', 'test,live', 'test live']) {
       const error = refusal(new Request(url, { method: 'POST', headers: { 'x-carrier-environment': value } }));
-      expect([error.status, error.code], value).toEqual([400, 'environment_required']);
+      expect([httpStatus(error), error.code], value).toEqual([400, 'environment_required']);
     }
-    expect(refusal(new Request(`${url}?environment=%00`)).status).toBe(400);
+    expect(httpStatus(refusal(new Request(`${url}?environment=%00`)))).toBe(400);
   });
 
   it('may come from ?environment= on a GET (a download link), never on a mutation', () => {
@@ -83,7 +84,7 @@ describe('a portal-api request names its environment', () => {
 
   it('is refused when the header and the query disagree', () => {
     const error = refusal(new Request(`${url}?environment=live`, { headers: { 'x-carrier-environment': 'test' } }));
-    expect([error.status, error.message]).toEqual([400, expect.stringMatching(/disagree/)]);
+    expect([httpStatus(error), error.message]).toEqual([400, expect.stringMatching(/disagree/)]);
     expect(requestEnvironment(new Request(`${url}?environment=test`, { headers: { 'x-carrier-environment': 'test' } }))).toBe('test');
   });
 });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cookies } from 'next/headers';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type PortalEnvironment } from './paths';
 
 // The environment of a portal page is in its URL (/test/…, /live/…; lib/portal/paths.ts), and every
@@ -9,7 +9,7 @@ import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type 
 // memory of the environment last used, where a bare URL such as /dashboard or an old bookmark goes; it
 // never decides where a read or a write lands.
 export { ENV_COOKIE, ENVIRONMENTS } from './paths';
-export { secureCookies } from './cookies';
+export { secureCookies } from '@/lib/auth/cookies';
 
 // Compile-time check that the portal's environments are exactly the database's.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -41,15 +41,15 @@ export function requestEnvironment(request: Request): Environment {
     [query, `The ${ENVIRONMENT_QUERY} query parameter`],
   ] as const) {
     if (value !== null && !isEnvironment(value)) {
-      throw new ApiError('environment_required', `${where} must be "test" or "live".`);
+      throw new AppError('environment_required', `${where} must be "test" or "live".`);
     }
   }
   if (header !== null && query !== null && header !== query) {
-    throw new ApiError('environment_required', `The ${ENVIRONMENT_HEADER} header and the ${ENVIRONMENT_QUERY} query parameter disagree.`);
+    throw new AppError('environment_required', `The ${ENVIRONMENT_HEADER} header and the ${ENVIRONMENT_QUERY} query parameter disagree.`);
   }
   const environment = header ?? query;
   if (environment === null) {
-    throw new ApiError(
+    throw new AppError(
       'environment_required',
       `Say which environment this request is for: send the ${ENVIRONMENT_HEADER} header ("test" or "live"), as the portal's pages do.`,
     );

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
+import { httpStatus } from '@/lib/http/errors';
 import { assertSameOrigin, portalRoute } from './route';
 
 const signIn = (headers: Record<string, string>) =>
   new Request('http://portal.example/portal-api/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json', host: 'portal.example', ...headers } });
 
-function refusal(request: Request): ApiError | undefined {
+function refusal(request: Request): AppError | undefined {
   try {
     assertSameOrigin(request);
     return undefined;
   } catch (error) {
-    return error as ApiError;
+    return error as AppError;
   }
 }
 
@@ -24,8 +25,8 @@ describe('assertSameOrigin', () => {
     'refuses Origin %j with 403 forbidden (never a throw of its own)',
     (origin) => {
       const error = refusal(signIn({ origin }));
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error?.status).toBe(403);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error && httpStatus(error)).toBe(403);
       expect(error?.code).toBe('forbidden');
     },
   );

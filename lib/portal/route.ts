@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError, errorBody } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 import { assertJsonShape } from '@/lib/http/json-shape';
 import { isPlausiblePathParam } from '@/lib/http/path-params';
 import { log } from '@/lib/log';
@@ -46,11 +47,11 @@ export function newRequestId(): string {
  */
 export function errorResponse(error: unknown, requestId = newRequestId()): Response {
   const headers = { 'x-request-id': requestId };
-  if (error instanceof ApiError) {
-    return jsonResponse(errorBody(error, requestId), { status: error.status, headers: { ...error.headers, ...headers } });
+  if (error instanceof AppError) {
+    return jsonResponse(errorBody(error, requestId), { status: httpStatus(error), headers: { ...errorHeaders(error), ...headers } });
   }
   log.error({ err: error, requestId }, 'portal request failed');
-  return jsonResponse(errorBody(new ApiError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId), {
+  return jsonResponse(errorBody(new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId), {
     status: 500,
     headers,
   });
@@ -68,11 +69,11 @@ export async function readJson(request: Request, limit = 1_000_000): Promise<unk
   try {
     return text ? JSON.parse(text) : {};
   } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+    throw new AppError('invalid_json', 'The request body is not valid JSON.');
   }
 }
 
-const tooLarge = (limit: number) => new ApiError('payload_too_large', `The request body is over ${limit} bytes.`);
+const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is over ${limit} bytes.`);
 
 /** Reads and validates a JSON body with a shared schema (422 with every failing field). */
 export async function readBody<S extends z.ZodType>(request: Request, schema: S, options: { aliases?: Aliases } = {}) {
@@ -96,11 +97,11 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
       // never reach a query (PostgreSQL refuses NUL in text).
       const params = checkedParams((await context?.params) ?? ({} as P));
       const session = await getSession();
-      if (!session) throw new ApiError('unauthorized', 'Sign in to continue.');
+      if (!session) throw new AppError('unauthorized', 'Sign in to continue.');
       if (isMutation(request.method)) {
         const sent = request.headers.get(CSRF_HEADER) ?? '';
         if (!constantTimeEqual(sent, session.csrfToken)) {
-          throw new ApiError('forbidden', 'Missing or wrong CSRF token; reload the page and try again.');
+          throw new AppError('forbidden', 'Missing or wrong CSRF token; reload the page and try again.');
         }
       }
       const result = await handler({
@@ -125,7 +126,7 @@ function checkedParams<P>(params: P): P {
   for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
     const values = Array.isArray(value) ? value : [value];
     if (!values.every((one) => typeof one === 'string' && isPlausiblePathParam(one))) {
-      throw new ApiError('not_found', `Nothing exists at this path: its ${name} is not an id this service issues.`);
+      throw new AppError('not_found', `Nothing exists at this path: its ${name} is not an id this service issues.`);
     }
   }
   return params;
@@ -151,13 +152,13 @@ function withRequestId(response: Response, requestId: string): Response {
 export function assertSameOrigin(request: Request): void {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/json')) {
-    throw new ApiError('unsupported_media_type', 'Send the request as application/json.');
+    throw new AppError('unsupported_media_type', 'Send the request as application/json.');
   }
   const origin = request.headers.get('origin');
   if (origin === null) return;
   // `Origin: null` (a sandboxed frame, a file:, a redirect across sites) and anything else that is no
   // URL cannot be shown to be this site: refused like a foreign one.
-  if (!URL.canParse(origin)) throw new ApiError('forbidden', 'Cross-site request refused: the Origin header is not a URL.');
+  if (!URL.canParse(origin)) throw new AppError('forbidden', 'Cross-site request refused: the Origin header is not a URL.');
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  if (host && new URL(origin).host !== host) throw new ApiError('forbidden', 'Cross-site request refused.');
+  if (host && new URL(origin).host !== host) throw new AppError('forbidden', 'Cross-site request refused.');
 }

@@ -3,7 +3,7 @@
 import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { parseRateCard } from './parse-rate-card';
 import { quoteRates } from './quote-rates';
 import type { RateCardData, RateInput, WeightUnit } from './types';
@@ -77,7 +77,7 @@ describe('quoteRates, fixed point', () => {
           const { amount, billable_weight } = quoteRates({ cards: [card], input }).rates[0];
           got = { amount, billable_weight };
         } catch (error) {
-          if (!(error instanceof ApiError) || error.details[0]?.path !== 'weight') throw error;
+          if (!(error instanceof AppError) || error.details[0]?.path !== 'weight') throw error;
           got = null;
         }
         expect(got).toEqual(expected);

@@ -18,7 +18,7 @@
 //   "only AirSkip quoted". Only ABSENT inputs make a card be left out with a `messages`
 //   entry (service blank) or a 422 (that service named).
 import Decimal from 'decimal.js';
-import { ApiError, validationError, type ErrorDetail } from '../http/errors';
+import { AppError, validationError, type ErrorDetail } from '@/lib/errors/app-error';
 import { ceilDivide, compare, fixed, plus, shift, times, toFixedText, type Fixed } from './fixed';
 import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
 import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, SurchargeKind, WeightUnit, ZoneBand } from './types';
@@ -266,7 +266,7 @@ export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; i
   }
   const candidates = chosen ? [chosen] : active;
   // Every card switched off is an operator problem, not the client's: 503, not 422.
-  if (candidates.length === 0) throw new ApiError('service_unavailable', 'No rate cards are active.');
+  if (candidates.length === 0) throw new AppError('service_unavailable', 'No rate cards are active.');
 
   // Request-level problems, all reported at once.
   const errors: ErrorDetail[] = [];

@@ -1,9 +1,7 @@
-// Rating domain types. Framework-free: no Prisma, no Next, no HTTP beyond ApiError.
+// Rating domain types. Framework-free: no Prisma, no Next, no HTTP (errors are lib/errors AppError).
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-
-export const SERVICES = ['AirSkip', 'Carrier Express', 'Carrier Ground'] as const;
-export type ServiceName = (typeof SERVICES)[number];
+import type { ServiceName } from '@/lib/schemas/rate';
 
 export type WeightUnit = 'lb' | 'kg' | 'oz';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from '@/lib/http/errors';
-import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/portal/schemas';
+import { AppError } from '@/lib/errors/app-error';
+import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/schemas/portal';
 import { ZFindPackageQuery, ZManifestListQuery } from '@/lib/portal-queries/list-params';
 import {
   containerDetail,
@@ -24,11 +24,11 @@ import { WEBHOOK_EVENTS_MAX, ZCreateWebhookRequest, ZUpdateWebhookRequest } from
 
 // The memory budget and the text rule, at the level every API and portal body goes through.
 
-function failure(fn: () => unknown): ApiError {
+function failure(fn: () => unknown): AppError {
   try {
     fn();
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof AppError) return error;
     throw error;
   }
   throw new Error('expected a validation error');
@@ -328,7 +328,7 @@ describe('portal list filters', () => {
     ['q', 'x'.repeat(101), 'must be at most 100 characters'],
   ])('%s=%j -> 422 naming it', (name, value, message) => {
     const error = failure(() => query({ [name]: value }));
-    expect(error.status).toBe(422);
+    expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual([{ path: name, message }]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from './container-manifest';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from './package-manifest';
 import { parseOperation } from './parse';
@@ -11,7 +11,7 @@ function failure(fn: () => unknown) {
   try {
     fn();
   } catch (error) {
-    if (error instanceof ApiError) return error;
+    if (error instanceof AppError) return error;
     throw error;
   }
   throw new Error('expected a validation error');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError, type ErrorDetail } from '@/lib/http/errors';
+import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { textRuleViolation } from './text-rule';
 
 /** Published alternative spellings of a field: canonical name -> other names clients send. */
@@ -23,7 +23,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * The 422 for a list of failing fields: the first MAX_ERROR_DETAILS are listed, and
  * `details_truncated` counts the ones left out.
  */
-export function cappedValidationError(details: readonly ErrorDetail[], total = details.length): ApiError {
+export function cappedValidationError(details: readonly ErrorDetail[], total = details.length): AppError {
   const listed = details.slice(0, MAX_ERROR_DETAILS);
   const first = listed[0];
   const message =
@@ -32,7 +32,7 @@ export function cappedValidationError(details: readonly ErrorDetail[], total = d
       : total > listed.length
         ? `${total} fields are invalid; the first ${listed.length} are listed.`
         : `${total} fields are invalid.`;
-  return new ApiError('validation_failed', message, {
+  return new AppError('validation_failed', message, {
     details: listed,
     ...(total > listed.length ? { extra: { details_truncated: total - listed.length } } : {}),
   });
@@ -108,7 +108,7 @@ function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
 
 /**
  * Parses an operation body with its schema. Aliases apply to the object at `at` (the body itself
- * when omitted). Every failing field is reported at once; throws ApiError('validation_failed').
+ * when omitted). Every failing field is reported at once; throws AppError('validation_failed').
  */
 export function parseOperation<S extends z.ZodType>(
   schema: S,

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { integer, text } from './fields';
 import { textRuleViolation } from './text-rule';
 
-// Webhook endpoints: the API (lib/webhooks/operations.ts) and the portal's forms share these.
+// Webhook endpoints: the API (lib/http/operations/webhooks.ts) and the portal's forms share these.
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
 
-export const WEBHOOK_EVENTS = ['package.sorting'] as const;
+/** The one event today: a package manifest was accepted. */
+export const PACKAGE_SORTING_EVENT = 'package.sorting';
+export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;
 /** Event names per endpoint: there is one event today; room for repeats and future names, no more. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { env } from '@/lib/env';
-import { validationError } from '@/lib/http/errors';
+import { validationError } from '@/lib/errors/app-error';
 import { checkDestination, DestinationRefusedError } from './ssrf-guard';
 
 /** Registration-time SSRF check (delivery checks again): 422 on `url` when the destination is refused. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { newId } from '@/lib/ids';
 import type { TCreateWebhookRequest } from '@/lib/schemas/webhooks';
 import { checkEndpointUrl } from './check-endpoint-url';
@@ -23,7 +23,7 @@ export async function createWebhookEndpoint(options: {
   await checkEndpointUrl(request.url);
   const count = await db.webhookEndpoint.count({ where: { accountId, environment } });
   if (count >= MAX_ENDPOINTS) {
-    throw new ApiError(
+    throw new AppError(
       'conflict',
       `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`,
     );

@@ -1,4 +1,5 @@
 import 'server-only';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 import type { ClaimedMessage } from './claim-messages';
 import { planRetry, parseRetryAfter } from './plan-retry';
 import { failUnsent, recordAttempt, type AttemptOutcome } from './record-attempt';
@@ -24,7 +25,7 @@ export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
  * in that order, whatever order the stored JSON has.
  */
 export function messageBody(eventType: string, payload: unknown): string {
-  if (eventType === 'package.sorting') {
+  if (eventType === PACKAGE_SORTING_EVENT) {
     const p = payload as { manifest_id: string; package_count: number; tracking_numbers: string[] };
     return JSON.stringify({ manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers });
   }

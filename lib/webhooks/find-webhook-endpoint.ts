@@ -1,7 +1,7 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { PUBLIC_ENDPOINT_FIELDS, type PublicEndpoint } from './present-webhook-endpoint';
 
 export interface EndpointScope {
@@ -20,6 +20,6 @@ export async function findWebhookEndpoint(scope: EndpointScope): Promise<PublicE
   return endpoint;
 }
 
-export function notFound(id: string): ApiError {
-  return new ApiError('not_found', `No webhook endpoint ${id} in this environment.`);
+export function notFound(id: string): AppError {
+  return new AppError('not_found', `No webhook endpoint ${id} in this environment.`);
 }

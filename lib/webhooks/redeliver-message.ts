@@ -1,6 +1,6 @@
 import 'server-only';
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
@@ -11,7 +11,7 @@ import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint
  */
 export async function redeliverMessage(options: EndpointScope & { deliveryId: string }) {
   const endpoint = await findWebhookEndpoint(options);
-  const notFound = new ApiError('not_found', `No delivery ${options.deliveryId} for webhook endpoint ${options.id}.`);
+  const notFound = new AppError('not_found', `No delivery ${options.deliveryId} for webhook endpoint ${options.id}.`);
   let messageId: string;
   const attempt = /^att_(\d{1,18})$/.exec(options.deliveryId);
   if (attempt) {
@@ -27,7 +27,7 @@ export async function redeliverMessage(options: EndpointScope & { deliveryId: st
     throw notFound;
   }
   if (!endpoint.enabled)
-    throw new ApiError('conflict', `Webhook endpoint ${options.id} is disabled; enable it before redelivering.`);
+    throw new AppError('conflict', `Webhook endpoint ${options.id} is disabled; enable it before redelivering.`);
 
   return db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ status: string }[]>`
@@ -35,7 +35,7 @@ export async function redeliverMessage(options: EndpointScope & { deliveryId: st
     const current = rows[0];
     if (!current) throw notFound;
     if (current.status === 'delivering') {
-      throw new ApiError('conflict', `Message ${messageId} is being delivered right now; look at its attempt log in a moment.`);
+      throw new AppError('conflict', `Message ${messageId} is being delivered right now; look at its attempt log in a moment.`);
     }
     await tx.$executeRaw`
       UPDATE webhook_messages

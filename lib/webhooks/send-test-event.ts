@@ -1,7 +1,8 @@
 import 'server-only';
 import { db } from '@/lib/db';
-import { ApiError } from '@/lib/http/errors';
-import { enqueueEvent, PACKAGE_SORTING_EVENT, type PackageSortingPayload } from '@/lib/packages/create-package-manifest';
+import { AppError } from '@/lib/errors/app-error';
+import { enqueueEvent, type PackageSortingPayload } from '@/lib/packages/create-package-manifest';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
@@ -11,7 +12,7 @@ import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint
 export async function sendTestEvent(scope: EndpointScope) {
   const endpoint = await findWebhookEndpoint(scope);
   if (!endpoint.enabled)
-    throw new ApiError('conflict', `Webhook endpoint ${scope.id} is disabled; enable it before sending a test event.`);
+    throw new AppError('conflict', `Webhook endpoint ${scope.id} is disabled; enable it before sending a test event.`);
   const payload: PackageSortingPayload = {
     manifest_id: 'MAN-TEST00000000000000',
     package_count: 1,
@@ -27,7 +28,7 @@ export async function sendTestEvent(scope: EndpointScope) {
       endpointId: scope.id,
     });
     const message = await tx.webhookMessage.findFirst({ where: { eventId }, select: { id: true } });
-    if (!message) throw new ApiError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
+    if (!message) throw new AppError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
     return { eventId, messageId: message.id };
   });
 }

@@ -1,7 +1,7 @@
 import { createApiToken } from '@/lib/accounts/create-api-token';
 import { listApiTokens } from '@/lib/accounts/list-api-tokens';
 import { jsonResponse, portalRoute, readBody } from '@/lib/portal/route';
-import { ZCreateTokenRequest } from '@/lib/portal/schemas';
+import { ZCreateTokenRequest } from '@/lib/schemas/portal';
 
 // GET /portal-api/tokens: the account's tokens in the selected environment.
 export const GET = portalRoute(async ({ accountId, environment }) => ({

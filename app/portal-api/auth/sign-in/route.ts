@@ -2,7 +2,7 @@ import { verifySignIn } from '@/lib/accounts/sign-in';
 import { createSession } from '@/lib/auth/session';
 import { webRequestClient } from '@/lib/http/request-client';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
-import { ZSignInRequest } from '@/lib/portal/schemas';
+import { ZSignInRequest } from '@/lib/schemas/portal';
 
 // POST /portal-api/auth/sign-in: e-mail and password, limited per (e-mail, address) and per address,
 // slowed per e-mail (lib/auth/sign-in-limiter.ts).

@@ -2,7 +2,7 @@ import { signUp } from '@/lib/accounts/sign-up';
 import { createSession } from '@/lib/auth/session';
 import { webRequestClient } from '@/lib/http/request-client';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
-import { ZSignUpRequest } from '@/lib/portal/schemas';
+import { ZSignUpRequest } from '@/lib/schemas/portal';
 
 // POST /portal-api/auth/sign-up: creates the account and its first user, then signs in;
 // limited per address (lib/auth/sign-up-limiter.ts).

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
 import { listManifestPackages } from '@/lib/portal-queries/get-manifest';
 import { ZPageQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
@@ -11,6 +11,6 @@ export const GET = portalRoute<{ id: string }>(async ({ request, accountId, envi
     id: params.id,
     ...ZPageQuery.parse(searchParamsObject(request.url)),
   });
-  if (!page) throw new ApiError('not_found', `No manifest ${params.id} in this environment.`);
+  if (!page) throw new AppError('not_found', `No manifest ${params.id} in this environment.`);
   return page;
 });

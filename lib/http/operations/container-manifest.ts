@@ -1,8 +1,8 @@
 import 'server-only';
-import type { Operation } from '@/lib/http/types';
+import type { Operation } from '../types';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
-import { createContainerManifest } from './create-container-manifest';
+import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
 
 // POST /wf/manifest: store a container and its packages; IsSuccess is the text "true".
 export const createContainerManifestOperation: Operation = async (context) => {

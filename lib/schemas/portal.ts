@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { storableString } from '@/lib/schemas/text-rule';
+import { storableString } from './text-rule';
 
-// Portal-only request schemas, shared by the forms (zodResolver) and the portal-api handlers.
+// The portal's own request schemas (sign-up, sign-in, tokens), shared by the forms (zodResolver) and the portal-api handlers.
 // Every text field obeys the one text rule (lib/schemas/text-rule.ts) and has a maximum length.
 
 export const ZSignUpRequest = z.object({

@@ -1,9 +1,9 @@
 import 'server-only';
-import { ApiError } from '@/lib/http/errors';
-import type { Operation } from '@/lib/http/types';
+import { AppError } from '@/lib/errors/app-error';
+import type { Operation } from '../types';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
-import { createPackageManifest } from './create-package-manifest';
+import { createPackageManifest } from '@/lib/packages/create-package-manifest';
 
 // POST /wf/package: one package, joined to its ManifestDate's manifest; IsSuccess is a boolean.
 export const createPackageManifestOperation: Operation = async (context) => {
@@ -19,7 +19,7 @@ function assertOnePackage(body: unknown): void {
     Array.isArray(body) ||
     (typeof body === 'object' && body !== null && (Array.isArray((body as Record<string, unknown>).package) || 'packages' in body));
   if (many) {
-    throw new ApiError('one_package_per_request', 'Send exactly one package object under "package" per request.', {
+    throw new AppError('one_package_per_request', 'Send exactly one package object under "package" per request.', {
       details: [{ path: 'package', message: 'must be a single object, not an array' }],
     });
   }

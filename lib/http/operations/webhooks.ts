@@ -1,23 +1,23 @@
 import 'server-only';
-import type { Operation, OperationContext } from '@/lib/http/types';
+import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { ApiError } from '@/lib/http/errors';
+import { AppError } from '@/lib/errors/app-error';
 import {
   ZCreateWebhookRequest,
   ZListWebhookDeliveriesQuery,
   ZRotateWebhookSecretRequest,
   ZUpdateWebhookRequest,
 } from '@/lib/schemas/webhooks';
-import { createWebhookEndpoint } from './create-webhook-endpoint';
-import { deleteWebhookEndpoint } from './delete-webhook-endpoint';
-import { findWebhookEndpoint } from './find-webhook-endpoint';
-import { listWebhookDeliveries } from './list-webhook-deliveries';
-import { listWebhookEndpoints } from './list-webhook-endpoints';
-import { presentWebhookEndpoint } from './present-webhook-endpoint';
-import { redeliverMessage } from './redeliver-message';
-import { rotateWebhookSecret } from './rotate-webhook-secret';
-import { sendTestEvent } from './send-test-event';
-import { updateWebhookEndpoint } from './update-webhook-endpoint';
+import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
+import { deleteWebhookEndpoint } from '@/lib/webhooks/delete-webhook-endpoint';
+import { findWebhookEndpoint } from '@/lib/webhooks/find-webhook-endpoint';
+import { listWebhookDeliveries } from '@/lib/webhooks/list-webhook-deliveries';
+import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
+import { presentWebhookEndpoint } from '@/lib/webhooks/present-webhook-endpoint';
+import { redeliverMessage } from '@/lib/webhooks/redeliver-message';
+import { rotateWebhookSecret } from '@/lib/webhooks/rotate-webhook-secret';
+import { sendTestEvent } from '@/lib/webhooks/send-test-event';
+import { updateWebhookEndpoint } from '@/lib/webhooks/update-webhook-endpoint';
 
 // Thin operations over lib/webhooks: parse, call one function, shape the response. Every lookup is
 // scoped by the token's account and the path's environment; another's endpoint is a plain 404.
@@ -82,7 +82,7 @@ async function optionalJson(context: OperationContext): Promise<unknown> {
   try {
     return await context.json();
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'invalid_json' && /body is empty/.test(error.message)) return {};
+    if (error instanceof AppError && error.code === 'invalid_json' && /body is empty/.test(error.message)) return {};
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import 'server-only';
-import type { Operation } from '@/lib/http/types';
+import type { Operation } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
 import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
-import { activeRateCards } from './active-rate-cards';
-import { quoteRates } from './quote-rates';
+import { activeRateCards } from '@/lib/rating/active-rate-cards';
+import { quoteRates } from '@/lib/rating/quote-rates';
 
 // POST /wf/rate: one quote per rate card that can price the request (or the named service's).
 export const quoteRatesOperation: Operation = async (context) => {

@@ -1,0 +1,74 @@
+// The one error class and the one list of error codes. Transport-free: domains throw these, and the
+// transport that answers (lib/http/errors.ts for the API and the portal) maps a code to its status
+// and the hints below to its headers. (docs/decisions/layering.md)
+
+export const ERROR_CODES = [
+  // A request the HTTP parser refuses before any route sees it (lib/http/node-adapter.ts answerClientError).
+  'bad_request',
+  'headers_too_large',
+  'invalid_json',
+  'validation_failed',
+  'one_package_per_request',
+  'unauthorized',
+  'wrong_environment',
+  // The portal API only: a request that does not say which environment it is for.
+  'environment_required',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'payload_too_large',
+  'request_timeout',
+  'unsupported_media_type',
+  'rate_limited',
+  'service_unavailable',
+  'internal_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  details?: ErrorDetail[];
+  /** Extra top-level fields of the error object, e.g. the existing ManifestID on a conflict. */
+  extra?: Record<string, unknown>;
+  /** When the caller may try again (rate limits, a database that is briefly away). */
+  retryAfterSeconds?: number;
+  /** The credential scheme the caller should present (an unauthorized token request: "Token"). */
+  challenge?: string;
+  /** What the resource accepts instead (method_not_allowed: the methods, comma-separated). */
+  allowed?: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[];
+  readonly extra: Record<string, unknown>;
+  readonly retryAfterSeconds: number | undefined;
+  readonly challenge: string | undefined;
+  readonly allowed: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details ?? [];
+    this.extra = options.extra ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.challenge = options.challenge;
+    this.allowed = options.allowed;
+  }
+}
+
+export function validationError(details: ErrorDetail[], message?: string): AppError {
+  const first = details[0];
+  return new AppError(
+    'validation_failed',
+    message ?? (details.length === 1 && first ? `${first.path}: ${first.message}` : `${details.length} fields are invalid.`),
+    { details },
+  );
+}
