@@ -71,7 +71,10 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
   const served = portalRoutes().flatMap((route) => route.methods.map((method) => `${method} ${route.pattern}`));
   const CALLS: Record<string, Call> = {
-    'GET /portal-api/airports': { query: '?q=jfk', stranger: ok((j) => expect(j).toHaveProperty('items')) },
+    'GET /portal-api/airports': {
+      query: '?q=jfk',
+      stranger: ok((j: { airports: { iata: string }[] }) => expect(j.airports.map((a) => a.iata)).toEqual(['JFK'])),
+    },
     'GET /portal-api/dashboard': {
       stranger: ok((j) =>
         expect(j).toMatchObject({ totals: { packages: 0, manifests: 0 }, webhooks: { attempts: 0 }, recent: [] }),
@@ -83,7 +86,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/packages': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/packages': { query: () => `?tracking=${tracking}`, stranger: ok((j) => expect(j).toEqual({ items: [] })) },
-    'GET /portal-api/rate-cards': { stranger: ok((j) => expect(j).toHaveProperty('rateCards')) },
+    'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
     'POST /portal-api/rates': {
       body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },
       stranger: ok((j) => expect(j).toHaveProperty('rates')),

@@ -26,7 +26,11 @@ test('rate cards show each card’s seeded table, surcharges, divisor, delivery 
     const table = card.getByRole('table');
     await expect(table.getByRole('columnheader')).toHaveText([
       'Up to (lb)',
-      ...seeded.zones.map((z) => new RegExp(`^Zone ${z.zone}\\b`)),
+      // "Zone 1" and its band of miles beneath it ("0–150 mi"; the last band is open: "2401+ mi").
+      ...seeded.zones.map((z, i) => {
+        const low = i === 0 ? 0 : (seeded.zones[i - 1].maxMiles ?? 0) + 1;
+        return `Zone ${z.zone}${z.maxMiles === null ? `${low}+ mi` : `${low}–${z.maxMiles} mi`}`;
+      }),
     ]);
     const rows = table.locator('tbody tr');
     await expect(rows).toHaveCount(seeded.weightBreaks.length + 1);
