@@ -17,7 +17,10 @@ describe('row helpers', () => {
   });
 
   it('rowPayload keeps only trimmed, non-empty cells', () => {
-    expect(rowPayload({ TrackingNumber: ' T1 ', ToName: '   ', PackageWeight: '2' })).toEqual({ TrackingNumber: 'T1', PackageWeight: '2' });
+    expect(rowPayload({ TrackingNumber: ' T1 ', ToName: '   ', PackageWeight: '2' })).toEqual({
+      TrackingNumber: 'T1',
+      PackageWeight: '2',
+    });
     expect(rowPayload({})).toEqual({});
   });
 
