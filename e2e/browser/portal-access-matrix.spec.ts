@@ -37,6 +37,8 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   request,
   browser,
 }, testInfo) => {
+  // Some two hundred requests (every route × eight callers); a loaded machine needs more than the default minute.
+  test.setTimeout(180_000);
   // The owner's resources: a container manifest, a webhook endpoint, a token.
   const api = authed(request, apiToken);
   const tracking = `ACL${Date.now().toString(36).toUpperCase()}`;
