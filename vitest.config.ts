@@ -13,7 +13,7 @@ const resolve = {
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { name: 'unit', include: ['lib/**/*.test.ts'], environment: 'node' } },
+      { resolve, test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts'], environment: 'node' } },
       {
         resolve,
         test: {

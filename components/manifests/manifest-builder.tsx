@@ -1,15 +1,14 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
-import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
-import { formatPath } from '@/lib/schemas/parse';
+import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { CsvImport } from './csv-import';
-import { DETAIL_FIELDS, GridStore, isBlankRow, rowPayload, type DetailField, type RowErrors, type RowValues } from './grid-store';
+import { DETAIL_FIELDS, GridStore, type Cell } from './grid-store';
 import {
   HEADER_FIELDS,
   headerMaxLength,
@@ -17,10 +16,11 @@ import {
   HEADER_GROUPS,
   REQUIRED_HEADER_FIELDS,
   emptyHeader,
-  type HeaderField,
   type HeaderValues,
 } from './header-fields';
+import { buildManifestBody, issueDetails, placeDetails, problemsLead, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
+import { draftKey, useManifestDraft } from './use-manifest-draft';
 
 interface CreateResult {
   IsSuccess: string;
@@ -29,43 +29,20 @@ interface CreateResult {
   created: boolean;
 }
 
-interface Draft {
-  v: 1;
-  savedAt: string;
-  header: Partial<HeaderValues>;
-  rows: RowValues[];
-}
-
-const DRAFT_DELAY_MS = 500;
-const DETAIL_PATH = /^ContainerDetails\[(\d+)\]\.(\w+)$/;
-const CANONICAL = new Map(
-  Object.entries(CONTAINER_MANIFEST_ALIASES).flatMap(([canonical, others]) => others.map((o) => [o, canonical])),
-);
+/** What the alert above the submit button says: data, rendered by <ProblemAlert>. */
+type Problem =
+  | { kind: 'message'; text: string }
+  | {
+      kind: 'problems';
+      count: number;
+      unplaced: string[];
+      /** The first package error when the submit was refused (kept, as the message is). */
+      first: Cell | null;
+      conflict?: { message: string; existing?: string };
+    };
 
 // The header is validated by the API's own schema (raw: the form keeps its text values).
 const resolver = zodResolver(ZContainerManifestRequest, undefined, { raw: true }) as unknown as Resolver<HeaderValues>;
-
-function draftKey(accountId: string, environment: string) {
-  return `carrier.manifest-draft.v1.${accountId}.${environment}`;
-}
-
-/** The request body as the API takes it, and which grid row each ContainerDetails item came from. */
-function buildBody(header: HeaderValues, store: GridStore) {
-  const body: Record<string, unknown> = {};
-  for (const field of HEADER_FIELDS) {
-    const value = header[field]?.trim();
-    if (value) body[field] = value;
-  }
-  const rowOf: number[] = [];
-  const details: Record<string, string>[] = [];
-  store.rows.forEach((row, index) => {
-    if (isBlankRow(row.values)) return;
-    rowOf.push(index);
-    details.push(rowPayload(row.values));
-  });
-  if (details.length) body.ContainerDetails = details;
-  return { body, rowOf };
-}
 
 export function ManifestBuilder() {
   const { account, environment } = usePortal();
@@ -73,61 +50,17 @@ export function ManifestBuilder() {
   const key = draftKey(account.id, environment);
   const [store, setStore] = useState(() => new GridStore());
   const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader() });
-  const [draftNote, setDraftNote] = useState<string | null>(null);
-  const [problem, setProblem] = useState<ReactNode>(null);
+  const { draftNote, setDraftNote, clearDraft } = useManifestDraft(key, store, form);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [result, setResult] = useState<CreateResult | null>(null);
-  const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const mutation = useMutation({
     mutationFn: (body: Record<string, unknown>) => portal.fetch<CreateResult>('/portal-api/manifests', { body }),
   });
 
-  // Restore the draft, then save changes to it (debounced) until the manifest is submitted.
-  useEffect(() => {
-    try {
-      const saved = localStorage.getItem(key);
-      if (saved) {
-        const draft = JSON.parse(saved) as Draft;
-        form.reset({ ...emptyHeader(), ...draft.header });
-        if (draft.rows?.length) store.replaceRows(draft.rows);
-        setDraftNote(`Draft restored (saved ${new Date(draft.savedAt).toLocaleString()}).`);
-      }
-    } catch {
-      localStorage.removeItem(key);
-    }
-    const save = () => {
-      clearTimeout(saveTimer.current);
-      saveTimer.current = setTimeout(() => {
-        const header = form.getValues();
-        const values = store.values();
-        let end = values.length;
-        while (end > 0 && isBlankRow(values[end - 1])) end--;
-        const empty = end === 0 && HEADER_FIELDS.every((f) => !header[f]?.trim());
-        try {
-          if (empty) localStorage.removeItem(key);
-          else
-            localStorage.setItem(
-              key,
-              JSON.stringify({ v: 1, savedAt: new Date().toISOString(), header, rows: values.slice(0, end) } satisfies Draft),
-            );
-        } catch {
-          setDraftNote('This draft is too large to keep in the browser; submit it or export your data before leaving.');
-        }
-      }, DRAFT_DELAY_MS);
-    };
-    const unsubscribeGrid = store.subscribe(save);
-    const { unsubscribe } = form.watch(save);
-    return () => {
-      clearTimeout(saveTimer.current);
-      unsubscribeGrid();
-      unsubscribe();
-    };
-  }, [key, store, form]);
-
   function discardDraft() {
     if (!window.confirm('Discard this draft? The header and every package row will be cleared.')) return;
-    clearTimeout(saveTimer.current);
-    localStorage.removeItem(key);
+    clearDraft();
     form.reset(emptyHeader());
     store.replaceRows([{}, {}, {}]);
     setProblem(null);
@@ -135,7 +68,7 @@ export function ManifestBuilder() {
   }
 
   function startOver() {
-    localStorage.removeItem(key);
+    clearDraft();
     form.reset(emptyHeader());
     setStore(new GridStore());
     setResult(null);
@@ -150,87 +83,47 @@ export function ManifestBuilder() {
   }
 
   /** Puts error details (ours or the server's) on header fields and grid cells; returns what did not fit. */
-  function applyDetails(details: { path: string; message: string }[], rowOf: number[]): string[] {
-    const byRow = new Map<number, RowErrors>();
-    const unplaced: string[] = [];
-    for (const { path, message } of details) {
-      const match = DETAIL_PATH.exec(path);
-      if (match && DETAIL_FIELDS.includes(match[2] as DetailField)) {
-        const row = rowOf[Number(match[1])] ?? Number(match[1]);
-        byRow.set(row, { ...(byRow.get(row) ?? {}), [match[2]]: message });
-        continue;
-      }
-      const field = (CANONICAL.get(path) ?? path) as HeaderField;
-      if (HEADER_FIELDS.includes(field)) form.setError(field, { type: 'server', message }, { shouldFocus: false });
-      else unplaced.push(`${path}: ${message}`);
-    }
-    if (byRow.size) store.setErrors(byRow);
-    return unplaced;
-  }
-
-  function showProblems(count: number, unplaced: string[], lead?: ReactNode) {
-    const first = store.firstError();
-    setProblem(
-      <Alert tone="danger">
-        <p className="font-medium">
-          {lead ?? `${count} problem${count === 1 ? '' : 's'} to fix before this manifest can be created.`}
-        </p>
-        {unplaced.length ? (
-          <ul className="mt-1 list-disc pl-5">
-            {unplaced.map((u) => (
-              <li key={u}>{u}</li>
-            ))}
-          </ul>
-        ) : null}
-        {first ? (
-          <button type="button" className="mt-1 font-medium underline" onClick={() => focusCell(first.row, first.col)}>
-            Go to the first package error (row {first.row + 1}, {DETAIL_FIELDS[first.col]})
-          </button>
-        ) : null}
-      </Alert>,
-    );
+  function applyDetails(details: ErrorDetail[], rowOf: number[]): string[] {
+    const placed = placeDetails(details, rowOf);
+    for (const [field, message] of placed.header) form.setError(field, { type: 'server', message }, { shouldFocus: false });
+    if (placed.rows.size) store.setErrors(placed.rows);
+    return placed.unplaced;
   }
 
   async function submit(header: HeaderValues) {
     setProblem(null);
     store.commitEdit();
     store.revalidateAll();
-    const { body, rowOf } = buildBody(header, store);
+    const { body, rowOf } = buildManifestBody(header, store.values());
     // The same schema the API runs: catch what it would refuse without a round trip.
     const check = ZContainerManifestRequest.safeParse(body);
     if (!check.success) {
-      const details = check.error.issues.map((i) => ({ path: formatPath(i.path) || '(body)', message: i.message }));
+      const details = issueDetails(check.error.issues);
       const unplaced = applyDetails(details, rowOf);
-      showProblems(details.length, unplaced);
+      setProblem({ kind: 'problems', count: details.length, unplaced, first: store.firstError() });
       const headerError = HEADER_FIELDS.find((f) => form.getFieldState(f).error);
       if (headerError) form.setFocus(headerError);
       return;
     }
     try {
       const created = await mutation.mutateAsync(body);
-      clearTimeout(saveTimer.current);
-      localStorage.removeItem(key);
+      clearDraft();
       setResult(created);
     } catch (error) {
       if (!(error instanceof PortalError))
-        return setProblem(<Alert tone="danger">Could not reach the server. Your draft is kept; try again.</Alert>);
+        return setProblem({ kind: 'message', text: 'Could not reach the server. Your draft is kept; try again.' });
       const unplaced = applyDetails(error.details, rowOf);
       const existing = (error.body as { error?: { ManifestID?: string } } | null)?.error?.ManifestID;
       if (error.status === 409) {
-        showProblems(
-          error.details.length,
-          existing ? [] : unplaced,
-          <>
-            Conflict: {error.message}{' '}
-            {existing ? (
-              <PortalLink className="underline" href={`/manifests/${encodeURIComponent(existing)}`}>
-                Open {existing}
-              </PortalLink>
-            ) : null}
-          </>,
-        );
-      } else if (error.status === 422) showProblems(error.details.length, unplaced);
-      else setProblem(<Alert tone="danger">{error.message}</Alert>);
+        setProblem({
+          kind: 'problems',
+          count: error.details.length,
+          unplaced: existing ? [] : unplaced,
+          first: store.firstError(),
+          conflict: { message: error.message, existing },
+        });
+      } else if (error.status === 422) setProblem({ kind: 'problems', count: error.details.length, unplaced, first: store.firstError() });
+      else setProblem({ kind: 'message', text: error.message });
     }
   }
 
@@ -325,7 +218,7 @@ export function ManifestBuilder() {
         <Totals store={store} control={form.control} />
       </section>
 
-      {problem}
+      {problem ? <ProblemAlert problem={problem} onGo={focusCell} /> : null}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" loading={mutation.isPending}>
           Create manifest
@@ -336,6 +229,42 @@ export function ManifestBuilder() {
         <p className="text-xs text-slate-600">Drafts are saved in this browser for this account and environment.</p>
       </div>
     </form>
+  );
+}
+
+/** The alert for a refused submit. */
+function ProblemAlert({ problem, onGo }: { problem: Problem; onGo: (row: number, col: number) => void }) {
+  if (problem.kind === 'message') return <Alert tone="danger">{problem.text}</Alert>;
+  const { conflict, unplaced, first } = problem;
+  return (
+    <Alert tone="danger">
+      <p className="font-medium">
+        {conflict ? (
+          <>
+            Conflict: {conflict.message}{' '}
+            {conflict.existing ? (
+              <PortalLink className="underline" href={`/manifests/${encodeURIComponent(conflict.existing)}`}>
+                Open {conflict.existing}
+              </PortalLink>
+            ) : null}
+          </>
+        ) : (
+          problemsLead(problem.count)
+        )}
+      </p>
+      {unplaced.length ? (
+        <ul className="mt-1 list-disc pl-5">
+          {unplaced.map((u) => (
+            <li key={u}>{u}</li>
+          ))}
+        </ul>
+      ) : null}
+      {first ? (
+        <button type="button" className="mt-1 font-medium underline" onClick={() => onGo(first.row, first.col)}>
+          Go to the first package error (row {first.row + 1}, {DETAIL_FIELDS[first.col]})
+        </button>
+      ) : null}
+    </Alert>
   );
 }
 

@@ -15,10 +15,16 @@ function zoneRange(zones: RateCardView['zones'], i: number): string {
   return high === null ? `${low}+ mi` : `${low}–${high} mi`;
 }
 
+/** A dollar amount in cents, as the seed writes it ("5.9" → "5.90"), without going through a float. */
+function dollars(amount: string): string {
+  const [whole, fraction = ''] = amount.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
 function surchargeText(s: RateCardView['surcharges'][number]): string {
   if (s.kind === 'percent') return `${s.amount}% of the base price`;
-  if (s.kind === 'per_lb') return `$${s.amount} per billable lb`;
-  return `$${s.amount} per package`;
+  if (s.kind === 'per_lb') return `$${dollars(s.amount)} per billable lb`;
+  return `$${dollars(s.amount)} per package`;
 }
 
 function PriceChart({ card }: { card: RateCardView }) {

@@ -65,8 +65,15 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env }) => {
     if (pattern.includes(':id')) {
       // Someone else's endpoint is indistinguishable from one that does not exist.
       expectError(result, 404, 'not_found');
+    } else if (method === 'GET') {
+      // The only list without an id (GET /webhooks): the stranger's own, which is empty.
+      expect(pattern).toBe('/webhooks');
+      expect(result.status, result.text).toBe(200);
+      expect(result.json).toEqual({ object: 'list', data: [], has_more: false });
     } else {
-      expect(result.status).toBeLessThan(500);
+      // A create (POST /wf/*, POST /webhooks) with the empty body: refused for its content, nothing stored.
+      expect(method).toBe('POST');
+      expectError(result, 422, 'validation_failed');
     }
     expect(result.text).not.toContain('owner-only');
     expect(result.text).not.toContain('owner secret description');

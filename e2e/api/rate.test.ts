@@ -115,7 +115,18 @@ describe('POST /wf/rate', () => {
 
   it('refuses a request no card can price', async () => {
     const error = expectError(await rate({ ...rateSampleAll(), from_zip: '', to_zip: '', origin: '', destination: '' }), 422, 'validation_failed');
-    expect(error.details!.length).toBeGreaterThan(0);
+    expect(error.message).toBe('No active rate card can price this request; see details.');
+    // Each card, in its order, names the location fields it needs.
+    const zip = (service: string) => `required for ${service} (priced by ZIP-to-ZIP distance)`;
+    const air = 'required for AirSkip (priced by airport-to-airport distance)';
+    expect(error.details).toEqual([
+      { path: 'from_zip', message: zip('Carrier Ground') },
+      { path: 'to_zip', message: zip('Carrier Ground') },
+      { path: 'from_zip', message: zip('Carrier Express') },
+      { path: 'to_zip', message: zip('Carrier Express') },
+      { path: 'origin', message: air },
+      { path: 'destination', message: air },
+    ]);
   });
 
   it('refuses a weight above every card\'s maximum', async () => {

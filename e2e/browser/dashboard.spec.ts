@@ -67,9 +67,11 @@ test.describe('dashboard', () => {
     }
 
     await page.goto('/test/dashboard');
-    await expect(page.getByText('Packages, last 30 days').locator('..')).toContainText('3');
-    await expect(page.getByText('Container manifests, last 30 days').locator('..')).toContainText('1');
-    await expect(page.getByText('Webhook success rate').locator('..')).toContainText('100%');
+    // The stat's own value (the line after its label), whole: the label itself says "30".
+    const stat = (label: string) => page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+    await expect(stat('Packages, last 30 days')).toHaveText('3');
+    await expect(stat('Container manifests, last 30 days')).toHaveText('1');
+    await expect(stat('Webhook success rate')).toHaveText('100%');
     await expect(page.getByTestId('recent-activity')).toContainText(/Container DASH-C-/);
     await expect(page.getByTestId('recent-activity')).toContainText(/Package DASH/);
     await expect(page.locator('.recharts-surface').first()).toBeVisible();

@@ -1,3 +1,4 @@
+import { portalRoutes } from '../api/support/hostile';
 import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
 
 // Every portal endpoint against every caller who must be refused: no session, a forged session
@@ -8,44 +9,127 @@ import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, u
 
 const MARK = `owner-only-${Date.now().toString(36)}`;
 
-test('every portal endpoint refuses strangers and leaks nothing', async ({ signedInPage: owner, freshPage: stranger, apiToken, request, browser }, testInfo) => {
+/** Routes that answer without a session (they start one). */
+const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up'];
+
+/**
+ * How to call a route, and what another account's session (or the owner's in the other environment)
+ * must get: the owner's resource not found, its own empty or public answer, or its own body refused.
+ */
+interface Call {
+  id?: () => string;
+  query?: string | (() => string);
+  body?: unknown;
+  stranger: 'not_found' | 'validation_failed' | 'own session only' | { check: (json: never, caller: Caller) => void };
+}
+const notFound = 'not_found' as const;
+const invalid = 'validation_failed' as const;
+interface Caller {
+  isOwner: boolean;
+  environment: string;
+}
+const ok = <T>(check: (json: T, caller: Caller) => void) => ({ check: check as (json: never, caller: Caller) => void });
+
+test('every portal endpoint refuses strangers and leaks nothing', async ({
+  signedInPage: owner,
+  freshPage: stranger,
+  apiToken,
+  request,
+  browser,
+}, testInfo) => {
+  // Some two hundred requests (every route × eight callers); a loaded machine needs more than the default minute.
+  test.setTimeout(180_000);
   // The owner's resources: a container manifest, a webhook endpoint, a token.
   const api = authed(request, apiToken);
   const tracking = `ACL${Date.now().toString(36).toUpperCase()}`;
   const manifest = await api.post(`${apiBase.test}/wf/manifest`, {
-    ServiceName: 'AirSkip', FromCompany: MARK, ContainerID: `ACL-${tracking}`, ContainerLength: 10, ContainerWidth: 10, ContainerHeight: 10,
-    ShipmentDescription: MARK, ContainerDetails: [{ TrackingNumber: tracking, ToName: MARK }],
+    ServiceName: 'AirSkip',
+    FromCompany: MARK,
+    ContainerID: `ACL-${tracking}`,
+    ContainerLength: 10,
+    ContainerWidth: 10,
+    ContainerHeight: 10,
+    ShipmentDescription: MARK,
+    ContainerDetails: [{ TrackingNumber: tracking, ToName: MARK }],
   });
   expect(manifest.status()).toBe(200);
   const manifestId = ((await manifest.json()) as { ManifestID: string }).ManifestID;
-  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:1024/acl', events: ['package.sorting'], description: MARK });
+  const hook = await api.post(`${apiBase.test}/webhooks`, {
+    url: 'http://127.0.0.1:1024/acl',
+    events: ['package.sorting'],
+    description: MARK,
+  });
   expect(hook.status()).toBe(201);
   const hookId = ((await hook.json()) as { id: string }).id;
-  const tokens = (await (await portalApi(owner, 'GET', '/portal-api/tokens', undefined, 'test')).json()) as { tokens: { id: string }[] };
+  const tokens = (await (await portalApi(owner, 'GET', '/portal-api/tokens', undefined, 'test')).json()) as {
+    tokens: { id: string }[];
+  };
   const tokenId = tokens.tokens[0].id;
+  const ownerSession = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
+    account: { id: string };
+  };
 
-  const endpoints: [string, string, unknown?][] = [
-    ['GET', '/portal-api/session'],
-    ['GET', '/portal-api/dashboard'],
-    ['GET', '/portal-api/rate-cards'],
-    ['GET', '/portal-api/airports?q=jfk'],
-    ['POST', '/portal-api/rates', { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' }],
-    ['GET', '/portal-api/manifests'],
-    ['GET', `/portal-api/manifests/${manifestId}`],
-    ['GET', `/portal-api/manifests/${manifestId}/packages`],
-    ['GET', `/portal-api/manifests/${manifestId}/export`],
-    ['GET', `/portal-api/packages?tracking=${tracking}`],
-    ['GET', '/portal-api/tokens'],
-    ['DELETE', `/portal-api/tokens/${tokenId}`],
-    ['GET', '/portal-api/webhooks'],
-    ['GET', `/portal-api/webhooks/${hookId}`],
-    ['PATCH', `/portal-api/webhooks/${hookId}`, { enabled: false }],
-    ['GET', `/portal-api/webhooks/${hookId}/deliveries`],
-    ['POST', `/portal-api/webhooks/${hookId}/test`, {}],
-    ['POST', `/portal-api/webhooks/${hookId}/rotate-secret`, {}],
-    ['POST', `/portal-api/webhooks/${hookId}/deliveries/msg_nothere/redeliver`, {}],
-    ['DELETE', `/portal-api/webhooks/${hookId}`],
-  ];
+  // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
+  // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
+  const served = portalRoutes().flatMap((route) => route.methods.map((method) => `${method} ${route.pattern}`));
+  const CALLS: Record<string, Call> = {
+    'GET /portal-api/airports': {
+      query: '?q=jfk',
+      stranger: ok((j: { airports: { iata: string }[] }) => expect(j.airports.map((a) => a.iata)).toEqual(['JFK'])),
+    },
+    'GET /portal-api/dashboard': {
+      stranger: ok((j) =>
+        expect(j).toMatchObject({ totals: { packages: 0, manifests: 0 }, webhooks: { attempts: 0 }, recent: [] }),
+      ),
+    },
+    'GET /portal-api/manifests': { stranger: ok((j) => expect(j).toMatchObject({ items: [], total: 0 })) },
+    'POST /portal-api/manifests': { body: {}, stranger: invalid },
+    'GET /portal-api/manifests/:id': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/packages': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/packages': { query: () => `?tracking=${tracking}`, stranger: ok((j) => expect(j).toEqual({ items: [] })) },
+    'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
+    'POST /portal-api/rates': {
+      body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },
+      stranger: ok((j) => expect(j).toHaveProperty('rates')),
+    },
+    'GET /portal-api/session': {
+      // The caller's own account, in the environment it asked for.
+      stranger: ok((j: { account: { id: string }; environment: string }, caller) => {
+        expect(j.account.id === ownerSession.account.id).toBe(caller.isOwner);
+        expect(j.environment).toBe(caller.environment);
+      }),
+    },
+    // Ends the caller's own session: nothing of another account's to reach (and it would sign the caller out).
+    'DELETE /portal-api/session': { stranger: 'own session only' },
+    'GET /portal-api/tokens': {
+      stranger: ok((j: { tokens: { id: string }[] }) => expect(j.tokens.map((t) => t.id)).not.toContain(tokenId)),
+    },
+    'POST /portal-api/tokens': { body: {}, stranger: invalid },
+    'DELETE /portal-api/tokens/:id': { id: () => tokenId, stranger: notFound },
+    'GET /portal-api/webhooks': { stranger: ok((j) => expect(j).toEqual({ items: [] })) },
+    'POST /portal-api/webhooks': { body: {}, stranger: invalid },
+    'GET /portal-api/webhooks/:id': { id: () => hookId, stranger: notFound },
+    'PATCH /portal-api/webhooks/:id': { id: () => hookId, body: { enabled: false }, stranger: notFound },
+    'DELETE /portal-api/webhooks/:id': { id: () => hookId, stranger: notFound },
+    'GET /portal-api/webhooks/:id/deliveries': { id: () => hookId, stranger: notFound },
+    'POST /portal-api/webhooks/:id/test': { id: () => hookId, body: {}, stranger: notFound },
+    'POST /portal-api/webhooks/:id/rotate-secret': { id: () => hookId, body: {}, stranger: notFound },
+    'POST /portal-api/webhooks/:id/deliveries/:deliveryId/redeliver': { id: () => hookId, body: {}, stranger: notFound },
+  };
+  expect(Object.keys(CALLS).sort(), 'CALLS must cover exactly the routes in app/portal-api').toEqual(
+    served.filter((e) => !PUBLIC.includes(e)).sort(),
+  );
+  for (const e of PUBLIC) expect(served, 'a public route that no longer exists').toContain(e);
+  // The session's own DELETE goes last, so that nothing after it depends on the session it may end.
+  const endpoints = Object.entries(CALLS)
+    .sort(([a], [b]) => Number(a === 'DELETE /portal-api/session') - Number(b === 'DELETE /portal-api/session'))
+    .map(([key, call]) => {
+      const [method, pattern] = key.split(' ');
+      const query = typeof call.query === 'function' ? call.query() : (call.query ?? '');
+      const path = pattern.replace(':id', call.id?.() ?? ':id').replace(':deliveryId', 'msg_nothere') + query;
+      return { method, path, body: call.body, stranger: call.stranger };
+    });
 
   // A session that was signed out: its cookie must be dead.
   const leaver = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
@@ -61,7 +145,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({ signe
     ['a forged session', 'carrier_session=Zm9yZ2VkLXNlc3Npb24tdmFsdWUtdGhhdC1kb2VzLW5vdC1leGlzdA'],
     ['a signed-out session', `carrier_session=${leaverCookie}`],
   ] as const) {
-    for (const [method, path, body] of endpoints) {
+    for (const { method, path, body } of endpoints) {
       const response = await request.fetch(path, {
         method,
         headers: {
@@ -86,14 +170,17 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({ signe
     ['stranger (live)', stranger, 'live'],
     ['owner (live)', owner, 'live'],
   ] as const) {
-    for (const [method, path, body] of endpoints) {
+    for (const { method, path, body, stranger: expected } of endpoints) {
+      if (expected === 'own session only') continue;
       const response = await portalApi(page, method, path, body, environment);
       const text = await response.text();
-      const ownersResource = [manifestId, hookId, tokenId, tracking].some((id) => path.includes(id));
-      if (ownersResource && !path.startsWith('/portal-api/packages')) {
-        expect(response.status(), `${who}: ${method} ${path}`).toBe(404);
+      const where = `${who}: ${method} ${path}`;
+      if (expected === 'not_found' || expected === 'validation_failed') {
+        expect(response.status(), where).toBe(expected === 'not_found' ? 404 : 422);
+        expect((JSON.parse(text) as { error: { code: string } }).error.code, where).toBe(expected);
       } else {
-        expect(response.status(), `${who}: ${method} ${path}`).toBeLessThan(500);
+        expect(response.status(), where).toBe(200);
+        expected.check(JSON.parse(text) as never, { isOwner: page === owner, environment });
       }
       expect(text, `${who}: ${method} ${path}`).not.toContain(MARK);
     }
@@ -102,7 +189,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({ signe
   // A request that does not say which environment it is for is refused, by any signed-in caller.
   for (const page of [owner, stranger]) {
     const csrf = await csrfToken(page);
-    for (const [method, path, body] of endpoints) {
+    for (const { method, path, body } of endpoints) {
       const response = await page.request.fetch(path, {
         method,
         headers: { 'x-csrf-token': csrf, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -119,7 +206,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({ signe
   const ownHook = await portalApi(owner, 'GET', `/portal-api/webhooks/${hookId}`, undefined, 'test');
   expect(ownHook.status()).toBe(200);
   expect(await ownHook.text()).toContain(MARK);
-  const ownTokens = (await (await portalApi(owner, 'GET', '/portal-api/tokens', undefined, 'test')).json()) as { tokens: { id: string; revokedAt: string | null }[] };
+  const ownTokens = (await (await portalApi(owner, 'GET', '/portal-api/tokens', undefined, 'test')).json()) as {
+    tokens: { id: string; revokedAt: string | null }[];
+  };
   expect(ownTokens.tokens.find((t) => t.id === tokenId)).toHaveProperty('revokedAt', null);
   expect((await portalApi(owner, 'GET', `/portal-api/manifests/${manifestId}`, undefined, 'test')).status()).toBe(200);
   expect(await ownHook.json()).toMatchObject({ enabled: true });

@@ -1,0 +1,277 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DETAIL_FIELDS, GridStore, isBlankRow, rowPayload, validateRow } from './grid-store';
+
+const col = (field: (typeof DETAIL_FIELDS)[number]) => DETAIL_FIELDS.indexOf(field);
+const W = col('PackageWeight');
+
+describe('row helpers', () => {
+  it('DETAIL_FIELDS are the schema columns in order', () => {
+    expect(DETAIL_FIELDS[0]).toBe('TrackingNumber');
+    expect(DETAIL_FIELDS).toHaveLength(15);
+  });
+
+  it('isBlankRow ignores whitespace', () => {
+    expect(isBlankRow({})).toBe(true);
+    expect(isBlankRow({ ToName: '  \t' })).toBe(true);
+    expect(isBlankRow({ ToName: ' a ' })).toBe(false);
+  });
+
+  it('rowPayload keeps only trimmed, non-empty cells', () => {
+    expect(rowPayload({ TrackingNumber: ' T1 ', ToName: '   ', PackageWeight: '2' })).toEqual({
+      TrackingNumber: 'T1',
+      PackageWeight: '2',
+    });
+    expect(rowPayload({})).toEqual({});
+  });
+
+  it('validateRow: null for blank and valid rows, the first message per field otherwise', () => {
+    expect(validateRow({})).toBeNull();
+    expect(validateRow({ TrackingNumber: 'T1', PackageWeight: '2' })).toBeNull();
+    expect(validateRow({ PackageWeight: 'abc' })).toEqual({ PackageWeight: 'must be a number' });
+  });
+});
+
+describe('GridStore', () => {
+  it('starts with three blank rows, or the given ones, each with a unique key', () => {
+    const store = new GridStore();
+    expect(store.rows).toHaveLength(3);
+    expect(store.rows.every((r) => isBlankRow(r.values) && r.errors === null)).toBe(true);
+    expect(new Set(store.rows.map((r) => r.key)).size).toBe(3);
+    expect(store.columnCount).toBe(DETAIL_FIELDS.length);
+    expect(store.active).toEqual({ row: 0, col: 0 });
+    const given = new GridStore([{ PackageWeight: 'x' }]);
+    expect(given.values()).toEqual([{ PackageWeight: 'x' }]);
+    expect(given.rows[0].errors).toEqual({ PackageWeight: 'must be a number' });
+  });
+
+  it('an empty initial grid has no rows until one is added', () => {
+    const store = new GridStore([]);
+    expect(store.rows).toEqual([]);
+    expect(store.firstError()).toBeNull();
+    expect(store.summary()).toEqual({ packages: 0, weightLb: 0, withoutWeight: 0, rowsWithErrors: 0 });
+    store.setCell(0, 0, 'T1'); // no row: nothing happens
+    expect(store.rows).toEqual([]);
+    store.addRows(1);
+    expect(store.rows).toHaveLength(1);
+    expect(store.active).toEqual({ row: 0, col: 0 });
+  });
+
+  it('setCell replaces only that row object, validates it and notifies', () => {
+    const store = new GridStore();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    const [first, , third] = store.rows;
+    store.setCell(1, W, 'abc');
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.rows[0]).toBe(first);
+    expect(store.rows[2]).toBe(third);
+    expect(store.rows[1].values).toEqual({ PackageWeight: 'abc' });
+    expect(store.rows[1].errors).toEqual({ PackageWeight: 'must be a number' });
+    // The same value again, an unknown row or column: no change, no notification.
+    const before = store.rows;
+    store.setCell(1, W, 'abc');
+    store.setCell(9, W, '1');
+    store.setCell(1, 99, '1');
+    expect(store.rows).toBe(before);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('unsubscribe stops notifications', () => {
+    const store = new GridStore();
+    const listener = vi.fn();
+    const unsubscribe = store.subscribe(listener);
+    unsubscribe();
+    store.addRows(1);
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('setBlock pastes a block, trimming, and adds rows past the end', () => {
+    const store = new GridStore();
+    const written = store.setBlock(2, W, [
+      [' 2 ', 'kg'],
+      ['3', 'lb'],
+      ['abc', 'oz'],
+    ]);
+    expect(written).toBe(3);
+    expect(store.rows).toHaveLength(5);
+    expect(store.values().slice(2)).toEqual([
+      { PackageWeight: '2', PackageWeightUnit: 'kg' },
+      { PackageWeight: '3', PackageWeightUnit: 'lb' },
+      { PackageWeight: 'abc', PackageWeightUnit: 'oz' },
+    ]);
+    expect(store.rows[4].errors).toEqual({ PackageWeight: 'must be a number' });
+    expect(new Set(store.rows.map((r) => r.key)).size).toBe(5);
+  });
+
+  it('setBlock drops columns past the last and maps columns by the given fields', () => {
+    const store = new GridStore([{}]);
+    store.setBlock(0, DETAIL_FIELDS.length - 1, [['US', 'beyond', 'more']]);
+    expect(store.values()).toEqual([{ ToCountry: 'US' }]);
+    store.setBlock(0, 0, [['T9', 'skip', '4']], ['TrackingNumber', null, 'PackageWeight']);
+    expect(store.values()).toEqual([{ ToCountry: 'US', TrackingNumber: 'T9', PackageWeight: '4' }]);
+  });
+
+  it('setBlock of nothing changes nothing', () => {
+    const store = new GridStore();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    expect(store.setBlock(0, 0, [])).toBe(0);
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('setBlock commits an open editor first', () => {
+    const store = new GridStore();
+    store.startEdit('T1');
+    store.updateDraft('T1X');
+    store.setBlock(1, 0, [['T2']]);
+    expect(store.values().slice(0, 2)).toEqual([{ TrackingNumber: 'T1X' }, { TrackingNumber: 'T2' }]);
+    expect(store.editing).toBeNull();
+  });
+
+  it('holds 5,000 rows: paste, summary and first error', () => {
+    const store = new GridStore();
+    const block = Array.from({ length: 5000 }, (_, i) => [`T${i}`, i === 4321 ? 'x' : '1', 'lb']);
+    expect(store.setBlock(0, 0, block)).toBe(5000);
+    expect(store.rows).toHaveLength(5000);
+    expect(store.summary()).toEqual({ packages: 5000, weightLb: 4999, withoutWeight: 1, rowsWithErrors: 1 });
+    expect(store.firstError()).toEqual({ row: 4321, col: W });
+    store.moveTo(10_000, 0);
+    expect(store.active).toEqual({ row: 4999, col: 0 });
+  });
+
+  it('replaceRows resets rows, selection and editor; an empty list leaves one blank row', () => {
+    const store = new GridStore();
+    store.moveTo(2, 3);
+    store.startEdit('x');
+    store.replaceRows([{ TrackingNumber: 'A' }, { TrackingNumber: 'B' }]);
+    expect(store.values()).toEqual([{ TrackingNumber: 'A' }, { TrackingNumber: 'B' }]);
+    expect(store.active).toEqual({ row: 0, col: 0 });
+    expect(store.editing).toBeNull();
+    store.replaceRows([]);
+    expect(store.values()).toEqual([{}]);
+  });
+
+  it('appendRows reuses trailing blank rows, keeps inner blank ones', () => {
+    const store = new GridStore([{ TrackingNumber: 'A' }, {}, { TrackingNumber: 'B' }, {}, {}]);
+    store.appendRows([{ TrackingNumber: 'C' }]);
+    expect(store.values()).toEqual([{ TrackingNumber: 'A' }, {}, { TrackingNumber: 'B' }, { TrackingNumber: 'C' }]);
+    const blank = new GridStore();
+    blank.appendRows([]);
+    expect(blank.values()).toEqual([{}]);
+  });
+
+  it('addRows appends blank rows and selects the first new one', () => {
+    const store = new GridStore();
+    store.addRows(2);
+    expect(store.rows).toHaveLength(5);
+    expect(store.active).toEqual({ row: 3, col: 0 });
+  });
+
+  it('duplicateRow inserts a copy below and selects it; an unknown row does nothing', () => {
+    const store = new GridStore([{ TrackingNumber: 'A' }, { TrackingNumber: 'B' }]);
+    store.moveTo(0, 2);
+    store.duplicateRow(0);
+    expect(store.values()).toEqual([{ TrackingNumber: 'A' }, { TrackingNumber: 'A' }, { TrackingNumber: 'B' }]);
+    expect(store.rows[1].key).not.toBe(store.rows[0].key);
+    expect(store.rows[1].values).not.toBe(store.rows[0].values);
+    expect(store.active).toEqual({ row: 1, col: 2 });
+    const before = store.rows;
+    store.duplicateRow(7);
+    expect(store.rows).toBe(before);
+  });
+
+  it('removeRow removes and keeps the selection in range; removing the last row leaves one blank row', () => {
+    const store = new GridStore([{ TrackingNumber: 'A' }, { TrackingNumber: 'B' }]);
+    store.moveTo(1, 4);
+    store.removeRow(1);
+    expect(store.values()).toEqual([{ TrackingNumber: 'A' }]);
+    expect(store.active).toEqual({ row: 0, col: 4 });
+    store.removeRow(0);
+    expect(store.values()).toEqual([{}]);
+    expect(store.active).toEqual({ row: 0, col: 4 });
+    const before = store.rows;
+    store.removeRow(5);
+    expect(store.rows).toBe(before);
+  });
+
+  it('setErrors merges request-level errors by row; revalidateAll drops them again', () => {
+    const store = new GridStore([{ TrackingNumber: 'A' }, { PackageWeight: 'x' }]);
+    store.setErrors(
+      new Map([
+        [0, { TrackingNumber: 'duplicate tracking number' }],
+        [1, { ToName: 'required' }],
+      ]),
+    );
+    expect(store.rows[0].errors).toEqual({ TrackingNumber: 'duplicate tracking number' });
+    expect(store.rows[1].errors).toEqual({ PackageWeight: 'must be a number', ToName: 'required' });
+    expect(store.firstError()).toEqual({ row: 0, col: 0 });
+    store.revalidateAll();
+    expect(store.rows[0].errors).toBeNull();
+    expect(store.rows[1].errors).toEqual({ PackageWeight: 'must be a number' });
+    expect(store.firstError()).toEqual({ row: 1, col: W });
+  });
+
+  it('moveTo clamps to the grid and notifies only on a change', () => {
+    const store = new GridStore();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.moveTo(-4, 99);
+    expect(store.active).toEqual({ row: 0, col: DETAIL_FIELDS.length - 1 });
+    expect(listener).toHaveBeenCalledTimes(1);
+    store.moveTo(0, DETAIL_FIELDS.length - 1);
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('the editor: start with the cell value or a typed character, commit on move, cancel with Escape', () => {
+    const store = new GridStore([{ TrackingNumber: 'A' }, {}]);
+    store.startEdit();
+    expect(store.editing).toEqual({ initial: 'A', draft: 'A' });
+    store.updateDraft('AB');
+    store.moveTo(1, 0); // moving away commits
+    expect(store.values()[0]).toEqual({ TrackingNumber: 'AB' });
+    expect(store.editing).toBeNull();
+
+    store.startEdit('7');
+    store.updateDraft('7x');
+    store.cancelEdit();
+    expect(store.values()[1]).toEqual({});
+    expect(store.editing).toBeNull();
+
+    store.moveTo(1, W);
+    store.startEdit('z');
+    store.commitEdit();
+    expect(store.values()[1]).toEqual({ PackageWeight: 'z' });
+    expect(store.rows[1].errors).toEqual({ PackageWeight: 'must be a number' });
+
+    // Without an open editor these do nothing and do not notify.
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.commitEdit();
+    store.cancelEdit();
+    store.updateDraft('ignored');
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('startEdit on an empty grid does nothing', () => {
+    const store = new GridStore([]);
+    store.startEdit('x');
+    expect(store.editing).toBeNull();
+  });
+
+  it('summary converts kg and oz to lb, counts rows without a weight and rows with errors', () => {
+    const store = new GridStore([
+      { PackageWeight: '1', PackageWeightUnit: 'kg' },
+      { PackageWeight: '16', PackageWeightUnit: 'oz' },
+      { PackageWeight: '2' },
+      { TrackingNumber: 'T4' },
+      { PackageWeight: 'abc' },
+      {},
+    ]);
+    expect(store.summary()).toEqual({ packages: 5, weightLb: 5.205, withoutWeight: 2, rowsWithErrors: 1 });
+  });
+
+  it('has no undo (none to test): the store exposes no undo or redo', () => {
+    expect('undo' in GridStore.prototype).toBe(false);
+    expect('redo' in GridStore.prototype).toBe(false);
+  });
+});
