@@ -1,12 +1,28 @@
-// Exact non-negative decimals as integers: value = units / 10^scale. Pricing a card takes a dozen
-// multiplications, additions and comparisons; in BigInt they are exact like decimal.js and cost a
-// fraction of its per-operation allocations (bench/RESULTS.md, 2026-11-21).
-import type Decimal from 'decimal.js';
+// The one number system for weights, sizes and money (docs/decisions/one-number-system.md):
+// exact non-negative decimals as integers, value = units / 10^scale. Used from the request's
+// decimal text and the rate card's columns through to the price; no binary float and no
+// decimal.js on the way. Every operation is exact except the ones that say how they round.
+// Pricing a card takes a dozen multiplications, additions and comparisons; in BigInt they cost a
+// fraction of decimal.js's per-operation allocations (bench/RESULTS.md, 2026-11-21).
 
-export interface Fixed {
-  units: bigint;
-  scale: number;
+export class Fixed {
+  constructor(
+    readonly units: bigint,
+    readonly scale: number,
+  ) {}
+
+  /** Shortest decimal text, trailing zeros dropped ("2.50" → "2.5", "9.00" → "9"), as decimal.js writes it. */
+  toString(): string {
+    return plainText(normalize(this));
+  }
+
+  /** Written with exactly `places` decimals, rounded half up. */
+  toFixed(places: number): string {
+    return toFixedText(this, places);
+  }
 }
+
+export const ZERO = new Fixed(0n, 0);
 
 const POWERS: bigint[] = [];
 
@@ -17,13 +33,54 @@ function pow10(n: number): bigint {
 
 const PLAIN = /^\d+(\.\d+)?$/;
 
-/** From plain decimal text ("12", "0.0625") or a Decimal (written without an exponent). */
-export function fixed(value: string | Decimal): Fixed {
-  const text = typeof value === 'string' ? value : value.toFixed();
+/**
+ * From plain decimal text ("12", "0.0625", "7.50"): the canonical text lib/schemas/fields.ts outputs.
+ * The scale is the number of decimals written ("7.50" has scale 2). Throws on anything else.
+ */
+export function fixed(text: string): Fixed {
   if (!PLAIN.test(text)) throw new Error(`not a non-negative decimal: ${text}`);
+  return plain(text);
+}
+
+function plain(text: string): Fixed {
   const dot = text.indexOf('.');
-  if (dot < 0) return { units: BigInt(text), scale: 0 };
-  return { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+  if (dot < 0) return new Fixed(BigInt(text), 0);
+  return new Fixed(BigInt(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1);
+}
+
+// Mantissa with an optional dot on either side, optional exponent: what decimal.js and Prisma's
+// Decimal.toString() can write ("1e-7", "1.5E+21"), and what JSON number text looks like.
+const GENERAL = /^\+?(\d+\.?\d*|\.\d+)(?:e([+-]?\d+))?$/i;
+/** Exponents beyond this are not weights, sizes or money: refused rather than allocating a huge BigInt. */
+const MAX_EXPONENT = 100;
+
+/**
+ * From any non-negative decimal text, exponent allowed ("2.5", ".5", "1.5e3", "0.50"), with trailing
+ * zeros dropped, so the scale is the number of significant decimals ("0.50" → 0.5, scale 1), as
+ * decimal.js would count them. undefined if the text is not such a number.
+ */
+export function parseDecimal(text: string): Fixed | undefined {
+  const m = GENERAL.exec(text);
+  if (!m) return undefined;
+  const exponent = m[2] === undefined ? 0 : Number(m[2]);
+  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT) return undefined;
+  let mantissa = m[1];
+  if (mantissa.endsWith('.')) mantissa = mantissa.slice(0, -1);
+  if (mantissa.startsWith('.')) mantissa = `0${mantissa}`;
+  const p = plain(mantissa);
+  const scale = p.scale - exponent;
+  return normalize(scale >= 0 ? new Fixed(p.units, scale) : new Fixed(p.units * pow10(-scale), 0));
+}
+
+/** The same value with trailing zero decimals dropped (scale as small as it can be). */
+export function normalize(a: Fixed): Fixed {
+  let { units, scale } = a;
+  if (scale === 0) return a;
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return scale === a.scale ? a : new Fixed(units, scale);
 }
 
 /** The same value written with `scale` decimals (scale ≥ a.scale). */
@@ -32,25 +89,30 @@ function at(a: Fixed, scale: number): bigint {
 }
 
 export function times(a: Fixed, b: Fixed): Fixed {
-  return { units: a.units * b.units, scale: a.scale + b.scale };
+  return new Fixed(a.units * b.units, a.scale + b.scale);
 }
 
 /** a × 10^-n: n decimal places further right (÷ 100 is shift(a, 2)). */
 export function shift(a: Fixed, n: number): Fixed {
-  return { units: a.units, scale: a.scale + n };
+  return new Fixed(a.units, a.scale + n);
 }
 
 export function plus(a: Fixed, b: Fixed): Fixed {
   const scale = Math.max(a.scale, b.scale);
-  return { units: at(a, scale) + at(b, scale), scale };
+  return new Fixed(at(a, scale) + at(b, scale), scale);
 }
 
 /** -1, 0 or 1. */
 export function compare(a: Fixed, b: Fixed): number {
+  if (a.scale === b.scale) return a.units < b.units ? -1 : a.units > b.units ? 1 : 0;
   const scale = Math.max(a.scale, b.scale);
   const x = at(a, scale);
   const y = at(b, scale);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function isZero(a: Fixed): boolean {
+  return a.units === 0n;
 }
 
 /** ⌈a ÷ b⌉ for b > 0, as a whole number. */
@@ -61,17 +123,46 @@ export function ceilDivide(a: Fixed, b: Fixed): bigint {
   return (n + d - 1n) / d;
 }
 
+/** How a result with more decimals than wanted is cut: up (ceiling), down (floor) or half up. */
+export type Rounding = 'up' | 'down' | 'half-up';
+
+/** n ÷ d for d > 0, n ≥ 0, rounded as asked. */
+function divideUnits(n: bigint, d: bigint, rounding: Rounding): bigint {
+  const q = n / d;
+  const r = n % d;
+  if (r === 0n) return q;
+  if (rounding === 'up') return q + 1n;
+  if (rounding === 'half-up') return r * 2n >= d ? q + 1n : q;
+  return q;
+}
+
+/** a rounded to `places` decimals (returned with exactly that scale, or a itself if it has fewer). */
+export function round(a: Fixed, places: number, rounding: Rounding): Fixed {
+  if (a.scale <= places) return a;
+  return new Fixed(divideUnits(a.units, pow10(a.scale - places), rounding), places);
+}
+
+/** a ÷ b (b > 0) with `places` decimals, rounded as asked. Throws on division by zero. */
+export function divide(a: Fixed, b: Fixed, places: number, rounding: Rounding): Fixed {
+  if (b.units === 0n) throw new RangeError('division by zero');
+  // a/b · 10^places = (a.units · 10^(b.scale + places)) / (b.units · 10^a.scale)
+  const n = a.units * pow10(b.scale + places);
+  const d = b.units * pow10(a.scale);
+  return new Fixed(divideUnits(n, d, rounding), places);
+}
+
+function plainText(a: Fixed): string {
+  return digitsText(a.units, a.scale);
+}
+
+function digitsText(units: bigint, scale: number): string {
+  if (scale === 0) return units.toString();
+  const digits = units.toString().padStart(scale + 1, '0');
+  return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
 /** Written with exactly `places` decimals, rounded half up (away from zero: values are never negative). */
 export function toFixedText(a: Fixed, places: number): string {
-  let units: bigint;
-  if (a.scale <= places) {
-    units = at(a, places);
-  } else {
-    const unit = pow10(a.scale - places);
-    units = a.units / unit;
-    if ((a.units % unit) * 2n >= unit) units += 1n;
-  }
-  if (places === 0) return units.toString();
-  const digits = units.toString().padStart(places + 1, '0');
-  return `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  const units = a.scale <= places ? at(a, places) : divideUnits(a.units, pow10(a.scale - places), 'half-up');
+  return digitsText(units, places);
 }

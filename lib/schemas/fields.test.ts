@@ -69,6 +69,16 @@ describe('decimals', () => {
     expect(parse(decimal(), true)).toEqual({ ok: false, message: 'must be a number' });
   });
 
+  it('checks bounds on the exact decimal, not a float rounding of it', () => {
+    // As a double both are exactly the bound (1 and 0): only exact comparison sees past it.
+    const fine = decimal({ max: 1, maxDecimals: 20 });
+    expect(parse(fine, '1.00000000000000000001')).toEqual({ ok: false, message: 'must be at most 1' });
+    expect(parse(fine, '1.00000000000000000000')).toEqual({ ok: true, value: '1.00000000000000000000' });
+    expect(parse(fine, '0.00000000000000000001')).toEqual({ ok: true, value: '0.00000000000000000001' });
+    expect(parse(decimal({ max: 10_000, maxDecimals: 3 }), '10000.001')).toEqual({ ok: false, message: 'must be at most 10000' });
+    expect(parse(decimal({ max: 10_000, maxDecimals: 3 }), '10000.000')).toEqual({ ok: true, value: '10000.000' });
+  });
+
   it('treats "", whitespace and null as no value', () => {
     expect(parse(decimal(), '')).toEqual({ ok: true, value: undefined });
     expect(parse(decimal(), null)).toEqual({ ok: true, value: undefined });

@@ -120,6 +120,8 @@ export function decimal<R extends boolean = false>(
   options: { maxDecimals?: number; max?: number; allowZero?: boolean } & Partial<Presence<R>> = {},
 ) {
   const { maxDecimals = 4, max = 1_000_000, allowZero = false } = options;
+  if (!Number.isSafeInteger(max)) throw new Error(`decimal(): max must be a whole number, got ${max}`);
+  const maxUnits = BigInt(max);
   const json: JsonMeta = {
     type: 'number',
     ...(allowZero ? { minimum: 0 } : { exclusiveMinimum: 0 }),
@@ -137,10 +139,11 @@ export function decimal<R extends boolean = false>(
       const fraction = match[3] ?? '';
       if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
       const normalised = fraction ? `${whole}.${fraction}` : whole;
-      const numeric = Number(normalised);
-      if (match[1] === '-' && numeric !== 0) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
-      if (numeric === 0 && !allowZero) return fail(ctx, 'must be greater than 0');
-      if (numeric > max) return fail(ctx, `must be at most ${max}`);
+      // Compared as whole numbers of 10^-decimals (exact, like lib/rating/fixed.ts), never as a float.
+      const units = BigInt(whole + fraction);
+      if (match[1] === '-' && units !== 0n) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+      if (units === 0n && !allowZero) return fail(ctx, 'must be greater than 0');
+      if (units > maxUnits * 10n ** BigInt(fraction.length)) return fail(ctx, `must be at most ${max}`);
       return normalised;
     },
     { tooLong: 'must be a number' },

@@ -6,7 +6,7 @@
 //   first_z = first + firstPerZone × (z − 1);  perLb_z = perLb + perLbPerZone × (z − 1)
 // i.e. linear in weight, steeper and dearer with distance, so every table is
 // non-decreasing in weight and in zone. The output is fixed two-decimal strings.
-import Decimal from 'decimal.js';
+import { fixed, plus, times, toFixedText } from '@/lib/rating/fixed';
 import type { Prisma } from '@/lib/generated/prisma/client';
 
 /** Distance bands in miles, inclusive upper bounds; the last is unbounded. */
@@ -31,9 +31,9 @@ function priceTable(opts: {
   return BREAKS_LB.filter((w) => w <= opts.maxLb).map((w) => ({
     maxLb: String(w),
     prices: Array.from({ length: opts.zoneCount }, (_, i) => {
-      const first = new Decimal(opts.first).plus(new Decimal(opts.firstPerZone).times(i));
-      const perLb = new Decimal(opts.perLb).plus(new Decimal(opts.perLbPerZone).times(i));
-      return first.plus(perLb.times(w - 1)).toFixed(2);
+      const first = plus(fixed(opts.first), times(fixed(opts.firstPerZone), fixed(String(i))));
+      const perLb = plus(fixed(opts.perLb), times(fixed(opts.perLbPerZone), fixed(String(i))));
+      return toFixedText(plus(first, times(perLb, fixed(String(w - 1)))), 2);
     }),
   }));
 }
