@@ -7,6 +7,7 @@ import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout
 import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { SERVICES } from '@/lib/schemas/rate';
 import { CsvImport } from './csv-import';
 import { DETAIL_FIELDS, GridStore, type Cell } from './grid-store';
 import {
@@ -199,9 +200,9 @@ export function ManifestBuilder() {
           </fieldset>
         ))}
         <datalist id="service-names">
-          <option value="AirSkip" />
-          <option value="Carrier Express" />
-          <option value="Carrier Ground" />
+          {SERVICES.map((service) => (
+            <option key={service} value={service} />
+          ))}
         </datalist>
       </div>
 
