@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '@/lib/log';
 import { arrivedOverTls, clientAddress } from './client-address';
 import { corsHeaders } from './cors';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from './errors';
 import { readNodeBody } from './read-body';
+export { answerClientError } from './client-error';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
 
@@ -31,7 +31,11 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
         abort: () => discardRest(req, res),
       }),
     remoteAddress: clientAddress(headerValue(req.headers['x-forwarded-for']), req.socket.remoteAddress),
-    secure: arrivedOverTls(headerValue(req.headers['x-forwarded-proto']), req.socket.remoteAddress, 'encrypted' in req.socket && req.socket.encrypted === true),
+    secure: arrivedOverTls(
+      headerValue(req.headers['x-forwarded-proto']),
+      req.socket.remoteAddress,
+      'encrypted' in req.socket && req.socket.encrypted === true,
+    ),
   });
   res.writeHead(response.status, response.headers);
   res.end(response.body);
@@ -45,33 +49,11 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
 export function sendServerFailure(res: ServerResponse, error: unknown): void {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   log.error({ err: error, requestId }, 'server failed a request');
-  const body = errorBody(new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId);
+  const body = errorBody(
+    new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`),
+    requestId,
+  );
   sendEnvelope(res, 500, body, requestId);
-}
-
-/**
- * node:http's `clientError`: a request its parser refused (headers over 16 KB, a malformed request
- * line, a request that timed out) never reaches a handler, and Node's own answer is a bare status
- * line. This one is the envelope with a request id, and the connection is closed after it.
- */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const [status, apiError] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, new AppError('headers_too_large', 'The request line and headers are over the 16 KB the server reads.')]
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, new AppError('request_timeout', 'The request did not arrive in time.')]
-        : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-          ? [413, new AppError('payload_too_large', 'The chunk extensions are too large.')]
-          : [400, new AppError('bad_request', 'The request is not valid HTTP.')];
-  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const body = JSON.stringify(errorBody(apiError, requestId));
-  const headers = { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId, connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
 }
 
 /** The API-only servers' answer to a path that is not the API's. */
@@ -100,7 +82,8 @@ const PLAIN_PATH = /^\/(?!\/)(?:[A-Za-z0-9_~-]|\.(?![./]|$)|\/(?![./]|$))*$/;
 export function splitTarget(target: string): { pathname: string; search: string } {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
-  if (PLAIN_PATH.test(path) && !target.includes('#', q)) return { pathname: path, search: q < 0 || q === target.length - 1 ? '' : target.slice(q) };
+  if (PLAIN_PATH.test(path) && !target.includes('#', q))
+    return { pathname: path, search: q < 0 || q === target.length - 1 ? '' : target.slice(q) };
   // `//` and the like are no URL at all (new URL throws): never an API path, so Next answers them.
   if (!URL.canParse(target, 'http://localhost')) return { pathname: path, search: '' };
   const url = new URL(target, 'http://localhost');

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import { answerClientError } from './client-error';
 
 // Next's route handlers get a Web Request: no socket, so no peer address. Next 16 itself only
 // fills X-Forwarded-For from the socket when the client sent none
@@ -27,6 +29,12 @@ export function installPeerAddressHeader(): void {
   for (const Server of [http.Server, https.Server]) {
     const emit = Server.prototype.emit;
     Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+      // A request Node's parser refused (headers over 16 KB, say) gets the envelope, not a bare status
+      // line, on servers that do not answer it themselves (plain `next start`; the production server does).
+      if (event === 'clientError' && this.listenerCount('clientError') === 0) {
+        answerClientError(args[0] as Error & { code?: string }, args[1] as Duplex);
+        return true;
+      }
       if (event === 'request') {
         const req = args[0] as http.IncomingMessage;
         const socket = req.socket as (typeof req.socket & { encrypted?: boolean }) | undefined;
@@ -38,7 +46,9 @@ export function installPeerAddressHeader(): void {
 }
 
 /** The socket's peer as the header writer recorded it, or undefined when the header is absent or forged. */
-export function peerFromHeaders(headers: { get(name: string): string | null }): { address: string; encrypted: boolean } | undefined {
+export function peerFromHeaders(headers: {
+  get(name: string): string | null;
+}): { address: string; encrypted: boolean } | undefined {
   const nonce = (globalThis as Global)[KEY];
   const value = headers.get(PEER_HEADER);
   if (!nonce || !value || !value.startsWith(`${nonce} `)) return undefined;
