@@ -319,6 +319,14 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
       expect(answer.headers.get('access-control-allow-methods')).toBe(allow);
     };
 
+    it('headers over the 16 KB Node reads: 431 envelope with a request id, on every way in', async () => {
+      const answer = await send({ method: 'GET', path: '/version-test/api/1.1/webhooks', headers: { 'x-padding': 'x'.repeat(20_000) } });
+      expect(answer.status, answer.text).toBe(431);
+      const body = JSON.parse(answer.text);
+      expect(body.error.code).toBe('headers_too_large');
+      expect(body.error.request_id).toBe(answer.headers.get('x-request-id'));
+    });
+
     it('GET /version-test/api/1.1/webhooks/%ZZ without a token: 404 envelope with request id and the route CORS headers', async () => {
       expectNotFoundEnvelope(await send({ method: 'GET', path: '/version-test/api/1.1/webhooks/%ZZ', headers: { 'x-forwarded-for': address() } }), 'GET, PATCH, DELETE, OPTIONS');
     });
