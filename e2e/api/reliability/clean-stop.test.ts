@@ -16,12 +16,22 @@ import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Sp
 const dataDirs: string[] = [];
 let current: Spawned | undefined;
 
+/**
+ * Where the cluster of `dataDir` really is: in the project, unless a start as root placed it where
+ * the `postgres` user can reach it (a clone in a 0700 directory, as CI's is), remembered in `<dataDir>.json`.
+ */
+function clusterDir(dataDir: string): string {
+  const memory = `${dataDir}.json`;
+  const placed = existsSync(memory) ? (JSON.parse(readFileSync(memory, 'utf8')) as { dataDir?: string }).dataDir : undefined;
+  return placed ?? dataDir;
+}
+
 afterEach(async () => {
   await current?.stop('SIGKILL', { group: true });
   current = undefined;
   for (const dataDir of dataDirs.splice(0)) {
     // A postmaster left behind by a failure here is stopped, then its data removed.
-    const pidFile = `${dataDir}/postmaster.pid`;
+    const pidFile = `${clusterDir(dataDir)}/postmaster.pid`;
     if (existsSync(pidFile)) {
       try {
         process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
@@ -102,7 +112,7 @@ async function startNpm(dataDir: string) {
   }
   const [supervisor] = childPids(proc.pid);
   const workers = childPids(supervisor);
-  const postmaster = Number(readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  const postmaster = Number(readFileSync(`${clusterDir(dataDir)}/postmaster.pid`, 'utf8').split('\n')[0]);
   expect(workers).toHaveLength(2);
   expect(alive(postmaster)).toBe(true);
   const url = `postgresql://postgres:postgres@127.0.0.1:${pgPort}/carrier`;
