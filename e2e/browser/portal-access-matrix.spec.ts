@@ -77,12 +77,21 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       query: '?q=jfk',
       stranger: ok((j: { airports: { iata: string }[] }) => expect(j.airports.map((a) => a.iata)).toEqual(['JFK'])),
     },
+    // A stranger's account is new: empty. The owner's live environment may hold what other specs of
+    // this worker's shared account put there (environment-tabs.spec.ts writes to live on purpose),
+    // but never the owner's test resources.
     'GET /portal-api/dashboard': {
-      stranger: ok((j) =>
-        expect(j).toMatchObject({ totals: { packages: 0, manifests: 0 }, webhooks: { attempts: 0 }, recent: [] }),
-      ),
+      stranger: ok((j: { recent: { id: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.recent.map((r) => r.id)).not.toContain(manifestId);
+        else expect(j).toMatchObject({ totals: { packages: 0, manifests: 0 }, webhooks: { attempts: 0 }, recent: [] });
+      }),
     },
-    'GET /portal-api/manifests': { stranger: ok((j) => expect(j).toMatchObject({ items: [], total: 0 })) },
+    'GET /portal-api/manifests': {
+      stranger: ok((j: { items: { id: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.items.map((m) => m.id)).not.toContain(manifestId);
+        else expect(j).toMatchObject({ items: [], total: 0 });
+      }),
+    },
     'POST /portal-api/manifests': { body: {}, stranger: invalid },
     'GET /portal-api/manifests/:id': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
@@ -107,7 +116,12 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     },
     'POST /portal-api/tokens': { body: {}, stranger: invalid },
     'DELETE /portal-api/tokens/:id': { id: () => tokenId, stranger: notFound },
-    'GET /portal-api/webhooks': { stranger: ok((j) => expect(j).toEqual({ items: [] })) },
+    'GET /portal-api/webhooks': {
+      stranger: ok((j: { items: { id: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.items.map((w) => w.id)).not.toContain(hookId);
+        else expect(j).toEqual({ items: [] });
+      }),
+    },
     'POST /portal-api/webhooks': { body: {}, stranger: invalid },
     'GET /portal-api/webhooks/:id': { id: () => hookId, stranger: notFound },
     'PATCH /portal-api/webhooks/:id': { id: () => hookId, body: { enabled: false }, stranger: notFound },
