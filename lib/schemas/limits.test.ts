@@ -287,6 +287,9 @@ describe('the text rule reaches every field', () => {
     expect(failure(() => parseOperation(careless, { name: 'ok', other: ['fine', 'a\ud800'] })).details).toEqual([
       { path: 'other[1]', message: 'must be valid Unicode text (it contains an unpaired surrogate)' },
     ]);
+    expect(failure(() => parseOperation(careless, { name: 'ok', deep: [{ fine: '📦' }, { a: { b: ['x', 'tab\there\u0001'] } }] })).details).toEqual([
+      { path: 'deep[1].a.b[1]', message: 'must not contain control characters (found U+0001 at position 8)' },
+    ]);
   });
 });
 

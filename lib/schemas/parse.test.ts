@@ -36,6 +36,15 @@ describe('published aliases', () => {
     expect(parseOperation(ZRateRequest, { ...rate, length: 4, lenght: '4' }, { aliases: RATE_ALIASES }).length).toBe('4');
   });
 
+  it('never changes the body it was given, and keeps a "__proto__" key a key', () => {
+    const body = JSON.parse('{"weight":1,"weight_unit":"lb","width":2,"height":3,"lenght":5,"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const before = JSON.stringify(body);
+    expect(parseOperation(ZRateRequest, body, { aliases: RATE_ALIASES }).length).toBe('5');
+    expect(JSON.stringify(body)).toBe(before);
+    expect(Object.hasOwn(body, 'lenght')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('maps the container spellings to one shape', () => {
     const base = { ServiceName: 'AirSkip', FromCompany: 'A', ContainerID: 'C', ContainerLength: 1, ContainerWidth: 1, ContainerHeight: 1, ShipmentDescription: 'x' };
     for (const body of [

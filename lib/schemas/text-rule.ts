@@ -14,8 +14,16 @@ export interface TextRuleOptions {
   multiline?: boolean;
 }
 
+/**
+ * Anything either rule could refuse: a control character or a UTF-16 surrogate that is not half of
+ * a pair (in a `u` pattern a proper pair is one code point, so only a lone half matches). One test
+ * per string on the hot path; the reason is worked out only for a string that fails it.
+ */
+const SUSPECT = /[\u0000-\u001F\u007F-\u009F\uD800-\uDFFF]/u;
+
 /** Why `value` may not be stored, or undefined when it may. */
 export function textRuleViolation(value: string, options: TextRuleOptions = {}): string | undefined {
+  if (!SUSPECT.test(value)) return undefined;
   const match = (options.multiline ? CONTROL_MULTILINE : CONTROL).exec(value);
   if (match) {
     const code = match[0].charCodeAt(0);
