@@ -9,9 +9,11 @@
 // JSON, a body past the shape caps, one past the size limit, a validation failure, OPTIONS, an
 // unknown path, a foreign request id, the wrong environment) and their answers are compared with
 // the production server's: the comparison is only fair if the work is the same.
-// Then ROUNDS rounds; in each, every contestant in turn is started, checked, warmed up, measured and
-// stopped (one server alive at a time), in an order that rotates and reverses from round to round,
-// because this machine is shared and noisy. Medians over the rounds decide.
+// Every contestant is started once and stays up, idle unless it is being measured. Then ROUNDS
+// rounds; in each, every contestant in turn is warmed up and measured (one under load at a time), in
+// an order that rotates and reverses from round to round, because this machine is shared and
+// noisy: interleaved short measurements meet the same background load. Medians over the rounds decide.
+import { readFileSync } from 'node:fs';
 import type { LoadOptions, LoadResult } from './support/load';
 import { runLoad } from './support/load';
 import { peak, sampleMemory, type ServerProcess } from './support/processes';
@@ -35,6 +37,8 @@ export interface Measurement {
   peakRssMb: number;
   errors: number;
   non2xx: number;
+  /** The machine's 1-minute load average right after the measurement. */
+  load: string;
 }
 
 export interface Summary {
@@ -88,30 +92,33 @@ export async function measureServers(options: {
 }): Promise<ServersResult> {
   const { contestants, load, rounds, durationSeconds, warmupSeconds, log } = options;
 
-  // --- The same answers? ---------------------------------------------------------------------
+  // Every contestant is started once and stays up (idle) while the others are measured, so that
+  // many short rounds can interleave: each then meets the same mix of the machine's other load.
+  const servers = new Map<ContestantKey, ServerProcess>();
   const probes = makeProbes(options);
   const probeResults: ServersResult['probes'] = probes.map((p) => ({ name: p.name, answers: {} }));
-  for (const contestant of contestants.filter((c) => c.key !== 'baseline')) {
-    const server = await contestant.start();
-    try {
+  const runs = new Map<ContestantKey, Measurement[]>(contestants.map((c) => [c.key, []]));
+  try {
+    for (const contestant of contestants) {
+      log(`starting ${contestant.key}`);
+      const server = await contestant.start();
+      servers.set(contestant.key, server);
+      await check(server, load);
+      // --- The same answers? -----------------------------------------------------------------
+      if (contestant.key === 'baseline') continue;
       for (const [i, probe] of probes.entries()) {
         const result = probeResults[i];
         if (result) result.answers[contestant.key] = await ask(server.url, probe);
       }
-    } finally {
-      await server.stop();
     }
-  }
 
-  // --- The load --------------------------------------------------------------------------------
-  const runs = new Map<ContestantKey, Measurement[]>(contestants.map((c) => [c.key, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = roundOrder(contestants, round);
-    log(`servers round ${round + 1}/${rounds}: ${order.map((c) => c.key).join(', ')}`);
-    for (const [position, contestant] of order.entries()) {
-      const server = await contestant.start();
-      try {
-        await check(server, load);
+    // --- The load ------------------------------------------------------------------------------
+    for (let round = 0; round < rounds; round++) {
+      const order = roundOrder(contestants, round);
+      log(`servers round ${round + 1}/${rounds}: ${order.map((c) => c.key).join(', ')}`);
+      for (const [position, contestant] of order.entries()) {
+        const server = servers.get(contestant.key);
+        if (!server) continue;
         if (warmupSeconds > 0) await runLoad({ ...load, url: server.url, durationSeconds: warmupSeconds });
         const memory = sampleMemory(server.pid);
         const result: LoadResult = await runLoad({ ...load, url: server.url, durationSeconds, exactLatency: true });
@@ -126,13 +133,14 @@ export async function measureServers(options: {
           peakRssMb: peak(samples),
           errors: result.errors,
           non2xx: result.non2xx,
+          load: loadAverage(),
         };
         runs.get(contestant.key)?.push(m);
-        log(`  ${contestant.key}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, peak RSS ${Math.round(m.peakRssMb)} MB${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`);
-      } finally {
-        await server.stop();
+        log(`  ${contestant.key}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, peak RSS ${Math.round(m.peakRssMb)} MB, load ${m.load}${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`);
       }
     }
+  } finally {
+    for (const server of servers.values()) await server.stop().catch(() => undefined);
   }
 
   const summaries: Summary[] = contestants.map((c) => {
@@ -152,6 +160,10 @@ export async function measureServers(options: {
     .filter((s) => (s.key === 'hono' || s.key === 'fastify') && ours && s.rps >= ours.rps * 0.9 && s.p99 <= ours.p99 * 1.1)
     .map((s) => s.key);
   return { summaries, probes: probeResults, within10, report: report(summaries, probeResults, options, within10) };
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?';
 }
 
 // --- Probes -----------------------------------------------------------------------------------
@@ -257,15 +269,15 @@ function report(summaries: Summary[], probes: ServersResult['probes'], o: { roun
   const lines = [
     `### Our HTTP pipeline, Hono and Fastify: the rate operation (\`--only servers\`)`,
     '',
-    `${o.load.connections} connections, ${o.durationSeconds} s measured after ${o.warmupSeconds} s of warm-up, per contestant and round; ${o.rounds} rounds, the order rotated and reversed from round to round; one server alive at a time. ` +
+    `${o.load.connections} connections, ${o.durationSeconds} s measured after ${o.warmupSeconds} s of warm-up, per contestant and round; ${o.rounds} rounds, the order rotated and reversed from round to round; every server started once and idle while another is under load. ` +
       `Latencies are of autocannon's per-response times (fractional ms; its histogram counts whole ms). Figures are the medians over the rounds.`,
     '',
-    '| Contestant | req/s | p50 | p99 | peak RSS | req/s vs production | p99 vs production | req/s vs our pipeline alone | p99 vs our pipeline alone | Each round: req/s · p99 (position in the round) |',
+    '| Contestant | req/s | p50 | p99 | peak RSS | req/s vs production | p99 vs production | req/s vs our pipeline alone | p99 vs our pipeline alone | Each round: req/s · p99 (position in the round, 1-min load average after it) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...summaries.map(
       (s) =>
         `| ${s.name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50.toFixed(2)} ms | ${s.p99.toFixed(2)} ms | ${Math.round(s.peakRssMb)} MB | ${ratio(s.rps, production?.rps)} | ${ratio(s.p99, production?.p99)} | ${ratio(s.rps, pipeline?.rps)} | ${ratio(s.p99, pipeline?.p99)} | ${s.runs
-          .map((m) => `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p99.toFixed(2)} ms (${m.position})${m.errors + m.non2xx ? ` ⚠ ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`)
+          .map((m) => `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p99.toFixed(2)} ms (${m.position}, load ${m.load})${m.errors + m.non2xx ? ` ⚠ ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`)
           .join('; ')} |`,
     ),
     '',
