@@ -266,17 +266,28 @@ function report(summaries: Summary[], probes: ServersResult['probes'], o: { roun
   const pipeline = by('pipeline');
   const baseline = by('baseline');
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${((a / b) * 100).toFixed(0)} %` : '—');
+  // The median of the per-round ratios: each round's pair met nearly the same background load.
+  const paired = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99') => {
+    if (!reference) return '—';
+    const ratios = s.runs.flatMap((m) => {
+      const other = reference.runs.find((r) => r.round === m.round);
+      return other && other[field] ? [m[field] / other[field]] : [];
+    });
+    return ratios.length ? `${(median(ratios) * 100).toFixed(0)} %` : '—';
+  };
+  const versus = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99') =>
+    `${ratio(s[field], reference?.[field])} (${paired(s, reference, field)})`;
   const lines = [
     `### Our HTTP pipeline, Hono and Fastify: the rate operation (\`--only servers\`)`,
     '',
     `${o.load.connections} connections, ${o.durationSeconds} s measured after ${o.warmupSeconds} s of warm-up, per contestant and round; ${o.rounds} rounds, the order rotated and reversed from round to round; every server started once and idle while another is under load. ` +
-      `Latencies are of autocannon's per-response times (fractional ms; its histogram counts whole ms). Figures are the medians over the rounds.`,
+      `Latencies are of autocannon's per-response times (fractional ms; its histogram counts whole ms). Figures are the medians over the rounds; a ratio is of those medians, and in brackets the median of the per-round ratios (each round's pair met nearly the same background load).`,
     '',
     '| Contestant | req/s | p50 | p99 | peak RSS | req/s vs production | p99 vs production | req/s vs our pipeline alone | p99 vs our pipeline alone | Each round: req/s · p99 (position in the round, 1-min load average after it) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...summaries.map(
       (s) =>
-        `| ${s.name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50.toFixed(2)} ms | ${s.p99.toFixed(2)} ms | ${Math.round(s.peakRssMb)} MB | ${ratio(s.rps, production?.rps)} | ${ratio(s.p99, production?.p99)} | ${ratio(s.rps, pipeline?.rps)} | ${ratio(s.p99, pipeline?.p99)} | ${s.runs
+        `| ${s.name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50.toFixed(2)} ms | ${s.p99.toFixed(2)} ms | ${Math.round(s.peakRssMb)} MB | ${versus(s, production, 'rps')} | ${versus(s, production, 'p99')} | ${versus(s, pipeline, 'rps')} | ${versus(s, pipeline, 'p99')} | ${s.runs
           .map((m) => `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p99.toFixed(2)} ms (${m.position}, load ${m.load})${m.errors + m.non2xx ? ` ⚠ ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`)
           .join('; ')} |`,
     ),

@@ -70,18 +70,10 @@ app.addHook('onRequest', async (request, reply) => {
   if (arrivedOverTls(headerValue(request.headers['x-forwarded-proto']), socket.remoteAddress, 'encrypted' in socket && socket.encrypted === true)) {
     reply.header('strict-transport-security', HSTS);
   }
-  const environment = request.routeOptions.config.environment;
-  // Auth before the body is read, as the pipeline does.
-  if (environment && request.method !== 'OPTIONS') {
-    request.auth = await authenticate(
-      headerValue(request.headers.authorization),
-      environment,
-      clientAddress(headerValue(request.headers['x-forwarded-for']), socket.remoteAddress),
-    );
-  }
 });
 
-// After our onRequest hook, so that a preflight, which @fastify/cors answers from its own, carries our headers too.
+// Between our two onRequest hooks: a preflight, which @fastify/cors answers from its own hook, carries
+// our headers, and an answer refused by auth carries the CORS headers.
 await app.register(fastifyCors, {
   origin: '*',
   methods: CORS_SETTINGS.methods,
@@ -90,6 +82,18 @@ await app.register(fastifyCors, {
   maxAge: CORS_SETTINGS.maxAge,
   // The pipeline answers any OPTIONS with 204, not only a well-formed preflight.
   strictPreflight: false,
+});
+
+// Auth before the body is read, as the pipeline does.
+app.addHook('onRequest', async (request) => {
+  const environment = request.routeOptions.config.environment;
+  if (environment && request.method !== 'OPTIONS') {
+    request.auth = await authenticate(
+      headerValue(request.headers.authorization),
+      environment,
+      clientAddress(headerValue(request.headers['x-forwarded-for']), request.raw.socket.remoteAddress),
+    );
+  }
 });
 
 app.addHook('onResponse', async (request, reply) => {
