@@ -13,6 +13,7 @@
 // rounds; in each, every contestant in turn is warmed up and measured (one under load at a time), in
 // an order that rotates and reverses from round to round, because this machine is shared and
 // noisy: interleaved short measurements meet the same background load. Medians over the rounds decide.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { LoadOptions, LoadResult } from './support/load';
 import { runLoad } from './support/load';
@@ -39,6 +40,11 @@ export interface Measurement {
   non2xx: number;
   /** The machine's 1-minute load average right after the measurement. */
   load: string;
+  /**
+   * CPU time the server process (all its threads) spent per request answered during the measurement,
+   * in µs: unlike req/s and p99 it hardly depends on how much of the CPU the machine's other load left us.
+   */
+  cpuUsPerRequest: number;
 }
 
 export interface Summary {
@@ -48,6 +54,7 @@ export interface Summary {
   p50: number;
   p99: number;
   peakRssMb: number;
+  cpuUsPerRequest: number;
   runs: Measurement[];
 }
 
@@ -121,7 +128,9 @@ export async function measureServers(options: {
         if (!server) continue;
         if (warmupSeconds > 0) await runLoad({ ...load, url: server.url, durationSeconds: warmupSeconds });
         const memory = sampleMemory(server.pid);
+        const cpuBefore = cpuSeconds(server.pid);
         const result: LoadResult = await runLoad({ ...load, url: server.url, durationSeconds, exactLatency: true });
+        const cpu = cpuSeconds(server.pid) - cpuBefore;
         const samples = memory.stop();
         const m: Measurement = {
           round: round + 1,
@@ -134,9 +143,10 @@ export async function measureServers(options: {
           errors: result.errors,
           non2xx: result.non2xx,
           load: loadAverage(),
+          cpuUsPerRequest: result.requests > 0 ? Math.round((cpu * 1e6) / result.requests) : Number.NaN,
         };
         runs.get(contestant.key)?.push(m);
-        log(`  ${contestant.key}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, peak RSS ${Math.round(m.peakRssMb)} MB, load ${m.load}${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`);
+        log(`  ${contestant.key}: ${Math.round(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, peak RSS ${Math.round(m.peakRssMb)} MB, CPU ${m.cpuUsPerRequest} µs/request, load ${m.load}${m.errors + m.non2xx ? `, ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`);
       }
     }
   } finally {
@@ -149,9 +159,10 @@ export async function measureServers(options: {
       key: c.key,
       name: c.name,
       rps: median(ms.map((m) => m.rps)),
-      p50: median(ms.map((m) => m.p50)),
-      p99: median(ms.map((m) => m.p99)),
+      p50: round2(median(ms.map((m) => m.p50))),
+      p99: round2(median(ms.map((m) => m.p99))),
       peakRssMb: median(ms.map((m) => m.peakRssMb)),
+      cpuUsPerRequest: median(ms.map((m) => m.cpuUsPerRequest)),
       runs: ms,
     };
   });
@@ -160,6 +171,27 @@ export async function measureServers(options: {
     .filter((s) => (s.key === 'hono' || s.key === 'fastify') && ours && s.rps >= ours.rps * 0.9 && s.p99 <= ours.p99 * 1.1)
     .map((s) => s.key);
   return { summaries, probes: probeResults, within10, report: report(summaries, probeResults, options, within10) };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU time of a process, all its threads, in seconds (/proc/<pid>/stat, fields 14 and 15). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function loadAverage(): string {
@@ -267,7 +299,7 @@ function report(summaries: Summary[], probes: ServersResult['probes'], o: { roun
   const baseline = by('baseline');
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${((a / b) * 100).toFixed(0)} %` : '—');
   // The median of the per-round ratios: each round's pair met nearly the same background load.
-  const paired = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99') => {
+  const paired = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99' | 'cpuUsPerRequest') => {
     if (!reference) return '—';
     const ratios = s.runs.flatMap((m) => {
       const other = reference.runs.find((r) => r.round === m.round);
@@ -275,20 +307,20 @@ function report(summaries: Summary[], probes: ServersResult['probes'], o: { roun
     });
     return ratios.length ? `${(median(ratios) * 100).toFixed(0)} %` : '—';
   };
-  const versus = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99') =>
+  const versus = (s: Summary, reference: Summary | undefined, field: 'rps' | 'p99' | 'cpuUsPerRequest') =>
     `${ratio(s[field], reference?.[field])} (${paired(s, reference, field)})`;
   const lines = [
     `### Our HTTP pipeline, Hono and Fastify: the rate operation (\`--only servers\`)`,
     '',
     `${o.load.connections} connections, ${o.durationSeconds} s measured after ${o.warmupSeconds} s of warm-up, per contestant and round; ${o.rounds} rounds, the order rotated and reversed from round to round; every server started once and idle while another is under load. ` +
-      `Latencies are of autocannon's per-response times (fractional ms; its histogram counts whole ms). Figures are the medians over the rounds; a ratio is of those medians, and in brackets the median of the per-round ratios (each round's pair met nearly the same background load).`,
+      `Latencies are of autocannon's per-response times (fractional ms; its histogram counts whole ms). CPU per request: user + system time of the server process (all threads; for the production server its worker) over the measured seconds, divided by the requests answered — the one figure here that the machine's other load hardly moves. Figures are the medians over the rounds; a ratio is of those medians, and in brackets the median of the per-round ratios (each round's pair met nearly the same background load).`,
     '',
-    '| Contestant | req/s | p50 | p99 | peak RSS | req/s vs production | p99 vs production | req/s vs our pipeline alone | p99 vs our pipeline alone | Each round: req/s · p99 (position in the round, 1-min load average after it) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Contestant | req/s | p50 | p99 | CPU per request | peak RSS | req/s vs production | p99 vs production | CPU/request vs production | req/s vs our pipeline alone | p99 vs our pipeline alone | CPU/request vs our pipeline alone | Each round: req/s · p99 · CPU µs/request (position in the round, 1-min load average after it) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...summaries.map(
       (s) =>
-        `| ${s.name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50.toFixed(2)} ms | ${s.p99.toFixed(2)} ms | ${Math.round(s.peakRssMb)} MB | ${versus(s, production, 'rps')} | ${versus(s, production, 'p99')} | ${versus(s, pipeline, 'rps')} | ${versus(s, pipeline, 'p99')} | ${s.runs
-          .map((m) => `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p99.toFixed(2)} ms (${m.position}, load ${m.load})${m.errors + m.non2xx ? ` ⚠ ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`)
+        `| ${s.name} | ${Math.round(s.rps).toLocaleString('en-US')} | ${s.p50.toFixed(2)} ms | ${s.p99.toFixed(2)} ms | ${Math.round(s.cpuUsPerRequest)} µs | ${Math.round(s.peakRssMb)} MB | ${versus(s, production, 'rps')} | ${versus(s, production, 'p99')} | ${versus(s, production, 'cpuUsPerRequest')} | ${versus(s, pipeline, 'rps')} | ${versus(s, pipeline, 'p99')} | ${versus(s, pipeline, 'cpuUsPerRequest')} | ${s.runs
+          .map((m) => `${Math.round(m.rps).toLocaleString('en-US')} · ${m.p99.toFixed(2)} ms · ${m.cpuUsPerRequest} µs (${m.position}, load ${m.load})${m.errors + m.non2xx ? ` ⚠ ${m.errors} errors, ${m.non2xx} non-2xx` : ''}`)
           .join('; ')} |`,
     ),
     '',
