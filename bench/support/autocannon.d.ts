@@ -43,6 +43,10 @@ declare module 'autocannon' {
       duration: number;
     }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  /** The run: awaitable for its result, and an emitter of each response as it arrives (responseTime in ms, fractional). */
+  interface Instance extends PromiseLike<autocannon.Result> {
+    on(event: 'response', listener: (client: unknown, status: number, resBytes: number, responseTime: number) => void): this;
+  }
+  function autocannon(options: autocannon.Options): Instance;
   export default autocannon;
 }
