@@ -60,9 +60,15 @@ async function scrape(url: string, token?: string): Promise<Sample[]> {
   return parseMetrics(await response.text());
 }
 
+interface ReadyBody {
+  status: string;
+  checks: Record<'database' | 'migrations' | 'webhook_worker', { ok: boolean; message?: string }>;
+  error?: { code: string; message: string; details: { path: string; message: string }[] };
+}
+
 async function readyz(baseUrl: string) {
   const response = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as ReadyBody };
 }
 
 describe('probes and metrics', () => {
@@ -192,8 +198,8 @@ describe('probes and metrics', () => {
         return r.status === 503 && r;
       }, { timeoutMs: 5_000, what: 'readyz 503' });
       expect(behind.body.status).toBe('not_ready');
-      expect(behind.body.error.code).toBe('service_unavailable');
-      expect(behind.body.error.details).toEqual([{ path: 'migrations', message: `1 migration(s) not applied: ${missing}; run npm run db:migrate` }]);
+      expect(behind.body.error?.code).toBe('service_unavailable');
+      expect(behind.body.error?.details).toEqual([{ path: 'migrations', message: `1 migration(s) not applied: ${missing}; run npm run db:migrate` }]);
       expect(behind.body.checks.database).toEqual({ ok: true });
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       const row = latest.rows[0] as Record<string, unknown>;
@@ -243,7 +249,7 @@ describe('probes and metrics', () => {
     }, { timeoutMs: 10_000, what: 'readyz 503' });
     expect(down.body.checks.database.ok).toBe(false);
     expect(down.body.checks.database.message).toMatch(/^unreachable: /);
-    expect(down.body.error.details.map((d: { path: string }) => d.path)).toContain('database');
+    expect(down.body.error?.details.map((d) => d.path)).toContain('database');
     const health = await fetch(`${server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
 
