@@ -451,7 +451,15 @@ function coresNote(one: CoresRun, two: CoresRun): string {
     const seconds = r.measured.durationSeconds || DURATION;
     return `${r.workers} worker(s): ${Math.round(r.measured.rps).toLocaleString('en-US')} req/s; the workers used ${serverCpu.toFixed(1)} CPU-s in ${seconds} s (${(serverCpu / seconds).toFixed(2)} cores: ${r.workerCpuS.map((s) => (s / seconds).toFixed(2)).join(' + ')}), autocannon ${r.loadCpuS.toFixed(1)} CPU-s (${(r.loadCpuS / seconds).toFixed(2)} cores); ${Math.round(r.measured.requests / Math.max(serverCpu, 0.001)).toLocaleString('en-US')} requests per worker CPU-second`;
   };
+  const got = (r: CoresRun) => (r.workerCpuS.reduce((a, b) => a + b, 0) + r.loadCpuS) / (r.measured.durationSeconds || DURATION);
+  const starved = Math.max(got(one), got(two)) < two.cpuCores * 0.7;
   return [
+    ...(starved
+      ? [
+          `**Read with care: the workers and autocannon together got only ${got(one).toFixed(2)} (one worker) and ${got(two).toFixed(2)} (two workers) of the ${two.cpuCores} cores; the rest went to other processes on this machine (${conditionsBefore}). The ratio below measures that contention, not what a second worker adds.**`,
+          '',
+        ]
+      : []),
     `This machine has ${two.cpuCores} cores, and autocannon runs in the bench process on the same machine, so with two workers three busy processes share two cores: the second worker can only get what the load generator and the first worker leave. The CPU accounting says where the time went:`,
     '',
     `- ${describe(one)}`,

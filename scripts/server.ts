@@ -81,6 +81,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const probes = serverProbes({
     config,
     nextDir: path.join(ROOT, '.next'),
+    migrationsDir: path.join(ROOT, 'prisma', 'migrations'),
     worker: () => (config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 })),
   });
 

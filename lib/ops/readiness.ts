@@ -1,8 +1,10 @@
 import 'server-only';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody } from '@/lib/http/errors';
+export { publishedWorkerStatus, publishWorkerStatus } from './worker-status';
 
 // GET /readyz: may this process be sent traffic? The database answers (on a connection of the probe's
 // own, so a busy app pool does not make a live instance look dead, and a probe storm cannot take the
@@ -32,22 +34,20 @@ export interface WorkerStatus {
   staleAfterMs: number;
 }
 
-/** The migrations this code expects: the folders of prisma/migrations, read once. */
-let expected: string[] | undefined;
-function expectedMigrations(): string[] {
-  if (expected) return expected;
-  const candidates = [
-    fileURLToPath(new URL('../../prisma/migrations/', import.meta.url)),
-    path.join(process.cwd(), 'prisma', 'migrations'),
-  ];
-  const dir = candidates.find((candidate) => existsSync(candidate));
-  expected = dir
-    ? readdirSync(dir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort()
-    : [];
-  return expected;
+/** The migrations this code expects: the folders of `dir` (prisma/migrations), read once per directory. */
+const expected = new Map<string, string[]>();
+function expectedMigrations(dir: string): string[] {
+  let names = expected.get(dir);
+  if (!names) {
+    names = existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort()
+      : [];
+    expected.set(dir, names);
+  }
+  return names;
 }
 
 export interface ReadinessProbe {
@@ -55,7 +55,8 @@ export interface ReadinessProbe {
   close(): Promise<void>;
 }
 
-export function readinessProbe(databaseUrl: string): ReadinessProbe {
+/** `migrationsDir`: the project's prisma/migrations (default: under the working directory, where npm start runs). */
+export function readinessProbe(databaseUrl: string, migrationsDir = path.join(process.cwd(), 'prisma', 'migrations')): ReadinessProbe {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 1,
@@ -69,7 +70,7 @@ export function readinessProbe(databaseUrl: string): ReadinessProbe {
   let last: { at: number; result: Readiness } | undefined;
 
   async function database(): Promise<{ database: CheckResult; migrations: CheckResult }> {
-    const names = expectedMigrations();
+    const names = expectedMigrations(migrationsDir);
     try {
       const { rows } = await pool.query<{ applied: string[] }>(
         `SELECT coalesce(array_agg(migration_name), '{}') AS applied FROM _prisma_migrations
@@ -119,4 +120,16 @@ export function readinessProbe(databaseUrl: string): ReadinessProbe {
     },
     close: () => pool.end().catch(() => undefined),
   };
+}
+
+/** GET /readyz's answer: 200 with the checks, or 503 in the error envelope whose details name each failed check. */
+export function readinessAnswer(result: Readiness, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId };
+  const summary = { status: result.ready ? 'ready' : 'not_ready', checks: result.checks };
+  if (result.ready) return { status: 200, headers, body: summary };
+  const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
+  const error = new AppError('service_unavailable', `Not ready: ${failed.map(([name, check]) => `${name} ${check.message ?? 'failed'}`).join('; ')}.`, {
+    details: failed.map(([name, check]) => ({ path: name, message: check.message ?? 'failed' })),
+  });
+  return { status: 503, headers: { ...headers, 'retry-after': '1' }, body: { ...errorBody(error, requestId), ...summary } };
 }

@@ -5,7 +5,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 import { splitTarget } from '@/lib/http/node-adapter';
 import { carriesToken, localMetricsJson, localMetricsText, METRICS_CONTENT_TYPE, observeRequest } from './metrics';
-import { readinessProbe, type Readiness, type WorkerStatus } from './readiness';
+import { readinessAnswer, readinessProbe, type WorkerStatus } from './readiness';
 import { routeLabeler } from './route-label';
 import { METRICS_JSON_REPLY, METRICS_JSON_REQUEST, METRICS_REPLY, METRICS_REQUEST } from './supervisor-ops';
 
@@ -33,10 +33,10 @@ function isMessage(value: unknown): value is { type?: unknown; id?: unknown; tex
   return typeof value === 'object' && value !== null;
 }
 
-export function serverProbes(options: { config: Config; nextDir?: string; worker: () => WorkerStatus | 'off' }): ServerProbes {
+export function serverProbes(options: { config: Config; nextDir?: string; migrationsDir?: string; worker: () => WorkerStatus | 'off' }): ServerProbes {
   const { config } = options;
   const label = routeLabeler({ nextDir: options.nextDir });
-  const readiness = readinessProbe(config.DATABASE_URL);
+  const readiness = readinessProbe(config.DATABASE_URL, options.migrationsDir);
   const metricsHere = config.METRICS_PORT === undefined ? config.METRICS_TOKEN : undefined;
   const inCluster = typeof process.send === 'function';
   let closed = false;
@@ -79,8 +79,6 @@ export function serverProbes(options: { config: Config; nextDir?: string; worker
   const sendError = (res: ServerResponse, error: AppError, extra: Record<string, unknown> = {}) =>
     send(res, httpStatus(error), (requestId: string) => ({ ...errorBody(error, requestId), ...extra }), errorHeaders(error));
 
-  const readyBody = (result: Readiness) => ({ status: result.ready ? 'ready' : 'not_ready', checks: result.checks });
-
   return {
     handle(req, res) {
       const { pathname } = splitTarget(req.url ?? '/');
@@ -97,13 +95,9 @@ export function serverProbes(options: { config: Config; nextDir?: string; worker
       if (pathname === '/readyz') {
         readiness.check(options.worker).then(
           (result) => {
-            if (result.ready) return send(res, 200, readyBody(result));
-            const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
-            const error = new AppError('service_unavailable', `Not ready: ${failed.map(([name, check]) => `${name} ${check.message ?? 'failed'}`).join('; ')}.`, {
-              details: failed.map(([name, check]) => ({ path: name, message: check.message ?? 'failed' })),
-              retryAfterSeconds: 1,
-            });
-            sendError(res, error, readyBody(result));
+            const answer = readinessAnswer(result, `req_${randomUUID().replaceAll('-', '')}`);
+            res.writeHead(answer.status, answer.headers);
+            res.end(JSON.stringify(answer.body));
           },
           () => sendError(res, new AppError('service_unavailable', 'Not ready: the readiness check failed.', { retryAfterSeconds: 1 })),
         );
