@@ -184,7 +184,7 @@ async function runCluster(): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
     startedAt.delete(worker);
-    ready.delete(worker);
+    const wasReady = ready.delete(worker);
     if (stopping) return;
     if (!everListening) {
       // No worker has ever started (no build, a bad setting, the port taken): no use trying again.
@@ -193,7 +193,8 @@ async function runCluster(): Promise<void> {
       void exit(1);
       return;
     }
-    fastDeaths = lived < FAST_DEATH_MS ? fastDeaths + 1 : 0;
+    // A worker that never got ready counts as a crash too, however long it took to die.
+    fastDeaths = lived < FAST_DEATH_MS || !wasReady ? fastDeaths + 1 : 0;
     const delayMs = fastDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** fastDeaths);
     log.error(
       { workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs },

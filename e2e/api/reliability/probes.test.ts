@@ -232,6 +232,36 @@ describe('probes and metrics', () => {
     expect((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
   }, 120_000);
 
+  it('answers healthz and readyz under next start too (START_MODE=next), readyz 503 when migrations are behind', async () => {
+    const url = await freshDatabase(inject('databaseUrl'), 'probesnext');
+    databases.push(url);
+    const server = await startApiServer(url, { START_MODE: 'next' });
+    servers.push(server);
+    const health = await fetch(`${server.baseUrl}/healthz?%ZZ`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    // Its webhook worker (started by instrumentation.ts) beats within a second.
+    await waitFor(async () => (await readyz(server.baseUrl)).status === 200, { timeoutMs: 30_000, what: 'ready under next start' });
+    expect((await readyz(server.baseUrl)).body.checks).toEqual({ database: { ok: true }, migrations: { ok: true }, webhook_worker: { ok: true } });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const removed = await client.query<{ migration_name: string }>(
+        "UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = (SELECT min(migration_name) FROM _prisma_migrations) RETURNING migration_name",
+      );
+      const behind = await waitFor(async () => {
+        const r = await readyz(server.baseUrl);
+        return r.status === 503 && r;
+      }, { timeoutMs: 5_000, what: 'readyz 503 under next start' });
+      expect(behind.body.error?.details).toEqual([
+        { path: 'migrations', message: `1 migration(s) not applied: ${removed.rows[0].migration_name}; run npm run db:migrate` },
+      ]);
+    } finally {
+      await client.end();
+    }
+    expect(server.unexpected).toEqual([]);
+  }, 120_000);
+
   it('readyz answers 503 naming the database while PostgreSQL is stopped, healthz stays 200, and ready again after', async () => {
     const port = await freePort();
     outageDir = `.data/probes-${process.pid}-${Date.now()}`;
