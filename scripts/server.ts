@@ -70,7 +70,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // /healthz, /readyz, /metrics, and every request counted by route template (lib/ops/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
     import('@/lib/ops/server-probes'),
-    import('@/lib/ops/metrics'),
+    import('@/lib/telemetry/metrics'),
     import('@/lib/db'),
     import('@/lib/webhooks/queue-pool'),
   ]);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from '@/lib/http/errors';
-export { publishedWorkerStatus, publishWorkerStatus } from './worker-status';
+export { publishedWorkerStatus, publishWorkerStatus } from '@/lib/telemetry/worker-status';
 
 // GET /readyz: may this process be sent traffic? The database answers (on a connection of the probe's
 // own, so a busy app pool does not make a live instance look dead, and a probe storm cannot take the

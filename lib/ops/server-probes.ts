@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 import { splitTarget } from '@/lib/http/node-adapter';
-import { carriesToken, localMetricsJson, localMetricsText, METRICS_CONTENT_TYPE, observeRequest } from './metrics';
+import { carriesToken, localMetricsJson, localMetricsText, METRICS_CONTENT_TYPE, observeRequest } from '@/lib/telemetry/metrics';
 import { readinessAnswer, readinessProbe, type WorkerStatus } from './readiness';
 import { routeLabeler } from './route-label';
 import { METRICS_JSON_REPLY, METRICS_JSON_REQUEST, METRICS_REPLY, METRICS_REQUEST } from './supervisor-ops';
@@ -15,7 +15,7 @@ import { METRICS_JSON_REPLY, METRICS_JSON_REQUEST, METRICS_REPLY, METRICS_REQUES
 //   GET /readyz   200 when it may get traffic, else 503 naming each failed check (lib/ops/readiness.ts)
 //   GET /metrics  Prometheus text of every worker of this instance, when METRICS_TOKEN is set and
 //                 METRICS_PORT is not (then it is on that port, served by the supervisor); else 404
-// It also counts and times every request by route template (lib/ops/metrics.ts).
+// It also counts and times every request by route template (lib/telemetry/metrics.ts).
 
 type Config = { METRICS_PORT?: number; METRICS_TOKEN?: string; DATABASE_URL: string };
 

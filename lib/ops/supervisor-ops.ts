@@ -3,7 +3,7 @@ import type { Cluster, Worker } from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import pg from 'pg';
 import client from 'prom-client';
-import { carriesToken, METRICS_CONTENT_TYPE } from './metrics';
+import { carriesToken, METRICS_CONTENT_TYPE } from '@/lib/telemetry/metrics';
 
 // The supervisor's half of GET /metrics (scripts/start.ts runs the app in cluster workers). Each worker
 // keeps its own counters; a scrape reaches one place, and the answer must cover them all, so the

@@ -1,5 +1,5 @@
 import 'server-only';
-import { publishWorkerStatus } from '@/lib/ops/worker-status';
+import { publishWorkerStatus } from '@/lib/telemetry/worker-status';
 import { startWebhookWorker } from './worker';
 
 /** The in-app worker of `next start` / `next dev` (see instrumentation.ts). */

@@ -8,7 +8,7 @@ import { logRepeated } from '@/lib/log-repeats';
 import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
 import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
-import { countDelivery } from '@/lib/ops/metrics';
+import { countDelivery } from '@/lib/telemetry/metrics';
 import type { Resolver } from './ssrf-guard';
 
 const CHANNEL = 'webhook_messages';
