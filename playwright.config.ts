@@ -1,10 +1,13 @@
 import { defineConfig, devices } from '@playwright/test';
+import { findChromium } from './scripts/test-tools.mjs';
 
 // e2e: `npm run build && npm run test:e2e`. One production server (`npm start`, the supervisor with one
 // worker; E2E_APP_WORKERS to change it) on a free port, with
 // DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or the embedded
 // PostgreSQL otherwise. Projects: `api` drives the HTTP API with the request fixture only; `browser`
-// drives the portal in Debian's chromium (never a downloaded browser).
+// drives the portal in the Chromium scripts/test-tools.mjs finds: CHROMIUM_PATH, else Playwright's own
+// (`npx playwright install chromium`), else the system's `chromium` (`npm run test:e2e` stops before
+// anything runs, naming the install command, when there is none).
 
 // Chosen once in the runner process; workers inherit the environment, so they agree on it.
 process.env.E2E_PORT ??= String(4100 + Math.floor(Math.random() * 800));
@@ -26,7 +29,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: findChromium().path,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -1,5 +1,7 @@
 // npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak --profile miss --no-write]
-// npm run bench -- --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts; not in the default list)
+// Not in the default set:
+//   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
+//   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
 //
 // Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
 // worker running scripts/server.ts, on the production build; memory is the worker's) and,
@@ -25,6 +27,7 @@ import { migrateDeploy } from '../scripts/migrate.mjs';
 import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
 import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
+import { childPids } from '../e2e/api/support/spawn';
 import { formatProfile, summariseProfile } from './support/profile';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -359,8 +362,116 @@ try {
     rows.push(row);
     await maybeProfile(row, 'manifest', load);
   });
+  // Every core (issue 14): the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
+  if (ONLY.has('cores')) await attempt('Every core', async () => {
+    await subject?.stop();
+    subject = undefined;
+    const connections = Number(args['rate-connections']);
+    const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
+    const runs: CoresRun[] = [];
+    for (const workers of [1, 2]) runs.push(await measureWorkers(workers, load));
+    const [one, two] = runs as [CoresRun, CoresRun];
+    const ratio = two.measured.rps / one.measured.rps;
+    const row: Row = {
+      name: 'Every core: rate with `APP_WORKERS=2` against `APP_WORKERS=1`',
+      load: `${connections} connections, ${DURATION} s each`,
+      subject: two.measured,
+      baseline: one.measured,
+      baselineName: 'the same server with `APP_WORKERS=1`, same run (memory: the largest worker)',
+      goal: '≥ 1.6 × the req/s of one worker',
+      met: ratio >= 1.6,
+      verdict: `${ratio.toFixed(2)} ×; memory per worker ${two.workerPeaksMb.map((mb) => mb.toFixed(0)).join(' / ')} MB (one worker alone: ${one.workerPeaksMb[0]?.toFixed(0)} MB), supervisor ${two.supervisorMb.toFixed(0)} MB`,
+      notes: [coresNote(one, two)],
+    };
+    rows.push(row);
+  });
 } finally {
   await subject?.stop();
+}
+
+interface CoresRun {
+  workers: number;
+  measured: Measured;
+  workerPeaksMb: number[];
+  supervisorMb: number;
+  /** CPU seconds used during the measured load: by each worker, and by this process (autocannon). */
+  workerCpuS: number[];
+  loadCpuS: number;
+  cpuCores: number;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | 'durationSeconds'>): Promise<CoresRun> {
+  const server = await startAppProcess({ name: `production server, ${workers} worker(s)`, env: { ...serverEnv, APP_WORKERS: String(workers) }, readyPath: RATE_PATH });
+  try {
+    const supervisor = server.child.pid!;
+    const deadline = Date.now() + 120_000;
+    let pids = childPids(supervisor);
+    while (pids.length < workers && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      pids = childPids(supervisor);
+    }
+    // Every worker answering: each was forked, loaded Next and listens (new connections spread over them).
+    for (let i = 0; i < 20; i += 1) await check(server, load);
+    await new Promise((r) => setTimeout(r, 3_000));
+    await runLoad({ ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
+    const samplers = pids.map((pid) => sampleMemory(pid));
+    const supervisorMemory = sampleMemory(supervisor);
+    const cpuBefore = pids.map(cpuSeconds);
+    const loadBefore = process.cpuUsage();
+    const result = await runLoad({ ...load, url: server.url, durationSeconds: DURATION });
+    const loadUsage = process.cpuUsage(loadBefore);
+    const workerCpuS = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
+    const workerPeaksMb = samplers.map((sampler) => peak(sampler.stop()));
+    const supervisorMb = peak(supervisorMemory.stop());
+    const measured: Measured = { ...result, peakRssMb: Math.max(...workerPeaksMb) };
+    log(`${server.name} ${load.path}: ${fmt(measured)}; worker CPU ${workerCpuS.map((s) => s.toFixed(1)).join(' / ')} s`);
+    return {
+      workers,
+      measured,
+      workerPeaksMb,
+      supervisorMb,
+      workerCpuS,
+      loadCpuS: (loadUsage.user + loadUsage.system) / 1e6,
+      cpuCores: os.cpus().length,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function coresNote(one: CoresRun, two: CoresRun): string {
+  const describe = (r: CoresRun) => {
+    const serverCpu = r.workerCpuS.reduce((a, b) => a + b, 0);
+    const seconds = r.measured.durationSeconds || DURATION;
+    return `${r.workers} worker(s): ${Math.round(r.measured.rps).toLocaleString('en-US')} req/s; the workers used ${serverCpu.toFixed(1)} CPU-s in ${seconds} s (${(serverCpu / seconds).toFixed(2)} cores: ${r.workerCpuS.map((s) => (s / seconds).toFixed(2)).join(' + ')}), autocannon ${r.loadCpuS.toFixed(1)} CPU-s (${(r.loadCpuS / seconds).toFixed(2)} cores); ${Math.round(r.measured.requests / Math.max(serverCpu, 0.001)).toLocaleString('en-US')} requests per worker CPU-second`;
+  };
+  const got = (r: CoresRun) => (r.workerCpuS.reduce((a, b) => a + b, 0) + r.loadCpuS) / (r.measured.durationSeconds || DURATION);
+  const starved = Math.max(got(one), got(two)) < two.cpuCores * 0.7;
+  return [
+    ...(starved
+      ? [
+          `**Read with care: the workers and autocannon together got only ${got(one).toFixed(2)} (one worker) and ${got(two).toFixed(2)} (two workers) of the ${two.cpuCores} cores; the rest went to other processes on this machine (${conditionsBefore}). The ratio below measures that contention, not what a second worker adds.**`,
+          '',
+        ]
+      : []),
+    `This machine has ${two.cpuCores} cores, and autocannon runs in the bench process on the same machine, so with two workers three busy processes share two cores: the second worker can only get what the load generator and the first worker leave. The CPU accounting says where the time went:`,
+    '',
+    `- ${describe(one)}`,
+    `- ${describe(two)}`,
+    '',
+    `Requests per worker CPU-second show whether a worker does more work per request when there are two (contention) or the same (then the ratio is bounded by the cores left to the workers, not by the server). On a machine with a core for the load generator and one per worker, the ratio is the one to read.`,
+  ].join('\n');
 }
 
 // The worst bodies the 5 MB limit allows (bench/bounded.ts), on a server of their own so that its memory is theirs alone.

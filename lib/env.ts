@@ -108,6 +108,17 @@ const ZEnv = z.object({
    * message is ever sent twice at once.
    */
   WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
+
+  // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
+  /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */
+  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(65_535).optional()),
+  /** The address METRICS_PORT listens on; unset: every interface (then firewall it, or set METRICS_TOKEN too). */
+  METRICS_BIND_ADDRESS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  /**
+   * GET /metrics requires `Authorization: Bearer <this>`: at /metrics on the app's port when METRICS_PORT is unset,
+   * and on METRICS_PORT too when both are set. Neither set: no metrics are served.
+   */
+  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional()),
 }).refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
   path: ['WEBHOOK_SECRETS_KEY'],
   message:

@@ -17,6 +17,7 @@ import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
+import type { WorkerStatus } from '@/lib/ops/readiness';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,7 +67,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The envelope with a request id, whatever escaped (lib/http/node-adapter.ts).
   const fail = (res: ServerResponse, error: unknown) => sendServerFailure(res, error);
 
+  // /healthz, /readyz, /metrics, and every request counted by route template (lib/ops/server-probes.ts).
+  const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
+    import('@/lib/ops/server-probes'),
+    import('@/lib/telemetry/metrics'),
+    import('@/lib/db'),
+    import('@/lib/webhooks/queue-pool'),
+  ]);
+  initMetrics();
+  trackPool('app', () => pgPool());
+  trackPool('webhook', queuePoolCounts);
+  let worker: { stop(): Promise<void>; status(): WorkerStatus } | undefined;
+  const probes = serverProbes({
+    config,
+    nextDir: path.join(ROOT, '.next'),
+    migrationsDir: path.join(ROOT, 'prisma', 'migrations'),
+    worker: () => (config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 })),
+  });
+
   const server = createServer((req, res) => {
+    if (probes.handle(req, res)) return;
     handleNodeApiRequest(req, res).then(
       (handled) => {
         if (handled) return;
@@ -95,11 +115,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const actualPort = (server.address() as AddressInfo).port;
   log.info({ port: actualPort, dev }, 'server listening');
 
-  let worker: { stop(): Promise<void> } | undefined;
   if (config.WEBHOOK_WORKER === 'on') {
     const { startWebhookWorker } = await import('@/lib/webhooks/worker');
     worker = startWebhookWorker();
   }
+  // The supervisor counts this worker as up once it is ready (database, migrations, webhook worker).
+  void probes.whenReady();
 
   let closing: Promise<void> | undefined;
   const close = (graceMs = config.APP_STOP_GRACE_MS): Promise<void> => {
@@ -115,6 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       clearInterval(idle);
       clearTimeout(deadline);
       await nextApp.close().catch(() => undefined);
+      await probes.close();
       const { db, pgPool } = await import('@/lib/db');
       await db.$disconnect().catch(() => undefined);
       await pgPool().end().catch(() => undefined);

@@ -148,15 +148,43 @@ async function runCluster(): Promise<void> {
   };
 
   cluster.on('listening', (worker) => {
-    const first = !everListening;
     everListening = true;
     log.info({ workerPid: worker.process.pid }, 'worker listening');
-    if (first) log.info({ port: Number(port), workers: count, supervisorPid: process.pid }, 'app ready');
   });
+
+  // A worker counts as up once its readiness check passes (database, migrations, its webhook worker:
+  // lib/ops/server-probes.ts), not when it listens; GET /metrics is summed over all workers here.
+  const ready = new Set<Worker>();
+  let everReady = false;
+  cluster.on('message', (worker, message: unknown) => {
+    const isReady = typeof message === 'object' && message !== null && 'type' in message && message.type === 'carrier:ready';
+    if (!isReady || ready.has(worker)) return;
+    ready.add(worker);
+    log.info({ workerPid: worker.process.pid, ready: ready.size }, 'worker ready');
+    if (ready.size === 1 && !everReady) log.info({ port: Number(port), workers: count, supervisorPid: process.pid }, 'app ready');
+    everReady = true;
+  });
+  const { startSupervisorOps } = await import('@/lib/ops/supervisor-ops');
+  let ops: Awaited<ReturnType<typeof startSupervisorOps>>;
+  try {
+    ops = await startSupervisorOps({
+      cluster,
+      databaseUrl: config.DATABASE_URL,
+      readyWorkers: () => ready.size,
+      metricsPort: config.METRICS_PORT,
+      metricsBindAddress: config.METRICS_BIND_ADDRESS,
+      metricsToken: config.METRICS_TOKEN,
+      log,
+    });
+  } catch (error) {
+    report(new Error(`cannot serve metrics on METRICS_PORT ${config.METRICS_PORT}: ${(error as Error).message}`));
+    return void (await exit(1));
+  }
 
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? Date.now());
     startedAt.delete(worker);
+    const wasReady = ready.delete(worker);
     if (stopping) return;
     if (!everListening) {
       // No worker has ever started (no build, a bad setting, the port taken): no use trying again.
@@ -165,7 +193,8 @@ async function runCluster(): Promise<void> {
       void exit(1);
       return;
     }
-    fastDeaths = lived < FAST_DEATH_MS ? fastDeaths + 1 : 0;
+    // A worker that never got ready counts as a crash too, however long it took to die.
+    fastDeaths = lived < FAST_DEATH_MS || !wasReady ? fastDeaths + 1 : 0;
     const delayMs = fastDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** fastDeaths);
     log.error(
       { workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delayMs },
@@ -196,6 +225,7 @@ async function runCluster(): Promise<void> {
     );
     await Promise.all(exited);
     clearTimeout(hard);
+    await ops.close();
     log.info('workers stopped');
   };
 

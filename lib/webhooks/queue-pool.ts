@@ -101,3 +101,8 @@ export async function closeQueuePool(): Promise<void> {
   await beat?.then((client) => client.end(), () => undefined).catch(() => undefined);
   await closing?.end();
 }
+
+/** The queue pool's use, for GET /metrics (db_pool_connections{pool="webhook"}); undefined while it is not open. */
+export function queuePoolCounts(): { totalCount: number; idleCount: number; waitingCount: number } | undefined {
+  return pool && { totalCount: pool.totalCount, idleCount: pool.idleCount, waitingCount: pool.waitingCount };
+}

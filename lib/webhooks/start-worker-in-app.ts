@@ -1,9 +1,12 @@
 import 'server-only';
+import { publishWorkerStatus } from '@/lib/telemetry/worker-status';
 import { startWebhookWorker } from './worker';
 
 /** The in-app worker of `next start` / `next dev` (see instrumentation.ts). */
 export function startWorkerInApp(): void {
   const worker = startWebhookWorker();
+  // GET /readyz under `next start` (app/readyz/route.ts) reads it from here.
+  publishWorkerStatus(() => worker.status());
   // Next (or the custom server) exits on SIGTERM without waiting for us; an attempt cut short is
   // retried after its lease. If nothing else handles SIGTERM, our listener must exit, as the default would.
   process.once('SIGTERM', () => {

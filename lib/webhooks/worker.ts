@@ -8,6 +8,7 @@ import { logRepeated } from '@/lib/log-repeats';
 import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
 import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
+import { countDelivery } from '@/lib/telemetry/metrics';
 import type { Resolver } from './ssrf-guard';
 
 const CHANNEL = 'webhook_messages';
@@ -26,6 +27,8 @@ export interface WebhookWorker {
   readonly id: string;
   /** Stops claiming, lets attempts in flight finish (each within the timeout), releases the rest. */
   stop(): Promise<void>;
+  /** For GET /readyz (lib/ops/readiness.ts): running, and how fresh its last confirmed heartbeat is. */
+  status(): { running: boolean; heartbeatAgeMs: number | null; staleAfterMs: number };
 }
 
 /**
@@ -173,9 +176,11 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           return;
         }
         const result = await deliverMessage(message, { ...settings, workerId: message.claimedBy }, attempt.signal);
+        countDelivery(result);
         log.debug({ messageId: message.id, endpointId: message.endpointId, result }, 'webhook attempt');
       } catch (error) {
         // Left claimed: the heartbeat sweep (or the lease) frees it and any worker retries it. At least once, never lost.
+        countDelivery('error');
         logRepeated(log, 'error', 'webhook attempt could not be recorded', error, { messageId: message.id });
       } finally {
         attempts.delete(attempt);
@@ -238,6 +243,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     get id() {
       return id;
     },
+    status: () => ({ running: !stopping, heartbeatAgeMs: beatSentAt === 0 ? null : Date.now() - beatSentAt, staleAfterMs: fenceMs }),
     async stop() {
       if (stopping) return loop;
       stopping = true;

@@ -1,0 +1,8 @@
+import { randomUUID } from 'node:crypto';
+
+// GET /healthz: the process answers (liveness), under `next start`; the production server answers it itself (lib/ops/server-probes.ts).
+export const dynamic = 'force-dynamic';
+
+export function GET() {
+  return Response.json({ status: 'ok' }, { headers: { 'cache-control': 'no-store', 'x-request-id': `req_${randomUUID().replaceAll('-', '')}` } });
+}

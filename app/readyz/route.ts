@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import { env } from '@/lib/env';
+import { publishedWorkerStatus, readinessAnswer, readinessProbe, type ReadinessProbe } from '@/lib/ops/readiness';
+
+// GET /readyz under `next start`: database, migrations, this process's webhook worker (lib/ops/readiness.ts);
+// the production server answers it itself (lib/ops/server-probes.ts).
+export const dynamic = 'force-dynamic';
+
+const KEY = Symbol.for('carrier.readinessProbe');
+type Global = typeof globalThis & { [KEY]?: ReadinessProbe };
+
+export async function GET() {
+  const config = env();
+  const global = globalThis as Global;
+  global[KEY] ??= readinessProbe(config.DATABASE_URL);
+  const result = await global[KEY].check(() => (config.WEBHOOK_WORKER === 'off' ? 'off' : publishedWorkerStatus()));
+  const answer = readinessAnswer(result, `req_${randomUUID().replaceAll('-', '')}`);
+  return Response.json(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,135 @@
+import 'server-only';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody } from '@/lib/http/errors';
+export { publishedWorkerStatus, publishWorkerStatus } from '@/lib/telemetry/worker-status';
+
+// GET /readyz: may this process be sent traffic? The database answers (on a connection of the probe's
+// own, so a busy app pool does not make a live instance look dead, and a probe storm cannot take the
+// app's connections), every migration this code knows has been applied (a database ahead of the code,
+// mid rolling deploy, is fine), and the webhook delivery worker runs (unless WEBHOOK_WORKER=off). One
+// query per check; concurrent probes share it, and its answer is reused for PROBE_CACHE_MS.
+
+const PROBE_TIMEOUT_MS = 2_000;
+const PROBE_CACHE_MS = 250;
+
+export interface CheckResult {
+  ok: boolean;
+  message?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: { database: CheckResult; migrations: CheckResult; webhook_worker: CheckResult };
+}
+
+export interface WorkerStatus {
+  /** Started and not stopped. */
+  running: boolean;
+  /** Milliseconds since its last confirmed heartbeat; null: none yet, or lost. */
+  heartbeatAgeMs: number | null;
+  /** Past this age a heartbeat counts as lost. */
+  staleAfterMs: number;
+}
+
+/** The migrations this code expects: the folders of `dir` (prisma/migrations), read once per directory. */
+const expected = new Map<string, string[]>();
+function expectedMigrations(dir: string): string[] {
+  let names = expected.get(dir);
+  if (!names) {
+    names = existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((entry) => entry.isDirectory())
+          .map((entry) => entry.name)
+          .sort()
+      : [];
+    expected.set(dir, names);
+  }
+  return names;
+}
+
+export interface ReadinessProbe {
+  check(worker: () => WorkerStatus | 'off'): Promise<Readiness>;
+  close(): Promise<void>;
+}
+
+/** `migrationsDir`: the project's prisma/migrations (default: under the working directory, where npm start runs). */
+export function readinessProbe(databaseUrl: string, migrationsDir = path.join(process.cwd(), 'prisma', 'migrations')): ReadinessProbe {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 1,
+    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+    query_timeout: PROBE_TIMEOUT_MS,
+    idleTimeoutMillis: 60_000,
+    application_name: 'carrier readiness probe',
+  });
+  pool.on('error', () => undefined); // an idle probe connection lost: the next probe opens another
+  let inFlight: Promise<Readiness> | undefined;
+  let last: { at: number; result: Readiness } | undefined;
+
+  async function database(): Promise<{ database: CheckResult; migrations: CheckResult }> {
+    const names = expectedMigrations(migrationsDir);
+    try {
+      const { rows } = await pool.query<{ applied: string[] }>(
+        `SELECT coalesce(array_agg(migration_name), '{}') AS applied FROM _prisma_migrations
+         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND migration_name = ANY($1::text[])`,
+        [names],
+      );
+      const applied = new Set(rows[0]?.applied ?? []);
+      const missing = names.filter((name) => !applied.has(name));
+      return {
+        database: { ok: true },
+        migrations:
+          missing.length === 0
+            ? { ok: true }
+            : { ok: false, message: `${missing.length} migration(s) not applied: ${missing.join(', ')}; run npm run db:migrate` },
+      };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      // Reachable, but no migrations table at all: never migrated.
+      if ((error as { code?: unknown }).code === '42P01')
+        return { database: { ok: true }, migrations: { ok: false, message: 'the database has never been migrated; run npm run db:migrate' } };
+      return { database: { ok: false, message: `unreachable: ${text.split('\n')[0]}` }, migrations: { ok: false, message: 'unknown: the database is unreachable' } };
+    }
+  }
+
+  function webhookWorker(status: WorkerStatus | 'off'): CheckResult {
+    if (status === 'off') return { ok: true, message: 'off in this process (WEBHOOK_WORKER=off)' };
+    if (!status.running) return { ok: false, message: 'not running' };
+    if (status.heartbeatAgeMs === null || status.heartbeatAgeMs > status.staleAfterMs)
+      return { ok: false, message: 'running, but its heartbeat is not confirmed (it claims nothing until it is)' };
+    return { ok: true };
+  }
+
+  return {
+    check(worker) {
+      if (last && Date.now() - last.at < PROBE_CACHE_MS) return Promise.resolve(last.result);
+      inFlight ??= database()
+        .then((db) => {
+          const checks = { ...db, webhook_worker: webhookWorker(worker()) };
+          const result: Readiness = { ready: Object.values(checks).every((c) => c.ok), checks };
+          last = { at: Date.now(), result };
+          return result;
+        })
+        .finally(() => {
+          inFlight = undefined;
+        });
+      return inFlight;
+    },
+    close: () => pool.end().catch(() => undefined),
+  };
+}
+
+/** GET /readyz's answer: 200 with the checks, or 503 in the error envelope whose details name each failed check. */
+export function readinessAnswer(result: Readiness, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId };
+  const summary = { status: result.ready ? 'ready' : 'not_ready', checks: result.checks };
+  if (result.ready) return { status: 200, headers, body: summary };
+  const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
+  const error = new AppError('service_unavailable', `Not ready: ${failed.map(([name, check]) => `${name} ${check.message ?? 'failed'}`).join('; ')}.`, {
+    details: failed.map(([name, check]) => ({ path: name, message: check.message ?? 'failed' })),
+  });
+  return { status: 503, headers: { ...headers, 'retry-after': '1' }, body: { ...errorBody(error, requestId), ...summary } };
+}

@@ -1,0 +1,46 @@
+import 'server-only';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { matchRoute } from '@/lib/http/routes';
+
+// The `route` label of a request: the template it matched, never the raw path, so that ids, search
+// strings and a stranger's made-up paths cannot create new time series. The API's templates come
+// from its route table; the portal's from the routes manifest of Next's build (.next/routes-manifest.json,
+// the same regexes Next routes with). Anything else is `other`.
+
+interface ManifestRoute {
+  page: string;
+  regex: string;
+}
+
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+export function routeLabeler(options: { nextDir?: string } = {}): (pathname: string) => string {
+  const routes: { page: string; regex: RegExp }[] = [];
+  if (options.nextDir) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(options.nextDir, 'routes-manifest.json'), 'utf8')) as {
+        staticRoutes?: ManifestRoute[];
+        dynamicRoutes?: ManifestRoute[];
+      };
+      // Static first: /[environment]/manifests/new before /[environment]/manifests/[id], as Next does.
+      for (const route of [...(manifest.staticRoutes ?? []), ...(manifest.dynamicRoutes ?? [])]) {
+        // The API's catch-all route handlers: labelled below from the API's own table.
+        if (route.page.includes('[[...path]]')) continue;
+        routes.push({ page: route.page, regex: new RegExp(route.regex) });
+      }
+    } catch {
+      // No build (npm run dev before the first page): the portal's requests are `other`.
+    }
+  }
+  return (pathname) => {
+    if (PROBES.has(pathname)) return pathname;
+    const api = matchRoute(pathname);
+    if (api) return `${api.environment === 'test' ? '/version-test' : ''}/api/1.1${api.route.pattern}`;
+    if (pathname.startsWith('/_next/static/')) return '/_next/static';
+    if (pathname.startsWith('/_next/')) return '/_next';
+    for (const route of routes) if (route.regex.test(pathname)) return route.page;
+    if (/^\/(?:version-test\/)?api\//.test(pathname)) return 'api:unmatched';
+    return 'other';
+  };
+}
