@@ -106,10 +106,32 @@ export async function buildServer() {
   }
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(':'));
   const externals = new Set();
+  const scripts = new Set();
   for (const output of Object.values(result.metafile.outputs)) {
+    for (const imported of output.imports) {
+      if (!imported.external) continue;
+      if (imported.path.startsWith('.')) scripts.add(path.resolve(OUT, imported.path));
+      else externals.add(imported.path);
+    }
+  }
+  // What the scripts/*.mjs that dist/ imports import in turn: run time needs those packages too.
+  const scriptImports = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [...scripts],
+    outdir: path.join(OUT, 'unused'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    metafile: true,
+    write: false,
+    logLevel: 'error',
+  });
+  for (const input of Object.keys(scriptImports.metafile.inputs)) inputs.push(input);
+  for (const output of Object.values(scriptImports.metafile.outputs)) {
     for (const imported of output.imports) if (imported.external) externals.add(imported.path);
   }
-  const info = { builtAt: new Date().toISOString(), entries: ENTRIES, inputs: inputs.sort(), externals: [...externals].sort() };
+  const info = { builtAt: new Date().toISOString(), entries: ENTRIES, inputs: [...new Set(inputs)].sort(), externals: [...externals].sort() };
   writeFileSync(`${INFO}.${process.pid}.tmp`, `${JSON.stringify(info, null, 2)}\n`);
   renameSync(`${INFO}.${process.pid}.tmp`, INFO);
   return info;
