@@ -1,8 +1,8 @@
 // The one way the tests and benchmarks start a process and wait for it: the API suite's server
 // (global-setup.ts), the reliability suite's servers (processes.ts), the delivery tests' workers,
 // and the benchmarks' servers and baselines (bench/). The app itself is always started with
-// `npm start`'s own command (startCommand(), read from package.json), i.e. scripts/start.ts, the
-// supervisor, with its worker processes: what users run is what is tested and measured.
+// `npm start`'s own command (startCommand(), read from package.json), i.e. dist/start.js (scripts/start.ts
+// compiled), the supervisor, with its worker processes: what users run is what is tested and measured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { freePort } from '../../../scripts/free-port.mjs';
@@ -17,7 +17,7 @@ function startScript(): string {
   );
 }
 
-/** `npm start`'s Node arguments (everything after `node`): V8 flags, module hooks, scripts/start.ts. */
+/** `npm start`'s Node arguments (everything after `node`): V8 flags and dist/start.js (compiled by `npm run build`). */
 export function startCommand(): string[] {
   const words = startScript().trim().split(/\s+/);
   return words.slice(words.indexOf('node') + 1);
@@ -30,7 +30,7 @@ export function startFlags(): string[] {
   return args.slice(0, end === -1 ? args.length : end).filter((word) => word.startsWith('--'));
 }
 
-/** The module hooks every script of ours runs with (tsx, and the `server-only` resolve hook). */
+/** The module hooks our TypeScript runs with from source (tsx, and the `server-only` resolve hook): benchmarks' baselines and tools, never `npm start`. */
 export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
 
 export interface Spawned {
