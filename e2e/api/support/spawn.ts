@@ -11,16 +11,26 @@ export { freePort };
 
 const ROOT = new URL('../../../', import.meta.url);
 
-function startScript(): string {
+function npmScript(name: string): string {
   return (
-    (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? ''
+    (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts[name] ?? ''
   );
+}
+
+/** The Node arguments (everything after `node`) of npm script `name`. */
+function nodeArgsOf(name: string): string[] {
+  const words = npmScript(name).trim().split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
 }
 
 /** `npm start`'s Node arguments (everything after `node`): V8 flags and dist/start.js (compiled by `npm run build`). */
 export function startCommand(): string[] {
-  const words = startScript().trim().split(/\s+/);
-  return words.slice(words.indexOf('node') + 1);
+  return nodeArgsOf('start');
+}
+
+/** `npm run worker`'s Node arguments: a delivery worker on its own, dist/worker.js. */
+export function workerCommand(): string[] {
+  return nodeArgsOf('worker');
 }
 
 /** `npm start`'s V8 flags alone (those before its first `--import`): the bench's baselines get them too. */
