@@ -48,5 +48,5 @@ export default defineConfig([
     ignores: DOMAINS.map((folder) => `${folder}/**`),
     rules: { 'no-restricted-imports': ['error', { patterns: UP_TO_UI }] },
   },
-  globalIgnores(['.next/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
+  globalIgnores(['.next/**', 'dist/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
 ]);

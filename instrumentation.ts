@@ -7,9 +7,11 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installPeerAddressHeader } = await import('./lib/http/peer-address');
   installPeerAddressHeader();
-  if (process.env.WEBHOOK_WORKER === 'off') return;
+  const { processSettings } = await import('./lib/env');
+  const settings = processSettings();
+  if (settings.WEBHOOK_WORKER === 'off') return;
   // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
-  if (process.env.WEBHOOK_WORKER_STARTED_BY === 'server') return;
+  if (settings.WEBHOOK_WORKER_STARTED_BY === 'server') return;
   const { startWorkerInApp } = await import('./lib/webhooks/start-worker-in-app');
   startWorkerInApp();
 }

@@ -53,6 +53,11 @@ export default defineConfig({
     url: `${baseURL}/sign-in`,
     reuseExistingServer: false,
     timeout: 180_000,
+    // At the end, SIGTERM to npm start's process group, as `docker stop` or a Ctrl+C would: the app
+    // stops cleanly, then its embedded PostgreSQL. Without this Playwright SIGKILLs the group, which
+    // nothing can catch (scripts/database.mjs's watchdog then stops PostgreSQL; see
+    // e2e/api/reliability/killed-start.test.ts). SIGKILL after 30 s.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

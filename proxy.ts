@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { secureCookies } from '@/lib/auth/cookies';
+import { processSettings } from '@/lib/env';
 import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } from '@/lib/portal/paths';
 import { webRequestClient } from '@/lib/http/request-client';
 import { HSTS } from '@/lib/http/security-headers';
@@ -31,7 +32,7 @@ export function proxy(request: NextRequest) {
   }
 
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
-  const dev = process.env.NODE_ENV === 'development';
+  const dev = processSettings().NODE_ENV === 'development';
   const policy = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,

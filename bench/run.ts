@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak --profile miss --no-write]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,startup --profile miss --no-write]
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
@@ -37,7 +37,9 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     'soak-seconds': { type: 'string', default: '60' },
-    only: { type: 'string', default: 'rate,package,manifest,bounded,webhooks,portal,soak' },
+    only: { type: 'string', default: 'rate,package,manifest,bounded,webhooks,portal,soak,startup' },
+    // Starts of each kind (compiled, tsx) per database in the startup benchmark (bench/startup.ts).
+    'startup-rounds': { type: 'string', default: '3' },
     profile: { type: 'string', default: 'miss' }, // miss | always | never
     'rate-connections': { type: 'string', default: '32' },
     'package-connections': { type: 'string', default: '16' },
@@ -59,6 +61,11 @@ const PROFILE_SECONDS = Math.min(10, Math.max(DURATION, 5));
 if (!existsSync('.next/BUILD_ID')) {
   console.error('npm run bench serves the production build: run `npm run build` first.');
   process.exit(2);
+}
+// npm start runs the compiled server (dist/): rebuilt here if any of its sources changed since.
+{
+  const { buildServer, serverBuildStale } = await import('../scripts/build-server.mjs');
+  if (serverBuildStale()) await buildServer();
 }
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -560,6 +567,7 @@ if (ONLY.has('servers'))
 // leave the database vacuuming for a while afterwards, which the webhook benchmark would measure.
 if (ONLY.has('webhooks')) rows.push(await webhooksRow());
 if (ONLY.has('portal')) rows.push(...(await portalRows()));
+if (ONLY.has('startup')) await attempt('Start to first 200', () => startupRows());
 
 if (ONLY.has('soak'))
   await attempt('Memory soak', () =>
@@ -575,6 +583,38 @@ if (ONLY.has('soak'))
       extra.push(soakReport(samples, rate, pkg));
     }),
   );
+
+// --- Start to first 200: npm start compiled against the old tsx start (bench/startup.ts) --------
+
+async function startupRows(): Promise<void> {
+  // Nothing else of ours running: the starts would share the cores with it. As `npm start` runs:
+  // production's log level and the in-app webhook worker on.
+  await subject?.stop();
+  subject = undefined;
+  const { measureStartup } = await import('./startup');
+  const rounds = Number(args['startup-rounds']);
+  const { samples, table } = await measureStartup({ databaseUrl, token, rounds, env: { ...serverEnv, WEBHOOK_WORKER: undefined }, log });
+  const med = (variant: string, database: string, key: 'apiMs' | 'portalMs') => {
+    const xs = samples.filter((s) => s.variant === variant && s.database === database).flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
+    return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+  };
+  rows.push({
+    name: 'Start to first 200: `npm start` (compiled) on an initialised embedded PostgreSQL',
+    load: `spawn → first 200; ${rounds} starts each, alternating`,
+    baselineName: 'the old start (tsx on the sources), same run',
+    goal: 'reported (no target given)',
+    verdict:
+      `API ${med('compiled', 'embedded', 'apiMs')} ms, portal ${med('compiled', 'embedded', 'portalMs')} ms ` +
+      `(tsx: ${med('tsx', 'embedded', 'apiMs')} / ${med('tsx', 'embedded', 'portalMs')} ms); medians`,
+    notes: [
+      "Each start is `npm start`'s command (or the old one) spawned with `APP_WORKERS=1`, `NODE_ENV=production`, polled every 20 ms from the spawn: " +
+        'the API by a rate request with a token (first 200), the portal by `GET /sign-in` (first 200). Medians (min–max). ' +
+        "Embedded: the data directory already initialised; the start includes PostgreSQL's own start, the migrations' check and the seed. " +
+        'DATABASE_URL: the app alone. "first start": a new data directory (initdb and every migration), compiled only.',
+      table,
+    ],
+  });
+}
 
 // --- Webhook delivery: the webhook engineer's benchmark (npm run bench:webhooks) ----------------
 

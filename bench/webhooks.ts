@@ -20,7 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
-import { NODE_HOOKS, spawnProcess, startApp, type Spawned } from '../e2e/api/support/spawn';
+import { spawnProcess, startApp, workerCommand, type Spawned } from '../e2e/api/support/spawn';
 import { freePort, startFlags } from './support/processes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,10 +57,15 @@ interface LoadReport {
 
 // BENCH_NODE_FLAGS: extra Node flags for the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
 const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+// The app and the workers run compiled (dist/): rebuilt here if any of its sources changed since.
+{
+  const { buildServer, serverBuildStale } = await import('../scripts/build-server.mjs');
+  if (serverBuildStale()) await buildServer();
+}
 
-/** A delivery worker of its own (scripts/worker.ts), with npm start's V8 flags. */
+/** A delivery worker of its own (`npm run worker`'s command: dist/worker.js), with npm start's V8 flags. */
 function startWorkerProcess(env: NodeJS.ProcessEnv): Spawned {
-  return spawnProcess({ name: 'webhook worker', args: [...startFlags(), ...EXTRA_NODE_FLAGS, ...NODE_HOOKS, 'scripts/worker.ts'], env, output: 'stderr' });
+  return spawnProcess({ name: 'webhook worker', args: [...startFlags(), ...EXTRA_NODE_FLAGS, ...workerCommand()], env, output: 'stderr' });
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -147,3 +147,40 @@ export function env(): Env {
   parsed = result.data;
   return parsed;
 }
+
+// --- Process settings: read before the database is known, or where the whole configuration is not
+// needed (scripts/start.ts, scripts/server.ts, proxy.ts, lib/auth/cookies.ts, lib/log.ts,
+// instrumentation.ts). No DATABASE_URL required; parsed at every call (a handful of fields), so a
+// test's stubbed variable counts at once. `npm start` parses them first thing and stops on a bad one
+// with the reason, before anything else starts. The one exception that reads process.env itself:
+// scripts/database.mjs and scripts/migrate.mjs (EMBEDDED_PG_DIR, EMBEDDED_PG_PORT, EMBEDDED_PG_HOME,
+// DEBUG), plain JavaScript that the tests and `npm run db:migrate` run with no TypeScript.
+const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
+const ZProcessSettings = z.object({
+  /** Set by `npm start` (production) or `npm run dev` (development) when not given. */
+  NODE_ENV: z.preprocess(unsetIfEmpty, z.enum(['development', 'production', 'test']).optional()),
+  /** The port the app listens on. */
+  PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65_535).default(3000)),
+  /** The address the production server listens on; unset: every interface, as `next start` does. */
+  BIND_ADDRESS: z.preprocess(unsetIfEmpty, z.string().optional()),
+  /** `server` (the default): the production server (scripts/server.ts); `next`: plain `next start`. */
+  START_MODE: z.preprocess(unsetIfEmpty, z.enum(['server', 'next'], { error: 'must be "server" (the default) or "next"' }).default('server')),
+  /** Secure cookies: unset, in production only; `false` for a portal served over plain http (the e2e suite). */
+  COOKIE_SECURE: z.preprocess(unsetIfEmpty, z.stringbool().optional()),
+  LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  /** As in env() above; instrumentation.ts reads it before anything else is loaded. */
+  WEBHOOK_WORKER: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  /** Internal: set by scripts/server.ts, which runs the in-app delivery worker itself (instrumentation.ts then does not). */
+  WEBHOOK_WORKER_STARTED_BY: z.preprocess(unsetIfEmpty, z.enum(['server']).optional()),
+  /** Unset: `npm start` runs the embedded PostgreSQL (scripts/database.mjs). */
+  DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().optional()),
+});
+
+export type ProcessSettings = z.infer<typeof ZProcessSettings>;
+
+export function processSettings(source: NodeJS.ProcessEnv = process.env): ProcessSettings {
+  const result = ZProcessSettings.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
+}

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { processSettings } from './env';
 
 let lastMs = 0;
 let lastTime = '';
@@ -19,7 +20,7 @@ export function isoTime(): string {
 
 // Structured JSON logs on stdout; every request's lines carry its request id (see lib/http/pipeline.ts).
 export const log = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: processSettings().LOG_LEVEL,
   base: { service: 'carrier' },
   timestamp: isoTime,
   redact: { paths: ['req.headers.authorization', 'authorization', 'token', 'password'], censor: '[redacted]' },

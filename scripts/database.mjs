@@ -269,6 +269,36 @@ async function initialise(binDir, dataDir, user, logFile) {
   }
 }
 
+/**
+ * Makes sure the postmaster `pid` does not outlive this process, however this process ends. A clean
+ * stop stops it (stopPostmaster), but a SIGKILL cannot be caught: Playwright kills its webServer's
+ * whole process group with SIGKILL unless told otherwise, as does `kill -9 -<pgid>`, and the
+ * postmaster, in a process group of its own, used to be left running (the next start reused it and
+ * nobody ever stopped it). So a watchdog, a shell in a process group of its own too, holds the read
+ * end of a pipe whose only write end is this process's (Node opens it close-on-exec: the workers and
+ * children started later do not hold it). When this process is gone the pipe reaches its end, and the
+ * watchdog asks the postmaster for a fast shutdown (SIGINT) if that pid is still a postgres (Linux;
+ * elsewhere the pid alone). While this process lives the watchdog only waits; when the postmaster
+ * exits (stopped by us or not) the watchdog is killed first, so it never signals a pid reused since.
+ * Returns cancel(). Not on Windows (no sh; PostgreSQL there is not in a group of its own either).
+ */
+function watchPostmaster(pid) {
+  if (process.platform === 'win32' || !pid) return () => {};
+  const script = 'read -r _; if [ -r "/proc/$1/comm" ] && [ "$(cat "/proc/$1/comm")" != postgres ]; then exit 0; fi; kill -INT "$1" 2>/dev/null; exit 0';
+  const watchdog = spawn('/bin/sh', ['-c', script, 'carrier-postgres-watchdog', String(pid)], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.once('error', () => undefined);
+  watchdog.stdin.once('error', () => undefined);
+  // Neither keeps this process alive.
+  watchdog.unref();
+  watchdog.stdin.unref?.();
+  return () => {
+    if (watchdog.exitCode === null && watchdog.signalCode === null) watchdog.kill('SIGKILL');
+  };
+}
+
 /** Starts `postgres` on a cluster; resolves once it accepts connections. Returns its child process. */
 async function startPostmaster(binDir, dataDir, port, user, logFile) {
   const log = openSync(logFile, 'w');
@@ -282,7 +312,12 @@ async function startPostmaster(binDir, dataDir, port, user, logFile) {
   );
   closeSync(log);
   let exited = false;
-  child.once('exit', () => (exited = true));
+  // Registered first: on the postmaster's exit the watchdog goes before anything else runs.
+  const cancelWatchdog = watchPostmaster(child.pid);
+  child.once('exit', () => {
+    exited = true;
+    cancelWatchdog();
+  });
   child.once('error', () => (exited = true));
   const url = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 60_000;

@@ -41,9 +41,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const dev = options.dev ?? false;
   // Next reads NODE_ENV when it is loaded; set it first, as `next start` / `next dev` would.
   (process.env as Record<string, string>).NODE_ENV ??= dev ? 'development' : 'production';
+  const { processSettings } = await import('@/lib/env');
+  const settings = processSettings();
   // Unset: every interface, as `next start` does. (Not $HOSTNAME: shells and containers set it to the machine's name.)
-  const hostname = options.hostname ?? process.env.BIND_ADDRESS;
-  const port = options.port ?? Number(process.env.PORT ?? 3000);
+  const hostname = options.hostname ?? settings.BIND_ADDRESS;
+  const port = options.port ?? settings.PORT;
 
   // This process's delivery worker is started (and stopped) here, not by instrumentation.ts inside
   // Next, so that a stop can wait for its attempts in flight. Set before Next loads.

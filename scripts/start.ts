@@ -14,7 +14,9 @@
 // SIGTERM / SIGINT, to this process or to its whole group: the workers stop accepting and finish
 // their requests in flight (APP_STOP_GRACE_MS), then the embedded PostgreSQL stops, then we exit.
 // package.json's `exec node …` makes this process the one npm's signals reach.
-// Run with `--import ./scripts/hooks/server-only.mjs` (package.json does), so lib/ modules load outside Next.
+// `npm start` runs this file compiled (dist/start.js, built by `npm run build`: scripts/build-server.mjs),
+// with no TypeScript at run time; `npm run dev` runs it from source under tsx, with
+// `--import ./scripts/hooks/server-only.mjs` so that lib/ modules load outside Next.
 import { spawn, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 import { existsSync } from 'node:fs';
@@ -22,17 +24,22 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
+import { processSettings, type ProcessSettings } from '../lib/env';
 import { encryptSecretsAtStart, ensureWebhookSecretsKey } from '../lib/webhooks/prepare-secrets-at-start';
 import { appDatabase, ensureDatabase, StartError } from './database.mjs';
 import { migrateDeploy } from './migrate.mjs';
 
 const dev = process.argv.includes('--dev');
-const port = process.env.PORT ?? '3000';
-const mode = process.env.START_MODE ?? 'server';
-if (mode !== 'server' && mode !== 'next') {
-  console.error(`START_MODE must be "server" (the default) or "next", not "${mode}"`);
+// The settings read before the database is known (lib/env.ts, processSettings): a bad one stops here, with the reason.
+let settings: ProcessSettings;
+try {
+  settings = processSettings();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
   process.exit(2);
 }
+const port = String(settings.PORT);
+const mode = settings.START_MODE;
 
 /** A worker that dies within this long of its start counts as a crash loop: the next start waits longer. */
 const FAST_DEATH_MS = 10_000;
@@ -46,7 +53,7 @@ let stopApp: (() => Promise<void>) | undefined;
 function report(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   console.error(error instanceof StartError ? message : `npm start failed: ${message.split('\n')[0]}`);
-  if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) console.error(error.stack);
+  if (settings.LOG_LEVEL === 'debug' && error instanceof Error) console.error(error.stack);
 }
 
 async function exit(code: number): Promise<never> {
@@ -77,8 +84,8 @@ if (!dev && !existsSync(fileURLToPath(new URL('../.next/BUILD_ID', import.meta.u
 // Webhook secrets are encrypted at rest: the key first (refuse to start without one in production on
 // a DATABASE_URL), then, after the migrations, the data step that encrypts any plain ones.
 const refusal = ensureWebhookSecretsKey({
-  embedded: !process.env.DATABASE_URL,
-  production: (process.env.NODE_ENV ?? (dev ? 'development' : 'production')) === 'production',
+  embedded: !settings.DATABASE_URL,
+  production: (settings.NODE_ENV ?? (dev ? 'development' : 'production')) === 'production',
   dataDir: fileURLToPath(new URL('../.data', import.meta.url)),
 });
 if (refusal) {
@@ -135,7 +142,10 @@ async function runCluster(): Promise<void> {
     return void (await exit(2)); // env() has said what is wrong
   }
   const count = dev ? 1 : (config.APP_WORKERS ?? availableParallelism());
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./server.ts', import.meta.url)), args: dev ? ['--dev'] : [] });
+  // Built, this file is dist/start.js and its workers run dist/server.js (scripts/build-server.mjs);
+  // from source under tsx (`npm run dev`), scripts/server.ts beside it.
+  const serverEntry = import.meta.url.endsWith('.ts') ? './server.ts' : './server.js';
+  cluster.setupPrimary({ exec: fileURLToPath(new URL(serverEntry, import.meta.url)), args: dev ? ['--dev'] : [] });
 
   const startedAt = new Map<Worker, number>();
   const restarts = new Set<NodeJS.Timeout>();

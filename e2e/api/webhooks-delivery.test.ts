@@ -8,9 +8,9 @@ import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
 import { packageSample } from './support/samples';
 import { waitFor, WebhookReceiver } from './support/webhook-receiver';
-import { NODE_HOOKS, freePort, spawnProcess, startApp } from './support/spawn';
+import { freePort, spawnProcess, startApp, workerCommand } from './support/spawn';
 
-// Delivery end to end: real worker processes (scripts/worker.ts) and the real app (npm start's command) on a database
+// Delivery end to end: real worker processes (`npm run worker`: dist/worker.js) and the real app (npm start's command) on a database
 // of their own (so their queue holds only this file's messages), a real receiver on 127.0.0.1 that
 // verifies every signature with `standardwebhooks`. Schedules are shortened by settings, not slept.
 // Nothing here sends to a non-loopback address: refused destinations are refused before connecting.
@@ -45,7 +45,7 @@ interface Proc {
 function startWorker(env: Record<string, string> = {}): Proc {
   return spawnProcess({
     name: 'webhook worker',
-    args: [...NODE_HOOKS, 'scripts/worker.ts'],
+    args: workerCommand(), // `npm run worker`'s own command (dist/worker.js)
     env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
   });
 }

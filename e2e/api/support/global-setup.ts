@@ -13,7 +13,8 @@ import { childPids, startApp } from './spawn';
 //   TEST_SERVER=server (default) the production server: API on the framework-free pipeline, the rest by Next
 //   TEST_SERVER=next             plain `next start` (START_MODE=next): the API through Next's route handlers
 // Both need the production build: made here if there is none (and, for `next`, whose API comes
-// from the build, if any source is newer than it), by scripts/ensure-build.mjs.
+// from the build, if any source is newer than it), by scripts/ensure-build.mjs; the compiled server
+// (dist/, whose API the default mode serves) is rebuilt whenever any of its sources changed.
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,8 +27,8 @@ declare module 'vitest' {
   }
 }
 
-function ensureBuild(): void {
-  const result = spawnSync(process.execPath, ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+function ensureBuild(serverOnly = false): void {
+  const result = spawnSync(process.execPath, ['scripts/ensure-build.mjs', ...(serverOnly ? ['--server'] : [])], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error('the production build failed (scripts/ensure-build.mjs); see its output above');
 }
 
@@ -45,7 +46,8 @@ export default async function setup(project: TestProject) {
 
   const mode = process.env.TEST_SERVER ?? 'server';
   if (mode !== 'server' && mode !== 'next') throw new Error(`TEST_SERVER must be server (the default) or next, not "${mode}"`);
-  if (mode === 'next' || !existsSync('.next/BUILD_ID')) ensureBuild();
+  // npm start runs the compiled server (dist/): rebuilt here whenever a file it is made of changed.
+  ensureBuild(!(mode === 'next' || !existsSync('.next/BUILD_ID')));
   const app = await startApp({
     name: `test server (TEST_SERVER=${mode})`,
     env: {

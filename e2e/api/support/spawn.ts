@@ -1,8 +1,8 @@
 // The one way the tests and benchmarks start a process and wait for it: the API suite's server
 // (global-setup.ts), the reliability suite's servers (processes.ts), the delivery tests' workers,
 // and the benchmarks' servers and baselines (bench/). The app itself is always started with
-// `npm start`'s own command (startCommand(), read from package.json), i.e. scripts/start.ts, the
-// supervisor, with its worker processes: what users run is what is tested and measured.
+// `npm start`'s own command (startCommand(), read from package.json), i.e. dist/start.js (scripts/start.ts
+// compiled), the supervisor, with its worker processes: what users run is what is tested and measured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { freePort } from '../../../scripts/free-port.mjs';
@@ -11,16 +11,26 @@ export { freePort };
 
 const ROOT = new URL('../../../', import.meta.url);
 
-function startScript(): string {
+function npmScript(name: string): string {
   return (
-    (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? ''
+    (JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { scripts: Record<string, string> }).scripts[name] ?? ''
   );
 }
 
-/** `npm start`'s Node arguments (everything after `node`): V8 flags, module hooks, scripts/start.ts. */
-export function startCommand(): string[] {
-  const words = startScript().trim().split(/\s+/);
+/** The Node arguments (everything after `node`) of npm script `name`. */
+function nodeArgsOf(name: string): string[] {
+  const words = npmScript(name).trim().split(/\s+/);
   return words.slice(words.indexOf('node') + 1);
+}
+
+/** `npm start`'s Node arguments (everything after `node`): V8 flags and dist/start.js (compiled by `npm run build`). */
+export function startCommand(): string[] {
+  return nodeArgsOf('start');
+}
+
+/** `npm run worker`'s Node arguments: a delivery worker on its own, dist/worker.js. */
+export function workerCommand(): string[] {
+  return nodeArgsOf('worker');
 }
 
 /** `npm start`'s V8 flags alone (those before its first `--import`): the bench's baselines get them too. */
@@ -30,7 +40,7 @@ export function startFlags(): string[] {
   return args.slice(0, end === -1 ? args.length : end).filter((word) => word.startsWith('--'));
 }
 
-/** The module hooks every script of ours runs with (tsx, and the `server-only` resolve hook). */
+/** The module hooks our TypeScript runs with from source (tsx, and the `server-only` resolve hook): benchmarks' baselines and tools, never `npm start`. */
 export const NODE_HOOKS = ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs'];
 
 export interface Spawned {
