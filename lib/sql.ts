@@ -78,38 +78,38 @@ function isTemplate(strings: TemplateStringsArray): boolean {
   return Array.isArray(strings) && Object.isFrozen(strings) && Array.isArray(strings.raw) && strings.length === strings.raw.length;
 }
 
-function checkScalar(value: unknown, where: string): void {
+/** Why `value` cannot be a parameter, or undefined when it can. (The message is built only for a refusal.) */
+function refusal(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
     case 'bigint':
-      return;
+      return undefined;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`sql: ${where} is ${String(value)}, not a finite number`);
-      return;
+      return Number.isFinite(value) ? undefined : `${String(value)}, not a finite number`;
     case 'object':
-      if (value === null) return;
-      if (value instanceof Date) {
-        if (Number.isNaN(value.getTime())) throw new TypeError(`sql: ${where} is an invalid Date`);
-        return;
-      }
-      throw new TypeError(`sql: ${where} is an object; pass JSON.stringify(value) and cast it, or a sql\`\` fragment`);
+      if (value === null) return undefined;
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : undefined;
+      return 'an object; pass JSON.stringify(value) and cast it, or a sql`` fragment';
     default:
       // undefined is a bug (a missing field), not NULL: say so rather than store NULL.
-      throw new TypeError(`sql: ${where} is ${typeof value}; only strings, numbers, bigints, booleans, Dates, null, Buffers, arrays and sql\`\` fragments`);
+      return `${typeof value}; only strings, numbers, bigints, booleans, Dates, null, Buffers, arrays and sql\`\` fragments`;
   }
 }
 
 function checkValue(value: unknown, index: number): void {
   if (value instanceof Sql || Buffer.isBuffer(value)) return;
   if (Array.isArray(value)) {
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
       if (item instanceof Sql) throw new TypeError(`sql: value ${index + 1} is an array holding a fragment; use sql.join`);
-      checkScalar(item, `value ${index + 1}[${i}]`);
-    });
+      const why = refusal(item);
+      if (why !== undefined) throw new TypeError(`sql: value ${index + 1}[${i}] is ${why}`);
+    }
     return;
   }
-  checkScalar(value, `value ${index + 1}`);
+  const why = refusal(value);
+  if (why !== undefined) throw new TypeError(`sql: value ${index + 1} is ${why}`);
 }
 
 /** The tag. Every `${value}` becomes a parameter; a `${sql`…`}` fragment is spliced in with its parameters. */
@@ -119,22 +119,24 @@ export function sql<Row = Record<string, unknown>>(strings: TemplateStringsArray
   if (values.length === 0) return new Sql<Row>([first], []);
   const parts: string[] = [first];
   const params: SqlParam[] = [];
-  values.forEach((value, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     checkValue(value, i);
     const after = strings[i + 1] ?? '';
     if (value instanceof Sql) {
       const inner = value.parts;
+      const innerValues = value.values;
       parts[parts.length - 1] += inner[0] ?? '';
-      value.values.forEach((param, j) => {
-        params.push(param);
+      for (let j = 0; j < innerValues.length; j++) {
+        params.push(innerValues[j] ?? null);
         parts.push(inner[j + 1] ?? '');
-      });
+      }
       parts[parts.length - 1] += after;
     } else {
-      params.push(value);
+      params.push(value ?? null);
       parts.push(after);
     }
-  });
+  }
   return new Sql<Row>(parts, params);
 }
 
