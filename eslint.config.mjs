@@ -48,5 +48,32 @@ export default defineConfig([
     ignores: DOMAINS.map((folder) => `${folder}/**`),
     rules: { 'no-restricted-imports': ['error', { patterns: UP_TO_UI }] },
   },
+  // One way to reach the data (docs/decisions/data-access.md): Prisma's models, or lib/sql.ts's sql`` statements on
+  // a pg pool or client. In lib/, no Prisma raw queries and no pg query() calls with hand-written strings: only
+  // lib/db.ts (transactions) and lib/sql.ts talk to pg directly.
+  {
+    files: ['lib/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.ts',
+      'lib/db.ts',
+      'lib/sql.ts',
+      // Rewritten by issue 14's reads at scale (w/scale); they move to sql`` with that work.
+      'lib/portal/dashboard.ts',
+      'lib/portal-queries/list-manifests.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^[$](query|execute)Raw/]',
+          message: 'Raw SQL goes through lib/sql.ts: queryRows(pgPool(), sql`…`) (docs/decisions/data-access.md).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'Run statements with queryRows/queryRow/execute and a sql`…` statement from lib/sql.ts, not pg query() (docs/decisions/data-access.md).',
+        },
+      ],
+    },
+  },
   globalIgnores(['.next/**', 'dist/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
 ]);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
+import { execute, sql } from '@/lib/sql';
 
 // In-memory caches (rate cards, API tokens) must notice changes made by any instance or by hand in
 // the database. Triggers call pg_notify('cache_invalidation', <topic>); one LISTEN connection per
@@ -30,7 +31,7 @@ async function connect(): Promise<void> {
   });
   next.on('end', () => reset(next));
   await next.connect();
-  await next.query(`LISTEN ${CHANNEL}`);
+  await execute(next, sql`LISTEN ${sql.id(CHANNEL)}`);
   client = next;
   retryMs = 500;
 }

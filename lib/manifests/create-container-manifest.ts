@@ -1,6 +1,7 @@
 import 'server-only';
 import { canonicalHash } from '@/lib/canonical-hash';
 import { db, pgPool, pgTransaction } from '@/lib/db';
+import { execute, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
@@ -43,31 +44,29 @@ export async function createContainerManifest(options: {
 
   const manifestId = newManifestId();
   const defaulted = header.ManifestDate === undefined;
-  // Plain SQL on a pooled connection: the packages go in as one multi-row insert from arrays
+  // Plain SQL (lib/sql.ts) on a pooled connection: the packages go in as one multi-row insert from arrays
   // (unnest), where Prisma's createMany spent seconds per thousand rows building its query.
   try {
     await pgTransaction(async (client) => {
-      await client.query(
-        `INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
-                                          service_name, from_company, awb, shipment_description, package_count, header, request_hash)
-         VALUES ($1, $2::uuid, $3::"Environment", $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13)`,
-        [
-          manifestId, accountId, environment, header.ContainerID, defaulted ? new Date() : new Date(header.ManifestDate!.instant), defaulted,
-          header.ServiceName, header.FromCompany, header.AWB ?? null, header.ShipmentDescription, packages.length,
-          JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant }), requestHash,
-        ],
+      const manifestDate = header.ManifestDate === undefined ? new Date() : new Date(header.ManifestDate.instant);
+      const headerJson = JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant });
+      await execute(
+        client,
+        sql`
+          INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
+                                           service_name, from_company, awb, shipment_description, package_count, header, request_hash)
+          VALUES (${manifestId}, ${accountId}::uuid, ${environment}::"Environment", ${header.ContainerID}, ${manifestDate}, ${defaulted},
+                  ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null}, ${header.ShipmentDescription}, ${packages.length},
+                  ${headerJson}::jsonb, ${requestHash})`,
       );
       if (packages.length > 0) {
-        await client.query(
-          `INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
-           SELECT $1, $2::uuid, $3::"Environment", p.position, p.tracking_number, p.detail
-           FROM unnest($4::int[], $5::text[], $6::jsonb[]) AS p(position, tracking_number, detail)`,
-          [
-            manifestId, accountId, environment,
-            packages.map((_, position) => position),
-            packages.map((detail) => detail.TrackingNumber ?? null),
-            packages.map((detail) => JSON.stringify(detail)),
-          ],
+        await execute(
+          client,
+          sql`
+            INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
+            SELECT ${manifestId}, ${accountId}::uuid, ${environment}::"Environment", p.position, p.tracking_number, p.detail
+            FROM unnest(${packages.map((_, position) => position)}::int[], ${packages.map((detail) => detail.TrackingNumber ?? null)}::text[],
+                        ${packages.map((detail) => JSON.stringify(detail))}::jsonb[]) AS p(position, tracking_number, detail)`,
         );
       }
     });
@@ -102,10 +101,11 @@ async function findExisting(accountId: string, environment: Environment, contain
 async function assertTrackingNumbersFree(accountId: string, environment: Environment, request: TContainerManifestRequest) {
   const numbers = request.packages.map((p) => p.TrackingNumber).filter((n): n is string => Boolean(n));
   if (numbers.length === 0) return;
-  const { rows: taken } = await pgPool().query<{ tracking_number: string; manifest_id: string }>(
-    `SELECT tracking_number, manifest_id FROM container_packages
-     WHERE account_id = $1::uuid AND environment = $2::"Environment" AND tracking_number = ANY($3::text[])`,
-    [accountId, environment, numbers],
+  const taken = await queryRows(
+    pgPool(),
+    sql<{ tracking_number: string; manifest_id: string }>`
+      SELECT tracking_number, manifest_id FROM container_packages
+      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ANY(${numbers}::text[])`,
   );
   if (taken.length === 0) return;
   const owner = new Map(taken.map((t) => [t.tracking_number, t.manifest_id]));

@@ -1,5 +1,6 @@
 import 'server-only';
-import { heartbeatSql, sql } from './queue-pool';
+import { sql } from '@/lib/sql';
+import { heartbeatQuery, queueQuery } from './queue-pool';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 export interface ClaimedMessage {
@@ -49,7 +50,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
   // Measured on this machine's clock, before the database starts the lease: never later than the
   // database's own lease end, whatever the clocks' offset.
   const leaseUntil = new Date(Date.now() + options.leaseMs);
-  const rows = await sql<Row>`
+  const rows = await queueQuery(sql<Row>`
     WITH due AS (
       SELECT id FROM webhook_messages
       WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
@@ -68,7 +69,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
            e.url, e.secret, CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret, e.enabled, e.environment, ev.event_type, ev.payload, ev.is_test
     FROM claimed c
     JOIN webhook_endpoints e ON e.id = c.endpoint_id
-    JOIN webhook_events ev ON ev.id = c.event_id`;
+    JOIN webhook_events ev ON ev.id = c.event_id`);
   return rows.map((row) => ({
     id: row.id,
     claimedBy: options.workerId,
@@ -90,14 +91,14 @@ export async function claimMessages(options: { workerId: string; limit: number; 
 /** Gives claimed messages back (shutdown, or a lease too short to start on): due again at once. */
 export async function releaseMessages(options: { workerId: string; ids: string[] }): Promise<void> {
   if (options.ids.length === 0) return;
-  await sql`
+  await queueQuery(sql`
     UPDATE webhook_messages
     SET status = 'pending', next_attempt_at = now(), locked_by = NULL, locked_until = NULL, updated_at = now()
-    WHERE id = ANY(${options.ids}::text[]) AND locked_by = ${options.workerId} AND status = 'delivering'`;
+    WHERE id = ANY(${options.ids}::text[]) AND locked_by = ${options.workerId} AND status = 'delivering'`);
 }
 
 /**
- * A worker's heartbeat, in one statement on its own connection (queue-pool.ts, heartbeatSql): registers
+ * A worker's heartbeat, in one statement on its own connection (queue-pool.ts, heartbeatQuery): registers
  * `workerId` with that connection's backend (or renews its heartbeat), and makes due at once the claims
  * of every registered worker that is dead, instead of after their lease. Dead: its heartbeat connection's
  * backend is gone (the process died: the kernel closed its sockets, and PostgreSQL ended the backend at
@@ -109,7 +110,7 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
  * their lease as before. Workers silent for an hour and holding nothing are forgotten.
  */
 export async function heartbeat(options: { workerId: string; staleMs: number }): Promise<number> {
-  const rows = await heartbeatSql<{ freed: number }>`
+  const rows = await heartbeatQuery(sql<{ freed: number }>`
     WITH beat AS (
       INSERT INTO webhook_workers (id, backend_pid, backend_start)
       SELECT ${options.workerId}::text, pg_backend_pid(), (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
@@ -137,12 +138,12 @@ export async function heartbeat(options: { workerId: string; staleMs: number }):
       RETURNING w.id
     )
     SELECT (SELECT count(*) FROM freed)::int AS freed, (SELECT count(*) FROM beat)::int AS beat,
-           (SELECT count(*) FROM forgotten)::int AS forgotten`;
+           (SELECT count(*) FROM forgotten)::int AS forgotten`);
   return rows[0]?.freed ?? 0;
 }
 
 /** A worker that stopped (every attempt ended) marks itself dead, so anything it still holds is freed at once. */
 export async function retireWorker(workerIds: string[]): Promise<void> {
   if (workerIds.length === 0) return;
-  await sql`UPDATE webhook_workers SET heartbeat_at = '-infinity' WHERE id = ANY(${workerIds}::text[])`;
+  await queueQuery(sql`UPDATE webhook_workers SET heartbeat_at = '-infinity' WHERE id = ANY(${workerIds}::text[])`);
 }

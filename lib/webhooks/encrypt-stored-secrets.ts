@@ -1,5 +1,6 @@
 import 'server-only';
 import pg from 'pg';
+import { execute, queryRows, sql } from '@/lib/sql';
 import { ENCRYPTED_PREFIX, openSecret, sealSecret, storedKeyId, type Keyring } from './secret-box';
 
 // The data step that goes with migration 20261123020100_webhook_secret_overlap: SQL cannot encrypt
@@ -27,31 +28,31 @@ export async function encryptStoredSecrets(options: { databaseUrl: string; keyri
   await client.connect();
   const result: EncryptStoredSecretsResult = { converted: 0, unreadable: [] };
   try {
-    for (const column of COLUMNS) {
+    for (const name of COLUMNS) {
+      const column = sql.id(name);
       const current = `${ENCRYPTED_PREFIX}${keyring.current.id}:%`;
       let after = '';
       for (;;) {
         // Keyset pagination by id: rows that cannot be converted are passed, not read again forever.
-        const { rows } = await client.query<{ id: string; value: string }>(
-          `SELECT id, ${column} AS value FROM webhook_endpoints
-           WHERE id > $1 AND ${column} IS NOT NULL AND ${column} NOT LIKE $2
-           ORDER BY id LIMIT ${BATCH}`,
-          [after, current],
+        const rows = await queryRows(
+          client,
+          sql<{ id: string; value: string }>`
+            SELECT id, ${column} AS value FROM webhook_endpoints
+            WHERE id > ${after} AND ${column} IS NOT NULL AND ${column} NOT LIKE ${current}
+            ORDER BY id LIMIT ${BATCH}::int`,
         );
         for (const row of rows) {
           let plain: string;
           try {
             plain = openSecret(keyring, row.id, row.value);
           } catch {
-            result.unreadable.push(`${row.id} (${column}, key ${storedKeyId(row.value) ?? 'unknown'})`);
+            result.unreadable.push(`${row.id} (${name}, key ${storedKeyId(row.value) ?? 'unknown'})`);
             continue;
           }
-          const updated = await client.query(`UPDATE webhook_endpoints SET ${column} = $1 WHERE id = $2 AND ${column} = $3`, [
-            sealSecret(keyring, row.id, plain),
-            row.id,
-            row.value,
-          ]);
-          result.converted += updated.rowCount ?? 0;
+          result.converted += await execute(
+            client,
+            sql`UPDATE webhook_endpoints SET ${column} = ${sealSecret(keyring, row.id, plain)} WHERE id = ${row.id} AND ${column} = ${row.value}`,
+          );
         }
         if (rows.length < BATCH) break;
         after = rows[rows.length - 1].id;

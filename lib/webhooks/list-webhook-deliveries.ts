@@ -3,36 +3,29 @@ import { db } from '@/lib/db';
 import type { TListWebhookDeliveriesQuery } from '@/lib/schemas/webhooks';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
-interface Row {
-  id: bigint;
-  message_id: string;
-  attempt_number: number;
-  attempted_at: Date;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-  success: boolean;
-  message_status: string;
-  event_id: string;
-  event_type: string;
-  is_test: boolean;
-}
-
 /** The endpoint's attempt log, newest first, a page at a time (cursor: the last attempt id seen). */
 export async function listWebhookDeliveries(options: EndpointScope & { query: TListWebhookDeliveriesQuery }) {
   await findWebhookEndpoint(options);
   const limit = options.query.limit ?? 20;
   const before = options.query.cursor ? BigInt(options.query.cursor.slice('att_'.length)) : null;
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT a.id, a.message_id, a.attempt_number, a.attempted_at, a.status_code, a.duration_ms, a.response_body, a.error,
-           a.success, m.status AS message_status, m.event_id, ev.event_type, ev.is_test
-    FROM webhook_attempts a
-    JOIN webhook_messages m ON m.id = a.message_id
-    JOIN webhook_events ev ON ev.id = m.event_id
-    WHERE a.endpoint_id = ${options.id} AND (${before}::bigint IS NULL OR a.id < ${before}::bigint)
-    ORDER BY a.id DESC
-    LIMIT ${limit + 1}::int`;
+  // An ordinary read: Prisma (the index on (endpoint_id, id) pages it).
+  const rows = await db.webhookAttempt.findMany({
+    where: { endpointId: options.id, ...(before === null ? {} : { id: { lt: before } }) },
+    orderBy: { id: 'desc' },
+    take: limit + 1,
+    select: {
+      id: true,
+      messageId: true,
+      attemptNumber: true,
+      attemptedAt: true,
+      statusCode: true,
+      durationMs: true,
+      responseBody: true,
+      error: true,
+      success: true,
+      message: { select: { status: true, eventId: true, event: { select: { eventType: true, isTest: true } } } },
+    },
+  });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return {
@@ -40,18 +33,18 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
     data: page.map((row) => ({
       id: `att_${row.id}`,
       object: 'webhook_delivery',
-      message_id: row.message_id,
-      event_id: row.event_id,
-      event_type: row.event_type,
-      test: row.is_test,
-      attempt: row.attempt_number,
-      attempted_at: row.attempted_at.toISOString(),
+      message_id: row.messageId,
+      event_id: row.message.eventId,
+      event_type: row.message.event.eventType,
+      test: row.message.event.isTest,
+      attempt: row.attemptNumber,
+      attempted_at: row.attemptedAt.toISOString(),
       success: row.success,
-      status_code: row.status_code,
-      duration_ms: row.duration_ms,
-      response_body: row.response_body,
+      status_code: row.statusCode,
+      duration_ms: row.durationMs,
+      response_body: row.responseBody,
       error: row.error,
-      message_status: row.message_status,
+      message_status: row.message.status,
     })),
     has_more: hasMore,
     next_cursor: hasMore && page.length > 0 ? `att_${page[page.length - 1].id}` : null,

@@ -1,14 +1,16 @@
 import 'server-only';
 import pg from 'pg';
 import { env } from '@/lib/env';
+import { queryRows, type Sql } from '@/lib/sql';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 
-// The delivery worker's own small connection pool, apart from the Prisma client's (lib/db.ts). When
-// the worker runs inside the app, the API's package transactions and the worker's claims and
-// outcome writes would otherwise queue for the same connections, and a burst of packages would
-// delay every delivery behind it. Its statements are plain SQL on the queue tables, so plain `pg`
-// (as lib/cache/invalidation.ts uses) is enough and costs less per statement.
+// The delivery worker's own small connection pool, apart from the request pool (lib/db.ts pgPool(),
+// which Prisma and the API's hot paths share). When the worker runs inside the app, the API's package
+// transactions and the worker's claims and outcome writes would otherwise queue for the same
+// connections, and a burst of packages would delay every delivery behind it (and a delivery backlog
+// would take connections from requests). One pool per kind of work: docs/decisions/data-access.md.
+// Its statements are the one SQL helper's (lib/sql.ts) on the queue tables.
 
 let pool: pg.Pool | undefined;
 
@@ -26,14 +28,9 @@ function queuePool(): pg.Pool {
   return pool;
 }
 
-/** A parameterised statement on the queue pool: sql`... ${value} ...` sends each value as $n. */
-export async function sql<T extends pg.QueryResultRow = pg.QueryResultRow>(
-  strings: TemplateStringsArray,
-  ...values: unknown[]
-): Promise<T[]> {
-  const text = strings.reduce((out, part, i) => `${out}$${i}${part}`);
-  const result = await queuePool().query<T>(text, values);
-  return result.rows;
+/** The rows of a sql`` statement (lib/sql.ts), run on the queue pool. */
+export async function queueQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
+  return queryRows(queuePool(), statement);
 }
 
 let beatClient: Promise<pg.Client> | undefined;
@@ -48,15 +45,12 @@ export function onHeartbeatConnectionLost(callback: () => void): void {
 }
 
 /**
- * Like sql``, on a connection of its own that nothing else queues on: the worker's heartbeat must not
- * wait behind a burst of claims and outcome writes, or a busy live worker would be taken for dead.
- * A connection that fails is dropped; the next call opens another.
+ * Like queueQuery(), on a connection of its own that nothing else queues on: the worker's heartbeat must
+ * not wait behind a burst of claims and outcome writes, or a busy live worker would be taken for dead;
+ * and its backend is the worker's sign of life (claim-messages.ts, heartbeat()), so it must be one
+ * connection, not any of a pool's. A connection that fails is dropped; the next call opens another.
  */
-export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultRow>(
-  strings: TemplateStringsArray,
-  ...values: unknown[]
-): Promise<T[]> {
-  const text = strings.reduce((out, part, i) => `${out}$${i}${part}`);
+export async function heartbeatQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
   beatClient ??= (async () => {
     // query_timeout: a heartbeat stuck on a half-dead connection must fail (and reconnect), not hang the beats.
     const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
@@ -77,8 +71,7 @@ export async function heartbeatSql<T extends pg.QueryResultRow = pg.QueryResultR
   const current = beatClient;
   try {
     const client = await current;
-    const result = await client.query<T>(text, values);
-    return result.rows;
+    return await queryRows(client, statement);
   } catch (error) {
     // An SQL error (it has a SQLSTATE, e.g. a lock timeout) leaves the connection, and its backend, as
     // they were; anything else (connection refused or broken, our query timeout) drops it.

@@ -1,5 +1,6 @@
 import 'server-only';
-import { sql } from './queue-pool';
+import { sql } from '@/lib/sql';
+import { queueQuery } from './queue-pool';
 
 export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
 
@@ -34,7 +35,7 @@ export async function recordAttempt(options: {
   const delayMs = o.outcome.kind === 'retry' ? o.outcome.delayMs : 0;
   const goneReason = `The endpoint answered 410 Gone on ${o.attemptedAt.toISOString()}; it was disabled and gets no more deliveries until enabled again.`;
   const failingSuffix = ` failed, with no success for ${describeSpan(o.disableAfterMs)}; the endpoint was disabled.`;
-  await sql`
+  await queueQuery(sql`
     WITH message AS (
       UPDATE webhook_messages
       SET status = ${status}::text, attempt_count = ${o.attemptNumber}, redelivery = false,
@@ -72,15 +73,15 @@ export async function recordAttempt(options: {
                  || ${failingSuffix}::text
           ELSE e.disabled_reason END
     WHERE e.id = ${o.endpointId}
-      AND (NOT ${o.success}::boolean OR e.failing_since IS NOT NULL)`;
+      AND (NOT ${o.success}::boolean OR e.failing_since IS NOT NULL)`);
 }
 
 /** Ends a message without an attempt: its endpoint was disabled after the message was queued. */
 export async function failUnsent(options: { messageId: string; workerId: string }): Promise<void> {
-  await sql`
+  await queueQuery(sql`
     UPDATE webhook_messages
     SET status = 'failed', locked_by = NULL, locked_until = NULL, updated_at = now()
-    WHERE id = ${options.messageId} AND locked_by = ${options.workerId} AND status = 'delivering'`;
+    WHERE id = ${options.messageId} AND locked_by = ${options.workerId} AND status = 'delivering'`);
 }
 
 function describeSpan(ms: number): string {

@@ -1,6 +1,7 @@
 import 'server-only';
-import { db } from '@/lib/db';
+import { db, pgTransaction } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
+import { execute, queryRow, sql } from '@/lib/sql';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
@@ -29,19 +30,24 @@ export async function redeliverMessage(options: EndpointScope & { deliveryId: st
   if (!endpoint.enabled)
     throw new AppError('conflict', `Webhook endpoint ${options.id} is disabled; enable it before redelivering.`);
 
-  return db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ status: string }[]>`
-      SELECT status FROM webhook_messages WHERE id = ${messageId} AND endpoint_id = ${options.id} FOR UPDATE`;
-    const current = rows[0];
+  // SQL in a transaction: the row is locked (FOR UPDATE) while its status decides, and the workers are woken.
+  return pgTransaction(async (client) => {
+    const current = await queryRow(
+      client,
+      sql<{ status: string }>`SELECT status FROM webhook_messages WHERE id = ${messageId} AND endpoint_id = ${options.id} FOR UPDATE`,
+    );
     if (!current) throw notFound;
     if (current.status === 'delivering') {
       throw new AppError('conflict', `Message ${messageId} is being delivered right now; look at its attempt log in a moment.`);
     }
-    await tx.$executeRaw`
-      UPDATE webhook_messages
-      SET status = 'pending', next_attempt_at = now(), redelivery = ${current.status !== 'pending'}::boolean, updated_at = now()
-      WHERE id = ${messageId}`;
-    await tx.$executeRaw`SELECT pg_notify('webhook_messages', '')`;
+    await execute(
+      client,
+      sql`
+        UPDATE webhook_messages
+        SET status = 'pending', next_attempt_at = now(), redelivery = ${current.status !== 'pending'}::boolean, updated_at = now()
+        WHERE id = ${messageId}`,
+    );
+    await execute(client, sql`SELECT pg_notify('webhook_messages', '')`);
     return { messageId, status: 'pending' as const };
   });
 }

@@ -1,5 +1,6 @@
 import 'server-only';
-import { db } from '@/lib/db';
+import { pgPool } from '@/lib/db';
+import { queryRow, sql } from '@/lib/sql';
 import { ROTATION_GRACE_DEFAULT_SECONDS } from '@/lib/schemas/webhooks';
 import { findWebhookEndpoint, notFound, type EndpointScope } from './find-webhook-endpoint';
 import { generateWebhookSecret } from './generate-secret';
@@ -18,14 +19,18 @@ export async function rotateWebhookSecret(scope: EndpointScope & { gracePeriodSe
   const grace = scope.gracePeriodSeconds ?? ROTATION_GRACE_DEFAULT_SECONDS;
   const secret = generateWebhookSecret();
   const sealed = sealSecret(webhookSecretsKeyring(), scope.id, secret);
-  const rows = await db.$queryRaw<{ previous_secret_expires_at: Date | null }[]>`
+  // SQL, not Prisma: the old secret moves over in the same UPDATE (SET previous_secret = secret).
+  const row = await queryRow(
+    pgPool(),
+    sql<{ previous_secret_expires_at: Date | null }>`
     UPDATE webhook_endpoints
     SET previous_secret = CASE WHEN ${grace}::int > 0 THEN secret END,
         previous_secret_expires_at = CASE WHEN ${grace}::int > 0 THEN now() + ${grace}::int * interval '1 second' END,
         secret = ${sealed}, updated_at = now()
     WHERE id = ${scope.id} AND account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
-    RETURNING previous_secret_expires_at`;
-  if (!rows[0]) throw notFound(scope.id);
+    RETURNING previous_secret_expires_at`,
+  );
+  if (!row) throw notFound(scope.id);
   const endpoint = await findWebhookEndpoint(scope);
-  return { endpoint, secret, previousSecretExpiresAt: rows[0].previous_secret_expires_at };
+  return { endpoint, secret, previousSecretExpiresAt: row.previous_secret_expires_at };
 }

@@ -1,8 +1,8 @@
 import 'server-only';
-import { db } from '@/lib/db';
+import { pgTransaction } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { enqueueEvent, type PackageSortingPayload } from '@/lib/packages/create-package-manifest';
 import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { enqueueEvent, type PackageSortingPayload } from './enqueue-event';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
@@ -18,8 +18,9 @@ export async function sendTestEvent(scope: EndpointScope) {
     package_count: 1,
     tracking_numbers: ['TEST0000000001'],
   };
-  return db.$transaction(async (tx) => {
-    const eventId = await enqueueEvent(tx, {
+  // In a transaction: an endpoint not subscribed to the event type gets a 409 and leaves no event behind.
+  return pgTransaction(async (client) => {
+    const { eventId, messageIds } = await enqueueEvent(client, {
       accountId: scope.accountId,
       environment: scope.environment,
       eventType: PACKAGE_SORTING_EVENT,
@@ -27,8 +28,8 @@ export async function sendTestEvent(scope: EndpointScope) {
       isTest: true,
       endpointId: scope.id,
     });
-    const message = await tx.webhookMessage.findFirst({ where: { eventId }, select: { id: true } });
-    if (!message) throw new AppError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
-    return { eventId, messageId: message.id };
+    const [messageId] = messageIds;
+    if (messageId === undefined) throw new AppError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
+    return { eventId, messageId };
   });
 }

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { env } from '@/lib/env';
 import { log as rootLog } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
+import { execute, sql } from '@/lib/sql';
 import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
 import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
@@ -101,7 +102,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     listener = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+      await execute(client, sql`LISTEN ${sql.id(CHANNEL)}`);
       listenRetryMs = 500;
       signal(); // anything inserted while we were not listening
     } catch (error) {

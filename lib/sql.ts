@@ -1,0 +1,202 @@
+import type pg from 'pg';
+
+// The one way the code writes SQL by hand (docs/decisions/data-access.md): a tagged template that
+// keeps every interpolated value a bind parameter ($1, $2, …) and never puts it into the text.
+//
+//   const rows = await queryRows(pgPool(), sql<{ id: string }>`SELECT id FROM t WHERE a = ${a} AND b = ANY(${list}::text[])`);
+//
+// Fragments compose: a sql`` interpolated into another is spliced in and its parameters renumbered
+// (`sql.join` for lists of fragments, `sql.empty` for "nothing", `sql.id` for a quoted identifier).
+// There is deliberately no way to splice a runtime string in as text: SQL text only ever comes from
+// template literals in the source. Runs on any pg Pool, PoolClient or Client (lib/db.ts: pgPool(),
+// pgTransaction()); pure, so the statement it builds is unit-tested without a database (sql.test.ts).
+
+/** A scalar the pg driver sends as a parameter. Objects are not: pass JSON.stringify(x) and cast it (`::jsonb`). */
+export type SqlScalar = string | number | bigint | boolean | Date | null;
+/** What may be interpolated: a scalar, a Buffer (bytea), an array of scalars (a PostgreSQL array; cast it), or a fragment. */
+export type SqlValue = SqlParam | Sql<unknown>;
+/** A parameter as sent. */
+export type SqlParam = SqlScalar | Buffer | readonly SqlScalar[];
+
+/** A statement or fragment: SQL text with `$n` placeholders and its parameters, typed by the rows it returns. */
+export class Sql<Row = Record<string, unknown>> {
+  /** Literal text around the parameters: always one more piece than parameters. */
+  readonly #parts: readonly string[];
+  readonly #params: SqlParam[];
+  /** Set by prepared(): pg then parses and plans the statement once per connection. */
+  readonly name: string | undefined;
+  #text: string | undefined;
+  /** Never set: carries the row type to queryRows(). */
+  declare readonly rowType?: Row;
+
+  /** @internal Use the sql`` tag. */
+  constructor(parts: readonly string[], params: SqlParam[], name?: string) {
+    if (parts.length !== params.length + 1) throw new Error('sql: one more text piece than parameters expected');
+    this.#parts = parts;
+    this.#params = params;
+    this.name = name;
+  }
+
+  /** The text pg sends, with $1…$n where the values were. */
+  get text(): string {
+    if (this.#text === undefined) {
+      let text = this.#parts[0] ?? '';
+      for (let i = 1; i < this.#parts.length; i++) text += `$${i}${this.#parts[i] ?? ''}`;
+      this.#text = text;
+    }
+    return this.#text;
+  }
+
+  /** The parameters, in $n order. */
+  get values(): readonly SqlParam[] {
+    return this.#params;
+  }
+
+  /** @internal The pieces, for splicing into another statement. */
+  get parts(): readonly string[] {
+    return this.#parts;
+  }
+
+  /**
+   * The same statement as a named prepared statement (parsed and planned once per connection). Only
+   * for statements whose text never varies: pg refuses a name reused with another text.
+   */
+  prepared(name: string): Sql<Row> {
+    return new Sql<Row>(this.#parts, this.#params, name);
+  }
+
+  /** What pg's query() takes. */
+  toQuery(): { text: string; values: unknown[]; name?: string } {
+    const query: { text: string; values: unknown[]; name?: string } = { text: this.text, values: this.#params };
+    if (this.name !== undefined) query.name = this.name;
+    return query;
+  }
+}
+
+function isTemplate(strings: TemplateStringsArray): boolean {
+  // A real template's strings are frozen and carry `raw`; an array built at run time (maybe from input) is not.
+  return Array.isArray(strings) && Object.isFrozen(strings) && Array.isArray(strings.raw) && strings.length === strings.raw.length;
+}
+
+/** Why `value` cannot be a parameter, or undefined when it can. (The message is built only for a refusal.) */
+function refusal(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+    case 'bigint':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${String(value)}, not a finite number`;
+    case 'object':
+      if (value === null) return undefined;
+      if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : undefined;
+      return 'an object; pass JSON.stringify(value) and cast it, or a sql`` fragment';
+    default:
+      // undefined is a bug (a missing field), not NULL: say so rather than store NULL.
+      return `${typeof value}; only strings, numbers, bigints, booleans, Dates, null, Buffers, arrays and sql\`\` fragments`;
+  }
+}
+
+function checkValue(value: unknown, index: number): void {
+  if (value instanceof Sql || Buffer.isBuffer(value)) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item instanceof Sql) throw new TypeError(`sql: value ${index + 1} is an array holding a fragment; use sql.join`);
+      const why = refusal(item);
+      if (why !== undefined) throw new TypeError(`sql: value ${index + 1}[${i}] is ${why}`);
+    }
+    return;
+  }
+  const why = refusal(value);
+  if (why !== undefined) throw new TypeError(`sql: value ${index + 1} is ${why}`);
+}
+
+/** The tag. Every `${value}` becomes a parameter; a `${sql`…`}` fragment is spliced in with its parameters. */
+export function sql<Row = Record<string, unknown>>(strings: TemplateStringsArray, ...values: SqlValue[]): Sql<Row> {
+  if (!isTemplate(strings)) throw new TypeError('sql must be used as a template tag: sql`…`');
+  const first = strings[0] ?? '';
+  if (values.length === 0) return new Sql<Row>([first], []);
+  const parts: string[] = [first];
+  const params: SqlParam[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    checkValue(value, i);
+    const after = strings[i + 1] ?? '';
+    if (value instanceof Sql) {
+      const inner = value.parts;
+      const innerValues = value.values;
+      parts[parts.length - 1] += inner[0] ?? '';
+      for (let j = 0; j < innerValues.length; j++) {
+        params.push(innerValues[j] ?? null);
+        parts.push(inner[j + 1] ?? '');
+      }
+      parts[parts.length - 1] += after;
+    } else {
+      params.push(value ?? null);
+      parts.push(after);
+    }
+  }
+  return new Sql<Row>(parts, params);
+}
+
+/** Nothing: for an optional condition, `${filter ? sql`AND x = ${filter}` : sql.empty}`. */
+sql.empty = new Sql<never>([''], []);
+
+/** Fragments one after another with `separator` (a comma by default) between them. */
+sql.join = function join(fragments: readonly Sql<unknown>[], separator: Sql<unknown> = sql`, `): Sql<never> {
+  const parts: string[] = [''];
+  const params: SqlParam[] = [];
+  const append = (fragment: Sql<unknown>) => {
+    const inner = fragment.parts;
+    parts[parts.length - 1] += inner[0] ?? '';
+    fragment.values.forEach((param, j) => {
+      params.push(param);
+      parts.push(inner[j + 1] ?? '');
+    });
+  };
+  fragments.forEach((fragment, i) => {
+    if (!(fragment instanceof Sql)) throw new TypeError(`sql.join: item ${i + 1} is not a sql\`\` fragment`);
+    if (i > 0) append(separator);
+    append(fragment);
+  });
+  return new Sql<never>(parts, params);
+};
+
+/**
+ * A quoted identifier (a table or column chosen by code, e.g. from a fixed list): `sql.id('webhook_endpoints', 'secret')`
+ * is "webhook_endpoints"."secret". Refuses what PostgreSQL would not keep as given: empty, NUL, over 63 bytes.
+ */
+sql.id = function id(...names: string[]): Sql<never> {
+  if (names.length === 0) throw new TypeError('sql.id: no name');
+  const quoted = names.map((name) => {
+    if (typeof name !== 'string' || name.length === 0) throw new TypeError('sql.id: an empty name');
+    if (name.includes('\u0000')) throw new TypeError('sql.id: a name with NUL');
+    if (Buffer.byteLength(name, 'utf8') > 63) throw new TypeError('sql.id: a name over 63 bytes (PostgreSQL would cut it)');
+    return `"${name.replaceAll('"', '""')}"`;
+  });
+  return new Sql<never>([quoted.join('.')], []);
+};
+
+/** Anything that runs a statement: pgPool(), a pgTransaction() client, a pg.Client. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow>(config: pg.QueryConfig<unknown[]>): Promise<pg.QueryResult<R>>;
+}
+
+/** The rows a statement returns. */
+export async function queryRows<Row>(on: Queryable, statement: Sql<Row>): Promise<Row[]> {
+  const result = await on.query<Row & pg.QueryResultRow>(statement.toQuery());
+  return result.rows;
+}
+
+/** The first row a statement returns, or undefined. */
+export async function queryRow<Row>(on: Queryable, statement: Sql<Row>): Promise<Row | undefined> {
+  const result = await on.query<Row & pg.QueryResultRow>(statement.toQuery());
+  return result.rows[0];
+}
+
+/** Runs a statement for its effect; resolves to the number of rows it touched. */
+export async function execute(on: Queryable, statement: Sql<unknown>): Promise<number> {
+  const result = await on.query(statement.toQuery());
+  return result.rowCount ?? 0;
+}
