@@ -81,8 +81,9 @@ const FIND_DAILY_MANIFEST = `
   WHERE account_id = $1::uuid AND environment = $2::"Environment" AND manifest_date = $3::date`;
 
 /**
- * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
- * subscribed to it: one statement. A delivery's id is its event's random part and the endpoint's
+ * The package and, only if it is new, its package-sorting event, one delivery per enabled endpoint
+ * subscribed to it and its manifest's package count and services (what the portal's lists read): one
+ * statement. A delivery's id is its event's random part and the endpoint's
  * ordinal, so that ids need no round trip (the format of newId: prefix, then [0-9a-z]).
  */
 const INSERT_PACKAGE = `
@@ -101,6 +102,11 @@ const INSERT_PACKAGE = `
     SELECT 'msg_' || substr(event.id, 5) || row_number() OVER (ORDER BY e.id), event.id, e.id
     FROM event CROSS JOIN webhook_endpoints e
     WHERE e.account_id = $1::uuid AND e.environment = $2::"Environment" AND e.enabled AND $12 = ANY(e.events)
+  ), counted AS (
+    UPDATE daily_manifests
+    SET package_count = package_count + 1,
+        services = CASE WHEN $6::text = ANY(services) THEN services ELSE array_append(coalesce(services, '{}'), $6::text) END
+    WHERE id = $3 AND EXISTS (SELECT 1 FROM pkg)
   )
   SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
 
