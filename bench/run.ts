@@ -1,4 +1,6 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak --profile miss --no-write]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,scale --profile miss --no-write]
+//   scale (not in the default set): --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
+//   (bench/scale.ts; the loaded database is kept between runs, `--scale-reload` loads it again)
 //
 // Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
 // worker running scripts/server.ts, on the production build; memory is the worker's) and,
@@ -41,6 +43,10 @@ const { values: args } = parseArgs({
     'manifest-packages': { type: 'string', default: '1000' },
     'no-next-start': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'scale-packages': { type: 'string', default: '10000000' },
+    'scale-accounts': { type: 'string', default: '1000' },
+    'scale-big': { type: 'string', default: '1000000' },
+    'scale-reload': { type: 'boolean', default: false },
     // Print the report without appending it to bench/RESULTS.md (nor writing bench/results/).
     'no-write': { type: 'boolean', default: false },
   },
@@ -383,6 +389,56 @@ if (ONLY.has('bounded'))
 // leave the database vacuuming for a while afterwards, which the webhook benchmark would measure.
 if (ONLY.has('webhooks')) rows.push(await webhooksRow());
 if (ONLY.has('portal')) rows.push(...(await portalRows()));
+
+// Reads and acceptance on millions of packages (bench/scale.ts); its database is kept between runs.
+if (ONLY.has('scale'))
+  await attempt('Scale', async () => {
+    const { runScale } = await import('./scale');
+    const result = await runScale({
+      serverUrl: dbServer.url,
+      size: { packages: Number(args['scale-packages']), accounts: Number(args['scale-accounts']), big: Number(args['scale-big']) },
+      reload: args['scale-reload'] === true,
+      log,
+      startServer: (url) =>
+        startAppProcess({ name: 'production server', env: { ...serverEnv, DATABASE_URL: url }, nodeArgs: SERVER_NODE_FLAGS.slice(START_FLAGS.length), readyPath: RATE_PATH }),
+      emptyDatabaseUrl: databaseUrl,
+      emptyToken: token,
+      durationSeconds: DURATION,
+      connections: Number(args['package-connections']),
+    });
+    const slowest = [...result.reads].filter((r) => r.status === 200).sort((a, b) => b.p95 - a.p95)[0];
+    rows.push({
+      name: `Scale: portal and API reads, ${result.data.size.packages.toLocaleString('en-US')} packages (${result.data.counts.big_account_packages?.toLocaleString('en-US')} in the account)`,
+      load: `${result.reads.length} reads, one user`,
+      baselineName: '—',
+      goal: 'every read p95 < 100 ms',
+      met: result.met.reads,
+      verdict: slowest ? `slowest p95 ${slowest.p95} ms (${slowest.name})` : 'no reads',
+      notes: [result.report],
+    });
+    if (result.export)
+      rows.push({
+        name: 'Scale: 100,000-row export, streamed',
+        load: 'one download',
+        baselineName: '—',
+        goal: '≥ 50,000 rows/s, RSS growth < 50 MB',
+        met: result.met.export,
+        verdict: `${result.export.rowsPerSecond.toLocaleString('en-US')} rows/s, RSS +${result.export.rssPeakMb - result.export.rssBeforeMb} MB`,
+        notes: [],
+      });
+    if (result.acceptance)
+      rows.push({
+        name: 'Scale: package acceptance vs an empty database',
+        load: `${result.acceptance.connections} connections, ${DURATION} s`,
+        subject: result.acceptance.scale,
+        baseline: result.acceptance.empty,
+        baselineName: 'the same server on an empty database',
+        goal: 'within 10 %',
+        met: result.met.acceptance,
+        verdict: `${pct(result.acceptance.scale.rps / result.acceptance.empty.rps)} of empty`,
+        notes: [],
+      });
+  });
 
 if (ONLY.has('soak'))
   await attempt('Memory soak', () =>
