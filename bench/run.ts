@@ -47,6 +47,9 @@ const { values: args } = parseArgs({
     'scale-accounts': { type: 'string', default: '1000' },
     'scale-big': { type: 'string', default: '1000000' },
     'scale-reload': { type: 'boolean', default: false },
+    // Also log every read's statements with EXPLAIN (ANALYZE, BUFFERS) (auto_explain) into .data/bench/scale-plans.md.
+    'scale-explain': { type: 'boolean', default: false },
+    'scale-skip-acceptance': { type: 'boolean', default: false },
     // Print the report without appending it to bench/RESULTS.md (nor writing bench/results/).
     'no-write': { type: 'boolean', default: false },
   },
@@ -405,7 +408,19 @@ if (ONLY.has('scale'))
       emptyToken: token,
       durationSeconds: DURATION,
       connections: Number(args['package-connections']),
+      skipAcceptance: args['scale-skip-acceptance'] === true,
+      explainLog: args['scale-explain'] ? path.join(ROOT, '.data/postgres-bench.log') : undefined,
     });
+    if (result.plans) {
+      const file = path.join(ROOT, '.data/bench/scale-plans.md');
+      writeFileSync(
+        file,
+        result.plans
+          .map((p) => [`## ${p.name}`, '', `\`GET ${p.path}\``, '', ...p.plans.map((plan) => ['```', plan, '```', ''].join('\n'))].join('\n'))
+          .join('\n'),
+      );
+      log(`plans written to ${file}`);
+    }
     const slowest = [...result.reads].filter((r) => r.status === 200).sort((a, b) => b.p95 - a.p95)[0];
     rows.push({
       name: `Scale: portal and API reads, ${result.data.size.packages.toLocaleString('en-US')} packages (${result.data.counts.big_account_packages?.toLocaleString('en-US')} in the account)`,

@@ -35,6 +35,8 @@ export interface ScaleResult {
   acceptance?: { scale: LoadResult & { peakRssMb: number }; empty: LoadResult & { peakRssMb: number }; connections: number };
   sizes: { table: string; rows: number; tableBytes: number; indexBytes: number; indexes: { name: string; bytes: number }[] }[];
   report: string;
+  /** With explainLog: the plans of the statements each read ran. */
+  plans?: { name: string; path: string; plans: string[] }[];
   met: { reads: boolean; acceptance: boolean | undefined; export: boolean | undefined };
 }
 
@@ -52,6 +54,11 @@ export interface ScaleOptions {
   connections: number;
   /** Skip the acceptance comparison (reads and export only). */
   skipAcceptance?: boolean;
+  /**
+   * After the measurements, each read once more with auto_explain logging every statement's
+   * EXPLAIN (ANALYZE, BUFFERS) to the bench PostgreSQL's log; the plans are returned by read.
+   */
+  explainLog?: string;
 }
 
 export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
@@ -64,7 +71,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const reads: ScaleRead[] = [];
   let exported: ScaleResult['export'];
   let acceptance: ScaleResult['acceptance'];
-  const server = await options.startServer(data.url);
+  let plans: ScaleResult['plans'];
+  let server = await options.startServer(data.url);
   try {
     const portal = { cookie, 'x-carrier-environment': 'test' };
     const api = { authorization: `Token ${token}` };
@@ -142,6 +150,11 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       log(`  ${name}: ${status} p50 ${read.p50} ms p95 ${read.p95} ms (${bytes} bytes)`);
     }
 
+    if (options.explainLog) {
+      plans = await explainReads(options, data, cases, server);
+      server = await options.startServer(data.url);
+    }
+
     // The 100,000-row export, read as a browser would (as fast as it comes), the server's RSS sampled.
     {
       await get(`/portal-api/manifests/${data.someDailyId}/export`, portal);
@@ -212,9 +225,63 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     export: exported,
     acceptance,
     sizes,
+    plans,
     report: report(data, reads, exported, acceptance, sizes, { readsMet, acceptanceMet, exportMet }),
     met: { reads: readsMet, acceptance: acceptanceMet, export: exportMet },
   };
+}
+
+/**
+ * Turns auto_explain on for the scale database (new connections), restarts the server so its pools
+ * open them, makes each read once and collects from the log the plans logged meanwhile, then turns
+ * it off again (and restarts the server once more).
+ */
+async function explainReads(
+  options: ScaleOptions,
+  data: ScaleData,
+  cases: [string, string, Record<string, string>][],
+  server: ServerProcess,
+): Promise<NonNullable<ScaleResult['plans']>> {
+  const { readFileSync, statSync } = await import('node:fs');
+  const admin = new pg.Client({ connectionString: data.url });
+  await admin.connect();
+  const db = pg.escapeIdentifier(new URL(data.url).pathname.slice(1));
+  const settings = [
+    `session_preload_libraries = 'auto_explain'`,
+    `auto_explain.log_min_duration = 0`,
+    `auto_explain.log_analyze = on`,
+    `auto_explain.log_buffers = on`,
+    `auto_explain.log_timing = on`,
+    `auto_explain.log_format = text`,
+  ];
+  const out: NonNullable<ScaleResult['plans']> = [];
+  await server.stop();
+  try {
+    for (const setting of settings) await admin.query(`ALTER DATABASE ${db} SET ${setting}`);
+    const explained = await options.startServer(data.url);
+    try {
+      for (const [name, path, headers] of cases) {
+        await timed(explained.url + path, headers); // warm: prepared statements, caches
+        await new Promise((r) => setTimeout(r, 300));
+        const from = statSync(options.explainLog!).size;
+        await timed(explained.url + path, headers);
+        await new Promise((r) => setTimeout(r, 500));
+        const logged = readFileSync(options.explainLog!, 'utf8').slice(from);
+        const plans = logged
+          .split(/\n(?=\d{4}-\d{2}-\d{2} [\d:.]+ \w+ \[\d+\] LOG:)/)
+          .filter((entry) => entry.includes('duration:') && entry.includes('Query Text:'))
+          .filter((entry) => !/Query Text: (SELECT 1|BEGIN|COMMIT|SELECT "public"\."sessions"|SELECT "public"\."users"|SELECT "public"\."accounts"|UPDATE "public"\."api_tokens")/.test(entry))
+          .map((entry) => entry.replace(/^\S+ \S+ \S+ \[\d+\] LOG:\s*/, '').trim());
+        out.push({ name, path, plans });
+      }
+    } finally {
+      await explained.stop();
+    }
+  } finally {
+    for (const setting of settings) await admin.query(`ALTER DATABASE ${db} RESET ${setting.split(' = ')[0]}`);
+    await admin.end();
+  }
+  return out;
 }
 
 async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; status: number; bytes: number }> {
