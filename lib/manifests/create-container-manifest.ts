@@ -57,6 +57,13 @@ export async function createContainerManifest(options: {
           JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant }), requestHash,
         ],
       );
+      // The dashboard's rollup, in the same transaction.
+      await client.query(
+        `INSERT INTO activity_days (account_id, environment, day, container_manifests)
+         VALUES ($1::uuid, $2::"Environment", (now() AT TIME ZONE 'UTC')::date, 1)
+         ON CONFLICT (account_id, environment, day) DO UPDATE SET container_manifests = activity_days.container_manifests + 1`,
+        [accountId, environment],
+      );
       if (packages.length > 0) {
         await client.query(
           `INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)

@@ -82,8 +82,8 @@ const FIND_DAILY_MANIFEST = `
 
 /**
  * The package and, only if it is new, its package-sorting event, one delivery per enabled endpoint
- * subscribed to it and its manifest's package count and services (what the portal's lists read): one
- * statement. A delivery's id is its event's random part and the endpoint's
+ * subscribed to it and its manifest's package count and services (what the portal's lists read) and the day's
+ * activity count (the dashboard's): one statement. A delivery's id is its event's random part and the endpoint's
  * ordinal, so that ids need no round trip (the format of newId: prefix, then [0-9a-z]).
  */
 const INSERT_PACKAGE = `
@@ -107,6 +107,10 @@ const INSERT_PACKAGE = `
     SET package_count = package_count + 1,
         services = CASE WHEN $6::text = ANY(services) THEN services ELSE array_append(coalesce(services, '{}'), $6::text) END
     WHERE id = $3 AND EXISTS (SELECT 1 FROM pkg)
+  ), activity AS (
+    INSERT INTO activity_days (account_id, environment, day, packages)
+    SELECT $1::uuid, $2::"Environment", (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
+    ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
   )
   SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
 

@@ -5,7 +5,7 @@ import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest
 import type { PortalScope } from './scope';
 
 /** Rows per query: one keyset range scan each, so that memory holds one batch, never the manifest. */
-const BATCH = 2_000;
+const BATCH = 5_000;
 
 /**
  * A manifest's packages as CSV (one column per schema field, formula-looking cells neutralised);
@@ -35,36 +35,38 @@ export async function exportManifestCsv(
        WHERE daily_manifest_id = $1 AND account_id = $2::uuid AND environment = $3::"Environment" AND id > $4::bigint
        ORDER BY id LIMIT ${BATCH}`;
   const encoder = new TextEncoder();
-  let cursor = '-1';
-  let done = false;
+  const read = (after: string) => {
+    const query = pgPool().query<unknown[]>({ text, values: [id, accountId, environment, after, ...columns], rowMode: 'array' });
+    // Handled here too: a batch that fails before pull() awaits it must not be an unhandled rejection
+    // (pull() still sees the error and the stream errors with it).
+    query.catch(() => undefined);
+    return query;
+  };
+  // The next batch is asked for while this one is turned into CSV and sent: one batch in flight, one in hand.
+  let pending: ReturnType<typeof read> | undefined = read('-1');
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(encoder.encode(`${columns.map(csvCell).join(',')}\r\n`));
       },
       async pull(controller) {
-        if (done) return;
-        const { rows } = await pgPool().query<unknown[]>({
-          text,
-          values: [id, accountId, environment, cursor, ...columns],
-          rowMode: 'array',
-        });
+        if (!pending) return;
+        const { rows } = await pending;
+        const last = rows[rows.length - 1];
+        pending = rows.length === BATCH && last ? read(String(last[0])) : undefined;
         let chunk = '';
         for (const row of rows) {
           for (let i = 1; i < row.length; i++) chunk += (i > 1 ? ',' : '') + csvCell(row[i]);
           chunk += '\r\n';
         }
         if (chunk) controller.enqueue(encoder.encode(chunk));
-        const last = rows[rows.length - 1];
-        if (rows.length < BATCH || !last) {
-          done = true;
-          controller.close();
-        } else {
-          cursor = String(last[0]);
-        }
+        if (!pending) controller.close();
+      },
+      cancel() {
+        // The client went away: the batch in flight is let go (its rows are dropped).
+        pending = undefined;
       },
     },
-    // One batch queued ahead of the client at most.
     { highWaterMark: 1 },
   );
   return { filename, stream };

@@ -13,36 +13,18 @@ export interface DailyCount {
 }
 
 /**
- * Packages and container manifests received per UTC day, for the last 30 days (zeros included): one
- * range scan of each table's (account_id, environment, created_at) index from the first day on,
- * grouped once (index-only: the count needs no row). Its cost follows the 30 days' volume, not the
- * account's history (docs/decisions/reads-at-scale.md).
+ * Packages and container manifests received per UTC day, for the last 30 days (zeros included), from
+ * the activity_days rollup the writes keep: 30 rows of its primary key, whatever the volume behind
+ * them (docs/decisions/reads-at-scale.md).
  */
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
-  const rows = await db.$queryRaw<{ day: string; packages: bigint; manifests: bigint }[]>`
-    WITH first AS (
-      SELECT (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int AS day
-    ), since AS (
-      SELECT day::timestamp AT TIME ZONE 'UTC' AS at FROM first
-    ), p AS (
-      SELECT (p.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n
-      FROM packages p
-      WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment"
-        AND p.created_at >= (SELECT at FROM since)
-      GROUP BY 1
-    ), m AS (
-      SELECT (m.created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS n
-      FROM container_manifests m
-      WHERE m.account_id = ${accountId}::uuid AND m.environment = ${environment}::"Environment"
-        AND m.created_at >= (SELECT at FROM since)
-      GROUP BY 1
-    )
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(p.n, 0) AS packages, coalesce(m.n, 0) AS manifests
+  const rows = await db.$queryRaw<{ day: string; packages: number; manifests: number }[]>`
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0) AS packages, coalesce(a.container_manifests, 0) AS manifests
     FROM (
-      SELECT generate_series((SELECT day FROM first), (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
+      SELECT generate_series((now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int, (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
     ) days
-    LEFT JOIN p ON p.day = days.day
-    LEFT JOIN m ON m.day = days.day
+    LEFT JOIN activity_days a
+      ON a.account_id = ${accountId}::uuid AND a.environment = ${environment}::"Environment" AND a.day = days.day
     ORDER BY days.day`;
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
 }
