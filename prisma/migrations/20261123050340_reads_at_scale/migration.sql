@@ -1,6 +1,8 @@
 -- Reads whose cost follows the page, not the account (issue 14; docs/decisions/reads-at-scale.md).
 -- Daily manifests carry their package count and distinct services (kept by the package insert in the
--- same statement from now on); indexes for every list, filter and dashboard query.
+-- same statement from now on). The list, filter and dashboard indexes on (account_id, environment, created_at, id)
+-- and (…, service_name, …) come with 20261123050339_lifecycle; here the per-manifest keyset index and the
+-- webhook success rate's.
 
 -- DropIndex
 DROP INDEX "packages_daily_manifest_id_idx";
@@ -18,19 +20,7 @@ FROM (
 WHERE agg."daily_manifest_id" = d."id";
 
 -- CreateIndex
-CREATE INDEX "container_manifests_account_id_environment_created_at_id_idx" ON "container_manifests"("account_id", "environment", "created_at" DESC, "id" DESC);
-
--- CreateIndex
-CREATE INDEX "container_manifests_account_id_environment_service_name_idx" ON "container_manifests"("account_id", "environment", "service_name");
-
--- CreateIndex
-CREATE INDEX "daily_manifests_account_id_environment_created_at_id_idx" ON "daily_manifests"("account_id", "environment", "created_at" DESC, "id" DESC);
-
--- CreateIndex
 CREATE INDEX "packages_daily_manifest_id_id_idx" ON "packages"("daily_manifest_id", "id");
-
--- CreateIndex
-CREATE INDEX "packages_account_id_environment_created_at_idx" ON "packages"("account_id", "environment", "created_at");
 
 -- CreateIndex
 CREATE INDEX "webhook_attempts_endpoint_id_attempted_at_success_idx" ON "webhook_attempts"("endpoint_id", "attempted_at", "success");
