@@ -133,7 +133,14 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       ['API GET /webhooks/{id}/deliveries', `/version-test/api/1.1/webhooks/${data.endpointId}/deliveries?limit=50`, api],
       // Issue 13's read API (branch w/lifecycle), measured where it exists: a 404 row says it does not yet.
       ['API GET /packages (w/lifecycle)', '/version-test/api/1.1/packages?limit=50', api],
+      ['API GET /packages?service= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&service=Carrier%20Ground', api],
+      ['API GET /packages?to_postal_code= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&to_postal_code=90210', api],
+      ['API GET /packages?status=manifested (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&status=manifested', api],
+      ['API GET /packages/{tn} (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}`, api],
+      ['API GET /packages/{tn}/events (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}/events`, api],
       ['API GET /manifests (w/lifecycle)', '/version-test/api/1.1/manifests?limit=50', api],
+      ['API GET /manifests/{id} (w/lifecycle, 100,000 packages)', `/version-test/api/1.1/manifests/${data.peakManifestId}`, api],
+      ['API GET /manifests/{id}/packages (w/lifecycle)', `/version-test/api/1.1/manifests/${data.peakManifestId}/packages?limit=50`, api],
     ];
     for (const [name, path, headers] of cases) {
       const times: number[] = [];
