@@ -2,6 +2,8 @@
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
+//   --only scale: --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
+//   (bench/scale.ts; the loaded database is kept between runs, `--scale-reload` loads it again)
 //
 // Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
 // worker running scripts/server.ts, on the production build; memory is the worker's) and,
@@ -48,6 +50,13 @@ const { values: args } = parseArgs({
     'servers-rounds': { type: 'string', default: '3' },
     'no-next-start': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'scale-packages': { type: 'string', default: '10000000' },
+    'scale-accounts': { type: 'string', default: '1000' },
+    'scale-big': { type: 'string', default: '1000000' },
+    'scale-reload': { type: 'boolean', default: false },
+    // Also log every read's statements with EXPLAIN (ANALYZE, BUFFERS) (auto_explain) into .data/bench/scale-plans.md.
+    'scale-explain': { type: 'boolean', default: false },
+    'scale-skip-acceptance': { type: 'boolean', default: false },
     // Print the report without appending it to bench/RESULTS.md (nor writing bench/results/).
     'no-write': { type: 'boolean', default: false },
   },
@@ -568,6 +577,68 @@ if (ONLY.has('servers'))
 if (ONLY.has('webhooks')) rows.push(await webhooksRow());
 if (ONLY.has('portal')) rows.push(...(await portalRows()));
 if (ONLY.has('startup')) await attempt('Start to first 200', () => startupRows());
+
+// Reads and acceptance on millions of packages (bench/scale.ts); its database is kept between runs.
+if (ONLY.has('scale'))
+  await attempt('Scale', async () => {
+    const { runScale } = await import('./scale');
+    const result = await runScale({
+      serverUrl: dbServer.url,
+      size: { packages: Number(args['scale-packages']), accounts: Number(args['scale-accounts']), big: Number(args['scale-big']) },
+      reload: args['scale-reload'] === true,
+      log,
+      startServer: (url) =>
+        startAppProcess({ name: 'production server', env: { ...serverEnv, DATABASE_URL: url }, nodeArgs: SERVER_NODE_FLAGS.slice(START_FLAGS.length), readyPath: RATE_PATH }),
+      emptyDatabaseUrl: databaseUrl,
+      emptyToken: token,
+      durationSeconds: DURATION,
+      connections: Number(args['package-connections']),
+      skipAcceptance: args['scale-skip-acceptance'] === true,
+      explainLog: args['scale-explain'] ? path.join(ROOT, '.data/postgres-bench.log') : undefined,
+    });
+    if (result.plans) {
+      const file = path.join(ROOT, '.data/bench/scale-plans.md');
+      writeFileSync(
+        file,
+        result.plans
+          .map((p) => [`## ${p.name}`, '', `\`GET ${p.path}\``, '', ...p.plans.map((plan) => ['```', plan, '```', ''].join('\n'))].join('\n'))
+          .join('\n'),
+      );
+      log(`plans written to ${file}`);
+    }
+    const slowest = [...result.reads].filter((r) => r.status === 200).sort((a, b) => b.p95 - a.p95)[0];
+    rows.push({
+      name: `Scale: portal and API reads, ${result.data.size.packages.toLocaleString('en-US')} packages (${result.data.counts.big_account_packages?.toLocaleString('en-US')} in the account)`,
+      load: `${result.reads.length} reads, one user`,
+      baselineName: '—',
+      goal: 'every read p95 < 100 ms',
+      met: result.met.reads,
+      verdict: slowest ? `slowest p95 ${slowest.p95} ms (${slowest.name})` : 'no reads',
+      notes: [result.report],
+    });
+    if (result.export)
+      rows.push({
+        name: 'Scale: 100,000-row export, streamed',
+        load: 'one download',
+        baselineName: '—',
+        goal: '≥ 50,000 rows/s, RSS growth < 50 MB',
+        met: result.met.export,
+        verdict: `${result.export.rowsPerSecond.toLocaleString('en-US')} rows/s, RSS +${result.export.rssPeakMb - result.export.rssBeforeMb} MB`,
+        notes: [],
+      });
+    if (result.acceptance)
+      rows.push({
+        name: 'Scale: package acceptance vs an empty database',
+        load: `${result.acceptance.connections} connections, ${DURATION} s`,
+        subject: result.acceptance.scale,
+        baseline: result.acceptance.empty,
+        baselineName: 'the same server on an empty database',
+        goal: 'within 10 %',
+        met: result.met.acceptance,
+        verdict: `${pct(result.acceptance.scale.rps / result.acceptance.empty.rps)} of empty`,
+        notes: [],
+      });
+  });
 
 if (ONLY.has('soak'))
   await attempt('Memory soak', () =>

@@ -61,6 +61,15 @@ const INSERT_PACKAGE = `
     FROM event CROSS JOIN webhook_endpoints e
     WHERE e.account_id = $1::uuid AND e.environment = 'test' AND e.enabled AND $11 = ANY(e.events)
     RETURNING 1
+  ), counted AS (
+    UPDATE daily_manifests
+    SET package_count = package_count + 1,
+        services = CASE WHEN $5::text = ANY(services) THEN services ELSE array_append(coalesce(services, '{}'), $5::text) END
+    WHERE id = $2 AND EXISTS (SELECT 1 FROM pkg)
+  ), activity AS (
+    INSERT INTO activity_days (account_id, environment, day, packages)
+    SELECT $1::uuid, 'test', (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
+    ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
   )
   SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
 

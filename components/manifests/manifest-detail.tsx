@@ -119,16 +119,20 @@ function Item({ label, value }: { label: string; value: string | null | undefine
 
 function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {
   const portal = usePortalEnvironment();
-  const [offset, setOffset] = useState(0);
+  // Keyset pages: the cursor of every page visited so far (the first page has none), so Previous
+  // goes back without an offset.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const offset = cursors.length * PAGE_SIZE;
   const scroller = useRef<HTMLDivElement>(null);
   useEffect(() => {
     scroller.current?.scrollTo({ top: 0 });
   }, [offset]);
   const page = useQuery({
-    queryKey: portal.key('manifest-packages', id, offset),
+    queryKey: portal.key('manifest-packages', id, cursor ?? ''),
     queryFn: ({ signal }) =>
       portal.fetch<ManifestPackagePage>(
-        `/portal-api/manifests/${encodeURIComponent(id)}/packages?offset=${offset}&limit=${PAGE_SIZE}`,
+        `/portal-api/manifests/${encodeURIComponent(id)}/packages?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { signal },
       ),
     placeholderData: keepPreviousData,
@@ -193,16 +197,19 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
               <Button
                 size="sm"
                 variant="secondary"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+                disabled={cursors.length === 0}
+                onClick={() => setCursors((c) => c.slice(0, -1))}
               >
                 Previous
               </Button>
               <Button
                 size="sm"
                 variant="secondary"
-                disabled={offset + PAGE_SIZE >= page.data.total}
-                onClick={() => setOffset(offset + PAGE_SIZE)}
+                disabled={!page.data.nextCursor}
+                onClick={() => {
+                  const next = page.data.nextCursor;
+                  if (next) setCursors((c) => [...c, next]);
+                }}
               >
                 Next
               </Button>

@@ -23,12 +23,17 @@ export function ManifestListView() {
   const pathname = usePathname();
   const portal = usePortalEnvironment();
   const applied = Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])) as Filters;
-  const offset = Math.max(0, Number(params.get('offset') ?? 0) || 0);
+  // Keyset paging: `after`/`before` are the API's cursors; `at` is only where the page starts, for the
+  // "26–50 of N" line.
+  const after = params.get('after') ?? '';
+  const before = after ? '' : (params.get('before') ?? '');
+  const offset = after || before ? Math.max(0, Number(params.get('at') ?? 0) || 0) : 0;
   const [form, setForm] = useState<Filters>(applied);
 
   const query = new URLSearchParams();
   for (const f of FILTERS) if (applied[f]) query.set(f, applied[f]);
-  query.set('offset', String(offset));
+  if (after) query.set('after', after);
+  if (before) query.set('before', before);
   query.set('limit', String(PAGE_SIZE));
   const list = useQuery({
     queryKey: portal.key('manifests', query.toString()),
@@ -36,22 +41,26 @@ export function ManifestListView() {
     placeholderData: keepPreviousData,
   });
 
-  function navigate(filters: Filters, nextOffset: number) {
+  function navigate(filters: Filters, page?: { after?: string; before?: string; at: number }) {
     const next = new URLSearchParams();
     for (const f of FILTERS) if (filters[f].trim()) next.set(f, filters[f].trim());
-    if (nextOffset) next.set('offset', String(nextOffset));
+    if (page && page.at > 0 && (page.after || page.before)) {
+      if (page.after) next.set('after', page.after);
+      else if (page.before) next.set('before', page.before);
+      next.set('at', String(page.at));
+    }
     router.replace(`${pathname}${next.size ? `?${next}` : ''}`, { scroll: false });
   }
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    navigate(form, 0);
+    navigate(form);
   }
 
   function clear() {
     const empty = Object.fromEntries(FILTERS.map((f) => [f, ''])) as Filters;
     setForm(empty);
-    navigate(empty, 0);
+    navigate(empty);
   }
 
   const set = (key: keyof Filters) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -207,16 +216,16 @@ export function ManifestListView() {
               <Button
                 size="sm"
                 variant="secondary"
-                disabled={offset === 0}
-                onClick={() => navigate(applied, Math.max(0, offset - PAGE_SIZE))}
+                disabled={!data.prevCursor}
+                onClick={() => navigate(applied, { before: data.prevCursor ?? undefined, at: Math.max(0, offset - PAGE_SIZE) })}
               >
                 Previous
               </Button>
               <Button
                 size="sm"
                 variant="secondary"
-                disabled={offset + PAGE_SIZE >= data.total}
-                onClick={() => navigate(applied, offset + PAGE_SIZE)}
+                disabled={!data.nextCursor}
+                onClick={() => navigate(applied, { after: data.nextCursor ?? undefined, at: offset + PAGE_SIZE })}
               >
                 Next
               </Button>

@@ -10,6 +10,8 @@ export interface AuthContext {
   accountId: string;
   environment: Environment;
   tokenId: string;
+  /** A carrier operations token (lib/auth/ops-tokens.ts): no account; only /ops/… routes. */
+  kind?: 'ops';
 }
 
 // Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches

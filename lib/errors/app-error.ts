@@ -17,6 +17,9 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  // The lifecycle (lib/lifecycle): the carrier has the package or container, or the table forbids the move.
+  'not_cancellable',
+  'illegal_transition',
   'payload_too_large',
   'request_timeout',
   'unsupported_media_type',

@@ -15,6 +15,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  not_cancellable: 409,
+  illegal_transition: 409,
   payload_too_large: 413,
   request_timeout: 408,
   unsupported_media_type: 415,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { assertAddressNotBlocked, recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken } from '@/lib/auth/authenticate-token';
+import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
+import { looksLikeToken, parseAuthorization } from '@/lib/auth/tokens';
 import { checkRateLimit } from '@/lib/auth/rate-limit';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -39,8 +41,10 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
       }
       // Checked before the token: no caller has an id like this, and no query should ever see one.
       if (match.invalidParam) throw new AppError('not_found', `Nothing exists at this path: its ${match.invalidParam} is not an id this service issues.`);
+      // The simulator exists in the test environment only: on the live path it is not there at all.
+      if (match.route.testOnly && match.environment !== 'test') throw new AppError('not_found', `No API operation at ${request.path}; the simulator exists on the test path (/version-test/api/1.1) only.`);
       assertAddressNotBlocked(request.remoteAddress);
-      const auth = await authenticateToken({ authorization: request.headers.get('authorization'), environment: match.environment }).catch(
+      const auth = await authenticateRequest(match, request.headers.get('authorization')).catch(
         async (error: unknown) => {
           if (error instanceof AppError && error.code === 'unauthorized') await recordAuthFailure(request.remoteAddress);
           throw error;
@@ -90,6 +94,27 @@ function routeHeaders(route: Route): { allow: string; headers: Readonly<Record<s
     byRoute.set(route, cached);
   }
   return cached;
+}
+
+/**
+ * Shipper routes take shipper tokens (authenticateToken); /ops/… routes take carrier operations tokens only.
+ * The wrong kind of valid-looking token is 403: it is known who is asking, and this is not theirs to call.
+ */
+async function authenticateRequest(match: RouteMatch, authorization: string | null) {
+  const token = parseAuthorization(authorization);
+  if (match.route.auth === 'ops') {
+    if (token && !isOpsToken(token) && looksLikeToken(token)) {
+      // An unknown or revoked shipper token stays a 401 (and counts as a failed authentication); a valid one is 403.
+      await authenticateToken({ authorization, environment: match.environment });
+      throw new AppError('forbidden', 'This route takes a carrier operations token (ck_ops_…); a shipper token cannot call it.');
+    }
+    if (!token) throw new AppError('unauthorized', 'Send your operations token as "Authorization: Token <token>".', { challenge: 'Token' });
+    return authenticateOpsToken({ token, environment: match.environment });
+  }
+  if (token && isOpsToken(token)) {
+    throw new AppError('forbidden', 'A carrier operations token (ck_ops_…) may call only the /ops/… routes.');
+  }
+  return authenticateToken({ authorization, environment: match.environment });
 }
 
 async function readJson(request: ApiRequest): Promise<unknown> {

@@ -13,6 +13,19 @@ import {
   testWebhookOperation,
   updateWebhookOperation,
 } from './operations/webhooks';
+import {
+  cancelManifestOperation,
+  cancelPackageOperation,
+  getManifestOperation,
+  getPackageOperation,
+  ingestScansOperation,
+  listManifestPackagesOperation,
+  listManifestsOperation,
+  listPackageEventsOperation,
+  listPackagesOperation,
+  simulateManifestOperation,
+  simulatePackageOperation,
+} from './operations/lifecycle';
 import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 
@@ -21,6 +34,10 @@ export interface Route {
   methods: Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', Operation>>;
   /** How the error envelope carries IsSuccess for this operation, if at all. */
   isSuccess?: 'text' | 'boolean';
+  /** 'ops': carrier operations tokens only (and shipper tokens refused); otherwise shipper tokens only. */
+  auth?: 'ops';
+  /** Exists on the test path only (the simulator): the live path answers 404. */
+  testOnly?: boolean;
 }
 
 // The same routes answer under both base paths; the path alone picks the environment.
@@ -39,6 +56,18 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
   { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },
   { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
+  // The lifecycle (issue 13): reads, cancel, the test-mode simulator, and the carrier's scans.
+  { pattern: '/manifests', methods: { GET: listManifestsOperation } },
+  { pattern: '/manifests/:id', methods: { GET: getManifestOperation } },
+  { pattern: '/manifests/:id/packages', methods: { GET: listManifestPackagesOperation } },
+  { pattern: '/manifests/:id/cancel', methods: { POST: cancelManifestOperation } },
+  { pattern: '/manifests/:id/simulate', methods: { POST: simulateManifestOperation }, testOnly: true },
+  { pattern: '/packages', methods: { GET: listPackagesOperation } },
+  { pattern: '/packages/:trackingNumber', methods: { GET: getPackageOperation } },
+  { pattern: '/packages/:trackingNumber/events', methods: { GET: listPackageEventsOperation } },
+  { pattern: '/packages/:trackingNumber/cancel', methods: { POST: cancelPackageOperation } },
+  { pattern: '/packages/:trackingNumber/simulate', methods: { POST: simulatePackageOperation }, testOnly: true },
+  { pattern: '/ops/scans', methods: { POST: ingestScansOperation }, auth: 'ops' },
 ];
 
 /** Every API route, for documentation and the access-matrix test. */

@@ -59,6 +59,14 @@ export async function createContainerManifest(options: {
                   ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null}, ${header.ShipmentDescription}, ${packages.length},
                   ${headerJson}::jsonb, ${requestHash})`,
       );
+      // The dashboard's rollup, in the same transaction.
+      await execute(
+        client,
+        sql`
+          INSERT INTO activity_days (account_id, environment, day, container_manifests)
+          VALUES (${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1)
+          ON CONFLICT (account_id, environment, day) DO UPDATE SET container_manifests = activity_days.container_manifests + 1`,
+      );
       if (packages.length > 0) {
         await execute(
           client,

@@ -77,7 +77,8 @@ function findDailyManifest(accountId: string, environment: Environment, day: str
 
 /**
  * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
- * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox): one statement.
+ * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's package count and
+ * services (what the portal's lists read) and the day's activity count (the dashboard's): one statement.
  */
 async function insertPackage(
   on: Queryable,
@@ -99,7 +100,17 @@ async function insertPackage(
                 ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash})
         ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
         RETURNING id
-      ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}
+      ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
+        UPDATE daily_manifests
+        SET package_count = package_count + 1,
+            services = CASE WHEN ${pkg.ServiceName}::text = ANY(services) THEN services
+                       ELSE array_append(coalesce(services, '{}'), ${pkg.ServiceName}::text) END
+        WHERE id = ${manifestId} AND EXISTS (SELECT 1 FROM pkg)
+      ), activity AS (
+        INSERT INTO activity_days (account_id, environment, day, packages)
+        SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
+        ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
+      )
       SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`.prepared('package_insert'),
   );
   if (row?.inserted) return { manifestId, created: true };

@@ -5,6 +5,7 @@ import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import type { ManifestDetail, ManifestPackagePage, ManifestType } from './types';
 import type { PortalScope } from './scope';
+import { decodePageKey, encodePageKey } from './cursor';
 
 /** Package columns, in the order of each operation's schema. */
 export const CONTAINER_PACKAGE_COLUMNS = Object.keys(ZContainerDetail.shape);
@@ -40,81 +41,81 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
       columns: CONTAINER_PACKAGE_COLUMNS,
     };
   }
+  // The count and the services are kept on the daily manifest's row by the package insert.
   const daily = await db.dailyManifest.findFirst({
     where: { id, accountId, environment },
-    select: { id: true, manifestDate: true, createdAt: true },
+    select: { id: true, manifestDate: true, createdAt: true, packageCount: true, services: true },
   });
   if (!daily) return null;
-  const [count, services] = await Promise.all([
-    db.package.count({ where: { dailyManifestId: daily.id, accountId, environment } }),
-    db.package.findMany({
-      where: { dailyManifestId: daily.id, accountId, environment },
-      distinct: ['serviceName'],
-      select: { serviceName: true },
-      take: 20,
-    }),
-  ]);
   return {
     type: 'daily',
     id: daily.id,
     containerId: null,
     manifestDate: isoDay(daily.manifestDate),
     manifestDateDefaulted: false,
-    service: services.map((s) => s.serviceName).join(', ') || null,
-    packageCount: count,
+    service: daily.services.join(', ') || null,
+    packageCount: daily.packageCount,
     createdAt: isoInstant(daily.createdAt),
     header: null,
     columns: DAILY_PACKAGE_COLUMNS,
   };
 }
 
-async function manifestType(options: PortalScope & { id: string }): Promise<ManifestType | null> {
+/** The manifest's type and package count, or null when it is not this account's in this environment. */
+async function manifestHead(options: PortalScope & { id: string }): Promise<{ type: ManifestType; packageCount: number } | null> {
   const { accountId, environment, id } = options;
-  if (await db.containerManifest.count({ where: { id, accountId, environment } })) return 'container';
-  if (await db.dailyManifest.count({ where: { id, accountId, environment } })) return 'daily';
-  return null;
+  const container = await db.containerManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
+  if (container) return { type: 'container', packageCount: container.packageCount };
+  const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
+  return daily ? { type: 'daily', packageCount: daily.packageCount } : null;
 }
 
-/** One page of a manifest's packages in manifest order; null when the manifest is not this account's. */
+/**
+ * One page of a manifest's packages in manifest order (containers by position, daily manifests by
+ * arrival), in keyset pages: `cursor` is the previous page's nextCursor. Each page is one range scan
+ * of (manifest_id, position) or (daily_manifest_id, id); the total is the manifest's own count.
+ * Null when the manifest is not this account's.
+ */
 export async function listManifestPackages(
-  options: PortalScope & { id: string; offset?: number; limit?: number },
+  options: PortalScope & { id: string; cursor?: string; limit?: number },
 ): Promise<ManifestPackagePage | null> {
   const { accountId, environment, id } = options;
   const limit = Math.min(Math.max(options.limit ?? 100, 1), 500);
-  const offset = Math.max(options.offset ?? 0, 0);
-  const type = await manifestType(options);
-  if (!type) return null;
-  if (type === 'container') {
-    const where = { manifestId: id, accountId, environment };
-    const [total, rows] = await Promise.all([
-      db.containerPackage.count({ where }),
-      db.containerPackage.findMany({
-        where,
-        orderBy: { position: 'asc' },
-        skip: offset,
-        take: limit,
-        select: { position: true, trackingNumber: true, detail: true },
-      }),
-    ]);
-    return { total, offset, limit, items: rows.map((r) => ({ ...r, detail: r.detail as Record<string, unknown> })) };
+  const after = decodePageKey(options.cursor);
+  const seen = after?.seen ?? 0;
+  const head = await manifestHead(options);
+  if (!head) return null;
+  if (head.type === 'container') {
+    const rows = await db.containerPackage.findMany({
+      where: { manifestId: id, accountId, environment, ...(after ? { position: { gt: Number(after.key) } } : {}) },
+      orderBy: { position: 'asc' },
+      take: limit + 1,
+      select: { position: true, trackingNumber: true, detail: true },
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      total: head.packageCount,
+      limit,
+      nextCursor: rows.length > limit && last ? encodePageKey({ key: BigInt(last.position), seen: seen + page.length }) : null,
+      items: page.map((r) => ({ ...r, detail: r.detail as Record<string, unknown> })),
+    };
   }
-  const where = { dailyManifestId: id, accountId, environment };
-  const [total, rows] = await Promise.all([
-    db.package.count({ where }),
-    db.package.findMany({
-      where,
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      skip: offset,
-      take: limit,
-      select: { trackingNumber: true, data: true },
-    }),
-  ]);
+  const rows = await db.package.findMany({
+    where: { dailyManifestId: id, accountId, environment, ...(after ? { id: { gt: after.key } } : {}) },
+    orderBy: { id: 'asc' },
+    take: limit + 1,
+    select: { id: true, trackingNumber: true, data: true },
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
   return {
-    total,
-    offset,
+    total: head.packageCount,
     limit,
-    items: rows.map((r, i) => ({
-      position: offset + i,
+    nextCursor: rows.length > limit && last ? encodePageKey({ key: last.id, seen: seen + page.length }) : null,
+    items: page.map((r, i) => ({
+      // Counted from the manifest's first package: the cursor carries how many came before.
+      position: seen + i,
       trackingNumber: r.trackingNumber,
       detail: r.data as Record<string, unknown>,
     })),

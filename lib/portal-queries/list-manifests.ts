@@ -1,6 +1,7 @@
 import 'server-only';
 import { isoDay, isoInstant } from './dates';
 import { db, Prisma } from '@/lib/db';
+import { decodeTimeKey, encodeTimeKey, type TimeKey } from './cursor';
 import type { ManifestList, ManifestListItem, ManifestType } from './types';
 import { containsPattern, type PortalScope } from './scope';
 
@@ -12,7 +13,9 @@ export interface ListManifestsOptions extends PortalScope {
   /** Inclusive manifest days, YYYY-MM-DD. */
   from?: string;
   to?: string;
-  offset?: number;
+  /** Keyset cursors from a previous page: the page of items older than `after`, or newer than `before`. */
+  after?: string;
+  before?: string;
   limit?: number;
 }
 
@@ -24,18 +27,21 @@ interface Row {
   service: string | null;
   package_count: number;
   created_at: Date;
-  total: bigint;
 }
 
 /**
- * Container manifests and daily package manifests in one list, newest first, with offset
- * pagination (a shipper's manifests number in the thousands, not millions).
+ * Container manifests and daily package manifests in one list, newest first (created_at, id), in
+ * keyset pages: each table gives at most one page's rows from its (account_id, environment,
+ * created_at, id) index, starting at the cursor, and only those are merged. Counts and services are
+ * read from the manifest rows (daily manifests keep theirs, maintained by the package insert), so a
+ * page costs the same with ten packages or ten million behind it (docs/decisions/reads-at-scale.md).
  */
 export async function listManifests(options: ListManifestsOptions): Promise<ManifestList> {
   const { accountId, environment, type, service, from, to } = options;
   const q = options.q?.trim() || undefined;
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
-  const offset = Math.max(options.offset ?? 0, 0);
+  const after = decodeTimeKey(options.after);
+  const before = after ? undefined : decodeTimeKey(options.before);
   const scope = (alias: string) =>
     Prisma.sql`${Prisma.raw(alias)}.account_id = ${accountId}::uuid AND ${Prisma.raw(alias)}.environment = ${environment}::"Environment"`;
 
@@ -52,53 +58,96 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   }
   if (service) {
     containerWhere.push(Prisma.sql`m.service_name = ${service}`);
-    dailyWhere.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM packages p WHERE p.daily_manifest_id = d.id AND p.service_name = ${service})`,
-    );
+    dailyWhere.push(Prisma.sql`${service}::text = ANY(d.services)`);
   }
-  const outerWhere: Prisma.Sql[] = [Prisma.sql`TRUE`];
-  if (from) outerWhere.push(Prisma.sql`day >= ${from}::date`);
-  if (to) outerWhere.push(Prisma.sql`day <= ${to}::date`);
+  if (from) {
+    containerWhere.push(Prisma.sql`(m.manifest_date AT TIME ZONE 'UTC')::date >= ${from}::date`);
+    dailyWhere.push(Prisma.sql`d.manifest_date >= ${from}::date`);
+  }
+  if (to) {
+    containerWhere.push(Prisma.sql`(m.manifest_date AT TIME ZONE 'UTC')::date <= ${to}::date`);
+    dailyWhere.push(Prisma.sql`d.manifest_date <= ${to}::date`);
+  }
+  const key = after ?? before;
+  const keyed = (alias: string, where: Prisma.Sql[]) =>
+    key
+      ? [
+          ...where,
+          after
+            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.createdAt}::timestamptz, ${key.id}::text)`
+            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.createdAt}::timestamptz, ${key.id}::text)`,
+        ]
+      : where;
+  // Newest first; a page before the cursor is read oldest first from the cursor, then turned round.
+  const order = Prisma.raw(before ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC');
+  const orderBy = (alias: string) =>
+    Prisma.raw(before ? `${alias}.created_at ASC, ${alias}.id ASC` : `${alias}.created_at DESC, ${alias}.id DESC`);
+  const take = limit + 1;
 
-  const containers = Prisma.sql`
+  const containers = Prisma.sql`(
     SELECT 'container' AS type, m.id, m.container_id, (m.manifest_date AT TIME ZONE 'UTC')::date AS day,
            m.service_name AS service, m.package_count, m.created_at
-    FROM container_manifests m WHERE ${Prisma.join(containerWhere, ' AND ')}`;
-  const dailies = Prisma.sql`
+    FROM container_manifests m WHERE ${Prisma.join(keyed('m', containerWhere), ' AND ')}
+    ORDER BY ${orderBy('m')} LIMIT ${take})`;
+  const dailies = Prisma.sql`(
     SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date AS day,
-           agg.services AS service, agg.package_count, d.created_at
-    FROM daily_manifests d
-    CROSS JOIN LATERAL (
-      SELECT count(*)::int AS package_count, string_agg(DISTINCT p.service_name, ', ') AS services
-      FROM packages p WHERE p.daily_manifest_id = d.id) agg
-    WHERE ${Prisma.join(dailyWhere, ' AND ')}`;
+           array_to_string(d.services, ', ') AS service, d.package_count, d.created_at
+    FROM daily_manifests d WHERE ${Prisma.join(keyed('d', dailyWhere), ' AND ')}
+    ORDER BY ${orderBy('d')} LIMIT ${take})`;
   const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
+  const count = (table: string, alias: string, where: Prisma.Sql[]) =>
+    Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(table)} ${Prisma.raw(alias)} WHERE ${Prisma.join(where, ' AND ')})`;
+  const totalSql =
+    type === 'container'
+      ? count('container_manifests', 'm', containerWhere)
+      : type === 'daily'
+        ? count('daily_manifests', 'd', dailyWhere)
+        : Prisma.sql`${count('container_manifests', 'm', containerWhere)} + ${count('daily_manifests', 'd', dailyWhere)}`;
 
-  const [rows, services] = await Promise.all([
-    db.$queryRaw<Row[]>`
-      SELECT *, count(*) OVER () AS total FROM (${union}) items
-      WHERE ${Prisma.join(outerWhere, ' AND ')}
-      ORDER BY created_at DESC, id DESC
-      LIMIT ${limit} OFFSET ${offset}`,
+  const [fetched, totals, services] = await Promise.all([
+    db.$queryRaw<Row[]>`SELECT * FROM (${union}) items ORDER BY ${order} LIMIT ${take}`,
+    db.$queryRaw<{ n: bigint }[]>`SELECT ${totalSql} AS n`,
     listServices({ accountId, environment }),
   ]);
-  // Past the last page the window count is lost with the rows; count again so the pager can recover.
-  const total = rows[0] ? Number(rows[0].total) : offset > 0 ? await countAll(union, outerWhere) : 0;
-  return { items: rows.map(toItem), total, offset, limit, services };
+  const more = fetched.length > limit;
+  const page = fetched.slice(0, limit);
+  if (before) page.reverse();
+  const first = page[0];
+  const last = page[page.length - 1];
+  const keyOf = (row: Row): string => encodeTimeKey({ createdAt: row.created_at, id: row.id } satisfies TimeKey);
+  return {
+    items: page.map(toItem),
+    total: Number(totals[0]?.n ?? 0),
+    limit,
+    // Older items exist past the last one when more were read going forward, or always when paging back.
+    nextCursor: last && (before ? true : more) ? keyOf(last) : null,
+    // Newer items exist before the first one when the page started after a cursor, or more were read going back.
+    prevCursor: first && (after ? true : before ? more : false) ? keyOf(first) : null,
+    services,
+  };
 }
 
-async function countAll(union: Prisma.Sql, where: Prisma.Sql[]): Promise<number> {
-  const [row] = await db.$queryRaw<
-    { n: bigint }[]
-  >`SELECT count(*) AS n FROM (${union}) items WHERE ${Prisma.join(where, ' AND ')}`;
-  return Number(row?.n ?? 0);
-}
-
+/**
+ * Distinct services of the account's manifests in this environment, for the filter: the daily
+ * manifests' own lists (one row per day) and, from the (account_id, environment, service_name)
+ * index, one probe per distinct container service (a skip scan), never a pass over the packages.
+ */
 async function listServices({ accountId, environment }: PortalScope): Promise<string[]> {
   const rows = await db.$queryRaw<{ service: string }[]>`
-    SELECT service_name AS service FROM container_manifests WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+    WITH RECURSIVE container_services AS (
+      (SELECT service_name FROM container_manifests
+       WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+       ORDER BY service_name LIMIT 1)
+      UNION ALL
+      SELECT (SELECT m.service_name FROM container_manifests m
+              WHERE m.account_id = ${accountId}::uuid AND m.environment = ${environment}::"Environment"
+                AND m.service_name > s.service_name
+              ORDER BY m.service_name LIMIT 1)
+      FROM container_services s WHERE s.service_name IS NOT NULL
+    )
+    SELECT service_name AS service FROM container_services WHERE service_name IS NOT NULL
     UNION
-    SELECT service_name FROM packages WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+    SELECT unnest(services) FROM daily_manifests WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
     ORDER BY 1 LIMIT 100`;
   return rows.map((r) => r.service);
 }
@@ -109,7 +158,7 @@ function toItem(row: Row): ManifestListItem {
     id: row.id,
     containerId: row.container_id,
     manifestDate: isoDay(row.day),
-    service: row.service,
+    service: row.service || null,
     packageCount: row.package_count,
     createdAt: isoInstant(row.created_at),
   };

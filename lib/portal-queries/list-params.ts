@@ -4,8 +4,9 @@ import { storableString } from '@/lib/schemas/text-rule';
 
 // Query-string parameters of the portal's list endpoints, parsed once with parseOperation, so a bad
 // filter is a 422 naming the parameter. Text filters obey the one text rule (a NUL would reach
-// PostgreSQL); days are real dates in the manifest years. Paging stays lenient: a pager link that
-// is off falls back to the first page.
+// PostgreSQL); days are real dates in the manifest years. Paging is by keyset cursor (opaque tokens
+// from the previous page, lib/portal-queries/cursor.ts) and stays lenient: a cursor that is off falls
+// back to the first page.
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -26,13 +27,14 @@ export const ZManifestListQuery = z.object({
   service: filterText(100),
   from: day,
   to: day,
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined),
+  after: z.string().max(200).optional().catch(undefined),
+  before: z.string().max(200).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
 });
 export type TManifestListQuery = z.infer<typeof ZManifestListQuery>;
 
 export const ZPageQuery = z.object({
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined),
+  cursor: z.string().max(40).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(500).optional().catch(undefined),
 });
 

@@ -16,9 +16,12 @@ export interface ManifestListItem {
 
 export interface ManifestList {
   items: ManifestListItem[];
+  /** Manifests matching the filters (a count of manifest rows, never of packages). */
   total: number;
-  offset: number;
   limit: number;
+  /** Keyset cursors: `after=nextCursor` gives the next (older) page, `before=prevCursor` the previous one; null at either end. */
+  nextCursor: string | null;
+  prevCursor: string | null;
   /** Distinct services across the account's manifests in this environment, for the filter. */
   services: string[];
 }
@@ -46,9 +49,11 @@ export interface ManifestPackageRow {
 
 export interface ManifestPackagePage {
   items: ManifestPackageRow[];
+  /** The manifest's package count (kept on the manifest row). */
   total: number;
-  offset: number;
   limit: number;
+  /** `cursor=nextCursor` gives the next page; null on the last one. */
+  nextCursor: string | null;
 }
 
 export interface FoundPackage {

@@ -12,36 +12,34 @@ export interface DailyCount {
   manifests: number;
 }
 
-/** Packages and container manifests received per UTC day, for the last 30 days (zeros included). */
+/**
+ * Packages and container manifests received per UTC day, for the last 30 days (zeros included), from
+ * the activity_days rollup the writes keep: 30 rows of its primary key, whatever the volume behind
+ * them (docs/decisions/reads-at-scale.md).
+ */
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
-  const rows = await db.$queryRaw<{ day: string; packages: bigint; manifests: bigint }[]>`
-    WITH days AS (
-      SELECT generate_series(
-        (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int,
-        (now() AT TIME ZONE 'UTC')::date,
-        interval '1 day'
-      )::date AS day
-    )
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-      (SELECT count(*) FROM packages p
-        WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment"
-          AND (p.created_at AT TIME ZONE 'UTC')::date = days.day) AS packages,
-      (SELECT count(*) FROM container_manifests m
-        WHERE m.account_id = ${accountId}::uuid AND m.environment = ${environment}::"Environment"
-          AND (m.created_at AT TIME ZONE 'UTC')::date = days.day) AS manifests
-    FROM days ORDER BY days.day`;
+  const rows = await db.$queryRaw<{ day: string; packages: number; manifests: number }[]>`
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0) AS packages, coalesce(a.container_manifests, 0) AS manifests
+    FROM (
+      SELECT generate_series((now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int, (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
+    ) days
+    LEFT JOIN activity_days a
+      ON a.account_id = ${accountId}::uuid AND a.environment = ${environment}::"Environment" AND a.day = days.day
+    ORDER BY days.day`;
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
 }
 
-/** Delivery attempts to the account's endpoints in the last 30 days, and how many got a 2xx. */
+/**
+ * Delivery attempts to the account's endpoints in the last 30 days, and how many got a 2xx: attempts
+ * carry their endpoint, so this is a range scan of (endpoint_id, attempted_at, success) per endpoint.
+ */
 async function webhookStats(accountId: string, environment: Environment) {
   const [row] = await db.$queryRaw<{ attempts: bigint; succeeded: bigint }[]>`
     SELECT count(*) AS attempts, count(*) FILTER (WHERE a.success) AS succeeded
-    FROM webhook_attempts a
-    JOIN webhook_messages msg ON msg.id = a.message_id
-    JOIN webhook_endpoints e ON e.id = msg.endpoint_id
-    WHERE e.account_id = ${accountId}::uuid AND e.environment = ${environment}::"Environment"
-      AND a.attempted_at > now() - make_interval(days => ${DASHBOARD_DAYS}::int)`;
+    FROM webhook_endpoints e
+    JOIN webhook_attempts a ON a.endpoint_id = e.id
+      AND a.attempted_at > now() - make_interval(days => ${DASHBOARD_DAYS}::int)
+    WHERE e.account_id = ${accountId}::uuid AND e.environment = ${environment}::"Environment"`;
   const attempts = Number(row?.attempts ?? 0);
   const succeeded = Number(row?.succeeded ?? 0);
   return { attempts, succeeded, successRate: attempts === 0 ? null : succeeded / attempts };

@@ -313,8 +313,9 @@ describe('portal list filters', () => {
       q: 'ULD',
       service: 'AirSkip',
     });
-    // Paging stays lenient: a bad pager value means the first page.
-    expect(query({ offset: 'x', limit: '0', type: 'nope' })).toEqual({});
+    // Paging stays lenient: a bad pager value means the first page (offset is no longer a parameter).
+    expect(query({ offset: 'x', limit: '0', type: 'nope', after: 'x'.repeat(201) })).toEqual({});
+    expect(query({ after: 'abc', before: 'def' })).toEqual({ after: 'abc', before: 'def' });
   });
 
   it.each([

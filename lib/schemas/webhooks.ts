@@ -7,7 +7,21 @@ import { textRuleViolation } from './text-rule';
 
 /** The one event today: a package manifest was accepted. */
 export const PACKAGE_SORTING_EVENT = 'package.sorting';
-export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT] as const;
+/** The lifecycle's events (issue 13, lib/lifecycle): a package, container or manifest changed status. */
+export const LIFECYCLE_WEBHOOK_EVENTS = [
+  'package.received',
+  'package.in_transit',
+  'package.out_for_delivery',
+  'package.delivered',
+  'package.exception',
+  'package.cancelled',
+  'container.received',
+  'container.departed',
+  'container.arrived',
+  'container.cancelled',
+  'manifest.cancelled',
+] as const;
+export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT, ...LIFECYCLE_WEBHOOK_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;
 /** Event names per endpoint: there is one event today; room for repeats and future names, no more. */

@@ -3,7 +3,7 @@ import { portalRoute } from '@/lib/portal/route';
 import { listManifestPackages } from '@/lib/portal-queries/get-manifest';
 import { ZPageQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
 
-// GET /portal-api/manifests/{id}/packages?offset&limit: one page of the manifest's packages.
+// GET /portal-api/manifests/{id}/packages?cursor&limit: one keyset page of the manifest's packages.
 export const GET = portalRoute<{ id: string }>(async ({ request, accountId, environment, params }) => {
   const page = await listManifestPackages({
     accountId,

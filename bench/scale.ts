@@ -1,0 +1,411 @@
+// `npm run bench -- --only scale`: every portal and API read, and package acceptance, on a database
+// of millions of packages (bench/scale-load.ts loads it once and keeps it), against the goals of
+// issue 14: every read p95 < 100 ms; acceptance within 10 % of an empty database; a 100,000-row
+// export streamed at ≥ 50,000 rows/s with the server's RSS growing < 50 MB.
+//
+// Reads are measured as one signed-in user makes them: one request at a time, WARMUP unmeasured, then
+// SAMPLES measured (p50/p95 of the wall time to the last byte). Acceptance is autocannon's package
+// load (the same as the `package` benchmark) on the scale database's big account and on an empty
+// database, in the same run.
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { generateToken } from '@/lib/auth/tokens';
+import { PACKAGE_PATH, PACKAGE_TEMPLATE, uniqueIds } from './support/fixtures';
+import { runLoad, type LoadResult } from './support/load';
+import { peak, rssMb, sampleMemory, type ServerProcess } from './support/processes';
+import { ensureScaleData, type ScaleData, type ScaleSize } from './scale-load';
+
+const WARMUP = 5;
+const SAMPLES = 40;
+
+export interface ScaleRead {
+  name: string;
+  path: string;
+  p50: number;
+  p95: number;
+  max: number;
+  status: number;
+  bytes: number;
+}
+
+export interface ScaleResult {
+  data: ScaleData;
+  reads: ScaleRead[];
+  export?: { rows: number; seconds: number; rowsPerSecond: number; rssBeforeMb: number; rssPeakMb: number; bytes: number };
+  acceptance?: { scale: LoadResult & { peakRssMb: number }; empty: LoadResult & { peakRssMb: number }; connections: number };
+  sizes: { table: string; rows: number; tableBytes: number; indexBytes: number; indexes: { name: string; bytes: number }[] }[];
+  report: string;
+  /** With explainLog: the plans of the statements each read ran. */
+  plans?: { name: string; path: string; plans: string[] }[];
+  met: { reads: boolean; acceptance: boolean | undefined; export: boolean | undefined };
+}
+
+export interface ScaleOptions {
+  serverUrl: string;
+  size: ScaleSize;
+  reload: boolean;
+  log: (m: string) => void;
+  /** Starts the production server on the given database. */
+  startServer: (databaseUrl: string) => Promise<ServerProcess>;
+  /** The run's fresh database and a test token of its account: acceptance on an empty database. */
+  emptyDatabaseUrl: string;
+  emptyToken: string;
+  durationSeconds: number;
+  connections: number;
+  /** Skip the acceptance comparison (reads and export only). */
+  skipAcceptance?: boolean;
+  /**
+   * After the measurements, each read once more with auto_explain logging every statement's
+   * EXPLAIN (ANALYZE, BUFFERS) to the bench PostgreSQL's log; the plans are returned by read.
+   */
+  explainLog?: string;
+}
+
+export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
+  const { log } = options;
+  const data = await ensureScaleData({ serverUrl: options.serverUrl, size: options.size, reload: options.reload, log });
+  log(`scale data: ${JSON.stringify(data.counts)}${data.loadedNow ? ` (loaded in ${data.loadSeconds} s)` : ' (reused)'}`);
+  const { cookie, token } = await signIn(data);
+  const sizes = await tableSizes(data.url);
+
+  const reads: ScaleRead[] = [];
+  let exported: ScaleResult['export'];
+  let acceptance: ScaleResult['acceptance'];
+  let plans: ScaleResult['plans'];
+  let server = await options.startServer(data.url);
+  try {
+    const portal = { cookie, 'x-carrier-environment': 'test' };
+    const api = { authorization: `Token ${token}` };
+    const get = (path: string, headers: Record<string, string>) => timed(server.url + path, headers);
+    const json = async <T>(path: string, headers: Record<string, string>): Promise<T> => {
+      const response = await fetch(server.url + path, { headers });
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+      return (await response.json()) as T;
+    };
+
+    // Cursors and ids the reads need, taken as the UI would take them.
+    type List = { items: { id: string }[]; nextCursor: string | null };
+    let deep: string | null = null;
+    {
+      let cursor: string | null = null;
+      for (let page = 0; page < 20; page++) {
+        const list: List = await json<List>(`/portal-api/manifests?limit=25${cursor ? `&after=${cursor}` : ''}`, portal);
+        cursor = list.nextCursor;
+        if (!cursor) break;
+      }
+      deep = cursor;
+    }
+    type Page = { nextCursor: string | null };
+    let packagesDeep: string | null = null;
+    {
+      let cursor: string | null = null;
+      for (let page = 0; page < 10; page++) {
+        const p: Page = await json<Page>(`/portal-api/manifests/${data.peakManifestId}/packages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, portal);
+        cursor = p.nextCursor;
+        if (!cursor) break;
+      }
+      packagesDeep = cursor;
+    }
+    const lastDay = new Date(Date.now() - 86_400_000 * 40).toISOString().slice(0, 10);
+    const firstDay = new Date(Date.now() - 86_400_000 * 70).toISOString().slice(0, 10);
+    const cases: [string, string, Record<string, string>][] = [
+      ['Portal dashboard', '/portal-api/dashboard', portal],
+      ['Manifests, first page', '/portal-api/manifests?limit=25', portal],
+      ['Manifests, page 21 (keyset)', `/portal-api/manifests?limit=25&after=${deep ?? ''}`, portal],
+      ['Manifests, daily only', '/portal-api/manifests?limit=25&type=daily', portal],
+      ['Manifests, containers only', '/portal-api/manifests?limit=25&type=container', portal],
+      ['Manifests, service filter', '/portal-api/manifests?limit=25&service=Carrier%20Ground', portal],
+      ['Manifests, from/to (a month, 40 days back)', `/portal-api/manifests?limit=25&from=${firstDay}&to=${lastDay}`, portal],
+      ['Manifests, search by tracking number (daily)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someTrackingNumber)}`, portal],
+      ['Manifests, search by tracking number (container)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someContainerTracking)}`, portal],
+      ['Manifests, search by id fragment', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someDailyId.slice(4, 10))}`, portal],
+      ['Manifest detail, daily (100,000 packages)', `/portal-api/manifests/${data.peakManifestId}`, portal],
+      ['Manifest detail, container', `/portal-api/manifests/${data.someContainerId}`, portal],
+      ['Manifest packages, first page (100)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100`, portal],
+      ['Manifest packages, page 11 (keyset)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100&cursor=${packagesDeep ?? ''}`, portal],
+      ['Container packages, first page (100)', `/portal-api/manifests/${data.someContainerId}/packages?limit=100`, portal],
+      ['Package by tracking number', `/portal-api/packages?tracking=${encodeURIComponent(data.someTrackingNumber)}`, portal],
+      ['Export, a daily manifest (~1,100 rows)', `/portal-api/manifests/${data.someDailyId}/export`, portal],
+      ['Export, a container (137 rows)', `/portal-api/manifests/${data.someContainerId}/export`, portal],
+      ['Portal webhooks list', '/portal-api/webhooks', portal],
+      ['Portal webhook deliveries', `/portal-api/webhooks/${data.endpointId}/deliveries`, portal],
+      ['API GET /webhooks', '/version-test/api/1.1/webhooks', api],
+      ['API GET /webhooks/{id}/deliveries', `/version-test/api/1.1/webhooks/${data.endpointId}/deliveries?limit=50`, api],
+      // Issue 13's read API (branch w/lifecycle), measured where it exists: a 404 row says it does not yet.
+      ['API GET /packages (w/lifecycle)', '/version-test/api/1.1/packages?limit=50', api],
+      ['API GET /packages?service= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&service=Carrier%20Ground', api],
+      ['API GET /packages?to_postal_code= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&to_postal_code=90210', api],
+      ['API GET /packages?status=manifested (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&status=manifested', api],
+      ['API GET /packages/{tn} (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}`, api],
+      ['API GET /packages/{tn}/events (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}/events`, api],
+      ['API GET /manifests (w/lifecycle)', '/version-test/api/1.1/manifests?limit=50', api],
+      ['API GET /manifests/{id} (w/lifecycle, 100,000 packages)', `/version-test/api/1.1/manifests/${data.peakManifestId}`, api],
+      ['API GET /manifests/{id}/packages (w/lifecycle)', `/version-test/api/1.1/manifests/${data.peakManifestId}/packages?limit=50`, api],
+    ];
+    for (const [name, path, headers] of cases) {
+      const times: number[] = [];
+      let status = 0;
+      let bytes = 0;
+      for (let i = 0; i < WARMUP + SAMPLES; i++) {
+        const t = await get(path, headers);
+        status = t.status;
+        bytes = t.bytes;
+        if (i >= WARMUP) times.push(t.ms);
+      }
+      const read = { name, path, ...percentiles(times), status, bytes };
+      reads.push(read);
+      log(`  ${name}: ${status} p50 ${read.p50} ms p95 ${read.p95} ms (${bytes} bytes)`);
+    }
+
+    if (options.explainLog) {
+      plans = await explainReads(options, data, cases, server);
+      server = await options.startServer(data.url);
+    }
+
+    // The 100,000-row export, read as a browser would (as fast as it comes), the server's RSS sampled.
+    {
+      await get(`/portal-api/manifests/${data.someDailyId}/export`, portal);
+      const before = rssMb(server.pid);
+      const memory = sampleMemory(server.pid, 50);
+      const started = performance.now();
+      const response = await fetch(`${server.url}/portal-api/manifests/${data.peakManifestId}/export`, { headers: portal });
+      let rows = -1; // the header line
+      let bytes = 0;
+      const reader = response.body!.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        bytes += value.byteLength;
+        for (let i = 0; i < value.length; i++) if (value[i] === 10) rows++;
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const samples = memory.stop();
+      exported = {
+        rows,
+        seconds: Math.round(seconds * 100) / 100,
+        rowsPerSecond: Math.round(rows / seconds),
+        rssBeforeMb: Math.round(before),
+        rssPeakMb: Math.round(peak(samples)),
+        bytes,
+      };
+      log(`  export: ${rows} rows in ${exported.seconds} s (${exported.rowsPerSecond} rows/s), RSS ${exported.rssBeforeMb} → peak ${exported.rssPeakMb} MB`);
+    }
+
+    if (!options.skipAcceptance) {
+      const load = async (target: ServerProcess, auth: string, prefix: string) => {
+        const next = uniqueIds(prefix);
+        const memory = sampleMemory(target.pid);
+        const result = await runLoad({
+          url: target.url,
+          path: PACKAGE_PATH,
+          connections: options.connections,
+          durationSeconds: options.durationSeconds,
+          headers: { authorization: `Token ${auth}` },
+          body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
+        });
+        return { ...result, peakRssMb: peak(memory.stop()) };
+      };
+      await runLoad({ url: server.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: api, body: (() => { const n = uniqueIds('SW'); return () => PACKAGE_TEMPLATE.replace('__TN__', n()); })() });
+      const scale = await load(server, token, 'SA');
+      log(`  acceptance at scale: ${Math.round(scale.rps)} req/s, p50 ${scale.p50} ms, p99 ${scale.p99} ms`);
+      await server.stop();
+      const empty = await options.startServer(options.emptyDatabaseUrl);
+      try {
+        await runLoad({ url: empty.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: { authorization: `Token ${options.emptyToken}` }, body: (() => { const n = uniqueIds('EW'); return () => PACKAGE_TEMPLATE.replace('__TN__', n()); })() });
+        const emptyResult = await load(empty, options.emptyToken, 'EA');
+        log(`  acceptance, empty database: ${Math.round(emptyResult.rps)} req/s, p50 ${emptyResult.p50} ms, p99 ${emptyResult.p99} ms`);
+        acceptance = { scale, empty: emptyResult, connections: options.connections };
+      } finally {
+        await empty.stop();
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+
+  const readsMet = reads.every((r) => r.status === 404 || (r.status === 200 && r.p95 < 100));
+  const acceptanceMet = acceptance ? acceptance.scale.rps >= acceptance.empty.rps * 0.9 : undefined;
+  const exportMet = exported ? exported.rows >= 100_000 && exported.rowsPerSecond >= 50_000 && exported.rssPeakMb - exported.rssBeforeMb < 50 : undefined;
+  return {
+    data,
+    reads,
+    export: exported,
+    acceptance,
+    sizes,
+    plans,
+    report: report(data, reads, exported, acceptance, sizes, { readsMet, acceptanceMet, exportMet }),
+    met: { reads: readsMet, acceptance: acceptanceMet, export: exportMet },
+  };
+}
+
+/**
+ * Turns auto_explain on for the scale database (new connections), restarts the server so its pools
+ * open them, makes each read once and collects from the log the plans logged meanwhile, then turns
+ * it off again (and restarts the server once more).
+ */
+async function explainReads(
+  options: ScaleOptions,
+  data: ScaleData,
+  cases: [string, string, Record<string, string>][],
+  server: ServerProcess,
+): Promise<NonNullable<ScaleResult['plans']>> {
+  const { readFileSync, statSync } = await import('node:fs');
+  const admin = new pg.Client({ connectionString: data.url });
+  await admin.connect();
+  const db = pg.escapeIdentifier(new URL(data.url).pathname.slice(1));
+  const settings = [
+    `session_preload_libraries = 'auto_explain'`,
+    `auto_explain.log_min_duration = 0`,
+    `auto_explain.log_analyze = on`,
+    `auto_explain.log_buffers = on`,
+    `auto_explain.log_timing = on`,
+    `auto_explain.log_format = text`,
+  ];
+  const out: NonNullable<ScaleResult['plans']> = [];
+  await server.stop();
+  try {
+    for (const setting of settings) await admin.query(`ALTER DATABASE ${db} SET ${setting}`);
+    const explained = await options.startServer(data.url);
+    try {
+      for (const [name, path, headers] of cases) {
+        await timed(explained.url + path, headers); // warm: prepared statements, caches
+        await new Promise((r) => setTimeout(r, 300));
+        const from = statSync(options.explainLog!).size;
+        await timed(explained.url + path, headers);
+        await new Promise((r) => setTimeout(r, 500));
+        const logged = readFileSync(options.explainLog!, 'utf8').slice(from);
+        const plans = logged
+          .split(/\n(?=\d{4}-\d{2}-\d{2} [\d:.]+ \w+ \[\d+\] LOG:)/)
+          .filter((entry) => entry.includes('duration:') && entry.includes('Query Text:'))
+          .filter((entry) => !/Query Text: (SELECT 1|BEGIN|COMMIT|SELECT "public"\."sessions"|SELECT "public"\."users"|SELECT "public"\."accounts"|UPDATE "public"\."api_tokens")/.test(entry))
+          .map((entry) => entry.replace(/^\S+ \S+ \S+ \[\d+\] LOG:\s*/, '').trim());
+        out.push({ name, path, plans });
+      }
+    } finally {
+      await explained.stop();
+    }
+  } finally {
+    for (const setting of settings) await admin.query(`ALTER DATABASE ${db} RESET ${setting.split(' = ')[0]}`);
+    await admin.end();
+  }
+  return out;
+}
+
+async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; status: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.arrayBuffer();
+  return { ms: performance.now() - started, status: response.status, bytes: body.byteLength };
+}
+
+function percentiles(times: number[]): { p50: number; p95: number; max: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN);
+  return { p50: at(0.5), p95: at(0.95), max: Math.round(sorted[sorted.length - 1] ?? Number.NaN) };
+}
+
+/** A user and a session of the big account (the cookie's secret; only its hash is stored) and an API token. */
+async function signIn(data: ScaleData): Promise<{ cookie: string; token: string }> {
+  const client = new pg.Client({ connectionString: data.url });
+  await client.connect();
+  try {
+    const secret = randomBytes(32).toString('base64url');
+    const email = `scale-${Date.now()}@example.com`;
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO users (id, account_id, email, password_hash) VALUES (gen_random_uuid(), $1::uuid, $2, 'not-a-hash') RETURNING id`,
+      [data.bigAccountId, email],
+    );
+    await client.query(
+      `INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3, now() + interval '1 day')`,
+      [createHash('sha256').update(secret).digest('hex'), rows[0]?.id, randomBytes(32).toString('base64url')],
+    );
+    const { token, hash, displayPrefix } = generateToken('test');
+    await client.query(
+      `INSERT INTO api_tokens (id, account_id, environment, name, display_prefix, token_hash) VALUES (gen_random_uuid(), $1::uuid, 'test', 'scale bench', $2, $3)`,
+      [data.bigAccountId, displayPrefix, hash],
+    );
+    return { cookie: `carrier_session=${secret}`, token };
+  } finally {
+    await client.end();
+  }
+}
+
+async function tableSizes(url: string): Promise<ScaleResult['sizes']> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = ['packages', 'container_packages', 'daily_manifests', 'container_manifests', 'webhook_events', 'webhook_messages', 'webhook_attempts'];
+    const out: ScaleResult['sizes'] = [];
+    for (const table of tables) {
+      const { rows } = await client.query<{ rows: string; table_bytes: string; index_bytes: string }>(
+        `SELECT reltuples::bigint AS rows, pg_table_size(oid) AS table_bytes, pg_indexes_size(oid) AS index_bytes FROM pg_class WHERE relname = $1`,
+        [table],
+      );
+      const { rows: indexes } = await client.query<{ name: string; bytes: string }>(
+        `SELECT i.relname AS name, pg_relation_size(i.oid) AS bytes FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+         JOIN pg_class t ON t.oid = x.indrelid WHERE t.relname = $1 ORDER BY 2 DESC`,
+        [table],
+      );
+      const row = rows[0];
+      out.push({
+        table,
+        rows: Number(row?.rows ?? 0),
+        tableBytes: Number(row?.table_bytes ?? 0),
+        indexBytes: Number(row?.index_bytes ?? 0),
+        indexes: indexes.map((i) => ({ name: i.name, bytes: Number(i.bytes) })),
+      });
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 0 })} MB`;
+
+function report(
+  data: ScaleData,
+  reads: ScaleRead[],
+  exported: ScaleResult['export'],
+  acceptance: ScaleResult['acceptance'],
+  sizes: ScaleResult['sizes'],
+  met: { readsMet: boolean; acceptanceMet: boolean | undefined; exportMet: boolean | undefined },
+): string {
+  const total = (data.counts.packages ?? 0) + (data.counts.container_packages ?? 0);
+  const lines = [
+    `### Scale: ${data.size.packages.toLocaleString('en-US')} packages, ${data.size.accounts.toLocaleString('en-US')} accounts, ${data.counts.big_account_packages?.toLocaleString('en-US')} in one`,
+    '',
+    `Database \`${new URL(data.url).pathname.slice(1)}\` (${total.toLocaleString('en-US')} package rows by the planner's estimate: ${data.counts.packages?.toLocaleString('en-US')} daily, ${data.counts.container_packages?.toLocaleString('en-US')} in ${data.counts.container_manifests?.toLocaleString('en-US')} containers; ${data.counts.daily_manifests?.toLocaleString('en-US')} daily manifests; ${data.counts.webhook_events?.toLocaleString('en-US')} webhook events, ${data.counts.webhook_attempts?.toLocaleString('en-US')} attempts), ${data.loadedNow ? `loaded by this run in ${data.loadSeconds} s` : `reused (loaded in ${data.loadSeconds} s by an earlier run)`}. ` +
+      `Reads as the big account's signed-in user (test environment), one request at a time, ${WARMUP} unmeasured then ${SAMPLES} measured, wall time to the last byte.`,
+    '',
+    `| Read | Status | p50 | p95 | max | Bytes | p95 < 100 ms |`,
+    `|---|---:|---:|---:|---:|---:|:---:|`,
+    ...reads.map((r) => `| ${r.name} | ${r.status} | ${r.p50} ms | ${r.p95} ms | ${r.max} ms | ${r.bytes.toLocaleString('en-US')} | ${r.status === 404 ? 'not built yet' : r.status !== 200 ? '**error**' : r.p95 < 100 ? 'yes' : '**no**'} |`),
+    '',
+    `Reads: **${met.readsMet ? 'met' : 'missed'}** (every p95 < 100 ms).`,
+    '',
+  ];
+  if (exported) {
+    lines.push(
+      `Export of the 100,000-package daily manifest: ${exported.rows.toLocaleString('en-US')} rows (${mb(exported.bytes)}) in ${exported.seconds} s = **${exported.rowsPerSecond.toLocaleString('en-US')} rows/s**; server RSS ${exported.rssBeforeMb} MB before, peak ${exported.rssPeakMb} MB during (+${exported.rssPeakMb - exported.rssBeforeMb} MB). Goal ≥ 50,000 rows/s and < 50 MB growth: **${met.exportMet ? 'met' : 'missed'}**.`,
+      '',
+    );
+  }
+  if (acceptance) {
+    const share = acceptance.scale.rps / acceptance.empty.rps;
+    lines.push(
+      `Package acceptance (\`POST …/wf/package\`, webhook registered, ${acceptance.connections} connections, autocannon): at scale (big account) ${Math.round(acceptance.scale.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.scale.p50} ms, p99 ${acceptance.scale.p99} ms; ` +
+        `empty database ${Math.round(acceptance.empty.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.empty.p50} ms, p99 ${acceptance.empty.p99} ms: **${(share * 100).toFixed(0)} %** of empty. Goal within 10 %: **${met.acceptanceMet ? 'met' : 'missed'}**. ` +
+        `Errors ${acceptance.scale.errors + acceptance.empty.errors}, non-2xx ${acceptance.scale.non2xx + acceptance.empty.non2xx}.`,
+      '',
+    );
+  }
+  lines.push(
+    '| Table | Rows (estimate) | Table | Indexes | Largest indexes |',
+    '|---|---:|---:|---:|---|',
+    ...sizes.map(
+      (s) => `| ${s.table} | ${s.rows.toLocaleString('en-US')} | ${mb(s.tableBytes)} | ${mb(s.indexBytes)} | ${s.indexes.map((i) => `${i.name} ${mb(i.bytes)}`).join('; ')} |`,
+    ),
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,158 @@
+import 'server-only';
+import { pgTransaction } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { AppError, validationError } from '@/lib/errors/app-error';
+import { Changes, lockContainers, lockDailyManifests, lockPackages, persist, type PackageRow, type Stamp } from './engine';
+import { withDeadlockRetry } from './retry';
+import { CONTAINER_STATUSES, containerWalk, isContainerStatus, isPackageStatus, PACKAGE_STATUSES, packageInPossession, packageWalk, type PackageStatus } from './transitions';
+
+// Shipper-side changes of status: cancel (both environments) and the test-mode simulator. Each runs in one
+// transaction on rows it locked first; a refusal throws before anything is written.
+
+interface Scope {
+  accountId: string;
+  environment: Environment;
+}
+
+function notFoundPackage(): AppError {
+  return new AppError('not_found', "No package with this tracking number in this account and environment.");
+}
+function notFoundManifest(id: string): AppError {
+  return new AppError('not_found', `No manifest ${id} in this account and environment.`);
+}
+
+/** The package a tracking number names for its account: the container's one first, when both tables have it. */
+async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope: Scope, trackingNumber: string): Promise<PackageRow> {
+  const [row] = await lockPackages(client, scope, { trackingNumbers: [trackingNumber] });
+  if (!row) throw notFoundPackage();
+  return row;
+}
+
+function notCancellable(what: string, status: string): AppError {
+  return new AppError('not_cancellable', `${what} is ${status}: the carrier has taken possession, so it can no longer be cancelled.`, {
+    extra: { current_status: status },
+  });
+}
+
+/** POST /packages/{TrackingNumber}/cancel. Cancelling a cancelled package is a safe retry. */
+export async function cancelPackage(options: Scope & { trackingNumber: string }): Promise<void> {
+  await withDeadlockRetry(() => pgTransaction(async (client) => {
+    const row = await lockOnePackage(client, options, options.trackingNumber);
+    if (row.status === 'cancelled') return;
+    if (row.status !== 'manifested') throw notCancellable(`Package ${options.trackingNumber}`, row.status);
+    const changes = new Changes();
+    changes.movePackage(row, 'cancel', { occurredAt: new Date(), location: null, source: 'cancel' });
+    await persist(client, changes);
+  }));
+}
+
+/**
+ * POST /manifests/{id}/cancel. A container: with all its packages, only while none is in the carrier's hands.
+ * A daily manifest: its still-manifested packages; the manifest itself is cancelled once none of its packages is
+ * left alive. Nothing left to cancel because the carrier has them all: 409 not_cancellable.
+ */
+export async function cancelManifest(options: Scope & { manifestId: string }): Promise<void> {
+  await withDeadlockRetry(() => pgTransaction(async (client) => {
+    const stamp: Stamp = { occurredAt: new Date(), location: null, source: 'cancel' };
+    const changes = new Changes();
+    const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
+    if (container) {
+      if (container.status === 'cancelled') return;
+      if (container.status !== 'manifested') throw notCancellable(`Container ${container.containerId}`, container.status);
+      const held = container.packages.find((p) => packageInPossession(p.status));
+      if (held) throw notCancellable(`Package ${held.trackingNumber ?? held.id} of container ${container.containerId}`, held.status);
+      const index = changes.moveContainer(container, 'cancel', stamp) ?? null;
+      for (const pkg of container.packages) if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
+      await persist(client, changes);
+      return;
+    }
+    const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
+    const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
+    if (!daily) throw notFoundManifest(options.manifestId);
+    if (daily.status === 'cancelled') return;
+    const open = packages.filter((p) => p.status === 'manifested');
+    const held = packages.find((p) => packageInPossession(p.status));
+    if (open.length === 0 && held) throw notCancellable(`Every package of manifest ${daily.id}`, held.status);
+    for (const pkg of open) changes.movePackage(pkg, 'cancel', stamp);
+    if (packages.every((p) => p.status === 'cancelled')) changes.cancelDaily(daily, stamp);
+    await persist(client, changes);
+  }));
+}
+
+/** Simulated steps are a millisecond apart, after whatever set the current status. */
+function stepTime(after: Date, step: number): Date {
+  return new Date(Math.max(Date.now(), after.getTime() + 1) + step);
+}
+
+function illegal(what: string, current: string, target: string): AppError {
+  return new AppError('illegal_transition', `${what} is ${current}; it cannot reach ${target}.`, { extra: { current_status: current } });
+}
+
+export interface SimulateTarget {
+  status: string;
+  code?: string;
+  text?: string;
+}
+
+function walkPackage(changes: Changes, row: PackageRow, target: PackageStatus, exception: { code?: string; text?: string }): boolean {
+  const steps = packageWalk(row.status, target);
+  if (steps === undefined) return false;
+  const base = row.statusUpdatedAt;
+  steps.forEach((step, i) => {
+    changes.movePackage(row, step.event, {
+      occurredAt: stepTime(base, i),
+      location: null,
+      source: 'simulator',
+      exceptionCode: exception.code ?? 'simulated',
+      exceptionText: exception.text ?? 'Simulated exception',
+    });
+  });
+  return true;
+}
+
+/** Test mode: POST …/packages/{TrackingNumber}/simulate walks every intermediate status to the target, each an event. */
+export async function simulatePackage(options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string }): Promise<void> {
+  await withDeadlockRetry(() => pgTransaction(async (client) => {
+    const row = await lockOnePackage(client, options, options.trackingNumber);
+    const changes = new Changes();
+    if (!walkPackage(changes, row, options.target, options)) throw illegal(`Package ${options.trackingNumber}`, row.status, options.target);
+    await persist(client, changes);
+  }));
+}
+
+/**
+ * Test mode: POST …/manifests/{id}/simulate. A container walks to a container status (carrying its packages along);
+ * a daily manifest walks each of its packages to a package status (those that cannot reach it are left as they are).
+ */
+export async function simulateManifest(options: Scope & { manifestId: string; target: string; code?: string; text?: string }): Promise<void> {
+  await withDeadlockRetry(() => pgTransaction(async (client) => {
+    const changes = new Changes();
+    const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
+    if (container) {
+      const target = options.target;
+      if (!isContainerStatus(target)) throw validationError([{ path: 'status', message: `a container's status is one of: ${CONTAINER_STATUSES.join(', ')}` }]);
+      const steps = containerWalk(container.status, target);
+      if (steps === undefined) throw illegal(`Container ${container.containerId}`, container.status, options.target);
+      const base = container.statusUpdatedAt;
+      steps.forEach((step, i) => {
+        const stamp: Stamp = { occurredAt: stepTime(base, i), location: null, source: 'simulator' };
+        const index = changes.moveContainer(container, step.event, stamp) ?? null;
+        if (step.event === 'cancel') for (const pkg of container.packages) if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
+      });
+      await persist(client, changes);
+      return;
+    }
+    const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
+    const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
+    if (!daily) throw notFoundManifest(options.manifestId);
+    const target = options.target;
+    if (!isPackageStatus(target)) throw validationError([{ path: 'status', message: `a daily manifest's packages' status is one of: ${PACKAGE_STATUSES.join(', ')}` }]);
+    let moved = 0;
+    for (const pkg of packages) if (walkPackage(changes, pkg, target, options)) moved++;
+    if (moved === 0 && packages.length > 0) {
+      const first = packages[0];
+      throw illegal(`No package of manifest ${daily.id}`, first?.status ?? 'manifested', options.target);
+    }
+    await persist(client, changes);
+  }));
+}

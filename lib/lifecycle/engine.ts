@@ -1,0 +1,444 @@
+import 'server-only';
+import type pg from 'pg';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { newId } from '@/lib/ids';
+import {
+  CONTAINER_MOVES_PACKAGES_TO,
+  containerEventName,
+  isContainerStatus,
+  isPackageStatus,
+  nextContainerStatus,
+  nextPackageStatus,
+  packageEventName,
+  packageWalk,
+  type ContainerEvent,
+  type ContainerStatus,
+  type PackageEvent,
+  type PackageStatus,
+} from './transitions';
+
+// The one writer of statuses. A caller locks the rows it will change (lock*, in one global order: container
+// manifests, container packages, packages, daily manifests, each by id, so two writers never deadlock), plans
+// transitions in memory through the table (transitions.ts), and persist() writes every status change, its
+// event rows and their webhooks in set-based statements of the same transaction. Each UPDATE is guarded by
+// the status the plan started from, so a change that was not planned on the locked row cannot land.
+
+export type Source = 'scan' | 'simulator' | 'cancel' | 'api';
+
+export interface PackageRow {
+  table: 'packages' | 'container_packages';
+  id: string;
+  accountId: string;
+  environment: Environment;
+  manifestId: string;
+  trackingNumber: string | null;
+  containerId: string | null;
+  status: PackageStatus;
+  statusUpdatedAt: Date;
+}
+
+export interface ContainerRow {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  containerId: string;
+  status: ContainerStatus;
+  statusUpdatedAt: Date;
+  packages: PackageRow[];
+}
+
+export interface DailyManifestRow {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  status: string;
+  statusUpdatedAt: Date;
+}
+
+export interface EventDraft {
+  subjectType: 'package' | 'container' | 'manifest';
+  accountId: string;
+  environment: Environment;
+  manifestId: string;
+  trackingNumber: string | null;
+  containerId: string | null;
+  type: string;
+  status: string;
+  previousStatus: string | null;
+  applied: boolean;
+  occurredAt: Date;
+  location: string | null;
+  source: Source;
+  scanId: string | null;
+  /** Index in Changes.events of the container event that moved this package. */
+  parent: number | null;
+  exceptionCode: string | null;
+  exceptionText: string | null;
+  /** The webhook to send (applied transitions in the catalog only). */
+  webhook: string | null;
+}
+
+interface StatusUpdate {
+  from: string;
+  to: string;
+  at: Date;
+}
+
+export interface Stamp {
+  occurredAt: Date;
+  location: string | null;
+  source: Source;
+  scanId?: string | null;
+  exceptionCode?: string | null;
+  exceptionText?: string | null;
+}
+
+/** What one transaction will write: status changes keyed by row, and events in order. */
+export class Changes {
+  readonly events: EventDraft[] = [];
+  readonly packages = new Map<string, { row: PackageRow; update: StatusUpdate }>();
+  readonly containers = new Map<string, { row: ContainerRow; update: StatusUpdate }>();
+  readonly dailies = new Map<string, { row: DailyManifestRow; update: StatusUpdate }>();
+
+  /** A package moves one step by `event`; its row in memory moves with it. Undefined when the table forbids it. */
+  movePackage(row: PackageRow, event: PackageEvent, stamp: Stamp, parent: number | null = null): number | undefined {
+    const to = nextPackageStatus(row.status, event);
+    if (to === undefined) return undefined;
+    const key = `${row.table}:${row.id}`;
+    const existing = this.packages.get(key);
+    const update = { from: existing?.update.from ?? row.status, to, at: stamp.occurredAt };
+    this.packages.set(key, { row, update });
+    const index = this.pushPackageEvent(row, to, row.status, true, stamp, parent);
+    row.status = to;
+    row.statusUpdatedAt = stamp.occurredAt;
+    return index;
+  }
+
+  /** Kept in the history only: an out-of-order scan, or a repeat of the current status. */
+  recordPackage(row: PackageRow, status: PackageStatus, stamp: Stamp, parent: number | null = null): number {
+    return this.pushPackageEvent(row, status, row.status, false, stamp, parent);
+  }
+
+  private pushPackageEvent(row: PackageRow, status: PackageStatus, previous: PackageStatus, applied: boolean, stamp: Stamp, parent: number | null): number {
+    const type = packageEventName(status) ?? `package.${status}`;
+    this.events.push({
+      subjectType: 'package',
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.manifestId,
+      trackingNumber: row.trackingNumber,
+      containerId: row.containerId,
+      type,
+      status,
+      previousStatus: previous,
+      applied,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: parent === null ? (stamp.scanId ?? null) : null,
+      parent,
+      exceptionCode: status === 'exception' ? (stamp.exceptionCode ?? null) : null,
+      exceptionText: status === 'exception' ? (stamp.exceptionText ?? null) : null,
+      webhook: applied && row.trackingNumber !== null ? (packageEventName(status) ?? null) : null,
+    });
+    return this.events.length - 1;
+  }
+
+  moveContainer(row: ContainerRow, event: ContainerEvent, stamp: Stamp): number | undefined {
+    const to = nextContainerStatus(row.status, event);
+    if (to === undefined) return undefined;
+    const existing = this.containers.get(row.id);
+    this.containers.set(row.id, { row, update: { from: existing?.update.from ?? row.status, to, at: stamp.occurredAt } });
+    const index = this.pushContainerEvent(row, to, row.status, true, stamp);
+    row.status = to;
+    row.statusUpdatedAt = stamp.occurredAt;
+    // The container carries its packages along: received, then in transit once it departed.
+    const target = CONTAINER_MOVES_PACKAGES_TO[to];
+    if (target) {
+      for (const pkg of row.packages) {
+        // A package moved by a scan of its own after this one keeps its status (manifested has no such time).
+        if (pkg.status !== 'manifested' && pkg.statusUpdatedAt > stamp.occurredAt) continue;
+        const steps = packageWalk(pkg.status, target);
+        for (const step of steps ?? []) this.movePackage(pkg, step.event, stamp, index);
+      }
+    }
+    return index;
+  }
+
+  recordContainer(row: ContainerRow, status: ContainerStatus, stamp: Stamp): number {
+    return this.pushContainerEvent(row, status, row.status, false, stamp);
+  }
+
+  private pushContainerEvent(row: ContainerRow, status: ContainerStatus, previous: ContainerStatus, applied: boolean, stamp: Stamp): number {
+    this.events.push({
+      subjectType: 'container',
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.id,
+      trackingNumber: null,
+      containerId: row.containerId,
+      type: containerEventName(status) ?? `container.${status}`,
+      status,
+      previousStatus: previous,
+      applied,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: stamp.scanId ?? null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: applied ? (containerEventName(status) ?? null) : null,
+    });
+    return this.events.length - 1;
+  }
+
+  /** A daily manifest cancelled (every package it had is cancelled). */
+  cancelDaily(row: DailyManifestRow, stamp: Stamp): number {
+    this.dailies.set(row.id, { row, update: { from: row.status, to: 'cancelled', at: stamp.occurredAt } });
+    this.events.push({
+      subjectType: 'manifest',
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.id,
+      trackingNumber: null,
+      containerId: null,
+      type: 'manifest.cancelled',
+      status: 'cancelled',
+      previousStatus: row.status,
+      applied: true,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: 'manifest.cancelled',
+    });
+    row.status = 'cancelled';
+    row.statusUpdatedAt = stamp.occurredAt;
+    return this.events.length - 1;
+  }
+
+  get isEmpty(): boolean {
+    return this.events.length === 0;
+  }
+}
+
+/** Raised when a guarded UPDATE found a row not in the status its plan started from: the transaction rolls back. */
+export class LostUpdateError extends Error {}
+
+const PACKAGE_COLUMNS = `id::text AS id, account_id, environment, tracking_number, status, status_updated_at`;
+
+interface RawPackage {
+  id: string;
+  account_id: string;
+  environment: Environment;
+  tracking_number: string | null;
+  status: string;
+  status_updated_at: Date;
+  manifest_id: string;
+  container_id: string | null;
+}
+
+function packageRow(table: PackageRow['table'], raw: RawPackage): PackageRow {
+  if (!isPackageStatus(raw.status)) throw new Error(`stored package status ${raw.status} is not in the table`);
+  return {
+    table,
+    id: raw.id,
+    accountId: raw.account_id,
+    environment: raw.environment,
+    manifestId: raw.manifest_id,
+    trackingNumber: raw.tracking_number,
+    containerId: raw.container_id,
+    status: raw.status,
+    statusUpdatedAt: raw.status_updated_at,
+  };
+}
+
+/** Scope of a lookup: the path's environment, and the token's account (none for carrier operations). */
+export interface LockScope {
+  environment: Environment;
+  accountId: string | null;
+}
+
+/**
+ * Locks containers (found by ContainerID or ManifestID) and then every package they hold, in id order.
+ * Call before lockPackages in the same transaction.
+ */
+export async function lockContainers(
+  client: pg.PoolClient,
+  scope: LockScope,
+  by: { containerIds?: string[]; manifestIds?: string[] },
+): Promise<ContainerRow[]> {
+  const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; container_id: string; status: string; status_updated_at: Date }>(
+    `SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
+     WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid)
+       AND (container_id = ANY($3::text[]) OR id = ANY($4::text[]))
+     ORDER BY id FOR UPDATE`,
+    [scope.environment, scope.accountId, by.containerIds ?? [], by.manifestIds ?? []],
+  );
+  const containers = rows.map((raw): ContainerRow => {
+    if (!isContainerStatus(raw.status)) throw new Error(`stored container status ${raw.status} is not in the table`);
+    return { id: raw.id, accountId: raw.account_id, environment: raw.environment, containerId: raw.container_id, status: raw.status, statusUpdatedAt: raw.status_updated_at, packages: [] };
+  });
+  if (containers.length === 0) return containers;
+  const byId = new Map(containers.map((c) => [c.id, c]));
+  const packages = await client.query<RawPackage>(
+    `SELECT ${PACKAGE_COLUMNS}, manifest_id, NULL::text AS container_id FROM container_packages
+     WHERE manifest_id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+    [containers.map((c) => c.id)],
+  );
+  for (const raw of packages.rows) {
+    const container = byId.get(raw.manifest_id);
+    if (container) container.packages.push(packageRow('container_packages', { ...raw, container_id: container.containerId }));
+  }
+  return containers;
+}
+
+/**
+ * Locks packages of both tables by tracking number (or a daily manifest's packages), container packages first,
+ * each in id order. Rows a lockContainers call of the same transaction holds already are locked again harmlessly.
+ */
+export async function lockPackages(
+  client: pg.PoolClient,
+  scope: LockScope,
+  by: { trackingNumbers?: string[]; dailyManifestIds?: string[] },
+): Promise<PackageRow[]> {
+  const numbers = by.trackingNumbers ?? [];
+  const dailies = by.dailyManifestIds ?? [];
+  const out: PackageRow[] = [];
+  if (numbers.length > 0) {
+    const container = await client.query<RawPackage>(
+      `SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.status, cp.status_updated_at,
+              cp.manifest_id, m.container_id
+       FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
+       WHERE cp.environment = $1::"Environment" AND ($2::uuid IS NULL OR cp.account_id = $2::uuid)
+         AND cp.tracking_number = ANY($3::text[])
+       ORDER BY cp.id FOR UPDATE OF cp`,
+      [scope.environment, scope.accountId, numbers],
+    );
+    out.push(...container.rows.map((raw) => packageRow('container_packages', raw)));
+  }
+  if (numbers.length > 0 || dailies.length > 0) {
+    const daily = await client.query<RawPackage>(
+      `SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
+       WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid)
+         AND (tracking_number = ANY($3::text[]) OR daily_manifest_id = ANY($4::text[]))
+       ORDER BY id FOR UPDATE`,
+      [scope.environment, scope.accountId, numbers, dailies],
+    );
+    out.push(...daily.rows.map((raw) => packageRow('packages', raw)));
+  }
+  return out;
+}
+
+export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope, ids: string[]): Promise<DailyManifestRow[]> {
+  const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; status: string; status_updated_at: Date }>(
+    `SELECT id, account_id, environment, status, status_updated_at FROM daily_manifests
+     WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid) AND id = ANY($3::text[])
+     ORDER BY id FOR UPDATE`,
+    [scope.environment, scope.accountId, ids],
+  );
+  return rows.map((raw) => ({ id: raw.id, accountId: raw.account_id, environment: raw.environment, status: raw.status, statusUpdatedAt: raw.status_updated_at }));
+}
+
+/** Event ids drawn ahead (so that ops_scans and derived events can name them before they are written). */
+export async function allocateEventIds(client: pg.PoolClient, count: number): Promise<string[]> {
+  if (count === 0) return [];
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT nextval(pg_get_serial_sequence('lifecycle_events', 'id'))::text AS id FROM generate_series(1, $1::int)`,
+    [count],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Writes `changes` in the caller's transaction; returns the event ids in order. `ids`: pre-allocated ids for the first events. */
+export async function persist(client: pg.PoolClient, changes: Changes, ids: readonly string[] = []): Promise<string[]> {
+  const events = changes.events;
+  const more = await allocateEventIds(client, Math.max(0, events.length - ids.length));
+  const eventIds = [...ids.slice(0, events.length), ...more];
+  await updateStatuses(client, 'packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })));
+  await updateStatuses(client, 'container_packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'container_packages').map((c) => ({ id: c.row.id, ...c.update })));
+  await updateStatuses(client, 'container_manifests', 'id', 'text', [...changes.containers.values()].map((c) => ({ id: c.row.id, ...c.update })));
+  await updateStatuses(client, 'daily_manifests', 'id', 'text', [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })));
+  if (events.length === 0) return eventIds;
+  const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
+  await client.query(
+    `INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, container_id, type, status,
+                                   previous_status, applied, occurred_at, location, source, scan_id, parent_id, exception_code, exception_text)
+     SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::"Environment"[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                          $10::text[], $11::boolean[], $12::timestamptz[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[])`,
+    [
+      eventIds, column((e) => e.accountId), column((e) => e.environment), column((e) => e.subjectType), column((e) => e.manifestId),
+      column((e) => e.trackingNumber), column((e) => e.containerId), column((e) => e.type), column((e) => e.status),
+      column((e) => e.previousStatus), column((e) => e.applied), column((e) => e.occurredAt), column((e) => e.location),
+      column((e) => e.source), column((e) => e.scanId), column((e) => (e.parent === null ? null : (eventIds[e.parent] ?? null))),
+      column((e) => e.exceptionCode), column((e) => e.exceptionText),
+    ],
+  );
+  await enqueueLifecycleWebhooks(client, events);
+  return eventIds;
+}
+
+async function updateStatuses(
+  client: pg.PoolClient,
+  table: string,
+  key: string,
+  keyType: 'bigint' | 'text',
+  updates: { id: string; from: string; to: string; at: Date }[],
+): Promise<void> {
+  if (updates.length === 0) return;
+  const result = await client.query(
+    `UPDATE ${table} AS t SET status = u.to_status, status_updated_at = u.at
+     FROM unnest($1::${keyType}[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, from_status, to_status, at)
+     WHERE t.${key} = u.id AND t.status = u.from_status`,
+    [updates.map((u) => u.id), updates.map((u) => u.from), updates.map((u) => u.to), updates.map((u) => u.at)],
+  );
+  if (result.rowCount !== updates.length) throw new LostUpdateError(`${table}: ${updates.length - (result.rowCount ?? 0)} row(s) changed meanwhile`);
+}
+
+/** The webhook payload of one lifecycle event (design.md "Lifecycle"). */
+export function webhookPayload(event: EventDraft): Record<string, unknown> {
+  const subject =
+    event.subjectType === 'package'
+      ? { tracking_number: event.trackingNumber, manifest_id: event.manifestId }
+      : event.subjectType === 'container'
+        ? { container_id: event.containerId, manifest_id: event.manifestId }
+        : { manifest_id: event.manifestId };
+  return {
+    ...subject,
+    status: event.status,
+    previous_status: event.previousStatus,
+    occurred_at: event.occurredAt.toISOString(),
+    location: event.location,
+    ...(event.status === 'exception' ? { exception: { code: event.exceptionCode, text: event.exceptionText } } : {}),
+  };
+}
+
+/**
+ * The outbox, set-based: one webhook_events row per applied transition in the catalog and one delivery per
+ * enabled endpoint subscribed to it, in the transition's transaction. Deliveries are due 1 ms apart in the
+ * order the transitions happened, so that a worker claims them in that order.
+ */
+async function enqueueLifecycleWebhooks(client: pg.PoolClient, events: readonly EventDraft[]): Promise<void> {
+  const sent = events.filter((e): e is EventDraft & { webhook: string } => e.webhook !== null);
+  if (sent.length === 0) return;
+  const ids = sent.map(() => newId('evt'));
+  await client.query(
+    `WITH ev AS (
+       INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
+       SELECT id, account_id, environment, event_type, payload, false
+       FROM unnest($1::text[], $2::uuid[], $3::"Environment"[], $4::text[], $5::jsonb[]) AS v(id, account_id, environment, event_type, payload)
+       RETURNING id, account_id, environment, event_type
+     )
+     INSERT INTO webhook_messages (id, event_id, endpoint_id, next_attempt_at)
+     SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id,
+            clock_timestamp() + make_interval(secs => o.ordinal / 1000.0)
+     FROM ev JOIN unnest($1::text[]) WITH ORDINALITY AS o(id, ordinal) ON o.id = ev.id
+     JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment
+                              AND e.enabled AND ev.event_type = ANY(e.events)`,
+    [ids, sent.map((e) => e.accountId), sent.map((e) => e.environment), sent.map((e) => e.webhook), sent.map((e) => JSON.stringify(webhookPayload(e)))],
+  );
+}

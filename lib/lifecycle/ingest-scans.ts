@@ -1,0 +1,184 @@
+import 'server-only';
+import { pgTransaction } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
+import { withDeadlockRetry } from './retry';
+import type { ContainerEvent, ContainerStatus, PackageEvent, PackageStatus } from './transitions';
+
+/** One scan as POST /ops/scans accepts it (already validated: lib/schemas/lifecycle.ts). */
+export interface Scan {
+  scanId: string;
+  trackingNumber?: string;
+  containerId?: string;
+  event: string;
+  location: string;
+  occurredAt: Date;
+  exceptionCode?: string;
+  exceptionText?: string;
+}
+
+export type ScanResult =
+  | { scan_id: string; result: 'applied'; status: string; previous_status: string }
+  | { scan_id: string; result: 'recorded'; status: string; current_status: string; reason: 'out_of_order' | 'repeat' }
+  | { scan_id: string; result: 'duplicate' }
+  | { scan_id: string; result: 'refused'; error: { code: string; message: string; current_status?: string; details?: { path: string; message: string }[] } };
+
+const PACKAGE_EVENT_STATUS: Partial<Record<string, { event: PackageEvent; status: PackageStatus }>> = {
+  received: { event: 'received', status: 'received' },
+  in_transit: { event: 'in_transit', status: 'in_transit' },
+  out_for_delivery: { event: 'out_for_delivery', status: 'out_for_delivery' },
+  delivered: { event: 'delivered', status: 'delivered' },
+  exception: { event: 'exception', status: 'exception' },
+  resolved: { event: 'resolved', status: 'in_transit' },
+};
+const CONTAINER_EVENT_STATUS: Partial<Record<string, { event: ContainerEvent; status: ContainerStatus }>> = {
+  received: { event: 'received', status: 'received' },
+  departed: { event: 'departed', status: 'departed' },
+  arrived: { event: 'arrived', status: 'arrived' },
+  closed: { event: 'closed', status: 'closed' },
+};
+
+export const PACKAGE_SCAN_EVENTS = Object.keys(PACKAGE_EVENT_STATUS);
+export const CONTAINER_SCAN_EVENTS = Object.keys(CONTAINER_EVENT_STATUS);
+
+/**
+ * Applies a batch of carrier scans in one transaction, each applied, recorded (history only) or refused on its
+ * own. Set-based: the scan ids are claimed in one statement (a scan_id already taken is a duplicate and is not
+ * applied again), the subjects are locked in a few statements, the plan is made in memory in occurred_at order,
+ * and persist() writes it in a few more.
+ */
+export async function ingestScans(options: { environment: Environment; scans: readonly Scan[] }): Promise<ScanResult[]> {
+  return withDeadlockRetry(() => pgTransaction(async (client) => {
+    const { environment, scans } = options;
+    const results = new Map<number, ScanResult>();
+    const firstIndex = new Map<string, number>();
+    scans.forEach((scan, index) => {
+      if (firstIndex.has(scan.scanId)) results.set(index, { scan_id: scan.scanId, result: 'duplicate' });
+      else firstIndex.set(scan.scanId, index);
+    });
+    // Claims: a scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate.
+    const claimed = await client.query<{ scan_id: string }>(
+      `INSERT INTO ops_scans (environment, scan_id, event_id)
+       SELECT $1::"Environment", s, 0 FROM unnest($2::text[]) AS s
+       ON CONFLICT DO NOTHING RETURNING scan_id`,
+      [environment, [...firstIndex.keys()]],
+    );
+    const fresh = new Set(claimed.rows.map((r) => r.scan_id));
+    for (const [scanId, index] of firstIndex) if (!fresh.has(scanId)) results.set(index, { scan_id: scanId, result: 'duplicate' });
+    const todo = [...firstIndex.entries()].filter(([scanId]) => fresh.has(scanId)).map(([, index]) => index);
+
+    const scope = { environment, accountId: null };
+    const containerIds = todo.flatMap((i) => scans[i]?.containerId ?? []);
+    const trackingNumbers = todo.flatMap((i) => scans[i]?.trackingNumber ?? []);
+    const containers = containerIds.length > 0 ? await lockContainers(client, scope, { containerIds }) : [];
+    const packages = trackingNumbers.length > 0 ? await lockPackages(client, scope, { trackingNumbers }) : [];
+    const containersById = group(containers, (c) => c.containerId);
+    const packagesByNumber = group(packages, (p) => p.trackingNumber ?? '');
+    // A container scan and a package scan of the same batch must move the same objects in memory.
+    const shared = new Map<string, PackageRow>();
+    for (const container of containers) container.packages = container.packages.map((p) => share(shared, p));
+    for (const [number, rows] of packagesByNumber) packagesByNumber.set(number, rows.map((p) => share(shared, p)));
+
+    const changes = new Changes();
+    const primaryEvent = new Map<string, number>();
+    const ordered = [...todo].sort((a, b) => (scans[a]?.occurredAt.getTime() ?? 0) - (scans[b]?.occurredAt.getTime() ?? 0) || a - b);
+    for (const index of ordered) {
+      const scan = scans[index];
+      if (!scan) continue;
+      const stamp: Stamp = {
+        occurredAt: scan.occurredAt,
+        location: scan.location,
+        source: 'scan',
+        scanId: scan.scanId,
+        exceptionCode: scan.exceptionCode ?? null,
+        exceptionText: scan.exceptionText ?? null,
+      };
+      const before = changes.events.length;
+      const result = scan.containerId !== undefined
+        ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
+        : applyPackageScan(changes, scan, stamp, packagesByNumber.get(scan.trackingNumber ?? '') ?? []);
+      results.set(index, result);
+      if (changes.events.length > before) primaryEvent.set(scan.scanId, before);
+    }
+    const eventIds = await persist(client, changes);
+    const refused = [...results.values()].flatMap((r) => (r.result === 'refused' && fresh.has(r.scan_id) ? [r.scan_id] : []));
+    if (refused.length > 0) {
+      // A refused scan is not kept: sent again (once its package exists, say), it is judged again.
+      await client.query(`DELETE FROM ops_scans WHERE environment = $1::"Environment" AND scan_id = ANY($2::text[])`, [environment, refused]);
+    }
+    const kept = [...primaryEvent.entries()];
+    if (kept.length > 0) {
+      await client.query(
+        `UPDATE ops_scans o SET event_id = v.event_id FROM unnest($2::text[], $3::bigint[]) AS v(scan_id, event_id)
+         WHERE o.environment = $1::"Environment" AND o.scan_id = v.scan_id`,
+        [environment, kept.map(([scanId]) => scanId), kept.map(([, at]) => eventIds[at] ?? null)],
+      );
+    }
+    return scans.map((scan, index) => results.get(index) ?? { scan_id: scan.scanId, result: 'duplicate' as const });
+  }));
+}
+
+function share(shared: Map<string, PackageRow>, row: PackageRow): PackageRow {
+  const key = `${row.table}:${row.id}`;
+  const existing = shared.get(key);
+  if (existing) return existing;
+  shared.set(key, row);
+  return row;
+}
+
+function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+function refuse(scanId: string, code: string, message: string, currentStatus?: string): ScanResult {
+  return { scan_id: scanId, result: 'refused', error: { code, message, ...(currentStatus ? { current_status: currentStatus } : {}) } };
+}
+
+function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: PackageRow[]): ScanResult {
+  const meaning = PACKAGE_EVENT_STATUS[scan.event];
+  if (!meaning) return refuse(scan.scanId, 'unknown_event', `A package scan's event is one of: ${PACKAGE_SCAN_EVENTS.join(', ')}.`);
+  const [row, other] = rows;
+  if (!row) return refuse(scan.scanId, 'not_found', `No package ${scan.trackingNumber} in this environment.`);
+  if (other) return refuse(scan.scanId, 'ambiguous', `Tracking number ${scan.trackingNumber} names more than one package; scan its container instead.`);
+  // Cancelled never reached the carrier: no scan of it is history, whatever its time.
+  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
+  // Older than what set the current status: history only (a package that is only manifested has no such time).
+  if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
+    changes.recordPackage(row, meaning.status, stamp);
+    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'out_of_order' };
+  }
+  const previous = row.status;
+  if (changes.movePackage(row, meaning.event, stamp) !== undefined) return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
+  if (meaning.status === row.status) {
+    changes.recordPackage(row, meaning.status, stamp);
+    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
+  }
+  return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is ${row.status}; a ${scan.event} scan cannot apply.`, row.status);
+}
+
+function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: ContainerRow[]): ScanResult {
+  const meaning = CONTAINER_EVENT_STATUS[scan.event];
+  if (!meaning) return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
+  const [row, other] = rows;
+  if (!row) return refuse(scan.scanId, 'not_found', `No container ${scan.containerId} in this environment.`);
+  if (other) return refuse(scan.scanId, 'ambiguous', `ContainerID ${scan.containerId} names more than one container.`);
+  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is cancelled.`, row.status);
+  if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
+    changes.recordContainer(row, meaning.status, stamp);
+    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'out_of_order' };
+  }
+  const previous = row.status;
+  if (changes.moveContainer(row, meaning.event, stamp) !== undefined) return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
+  if (meaning.status === row.status) {
+    changes.recordContainer(row, meaning.status, stamp);
+    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
+  }
+  return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is ${row.status}; a ${scan.event} scan cannot apply.`, row.status);
+}

@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { integer, oneOf, text, trackingNumber } from './fields';
+
+// The lifecycle API (issue 13): list queries, cancel/simulate/scan bodies and every response shape. The
+// operations parse with these, and the OpenAPI document is generated from them.
+
+export const LIST_LIMIT_MAX = 100;
+export const LIST_LIMIT_DEFAULT = 25;
+export const SCAN_BATCH_MAX = 1_000;
+
+const ALL_STATUSES = [...new Set([...PACKAGE_STATUSES, ...CONTAINER_STATUSES])];
+
+/** A calendar day YYYY-MM-DD in the manifest years, for from/to. */
+function day() {
+  return z
+    .unknown()
+    .transform((value, ctx): string | undefined => {
+      if (value === undefined || value === '') return undefined;
+      if (typeof value !== 'string' || !/^(20\d{2})-(\d{2})-(\d{2})$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a day YYYY-MM-DD in the years 2000 to 2099' });
+        return z.NEVER;
+      }
+      const date = new Date(`${value}T00:00:00Z`);
+      if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+        ctx.addIssue({ code: 'custom', message: 'is not a calendar date' });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({ type: 'string', format: 'date', description: 'A day YYYY-MM-DD (2000–2099), inclusive.' })
+    .optional();
+}
+
+const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
+const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
+
+// GET /manifests
+export const ZListManifestsQuery = z
+  .strictObject({
+    limit,
+    cursor,
+    type: oneOf(['container', 'daily'] as const),
+    status: oneOf(ALL_STATUSES),
+    service: text({ max: 64 }),
+    from: day(),
+    to: day(),
+    container_id: text({ max: 128 }),
+    q: text({ max: 128 }),
+  })
+  .transform((q) => ({
+    limit: q.limit ?? LIST_LIMIT_DEFAULT,
+    cursor: q.cursor || undefined,
+    type: q.type,
+    status: q.status,
+    service: q.service || undefined,
+    from: q.from,
+    to: q.to,
+    containerId: q.container_id || undefined,
+    q: q.q || undefined,
+  }));
+
+// GET /packages, GET /manifests/{id}/packages (limit and cursor only)
+export const ZListPackagesQuery = z
+  .strictObject({
+    limit,
+    cursor,
+    status: oneOf(PACKAGE_STATUSES),
+    manifest_id: text({ max: 128 }),
+    service: text({ max: 64 }),
+    from: day(),
+    to: day(),
+    to_postal_code: text({ max: 16 }),
+    tracking_number: text({ max: 64 }),
+  })
+  .transform((q) => ({
+    limit: q.limit ?? LIST_LIMIT_DEFAULT,
+    cursor: q.cursor || undefined,
+    status: q.status,
+    manifestId: q.manifest_id || undefined,
+    service: q.service || undefined,
+    from: q.from,
+    to: q.to,
+    toPostalCode: q.to_postal_code || undefined,
+    trackingNumber: q.tracking_number || undefined,
+  }));
+
+export const ZPageQuery = z.strictObject({ limit, cursor }).transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
+
+// POST …/simulate (test path only)
+export const ZSimulateRequest = z.strictObject({
+  status: oneOf(ALL_STATUSES, { required: true }),
+  code: text({ max: 64 }),
+  text: text({ max: 500 }),
+});
+
+/** A scan's location: an IATA airport code or a US / Canadian postal code. */
+const LOCATION = /^(?:[A-Z]{3}|\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)$/;
+const SCAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const OCCURRED_AT = /^(20\d{2})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
+
+// One scan of POST /ops/scans; each is validated on its own, so one bad scan is refused alone.
+export const ZScan = z
+  .strictObject({
+    scan_id: z.string().regex(SCAN_ID, 'must be 1 to 128 characters: letters, digits and . _ : -'),
+    tracking_number: trackingNumber(),
+    container_id: text({ max: 128 }),
+    event: z.string().max(32),
+    location: z.string().max(10).regex(LOCATION, 'must be an IATA airport code (JFK) or a US or Canadian postal code'),
+    occurred_at: z
+      .string()
+      .max(40)
+      .regex(OCCURRED_AT, 'must be an ISO 8601 date-time with a time zone, in the years 2000 to 2099')
+      .refine((value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) >= '2000-01-01', 'is not a real date-time')
+      .refine((value) => Date.parse(value) <= Date.now() + 24 * 3_600_000, 'is more than a day in the future'),
+    exception_code: text({ max: 64 }),
+    exception_text: text({ max: 500 }),
+  })
+  .refine((scan) => (scan.tracking_number === undefined) !== (scan.container_id === undefined), {
+    message: 'name exactly one of tracking_number and container_id',
+  });
+
+export const ZScanBatch = z.strictObject({
+  scans: z
+    .unknown()
+    .transform((value, ctx): unknown[] => {
+      if (!Array.isArray(value)) {
+        ctx.addIssue({ code: 'custom', message: 'must be an array of scans' });
+        return z.NEVER;
+      }
+      if (value.length === 0 || value.length > SCAN_BATCH_MAX) {
+        ctx.addIssue({ code: 'custom', message: `must hold 1 to ${SCAN_BATCH_MAX} scans (got ${value.length})` });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .meta({ type: 'array', minItems: 1, maxItems: SCAN_BATCH_MAX, items: { type: 'object' } }),
+});
+
+// ---------------------------------------------------------------- responses
+
+const iso = z.string().meta({ format: 'date-time' });
+
+export const ZPackageResponse = z.looseObject({
+  object: z.literal('package'),
+  TrackingNumber: z.string().nullable(),
+  ManifestID: z.string(),
+  ContainerID: z.string().nullable().optional(),
+  manifest_type: z.enum(['container', 'daily']),
+  status: z.enum(PACKAGE_STATUSES),
+  status_updated_at: iso,
+  created_at: iso,
+});
+
+export const ZManifestResponse = z.looseObject({
+  object: z.literal('manifest'),
+  ManifestID: z.string(),
+  type: z.enum(['container', 'daily']),
+  ManifestDate: z.string(),
+  PackageCount: z.number().int(),
+  status: z.string(),
+  status_updated_at: iso,
+  created_at: iso,
+  totals: z
+    .object({ package_count: z.number().int(), by_status: z.record(z.string(), z.number().int()), total_weight_lb: z.string() })
+    .optional(),
+});
+
+export const ZEventResponse = z.object({
+  object: z.literal('event'),
+  id: z.string(),
+  type: z.string(),
+  status: z.string(),
+  previous_status: z.string().nullable(),
+  applied: z.boolean(),
+  occurred_at: iso,
+  location: z.string().nullable(),
+  source: z.enum(['scan', 'simulator', 'cancel', 'api']),
+  scan_id: z.string().nullable(),
+  exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).nullable(),
+  created_at: iso,
+});
+
+function list<T extends z.ZodType>(item: T) {
+  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
+}
+
+export const ZListPackagesResponse = list(ZPackageResponse);
+export const ZListManifestsResponse = list(ZManifestResponse);
+export const ZListEventsResponse = list(ZEventResponse);
+
+export const ZScanResult = z.object({
+  scan_id: z.string(),
+  result: z.enum(['applied', 'recorded', 'duplicate', 'refused']),
+  status: z.string().optional(),
+  previous_status: z.string().optional(),
+  current_status: z.string().optional(),
+  reason: z.enum(['out_of_order', 'repeat']).optional(),
+  error: z.object({ code: z.string(), message: z.string(), current_status: z.string().optional(), details: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).optional(),
+});
+
+export const ZScanBatchResponse = z.object({
+  object: z.literal('scan_batch'),
+  applied: z.number().int(),
+  recorded: z.number().int(),
+  duplicate: z.number().int(),
+  refused: z.number().int(),
+  results: z.array(ZScanResult),
+});
+
+export type TScanBatchResponse = z.output<typeof ZScanBatchResponse>;
+
+export { LIFECYCLE_WEBHOOK_EVENTS } from './webhooks';
+
+export const ZLifecycleWebhookPayload = z.object({
+  tracking_number: z.string().optional(),
+  container_id: z.string().optional(),
+  manifest_id: z.string(),
+  status: z.string(),
+  previous_status: z.string().nullable(),
+  occurred_at: iso,
+  location: z.string().nullable(),
+  exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).optional(),
+});
