@@ -270,14 +270,14 @@ export interface LockScope {
 export async function lockContainers(
   client: pg.PoolClient,
   scope: LockScope,
-  by: { containerIds?: string[]; manifestIds?: string[] },
+  by: { containerIds: string[]; manifestIds?: undefined } | { manifestIds: string[]; containerIds?: undefined },
 ): Promise<ContainerRow[]> {
   const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; container_id: string; status: string; status_updated_at: Date }>(
     `SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
-     WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid)
-       AND (container_id = ANY($3::text[]) OR id = ANY($4::text[]))
+     WHERE environment = $1::"Environment" AND ${accountFilter(scope)}
+       AND ${by.manifestIds ? 'id = ANY($3::text[])' : 'container_id = ANY($3::text[])'}
      ORDER BY id FOR UPDATE`,
-    [scope.environment, scope.accountId, by.containerIds ?? [], by.manifestIds ?? []],
+    [scope.environment, scope.accountId ?? '', by.manifestIds ?? by.containerIds ?? []],
   );
   const containers = rows.map((raw): ContainerRow => {
     if (!isContainerStatus(raw.status)) throw new Error(`stored container status ${raw.status} is not in the table`);
@@ -304,7 +304,7 @@ export async function lockContainers(
 export async function lockPackages(
   client: pg.PoolClient,
   scope: LockScope,
-  by: { trackingNumbers?: string[]; dailyManifestIds?: string[] },
+  by: { trackingNumbers: string[]; dailyManifestIds?: undefined } | { dailyManifestIds: string[]; trackingNumbers?: undefined },
 ): Promise<PackageRow[]> {
   const numbers = by.trackingNumbers ?? [];
   const dailies = by.dailyManifestIds ?? [];
@@ -314,32 +314,38 @@ export async function lockPackages(
       `SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.status, cp.status_updated_at,
               cp.manifest_id, m.container_id
        FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
-       WHERE cp.environment = $1::"Environment" AND ($2::uuid IS NULL OR cp.account_id = $2::uuid)
+       WHERE cp.environment = $1::"Environment" AND ${accountFilter(scope, 'cp.')}
          AND cp.tracking_number = ANY($3::text[])
        ORDER BY cp.id FOR UPDATE OF cp`,
-      [scope.environment, scope.accountId, numbers],
+      [scope.environment, scope.accountId ?? '', numbers],
     );
     out.push(...container.rows.map((raw) => packageRow('container_packages', raw)));
   }
   if (numbers.length > 0 || dailies.length > 0) {
+    // One of the two keys per call (no OR), so that each uses its index.
     const daily = await client.query<RawPackage>(
       `SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
-       WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid)
-         AND (tracking_number = ANY($3::text[]) OR daily_manifest_id = ANY($4::text[]))
+       WHERE environment = $1::"Environment" AND ${accountFilter(scope)}
+         AND ${numbers.length > 0 ? 'tracking_number' : 'daily_manifest_id'} = ANY($3::text[])
        ORDER BY id FOR UPDATE`,
-      [scope.environment, scope.accountId, numbers, dailies],
+      [scope.environment, scope.accountId ?? '', numbers.length > 0 ? numbers : dailies],
     );
     out.push(...daily.rows.map((raw) => packageRow('packages', raw)));
   }
   return out;
 }
 
+/** The account condition on $2: none for carrier operations (the parameter is then unused: ''). */
+function accountFilter(scope: LockScope, prefix = ''): string {
+  return scope.accountId === null ? `$2 = ''` : `${prefix}account_id = $2::uuid`;
+}
+
 export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope, ids: string[]): Promise<DailyManifestRow[]> {
   const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; status: string; status_updated_at: Date }>(
     `SELECT id, account_id, environment, status, status_updated_at FROM daily_manifests
-     WHERE environment = $1::"Environment" AND ($2::uuid IS NULL OR account_id = $2::uuid) AND id = ANY($3::text[])
+     WHERE environment = $1::"Environment" AND ${accountFilter(scope)} AND id = ANY($3::text[])
      ORDER BY id FOR UPDATE`,
-    [scope.environment, scope.accountId, ids],
+    [scope.environment, scope.accountId ?? '', ids],
   );
   return rows.map((raw) => ({ id: raw.id, accountId: raw.account_id, environment: raw.environment, status: raw.status, statusUpdatedAt: raw.status_updated_at }));
 }
@@ -354,11 +360,20 @@ export async function allocateEventIds(client: pg.PoolClient, count: number): Pr
   return rows.map((r) => r.id);
 }
 
-/** Writes `changes` in the caller's transaction; returns the event ids in order. `ids`: pre-allocated ids for the first events. */
-export async function persist(client: pg.PoolClient, changes: Changes, ids: readonly string[] = []): Promise<string[]> {
+/**
+ * Writes `changes` in the caller's transaction; returns the event ids in order. `presetId` may name an id drawn
+ * earlier for an event (a scan's claim names its event); the others are drawn here.
+ */
+export async function persist(
+  client: pg.PoolClient,
+  changes: Changes,
+  presetId: (index: number, event: EventDraft) => string | undefined = () => undefined,
+): Promise<string[]> {
   const events = changes.events;
-  const more = await allocateEventIds(client, Math.max(0, events.length - ids.length));
-  const eventIds = [...ids.slice(0, events.length), ...more];
+  const preset = events.map((event, index) => presetId(index, event));
+  const more = await allocateEventIds(client, preset.filter((id) => id === undefined).length);
+  let next = 0;
+  const eventIds = preset.map((id) => id ?? more[next++] ?? '');
   await updateStatuses(client, 'packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })));
   await updateStatuses(client, 'container_packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'container_packages').map((c) => ({ id: c.row.id, ...c.update })));
   await updateStatuses(client, 'container_manifests', 'id', 'text', [...changes.containers.values()].map((c) => ({ id: c.row.id, ...c.update })));
@@ -382,6 +397,7 @@ export async function persist(client: pg.PoolClient, changes: Changes, ids: read
   return eventIds;
 }
 
+/** `= ANY($1)` beside the join lets the planner fetch exactly these rows by primary key, however big the table. */
 async function updateStatuses(
   client: pg.PoolClient,
   table: string,
@@ -393,7 +409,7 @@ async function updateStatuses(
   const result = await client.query(
     `UPDATE ${table} AS t SET status = u.to_status, status_updated_at = u.at
      FROM unnest($1::${keyType}[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, from_status, to_status, at)
-     WHERE t.${key} = u.id AND t.status = u.from_status`,
+     WHERE t.${key} = ANY($1::${keyType}[]) AND t.${key} = u.id AND t.status = u.from_status`,
     [updates.map((u) => u.id), updates.map((u) => u.from), updates.map((u) => u.to), updates.map((u) => u.at)],
   );
   if (result.rowCount !== updates.length) throw new LostUpdateError(`${table}: ${updates.length - (result.rowCount ?? 0)} row(s) changed meanwhile`);
@@ -423,7 +439,16 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
  * order the transitions happened, so that a worker claims them in that order.
  */
 async function enqueueLifecycleWebhooks(client: pg.PoolClient, events: readonly EventDraft[]): Promise<void> {
-  const sent = events.filter((e): e is EventDraft & { webhook: string } => e.webhook !== null);
+  const candidates = events.filter((e): e is EventDraft & { webhook: string } => e.webhook !== null);
+  if (candidates.length === 0) return;
+  // Only events some endpoint subscribes to are written: a scan batch for accounts without webhooks writes none.
+  const { rows: subscribed } = await client.query<{ key: string }>(
+    `SELECT DISTINCT account_id || '|' || environment || '|' || unnest(events) AS key FROM webhook_endpoints
+     WHERE account_id = ANY($1::uuid[]) AND enabled`,
+    [[...new Set(candidates.map((e) => e.accountId))]],
+  );
+  const wanted = new Set(subscribed.map((r) => r.key));
+  const sent = candidates.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.webhook}`));
   if (sent.length === 0) return;
   const ids = sent.map(() => newId('evt'));
   await client.query(

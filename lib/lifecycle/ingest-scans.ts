@@ -1,7 +1,7 @@
 import 'server-only';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
+import { allocateEventIds, Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
 import { withDeadlockRetry } from './retry';
 import type { ContainerEvent, ContainerStatus, PackageEvent, PackageStatus } from './transitions';
 
@@ -57,11 +57,15 @@ export async function ingestScans(options: { environment: Environment; scans: re
       else firstIndex.set(scan.scanId, index);
     });
     // Claims: a scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate.
+    // Each scan's own event id is drawn now, so that its claim names it (ids of duplicates are simply unused).
+    const scanIds = [...firstIndex.keys()];
+    const drawn = await allocateEventIds(client, scanIds.length);
+    const eventIdOf = new Map(scanIds.map((scanId, i) => [scanId, drawn[i] ?? '']));
     const claimed = await client.query<{ scan_id: string }>(
       `INSERT INTO ops_scans (environment, scan_id, event_id)
-       SELECT $1::"Environment", s, 0 FROM unnest($2::text[]) AS s
+       SELECT $1::"Environment", s, e FROM unnest($2::text[], $3::bigint[]) AS v(s, e)
        ON CONFLICT DO NOTHING RETURNING scan_id`,
-      [environment, [...firstIndex.keys()]],
+      [environment, scanIds, drawn],
     );
     const fresh = new Set(claimed.rows.map((r) => r.scan_id));
     for (const [scanId, index] of firstIndex) if (!fresh.has(scanId)) results.set(index, { scan_id: scanId, result: 'duplicate' });
@@ -80,7 +84,7 @@ export async function ingestScans(options: { environment: Environment; scans: re
     for (const [number, rows] of packagesByNumber) packagesByNumber.set(number, rows.map((p) => share(shared, p)));
 
     const changes = new Changes();
-    const primaryEvent = new Map<string, number>();
+    const primaryIndex = new Map<string, number>();
     const ordered = [...todo].sort((a, b) => (scans[a]?.occurredAt.getTime() ?? 0) - (scans[b]?.occurredAt.getTime() ?? 0) || a - b);
     for (const index of ordered) {
       const scan = scans[index];
@@ -98,21 +102,13 @@ export async function ingestScans(options: { environment: Environment; scans: re
         ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
         : applyPackageScan(changes, scan, stamp, packagesByNumber.get(scan.trackingNumber ?? '') ?? []);
       results.set(index, result);
-      if (changes.events.length > before) primaryEvent.set(scan.scanId, before);
+      if (changes.events.length > before) primaryIndex.set(scan.scanId, before);
     }
-    const eventIds = await persist(client, changes);
+    await persist(client, changes, (index, event) => (index === primaryIndex.get(event.scanId ?? '') ? eventIdOf.get(event.scanId ?? '') : undefined));
     const refused = [...results.values()].flatMap((r) => (r.result === 'refused' && fresh.has(r.scan_id) ? [r.scan_id] : []));
     if (refused.length > 0) {
       // A refused scan is not kept: sent again (once its package exists, say), it is judged again.
       await client.query(`DELETE FROM ops_scans WHERE environment = $1::"Environment" AND scan_id = ANY($2::text[])`, [environment, refused]);
-    }
-    const kept = [...primaryEvent.entries()];
-    if (kept.length > 0) {
-      await client.query(
-        `UPDATE ops_scans o SET event_id = v.event_id FROM unnest($2::text[], $3::bigint[]) AS v(scan_id, event_id)
-         WHERE o.environment = $1::"Environment" AND o.scan_id = v.scan_id`,
-        [environment, kept.map(([scanId]) => scanId), kept.map(([, at]) => eventIds[at] ?? null)],
-      );
     }
     return scans.map((scan, index) => results.get(index) ?? { scan_id: scan.scanId, result: 'duplicate' as const });
   }));
