@@ -1,0 +1,32 @@
+import { validationError } from '@/lib/errors/app-error';
+import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
+
+// The query string of a portal-api lifecycle route, as the API's operations read theirs: every parameter
+// once, percent escapes that decode (a `%ZZ` is a 422 naming its parameter, not text that reaches a
+// filter), and the download link's `environment` left out (lib/portal/environment.ts reads it).
+
+export function portalQuery(url: string): Record<string, string> {
+  const raw = new URL(url).search.replace(/^\?/, '');
+  const out: Record<string, string> = {};
+  if (!raw) return out;
+  for (const part of raw.split('&')) {
+    if (!part) continue;
+    const at = part.indexOf('=');
+    const rawKey = at < 0 ? part : part.slice(0, at);
+    const rawValue = at < 0 ? '' : part.slice(at + 1);
+    const key = decode(rawKey, rawKey.slice(0, 40));
+    const value = decode(rawValue, key);
+    if (key === ENVIRONMENT_QUERY) continue;
+    if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
+    if (value !== '') out[key] = value;
+  }
+  return out;
+}
+
+function decode(text: string, name: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    throw validationError([{ path: name || '(query)', message: 'is not correctly percent-encoded' }]);
+  }
+}
