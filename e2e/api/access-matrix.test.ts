@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '@/lib/auth/tokens';
 import { db } from '@/lib/db';
 import { apiRoutes } from '@/lib/http/routes';
-import { call, expectError, newAccount, type Env, type TestAccount } from './support/api';
+import { createOpsToken } from '@/lib/auth/ops-tokens';
+import { call, expectError, newAccount, tracking, type Env, type TestAccount } from './support/api';
+import { containerSample } from './support/samples';
 
 // Every API endpoint, in both environments, against every kind of caller who must be refused:
 // no token, a malformed token, an unknown token, a revoked token, the other environment's token,
@@ -12,6 +14,10 @@ let owner: TestAccount;
 let stranger: TestAccount;
 let revoked: string;
 const endpointIds: Record<Env, string> = { test: '', live: '' };
+// The owner's container manifest and one of its packages in each environment (the lifecycle routes' :id and :trackingNumber).
+const manifestIds: Record<Env, string> = { test: '', live: '' };
+const trackingNumbers: Record<Env, string> = { test: '', live: '' };
+let opsToken: string;
 
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([newAccount('Owner'), newAccount('Stranger')]);
@@ -22,30 +28,68 @@ beforeAll(async () => {
     const created = await call('/webhooks', { env, token: owner.tokens[env], body: { url: 'https://93.184.215.14/owner-only', events: ['package.sorting'], description: 'owner secret description' } });
     expect(created.status, created.text).toBe(201);
     endpointIds[env] = created.json.id;
+    trackingNumbers[env] = tracking('ACM');
+    const manifest = await call('/wf/manifest', { env, token: owner.tokens[env], body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]) });
+    expect(manifest.status, manifest.text).toBe(200);
+    manifestIds[env] = manifest.json.ManifestID;
   }
+  opsToken = (await createOpsToken({ name: 'access matrix' })).token;
 });
 
 const cases = apiRoutes().flatMap((route) =>
-  Object.keys(route.methods).flatMap((method) => (['test', 'live'] as const).map((env) => ({ pattern: route.pattern, method, env }))),
+  Object.keys(route.methods).flatMap((method) =>
+    (['test', 'live'] as const).map((env) => ({ pattern: route.pattern, method, env, ops: route.auth === 'ops', absent: route.testOnly === true && env === 'live' })),
+  ),
 );
 
 function pathOf(pattern: string, env: Env): string {
-  return pattern.replace(':id', endpointIds[env]).replace(':deliveryId', 'msg_doesnotexist');
+  const id = pattern.startsWith('/manifests/') ? manifestIds[env] : endpointIds[env];
+  return pattern.replace(':id', id).replace(':trackingNumber', trackingNumbers[env]).replace(':deliveryId', 'msg_doesnotexist');
+}
+
+function bodyOf(pattern: string, method: string): unknown {
+  if (method === 'GET' || method === 'DELETE') return undefined;
+  // A valid change for PATCH and the simulator, so that only ownership can refuse it.
+  if (method === 'PATCH') return { description: 'taken over' };
+  if (pattern.endsWith('/simulate')) return { status: 'received' };
+  return {};
 }
 
 // Each case its own address (a header value only), so the failed-authentication limiter counts it alone.
 const address = () => `203.0.113.${Math.floor(Math.random() * 254) + 1}`;
 
-describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env }) => {
+describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, absent }) => {
   const send = (token: string | null, headers: Record<string, string> = {}) =>
     call(pathOf(pattern, env), {
       env,
       method,
       token,
-      // A valid change for PATCH, so that only ownership can refuse it.
-      body: method === 'GET' || method === 'DELETE' ? undefined : method === 'PATCH' ? { description: 'taken over' } : {},
+      body: bodyOf(pattern, method),
       headers: { 'x-forwarded-for': address(), ...headers },
     });
+
+  if (absent) {
+    // The simulator on the live path: not there for anyone, the owner included.
+    it('is not found for every caller', async () => {
+      for (const token of [null, owner.tokens[env], stranger.tokens[env], owner.tokens.test, opsToken]) {
+        expectError(await send(token), 404, 'not_found');
+      }
+    });
+    return;
+  }
+
+  if (ops) {
+    it('refuses every shipper token with 403 and takes an operations token', async () => {
+      expectError(await send(owner.tokens[env]), 403, 'forbidden');
+      expectError(await send(stranger.tokens[env]), 403, 'forbidden');
+      // The operations token passes authentication; the empty body is then refused for its content.
+      expectError(await send(opsToken), 422, 'validation_failed');
+    });
+  } else {
+    it('refuses a carrier operations token with 403', async () => {
+      expectError(await send(opsToken), 403, 'forbidden');
+    });
+  }
 
   it('refuses no token, a malformed one, an unknown one and a revoked one with 401', async () => {
     for (const token of [null, 'Token', `ck_${env}_short`, `ck_${env}_${'Z'.repeat(43)}`, env === 'test' ? revoked : null]) {
@@ -61,21 +105,23 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env }) => {
   });
 
   it('shows another account nothing of the owner\'s resources', async () => {
+    if (ops) return; // Covered above: no shipper token reaches it.
     const result = await send(stranger.tokens[env]);
-    if (pattern.includes(':id')) {
+    if (pattern.includes(':id') || pattern.includes(':trackingNumber')) {
       // Someone else's endpoint is indistinguishable from one that does not exist.
       expectError(result, 404, 'not_found');
     } else if (method === 'GET') {
-      // The only list without an id (GET /webhooks): the stranger's own, which is empty.
-      expect(pattern).toBe('/webhooks');
+      // The lists without an id: the stranger's own, which are empty.
+      expect(['/webhooks', '/manifests', '/packages']).toContain(pattern);
       expect(result.status, result.text).toBe(200);
-      expect(result.json).toEqual({ object: 'list', data: [], has_more: false });
+      expect(result.json).toEqual(pattern === '/webhooks' ? { object: 'list', data: [], has_more: false } : { object: 'list', data: [], has_more: false, next_cursor: null });
     } else {
       // A create (POST /wf/*, POST /webhooks) with the empty body: refused for its content, nothing stored.
       expect(method).toBe('POST');
       expectError(result, 422, 'validation_failed');
     }
     expect(result.text).not.toContain('owner-only');
+    expect(result.text).not.toContain(trackingNumbers[env]);
     expect(result.text).not.toContain('owner secret description');
   });
 });

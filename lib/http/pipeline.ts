@@ -104,6 +104,8 @@ async function authenticateRequest(match: RouteMatch, authorization: string | nu
   const token = parseAuthorization(authorization);
   if (match.route.auth === 'ops') {
     if (token && !isOpsToken(token) && looksLikeToken(token)) {
+      // An unknown or revoked shipper token stays a 401 (and counts as a failed authentication); a valid one is 403.
+      await authenticateToken({ authorization, environment: match.environment });
       throw new AppError('forbidden', 'This route takes a carrier operations token (ck_ops_…); a shipper token cannot call it.');
     }
     if (!token) throw new AppError('unauthorized', 'Send your operations token as "Authorization: Token <token>".', { challenge: 'Token' });

@@ -14,8 +14,8 @@ interface Scope {
   environment: Environment;
 }
 
-function notFoundPackage(trackingNumber: string): AppError {
-  return new AppError('not_found', `No package ${trackingNumber} in this account and environment.`);
+function notFoundPackage(): AppError {
+  return new AppError('not_found', "No package with this tracking number in this account and environment.");
 }
 function notFoundManifest(id: string): AppError {
   return new AppError('not_found', `No manifest ${id} in this account and environment.`);
@@ -24,7 +24,7 @@ function notFoundManifest(id: string): AppError {
 /** The package a tracking number names for its account: the container's one first, when both tables have it. */
 async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope: Scope, trackingNumber: string): Promise<PackageRow> {
   const [row] = await lockPackages(client, scope, { trackingNumbers: [trackingNumber] });
-  if (!row) throw notFoundPackage(trackingNumber);
+  if (!row) throw notFoundPackage();
   return row;
 }
 

@@ -145,7 +145,7 @@ const PACKAGE_BY_NUMBER = `
 export async function getPackage(options: Scope & { trackingNumber: string }) {
   const { rows } = await pgPool().query<PackageDbRow>(PACKAGE_BY_NUMBER, [options.accountId, options.environment, options.trackingNumber]);
   const row = rows[0];
-  if (!row) throw new AppError('not_found', `No package ${options.trackingNumber} in this account and environment.`);
+  if (!row) throw new AppError('not_found', "No package with this tracking number in this account and environment.");
   return presentPackage(row);
 }
 
