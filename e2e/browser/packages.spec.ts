@@ -266,5 +266,14 @@ test.describe('packages', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Yes, cancel container' }).click();
     await expect(page.getByRole('list', { name: 'Packages by status' })).toContainText('Cancelled');
     await expect(page.getByRole('button', { name: 'Cancel container' })).toHaveCount(0);
+
+    // The dashboard counts the containers' packages too, by status.
+    await page.goto('/test/dashboard');
+    const byStatus = page.getByRole('list', { name: 'Packages by status' });
+    await expect(page.getByTestId('packages-all')).toHaveText('4');
+    await expect(byStatus.getByRole('listitem').filter({ hasText: 'In transit' })).toContainText('2');
+    await expect(byStatus.getByRole('listitem').filter({ hasText: 'Cancelled' })).toContainText('2');
+    await expect(byStatus.getByRole('listitem').filter({ hasText: 'Manifested' })).toContainText('0');
+    await screenshots(page, testInfo, 'dashboard-by-status');
   });
 });
