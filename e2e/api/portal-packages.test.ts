@@ -179,10 +179,17 @@ describe('portal packages: list, search and filters', () => {
     ['limit=0', 'limit'],
     ['limit=101', 'limit'],
     ['status=received&status=delivered', 'status'],
-    ['tracking=1Z', 'tracking'],
+    ['tracking_number=1Z%25', 'tracking_number'],
+    ['manifest_id=MAN%2F1', 'manifest_id'],
+    ['to_postal_code=%ZZ', 'to_postal_code'],
   ])('GET /portal-api/packages?%s: 422 naming %s', async (query, parameter) => {
     const error = expectEnvelope(await portal(owner, 'GET', `/portal-api/packages?${query}`), 422, 'validation_failed');
     expect(error.details?.map((d) => d.path)).toContain(parameter);
+  });
+
+  it('an unknown parameter (the old finder\'s ?tracking=) is a 422 that names it', async () => {
+    const error = expectEnvelope(await portal(owner, 'GET', '/portal-api/packages?tracking=1Z'), 422, 'validation_failed');
+    expect(JSON.stringify(error)).toContain('tracking');
   });
 
   it.each([
