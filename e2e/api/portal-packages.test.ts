@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiToken } from '@/lib/accounts/create-api-token';
 import { db } from '@/lib/db';
-import { baseUrl, call, tracking } from './support/api';
-import { containerDetail, containerSample, packageSample } from './support/samples';
+import { baseUrl, call } from './support/api';
+import { containerSample, packageSample } from './support/samples';
 
 // The portal's lifecycle endpoints (issue 13, Portal): the Packages list, a package and its timeline,
 // cancel, the test-mode simulator, a manifest's status, and the streamed CSV export. Through the real
