@@ -18,8 +18,24 @@ function refusal(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
 
-/** "Cancel …" with a confirmation dialog; POSTs `{path}/cancel` and calls `onChanged` after an answer either way. */
-export function CancelControl({ path, subject, detail, onChanged }: { path: string; subject: string; detail: string; onChanged: () => void }) {
+/**
+ * "Cancel …" with a confirmation dialog; POSTs `{path}/cancel` and calls `onChanged` after an answer either way.
+ * The button shows while `available`; the dialog stays mounted, so a refusal stays readable after the status it
+ * reports has reloaded the page.
+ */
+export function CancelControl({
+  path,
+  subject,
+  detail,
+  available,
+  onChanged,
+}: {
+  path: string;
+  subject: string;
+  detail: string;
+  available: boolean;
+  onChanged: () => void;
+}) {
   const portal = usePortalEnvironment();
   const [open, setOpen] = useState(false);
   const cancel = useMutation({
@@ -33,15 +49,17 @@ export function CancelControl({ path, subject, detail, onChanged }: { path: stri
   });
   return (
     <>
-      <Button
-        variant="danger"
-        onClick={() => {
-          cancel.reset();
-          setOpen(true);
-        }}
-      >
-        Cancel {subject}
-      </Button>
+      {available ? (
+        <Button
+          variant="danger"
+          onClick={() => {
+            cancel.reset();
+            setOpen(true);
+          }}
+        >
+          Cancel {subject}
+        </Button>
+      ) : null}
       <ConfirmDialog
         open={open}
         title={`Cancel ${subject}?`}
@@ -58,12 +76,24 @@ export function CancelControl({ path, subject, detail, onChanged }: { path: stri
 }
 
 /** Test mode only: walks the subject to a target status through every step, each an event and its webhook. */
-export function SimulateControl({ path, statuses, onChanged }: { path: string; statuses: readonly string[]; onChanged: () => void }) {
+export function SimulateControl({
+  path,
+  statuses,
+  onChanged,
+}: {
+  path: string;
+  statuses: readonly string[];
+  onChanged: () => void;
+}) {
   const portal = usePortalEnvironment();
   const [target, setTarget] = useState(statuses[0] ?? '');
   const [code, setCode] = useState('');
   const simulate = useMutation({
-    mutationFn: () => portal.fetch(`${path}/simulate`, { method: 'POST', body: { status: target, ...(code.trim() ? { code: code.trim() } : {}) } }),
+    mutationFn: () =>
+      portal.fetch(`${path}/simulate`, {
+        method: 'POST',
+        body: { status: target, ...(code.trim() ? { code: code.trim() } : {}) },
+      }),
     onSettled: () => onChanged(),
   });
   if (portal.environment !== 'test') return null;
@@ -93,7 +123,13 @@ export function SimulateControl({ path, statuses, onChanged }: { path: string; s
             <label htmlFor="simulate-code" className="block text-xs font-medium text-slate-800">
               Exception code
             </label>
-            <Input id="simulate-code" value={code} maxLength={64} onChange={(e) => setCode(e.target.value)} placeholder="simulated" />
+            <Input
+              id="simulate-code"
+              value={code}
+              maxLength={64}
+              onChange={(e) => setCode(e.target.value)}
+              placeholder="simulated"
+            />
           </div>
         ) : null}
         <Button type="submit" variant="secondary" loading={simulate.isPending}>

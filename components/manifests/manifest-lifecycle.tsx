@@ -23,7 +23,8 @@ export function ManifestLifecycle({ id }: { id: string }) {
     void client.invalidateQueries({ queryKey: portal.key('packages') });
   };
   if (status.isPending) return <LoadingBlock label="Loading status…" rows={2} />;
-  if (status.isError) return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => status.refetch()} />;
+  if (status.isError)
+    return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => status.refetch()} />;
   const m = status.data;
   const order = (s: string) => PACKAGE_STATUSES.findIndex((known) => known === s);
   const counts = Object.entries(m.totals?.by_status ?? {}).sort(([a], [b]) => order(a) - order(b));
@@ -37,18 +38,17 @@ export function ManifestLifecycle({ id }: { id: string }) {
             <StatusBadge status={m.status} /> since {formatDateTime(m.status_updated_at)}
           </p>
         </div>
-        {m.status === 'manifested' ? (
-          <CancelControl
-            path={path}
-            subject={container ? 'container' : 'manifest'}
-            detail={
-              container
-                ? 'The container and all its packages are cancelled, if the carrier has none of them yet.'
-                : 'Every package of this daily manifest that the carrier has not received yet is cancelled.'
-            }
-            onChanged={refresh}
-          />
-        ) : null}
+        <CancelControl
+          available={m.status === 'manifested'}
+          path={path}
+          subject={container ? 'container' : 'manifest'}
+          detail={
+            container
+              ? 'The container and all its packages are cancelled, if the carrier has none of them yet.'
+              : 'Every package of this daily manifest that the carrier has not received yet is cancelled.'
+          }
+          onChanged={refresh}
+        />
       </div>
       <h3 className="mt-4 text-sm font-semibold text-slate-900">Packages by status</h3>
       {counts.length === 0 ? (

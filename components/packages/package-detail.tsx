@@ -13,8 +13,22 @@ import { portalPath } from '@/lib/portal/paths';
 import type { TEventList, TPackage } from '@/lib/portal-lifecycle/types';
 
 /** Fields the summary shows; the rest of what the shipper sent is listed under "Package details". */
-const SUMMARY = new Set(['object', 'TrackingNumber', 'ManifestID', 'ContainerID', 'manifest_type', 'status', 'status_updated_at', 'created_at']);
-const SOURCES: Record<string, string> = { scan: 'Carrier scan', simulator: 'Simulator', cancel: 'Cancelled by shipper', api: 'API' };
+const SUMMARY = new Set([
+  'object',
+  'TrackingNumber',
+  'ManifestID',
+  'ContainerID',
+  'manifest_type',
+  'status',
+  'status_updated_at',
+  'created_at',
+]);
+const SOURCES: Record<string, string> = {
+  scan: 'Carrier scan',
+  simulator: 'Simulator',
+  cancel: 'Cancelled by shipper',
+  api: 'API',
+};
 
 export function PackageDetailView({ trackingNumber }: { trackingNumber: string }) {
   const portal = usePortalEnvironment();
@@ -53,7 +67,10 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
             }
           >
             There is no package {trackingNumber} in {portal.environment}; test and live are kept apart.{' '}
-            <Link href={portalPath(other, `/packages/${encodeURIComponent(trackingNumber)}`)} className="font-medium text-brand-700 underline">
+            <Link
+              href={portalPath(other, `/packages/${encodeURIComponent(trackingNumber)}`)}
+              className="font-medium text-brand-700 underline"
+            >
               Look for it in {other}
             </Link>
           </EmptyState>
@@ -77,14 +94,13 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           </span>
         }
         actions={
-          p.status === 'manifested' ? (
-            <CancelControl
-              path={path}
-              subject="package"
-              detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
-              onChanged={refresh}
-            />
-          ) : null
+          <CancelControl
+            path={path}
+            subject="package"
+            available={p.status === 'manifested'}
+            detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
+            onChanged={refresh}
+          />
         }
       />
       <Card>
@@ -93,7 +109,10 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           <div className="min-w-0">
             <dt className="text-slate-600">Manifest</dt>
             <dd>
-              <PortalLink href={`/manifests/${encodeURIComponent(p.ManifestID)}`} className="break-all font-mono font-medium text-brand-700 underline">
+              <PortalLink
+                href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
+                className="break-all font-mono font-medium text-brand-700 underline"
+              >
                 {p.ManifestID}
               </PortalLink>
             </dd>

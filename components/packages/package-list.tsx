@@ -40,6 +40,13 @@ export function PackageListView() {
   const cursor = params.get('cursor') ?? '';
   const trail = (params.get('back') ?? '').split('.').filter(Boolean);
   const [form, setForm] = useState<Filters>(applied);
+  // Back, Forward and links change the URL's filters under the form: the form follows (React's "adjust state on a prop change").
+  const appliedKey = filterQuery(applied).toString();
+  const [shown, setShown] = useState(appliedKey);
+  if (shown !== appliedKey) {
+    setShown(appliedKey);
+    setForm(applied);
+  }
 
   const query = filterQuery(applied);
   query.set('limit', String(PAGE_SIZE));
@@ -152,7 +159,13 @@ export function PackageListView() {
           <label htmlFor="package-postal" className="block text-sm font-medium text-slate-800">
             To postal code
           </label>
-          <Input id="package-postal" maxLength={16} value={form.to_postal_code} onChange={set('to_postal_code')} autoComplete="off" />
+          <Input
+            id="package-postal"
+            maxLength={16}
+            value={form.to_postal_code}
+            onChange={set('to_postal_code')}
+            autoComplete="off"
+          />
         </div>
         <div>
           <label htmlFor="package-from" className="block text-sm font-medium text-slate-800">
@@ -186,7 +199,11 @@ export function PackageListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading packages…" rows={5} />
       ) : list.isError ? (
-        <ErrorState title="Could not load packages" error={list.error} onRetry={cursor ? () => go(applied) : () => list.refetch()} />
+        <ErrorState
+          title="Could not load packages"
+          error={list.error}
+          onRetry={cursor ? () => go(applied) : () => list.refetch()}
+        />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
           <EmptyState
@@ -261,7 +278,10 @@ export function PackageListView() {
               </tbody>
             </table>
           </div>
-          <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm">
+          <nav
+            aria-label="Pages"
+            className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm"
+          >
             <p className="text-slate-700">
               {data.data.length} package{data.data.length === 1 ? '' : 's'} on this page · newest first
             </p>

@@ -162,7 +162,7 @@ test.describe('packages', () => {
 
     // A hand-edited cursor is refused with a way back.
     await page.goto('/test/packages?cursor=bogus');
-    await expect(page.getByRole('alert')).toContainText('cursor');
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not load packages' })).toContainText('cursor');
   });
 
   test('package detail: timeline, simulate (test only), cancel with confirmation and its 409, another account’s not found', async ({
