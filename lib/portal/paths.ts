@@ -51,6 +51,13 @@ export function switchEnvironmentHref(pathname: string, search: string, target: 
   let rest = current ? pathname.slice(current.length + 1) || '/' : '/dashboard';
   const detail = DETAIL.exec(rest);
   if (detail) rest = `/${detail[1]}`;
-  const query = !detail && QUERY_KEPT.has(rest) && search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  let query = !detail && QUERY_KEPT.has(rest) && search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  if (query) {
+    // A page's place in one environment's list (the Packages page's keyset cursors) means nothing in the other.
+    const params = new URLSearchParams(query);
+    params.delete('cursor');
+    params.delete('back');
+    query = params.size ? `?${params}` : '';
+  }
   return portalPath(target, rest) + query;
 }
