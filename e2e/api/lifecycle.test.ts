@@ -95,6 +95,7 @@ describe('reads', () => {
     const byStatus = await call('/packages?status=cancelled', { ...GET, token: account.tokens.test });
     expect(byStatus.json.data).toEqual([]);
     const containersOnly = await call('/manifests?type=container', { ...GET, token: account.tokens.test });
+    expect(containersOnly.status, containersOnly.text).toBe(200);
     expect(containersOnly.json.data).toHaveLength(1);
   });
 
@@ -208,7 +209,8 @@ describe('ops scans', () => {
     expect(result.status, result.text).toBe(200);
     expect(result.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'refused', 'recorded', 'refused', 'refused', 'duplicate']);
     expect(result.json.results[2].error).toMatchObject({ code: 'illegal_transition', current_status: 'in_transit' });
-    expect(result.json.results[3]).toMatchObject({ reason: 'out_of_order', current_status: 'in_transit' });
+    // Within a batch scans apply in occurred_at order: b was received by its container's scan already.
+    expect(result.json.results[3]).toMatchObject({ reason: 'repeat', current_status: 'received' });
     expect(result.json.results[4].error.code).toBe('not_found');
     expect(result.json.results[5].error.code).toBe('validation_failed');
     expect(result.json).toMatchObject({ applied: 2, recorded: 1, duplicate: 1, refused: 3 });
@@ -224,11 +226,22 @@ describe('ops scans', () => {
     ]);
     expect(timeline.json.data[0].location).toBe('EWR');
 
+    // A later batch with a scan older than b's current status: kept in the history, status unmoved.
+    const late = await scans([scan({ tracking_number: b, event: 'out_for_delivery', occurred_at: t(1) })]);
+    expect(late.json.results[0]).toMatchObject({ result: 'recorded', reason: 'out_of_order', current_status: 'in_transit' });
+    const still = await call(`/packages/${b}`, { ...GET, token: account.tokens.test });
+    expect(still.json.status).toBe('in_transit');
+
     // The whole batch again: nothing applied twice.
     const again = await scans(batch);
     expect(again.json.results.map((r: { result: string }) => r.result)).toEqual(['duplicate', 'duplicate', 'refused', 'duplicate', 'refused', 'refused', 'duplicate']);
     const after = await call(`/packages/${b}/events`, { ...GET, token: account.tokens.test });
-    expect(after.json.data).toHaveLength(3);
+    expect(after.json.data.map((e: { status: string; applied: boolean }) => [e.status, e.applied])).toEqual([
+      ['received', true],
+      ['out_for_delivery', false],
+      ['received', false],
+      ['in_transit', true],
+    ]);
   });
 
   it('refuses batches over 1,000 scans as a whole', async () => {

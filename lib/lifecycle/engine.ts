@@ -156,7 +156,8 @@ export class Changes {
     const target = CONTAINER_MOVES_PACKAGES_TO[to];
     if (target) {
       for (const pkg of row.packages) {
-        if (pkg.statusUpdatedAt > stamp.occurredAt) continue;
+        // A package moved by a scan of its own after this one keeps its status (manifested has no such time).
+        if (pkg.status !== 'manifested' && pkg.statusUpdatedAt > stamp.occurredAt) continue;
         const steps = packageWalk(pkg.status, target);
         for (const step of steps ?? []) this.movePackage(pkg, step.event, stamp, index);
       }

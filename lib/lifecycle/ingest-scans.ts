@@ -147,6 +147,8 @@ function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Pack
   const [row, other] = rows;
   if (!row) return refuse(scan.scanId, 'not_found', `No package ${scan.trackingNumber} in this environment.`);
   if (other) return refuse(scan.scanId, 'ambiguous', `Tracking number ${scan.trackingNumber} names more than one package; scan its container instead.`);
+  // Cancelled never reached the carrier: no scan of it is history, whatever its time.
+  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
   // Older than what set the current status: history only (a package that is only manifested has no such time).
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordPackage(row, meaning.status, stamp);
@@ -167,6 +169,7 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
   const [row, other] = rows;
   if (!row) return refuse(scan.scanId, 'not_found', `No container ${scan.containerId} in this environment.`);
   if (other) return refuse(scan.scanId, 'ambiguous', `ContainerID ${scan.containerId} names more than one container.`);
+  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is cancelled.`, row.status);
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordContainer(row, meaning.status, stamp);
     return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'out_of_order' };

@@ -254,7 +254,7 @@ export async function listManifests(options: Scope & { query: ManifestListQuery 
     (b): b is string => b !== undefined,
   );
   if (branches.length === 0) return { object: 'list', data: [], has_more: false, next_cursor: null };
-  const sql = `${branches.join(' UNION ALL ')} ORDER BY created_at DESC, kind DESC, id DESC LIMIT ${limitParam}`;
+  const sql = `SELECT * FROM (${branches.join(' UNION ALL ')}) AS u ORDER BY created_at DESC, kind DESC, id DESC LIMIT ${limitParam}`;
   const { rows } = await pgPool().query<ManifestDbRow>(sql, p.values);
   return page(rows, query.limit, (row) => presentManifest(row));
 }

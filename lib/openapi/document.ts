@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import { MAX_ERROR_DETAILS } from '@/lib/schemas/parse';
@@ -561,8 +562,10 @@ export function openApiDocument(): Json {
           },
         },
       },
+      ...lifecyclePaths(),
     },
     webhooks: {
+      ...lifecycleWebhooks(),
       'package.sorting': {
         post: {
           summary: 'Package sorting notification',
@@ -657,6 +660,7 @@ export function openApiDocument(): Json {
         WebhookDelivery: deliverySchema,
         PackageSortingPayload: packageSortingPayload,
         Error: errorSchema,
+        ...lifecycleSchemas(),
       },
     },
   };

@@ -16,14 +16,19 @@ function scope(context: OperationContext) {
   return { accountId: context.auth.accountId, environment: context.environment };
 }
 
-function query(context: OperationContext): Record<string, string> {
+/** The query string as an object; a parameter given twice or not known is a 422 naming it. */
+function query(context: OperationContext, known: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of context.query) {
+    if (!known.includes(key)) throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
     if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
     out[key] = value;
   }
   return out;
 }
+
+const MANIFEST_FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;
+const PACKAGE_FILTERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
 
 function trackingNumber(context: OperationContext): string {
   return context.params.trackingNumber ?? '';
@@ -34,7 +39,7 @@ function manifestId(context: OperationContext): string {
 
 // GET /manifests: container and daily manifests, newest first.
 export const listManifestsOperation: Operation = async (context) => {
-  const q = parseOperation(ZListManifestsQuery, query(context));
+  const q = parseOperation(ZListManifestsQuery, query(context, MANIFEST_FILTERS));
   return { body: await listManifests({ ...scope(context), query: q }) };
 };
 
@@ -43,7 +48,7 @@ export const getManifestOperation: Operation = async (context) => ({ body: await
 
 // GET /manifests/:id/packages
 export const listManifestPackagesOperation: Operation = async (context) => {
-  const page = parseOperation(ZPageQuery, query(context));
+  const page = parseOperation(ZPageQuery, query(context, ['limit', 'cursor']));
   return { body: await listManifestPackages({ ...scope(context), manifestId: manifestId(context), ...page }) };
 };
 
@@ -62,7 +67,7 @@ export const simulateManifestOperation: Operation = async (context) => {
 
 // GET /packages: every package, container and daily, newest first.
 export const listPackagesOperation: Operation = async (context) => {
-  const q = parseOperation(ZListPackagesQuery, query(context));
+  const q = parseOperation(ZListPackagesQuery, query(context, PACKAGE_FILTERS));
   return { body: await listPackages({ ...scope(context), query: q }) };
 };
 

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import {
+  LIFECYCLE_WEBHOOK_EVENTS,
+  ZEventResponse,
+  ZLifecycleWebhookPayload,
+  ZListEventsResponse,
+  ZListManifestsQuery,
+  ZListManifestsResponse,
+  ZListPackagesQuery,
+  ZListPackagesResponse,
+  ZManifestResponse,
+  ZPackageResponse,
+  ZPageQuery,
+  ZScanBatchResponse,
+  ZSimulateRequest,
+} from '@/lib/schemas/lifecycle';
+
+// The lifecycle's part of the OpenAPI document (lib/openapi/document.ts spreads it in), generated from the
+// schemas the operations parse and answer with.
+
+type Json = Record<string, unknown>;
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorRef = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+
+function output(schema: z.ZodType): Json {
+  return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+}
+function input(schema: z.ZodType): Json {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+}
+
+function queryParameters(schema: z.ZodType): Json[] {
+  return Object.entries((input(schema).properties ?? {}) as Record<string, Json>).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
+}
+
+const ok = (description: string, schema: string): Json => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+
+const manifestIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A ManifestID (`MAN-…`), container or daily.' };
+const trackingParam = { name: 'TrackingNumber', in: 'path', required: true, schema: { type: 'string' } };
+
+export function lifecyclePaths(): Json {
+  const notFound = errorRef('No such manifest or package in this account and environment.');
+  return {
+    '/manifests': {
+      get: { tags: ['Lifecycle'], operationId: 'listManifests', summary: 'List manifests (container and daily), newest first', parameters: queryParameters(ZListManifestsQuery), responses: { '200': ok('A page.', 'ManifestList') } },
+    },
+    '/manifests/{id}': {
+      parameters: [manifestIdParam],
+      get: { tags: ['Lifecycle'], operationId: 'getManifest', summary: 'A manifest with its package counts by status and totals', responses: { '200': ok('The manifest.', 'Manifest'), '404': notFound } },
+    },
+    '/manifests/{id}/packages': {
+      parameters: [manifestIdParam],
+      get: { tags: ['Lifecycle'], operationId: 'listManifestPackages', summary: "A manifest's packages", parameters: queryParameters(ZPageQuery), responses: { '200': ok('A page.', 'PackageList'), '404': notFound } },
+    },
+    '/manifests/{id}/cancel': {
+      parameters: [manifestIdParam],
+      post: {
+        tags: ['Lifecycle'], operationId: 'cancelManifest', summary: 'Cancel a container with its packages, or a daily manifest\'s still-manifested packages',
+        description: 'Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.',
+        responses: { '200': ok('The manifest.', 'Manifest'), '404': notFound, '409': errorRef('`not_cancellable`, with `current_status`.') },
+      },
+    },
+    '/manifests/{id}/simulate': {
+      parameters: [manifestIdParam],
+      post: {
+        tags: ['Lifecycle'], operationId: 'simulateManifest', summary: 'Test path only: walk a container (or a daily manifest\'s packages) to a status',
+        requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
+        responses: { '200': ok('The manifest.', 'Manifest'), '404': errorRef('Not found, or the live path.'), '409': errorRef('`illegal_transition`: the status cannot be reached.') },
+      },
+    },
+    '/packages': {
+      get: { tags: ['Lifecycle'], operationId: 'listPackages', summary: 'List every package (container and daily), newest first', parameters: queryParameters(ZListPackagesQuery), responses: { '200': ok('A page.', 'PackageList') } },
+    },
+    '/packages/{TrackingNumber}': {
+      parameters: [trackingParam],
+      get: { tags: ['Lifecycle'], operationId: 'getPackage', summary: 'A package, under the contract\'s field names, with its status', responses: { '200': ok('The package.', 'PackageRead'), '404': notFound } },
+    },
+    '/packages/{TrackingNumber}/events': {
+      parameters: [trackingParam],
+      get: { tags: ['Lifecycle'], operationId: 'listPackageEvents', summary: 'The package\'s timeline, oldest first', responses: { '200': ok('Its events.', 'EventList'), '404': notFound } },
+    },
+    '/packages/{TrackingNumber}/cancel': {
+      parameters: [trackingParam],
+      post: { tags: ['Lifecycle'], operationId: 'cancelPackage', summary: 'Cancel a package (only while manifested)', responses: { '200': ok('The package.', 'PackageRead'), '404': notFound, '409': errorRef('`not_cancellable`, with `current_status`.') } },
+    },
+    '/packages/{TrackingNumber}/simulate': {
+      parameters: [trackingParam],
+      post: {
+        tags: ['Lifecycle'], operationId: 'simulatePackage', summary: 'Test path only: walk a package to a status, firing each event',
+        requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
+        responses: { '200': ok('The package.', 'PackageRead'), '404': errorRef('Not found, or the live path.'), '409': errorRef('`illegal_transition`.') },
+      },
+    },
+    '/ops/scans': {
+      post: {
+        tags: ['Carrier operations'], operationId: 'ingestScans', summary: 'Carrier scans, up to 1,000 a batch (operations tokens `ck_ops_…` only)',
+        description: 'Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`.',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object', required: ['scans'],
+                properties: {
+                  scans: {
+                    type: 'array', minItems: 1, maxItems: 1000,
+                    items: {
+                      type: 'object', required: ['scan_id', 'event', 'location', 'occurred_at'],
+                      properties: {
+                        scan_id: { type: 'string', maxLength: 128 }, tracking_number: { type: 'string' }, container_id: { type: 'string' },
+                        event: { type: 'string', enum: ['received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved', 'departed', 'arrived', 'closed'] },
+                        location: { type: 'string', description: 'IATA code or US/Canadian postal code.' }, occurred_at: { type: 'string', format: 'date-time' },
+                        exception_code: { type: 'string' }, exception_text: { type: 'string' },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': ok('Each scan\'s result.', 'ScanBatchResult'), '403': errorRef('A shipper token.') },
+      },
+    },
+  };
+}
+
+export function lifecycleWebhooks(): Json {
+  return Object.fromEntries(
+    LIFECYCLE_WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          summary: `${event}`,
+          description: `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is.`,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('LifecycleWebhookPayload') } } },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+        },
+      },
+    ]),
+  );
+}
+
+export function lifecycleSchemas(): Json {
+  return {
+    PackageRead: output(ZPackageResponse),
+    Manifest: output(ZManifestResponse),
+    Event: output(ZEventResponse),
+    PackageList: output(ZListPackagesResponse),
+    ManifestList: output(ZListManifestsResponse),
+    EventList: output(ZListEventsResponse),
+    ScanBatchResult: output(ZScanBatchResponse),
+    LifecycleWebhookPayload: output(ZLifecycleWebhookPayload),
+  };
+}
