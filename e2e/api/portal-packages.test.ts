@@ -167,6 +167,22 @@ describe('portal packages: list, search and filters', () => {
     expect(new Set(seen).size).toBe(4);
   });
 
+  it('pages through a container whose packages share one created_at, ids of one and two digits and more, each once', async () => {
+    const many = Array.from({ length: 23 }, (_, i) => `${prefix}M${String(i).padStart(2, '0')}`);
+    const created = await call('/wf/manifest', { token: owner.tokens.test, body: containerSample(`ULD-${prefix}-M`, many) });
+    expect(created.status, created.text).toBe(200);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}M&limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status, page.text).toBe(200);
+      seen.push(...page.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber));
+      if (!page.json.has_more) break;
+      cursor = page.json.next_cursor;
+    }
+    expect(seen).toEqual([...many].reverse());
+  });
+
   it.each([
     ['tracking_number=%00', 'tracking_number'],
     ['tracking_number=%ZZ', 'tracking_number'],
