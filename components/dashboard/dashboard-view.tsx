@@ -99,7 +99,8 @@ export function DashboardView() {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <Stat label="Packages, last 30 days" value={String(totals.packages)} />
+        {/* Containers' packages too: the by-status counts cover both tables (totals.packages counts daily ones). */}
+        <Stat label="Packages, last 30 days" value={String(Object.values(packagesByStatus).reduce((n, c) => n + c, 0))} />
         <Stat label="Container manifests, last 30 days" value={String(totals.manifests)} />
         <Stat
           label="Webhook success rate"

@@ -106,7 +106,7 @@ export function SimulateControl({
       <p className="text-sm font-medium text-slate-900">Simulate (test mode)</p>
       <p className="text-xs text-slate-600">Plays every step up to the status you pick, with its events and webhooks.</p>
       <div className="mt-2 flex flex-wrap items-end gap-2">
-        <div className="min-w-[10rem] flex-1">
+        <div className="min-w-[10rem] flex-1 sm:max-w-xs">
           <label htmlFor="simulate-status" className="block text-xs font-medium text-slate-800">
             Target status
           </label>
@@ -119,7 +119,7 @@ export function SimulateControl({
           </Select>
         </div>
         {target === 'exception' ? (
-          <div className="min-w-[8rem] flex-1">
+          <div className="min-w-[8rem] flex-1 sm:max-w-xs">
             <label htmlFor="simulate-code" className="block text-xs font-medium text-slate-800">
               Exception code
             </label>
