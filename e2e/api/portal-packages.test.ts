@@ -276,7 +276,11 @@ describe('portal packages: CSV export', () => {
     const header = (lines.shift() ?? '').split(',');
     expect(header.slice(0, 5)).toEqual(['TrackingNumber', 'status', 'status_updated_at', 'ManifestID', 'manifest_type']);
     // The paging test's container (…M00 to …M22) shares the prefix: left out here.
-    const byTn = new Map(lines.map((line) => [line.split(',')[0], line]).filter(([tn]) => !tn?.startsWith(`${prefix}M`)));
+    const byTn = new Map<string, string>();
+    for (const line of lines) {
+      const tn = line.split(',')[0] ?? '';
+      if (!tn.startsWith(`${prefix}M`)) byTn.set(tn, line);
+    }
     expect(lines).toHaveLength(4 + 23);
     expect([...byTn.keys()].sort()).toEqual([...containerTns, dailyTn, formulaTn].sort());
     expect(byTn.get(dailyTn)?.split(',')[1]).toBe('cancelled');
