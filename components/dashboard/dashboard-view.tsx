@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
+import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { formatDateTime } from '@/lib/portal/format';
 
 interface Dashboard {
@@ -10,6 +11,8 @@ interface Dashboard {
   totals: { packages: number; manifests: number };
   webhooks: { attempts: number; succeeded: number; successRate: number | null };
   recent: { kind: 'container_manifest' | 'package'; id: string; label: string; detail: string; createdAt: string }[];
+  /** Packages of containers and daily manifests received in the window, by lifecycle status. */
+  packagesByStatus: Record<string, number>;
 }
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -18,6 +21,35 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
       <p className="text-sm text-slate-600">{label}</p>
       <p className="mt-1 text-3xl font-semibold text-slate-900">{value}</p>
       {hint ? <p className="mt-1 text-xs text-slate-600">{hint}</p> : null}
+    </Card>
+  );
+}
+
+/** Every package of the window, container and daily, by status; each count opens the Packages page filtered by it. */
+function PackagesByStatus({ counts }: { counts: Dashboard['packagesByStatus'] }) {
+  const entries = Object.entries(counts);
+  const total = entries.reduce((n, [, c]) => n + c, 0);
+  return (
+    <Card>
+      <CardTitle>Packages by status, last 30 days</CardTitle>
+      <p className="mt-1 text-sm text-slate-600">
+        <span className="font-semibold tabular-nums text-slate-900" data-testid="packages-all">
+          {total.toLocaleString()}
+        </span>{' '}
+        packages in containers and daily manifests.
+      </p>
+      <ul aria-label="Packages by status" className="mt-3 flex flex-wrap gap-2">
+        {entries.map(([status, n]) => (
+          <li key={status}>
+            <PortalLink
+              href={`/packages?status=${status}`}
+              className="inline-flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm hover:bg-slate-50"
+            >
+              <StatusBadge status={status} /> <span className="tabular-nums font-medium text-slate-900">{n.toLocaleString()}</span>
+            </PortalLink>
+          </li>
+        ))}
+      </ul>
     </Card>
   );
 }
@@ -61,13 +93,14 @@ export function DashboardView() {
   if (query.isPending) return <LoadingBlock label="Loading dashboard…" rows={6} />;
   if (query.isError)
     return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => query.refetch()} />;
-  const { daily, totals, webhooks, recent } = query.data;
+  const { daily, totals, webhooks, recent, packagesByStatus } = query.data;
   const rate = webhooks.successRate;
 
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <Stat label="Packages, last 30 days" value={String(totals.packages)} />
+        {/* Containers' packages too: the by-status counts cover both tables (totals.packages counts daily ones). */}
+        <Stat label="Packages, last 30 days" value={String(Object.values(packagesByStatus).reduce((n, c) => n + c, 0))} />
         <Stat label="Container manifests, last 30 days" value={String(totals.manifests)} />
         <Stat
           label="Webhook success rate"
@@ -75,6 +108,8 @@ export function DashboardView() {
           hint={rate === null ? 'No deliveries yet.' : `${webhooks.succeeded} of ${webhooks.attempts} attempts got a 2xx.`}
         />
       </div>
+
+      <PackagesByStatus counts={packagesByStatus} />
 
       <Card>
         <CardTitle>Activity per day</CardTitle>

@@ -9,6 +9,7 @@ import { ENVIRONMENT_QUERY, portalPath } from '@/lib/portal/paths';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
+import { ManifestLifecycle } from './manifest-lifecycle';
 import { TypeBadge } from './manifest-list';
 
 const PAGE_SIZE = 100;
@@ -83,6 +84,7 @@ export function ManifestDetailView({ id }: { id: string }) {
           <Item label="Created" value={formatDateTime(m.createdAt)} />
         </dl>
       </Card>
+      <ManifestLifecycle id={m.id} />
       {m.header ? (
         <div className="grid gap-4 lg:grid-cols-2">
           {HEADER_GROUPS.map((group) => (

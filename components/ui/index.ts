@@ -10,3 +10,4 @@ export { PageHeader } from './page-header';
 export { LoadingBlock, Skeleton, Spinner } from './spinner';
 export { Alert, EmptyState, ErrorState } from './states';
 export { Table, Td, Th, Tr } from './table';
+export { ConfirmDialog } from './confirm-dialog';

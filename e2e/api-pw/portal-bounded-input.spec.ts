@@ -170,11 +170,11 @@ test.describe('portal list filters', () => {
     expect(ok.status()).toBe(200);
   });
 
-  test('/portal-api/packages?tracking=%00 is a 422 naming tracking', async ({ request }) => {
+  test('/portal-api/packages?tracking_number=%00 is a 422 naming tracking_number', async ({ request }) => {
     await session(request);
-    const response = await request.get('/portal-api/packages?tracking=%00');
-    const body = await expect422(response, ['tracking']);
+    const response = await request.get('/portal-api/packages?tracking_number=%00');
+    const body = await expect422(response, ['tracking_number']);
     expect(body.error.details![0].message).toMatch(TEXT_RULE);
-    expect((await request.get('/portal-api/packages?tracking=NOPE1')).status()).toBe(200);
+    expect((await request.get('/portal-api/packages?tracking_number=NOPE1')).status()).toBe(200);
   });
 });

@@ -573,7 +573,12 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
       ['/portal-api/manifests?from=9999-99-99', 'from'],
       ['/portal-api/manifests?q=%00', 'q'],
       ['/portal-api/manifests?service=%00', 'service'],
-      ['/portal-api/packages?tracking=%00', 'tracking'],
+      ['/portal-api/packages?tracking_number=%00', 'tracking_number'],
+      ['/portal-api/packages?tracking_number=%ZZ', 'tracking_number'],
+      ['/portal-api/packages?from=0000-01-01', 'from'],
+      ['/portal-api/packages?cursor=not-a-cursor', 'cursor'],
+      ['/portal-api/exports/packages?to=2026-02-30', 'to'],
+      ['/portal-api/exports/packages?status=%00', 'status'],
     ])('GET %s: a 400/422 envelope naming %s', async (path, parameter) => {
       const answer = await portal('GET', path);
       expect([400, 422], answer.text).toContain(answer.status);

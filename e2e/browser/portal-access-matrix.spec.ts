@@ -96,7 +96,25 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/packages': { id: () => manifestId, stranger: notFound },
-    'GET /portal-api/packages': { query: () => `?tracking=${tracking}`, stranger: ok((j) => expect(j).toEqual({ items: [] })) },
+    'GET /portal-api/packages': {
+      query: () => `?tracking_number=${tracking.slice(0, 5).toLowerCase()}`,
+      stranger: ok((j: { data: { TrackingNumber: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.data.map((p) => p.TrackingNumber)).not.toContain(tracking);
+        else expect(j).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+      }),
+    },
+    'GET /portal-api/packages/:trackingNumber': { stranger: notFound },
+    'GET /portal-api/packages/:trackingNumber/events': { stranger: notFound },
+    'POST /portal-api/packages/:trackingNumber/cancel': { body: {}, stranger: notFound },
+    'POST /portal-api/packages/:trackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
+    // The CSV export of a filtered set: the header line alone for anyone but the owner in test.
+    'GET /portal-api/exports/packages': {
+      query: () => `?tracking_number=${tracking}`,
+      stranger: ok((csv: string) => expect(csv.split('\r\n').filter(Boolean)).toHaveLength(1)),
+    },
+    'GET /portal-api/manifests/:id/status': { id: () => manifestId, stranger: notFound },
+    'POST /portal-api/manifests/:id/cancel': { id: () => manifestId, body: {}, stranger: notFound },
+    'POST /portal-api/manifests/:id/simulate': { id: () => manifestId, body: { status: 'received' }, stranger: notFound },
     'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
     'POST /portal-api/rates': {
       body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },
@@ -141,7 +159,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     .map(([key, call]) => {
       const [method, pattern] = key.split(' ');
       const query = typeof call.query === 'function' ? call.query() : (call.query ?? '');
-      const path = pattern.replace(':id', call.id?.() ?? ':id').replace(':deliveryId', 'msg_nothere') + query;
+      const path = pattern.replace(':id', call.id?.() ?? ':id').replace(':deliveryId', 'msg_nothere').replace(':trackingNumber', tracking) + query;
       return { method, path, body: call.body, stranger: call.stranger };
     });
 
@@ -194,7 +212,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
         expect((JSON.parse(text) as { error: { code: string } }).error.code, where).toBe(expected);
       } else {
         expect(response.status(), where).toBe(200);
-        expected.check(JSON.parse(text) as never, { isOwner: page === owner, environment });
+        // The CSV export answers text, every other route JSON.
+        const answer = (response.headers()['content-type'] ?? '').startsWith('text/csv') ? text : JSON.parse(text);
+        expected.check(answer as never, { isOwner: page === owner, environment });
       }
       expect(text, `${who}: ${method} ${path}`).not.toContain(MARK);
     }
@@ -226,4 +246,8 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   expect(ownTokens.tokens.find((t) => t.id === tokenId)).toHaveProperty('revokedAt', null);
   expect((await portalApi(owner, 'GET', `/portal-api/manifests/${manifestId}`, undefined, 'test')).status()).toBe(200);
   expect(await ownHook.json()).toMatchObject({ enabled: true });
+  // Nor the owner's package: still manifested, not cancelled or simulated along.
+  const ownPackage = await portalApi(owner, 'GET', `/portal-api/packages/${tracking}`, undefined, 'test');
+  expect(ownPackage.status()).toBe(200);
+  expect(await ownPackage.json()).toMatchObject({ TrackingNumber: tracking, status: 'manifested' });
 });

@@ -109,8 +109,9 @@ export async function listPackages(options: Scope & { query: PackageListQuery })
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'numeric');
   const p = params();
   const limitParam = p.next(query.limit + 1);
-  const sql = `${packageBranch(0, options, query, cursor, p, limitParam)} UNION ALL ${packageBranch(1, options, query, cursor, p, limitParam)}
-               ORDER BY created_at DESC, kind DESC, id DESC LIMIT ${limitParam}`;
+  // The ids are text in the branches' output: ordered as numbers, as each branch and the cursor compare them.
+  const sql = `SELECT * FROM (${packageBranch(0, options, query, cursor, p, limitParam)} UNION ALL ${packageBranch(1, options, query, cursor, p, limitParam)}) AS u
+               ORDER BY created_at DESC, kind DESC, id::bigint DESC LIMIT ${limitParam}`;
   const { rows } = await pgPool().query<PackageDbRow>(sql, p.values);
   return page(rows.map((r) => ({ ...r, id: String(r.id), created_at: r.created_at })), query.limit, presentPackage);
 }

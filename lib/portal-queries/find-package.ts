@@ -6,6 +6,7 @@ import type { FoundPackage } from './types';
 import type { PortalScope } from './scope';
 
 /**
+ * (The portal's Packages page now lists through lib/lifecycle/read.ts; this exact lookup stays for e2e/api/bounded-input.test.ts.)
  * A package by its exact tracking number, in container manifests and daily package manifests of
  * this account and environment. Both may hold the same number, so this returns every match.
  */

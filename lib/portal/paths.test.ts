@@ -45,6 +45,9 @@ describe('portal paths carry the environment', () => {
     expect(switchEnvironmentHref('/test/manifests', 'q=ULD&type=container', 'live')).toBe('/live/manifests?q=ULD&type=container');
     expect(switchEnvironmentHref('/test/packages', '?tracking=1Z', 'live')).toBe('/live/packages?tracking=1Z');
     expect(switchEnvironmentHref('/test/webhooks', 'deleted=1', 'live')).toBe('/live/webhooks');
+    expect(switchEnvironmentHref('/test/packages', '?status=received&cursor=abc&back=0', 'live')).toBe('/live/packages?status=received');
+    expect(switchEnvironmentHref('/test/packages', '?cursor=abc', 'live')).toBe('/live/packages');
+    expect(switchEnvironmentHref('/test/packages/1Z0001', '', 'live')).toBe('/live/packages');
     expect(switchEnvironmentHref('/test', '', 'live')).toBe('/live');
     expect(switchEnvironmentHref('/live/dashboard', '', 'live')).toBe('/live/dashboard');
   });

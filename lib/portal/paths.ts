@@ -40,17 +40,24 @@ export function bareToEnvironmentPath(pathname: string, environment: PortalEnvir
 // Pages whose query string is a filter that means the same thing in the other environment.
 const QUERY_KEPT = new Set(['/manifests', '/packages']);
 // Detail pages: the record belongs to one environment, so the switch goes to its list instead.
-const DETAIL = /^\/(manifests|webhooks)\/(?!new$)[^/]+$/;
+const DETAIL = /^\/(manifests|webhooks|packages)\/(?!new$)[^/]+$/;
 
 /**
  * Where the header's switch goes: the same page in `target`. A detail page (/manifests/MAN-…,
- * /webhooks/we_…) goes to its list, since the record exists in one environment only; list filters stay.
+ * /webhooks/we_…, /packages/1Z…) goes to its list, since the record exists in one environment only; list filters stay.
  */
 export function switchEnvironmentHref(pathname: string, search: string, target: PortalEnvironment): string {
   const current = environmentOfPath(pathname);
   let rest = current ? pathname.slice(current.length + 1) || '/' : '/dashboard';
   const detail = DETAIL.exec(rest);
   if (detail) rest = `/${detail[1]}`;
-  const query = !detail && QUERY_KEPT.has(rest) && search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  let query = !detail && QUERY_KEPT.has(rest) && search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+  if (query) {
+    // A page's place in one environment's list (the Packages page's keyset cursors) means nothing in the other.
+    const params = new URLSearchParams(query);
+    params.delete('cursor');
+    params.delete('back');
+    query = params.size ? `?${params}` : '';
+  }
   return portalPath(target, rest) + query;
 }

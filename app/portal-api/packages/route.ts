@@ -1,10 +1,11 @@
 import { portalRoute } from '@/lib/portal/route';
-import { findPackage } from '@/lib/portal-queries/find-package';
-import { ZFindPackageQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
+import { listPackages } from '@/lib/lifecycle/read';
+import { portalQuery } from '@/lib/portal-lifecycle/query';
+import { ZListPackagesQuery } from '@/lib/schemas/lifecycle';
 import { parseOperation } from '@/lib/schemas/parse';
 
-// GET /portal-api/packages?tracking=…: a package by tracking number, in container and daily manifests.
+// GET /portal-api/packages: every package (container and daily), filtered, newest first, keyset pages: GET /packages's shape.
 export const GET = portalRoute(async ({ request, accountId, environment }) => {
-  const { tracking } = parseOperation(ZFindPackageQuery, searchParamsObject(request.url));
-  return { items: await findPackage({ accountId, environment, trackingNumber: tracking }) };
+  const query = parseOperation(ZListPackagesQuery, portalQuery(request.url));
+  return listPackages({ accountId, environment, query });
 });

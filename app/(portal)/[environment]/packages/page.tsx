@@ -1,20 +1,20 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { PackageFinder } from '@/components/packages/package-finder';
+import { PackageListView } from '@/components/packages/package-list';
 import { LoadingBlock, PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Packages' };
 
-// GET /{environment}/packages: find a package by tracking number.
+// GET /{environment}/packages: every package (container and daily), searched, filtered, paged, exported.
 export default function PackagesPage() {
   return (
     <>
       <PageHeader
-        title="Find a package"
-        description="Look up a package by tracking number in container and daily package manifests."
+        title="Packages"
+        description="Every package of your container and daily manifests in the selected environment, newest first. Search by the start of a tracking number, in any case."
       />
       <Suspense fallback={<LoadingBlock label="Loading…" />}>
-        <PackageFinder />
+        <PackageListView />
       </Suspense>
     </>
   );

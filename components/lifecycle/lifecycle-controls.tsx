@@ -1,0 +1,150 @@
+'use client';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { Button, ConfirmDialog, Input, Select } from '@/components/ui';
+import { PortalError } from '@/lib/portal/fetcher';
+import { statusLabel } from './status-badge';
+
+/** The 409 the API answers once the carrier has taken possession, said plainly; other errors as they come. */
+function refusal(error: unknown): string {
+  if (error instanceof PortalError) {
+    const current = (error.body as { error?: { current_status?: string } } | null)?.error?.current_status;
+    if (error.code === 'not_cancellable') {
+      return `Not cancellable: ${current ? `it is ${statusLabel(current).toLowerCase()}, and ` : ''}the carrier has taken possession. ${error.message}`;
+    }
+    return error.message;
+  }
+  return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+/**
+ * "Cancel …" with a confirmation dialog; POSTs `{path}/cancel` and calls `onChanged` after an answer either way.
+ * The button shows while `available`; the dialog stays mounted, so a refusal stays readable after the status it
+ * reports has reloaded the page.
+ */
+export function CancelControl({
+  path,
+  subject,
+  detail,
+  available,
+  onChanged,
+}: {
+  path: string;
+  subject: string;
+  detail: string;
+  available: boolean;
+  onChanged: () => void;
+}) {
+  const portal = usePortalEnvironment();
+  const [open, setOpen] = useState(false);
+  const cancel = useMutation({
+    mutationFn: () => portal.fetch(`${path}/cancel`, { method: 'POST', body: {} }),
+    onSuccess: () => {
+      setOpen(false);
+      onChanged();
+    },
+    // The status changed under this page (a scan arrived): show the refusal and the status as it is now.
+    onError: () => onChanged(),
+  });
+  return (
+    <>
+      {available ? (
+        <Button
+          variant="danger"
+          onClick={() => {
+            cancel.reset();
+            setOpen(true);
+          }}
+        >
+          Cancel {subject}
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        open={open}
+        title={`Cancel ${subject}?`}
+        confirmLabel={`Yes, cancel ${subject}`}
+        busy={cancel.isPending}
+        error={cancel.isError ? refusal(cancel.error) : undefined}
+        onConfirm={() => cancel.mutate()}
+        onClose={() => setOpen(false)}
+      >
+        {detail} This cannot be undone; a cancelled tracking number is never used again.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** Test mode only: walks the subject to a target status through every step, each an event and its webhook. */
+export function SimulateControl({
+  path,
+  statuses,
+  onChanged,
+}: {
+  path: string;
+  statuses: readonly string[];
+  onChanged: () => void;
+}) {
+  const portal = usePortalEnvironment();
+  const [target, setTarget] = useState(statuses[0] ?? '');
+  const [code, setCode] = useState('');
+  const simulate = useMutation({
+    mutationFn: () =>
+      portal.fetch(`${path}/simulate`, {
+        method: 'POST',
+        body: { status: target, ...(code.trim() ? { code: code.trim() } : {}) },
+      }),
+    onSettled: () => onChanged(),
+  });
+  if (portal.environment !== 'test') return null;
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    simulate.mutate();
+  }
+  return (
+    <form onSubmit={submit} aria-label="Simulate" className="rounded-md border border-dashed border-brand-300 bg-brand-50/40 p-3">
+      <p className="text-sm font-medium text-slate-900">Simulate (test mode)</p>
+      <p className="text-xs text-slate-600">Plays every step up to the status you pick, with its events and webhooks.</p>
+      <div className="mt-2 flex flex-wrap items-end gap-2">
+        <div className="min-w-[10rem] flex-1 sm:max-w-xs">
+          <label htmlFor="simulate-status" className="block text-xs font-medium text-slate-800">
+            Target status
+          </label>
+          <Select id="simulate-status" value={target} onChange={(e) => setTarget(e.target.value)}>
+            {statuses.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </Select>
+        </div>
+        {target === 'exception' ? (
+          <div className="min-w-[8rem] flex-1 sm:max-w-xs">
+            <label htmlFor="simulate-code" className="block text-xs font-medium text-slate-800">
+              Exception code
+            </label>
+            <Input
+              id="simulate-code"
+              value={code}
+              maxLength={64}
+              onChange={(e) => setCode(e.target.value)}
+              placeholder="simulated"
+            />
+          </div>
+        ) : null}
+        <Button type="submit" variant="secondary" loading={simulate.isPending}>
+          Simulate
+        </Button>
+      </div>
+      {simulate.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-800">
+          {refusal(simulate.error)}
+        </p>
+      ) : simulate.isSuccess ? (
+        <p role="status" className="mt-2 text-sm text-green-800">
+          Simulated up to {statusLabel(target).toLowerCase()}.
+        </p>
+      ) : null}
+    </form>
+  );
+}

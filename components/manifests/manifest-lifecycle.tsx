@@ -1,0 +1,81 @@
+'use client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
+import { StatusBadge } from '@/components/lifecycle/status-badge';
+import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { formatDateTime } from '@/lib/portal/format';
+import type { TManifestStatus } from '@/lib/portal-lifecycle/types';
+
+/** A manifest's status, its packages counted by status (each a link to the filtered Packages page), cancel and (test) simulate. */
+export function ManifestLifecycle({ id }: { id: string }) {
+  const portal = usePortalEnvironment();
+  const client = useQueryClient();
+  const path = `/portal-api/manifests/${encodeURIComponent(id)}`;
+  const status = useQuery({
+    queryKey: portal.key('manifest-status', id),
+    queryFn: ({ signal }) => portal.fetch<TManifestStatus>(`${path}/status`, { signal }),
+  });
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: portal.key('manifest-status', id) });
+    void client.invalidateQueries({ queryKey: portal.key('manifest-packages', id) });
+    void client.invalidateQueries({ queryKey: portal.key('packages') });
+  };
+  if (status.isPending) return <LoadingBlock label="Loading status…" rows={2} />;
+  if (status.isError)
+    return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => status.refetch()} />;
+  const m = status.data;
+  const order = (s: string) => PACKAGE_STATUSES.findIndex((known) => known === s);
+  const counts = Object.entries(m.totals?.by_status ?? {}).sort(([a], [b]) => order(a) - order(b));
+  const container = m.type === 'container';
+  return (
+    <Card>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <CardTitle>Status</CardTitle>
+          <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+            <StatusBadge status={m.status} /> since {formatDateTime(m.status_updated_at)}
+          </p>
+        </div>
+        <CancelControl
+          available={m.status === 'manifested'}
+          path={path}
+          subject={container ? 'container' : 'manifest'}
+          detail={
+            container
+              ? 'The container and all its packages are cancelled, if the carrier has none of them yet.'
+              : 'Every package of this daily manifest that the carrier has not received yet is cancelled.'
+          }
+          onChanged={refresh}
+        />
+      </div>
+      <h3 className="mt-4 text-sm font-semibold text-slate-900">Packages by status</h3>
+      {counts.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-600">No packages.</p>
+      ) : (
+        <ul aria-label="Packages by status" className="mt-2 flex flex-wrap gap-2">
+          {counts.map(([s, n]) => (
+            <li key={s}>
+              <PortalLink
+                href={`/packages?manifest_id=${encodeURIComponent(m.ManifestID)}&status=${encodeURIComponent(s)}`}
+                className="inline-flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm hover:bg-slate-50"
+              >
+                <StatusBadge status={s} /> <span className="tabular-nums font-medium text-slate-900">{n.toLocaleString()}</span>
+              </PortalLink>
+            </li>
+          ))}
+        </ul>
+      )}
+      {portal.environment === 'test' ? (
+        <div className="mt-4">
+          <SimulateControl
+            path={path}
+            statuses={(container ? CONTAINER_STATUSES : PACKAGE_STATUSES).filter((s) => s !== 'manifested')}
+            onChanged={refresh}
+          />
+        </div>
+      ) : null}
+    </Card>
+  );
+}

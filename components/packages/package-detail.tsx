@@ -1,0 +1,184 @@
+'use client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
+import { StatusBadge } from '@/components/lifecycle/status-badge';
+import { TypeBadge } from '@/components/manifests/manifest-list';
+import { Breadcrumb, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
+import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { PortalError } from '@/lib/portal/fetcher';
+import { formatDateTime } from '@/lib/portal/format';
+import { portalPath } from '@/lib/portal/paths';
+import type { TEventList, TPackage } from '@/lib/portal-lifecycle/types';
+
+/** Fields the summary shows; the rest of what the shipper sent is listed under "Package details". */
+const SUMMARY = new Set([
+  'object',
+  'TrackingNumber',
+  'ManifestID',
+  'ContainerID',
+  'manifest_type',
+  'status',
+  'status_updated_at',
+  'created_at',
+]);
+const SOURCES: Record<string, string> = {
+  scan: 'Carrier scan',
+  simulator: 'Simulator',
+  cancel: 'Cancelled by shipper',
+  api: 'API',
+};
+
+export function PackageDetailView({ trackingNumber }: { trackingNumber: string }) {
+  const portal = usePortalEnvironment();
+  const client = useQueryClient();
+  const path = `/portal-api/packages/${encodeURIComponent(trackingNumber)}`;
+  const pkg = useQuery({
+    queryKey: portal.key('package', trackingNumber),
+    queryFn: ({ signal }) => portal.fetch<TPackage>(path, { signal }),
+    retry: (count, error) => !(error instanceof PortalError && error.status < 500) && count < 2,
+  });
+  const events = useQuery({
+    queryKey: portal.key('package-events', trackingNumber),
+    queryFn: ({ signal }) => portal.fetch<TEventList>(`${path}/events`, { signal }),
+    enabled: pkg.isSuccess,
+  });
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: portal.key('package', trackingNumber) });
+    void client.invalidateQueries({ queryKey: portal.key('package-events', trackingNumber) });
+    void client.invalidateQueries({ queryKey: portal.key('packages') });
+  };
+
+  if (pkg.isPending) return <LoadingBlock label="Loading package…" rows={6} />;
+  if (pkg.isError) {
+    const missing = pkg.error instanceof PortalError && pkg.error.status === 404;
+    const other = portal.environment === 'test' ? 'live' : 'test';
+    return (
+      <>
+        <PageHeader title={trackingNumber} />
+        {missing ? (
+          <EmptyState
+            title="Package not found"
+            action={
+              <PortalLink href="/packages" className="font-medium text-brand-700 underline">
+                Back to packages
+              </PortalLink>
+            }
+          >
+            There is no package {trackingNumber} in {portal.environment}; test and live are kept apart.{' '}
+            <Link
+              href={portalPath(other, `/packages/${encodeURIComponent(trackingNumber)}`)}
+              className="font-medium text-brand-700 underline"
+            >
+              Look for it in {other}
+            </Link>
+          </EmptyState>
+        ) : (
+          <ErrorState title="Could not load the package" error={pkg.error} onRetry={() => pkg.refetch()} />
+        )}
+      </>
+    );
+  }
+  const p = pkg.data;
+  const details = Object.entries(p).filter(([k, v]) => !SUMMARY.has(k) && v !== null && v !== undefined && v !== '');
+  return (
+    <div className="space-y-6">
+      <Breadcrumb parentHref={portal.href('/packages')} parentLabel="Packages" current={trackingNumber} />
+      <PageHeader
+        title={`Package ${p.TrackingNumber ?? trackingNumber}`}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <StatusBadge status={p.status} /> <TypeBadge type={p.manifest_type} />
+            <CopyButton value={p.TrackingNumber ?? trackingNumber} label="Copy tracking number" />
+          </span>
+        }
+        actions={
+          <CancelControl
+            path={path}
+            subject="package"
+            available={p.status === 'manifested'}
+            detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
+            onChanged={refresh}
+          />
+        }
+      />
+      <Card>
+        <CardTitle>Summary</CardTitle>
+        <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div className="min-w-0">
+            <dt className="text-slate-600">Manifest</dt>
+            <dd>
+              <PortalLink
+                href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
+                className="break-all font-mono font-medium text-brand-700 underline"
+              >
+                {p.ManifestID}
+              </PortalLink>
+            </dd>
+          </div>
+          <Item label="Container" value={p.ContainerID ?? null} />
+          <Item label="Status since" value={formatDateTime(p.status_updated_at)} />
+          <Item label="Received by us" value={formatDateTime(p.created_at)} />
+        </dl>
+        {portal.environment === 'test' ? (
+          <div className="mt-4">
+            <SimulateControl path={path} statuses={PACKAGE_STATUSES.filter((s) => s !== 'manifested')} onChanged={refresh} />
+          </div>
+        ) : null}
+      </Card>
+      <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="timeline-heading" className="text-base font-semibold text-slate-900">
+          Timeline
+        </h2>
+        {events.isPending ? (
+          <LoadingBlock label="Loading events…" rows={3} />
+        ) : events.isError ? (
+          <ErrorState title="Could not load the timeline" error={events.error} onRetry={() => events.refetch()} />
+        ) : events.data.data.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">Manifested {formatDateTime(p.created_at)}; no scans or changes yet.</p>
+        ) : (
+          <ol aria-label="Events" className="mt-3 space-y-0">
+            {events.data.data.map((e) => (
+              <li key={e.id} className="relative border-l-2 border-slate-200 pb-4 pl-4 last:pb-0">
+                <span aria-hidden="true" className="absolute -left-[5px] top-1.5 h-2 w-2 rounded-full bg-brand-600" />
+                <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                  <StatusBadge status={e.status} />
+                  <time dateTime={e.occurred_at} className="font-medium text-slate-900">
+                    {formatDateTime(e.occurred_at, { seconds: true })}
+                  </time>
+                  {e.location ? <span className="text-slate-700">at {e.location}</span> : null}
+                  <span className="text-slate-600">{SOURCES[e.source] ?? e.source}</span>
+                  {e.applied ? null : <span className="text-amber-800">recorded out of order (status not moved)</span>}
+                </div>
+                {e.exception ? (
+                  <p className="mt-1 break-words text-sm text-amber-900">
+                    Exception{e.exception.code ? <span className="font-mono"> {e.exception.code}</span> : null}
+                    {e.exception.text ? `: ${e.exception.text}` : null}
+                  </p>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <Card>
+        <CardTitle>Package details</CardTitle>
+        <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          {details.map(([k, v]) => (
+            <Item key={k} label={k} value={typeof v === 'object' ? JSON.stringify(v) : String(v)} />
+          ))}
+        </dl>
+      </Card>
+    </div>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-slate-600">{label}</dt>
+      <dd className="break-words font-medium text-slate-900">{value || <span className="font-normal text-slate-500">—</span>}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,347 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApiToken } from '@/lib/accounts/create-api-token';
+import { db } from '@/lib/db';
+import { baseUrl, call } from './support/api';
+import { containerSample, packageSample } from './support/samples';
+
+// The portal's lifecycle endpoints (issue 13, Portal): the Packages list, a package and its timeline,
+// cancel, the test-mode simulator, a manifest's status, and the streamed CSV export. Through the real
+// server: session, CSRF, the environment header, another account's ids, hostile filters, and the export's
+// memory while it streams 100,000 rows.
+
+interface Shipper {
+  cookie: string;
+  csrf: string;
+  accountId: string;
+  tokens: { test: string; live: string };
+}
+
+const address = () => `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
+
+async function signUp(label: string): Promise<Shipper> {
+  const id = randomUUID().slice(0, 8);
+  const response = await fetch(`${baseUrl}/portal-api/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+    body: JSON.stringify({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
+  const row = await db.session.findUniqueOrThrow({
+    where: { id: createHash('sha256').update(secret).digest('hex') },
+    select: { csrfToken: true, user: { select: { accountId: true } } },
+  });
+  const accountId = row.user.accountId;
+  const test = await createApiToken({ accountId, environment: 'test' });
+  const live = await createApiToken({ accountId, environment: 'live' });
+  return { cookie, csrf: row.csrfToken, accountId, tokens: { test: test.token, live: live.token } };
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
+}
+
+async function portal(
+  who: Shipper | null,
+  method: string,
+  path: string,
+  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address() };
+  if (who) headers.cookie = who.cookie;
+  const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
+  if (csrf) headers['x-csrf-token'] = csrf;
+  const env = options.env === undefined ? 'test' : options.env;
+  if (env) headers['x-carrier-environment'] = env;
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+function expectEnvelope(answer: Answer, status: number, code: string) {
+  expect(answer.status, answer.text).toBe(status);
+  expect(answer.json?.error?.code, answer.text).toBe(code);
+  expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+  return answer.json.error as { message: string; details?: { path: string; message: string }[] };
+}
+
+let owner: Shipper;
+let stranger: Shipper;
+const prefix = `LP${randomUUID().replaceAll('-', '').slice(0, 8).toUpperCase()}`;
+const containerTns = [`${prefix}C1`, `${prefix}C2`];
+const dailyTn = `${prefix}D1`;
+const formulaTn = `${prefix}F1`;
+let containerManifest = '';
+
+beforeAll(async () => {
+  [owner, stranger] = await Promise.all([signUp('Lifeportal'), signUp('Stranger')]);
+  const container = await call('/wf/manifest', {
+    token: owner.tokens.test,
+    body: containerSample(`ULD-${prefix}`, containerTns),
+  });
+  expect(container.status, container.text).toBe(200);
+  containerManifest = container.json.ManifestID;
+  const daily = await call('/wf/package', { token: owner.tokens.test, body: packageSample(dailyTn) });
+  expect(daily.status, daily.text).toBe(200);
+  const formula = packageSample(formulaTn);
+  formula.package.ToName = '=HYPERLINK("http://evil.example","x")';
+  const hostile = await call('/wf/package', { token: owner.tokens.test, body: formula });
+  expect(hostile.status, hostile.text).toBe(200);
+});
+
+describe('portal packages: who may ask', () => {
+  it('no session: 401; no environment: 400 environment_required; a mutation without the CSRF token: 403', async () => {
+    expectEnvelope(await portal(null, 'GET', '/portal-api/packages'), 401, 'unauthorized');
+    expectEnvelope(await portal(null, 'GET', '/portal-api/exports/packages'), 401, 'unauthorized');
+    expectEnvelope(await portal(owner, 'GET', '/portal-api/packages', { env: null }), 400, 'environment_required');
+    expectEnvelope(await portal(owner, 'GET', `/portal-api/packages/${dailyTn}`, { env: null }), 400, 'environment_required');
+    expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`, { csrf: null }), 403, 'forbidden');
+    expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`, { csrf: 'x'.repeat(43) }), 403, 'forbidden');
+    expectEnvelope(await portal(owner, 'POST', `/portal-api/manifests/${containerManifest}/simulate`, { csrf: null, body: { status: 'received' } }), 403, 'forbidden');
+    // Nothing was cancelled by the refused requests.
+    expect((await portal(owner, 'GET', `/portal-api/packages/${dailyTn}`)).json.status).toBe('manifested');
+  });
+
+  it("another account's ids are 404 everywhere; its lists and exports hold none of them", async () => {
+    for (const [method, path, body] of [
+      ['GET', `/portal-api/packages/${dailyTn}`],
+      ['GET', `/portal-api/packages/${dailyTn}/events`],
+      ['POST', `/portal-api/packages/${dailyTn}/cancel`],
+      ['POST', `/portal-api/packages/${dailyTn}/simulate`, { status: 'delivered' }],
+      ['GET', `/portal-api/manifests/${containerManifest}/status`],
+      ['POST', `/portal-api/manifests/${containerManifest}/cancel`],
+      ['POST', `/portal-api/manifests/${containerManifest}/simulate`, { status: 'received' }],
+    ] as const) {
+      expectEnvelope(await portal(stranger, method, path, { body }), 404, 'not_found');
+      // The owner's own session in live: the package is test's.
+      expectEnvelope(await portal(owner, method, path, { env: 'live', body }), 404, 'not_found');
+    }
+    const list = await portal(stranger, 'GET', `/portal-api/packages?tracking_number=${prefix}`);
+    expect(list.json).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    const csv = await portal(stranger, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}`);
+    expect(csv.status).toBe(200);
+    expect(csv.text.split('\r\n').filter(Boolean)).toHaveLength(1);
+    expect((await portal(owner, 'GET', `/portal-api/packages/${dailyTn}`)).json.status).toBe('manifested');
+  });
+});
+
+describe('portal packages: list, search and filters', () => {
+  it('lists container and daily packages; the tracking-number search is a case-insensitive prefix', async () => {
+    const all = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix.toLowerCase()}`);
+    expect(all.status, all.text).toBe(200);
+    expect(all.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber).sort()).toEqual([...containerTns, dailyTn, formulaTn].sort());
+    const types = new Set(all.json.data.map((p: { manifest_type: string }) => p.manifest_type));
+    expect(types).toEqual(new Set(['container', 'daily']));
+    // A prefix, not a substring.
+    const inner = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix.slice(2)}`);
+    expect(inner.json.data).toEqual([]);
+    const manifest = await portal(owner, 'GET', `/portal-api/packages?manifest_id=${containerManifest}`);
+    expect(manifest.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber).sort()).toEqual(containerTns);
+  });
+
+  it('pages with keyset cursors: two pages of two, then nothing more', async () => {
+    const first = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}&limit=2`);
+    expect(first.json.data).toHaveLength(2);
+    expect(first.json.has_more).toBe(true);
+    const second = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}&limit=2&cursor=${first.json.next_cursor}`);
+    expect(second.json.data).toHaveLength(2);
+    expect(second.json.has_more).toBe(false);
+    expect(second.json.next_cursor).toBeNull();
+    const seen = [...first.json.data, ...second.json.data].map((p: { TrackingNumber: string }) => p.TrackingNumber);
+    expect(new Set(seen).size).toBe(4);
+  });
+
+  it('pages through a container whose packages share one created_at, ids of one and two digits and more, each once', async () => {
+    const many = Array.from({ length: 23 }, (_, i) => `${prefix}M${String(i).padStart(2, '0')}`);
+    const created = await call('/wf/manifest', { token: owner.tokens.test, body: containerSample(`ULD-${prefix}-M`, many) });
+    expect(created.status, created.text).toBe(200);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}M&limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.status, page.text).toBe(200);
+      seen.push(...page.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber));
+      if (!page.json.has_more) break;
+      cursor = page.json.next_cursor;
+    }
+    expect(seen).toEqual([...many].reverse());
+  });
+
+  it.each([
+    ['tracking_number=%00', 'tracking_number'],
+    ['tracking_number=%ZZ', 'tracking_number'],
+    ['status=%E0%A4', 'status'],
+    ['from=0000-01-01', 'from'],
+    ['to=2026-02-30', 'to'],
+    ['status=lost', 'status'],
+    ['cursor=not-a-cursor', 'cursor'],
+    [`cursor=${Buffer.from('["0000-01-01T00:00:00.000Z",0,"1"]').toString('base64url')}`, 'cursor'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['status=received&status=delivered', 'status'],
+    ['tracking_number=1Z%25', 'tracking_number'],
+    ['manifest_id=MAN%2F1', 'manifest_id'],
+    ['to_postal_code=%ZZ', 'to_postal_code'],
+  ])('GET /portal-api/packages?%s: 422 naming %s', async (query, parameter) => {
+    const error = expectEnvelope(await portal(owner, 'GET', `/portal-api/packages?${query}`), 422, 'validation_failed');
+    expect(error.details?.map((d) => d.path)).toContain(parameter);
+  });
+
+  it('an unknown parameter (the old finder\'s ?tracking=) is a 422 that names it', async () => {
+    const error = expectEnvelope(await portal(owner, 'GET', '/portal-api/packages?tracking=1Z'), 422, 'validation_failed');
+    expect(JSON.stringify(error)).toContain('tracking');
+  });
+
+  it.each([
+    ['tracking_number=%00', 'tracking_number'],
+    ['from=0000-01-01', 'from'],
+    ['to_postal_code=%ZZ', 'to_postal_code'],
+    ['cursor=anything', 'cursor'],
+    ['limit=10', 'limit'],
+  ])('GET /portal-api/exports/packages?%s: 422 naming %s, no CSV', async (query, parameter) => {
+    const answer = await portal(owner, 'GET', `/portal-api/exports/packages?${query}`);
+    const error = expectEnvelope(answer, 422, 'validation_failed');
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(error.details?.map((d) => d.path)).toContain(parameter);
+  });
+});
+
+describe('portal packages: timeline, simulate, cancel', () => {
+  it('simulate walks every step (test only), the timeline lists them, and cancel is then 409 not_cancellable', async () => {
+    const tn = containerTns[0];
+    expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { env: 'live', body: { status: 'in_transit' } }), 404, 'not_found');
+    const bad = await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { body: { status: 'departed' } });
+    expect(expectEnvelope(bad, 422, 'validation_failed').details?.[0]?.path).toBe('status');
+    const simulated = await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { body: { status: 'in_transit' } });
+    expect(simulated.status, simulated.text).toBe(200);
+    expect(simulated.json).toMatchObject({ TrackingNumber: tn, status: 'in_transit' });
+    const events = await portal(owner, 'GET', `/portal-api/packages/${tn}/events`);
+    expect(events.json.data.map((e: { status: string; source: string }) => [e.status, e.source])).toEqual([
+      ['received', 'simulator'],
+      ['in_transit', 'simulator'],
+    ]);
+    const refused = await portal(owner, 'POST', `/portal-api/packages/${tn}/cancel`);
+    expectEnvelope(refused, 409, 'not_cancellable');
+    expect(refused.json.error.current_status).toBe('in_transit');
+    expect((await portal(owner, 'GET', `/portal-api/packages/${tn}`)).json.status).toBe('in_transit');
+  });
+
+  it('cancel answers the cancelled package, twice (a safe retry), with a cancel event', async () => {
+    const first = await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json).toMatchObject({ TrackingNumber: dailyTn, status: 'cancelled' });
+    const again = await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`);
+    expect(again.status).toBe(200);
+    expect(again.json.status).toBe('cancelled');
+    const events = await portal(owner, 'GET', `/portal-api/packages/${dailyTn}/events`);
+    expect(events.json.data.map((e: { status: string; source: string }) => [e.status, e.source])).toEqual([['cancelled', 'cancel']]);
+  });
+
+  it("a manifest's status counts its packages by status", async () => {
+    const status = await portal(owner, 'GET', `/portal-api/manifests/${containerManifest}/status`);
+    expect(status.status, status.text).toBe(200);
+    expect(status.json).toMatchObject({ ManifestID: containerManifest, type: 'container', status: 'manifested' });
+    expect(status.json.totals.by_status).toEqual({ in_transit: 1, manifested: 1 });
+    // One package is with the carrier: the container can no longer be cancelled.
+    expectEnvelope(await portal(owner, 'POST', `/portal-api/manifests/${containerManifest}/cancel`), 409, 'not_cancellable');
+  });
+});
+
+describe('portal packages: CSV export', () => {
+  it('exports the filtered set with its statuses, formula-looking cells neutralised', async () => {
+    const response = await fetch(`${baseUrl}/portal-api/exports/packages?tracking_number=${prefix}&environment=test`, {
+      headers: { cookie: owner.cookie },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="packages-test-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await response.text()).split('\r\n');
+    expect(lines.pop()).toBe('');
+    const header = (lines.shift() ?? '').split(',');
+    expect(header.slice(0, 5)).toEqual(['TrackingNumber', 'status', 'status_updated_at', 'ManifestID', 'manifest_type']);
+    // The paging test's container (…M00 to …M22) shares the prefix: left out here.
+    const byTn = new Map<string, string>();
+    for (const line of lines) {
+      const tn = line.split(',')[0] ?? '';
+      if (!tn.startsWith(`${prefix}M`)) byTn.set(tn, line);
+    }
+    expect(lines).toHaveLength(4 + 23);
+    expect([...byTn.keys()].sort()).toEqual([...containerTns, dailyTn, formulaTn].sort());
+    expect(byTn.get(dailyTn)?.split(',')[1]).toBe('cancelled');
+    expect(byTn.get(containerTns[0])?.split(',')[1]).toBe('in_transit');
+    const toName = header.indexOf('ToName');
+    expect(byTn.get(formulaTn)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(toName).toBeGreaterThan(4);
+    // A filter narrows it: only the cancelled one.
+    const cancelled = await portal(owner, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}&status=cancelled`);
+    expect(cancelled.text.split('\r\n').filter(Boolean).map((l) => l.split(',')[0])).toEqual(['TrackingNumber', dailyTn]);
+  });
+
+  it('streams 100,000 rows with the server process growing less than 50 MB', async () => {
+    const bulk = await signUp('Bulk');
+    const manifestId = `MAN-BULK${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
+    await db.$executeRawUnsafe(
+      `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', '2026-11-23')`,
+      manifestId,
+      bulk.accountId,
+    );
+    const body = JSON.stringify(packageSample('X').package);
+    await db.$executeRawUnsafe(
+      `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name, final_mile_carrier,
+                             to_postal_code, data, request_hash, created_at)
+       SELECT $1::uuid, 'test', $2, 'BULK' || lpad(n::text, 7, '0'), '2026-11-23T08:00:00Z', 'AirSkip', 'Carrier', '90210',
+              jsonb_set($3::jsonb, '{TrackingNumber}', to_jsonb('BULK' || lpad(n::text, 7, '0'))), 'bulk',
+              now() - (n || ' milliseconds')::interval
+       FROM generate_series(1, 100000) n`,
+      bulk.accountId,
+      manifestId,
+      body,
+    );
+    const pid = inject('serverPid');
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+    // Warm the route (its first compile and pool) before the baseline.
+    await (await fetch(`${baseUrl}/portal-api/exports/packages?environment=test&tracking_number=BULK0000001`, { headers: { cookie: bulk.cookie } })).text();
+    const before = rss();
+    let peak = before;
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}/portal-api/exports/packages?environment=test`, { headers: { cookie: bulk.cookie } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let rows = -1;
+    let last = '';
+    let chunks = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = last + decoder.decode(value, { stream: true });
+      const lines = text.split('\r\n');
+      last = lines.pop() ?? '';
+      rows += lines.length;
+      if (++chunks % 10 === 0) peak = Math.max(peak, rss());
+    }
+    const seconds = (performance.now() - started) / 1000;
+    peak = Math.max(peak, rss());
+    expect(last).toBe('');
+    expect(rows).toBe(100_000);
+    const growthMb = (peak - before) / 1024 / 1024;
+    console.log(`export: ${rows} rows in ${seconds.toFixed(2)} s (${Math.round(rows / seconds)} rows/s), server RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
+    expect(growthMb).toBeLessThan(50);
+  }, 180_000);
+});
