@@ -63,7 +63,7 @@ export function PackageFinder() {
       ) : result.isPending ? (
         <LoadingBlock label="Searching…" rows={4} />
       ) : result.isError ? (
-        <ErrorState title="Could not search" error={result.error} onRetry={() => result.refetch()} />
+        <ErrorState title="Could not search" error={result.error} onRetry={() => void result.refetch()} />
       ) : result.data.items.length === 0 ? (
         <EmptyState title={`No package ${tracking}`}>
           Nothing with this tracking number in this environment. Tracking numbers match exactly; test and live are kept apart.
@@ -110,7 +110,7 @@ export function PackageFinder() {
                     <div key={k} className="min-w-0">
                       <dt className="text-slate-600">{k}</dt>
                       <dd className="break-words font-medium text-slate-900">
-                        {typeof v === 'object' ? JSON.stringify(v) : String(v)}
+                        {typeof v === 'string' ? v : JSON.stringify(v)}
                       </dd>
                     </div>
                   ))}

@@ -18,7 +18,7 @@ export async function collectBody(
     abort();
     throw tooLarge(limit);
   }
-  const iterator = chunks[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<Uint8Array, unknown> = chunks[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);

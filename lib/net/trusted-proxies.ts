@@ -61,8 +61,8 @@ export function normalizeAddress(raw: string | undefined | null): string | undef
   }
   const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
   if (mapped) {
-    const high = parseInt(mapped[1]!, 16);
-    const low = parseInt(mapped[2]!, 16);
+    const high = parseInt(mapped[1], 16);
+    const low = parseInt(mapped[2], 16);
     return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   }
   return canonical;

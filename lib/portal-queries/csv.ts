@@ -11,7 +11,8 @@ export function neutraliseFormula(value: string): string {
 
 export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = neutraliseFormula(typeof value === 'string' ? value : String(value));
+  // A nested object (never expected in a package's detail) is written as JSON, not as "[object Object]".
+  const text = neutraliseFormula(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

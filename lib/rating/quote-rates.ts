@@ -223,9 +223,9 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
     const why = dimHeavier ? ` (dimensional weight; actual ${round(parcel.actual, 2, 'half-up')} lb)` : '';
     details.push({
       path: 'weight',
-      message: `billable weight ${over} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
+      message: `billable weight ${over.toString()} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb.toString()} lb`,
     });
-    summary.push(`billable weight ${over} lb${why} exceeds the ${card.maxWeightLb} lb maximum`);
+    summary.push(`billable weight ${over.toString()} lb${why} exceeds the ${card.maxWeightLb.toString()} lb maximum`);
   }
 
   if (details.length === 0 && route.from && route.to && breakIndex >= 0) {

@@ -9,7 +9,7 @@ type Ctx = z.RefinementCtx;
 
 function fail(ctx: Ctx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 /** "", whitespace and null mean "no value", as in the published samples. */

@@ -82,6 +82,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Two spellings agree when their text does: "5" and 5 are one value; objects compare as JSON, not as "[object Object]". */
+function comparable(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /**
  * Renames aliases to their canonical name. Remembers which name the client used, so that an
  * error about `length` is reported under `lenght` when that is what was sent.
@@ -98,7 +103,7 @@ function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
       if (!(canonical in value) || value[canonical] === '' || value[canonical] === null) {
         value[canonical] = alias;
         sentAs.set(canonical, other);
-      } else if (alias !== '' && alias !== null && String(alias) !== String(value[canonical])) {
+      } else if (alias !== '' && alias !== null && comparable(alias) !== comparable(value[canonical])) {
         conflicts.push({ path: other, message: `conflicts with ${canonical}; send one of them` });
       }
     }
