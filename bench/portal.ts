@@ -63,13 +63,13 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
     // The paint entry can be reported after the frame that showed the grid: wait for it (buffered), 5 s at
     // most. A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
     const fcpMs = Math.round(
-      (await page.evaluate(`new Promise((resolve) => {
+      await page.evaluate<number>(`new Promise((resolve) => {
         new PerformanceObserver((list) => {
           const entry = list.getEntriesByName('first-contentful-paint')[0];
           if (entry) resolve(entry.startTime);
         }).observe({ type: 'paint', buffered: true });
         setTimeout(() => resolve(Number.NaN), 5000);
-      })`)) as number,
+      })`),
     );
 
     await fillGrid(page, options.rows, notes);

@@ -70,7 +70,8 @@ export function readNodeBody(
         abort();
         reject(error);
       } else {
-        resolve(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts, total).toString('utf8'));
+        const [only] = parts;
+        resolve(parts.length === 1 && only ? only.toString('utf8') : Buffer.concat(parts, total).toString('utf8'));
       }
     };
     const onData = (chunk: Buffer) => {

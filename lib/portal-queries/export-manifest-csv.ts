@@ -43,8 +43,9 @@ export async function exportManifestCsv(
       const data = row.data as Record<string, unknown>;
       values.push(DAILY_PACKAGE_COLUMNS.map((c) => data[c]));
     }
-    if (batch.length < BATCH) break;
-    cursor = batch[batch.length - 1].id;
+    const last = batch.at(-1);
+    if (!last || batch.length < BATCH) break;
+    cursor = last.id;
   }
   return { filename, csv: toCsv(DAILY_PACKAGE_COLUMNS, values) };
 }

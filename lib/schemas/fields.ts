@@ -133,15 +133,15 @@ export function decimal<R extends boolean = false>(
     (options.required ?? false) as R,
     (value, ctx) => {
       const raw = asText(value);
-      const match = raw === undefined ? null : DECIMAL.exec(raw);
-      if (!match) return fail(ctx, 'must be a number');
-      const whole = match[2].replace(/^0+(?=\d)/, '');
-      const fraction = match[3] ?? '';
+      const [, sign, digits, fractionDigits] = (raw === undefined ? null : DECIMAL.exec(raw)) ?? [];
+      if (digits === undefined) return fail(ctx, 'must be a number');
+      const whole = digits.replace(/^0+(?=\d)/, '');
+      const fraction = fractionDigits ?? '';
       if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
       const normalised = fraction ? `${whole}.${fraction}` : whole;
       // Compared as whole numbers of 10^-decimals (exact, like lib/rating/fixed.ts), never as a float.
       const units = BigInt(whole + fraction);
-      if (match[1] === '-' && units !== 0n) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+      if (sign === '-' && units !== 0n) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
       if (units === 0n && !allowZero) return fail(ctx, 'must be greater than 0');
       if (units > maxUnits * 10n ** BigInt(fraction.length)) return fail(ctx, `must be at most ${max}`);
       return normalised;
@@ -213,6 +213,7 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     const match = raw === undefined ? null : ISO_DATE_TIME.exec(raw);
     if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const [, y, m, d, hh = '00', mm = '00', ss = '00', zone] = match;
+    if (y === undefined || m === undefined || d === undefined) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const day = `${y}-${m}-${d}`;
     const dayViolation = calendarDayViolation(y, m, d);
     if (dayViolation) return fail(ctx, dayViolation);
@@ -222,8 +223,8 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     if (offsetParts && (Number(offsetParts[1]) > 23 || Number(offsetParts[2]) > 59))
       return fail(ctx, 'has an impossible UTC offset');
     const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
-    const fractionMatch = /\.(\d{1,9})/.exec(raw);
-    const millis = fractionMatch ? `.${fractionMatch[1].padEnd(3, '0').slice(0, 3)}` : '';
+    const [, fractionDigits] = /\.(\d{1,9})/.exec(raw) ?? [];
+    const millis = fractionDigits ? `.${fractionDigits.padEnd(3, '0').slice(0, 3)}` : '';
     const instant = new Date(`${day}T${hh}:${mm}:${ss}${millis}${offset}`);
     if (Number.isNaN(instant.getTime())) return fail(ctx, 'is not a valid time of day');
     return { instant: instant.toISOString(), day };
@@ -314,9 +315,9 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
     examples: ['123-45678905'],
   };
   return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const match = AWB.exec(asText(value) ?? '');
-    if (!match) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
-    const digits = match[1] + match[2];
+    const [, prefix, serial] = AWB.exec(asText(value) ?? '') ?? [];
+    if (prefix === undefined || serial === undefined) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
+    const digits = prefix + serial;
     if (!awbCheckDigitValid(digits)) return fail(ctx, 'has a wrong check digit (the last digit must be the 7 before it mod 7)');
     return digits;
   });

@@ -53,8 +53,9 @@ export async function encryptStoredSecrets(options: { databaseUrl: string; keyri
           ]);
           result.converted += updated.rowCount ?? 0;
         }
-        if (rows.length < BATCH) break;
-        after = rows[rows.length - 1].id;
+        const last = rows.at(-1);
+        if (!last || rows.length < BATCH) break;
+        after = last.id;
       }
     }
   } finally {

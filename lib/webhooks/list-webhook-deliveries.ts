@@ -54,6 +54,6 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
       message_status: row.message_status,
     })),
     has_more: hasMore,
-    next_cursor: hasMore && page.length > 0 ? `att_${page[page.length - 1].id}` : null,
+    next_cursor: hasMore && page.length > 0 ? `att_${page.at(-1)?.id}` : null,
   };
 }
