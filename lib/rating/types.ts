@@ -93,13 +93,13 @@ export interface RateCardData {
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
-/** A decimal object (Prisma's Decimal, a decimal.js copy): its toString() writes the decimal text. */
-function isDecimalObject(v: unknown): v is { toFixed(): string; toString(): string } {
-  return typeof v === 'object' && v !== null && 'toFixed' in v && typeof v.toFixed === 'function';
+/** An object read by its toString(): a decimal one (Prisma's Decimal, a decimal.js copy) writes decimal text. */
+function isTextObject(v: unknown): v is { toString(): string } {
+  return typeof v === 'object' && v !== null && typeof v.toString === 'function';
 }
 
 const decimal = z.unknown().transform((v, ctx) => {
-  const text = typeof v === 'string' || typeof v === 'number' || isDecimalObject(v) ? String(v) : '';
+  const text = typeof v === 'string' || typeof v === 'number' || isTextObject(v) ? String(v) : '';
   const parsed = DECIMAL_TEXT.test(text) ? parseDecimal(text) : undefined;
   if (!parsed) {
     ctx.addIssue({ code: 'custom', message: `expected a non-negative decimal, got ${JSON.stringify(v)}` });
