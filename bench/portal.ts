@@ -57,17 +57,19 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
       undefined,
       { polling: 'raf', timeout: 60_000 },
     );
-    const gridVisibleMs = Math.round((await shown.jsonValue()) as number);
+    // Resolved only once the function returned a truthy value: the frame's time.
+    const shownAt = await shown.jsonValue();
+    const gridVisibleMs = Math.round(shownAt === false ? Number.NaN : shownAt);
     // The paint entry can be reported after the frame that showed the grid: wait for it (buffered), 5 s at
     // most. A string, not a function: tsx would wrap a function's inner names in a helper the page lacks.
     const fcpMs = Math.round(
-      (await page.evaluate(`new Promise((resolve) => {
+      await page.evaluate<number>(`new Promise((resolve) => {
         new PerformanceObserver((list) => {
           const entry = list.getEntriesByName('first-contentful-paint')[0];
           if (entry) resolve(entry.startTime);
         }).observe({ type: 'paint', buffered: true });
         setTimeout(() => resolve(Number.NaN), 5000);
-      })`)) as number,
+      })`),
     );
 
     await fillGrid(page, options.rows, notes);
@@ -133,6 +135,6 @@ async function timeKeystrokes(page: Page): Promise<number[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { 'base-url': { type: 'string', default: 'http://127.0.0.1:3000' }, rows: { type: 'string', default: '5000' } } });
-  const result = await measurePortal({ baseUrl: values['base-url']!, rows: Number(values.rows) });
+  const result = await measurePortal({ baseUrl: values['base-url'], rows: Number(values.rows) });
   console.log(JSON.stringify(result, null, 2));
 }

@@ -63,7 +63,7 @@ const { values: args } = parseArgs({
 });
 const DURATION = Number(args.duration);
 const SOAK_SECONDS = Number(args['soak-seconds']);
-const ONLY = new Set(args.only!.split(',').map((s) => s.trim()));
+const ONLY = new Set(args.only.split(',').map((s) => s.trim()));
 const WARMUP_SECONDS = Math.min(3, DURATION);
 const PROFILE_SECONDS = Math.min(10, Math.max(DURATION, 5));
 
@@ -847,7 +847,7 @@ function lastJsonLine(text: string): Record<string, unknown> | undefined {
   for (const line of text.trim().split('\n').reverse()) {
     try {
       const value = JSON.parse(line) as unknown;
-      if (value && typeof value === 'object' && 'p95_ms' in value) return value as Record<string, unknown>;
+      if (value && typeof value === 'object' && 'p95_ms' in value) return value;
     } catch {
       // not JSON
     }

@@ -66,8 +66,10 @@ function client(): PrismaClient {
 
 export const db: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, property) {
-    const value = Reflect.get(client(), property);
-    return typeof value === 'function' ? value.bind(client()) : value;
+    const value: unknown = Reflect.get(client(), property);
+    if (typeof value !== 'function') return value;
+    const bound: unknown = value.bind(client());
+    return bound;
   },
 });
 

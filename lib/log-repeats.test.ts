@@ -40,13 +40,13 @@ describe('logRepeated', () => {
     for (let i = 0; i < 30; i++) logRepeated(logger, 'error', 'database unavailable', refused);
     vi.advanceTimersByTime(10_000);
     expect(lines).toHaveLength(3);
-    expect(lines[2].fields.repeated).toBe(30);
+    expect(lines[2]?.fields.repeated).toBe(30);
     // A quiet interval forgets the kind: nothing written, and the next one is written at once.
     vi.advanceTimersByTime(10_000);
     expect(lines).toHaveLength(3);
     logRepeated(logger, 'error', 'database unavailable', refused);
     expect(lines).toHaveLength(4);
-    expect(lines[3].msg).toBe('database unavailable');
+    expect(lines[3]?.msg).toBe('database unavailable');
   });
 
   it('keys by level, message and code (or the error message without one)', () => {
@@ -77,13 +77,13 @@ describe('logRepeated', () => {
     logRepeated(logger, 'error', 'database unavailable', new Error('timeout'), {}, { anyError: true });
     expect(lines.map((l) => l.fields.code)).toEqual(['ECONNREFUSED']);
     vi.advanceTimersByTime(10_000);
-    expect(lines[1].fields.repeated).toBe(2);
+    expect(lines[1]?.fields.repeated).toBe(2);
   });
 
   it('takes the code from the cause chain (driver adapters wrap the pg error)', () => {
     const { logger, lines } = fakeLogger();
     logRepeated(logger, 'error', 'x', new Error('wrapped', { cause: refused }));
-    expect(lines[0].fields).toEqual({ err: 'wrapped', code: 'ECONNREFUSED' });
+    expect(lines[0]?.fields).toEqual({ err: 'wrapped', code: 'ECONNREFUSED' });
   });
 
   it('flushRepeated writes what is pending and forgets', () => {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import type { Logger } from 'pino';
 
 // A fault that repeats (the database is down, a connection keeps dropping) must not flood the log: a
@@ -25,9 +26,10 @@ const kinds = new Map<string, Kind>();
 /** What identifies an error for de-duplication, and what is logged of it: code and message, no stack. */
 export function describeError(error: unknown): { code: string | undefined; message: string } {
   if (error && typeof error === 'object') {
-    const e = error as { code?: unknown; message?: unknown; cause?: unknown };
+    const e: { code?: unknown; message?: unknown; cause?: unknown } = error;
     const code = typeof e.code === 'string' || typeof e.code === 'number' ? String(e.code) : undefined;
-    const message = typeof e.message === 'string' ? e.message : String(error);
+    // An object without a message is shown as it is, not as "[object Object]".
+    const message = typeof e.message === 'string' ? e.message : inspect(error, { depth: 2, breakLength: Infinity });
     if (code === undefined && e.cause) {
       const cause = describeError(e.cause);
       return { code: cause.code, message: message || cause.message };

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+/** A TCP port on 127.0.0.1 that nothing listens on right now. @returns {Promise<number>} */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();

@@ -35,7 +35,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 let cards: RateCardData[] = [];
 
-async function rate(text: string): Promise<unknown> {
+function rate(text: string): unknown {
   const input = parseOperation(ZRateRequest, JSON.parse(text), { aliases: RATE_ALIASES });
   const result = quoteRates({ cards, input });
   return result.messages.length > 0 ? result : { rates: result.rates };
@@ -157,7 +157,7 @@ async function createManifest(text: string): Promise<unknown> {
   }
 }
 
-const handlers: Record<string, (text: string) => Promise<unknown>> = { rate, package: createPackage, manifest: createManifest };
+const handlers: Record<string, (text: string) => unknown> = { rate, package: createPackage, manifest: createManifest };
 const handler = kind ? handlers[kind] : undefined;
 if (!handler) throw new Error(`BASELINE must be one of ${Object.keys(handlers).join(', ')}`);
 if (kind === 'rate') {

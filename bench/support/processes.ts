@@ -24,7 +24,7 @@ function asServer(proc: Spawned, url: string, pid: number): ServerProcess {
     url,
     pid,
     child: proc.child,
-    output: proc.output,
+    output: () => proc.output(),
     stop: async () => {
       await proc.stop('SIGTERM', { timeoutMs: 20_000 });
     },

@@ -92,7 +92,7 @@ export function DashboardView() {
   });
   if (query.isPending) return <LoadingBlock label="Loading dashboard…" rows={6} />;
   if (query.isError)
-    return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => query.refetch()} />;
+    return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => void query.refetch()} />;
   const { daily, totals, webhooks, recent, packagesByStatus } = query.data;
   const rate = webhooks.successRate;
 

@@ -35,7 +35,7 @@ export function SignInForm() {
   return (
     <Card>
       <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
         <Field label="E-mail" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" {...form.register('email')} />
@@ -81,7 +81,7 @@ export function SignUpForm() {
   return (
     <Card>
       <h1 className="mb-4 text-xl font-semibold">Create your shipper account</h1>
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
         {formError ? <Alert tone="danger">{formError}</Alert> : null}
         <Field label="Company name" error={errors.company?.message} required>
           <Input autoComplete="organization" {...form.register('company')} />

@@ -81,6 +81,8 @@ export function PortalHeader() {
     setSigningOut(true);
     try {
       await portal.fetch('/portal-api/session', { method: 'DELETE' });
+    } catch {
+      // Nothing to show: the sign-in page is where this goes either way, and it says when a session is still open.
     } finally {
       router.replace('/sign-in');
       router.refresh();
@@ -124,7 +126,7 @@ export function PortalHeader() {
         <div className="flex items-center gap-2">
           <EnvironmentSwitch />
           <div className="hidden lg:block">
-            <Button variant="secondary" size="sm" onClick={signOut} loading={signingOut}>
+            <Button variant="secondary" size="sm" onClick={() => void signOut()} loading={signingOut}>
               Sign out
             </Button>
           </div>
@@ -144,7 +146,7 @@ export function PortalHeader() {
       <nav id="portal-nav" aria-label="Main" className={cn('border-t border-slate-100 lg:block', open ? 'block' : 'hidden')}>
         <div className="mx-auto flex max-w-7xl flex-col gap-1 px-4 py-2 lg:flex-row lg:flex-wrap lg:items-center">
           {links}
-          <Button variant="secondary" size="sm" onClick={signOut} loading={signingOut} className="mt-2 lg:hidden">
+          <Button variant="secondary" size="sm" onClick={() => void signOut()} loading={signingOut} className="mt-2 lg:hidden">
             Sign out
           </Button>
         </div>

@@ -12,6 +12,13 @@ export const HEADER_FIELDS = (Object.keys(shape) as (keyof typeof shape)[]).filt
 );
 export const REQUIRED_HEADER_FIELDS = new Set(HEADER_FIELDS.filter((f) => (shape[f].def.type as string) !== 'optional'));
 
+// The form holds one text per header field (so a resolver's types are the form's) and reports the API's own
+// header schema's issues, each at its field.
+const ZHeader = ZContainerManifestRequest.in.omit({ ContainerDetails: true });
+export const ZHeaderForm = z.record(z.enum(HEADER_FIELDS), z.string()).superRefine((values, ctx) => {
+  for (const issue of ZHeader.safeParse(values).error?.issues ?? []) ctx.addIssue({ ...issue });
+});
+
 /** The documented maximum length of a header field (its schema's metadata), for the input's maxLength. */
 export function headerMaxLength(field: HeaderField): number | undefined {
   const schema = shape[field] as z.ZodType;

@@ -2,7 +2,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { useForm, useWatch, type Control, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Control } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
@@ -12,6 +12,7 @@ import { CsvImport } from './csv-import';
 import { DETAIL_FIELDS, GridStore, type Cell } from './grid-store';
 import {
   HEADER_FIELDS,
+  ZHeaderForm,
   headerMaxLength,
   MANIFEST_DAY_RANGE,
   HEADER_GROUPS,
@@ -43,7 +44,7 @@ type Problem =
     };
 
 // The header is validated by the API's own schema (raw: the form keeps its text values).
-const resolver = zodResolver(ZContainerManifestRequest, undefined, { raw: true }) as unknown as Resolver<HeaderValues>;
+const resolver = zodResolver(ZHeaderForm, undefined, { raw: true });
 
 export function ManifestBuilder() {
   const { account, environment } = usePortal();
@@ -162,7 +163,7 @@ export function ManifestBuilder() {
   return (
     <form
       noValidate
-      onSubmit={form.handleSubmit(submit, () => void submit(form.getValues()).catch(() => undefined))}
+      onSubmit={(event) => void form.handleSubmit(submit, () => void submit(form.getValues()).catch(() => undefined))(event)}
       className="space-y-6"
     >
       {draftNote ? (

@@ -45,7 +45,7 @@ export function ManifestDetailView({ id }: { id: string }) {
             </Link>
           </EmptyState>
         ) : (
-          <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => manifest.refetch()} />
+          <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => void manifest.refetch()} />
         )}
       </>
     );
@@ -106,8 +106,8 @@ export function ManifestDetailView({ id }: { id: string }) {
 
 function formatHeaderValue(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // Numbers and booleans read the same as JSON; an object would otherwise read "[object Object]".
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function Item({ label, value }: { label: string; value: string | null | undefined }) {
@@ -153,7 +153,7 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
         </div>
       ) : page.isError ? (
         <div className="p-4">
-          <ErrorState title="Could not load packages" error={page.error} onRetry={() => page.refetch()} />
+          <ErrorState title="Could not load packages" error={page.error} onRetry={() => void page.refetch()} />
         </div>
       ) : (
         <>

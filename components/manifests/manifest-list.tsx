@@ -136,7 +136,7 @@ export function ManifestListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading manifests…" rows={5} />
       ) : list.isError ? (
-        <ErrorState title="Could not load manifests" error={list.error} onRetry={() => list.refetch()} />
+        <ErrorState title="Could not load manifests" error={list.error} onRetry={() => void list.refetch()} />
       ) : data && data.items.length === 0 ? (
         filtered ? (
           <EmptyState

@@ -110,7 +110,7 @@ export function RateCalculator() {
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,26rem)_minmax(0,1fr)]">
       <Card>
         <CardTitle>Package</CardTitle>
-        <form onSubmit={onSubmit} noValidate className="mt-4 space-y-4" aria-label="Rate request">
+        <form onSubmit={(event) => void onSubmit(event)} noValidate className="mt-4 space-y-4" aria-label="Rate request">
           <div className="grid grid-cols-[minmax(0,1fr)_7rem] gap-3">
             <Field label="Weight" error={errors.weight?.message} required>
               <Input inputMode="decimal" {...form.register('weight')} />

@@ -57,10 +57,12 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
   return (
     <form
       noValidate
-      onSubmit={form.handleSubmit((values) => {
-        setFormError(null);
-        create.mutate(values);
-      })}
+      onSubmit={(event) =>
+        void form.handleSubmit((values) => {
+          setFormError(null);
+          create.mutate(values);
+        })(event)
+      }
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
     >
       <Field
@@ -159,7 +161,7 @@ export function TokensPanel() {
           {tokens.isPending ? (
             <LoadingBlock label="Loading tokens…" />
           ) : tokens.isError ? (
-            <ErrorState title="Could not load tokens" error={tokens.error} onRetry={() => tokens.refetch()} />
+            <ErrorState title="Could not load tokens" error={tokens.error} onRetry={() => void tokens.refetch()} />
           ) : tokens.data.tokens.length === 0 ? (
             <EmptyState title={`No ${environment} tokens yet`}>Create one above to call the API.</EmptyState>
           ) : (

@@ -20,7 +20,7 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
     setTimeout(() => setCopied(false), 2000);
   }
   return (
-    <Button variant="secondary" size="sm" onClick={copy} aria-live="polite">
+    <Button variant="secondary" size="sm" onClick={() => void copy()} aria-live="polite">
       {copied ? 'Copied' : label}
     </Button>
   );

@@ -92,7 +92,7 @@ export function WebhookDetailView({ id }: { id: string }) {
         There is no endpoint {id} in {portal.environment}; test and live are kept apart.
       </EmptyState>
     ) : (
-      <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => endpoint.refetch()} />
+      <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => void endpoint.refetch()} />
     );
   }
   const e = endpoint.data;
@@ -238,7 +238,7 @@ function DeliveryLog({
         </div>
       ) : log.isError ? (
         <div className="p-4">
-          <ErrorState title="Could not load deliveries" error={log.error} onRetry={() => log.refetch()} />
+          <ErrorState title="Could not load deliveries" error={log.error} onRetry={() => void log.refetch()} />
         </div>
       ) : rows.length === 0 ? (
         <p className="px-4 py-6 text-sm text-slate-600 sm:px-6">
@@ -335,7 +335,7 @@ function DeliveryLog({
           </Table>
           {log.hasNextPage ? (
             <div className="border-t border-slate-200 px-4 py-3">
-              <Button size="sm" variant="secondary" loading={log.isFetchingNextPage} onClick={() => log.fetchNextPage()}>
+              <Button size="sm" variant="secondary" loading={log.isFetchingNextPage} onClick={() => void log.fetchNextPage()}>
                 Load older attempts
               </Button>
             </div>

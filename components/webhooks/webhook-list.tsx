@@ -3,16 +3,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { PACKAGE_SORTING_EVENT, WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookEndpointView } from './types';
 
-type FormValues = { url: string; events: string[]; description: string };
-const resolver = zodResolver(ZCreateWebhookRequest, undefined, { raw: true }) as unknown as Resolver<FormValues>;
+// The form holds what a client would send (the schema's input); a valid submit hands over its output, parsed.
+const resolver = zodResolver(ZCreateWebhookRequest);
 
 export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpointView, 'enabled' | 'disabled_reason'> }) {
   if (endpoint.enabled) return <Badge tone="success">Enabled</Badge>;
@@ -38,7 +39,7 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
       {list.isPending ? (
         <LoadingBlock label="Loading webhook endpoints…" rows={3} />
       ) : list.isError ? (
-        <ErrorState title="Could not load webhook endpoints" error={list.error} onRetry={() => list.refetch()} />
+        <ErrorState title="Could not load webhook endpoints" error={list.error} onRetry={() => void list.refetch()} />
       ) : list.data.items.length === 0 ? (
         creating ? null : (
           <EmptyState title="No webhook endpoints yet">
@@ -80,7 +81,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   const portal = usePortalEnvironment();
   const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
   const [problem, setProblem] = useState<string[]>([]);
-  const form = useForm<FormValues>({ resolver, defaultValues: { url: '', events: [PACKAGE_SORTING_EVENT], description: '' } });
+  const form = useForm<z.input<typeof ZCreateWebhookRequest>, unknown, TCreateWebhookRequest>({ resolver, defaultValues: { url: '', events: [PACKAGE_SORTING_EVENT], description: '' } });
   const mutation = useMutation({
     mutationFn: (body: TCreateWebhookRequestInput) =>
       portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),
@@ -93,11 +94,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
 
   const submit = form.handleSubmit((values) => {
     setProblem([]);
-    mutation.mutate({
-      url: values.url.trim(),
-      events: values.events as TCreateWebhookRequestInput['events'],
-      description: values.description.trim(),
-    });
+    mutation.mutate(values);
   });
 
   if (created) {
@@ -120,7 +117,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   return (
     <Card>
       <CardTitle>Add a webhook endpoint</CardTitle>
-      <form noValidate onSubmit={submit} className="mt-4 space-y-4">
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
         <Field label="Endpoint URL" required error={errors.url?.message} hint="We POST signed JSON here (Standard Webhooks).">
           <Input type="url" placeholder="https://example.com/webhooks/carrier" autoComplete="off" {...form.register('url')} />
         </Field>

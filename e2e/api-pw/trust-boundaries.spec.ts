@@ -171,8 +171,8 @@ for (const { mode, net } of MODES) {
         probes.push(await send(base(), address(7), '/portal-api/auth/sign-up', { headers: { 'x-forwarded-for': spoofed() }, json: { ...uniqueUser(`probe${i}`), email: taken.email } }));
       }
       expect(probes.map((p) => p.status)).toEqual([...Array.from({ length: 10 }, () => 409), 429, 429]);
-      expect(codeOf(probes[10]!)).toBe('rate_limited');
-      const retryAfter = Number(probes[10]!.headers['retry-after']);
+      expect(codeOf(probes[10])).toBe('rate_limited');
+      const retryAfter = Number(probes[10].headers['retry-after']);
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(3_600);
       // Another address still signs up.

@@ -98,7 +98,7 @@ test.describe('manifests', () => {
     await page.getByRole('link', { name: 'Export packages (CSV)' }).click();
     const download = await downloadPromise;
     expect(download.suggestedFilename()).toBe(`${manifestId}-packages.csv`);
-    const csv = await readFile((await download.path())!, 'utf8');
+    const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(1001);
     expect(lines[0]).toBe(

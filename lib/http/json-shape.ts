@@ -63,7 +63,9 @@ export function assertJsonShape(text: string): void {
       if (depth > 0) depth--;
     } else if (c === COMMA) {
       if (++values > MAX_JSON_VALUES) throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`);
-      if (isObject[depth] === 1 && ++commas[depth] >= MAX_JSON_OBJECT_MEMBERS) {
+      // depth ≤ MAX_JSON_DEPTH, inside the arrays: the ?? only satisfies the index type.
+      const members = isObject[depth] === 1 ? (commas[depth] = (commas[depth] ?? 0) + 1) : 0;
+      if (members >= MAX_JSON_OBJECT_MEMBERS) {
         throw new AppError('invalid_json', `An object in the request body has more than ${MAX_JSON_OBJECT_MEMBERS.toLocaleString('en-US')} members.`);
       }
     }

@@ -49,7 +49,7 @@ describe('answerClientError', () => {
       },
     });
     answerClientError(Object.assign(new Error('parse error'), { code }), socket);
-    const [head, body] = written.split('\r\n\r\n');
+    const [head = '', body = ''] = written.split('\r\n\r\n');
     return { statusLine: head.split('\r\n')[0], head, body: JSON.parse(body) };
   };
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { Duplex } from 'node:stream';
+import { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 import { answerClientError } from './client-error';
 
 // Next's route handlers get a Web Request: no socket, so no peer address. Next 16 itself only
@@ -27,20 +28,24 @@ export function installPeerAddressHeader(): void {
   const nonce = randomBytes(16).toString('hex');
   global[KEY] = nonce;
   for (const Server of [http.Server, https.Server]) {
+    // Kept unbound on purpose: the patch below calls it with the server it runs on as `this`.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     const emit = Server.prototype.emit;
     Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
       // A request Node's parser refused (headers over 16 KB, say) gets the envelope, not a bare status
       // line, on servers that do not answer it themselves (plain `next start`; the production server does).
-      if (event === 'clientError' && this.listenerCount('clientError') === 0) {
-        answerClientError(args[0] as Error & { code?: string }, args[1] as Duplex);
+      const [first, second] = args;
+      if (event === 'clientError' && this.listenerCount('clientError') === 0 && first instanceof Error && second instanceof Duplex) {
+        answerClientError(first, second);
         return true;
       }
-      if (event === 'request') {
-        const req = args[0] as http.IncomingMessage;
-        const socket = req.socket as (typeof req.socket & { encrypted?: boolean }) | undefined;
-        req.headers[PEER_HEADER] = `${nonce} ${socket?.encrypted ? 'tls' : 'tcp'} ${socket?.remoteAddress ?? ''}`;
+      if (event === 'request' && first instanceof http.IncomingMessage) {
+        // Typed as always present, but undefined once the connection is gone.
+        const socket: typeof first.socket | undefined = first.socket;
+        first.headers[PEER_HEADER] = `${nonce} ${socket instanceof TLSSocket ? 'tls' : 'tcp'} ${socket?.remoteAddress ?? ''}`;
       }
-      return Reflect.apply(emit, this, [event, ...args]) as boolean;
+      const handled: unknown = Reflect.apply(emit, this, [event, ...args]);
+      return handled === true;
     } as typeof emit;
   }
 }

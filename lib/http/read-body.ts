@@ -18,7 +18,7 @@ export async function collectBody(
     abort();
     throw tooLarge(limit);
   }
-  const iterator = chunks[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<Uint8Array, unknown> = chunks[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(tooSlow(timeoutMs)), timeoutMs);
@@ -70,7 +70,8 @@ export function readNodeBody(
         abort();
         reject(error);
       } else {
-        resolve(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts, total).toString('utf8'));
+        const [only] = parts;
+        resolve(parts.length === 1 && only ? only.toString('utf8') : Buffer.concat(parts, total).toString('utf8'));
       }
     };
     const onData = (chunk: Buffer) => {

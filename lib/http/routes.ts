@@ -104,8 +104,9 @@ export function matchRoute(path: string): RouteMatch | undefined {
     const params: Record<string, string> = {};
     let invalidParam: string | undefined;
     parts.forEach((part, i) => {
-      if (!part.startsWith(':')) return;
-      const value = decodePathParam(segments[i]);
+      const segment = segments[i];
+      if (!part.startsWith(':') || segment === undefined) return;
+      const value = decodePathParam(segment);
       if (value === undefined) invalidParam ??= part.slice(1);
       else params[part.slice(1)] = value;
     });

@@ -59,10 +59,10 @@ export function normalizeAddress(raw: string | undefined | null): string | undef
     if (canonicalV6.size >= 10_000) canonicalV6.clear();
     canonicalV6.set(text, canonical);
   }
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (mapped) {
-    const high = parseInt(mapped[1]!, 16);
-    const low = parseInt(mapped[2]!, 16);
+  const [, highText, lowText] = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical) ?? [];
+  if (highText && lowText) {
+    const high = parseInt(highText, 16);
+    const low = parseInt(lowText, 16);
     return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   }
   return canonical;

@@ -46,7 +46,7 @@ function rateRequestSchema(): Json {
   properties.destination = { ...properties.destination, description: 'Destination IATA airport code. Required by AirSkip.' };
   properties.length = {
     ...properties.length,
-    description: `${String(properties.length.description ?? '')} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
+    description: `${typeof properties.length?.description === 'string' ? properties.length.description : ''} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
   };
   return {
     ...json,

@@ -13,8 +13,8 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const day = z
   .string()
   .superRefine((value, ctx) => {
-    const match = DAY.exec(value);
-    const violation = match ? calendarDayViolation(match[1], match[2], match[3]) : 'must be a date, YYYY-MM-DD';
+    const [, year, month, dayOfMonth] = DAY.exec(value) ?? [];
+    const violation = year && month && dayOfMonth ? calendarDayViolation(year, month, dayOfMonth) : 'must be a date, YYYY-MM-DD';
     if (violation) ctx.addIssue({ code: 'custom', message: violation });
   })
   .optional();

@@ -16,7 +16,7 @@ export function parseClipboardTable(text: string): string[][] {
   if (!text) return [];
   const result = Papa.parse<string[]>(text, { delimiter: '\t', newline: text.includes('\r\n') ? '\r\n' : undefined });
   const rows = result.data;
-  while (rows.length > 0 && rows[rows.length - 1].every((cell) => cell === '')) rows.pop();
+  while (rows.at(-1)?.every((cell) => cell === '')) rows.pop();
   return rows;
 }
 

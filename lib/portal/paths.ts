@@ -34,7 +34,7 @@ export function environmentOfPath(pathname: string): PortalEnvironment | null {
 /** For a bare portal URL ('/manifests/new'), the same page in `environment`; null when `pathname` is not one. */
 export function bareToEnvironmentPath(pathname: string, environment: PortalEnvironment): string | null {
   const first = pathname.split('/')[1];
-  return (PORTAL_SECTIONS as readonly string[]).includes(first) ? portalPath(environment, pathname) : null;
+  return first !== undefined && (PORTAL_SECTIONS as readonly string[]).includes(first) ? portalPath(environment, pathname) : null;
 }
 
 // Pages whose query string is a filter that means the same thing in the other environment.

@@ -88,7 +88,7 @@ function isMutation(method: string): boolean {
  * Wraps a portal-api handler. The handler returns a plain value (sent as JSON 200) or a Response.
  * 401 without a session; 403 when a mutation lacks the session's `x-csrf-token` header.
  */
-export function portalRoute<P = Record<string, never>>(handler: (context: PortalContext<P>) => Promise<unknown>) {
+export function portalRoute<P = Record<string, never>>(handler: (context: PortalContext<P>) => unknown) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
     let response: Response;

@@ -60,11 +60,11 @@ const MAX_EXPONENT = 100;
  * decimal.js would count them. undefined if the text is not such a number.
  */
 export function parseDecimal(text: string): Fixed | undefined {
-  const m = GENERAL.exec(text);
-  if (!m) return undefined;
-  const exponent = m[2] === undefined ? 0 : Number(m[2]);
+  const [, digits, exponentText] = GENERAL.exec(text) ?? [];
+  if (digits === undefined) return undefined;
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
   if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > MAX_EXPONENT) return undefined;
-  let mantissa = m[1];
+  let mantissa = digits;
   if (mantissa.endsWith('.')) mantissa = mantissa.slice(0, -1);
   if (mantissa.startsWith('.')) mantissa = `0${mantissa}`;
   const p = plain(mantissa);

@@ -42,7 +42,7 @@ describe('greatCircleMiles', () => {
 
 describe('searchAirports', () => {
   it('ranks the exact IATA code first', () => {
-    expect(searchAirports('lax', 5)[0].iata).toBe('LAX');
+    expect(searchAirports('lax', 5)[0]?.iata).toBe('LAX');
     expect(searchAirports('Jfk', 1).map((a) => a.iata)).toEqual(['JFK']);
   });
   it('matches city and name, case-insensitively, within the limit', () => {

@@ -32,8 +32,8 @@ describe('parseRateCard', () => {
     expect(card.dimDivisor).toBeInstanceOf(Fixed);
     expect(card.dimDivisor.toString()).toBe('139');
     expect(card.weightStepLb.toString()).toBe('0.5');
-    expect(card.weightBreaks[1].prices.map(String)).toEqual(['9', '11']);
-    expect(card.surcharges[0].amount.toString()).toBe('12.5');
+    expect(card.weightBreaks[1]?.prices.map(String)).toEqual(['9', '11']);
+    expect(card.surcharges[0]?.amount.toString()).toBe('12.5');
     expect(card.zones).toEqual(ROW.zones);
     expect(card).toMatchObject({
       id: ROW.id,

@@ -8,6 +8,7 @@ import { parseRateCard } from './parse-rate-card';
 import { quoteRates } from './quote-rates';
 import type { Fixed } from './fixed';
 import type { RateCardData, RateInput, WeightUnit } from './types';
+import { defined } from '@/lib/test-support/defined';
 
 /** A card value as the reference's own decimal.js number (from its text: nothing shared with fixed.ts). */
 const D = (f: Fixed) => new Decimal(f.toString());
@@ -62,7 +63,7 @@ function reference(card: RateCardData, p: { weight: string; weightUnit: WeightUn
   const dim = new Decimal(p.length).times(p.width).times(p.height).dividedBy(D(card.dimDivisor));
   const billable = Decimal.max(actual, dim).dividedBy(D(card.weightStepLb)).ceil().times(D(card.weightStepLb));
   if (billable.gt(D(card.maxWeightLb))) return null;
-  const base = D(card.weightBreaks.find((b) => D(b.maxLb).gte(billable))!.prices[0]);
+  const base = D(defined(card.weightBreaks.find((b) => D(b.maxLb).gte(billable))?.prices[0], 'a weight break'));
   const total = card.surcharges.reduce(
     (sum, s) => sum.plus(s.kind === 'flat' ? D(s.amount) : s.kind === 'per_lb' ? D(s.amount).times(billable) : base.times(D(s.amount)).dividedBy(100)),
     base,
@@ -78,7 +79,7 @@ describe('quoteRates, fixed point', () => {
         const expected = reference(card, parcel);
         let got: { amount: string; billable_weight: string } | null;
         try {
-          const { amount, billable_weight } = quoteRates({ cards: [card], input }).rates[0];
+          const { amount, billable_weight } = defined(quoteRates({ cards: [card], input }).rates[0], 'a quote');
           got = { amount, billable_weight };
         } catch (error) {
           if (!(error instanceof AppError) || error.details[0]?.path !== 'weight') throw error;

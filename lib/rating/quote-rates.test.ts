@@ -5,6 +5,7 @@ import { greatCircleMiles, zipCentroid } from './locations';
 import { parseRateCard } from './parse-rate-card';
 import { billableWeight, quoteRates, toPounds, zoneIndex } from './quote-rates';
 import type { RateCardData, RateInput } from './types';
+import { defined } from '@/lib/test-support/defined';
 
 // A small hand-made card, so every expected amount below can be worked out on paper.
 //   zones: 1 ≤ 100 mi, 2 ≤ 1000 mi, 3 beyond; dim divisor 100; step 1 lb; max 10 lb.
@@ -52,7 +53,7 @@ const NEAR = { fromZip: '10001', toZip: '10002' };
 const BASE: RateInput = { weight: '3', weightUnit: 'lb', length: '1', width: '1', height: '1', ...NEAR };
 
 const quoteOne = (card: RateCardData, input: Partial<RateInput>) =>
-  quoteRates({ cards: [card], input: { ...BASE, service: card.service as RateInput['service'], ...input } }).rates[0];
+  defined(quoteRates({ cards: [card], input: { ...BASE, service: card.service as RateInput['service'], ...input } }).rates[0], 'a quote');
 
 /** Runs fn, expects a validation_failed AppError (422) and returns its details. */
 function details422(fn: () => unknown) {

@@ -220,23 +220,29 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
   if (compare(billable, c.maxWeight) > 0 || breakIndex < 0) {
     // Rare. Fixed's toString() writes the text the messages have always had (decimal.js's).
     const { dimHeavier, billable: over } = billableWeight(card, parcel.actual, parcel.dims);
-    const why = dimHeavier ? ` (dimensional weight; actual ${round(parcel.actual, 2, 'half-up')} lb)` : '';
+    const why = dimHeavier ? ` (dimensional weight; actual ${round(parcel.actual, 2, 'half-up').toString()} lb)` : '';
     details.push({
       path: 'weight',
-      message: `billable weight ${over} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb} lb`,
+      message: `billable weight ${over.toString()} lb${why} exceeds the ${card.service} maximum of ${card.maxWeightLb.toString()} lb`,
     });
-    summary.push(`billable weight ${over} lb${why} exceeds the ${card.maxWeightLb} lb maximum`);
+    summary.push(`billable weight ${over.toString()} lb${why} exceeds the ${card.maxWeightLb.toString()} lb maximum`);
   }
 
   if (details.length === 0 && route.from && route.to && breakIndex >= 0) {
     const miles = greatCircleMiles(route.from.point, route.to.point);
     const zi = zoneIndex(card.zones, miles);
     if (zi < 0) {
-      const farthest = card.zones[card.zones.length - 1].maxMiles;
+      const farthest = card.zones.at(-1)?.maxMiles;
       const msg = `${route.from.code} to ${route.to.code} is ${Math.round(miles)} miles, beyond the farthest zone (${farthest} mi)`;
       return { details: [{ path: f.paths[1], message: `${msg} of ${card.service}` }], summary: `Not quoted: ${msg}.` };
     }
-    const base = c.breaks[breakIndex].prices[zi];
+    const base = c.breaks[breakIndex]?.prices[zi];
+    const zone = card.zones[zi];
+    const deliveryDays = card.deliveryDays[zi];
+    // A parsed card (lib/rating/types.ts) has a price per zone in every break and days per zone: a gap is a bug.
+    if (base === undefined || zone === undefined || deliveryDays === undefined) {
+      throw new Error(`Rate card ${card.service} has no price or delivery days for its zone ${zi + 1}.`);
+    }
     let total = base;
     for (const s of c.surcharges) total = plus(total, surchargeAmount(s.kind, s.amount, base, billable));
     return {
@@ -244,9 +250,9 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
         carrier: card.carrier,
         service: card.service,
         amount: toFixedText(total, 2),
-        zone: card.zones[zi].zone,
+        zone: zone.zone,
         billable_weight: toFixedText(billable, c.step.scale),
-        delivery_days: card.deliveryDays[zi],
+        delivery_days: deliveryDays,
       },
     };
   }

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createRateCardCache } from './rate-card-cache';
 import type { RateCardData } from './types';
+import { defined } from '@/lib/test-support/defined';
 
 // Cards are opaque to the cache: stand-ins tagged by version are enough.
 const cards = (version: number) => [{ service: `v${version}` } as unknown as RateCardData];
@@ -28,7 +29,7 @@ describe('createRateCardCache', () => {
     const a = cache.get();
     const b = cache.get();
     expect(l.calls).toBe(1);
-    l.pending[0].resolve(cards(1));
+    defined(l.pending[0], 'a pending load').resolve(cards(1));
     expect(services(await a)).toEqual(['v1']);
     expect(await b).toBe(await a);
   });
@@ -48,13 +49,13 @@ describe('createRateCardCache', () => {
     const l = manualLoader();
     const cache = createRateCardCache({ load: l.load, now: () => clock, maxAgeMs: 1000 });
     const first = cache.get();
-    l.pending[0].resolve(cards(1));
+    defined(l.pending[0], 'a pending load').resolve(cards(1));
     await first;
     clock = 1001;
     expect(services(await cache.get())).toEqual(['v1']); // not blocked on the reload
     expect(services(await cache.get())).toEqual(['v1']);
     expect(l.calls).toBe(2); // one reload for both stale reads
-    l.pending[1].resolve(cards(2));
+    defined(l.pending[1], 'a pending load').resolve(cards(2));
     await tick();
     expect(services(await cache.get())).toEqual(['v2']);
     expect(l.calls).toBe(2);
@@ -76,9 +77,9 @@ describe('createRateCardCache', () => {
     const late = cache.get();
     expect(l.calls).toBe(2);
     // The fresh load finishes first; the old one landing afterwards must not overwrite it.
-    l.pending[1].resolve(cards(2));
+    defined(l.pending[1], 'a pending load').resolve(cards(2));
     expect(services(await late)).toEqual(['v2']);
-    l.pending[0].resolve(cards(1));
+    defined(l.pending[0], 'a pending load').resolve(cards(1));
     expect(services(await early)).toEqual(['v1']);
     expect(services(await cache.get())).toEqual(['v2']);
     expect(l.calls).toBe(2);

@@ -4,6 +4,7 @@ import { RATE_CARDS } from '../../prisma/seed-data/rate-cards';
 import { parseRateCard } from './parse-rate-card';
 import { quoteRates } from './quote-rates';
 import type { RateInput } from './types';
+import { defined } from '@/lib/test-support/defined';
 
 const CARDS = RATE_CARDS.map(parseRateCard);
 const card = (service: string) => CARDS.find((c) => c.service === service)!;
@@ -21,7 +22,7 @@ const AIR_ROUTES = ['BOS', 'DTW', 'ATL', 'MSY', 'DEN', 'LAX', 'ANC', 'HNL'].map(
 }));
 
 const quote = (service: RateInput['service'], input: Partial<RateInput>) =>
-  quoteRates({ cards: CARDS, input: { ...PKG, service, ...input } }).rates[0];
+  defined(quoteRates({ cards: CARDS, input: { ...PKG, service, ...input } }).rates[0], `a ${service} quote`);
 
 describe('seeded rate cards', () => {
   it('all parse, one per service, all active', () => {

@@ -93,8 +93,13 @@ export interface RateCardData {
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
+/** An object read by its toString(): a decimal one (Prisma's Decimal, a decimal.js copy) writes decimal text. */
+function isTextObject(v: unknown): v is { toString(): string } {
+  return typeof v === 'object' && v !== null && typeof v.toString === 'function';
+}
+
 const decimal = z.unknown().transform((v, ctx) => {
-  const text = typeof v === 'string' || typeof v === 'number' || (typeof v === 'object' && v !== null) ? String(v) : '';
+  const text = typeof v === 'string' || typeof v === 'number' || isTextObject(v) ? String(v) : '';
   const parsed = DECIMAL_TEXT.test(text) ? parseDecimal(text) : undefined;
   if (!parsed) {
     ctx.addIssue({ code: 'custom', message: `expected a non-negative decimal, got ${JSON.stringify(v)}` });
@@ -173,5 +178,5 @@ export const rateCardSchema = z
     });
     const heaviest = card.weightBreaks[card.weightBreaks.length - 1];
     if (heaviest && compare(heaviest.maxLb, card.maxWeightLb) < 0)
-      issue(['maxWeightLb'], `the last weight break (${heaviest.maxLb} lb) must cover maxWeightLb (${card.maxWeightLb} lb)`);
+      issue(['maxWeightLb'], `the last weight break (${heaviest.maxLb.toString()} lb) must cover maxWeightLb (${card.maxWeightLb.toString()} lb)`);
   }) satisfies z.ZodType<RateCardData>;

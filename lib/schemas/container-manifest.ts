@@ -56,7 +56,7 @@ function packageList() {
       let kept = 0;
       let omitted = 0;
       const report = (issue: z.core.$ZodIssue, index: number) => {
-        if (kept++ < MAX_ERROR_DETAILS) ctx.addIssue({ ...issue, path: [index, ...issue.path] } as z.core.$ZodRawIssue);
+        if (kept++ < MAX_ERROR_DETAILS) ctx.addIssue({ ...issue, path: [index, ...issue.path] });
         else omitted++;
       };
       value.forEach((item, index) => {

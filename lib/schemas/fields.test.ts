@@ -4,7 +4,7 @@ import { awb, awbCheckDigitValid, decimal, isoDateTime, postalCode, text, usZip 
 
 function parse<S extends z.ZodType>(schema: S, value: unknown) {
   const result = z.object({ f: schema }).safeParse({ f: value });
-  return result.success ? { ok: true as const, value: (result.data as { f: unknown }).f } : { ok: false as const, message: result.error.issues[0].message };
+  return result.success ? { ok: true as const, value: (result.data as { f: unknown }).f } : { ok: false as const, message: result.error.issues[0]?.message };
 }
 
 describe('AWB check digit', () => {

@@ -9,7 +9,7 @@ type Ctx = z.RefinementCtx;
 
 function fail(ctx: Ctx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 /** "", whitespace and null mean "no value", as in the published samples. */
@@ -29,6 +29,12 @@ interface Presence<R extends boolean> {
 }
 type Out<T, R extends boolean> = R extends true ? T : T | undefined;
 
+/** A builder's `required` option, absent meaning false, typed as the builder's own R. */
+function presence<R extends boolean>(options: Partial<Presence<R>>): R;
+function presence(options: Partial<Presence<boolean>>): boolean {
+  return options.required ?? false;
+}
+
 /** JSON Schema for a field's documented input (the OpenAPI document is generated from these schemas). */
 type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string; maxLength?: number };
 
@@ -41,27 +47,35 @@ const TEXT_GATE = 1_000;
  * (lib/schemas/text-rule.ts), so no field can carry what PostgreSQL refuses. `tooLong` is the
  * field's own message for text over the gate.
  */
+// Overloaded so that the schema's output type follows `required` (T, or T | undefined) while the body
+// decides at run time: the declaration says what the implementation below does.
 function field<T, R extends boolean>(
   json: JsonMeta,
   required: R,
   convert: (value: unknown, ctx: Ctx) => T,
+  options?: { multiline?: boolean; tooLong?: string },
+): z.ZodPipe<z.ZodUnknown, z.ZodTransform<Out<T, R>, unknown>>;
+function field(
+  json: JsonMeta,
+  required: boolean,
+  convert: (value: unknown, ctx: Ctx) => unknown,
   options: { multiline?: boolean; tooLong?: string } = {},
-) {
+): z.ZodType {
   const gate = Math.max(json.maxLength ?? 0, TEXT_GATE);
   const tooLong = options.tooLong ?? `must be at most ${json.maxLength ?? TEXT_GATE} characters`;
-  const transform = z.unknown().transform((value, ctx): Out<T, R> => {
+  const transform = z.unknown().transform((value, ctx) => {
     if (typeof value === 'string') {
       if (value.length > gate && value.trim().length > gate) return fail(ctx, tooLong);
       const violation = textRuleViolation(value, options);
       if (violation) return fail(ctx, violation);
     }
-    if (blank(value)) return (required ? fail(ctx, 'is required') : undefined) as Out<T, R>;
+    if (blank(value)) return required ? fail(ctx, 'is required') : undefined;
     return convert(value, ctx);
   });
   // A transform has no input type of its own; the metadata tells z.toJSONSchema what clients send.
   const schema = transform.meta(json);
   // Optional fields must be marked so, or Zod reports an absent key as missing.
-  return (required ? schema : schema.optional()) as typeof schema;
+  return required ? schema : schema.optional();
 }
 
 /**
@@ -79,7 +93,7 @@ export function text<R extends boolean = false>(options: { max?: number; multili
   };
   return field(
     json,
-    (options.required ?? false) as R,
+    presence(options),
     (value, ctx) => {
       const result = asText(value);
       if (result === undefined) return fail(ctx, 'must be a string');
@@ -100,7 +114,7 @@ export function oneOf<const V extends string, R extends boolean = false>(
   const message = `must be one of: ${values.join(', ')}`;
   return field(
     json,
-    (options.required ?? false) as R,
+    presence(options),
     (value, ctx): V => {
       const result = asText(value);
       const match = result === undefined ? undefined : byLowerCase.get(result.toLowerCase());
@@ -130,18 +144,18 @@ export function decimal<R extends boolean = false>(
   };
   return field(
     json,
-    (options.required ?? false) as R,
+    presence(options),
     (value, ctx) => {
       const raw = asText(value);
-      const match = raw === undefined ? null : DECIMAL.exec(raw);
-      if (!match) return fail(ctx, 'must be a number');
-      const whole = match[2].replace(/^0+(?=\d)/, '');
-      const fraction = match[3] ?? '';
+      const [, sign, digits, fractionDigits] = (raw === undefined ? null : DECIMAL.exec(raw)) ?? [];
+      if (digits === undefined) return fail(ctx, 'must be a number');
+      const whole = digits.replace(/^0+(?=\d)/, '');
+      const fraction = fractionDigits ?? '';
       if (fraction.length > maxDecimals) return fail(ctx, `must have at most ${maxDecimals} decimal places`);
       const normalised = fraction ? `${whole}.${fraction}` : whole;
       // Compared as whole numbers of 10^-decimals (exact, like lib/rating/fixed.ts), never as a float.
       const units = BigInt(whole + fraction);
-      if (match[1] === '-' && units !== 0n) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
+      if (sign === '-' && units !== 0n) return fail(ctx, allowZero ? 'must not be negative' : 'must be greater than 0');
       if (units === 0n && !allowZero) return fail(ctx, 'must be greater than 0');
       if (units > maxUnits * 10n ** BigInt(fraction.length)) return fail(ctx, `must be at most ${max}`);
       return normalised;
@@ -155,7 +169,7 @@ export function integer<R extends boolean = false>(options: { min?: number; max?
   const json: JsonMeta = { type: 'integer', minimum: min, maximum: max, description: 'A numeric string is accepted too.' };
   return field(
     json,
-    (options.required ?? false) as R,
+    presence(options),
     (value, ctx) => {
       const raw = asText(value);
       if (raw === undefined || !/^\d+$/.test(raw)) return fail(ctx, 'must be a whole number');
@@ -208,11 +222,12 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
       `a real date in the years ${FIRST_MANIFEST_YEAR} to ${LAST_MANIFEST_YEAR}; hours 00-23.`,
     examples: ['2024-05-01T09:00:00Z'],
   };
-  return field(json, (options.required ?? false) as R, (value, ctx): ManifestDateValue => {
+  return field(json, presence(options), (value, ctx): ManifestDateValue => {
     const raw = asText(value);
     const match = raw === undefined ? null : ISO_DATE_TIME.exec(raw);
     if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const [, y, m, d, hh = '00', mm = '00', ss = '00', zone] = match;
+    if (y === undefined || m === undefined || d === undefined) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const day = `${y}-${m}-${d}`;
     const dayViolation = calendarDayViolation(y, m, d);
     if (dayViolation) return fail(ctx, dayViolation);
@@ -222,8 +237,8 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     if (offsetParts && (Number(offsetParts[1]) > 23 || Number(offsetParts[2]) > 59))
       return fail(ctx, 'has an impossible UTC offset');
     const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
-    const fractionMatch = /\.(\d{1,9})/.exec(raw);
-    const millis = fractionMatch ? `.${fractionMatch[1].padEnd(3, '0').slice(0, 3)}` : '';
+    const [, fractionDigits] = /\.(\d{1,9})/.exec(raw) ?? [];
+    const millis = fractionDigits ? `.${fractionDigits.padEnd(3, '0').slice(0, 3)}` : '';
     const instant = new Date(`${day}T${hh}:${mm}:${ss}${millis}${offset}`);
     if (Number.isNaN(instant.getTime())) return fail(ctx, 'is not a valid time of day');
     return { instant: instant.toISOString(), day };
@@ -245,7 +260,7 @@ export function usZip<R extends boolean = false>(options: Partial<Presence<R>> =
     description: 'US ZIP or ZIP+4.',
     examples: ['10001'],
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
+  return field(json, presence(options), (value, ctx) => {
     const match = US_ZIP.exec(asText(value) ?? '');
     if (!match) return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789)');
     return match[2] ? `${match[1]}-${match[2]}` : match[1];
@@ -260,7 +275,7 @@ export function postalCode<R extends boolean = false>(options: Partial<Presence<
     description: 'US ZIP, ZIP+4, or Canadian postal code (A1A 1A1).',
     examples: ['10001', 'M5V 3L9'],
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
+  return field(json, presence(options), (value, ctx) => {
     const raw = asText(value) ?? '';
     const us = US_ZIP.exec(raw);
     if (us) return us[2] ? `${us[1]}-${us[2]}` : us[1];
@@ -272,7 +287,7 @@ export function postalCode<R extends boolean = false>(options: Partial<Presence<
 
 export function email<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = { type: 'string', format: 'email', maxLength: 254 };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
+  return field(json, presence(options), (value, ctx) => {
     const raw = asText(value) ?? '';
     if (raw.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) return fail(ctx, 'must be an e-mail address');
     return raw;
@@ -288,7 +303,7 @@ export function iataCode<R extends boolean = false>(options: Partial<Presence<R>
     description: 'Three-letter IATA airport code.',
     examples: ['JFK'],
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
+  return field(json, presence(options), (value, ctx) => {
     const raw = asText(value) ?? '';
     if (!IATA.test(raw)) return fail(ctx, 'must be a three-letter IATA airport code');
     return raw.toUpperCase();
@@ -313,10 +328,10 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
     description: 'Air waybill: 3-digit airline prefix and 8-digit serial; the last digit is the 7 before it mod 7.',
     examples: ['123-45678905'],
   };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
-    const match = AWB.exec(asText(value) ?? '');
-    if (!match) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
-    const digits = match[1] + match[2];
+  return field(json, presence(options), (value, ctx) => {
+    const [, prefix, serial] = AWB.exec(asText(value) ?? '') ?? [];
+    if (prefix === undefined || serial === undefined) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
+    const digits = prefix + serial;
     if (!awbCheckDigitValid(digits)) return fail(ctx, 'has a wrong check digit (the last digit must be the 7 before it mod 7)');
     return digits;
   });
@@ -325,7 +340,7 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
 /** Tracking numbers are barcode content: letters, digits and - _ . only. */
 export function trackingNumber<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = { type: 'string', pattern: TRACKING.source, maxLength: 64 };
-  return field(json, (options.required ?? false) as R, (value, ctx) => {
+  return field(json, presence(options), (value, ctx) => {
     const raw = asText(value) ?? '';
     if (!TRACKING.test(raw)) {
       return fail(ctx, 'must be 1 to 64 characters: letters, digits, "-", "_" or "."');

@@ -103,6 +103,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const NO_ALIASES_USED = { sentAs: new Map<string, string>(), conflicts: [] as ErrorDetail[] };
 const aliasNames = new WeakMap<Aliases, ReadonlySet<string>>();
 
+/** Two spellings agree when their text does: "5" and 5 are one value; objects compare as JSON, not as "[object Object]". */
+function comparable(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /**
  * Renames aliases to their canonical name. Remembers which name the client used, so that an
  * error about `length` is reported under `lenght` when that is what was sent. The input is never
@@ -136,7 +141,7 @@ function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
       if (current === undefined || current === '' || current === null) {
         value[canonical] = alias;
         sentAs.set(canonical, other);
-      } else if (alias !== '' && alias !== null && String(alias) !== String(current)) {
+      } else if (alias !== '' && alias !== null && comparable(alias) !== comparable(current)) {
         conflicts.push({ path: other, message: `conflicts with ${canonical}; send one of them` });
       }
     }

@@ -33,7 +33,7 @@ type Ctx = z.RefinementCtx;
 
 function fail(ctx: Ctx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 /**

@@ -54,8 +54,9 @@ export async function encryptStoredSecrets(options: { databaseUrl: string; keyri
             sql`UPDATE webhook_endpoints SET ${column} = ${sealSecret(keyring, row.id, plain)} WHERE id = ${row.id} AND ${column} = ${row.value}`,
           );
         }
-        if (rows.length < BATCH) break;
-        after = rows[rows.length - 1].id;
+        const last = rows.at(-1);
+        if (!last || rows.length < BATCH) break;
+        after = last.id;
       }
     }
   } finally {

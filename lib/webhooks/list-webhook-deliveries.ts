@@ -47,6 +47,6 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
       message_status: row.message.status,
     })),
     has_more: hasMore,
-    next_cursor: hasMore && page.length > 0 ? `att_${page[page.length - 1].id}` : null,
+    next_cursor: hasMore && page.length > 0 ? `att_${page.at(-1)?.id}` : null,
   };
 }

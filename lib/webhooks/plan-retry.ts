@@ -25,8 +25,8 @@ export function planRetry(options: {
   random?: () => number;
 }): RetryPlan {
   const { attemptsMade, schedule, retryAfterMs, redelivery = false, random = Math.random } = options;
-  if (redelivery || attemptsMade > schedule.length || attemptsMade < 1) return { delayMs: null };
   const base = schedule[attemptsMade - 1];
+  if (redelivery || base === undefined) return { delayMs: null };
   const jittered = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
   const asked = retryAfterMs == null ? 0 : Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
   return { delayMs: Math.max(jittered, asked) };

@@ -14,10 +14,10 @@ export async function redeliverMessage(options: EndpointScope & { deliveryId: st
   const endpoint = await findWebhookEndpoint(options);
   const notFound = new AppError('not_found', `No delivery ${options.deliveryId} for webhook endpoint ${options.id}.`);
   let messageId: string;
-  const attempt = /^att_(\d{1,18})$/.exec(options.deliveryId);
-  if (attempt) {
+  const [, attemptId] = /^att_(\d{1,18})$/.exec(options.deliveryId) ?? [];
+  if (attemptId) {
     const row = await db.webhookAttempt.findFirst({
-      where: { id: BigInt(attempt[1]), endpointId: options.id },
+      where: { id: BigInt(attemptId), endpointId: options.id },
       select: { messageId: true },
     });
     if (!row) throw notFound;

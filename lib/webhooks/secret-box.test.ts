@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildKeyring, generateKey, keyId, openSecret, sealSecret, SecretUnavailableError, storedKeyId, decodeKey } from './secret-box';
 import { ensureLocalSecretsKey } from './secrets-keyring';
+import { defined } from '@/lib/test-support/defined';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwAbCdEfGhIjK=';
 
@@ -23,8 +24,8 @@ describe('sealSecret / openSecret', () => {
     expect(() => openSecret(keyring, 'we_2', stored)).toThrow(/does not decrypt/);
     // One flipped byte: refused.
     const parts = stored.split(':');
-    const sealed = Buffer.from(parts[4], 'base64url');
-    sealed[0] ^= 1;
+    const sealed = Buffer.from(defined(parts[4], 'the sealed part'), 'base64url');
+    sealed[0] = defined(sealed[0], 'a byte') ^ 1;
     parts[4] = sealed.toString('base64url');
     expect(() => openSecret(keyring, 'we_1', parts.join(':'))).toThrow(/does not decrypt/);
   });

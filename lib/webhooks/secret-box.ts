@@ -53,7 +53,9 @@ export function buildKeyring(currentKey: string, oldKeys: readonly string[] = []
     return key;
   });
   const byId = new Map(decoded.map((key) => [keyId(key), key] as const));
-  return { current: { id: keyId(decoded[0]), key: decoded[0] }, byId };
+  const [current] = decoded;
+  if (!current) throw new Error('webhook secrets key (current) is missing');
+  return { current: { id: keyId(current), key: current }, byId };
 }
 
 /** A new random key, base64: what `openssl rand -base64 32` prints. */
@@ -77,7 +79,7 @@ export function sealSecret(keyring: Keyring, endpointId: string, secret: string)
 /** The key id a stored value is encrypted under; null for a plaintext value. */
 export function storedKeyId(stored: string): string | null {
   if (!stored.startsWith(ENCRYPTED_PREFIX)) return null;
-  return stored.slice(ENCRYPTED_PREFIX.length).split(':', 1)[0];
+  return stored.slice(ENCRYPTED_PREFIX.length).split(':', 1)[0] ?? '';
 }
 
 /** The signing secret a stored value holds. Throws SecretUnavailableError when it cannot be opened. */
@@ -85,7 +87,7 @@ export function openSecret(keyring: Keyring, endpointId: string, stored: string)
   if (stored.startsWith(PLAIN_PREFIX)) return stored;
   if (!stored.startsWith(ENCRYPTED_PREFIX)) throw new SecretUnavailableError('the stored signing secret is in an unknown format');
   const [id, ivText, sealedText, ...rest] = stored.slice(ENCRYPTED_PREFIX.length).split(':');
-  const key = keyring.byId.get(id);
+  const key = id === undefined ? undefined : keyring.byId.get(id);
   if (!key) {
     throw new SecretUnavailableError(
       `the signing secret is encrypted under key ${id}, which is neither WEBHOOK_SECRETS_KEY nor one of WEBHOOK_SECRETS_OLD_KEYS`,

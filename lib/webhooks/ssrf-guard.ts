@@ -208,6 +208,7 @@ export async function checkDestination(
       throw new DestinationRefusedError(`${shown} ${reason}; webhooks may only reach public addresses`);
     }
   }
-  const chosen = addresses[0];
+  const [chosen] = addresses;
+  if (!chosen) throw new DestinationRefusedError(`host ${hostname} could not be resolved`);
   return { url, hostname, address: chosen.address, family: isIP(chosen.address) === 6 ? 6 : 4 };
 }

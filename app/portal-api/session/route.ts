@@ -2,7 +2,7 @@ import { destroySession } from '@/lib/auth/session';
 import { portalRoute } from '@/lib/portal/route';
 
 // GET /portal-api/session: who is signed in, and in which environment.
-export const GET = portalRoute(async ({ user, session, environment }) => ({
+export const GET = portalRoute(({ user, session, environment }) => ({
   user,
   account: session.account,
   environment,

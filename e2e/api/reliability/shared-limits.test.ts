@@ -36,19 +36,19 @@ describe('limits shared by instances', () => {
     const { token } = await seedAccount(database);
     const env = { API_AUTH_FAILURES_PER_MINUTE: '10', API_RATE_LIMIT_PER_SECOND: '1000', API_RATE_LIMIT_BURST: '1000' };
     const [a, b] = await Promise.all([startApiServer(database, env), startApiServer(database, env)]);
-    servers.push(a!, b!);
+    servers.push(a, b);
     const guesser = '127.0.0.6';
     const bad = `ck_test_${'G'.repeat(43)}`;
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push(await post(i % 2 ? b!.baseUrl : a!.baseUrl, guesser, bad));
+    for (let i = 0; i < 10; i++) statuses.push(await post(i % 2 ? b.baseUrl : a.baseUrl, guesser, bad));
     expect(statuses).toEqual(Array.from({ length: 10 }, () => 401));
     // The 11th guess, on either instance, is refused; then a good token from that address is too, on both.
-    expect(await post(a!.baseUrl, guesser, bad)).toBe(429);
-    expect(await post(b!.baseUrl, guesser, bad)).toBe(429);
-    expect(await post(a!.baseUrl, guesser, token)).toBe(429);
-    expect(await post(b!.baseUrl, guesser, token)).toBe(429);
+    expect(await post(a.baseUrl, guesser, bad)).toBe(429);
+    expect(await post(b.baseUrl, guesser, bad)).toBe(429);
+    expect(await post(a.baseUrl, guesser, token)).toBe(429);
+    expect(await post(b.baseUrl, guesser, token)).toBe(429);
     // Another address is not affected.
-    expect(await post(a!.baseUrl, '127.0.0.7', token)).toBe(200);
-    expect(await post(b!.baseUrl, '127.0.0.7', token)).toBe(200);
+    expect(await post(a.baseUrl, '127.0.0.7', token)).toBe(200);
+    expect(await post(b.baseUrl, '127.0.0.7', token)).toBe(200);
   });
 });

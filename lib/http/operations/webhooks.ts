@@ -22,8 +22,15 @@ import { updateWebhookEndpoint } from '@/lib/webhooks/update-webhook-endpoint';
 // Thin operations over lib/webhooks: parse, call one function, shape the response. Every lookup is
 // scoped by the token's account and the path's environment; another's endpoint is a plain 404.
 
+/** A path parameter of the route this operation is mounted on (lib/http/routes.ts); its absence is a wiring mistake. */
+function pathParam(context: OperationContext, name: string): string {
+  const value = context.params[name];
+  if (value === undefined) throw new Error(`This operation's route has no :${name} parameter.`);
+  return value;
+}
+
 function scope(context: OperationContext) {
-  return { accountId: context.auth.accountId, environment: context.environment, id: context.params.id };
+  return { accountId: context.auth.accountId, environment: context.environment, id: pathParam(context, 'id') };
 }
 
 // GET /webhooks: the account's endpoints in this environment (never their secrets).
@@ -101,6 +108,6 @@ export const listWebhookDeliveriesOperation: Operation = async (context) => {
 
 // POST /webhooks/:id/deliveries/:deliveryId/redeliver: send that message again now.
 export const redeliverWebhookOperation: Operation = async (context) => {
-  const result = await redeliverMessage({ ...scope(context), deliveryId: context.params.deliveryId });
+  const result = await redeliverMessage({ ...scope(context), deliveryId: pathParam(context, 'deliveryId') });
   return { status: 202, body: { object: 'webhook_redelivery', message_id: result.messageId, status: result.status } };
 };

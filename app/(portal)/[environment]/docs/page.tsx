@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { headers } from 'next/headers';
 import { PageHeader } from '@/components/ui';
 import { openApiDocument } from '@/lib/openapi/document';
+import { ZOpenApiDocument } from '@/lib/openapi/shape';
 import { isEnvironment } from '@/lib/portal/paths';
 import { OpenApiView } from './_components/openapi-view';
 
@@ -22,7 +23,7 @@ export default async function DocsPage({ params }: { params: Promise<{ environme
         description={`Examples use the ${environment} base path; switch environment in the header.`}
       />
       <OpenApiView
-        doc={openApiDocument() as Parameters<typeof OpenApiView>[0]['doc']}
+        doc={ZOpenApiDocument.parse(openApiDocument())}
         origin={`${proto}://${host}`}
         environment={environment}
       />

@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import { Badge, Card, CopyButton } from '@/components/ui';
+import { METHODS, type OpenApiSchema, type TOpenApiDocument, type TOpenApiMedia, type TOpenApiOperation, type TOpenApiParameter } from '@/lib/openapi/shape';
 
 // A small, self-hosted renderer for our OpenAPI 3.1 document: operations, parameters, request and
 // response schemas, examples and curl snippets. Nothing is fetched from outside the machine.
 
-type Json = Record<string, unknown>;
-type Doc = Json & { paths: Record<string, Json>; components: { schemas: Record<string, Json> }; webhooks?: Record<string, Json> };
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type Doc = TOpenApiDocument;
 const METHOD_TONE: Record<string, string> = {
   get: 'bg-sky-100 text-sky-900',
   post: 'bg-green-100 text-green-900',
@@ -17,8 +15,8 @@ const METHOD_TONE: Record<string, string> = {
 };
 
 /** Descriptions use `backticks` for code; nothing else of Markdown is needed. */
-function Md({ text }: { text: unknown }) {
-  const parts = String(text ?? '').split(/`([^`]+)`/);
+function Md({ text }: { text: string | undefined }) {
+  const parts = (text ?? '').split(/`([^`]+)`/);
   return (
     <>
       {parts.map((part, i) =>
@@ -38,51 +36,51 @@ export function operationAnchor(method: string, path: string): string {
   return `op-${method}-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-function refName(schema: Json): string | undefined {
-  return typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
+function refName(schema: OpenApiSchema): string | undefined {
+  return schema.$ref?.split('/').pop();
 }
 
-function resolve(doc: Doc, schema: Json | undefined): Json {
+function resolve(doc: Doc, schema: OpenApiSchema | undefined): OpenApiSchema {
   if (!schema) return {};
   const name = refName(schema);
   return name ? (doc.components.schemas[name] ?? {}) : schema;
 }
 
-function typeLabel(doc: Doc, schema: Json): string {
+function typeLabel(doc: Doc, schema: OpenApiSchema): string {
   const name = refName(schema);
   if (name) return name;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (Array.isArray(schema.allOf)) return (schema.allOf as Json[]).map((s) => typeLabel(doc, s)).join(' & ');
-  const type = Array.isArray(schema.type) ? (schema.type as string[]).join(' | ') : (schema.type as string | undefined);
-  if (type === 'array' && schema.items) return `${typeLabel(doc, schema.items as Json)}[]`;
+  if (schema.allOf) return schema.allOf.map((s) => typeLabel(doc, s)).join(' & ');
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
+  if (type === 'array' && schema.items) return `${typeLabel(doc, schema.items)}[]`;
   return type ?? 'any';
 }
 
-function constraints(schema: Json): string[] {
+function constraints(schema: OpenApiSchema): string[] {
   const out: string[] = [];
-  if (Array.isArray(schema.enum)) out.push(`one of: ${(schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
-  if (schema.format) out.push(`format: ${String(schema.format)}`);
-  if (schema.pattern) out.push(`pattern: ${String(schema.pattern)}`);
-  if (schema.exclusiveMinimum !== undefined) out.push(`> ${String(schema.exclusiveMinimum)}`);
-  if (schema.minimum !== undefined) out.push(`≥ ${String(schema.minimum)}`);
-  if (schema.maximum !== undefined) out.push(`≤ ${String(schema.maximum)}`);
-  if (schema.maxLength !== undefined) out.push(`max length ${String(schema.maxLength)}`);
-  if (schema.maxItems !== undefined) out.push(`at most ${String(schema.maxItems)} items`);
-  if (Array.isArray(schema.examples)) out.push(`e.g. ${(schema.examples as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`);
+  if (schema.enum) out.push(`one of: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+  if (schema.format) out.push(`format: ${schema.format}`);
+  if (schema.pattern) out.push(`pattern: ${schema.pattern}`);
+  if (schema.exclusiveMinimum !== undefined) out.push(`> ${schema.exclusiveMinimum}`);
+  if (schema.minimum !== undefined) out.push(`≥ ${schema.minimum}`);
+  if (schema.maximum !== undefined) out.push(`≤ ${schema.maximum}`);
+  if (schema.maxLength !== undefined) out.push(`max length ${schema.maxLength}`);
+  if (schema.maxItems !== undefined) out.push(`at most ${schema.maxItems} items`);
+  if (schema.examples) out.push(`e.g. ${schema.examples.map((v) => JSON.stringify(v)).join(', ')}`);
   return out;
 }
 
 /** Properties of an object schema (allOf merged), as a nested table. */
-function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: Json; depth?: number }) {
+function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSchema | undefined; depth?: number }) {
   const resolved = resolve(doc, schema);
-  const parts = Array.isArray(resolved.allOf) ? (resolved.allOf as Json[]).map((s) => resolve(doc, s)) : [resolved];
-  const properties = Object.assign({}, ...parts.map((p) => (p.properties ?? {}) as Record<string, Json>)) as Record<string, Json>;
-  const required = new Set(parts.flatMap((p) => (p.required ?? []) as string[]));
+  const parts = resolved.allOf ? resolved.allOf.map((s) => resolve(doc, s)) : [resolved];
+  const properties = Object.fromEntries(parts.flatMap((p) => Object.entries(p.properties ?? {})));
+  const required = new Set(parts.flatMap((p) => p.required ?? []));
   if (resolved.type === 'array' && resolved.items) {
     return (
       <div>
-        <p className="text-sm text-slate-700">Array of {typeLabel(doc, resolved.items as Json)}:</p>
-        <SchemaTable doc={doc} schema={resolved.items as Json} depth={depth + 1} />
+        <p className="text-sm text-slate-700">Array of {typeLabel(doc, resolved.items)}:</p>
+        <SchemaTable doc={doc} schema={resolved.items} depth={depth + 1} />
       </div>
     );
   }
@@ -100,7 +98,7 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: Json; depth
         <tbody className="divide-y divide-slate-100">
           {entries.map(([name, raw]) => {
             const prop = resolve(doc, raw);
-            const itemSchema = prop.type === 'array' && prop.items ? resolve(doc, prop.items as Json) : undefined;
+            const itemSchema = prop.type === 'array' && prop.items ? resolve(doc, prop.items) : undefined;
             const nested = depth < 3 && (prop.properties || itemSchema?.properties) ? (itemSchema ?? prop) : undefined;
             return (
               <tr key={name} className="align-top">
@@ -150,10 +148,10 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
   );
 }
 
-function exampleOf(doc: Doc, media: Json | undefined): unknown {
+function exampleOf(doc: Doc, media: TOpenApiMedia | undefined): unknown {
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
-  const schema = resolve(doc, media.schema as Json);
+  const schema = resolve(doc, media.schema);
   return schema.example;
 }
 
@@ -186,15 +184,14 @@ function Operation({
   doc: Doc;
   method: string;
   path: string;
-  op: Json;
-  shared: Json[];
+  op: TOpenApiOperation;
+  shared: TOpenApiParameter[];
   baseUrl: string;
 }) {
-  const parameters = [...shared, ...((op.parameters ?? []) as Json[])];
-  const requestMedia = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as
-    Json | undefined;
+  const parameters = [...shared, ...op.parameters];
+  const requestMedia = op.requestBody?.content['application/json'];
   const example = exampleOf(doc, requestMedia);
-  const responses = Object.entries((op.responses ?? {}) as Record<string, Json>);
+  const responses = Object.entries(op.responses);
   const samplePath = path.replace('{id}', 'we_…').replace('{deliveryId}', 'att_…');
   return (
     <Card className="scroll-mt-24">
@@ -208,7 +205,7 @@ function Operation({
           <code className="break-all text-sm font-semibold text-slate-900">{path}</code>
         </div>
         <h3 id={`${operationAnchor(method, path)}-title`} className="mt-2 text-lg font-semibold text-slate-900">
-          {String(op.summary ?? '')}
+          {op.summary ?? ''}
         </h3>
         {op.description ? (
           <p className="mt-1 max-w-3xl text-sm text-slate-700">
@@ -220,10 +217,10 @@ function Operation({
           <Section title="Parameters">
             <ul className="space-y-1 text-sm">
               {parameters.map((p) => (
-                <li key={`${String(p.in)}-${String(p.name)}`}>
-                  <code className="font-semibold">{String(p.name)}</code>{' '}
+                <li key={`${p.in}-${p.name}`}>
+                  <code className="font-semibold">{p.name}</code>{' '}
                   <span className="text-slate-600">
-                    ({String(p.in)}
+                    ({p.in}
                     {p.required ? ', required' : ''})
                   </span>
                   {p.description ? (
@@ -232,7 +229,7 @@ function Operation({
                       <Md text={p.description} />
                     </>
                   ) : null}
-                  {p.schema ? <span className="text-xs text-slate-600"> {constraints(p.schema as Json).join(' · ')}</span> : null}
+                  {p.schema ? <span className="text-xs text-slate-600"> {constraints(p.schema).join(' · ')}</span> : null}
                 </li>
               ))}
             </ul>
@@ -241,14 +238,14 @@ function Operation({
 
         {requestMedia ? (
           <Section title="Request body">
-            <SchemaTable doc={doc} schema={requestMedia.schema as Json} />
+            <SchemaTable doc={doc} schema={requestMedia.schema} />
           </Section>
         ) : null}
 
         <Section title="Responses">
           <ul className="space-y-2">
             {responses.map(([status, response]) => {
-              const media = (response.content as Json | undefined)?.['application/json'] as Json | undefined;
+              const media = response.content?.['application/json'];
               const sample = exampleOf(doc, media);
               return (
                 <li key={status} className="text-sm">
@@ -261,7 +258,7 @@ function Operation({
                     </summary>
                     <div className="mt-2 space-y-2 border-l-2 border-slate-200 pl-3">
                       {media ? (
-                        <SchemaTable doc={doc} schema={media.schema as Json} />
+                        <SchemaTable doc={doc} schema={media.schema} />
                       ) : (
                         <p className="text-slate-600">No body.</p>
                       )}
@@ -285,20 +282,17 @@ function Operation({
 }
 
 export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: string; environment: 'test' | 'live' }) {
-  const servers = (doc.servers ?? []) as { url: string; description: string }[];
+  const servers = doc.servers;
   const server = servers.find((s) => s.description.toLowerCase() === environment) ?? servers[0];
   const baseUrl = `${origin}${server?.url ?? ''}`;
-  const info = doc.info as Json;
-  const tags = (doc.tags ?? []) as { name: string; description?: string }[];
+  const { info, tags } = doc;
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({
-      path,
-      method,
-      op: item[method] as Json,
-      shared: (item.parameters ?? []) as Json[],
-    })),
+    METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ path, method, op, shared: item.parameters }] : [];
+    }),
   );
-  const webhooks = Object.entries(doc.webhooks ?? {});
+  const webhooks = Object.entries(doc.webhooks);
 
   const contents = (
     <ul className="space-y-3 text-sm">
@@ -312,12 +306,12 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
           <p className="font-semibold text-slate-900">{tag.name}</p>
           <ul className="mt-1 space-y-1">
             {operations
-              .filter((o) => ((o.op.tags ?? []) as string[]).includes(tag.name))
+              .filter((o) => o.op.tags.includes(tag.name))
               .map((o) => (
                 <li key={`${o.method}${o.path}`}>
                   <a href={`#${operationAnchor(o.method, o.path)}`} className="text-slate-700 underline-offset-2 hover:underline">
                     <span className="mr-1 font-mono text-xs uppercase text-slate-600">{o.method}</span>
-                    {String(o.op.summary)}
+                    {o.op.summary}
                   </a>
                 </li>
               ))}
@@ -354,9 +348,9 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
         <Card>
           <section id="overview" aria-labelledby="overview-title">
             <h2 id="overview-title" className="text-lg font-semibold">
-              {String(info.title)}{' '}
+              {info.title}{' '}
               <span className="text-sm font-normal text-slate-600">
-                v{String(info.version)} · OpenAPI {String(doc.openapi)}
+                v{info.version} · OpenAPI {doc.openapi}
               </span>
             </h2>
             <p className="mt-2 max-w-3xl text-sm text-slate-700">
@@ -400,7 +394,7 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
               {tag.description ? <p className="text-sm text-slate-700">{tag.description}</p> : null}
             </div>
             {operations
-              .filter((o) => ((o.op.tags ?? []) as string[]).includes(tag.name))
+              .filter((o) => o.op.tags.includes(tag.name))
               .map((o) => (
                 <Operation
                   key={`${o.method}${o.path}`}
@@ -421,27 +415,27 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
               Webhook events
             </h2>
             {webhooks.map(([name, item]) => {
-              const op = item.post as Json;
-              const media = ((op.requestBody as Json).content as Json)['application/json'] as Json;
+              const op = item.post;
+              const media = op.requestBody?.content['application/json'];
               return (
                 <Card key={name}>
                   <h3 className="text-lg font-semibold">
-                    <code>{name}</code> — {String(op.summary)}
+                    <code>{name}</code> — {op.summary}
                   </h3>
                   <p className="mt-1 max-w-3xl text-sm text-slate-700">
                     <Md text={op.description} />
                   </p>
                   <Section title="Headers">
                     <ul className="space-y-1 text-sm">
-                      {((op.parameters ?? []) as Json[]).map((p) => (
-                        <li key={String(p.name)}>
-                          <code className="font-semibold">{String(p.name)}</code> — <Md text={p.description} />
+                      {op.parameters.map((p) => (
+                        <li key={p.name}>
+                          <code className="font-semibold">{p.name}</code> — <Md text={p.description} />
                         </li>
                       ))}
                     </ul>
                   </Section>
                   <Section title="Payload">
-                    <SchemaTable doc={doc} schema={media.schema as Json} />
+                    <SchemaTable doc={doc} schema={media?.schema} />
                     <div className="mt-2">
                       <CodeBlock code={JSON.stringify(exampleOf(doc, media), null, 2)} label="payload example" />
                     </div>
