@@ -277,10 +277,10 @@ export function postalCode<R extends boolean = false>(options: Partial<Presence<
   };
   return field(json, presence(options), (value, ctx) => {
     const raw = asText(value) ?? '';
-    const us = US_ZIP.exec(raw);
-    if (us) return us[2] ? `${us[1]}-${us[2]}` : us[1];
-    const ca = CA_POSTAL.exec(raw);
-    if (ca) return `${ca[1]} ${ca[2]}`.toUpperCase();
+    const [, zip, plus4] = US_ZIP.exec(raw) ?? [];
+    if (zip !== undefined) return plus4 ? `${zip}-${plus4}` : zip;
+    const [, area, local] = CA_POSTAL.exec(raw) ?? [];
+    if (area !== undefined && local !== undefined) return `${area} ${local}`.toUpperCase();
     return fail(ctx, 'must be a US ZIP code (12345 or 12345-6789) or a Canadian postal code (A1A 1A1)');
   });
 }
