@@ -37,7 +37,7 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   const from = [shipper.company, shipper.address1, [shipper.city, shipper.state, shipper.postalCode].filter(Boolean).join(' '), shipper.country];
   for (const value of from) {
     if (!cleanText(value)) continue;
-    els.push(...textEl(value, M + 30, y, 8, W - 30));
+    els.push(...textEl(value, M + 40, y, 8, W - 40));
     y += 10;
   }
   y = Math.max(y, M + 70);
@@ -47,11 +47,11 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   const city = [pkg.toCity, pkg.toState, pkg.toPostalCode].filter(Boolean).join(' ');
   const to = [pkg.toName, pkg.toAddress1, pkg.toAddress2, city, pkg.toCountry].filter((v) => cleanText(v));
   if (to.length === 0 || (to.length === 1 && !pkg.toName && !pkg.toAddress1)) {
-    els.push(...textEl('Recipient not given', M + 30, y + 2, 9, W - 30));
+    els.push(...textEl('Recipient not given', M + 40, y + 2, 9, W - 40));
     y += 14;
   } else {
     to.forEach((value, i) => {
-      els.push(...textEl(value, M + 30, y + (i === 0 ? 2 : 0), i === 0 ? 12 : 10, W - 30, { bold: i === 0 }));
+      els.push(...textEl(value, M + 40, y + (i === 0 ? 2 : 0), i === 0 ? 12 : 10, W - 40, { bold: i === 0 }));
       y += i === 0 ? 15 : 12;
     });
   }

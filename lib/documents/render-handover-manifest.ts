@@ -242,7 +242,7 @@ function closing(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, tota
   y += 16;
   const kg = lbToKg(totals.weightLb);
   const facts = [
-    `Packages: ${totals.count.toLocaleString('en-US')}`,
+    `Packages: ${formatNumber(totals.count, 0)}`,
     `Total weight: ${formatNumber(totals.weightLb)} lb (${formatNumber(kg)} kg)`,
     `Billable weight: ${formatNumber(totals.billableLb)} lb`,
   ];
@@ -254,7 +254,7 @@ function closing(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, tota
   }
   y += 28;
   text(page, 'TENDER', { x: MARGIN, y, size: 8, font: canvas.bold, color: GREY });
-  text(page, `Received by the carrier in apparent good order, ${totals.count.toLocaleString('en-US')} package(s) as listed, manifest ${manifest.manifestId}.`, {
+  text(page, `Received by the carrier in apparent good order, ${formatNumber(totals.count, 0)} package(s) as listed, manifest ${manifest.manifestId}.`, {
     x: MARGIN, y: y + 14, size: 9, font: canvas.regular, maxWidth: right - MARGIN,
   });
   y += 50;
