@@ -1,4 +1,4 @@
-import bwipjs from 'bwip-js';
+import bwipjs from 'bwip-js/node';
 
 /** A Code 128 symbol as bars in module units (bwip-js encodes it; we only draw its bars). */
 export interface Barcode {

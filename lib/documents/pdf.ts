@@ -136,11 +136,11 @@ export function barcode(
 ): number {
   if (!encodable(value)) return 0;
   const symbol = code128(value);
-  const module = Math.max(box.minModule ?? 0.75, Math.min(3, box.maxWidth / symbol.modules));
-  const width = symbol.modules * module;
+  const moduleWidth = Math.max(box.minModule ?? 0.75, Math.min(3, box.maxWidth / symbol.modules));
+  const width = symbol.modules * moduleWidth;
   const top = page.getHeight() - box.y - box.height;
   for (const bar of symbol.bars) {
-    page.drawRectangle({ x: box.x + bar.x * module, y: top, width: bar.width * module, height: box.height, color: BLACK });
+    page.drawRectangle({ x: box.x + bar.x * moduleWidth, y: top, width: bar.width * moduleWidth, height: box.height, color: BLACK });
   }
   if (box.caption !== undefined) {
     const size = box.captionSize ?? 9;
@@ -150,7 +150,14 @@ export function barcode(
 }
 
 /** CANCELLED across the page, large and red, under nothing that hides it. */
-export function cancelledStamp(page: PDFPage, canvas: Canvas): void {
+export function cancelledStamp(page: PDFPage, canvas: Canvas, options: { horizontal?: boolean } = {}): void {
+  if (options.horizontal) {
+    // A label is read by scanners too: one straight band across its middle, clear of the barcode's quiet zone.
+    const size = page.getWidth() / 7;
+    const width = canvas.bold.widthOfTextAtSize('CANCELLED', size);
+    page.drawText('CANCELLED', { x: (page.getWidth() - width) / 2, y: page.getHeight() * 0.62, size, font: canvas.bold, color: rgb(0.85, 0.1, 0.1), opacity: 0.7 });
+    return;
+  }
   const size = Math.min(page.getWidth(), page.getHeight()) / 6;
   const word = 'CANCELLED';
   const width = canvas.bold.widthOfTextAtSize(word, size);

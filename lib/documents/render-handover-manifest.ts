@@ -9,7 +9,7 @@ const ROW = 11.5;
 const HEADER_BOTTOM = 74; // the running header on every page ends here
 const FOOTER_TOP = 30; // from the bottom
 const FIRST_TABLE_TOP = 318; // below the blocks of page 1
-const CLOSING_HEIGHT = 200; // totals and tender block
+const CLOSING_HEIGHT = 230; // totals and tender block
 
 export interface HandoverOptions {
   paper?: PaperSize;
@@ -246,8 +246,8 @@ function closing(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, tota
     `Total weight: ${formatNumber(totals.weightLb)} lb (${formatNumber(kg)} kg)`,
     `Billable weight: ${formatNumber(totals.billableLb)} lb`,
   ];
-  const third = (right - MARGIN) / 3;
-  facts.forEach((value, i) => text(page, value, { x: MARGIN + i * third, y, size: 11, font: canvas.bold, maxWidth: third - 6 }));
+  facts.forEach((value, i) => text(page, value, { x: MARGIN, y: y + i * 15, size: 11, font: canvas.bold, maxWidth: right - MARGIN }));
+  y += 30;
   if (totals.unknownWeights > 0) {
     y += 13;
     text(page, `${totals.unknownWeights} package(s) without a weight are not in the total.`, { x: MARGIN, y, size: 8, font: canvas.regular, color: GREY });

@@ -13,7 +13,7 @@ function drawElements(canvas: Canvas, elements: Element[]): void {
     } else if (el.kind === 'rule') {
       line(page, el.x, el.y, el.x + el.width, el.y, el.thickness);
     } else {
-      cancelledStamp(page, canvas);
+      cancelledStamp(page, canvas, { horizontal: true });
     }
   }
 }

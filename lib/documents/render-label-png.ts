@@ -69,10 +69,10 @@ function elementSvg(el: Element): string {
       // Whole device pixels per module, so that every bar has the same width at 203 dpi.
       const pxPerPt = DPI / 72;
       const modulePx = Math.max(1, Math.floor((el.maxWidth * pxPerPt) / symbol.modules));
-      const module = modulePx / pxPerPt;
-      const left = el.x + (el.maxWidth - symbol.modules * module) / 2;
+      const moduleWidth = modulePx / pxPerPt;
+      const left = el.x + (el.maxWidth - symbol.modules * moduleWidth) / 2;
       return symbol.bars
-        .map((bar) => `<rect x="${(left + bar.x * module).toFixed(3)}" y="${el.y}" width="${(bar.width * module).toFixed(3)}" height="${el.height}"/>`)
+        .map((bar) => `<rect x="${(left + bar.x * moduleWidth).toFixed(3)}" y="${el.y}" width="${(bar.width * moduleWidth).toFixed(3)}" height="${el.height}"/>`)
         .join('');
     }
     case 'rule':

@@ -40,9 +40,9 @@ function elementZpl(el: Element): string {
     case 'barcode': {
       if (!encodable(el.value)) return '';
       const modules = code128(el.value).modules;
-      const module = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
-      const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * module) / 2));
-      return `^BY${module},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N^FH\\^FD${zplField(el.value)}^FS`;
+      const moduleWidth = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
+      const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * moduleWidth) / 2));
+      return `^BY${moduleWidth},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N^FH\\^FD${zplField(el.value)}^FS`;
     }
     case 'rule':
       return `^FO${dots(el.x)},${dots(el.y)}^GB${dots(el.width)},${Math.max(1, dots(el.thickness))},${Math.max(1, dots(el.thickness))}^FS`;
