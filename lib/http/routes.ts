@@ -13,6 +13,12 @@ import {
   testWebhookOperation,
   updateWebhookOperation,
 } from './operations/webhooks';
+import {
+  getManifestDocumentOperation,
+  getManifestLabelsOperation,
+  getManifestTagsOperation,
+  getPackageLabelOperation,
+} from './operations/documents';
 import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 
@@ -39,6 +45,10 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
   { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },
   { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
+  { pattern: '/manifests/:id/document', methods: { GET: getManifestDocumentOperation } },
+  { pattern: '/manifests/:id/tags', methods: { GET: getManifestTagsOperation } },
+  { pattern: '/manifests/:id/labels', methods: { GET: getManifestLabelsOperation } },
+  { pattern: '/packages/:trackingNumber/label', methods: { GET: getPackageLabelOperation } },
 ];
 
 /** Every API route, for documentation and the access-matrix test. */
