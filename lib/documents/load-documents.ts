@@ -62,9 +62,9 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
     return {
       kind: 'container', manifestId: row.id, state: 'open', manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
       shipper: party(header), fromTerminal: str(header.FromTerminal), toTerminal: str(header.ToTerminal), awb: row.awb ?? undefined,
-      containerId: row.container_id, containerName: str(header['Container Name']),
+      containerId: row.container_id, containerName: str(header.ContainerName) ?? str(header['Container Name']),
       ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
-      containerWeightLb: num(header['Container Weight']), shipmentDescription: row.shipment_description,
+      containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: row.shipment_description,
       packages: packages.rows.map((p) => documentPackage(obj(p.detail), header)), generatedAt: new Date(),
     };
   }
