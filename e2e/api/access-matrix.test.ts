@@ -30,7 +30,7 @@ const cases = apiRoutes().flatMap((route) =>
 );
 
 function pathOf(pattern: string, env: Env): string {
-  return pattern.replace(':id', endpointIds[env]).replace(':deliveryId', 'msg_doesnotexist');
+  return pattern.replace(':id', endpointIds[env]).replace(':deliveryId', 'msg_doesnotexist').replace(':trackingNumber', 'TNDOESNOTEXIST');
 }
 
 // Each case its own address (a header value only), so the failed-authentication limiter counts it alone.
