@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'payload_too_large',
   'request_timeout',
   'unsupported_media_type',
+  // A document asked for in a format it does not come in (?format= or Accept).
+  'not_acceptable',
   'rate_limited',
   'service_unavailable',
   'internal_error',

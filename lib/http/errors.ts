@@ -20,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   request_timeout: 408,
   unsupported_media_type: 415,
+  not_acceptable: 406,
   rate_limited: 429,
   service_unavailable: 503,
   internal_error: 500,

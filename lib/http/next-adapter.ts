@@ -24,7 +24,7 @@ async function handle(request: Request): Promise<Response> {
     remoteAddress: client.address,
     secure: client.secure,
   });
-  return new Response(response.status === 204 ? null : response.body, { status: response.status, headers: response.headers });
+  return new Response(response.status === 204 ? null : (response.bytes ?? response.body), { status: response.status, headers: response.headers });
 }
 
 /**

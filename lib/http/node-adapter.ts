@@ -38,7 +38,7 @@ export async function handleNodeApiRequest(req: IncomingMessage, res: ServerResp
     ),
   });
   res.writeHead(response.status, response.headers);
-  res.end(response.body);
+  res.end(response.bytes ?? response.body);
   return true;
 }
 

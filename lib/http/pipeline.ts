@@ -14,7 +14,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from './errors';
 import { assertJsonShape } from './json-shape';
 import { matchRoute, type Route, type RouteMatch } from './routes';
-import type { ApiRequest, ApiResponse, OperationContext } from './types';
+import type { ApiRequest, ApiResponse, OperationContext, OperationResult } from './types';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -60,11 +60,12 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
         auth,
         params: match.params,
         query: request.query,
+        accept: request.headers.get('accept'),
         requestId,
         json: () => readJson(request),
       };
       const result = await operation(context);
-      response = {
+      response = result.file ? fileResponse(match.route, result.file) : {
         status: result.status ?? 200,
         headers: { ...routeHeaders(match.route).headers, ...result.headers, 'content-type': 'application/json' },
         body: result.body === undefined ? '' : JSON.stringify(result.body),
@@ -81,6 +82,21 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
     'request',
   );
   return response;
+}
+
+function fileResponse(route: Route, file: NonNullable<OperationResult['file']>): ApiResponse {
+  const disposition = `${file.disposition ?? 'inline'}; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
+  return {
+    status: 200,
+    headers: { ...routeHeaders(route).headers, 'content-type': file.contentType, 'content-disposition': disposition },
+    body: '',
+    bytes: typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : arrayBacked(file.bytes),
+  };
+}
+
+/** The same bytes, typed as backed by an ArrayBuffer (what Response accepts); copied only if they are not. */
+function arrayBacked(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
 }
 
 const byRoute = new WeakMap<Route, { allow: string; headers: Readonly<Record<string, string>> }>();

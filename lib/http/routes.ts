@@ -26,6 +26,12 @@ import {
   simulateManifestOperation,
   simulatePackageOperation,
 } from './operations/lifecycle';
+import {
+  getManifestDocumentOperation,
+  getManifestLabelsOperation,
+  getManifestTagsOperation,
+  getPackageLabelOperation,
+} from './operations/documents';
 import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 
@@ -68,6 +74,10 @@ const ROUTES: Route[] = [
   { pattern: '/packages/:trackingNumber/cancel', methods: { POST: cancelPackageOperation } },
   { pattern: '/packages/:trackingNumber/simulate', methods: { POST: simulatePackageOperation }, testOnly: true },
   { pattern: '/ops/scans', methods: { POST: ingestScansOperation }, auth: 'ops' },
+  { pattern: '/manifests/:id/document', methods: { GET: getManifestDocumentOperation } },
+  { pattern: '/manifests/:id/tags', methods: { GET: getManifestTagsOperation } },
+  { pattern: '/manifests/:id/labels', methods: { GET: getManifestLabelsOperation } },
+  { pattern: '/packages/:trackingNumber/label', methods: { GET: getPackageLabelOperation } },
 ];
 
 /** Every API route, for documentation and the access-matrix test. */

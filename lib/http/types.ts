@@ -19,7 +19,10 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
+  /** JSON text; empty when `bytes` is set. */
   body: string;
+  /** A document's bytes (OperationResult.file), sent instead of body. */
+  bytes?: Uint8Array<ArrayBuffer>;
 }
 
 export interface OperationContext {
@@ -27,6 +30,8 @@ export interface OperationContext {
   auth: AuthContext;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The Accept header, for operations that answer in more than one format (documents). */
+  accept?: string | null;
   requestId: string;
   /** The request body parsed as JSON (400 invalid_json when it is not). */
   json(): Promise<unknown>;
@@ -36,6 +41,8 @@ export interface OperationResult {
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). */
+  file?: { bytes: Uint8Array | string; contentType: string; fileName: string; disposition?: 'inline' | 'attachment' };
 }
 
 export type Operation = (context: OperationContext) => Promise<OperationResult>;

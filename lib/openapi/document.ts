@@ -238,6 +238,41 @@ const idParam = {
   description: 'Webhook endpoint id (`we_…`).',
 };
 
+// The document routes (lib/http/operations/documents.ts): bytes, not JSON; format by ?format= or Accept.
+function documentPaths(): Json {
+  const binary = (types: string[]): Json =>
+    Object.fromEntries(types.map((type) => [type, { schema: type === 'application/zpl' ? { type: 'string' } : { type: 'string', format: 'binary' } }]));
+  const route = (operationId: string, summary: string, description: string, param: Json, formats: string[], types: string[], extra: Json[] = []): Json => ({
+    parameters: [param],
+    get: {
+      tags: ['Documents'],
+      operationId,
+      summary,
+      description: `${description} Format by \`?format=\` or \`Accept\`; PDF when neither says. \`Content-Disposition\` names the file.`,
+      parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: formats } }, ...extra],
+      responses: {
+        '200': { description: 'The document.', headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="…"' } }, content: binary(types) },
+        '401': COMMON_ERRORS['401'],
+        '404': errorResponse('No such manifest or package in this account and environment.'),
+        '406': errorResponse('The document does not come in the format asked for (`not_acceptable`).'),
+      },
+    },
+  });
+  const manifestId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'ManifestID (container or daily).' };
+  return {
+    '/manifests/{id}/document': route('getManifestDocument', 'Handover manifest', 'ManifestID and AWB as Code 128, one line per package, totals, tender block; page n of N on every page.', manifestId, ['pdf'], ['application/pdf'], [
+      { name: 'paper', in: 'query', required: false, schema: { type: 'string', enum: ['letter', 'a4'] } },
+    ]),
+    '/manifests/{id}/tags': route('getManifestTags', 'Container tag (4×6 in)', 'ContainerID and AWB as Code 128, terminal, pieces, weight.', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
+    '/manifests/{id}/labels': route('getManifestLabels', 'Every package label of a manifest', 'One 4×6 in label per page (PDF) or per ^XA…^XZ (ZPL II).', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
+    '/packages/{trackingNumber}/label': route(
+      'getPackageLabel', 'Package label (4×6 in)', 'Tracking number as Code 128, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi.',
+      { name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' }, description: 'The package\'s TrackingNumber.' },
+      ['pdf', 'zpl', 'png'], ['application/pdf', 'application/zpl', 'image/png'],
+    ),
+  };
+}
+
 function json(schema: Json, example?: unknown): Json {
   return { 'application/json': { schema, ...(example === undefined ? {} : { example }) } };
 }
@@ -476,6 +511,7 @@ export function openApiDocument(): Json {
           },
         },
       },
+      ...documentPaths(),
       '/webhooks/{id}/test': {
         parameters: [idParam],
         post: {

@@ -1,0 +1,266 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  renderContainerTagPdf,
+  renderContainerTagZpl,
+  renderHandoverManifest,
+  renderPackageLabelPdf,
+  renderPackageLabelPng,
+  renderPackageLabelsPdf,
+  renderPackageLabelsZpl,
+  renderPackageLabelZpl,
+  zplField,
+} from './index';
+import { cleanText, fitText, formatAwb, formatNumber } from './text';
+import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
+
+// Verified as a hub would: every PDF rendered to PNG by poppler's pdftoppm, every barcode read back
+// by zbarimg, text by pdftotext. Needs poppler-utils and zbar-tools (.ci/run installs them).
+
+const dir = mkdtempSync(path.join(tmpdir(), 'documents-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let counter = 0;
+
+function save(bytes: Uint8Array | string, ext: string): string {
+  counter += 1;
+  const file = path.join(dir, `doc-${counter}.${ext}`);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** Every Code 128 symbol zbarimg finds on the given pages of a PDF (rendered at 300 dpi), in page order. */
+function decodePdf(pdf: Uint8Array, pages?: { first: number; last: number }): string[] {
+  const file = save(pdf, 'pdf');
+  const prefix = file.replace(/\.pdf$/, '');
+  const range = pages ? ['-f', String(pages.first), '-l', String(pages.last)] : [];
+  execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', ...range, file, prefix]);
+  const images = execFileSync('sh', ['-c', `ls ${prefix}-*.png`]).toString().trim().split('\n');
+  return images.flatMap(decodeImage);
+}
+
+function decodeImage(file: string): string[] {
+  try {
+    const out = execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    return out.split('\n').filter(Boolean);
+  } catch {
+    return []; // zbarimg exits 4 when it finds nothing
+  }
+}
+
+function pdfText(pdf: Uint8Array, pages?: { first: number; last: number }): string {
+  const range = pages ? ['-f', String(pages.first), '-l', String(pages.last)] : [];
+  return execFileSync('pdftotext', ['-layout', ...range, save(pdf, 'pdf'), '-']).toString();
+}
+
+function pageCount(pdf: Uint8Array): number {
+  const info = execFileSync('pdfinfo', [save(pdf, 'pdf')]).toString();
+  return Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+}
+
+const shipper = { company: 'Acme Parcels', name: 'Jane Dock', address1: '1 Main St', city: 'Newark', state: 'NJ', postalCode: '07102', country: 'US' };
+
+function pkg(i: number, over: Partial<DocumentPackage> = {}): DocumentPackage {
+  return {
+    trackingNumber: `1Z${String(i).padStart(8, '0')}`, weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 6,
+    toPostalCode: '90210', toCity: 'Beverly Hills', toName: 'Ann Lee', toAddress1: '9400 Wilshire Blvd', serviceName: 'AirSkip', sortCode: 'LAX-7', ...over,
+  };
+}
+
+function manifest(over: Partial<DocumentManifest> = {}): DocumentManifest {
+  return {
+    kind: 'container', manifestId: 'MAN-01HX7Q2ABC', state: 'open', manifestDate: '2026-11-23', serviceName: 'AirSkip', carrier: 'Carrier',
+    shipper, fromTerminal: 'EWR', toTerminal: 'LAX', awb: '00012345675', containerId: 'ULD-0001', containerDimensions: { length: 48, width: 40, height: 36 },
+    shipmentDescription: 'Apparel', packages: [pkg(1), pkg(2, { weight: 1, weightUnit: 'kg' })], generatedAt: new Date('2026-11-23T10:00:00Z'), ...over,
+  };
+}
+
+function label(over: Partial<DocumentPackage> = {}, extra: Partial<DocumentLabel> = {}): DocumentLabel {
+  return { manifestId: 'MAN-01HX7Q2ABC', manifestDate: '2026-11-23', carrier: 'Carrier', shipper, pkg: pkg(7, over), ...extra };
+}
+
+const HOSTILE = 'שלום עולם مرحبا 🚚📦 Ünïcödé \u0000\u0007 \ud800 ' + 'Very long name '.repeat(200);
+
+describe('handover manifest', { timeout: 60_000 }, () => {
+  it('carries ManifestID and AWB as Code 128 (AWB as 123-45678901), both paper sizes', async () => {
+    for (const paper of ['letter', 'a4'] as const) {
+      const pdf = await renderHandoverManifest(manifest(), { paper });
+      expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+      const text = pdfText(pdf);
+      expect(text).toContain('ManifestID MAN-01HX7Q2ABC');
+      expect(text).toContain('AWB 000-12345675');
+      expect(text).toMatch(/1Z00000001\s+2\.5 lb\s+10 × 8 × 6\s+90210\s+Beverly Hills/);
+      // 2.5 lb + 1 kg = 4.7046 lb = 2.134 kg; billable: 10×8×6/139 = 3.45 lb each → 6.91
+      expect(text).toContain('Total weight: 4.7 lb (2.13 kg)');
+      expect(text).toContain('Billable weight: 6.91 lb');
+      expect(text).toContain('Packages: 2');
+      expect(text).toContain('Driver signature');
+      expect(text).toContain('Page 1 of 1');
+    }
+  });
+
+  it('paginates 5,000 packages: "Page n of N" and the ManifestID on every page, totals on the last', async () => {
+    const packages = Array.from({ length: 5000 }, (_, i) => pkg(i));
+    const pdf = await renderHandoverManifest(manifest({ packages }));
+    const pages = pageCount(pdf);
+    expect(pages).toBeGreaterThan(80);
+    const all = pdfText(pdf);
+    const perPage = all.split('\f').filter((p) => p.trim() !== '');
+    expect(perPage).toHaveLength(pages);
+    perPage.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} of ${pages}`);
+      expect(page).toContain('MAN-01HX7Q2ABC');
+    });
+    for (const n of [0, 1234, 4999]) expect(all).toContain(`1Z${String(n).padStart(8, '0')}`);
+    // every package listed once, in order
+    const listed = [...all.matchAll(/\b1Z\d{8}\b/g)].map((m) => m[0]);
+    expect(listed).toEqual(packages.map((p) => p.trackingNumber));
+    expect(perPage.at(-1)).toContain('Packages: 5,000');
+    expect(perPage.at(-1)).toContain('Total weight: 12,500 lb (5,669.9 kg)');
+    expect(decodePdf(pdf, { first: 1, last: 1 }).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+  }, 120_000);
+
+  it('says CANCELLED across a cancelled manifest and that an empty one has no packages', async () => {
+    const cancelled = pdfText(await renderHandoverManifest(manifest({ state: 'cancelled' })));
+    expect(cancelled).toContain('CANCELLED');
+    const empty = await renderHandoverManifest(manifest({ packages: [], kind: 'daily', awb: undefined, containerId: undefined }));
+    const text = pdfText(empty);
+    expect(text).toContain('This manifest has no packages.');
+    expect(text).toContain('Packages: 0');
+    expect(decodePdf(empty)).toEqual(['MAN-01HX7Q2ABC']);
+  });
+
+  it('survives extreme text: long names, RTL, emoji, NUL, lone surrogates, without breaking layout or barcodes', async () => {
+    const pdf = await renderHandoverManifest(
+      manifest({ shipper: { company: HOSTILE, name: HOSTILE, city: HOSTILE }, shipmentDescription: HOSTILE, packages: [pkg(1, { toCity: HOSTILE }), pkg(2)] }),
+    );
+    expect(pageCount(pdf)).toBe(1);
+    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+    const text = pdfText(pdf);
+    expect(text).toContain('…');
+    expect(text).toContain('1Z00000002');
+  });
+});
+
+describe('container tag', { timeout: 60_000 }, () => {
+  it('PDF: ContainerID and AWB barcodes, pieces, weight, terminal, ManifestID, date', async () => {
+    const pdf = await renderContainerTagPdf(manifest());
+    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'ULD-0001']);
+    const text = pdfText(pdf);
+    for (const s of ['LAX', 'EWR', 'AIRSKIP', 'Manifest MAN-01HX7Q2ABC', '2026-11-23', '4.7 lb']) expect(text).toContain(s);
+    expect(text).toMatch(/PIECES[\s\S]*\b2\b/);
+  });
+
+  it('ZPL: one label, sized 4×6 at 203 dpi, Code 128 fields carrying ContainerID and AWB', () => {
+    const labels = parseZpl(renderContainerTagZpl(manifest()));
+    expect(labels).toHaveLength(1);
+    const [tag] = labels;
+    expect(tag?.commands.slice(0, 3)).toEqual([['CI', '28'], ['PW', '812'], ['LL', '1218']]);
+    expect(tag?.barcodes).toEqual(['ULD-0001', '000-12345675']);
+    expect(tag?.texts).toEqual(expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', '2026-11-23']));
+  });
+});
+
+describe('package label', { timeout: 60_000 }, () => {
+  it('PDF: tracking number as Code 128 with its text, postal code, sort code, service, recipient, ManifestID', async () => {
+    const pdf = await renderPackageLabelPdf(label());
+    expect(decodePdf(pdf)).toEqual(['1Z00000007']);
+    const text = pdfText(pdf);
+    for (const s of ['1Z00000007', '90210', 'LAX-7', 'AIRSKIP', 'Ann Lee', '9400 Wilshire Blvd', 'Manifest MAN-01HX7Q2ABC']) expect(text).toContain(s);
+  });
+
+  it('PNG: 812 × 1218 (4×6 in at 203 dpi), its barcode reads back', async () => {
+    const png = await renderPackageLabelPng(label({ toName: HOSTILE, toAddress1: HOSTILE }));
+    expect(Buffer.from(png.subarray(1, 4)).toString()).toBe('PNG');
+    const view = Buffer.from(png);
+    expect([view.readUInt32BE(16), view.readUInt32BE(20)]).toEqual([812, 1218]);
+    expect(decodeImage(save(png, 'png'))).toEqual(['1Z00000007']);
+  });
+
+  it('ZPL: tracking number in ^BC, ^ ~ and \\ in data escaped with ^FH so they start no command', () => {
+    const zpl = renderPackageLabelZpl(label({ toName: 'A^XZ~JA\\B', sortCode: 'S^1' }));
+    const [parsed] = parseZpl(zpl);
+    expect(parsed?.barcodes).toEqual(['1Z00000007']);
+    expect(parsed?.texts).toEqual(expect.arrayContaining(['A^XZ~JA\\B', 'S^1', '90210', '1Z00000007', 'Manifest MAN-01HX7Q2ABC']));
+    expect(zpl.match(/\^XZ/g)).toHaveLength(1);
+    expect(zplField('^~\\_')).toBe('\\5E\\7E\\5C_');
+  });
+
+  it('one PDF and one ZPL with every label of a manifest; an empty manifest says so', async () => {
+    const labels = [label(), label({ trackingNumber: 'PKG-2' }), label({ trackingNumber: 'PKG-3' })];
+    const pdf = await renderPackageLabelsPdf(labels, 'Labels MAN-01HX7Q2ABC');
+    expect(pageCount(pdf)).toBe(3);
+    expect(decodePdf(pdf)).toEqual(['1Z00000007', 'PKG-2', 'PKG-3']);
+    expect(parseZpl(renderPackageLabelsZpl(labels)).map((l) => l.barcodes)).toEqual([['1Z00000007'], ['PKG-2'], ['PKG-3']]);
+    expect(pdfText(await renderPackageLabelsPdf([], 'Labels MAN-X'))).toContain('This manifest has no packages.');
+  });
+
+  it('a cancelled manifest\'s label says CANCELLED', async () => {
+    expect(pdfText(await renderPackageLabelPdf(label({}, { state: 'cancelled' })))).toContain('CANCELLED');
+  });
+});
+
+describe('text helpers', () => {
+  it('clean, fit, AWB, numbers', () => {
+    expect(cleanText('a\u0000b\u0007\ud800c  d')).toBe('a b \ufffdc d');
+    expect(fitText('abcdefghij', 5, (s) => s.length)).toBe('abcd…');
+    expect(fitText('abc', 5, (s) => s.length)).toBe('abc');
+    expect(fitText('😀😀😀😀😀😀', 3, (s) => Array.from(s).length)).toBe('😀😀…');
+    expect(formatAwb('00012345675')).toBe('000-12345675');
+    expect(formatAwb('000-12345675')).toBe('000-12345675');
+    expect(formatNumber(12500)).toBe('12,500');
+    expect(formatNumber(5669.904)).toBe('5,669.9');
+    expect(formatNumber(-0.001)).toBe('0');
+  });
+});
+
+interface ZplLabel {
+  commands: [string, string][];
+  barcodes: string[];
+  texts: string[];
+}
+
+/**
+ * A small ZPL II reader: splits on ^ (and ~) into commands, tracks ^FH (hex escapes in the next
+ * ^FD) and whether the field is a ^BC barcode, and collects each field's decoded data.
+ */
+function parseZpl(zpl: string): ZplLabel[] {
+  const labels: ZplLabel[] = [];
+  let current: ZplLabel | undefined;
+  let hex: string | undefined;
+  let barcode = false;
+  for (const raw of zpl.split(/(?=[\^~])/)) {
+    const chunk = raw.replace(/\n$/, '');
+    if (chunk.trim() === '') continue;
+    expect(chunk[0]).toBe('^'); // no ~ command: a stray ~ from data would show here
+    const name = chunk.slice(1, 3);
+    const args = chunk.slice(3);
+    if (name === 'XA') {
+      current = { commands: [], barcodes: [], texts: [] };
+      continue;
+    }
+    expect(current, `${chunk} outside ^XA…^XZ`).toBeDefined();
+    if (!current) continue;
+    if (name === 'XZ') {
+      labels.push(current);
+      current = undefined;
+      continue;
+    }
+    if (name === 'FH') hex = args || '_';
+    else if (name === 'BC') barcode = true;
+    else if (name === 'FD') {
+      const data = hex ? args.replace(new RegExp(`\\${hex}([0-9A-Fa-f]{2})`, 'g'), (_, h: string) => String.fromCharCode(parseInt(h, 16))) : args;
+      (barcode ? current.barcodes : current.texts).push(data);
+    } else if (name === 'FS') {
+      hex = undefined;
+      barcode = false;
+    } else {
+      expect(['CI', 'PW', 'LL', 'FO', 'A0', 'FB', 'BY', 'GB', 'FR']).toContain(name);
+    }
+    current.commands.push([name, args]);
+  }
+  expect(current).toBeUndefined();
+  return labels;
+}

@@ -1,0 +1,115 @@
+import 'server-only';
+import { pgPool } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { AppError } from '@/lib/errors/app-error';
+import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty } from './types';
+
+// The documents' data: a manifest (container or daily) and its packages, scoped by account and
+// environment; another's id is a plain 404. A small loader of its own, since the lifecycle read
+// API (w/lifecycle) is not on main yet; it reads the stored request JSON the API accepted.
+
+type Json = Record<string, unknown>;
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
+const num = (value: unknown): number | undefined => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : undefined;
+};
+const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+
+function party(data: Json): DocumentParty {
+  return {
+    company: str(data.FromCompany), name: str(data.FromName), address1: str(data.FromAddress1), address2: str(data.FromAddress2),
+    city: str(data.FromCity), state: str(data.FromState), postalCode: str(data.FromPostalcode) ?? str(data.FromPostalCode),
+    country: str(data.FromCountry), phone: str(data.FromPhone),
+  };
+}
+
+function documentPackage(data: Json, header: Json): DocumentPackage {
+  return {
+    trackingNumber: str(data.TrackingNumber), weight: num(data.PackageWeight), weightUnit: str(data.PackageWeightUnit) ?? str(data.WeightUnit),
+    length: num(data.PackageSizeLength), width: num(data.PackageSizeWidth), height: num(data.PackageSizeHeight),
+    serviceName: str(data.ServiceName) ?? str(header.ServiceName), sortCode: str(data.SortCode) ?? str(header.SortCode),
+    toName: str(data.ToName) ?? str(data.Consignee) ?? str(header.Consignee), toAddress1: str(data.ToAddress1), toAddress2: str(data.ToAddress2),
+    toCity: str(data.ToCity), toState: str(data.ToState), toPostalCode: str(data.ToPostalCode), toCountry: str(data.ToCountry),
+    toTerminal: str(data.ToTerminal) ?? str(header.ToTerminal), fromTerminal: str(data.FromTerminal) ?? str(header.FromTerminal),
+  };
+}
+
+const day = (value: Date | string): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
+
+export interface LoadScope {
+  accountId: string;
+  environment: Environment;
+}
+
+/** A manifest and its packages as the documents draw them; 404 when it is not this account's in this environment. */
+export async function loadDocumentManifest(options: LoadScope & { manifestId: string }): Promise<DocumentManifest> {
+  const { accountId, environment, manifestId } = options;
+  const pool = pgPool();
+  const container = await pool.query<{ id: string; manifest_date: Date; service_name: string; awb: string | null; header: unknown; container_id: string; shipment_description: string }>(
+    `SELECT id, manifest_date, service_name, awb, header, container_id, shipment_description FROM container_manifests
+     WHERE id = $1 AND account_id = $2::uuid AND environment = $3::"Environment"`,
+    [manifestId, accountId, environment],
+  );
+  const row = container.rows[0];
+  if (row) {
+    const header = obj(row.header);
+    const packages = await pool.query<{ detail: unknown }>(`SELECT detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`, [row.id]);
+    const length = num(header.ContainerLength);
+    const width = num(header.ContainerWidth);
+    const height = num(header.ContainerHeight);
+    return {
+      kind: 'container', manifestId: row.id, state: 'open', manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
+      shipper: party(header), fromTerminal: str(header.FromTerminal), toTerminal: str(header.ToTerminal), awb: row.awb ?? undefined,
+      containerId: row.container_id, containerName: str(header.ContainerName) ?? str(header['Container Name']),
+      ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
+      containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: row.shipment_description,
+      packages: packages.rows.map((p) => documentPackage(obj(p.detail), header)), generatedAt: new Date(),
+    };
+  }
+  const daily = await pool.query<{ id: string; manifest_date: Date | string }>(
+    `SELECT id, manifest_date FROM daily_manifests WHERE id = $1 AND account_id = $2::uuid AND environment = $3::"Environment"`,
+    [manifestId, accountId, environment],
+  );
+  const dailyRow = daily.rows[0];
+  if (!dailyRow) throw new AppError('not_found', `No manifest ${manifestId} in this environment.`);
+  const packages = await pool.query<{ data: unknown }>(`SELECT data FROM packages WHERE daily_manifest_id = $1 ORDER BY id`, [dailyRow.id]);
+  const first = obj(packages.rows[0]?.data);
+  const services = new Set(packages.rows.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
+  return {
+    kind: 'daily', manifestId: dailyRow.id, state: 'open', manifestDate: day(dailyRow.manifest_date),
+    serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
+    shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
+    packages: packages.rows.map((p) => documentPackage(obj(p.data), {})), generatedAt: new Date(),
+  };
+}
+
+/** Labels for every package of a manifest. */
+export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
+  return manifest.packages.map((pkg) => ({ manifestId: manifest.manifestId, manifestDate: manifest.manifestDate, carrier: manifest.carrier, shipper: manifest.shipper, pkg, state: manifest.state }));
+}
+
+/** One package's label, found by tracking number among daily and container packages; 404 when not this account's. */
+export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
+  const { accountId, environment, trackingNumber } = options;
+  const pool = pgPool();
+  const daily = await pool.query<{ data: unknown; daily_manifest_id: string; manifest_date: Date }>(
+    `SELECT data, daily_manifest_id, manifest_date FROM packages WHERE account_id = $1::uuid AND environment = $2::"Environment" AND tracking_number = $3`,
+    [accountId, environment, trackingNumber],
+  );
+  const d = daily.rows[0];
+  if (d) {
+    const data = obj(d.data);
+    return { manifestId: d.daily_manifest_id, manifestDate: day(d.manifest_date), carrier: 'Carrier', shipper: party(data), pkg: documentPackage(data, {}) };
+  }
+  const container = await pool.query<{ detail: unknown; header: unknown; id: string; manifest_date: Date }>(
+    `SELECT p.detail, m.header, m.id, m.manifest_date FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
+     WHERE p.account_id = $1::uuid AND p.environment = $2::"Environment" AND p.tracking_number = $3`,
+    [accountId, environment, trackingNumber],
+  );
+  const c = container.rows[0];
+  if (!c) throw new AppError('not_found', `No package ${trackingNumber} in this environment.`);
+  const header = obj(c.header);
+  return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header) };
+}

@@ -1,0 +1,69 @@
+import { code128, encodable } from './barcode';
+import { containerTagLayout, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
+import { cleanText } from './text';
+import type { DocumentLabel, DocumentManifest } from './types';
+
+// ZPL II for 203 dpi thermal printers, 4×6 in (812 × 1218 dots), per the ZPL II programming guide:
+// ^XA … ^XZ per label, ^CI28 (UTF-8 field data), ^PW/^LL the label size, ^FO origin, ^A0 the
+// scalable font, ^GB a rule, ^BY + ^BC Code 128, ^FH\ with every field so that ^ ~ and \ in data
+// are sent as hex escapes and cannot end the field or start a command.
+
+const DPI = 203;
+const dots = (points: number) => Math.round((points * DPI) / 72);
+
+/** Field data with ^, ~ and \ as \hh escapes (the ^FH\ indicator). */
+export function zplField(value: string): string {
+  return value.replace(/[\\^~]/g, (c) => `\\${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** Shortened for ^A0 by an average glyph width (0.6 em); the printer's font cannot be measured here. */
+function fitByCount(value: string, size: number, maxWidth: number): string {
+  const chars = Array.from(value);
+  const fit = Math.max(1, Math.floor(maxWidth / (size * 0.6)));
+  return chars.length <= fit ? value : `${chars.slice(0, Math.max(0, fit - 3)).join('').trimEnd()}...`;
+}
+
+function elementZpl(el: Element): string {
+  switch (el.kind) {
+    case 'text': {
+      const value = fitByCount(cleanText(el.value), el.size, el.maxWidth);
+      const h = dots(el.size);
+      const top = dots(el.y - el.size * 0.8);
+      // ^FB centres or right-aligns within a block as wide as the text's box.
+      if (el.align === 'center' || el.align === 'right') {
+        const width = dots(el.maxWidth);
+        const left = el.align === 'center' ? dots(el.x - el.maxWidth / 2) : dots(el.x - el.maxWidth);
+        return `^FO${Math.max(0, left)},${Math.max(0, top)}^A0N,${h},${h}^FB${width},1,0,${el.align === 'center' ? 'C' : 'R'},0^FH\\^FD${zplField(value)}^FS`;
+      }
+      return `^FO${dots(el.x)},${Math.max(0, top)}^A0N,${h},${h}^FH\\^FD${zplField(value)}^FS`;
+    }
+    case 'barcode': {
+      if (!encodable(el.value)) return '';
+      const modules = code128(el.value).modules;
+      const moduleWidth = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
+      const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * moduleWidth) / 2));
+      return `^BY${moduleWidth},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N^FH\\^FD${zplField(el.value)}^FS`;
+    }
+    case 'rule':
+      return `^FO${dots(el.x)},${dots(el.y)}^GB${dots(el.width)},${Math.max(1, dots(el.thickness))},${Math.max(1, dots(el.thickness))}^FS`;
+    case 'stamp':
+      return `^FO${dots(20)},${dots(200)}^A0N,${dots(48)},${dots(48)}^FB${dots(LABEL_WIDTH - 40)},1,0,C,0^FR^FH\\^FD${zplField(el.value)}^FS`;
+  }
+}
+
+function labelZpl(elements: Element[]): string {
+  return ['^XA', '^CI28', `^PW${dots(LABEL_WIDTH)}`, `^LL${dots(6 * 72)}`, ...elements.map(elementZpl).filter(Boolean), '^XZ'].join('\n');
+}
+
+export function renderPackageLabelZpl(label: DocumentLabel): string {
+  return `${labelZpl(packageLabelLayout(label))}\n`;
+}
+
+/** Every label of a manifest, one ^XA…^XZ each. */
+export function renderPackageLabelsZpl(labels: DocumentLabel[]): string {
+  return labels.map((label) => `${labelZpl(packageLabelLayout(label))}\n`).join('');
+}
+
+export function renderContainerTagZpl(manifest: DocumentManifest): string {
+  return `${labelZpl(containerTagLayout(manifest))}\n`;
+}

@@ -1,0 +1,86 @@
+// Text as the documents draw it: safe for any input (NUL, control characters, lone surrogates),
+// shortened with an ellipsis by measured width, never wider than its box.
+
+/** Control characters become spaces, unpaired surrogates U+FFFD; runs of white space one space. */
+export function cleanText(value: string | undefined | null): string {
+  if (!value) return '';
+  return value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export interface Measure {
+  (text: string): number;
+}
+
+/**
+ * The longest prefix (by whole code points) that fits `maxWidth` with an ellipsis after it; the
+ * text itself when it fits. Binary search over code points: a 10,000-character name costs ~14 measurements.
+ */
+export function fitText(text: string, maxWidth: number, measure: Measure): string {
+  if (measure(text) <= maxWidth) return text;
+  const chars = Array.from(text);
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (measure(`${chars.slice(0, mid).join('').trimEnd()}…`) <= maxWidth) low = mid;
+    else high = mid - 1;
+  }
+  return low === 0 ? (measure('…') <= maxWidth ? '…' : '') : `${chars.slice(0, low).join('').trimEnd()}…`;
+}
+
+/** `12345678901` → `123-45678901`; anything else as it is. */
+export function formatAwb(awb: string | undefined): string {
+  if (!awb) return '';
+  const digits = awb.replace(/\D/g, '');
+  return digits.length === 11 ? `${digits.slice(0, 3)}-${digits.slice(3)}` : cleanText(awb);
+}
+
+const LB_PER_KG = 2.2046226218;
+
+/** A weight in pounds; undefined when unknown. */
+export function weightInLb(weight: number | undefined, unit: string | undefined): number | undefined {
+  if (weight === undefined || !Number.isFinite(weight)) return undefined;
+  switch ((unit ?? 'lb').toLowerCase()) {
+    case 'kg':
+      return weight * LB_PER_KG;
+    case 'oz':
+      return weight / 16;
+    default:
+      return weight;
+  }
+}
+
+export function lbToKg(lb: number): number {
+  return lb / LB_PER_KG;
+}
+
+/** `1234.5` → `1,234.5` (at most `decimals` places, no trailing zeros). Intl's toLocaleString cost 0.5 ms a call. */
+export function formatNumber(value: number | undefined, decimals = 2): string {
+  if (value === undefined || !Number.isFinite(value)) return '';
+  const fixed = Math.abs(value).toFixed(decimals);
+  const [whole = '0', fraction = ''] = fixed.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const trimmed = fraction.replace(/0+$/, '');
+  const sign = value < 0 && Number(fixed) !== 0 ? '-' : '';
+  return `${sign}${grouped}${trimmed ? `.${trimmed}` : ''}`;
+}
+
+/** The dimensional divisor (in³ per lb) billable weight is computed with, as the rate cards' default. */
+export const DIM_DIVISOR = 139;
+
+/** Billable weight of one package in lb: the larger of its actual and its dimensional weight. */
+export function billableLb(pkg: { weight?: number; weightUnit?: string; length?: number; width?: number; height?: number }): number {
+  const actual = weightInLb(pkg.weight, pkg.weightUnit) ?? 0;
+  const { length, width, height } = pkg;
+  const dim = length && width && height ? (length * width * height) / DIM_DIVISOR : 0;
+  return Math.max(actual, Number.isFinite(dim) ? dim : 0);
+}
+
+/** A file name part: letters, digits, dot, dash and underscore only. */
+export function fileNamePart(value: string): string {
+  return value.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'document';
+}

@@ -1,0 +1,71 @@
+// Inputs of the document renderers: plain data, no database rows, no HTTP. lib/documents/load-*.ts builds them.
+
+export type ManifestKind = 'container' | 'daily';
+export type ManifestState = 'open' | 'closed' | 'cancelled';
+export type PaperSize = 'letter' | 'a4';
+
+export interface DocumentParty {
+  company?: string;
+  name?: string;
+  address1?: string;
+  address2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+  phone?: string;
+}
+
+export interface DocumentPackage {
+  trackingNumber?: string;
+  weight?: number;
+  /** lb, kg or oz; lb when unknown. */
+  weightUnit?: string;
+  length?: number;
+  width?: number;
+  height?: number;
+  serviceName?: string;
+  sortCode?: string;
+  toName?: string;
+  toAddress1?: string;
+  toAddress2?: string;
+  toCity?: string;
+  toState?: string;
+  toPostalCode?: string;
+  toCountry?: string;
+  toTerminal?: string;
+  fromTerminal?: string;
+}
+
+export interface DocumentManifest {
+  kind: ManifestKind;
+  manifestId: string;
+  state: ManifestState;
+  /** YYYY-MM-DD */
+  manifestDate: string;
+  serviceName?: string;
+  carrier: string;
+  shipper: DocumentParty;
+  fromTerminal?: string;
+  toTerminal?: string;
+  awb?: string;
+  containerId?: string;
+  containerName?: string;
+  containerDimensions?: { length: number; width: number; height: number };
+  /** Container weight with packages, lb, as declared. */
+  containerWeightLb?: number;
+  shipmentDescription?: string;
+  packages: DocumentPackage[];
+  /** When the document was produced (shown in the footer); a closed manifest passes its closing time. */
+  generatedAt: Date;
+}
+
+/** A package label: its package plus the manifest it travels on. */
+export interface DocumentLabel {
+  manifestId: string;
+  manifestDate: string;
+  carrier: string;
+  shipper: DocumentParty;
+  pkg: DocumentPackage;
+  state?: ManifestState;
+}
