@@ -35,6 +35,7 @@ interface Proc {
 
 let newAccount: typeof import('./support/api').newAccount;
 let createOpsToken: typeof import('@/lib/auth/ops-tokens').createOpsToken;
+let pgPool: typeof import('@/lib/db').pgPool;
 let receiver: WebhookReceiver;
 let api: Proc | undefined;
 let worker: Proc | undefined;
@@ -73,6 +74,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = databaseUrl;
   ({ newAccount } = await import('./support/api'));
   ({ createOpsToken } = await import('@/lib/auth/ops-tokens'));
+  ({ pgPool } = await import('@/lib/db'));
   ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
   receiver = await new WebhookReceiver().start();
   const app = await startApp({
@@ -157,7 +159,10 @@ describe('lifecycle webhooks', () => {
       expect(new Date(String(p.occurred_at)).toISOString()).toBe(p.occurred_at);
       return p.occurred_at;
     };
-    const ofPackage = (number: string) => deliveries.filter((d) => d.payload.tracking_number === number);
+    // The worker sends claimed messages concurrently, so arrival order is not transition order: a receiver orders a
+    // package's deliveries by occurred_at (distinct per transition). The outbox queues them due in transition order.
+    const ofPackage = (number: string) =>
+      deliveries.filter((d) => d.payload.tracking_number === number).sort((a, b) => String(a.payload.occurred_at).localeCompare(String(b.payload.occurred_at)));
     for (const d of deliveries) occurred(d.payload);
 
     const sim = ofPackage(simulated);
@@ -167,7 +172,14 @@ describe('lifecycle webhooks', () => {
       ['package.delivered', 'out_for_delivery', 'delivered'],
     ]);
     for (const d of sim) expect(d.payload).toEqual({ tracking_number: simulated, manifest_id: dailyId, status: d.payload.status, previous_status: d.payload.previous_status, occurred_at: d.payload.occurred_at, location: null });
-    expect(sim.map((d) => String(d.payload.occurred_at))).toEqual(sim.map((d) => String(d.payload.occurred_at)).sort());
+    expect(new Set(sim.map((d) => d.payload.occurred_at)).size).toBe(3);
+    // Queued (next_attempt_at, the order a worker claims in) in the order the transitions happened.
+    const queued = await pgPool().query<{ status: string }>(
+      `SELECT e.payload->>'status' AS status FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id
+       WHERE m.endpoint_id = $1 AND e.payload->>'tracking_number' = $2 ORDER BY m.next_attempt_at, m.id`,
+      [endpoint.json.id, simulated],
+    );
+    expect(queued.rows.map((r) => r.status)).toEqual(['received', 'in_transit', 'delivered']);
 
     expect(ofPackage(cancelled).map((d) => [d.type, d.payload])).toEqual([
       ['package.cancelled', { tracking_number: cancelled, manifest_id: dailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
