@@ -144,7 +144,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                 <span aria-hidden="true" className="absolute -left-[5px] top-1.5 h-2 w-2 rounded-full bg-brand-600" />
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <StatusBadge status={e.status} />
-                  <time dateTime={e.occurred_at} className="font-medium text-slate-900">
+                  <time dateTime={e.occurred_at ?? undefined} className="font-medium text-slate-900">
                     {formatDateTime(e.occurred_at, { seconds: true })}
                   </time>
                   {e.location ? <span className="text-slate-700">at {e.location}</span> : null}

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { pgPool } from '@/lib/db';
+import { queryRow, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import type { AuthContext } from './authenticate-token';
@@ -19,11 +20,11 @@ export function isOpsToken(token: string): boolean {
 /** Mints an operations token (npm run token -- --ops); the token is shown this once. */
 export async function createOpsToken(options: { name: string }): Promise<{ id: string; token: string }> {
   const token = OPS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const { rows } = await pgPool().query<{ id: string }>(
-    `INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), $1, $2, $3) RETURNING id`,
-    [options.name, token.slice(0, OPS_TOKEN_PREFIX.length + 4), hashToken(token)],
+  const row = await queryRow(
+    pgPool(),
+    sql<{ id: string }>`INSERT INTO ops_tokens (id, name, display_prefix, token_hash)
+      VALUES (gen_random_uuid(), ${options.name}, ${token.slice(0, OPS_TOKEN_PREFIX.length + 4)}, ${hashToken(token)}) RETURNING id`,
   );
-  const row = rows[0];
   if (!row) throw new Error('ops token insert returned nothing');
   return { id: row.id, token };
 }
@@ -32,11 +33,10 @@ export async function createOpsToken(options: { name: string }): Promise<{ id: s
 export async function authenticateOpsToken(options: { token: string; environment: Environment }): Promise<AuthContext> {
   const unauthorized = () => new AppError('unauthorized', 'The operations token is not valid or has been revoked.', { challenge: 'Token' });
   if (!OPS_TOKEN_FORMAT.test(options.token)) throw unauthorized();
-  const { rows } = await pgPool().query<{ id: string }>(
-    `UPDATE ops_tokens SET last_used_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING id`,
-    [hashToken(options.token)],
+  const row = await queryRow(
+    pgPool(),
+    sql<{ id: string }>`UPDATE ops_tokens SET last_used_at = now() WHERE token_hash = ${hashToken(options.token)} AND revoked_at IS NULL RETURNING id`,
   );
-  const row = rows[0];
   if (!row) throw unauthorized();
   return { accountId: '', environment: options.environment, tokenId: `ops:${row.id}`, kind: 'ops' };
 }

@@ -1,7 +1,8 @@
 import 'server-only';
 import type pg from 'pg';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { newId } from '@/lib/ids';
+import { execute, queryRows, sql, type Sql } from '@/lib/sql';
+import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
   containerEventName,
@@ -229,7 +230,7 @@ export class Changes {
 /** Raised when a guarded UPDATE found a row not in the status its plan started from: the transaction rolls back. */
 export class LostUpdateError extends Error {}
 
-const PACKAGE_COLUMNS = `id::text AS id, account_id, environment, tracking_number, status, status_updated_at`;
+const PACKAGE_COLUMNS = sql`id::text AS id, account_id, environment, tracking_number, status, status_updated_at`;
 
 interface RawPackage {
   id: string;
@@ -272,12 +273,13 @@ export async function lockContainers(
   scope: LockScope,
   by: { containerIds: string[]; manifestIds?: undefined } | { manifestIds: string[]; containerIds?: undefined },
 ): Promise<ContainerRow[]> {
-  const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; container_id: string; status: string; status_updated_at: Date }>(
-    `SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
-     WHERE environment = $1::"Environment" AND ${accountFilter(scope)}
-       AND ${by.manifestIds ? 'id = ANY($3::text[])' : 'container_id = ANY($3::text[])'}
+  const rows = await queryRows(
+    client,
+    sql<{ id: string; account_id: string; environment: Environment; container_id: string; status: string; status_updated_at: Date }>`
+     SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
+     WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)}
+       AND ${by.manifestIds ? sql`id = ANY(${by.manifestIds}::text[])` : sql`container_id = ANY(${by.containerIds ?? []}::text[])`}
      ORDER BY id FOR UPDATE`,
-    [scope.environment, scope.accountId ?? '', by.manifestIds ?? by.containerIds ?? []],
   );
   const containers = rows.map((raw): ContainerRow => {
     if (!isContainerStatus(raw.status)) throw new Error(`stored container status ${raw.status} is not in the table`);
@@ -285,12 +287,12 @@ export async function lockContainers(
   });
   if (containers.length === 0) return containers;
   const byId = new Map(containers.map((c) => [c.id, c]));
-  const packages = await client.query<RawPackage>(
-    `SELECT ${PACKAGE_COLUMNS}, manifest_id, NULL::text AS container_id FROM container_packages
-     WHERE manifest_id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
-    [containers.map((c) => c.id)],
+  const packages = await queryRows(
+    client,
+    sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, manifest_id, NULL::text AS container_id FROM container_packages
+     WHERE manifest_id = ANY(${containers.map((c) => c.id)}::text[]) ORDER BY id FOR UPDATE`,
   );
-  for (const raw of packages.rows) {
+  for (const raw of packages) {
     const container = byId.get(raw.manifest_id);
     if (container) container.packages.push(packageRow('container_packages', { ...raw, container_id: container.containerId }));
   }
@@ -310,42 +312,43 @@ export async function lockPackages(
   const dailies = by.dailyManifestIds ?? [];
   const out: PackageRow[] = [];
   if (numbers.length > 0) {
-    const container = await client.query<RawPackage>(
-      `SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.status, cp.status_updated_at,
+    const container = await queryRows(
+      client,
+      sql<RawPackage>`SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.status, cp.status_updated_at,
               cp.manifest_id, m.container_id
        FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
-       WHERE cp.environment = $1::"Environment" AND ${accountFilter(scope, 'cp.')}
-         AND cp.tracking_number = ANY($3::text[])
+       WHERE cp.environment = ${scope.environment}::"Environment" ${accountFilter(scope, sql`cp.account_id`)}
+         AND cp.tracking_number = ANY(${numbers}::text[])
        ORDER BY cp.id FOR UPDATE OF cp`,
-      [scope.environment, scope.accountId ?? '', numbers],
     );
-    out.push(...container.rows.map((raw) => packageRow('container_packages', raw)));
+    out.push(...container.map((raw) => packageRow('container_packages', raw)));
   }
   if (numbers.length > 0 || dailies.length > 0) {
     // One of the two keys per call (no OR), so that each uses its index.
-    const daily = await client.query<RawPackage>(
-      `SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
-       WHERE environment = $1::"Environment" AND ${accountFilter(scope)}
-         AND ${numbers.length > 0 ? 'tracking_number' : 'daily_manifest_id'} = ANY($3::text[])
+    const daily = await queryRows(
+      client,
+      sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
+       WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)}
+         AND ${numbers.length > 0 ? sql`tracking_number = ANY(${numbers}::text[])` : sql`daily_manifest_id = ANY(${dailies}::text[])`}
        ORDER BY id FOR UPDATE`,
-      [scope.environment, scope.accountId ?? '', numbers.length > 0 ? numbers : dailies],
     );
-    out.push(...daily.rows.map((raw) => packageRow('packages', raw)));
+    out.push(...daily.map((raw) => packageRow('packages', raw)));
   }
   return out;
 }
 
-/** The account condition on $2: none for carrier operations (the parameter is then unused: ''). */
-function accountFilter(scope: LockScope, prefix = ''): string {
-  return scope.accountId === null ? `$2 = ''` : `${prefix}account_id = $2::uuid`;
+/** The account condition (`AND …`): none for carrier operations. */
+function accountFilter(scope: LockScope, column: Sql<never> = sql`account_id`): Sql<never> {
+  return scope.accountId === null ? sql.empty : sql`AND ${column} = ${scope.accountId}::uuid`;
 }
 
 export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope, ids: string[]): Promise<DailyManifestRow[]> {
-  const { rows } = await client.query<{ id: string; account_id: string; environment: Environment; status: string; status_updated_at: Date }>(
-    `SELECT id, account_id, environment, status, status_updated_at FROM daily_manifests
-     WHERE environment = $1::"Environment" AND ${accountFilter(scope)} AND id = ANY($3::text[])
+  const rows = await queryRows(
+    client,
+    sql<{ id: string; account_id: string; environment: Environment; status: string; status_updated_at: Date }>`
+     SELECT id, account_id, environment, status, status_updated_at FROM daily_manifests
+     WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)} AND id = ANY(${ids}::text[])
      ORDER BY id FOR UPDATE`,
-    [scope.environment, scope.accountId ?? '', ids],
   );
   return rows.map((raw) => ({ id: raw.id, accountId: raw.account_id, environment: raw.environment, status: raw.status, statusUpdatedAt: raw.status_updated_at }));
 }
@@ -353,9 +356,9 @@ export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope
 /** Event ids drawn ahead (so that ops_scans and derived events can name them before they are written). */
 export async function allocateEventIds(client: pg.PoolClient, count: number): Promise<string[]> {
   if (count === 0) return [];
-  const { rows } = await client.query<{ id: string }>(
-    `SELECT nextval(pg_get_serial_sequence('lifecycle_events', 'id'))::text AS id FROM generate_series(1, $1::int)`,
-    [count],
+  const rows = await queryRows(
+    client,
+    sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('lifecycle_events', 'id'))::text AS id FROM generate_series(1, ${count}::int)`,
   );
   return rows.map((r) => r.id);
 }
@@ -380,39 +383,51 @@ export async function persist(
   await updateStatuses(client, 'daily_manifests', 'id', 'text', [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })));
   if (events.length === 0) return eventIds;
   const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
-  await client.query(
-    `INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, container_id, type, status,
+  await execute(
+    client,
+    sql`INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, container_id, type, status,
                                    previous_status, applied, occurred_at, location, source, scan_id, parent_id, exception_code, exception_text)
-     SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::"Environment"[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                          $10::text[], $11::boolean[], $12::timestamptz[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[])`,
-    [
-      eventIds, column((e) => e.accountId), column((e) => e.environment), column((e) => e.subjectType), column((e) => e.manifestId),
-      column((e) => e.trackingNumber), column((e) => e.containerId), column((e) => e.type), column((e) => e.status),
-      column((e) => e.previousStatus), column((e) => e.applied), column((e) => e.occurredAt), column((e) => e.location),
-      column((e) => e.source), column((e) => e.scanId), column((e) => (e.parent === null ? null : (eventIds[e.parent] ?? null))),
-      column((e) => e.exceptionCode), column((e) => e.exceptionText),
-    ],
+     SELECT * FROM unnest(${eventIds}::bigint[], ${column((e) => e.accountId)}::uuid[], ${column((e) => e.environment)}::"Environment"[],
+                          ${column((e) => e.subjectType)}::text[], ${column((e) => e.manifestId)}::text[], ${column((e) => e.trackingNumber)}::text[],
+                          ${column((e) => e.containerId)}::text[], ${column((e) => e.type)}::text[], ${column((e) => e.status)}::text[],
+                          ${column((e) => e.previousStatus)}::text[], ${column((e) => e.applied)}::boolean[], ${column((e) => e.occurredAt)}::timestamptz[],
+                          ${column((e) => e.location)}::text[], ${column((e) => e.source)}::text[], ${column((e) => e.scanId)}::text[],
+                          ${column((e) => (e.parent === null ? null : (eventIds[e.parent] ?? null)))}::bigint[],
+                          ${column((e) => e.exceptionCode)}::text[], ${column((e) => e.exceptionText)}::text[])`,
   );
-  await enqueueLifecycleWebhooks(client, events);
+  // The outbox (lib/webhooks, its one writer): one event per applied transition in the catalog that an enabled
+  // endpoint subscribes to, its deliveries due in the order the transitions happened.
+  await enqueueEvents(
+    client,
+    events.flatMap((event) =>
+      event.webhook === null
+        ? []
+        : [{ accountId: event.accountId, environment: event.environment, eventType: event.webhook, payload: () => webhookPayload(event) }],
+    ),
+  );
   return eventIds;
 }
 
 /** `= ANY($1)` beside the join lets the planner fetch exactly these rows by primary key, however big the table. */
 async function updateStatuses(
   client: pg.PoolClient,
-  table: string,
-  key: string,
+  table: 'packages' | 'container_packages' | 'container_manifests' | 'daily_manifests',
+  key: 'id',
   keyType: 'bigint' | 'text',
   updates: { id: string; from: string; to: string; at: Date }[],
 ): Promise<void> {
   if (updates.length === 0) return;
-  const result = await client.query(
-    `UPDATE ${table} AS t SET status = u.to_status, status_updated_at = u.at
-     FROM unnest($1::${keyType}[], $2::text[], $3::text[], $4::timestamptz[]) AS u(id, from_status, to_status, at)
-     WHERE t.${key} = ANY($1::${keyType}[]) AND t.${key} = u.id AND t.status = u.from_status`,
-    [updates.map((u) => u.id), updates.map((u) => u.from), updates.map((u) => u.to), updates.map((u) => u.at)],
+  const ids = updates.map((u) => u.id);
+  const idArray = keyType === 'bigint' ? sql`${ids}::bigint[]` : sql`${ids}::text[]`;
+  const column = sql.id(key);
+  const changed = await execute(
+    client,
+    sql`UPDATE ${sql.id(table)} AS t SET status = u.to_status, status_updated_at = u.at
+     FROM unnest(${idArray}, ${updates.map((u) => u.from)}::text[], ${updates.map((u) => u.to)}::text[], ${updates.map((u) => u.at)}::timestamptz[])
+          AS u(id, from_status, to_status, at)
+     WHERE t.${column} = ANY(${idArray}) AND t.${column} = u.id AND t.status = u.from_status`,
   );
-  if (result.rowCount !== updates.length) throw new LostUpdateError(`${table}: ${updates.length - (result.rowCount ?? 0)} row(s) changed meanwhile`);
+  if (changed !== updates.length) throw new LostUpdateError(`${table}: ${updates.length - changed} row(s) changed meanwhile`);
 }
 
 /** The webhook payload of one lifecycle event (design.md "Lifecycle"). */
@@ -431,39 +446,4 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
     location: event.location,
     ...(event.status === 'exception' ? { exception: { code: event.exceptionCode, text: event.exceptionText } } : {}),
   };
-}
-
-/**
- * The outbox, set-based: one webhook_events row per applied transition in the catalog and one delivery per
- * enabled endpoint subscribed to it, in the transition's transaction. Deliveries are due 1 ms apart in the
- * order the transitions happened, so that a worker claims them in that order.
- */
-async function enqueueLifecycleWebhooks(client: pg.PoolClient, events: readonly EventDraft[]): Promise<void> {
-  const candidates = events.filter((e): e is EventDraft & { webhook: string } => e.webhook !== null);
-  if (candidates.length === 0) return;
-  // Only events some endpoint subscribes to are written: a scan batch for accounts without webhooks writes none.
-  const { rows: subscribed } = await client.query<{ key: string }>(
-    `SELECT DISTINCT account_id || '|' || environment || '|' || unnest(events) AS key FROM webhook_endpoints
-     WHERE account_id = ANY($1::uuid[]) AND enabled`,
-    [[...new Set(candidates.map((e) => e.accountId))]],
-  );
-  const wanted = new Set(subscribed.map((r) => r.key));
-  const sent = candidates.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.webhook}`));
-  if (sent.length === 0) return;
-  const ids = sent.map(() => newId('evt'));
-  await client.query(
-    `WITH ev AS (
-       INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
-       SELECT id, account_id, environment, event_type, payload, false
-       FROM unnest($1::text[], $2::uuid[], $3::"Environment"[], $4::text[], $5::jsonb[]) AS v(id, account_id, environment, event_type, payload)
-       RETURNING id, account_id, environment, event_type
-     )
-     INSERT INTO webhook_messages (id, event_id, endpoint_id, next_attempt_at)
-     SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id,
-            clock_timestamp() + make_interval(secs => o.ordinal / 1000.0)
-     FROM ev JOIN unnest($1::text[]) WITH ORDINALITY AS o(id, ordinal) ON o.id = ev.id
-     JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment
-                              AND e.enabled AND ev.event_type = ANY(e.events)`,
-    [ids, sent.map((e) => e.accountId), sent.map((e) => e.environment), sent.map((e) => e.webhook), sent.map((e) => JSON.stringify(webhookPayload(e)))],
-  );
 }

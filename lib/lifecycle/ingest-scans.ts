@@ -1,5 +1,6 @@
 import 'server-only';
 import { pgTransaction } from '@/lib/db';
+import { execute, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { allocateEventIds, Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
 import { withDeadlockRetry } from './retry';
@@ -61,13 +62,13 @@ export async function ingestScans(options: { environment: Environment; scans: re
     const scanIds = [...firstIndex.keys()];
     const drawn = await allocateEventIds(client, scanIds.length);
     const eventIdOf = new Map(scanIds.map((scanId, i) => [scanId, drawn[i] ?? '']));
-    const claimed = await client.query<{ scan_id: string }>(
-      `INSERT INTO ops_scans (environment, scan_id, event_id)
-       SELECT $1::"Environment", s, e FROM unnest($2::text[], $3::bigint[]) AS v(s, e)
+    const claimed = await queryRows(
+      client,
+      sql<{ scan_id: string }>`INSERT INTO ops_scans (environment, scan_id, event_id)
+       SELECT ${environment}::"Environment", s, e FROM unnest(${scanIds}::text[], ${drawn}::bigint[]) AS v(s, e)
        ON CONFLICT DO NOTHING RETURNING scan_id`,
-      [environment, scanIds, drawn],
     );
-    const fresh = new Set(claimed.rows.map((r) => r.scan_id));
+    const fresh = new Set(claimed.map((r) => r.scan_id));
     for (const [scanId, index] of firstIndex) if (!fresh.has(scanId)) results.set(index, { scan_id: scanId, result: 'duplicate' });
     const todo = [...firstIndex.entries()].filter(([scanId]) => fresh.has(scanId)).map(([, index]) => index);
 
@@ -108,7 +109,7 @@ export async function ingestScans(options: { environment: Environment; scans: re
     const refused = [...results.values()].flatMap((r) => (r.result === 'refused' && fresh.has(r.scan_id) ? [r.scan_id] : []));
     if (refused.length > 0) {
       // A refused scan is not kept: sent again (once its package exists, say), it is judged again.
-      await client.query(`DELETE FROM ops_scans WHERE environment = $1::"Environment" AND scan_id = ANY($2::text[])`, [environment, refused]);
+      await execute(client, sql`DELETE FROM ops_scans WHERE environment = ${environment}::"Environment" AND scan_id = ANY(${refused}::text[])`);
     }
     return scans.map((scan, index) => results.get(index) ?? { scan_id: scan.scanId, result: 'duplicate' as const });
   }));

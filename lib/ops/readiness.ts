@@ -2,6 +2,7 @@ import 'server-only';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { queryRow, sql } from '@/lib/sql';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from '@/lib/http/errors';
 export { publishedWorkerStatus, publishWorkerStatus } from '@/lib/telemetry/worker-status';
@@ -72,12 +73,12 @@ export function readinessProbe(databaseUrl: string, migrationsDir = path.join(pr
   async function database(): Promise<{ database: CheckResult; migrations: CheckResult }> {
     const names = expectedMigrations(migrationsDir);
     try {
-      const { rows } = await pool.query<{ applied: string[] }>(
-        `SELECT coalesce(array_agg(migration_name), '{}') AS applied FROM _prisma_migrations
-         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND migration_name = ANY($1::text[])`,
-        [names],
+      const row = await queryRow(
+        pool,
+        sql<{ applied: string[] }>`SELECT coalesce(array_agg(migration_name), '{}') AS applied FROM _prisma_migrations
+         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL AND migration_name = ANY(${names}::text[])`,
       );
-      const applied = new Set(rows[0]?.applied ?? []);
+      const applied = new Set(row?.applied ?? []);
       const missing = names.filter((name) => !applied.has(name));
       return {
         database: { ok: true },

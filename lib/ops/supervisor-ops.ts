@@ -2,6 +2,7 @@ import 'server-only';
 import type { Cluster, Worker } from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import pg from 'pg';
+import { queryRow, sql } from '@/lib/sql';
 import client from 'prom-client';
 import { carriesToken, METRICS_CONTENT_TYPE } from '@/lib/telemetry/metrics';
 
@@ -72,17 +73,17 @@ export async function startSupervisorOps(options: {
   // the queue's depth, never the table's (delivered messages are most of it).
   const readQueue = async (): Promise<QueueRow | undefined> => {
     if (queue && Date.now() - queue.at < QUEUE_CACHE_MS) return queue.row;
-    queueQuery ??= pool
-      .query<QueueRow>(
-        `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
+    queueQuery ??= queryRow(
+      pool,
+      sql<QueueRow>`SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
                 count(*) FILTER (WHERE status = 'delivering')::int AS delivering,
                 count(*) FILTER (WHERE next_attempt_at <= now())::int AS due,
                 extract(epoch FROM now() - min(created_at))::float8 AS oldest_age,
                 extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8 AS oldest_due_wait
          FROM webhook_messages WHERE status IN ('pending', 'delivering')`,
-      )
+    )
       .then(
-        (result) => result.rows[0],
+        (row) => row,
         () => undefined,
       )
       .then((row) => {

@@ -140,6 +140,8 @@ export const ZScanBatch = z.strictObject({
 // ---------------------------------------------------------------- responses
 
 const iso = z.string().meta({ format: 'date-time' });
+/** A stored date: null only for a stored value JavaScript cannot represent (never a 500 for it). */
+const storedIso = iso.nullable();
 
 export const ZPackageResponse = z.looseObject({
   object: z.literal('package'),
@@ -148,19 +150,19 @@ export const ZPackageResponse = z.looseObject({
   ContainerID: z.string().nullable().optional(),
   manifest_type: z.enum(['container', 'daily']),
   status: z.enum(PACKAGE_STATUSES),
-  status_updated_at: iso,
-  created_at: iso,
+  status_updated_at: storedIso,
+  created_at: storedIso,
 });
 
 export const ZManifestResponse = z.looseObject({
   object: z.literal('manifest'),
   ManifestID: z.string(),
   type: z.enum(['container', 'daily']),
-  ManifestDate: z.string(),
+  ManifestDate: z.string().nullable(),
   PackageCount: z.number().int(),
   status: z.string(),
-  status_updated_at: iso,
-  created_at: iso,
+  status_updated_at: storedIso,
+  created_at: storedIso,
   totals: z
     .object({ package_count: z.number().int(), by_status: z.record(z.string(), z.number().int()), total_weight_lb: z.string() })
     .optional(),
@@ -173,12 +175,12 @@ export const ZEventResponse = z.object({
   status: z.string(),
   previous_status: z.string().nullable(),
   applied: z.boolean(),
-  occurred_at: iso,
+  occurred_at: storedIso,
   location: z.string().nullable(),
   source: z.enum(['scan', 'simulator', 'cancel', 'api']),
   scan_id: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).nullable(),
-  created_at: iso,
+  created_at: storedIso,
 });
 
 function list<T extends z.ZodType>(item: T) {

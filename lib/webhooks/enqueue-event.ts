@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { newId } from '@/lib/ids';
-import { queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
+import { execute, queryRows, queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 
 /** package.sorting's `data`: a package manifest was accepted. */
 export interface PackageSortingPayload {
@@ -32,7 +32,7 @@ export interface WebhookEventInput {
  * path: the event only if the package was new). A message's id is its event's random part and the
  * endpoint's ordinal, so no id costs a round trip (newId's format: prefix, then [0-9a-z]).
  *
- * This and enqueueEvent() below are the only code that writes webhook_events and webhook_messages.
+ * This, enqueueEvent() and enqueueEvents() below are the only code that writes webhook_events and webhook_messages.
  */
 export function eventOutboxCtes(event: WebhookEventInput, options: { eventId?: string; onlyIf?: Sql<unknown> } = {}): Sql<never> {
   const eventId = options.eventId ?? newId('evt');
@@ -68,4 +68,55 @@ export async function enqueueEvent(on: Queryable, event: WebhookEventInput): Pro
       SELECT COALESCE((SELECT array_agg(id ORDER BY id) FROM webhook_deliveries), '{}') AS message_ids`,
   );
   return { eventId, messageIds: row?.message_ids ?? [] };
+}
+
+/** One event of a batch for enqueueEvents(): its payload is built only if some endpoint subscribes to it. */
+export interface BatchWebhookEvent {
+  accountId: string;
+  environment: Environment;
+  /** One of WEBHOOK_EVENT_TYPES (lib/schemas/webhooks.ts). */
+  eventType: string;
+  /** The event's `data`; called only for an event that some enabled endpoint subscribes to. */
+  payload: () => object;
+}
+
+/**
+ * Many events in one statement (a producer that changes thousands of rows at once: lib/lifecycle's engine).
+ * Unlike enqueueEvent(), only events that some enabled endpoint of their account and environment subscribes
+ * to are stored (one lookup over the batch's accounts first, so a batch for accounts without webhooks writes
+ * nothing and builds no payload). Each stored event gets one pending message per enabled endpoint subscribed to
+ * its type, ids as enqueueEvent's (event: newId('evt'); message: the event's random part and the endpoint's
+ * ordinal). Deliveries are due 1 ms apart in the batch's order, so that a worker claims them in that order.
+ * Run it in the transaction of the change it reports. Resolves to the number of events stored.
+ */
+export async function enqueueEvents(on: Queryable, events: readonly BatchWebhookEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const subscribed = await queryRows(
+    on,
+    sql<{ key: string }>`SELECT DISTINCT account_id || '|' || environment || '|' || unnest(events) AS key FROM webhook_endpoints
+     WHERE account_id = ANY(${[...new Set(events.map((e) => e.accountId))]}::uuid[]) AND enabled`,
+  );
+  if (subscribed.length === 0) return 0;
+  const wanted = new Set(subscribed.map((r) => r.key));
+  const sent = events.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.eventType}`));
+  if (sent.length === 0) return 0;
+  const ids = sent.map(() => newId('evt'));
+  await execute(
+    on,
+    sql`WITH ev AS (
+       INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
+       SELECT id, account_id, environment, event_type, payload, false
+       FROM unnest(${ids}::text[], ${sent.map((e) => e.accountId)}::uuid[], ${sent.map((e) => e.environment)}::"Environment"[],
+                   ${sent.map((e) => e.eventType)}::text[], ${sent.map((e) => JSON.stringify(e.payload()))}::jsonb[])
+            AS v(id, account_id, environment, event_type, payload)
+       RETURNING id, account_id, environment, event_type
+     )
+     INSERT INTO webhook_messages (id, event_id, endpoint_id, next_attempt_at)
+     SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id,
+            clock_timestamp() + make_interval(secs => o.ordinal / 1000.0)
+     FROM ev JOIN unnest(${ids}::text[]) WITH ORDINALITY AS o(id, ordinal) ON o.id = ev.id
+     JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment
+                              AND e.enabled AND ev.event_type = ANY(e.events)`,
+  );
+  return sent.length;
 }

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
+import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { containerSample, packageSample } from './support/samples';
+import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
+import { spawnProcess, startApp, workerCommand } from './support/spawn';
+
+// Issue 13's lifecycle events delivered end to end: the real app and a real worker process on a database of their
+// own, a receiver on loopback. Transitions are driven by the simulator, cancel and carrier scans (POST /ops/scans);
+// every delivery's signature is verified here with the public `standardwebhooks` package (independently of the
+// receiver's own check), and each payload is the exact object design.md names, in transition order per package.
+
+const serverDatabaseUrl = inject('databaseUrl');
+const databaseName = `carrier_lwh_${process.pid}_${Date.now()}`;
+let databaseUrl: string;
+
+const WORKER_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '2000',
+  WEBHOOK_POLL_MS: '100',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+};
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string>;
+}
+
+let newAccount: typeof import('./support/api').newAccount;
+let createOpsToken: typeof import('@/lib/auth/ops-tokens').createOpsToken;
+let pgPool: typeof import('@/lib/db').pgPool;
+let receiver: WebhookReceiver;
+let api: Proc | undefined;
+let worker: Proc | undefined;
+let apiUrl: string;
+let ops: string;
+
+async function stopProcess(proc: Proc | undefined): Promise<void> {
+  if (!proc) return;
+  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
+  await proc.exited;
+}
+
+async function request(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${apiUrl}/version-test/api/1.1${path}`, {
+    method,
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+async function ok(method: string, path: string, token: string, body?: unknown) {
+  const result = await request(method, path, token, body);
+  expect(result.status, `${method} ${path}: ${result.text}`).toBe(200);
+  return result.json;
+}
+
+function tn(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
+}
+
+beforeAll(async () => {
+  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
+  await migrateDeploy(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+  ({ newAccount } = await import('./support/api'));
+  ({ createOpsToken } = await import('@/lib/auth/ops-tokens'));
+  ({ pgPool } = await import('@/lib/db'));
+  ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
+  receiver = await new WebhookReceiver().start();
+  const app = await startApp({
+    name: 'app',
+    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', WEBHOOK_WORKER: 'off' },
+    readyPath: '/version-test/api/1.1/webhooks',
+  });
+  api = app;
+  apiUrl = app.baseUrl;
+  worker = spawnProcess({ name: 'webhook worker', args: workerCommand(), env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl } });
+});
+
+afterAll(async () => {
+  await Promise.all([stopProcess(worker), stopProcess(api)]);
+  await receiver?.stop();
+  await dropDatabase(serverDatabaseUrl, databaseName).catch(() => undefined);
+});
+
+const SUBSCRIBED = ['package.received', 'package.in_transit', 'package.delivered', 'package.cancelled', 'container.received', 'manifest.cancelled'];
+
+describe('lifecycle webhooks', () => {
+  it('delivers each subscribed transition signed per Standard Webhooks, with the exact payload, in order per package', async () => {
+    const shipper = await newAccount('Lifecycle hooks');
+    const token = shipper.tokens.test;
+    const path = `/lifecycle/${randomUUID()}`;
+    const endpoint = await request('POST', '/webhooks', token, { url: receiver.url(path), events: SUBSCRIBED });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const secret: string = endpoint.json.secret;
+    receiver.on(path, secret);
+
+    // A daily package walked to delivered by the simulator: received, in_transit, (out_for_delivery: not subscribed), delivered.
+    const simulated = tn('LS');
+    const dailyId: string = (await ok('POST', '/wf/package', token, packageSample(simulated))).ManifestID;
+    await ok('POST', `/packages/${simulated}/simulate`, token, { status: 'delivered' });
+    // A package of the same daily manifest cancelled alone.
+    const cancelled = tn('LC');
+    await ok('POST', '/wf/package', token, packageSample(cancelled));
+    await ok('POST', `/packages/${cancelled}/cancel`, token);
+    // Another day's daily manifest cancelled whole: its package, then the manifest.
+    const wholeDay = tn('LM');
+    const cancelledDailyId: string = (await ok('POST', '/wf/package', token, packageSample(wholeDay, '2026-11-25T08:00:00Z'))).ManifestID;
+    await ok('POST', `/manifests/${cancelledDailyId}/cancel`, token);
+    // A container received and a daily package moved by carrier scans.
+    const inContainer = tn('LK');
+    const containerId = `ULD-${randomUUID().slice(0, 8)}`;
+    const containerManifestId: string = (await ok('POST', '/wf/manifest', token, containerSample(containerId, [inContainer]))).ManifestID;
+    const scanned = tn('LO');
+    const scannedDailyId: string = (await ok('POST', '/wf/package', token, packageSample(scanned))).ManifestID;
+    const base = Date.now() - 60_000;
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    const scans = await request('POST', '/ops/scans', ops, {
+      scans: [
+        { scan_id: `s-${randomUUID()}`, container_id: containerId, event: 'received', occurred_at: at(0), location: 'EWR' },
+        { scan_id: `s-${randomUUID()}`, tracking_number: scanned, event: 'received', occurred_at: at(1), location: 'JFK' },
+        { scan_id: `s-${randomUUID()}`, tracking_number: scanned, event: 'in_transit', occurred_at: at(2), location: 'ORD' },
+      ],
+    });
+    expect(scans.status, scans.text).toBe(200);
+    expect(scans.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'applied']);
+
+    const expected = 3 + 1 + 2 + 2 + 2; // simulated, cancelled, whole day (package + manifest), container + its package, scanned
+    const got = await waitFor(() => receiver.at(path).length >= expected && receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 500)); // nothing more should come
+    expect(receiver.at(path)).toHaveLength(expected);
+
+    const hook = new Webhook(secret);
+    const deliveries = got.map((r: Received) => {
+      // Verified here with the public package; throws on a bad signature or a stale timestamp.
+      const payload = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+      expect(r.verifyError).toBeNull();
+      expect(r.headers['webhook-id']).toMatch(/^msg_[0-9a-z]+$/);
+      return { type: String(r.headers['x-carrier-event']), payload: payload as Record<string, unknown> };
+    });
+    // A tampered body does not verify.
+    const first = got[0];
+    expect(first).toBeDefined();
+    expect(() => hook.verify(`${first!.body} `, { 'webhook-id': String(first!.headers['webhook-id']), 'webhook-timestamp': String(first!.headers['webhook-timestamp']), 'webhook-signature': String(first!.headers['webhook-signature']) })).toThrow();
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(expected);
+
+    const occurred = (p: Record<string, unknown>) => {
+      expect(typeof p.occurred_at).toBe('string');
+      expect(new Date(String(p.occurred_at)).toISOString()).toBe(p.occurred_at);
+      return p.occurred_at;
+    };
+    // The worker sends claimed messages concurrently, so arrival order is not transition order: a receiver orders a
+    // package's deliveries by occurred_at (distinct per transition). The outbox queues them due in transition order.
+    const ofPackage = (number: string) =>
+      deliveries.filter((d) => d.payload.tracking_number === number).sort((a, b) => String(a.payload.occurred_at).localeCompare(String(b.payload.occurred_at)));
+    for (const d of deliveries) occurred(d.payload);
+
+    const sim = ofPackage(simulated);
+    expect(sim.map((d) => [d.type, d.payload.previous_status, d.payload.status])).toEqual([
+      ['package.received', 'manifested', 'received'],
+      ['package.in_transit', 'received', 'in_transit'],
+      ['package.delivered', 'out_for_delivery', 'delivered'],
+    ]);
+    for (const d of sim) expect(d.payload).toEqual({ tracking_number: simulated, manifest_id: dailyId, status: d.payload.status, previous_status: d.payload.previous_status, occurred_at: d.payload.occurred_at, location: null });
+    expect(new Set(sim.map((d) => d.payload.occurred_at)).size).toBe(3);
+    // Queued (next_attempt_at, the order a worker claims in) in the order the transitions happened.
+    const queued = await pgPool().query<{ status: string }>(
+      `SELECT e.payload->>'status' AS status FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id
+       WHERE m.endpoint_id = $1 AND e.payload->>'tracking_number' = $2 ORDER BY m.next_attempt_at, m.id`,
+      [endpoint.json.id, simulated],
+    );
+    expect(queued.rows.map((r) => r.status)).toEqual(['received', 'in_transit', 'delivered']);
+
+    expect(ofPackage(cancelled).map((d) => [d.type, d.payload])).toEqual([
+      ['package.cancelled', { tracking_number: cancelled, manifest_id: dailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
+    ]);
+    expect(ofPackage(wholeDay).map((d) => [d.type, d.payload])).toEqual([
+      ['package.cancelled', { tracking_number: wholeDay, manifest_id: cancelledDailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
+    ]);
+    expect(deliveries.filter((d) => d.type === 'manifest.cancelled').map((d) => d.payload)).toEqual([
+      { manifest_id: cancelledDailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null },
+    ]);
+    expect(deliveries.filter((d) => d.type === 'container.received').map((d) => d.payload)).toEqual([
+      { container_id: containerId, manifest_id: containerManifestId, status: 'received', previous_status: 'manifested', occurred_at: at(0), location: 'EWR' },
+    ]);
+    expect(ofPackage(inContainer).map((d) => [d.type, d.payload])).toEqual([
+      ['package.received', { tracking_number: inContainer, manifest_id: containerManifestId, status: 'received', previous_status: 'manifested', occurred_at: at(0), location: 'EWR' }],
+    ]);
+    expect(ofPackage(scanned).map((d) => [d.type, d.payload])).toEqual([
+      ['package.received', { tracking_number: scanned, manifest_id: scannedDailyId, status: 'received', previous_status: 'manifested', occurred_at: at(1), location: 'JFK' }],
+      ['package.in_transit', { tracking_number: scanned, manifest_id: scannedDailyId, status: 'in_transit', previous_status: 'received', occurred_at: at(2), location: 'ORD' }],
+    ]);
+    // Nothing the endpoint did not subscribe to (out_for_delivery) was sent.
+    expect(deliveries.every((d) => SUBSCRIBED.includes(d.type))).toBe(true);
+  });
+});

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { presentEvent, presentManifest, presentPackage } from './read';
+
+// A stored date JavaScript cannot represent (a year-0000 row, or one pg hands over as an Invalid Date) must never make
+// a read throw (a 500): it reads as null, as the portal's presenters show it as "—".
+const invalid = new Date(Number.NaN);
+const valid = new Date('2026-11-23T08:00:00.000Z');
+
+describe('presenters and invalid stored dates', () => {
+  it('presentPackage gives null for invalid dates and ISO strings for valid ones', () => {
+    const row = { kind: 0, id: '1', created_at: invalid, tracking_number: 'TN1', manifest_id: 'MAN-1', container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: invalid, status: 'manifested', status_updated_at: invalid, body: {} };
+    expect(presentPackage(row)).toMatchObject({ ManifestDate: null, status_updated_at: null, created_at: null, TrackingNumber: 'TN1' });
+    expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid })).toMatchObject({
+      ManifestDate: '2026-11-23T08:00:00.000Z',
+      status_updated_at: '2026-11-23T08:00:00.000Z',
+      created_at: '2026-11-23T08:00:00.000Z',
+    });
+  });
+
+  it('presentManifest and presentEvent too', () => {
+    const manifest = { kind: 1, id: 'MAN-1', created_at: invalid, container_id: null, service_name: null, manifest_date: 'not a date', status: 'manifested', status_updated_at: invalid, package_count: 3, header: null };
+    expect(presentManifest(manifest)).toMatchObject({ ManifestDate: null, status_updated_at: null, created_at: null, PackageCount: 3 });
+    expect(presentManifest({ ...manifest, manifest_date: valid })).toMatchObject({ ManifestDate: '2026-11-23' });
+    const event = { id: '7', type: 'package.received', status: 'received', previous_status: 'manifested', applied: true, occurred_at: invalid, location: null, source: 'scan', scan_id: null, exception_code: null, exception_text: null, created_at: invalid };
+    expect(presentEvent(event)).toMatchObject({ id: 'lev_7', occurred_at: null, created_at: null });
+  });
+});
