@@ -65,9 +65,9 @@ export async function ensureScaleData(options: { serverUrl: string; size: ScaleS
   if (exists && !options.reload) {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const marker = await client.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [SCALE_MARKER]);
+    const marker = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [SCALE_MARKER]);
     if (marker.rows[0]?.present) {
-      const row = await client.query(`SELECT packages FROM ${SCALE_MARKER}`);
+      const row = await client.query<{ packages: string }>(`SELECT packages FROM ${SCALE_MARKER}`);
       loaded = Number(row.rows[0]?.packages) === size.packages;
     }
     await client.end();

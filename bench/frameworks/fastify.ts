@@ -145,9 +145,9 @@ for (const route of mountedRoutes()) {
         params,
         query: queryOf(request.url),
         requestId: request.id,
-        json: async () => {
-          if (request.body === undefined) throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
-          return request.body;
+        json: () => {
+          if (request.body === undefined) return Promise.reject(new AppError('invalid_json', 'The request body is empty; send a JSON object.'));
+          return Promise.resolve(request.body);
         },
       };
       const result = await route.operation(context);

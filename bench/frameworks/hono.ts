@@ -111,7 +111,8 @@ function statusCode(status: number): StatusCode {
   return isStatusCode(status) ? status : 500;
 }
 
-const server = createServer(getRequestListener(app.fetch));
+const listener = getRequestListener(app.fetch);
+const server = createServer((req, res) => void listener(req, res));
 configureServer(server);
 server.listen(port(), '127.0.0.1');
 stopOnSignal(() => new Promise((resolve) => server.close(resolve)));

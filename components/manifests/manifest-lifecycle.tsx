@@ -24,7 +24,7 @@ export function ManifestLifecycle({ id }: { id: string }) {
   };
   if (status.isPending) return <LoadingBlock label="Loading status…" rows={2} />;
   if (status.isError)
-    return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => status.refetch()} />;
+    return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => void status.refetch()} />;
   const m = status.data;
   const order = (s: string) => PACKAGE_STATUSES.findIndex((known) => known === s);
   const counts = Object.entries(m.totals?.by_status ?? {}).sort(([a], [b]) => order(a) - order(b));

@@ -75,7 +75,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
             </Link>
           </EmptyState>
         ) : (
-          <ErrorState title="Could not load the package" error={pkg.error} onRetry={() => pkg.refetch()} />
+          <ErrorState title="Could not load the package" error={pkg.error} onRetry={() => void pkg.refetch()} />
         )}
       </>
     );
@@ -134,7 +134,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         {events.isPending ? (
           <LoadingBlock label="Loading events…" rows={3} />
         ) : events.isError ? (
-          <ErrorState title="Could not load the timeline" error={events.error} onRetry={() => events.refetch()} />
+          <ErrorState title="Could not load the timeline" error={events.error} onRetry={() => void events.refetch()} />
         ) : events.data.data.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">Manifested {formatDateTime(p.created_at)}; no scans or changes yet.</p>
         ) : (
@@ -166,7 +166,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         <CardTitle>Package details</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
           {details.map(([k, v]) => (
-            <Item key={k} label={k} value={typeof v === 'object' ? JSON.stringify(v) : String(v)} />
+            <Item key={k} label={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />
           ))}
         </dl>
       </Card>

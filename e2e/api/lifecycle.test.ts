@@ -89,7 +89,7 @@ describe('reads', () => {
     }
     expect(seen).toEqual([numbers[4], numbers[3], numbers[2], numbers[1], numbers[0]]);
 
-    const prefix = numbers[0]!.slice(0, 12).toLowerCase();
+    const prefix = numbers[0].slice(0, 12).toLowerCase();
     const byPrefix = await call(`/packages?tracking_number=${prefix}`, { ...GET, token: account.tokens.test });
     expect(byPrefix.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber)).toEqual([numbers[0]]);
     const byStatus = await call('/packages?status=cancelled', { ...GET, token: account.tokens.test });

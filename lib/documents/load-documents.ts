@@ -1,12 +1,13 @@
 import 'server-only';
 import { pgPool } from '@/lib/db';
+import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
-import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty } from './types';
+import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, ManifestState } from './types';
 
 // The documents' data: a manifest (container or daily) and its packages, scoped by account and
-// environment; another's id is a plain 404. A small loader of its own, since the lifecycle read
-// API (w/lifecycle) is not on main yet; it reads the stored request JSON the API accepted.
+// environment; another's id is a plain 404. It reads the stored request JSON the API accepted, and
+// the manifest's lifecycle status (a cancelled manifest's paper says so).
 
 type Json = Record<string, unknown>;
 
@@ -36,6 +37,9 @@ function documentPackage(data: Json, header: Json): DocumentPackage {
   };
 }
 
+/** A cancelled manifest's paper says CANCELLED across it; every other status prints as open. */
+const stateOf = (status: string): ManifestState => (status === 'cancelled' ? 'cancelled' : 'open');
+
 const day = (value: Date | string): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 
 export interface LoadScope {
@@ -47,41 +51,42 @@ export interface LoadScope {
 export async function loadDocumentManifest(options: LoadScope & { manifestId: string }): Promise<DocumentManifest> {
   const { accountId, environment, manifestId } = options;
   const pool = pgPool();
-  const container = await pool.query<{ id: string; manifest_date: Date; service_name: string; awb: string | null; header: unknown; container_id: string; shipment_description: string }>(
-    `SELECT id, manifest_date, service_name, awb, header, container_id, shipment_description FROM container_manifests
-     WHERE id = $1 AND account_id = $2::uuid AND environment = $3::"Environment"`,
-    [manifestId, accountId, environment],
+  const row = await queryRow(
+    pool,
+    sql<{ id: string; manifest_date: Date; service_name: string; awb: string | null; header: unknown; container_id: string; shipment_description: string; status: string }>`
+      SELECT id, manifest_date, service_name, awb, header, container_id, shipment_description, status FROM container_manifests
+      WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
-  const row = container.rows[0];
   if (row) {
     const header = obj(row.header);
-    const packages = await pool.query<{ detail: unknown }>(`SELECT detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`, [row.id]);
+    const packages = await queryRows(pool, sql<{ detail: unknown }>`SELECT detail FROM container_packages WHERE manifest_id = ${row.id} ORDER BY position`);
     const length = num(header.ContainerLength);
     const width = num(header.ContainerWidth);
     const height = num(header.ContainerHeight);
     return {
-      kind: 'container', manifestId: row.id, state: 'open', manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
+      kind: 'container', manifestId: row.id, state: stateOf(row.status), manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
       shipper: party(header), fromTerminal: str(header.FromTerminal), toTerminal: str(header.ToTerminal), awb: row.awb ?? undefined,
       containerId: row.container_id, containerName: str(header.ContainerName) ?? str(header['Container Name']),
       ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
       containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: row.shipment_description,
-      packages: packages.rows.map((p) => documentPackage(obj(p.detail), header)), generatedAt: new Date(),
+      packages: packages.map((p) => documentPackage(obj(p.detail), header)), generatedAt: new Date(),
     };
   }
-  const daily = await pool.query<{ id: string; manifest_date: Date | string }>(
-    `SELECT id, manifest_date FROM daily_manifests WHERE id = $1 AND account_id = $2::uuid AND environment = $3::"Environment"`,
-    [manifestId, accountId, environment],
+  const dailyRow = await queryRow(
+    pool,
+    sql<{ id: string; manifest_date: Date | string; status: string }>`
+      SELECT id, manifest_date, status FROM daily_manifests
+      WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
-  const dailyRow = daily.rows[0];
   if (!dailyRow) throw new AppError('not_found', `No manifest ${manifestId} in this environment.`);
-  const packages = await pool.query<{ data: unknown }>(`SELECT data FROM packages WHERE daily_manifest_id = $1 ORDER BY id`, [dailyRow.id]);
-  const first = obj(packages.rows[0]?.data);
-  const services = new Set(packages.rows.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
+  const packages = await queryRows(pool, sql<{ data: unknown }>`SELECT data FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`);
+  const first = obj(packages[0]?.data);
+  const services = new Set(packages.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
   return {
-    kind: 'daily', manifestId: dailyRow.id, state: 'open', manifestDate: day(dailyRow.manifest_date),
+    kind: 'daily', manifestId: dailyRow.id, state: stateOf(dailyRow.status), manifestDate: day(dailyRow.manifest_date),
     serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
     shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
-    packages: packages.rows.map((p) => documentPackage(obj(p.data), {})), generatedAt: new Date(),
+    packages: packages.map((p) => documentPackage(obj(p.data), {})), generatedAt: new Date(),
   };
 }
 
@@ -94,21 +99,22 @@ export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
 export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
   const { accountId, environment, trackingNumber } = options;
   const pool = pgPool();
-  const daily = await pool.query<{ data: unknown; daily_manifest_id: string; manifest_date: Date }>(
-    `SELECT data, daily_manifest_id, manifest_date FROM packages WHERE account_id = $1::uuid AND environment = $2::"Environment" AND tracking_number = $3`,
-    [accountId, environment, trackingNumber],
+  const d = await queryRow(
+    pool,
+    sql<{ data: unknown; daily_manifest_id: string; manifest_date: Date }>`
+      SELECT data, daily_manifest_id, manifest_date FROM packages
+      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
   );
-  const d = daily.rows[0];
   if (d) {
     const data = obj(d.data);
     return { manifestId: d.daily_manifest_id, manifestDate: day(d.manifest_date), carrier: 'Carrier', shipper: party(data), pkg: documentPackage(data, {}) };
   }
-  const container = await pool.query<{ detail: unknown; header: unknown; id: string; manifest_date: Date }>(
-    `SELECT p.detail, m.header, m.id, m.manifest_date FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
-     WHERE p.account_id = $1::uuid AND p.environment = $2::"Environment" AND p.tracking_number = $3`,
-    [accountId, environment, trackingNumber],
+  const c = await queryRow(
+    pool,
+    sql<{ detail: unknown; header: unknown; id: string; manifest_date: Date }>`
+      SELECT p.detail, m.header, m.id, m.manifest_date FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
+      WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND p.tracking_number = ${trackingNumber}`,
   );
-  const c = container.rows[0];
   if (!c) throw new AppError('not_found', `No package ${trackingNumber} in this environment.`);
   const header = obj(c.header);
   return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header) };

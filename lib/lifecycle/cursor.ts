@@ -25,7 +25,7 @@ export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): C
     throw invalid();
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid();
-  const [t, k, i] = parsed;
+  const [t, k, i] = parsed as unknown[];
   if (typeof t !== 'string' || !ISO_MS.test(t) || Number.isNaN(Date.parse(t)) || new Date(t).toISOString() !== t) throw invalid();
   if (k !== 0 && k !== 1) throw invalid();
   if (typeof i !== 'string' || !ID.test(i) || (ids === 'numeric' && !/^\d{1,18}$/.test(i))) throw invalid();

@@ -23,10 +23,10 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const errorRef = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 
 function output(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
 }
 function input(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
 }
 
 function queryParameters(schema: z.ZodType): Json[] {

@@ -132,7 +132,7 @@ export const ZScanBatch = z.strictObject({
         ctx.addIssue({ code: 'custom', message: `must hold 1 to ${SCAN_BATCH_MAX} scans (got ${value.length})` });
         return z.NEVER;
       }
-      return value;
+      return value as unknown[];
     })
     .meta({ type: 'array', minItems: 1, maxItems: SCAN_BATCH_MAX, items: { type: 'object' } }),
 });
