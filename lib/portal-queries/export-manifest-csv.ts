@@ -1,6 +1,8 @@
 import 'server-only';
 import { db, pgPool } from '@/lib/db';
+import { queryRow, sql } from '@/lib/sql';
 import { csvCell } from './csv';
+import { csvLineSql } from './csv-sql';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest';
 import type { PortalScope } from './scope';
 
@@ -10,9 +12,14 @@ const BATCH = 5_000;
 /**
  * A manifest's packages as CSV (one column per schema field, formula-looking cells neutralised);
  * null when the manifest is not this account's. Streamed: a batch of rows is read (a keyset range of
- * (manifest_id, position) or (daily_manifest_id, id), each field taken out of the JSON by PostgreSQL)
- * only when the client has taken the previous one, so a 100,000-row daily manifest costs the server
- * one batch of memory and the database one range scan per batch (docs/decisions/reads-at-scale.md).
+ * (manifest_id, position) or (daily_manifest_id, id)) only when the client has taken the previous one,
+ * so a 100,000-row daily manifest costs the server one batch of memory and the database one range scan
+ * per batch (docs/decisions/reads-at-scale.md).
+ *
+ * PostgreSQL writes the CSV: each row's JSON is taken apart once (jsonb_to_record), each cell is quoted
+ * and neutralised by csv-sql.ts (csv.ts's rules), and a batch comes back as ONE row holding its text and
+ * its last key, so Node neither parses rows nor builds strings per cell (7.5k rows/s when it did; see
+ * bench/RESULTS.md "export").
  */
 export async function exportManifestCsv(
   options: PortalScope & { id: string },
@@ -25,24 +32,33 @@ export async function exportManifestCsv(
     : await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
   if (!container && !daily) return null;
   const columns = container ? CONTAINER_PACKAGE_COLUMNS : DAILY_PACKAGE_COLUMNS;
-  const json = container ? 'detail' : 'data';
-  const fields = columns.map((_, i) => `${json} ->> $${i + 5}`).join(', ');
-  const text = container
-    ? `SELECT position AS key, ${fields} FROM container_packages
-       WHERE manifest_id = $1 AND account_id = $2::uuid AND environment = $3::"Environment" AND position > $4::bigint
-       ORDER BY position LIMIT ${BATCH}`
-    : `SELECT id AS key, ${fields} FROM packages
-       WHERE daily_manifest_id = $1 AND account_id = $2::uuid AND environment = $3::"Environment" AND id > $4::bigint
-       ORDER BY id LIMIT ${BATCH}`;
-  const encoder = new TextEncoder();
+  const record = sql.join(columns.map((c) => sql`${sql.id(c)} text`));
+  const line = csvLineSql(columns.map((c) => sql.id('r', c)));
+  const batch = (after: string) =>
+    container
+      ? sql`SELECT position AS key, ${line} AS line
+            FROM container_packages x CROSS JOIN LATERAL jsonb_to_record(x.detail) AS r(${record})
+            WHERE x.manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
+              AND x.position > ${after}::bigint
+            ORDER BY x.position LIMIT ${BATCH}`
+      : sql`SELECT x.id AS key, ${line} AS line
+            FROM packages x CROSS JOIN LATERAL jsonb_to_record(x.data) AS r(${record})
+            WHERE x.daily_manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
+              AND x.id > ${after}::bigint
+            ORDER BY x.id LIMIT ${BATCH}`;
   const read = (after: string) => {
-    const query = pgPool().query<unknown[]>({ text, values: [id, accountId, environment, after, ...columns], rowMode: 'array' });
+    const query = queryRow(
+      pgPool(),
+      sql<{ rows: number; last: string | null; text: string | null }>`SELECT count(*)::int AS rows, max(b.key)::text AS last, string_agg(b.line, '' ORDER BY b.key) AS text
+        FROM (${batch(after)}) AS b`,
+    );
     // Handled here too: a batch that fails before pull() awaits it must not be an unhandled rejection
     // (pull() still sees the error and the stream errors with it).
     query.catch(() => undefined);
     return query;
   };
-  // The next batch is asked for while this one is turned into CSV and sent: one batch in flight, one in hand.
+  const encoder = new TextEncoder();
+  // The next batch is asked for while this one is sent: one batch in flight, one in hand.
   let pending: ReturnType<typeof read> | undefined = read('-1');
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -51,15 +67,10 @@ export async function exportManifestCsv(
       },
       async pull(controller) {
         if (!pending) return;
-        const { rows } = await pending;
-        const last = rows[rows.length - 1];
-        pending = rows.length === BATCH && last ? read(String(last[0])) : undefined;
-        let chunk = '';
-        for (const row of rows) {
-          for (let i = 1; i < row.length; i++) chunk += (i > 1 ? ',' : '') + csvCell(row[i]);
-          chunk += '\r\n';
-        }
-        if (chunk) controller.enqueue(encoder.encode(chunk));
+        const result = await pending;
+        const rows = result?.rows ?? 0;
+        pending = rows === BATCH && result?.last ? read(result.last) : undefined;
+        if (result?.text) controller.enqueue(encoder.encode(result.text));
         if (!pending) controller.close();
       },
       cancel() {
