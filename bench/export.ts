@@ -13,6 +13,7 @@ import pg from 'pg';
 import { createDatabase, dropDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
 import { packageSample } from '../e2e/api/support/samples';
+import { RATE_PATH } from './support/fixtures';
 import { rssMb, startAppProcess } from './support/processes';
 
 const ROWS = Number(process.env.EXPORT_ROWS ?? 100_000);
@@ -52,6 +53,7 @@ async function main() {
     await client.query('VACUUM ANALYZE packages');
     await client.end();
     console.log(`loaded ${ROWS} packages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (process.env.EXPORT_LOAD_ONLY) return;
 
     const server = await startAppProcess({
       name: 'production server',
@@ -63,7 +65,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         WEBHOOK_WORKER: 'off',
       },
-      readyPath: '/',
+      readyPath: RATE_PATH,
     });
     const lines: string[] = [];
     try {
@@ -104,7 +106,8 @@ async function main() {
     const head = `\n## Export (bench/export.ts), ${new Date().toISOString()}\n\n${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), shared with other work; ${ROWS.toLocaleString('en-US')} daily packages in one account, production server (one worker), each export downloaded once to warm up, then measured. Goal ≥ 50,000 rows/s, RSS growth < 50 MB.\n\n`;
     appendFileSync(new URL('./RESULTS.md', import.meta.url), `${head}${lines.map((l) => `- ${l}`).join('\n')}\n`);
   } finally {
-    await dropDatabase(serverUrl, name);
+    if (process.env.EXPORT_KEEP_DB) console.log(`kept database ${name}`);
+    else await dropDatabase(serverUrl, name);
   }
 }
 

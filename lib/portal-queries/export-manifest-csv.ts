@@ -1,8 +1,8 @@
 import 'server-only';
 import { db, pgPool } from '@/lib/db';
-import { queryRow, sql } from '@/lib/sql';
+import { queryRows, sql } from '@/lib/sql';
 import { csvCell } from './csv';
-import { csvLineSql } from './csv-sql';
+import { exportLine } from './csv-fast';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest';
 import type { PortalScope } from './scope';
 
@@ -16,10 +16,9 @@ const BATCH = 5_000;
  * so a 100,000-row daily manifest costs the server one batch of memory and the database one range scan
  * per batch (docs/decisions/reads-at-scale.md).
  *
- * PostgreSQL writes the CSV: each row's JSON is taken apart once (jsonb_to_record), each cell is quoted
- * and neutralised by csv-sql.ts (csv.ts's rules), and a batch comes back as ONE row holding its text and
- * its last key, so Node neither parses rows nor builds strings per cell (7.5k rows/s when it did; see
- * bench/RESULTS.md "export").
+ * Each row comes as its stored JSON (one column, parsed once by pg, not one `->>` per field), its cells
+ * written by csv-fast.ts (csv.ts's rules without the per-cell regex work), a batch as one string, and
+ * the next batch is read while this one is sent (bench/export.ts; 7.5k rows/s before, see bench/RESULTS.md).
  */
 export async function exportManifestCsv(
   options: PortalScope & { id: string },
@@ -32,26 +31,18 @@ export async function exportManifestCsv(
     : await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
   if (!container && !daily) return null;
   const columns = container ? CONTAINER_PACKAGE_COLUMNS : DAILY_PACKAGE_COLUMNS;
-  const record = sql.join(columns.map((c) => sql`${sql.id(c)} text`));
-  const line = csvLineSql(columns.map((c) => sql.id('r', c)));
   const batch = (after: string) =>
     container
-      ? sql`SELECT position AS key, ${line} AS line
-            FROM container_packages x CROSS JOIN LATERAL jsonb_to_record(x.detail) AS r(${record})
+      ? sql<{ key: string; body: Record<string, unknown> }>`SELECT x.position::text AS key, x.detail AS body FROM container_packages x
             WHERE x.manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.position > ${after}::bigint
             ORDER BY x.position LIMIT ${BATCH}`
-      : sql`SELECT x.id AS key, ${line} AS line
-            FROM packages x CROSS JOIN LATERAL jsonb_to_record(x.data) AS r(${record})
+      : sql<{ key: string; body: Record<string, unknown> }>`SELECT x.id::text AS key, x.data AS body FROM packages x
             WHERE x.daily_manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.id > ${after}::bigint
             ORDER BY x.id LIMIT ${BATCH}`;
   const read = (after: string) => {
-    const query = queryRow(
-      pgPool(),
-      sql<{ rows: number; last: string | null; text: string | null }>`SELECT count(*)::int AS rows, max(b.key)::text AS last, string_agg(b.line, '' ORDER BY b.key) AS text
-        FROM (${batch(after)}) AS b`,
-    );
+    const query = queryRows(pgPool(), batch(after));
     // Handled here too: a batch that fails before pull() awaits it must not be an unhandled rejection
     // (pull() still sees the error and the stream errors with it).
     query.catch(() => undefined);
@@ -67,10 +58,13 @@ export async function exportManifestCsv(
       },
       async pull(controller) {
         if (!pending) return;
-        const result = await pending;
-        const rows = result?.rows ?? 0;
-        pending = rows === BATCH && result?.last ? read(result.last) : undefined;
-        if (result?.text) controller.enqueue(encoder.encode(result.text));
+        const rows = await pending;
+        const last = rows[rows.length - 1];
+        pending = rows.length === BATCH && last ? read(last.key) : undefined;
+        // One string per batch, one cell function call per cell (csv-fast.ts).
+        let chunk = '';
+        for (const row of rows) chunk += exportLine(columns, row.body);
+        if (chunk) controller.enqueue(encoder.encode(chunk));
         if (!pending) controller.close();
       },
       cancel() {
