@@ -3,7 +3,7 @@ import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { PackageListQuery } from '@/lib/lifecycle/read';
 import { csvCell } from '@/lib/portal-queries/csv';
-import { exportLine } from '@/lib/portal-queries/csv-fast';
+import { exportCell } from '@/lib/portal-queries/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import { queryRows, sql, type Sql } from '@/lib/sql';
@@ -93,19 +93,32 @@ function batchSql(scope: { accountId: string; environment: Environment }, filter
     ORDER BY u.created_at DESC, u.kind DESC, u.id DESC LIMIT ${limit}`;
 }
 
-/** The row as the list API presents it (lib/lifecycle/read.ts presentPackage), as one CSV line. */
+/**
+ * Each column's value as the list API presents the row (lib/lifecycle/read.ts presentPackage: the JSON body,
+ * then the row's own columns over it), read straight from the row: no presented object per row.
+ */
+const OWN: Record<string, (row: BatchRow) => unknown> = {
+  TrackingNumber: (row) => row.tracking_number,
+  ManifestID: (row) => row.manifest_id,
+  ContainerID: (row) => (row.kind === 0 ? row.container_id : row.body.ContainerID),
+  ServiceName: (row) => (row.kind === 0 ? row.service_name : row.body.ServiceName),
+  ManifestDate: (row) => (row.kind === 0 ? row.manifest_date : row.body.ManifestDate),
+  manifest_type: (row) => (row.kind === 0 ? 'container' : 'daily'),
+  status: (row) => row.status,
+  status_updated_at: (row) => row.status_updated_at,
+  created_at: (row) => row.created_at,
+};
+const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.map((column) => OWN[column] ?? ((row: BatchRow) => row.body[column]));
+
+/** One CSV line of a row (csv-fast.ts's cells). */
 function line(row: BatchRow): string {
-  const values: Record<string, unknown> = {
-    ...row.body,
-    TrackingNumber: row.tracking_number,
-    ManifestID: row.manifest_id,
-    ...(row.kind === 0 ? { ContainerID: row.container_id, ServiceName: row.service_name, ManifestDate: row.manifest_date } : {}),
-    manifest_type: row.kind === 0 ? 'container' : 'daily',
-    status: row.status,
-    status_updated_at: row.status_updated_at,
-    created_at: row.created_at,
-  };
-  return exportLine(PACKAGE_EXPORT_COLUMNS, values);
+  let text = '';
+  for (let i = 0; i < VALUES.length; i++) {
+    const value = VALUES[i];
+    if (i > 0) text += ',';
+    if (value) text += exportCell(value(row));
+  }
+  return `${text}\r\n`;
 }
 
 /**
