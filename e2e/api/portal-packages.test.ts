@@ -335,7 +335,9 @@ describe('portal packages: CSV export', () => {
       expect(exported.text).toContain(`\r\n${expected}`);
     }
     expect(exported.text).toContain(`"say ""hi"",\r\nthen\nleave 📦 🚚"`);
-    expect(exported.text).toContain(`,'=1+2,'+SUM(A1),"'-2,5",'@cmd,'\tTab,`);
+    expect(exported.text).toContain(`,'=1+2,`);
+    expect(exported.text).toContain(`,'+SUM(A1),"'-2,5",'@cmd,'\tTab,`);
+    expect(exported.text).toContain(`,"'\rCR first",`);
     // The manifest exports: csvCell over the stored JSON's fields, in schema order.
     const daily = await db.$queryRawUnsafe<{ id: string; data: Record<string, unknown> }[]>(
       `SELECT daily_manifest_id AS id, data FROM packages WHERE tracking_number = $1 AND account_id = $2::uuid`,
