@@ -2,6 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiToken } from '@/lib/accounts/create-api-token';
+import { PACKAGE_EXPORT_COLUMNS } from '@/lib/portal-lifecycle/export-packages-csv';
+import { csvCell } from '@/lib/portal-queries/csv';
+import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/portal-queries/get-manifest';
 import { db } from '@/lib/db';
 import { baseUrl, call } from './support/api';
 import { containerSample, packageSample } from './support/samples';
@@ -293,6 +296,69 @@ describe('portal packages: CSV export', () => {
     expect(cancelled.text.split('\r\n').filter(Boolean).map((l) => l.split(',')[0])).toEqual(['TrackingNumber', dailyTn]);
   });
 
+  it('a row of hostile text (quotes, CR/LF, leading = + - @ TAB CR, emoji, commas) is written as csv.ts writes it, in both exports', async () => {
+    // The stored JSON is made hostile directly (more than the API lets in: a leading TAB or CR), so the SQL that
+    // writes the CSV is checked against csv.ts's rules on every class of cell, byte for byte.
+    const hostile: Record<string, string> = {
+      ToName: '=1+2',
+      ToAddress1: '+SUM(A1)',
+      ToAddress2: '-2,5',
+      ToCity: '@cmd',
+      ToState: '\tTab',
+      ToCountry: '\rCR first',
+      ShipmentDescription: 'say "hi",\r\nthen\nleave 📦 🚚',
+      Reference1: '"quoted"',
+      Reference2: 'a\tb',
+      Reference3: '😀',
+      Reference4: ' =not at start',
+      ToPhone: "'already",
+    };
+    const json = JSON.stringify(hostile);
+    await db.$executeRawUnsafe(`UPDATE packages SET data = data || $1::jsonb WHERE tracking_number = $2 AND account_id = $3::uuid`, json, dailyTn, owner.accountId);
+    const containerHostile = { ...hostile, PackageWeightUnit: '-lb' };
+    await db.$executeRawUnsafe(
+      `UPDATE container_packages SET detail = detail || $1::jsonb WHERE tracking_number = $2 AND account_id = $3::uuid`,
+      JSON.stringify(containerHostile),
+      containerTns[0],
+      owner.accountId,
+    );
+    const lineOf = (columns: readonly string[], values: Record<string, unknown>) =>
+      `${columns.map((c) => { const v = values[c]; return csvCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v); }).join(',')}\r\n`;
+    const exported = await portal(owner, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}`);
+    expect(exported.status).toBe(200);
+    expect(exported.text.startsWith(`${PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',')}\r\n`)).toBe(true);
+    for (const tn of [dailyTn, containerTns[0]]) {
+      // What the export wrote before PostgreSQL did: csvCell over the read API's own presentation of the package.
+      const presented = await portal(owner, 'GET', `/portal-api/packages/${tn}`);
+      expect(presented.status).toBe(200);
+      const expected = lineOf(PACKAGE_EXPORT_COLUMNS, presented.json);
+      expect(exported.text).toContain(`\r\n${expected}`);
+    }
+    expect(exported.text).toContain(`"say ""hi"",\r\nthen\nleave 📦 🚚"`);
+    expect(exported.text).toContain(`,'=1+2,`);
+    expect(exported.text).toContain(`,'+SUM(A1),"'-2,5",'@cmd,'\tTab,`);
+    expect(exported.text).toContain(`,"'\rCR first",`);
+    // The manifest exports: csvCell over the stored JSON's fields, in schema order.
+    const daily = await db.$queryRawUnsafe<{ id: string; data: Record<string, unknown> }[]>(
+      `SELECT daily_manifest_id AS id, data FROM packages WHERE tracking_number = $1 AND account_id = $2::uuid`,
+      dailyTn,
+      owner.accountId,
+    );
+    const dailyExport = await portal(owner, 'GET', `/portal-api/manifests/${daily[0]?.id}/export`);
+    expect(dailyExport.status).toBe(200);
+    expect(dailyExport.text).toContain(`\r\n${lineOf(DAILY_PACKAGE_COLUMNS, daily[0]?.data ?? {})}`);
+    const stored = await db.$queryRawUnsafe<{ detail: Record<string, unknown> }[]>(
+      `SELECT detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
+      containerManifest,
+    );
+    const containerExport = await portal(owner, 'GET', `/portal-api/manifests/${containerManifest}/export`);
+    expect(containerExport.status).toBe(200);
+    expect(containerExport.text).toBe(
+      `${CONTAINER_PACKAGE_COLUMNS.map(csvCell).join(',')}\r\n${stored.map((row) => lineOf(CONTAINER_PACKAGE_COLUMNS, row.detail)).join('')}`,
+    );
+    expect(containerExport.text).toContain(`,'-lb,`);
+  });
+
   it('streams 100,000 rows with the server process growing less than 50 MB', async () => {
     const bulk = await signUp('Bulk');
     const manifestId = `MAN-BULK${randomUUID().replaceAll('-', '').slice(0, 12).toUpperCase()}`;
@@ -317,31 +383,46 @@ describe('portal packages: CSV export', () => {
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
     // Warm the route (its first compile and pool) before the baseline.
     await (await fetch(`${baseUrl}/portal-api/exports/packages?environment=test&tracking_number=BULK0000001`, { headers: { cookie: bulk.cookie } })).text();
-    const before = rss();
-    let peak = before;
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}/portal-api/exports/packages?environment=test`, { headers: { cookie: bulk.cookie } });
-    expect(response.status).toBe(200);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let rows = -1;
-    let last = '';
-    let chunks = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const text = last + decoder.decode(value, { stream: true });
-      const lines = text.split('\r\n');
-      last = lines.pop() ?? '';
-      rows += lines.length;
-      if (++chunks % 10 === 0) peak = Math.max(peak, rss());
+    // Each export streamed as a browser reads it (as fast as it comes), the server's RSS sampled on the way.
+    const measure = async (label: string, path: string) => {
+      const before = rss();
+      let peak = before;
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}${path}`, { headers: { cookie: bulk.cookie } });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let rows = -1;
+      let last = '';
+      let chunks = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const text = last + decoder.decode(value, { stream: true });
+        const lines = text.split('\r\n');
+        last = lines.pop() ?? '';
+        rows += lines.length;
+        if (++chunks % 10 === 0) peak = Math.max(peak, rss());
+      }
+      const seconds = (performance.now() - started) / 1000;
+      peak = Math.max(peak, rss());
+      const growthMb = (peak - before) / 1024 / 1024;
+      const rowsPerSecond = Math.round(rows / seconds);
+      console.log(`export ${label}: ${rows} rows in ${seconds.toFixed(2)} s (${rowsPerSecond} rows/s), server RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
+      return { rows, last, growthMb, rowsPerSecond };
+    };
+    await (await fetch(`${baseUrl}/portal-api/manifests/${manifestId}/export?environment=test`, { headers: { cookie: bulk.cookie } })).body?.cancel();
+    for (const [label, path] of [
+      ['packages', '/portal-api/exports/packages?environment=test'],
+      ['manifest', `/portal-api/manifests/${manifestId}/export?environment=test`],
+    ] as const) {
+      const result = await measure(label, path);
+      expect(result.last).toBe('');
+      expect(result.rows).toBe(100_000);
+      expect(result.growthMb).toBeLessThan(50);
+      // Issue 13/14's goal is ≥ 50,000 rows/s (bench/export.ts measures it); asserted here only when asked
+      // (EXPORT_MIN_ROWS_PER_SECOND), as a shared CI machine's speed is not the code's.
+      if (process.env.EXPORT_MIN_ROWS_PER_SECOND) expect(result.rowsPerSecond).toBeGreaterThanOrEqual(Number(process.env.EXPORT_MIN_ROWS_PER_SECOND));
     }
-    const seconds = (performance.now() - started) / 1000;
-    peak = Math.max(peak, rss());
-    expect(last).toBe('');
-    expect(rows).toBe(100_000);
-    const growthMb = (peak - before) / 1024 / 1024;
-    console.log(`export: ${rows} rows in ${seconds.toFixed(2)} s (${Math.round(rows / seconds)} rows/s), server RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
-    expect(growthMb).toBeLessThan(50);
   }, 180_000);
 });

@@ -1,0 +1,26 @@
+// csv.ts's csvCell for the streamed exports' inner loop (a 100,000-row export is millions of cells): the same
+// output (csv.test.ts and e2e/api/portal-packages.test.ts check it against csvCell), without a regex for the
+// formula check or a second string for values that need neither a quote nor quoting. Client-safe.
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV cell: csvCell(value), with an object written as JSON (as the packages export always has). */
+export function exportCell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const first = text.charCodeAt(0);
+  // = + - @ TAB CR: a spreadsheet would run it as a formula (csv.ts FORMULA_START).
+  if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The cells of `columns` of `values` as one CSV line, CRLF-terminated. */
+export function exportLine(columns: readonly string[], values: Record<string, unknown>): string {
+  let line = '';
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i];
+    if (i > 0) line += ',';
+    if (column !== undefined) line += exportCell(values[column]);
+  }
+  return `${line}\r\n`;
+}
