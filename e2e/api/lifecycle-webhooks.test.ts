@@ -151,7 +151,7 @@ describe('lifecycle webhooks', () => {
     // A tampered body does not verify.
     const first = got[0];
     expect(first).toBeDefined();
-    expect(() => hook.verify(`${first!.body} `, { 'webhook-id': String(first!.headers['webhook-id']), 'webhook-timestamp': String(first!.headers['webhook-timestamp']), 'webhook-signature': String(first!.headers['webhook-signature']) })).toThrow();
+    expect(() => hook.verify(`${first.body} `, { 'webhook-id': String(first.headers['webhook-id']), 'webhook-timestamp': String(first.headers['webhook-timestamp']), 'webhook-signature': String(first.headers['webhook-signature']) })).toThrow();
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(expected);
 
     const occurred = (p: Record<string, unknown>) => {

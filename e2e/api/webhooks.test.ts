@@ -4,6 +4,10 @@ import { db } from '@/lib/db';
 import { newId } from '@/lib/ids';
 import { buildKeyring, generateKey, openSecret } from '@/lib/webhooks/secret-box';
 import { call, expectError, newAccount, type Env, type TestAccount } from './support/api';
+import { WEBHOOK_EVENTS } from '@/lib/schemas/webhooks';
+
+/** The catalog as the refusals name it: package.sorting first, then the lifecycle's events. */
+const EVENT_NAMES = WEBHOOK_EVENTS.join(', ');
 
 // The webhook endpoint API on the suite's server: strict SSRF guard, no delivery worker. Endpoints
 // here point at a public IP literal (no DNS) and nothing ever sends to them: this server runs no
@@ -102,7 +106,7 @@ describe('POST /webhooks', () => {
     const error = expectError(result, 422, 'validation_failed');
     expect(error.details).toEqual([
       { path: 'url', message: 'must use https (or http)' },
-      { path: 'events[1]', message: 'must be one of: package.sorting' },
+      { path: 'events[1]', message: `must be one of: ${EVENT_NAMES}` },
       { path: 'description', message: 'must be at most 255 characters' },
       { path: 'secret', message: 'is not a known field' },
     ]);
@@ -121,7 +125,7 @@ describe('POST /webhooks', () => {
       { url: 42, events: 'package.sorting' },
       [
         { path: 'url', message: 'must be a string' },
-        { path: 'events', message: 'must be an array of event names: package.sorting' },
+        { path: 'events', message: `must be an array of event names: ${EVENT_NAMES}` },
       ],
     ],
     [
@@ -143,7 +147,7 @@ describe('POST /webhooks', () => {
       { url: `https://93.184.215.14/${'a'.repeat(2_048)}`, events: ['package.sorting'] },
       [{ path: 'url', message: 'must be at most 2048 characters' }],
     ],
-    [{ url: PUBLIC_URL, events: [7] }, [{ path: 'events[0]', message: 'must be one of: package.sorting' }]],
+    [{ url: PUBLIC_URL, events: [7] }, [{ path: 'events[0]', message: `must be one of: ${EVENT_NAMES}` }]],
   ])('refuses %j', async (body, details) => {
     const error = expectError(await call('/webhooks', { token: acme.tokens.test, body }), 422, 'validation_failed');
     expect(error.details).toEqual(details);

@@ -7,7 +7,11 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /** One CSV cell: csvCell(value), with an object written as JSON (as the packages export always has). */
 export function exportCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  // An object or array as JSON; nothing else (a function, a symbol) comes out of stored JSON.
+  else text = JSON.stringify(value) ?? '';
   const first = text.charCodeAt(0);
   // = + - @ TAB CR: a spreadsheet would run it as a formula (csv.ts FORMULA_START).
   if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) text = `'${text}`;
