@@ -3,14 +3,18 @@
 // status may change; lib/lifecycle/store.ts writes what these plans say, guarded by the expected status.
 // (docs/decisions/lifecycle.md, design.md "Lifecycle")
 
-export const PACKAGE_STATUSES = ['manifested', 'received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'cancelled'] as const;
-export const CONTAINER_STATUSES = ['manifested', 'received', 'departed', 'arrived', 'closed', 'cancelled'] as const;
-/** A daily manifest is open (manifested) until closed, or cancelled when a cancel left it no live package. */
-export const DAILY_MANIFEST_STATUSES = ['manifested', 'closed', 'cancelled'] as const;
+// The statuses are words of the published contract, so they live with the schemas (lib/schemas/statuses.ts);
+// this module owns what may follow what.
+import { CONTAINER_STATUSES, PACKAGE_STATUSES, type ContainerStatus, type PackageStatus } from '@/lib/schemas/statuses';
 
-export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
-export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
-export type DailyManifestStatus = (typeof DAILY_MANIFEST_STATUSES)[number];
+export {
+  CONTAINER_STATUSES,
+  DAILY_MANIFEST_STATUSES,
+  PACKAGE_STATUSES,
+  type ContainerStatus,
+  type DailyManifestStatus,
+  type PackageStatus,
+} from '@/lib/schemas/statuses';
 
 /** What a scan says happened; `resolved` ends an exception (back to in_transit). */
 export const PACKAGE_EVENTS = ['received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved', 'cancel'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
 import { integer, oneOf, text, trackingNumber } from './fields';
 
 // The lifecycle API (issue 13): list queries, cancel/simulate/scan bodies and every response shape. The
