@@ -35,7 +35,6 @@ interface Proc {
 
 let newAccount: typeof import('./support/api').newAccount;
 let createOpsToken: typeof import('@/lib/auth/ops-tokens').createOpsToken;
-let pgPool: typeof import('@/lib/db').pgPool;
 let receiver: WebhookReceiver;
 let api: Proc | undefined;
 let worker: Proc | undefined;
@@ -74,7 +73,6 @@ beforeAll(async () => {
   process.env.DATABASE_URL = databaseUrl;
   ({ newAccount } = await import('./support/api'));
   ({ createOpsToken } = await import('@/lib/auth/ops-tokens'));
-  ({ pgPool } = await import('@/lib/db'));
   ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
   receiver = await new WebhookReceiver().start();
   const app = await startApp({
@@ -173,13 +171,8 @@ describe('lifecycle webhooks', () => {
     ]);
     for (const d of sim) expect(d.payload).toEqual({ tracking_number: simulated, manifest_id: dailyId, status: d.payload.status, previous_status: d.payload.previous_status, occurred_at: d.payload.occurred_at, location: null });
     expect(new Set(sim.map((d) => d.payload.occurred_at)).size).toBe(3);
-    // Queued (next_attempt_at, the order a worker claims in) in the order the transitions happened.
-    const queued = await pgPool().query<{ status: string }>(
-      `SELECT e.payload->>'status' AS status FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id
-       WHERE m.endpoint_id = $1 AND e.payload->>'tracking_number' = $2 ORDER BY m.next_attempt_at, m.id`,
-      [endpoint.json.id, simulated],
-    );
-    expect(queued.rows.map((r) => r.status)).toEqual(['received', 'in_transit', 'delivered']);
+    // (The queue's own order cannot be read back here: a claim rewrites next_attempt_at to its lease's end, so
+    // after delivery it says when each attempt was taken, not the order they were queued in.)
 
     expect(ofPackage(cancelled).map((d) => [d.type, d.payload])).toEqual([
       ['package.cancelled', { tracking_number: cancelled, manifest_id: dailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],

@@ -78,7 +78,7 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
       SELECT id, manifest_date, status FROM daily_manifests
       WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
-  if (!dailyRow) throw new AppError('not_found', `No manifest ${manifestId} in this environment.`);
+  if (!dailyRow) throw new AppError('not_found', 'No manifest with this id in this account and environment.');
   const packages = await queryRows(pool, sql<{ data: unknown }>`SELECT data FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`);
   const first = obj(packages[0]?.data);
   const services = new Set(packages.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
@@ -115,7 +115,7 @@ export async function loadDocumentLabel(options: LoadScope & { trackingNumber: s
       SELECT p.detail, m.header, m.id, m.manifest_date FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
       WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND p.tracking_number = ${trackingNumber}`,
   );
-  if (!c) throw new AppError('not_found', `No package ${trackingNumber} in this environment.`);
+  if (!c) throw new AppError('not_found', 'No package with this tracking number in this account and environment.');
   const header = obj(c.header);
   return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header) };
 }

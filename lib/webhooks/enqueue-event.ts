@@ -113,7 +113,7 @@ export async function enqueueEvents(on: Queryable, events: readonly BatchWebhook
      )
      INSERT INTO webhook_messages (id, event_id, endpoint_id, next_attempt_at)
      SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id,
-            clock_timestamp() + make_interval(secs => o.ordinal / 1000.0)
+            statement_timestamp() + make_interval(secs => o.ordinal / 1000.0)
      FROM ev JOIN unnest(${ids}::text[]) WITH ORDINALITY AS o(id, ordinal) ON o.id = ev.id
      JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment
                               AND e.enabled AND ev.event_type = ANY(e.events)`,
