@@ -98,7 +98,8 @@ describe('npm start killed with SIGKILL (its whole process group, as Playwright 
 
     await current.stop('SIGKILL', { group: true });
     current = undefined;
-    expect(alive(supervisor)).toBe(false);
+    // The group's SIGKILL lands at once, but a loaded machine may take a moment to reap the supervisor.
+    expect(await until(() => !alive(supervisor), 10_000)).toBe(true);
     // A fast shutdown takes well under a second; 15 s for a busy machine.
     expect(await until(() => !alive(postmaster), 15_000)).toBe(true);
     expect(await listening(pgPort)).toBe(false);
