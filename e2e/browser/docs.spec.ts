@@ -41,9 +41,13 @@ test('the OpenAPI document is public, valid JSON, and every documented path exis
   for (const server of doc.servers) {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item).filter((k) => ['get', 'post', 'patch', 'delete'].includes(k))) {
-        const url = server.url + path.replace('{id}', 'we_doesnotexist').replace('{deliveryId}', 'att_1');
+        const url =
+          server.url +
+          path.replace('{id}', 'we_doesnotexist').replace('{deliveryId}', 'att_1').replace(/\{trackingNumber\}|\{TrackingNumber\}/i, 'TN0000000000');
         const answer = await request.fetch(url, { method, data: method === 'get' || method === 'delete' ? undefined : '{}' });
-        expect(answer.status(), `${method.toUpperCase()} ${url}`).toBe(401);
+        // The simulator exists on the test path only: on the live path it is not there at all (404 before any token).
+        const expected = path.endsWith('/simulate') && !server.url.includes('/version-test/') ? 404 : 401;
+        expect(answer.status(), `${method.toUpperCase()} ${url}`).toBe(expected);
       }
     }
     expect((await request.post(`${server.url}/wf/not-a-thing`, { data: '{}' })).status()).toBe(404);
