@@ -22,10 +22,13 @@ export interface ListPage<T> {
   next_cursor: string | null;
 }
 
-/** The keyset condition of one branch (kind k) after cursor c, in the order (created_at DESC, kind DESC, id DESC). */
+/**
+ * The keyset condition of one branch (kind k) after cursor c, in the order (created_at DESC, kind DESC, id DESC).
+ * c.t is any text PostgreSQL reads as a timestamptz (the API's cursors hold ISO, the CSV export PostgreSQL's own).
+ */
 function after(kind: number, cursor: Cursor | undefined): Sql<never> {
   if (!cursor) return sql`TRUE`;
-  const ts = new Date(cursor.t);
+  const ts = sql`${cursor.t}::timestamptz`;
   if (kind < cursor.k) return sql`x.created_at <= ${ts}`;
   if (kind > cursor.k) return sql`x.created_at < ${ts}`;
   return sql`(x.created_at, x.id) < (${ts}, ${cursor.i})`;
@@ -82,8 +85,14 @@ interface PackageDbRow {
   body: Record<string, unknown>;
 }
 
-/** Kind 0: a container's package; kind 1: a daily manifest's. */
-function packageBranch(kind: 0 | 1, scope: Scope, query: PackageListQuery, cursor: Cursor | undefined, limit: number): Sql<never> {
+/** GET /packages's filters: what the list and the portal's CSV export (lib/portal-lifecycle) both select by. */
+export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
+
+/**
+ * One package table's next rows after the cursor, newest first, with the filters: kind 0 a container's packages,
+ * kind 1 a daily manifest's. The list and the CSV export both read through it, so a filter is written once.
+ */
+export function packageBranch(kind: 0 | 1, scope: Scope, query: PackageFilters, cursor: Cursor | undefined, limit: number): Sql<never> {
   const manifestColumn = kind === 0 ? sql`x.manifest_id` : sql`x.daily_manifest_id`;
   const where: Sql<never>[] = [sql`x.account_id = ${scope.accountId}::uuid`, sql`x.environment = ${scope.environment}::"Environment"`];
   if (query.status) where.push(sql`x.status = ${query.status}`);

@@ -1,7 +1,8 @@
 import 'server-only';
 import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import type { PackageListQuery } from '@/lib/lifecycle/read';
+import type { Cursor } from '@/lib/lifecycle/cursor';
+import { packageBranch, type PackageFilters as Filters } from '@/lib/lifecycle/read';
 import { csvCell } from '@/lib/portal-queries/csv';
 import { exportCell } from '@/lib/portal-queries/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
@@ -13,7 +14,8 @@ import { queryRows, sql, type Sql } from '@/lib/sql';
 // rows are inserted) and the same filters, each batch read only when the reader has taken the previous one
 // (one batch in flight while one is sent), so memory stays flat however many rows there are.
 //
-// One query per batch of its own (not the list API's function: no Date objects, no presented objects kept),
+// One query per batch of its own over the list's own branches (read.ts packageBranch: the same filters, written
+// once), not the list API's function: no Date objects, no presented objects kept;
 // the cells what the list API presents (presentPackage: timestamps as toISOString() writes them, written by
 // PostgreSQL's to_char), built by csv-fast.ts into one string per batch (bench/export.ts: 8-10k rows/s before).
 
@@ -27,46 +29,8 @@ export const PACKAGE_EXPORT_COLUMNS: readonly string[] = [
   ...[...new Set([...Object.keys(ZPackage.shape), ...Object.keys(ZContainerDetail.shape)])].filter((c) => !LEAD.includes(c)),
 ];
 
-type Filters = Omit<PackageListQuery, 'limit' | 'cursor'>;
-interface Cursor {
-  t: string;
-  k: number;
-  i: string;
-}
-
 /** A timestamp as JavaScript's toISOString() writes it (UTC, milliseconds, Z). */
 const iso = (value: Sql<unknown>) => sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-function likePrefix(value: string): string {
-  return `${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** One table's next rows after the cursor (lib/lifecycle/read.ts packageBranch's filters and order). */
-function branch(kind: 0 | 1, scope: { accountId: string; environment: Environment }, filters: Filters, cursor: Cursor | undefined, limit: number): Sql<never> {
-  const manifestColumn = kind === 0 ? sql`x.manifest_id` : sql`x.daily_manifest_id`;
-  const where: Sql<unknown>[] = [sql`x.account_id = ${scope.accountId}::uuid`, sql`x.environment = ${scope.environment}::"Environment"`];
-  if (filters.status) where.push(sql`x.status = ${filters.status}`);
-  if (filters.manifestId) where.push(sql`${manifestColumn} = ${filters.manifestId}`);
-  if (filters.service) where.push(sql`x.service_name = ${filters.service}`);
-  if (filters.from) where.push(sql`x.manifest_date >= ${filters.from}::date`);
-  if (filters.to) where.push(sql`x.manifest_date < ${filters.to}::date + 1`);
-  if (filters.toPostalCode) where.push(sql`x.to_postal_code = ${filters.toPostalCode}`);
-  if (filters.trackingNumber) where.push(sql`lower(x.tracking_number) LIKE ${likePrefix(filters.trackingNumber)}`);
-  if (cursor) {
-    if (kind < cursor.k) where.push(sql`x.created_at <= ${cursor.t}::timestamptz`);
-    else if (kind > cursor.k) where.push(sql`x.created_at < ${cursor.t}::timestamptz`);
-    else where.push(sql`(x.created_at, x.id) < (${cursor.t}::timestamptz, ${cursor.i}::bigint)`);
-  }
-  const select =
-    kind === 0
-      ? sql`SELECT 0 AS kind, x.id, x.created_at, x.tracking_number, x.manifest_id, m.container_id, x.service_name, x.manifest_date,
-               x.status, x.status_updated_at, x.detail AS body
-            FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id`
-      : sql`SELECT 1 AS kind, x.id, x.created_at, x.tracking_number, x.daily_manifest_id AS manifest_id, NULL::text AS container_id,
-               x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body
-            FROM packages x`;
-  return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
-}
 
 interface BatchRow {
   kind: number;
@@ -86,11 +50,11 @@ interface BatchRow {
 function batchSql(scope: { accountId: string; environment: Environment }, filters: Filters, cursor: Cursor | undefined, limit: number): Sql<BatchRow> {
   // Timestamps as text in toISOString()'s form (no Date per cell), the cursor's as PostgreSQL's own text (exact).
   return sql<BatchRow>`
-    SELECT u.kind, u.id::text AS id, u.created_at::text AS t, u.tracking_number, u.manifest_id, u.container_id, u.service_name,
+    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.manifest_id, u.container_id, u.service_name,
            ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
            ${iso(sql`u.created_at`)} AS created_at, u.body
-    FROM (${branch(0, scope, filters, cursor, limit)} UNION ALL ${branch(1, scope, filters, cursor, limit)}) AS u
-    ORDER BY u.created_at DESC, u.kind DESC, u.id DESC LIMIT ${limit}`;
+    FROM (${packageBranch(0, scope, filters, cursor, limit)} UNION ALL ${packageBranch(1, scope, filters, cursor, limit)}) AS u
+    ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC LIMIT ${limit}`;
 }
 
 /**
