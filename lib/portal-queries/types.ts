@@ -55,14 +55,3 @@ export interface ManifestPackagePage {
   /** `cursor=nextCursor` gives the next page; null on the last one. */
   nextCursor: string | null;
 }
-
-export interface FoundPackage {
-  kind: ManifestType;
-  trackingNumber: string;
-  manifestId: string;
-  manifestDate: string;
-  service: string | null;
-  containerId: string | null;
-  createdAt: string;
-  detail: Record<string, unknown>;
-}
