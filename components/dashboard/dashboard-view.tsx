@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
-import { StatusBadge } from '@/components/lifecycle/status-badge';
+import { StatusCounts } from '@/components/lifecycle/status-counts';
 import { formatDateTime } from '@/lib/portal/format';
 
 interface Dashboard {
@@ -26,9 +26,7 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 }
 
 /** Every package of the window, container and daily, by status; each count opens the Packages page filtered by it. */
-function PackagesByStatus({ counts }: { counts: Dashboard['packagesByStatus'] }) {
-  const entries = Object.entries(counts);
-  const total = entries.reduce((n, [, c]) => n + c, 0);
+function PackagesByStatus({ counts, total }: { counts: Dashboard['packagesByStatus']; total: number }) {
   return (
     <Card>
       <CardTitle>Packages by status, last 30 days</CardTitle>
@@ -38,18 +36,7 @@ function PackagesByStatus({ counts }: { counts: Dashboard['packagesByStatus'] })
         </span>{' '}
         packages in containers and daily manifests.
       </p>
-      <ul aria-label="Packages by status" className="mt-3 flex flex-wrap gap-2">
-        {entries.map(([status, n]) => (
-          <li key={status}>
-            <PortalLink
-              href={`/packages?status=${status}`}
-              className="inline-flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm hover:bg-slate-50"
-            >
-              <StatusBadge status={status} /> <span className="tabular-nums font-medium text-slate-900">{n.toLocaleString()}</span>
-            </PortalLink>
-          </li>
-        ))}
-      </ul>
+      <StatusCounts className="mt-3" counts={counts} href={(status) => `/packages?status=${status}`} />
     </Card>
   );
 }
@@ -95,12 +82,13 @@ export function DashboardView() {
     return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => void query.refetch()} />;
   const { daily, totals, webhooks, recent, packagesByStatus } = query.data;
   const rate = webhooks.successRate;
+  // Containers' packages too: the by-status counts cover both tables (totals.packages counts daily ones).
+  const packagesTotal = Object.values(packagesByStatus).reduce((n, c) => n + c, 0);
 
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        {/* Containers' packages too: the by-status counts cover both tables (totals.packages counts daily ones). */}
-        <Stat label="Packages, last 30 days" value={String(Object.values(packagesByStatus).reduce((n, c) => n + c, 0))} />
+        <Stat label="Packages, last 30 days" value={String(packagesTotal)} />
         <Stat label="Container manifests, last 30 days" value={String(totals.manifests)} />
         <Stat
           label="Webhook success rate"
@@ -109,7 +97,7 @@ export function DashboardView() {
         />
       </div>
 
-      <PackagesByStatus counts={packagesByStatus} />
+      <PackagesByStatus counts={packagesByStatus} total={packagesTotal} />
 
       <Card>
         <CardTitle>Activity per day</CardTitle>

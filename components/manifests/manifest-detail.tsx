@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Breadcrumb, Button, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Td, Th, Tr } from '@/components/ui';
+import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ENVIRONMENT_QUERY, portalPath } from '@/lib/portal/paths';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
@@ -66,7 +66,7 @@ export function ManifestDetailView({ id }: { id: string }) {
             // A download link cannot send a header: the environment goes in the query (GET only).
             href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
             download={`${m.id}-packages.csv`}
-            className="inline-flex items-center rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+            className={buttonClass({ variant: 'secondary' })}
           >
             Export packages (CSV)
           </a>
@@ -188,35 +188,18 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
               </tbody>
             </table>
           </div>
-          <nav
-            aria-label="Package pages"
-            className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 px-4 py-3 text-sm sm:px-6"
-          >
-            <p className="text-slate-700">
-              {offset + 1}–{offset + page.data.items.length} of {page.data.total.toLocaleString()}
-            </p>
-            <div className="flex gap-2">
-              <Button
-                size="sm"
-                variant="secondary"
-                disabled={cursors.length === 0}
-                onClick={() => setCursors((c) => c.slice(0, -1))}
-              >
-                Previous
-              </Button>
-              <Button
-                size="sm"
-                variant="secondary"
-                disabled={!page.data.nextCursor}
-                onClick={() => {
-                  const next = page.data.nextCursor;
-                  if (next) setCursors((c) => [...c, next]);
-                }}
-              >
-                Next
-              </Button>
-            </div>
-          </nav>
+          <Pager
+            label="Package pages"
+            className="sm:px-6"
+            summary={`${offset + 1}–${offset + page.data.items.length} of ${page.data.total.toLocaleString()}`}
+            hasPrevious={cursors.length > 0}
+            onPrevious={() => setCursors((c) => c.slice(0, -1))}
+            hasNext={!!page.data.nextCursor}
+            onNext={() => {
+              const next = page.data.nextCursor;
+              if (next) setCursors((c) => [...c, next]);
+            }}
+          />
         </>
       )}
     </section>

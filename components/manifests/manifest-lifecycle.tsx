@@ -1,8 +1,9 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
+import { StatusCounts } from '@/components/lifecycle/status-counts';
 import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
 import { formatDateTime } from '@/lib/portal/format';
@@ -26,8 +27,7 @@ export function ManifestLifecycle({ id }: { id: string }) {
   if (status.isError)
     return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => void status.refetch()} />;
   const m = status.data;
-  const order = (s: string) => PACKAGE_STATUSES.findIndex((known) => known === s);
-  const counts = Object.entries(m.totals?.by_status ?? {}).sort(([a], [b]) => order(a) - order(b));
+  const counts = m.totals?.by_status ?? {};
   const container = m.type === 'container';
   return (
     <Card>
@@ -51,21 +51,14 @@ export function ManifestLifecycle({ id }: { id: string }) {
         />
       </div>
       <h3 className="mt-4 text-sm font-semibold text-slate-900">Packages by status</h3>
-      {counts.length === 0 ? (
+      {Object.keys(counts).length === 0 ? (
         <p className="mt-1 text-sm text-slate-600">No packages.</p>
       ) : (
-        <ul aria-label="Packages by status" className="mt-2 flex flex-wrap gap-2">
-          {counts.map(([s, n]) => (
-            <li key={s}>
-              <PortalLink
-                href={`/packages?manifest_id=${encodeURIComponent(m.ManifestID)}&status=${encodeURIComponent(s)}`}
-                className="inline-flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm hover:bg-slate-50"
-              >
-                <StatusBadge status={s} /> <span className="tabular-nums font-medium text-slate-900">{n.toLocaleString()}</span>
-              </PortalLink>
-            </li>
-          ))}
-        </ul>
+        <StatusCounts
+          className="mt-2"
+          counts={counts}
+          href={(s) => `/packages?manifest_id=${encodeURIComponent(m.ManifestID)}&status=${encodeURIComponent(s)}`}
+        />
       )}
       {portal.environment === 'test' ? (
         <div className="mt-4">

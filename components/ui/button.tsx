@@ -14,6 +14,16 @@ const VARIANTS: Record<Variant, string> = {
 export const focusRing =
   'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
 
+/** A button's classes, for what must be another element but look like one (a download link). */
+export function buttonClass({ variant = 'primary', size = 'md' }: { variant?: Variant; size?: 'sm' | 'md' } = {}): string {
+  return cn(
+    'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed',
+    size === 'sm' ? 'px-2.5 py-1.5 text-sm' : 'px-4 py-2 text-sm',
+    VARIANTS[variant],
+    focusRing,
+  );
+}
+
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: 'sm' | 'md';
@@ -30,13 +40,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       type={type}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
-      className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed',
-        size === 'sm' ? 'px-2.5 py-1.5 text-sm' : 'px-4 py-2 text-sm',
-        VARIANTS[variant],
-        focusRing,
-        className,
-      )}
+      className={cn(buttonClass({ variant, size }), className)}
       {...props}
     >
       {loading ? <Spinner className="h-4 w-4" label="" /> : null}

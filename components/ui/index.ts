@@ -1,6 +1,6 @@
 export { Badge } from './badge';
 export { Breadcrumb } from './breadcrumb';
-export { Button, focusRing, type ButtonProps } from './button';
+export { Button, buttonClass, focusRing, type ButtonProps } from './button';
 export { Card, CardTitle } from './card';
 export { cn } from './cn';
 export { CopyButton } from './copy-button';
@@ -9,5 +9,7 @@ export { Input, Select, Textarea } from './input';
 export { PageHeader } from './page-header';
 export { LoadingBlock, Skeleton, Spinner } from './spinner';
 export { Alert, EmptyState, ErrorState } from './states';
-export { Table, Td, Th, Tr } from './table';
+export { ListTable, NoValue, Table, Td, Th, Tr } from './table';
 export { ConfirmDialog } from './confirm-dialog';
+export { FilterBar, useUrlFilters } from './list-filters';
+export { Pager } from './pager';

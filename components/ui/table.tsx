@@ -1,4 +1,4 @@
-import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from './cn';
 
 /** A table that scrolls sideways on narrow screens instead of squashing its columns. */
@@ -22,4 +22,46 @@ export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElemen
 
 export function Tr({ className, ...props }: HTMLAttributes<HTMLTableRowElement>) {
   return <tr className={cn('border-b border-slate-100 last:border-0', className)} {...props} />;
+}
+
+/**
+ * A list's table in its own bordered box: the table scrolls sideways in a focusable region named `label`,
+ * and `footer` (a Pager) sits under it. `busy` while a new page loads over the old one.
+ */
+export function ListTable({
+  label,
+  busy,
+  head,
+  children,
+  footer,
+}: {
+  label: string;
+  busy?: boolean;
+  head: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={busy}>
+      <div
+        role="region"
+        aria-label={label}
+        tabIndex={0}
+        className="overflow-x-auto rounded-t-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+      >
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <thead className="bg-slate-50">
+            <tr>{head}</tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+      {footer}
+    </div>
+  );
+}
+
+/** An empty cell's dash, lighter than the values around it. */
+export function NoValue() {
+  return <span className="text-slate-500">—</span>;
 }

@@ -1,0 +1,113 @@
+'use client';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from './button';
+import { cn } from './cn';
+
+type Filters<K extends string> = Record<K, string>;
+
+function filtersOf<K extends string>(keys: readonly K[], params: URLSearchParams): Filters<K> {
+  return Object.fromEntries(keys.map((k) => [k, params.get(k) ?? ''])) as Filters<K>;
+}
+
+/** The non-empty filters, trimmed, as a query string (the API's and the page URL's alike). */
+function filterQuery<K extends string>(keys: readonly K[], filters: Filters<K>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const k of keys) if (filters[k].trim()) query.set(k, filters[k].trim());
+  return query;
+}
+
+/**
+ * A list's filters kept in the page URL (bookmarkable, Back works): what is applied, the form being edited,
+ * and navigation that writes filters plus the list's own paging parameters. `history` says whether a new
+ * filter or page is a history entry (`push`) or replaces the current one.
+ */
+export function useUrlFilters<K extends string>(keys: readonly K[], { history }: { history: 'push' | 'replace' }) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const applied = filtersOf(keys, params);
+  const [form, setForm] = useState<Filters<K>>(applied);
+  // Back, Forward and links change the URL's filters under the form: the form follows (React's "adjust state on a prop change").
+  const appliedKey = filterQuery(keys, applied).toString();
+  const [shown, setShown] = useState(appliedKey);
+  if (shown !== appliedKey) {
+    setShown(appliedKey);
+    setForm(applied);
+  }
+
+  function navigate(filters: Filters<K>, page: Record<string, string | undefined> = {}) {
+    const next = filterQuery(keys, filters);
+    for (const [name, value] of Object.entries(page)) if (value) next.set(name, value);
+    const url = `${pathname}${next.size ? `?${next}` : ''}`;
+    if (history === 'push') router.push(url, { scroll: false });
+    else router.replace(url, { scroll: false });
+  }
+
+  return {
+    params,
+    applied,
+    form,
+    filtered: keys.some((k) => applied[k]),
+    /** The applied filters as query parameters, to add paging or the environment to. */
+    query: () => filterQuery(keys, applied),
+    /** A control's value and onChange for one filter. */
+    bind: (key: K) => ({
+      value: form[key],
+      onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
+    }),
+    navigate,
+    apply: (event: FormEvent) => {
+      event.preventDefault();
+      navigate(form);
+    },
+    clear: () => {
+      const empty = Object.fromEntries(keys.map((k) => [k, ''])) as Filters<K>;
+      setForm(empty);
+      navigate(empty);
+    },
+  };
+}
+
+// Whole class names, so Tailwind sees them.
+const GRID = { 4: 'lg:grid-cols-4', 6: 'lg:grid-cols-6' } as const;
+const SPAN = { 4: 'lg:col-span-4', 6: 'lg:col-span-6' } as const;
+
+/** A list's filter form (a search landmark): the fields, then Apply, Clear filters once any is applied, and `actions`. */
+export function FilterBar({
+  label,
+  columns,
+  filtered,
+  onSubmit,
+  onClear,
+  actions,
+  children,
+}: {
+  label: string;
+  columns: keyof typeof GRID;
+  filtered: boolean;
+  onSubmit: (event: FormEvent) => void;
+  onClear: () => void;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form
+      onSubmit={onSubmit}
+      role="search"
+      aria-label={label}
+      className={cn('grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2', GRID[columns])}
+    >
+      {children}
+      <div className={cn('flex flex-wrap gap-2 sm:col-span-2', SPAN[columns])}>
+        <Button type="submit">Apply</Button>
+        {filtered ? (
+          <Button variant="secondary" onClick={onClear}>
+            Clear filters
+          </Button>
+        ) : null}
+        {actions}
+      </div>
+    </form>
+  );
+}
