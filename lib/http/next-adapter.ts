@@ -1,30 +1,66 @@
 import 'server-only';
-import { collectBody } from './read-body';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createApiApp } from './api-app';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
-import { handleApiRequest } from './pipeline';
 import { webRequestClient } from './request-client';
 
-// Route handlers are this adapter and nothing else: Web Request in, framework-free pipeline,
-// Web Response out. The route is found from the URL, so every route file exports the same thing.
+// Route handlers are this adapter and nothing else: the Web Request goes to the same Fastify app the
+// production server serves the API with (lib/http/api-app.ts: its router, body reader with its
+// limits, CORS), through Fastify's inject(), the body as a stream it reads with the same bodyLimit
+// and deadline; the answer comes back as a Web Response. The route is found from the URL, so every
+// route file exports the same thing. (docs/decisions/production-server.md, "The API on Fastify")
+
+/** Who is asking, as webRequestClient found it: written by this adapter over anything the client sent. */
+const CLIENT_HEADER = 'x-carrier-api-client';
+
+let app: Promise<FastifyInstance> | undefined;
+
+function apiApp(): Promise<FastifyInstance> {
+  app ??= createApiApp({
+    client: (raw: IncomingMessage) => {
+      const value = raw.headers[CLIENT_HEADER];
+      const [secure, address] = typeof value === 'string' ? [value.startsWith('1 '), value.slice(2)] : [false, undefined];
+      return { address: address || undefined, secure };
+    },
+  }).then(({ app: instance }) => instance);
+  return app;
+}
+
+/** Hop-by-hop headers of Fastify's answer that a Web Response must not carry. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
 async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const client = webRequestClient(request.headers);
-  const response = await handleApiRequest({
-    method: request.method,
-    path: pathOf(request, url),
-    query: url.searchParams,
-    headers: request.headers,
-    readBody: (limit, timeoutMs) =>
-      collectBody((request.body ?? emptyStream()) as unknown as AsyncIterable<Uint8Array>, {
-        limit,
-        timeoutMs,
-        declaredLength: request.headers.get('content-length'),
-        abort: () => void request.body?.cancel().catch(() => undefined),
-      }),
-    remoteAddress: client.address,
-    secure: client.secure,
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
   });
-  return new Response(response.status === 204 ? null : (response.bytes ?? response.body), { status: response.status, headers: response.headers });
+  headers[CLIENT_HEADER] = `${client.secure ? '1' : '0'} ${client.address}`;
+  const instance = await apiApp();
+  const payload = request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
+  try {
+    const response = await instance.inject({
+      method: request.method as 'GET',
+      url: pathOf(request, url) + url.search,
+      headers,
+      ...(payload ? { payload } : {}),
+      remoteAddress: client.address,
+    });
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      if (Array.isArray(value)) for (const item of value) answerHeaders.append(name, item);
+      else answerHeaders.set(name, String(value));
+    }
+    const status = response.statusCode;
+    return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), { status, headers: answerHeaders });
+  } finally {
+    // A body refused (413, 408) or never read is not read on: the client's upload is cancelled.
+    payload?.destroy();
+  }
 }
 
 /**
@@ -36,10 +72,6 @@ function pathOf(request: Request, url: URL): string {
   if (url.pathname !== MALFORMED_PATH_ROUTE) return url.pathname;
   const original = request.headers.get(MALFORMED_PATH_HEADER);
   return original !== null && hasMalformedEscape(original) ? original : url.pathname;
-}
-
-function emptyStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.close() });
 }
 
 export const apiRouteHandlers = { GET: handle, POST: handle, PUT: handle, PATCH: handle, DELETE: handle, OPTIONS: handle };

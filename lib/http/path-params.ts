@@ -16,20 +16,6 @@ export function isPlausiblePathParam(value: string): boolean {
   return ID.test(value);
 }
 
-/**
- * A raw (still percent-encoded) path segment decoded, or undefined when it is malformed
- * (`%ZZ`, a cut-off escape, bytes that are no UTF-8) or decodes to something no id can be.
- */
-export function decodePathParam(segment: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-  return isPlausiblePathParam(decoded) ? decoded : undefined;
-}
-
 /** True when some `%` escape of the path cannot be decoded (`%ZZ`, a cut-off `%E0%A4`, a bare `%`). */
 export function hasMalformedEscape(pathname: string): boolean {
   if (!pathname.includes('%')) return false;
