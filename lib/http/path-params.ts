@@ -29,7 +29,7 @@ export function hasMalformedEscape(pathname: string): boolean {
 
 // Next's router throws on a path it cannot decode and answers a bare 500 before any handler of ours
 // runs. proxy.ts sends such an API path to this static route instead, the path as sent in this
-// header; lib/http/next-adapter.ts hands that path to the pipeline, which answers it as the node
-// adapter does (404, the route's CORS headers, a request id).
+// header; lib/http/next-adapter.ts hands that path to the API app, which answers it as the production
+// server does (404, the route's CORS headers, a request id).
 export const MALFORMED_PATH_ROUTE = '/api/1.1/malformed-path';
 export const MALFORMED_PATH_HEADER = 'x-carrier-malformed-path';
