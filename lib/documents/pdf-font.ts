@@ -5,9 +5,10 @@ import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 // DejaVu embedded as a CIDFontType2 (Identity-H) subset, as pdf-lib's own subset embedder writes it, but
 // with the work done once per process instead of once per document:
 // - The fonts are parsed once (fontkit, tens of milliseconds for a 700 kB TTF).
-// - A fixed base subset (Basic Latin, Latin-1, Latin Extended-A and the punctuation the documents use)
-//   is serialised and compressed once; a document whose text stays in it (nearly all) embeds those bytes.
-//   Glyph ids 1..N are the base glyphs in a fixed order; glyphs outside it (Hebrew, Arabic, symbols)
+// - A fixed base subset (Basic Latin and the punctuation the documents use; then Latin-1; then Latin
+//   Extended-A) is serialised and compressed once per tier; a document whose text stays in the base set
+//   (nearly all) embeds the bytes of the smallest tier that holds its glyphs.
+//   Glyph ids 1..N are the base glyphs in that fixed order; glyphs outside it (Hebrew, Arabic, symbols)
 //   get ids after N in the order a document meets them, and only such a document subsets the font itself.
 // - Text in the base set is encoded and measured per code point from tables (fontkit's layout costs
 //   ~50 µs a string even with every optional feature off). For these code points fontkit's layout picks
@@ -17,11 +18,25 @@ import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 /** fontkit's layout features the documents use: none of the optional ones (text is drawn in stored order). */
 export const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
 
-/** Code points drawn from tables: U+00AD (soft hyphen) is left out, fontkit's layout hides it. */
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** The documents' own punctuation (× · — → …) and the usual typographic marks. */
+const PUNCTUATION = [0xd7, 0xb7, 0xb0, 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2192, 0x20ac, 0x2212, 0x2116, 0x2122];
+/**
+ * The base set in subset order, in tiers: a document embeds the smallest tier that holds its glyphs
+ * (ASCII and punctuation ~14 kB a face, with Latin-1 ~22 kB, with Latin Extended-A ~26 kB). U+00AD (soft
+ * hyphen) is left out: fontkit's layout hides it.
+ */
+const TIERS: number[][] = [
+  [...range(0x20, 0x7e), ...PUNCTUATION],
+  range(0xa0, 0xff).filter((cp) => cp !== 0xad && !PUNCTUATION.includes(cp)),
+  range(0x100, 0x17f),
+];
+const SIMPLE = new Set(TIERS.flat());
+
+/** Code points drawn from tables (documents.test.ts checks they lay out as one glyph each). */
 export function isSimpleCodePoint(cp: number): boolean {
-  return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0x17f && cp !== 0xad) || EXTRA_SIMPLE.has(cp);
+  return SIMPLE.has(cp);
 }
-const EXTRA_SIMPLE = new Set([0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2192, 0x20ac, 0x2212, 0x2116, 0x2122]);
 
 interface Metrics {
   unitsPerEm: number;
@@ -48,9 +63,11 @@ export class Face {
   readonly baseGlyphs: Glyph[] = [];
   /** fontkit glyph id → subset id, for base glyphs. */
   readonly baseIds = new Map<number, number>();
-  /** code point → [4-digit hex subset id, advance in 1/1000 em]. */
-  private readonly simple = new Map<number, [string, number]>();
-  private base: Promise<BaseFont> | undefined;
+  /** Glyph count at the end of each tier. */
+  readonly tierEnds: number[] = [];
+  /** code point → [4-digit hex subset id, advance in 1/1000 em, subset id]. */
+  private readonly simple = new Map<number, [string, number, number]>();
+  private readonly tiers = new Map<number, Promise<BaseFont>>();
 
   constructor(
     readonly name: string,
@@ -58,48 +75,56 @@ export class Face {
   ) {
     this.font = fontkit.create(data);
     this.scale = 1000 / this.metrics.unitsPerEm;
-    const codePoints: number[] = [];
-    for (let cp = 0x20; cp <= 0x17f; cp += 1) if (isSimpleCodePoint(cp)) codePoints.push(cp);
-    codePoints.push(...[...EXTRA_SIMPLE].sort((a, b) => a - b));
-    for (const cp of codePoints) {
-      const glyph = this.font.glyphForCodePoint(cp);
-      if (glyph.id === 0) continue; // not in the font: fontkit's layout decides
-      let id = this.baseIds.get(glyph.id);
-      if (id === undefined) {
-        this.baseGlyphs.push(glyph);
-        id = this.baseGlyphs.length;
-        this.baseIds.set(glyph.id, id);
+    for (const tier of TIERS) {
+      for (const cp of tier) {
+        const glyph = this.font.glyphForCodePoint(cp);
+        if (glyph.id === 0) continue; // not in the font: fontkit's layout decides
+        let id = this.baseIds.get(glyph.id);
+        if (id === undefined) {
+          this.baseGlyphs.push(glyph);
+          id = this.baseGlyphs.length;
+          this.baseIds.set(glyph.id, id);
+        }
+        this.simple.set(cp, [hex4(id), glyph.advanceWidth * this.scale, id]);
       }
-      this.simple.set(cp, [hex4(id), glyph.advanceWidth * this.scale]);
+      this.tierEnds.push(this.baseGlyphs.length);
     }
   }
 
   get metrics(): Metrics {
-    return this.font as unknown as Metrics;
+    return this.font;
   }
 
   /** The text's subset-id hex string and width in 1/1000 em, when every code point is a simple one. */
-  simpleRun(text: string): { hex: string; width: number } | undefined {
+  simpleRun(text: string): { hex: string; width: number; maxId: number } | undefined {
     let hex = '';
     let width = 0;
+    let maxId = 0;
     for (let i = 0; i < text.length; i += 1) {
       const code = text.charCodeAt(i);
       const entry = code < 0xd800 || code > 0xdfff ? this.simple.get(code) : undefined;
       if (!entry) return undefined;
       hex += entry[0];
       width += entry[1];
+      if (entry[2] > maxId) maxId = entry[2];
     }
-    return { hex, width };
+    return { hex, width, maxId };
   }
 
-  /** The base subset, serialised and compressed on first use. */
-  baseFont(): Promise<BaseFont> {
-    this.base ??= (async () => {
-      const glyphs = this.baseGlyphs;
-      return { fontFile: deflateSync(await serializeSubset(this.font, glyphs)), toUnicode: deflateSync(toUnicodeCmap(glyphs)), widths: glyphs.map((g) => g.advanceWidth * this.scale) };
-    })();
-    this.base.catch(() => (this.base = undefined));
-    return this.base;
+  /** The first `count` base glyphs (a tier end) as a subset, serialised and compressed on first use. */
+  baseFont(count: number): Promise<BaseFont> {
+    let font = this.tiers.get(count);
+    if (!font) {
+      const glyphs = this.baseGlyphs.slice(0, count);
+      font = (async () => ({
+        fontFile: deflateSync(await serializeSubset(this.font, glyphs)),
+        toUnicode: deflateSync(toUnicodeCmap(glyphs)),
+        widths: glyphs.map((g) => g.advanceWidth * this.scale),
+      }))();
+      this.tiers.set(count, font);
+      font.catch(() => this.tiers.delete(count));
+    }
+    return font;
   }
 }
 
@@ -116,7 +141,7 @@ async function serializeSubset(font: FontkitFont, glyphs: Glyph[]): Promise<Uint
   const parts: Uint8Array[] = [];
   await new Promise<void>((resolve, reject) => {
     const stream = subset.encodeStream() as unknown as { on(event: string, fn: (value: never) => void): typeof stream };
-    stream.on('data', (bytes: Uint8Array) => parts.push(bytes)).on('end', () => resolve()).on('error', (error: unknown) => reject(error));
+    stream.on('data', (bytes: Uint8Array) => parts.push(bytes)).on('end', () => resolve()).on('error', (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
   });
   return Buffer.concat(parts);
 }
@@ -162,6 +187,8 @@ export class DocumentFont {
   /** Glyphs outside the base subset, in the order met: subset id = base count + index + 1. */
   private readonly extra: Glyph[] = [];
   private readonly extraIds = new Map<number, number>();
+  /** The highest base subset id used. */
+  private maxBase = 0;
 
   constructor(
     private readonly doc: PDFDocument,
@@ -173,7 +200,10 @@ export class DocumentFont {
   /** The text as a hex string of subset glyph ids (for `<…> Tj`). */
   hex(text: string): string {
     const run = this.face.simpleRun(text);
-    if (run) return run.hex;
+    if (run) {
+      if (run.maxId > this.maxBase) this.maxBase = run.maxId;
+      return run.hex;
+    }
     let hex = '';
     for (const glyph of this.face.font.layout(text, PLAIN).glyphs) hex += hex4(this.idOf(glyph));
     return hex;
@@ -190,7 +220,10 @@ export class DocumentFont {
   private idOf(glyph: Glyph): number {
     if (glyph.id === 0) return 0;
     const base = this.face.baseIds.get(glyph.id);
-    if (base !== undefined) return base;
+    if (base !== undefined) {
+      if (base > this.maxBase) this.maxBase = base;
+      return base;
+    }
     let id = this.extraIds.get(glyph.id);
     if (id === undefined) {
       this.extra.push(glyph);
@@ -209,8 +242,9 @@ export class DocumentFont {
     let widths: number[];
     let tag: string;
     if (this.extra.length === 0) {
-      ({ fontFile, toUnicode, widths } = await face.baseFont());
-      tag = 'BASEAA';
+      const tier = Math.max(0, face.tierEnds.findIndex((end) => end >= this.maxBase));
+      ({ fontFile, toUnicode, widths } = await face.baseFont(face.tierEnds[tier] ?? face.baseGlyphs.length));
+      tag = `BASEA${'ABC'[tier] ?? 'Z'}`;
     } else {
       const glyphs = [...face.baseGlyphs, ...this.extra];
       fontFile = deflateSync(await serializeSubset(face.font, glyphs));

@@ -92,7 +92,8 @@ export class Page {
       this.ops.push(`q /${gs} gs`);
       this.setFill(color);
       const a = options.rotate ?? 0;
-      this.ops.push(`BT /${name} ${n(size)} Tf ${n(Math.cos(a))} ${n(Math.sin(a))} ${n(-Math.sin(a))} ${n(Math.cos(a))} ${n(x)} ${n(y)} Tm <${hex}> Tj ET Q`);
+      const m = (v: number) => String(Math.round(v * 1e6) / 1e6 || 0); // the matrix at 6 decimals: 3 moved the far end of the stamp
+      this.ops.push(`BT /${name} ${n(size)} Tf ${m(Math.cos(a))} ${m(Math.sin(a))} ${m(-Math.sin(a))} ${m(Math.cos(a))} ${n(x)} ${n(y)} Tm <${hex}> Tj ET Q`);
       this.fill = saved;
       return;
     }
@@ -113,11 +114,11 @@ export class Page {
     }
   }
 
-  /** Black rectangles filled as one path (a barcode's bars). */
+  /** Black rectangles, each filled on its own as pdf-lib drew them (a barcode's bars). */
   drawBars(rects: [number, number, number, number][]): void {
     if (rects.length === 0) return;
     this.setFill(BLACK);
-    this.ops.push(`${rects.map(([x, y, w, h]) => `${n(x)} ${n(y)} ${n(w)} ${n(h)} re`).join(' ')} f`);
+    this.ops.push(rects.map(([x, y, w, h]) => `${n(x)} ${n(y)} ${n(w)} ${n(h)} re f`).join(' '));
   }
 
   drawLine(x1: number, y1: number, x2: number, y2: number, thickness: number, color: RGB): void {
