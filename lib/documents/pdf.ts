@@ -170,7 +170,7 @@ export class Canvas {
     this.pages.length = 0;
     await this.regular.embed();
     await this.bold.embed();
-    return this.doc.save({ useObjectStreams: true, updateFieldAppearances: false });
+    return this.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
   }
 }
 
@@ -199,12 +199,11 @@ export function text(page: Page, value: string | undefined, options: TextOptions
   const { font, size } = options;
   const clean = cleanText(value);
   if (clean === '') return '';
-  const measure = (s: string) => font.widthOfTextAtSize(s, size);
-  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, measure);
+  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(s, size));
   if (fitted === '') return '';
   let x = options.x;
-  if (options.align === 'right') x -= measure(fitted);
-  else if (options.align === 'center') x -= measure(fitted) / 2;
+  if (options.align === 'right') x -= font.widthOfTextAtSize(fitted, size);
+  else if (options.align === 'center') x -= font.widthOfTextAtSize(fitted, size) / 2;
   page.drawText(fitted, x, page.getHeight() - options.y, size, font, options.color ?? BLACK);
   return fitted;
 }
