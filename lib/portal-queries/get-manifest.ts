@@ -5,7 +5,7 @@ import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import type { ManifestDetail, ManifestPackagePage, ManifestType } from './types';
 import type { PortalScope } from './scope';
-import { decodePageKey, encodePageKey } from './cursor';
+import { decodePageKey, encodePageKey } from '@/lib/lifecycle/cursor';
 
 /** Package columns, in the order of each operation's schema. */
 export const CONTAINER_PACKAGE_COLUMNS = Object.keys(ZContainerDetail.shape);
