@@ -3,9 +3,9 @@ import { isoDay, isoInstant } from './dates';
 import { db } from '@/lib/db';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
-import type { ManifestDetail, ManifestPackagePage, ManifestType } from './types';
+import type { ManifestDetail, ManifestPackagePage, ManifestPackageRow, ManifestType } from './types';
 import type { PortalScope } from './scope';
-import { decodePageKey, encodePageKey } from './cursor';
+import { decodePageKey, encodePageKey } from '@/lib/lifecycle/cursor';
 
 /** Package columns, in the order of each operation's schema. */
 export const CONTAINER_PACKAGE_COLUMNS = Object.keys(ZContainerDetail.shape);
@@ -92,14 +92,10 @@ export async function listManifestPackages(
       take: limit + 1,
       select: { position: true, trackingNumber: true, detail: true },
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      total: head.packageCount,
-      limit,
-      nextCursor: rows.length > limit && last ? encodePageKey({ key: BigInt(last.position), seen: seen + page.length }) : null,
-      items: page.map((r) => ({ ...r, detail: r.detail as Record<string, unknown> })),
-    };
+    return pageOf(rows, { limit, seen, total: head.packageCount }, (r) => BigInt(r.position), (r) => ({
+      ...r,
+      detail: r.detail as Record<string, unknown>,
+    }));
   }
   const rows = await db.package.findMany({
     where: { dailyManifestId: id, accountId, environment, ...(after ? { id: { gt: after.key } } : {}) },
@@ -107,17 +103,27 @@ export async function listManifestPackages(
     take: limit + 1,
     select: { id: true, trackingNumber: true, data: true },
   });
-  const page = rows.slice(0, limit);
+  return pageOf(rows, { limit, seen, total: head.packageCount }, (r) => r.id, (r, i) => ({
+    // Counted from the manifest's first package: the cursor carries how many came before.
+    position: seen + i,
+    trackingNumber: r.trackingNumber,
+    detail: r.data as Record<string, unknown>,
+  }));
+}
+
+/** The page of `limit + 1` rows read: the first `limit`, and a cursor past the last when there were more. */
+function pageOf<R>(
+  rows: R[],
+  at: { limit: number; seen: number; total: number },
+  key: (row: R) => bigint,
+  item: (row: R, index: number) => ManifestPackageRow,
+): ManifestPackagePage {
+  const page = rows.slice(0, at.limit);
   const last = page[page.length - 1];
   return {
-    total: head.packageCount,
-    limit,
-    nextCursor: rows.length > limit && last ? encodePageKey({ key: last.id, seen: seen + page.length }) : null,
-    items: page.map((r, i) => ({
-      // Counted from the manifest's first package: the cursor carries how many came before.
-      position: seen + i,
-      trackingNumber: r.trackingNumber,
-      detail: r.data as Record<string, unknown>,
-    })),
+    total: at.total,
+    limit: at.limit,
+    nextCursor: rows.length > at.limit && last !== undefined ? encodePageKey({ key: key(last), seen: at.seen + page.length }) : null,
+    items: page.map(item),
   };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { isoDay, isoInstant } from './dates';
 import { db, Prisma } from '@/lib/db';
-import { decodeTimeKey, encodeTimeKey, type TimeKey } from './cursor';
+import { encodeCursor, readCursor } from '@/lib/lifecycle/cursor';
 import type { ManifestList, ManifestListItem, ManifestType } from './types';
 import { containsPattern, type PortalScope } from './scope';
 
@@ -40,8 +40,8 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   const { accountId, environment, type, service, from, to } = options;
   const q = options.q?.trim() || undefined;
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
-  const after = decodeTimeKey(options.after);
-  const before = after ? undefined : decodeTimeKey(options.before);
+  const after = readCursor(options.after);
+  const before = after ? undefined : readCursor(options.before);
   const scope = (alias: string) =>
     Prisma.sql`${Prisma.raw(alias)}.account_id = ${accountId}::uuid AND ${Prisma.raw(alias)}.environment = ${environment}::"Environment"`;
 
@@ -74,8 +74,8 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
       ? [
           ...where,
           after
-            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.createdAt}::timestamptz, ${key.id}::text)`
-            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.createdAt}::timestamptz, ${key.id}::text)`,
+            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.t}::timestamptz, ${key.i}::text)`
+            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.t}::timestamptz, ${key.i}::text)`,
         ]
       : where;
   // Newest first; a page before the cursor is read oldest first from the cursor, then turned round.
@@ -114,7 +114,10 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   if (before) page.reverse();
   const first = page[0];
   const last = page[page.length - 1];
-  const keyOf = (row: Row): string => encodeTimeKey({ createdAt: row.created_at, id: row.id } satisfies TimeKey);
+  // The API's cursor (lib/lifecycle/cursor.ts); this list orders by (created_at, id) alone, so `k` only rides along.
+  // A created_at JavaScript cannot represent gives a token that reads as no cursor (the first page), never a throw.
+  const keyOf = (row: Row): string =>
+    encodeCursor({ t: Number.isNaN(row.created_at.getTime()) ? '' : row.created_at.toISOString(), k: row.type === 'container' ? 0 : 1, i: row.id });
   return {
     items: page.map(toItem),
     total: Number(totals[0]?.n ?? 0),

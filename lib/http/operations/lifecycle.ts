@@ -8,6 +8,7 @@ import { getManifest, getPackage, listManifestPackages, listManifests, listPacka
 import { isPackageStatus } from '@/lib/lifecycle/transitions';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { formatPath } from '@/lib/schemas/parse';
+import { queryObject } from '../query';
 
 // Thin operations over lib/lifecycle: parse, call one function, answer the read shape. Scoped by the token's
 // account and the path's environment; another's id is a plain 404.
@@ -18,13 +19,7 @@ function scope(context: OperationContext) {
 
 /** The query string as an object; a parameter given twice or not known is a 422 naming it. */
 function query(context: OperationContext, known: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of context.query) {
-    if (!known.includes(key)) throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
-    if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
-    out[key] = value;
-  }
-  return out;
+  return queryObject(context.query, { known });
 }
 
 const MANIFEST_FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;
