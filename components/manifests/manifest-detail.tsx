@@ -1,6 +1,7 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { ManifestPrintLinks } from '@/components/documents/print-links';
 import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
@@ -53,14 +54,17 @@ export function ManifestDetailView({ id }: { id: string }) {
           </span>
         }
         actions={
-          <a
-            // A download link cannot send a header: the environment goes in the query (GET only).
-            href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
-            download={`${m.id}-packages.csv`}
-            className={buttonClass({ variant: 'secondary' })}
-          >
-            Export packages (CSV)
-          </a>
+          <>
+            <ManifestPrintLinks id={m.id} container={m.type === 'container'} />
+            <a
+              // A download link cannot send a header: the environment goes in the query (GET only).
+              href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
+              download={`${m.id}-packages.csv`}
+              className={buttonClass({ variant: 'secondary' })}
+            >
+              Export packages (CSV)
+            </a>
+          </>
         }
       />
       <Card>

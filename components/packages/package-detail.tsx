@@ -1,5 +1,6 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { PrintLink } from '@/components/documents/print-links';
 import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
@@ -83,13 +84,16 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           </span>
         }
         actions={
-          <CancelControl
-            path={path}
-            subject="package"
-            available={p.status === 'manifested'}
-            detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
-            onChanged={refresh}
-          />
+          <>
+            <PrintLink path={`${path}/label`}>Print label</PrintLink>
+            <CancelControl
+              path={path}
+              subject="package"
+              available={p.status === 'manifested'}
+              detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
+              onChanged={refresh}
+            />
+          </>
         }
       />
       <Card>
