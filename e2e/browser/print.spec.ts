@@ -49,6 +49,8 @@ async function print(page: Page, name: string, path: RegExp) {
 }
 
 test('a container manifest prints its manifest, tags and labels; a package its label', async ({ signedInPage: page, request, apiToken }) => {
+  // Five documents, each opened in a tab and read again; the first also loads the fonts. A loaded machine needs more than a minute.
+  test.setTimeout(150_000);
   const tns = [`PR${Date.now().toString(36).toUpperCase()}A`, `PR${Date.now().toString(36).toUpperCase()}B`];
   const manifestId = await containerManifest(page, tns);
   await page.goto(`/test/manifests/${manifestId}`);
