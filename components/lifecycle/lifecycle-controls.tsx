@@ -2,7 +2,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Button, ConfirmDialog, Input, Select } from '@/components/ui';
+import { Button, ConfirmDialog, Field, Input, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { statusLabel } from './status-badge';
 
@@ -106,31 +106,19 @@ export function SimulateControl({
       <p className="text-sm font-medium text-slate-900">Simulate (test mode)</p>
       <p className="text-xs text-slate-600">Plays every step up to the status you pick, with its events and webhooks.</p>
       <div className="mt-2 flex flex-wrap items-end gap-2">
-        <div className="min-w-[10rem] flex-1 sm:max-w-xs">
-          <label htmlFor="simulate-status" className="block text-xs font-medium text-slate-800">
-            Target status
-          </label>
-          <Select id="simulate-status" value={target} onChange={(e) => setTarget(e.target.value)}>
+        <Field label="Target status" className="min-w-[10rem] flex-1 sm:max-w-xs">
+          <Select value={target} onChange={(e) => setTarget(e.target.value)}>
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {statusLabel(s)}
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
         {target === 'exception' ? (
-          <div className="min-w-[8rem] flex-1 sm:max-w-xs">
-            <label htmlFor="simulate-code" className="block text-xs font-medium text-slate-800">
-              Exception code
-            </label>
-            <Input
-              id="simulate-code"
-              value={code}
-              maxLength={64}
-              onChange={(e) => setCode(e.target.value)}
-              placeholder="simulated"
-            />
-          </div>
+          <Field label="Exception code" className="min-w-[8rem] flex-1 sm:max-w-xs">
+            <Input value={code} maxLength={64} onChange={(e) => setCode(e.target.value)} placeholder="simulated" />
+          </Field>
         ) : null}
         <Button type="submit" variant="secondary" loading={simulate.isPending}>
           Simulate

@@ -8,6 +8,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { logRepeated } from '@/lib/log-repeats';
+import { contentDisposition, fileBytes } from './file-body';
 import { corsHeaders } from './cors';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { AppError } from '@/lib/errors/app-error';
@@ -85,18 +86,13 @@ export async function handleApiRequest(request: ApiRequest): Promise<ApiResponse
 }
 
 function fileResponse(route: Route, file: NonNullable<OperationResult['file']>): ApiResponse {
-  const disposition = `${file.disposition ?? 'inline'}; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
+  const disposition = contentDisposition(file);
   return {
     status: 200,
     headers: { ...routeHeaders(route).headers, 'content-type': file.contentType, 'content-disposition': disposition },
     body: '',
-    bytes: typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : arrayBacked(file.bytes),
+    bytes: fileBytes(file.bytes),
   };
-}
-
-/** The same bytes, typed as backed by an ArrayBuffer (what Response accepts); copied only if they are not. */
-function arrayBacked(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
 }
 
 const byRoute = new WeakMap<Route, { allow: string; headers: Readonly<Record<string, string>> }>();
