@@ -1,6 +1,6 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, ErrorState, Field, Input, LoadingBlock, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
@@ -16,29 +16,29 @@ const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
 /** The automatic close of daily manifests in this environment: a cut-off hour and its time zone, or none. */
 export function CloseOutSettingsForm() {
   const portal = usePortalEnvironment();
-  const client = useQueryClient();
   const key = portal.key('settings', 'close-out');
   const current = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => portal.fetch<CloseOutSettings>('/portal-api/settings/close-out', { signal }),
-  });
-  const [hour, setHour] = useState('');
-  const [zone, setZone] = useState('UTC');
-  useEffect(() => {
-    if (!current.data) return;
-    setHour(current.data.cutoff_hour === null ? '' : String(current.data.cutoff_hour));
-    setZone(current.data.time_zone);
-  }, [current.data]);
-  const save = useMutation({
-    mutationFn: (body: CloseOutSettings) =>
-      portal.fetch<CloseOutSettings>('/portal-api/settings/close-out', { method: 'PUT', body }),
-    onSuccess: (data) => client.setQueryData(key, data),
   });
   if (current.isPending) return <LoadingBlock label="Loading settings…" rows={2} />;
   if (current.isError)
     return (
       <ErrorState title="Could not load the close-out setting" error={current.error} onRetry={() => void current.refetch()} />
     );
+  return <Form initial={current.data} queryKey={key} />;
+}
+
+function Form({ initial, queryKey }: { initial: CloseOutSettings; queryKey: readonly unknown[] }) {
+  const portal = usePortalEnvironment();
+  const client = useQueryClient();
+  const [hour, setHour] = useState(initial.cutoff_hour === null ? '' : String(initial.cutoff_hour));
+  const [zone, setZone] = useState(initial.time_zone);
+  const save = useMutation({
+    mutationFn: (body: CloseOutSettings) =>
+      portal.fetch<CloseOutSettings>('/portal-api/settings/close-out', { method: 'PUT', body }),
+    onSuccess: (data) => client.setQueryData(queryKey, data),
+  });
   const fieldError = (path: string) =>
     save.error instanceof PortalError ? save.error.details?.find((d) => d.path === path)?.message : undefined;
   function submit(event: FormEvent) {

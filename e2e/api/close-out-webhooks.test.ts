@@ -134,7 +134,7 @@ describe('manifest.closed', () => {
     expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === c)).toMatchObject({ manifest_id: second, package_count: 1, tracking_numbers: [c] });
     expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === a)).toMatchObject({ manifest_id: first });
     // The document the event links to is there, for this token, as a PDF.
-    const document = await fetch(`${apiUrl}${closes[0]?.document_path}`, { headers: { authorization: `Token ${token}` } });
+    const document = await fetch(`${apiUrl}${String(closes[0]?.document_path)}`, { headers: { authorization: `Token ${token}` } });
     expect(document.status).toBe(200);
     expect(document.headers.get('content-type')).toBe('application/pdf');
   });

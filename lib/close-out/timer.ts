@@ -12,7 +12,7 @@ export function startCloseOutTimer(intervalMs: number): { stop: () => void } {
   let stopped = false;
   const schedule = (ms: number) => {
     if (stopped) return;
-    timer = setTimeout(run, ms);
+    timer = setTimeout(() => void run(), ms);
     timer.unref();
   };
   const run = async () => {
