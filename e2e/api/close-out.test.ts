@@ -74,7 +74,7 @@ describe('POST /manifests/{id}/close', () => {
       const closed = await close(account, first, env);
       expect(closed.status, closed.text).toBe(200);
       expect(closed.json).toMatchObject({ object: 'manifest', ManifestID: first, type: 'daily', ManifestDate: '2026-11-23', PackageCount: 2, status: 'closed' });
-      expect(closed.json.totals).toEqual({ package_count: 2, by_status: { manifested: 2 }, total_weight_lb: '5.00' });
+      expect(closed.json.totals).toEqual({ package_count: 2, by_status: { manifested: 2 }, total_weight_lb: '5.29' });
       // The read shape: exactly what GET /manifests/{id} answers.
       const read = await call(`/manifests/${first}`, { ...GET, env, token: account.tokens[env] });
       expect(read.json).toEqual(closed.json);
@@ -260,14 +260,15 @@ describe('close racing package posts', () => {
       expect(counted[0]?.n).toBe(0);
       // Every other package is in ONE new open manifest of that day.
       const others = new Set(rows.filter((r) => r.daily_manifest_id !== first).map((r) => r.daily_manifest_id));
-      expect(others.size).toBe(inClosed === numbers.length + 1 ? 0 : 1);
+      // (The close is sent a third of the way into 120 concurrent posts: both manifests get some.)
+      console.info(`close-out race via ${via}: ${inClosed} packages in the closed manifest, ${rows.length - inClosed} in the new one`);
+      expect(inClosed).toBeGreaterThanOrEqual(1);
+      expect(others.size).toBe(1);
       const [next] = [...others];
-      if (next) {
-        const read = await call(`/manifests/${next}`, { ...GET, token: account.tokens.test });
-        expect(read.json).toMatchObject({ status: 'manifested', ManifestDate: '2026-11-29', PackageCount: numbers.length + 1 - inClosed });
-      }
+      const read = await call(`/manifests/${next}`, { ...GET, token: account.tokens.test });
+      expect(read.json).toMatchObject({ status: 'manifested', ManifestDate: '2026-11-29', PackageCount: numbers.length + 1 - inClosed });
       // After the race, the day's next package goes to that open manifest too.
-      expect(await post(account, tracking('RT'), 'test', date)).toBe(next ?? (await post(account, tracking('RU'), 'test', date)));
+      expect(await post(account, tracking('RT'), 'test', date)).toBe(next);
     });
   }
 });
