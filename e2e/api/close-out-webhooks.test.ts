@@ -108,14 +108,17 @@ describe('manifest.closed', () => {
     const second: string = (await ok('POST', '/wf/package', token, packageSample(c))).ManifestID;
     expect(second).not.toBe(first);
 
+    // Closed by the shipper too, so that the cut-off below (whose "now" is later than every ManifestDate here) has
+    // only the 2027 manifest to close.
+    const closedSecond = await ok('POST', `/manifests/${second}/close`, token);
     // The cut-off: 06:00 UTC on the ManifestDate, run with that moment as "now".
     await setCloseOutSettings({ accountId: shipper.accountId, environment: 'test' }, { cutoff_hour: 6, time_zone: 'UTC' });
     const d = tn('HD');
     const dated: string = (await ok('POST', '/wf/package', token, packageSample(d, '2027-03-10T02:00:00Z'))).ManifestID;
     const ran = await closeDueManifests({ now: new Date('2027-03-10T06:00:00.000Z') });
-    expect(ran.map((r) => r.manifestId)).toContain(dated);
+    expect(ran.map((r) => r.manifestId)).toEqual([dated]);
 
-    const expected = 4 + 2; // package.sorting ×4, manifest.closed ×2
+    const expected = 4 + 3; // package.sorting ×4, manifest.closed ×3
     const got = await waitFor(() => receiver.at(path).length >= expected && receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 500)); // nothing more should come
     expect(receiver.at(path)).toHaveLength(expected);
@@ -128,6 +131,7 @@ describe('manifest.closed', () => {
     const closes = deliveries.filter((x) => x.type === 'manifest.closed').map((x) => x.payload).sort((x, y) => String(x.occurred_at).localeCompare(String(y.occurred_at)));
     expect(closes).toEqual([
       { manifest_id: first, status: 'closed', previous_status: 'manifested', occurred_at: closed.status_updated_at, location: null, package_count: 2, document_path: `/version-test/api/1.1/manifests/${first}/document`, closed_by: 'shipper' },
+      { manifest_id: second, status: 'closed', previous_status: 'manifested', occurred_at: closedSecond.status_updated_at, location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${second}/document`, closed_by: 'shipper' },
       { manifest_id: dated, status: 'closed', previous_status: 'manifested', occurred_at: '2027-03-10T06:00:00.000Z', location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${dated}/document`, closed_by: 'cutoff' },
     ].sort((x, y) => x.occurred_at.localeCompare(y.occurred_at)));
     const sorting = deliveries.filter((x) => x.type === 'package.sorting').map((x) => x.payload);
