@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeManifest } from '@/lib/close-out/close-manifest';
 import { closeDueManifests, setCloseOutSettings } from '@/lib/close-out/cutoff';
-import { pgPool } from '@/lib/db';
+import { createApiToken } from '@/lib/accounts/create-api-token';
+import { db, pgPool } from '@/lib/db';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type Env, type TestAccount } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 
@@ -310,5 +311,114 @@ describe('automatic close at the cut-off hour', () => {
     expect(await outbox(account.accountId, 'manifest.closed')).toHaveLength(2);
     // And the day goes on in a new manifest.
     expect(await post(account, tracking('KX'), 'test', '2027-01-15T23:00:00Z')).not.toBe(winter);
+  });
+});
+
+// The portal's side: the same close through portal-api (session, CSRF, the page's environment), and the cut-off setting.
+interface Shipper extends TestAccount {
+  cookie: string;
+  csrf: string;
+}
+
+async function signUp(label: string): Promise<Shipper> {
+  const id = randomUUID().slice(0, 8);
+  const response = await fetch(`${baseUrl}/portal-api/auth/sign-up`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}` },
+    body: JSON.stringify({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  const cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
+  const row = await db.session.findUniqueOrThrow({
+    where: { id: createHash('sha256').update(secret).digest('hex') },
+    select: { csrfToken: true, user: { select: { accountId: true, account: { select: { name: true } } } } },
+  });
+  const accountId = row.user.accountId;
+  const test = await createApiToken({ accountId, environment: 'test' });
+  const live = await createApiToken({ accountId, environment: 'live' });
+  return { cookie, csrf: row.csrfToken, accountId, name: row.user.account.name, tokens: { test: test.token, live: live.token } };
+}
+
+async function portal(who: Shipper, method: string, p: string, options: { env?: Env; csrf?: string | null; body?: unknown; rawBody?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', cookie: who.cookie, 'x-carrier-environment': options.env ?? 'test' };
+  const csrf = options.csrf === undefined ? who.csrf : options.csrf;
+  if (csrf) headers['x-csrf-token'] = csrf;
+  const response = await fetch(baseUrl + p, {
+    method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+describe('portal-api', () => {
+  it('closes through POST /portal-api/manifests/{id}/close with the API\'s answer and rules', async () => {
+    const [shipper, stranger] = await Promise.all([signUp('PortalClose'), signUp('PortalCloseStranger')]);
+    const id = await post(shipper, tracking('PC'), 'test', '2026-11-30T08:00:00Z');
+    // Without the CSRF token, from another account, in the other environment, a hostile id: refused, nothing closed.
+    expect((await portal(shipper, 'POST', `/portal-api/manifests/${id}/close`, { csrf: null })).json.error.code).toBe('forbidden');
+    expect((await portal(stranger, 'POST', `/portal-api/manifests/${id}/close`)).status).toBe(404);
+    expect((await portal(shipper, 'POST', `/portal-api/manifests/${id}/close`, { env: 'live' })).status).toBe(404);
+    for (const bad of ['%ZZ', '%00', 'a%00b']) {
+      const refused = await portal(shipper, 'POST', `/portal-api/manifests/${bad}/close`);
+      expect(refused.status, bad).toBe(404);
+      expect(refused.json.error.code).toBe('not_found');
+    }
+    expect((await call(`/manifests/${id}`, { ...GET, token: shipper.tokens.test })).json.status).toBe('manifested');
+
+    const [one, two] = await Promise.all([portal(shipper, 'POST', `/portal-api/manifests/${id}/close`), portal(shipper, 'POST', `/portal-api/manifests/${id}/close`)]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.json).toEqual(two.json);
+    expect(one.json).toMatchObject({ ManifestID: id, type: 'daily', status: 'closed' });
+    expect(one.json).toEqual((await call(`/manifests/${id}`, { ...GET, token: shipper.tokens.test })).json);
+    expect(await closedHistory(id)).toHaveLength(1);
+
+    const containerId = `ULD-${randomUUID().slice(0, 8)}`;
+    const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(containerId, [tracking('PK')]) });
+    const refused = await portal(shipper, 'POST', `/portal-api/manifests/${created.json.ManifestID}/close`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: 'not_closable', type: 'container', current_status: 'manifested' });
+  });
+
+  it('reads and writes the cut-off per environment, refusing an impossible hour, an unknown zone and unknown fields', async () => {
+    const shipper = await signUp('PortalCutoff');
+    const path = '/portal-api/settings/close-out';
+    expect((await portal(shipper, 'GET', path)).json).toEqual({ cutoff_hour: null, time_zone: 'UTC' });
+    const saved = await portal(shipper, 'PUT', path, { body: { cutoff_hour: 18, time_zone: ' America/Chicago ' } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.json).toEqual({ cutoff_hour: 18, time_zone: 'America/Chicago' });
+    expect((await portal(shipper, 'GET', path)).json).toEqual({ cutoff_hour: 18, time_zone: 'America/Chicago' });
+    expect((await portal(shipper, 'GET', path, { env: 'live' })).json).toEqual({ cutoff_hour: null, time_zone: 'UTC' });
+
+    const refusals: [unknown, string][] = [
+      [{ cutoff_hour: 24, time_zone: 'UTC' }, 'cutoff_hour'],
+      [{ cutoff_hour: -1, time_zone: 'UTC' }, 'cutoff_hour'],
+      [{ cutoff_hour: 7.5, time_zone: 'UTC' }, 'cutoff_hour'],
+      [{ cutoff_hour: '7', time_zone: 'UTC' }, 'cutoff_hour'],
+      [{ cutoff_hour: 7, time_zone: 'Mars/Olympus_Mons' }, 'time_zone'],
+      [{ cutoff_hour: 7, time_zone: 'UTC\u0000' }, 'time_zone'],
+      [{ cutoff_hour: 7, time_zone: "UTC'; DROP TABLE close_out_settings; --" }, 'time_zone'],
+      [{ cutoff_hour: 7, time_zone: 'A'.repeat(10_000) }, 'time_zone'],
+      [{ cutoff_hour: 7, time_zone: 'UTC', reopen: true }, 'reopen'],
+    ];
+    for (const [body, field] of refusals) {
+      const refused = await portal(shipper, 'PUT', path, { body });
+      expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(refused.json.error.code).toBe('validation_failed');
+      expect(refused.json.error.details.map((d: { path: string }) => d.path)).toContain(field);
+    }
+    expect((await portal(shipper, 'PUT', path, { rawBody: '{"cutoff_hour": 7,' })).status).toBe(400);
+    expect((await portal(shipper, 'PUT', path, { body: { cutoff_hour: 7, time_zone: 'UTC' }, csrf: null })).status).toBe(403);
+    // Unchanged by every refusal; null turns the automatic close off.
+    expect((await portal(shipper, 'GET', path)).json).toEqual({ cutoff_hour: 18, time_zone: 'America/Chicago' });
+    expect((await portal(shipper, 'PUT', path, { body: { cutoff_hour: null, time_zone: 'UTC' } })).json).toEqual({ cutoff_hour: null, time_zone: 'UTC' });
   });
 });
