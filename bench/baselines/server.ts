@@ -104,7 +104,7 @@ async function createPackage(text: string): Promise<unknown> {
       await client.query('BEGIN');
       const created = await client.query<{ id: string }>(
         `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)
-         ON CONFLICT (account_id, environment, manifest_date) DO NOTHING RETURNING id`,
+         ON CONFLICT (account_id, environment, manifest_date) WHERE status = 'manifested' DO NOTHING RETURNING id`,
         [id('MAN-'), accountId, day],
       );
       manifestId =

@@ -24,7 +24,8 @@ import {
 // event rows and their webhooks in set-based statements of the same transaction. Each UPDATE is guarded by
 // the status the plan started from, so a change that was not planned on the locked row cannot land.
 
-export type Source = 'scan' | 'simulator' | 'cancel' | 'api';
+/** `cutoff`: the automatic close-out at the account's cut-off hour (lib/close-out). */
+export type Source = 'scan' | 'simulator' | 'cancel' | 'api' | 'cutoff';
 
 export interface PackageRow {
   table: 'packages' | 'container_packages';
@@ -77,6 +78,8 @@ export interface EventDraft {
   exceptionText: string | null;
   /** The webhook to send (applied transitions in the catalog only). */
   webhook: string | null;
+  /** More fields of the webhook's payload (manifest.closed: package_count, document_path). */
+  payloadExtra?: Record<string, unknown>;
 }
 
 interface StatusUpdate {
@@ -218,6 +221,35 @@ export class Changes {
       webhook: 'manifest.cancelled',
     });
     row.status = 'cancelled';
+    row.statusUpdatedAt = stamp.occurredAt;
+    return this.events.length - 1;
+  }
+
+  /** A daily manifest closed (lib/close-out): it takes no more packages. `extra` joins the webhook's payload. */
+  closeDaily(row: DailyManifestRow, stamp: Stamp, extra: Record<string, unknown>): number {
+    this.dailies.set(row.id, { row, update: { from: row.status, to: 'closed', at: stamp.occurredAt } });
+    this.events.push({
+      subjectType: 'manifest',
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.id,
+      trackingNumber: null,
+      containerId: null,
+      type: 'manifest.closed',
+      status: 'closed',
+      previousStatus: row.status,
+      applied: true,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: 'manifest.closed',
+      payloadExtra: extra,
+    });
+    row.status = 'closed';
     row.statusUpdatedAt = stamp.occurredAt;
     return this.events.length - 1;
   }
@@ -445,5 +477,6 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
     occurred_at: event.occurredAt.toISOString(),
     location: event.location,
     ...(event.status === 'exception' ? { exception: { code: event.exceptionCode, text: event.exceptionText } } : {}),
+    ...event.payloadExtra,
   };
 }

@@ -34,6 +34,24 @@ export async function createPackageManifest(options: {
   // statement, atomic by itself, and the request one round trip. The day's first package makes the
   // manifest in a transaction with it, so that a refused package leaves no empty manifest behind.
   const key = `${accountId}|${environment}|${day}`;
+  // A remembered id may name a manifest that was closed since (by another instance, or the cut-off job): the insert
+  // itself refuses a manifest that is not open (insertPackage), and then the day's open manifest is looked up or
+  // made. A close racing the lookup can refuse once more; a few rounds settle it (a close is rare).
+  for (let attempt = 0; ; attempt++) {
+    const result = await addToOpenManifest(key, options, requestHash);
+    if (result !== CLOSED) return result;
+    manifestIds.delete(key);
+    if (attempt >= 4) throw new Error(`the daily manifest for ${day} kept closing under the insert`);
+  }
+}
+
+async function addToOpenManifest(
+  key: string,
+  options: { accountId: string; environment: Environment; pkg: TPackage },
+  requestHash: string,
+): Promise<CreatePackageManifestResult | typeof CLOSED> {
+  const { accountId, environment, pkg } = options;
+  const day = pkg.ManifestDate.day;
   const remembered = manifestIds.get(key);
   if (remembered) {
     try {
@@ -55,13 +73,19 @@ export async function createPackageManifest(options: {
     return insertPackage(client, manifestId, options, requestHash);
   });
   // Only once committed: a refused package's transaction takes its new manifest with it.
-  remember(key, manifestId);
+  if (result !== CLOSED) remember(key, manifestId);
   return result;
 }
 
+/** insertPackage's answer when the manifest it was given is no longer open (closed or cancelled): nothing was written. */
+const CLOSED = Symbol('closed');
+
 const FOREIGN_KEY_VIOLATION = '23503';
 
-/** Daily manifest ids by account, environment and day. Per process; ids never change. */
+/**
+ * Open daily manifest ids by account, environment and day. Per process; a manifest closed meanwhile (by any
+ * instance) is noticed by the insert, which refuses it, and forgotten here.
+ */
 const manifestIds = new Map<string, string>();
 
 function remember(key: string, manifestId: string): void {
@@ -72,32 +96,41 @@ function remember(key: string, manifestId: string): void {
 function findDailyManifest(accountId: string, environment: Environment, day: string) {
   return sql<{ id: string }>`
     SELECT id FROM daily_manifests
-    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date`;
+    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date
+      AND status = 'manifested'`;
 }
 
 /**
  * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
  * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's package count and
  * services (what the portal's lists read) and the day's activity count (the dashboard's): one statement.
+ *
+ * Only into an OPEN manifest: `open` takes the manifest row FOR KEY SHARE (what the package's foreign key takes
+ * anyway; concurrent inserts do not block each other) only if its status is manifested. A close locks the row
+ * FOR UPDATE (lib/close-out), which conflicts: a close waits for the inserts in flight, and an insert behind a
+ * close re-reads the row when the close commits, finds it closed, and writes nothing (CLOSED).
  */
 async function insertPackage(
   on: Queryable,
   manifestId: string,
   options: { accountId: string; environment: Environment; pkg: TPackage },
   requestHash: string,
-): Promise<CreatePackageManifestResult> {
+): Promise<CreatePackageManifestResult | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
   const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(
     on,
-    sql<{ inserted: boolean }>`
-      WITH pkg AS (
+    sql<{ inserted: boolean; open: boolean }>`
+      WITH open AS (
+        SELECT id FROM daily_manifests WHERE id = ${manifestId} AND status = 'manifested' FOR KEY SHARE
+      ), pkg AS (
         INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
                               final_mile_carrier, to_postal_code, data, request_hash)
-        VALUES (${accountId}::uuid, ${environment}::"Environment", ${manifestId}, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
-                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash})
+        SELECT ${accountId}::uuid, ${environment}::"Environment", open.id, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
+                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}
+        FROM open
         ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
         RETURNING id
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
@@ -111,9 +144,11 @@ async function insertPackage(
         SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
         ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
       )
-      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`.prepared('package_insert'),
+      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, EXISTS (SELECT 1 FROM open) AS open`.prepared('package_insert'),
   );
   if (row?.inserted) return { manifestId, created: true };
+  // Not open: a resend of an accepted package is still answered as one (its manifest, closed or not).
+  if (!row?.open) return (await findResend(on, accountId, environment, pkg.TrackingNumber, requestHash)) ?? CLOSED;
   return resolveResend(on, accountId, environment, pkg.TrackingNumber, requestHash);
 }
 
@@ -124,24 +159,31 @@ async function dailyManifestFor(client: Queryable, accountId: string, environmen
     sql<{ id: string }>`
       INSERT INTO daily_manifests (id, account_id, environment, manifest_date)
       VALUES (${newManifestId()}, ${accountId}::uuid, ${environment}::"Environment", ${day}::date)
-      ON CONFLICT (account_id, environment, manifest_date) DO NOTHING
+      ON CONFLICT (account_id, environment, manifest_date) WHERE status = 'manifested' DO NOTHING
       RETURNING id`,
   );
   if (created) return created.id;
-  // A separate statement: it sees a row that a concurrent transaction committed meanwhile.
+  // A separate statement: it sees a row that a concurrent transaction committed meanwhile. If that one was closed
+  // in between, the insert refuses it and the caller starts over.
   const existing = await queryRow(client, findDailyManifest(accountId, environment, day));
-  if (!existing) throw new Error(`daily manifest for ${day} vanished`);
-  return existing.id;
+  return existing?.id ?? '';
 }
 
 async function resolveResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+  const found = await findResend(on, accountId, environment, trackingNumber, requestHash);
+  if (!found) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+  return found;
+}
+
+/** The stored package of this tracking number as a resend's answer (a conflict if its body differs), or undefined. */
+async function findResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
   const existing = await queryRow(
     on,
     sql<{ daily_manifest_id: string; request_hash: string }>`
       SELECT daily_manifest_id, request_hash FROM packages
       WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
   );
-  if (!existing) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+  if (!existing) return undefined;
   if (existing.request_hash !== requestHash) {
     // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
     throw new AppError(

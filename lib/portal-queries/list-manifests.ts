@@ -27,6 +27,7 @@ interface Row {
   service: string | null;
   package_count: number;
   created_at: Date;
+  status: string;
 }
 
 /**
@@ -86,12 +87,12 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
 
   const containers = Prisma.sql`(
     SELECT 'container' AS type, m.id, m.container_id, (m.manifest_date AT TIME ZONE 'UTC')::date AS day,
-           m.service_name AS service, m.package_count, m.created_at
+           m.service_name AS service, m.package_count, m.created_at, m.status
     FROM container_manifests m WHERE ${Prisma.join(keyed('m', containerWhere), ' AND ')}
     ORDER BY ${orderBy('m')} LIMIT ${take})`;
   const dailies = Prisma.sql`(
     SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date AS day,
-           array_to_string(d.services, ', ') AS service, d.package_count, d.created_at
+           array_to_string(d.services, ', ') AS service, d.package_count, d.created_at, d.status
     FROM daily_manifests d WHERE ${Prisma.join(keyed('d', dailyWhere), ' AND ')}
     ORDER BY ${orderBy('d')} LIMIT ${take})`;
   const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
@@ -164,5 +165,6 @@ function toItem(row: Row): ManifestListItem {
     service: row.service || null,
     packageCount: row.package_count,
     createdAt: isoInstant(row.created_at),
+    status: row.status,
   };
 }

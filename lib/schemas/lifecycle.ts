@@ -223,4 +223,8 @@ export const ZLifecycleWebhookPayload = z.object({
   occurred_at: iso,
   location: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).optional(),
+  // manifest.closed only (close-out, issue 15): its packages, its handover document's API path, and who closed it.
+  package_count: z.number().int().optional(),
+  document_path: z.string().optional(),
+  closed_by: z.enum(['shipper', 'cutoff']).optional(),
 });

@@ -3,6 +3,7 @@ import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
 import { ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
 import { cancelManifest, cancelPackage, simulateManifest, simulatePackage } from '@/lib/lifecycle/change-status';
+import { closeManifest } from '@/lib/close-out/close-manifest';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
 import { getManifest, getPackage, listManifestPackages, listManifests, listPackageEvents, listPackages } from '@/lib/lifecycle/read';
 import { isPackageStatus } from '@/lib/lifecycle/transitions';
@@ -50,6 +51,13 @@ export const listManifestPackagesOperation: Operation = async (context) => {
 // POST /manifests/:id/cancel: the container with its packages, or a daily manifest's still-manifested packages.
 export const cancelManifestOperation: Operation = async (context) => {
   await cancelManifest({ ...scope(context), manifestId: manifestId(context) });
+  return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
+};
+
+// POST /manifests/:id/close: a daily manifest closed (issue 15); 200 with the closed manifest, also when it was closed
+// already. It takes no options: a body is not read (as cancel's).
+export const closeManifestOperation: Operation = async (context) => {
+  await closeManifest({ ...scope(context), manifestId: manifestId(context) });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
