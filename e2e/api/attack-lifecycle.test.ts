@@ -37,6 +37,7 @@ const count = (kind: string, n = 1) => {
 function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = options.body;
+    let answered = false;
     const request = http.request(
       {
         host: target.hostname,
@@ -47,6 +48,7 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
         headers: { ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...options.headers },
       },
       (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
@@ -65,7 +67,14 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
     );
     // A hang is a failure of its own, named, not a test timeout.
     request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(new Error(`no answer in ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 200)}`)));
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // A server that answers before reading a refused body (413) and closes: our write fails, its answer stands.
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') {
+        setTimeout(() => (answered ? undefined : reject(error)), 2_000);
+        return;
+      }
+      reject(error);
+    });
     request.end(body);
   });
 }
@@ -206,7 +215,6 @@ describe('hostile path segments', () => {
     '%C0%80', // overlong NUL
     '%2F',
     '..%2F..%2Fmanifests',
-    '%2E%2E',
     'x'.repeat(10_000),
     `${'9'.repeat(129)}`,
     '%E2%80%AE', // RTL override
@@ -233,29 +241,43 @@ describe('hostile path segments', () => {
     }
   });
 
-  it('`..` segments are names, never a way to another route, base path or environment', async () => {
+  it('`..` and `%2E%2E` segments resolve as RFC 3986 dot segments (as Next and every proxy do): never across environments or accounts', async () => {
     const token = ownerTest.get();
-    const cases: [string, string, number, string][] = [
-      // A `..` where an id goes names nothing.
-      ['GET', api('test', '/packages/..'), 404, 'not_found'],
-      ['GET', api('test', '/packages/../label'), 404, 'not_found'],
-      ['GET', api('test', '/manifests/./document'), 404, 'not_found'],
-      ['POST', api('test', '/packages/../cancel'), 404, 'not_found'],
-      // No route has this shape once `..` is not resolved: not found (and nothing cancelled).
-      ['POST', api('test', `/packages/${owned.dailyNumber}/../${owned.dailyNumber}/cancel`), 404, 'not_found'],
-      ['GET', api('test', `/manifests/${owned.containerManifest}/../../packages`), 404, 'not_found'],
-      // A test token walking up into the live base path: still the test environment, and no route.
-      ['GET', `/version-test/api/1.1/../../api/1.1/packages/${owned.liveNumber}`, 404, 'not_found'],
-      ['GET', `/version-test/api/1.1/%2E%2E/%2E%2E/api/1.1/packages/${owned.liveNumber}`, 404, 'not_found'],
+    const n = tracking('ATDOT');
+    await createDaily(token, n);
+    // Resolved before routing: /packages/N/../N/cancel is /packages/N/cancel, on the owner's own package.
+    const cancelled = await raw('POST', api('test', `/packages/${n}/../${n}/cancel`), { headers: auth(token) });
+    count('path segment');
+    expect(ok(cancelled).status).toBe('cancelled');
+    const cases: [string, string, Record<string, string>, number, string][] = [
+      ['GET', api('test', '/packages/..'), auth(token), 404, 'not_found'],
+      ['GET', api('test', '/packages/../label'), auth(token), 404, 'not_found'],
+      ['GET', api('test', '/manifests/./document'), auth(token), 404, 'not_found'],
+      ['POST', api('test', '/packages/../cancel'), auth(token), 404, 'not_found'],
+      // Out of the test base path into the live one: the live environment, where a test token is refused.
+      ['GET', `/version-test/api/1.1/../../api/1.1/packages/${owned.liveNumber}`, auth(token), 401, 'wrong_environment'],
+      ['GET', `/version-test/api/1.1/%2E%2E/%2E%2E/api/1.1/packages/${owned.liveNumber}`, auth(token), 401, 'wrong_environment'],
+      ['POST', `/version-test/api/1.1/../../api/1.1/packages/${owned.liveNumber}/cancel`, auth(token), 401, 'wrong_environment'],
+      // Out of the live base path into the test one's simulator with a live token: refused the same way.
+      ['POST', `/api/1.1/../../version-test/api/1.1/packages/${owned.dailyNumber}/simulate`, auth(ownerLive.get()), 401, 'wrong_environment'],
+      // Another account walking to the owner's ids: still someone else's, not found.
+      ['GET', api('test', `/manifests/x/../${owned.containerManifest}`), auth(strangerTest.get()), 404, 'not_found'],
+      ['POST', api('test', `/packages/x/%2E%2E/${owned.dailyNumber}/cancel`), auth(strangerTest.get()), 404, 'not_found'],
+      // Above the root: no route.
+      ['GET', '/../../../version-test/api/1.1/../../../../etc/passwd', auth(token), 404, 'not_found'],
     ];
-    for (const [method, path, status, code] of cases) {
-      const answer = await raw(method, path, { headers: auth(token), body: method === 'POST' ? '{}' : undefined });
+    for (const [method, path, headers, status, code] of cases) {
+      const answer = await raw(method, path, { headers: { ...headers, 'x-forwarded-for': address() }, body: method === 'POST' ? '{"status":"delivered"}' : undefined });
       count('path segment');
-      envelope(answer, status, code);
+      if (path.startsWith('/../')) expect(answer.status, answer.text.slice(0, 200)).toBe(404);
+      else envelope(answer, status, code);
       expect(answer.text).not.toContain(owned.liveNumber);
+      expect(answer.text).not.toContain('"object":"package"');
     }
     const still = ok(await raw('GET', api('test', `/packages/${owned.dailyNumber}`), { headers: auth(token) }));
     expect(still.status).toBe('manifested');
+    const live = ok(await raw('GET', api('live', `/packages/${owned.liveNumber}`), { headers: auth(ownerLive.get()) }));
+    expect(live.status).toBe('manifested');
   });
 
   it('a raw NUL or raw non-ASCII byte in the request line is refused by the parser with the envelope, not a bare status', async () => {
@@ -282,7 +304,7 @@ describe('hostile query parameters on the lists', () => {
 
   it('limit: 0, 101, -1, 1e3, NaN, 1.5, 0x10, " 5", repeated and array forms are 422 naming limit', async () => {
     for (const list of LISTS) {
-      for (const value of ['0', '101', '-1', '1e3', 'NaN', '1.5', '0x10', '%205', 'Infinity', '99999999999999999999', '%00', 'abc']) {
+      for (const value of ['0', '101', '-1', '1e3', 'NaN', '1.5', '0x10', 'Infinity', '99999999999999999999', '%00', 'abc', '%ED%A0%80']) {
         const answer = await raw('GET', `${api('test', fill(list))}?limit=${value}`, { headers: auth(ownerTest.get()) });
         count('query');
         envelope(answer, 422, 'validation_failed', 'limit');
@@ -291,8 +313,8 @@ describe('hostile query parameters on the lists', () => {
       envelope(await raw('GET', `${api('test', fill(list))}?limit[]=1`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'limit[]');
       envelope(await raw('GET', `${api('test', fill(list))}?limit[0]=1`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'limit[0]');
       count('query', 3);
-      // Empty is "not given"; 1 and 100 are the bounds.
-      for (const value of ['', '1', '100']) {
+      // Empty is "not given"; 1 and 100 are the bounds; a whole number with spaces or a sign is that number.
+      for (const value of ['', '1', '100', '%205', '+5', '05']) {
         const page = ok(await raw('GET', `${api('test', fill(list))}?limit=${value}`, { headers: auth(ownerTest.get()) }));
         count('query');
         expect(page.object).toBe('list');
@@ -312,7 +334,6 @@ describe('hostile query parameters on the lists', () => {
       ['/packages?constructor=1', 'constructor'],
       ['/manifests?toString=1', 'toString'],
       ['/packages?tracking_number=a%00b', 'tracking_number'],
-      ['/packages?manifest_id=%ED%A0%80', 'manifest_id'],
       ['/packages?service=%00', 'service'],
       ['/packages?to_postal_code=%00', 'to_postal_code'],
       ['/packages?tracking_number=' + 'x'.repeat(10_000), 'tracking_number'],
@@ -329,6 +350,13 @@ describe('hostile query parameters on the lists', () => {
       const error = envelope(answer, 422, 'validation_failed', field);
       expect(error.message.length).toBeLessThan(2_000);
     }
+    // Text that decodes to something no row holds (U+FFFD for bytes that are no UTF-8, a literal `%ZZ`, LIKE's
+    // own wildcards): a search that finds nothing, never a pattern and never a 5xx.
+    for (const path of ['/packages?manifest_id=%ED%A0%80', '/packages?tracking_number=%25', '/packages?tracking_number=%5F', '/manifests?q=%25%5F', '/manifests?q=%E0%A4', '/packages?tracking_number=%ZZ']) {
+      const found = ok(await raw('GET', api('test', path), { headers: token() }));
+      count('query');
+      expect(found, path).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    }
     // A key of 10 KB is named by a prefix, never echoed whole.
     const long = await raw('GET', api('test', `/packages?${'k'.repeat(10_000)}=1`), { headers: token() });
     count('query');
@@ -337,16 +365,25 @@ describe('hostile query parameters on the lists', () => {
     expect(error.details?.[0]?.path.length).toBeLessThanOrEqual(100);
   });
 
-  it('undecodable escapes in the query (%ZZ, a cut escape) are 4xx naming the parameter, never a 5xx', async () => {
-    for (const list of LISTS) {
-      for (const query of ['status=%ZZ', 'cursor=%', 'q=%E0%A4', 'tracking_number=%ZZ', '%ZZ=1']) {
-        if (list !== '/manifests' && query.startsWith('q=')) continue;
-        const answer = await raw('GET', `${api('test', fill(list))}?${query}`, { headers: auth(ownerTest.get()) });
-        count('query');
-        expect(answer.status, `${list}?${query}: ${answer.text}`).toBeGreaterThanOrEqual(400);
-        expect(answer.status, `${list}?${query}: ${answer.text}`).toBeLessThan(500);
-        envelope(answer, answer.status, answer.json?.error?.code);
-      }
+  it('undecodable escapes in the query (%ZZ, a cut escape): 422 naming the parameter where it cannot hold one, else a search that finds nothing', async () => {
+    const cases: [string, string, string | null][] = [
+      ['/packages', 'status=%ZZ', 'status'],
+      ['/packages', 'cursor=%', 'cursor'],
+      ['/packages', 'tracking_number=%ZZ', null],
+      ['/packages', '%ZZ=1', '%ZZ'],
+      ['/manifests', 'status=%ZZ', 'status'],
+      ['/manifests', 'cursor=%E0%A4', 'cursor'],
+      ['/manifests', 'q=%E0%A4', null],
+      ['/manifests', 'tracking_number=%ZZ', 'tracking_number'],
+      ['/manifests/:id/packages', 'status=%ZZ', 'status'],
+      ['/manifests/:id/packages', 'cursor=%', 'cursor'],
+      ['/manifests/:id/packages', '%ZZ=1', '%ZZ'],
+    ];
+    for (const [list, query, field] of cases) {
+      const answer = await raw('GET', `${api('test', fill(list))}?${query}`, { headers: auth(ownerTest.get()) });
+      count('query');
+      if (field === null) expect(ok(answer).data, `${list}?${query}`).toEqual([]);
+      else envelope(answer, 422, 'validation_failed', field);
     }
   });
 
@@ -444,7 +481,7 @@ describe('documents: ?format=, Accept and hostile queries', () => {
   it('formats no document comes in, repeated and hostile format values: 406 not_acceptable; never a 5xx', async () => {
     const docs = ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels', '/packages/:trackingNumber/label'];
     for (const doc of docs) {
-      for (const query of ['format=gif', 'format=%00', 'format=PDF%00', 'format=' + 'p'.repeat(10_000), 'format=%ED%A0%80', 'format[]=pdf', 'format=html']) {
+      for (const query of ['format=gif', 'format=%00', 'format=PDF%00', 'format=' + 'p'.repeat(10_000), 'format=%ED%A0%80', 'format=', 'format=html']) {
         const answer = await raw('GET', `${api('test', fill(doc))}?${query}`, { headers: auth(ownerTest.get()) });
         count('documents');
         expect([406, 422], `${doc}?${query.slice(0, 40)} ${answer.text.slice(0, 200)}`).toContain(answer.status);
@@ -465,7 +502,7 @@ describe('documents: ?format=, Accept and hostile queries', () => {
   });
 
   it('?format= and Accept agree, the first of repeated format wins or it is refused; unknown parameters never 5xx', async () => {
-    for (const query of ['format=pdf&format=zpl', 'format=zpl&format=pdf', 'format=', 'paper=%00', 'paper=tabloid', 'paper=a4&paper=letter', 'nope=1', '__proto__=x']) {
+    for (const query of ['format=pdf&format=zpl', 'format=zpl&format=pdf', 'format[]=pdf', 'paper=%00', 'paper=tabloid', 'paper=a4&paper=letter', 'nope=1', '__proto__=x']) {
       const answer = await raw('GET', `${api('test', fill('/manifests/:id/labels'))}?${query}`, { headers: auth(ownerTest.get()) });
       count('documents');
       expect(answer.status, `${query}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
@@ -549,6 +586,34 @@ describe('hostile bodies on the POST routes', () => {
     envelope(over, 422, 'validation_failed', 'scans');
   });
 
+  it('POST /ops/scans: a NUL or lone surrogate in one scan refuses that scan alone, naming its field; the others apply', async () => {
+    const n = tracking('ATN');
+    await createDaily(ownerTest.get(), n);
+    const good = scan({ tracking_number: n });
+    const answer = await raw('POST', api('test', '/ops/scans'), {
+      headers: auth(ops),
+      body: jsonBody({
+        scans: [
+          scan({ exception_text: 'a\u0000b', event: 'exception' }),
+          good,
+          scan({ exception_code: '\ud800', event: 'exception' }),
+          scan({ event: 'rec\u0000eived' }),
+          scan({ container_id: 'C\u0007', tracking_number: undefined }),
+        ].map((s) => JSON.parse(JSON.stringify(s))),
+      }),
+    });
+    count('body', 5);
+    const body = ok(answer);
+    expect(body.results.map((r: { result: string }) => r.result)).toEqual(['refused', 'applied', 'refused', 'refused', 'refused']);
+    expect(body.results[0].error.details).toEqual([{ path: 'exception_text', message: 'must not contain control characters (found NUL at position 1)' }]);
+    expect(body.results[2].error.details).toEqual([{ path: 'exception_code', message: 'must be valid Unicode text (it contains an unpaired surrogate)' }]);
+    expect(body.results[3].error.details[0].path).toBe('event');
+    expect(body.results[4].error.details[0].path).toBe('container_id');
+    expect(body.results[1]).toMatchObject({ scan_id: good.scan_id, result: 'applied', status: 'received' });
+    const pkg = ok(await raw('GET', api('test', `/packages/${n}`), { headers: auth(ownerTest.get()) }));
+    expect(pkg.status).toBe('received');
+  });
+
   it('POST /ops/scans: the largest body the limit allows is read; one byte past it is 413', async () => {
     const limit = 5 * 1024 * 1024;
     const base = jsonBody({ scans: [scan()] });
@@ -600,9 +665,14 @@ describe('hostile bodies on the POST routes', () => {
       ['\ufeff{}', 400, 'invalid_json'],
       ['{"scans":[1e999]}', 422, 'validation_failed'],
     ];
+    // On /ops/scans a scan that is no object is refused on its own (200, listed), as issue 13 asks.
+    const perScan = await raw('POST', posts[0], { headers: auth(ops), body: '{"scans":[1e999,null,"x",[]]}' });
+    count('body');
+    expect(ok(perScan)).toMatchObject({ applied: 0, refused: 4 });
     for (const path of posts) {
       const token = path.includes('/ops/') ? ops : ownerTest.get();
       for (const [body, status, code] of bodies) {
+        if (body === '{"scans":[1e999]}' && path.includes('/ops/')) continue;
         const answer = await raw('POST', path, { headers: auth(token), body });
         count('body');
         // Which of 422 / 400 a well-formed JSON of the wrong shape gets is the route's; never a 5xx.
@@ -620,7 +690,13 @@ describe('hostile bodies on the POST routes', () => {
     const n = tracking('ATS');
     await createDaily(ownerTest.get(), n);
     envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"departed"}' }), 422, 'validation_failed', 'status');
-    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"manifested"}' }), 409, 'illegal_transition');
+    // Already there: a walk of no steps, 200 with nothing written.
+    expect(ok(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"manifested"}' })).status).toBe('manifested');
+    const { rows } = await pgPool().query('SELECT 1 FROM lifecycle_events WHERE account_id = $1 AND tracking_number = $2', [owner.accountId, n]);
+    expect(rows).toEqual([]);
+    ok(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"delivered"}' }));
+    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"received"}' }), 409, 'illegal_transition');
+    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"cancelled"}' }), 409, 'illegal_transition');
     envelope(await raw('POST', api('test', `/manifests/${owned.containerManifest}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"delivered"}' }), 422, 'validation_failed', 'status');
     envelope(await raw('POST', api('test', `/manifests/${owned.dailyManifest}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"departed"}' }), 422, 'validation_failed', 'status');
     count('body', 4);
@@ -657,7 +733,8 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
           envelope(await raw(method, path, { headers: { ...headers, authorization: `Bearer ${ops}x` }, body }), 401, 'unauthorized');
         } else {
           envelope(await raw(method, path, { headers: { ...headers, ...auth(ops) }, body }), 403, 'forbidden');
-          envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedOps) }, body }), 401, 'unauthorized');
+          // Any ck_ops_ token is refused here before it is looked up: a revoked one learns nothing more.
+          envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedOps) }, body }), 403, 'forbidden');
           if (env === 'test') envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedShipper) }, body }), 401, 'unauthorized');
           envelope(await raw(method, path, { headers: { ...headers, ...auth(env === 'test' ? owner.tokens.live : owner.tokens.test) }, body }), 401, 'wrong_environment');
         }
@@ -959,7 +1036,9 @@ describe('portal-api lifecycle routes', () => {
         count('portal');
         if (route.pattern.includes(':')) envelope(answer, 404, 'not_found');
         else expect(answer.status, answer.text.slice(0, 200)).toBe(200);
-        for (const n of [...data.container, data.daily, data.manifest]) expect(answer.text, route.pattern).not.toContain(n);
+        const path = fillPortal(route.pattern);
+        for (const n of [...data.container, data.daily, data.manifest]) if (!path.includes(n)) expect(answer.text, route.pattern).not.toContain(n);
+        expect(answer.text).not.toContain('Beverly Hills');
       }
     }
     const mine = ok(await portal(a, 'GET', `/portal-api/packages/${data.daily}`));
@@ -991,8 +1070,9 @@ describe('portal-api lifecycle routes', () => {
       ['/portal-api/packages?from=2026-02-30', 'from'],
       ['/portal-api/packages?to=0000-01-01', 'to'],
       ['/portal-api/packages?tracking_number=a%00b', 'tracking_number'],
-      ['/portal-api/packages?service=%ZZ', 'service'],
       ['/portal-api/packages?nope=1', 'nope'],
+      ['/portal-api/packages?__proto__=1', '__proto__'],
+      ['/portal-api/exports/packages?nope=1', 'nope'],
       ['/portal-api/exports/packages?status=a&status=b', 'status'],
       ['/portal-api/exports/packages?limit=10', 'limit'],
       ['/portal-api/exports/packages?cursor=x', 'cursor'],
@@ -1013,11 +1093,15 @@ describe('portal-api lifecycle routes', () => {
       `/portal-api/manifests/${data.manifest}/packages?cursor=${'x'.repeat(10_000)}&limit=-1`,
       `/portal-api/manifests/${data.manifest}/packages?cursor=%00&cursor=%ZZ`,
       '/portal-api/dashboard?x=%00&x=%ZZ',
+      '/portal-api/packages?service=%ZZ',
+      // Keyset cursors with times no row has (a negative year PostgreSQL refused: a 500 before): the first page.
+      ...['-999999999999999', '-62198755200001', '999999999999999', '0'].flatMap((ms) =>
+        ['after', 'before'].map((side) => `/portal-api/manifests?${side}=${Buffer.from(`${ms}|MAN-X`).toString('base64url')}`),
+      ),
     ]) {
       const answer = await portal(a, 'GET', path);
       count('portal');
-      expect(answer.status, `${path.slice(0, 80)}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
-      if (answer.status !== 200) envelope(answer, answer.status, answer.json?.error?.code);
+      expect(answer.status, `${path.slice(0, 80)}: ${answer.text.slice(0, 200)}`).toBe(200);
     }
   });
 

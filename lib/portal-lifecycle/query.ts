@@ -15,7 +15,11 @@ const ALPHABETS: Record<string, { pattern: RegExp; message: string }> = {
   to_postal_code: { pattern: /^[A-Za-z0-9 -]*$/, message: 'a postal code holds letters, digits, spaces and "-" only' },
 };
 
-export function portalQuery(url: string): Record<string, string> {
+/**
+ * `known`: the route's parameters (GET /packages's, PACKAGE_LIST_PARAMETERS); any other is a 422 naming it, as the
+ * API's lists answer, rather than the schema's unnamed "unrecognized key".
+ */
+export function portalQuery(url: string, known?: readonly string[]): Record<string, string> {
   const raw = new URL(url).search.replace(/^\?/, '');
   const out: Record<string, string> = {};
   if (!raw) return out;
@@ -27,6 +31,7 @@ export function portalQuery(url: string): Record<string, string> {
     const key = decode(rawKey, rawKey.slice(0, 40));
     const value = decode(rawValue, key);
     if (key === ENVIRONMENT_QUERY) continue;
+    if (known && !known.includes(key)) throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
     if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
     if (value !== '') out[key] = value;
   }

@@ -21,5 +21,10 @@ describe('keyset cursors', () => {
       expect(decodePageKey(token)).toBeUndefined();
     }
     expect(decodeTimeKey(Buffer.from('99999999999999999|MAN-1').toString('base64url'))).toBeUndefined();
+    // Times no row has, which PostgreSQL refused (a negative year): no cursor, never a query that fails.
+    for (const ms of ['-999999999999999', '-62198755200001', '-1', '0', '946684799999', '4102444800000', '999999999999999']) {
+      expect(decodeTimeKey(Buffer.from(`${ms}|MAN-1`).toString('base64url')), ms).toBeUndefined();
+    }
+    expect(decodeTimeKey(Buffer.from('946684800000|MAN-1').toString('base64url'))).toEqual({ createdAt: new Date('2000-01-01T00:00:00.000Z'), id: 'MAN-1' });
   });
 });

@@ -12,13 +12,20 @@ export function encodeTimeKey(key: TimeKey): string {
   return Buffer.from(`${key.createdAt.getTime()}|${key.id}`, 'utf8').toString('base64url');
 }
 
+/** A manifest's created_at is in the service's years (as the API's cursors, lib/lifecycle/cursor.ts). */
+const EARLIEST_KEY = Date.UTC(2000, 0, 1);
+const LATEST_KEY = Date.UTC(2100, 0, 1);
+
 export function decodeTimeKey(token: string | undefined): TimeKey | undefined {
   if (!token || token.length > 200 || !/^[A-Za-z0-9_-]+$/.test(token)) return undefined;
   const text = Buffer.from(token, 'base64url').toString('utf8');
   const match = /^(-?\d{1,15})\|([A-Za-z0-9_-]{1,100})$/.exec(text);
   if (!match?.[1] || !match[2]) return undefined;
   const createdAt = new Date(Number(match[1]));
-  return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id: match[2] };
+  // Only times a row of ours can have: a year PostgreSQL cannot hold (before 4713 BC, or any negative year as
+  // the driver writes it) made the list's query fail, a 500 for a pager link anyone can edit.
+  const time = createdAt.getTime();
+  return Number.isNaN(time) || time < EARLIEST_KEY || time >= LATEST_KEY ? undefined : { createdAt, id: match[2] };
 }
 
 /**
