@@ -510,6 +510,24 @@ describe('documents: ?format=, Accept and hostile queries', () => {
     }
   });
 
+  it('every document of a manifest whose stored text is hostile but storable (noncharacters, RTL, emoji, combining marks) is 200', async () => {
+    for (const text of ['\uffff', 'a\ufffeb', '\u202egnp.exe', '𝕏🚀👩‍👩‍👧', 'e\u0301\u0301\u0301', 'abc\u200b\ufeff', '中文 שלום مرحبا']) {
+      const n = tracking('ATX');
+      const body = containerSample(`ULD-${randomUUID().slice(0, 8)}`, [n]);
+      Object.assign(body, { FromName: text, FromCompany: text, Consignee: text, ShipmentDescription: text, Reference1: text });
+      Object.assign(body.ContainerDetails[0] as object, { ToName: text, ToAddress1: text, ToCity: text });
+      const created = await call('/wf/manifest', { token: ownerTest.get(), body });
+      expect(created.status, created.text).toBe(200);
+      const id = created.json.ManifestID as string;
+      for (const path of [`/manifests/${id}/document`, `/manifests/${id}/tags?format=zpl`, `/manifests/${id}/tags`, `/manifests/${id}/labels`, `/manifests/${id}/labels?format=zpl`, `/packages/${n}/label`, `/packages/${n}/label?format=png`, `/packages/${n}/label?format=zpl`]) {
+        const answer = await raw('GET', api('test', path), { headers: auth(ownerTest.get()) });
+        count('documents');
+        expect(answer.status, `${JSON.stringify(text)} ${path}: ${answer.text.slice(0, 200)}`).toBe(200);
+        expect(answer.bytes.length).toBeGreaterThan(100);
+      }
+    }
+  });
+
   it("another account's and the other environment's documents are 404; the live path has the live one only", async () => {
     for (const doc of ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels']) {
       envelope(await raw('GET', api('test', fill(doc)), { headers: auth(strangerTest.get()) }), 404, 'not_found');
