@@ -1077,6 +1077,12 @@ describe('portal-api lifecycle routes', () => {
         envelope(answer, 404, 'not_found');
       }
     }
+    // A download link naming the environment twice names none: 400, never the first of them.
+    for (const query of ['environment=live&environment=test', 'environment=test&environment=live']) {
+      envelope(await raw('GET', `/portal-api/exports/packages?${query}`, { headers: { cookie: a.cookie } }), 400, 'environment_required');
+      envelope(await raw('GET', `/portal-api/manifests/${data.manifest}/export?${query}`, { headers: { cookie: a.cookie } }), 400, 'environment_required');
+      count('portal', 2);
+    }
     for (const env of ['', 'LIVE', 'test\u00ff', 'production', 'test,live', 'x'.repeat(8_000)]) {
       const answer = await raw('GET', '/portal-api/packages', { headers: { cookie: a.cookie, 'x-carrier-environment': env } });
       count('portal');
