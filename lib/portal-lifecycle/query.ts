@@ -16,8 +16,12 @@ const ALPHABETS: Record<string, { pattern: RegExp; message: string }> = {
   to_postal_code: { pattern: /^[A-Za-z0-9 -]*$/, message: 'a postal code holds letters, digits, spaces and "-" only' },
 };
 
-export function portalQuery(url: string): Record<string, string> {
-  const out = queryObject(decodedPairs(new URL(url).search), { ignore: ENVIRONMENT_QUERY, dropEmpty: true });
+/**
+ * `known`: the route's parameters (GET /packages's, PACKAGE_LIST_PARAMETERS); any other is a 422 naming it, as the
+ * API's lists answer, rather than the schema's unnamed "unrecognized key".
+ */
+export function portalQuery(url: string, known?: readonly string[]): Record<string, string> {
+  const out = queryObject(decodedPairs(new URL(url).search), { known, ignore: ENVIRONMENT_QUERY, dropEmpty: true });
   const wrong = Object.entries(ALPHABETS).flatMap(([key, rule]) => {
     const value = out[key];
     // Control characters and bad Unicode are the text rule's to name (the schema's message).

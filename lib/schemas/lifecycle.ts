@@ -60,6 +60,9 @@ export const ZListManifestsQuery = z
     q: q.q || undefined,
   }));
 
+/** GET /packages's query parameters (the portal's Packages list and CSV export read the same): any other is a 422 naming it. */
+export const PACKAGE_LIST_PARAMETERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
+
 // GET /packages, GET /manifests/{id}/packages (limit and cursor only)
 export const ZListPackagesQuery = z
   .strictObject({

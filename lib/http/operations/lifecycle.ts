@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import { PACKAGE_LIST_PARAMETERS, ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { cancelManifest, cancelPackage, simulateManifest, simulatePackage } from '@/lib/lifecycle/change-status';
 import { closeManifest } from '@/lib/close-out/close-manifest';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
@@ -24,7 +25,7 @@ function query(context: OperationContext, known: readonly string[]): Record<stri
 }
 
 const MANIFEST_FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;
-const PACKAGE_FILTERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
+const PACKAGE_FILTERS = PACKAGE_LIST_PARAMETERS;
 
 function trackingNumber(context: OperationContext): string {
   return context.params.trackingNumber ?? '';
@@ -99,12 +100,17 @@ export const simulatePackageOperation: Operation = async (context) => {
 // POST /ops/scans (operations tokens only): up to 1,000 scans, each applied, recorded or refused on its own.
 export const ingestScansOperation: Operation = async (context) => {
   if (context.auth.kind !== 'ops') throw new AppError('forbidden', 'Only carrier operations tokens may send scans.');
-  const batch = parseOperation(ZScanBatch, await context.json());
+  const input = await context.json();
+  // The batch's shape only: parseOperation's text rule walks everything it returns, the scans included, so
+  // one NUL in one scan would refuse the whole batch. Each scan is held to the rule on its own, below.
+  const shape = ZScanBatch.safeParse(input);
+  const batch = shape.success ? shape.data : parseOperation(ZScanBatch, input);
   const results: (ScanResult | undefined)[] = [];
   const valid: { index: number; scan: Scan }[] = [];
   batch.scans.forEach((item, index) => {
     const parsed = ZScan.safeParse(item);
-    if (parsed.success) {
+    const unstorable = parsed.success ? unstorableField(parsed.data) : undefined;
+    if (parsed.success && !unstorable) {
       const s = parsed.data;
       valid.push({
         index,
@@ -124,7 +130,9 @@ export const ingestScansOperation: Operation = async (context) => {
       // Echoed only when it is a well-formed scan id: nothing else of a refused scan is sent back.
       const sent = typeof item === 'object' && item !== null && 'scan_id' in item ? item.scan_id : undefined;
       const scanId = typeof sent === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : null;
-      const details = parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
+      const details = parsed.success
+        ? [unstorable ?? { path: '(scan)', message: 'is invalid' }]
+        : parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
       results.push({ scan_id: scanId ?? '', result: 'refused', error: { code: 'validation_failed', message: `scans[${index}] is invalid.`, details } });
     }
   });
@@ -144,3 +152,12 @@ export const ingestScansOperation: Operation = async (context) => {
   };
   return { body };
 };
+
+/** The first field of a parsed scan whose text PostgreSQL or a screen would refuse (the text rule), named. */
+function unstorableField(scan: Record<string, unknown>): { path: string; message: string } | undefined {
+  for (const [key, value] of Object.entries(scan)) {
+    const violation = typeof value === 'string' ? textRuleViolation(value, { multiline: true }) : undefined;
+    if (violation) return { path: key, message: violation };
+  }
+  return undefined;
+}
