@@ -11,6 +11,9 @@ import { baseUrl, call, newAccount, pathFor, tracking, type Env, type TestAccoun
 import { portalRoutes } from './support/hostile';
 import { containerSample, packageSample } from './support/samples';
 
+/** The API reached through `next start`'s route handlers (CI's first pass), not the production server. */
+const NEXT_START = process.env.TEST_SERVER === 'next';
+
 // Issues 13–15's routes attacked from outside, as a tester or an attacker would: the lifecycle reads and lists,
 // cancel, the simulator, POST /ops/scans, the documents, the probes and the portal-api lifecycle routes. Raw HTTP
 // (node:http with the path as sent, node:net for bytes no client sends) where fetch would normalise. Every answer
@@ -276,7 +279,11 @@ describe('hostile path segments', () => {
       const answer = await raw(method, path, { headers: { ...headers, 'x-forwarded-for': address() }, body: method === 'POST' ? '{"status":"delivered"}' : undefined });
       count('path segment');
       if (path.startsWith('/../')) expect(answer.status, answer.text.slice(0, 200)).toBe(404);
-      else envelope(answer, status, code);
+      else if (NEXT_START && path.endsWith('/packages/..')) {
+        // `next start` resolves it to the base path with a trailing slash and redirects that to the base path itself
+        // (Next's trailing-slash rule, before any route handler), whose answer is the API's 404 envelope.
+        expect([answer.status, answer.headers.location]).toEqual([308, api('test', '').replace(/\/$/, '')]);
+      } else envelope(answer, status, code);
       expect(answer.text).not.toContain(owned.liveNumber);
       expect(answer.text).not.toContain('"object":"package"');
     }
@@ -353,6 +360,12 @@ describe('hostile query parameters on the lists', () => {
     for (const [path, field] of cases) {
       const answer = await raw('GET', api('test', path), { headers: token() });
       count('query');
+      if (NEXT_START && field === '__proto__') {
+        // `next start` drops a `__proto__` parameter from the URL it hands its route handlers (it parses the query
+        // into a plain object first): the service never sees it, so the list answers as if it had not been sent.
+        expect(answer.status, answer.text.slice(0, 200)).toBe(200);
+        continue;
+      }
       const error = envelope(answer, 422, 'validation_failed', field);
       expect(error.message.length).toBeLessThan(2_000);
     }

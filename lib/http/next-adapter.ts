@@ -9,6 +9,7 @@ import { webRequestClient } from './request-client';
 async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const client = webRequestClient(request.headers);
+  let bodyRead = false;
   const response = await handleApiRequest({
     method: request.method,
     path: pathOf(request, url),
@@ -20,11 +21,24 @@ async function handle(request: Request): Promise<Response> {
         timeoutMs,
         declaredLength: request.headers.get('content-length'),
         abort: () => void request.body?.cancel().catch(() => undefined),
+      }).then((body) => {
+        bodyRead = true;
+        return body;
       }),
     remoteAddress: client.address,
     secure: client.secure,
   });
-  return new Response(response.status === 204 ? null : (response.bytes ?? response.body), { status: response.status, headers: response.headers });
+  const headers = new Headers(response.headers);
+  // A body left unread (refused at 413/408, or an answer given before it was read: 401, 404, 405 …) stays in the
+  // connection, where Next does not discard it: the next request on that keep-alive connection would wait behind it
+  // for ever. The production server drains it (node-adapter.ts); here the connection closes after this answer.
+  if (!bodyRead && hasBody(request)) headers.set('connection', 'close');
+  return new Response(response.status === 204 ? null : (response.bytes ?? response.body), { status: response.status, headers });
+}
+
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return request.headers.has('transfer-encoding') || (length !== null && length.trim() !== '0');
 }
 
 /**
