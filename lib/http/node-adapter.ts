@@ -5,7 +5,7 @@ import { arrivedOverTls, clientAddress } from './client-address';
 import { corsHeaders } from './cors';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from './errors';
-import { readNodeBody } from './read-body';
+import { DRAIN_LIMIT, readNodeBody } from './read-body';
 export { answerClientError } from './client-error';
 import { handleApiRequest } from './pipeline';
 import { isApiPath } from './routes';
@@ -89,9 +89,6 @@ export function splitTarget(target: string): { pathname: string; search: string 
   const url = new URL(target, 'http://localhost');
   return { pathname: url.pathname, search: url.search };
 }
-
-/** Past this many bytes of a refused body the connection is cut rather than drained. */
-const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 /**
  * A refused body (413, 408) is answered at once. The rest is discarded unbuffered so that a client

@@ -1,6 +1,9 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '@/lib/errors/app-error';
 
+/** Past this many bytes of a refused or unread body the connection is cut rather than drained. */
+export const DRAIN_LIMIT = 16 * 1024 * 1024;
+
 const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 const tooSlow = (timeoutMs: number) => new AppError('request_timeout', `The request body did not arrive within ${timeoutMs / 1000} s.`);
 
