@@ -1,8 +1,5 @@
 'use client';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Button, ConfirmDialog } from '@/components/ui';
+import { ConfirmedAction, errorText } from '@/components/lifecycle/lifecycle-controls';
 import { PortalError } from '@/lib/portal/fetcher';
 
 /** A refusal said plainly: not_closable names what the manifest is; anything else as it comes. */
@@ -12,14 +9,10 @@ function refusal(error: unknown): string {
     if (error.code === 'not_closable') return `Not closed: this manifest is ${current ?? 'not open'}. ${error.message}`;
     return error.message;
   }
-  return error instanceof Error ? error.message : 'Something went wrong.';
+  return errorText(error);
 }
 
-/**
- * "Close manifest" on an open daily manifest, with a confirmation: POSTs `{path}/close` (the same close as the API's
- * POST /manifests/{id}/close) and calls `onChanged` after an answer either way. The dialog stays mounted, so a refusal
- * stays readable after the status reloads.
- */
+/** "Close manifest" on an open daily manifest, with a confirmation (the API's POST /manifests/{id}/close). */
 export function CloseManifestControl({
   path,
   manifestDate,
@@ -31,41 +24,20 @@ export function CloseManifestControl({
   available: boolean;
   onChanged: () => void;
 }) {
-  const portal = usePortalEnvironment();
-  const [open, setOpen] = useState(false);
-  const close = useMutation({
-    mutationFn: () => portal.fetch(`${path}/close`, { method: 'POST', body: {} }),
-    onSuccess: () => {
-      setOpen(false);
-      onChanged();
-    },
-    onError: () => onChanged(),
-  });
   return (
-    <>
-      {available ? (
-        <Button
-          variant="primary"
-          onClick={() => {
-            close.reset();
-            setOpen(true);
-          }}
-        >
-          Close manifest
-        </Button>
-      ) : null}
-      <ConfirmDialog
-        open={open}
-        title="Close this manifest?"
-        confirmLabel="Yes, close manifest"
-        busy={close.isPending}
-        error={close.isError ? refusal(close.error) : undefined}
-        onConfirm={() => close.mutate()}
-        onClose={() => setOpen(false)}
-      >
-        It takes no more packages: the next package for {manifestDate} opens a new daily manifest. Its handover document stays as
-        it is now, and its packages can no longer be cancelled. Your webhooks get <code>manifest.closed</code>.
-      </ConfirmDialog>
-    </>
+    <ConfirmedAction
+      path={path}
+      action="close"
+      label="Close manifest"
+      title="Close this manifest?"
+      confirmLabel="Yes, close manifest"
+      variant="primary"
+      refusal={refusal}
+      available={available}
+      onChanged={onChanged}
+    >
+      It takes no more packages: the next package for {manifestDate} opens a new daily manifest. Its handover document stays as
+      it is now, and its packages can no longer be cancelled. Your webhooks get <code>manifest.closed</code>.
+    </ConfirmedAction>
   );
 }
