@@ -6,6 +6,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
 import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes, type PackageSortingPayload } from '@/lib/webhooks/enqueue-event';
 
@@ -77,8 +78,14 @@ function findDailyManifest(accountId: string, environment: Environment, day: str
 
 /**
  * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
- * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's package count and
- * services (what the portal's lists read) and the day's activity count (the dashboard's): one statement.
+ * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's counts and
+ * services (what the lists and GET /manifests/{id} read) and the day's activity count (the dashboard's): one statement.
+ *
+ * No row here is written by every package of a manifest or a day: the counts go to one of COUNTER_SHARDS rows
+ * (`counted`, `activity`), chosen by the connection's backend pid, and the manifest's row is written only when a
+ * service it has not seen yet arrives (`serviced`; otherwise its WHERE is false and the row is neither written
+ * nor locked). A row written here stays locked until the commit is flushed, so one row for all of a day's
+ * packages made them commit one at a time (bench/RESULTS.md, 2026-11-23 "Counters without a hot row").
  */
 async function insertPackage(
   on: Queryable,
@@ -99,17 +106,18 @@ async function insertPackage(
         VALUES (${accountId}::uuid, ${environment}::"Environment", ${manifestId}, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
                 ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash})
         ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
-        RETURNING id
+        RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
-        UPDATE daily_manifests
-        SET package_count = package_count + 1,
-            services = CASE WHEN ${pkg.ServiceName}::text = ANY(services) THEN services
-                       ELSE array_append(coalesce(services, '{}'), ${pkg.ServiceName}::text) END
-        WHERE id = ${manifestId} AND EXISTS (SELECT 1 FROM pkg)
+        INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
+        SELECT ${manifestId}, 'manifested', ${COUNTER_SHARD}, 1, coalesce(weight_lb, 0) FROM pkg
+        ON CONFLICT (manifest_id, status, shard) DO UPDATE SET packages = c.packages + 1, weight_lb = c.weight_lb + excluded.weight_lb
+      ), serviced AS (
+        UPDATE daily_manifests SET services = array_append(coalesce(services, '{}'), ${pkg.ServiceName}::text)
+        WHERE id = ${manifestId} AND NOT (${pkg.ServiceName}::text = ANY(coalesce(services, '{}'))) AND EXISTS (SELECT 1 FROM pkg)
       ), activity AS (
-        INSERT INTO activity_days (account_id, environment, day, packages)
-        SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
-        ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
+        INSERT INTO activity_days AS a (account_id, environment, day, shard, packages)
+        SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1 FROM pkg
+        ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
       )
       SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`.prepared('package_insert'),
   );
