@@ -255,7 +255,7 @@ function manifestBranch(kind: 0 | 1, scope: Scope, query: ManifestListQuery, cur
       ? sql`SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
                 x.package_count, x.header FROM container_manifests x`
       : sql`SELECT 1 AS kind, x.id, x.created_at, NULL::text, NULL::text, x.manifest_date::timestamptz, x.status, x.status_updated_at,
-                ${dailyPackageCount()}, NULL::jsonb FROM daily_manifests x`;
+                ${dailyPackageCount()} AS package_count, NULL::jsonb FROM daily_manifests x`;
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
 
@@ -297,7 +297,7 @@ const manifestById = (scope: Scope, manifestId: string) => sql<ManifestDbRow>`
   (SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.package_count, x.header
    FROM container_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})
   UNION ALL
-  (SELECT 1, x.id, x.created_at, NULL, NULL, x.manifest_date::timestamptz, x.status, x.status_updated_at, ${dailyPackageCount()}, NULL
+  (SELECT 1, x.id, x.created_at, NULL, NULL, x.manifest_date::timestamptz, x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL
    FROM daily_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})`;
 
 async function findManifest(options: Scope & { manifestId: string }): Promise<ManifestDbRow> {
