@@ -72,7 +72,7 @@ describe('sharded counters', () => {
     // A changed resend either lost the race to its original (409) or won it, and then its original got the 409.
     const changedOutcomes = answers.slice(210).map((a) => a.status);
     for (const [i, status] of changedOutcomes.entries()) {
-      if (status === 409) expectError(answers[210 + i]!, 409, 'conflict');
+      if (status === 409) expectError(answers[210 + i], 409, 'conflict');
       else expect(status).toBe(200);
     }
     const manifestIds = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.ManifestID as string));
@@ -95,7 +95,7 @@ describe('sharded counters', () => {
     expect(rows.reduce((n, r) => n + r.packages, 0)).toBe(200);
     expect(rows.length).toBeGreaterThan(1);
     const shards = await pgPool().query<{ n: number }>(`SELECT count(*)::int AS n FROM daily_manifest_counts WHERE manifest_id = $1`, [manifestId]);
-    expect(shards.rows[0]!.n).toBeGreaterThan(1);
+    expect(shards.rows[0].n).toBeGreaterThan(1);
   });
 
   it('cancels, scans, the simulator and a manifest cancel move counts and weights between statuses exactly; refusals move nothing', async () => {
