@@ -73,7 +73,7 @@ const INSERT_PACKAGE = `
     SELECT $1::uuid, 'test', (now() AT TIME ZONE 'UTC')::date, (pg_backend_pid() % 16)::smallint, 1 FROM pkg
     ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
   )
-  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
+  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, set_config('carrier.webhook_wake_after_commit', 'on', true)`;
 
 async function createPackage(text: string): Promise<unknown> {
   const pkg = (JSON.parse(text) as { package: Record<string, string | number> }).package;

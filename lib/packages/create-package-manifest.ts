@@ -9,10 +9,20 @@ import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
 import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes, type PackageSortingPayload } from '@/lib/webhooks/enqueue-event';
+import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-workers';
 
 export interface CreatePackageManifestResult {
   manifestId: string;
   created: boolean;
+}
+
+/** insertPackage's answer: also whether it wrote deliveries, whose workers are woken once it is committed. */
+type Inserted = CreatePackageManifestResult & { delivered?: boolean };
+
+/** After the commit: the statement turned the in-transaction wake-up off (lib/webhooks/wake-workers.ts). */
+function committed(result: Inserted): CreatePackageManifestResult {
+  if (result.delivered) wakeDeliveryWorkers();
+  return { manifestId: result.manifestId, created: result.created };
 }
 
 /**
@@ -38,7 +48,7 @@ export async function createPackageManifest(options: {
   const remembered = manifestIds.get(key);
   if (remembered) {
     try {
-      return await insertPackage(pgPool(), remembered, options, requestHash);
+      return committed(await insertPackage(pgPool(), remembered, options, requestHash));
     } catch (error) {
       // The manifest is gone after all (its account was deleted, say): forget it and look again.
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
@@ -48,7 +58,7 @@ export async function createPackageManifest(options: {
   const existing = await queryRow(pgPool(), findDailyManifest(accountId, environment, day).prepared('package_daily_manifest'));
   if (existing) {
     remember(key, existing.id);
-    return insertPackage(pgPool(), existing.id, options, requestHash);
+    return committed(await insertPackage(pgPool(), existing.id, options, requestHash));
   }
   let manifestId = '';
   const result = await pgTransaction(async (client) => {
@@ -57,7 +67,7 @@ export async function createPackageManifest(options: {
   });
   // Only once committed: a refused package's transaction takes its new manifest with it.
   remember(key, manifestId);
-  return result;
+  return committed(result);
 }
 
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -92,14 +102,14 @@ async function insertPackage(
   manifestId: string,
   options: { accountId: string; environment: Environment; pkg: TPackage },
   requestHash: string,
-): Promise<CreatePackageManifestResult> {
+): Promise<Inserted> {
   const { accountId, environment, pkg } = options;
   const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(
     on,
-    sql<{ inserted: boolean }>`
+    sql<{ inserted: boolean; delivered: boolean }>`
       WITH pkg AS (
         INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
                               final_mile_carrier, to_postal_code, data, request_hash)
@@ -119,9 +129,9 @@ async function insertPackage(
         SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1 FROM pkg
         ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
       )
-      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`.prepared('package_insert'),
+      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, EXISTS (SELECT 1 FROM webhook_deliveries) AS delivered, ${wakeAfterCommit}`.prepared('package_insert'),
   );
-  if (row?.inserted) return { manifestId, created: true };
+  if (row?.inserted) return { manifestId, created: true, delivered: row.delivered };
   return resolveResend(on, accountId, environment, pkg.TrackingNumber, requestHash);
 }
 
