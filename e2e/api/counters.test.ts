@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
-import { pgPool } from '@/lib/db';
+import { db, pgPool } from '@/lib/db';
+import { newId } from '@/lib/ids';
 import { call, expectError, newAccount, tracking } from './support/api';
 import { packageSample } from './support/samples';
 
@@ -148,4 +149,31 @@ describe('sharded counters', () => {
     expect(after.total_weight_lb).toBe(before.total_weight_lb);
     expect(cancelled.json.totals).toEqual(after);
   });
+
+  it('a package with a webhook subscribed wakes the delivery workers after its commit (the trigger no longer does it in the transaction)', async () => {
+    const shipper = await newAccount('Wake');
+    const endpoint = await db.webhookEndpoint.create({
+      data: { id: newId('we'), accountId: shipper.accountId, environment: 'test', url: 'http://127.0.0.1:9/hook', events: ['package.sorting'], secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' },
+    });
+    const listener = await pgPool().connect();
+    try {
+      await listener.query('LISTEN webhook_messages');
+      // What a woken worker finds: the delivery, committed.
+      const woke = new Promise<number>((resolve) => {
+        listener.once('notification', () => {
+          void pgPool()
+            .query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_messages WHERE endpoint_id = $1`, [endpoint.id])
+            .then((r) => resolve(r.rows[0]?.n ?? 0));
+        });
+      });
+      const answer = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking('WK'), DAY) });
+      expect(answer.status, answer.text).toBe(200);
+      const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('no wake-up within 5 s'), 5_000));
+      expect(await Promise.race([woke, timeout])).toBe(1);
+    } finally {
+      await listener.query('UNLISTEN *');
+      listener.release();
+    }
+  });
 });
+
