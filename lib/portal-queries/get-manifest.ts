@@ -41,10 +41,10 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
       columns: CONTAINER_PACKAGE_COLUMNS,
     };
   }
-  // The count and the services are kept on the daily manifest's row by the package insert.
+  // The services are kept on the daily manifest's row, its count in its counter shards (lib/manifests/counters.ts).
   const daily = await db.dailyManifest.findFirst({
     where: { id, accountId, environment },
-    select: { id: true, manifestDate: true, createdAt: true, packageCount: true, services: true },
+    select: { id: true, manifestDate: true, createdAt: true, services: true },
   });
   if (!daily) return null;
   return {
@@ -54,7 +54,7 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
     manifestDate: isoDay(daily.manifestDate),
     manifestDateDefaulted: false,
     service: daily.services.join(', ') || null,
-    packageCount: daily.packageCount,
+    packageCount: await dailyPackageCount(daily.id),
     createdAt: isoInstant(daily.createdAt),
     header: null,
     columns: DAILY_PACKAGE_COLUMNS,
@@ -66,8 +66,14 @@ async function manifestHead(options: PortalScope & { id: string }): Promise<{ ty
   const { accountId, environment, id } = options;
   const container = await db.containerManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
   if (container) return { type: 'container', packageCount: container.packageCount };
-  const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
-  return daily ? { type: 'daily', packageCount: daily.packageCount } : null;
+  const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
+  return daily ? { type: 'daily', packageCount: await dailyPackageCount(daily.id) } : null;
+}
+
+/** A daily manifest's packages, every status: its counter shards summed (at most 16 rows per status). */
+async function dailyPackageCount(manifestId: string): Promise<number> {
+  const sum = await db.dailyManifestCount.aggregate({ where: { manifestId }, _sum: { packages: true } });
+  return sum._sum.packages ?? 0;
 }
 
 /**

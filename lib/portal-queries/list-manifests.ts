@@ -34,7 +34,7 @@ interface Row {
  * Container manifests and daily package manifests in one list, newest first (created_at, id), in
  * keyset pages: each table gives at most one page's rows from its (account_id, environment,
  * created_at, id) index, starting at the cursor, and only those are merged. Counts and services are
- * read from the manifest rows (daily manifests keep theirs, maintained by the package insert), so a
+ * read from the manifest rows (a daily manifest's count: its counter shards, lib/manifests/counters.ts), so a
  * page costs the same with ten packages or ten million behind it (docs/decisions/reads-at-scale.md).
  */
 export async function listManifests(options: ListManifestsOptions): Promise<ManifestList> {
@@ -92,7 +92,8 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
     ORDER BY ${orderBy('m')} LIMIT ${take})`;
   const dailies = Prisma.sql`(
     SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date AS day,
-           array_to_string(d.services, ', ') AS service, d.package_count, d.created_at, d.status
+           array_to_string(d.services, ', ') AS service,
+           (SELECT coalesce(sum(c.packages), 0)::int FROM daily_manifest_counts c WHERE c.manifest_id = d.id) AS package_count, d.created_at, d.status
     FROM daily_manifests d WHERE ${Prisma.join(keyed('d', dailyWhere), ' AND ')}
     ORDER BY ${orderBy('d')} LIMIT ${take})`;
   const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
