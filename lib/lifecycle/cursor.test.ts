@@ -8,6 +8,14 @@ describe('keyset cursors', () => {
     expect(readCursor(encodeCursor(key))).toEqual(key);
   });
 
+  it('refuses a real cursor with characters appended, whatever its length', () => {
+    // Ids of every length mod 3 give encodings of every length mod 4; Node's decoder would skip a trailing character.
+    for (const i of ['M', 'MA', 'MAN', 'MAN-', 'MAN-1', 'MAN-12']) {
+      const token = encodeCursor({ t: '2026-11-23T08:00:00.123Z', k: 0, i });
+      for (const extra of ['x', 'A', '-', 'AA', 'AAA']) expect(() => decodeCursor(token + extra)).toThrow();
+    }
+  });
+
   it('round-trips a page key up to the bigint range', () => {
     for (const key of [0n, 1n, 99n, 9_223_372_036_854_775_807n]) {
       for (const seen of [0, 100, 1_000_000]) expect(decodePageKey(encodePageKey({ key, seen }))).toEqual({ key, seen });

@@ -22,9 +22,12 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): Cursor {
   const invalid = () => validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }]);
   if (value.length > 200 || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
+  const bytes = Buffer.from(value, 'base64url');
+  // Node's decoder skips a trailing character that completes no byte: only the canonical spelling is ours.
+  if (bytes.toString('base64url') !== value) throw invalid();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw invalid();
   }
