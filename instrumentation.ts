@@ -9,6 +9,11 @@ export async function register(): Promise<void> {
   installPeerAddressHeader();
   const { processSettings } = await import('./lib/env');
   const settings = processSettings();
+  // The automatic close-out of daily manifests at their account's cut-off hour (lib/close-out), in every process.
+  if (settings.CLOSE_OUT_INTERVAL_MS > 0) {
+    const { startCloseOutTimer } = await import('./lib/close-out/timer');
+    startCloseOutTimer(settings.CLOSE_OUT_INTERVAL_MS);
+  }
   if (settings.WEBHOOK_WORKER === 'off') return;
   // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
   if (settings.WEBHOOK_WORKER_STARTED_BY === 'server') return;

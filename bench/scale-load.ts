@@ -107,7 +107,8 @@ async function describe(url: string, size: ScaleSize): Promise<Omit<ScaleData, '
     };
     const marker = await one(`SELECT load_seconds FROM ${SCALE_MARKER}`);
     const peak = await one(
-      `SELECT id, package_count FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' ORDER BY package_count DESC LIMIT 1`,
+      `SELECT d.id, sum(c.packages) AS package_count FROM daily_manifests d JOIN daily_manifest_counts c ON c.manifest_id = d.id
+       WHERE d.account_id = $1::uuid AND d.environment = 'test' GROUP BY d.id ORDER BY 2 DESC LIMIT 1`,
       [big],
     );
     const daily = await one(
@@ -230,8 +231,8 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
         `WITH accts AS (
            SELECT a, ${perDay} AS k, ((now() AT TIME ZONE 'UTC')::date - $1::int) AS d FROM generate_series(0, $5::int) a
          ), m AS (
-           INSERT INTO daily_manifests (id, account_id, environment, manifest_date, created_at, status_updated_at, package_count, services)
-           SELECT ${manifestId}, ${uuid}, ${env}, d, d::timestamp AT TIME ZONE 'UTC', d::timestamp AT TIME ZONE 'UTC', k,
+           INSERT INTO daily_manifests (id, account_id, environment, manifest_date, created_at, status_updated_at, services)
+           SELECT ${manifestId}, ${uuid}, ${env}, d, d::timestamp AT TIME ZONE 'UTC', d::timestamp AT TIME ZONE 'UTC',
                   CASE WHEN k >= 3 THEN ARRAY['AirSkip','Carrier Express','Carrier Ground'] ELSE (ARRAY['AirSkip','Carrier Express','Carrier Ground'])[1:k] END
            FROM accts WHERE k > 0
          )
@@ -327,6 +328,11 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
         SELECT account_id, environment, (created_at AT TIME ZONE 'UTC')::date, 0, count(*) FROM container_manifests GROUP BY 1, 2, 3
       ) counted
       GROUP BY 1, 2, 3`);
+    // The daily manifests' counters, likewise (lib/manifests/counters.ts; one shard per manifest and status).
+    await client.query(`
+      INSERT INTO daily_manifest_counts (manifest_id, status, shard, packages, weight_lb)
+      SELECT daily_manifest_id, status, 0, count(*)::int, coalesce(sum(package_weight_lb(data->>'PackageWeight', data->>'WeightUnit')), 0)
+      FROM packages GROUP BY daily_manifest_id, status`);
     log('VACUUM (ANALYZE): visibility map for index-only scans, statistics for the planner');
     for (const table of tables) await client.query(`VACUUM (ANALYZE) ${pg.escapeIdentifier(table)}`);
     await client.query(`VACUUM (ANALYZE) accounts`);

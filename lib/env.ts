@@ -170,6 +170,11 @@ const ZProcessSettings = z.object({
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   /** As in env() above; instrumentation.ts reads it before anything else is loaded. */
   WEBHOOK_WORKER: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
+  /**
+   * How often each app process looks for daily manifests past their account's cut-off hour and closes them
+   * (lib/close-out/timer.ts; safe with any number of processes). 0: never (a test that drives the job itself).
+   */
+  CLOSE_OUT_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
   /** Internal: set by scripts/server.ts, which runs the in-app delivery worker itself (instrumentation.ts then does not). */
   WEBHOOK_WORKER_STARTED_BY: z.preprocess(unsetIfEmpty, z.enum(['server']).optional()),
   /** Unset: `npm start` runs the embedded PostgreSQL (scripts/database.mjs). */

@@ -17,3 +17,6 @@ export async function GET() {
   const answer = readinessAnswer(result, `req_${randomUUID().replaceAll('-', '')}`);
   return Response.json(answer.body, { status: answer.status, headers: answer.headers });
 }
+
+// Any other method: the probes' 405 envelope (lib/ops/probe-method.ts), as the production server answers.
+export { probeMethodNotAllowed as POST, probeMethodNotAllowed as PUT, probeMethodNotAllowed as PATCH, probeMethodNotAllowed as DELETE } from '@/lib/ops/probe-method';

@@ -50,7 +50,7 @@ const INSERT_PACKAGE = `
                           final_mile_carrier, to_postal_code, data, request_hash)
     VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
     ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
-    RETURNING id
+    RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
   ), event AS (
     INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
     SELECT $10, $1::uuid, 'test', $11, $12::jsonb, false FROM pkg
@@ -62,16 +62,18 @@ const INSERT_PACKAGE = `
     WHERE e.account_id = $1::uuid AND e.environment = 'test' AND e.enabled AND $11 = ANY(e.events)
     RETURNING 1
   ), counted AS (
-    UPDATE daily_manifests
-    SET package_count = package_count + 1,
-        services = CASE WHEN $5::text = ANY(services) THEN services ELSE array_append(coalesce(services, '{}'), $5::text) END
-    WHERE id = $2 AND EXISTS (SELECT 1 FROM pkg)
+    INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
+    SELECT $2, 'manifested', (pg_backend_pid() % 16)::smallint, 1, coalesce(weight_lb, 0) FROM pkg
+    ON CONFLICT (manifest_id, status, shard) DO UPDATE SET packages = c.packages + 1, weight_lb = c.weight_lb + excluded.weight_lb
+  ), serviced AS (
+    UPDATE daily_manifests SET services = array_append(coalesce(services, '{}'), $5::text)
+    WHERE id = $2 AND NOT ($5::text = ANY(coalesce(services, '{}'))) AND EXISTS (SELECT 1 FROM pkg)
   ), activity AS (
-    INSERT INTO activity_days (account_id, environment, day, packages)
-    SELECT $1::uuid, 'test', (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
-    ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
+    INSERT INTO activity_days AS a (account_id, environment, day, shard, packages)
+    SELECT $1::uuid, 'test', (now() AT TIME ZONE 'UTC')::date, (pg_backend_pid() % 16)::smallint, 1 FROM pkg
+    ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
   )
-  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`;
+  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, set_config('carrier.webhook_wake_after_commit', 'on', true)`;
 
 async function createPackage(text: string): Promise<unknown> {
   const pkg = (JSON.parse(text) as { package: Record<string, string | number> }).package;
@@ -104,7 +106,7 @@ async function createPackage(text: string): Promise<unknown> {
       await client.query('BEGIN');
       const created = await client.query<{ id: string }>(
         `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)
-         ON CONFLICT (account_id, environment, manifest_date) DO NOTHING RETURNING id`,
+         ON CONFLICT (account_id, environment, manifest_date) WHERE status = 'manifested' DO NOTHING RETURNING id`,
         [id('MAN-'), accountId, day],
       );
       manifestId =

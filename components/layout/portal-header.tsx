@@ -16,6 +16,7 @@ export const NAV = [
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/tokens', label: 'API tokens' },
   { href: '/rate-cards', label: 'Rate cards' },
+  { href: '/settings', label: 'Settings' },
   { href: '/docs', label: 'API reference' },
 ] as const;
 

@@ -2,7 +2,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Button, ConfirmDialog, Input, Select } from '@/components/ui';
+import { Button, ConfirmDialog, Field, Input, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { statusLabel } from './status-badge';
 
@@ -15,14 +15,81 @@ function refusal(error: unknown): string {
     }
     return error.message;
   }
+  return errorText(error);
+}
+
+/** A refusal's text: the API's message, or what a thrown error says. */
+export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
 
 /**
- * "Cancel …" with a confirmation dialog; POSTs `{path}/cancel` and calls `onChanged` after an answer either way.
- * The button shows while `available`; the dialog stays mounted, so a refusal stays readable after the status it
- * reports has reloaded the page.
+ * A lifecycle action behind a confirmation dialog (cancel, close): the button shows while `available`; confirming
+ * POSTs `{path}/{action}` and calls `onChanged` after an answer either way (a refusal means the status changed under
+ * this page: a scan arrived). The dialog stays mounted, so a refusal stays readable after the status has reloaded.
  */
+export function ConfirmedAction({
+  path,
+  action,
+  label,
+  confirmLabel,
+  title,
+  variant,
+  refusal,
+  available,
+  onChanged,
+  children,
+}: {
+  path: string;
+  action: 'cancel' | 'close';
+  label: string;
+  confirmLabel: string;
+  title: string;
+  variant: 'danger' | 'primary';
+  refusal: (error: unknown) => string;
+  available: boolean;
+  onChanged: () => void;
+  children: React.ReactNode;
+}) {
+  const portal = usePortalEnvironment();
+  const [open, setOpen] = useState(false);
+  const mutation = useMutation({
+    mutationFn: () => portal.fetch(`${path}/${action}`, { method: 'POST', body: {} }),
+    onSuccess: () => {
+      setOpen(false);
+      onChanged();
+    },
+    onError: () => onChanged(),
+  });
+  return (
+    <>
+      {available ? (
+        <Button
+          variant={variant}
+          onClick={() => {
+            mutation.reset();
+            setOpen(true);
+          }}
+        >
+          {label}
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        open={open}
+        title={title}
+        confirmLabel={confirmLabel}
+        busy={mutation.isPending}
+        error={mutation.isError ? refusal(mutation.error) : undefined}
+        onConfirm={() => mutation.mutate()}
+        onClose={() => setOpen(false)}
+      >
+        {children}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/** "Cancel …" with a confirmation dialog (POST `{path}/cancel`). */
 export function CancelControl({
   path,
   subject,
@@ -36,42 +103,20 @@ export function CancelControl({
   available: boolean;
   onChanged: () => void;
 }) {
-  const portal = usePortalEnvironment();
-  const [open, setOpen] = useState(false);
-  const cancel = useMutation({
-    mutationFn: () => portal.fetch(`${path}/cancel`, { method: 'POST', body: {} }),
-    onSuccess: () => {
-      setOpen(false);
-      onChanged();
-    },
-    // The status changed under this page (a scan arrived): show the refusal and the status as it is now.
-    onError: () => onChanged(),
-  });
   return (
-    <>
-      {available ? (
-        <Button
-          variant="danger"
-          onClick={() => {
-            cancel.reset();
-            setOpen(true);
-          }}
-        >
-          Cancel {subject}
-        </Button>
-      ) : null}
-      <ConfirmDialog
-        open={open}
-        title={`Cancel ${subject}?`}
-        confirmLabel={`Yes, cancel ${subject}`}
-        busy={cancel.isPending}
-        error={cancel.isError ? refusal(cancel.error) : undefined}
-        onConfirm={() => cancel.mutate()}
-        onClose={() => setOpen(false)}
-      >
-        {detail} This cannot be undone; a cancelled tracking number is never used again.
-      </ConfirmDialog>
-    </>
+    <ConfirmedAction
+      path={path}
+      action="cancel"
+      label={`Cancel ${subject}`}
+      title={`Cancel ${subject}?`}
+      confirmLabel={`Yes, cancel ${subject}`}
+      variant="danger"
+      refusal={refusal}
+      available={available}
+      onChanged={onChanged}
+    >
+      {detail} This cannot be undone; a cancelled tracking number is never used again.
+    </ConfirmedAction>
   );
 }
 
@@ -106,31 +151,19 @@ export function SimulateControl({
       <p className="text-sm font-medium text-slate-900">Simulate (test mode)</p>
       <p className="text-xs text-slate-600">Plays every step up to the status you pick, with its events and webhooks.</p>
       <div className="mt-2 flex flex-wrap items-end gap-2">
-        <div className="min-w-[10rem] flex-1 sm:max-w-xs">
-          <label htmlFor="simulate-status" className="block text-xs font-medium text-slate-800">
-            Target status
-          </label>
-          <Select id="simulate-status" value={target} onChange={(e) => setTarget(e.target.value)}>
+        <Field label="Target status" className="min-w-[10rem] flex-1 sm:max-w-xs">
+          <Select value={target} onChange={(e) => setTarget(e.target.value)}>
             {statuses.map((s) => (
               <option key={s} value={s}>
                 {statusLabel(s)}
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
         {target === 'exception' ? (
-          <div className="min-w-[8rem] flex-1 sm:max-w-xs">
-            <label htmlFor="simulate-code" className="block text-xs font-medium text-slate-800">
-              Exception code
-            </label>
-            <Input
-              id="simulate-code"
-              value={code}
-              maxLength={64}
-              onChange={(e) => setCode(e.target.value)}
-              placeholder="simulated"
-            />
-          </div>
+          <Field label="Exception code" className="min-w-[8rem] flex-1 sm:max-w-xs">
+            <Input value={code} maxLength={64} onChange={(e) => setCode(e.target.value)} placeholder="simulated" />
+          </Field>
         ) : null}
         <Button type="submit" variant="secondary" loading={simulate.isPending}>
           Simulate

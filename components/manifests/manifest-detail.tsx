@@ -1,11 +1,12 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
+import { ManifestPrintLinks } from '@/components/documents/print-links';
+import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
-import { ENVIRONMENT_QUERY, portalPath } from '@/lib/portal/paths';
+import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
@@ -28,22 +29,13 @@ export function ManifestDetailView({ id }: { id: string }) {
       <>
         <PageHeader title={id} />
         {missing ? (
-          <EmptyState
+          <NotInEnvironment
             title="Manifest not found"
-            action={
-              <PortalLink href="/manifests" className="font-medium text-brand-700 underline">
-                Back to manifests
-              </PortalLink>
-            }
-          >
-            There is no manifest {id} in {portal.environment}; test and live are kept apart.{' '}
-            <Link
-              href={portalPath(portal.environment === 'test' ? 'live' : 'test', `/manifests/${encodeURIComponent(id)}`)}
-              className="font-medium text-brand-700 underline"
-            >
-              Look for it in {portal.environment === 'test' ? 'live' : 'test'}
-            </Link>
-          </EmptyState>
+            what={`manifest ${id}`}
+            listPath="/manifests"
+            listLabel="Back to manifests"
+            otherPath={`/manifests/${encodeURIComponent(id)}`}
+          />
         ) : (
           <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => void manifest.refetch()} />
         )}
@@ -62,26 +54,29 @@ export function ManifestDetailView({ id }: { id: string }) {
           </span>
         }
         actions={
-          <a
-            // A download link cannot send a header: the environment goes in the query (GET only).
-            href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
-            download={`${m.id}-packages.csv`}
-            className={buttonClass({ variant: 'secondary' })}
-          >
-            Export packages (CSV)
-          </a>
+          <>
+            <ManifestPrintLinks id={m.id} container={m.type === 'container'} />
+            <a
+              // A download link cannot send a header: the environment goes in the query (GET only).
+              href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
+              download={`${m.id}-packages.csv`}
+              className={buttonClass({ variant: 'secondary' })}
+            >
+              Export packages (CSV)
+            </a>
+          </>
         }
       />
       <Card>
         <CardTitle>Summary</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-          <Item
+          <DetailItem
             label="Manifest date"
             value={`${m.manifestDate}${m.manifestDateDefaulted ? ' (defaulted to the day received)' : ''}`}
           />
-          <Item label="Service" value={m.service} />
-          <Item label="Packages" value={m.packageCount.toLocaleString()} />
-          <Item label="Created" value={formatDateTime(m.createdAt)} />
+          <DetailItem label="Service" value={m.service} />
+          <DetailItem label="Packages" value={m.packageCount.toLocaleString()} />
+          <DetailItem label="Created" value={formatDateTime(m.createdAt)} />
         </dl>
       </Card>
       <ManifestLifecycle id={m.id} />
@@ -92,7 +87,7 @@ export function ManifestDetailView({ id }: { id: string }) {
               <CardTitle>{group.title}</CardTitle>
               <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
                 {group.fields.map((f) => (
-                  <Item key={f.name} label={f.label} value={formatHeaderValue(m.header![f.name])} />
+                  <DetailItem key={f.name} label={f.label} value={formatHeaderValue(m.header![f.name])} />
                 ))}
               </dl>
             </Card>
@@ -108,15 +103,6 @@ function formatHeaderValue(value: unknown): string | null {
   if (value === undefined || value === null || value === '') return null;
   // Numbers and booleans read the same as JSON; an object would otherwise read "[object Object]".
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function Item({ label, value }: { label: string; value: string | null | undefined }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="break-words font-medium text-slate-900">{value || <span className="font-normal text-slate-500">—</span>}</dd>
-    </div>
-  );
 }
 
 function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {

@@ -8,6 +8,7 @@ import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
 import { formatDateTime } from '@/lib/portal/format';
 import type { TManifestStatus } from '@/lib/portal-lifecycle/types';
+import { CloseManifestControl } from './close-manifest-control';
 
 /** A manifest's status, its packages counted by status (each a link to the filtered Packages page), cancel and (test) simulate. */
 export function ManifestLifecycle({ id }: { id: string }) {
@@ -20,6 +21,7 @@ export function ManifestLifecycle({ id }: { id: string }) {
   });
   const refresh = () => {
     void client.invalidateQueries({ queryKey: portal.key('manifest-status', id) });
+    void client.invalidateQueries({ queryKey: portal.key('manifests') });
     void client.invalidateQueries({ queryKey: portal.key('manifest-packages', id) });
     void client.invalidateQueries({ queryKey: portal.key('packages') });
   };
@@ -38,18 +40,34 @@ export function ManifestLifecycle({ id }: { id: string }) {
             <StatusBadge status={m.status} /> since {formatDateTime(m.status_updated_at)}
           </p>
         </div>
-        <CancelControl
-          available={m.status === 'manifested'}
-          path={path}
-          subject={container ? 'container' : 'manifest'}
-          detail={
-            container
-              ? 'The container and all its packages are cancelled, if the carrier has none of them yet.'
-              : 'Every package of this daily manifest that the carrier has not received yet is cancelled.'
-          }
-          onChanged={refresh}
-        />
+        <div className="flex flex-wrap gap-2">
+          {container ? null : (
+            <CloseManifestControl
+              path={path}
+              manifestDate={String(m.ManifestDate ?? '')}
+              available={m.status === 'manifested'}
+              onChanged={refresh}
+            />
+          )}
+          <CancelControl
+            available={m.status === 'manifested'}
+            path={path}
+            subject={container ? 'container' : 'manifest'}
+            detail={
+              container
+                ? 'The container and all its packages are cancelled, if the carrier has none of them yet.'
+                : 'Every package of this daily manifest that the carrier has not received yet is cancelled.'
+            }
+            onChanged={refresh}
+          />
+        </div>
       </div>
+      {m.status === 'closed' && !container ? (
+        <p className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
+          Closed: this manifest takes no more packages, and its handover document no longer changes. New packages for{' '}
+          {String(m.ManifestDate ?? '')} go to a new daily manifest.
+        </p>
+      ) : null}
       <h3 className="mt-4 text-sm font-semibold text-slate-900">Packages by status</h3>
       {Object.keys(counts).length === 0 ? (
         <p className="mt-1 text-sm text-slate-600">No packages.</p>

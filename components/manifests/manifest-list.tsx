@@ -1,6 +1,7 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { StatusBadge } from '@/components/lifecycle/status-badge';
 import {
   Badge,
   Button,
@@ -129,6 +130,7 @@ export function ManifestListView() {
               <Th>Date</Th>
               <Th>Service</Th>
               <Th className="text-right">Packages</Th>
+              <Th>Status</Th>
               <Th>Created</Th>
             </>
           }
@@ -156,6 +158,9 @@ export function ManifestListView() {
               <Td>{m.manifestDate}</Td>
               <Td>{m.service ?? <NoValue />}</Td>
               <Td className="text-right tabular-nums">{m.packageCount.toLocaleString()}</Td>
+              <Td>
+                <StatusBadge status={m.status} />
+              </Td>
               <Td>{formatDateTime(m.createdAt)}</Td>
             </Tr>
           ))}

@@ -1,15 +1,15 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { PrintLink } from '@/components/documents/print-links';
+import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
-import { Breadcrumb, Card, CardTitle, CopyButton, EmptyState, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
+import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
 import { PortalError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
-import { portalPath } from '@/lib/portal/paths';
 import type { TEventList, TPackage } from '@/lib/portal-lifecycle/types';
 
 /** Fields the summary shows; the rest of what the shipper sent is listed under "Package details". */
@@ -53,27 +53,17 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
   if (pkg.isPending) return <LoadingBlock label="Loading package…" rows={6} />;
   if (pkg.isError) {
     const missing = pkg.error instanceof PortalError && pkg.error.status === 404;
-    const other = portal.environment === 'test' ? 'live' : 'test';
     return (
       <>
         <PageHeader title={trackingNumber} />
         {missing ? (
-          <EmptyState
+          <NotInEnvironment
             title="Package not found"
-            action={
-              <PortalLink href="/packages" className="font-medium text-brand-700 underline">
-                Back to packages
-              </PortalLink>
-            }
-          >
-            There is no package {trackingNumber} in {portal.environment}; test and live are kept apart.{' '}
-            <Link
-              href={portalPath(other, `/packages/${encodeURIComponent(trackingNumber)}`)}
-              className="font-medium text-brand-700 underline"
-            >
-              Look for it in {other}
-            </Link>
-          </EmptyState>
+            what={`package ${trackingNumber}`}
+            listPath="/packages"
+            listLabel="Back to packages"
+            otherPath={`/packages/${encodeURIComponent(trackingNumber)}`}
+          />
         ) : (
           <ErrorState title="Could not load the package" error={pkg.error} onRetry={() => void pkg.refetch()} />
         )}
@@ -94,32 +84,35 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           </span>
         }
         actions={
-          <CancelControl
-            path={path}
-            subject="package"
-            available={p.status === 'manifested'}
-            detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
-            onChanged={refresh}
-          />
+          <>
+            <PrintLink path={`${path}/label`}>Print label</PrintLink>
+            <CancelControl
+              path={path}
+              subject="package"
+              available={p.status === 'manifested'}
+              detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
+              onChanged={refresh}
+            />
+          </>
         }
       />
       <Card>
         <CardTitle>Summary</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-          <div className="min-w-0">
-            <dt className="text-slate-600">Manifest</dt>
-            <dd>
+          <DetailItem
+            label="Manifest"
+            value={
               <PortalLink
                 href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
                 className="break-all font-mono font-medium text-brand-700 underline"
               >
                 {p.ManifestID}
               </PortalLink>
-            </dd>
-          </div>
-          <Item label="Container" value={p.ContainerID ?? null} />
-          <Item label="Status since" value={formatDateTime(p.status_updated_at)} />
-          <Item label="Received by us" value={formatDateTime(p.created_at)} />
+            }
+          />
+          <DetailItem label="Container" value={p.ContainerID ?? null} />
+          <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
+          <DetailItem label="Received by us" value={formatDateTime(p.created_at)} />
         </dl>
         {portal.environment === 'test' ? (
           <div className="mt-4">
@@ -166,19 +159,10 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         <CardTitle>Package details</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
           {details.map(([k, v]) => (
-            <Item key={k} label={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />
+            <DetailItem key={k} label={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />
           ))}
         </dl>
       </Card>
-    </div>
-  );
-}
-
-function Item({ label, value }: { label: string; value: string | null | undefined }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-slate-600">{label}</dt>
-      <dd className="break-words font-medium text-slate-900">{value || <span className="font-normal text-slate-500">—</span>}</dd>
     </div>
   );
 }

@@ -10,6 +10,7 @@ export { PageHeader } from './page-header';
 export { LoadingBlock, Skeleton, Spinner } from './spinner';
 export { Alert, EmptyState, ErrorState } from './states';
 export { ListTable, NoValue, Table, Td, Th, Tr } from './table';
+export { DetailItem } from './detail-item';
 export { ConfirmDialog } from './confirm-dialog';
 export { FilterBar, useUrlFilters } from './list-filters';
 export { Pager } from './pager';

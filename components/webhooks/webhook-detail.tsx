@@ -2,8 +2,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, EmptyState, ErrorState, LoadingBlock, PageHeader, Table, Td, Th, Tr } from '@/components/ui';
+import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, LoadingBlock, PageHeader, Table, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
@@ -81,16 +82,7 @@ export function WebhookDetailView({ id }: { id: string }) {
   if (endpoint.isError) {
     const missing = endpoint.error instanceof PortalError && endpoint.error.status === 404;
     return missing ? (
-      <EmptyState
-        title="Webhook endpoint not found"
-        action={
-          <PortalLink href="/webhooks" className="font-medium text-brand-700 underline">
-            Back to webhooks
-          </PortalLink>
-        }
-      >
-        There is no endpoint {id} in {portal.environment}; test and live are kept apart.
-      </EmptyState>
+      <NotInEnvironment title="Webhook endpoint not found" what={`endpoint ${id}`} listPath="/webhooks" listLabel="Back to webhooks" />
     ) : (
       <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => void endpoint.refetch()} />
     );

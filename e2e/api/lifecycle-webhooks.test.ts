@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
-import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { dropDatabase } from '../../scripts/database.mjs';
 import { containerSample, packageSample } from './support/samples';
 import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
-import { spawnProcess, startApp, workerCommand } from './support/spawn';
+import { ownDatabase, startApi, startWorker, stopProcess, type Proc } from './support/delivery';
 
 // Issue 13's lifecycle events delivered end to end: the real app and a real worker process on a database of their
 // own, a receiver on loopback. Transitions are driven by the simulator, cancel and carrier scans (POST /ops/scans);
@@ -18,21 +16,6 @@ const serverDatabaseUrl = inject('databaseUrl');
 const databaseName = `carrier_lwh_${process.pid}_${Date.now()}`;
 let databaseUrl: string;
 
-const WORKER_ENV = {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '2000',
-  WEBHOOK_POLL_MS: '100',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-};
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | string>;
-}
-
 let newAccount: typeof import('./support/api').newAccount;
 let createOpsToken: typeof import('@/lib/auth/ops-tokens').createOpsToken;
 let receiver: WebhookReceiver;
@@ -40,12 +23,6 @@ let api: Proc | undefined;
 let worker: Proc | undefined;
 let apiUrl: string;
 let ops: string;
-
-async function stopProcess(proc: Proc | undefined): Promise<void> {
-  if (!proc) return;
-  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
-  await proc.exited;
-}
 
 async function request(method: string, path: string, token: string, body?: unknown) {
   const response = await fetch(`${apiUrl}/version-test/api/1.1${path}`, {
@@ -68,21 +45,15 @@ function tn(prefix: string): string {
 }
 
 beforeAll(async () => {
-  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
-  await migrateDeploy(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);
   ({ newAccount } = await import('./support/api'));
   ({ createOpsToken } = await import('@/lib/auth/ops-tokens'));
   ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
   receiver = await new WebhookReceiver().start();
-  const app = await startApp({
-    name: 'app',
-    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', WEBHOOK_WORKER: 'off' },
-    readyPath: '/version-test/api/1.1/webhooks',
-  });
-  api = app;
-  apiUrl = app.baseUrl;
-  worker = spawnProcess({ name: 'webhook worker', args: workerCommand(), env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl } });
+  const app = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
+  api = app.proc;
+  apiUrl = app.url;
+  worker = startWorker(databaseUrl);
 });
 
 afterAll(async () => {

@@ -1,47 +1,18 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { createApiToken } from '@/lib/accounts/create-api-token';
 import { PACKAGE_EXPORT_COLUMNS } from '@/lib/portal-lifecycle/export-packages-csv';
 import { csvCell } from '@/lib/portal-queries/csv';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/portal-queries/get-manifest';
 import { db } from '@/lib/db';
 import { baseUrl, call } from './support/api';
+import { address, signUp, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
 // The portal's lifecycle endpoints (issue 13, Portal): the Packages list, a package and its timeline,
 // cancel, the test-mode simulator, a manifest's status, and the streamed CSV export. Through the real
 // server: session, CSRF, the environment header, another account's ids, hostile filters, and the export's
 // memory while it streams 100,000 rows.
-
-interface Shipper {
-  cookie: string;
-  csrf: string;
-  accountId: string;
-  tokens: { test: string; live: string };
-}
-
-const address = () => `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
-
-async function signUp(label: string): Promise<Shipper> {
-  const id = randomUUID().slice(0, 8);
-  const response = await fetch(`${baseUrl}/portal-api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
-    body: JSON.stringify({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  const cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
-  const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
-  const row = await db.session.findUniqueOrThrow({
-    where: { id: createHash('sha256').update(secret).digest('hex') },
-    select: { csrfToken: true, user: { select: { accountId: true } } },
-  });
-  const accountId = row.user.accountId;
-  const test = await createApiToken({ accountId, environment: 'test' });
-  const live = await createApiToken({ accountId, environment: 'live' });
-  return { cookie, csrf: row.csrfToken, accountId, tokens: { test: test.token, live: live.token } };
-}
 
 interface Answer {
   status: number;

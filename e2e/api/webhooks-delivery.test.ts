@@ -1,14 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { encryptStoredSecrets } from '@/lib/webhooks/encrypt-stored-secrets';
 import { buildKeyring, generateKey, openSecret, sealSecret, storedKeyId } from '@/lib/webhooks/secret-box';
-import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
-import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { dropDatabase } from '../../scripts/database.mjs';
 import { packageSample } from './support/samples';
 import { waitFor, WebhookReceiver } from './support/webhook-receiver';
-import { freePort, spawnProcess, startApp, workerCommand } from './support/spawn';
+import { ownDatabase, startApi, startWorker as startDeliveryWorker, stopProcess, type Proc } from './support/delivery';
+import { freePort } from './support/spawn';
 
 // Delivery end to end: real worker processes (`npm run worker`: dist/worker.js) and the real app (npm start's command) on a database
 // of their own (so their queue holds only this file's messages), a real receiver on 127.0.0.1 that
@@ -19,15 +18,6 @@ const serverDatabaseUrl = inject('databaseUrl');
 const databaseName = `carrier_wh_${process.pid}_${Date.now()}`;
 let databaseUrl: string;
 
-const WORKER_ENV = {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '2000',
-  WEBHOOK_POLL_MS: '100',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-};
-
 type Db = typeof import('@/lib/db').db;
 let db: Db;
 let newAccount: typeof import('./support/api').newAccount;
@@ -36,33 +26,8 @@ let api: Proc;
 let apiUrl: string;
 let shared: Proc | undefined;
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | string>;
-}
-
 function startWorker(env: Record<string, string> = {}): Proc {
-  return spawnProcess({
-    name: 'webhook worker',
-    args: workerCommand(), // `npm run worker`'s own command (dist/worker.js)
-    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
-  });
-}
-
-async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string | null> {
-  if (!proc) return null;
-  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
-  return proc.exited;
-}
-
-async function startApi(env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
-  const app = await startApp({
-    name: 'app',
-    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', ...env },
-    readyPath: '/version-test/api/1.1/webhooks',
-  });
-  return { proc: app, url: app.baseUrl };
+  return startDeliveryWorker(databaseUrl, env);
 }
 
 async function request(method: string, path: string, token: string, body?: unknown, base = apiUrl) {
@@ -108,14 +73,11 @@ async function attemptsOf(endpointId: string) {
 }
 
 beforeAll(async () => {
-  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
-  await migrateDeploy(databaseUrl);
-  // This file's own database: lib/db reads DATABASE_URL at its first query.
-  process.env.DATABASE_URL = databaseUrl;
+  databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);
   ({ db } = await import('@/lib/db'));
   ({ newAccount } = await import('./support/api'));
   receiver = await new WebhookReceiver().start();
-  const started = await startApi({ WEBHOOK_WORKER: 'off' });
+  const started = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
   api = started.proc;
   apiUrl = started.url;
   shared = startWorker();
@@ -687,7 +649,7 @@ describe('workers', () => {
   it('runs inside the app too: one command serves the API and delivers', async () => {
     await stopProcess(shared);
     shared = undefined;
-    const inProcess = await startApi({ WEBHOOK_WORKER: 'on' });
+    const inProcess = await startApi(databaseUrl, { WEBHOOK_WORKER: 'on' });
     try {
       const shipper = await newAccount('OneCommand');
       const endpoint = await endpointFor(shipper.tokens.test);

@@ -2,36 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { apiBase, authed, createToken, expect, portalApi, screenshots, signUpThroughUi, test, uniqueUser } from '../fixtures';
 import { uid } from './fixtures/manifests';
+import { packageBody } from './fixtures/packages';
 
 // The Packages page (issue 13, Portal): every package of both kinds, prefix search, filters, keyset pages
 // kept in the URL, the CSV export; a package's timeline, simulate (test only), cancel with its confirmation
 // and its 409; a manifest's status and counts; another account's package is a not-found page.
-
-function packageBody(trackingNumber: string, overrides: Record<string, unknown> = {}) {
-  return {
-    package: {
-      TrackingNumber: trackingNumber,
-      FinalMileCarrier: 'Carrier',
-      ManifestDate: '2026-11-20T08:00:00Z',
-      ServiceName: 'Carrier Express',
-      FromCompany: 'Maple Goods',
-      FromAddress1: '100 King St W',
-      FromCity: 'Toronto',
-      FromState: 'ON',
-      FromPostalCode: 'M5X 1A9',
-      FromCountry: 'CA',
-      ToName: 'Jane Doe',
-      ToPostalCode: '90210',
-      ShipmentDescription: 'Books',
-      PackageSizeLength: 10,
-      PackageSizeWidth: 8,
-      PackageSizeHeight: 4,
-      PackageWeight: 1.2,
-      WeightUnit: 'kg',
-      ...overrides,
-    },
-  };
-}
 
 async function container(page: Page, prefix: string, count: number, detail: (i: number) => Record<string, unknown> = () => ({})) {
   const created = await portalApi(page, 'POST', '/portal-api/manifests', {

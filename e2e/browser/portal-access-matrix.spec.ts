@@ -96,6 +96,10 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/packages': { id: () => manifestId, stranger: notFound },
+    // The print buttons' documents (issue 15), the API's own operations behind the session.
+    'GET /portal-api/manifests/:id/document': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/tags': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/labels': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/packages': {
       query: () => `?tracking_number=${tracking.slice(0, 5).toLowerCase()}`,
       stranger: ok((j: { data: { TrackingNumber: string }[] }, caller) => {
@@ -105,6 +109,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     },
     'GET /portal-api/packages/:trackingNumber': { stranger: notFound },
     'GET /portal-api/packages/:trackingNumber/events': { stranger: notFound },
+    'GET /portal-api/packages/:trackingNumber/label': { stranger: notFound },
     'POST /portal-api/packages/:trackingNumber/cancel': { body: {}, stranger: notFound },
     'POST /portal-api/packages/:trackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
     // The CSV export of a filtered set: the header line alone for anyone but the owner in test.

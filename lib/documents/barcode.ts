@@ -8,26 +8,22 @@ export interface Barcode {
 }
 
 const QUIET = 10;
-const PATH = /<path stroke="#000000" stroke-width="([\d.]+)" d="([^"]*)"/g;
-const SEGMENT = /M([\d.]+) /g;
 
 /**
- * Encodes `text` as Code 128 with bwip-js and reads the bars back from its SVG: at scale 1 each
- * bar is a vertical stroke whose width is its module count, centred on its x.
+ * Encodes `text` as Code 128 with bwip-js and takes its bar pattern as it is: `raw` returns the
+ * symbol's space-bar sequence (`sbs`: widths in modules, bar first, alternating with spaces). It is
+ * the encoding bwip-js's own renderers draw, without their rendering (toSVG cost ~10 ms a symbol).
  */
 export function code128(text: string): Barcode {
-  const svg = bwipjs.toSVG({ bcid: 'code128', text, scale: 1, height: 1, includetext: false, parsefnc: false });
-  const viewBox = /viewBox="0 0 ([\d.]+) /.exec(svg);
-  const width = Number(viewBox?.[1] ?? 0);
+  const [symbol] = bwipjs.raw({ bcid: 'code128', text, parsefnc: false }) as { sbs?: number[] }[];
+  const sbs = symbol?.sbs ?? [];
   const bars: Barcode['bars'] = [];
-  for (const path of svg.matchAll(PATH)) {
-    const strokeWidth = Number(path[1]);
-    for (const segment of (path[2] ?? '').matchAll(SEGMENT)) {
-      bars.push({ x: Number(segment[1]) - strokeWidth / 2 + QUIET, width: strokeWidth });
-    }
-  }
-  bars.sort((a, b) => a.x - b.x);
-  return { modules: width + 2 * QUIET, bars };
+  let x = QUIET;
+  sbs.forEach((width, i) => {
+    if (i % 2 === 0 && width > 0) bars.push({ x, width });
+    x += width;
+  });
+  return { modules: x + QUIET, bars };
 }
 
 /** Text a Code 128 symbol can carry (printable ASCII); other characters make no barcode, only text. */

@@ -14,6 +14,8 @@ import {
   renderPackageLabelZpl,
   zplField,
 } from './index';
+import { newCanvas } from './pdf';
+import { isSimpleCodePoint, PLAIN } from './pdf-font';
 import { cleanText, fitText, formatAwb, formatNumber } from './text';
 import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
 
@@ -199,6 +201,42 @@ describe('package label', { timeout: 60_000 }, () => {
 
   it('a cancelled manifest\'s label says CANCELLED', async () => {
     expect(pdfText(await renderPackageLabelPdf(label({}, { state: 'cancelled' })))).toContain('CANCELLED');
+  });
+});
+
+describe('embedded fonts', { timeout: 60_000 }, () => {
+  it('the per-code-point tables give the glyphs and widths fontkit\'s layout gives, in both faces', async () => {
+    const canvas = await newCanvas('fonts');
+    const simple = Array.from({ length: 0x2200 }, (_, cp) => cp).filter(isSimpleCodePoint);
+    expect(simple.length).toBeGreaterThan(300);
+    expect(isSimpleCodePoint(0xad)).toBe(false); // the soft hyphen, which fontkit's layout hides
+    const all = String.fromCodePoint(...simple);
+    // every code point next to every other one at least once, in both orders, as well as one by one
+    const mixed = simple.map((cp, i) => String.fromCodePoint(cp, simple[(i * 7 + 3) % simple.length] ?? 0x41, simple[(i * 13 + 5) % simple.length] ?? 0x42)).join('');
+    for (const font of [canvas.regular, canvas.bold]) {
+      const { face } = font;
+      for (const value of [all, [...all].reverse().join(''), mixed, ...simple.map((cp) => String.fromCodePoint(cp))]) {
+        const glyphs = face.font.layout(value, PLAIN).glyphs;
+        expect(face.simpleRun(value)?.hex).toBe(glyphs.map((g) => (face.baseIds.get(g.id) ?? -1).toString(16).padStart(4, '0')).join(''));
+        const width = glyphs.reduce((sum, g) => sum + g.advanceWidth, 0) * (1000 / face.font.unitsPerEm) * 0.012;
+        expect(font.widthOfTextAtSize(value, 12)).toBeCloseTo(width, 6);
+      }
+      expect(face.simpleRun('Zürich שלום')).toBeUndefined();
+    }
+  });
+
+  it('text outside the base glyphs gets the document its own subset; documents before and after it keep the shared one', async () => {
+    const city = 'Αθήνα Москва תל אביב';
+    const before = pdfText(await renderPackageLabelPdf(label({ toCity: 'Łódź Zürich' })));
+    const own = await renderPackageLabelPdf(label({ toCity: city }));
+    const after = pdfText(await renderPackageLabelPdf(label({ toCity: 'Plain Town' })));
+    expect(before).toContain('Łódź Zürich');
+    expect(pdfText(own)).toContain('Αθήνα Москва');
+    expect(after).toContain('Plain Town');
+    expect(decodePdf(own)).toEqual(['1Z00000007']);
+    const fonts = execFileSync('pdffonts', [save(own, 'pdf')]).toString();
+    expect(fonts).toMatch(/BASEA[ABC]\+DejaVuSans-Bold/); // only the regular face needed more glyphs
+    expect(fonts).toMatch(/\b(?!BASEA)[A-Z]{6}\+DejaVuSans\s/);
   });
 });
 

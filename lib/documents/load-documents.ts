@@ -37,8 +37,12 @@ function documentPackage(data: Json, header: Json): DocumentPackage {
   };
 }
 
-/** A cancelled manifest's paper says CANCELLED across it; every other status prints as open. */
-const stateOf = (status: string): ManifestState => (status === 'cancelled' ? 'cancelled' : 'open');
+/**
+ * A cancelled manifest's paper says CANCELLED across it, a closed daily manifest's says CLOSED; every other status
+ * prints as open. (A container's `closed` is the end of its journey, not a close-out: it prints as open.)
+ */
+const stateOf = (status: string, kind: 'container' | 'daily' = 'container'): ManifestState =>
+  status === 'cancelled' ? 'cancelled' : kind === 'daily' && status === 'closed' ? 'closed' : 'open';
 
 const day = (value: Date | string): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 
@@ -74,8 +78,8 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
   }
   const dailyRow = await queryRow(
     pool,
-    sql<{ id: string; manifest_date: Date | string; status: string }>`
-      SELECT id, manifest_date, status FROM daily_manifests
+    sql<{ id: string; manifest_date: Date | string; status: string; status_updated_at: Date }>`
+      SELECT id, manifest_date, status, status_updated_at FROM daily_manifests
       WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
   if (!dailyRow) throw new AppError('not_found', 'No manifest with this id in this account and environment.');
@@ -83,10 +87,11 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
   const first = obj(packages[0]?.data);
   const services = new Set(packages.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
   return {
-    kind: 'daily', manifestId: dailyRow.id, state: stateOf(dailyRow.status), manifestDate: day(dailyRow.manifest_date),
+    kind: 'daily', manifestId: dailyRow.id, state: stateOf(dailyRow.status, 'daily'), manifestDate: day(dailyRow.manifest_date),
     serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
     shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
-    packages: packages.map((p) => documentPackage(obj(p.data), {})), generatedAt: new Date(),
+    // A closed manifest's document is the one of its close (issue 15: it never changes): dated by the close.
+    packages: packages.map((p) => documentPackage(obj(p.data), {})), generatedAt: dailyRow.status === 'closed' ? dailyRow.status_updated_at : new Date(),
   };
 }
 

@@ -1,81 +1,185 @@
-import fontkit from '@pdf-lib/fontkit';
-import { degrees, PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { PDFDocument, PDFName, rgb, type PDFPageLeaf, type RGB } from 'pdf-lib';
 import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
+import { DocumentFont, Face } from './pdf-font';
 import { cleanText, fitText } from './text';
 
 // Drawing helpers shared by the handover manifest, tags and labels. Coordinates are PDF points
 // from the top-left of the page (converted here), which reads like the layout it draws.
+//
+// pdf-lib keeps the document's structure (pages, objects, cross-reference, object streams); the page
+// content is written here as PDF operators in one string per page and compressed with zlib, and the
+// fonts are embedded by pdf-font.ts. pdf-lib's drawText built ~10 objects per string and added two
+// entries to the page's font dictionary per call (a 5,000-package manifest draws ~30,000 strings).
 
 export const INCH = 72;
 export const BLACK = rgb(0, 0, 0);
 export const GREY = rgb(0.35, 0.35, 0.35);
 export const LIGHT = rgb(0.9, 0.9, 0.9);
 
-// fontkit parses a 700 kB TTF in tens of milliseconds; the parsed fonts are kept and handed to
-// every document (pdf-lib only reads them, and subsets into a new object per document).
-type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
-const parsed = new Map<Uint8Array, ReturnType<Fontkit['create']>>();
-const cachingFontkit: Fontkit = {
-  create(buffer, postscriptName) {
-    const key = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-    let font = parsed.get(key);
-    if (!font) {
-      font = fontkit.create(key, postscriptName);
-      parsed.set(key, font);
-    }
-    return font;
-  },
-};
-
-export interface Canvas {
-  doc: PDFDocument;
-  regular: PDFFont;
-  bold: PDFFont;
+let faces: { regular: Face; bold: Face } | undefined;
+function loadFaces(): { regular: Face; bold: Face } {
+  if (!faces) {
+    const files = fontFiles();
+    faces = { regular: new Face('DejaVuSans', files.regular), bold: new Face('DejaVuSans-Bold', files.bold) };
+  }
+  return faces;
 }
 
-const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
+export type PDFFont = DocumentFont;
 
-/**
- * Remembers each string's encoding and width within one document: a manifest repeats "2.5 lb",
- * "10 × 8 × 6" and its cities thousands of times, and each layout costs ~50 µs.
- */
-function memoise(font: PDFFont): PDFFont {
-  const encodings = new Map<string, ReturnType<PDFFont['encodeText']>>();
-  const widths = new Map<string, number>();
-  const encode = font.encodeText.bind(font);
-  const width = font.widthOfTextAtSize.bind(font);
-  font.encodeText = (value) => {
-    let encoded = encodings.get(value);
-    if (!encoded) {
-      encoded = encode(value);
-      if (encodings.size < 20_000) encodings.set(value, encoded);
+/** A number as PDF writes it: at most 3 decimals, no exponent. */
+function n(value: number): string {
+  const rounded = Math.round(value * 1000) / 1000;
+  return rounded === 0 ? '0' : String(rounded);
+}
+
+function colour(c: RGB): string {
+  return `${n(c.red)} ${n(c.green)} ${n(c.blue)}`;
+}
+
+/** One page: its size and the operators drawn on it so far. */
+export class Page {
+  private readonly ops: string[] = [];
+  private fill = '0 0 0';
+  private stroke = '0 0 0';
+  private lineWidth = -1;
+  private readonly fonts = new Map<DocumentFont, string>();
+  private states = 0;
+
+  constructor(
+    private readonly canvas: Canvas,
+    readonly leaf: PDFPageLeaf,
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
+
+  getWidth(): number {
+    return this.width;
+  }
+
+  getHeight(): number {
+    return this.height;
+  }
+
+  private fontName(font: DocumentFont): string {
+    let name = this.fonts.get(font);
+    if (!name) {
+      name = `F${this.fonts.size + 1}`;
+      this.fonts.set(font, name);
+      this.leaf.setFontDictionary(PDFName.of(name), font.ref);
     }
-    return encoded;
-  };
-  font.widthOfTextAtSize = (value, size) => {
-    let w = widths.get(value);
-    if (w === undefined) {
-      w = width(value, 1000);
-      if (widths.size < 20_000) widths.set(value, w);
+    return name;
+  }
+
+  private setFill(c: RGB): void {
+    const value = colour(c);
+    if (value !== this.fill) {
+      this.ops.push(`${value} rg`);
+      this.fill = value;
     }
-    return (w * size) / 1000;
-  };
-  return font;
+  }
+
+  /** Text at (x, baseline y) in PDF coordinates, optionally rotated (radians) and translucent. */
+  drawText(value: string, x: number, y: number, size: number, font: DocumentFont, color: RGB, options: { rotate?: number; opacity?: number } = {}): void {
+    const hex = font.hex(value);
+    const name = this.fontName(font);
+    if (options.opacity !== undefined) {
+      const gs = `GS${(this.states += 1)}`;
+      this.leaf.setExtGState(PDFName.of(gs), this.canvas.doc.context.obj({ Type: 'ExtGState', ca: options.opacity, CA: options.opacity }));
+      const saved = this.fill;
+      this.ops.push(`q /${gs} gs`);
+      this.setFill(color);
+      const a = options.rotate ?? 0;
+      const m = (v: number) => String(Math.round(v * 1e6) / 1e6 || 0); // the matrix at 6 decimals: 3 moved the far end of the stamp
+      this.ops.push(`BT /${name} ${n(size)} Tf ${m(Math.cos(a))} ${m(Math.sin(a))} ${m(-Math.sin(a))} ${m(Math.cos(a))} ${n(x)} ${n(y)} Tm <${hex}> Tj ET Q`);
+      this.fill = saved;
+      return;
+    }
+    this.setFill(color);
+    this.ops.push(`BT /${name} ${n(size)} Tf 1 0 0 1 ${n(x)} ${n(y)} Tm <${hex}> Tj ET`);
+  }
+
+  /** A filled rectangle (PDF coordinates, from its lower-left corner), with an optional black border. */
+  drawRect(x: number, y: number, width: number, height: number, options: { fill?: RGB; border?: number }): void {
+    const path = `${n(x)} ${n(y)} ${n(width)} ${n(height)} re`;
+    if (options.border) {
+      this.setStroke(BLACK, options.border);
+      if (options.fill) this.setFill(options.fill);
+      this.ops.push(`${path} ${options.fill ? 'B' : 'S'}`);
+    } else if (options.fill) {
+      this.setFill(options.fill);
+      this.ops.push(`${path} f`);
+    }
+  }
+
+  /** Black rectangles, each filled on its own as pdf-lib drew them (a barcode's bars). */
+  drawBars(rects: [number, number, number, number][]): void {
+    if (rects.length === 0) return;
+    this.setFill(BLACK);
+    this.ops.push(rects.map(([x, y, w, h]) => `${n(x)} ${n(y)} ${n(w)} ${n(h)} re f`).join(' '));
+  }
+
+  drawLine(x1: number, y1: number, x2: number, y2: number, thickness: number, color: RGB): void {
+    this.setStroke(color, thickness);
+    this.ops.push(`${n(x1)} ${n(y1)} m ${n(x2)} ${n(y2)} l S`);
+  }
+
+  private setStroke(c: RGB, width: number): void {
+    const value = colour(c);
+    if (value !== this.stroke) {
+      this.ops.push(`${value} RG`);
+      this.stroke = value;
+    }
+    if (width !== this.lineWidth) {
+      this.ops.push(`${n(width)} w`);
+      this.lineWidth = width;
+    }
+  }
+
+  /** The page's content as one compressed stream. */
+  finish(): void {
+    const { context } = this.canvas.doc;
+    const stream = context.stream(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1')), { Filter: 'FlateDecode' });
+    this.leaf.addContentStream(context.register(stream));
+    this.ops.length = 0;
+  }
+}
+
+export class Canvas {
+  readonly regular: DocumentFont;
+  readonly bold: DocumentFont;
+  private readonly pages: Page[] = [];
+
+  constructor(readonly doc: PDFDocument) {
+    const { regular, bold } = loadFaces();
+    this.regular = new DocumentFont(doc, regular);
+    this.bold = new DocumentFont(doc, bold);
+  }
+
+  addPage([width, height]: [number, number]): Page {
+    const page = new Page(this, this.doc.addPage([width, height]).node, width, height);
+    this.pages.push(page);
+    return page;
+  }
+
+  /** The PDF's bytes: page contents compressed, fonts embedded, objects in object streams. */
+  async save(): Promise<Uint8Array> {
+    for (const page of this.pages) page.finish();
+    this.pages.length = 0;
+    await this.regular.embed();
+    await this.bold.embed();
+    return this.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
+  }
 }
 
 export async function newCanvas(title: string): Promise<Canvas> {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(cachingFontkit);
-  const files = fontFiles();
-  // Without the optional OpenType features (ligatures, kerning, contextual forms) fontkit's layout
-  // is several times faster; a manifest draws ~30,000 strings. Text is drawn in stored order (no bidi).
-  const regular = memoise(await doc.embedFont(files.regular, { subset: true, features: PLAIN }));
-  const bold = memoise(await doc.embedFont(files.bold, { subset: true, features: PLAIN }));
   doc.setTitle(cleanText(title));
   doc.setProducer('Carrier shipping service');
   doc.setCreator('Carrier shipping service');
-  return { doc, regular, bold };
+  return new Canvas(doc);
 }
 
 export interface TextOptions {
@@ -87,40 +191,30 @@ export interface TextOptions {
   /** Shortened with an ellipsis to this width. */
   maxWidth?: number;
   align?: 'left' | 'right' | 'center';
-  color?: ReturnType<typeof rgb>;
+  color?: RGB;
 }
 
 /** Draws one line of text, cleaned and fitted; returns what it drew. */
-export function text(page: PDFPage, value: string | undefined, options: TextOptions): string {
+export function text(page: Page, value: string | undefined, options: TextOptions): string {
   const { font, size } = options;
   const clean = cleanText(value);
   if (clean === '') return '';
-  const measure = (s: string) => font.widthOfTextAtSize(s, size);
-  // No glyph of DejaVu Sans is wider than 1.6 em (most are ~0.6): short text skips the measuring.
-  const surelyFits = options.maxWidth === undefined || clean.length * size * 1.6 <= options.maxWidth;
-  const fitted = surelyFits ? clean : fitText(clean, options.maxWidth ?? Infinity, measure);
+  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(s, size));
   if (fitted === '') return '';
   let x = options.x;
-  if (options.align === 'right') x -= measure(fitted);
-  else if (options.align === 'center') x -= measure(fitted) / 2;
-  page.drawText(fitted, { x, y: page.getHeight() - options.y, size, font, color: options.color ?? BLACK });
+  if (options.align === 'right') x -= font.widthOfTextAtSize(fitted, size);
+  else if (options.align === 'center') x -= font.widthOfTextAtSize(fitted, size) / 2;
+  page.drawText(fitted, x, page.getHeight() - options.y, size, font, options.color ?? BLACK);
   return fitted;
 }
 
-export function line(page: PDFPage, x1: number, y1: number, x2: number, y2: number, thickness = 0.75, color = BLACK): void {
+export function line(page: Page, x1: number, y1: number, x2: number, y2: number, thickness = 0.75, color = BLACK): void {
   const h = page.getHeight();
-  page.drawLine({ start: { x: x1, y: h - y1 }, end: { x: x2, y: h - y2 }, thickness, color });
+  page.drawLine(x1, h - y1, x2, h - y2, thickness, color);
 }
 
-export function box(page: PDFPage, x: number, y: number, width: number, height: number, options: { fill?: ReturnType<typeof rgb>; border?: number } = {}): void {
-  page.drawRectangle({
-    x,
-    y: page.getHeight() - y - height,
-    width,
-    height,
-    ...(options.fill ? { color: options.fill } : {}),
-    ...(options.border ? { borderWidth: options.border, borderColor: BLACK } : {}),
-  });
+export function box(page: Page, x: number, y: number, width: number, height: number, options: { fill?: RGB; border?: number } = {}): void {
+  page.drawRect(x, page.getHeight() - y - height, width, height, options);
 }
 
 /**
@@ -129,7 +223,7 @@ export function box(page: PDFPage, x: number, y: number, width: number, height: 
  * fits, at least `minModule` points; returns the width used, 0 when the value cannot be encoded.
  */
 export function barcode(
-  page: PDFPage,
+  page: Page,
   canvas: Canvas,
   value: string | undefined,
   box: { x: number; y: number; maxWidth: number; height: number; caption?: string; captionSize?: number; minModule?: number },
@@ -139,9 +233,7 @@ export function barcode(
   const moduleWidth = Math.max(box.minModule ?? 0.75, Math.min(3, box.maxWidth / symbol.modules));
   const width = symbol.modules * moduleWidth;
   const top = page.getHeight() - box.y - box.height;
-  for (const bar of symbol.bars) {
-    page.drawRectangle({ x: box.x + bar.x * moduleWidth, y: top, width: bar.width * moduleWidth, height: box.height, color: BLACK });
-  }
+  page.drawBars(symbol.bars.map((bar) => [box.x + bar.x * moduleWidth, top, bar.width * moduleWidth, box.height]));
   if (box.caption !== undefined) {
     const size = box.captionSize ?? 9;
     text(page, box.caption, { x: box.x + width / 2, y: box.y + box.height + size + 2, size, font: canvas.bold, align: 'center', maxWidth: Math.max(width, box.maxWidth) });
@@ -149,13 +241,15 @@ export function barcode(
   return width;
 }
 
+const STAMP_RED = rgb(0.85, 0.1, 0.1);
+
 /** CANCELLED across the page, large and red, under nothing that hides it. */
-export function cancelledStamp(page: PDFPage, canvas: Canvas, options: { horizontal?: boolean } = {}): void {
+export function cancelledStamp(page: Page, canvas: Canvas, options: { horizontal?: boolean } = {}): void {
   if (options.horizontal) {
     // A label is read by scanners too: one straight band across its middle, clear of the barcode's quiet zone.
     const size = page.getWidth() / 7;
     const width = canvas.bold.widthOfTextAtSize('CANCELLED', size);
-    page.drawText('CANCELLED', { x: (page.getWidth() - width) / 2, y: page.getHeight() * 0.62, size, font: canvas.bold, color: rgb(0.85, 0.1, 0.1), opacity: 0.7 });
+    page.drawText('CANCELLED', (page.getWidth() - width) / 2, page.getHeight() * 0.62, size, canvas.bold, STAMP_RED, { opacity: 0.7 });
     return;
   }
   const size = Math.min(page.getWidth(), page.getHeight()) / 6;
@@ -164,13 +258,7 @@ export function cancelledStamp(page: PDFPage, canvas: Canvas, options: { horizon
   const angle = Math.atan2(page.getHeight(), page.getWidth());
   const cx = page.getWidth() / 2;
   const cy = page.getHeight() / 2;
-  page.drawText(word, {
-    x: cx - (Math.cos(angle) * width) / 2 + (Math.sin(angle) * size) / 3,
-    y: cy - (Math.sin(angle) * width) / 2 - (Math.cos(angle) * size) / 3,
-    size,
-    font: canvas.bold,
-    color: rgb(0.85, 0.1, 0.1),
-    opacity: 0.55,
-    rotate: degrees((angle * 180) / Math.PI),
-  });
+  const x = cx - (Math.cos(angle) * width) / 2 + (Math.sin(angle) * size) / 3;
+  const y = cy - (Math.sin(angle) * width) / 2 - (Math.cos(angle) * size) / 3;
+  page.drawText(word, x, y, size, canvas.bold, STAMP_RED, { rotate: angle, opacity: 0.55 });
 }

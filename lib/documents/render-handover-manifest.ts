@@ -1,5 +1,5 @@
-import { rgb, type PDFPage } from 'pdf-lib';
-import { barcode, box, cancelledStamp, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas } from './pdf';
+import { rgb } from 'pdf-lib';
+import { barcode, box, cancelledStamp, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas, type Page } from './pdf';
 import { billableLb, cleanText, formatAwb, formatNumber, lbToKg, weightInLb } from './text';
 import type { DocumentManifest, DocumentPackage, PaperSize } from './types';
 
@@ -33,7 +33,7 @@ export async function renderHandoverManifest(manifest: DocumentManifest, options
   const total = plan.pages.length;
   const totals = sumUp(manifest.packages);
   plan.pages.forEach((slice, index) => {
-    const page = canvas.doc.addPage([width, height]);
+    const page = canvas.addPage([width, height]);
     runningHeader(page, canvas, manifest, index + 1, total);
     if (index === 0) firstPageBlocks(page, canvas, manifest);
     if (manifest.packages.length === 0 && index === 0) {
@@ -45,7 +45,7 @@ export async function renderHandoverManifest(manifest: DocumentManifest, options
     footer(page, canvas, manifest, index + 1, total);
     if (manifest.state === 'cancelled') cancelledStamp(page, canvas);
   });
-  return canvas.doc.save({ useObjectStreams: true });
+  return canvas.save();
 }
 
 /** Which packages go on which page, and where the closing block starts on the last one. */
@@ -92,7 +92,7 @@ function sumUp(packages: DocumentPackage[]): Totals {
   return { count: packages.length, weightLb, billableLb: billable, unknownWeights };
 }
 
-function runningHeader(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
+function runningHeader(page: Page, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
   const right = page.getWidth() - MARGIN;
   const kind = manifest.kind === 'container' ? 'Container' : 'Daily';
   text(page, `HANDOVER MANIFEST · ${kind.toUpperCase()}`, { x: MARGIN, y: MARGIN + 10, size: 15, font: canvas.bold, maxWidth: right - MARGIN - 200 });
@@ -104,7 +104,7 @@ function runningHeader(page: PDFPage, canvas: Canvas, manifest: DocumentManifest
   line(page, MARGIN, HEADER_BOTTOM - 4, right, HEADER_BOTTOM - 4, 1.5);
 }
 
-function footer(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
+function footer(page: Page, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
   const y = page.getHeight() - FOOTER_TOP + 12;
   const right = page.getWidth() - MARGIN;
   line(page, MARGIN, y - 11, right, y - 11, 0.5, GREY);
@@ -114,7 +114,7 @@ function footer(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, numbe
   text(page, `page ${number} of ${total}`, { x: right, y, size: 8, font: canvas.regular, align: 'right', color: GREY });
 }
 
-function firstPageBlocks(page: PDFPage, canvas: Canvas, manifest: DocumentManifest): void {
+function firstPageBlocks(page: Page, canvas: Canvas, manifest: DocumentManifest): void {
   const right = page.getWidth() - MARGIN;
   const column = (right - MARGIN - 18) / 2;
   const col2 = MARGIN + column + 18;
@@ -172,7 +172,7 @@ function firstPageBlocks(page: PDFPage, canvas: Canvas, manifest: DocumentManife
   });
 }
 
-function writeLines(page: PDFPage, canvas: Canvas, lines: (string | undefined)[], x: number, y: number, maxWidth: number): void {
+function writeLines(page: Page, canvas: Canvas, lines: (string | undefined)[], x: number, y: number, maxWidth: number): void {
   let top = y;
   let first = true;
   for (const value of lines) {
@@ -193,7 +193,7 @@ const COLUMNS = [
   { title: 'City', width: 0.22, align: 'left' as const },
 ];
 
-function table(page: PDFPage, canvas: Canvas, packages: DocumentPackage[], slice: { from: number; to: number; tableTop: number }): void {
+function table(page: Page, canvas: Canvas, packages: DocumentPackage[], slice: { from: number; to: number; tableTop: number }): void {
   const right = page.getWidth() - MARGIN;
   const full = right - MARGIN;
   const xs: number[] = [];
@@ -233,7 +233,7 @@ function table(page: PDFPage, canvas: Canvas, packages: DocumentPackage[], slice
 
 const rgbStripe = rgb(0.96, 0.96, 0.96);
 
-function closing(page: PDFPage, canvas: Canvas, manifest: DocumentManifest, totals: Totals, top: number): void {
+function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals: Totals, top: number): void {
   const right = page.getWidth() - MARGIN;
   let y = top;
   line(page, MARGIN, y - 4, right, y - 4, 1.5);

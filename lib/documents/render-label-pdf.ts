@@ -3,7 +3,7 @@ import { containerTagLayout, LABEL_HEIGHT, LABEL_WIDTH, packageLabelLayout, type
 import type { DocumentLabel, DocumentManifest } from './types';
 
 function drawElements(canvas: Canvas, elements: Element[]): void {
-  const page = canvas.doc.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
+  const page = canvas.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
   for (const el of elements) {
     if (el.kind === 'text') {
       text(page, el.value, { x: el.x, y: el.y, size: el.size, font: el.bold ? canvas.bold : canvas.regular, maxWidth: el.maxWidth, align: el.align ?? 'left' });
@@ -28,16 +28,16 @@ export async function renderPackageLabelsPdf(labels: DocumentLabel[], title: str
   const canvas = await newCanvas(title);
   for (const label of labels) drawElements(canvas, packageLabelLayout(label));
   if (labels.length === 0) {
-    const page = canvas.doc.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
+    const page = canvas.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
     text(page, 'This manifest has no packages.', { x: LABEL_WIDTH / 2, y: LABEL_HEIGHT / 2, size: 14, font: canvas.bold, align: 'center', maxWidth: LABEL_WIDTH - 24 });
     text(page, title, { x: LABEL_WIDTH / 2, y: LABEL_HEIGHT / 2 + 20, size: 10, font: canvas.regular, align: 'center', maxWidth: LABEL_WIDTH - 24 });
   }
-  return canvas.doc.save({ useObjectStreams: true });
+  return canvas.save();
 }
 
 /** The container tag (4×6 in) as PDF; a daily manifest gets the same tag without a container barcode. */
 export async function renderContainerTagPdf(manifest: DocumentManifest): Promise<Uint8Array> {
   const canvas = await newCanvas(`Container tag ${manifest.containerId ?? manifest.manifestId}`);
   drawElements(canvas, containerTagLayout(manifest));
-  return canvas.doc.save({ useObjectStreams: true });
+  return canvas.save();
 }

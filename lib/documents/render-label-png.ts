@@ -50,8 +50,14 @@ function measure(): Measurer {
   return measurer;
 }
 
+/**
+ * What XML 1.0 has no character for (controls, lone surrogates, U+FFFE and U+FFFF): the text rule lets the
+ * noncharacters through, and resvg refused the whole SVG for one, a 500 for a stored package's label.
+ */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
 function escapeXml(value: string): string {
-  return value.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return value.replace(NOT_XML, '\uFFFD').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function elementSvg(el: Element): string {

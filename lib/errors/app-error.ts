@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   // The lifecycle (lib/lifecycle): the carrier has the package or container, or the table forbids the move.
   'not_cancellable',
   'illegal_transition',
+  // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).
+  'not_closable',
   'payload_too_large',
   'request_timeout',
   'unsupported_media_type',

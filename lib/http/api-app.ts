@@ -8,6 +8,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { log } from '@/lib/log';
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom } from './api-steps';
 import { CORS } from './cors';
+import { contentDisposition, fileBytes } from './file-body';
 import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
 import { apiBases, apiRoutes, type Route } from './routes';
@@ -267,7 +268,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
 }
 
 function sendFile(reply: FastifyReply, file: NonNullable<OperationResult['file']>): FastifyReply {
-  const disposition = `${file.disposition ?? 'inline'}; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
-  const bytes = typeof file.bytes === 'string' ? Buffer.from(file.bytes, 'utf8') : Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  return reply.code(200).header('content-type', file.contentType).header('content-disposition', disposition).send(bytes);
+  const bytes = fileBytes(file.bytes);
+  return reply
+    .code(200)
+    .header('content-type', file.contentType)
+    .header('content-disposition', contentDisposition(file))
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

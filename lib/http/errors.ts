@@ -17,6 +17,7 @@ const STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   not_cancellable: 409,
   illegal_transition: 409,
+  not_closable: 409,
   payload_too_large: 413,
   request_timeout: 408,
   unsupported_media_type: 415,

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createApiApp } from './api-app';
+import { DRAIN_LIMIT } from './node-adapter';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
 import { webRequestClient } from './request-client';
 
@@ -41,26 +42,44 @@ async function handle(request: Request): Promise<Response> {
   headers[CLIENT_HEADER] = `${client.secure ? '1' : '0'} ${client.address}`;
   const instance = await apiApp();
   const payload = request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
-  try {
-    const response = await instance.inject({
-      method: request.method as 'GET',
-      url: pathOf(request, url) + url.search,
-      headers,
-      ...(payload ? { payload } : {}),
-      remoteAddress: client.address,
-    });
-    const answerHeaders = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value === undefined || HOP_BY_HOP.has(name)) continue;
-      if (Array.isArray(value)) for (const item of value) answerHeaders.append(name, item);
-      else answerHeaders.set(name, String(value));
-    }
-    const status = response.statusCode;
-    return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), { status, headers: answerHeaders });
-  } finally {
-    // A body refused (413, 408) or never read is not read on: the client's upload is cancelled.
-    payload?.destroy();
+  const response = await instance.inject({
+    method: request.method as 'GET',
+    url: pathOf(request, url) + url.search,
+    headers,
+    ...(payload ? { payload } : {}),
+    remoteAddress: client.address,
+  });
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) answerHeaders.append(name, item);
+    else answerHeaders.set(name, String(value));
   }
+  // A body refused (413, 408) or answered before it was read (401, 404 …) would stay in the connection, where Next
+  // does not discard it: the next request on that keep-alive connection would wait behind it for ever, and cutting
+  // the upload turns this answer into an EPIPE for the client. As the production server does (node-adapter.ts),
+  // the rest is read and thrown away; a body declared past DRAIN_LIMIT closes the connection instead.
+  if (payload && discardUnread(payload, request.headers.get('content-length')) === 'close') answerHeaders.set('connection', 'close');
+  const status = response.statusCode;
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), { status, headers: answerHeaders });
+}
+
+function discardUnread(payload: Readable, declaredLength: string | null): 'drained' | 'close' {
+  if (payload.readableEnded || payload.destroyed) return 'drained';
+  if (declaredLength !== null && Number(declaredLength) > DRAIN_LIMIT) {
+    payload.destroy();
+    return 'close';
+  }
+  let drained = 0;
+  // inject()'s request pulls on 'readable'; from here nobody reads it, so the rest flows into this counter.
+  payload.removeAllListeners('readable');
+  payload.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) payload.destroy();
+  });
+  payload.on('error', () => undefined);
+  payload.resume();
+  return 'drained';
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 import {
   cancelManifestOperation,
   cancelPackageOperation,
+  closeManifestOperation,
   getManifestOperation,
   getPackageOperation,
   ingestScansOperation,
@@ -67,6 +68,8 @@ const ROUTES: Route[] = [
   { pattern: '/manifests/:id', methods: { GET: getManifestOperation } },
   { pattern: '/manifests/:id/packages', methods: { GET: listManifestPackagesOperation } },
   { pattern: '/manifests/:id/cancel', methods: { POST: cancelManifestOperation } },
+  // Close-out (issue 15): a daily manifest takes no more packages.
+  { pattern: '/manifests/:id/close', methods: { POST: closeManifestOperation } },
   { pattern: '/manifests/:id/simulate', methods: { POST: simulateManifestOperation }, testOnly: true },
   { pattern: '/packages', methods: { GET: listPackagesOperation } },
   { pattern: '/packages/:trackingNumber', methods: { GET: getPackageOperation } },

@@ -3,6 +3,7 @@ import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { Changes, lockContainers, lockDailyManifests, lockPackages, persist, type PackageRow, type Stamp } from './engine';
+import { queryRow, sql } from '@/lib/sql';
 import { withDeadlockRetry } from './retry';
 import { CONTAINER_STATUSES, containerWalk, isContainerStatus, isPackageStatus, PACKAGE_STATUSES, packageInPossession, packageWalk, type PackageStatus } from './transitions';
 
@@ -34,12 +35,29 @@ function notCancellable(what: string, status: string): AppError {
   });
 }
 
+/** A closed daily manifest is handed over as it was closed: nothing of it is cancelled (docs/decisions/lifecycle.md). */
+function closedManifest(what: string, manifestId: string): AppError {
+  return new AppError('not_cancellable', `${what} is in closed manifest ${manifestId}: a closed manifest is not changed, so it can no longer be cancelled.`, {
+    extra: { current_status: 'closed', ManifestID: manifestId },
+  });
+}
+
+/**
+ * Refuses a package of a closed daily manifest. FOR KEY SHARE conflicts with the close's FOR UPDATE (lib/close-out)
+ * and with nothing else: a cancel either commits before a close or sees the manifest closed.
+ */
+async function refuseIfClosed(client: Parameters<typeof lockPackages>[0], manifestId: string, what: string): Promise<void> {
+  const manifest = await queryRow(client, sql<{ status: string }>`SELECT status FROM daily_manifests WHERE id = ${manifestId} FOR KEY SHARE`);
+  if (manifest?.status === 'closed') throw closedManifest(what, manifestId);
+}
+
 /** POST /packages/{TrackingNumber}/cancel. Cancelling a cancelled package is a safe retry. */
 export async function cancelPackage(options: Scope & { trackingNumber: string }): Promise<void> {
   await withDeadlockRetry(() => pgTransaction(async (client) => {
     const row = await lockOnePackage(client, options, options.trackingNumber);
     if (row.status === 'cancelled') return;
     if (row.status !== 'manifested') throw notCancellable(`Package ${options.trackingNumber}`, row.status);
+    if (row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
     const changes = new Changes();
     changes.movePackage(row, 'cancel', { occurredAt: new Date(), location: null, source: 'cancel' });
     await persist(client, changes);
@@ -70,6 +88,7 @@ export async function cancelManifest(options: Scope & { manifestId: string }): P
     const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
     if (!daily) throw notFoundManifest(options.manifestId);
     if (daily.status === 'cancelled') return;
+    if (daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
     const open = packages.filter((p) => p.status === 'manifested');
     const held = packages.find((p) => packageInPossession(p.status));
     if (open.length === 0 && held) throw notCancellable(`Every package of manifest ${daily.id}`, held.status);
@@ -114,6 +133,7 @@ function walkPackage(changes: Changes, row: PackageRow, target: PackageStatus, e
 export async function simulatePackage(options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string }): Promise<void> {
   await withDeadlockRetry(() => pgTransaction(async (client) => {
     const row = await lockOnePackage(client, options, options.trackingNumber);
+    if (options.target === 'cancelled' && row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
     const changes = new Changes();
     if (!walkPackage(changes, row, options.target, options)) throw illegal(`Package ${options.trackingNumber}`, row.status, options.target);
     await persist(client, changes);
@@ -147,6 +167,7 @@ export async function simulateManifest(options: Scope & { manifestId: string; ta
     if (!daily) throw notFoundManifest(options.manifestId);
     const target = options.target;
     if (!isPackageStatus(target)) throw validationError([{ path: 'status', message: `a daily manifest's packages' status is one of: ${PACKAGE_STATUSES.join(', ')}` }]);
+    if (target === 'cancelled' && daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
     let moved = 0;
     for (const pkg of packages) if (walkPackage(changes, pkg, target, options)) moved++;
     if (moved === 0 && packages.length > 0) {

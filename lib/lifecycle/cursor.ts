@@ -1,5 +1,9 @@
 import { validationError } from '@/lib/errors/app-error';
 
+// The keyset cursors of every list, the API's and the portal's: opaque tokens naming the row a page starts after
+// (or before). The API answers a token that is not one of ours with a 422 naming `cursor` (decodeCursor); the
+// portal's pager links treat one as no cursor at all, the first page (readCursor, decodePageKey).
+
 /** A list position: created_at (ISO, ms), the branch (0 container, 1 daily) and the row id. */
 export interface Cursor {
   t: string;
@@ -18,9 +22,12 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): Cursor {
   const invalid = () => validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }]);
   if (value.length > 200 || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
+  const bytes = Buffer.from(value, 'base64url');
+  // Node's decoder skips a trailing character that completes no byte: only the canonical spelling is ours.
+  if (bytes.toString('base64url') !== value) throw invalid();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw invalid();
   }
@@ -32,4 +39,38 @@ export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): C
   // Years PostgreSQL and every list can hold; a cursor of ours is never older than the service.
   if (t < '2000' || t >= '2100') throw invalid();
   return { t, k, i };
+}
+
+/** decodeCursor for a pager link: a token that is not one of ours (or none) is the first page, not an error. */
+export function readCursor(value: string | undefined): Cursor | undefined {
+  if (!value) return undefined;
+  try {
+    return decodeCursor(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A place in a manifest's packages (the portal's manifest page): the last row's key (container position or daily
+ * package id) and how many rows came before the next page (so that rows keep their position without a count).
+ */
+export interface PageKey {
+  key: bigint;
+  seen: number;
+}
+
+export function encodePageKey(value: PageKey): string {
+  return `n${value.key.toString(36)}.${value.seen.toString(36)}`;
+}
+
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+
+export function decodePageKey(token: string | undefined): PageKey | undefined {
+  const match = token ? /^n([0-9a-z]{1,13})\.([0-9a-z]{1,8})$/.exec(token) : null;
+  if (!match?.[1] || !match[2]) return undefined;
+  let key = 0n;
+  for (const c of match[1]) key = key * 36n + BigInt(parseInt(c, 36));
+  const seen = parseInt(match[2], 36);
+  return key <= MAX_BIGINT && Number.isSafeInteger(seen) ? { key, seen } : undefined;
 }

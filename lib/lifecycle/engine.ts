@@ -1,7 +1,8 @@
 import 'server-only';
 import type pg from 'pg';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { execute, queryRows, sql, type Sql } from '@/lib/sql';
+import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
@@ -24,7 +25,8 @@ import {
 // event rows and their webhooks in set-based statements of the same transaction. Each UPDATE is guarded by
 // the status the plan started from, so a change that was not planned on the locked row cannot land.
 
-export type Source = 'scan' | 'simulator' | 'cancel' | 'api';
+/** `cutoff`: the automatic close-out at the account's cut-off hour (lib/close-out). */
+export type Source = 'scan' | 'simulator' | 'cancel' | 'api' | 'cutoff';
 
 export interface PackageRow {
   table: 'packages' | 'container_packages';
@@ -77,6 +79,8 @@ export interface EventDraft {
   exceptionText: string | null;
   /** The webhook to send (applied transitions in the catalog only). */
   webhook: string | null;
+  /** More fields of the webhook's payload (manifest.closed: package_count, document_path). */
+  payloadExtra?: Record<string, unknown>;
 }
 
 interface StatusUpdate {
@@ -218,6 +222,35 @@ export class Changes {
       webhook: 'manifest.cancelled',
     });
     row.status = 'cancelled';
+    row.statusUpdatedAt = stamp.occurredAt;
+    return this.events.length - 1;
+  }
+
+  /** A daily manifest closed (lib/close-out): it takes no more packages. `extra` joins the webhook's payload. */
+  closeDaily(row: DailyManifestRow, stamp: Stamp, extra: Record<string, unknown>): number {
+    this.dailies.set(row.id, { row, update: { from: row.status, to: 'closed', at: stamp.occurredAt } });
+    this.events.push({
+      subjectType: 'manifest',
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.id,
+      trackingNumber: null,
+      containerId: null,
+      type: 'manifest.closed',
+      status: 'closed',
+      previousStatus: row.status,
+      applied: true,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: 'manifest.closed',
+      payloadExtra: extra,
+    });
+    row.status = 'closed';
     row.statusUpdatedAt = stamp.occurredAt;
     return this.events.length - 1;
   }
@@ -377,7 +410,7 @@ export async function persist(
   const more = await allocateEventIds(client, preset.filter((id) => id === undefined).length);
   let next = 0;
   const eventIds = preset.map((id) => id ?? more[next++] ?? '');
-  await updateStatuses(client, 'packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })));
+  await updateDailyPackageStatuses(client, [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })));
   await updateStatuses(client, 'container_packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'container_packages').map((c) => ({ id: c.row.id, ...c.update })));
   await updateStatuses(client, 'container_manifests', 'id', 'text', [...changes.containers.values()].map((c) => ({ id: c.row.id, ...c.update })));
   await updateStatuses(client, 'daily_manifests', 'id', 'text', [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })));
@@ -411,7 +444,7 @@ export async function persist(
 /** `= ANY($1)` beside the join lets the planner fetch exactly these rows by primary key, however big the table. */
 async function updateStatuses(
   client: pg.PoolClient,
-  table: 'packages' | 'container_packages' | 'container_manifests' | 'daily_manifests',
+  table: 'container_packages' | 'container_manifests' | 'daily_manifests',
   key: 'id',
   keyType: 'bigint' | 'text',
   updates: { id: string; from: string; to: string; at: Date }[],
@@ -430,6 +463,39 @@ async function updateStatuses(
   if (changed !== updates.length) throw new LostUpdateError(`${table}: ${updates.length - changed} row(s) changed meanwhile`);
 }
 
+/**
+ * updateStatuses for daily packages, which also moves each package's count and weight from its old status to its new
+ * one in its manifest's counters (lib/manifests/counters.ts), in the same statement: one shard row per manifest and
+ * status, taken in (manifest, status) order so that two writers on one shard lock them in the same order.
+ */
+async function updateDailyPackageStatuses(client: pg.PoolClient, updates: { id: string; from: string; to: string; at: Date }[]): Promise<void> {
+  if (updates.length === 0) return;
+  const ids = sql`${updates.map((u) => u.id)}::bigint[]`;
+  const row = await queryRow(
+    client,
+    sql<{ changed: number }>`WITH moved AS (
+       UPDATE packages AS t SET status = u.to_status, status_updated_at = u.at
+       FROM unnest(${ids}, ${updates.map((u) => u.from)}::text[], ${updates.map((u) => u.to)}::text[], ${updates.map((u) => u.at)}::timestamptz[])
+            AS u(id, from_status, to_status, at)
+       WHERE t.id = ANY(${ids}) AND t.id = u.id AND t.status = u.from_status
+       RETURNING t.daily_manifest_id, u.from_status, u.to_status,
+                 coalesce(package_weight_lb(t.data->>'PackageWeight', t.data->>'WeightUnit'), 0) AS weight_lb
+     ), deltas AS (
+       SELECT daily_manifest_id, from_status AS status, -1 AS n, -weight_lb AS weight_lb FROM moved
+       UNION ALL
+       SELECT daily_manifest_id, to_status, 1, weight_lb FROM moved
+     ), counted AS (
+       INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
+       SELECT daily_manifest_id, status, ${COUNTER_SHARD}, sum(n), sum(weight_lb) FROM deltas
+       GROUP BY daily_manifest_id, status ORDER BY daily_manifest_id, status
+       ON CONFLICT (manifest_id, status, shard) DO UPDATE SET packages = c.packages + excluded.packages, weight_lb = c.weight_lb + excluded.weight_lb
+     )
+     SELECT count(*)::int AS changed FROM moved`,
+  );
+  const changed = row?.changed ?? 0;
+  if (changed !== updates.length) throw new LostUpdateError(`packages: ${updates.length - changed} row(s) changed meanwhile`);
+}
+
 /** The webhook payload of one lifecycle event (design.md "Lifecycle"). */
 export function webhookPayload(event: EventDraft): Record<string, unknown> {
   const subject =
@@ -445,5 +511,6 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
     occurred_at: event.occurredAt.toISOString(),
     location: event.location,
     ...(event.status === 'exception' ? { exception: { code: event.exceptionCode, text: event.exceptionText } } : {}),
+    ...event.payloadExtra,
   };
 }

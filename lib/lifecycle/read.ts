@@ -2,6 +2,7 @@ import 'server-only';
 import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
+import { dailyPackageCount } from '@/lib/manifests/counters';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 
@@ -248,13 +249,13 @@ function manifestBranch(kind: 0 | 1, scope: Scope, query: ManifestListQuery, cur
     where.push(kind === 0 ? sql`(lower(x.id) LIKE ${prefix} OR lower(x.container_id) LIKE ${prefix})` : sql`lower(x.id) LIKE ${prefix}`);
   }
   where.push(after(kind, cursor));
-  // A daily manifest's package_count is kept by the package insert (lib/packages): read, never counted.
+  // A daily manifest's count is kept by the writes (lib/manifests/counters.ts): its shards summed, never counted.
   const select =
     kind === 0
       ? sql`SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
                 x.package_count, x.header FROM container_manifests x`
       : sql`SELECT 1 AS kind, x.id, x.created_at, NULL::text, NULL::text, x.manifest_date::timestamptz, x.status, x.status_updated_at,
-                x.package_count, NULL::jsonb FROM daily_manifests x`;
+                ${dailyPackageCount()} AS package_count, NULL::jsonb FROM daily_manifests x`;
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
 
@@ -296,7 +297,7 @@ const manifestById = (scope: Scope, manifestId: string) => sql<ManifestDbRow>`
   (SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.package_count, x.header
    FROM container_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})
   UNION ALL
-  (SELECT 1, x.id, x.created_at, NULL, NULL, x.manifest_date::timestamptz, x.status, x.status_updated_at, x.package_count, NULL
+  (SELECT 1, x.id, x.created_at, NULL, NULL, x.manifest_date::timestamptz, x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL
    FROM daily_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})`;
 
 async function findManifest(options: Scope & { manifestId: string }): Promise<ManifestDbRow> {
@@ -305,23 +306,27 @@ async function findManifest(options: Scope & { manifestId: string }): Promise<Ma
   return row;
 }
 
-/** GET /manifests/{id}: the manifest, its package count by status and the packages' total weight in pounds. */
+/**
+ * GET /manifests/{id}: the manifest, its package count by status and the packages' total weight in pounds. A daily
+ * manifest's come from its counters (at most 16 rows per status, whatever its size; lib/manifests/counters.ts); a
+ * container's (5,000 packages at most) are added up from its packages. Both weigh with package_weight_lb().
+ */
 export async function getManifest(options: Scope & { manifestId: string }) {
   const row = await findManifest(options);
-  const table = row.kind === 0 ? sql`container_packages` : sql`packages`;
-  const column = row.kind === 0 ? sql`manifest_id` : sql`daily_manifest_id`;
-  const body = row.kind === 0 ? sql`detail` : sql`data`;
-  const unit = row.kind === 0 ? sql`detail->>'PackageWeightUnit'` : sql`data->>'WeightUnit'`;
   const counts = await queryRows(
     pgPool(),
-    sql<{ status: string; n: number; weight: string | null }>`SELECT status, count(*)::int AS n,
-            sum(CASE lower(coalesce(${unit}, 'lb')) WHEN 'kg' THEN (${body}->>'PackageWeight')::numeric * 2.20462
-                 WHEN 'oz' THEN (${body}->>'PackageWeight')::numeric / 16 ELSE (${body}->>'PackageWeight')::numeric END)::text AS weight
-     FROM ${table} WHERE ${column} = ${row.id} GROUP BY status`,
+    row.kind === 0
+      ? sql<{ status: string; n: number; weight: string | null }>`SELECT status, count(*)::int AS n,
+              sum(package_weight_lb(detail->>'PackageWeight', detail->>'PackageWeightUnit'))::text AS weight
+         FROM container_packages WHERE manifest_id = ${row.id} GROUP BY status`
+      : sql<{ status: string; n: number; weight: string | null }>`SELECT status, sum(packages)::int AS n, sum(weight_lb)::text AS weight
+         FROM daily_manifest_counts WHERE manifest_id = ${row.id} GROUP BY status`,
   );
   const by_status: Record<string, number> = {};
   let weight = 0;
   for (const c of counts) {
+    // A status every package has left keeps its (zeroed) counter rows: not shown, as a count would not show it.
+    if (c.n === 0) continue;
     by_status[c.status] = c.n;
     weight += c.weight === null ? 0 : Number(c.weight);
   }

@@ -5,6 +5,7 @@ import { execute, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
+import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
 
 /** PostgreSQL's unique_violation. */
@@ -59,13 +60,13 @@ export async function createContainerManifest(options: {
                   ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null}, ${header.ShipmentDescription}, ${packages.length},
                   ${headerJson}::jsonb, ${requestHash})`,
       );
-      // The dashboard's rollup, in the same transaction.
+      // The dashboard's rollup, in the same transaction, in one of the day's shards (lib/manifests/counters.ts).
       await execute(
         client,
         sql`
-          INSERT INTO activity_days (account_id, environment, day, container_manifests)
-          VALUES (${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1)
-          ON CONFLICT (account_id, environment, day) DO UPDATE SET container_manifests = activity_days.container_manifests + 1`,
+          INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
+          VALUES (${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1)
+          ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET container_manifests = a.container_manifests + 1`,
       );
       if (packages.length > 0) {
         await execute(

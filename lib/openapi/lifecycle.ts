@@ -60,6 +60,22 @@ export function lifecyclePaths(): Json {
         responses: { '200': ok('The manifest.', 'Manifest'), '404': notFound, '409': errorRef('`not_cancellable`, with `current_status`.') },
       },
     },
+    '/manifests/{id}/close': {
+      parameters: [manifestIdParam],
+      post: {
+        tags: ['Lifecycle'], operationId: 'closeManifest', summary: 'Close a daily manifest: it takes no more packages',
+        description:
+          'The next package for its ManifestDate opens a new daily manifest (a new ManifestID, which its `package.sorting` names); ' +
+          '`manifest.closed` is sent with `package_count` and `document_path`. Closing a closed manifest answers 200 with it again (no second event). ' +
+          'A closed manifest is not changed: its packages cannot be cancelled (409 `not_cancellable`) and its handover document stays as it was. ' +
+          'Close takes no options: a request body is not read. Manifests also close themselves at the account\'s cut-off hour, when one is set (portal settings).',
+        responses: {
+          '200': ok('The closed manifest.', 'Manifest'),
+          '404': notFound,
+          '409': errorRef('`not_closable`: a container manifest, or a cancelled daily manifest; with `type` and `current_status`.'),
+        },
+      },
+    },
     '/manifests/{id}/simulate': {
       parameters: [manifestIdParam],
       post: {
@@ -132,7 +148,9 @@ export function lifecycleWebhooks(): Json {
       {
         post: {
           summary: `${event}`,
-          description: `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is.`,
+          description:
+            `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is.` +
+            (event === 'manifest.closed' ? ' Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).' : ''),
           requestBody: { required: true, content: { 'application/json': { schema: ref('LifecycleWebhookPayload') } } },
           responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
         },

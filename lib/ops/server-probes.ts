@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { probeMethodError } from './probe-method';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
@@ -85,7 +86,7 @@ export function serverProbes(options: { config: Config; nextDir?: string; migrat
       observeRequest(req, res, label(pathname));
       if (pathname !== '/healthz' && pathname !== '/readyz' && pathname !== '/metrics') return false;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendError(res, new AppError('method_not_allowed', `${req.method} is not allowed here; use GET, HEAD.`, { allowed: 'GET, HEAD' }));
+        sendError(res, probeMethodError(req.method ?? ''));
         return true;
       }
       if (pathname === '/healthz') {

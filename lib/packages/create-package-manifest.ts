@@ -6,12 +6,23 @@ import { AppError } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
 import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes, type PackageSortingPayload } from '@/lib/webhooks/enqueue-event';
+import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-workers';
 
 export interface CreatePackageManifestResult {
   manifestId: string;
   created: boolean;
+}
+
+/** insertPackage's answer: also whether it wrote deliveries, whose workers are woken once it is committed. */
+type Inserted = CreatePackageManifestResult & { delivered?: boolean };
+
+/** After the commit: the statement turned the in-transaction wake-up off (lib/webhooks/wake-workers.ts). */
+function committed(result: Inserted): CreatePackageManifestResult {
+  if (result.delivered) wakeDeliveryWorkers();
+  return { manifestId: result.manifestId, created: result.created };
 }
 
 /**
@@ -34,6 +45,24 @@ export async function createPackageManifest(options: {
   // statement, atomic by itself, and the request one round trip. The day's first package makes the
   // manifest in a transaction with it, so that a refused package leaves no empty manifest behind.
   const key = `${accountId}|${environment}|${day}`;
+  // A remembered id may name a manifest that was closed since (by another instance, or the cut-off job): the insert
+  // itself refuses a manifest that is not open (insertPackage), and then the day's open manifest is looked up or
+  // made. A close racing the lookup can refuse once more; a few rounds settle it (a close is rare).
+  for (let attempt = 0; ; attempt++) {
+    const result = await addToOpenManifest(key, options, requestHash);
+    if (result !== CLOSED) return committed(result);
+    manifestIds.delete(key);
+    if (attempt >= 4) throw new Error(`the daily manifest for ${day} kept closing under the insert`);
+  }
+}
+
+async function addToOpenManifest(
+  key: string,
+  options: { accountId: string; environment: Environment; pkg: TPackage },
+  requestHash: string,
+): Promise<Inserted | typeof CLOSED> {
+  const { accountId, environment, pkg } = options;
+  const day = pkg.ManifestDate.day;
   const remembered = manifestIds.get(key);
   if (remembered) {
     try {
@@ -55,13 +84,19 @@ export async function createPackageManifest(options: {
     return insertPackage(client, manifestId, options, requestHash);
   });
   // Only once committed: a refused package's transaction takes its new manifest with it.
-  remember(key, manifestId);
+  if (result !== CLOSED) remember(key, manifestId);
   return result;
 }
 
+/** insertPackage's answer when the manifest it was given is no longer open (closed or cancelled): nothing was written. */
+const CLOSED = Symbol('closed');
+
 const FOREIGN_KEY_VIOLATION = '23503';
 
-/** Daily manifest ids by account, environment and day. Per process; ids never change. */
+/**
+ * Open daily manifest ids by account, environment and day. Per process; a manifest closed meanwhile (by any
+ * instance) is noticed by the insert, which refuses it, and forgotten here.
+ */
 const manifestIds = new Map<string, string>();
 
 function remember(key: string, manifestId: string): void {
@@ -72,48 +107,67 @@ function remember(key: string, manifestId: string): void {
 function findDailyManifest(accountId: string, environment: Environment, day: string) {
   return sql<{ id: string }>`
     SELECT id FROM daily_manifests
-    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date`;
+    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND manifest_date = ${day}::date
+      AND status = 'manifested'`;
 }
 
 /**
  * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
- * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's package count and
- * services (what the portal's lists read) and the day's activity count (the dashboard's): one statement.
+ * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's counts and
+ * services (what the lists and GET /manifests/{id} read) and the day's activity count (the dashboard's): one statement.
+ *
+ * Only into an OPEN manifest: `open` takes the manifest row FOR KEY SHARE (what the package's foreign key takes
+ * anyway; concurrent inserts do not block each other) only if its status is manifested. A close locks the row
+ * FOR UPDATE (lib/close-out), which conflicts: a close waits for the inserts in flight, and an insert behind a
+ * close re-reads the row when the close commits, finds it closed, and writes nothing (CLOSED).
+ *
+ * No row here is written by every package of a manifest or a day: the counts go to one of COUNTER_SHARDS rows
+ * (`counted`, `activity`), chosen by the connection's backend pid, and the manifest's row is written only when a
+ * service it has not seen yet arrives (`serviced`; otherwise its WHERE is false and the row is neither written
+ * nor locked). A row written here stays locked until the commit is flushed, so one row for all of a day's
+ * packages made them commit one at a time (bench/RESULTS.md, 2026-11-23 "Counters without a hot row").
  */
 async function insertPackage(
   on: Queryable,
   manifestId: string,
   options: { accountId: string; environment: Environment; pkg: TPackage },
   requestHash: string,
-): Promise<CreatePackageManifestResult> {
+): Promise<Inserted | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
   const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(
     on,
-    sql<{ inserted: boolean }>`
-      WITH pkg AS (
+    sql<{ inserted: boolean; open: boolean; delivered: boolean }>`
+      WITH open AS (
+        SELECT id FROM daily_manifests WHERE id = ${manifestId} AND status = 'manifested' FOR KEY SHARE
+      ), pkg AS (
         INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
                               final_mile_carrier, to_postal_code, data, request_hash)
-        VALUES (${accountId}::uuid, ${environment}::"Environment", ${manifestId}, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
-                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash})
+        SELECT ${accountId}::uuid, ${environment}::"Environment", open.id, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
+                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}
+        FROM open
         ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
-        RETURNING id
+        RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
-        UPDATE daily_manifests
-        SET package_count = package_count + 1,
-            services = CASE WHEN ${pkg.ServiceName}::text = ANY(services) THEN services
-                       ELSE array_append(coalesce(services, '{}'), ${pkg.ServiceName}::text) END
-        WHERE id = ${manifestId} AND EXISTS (SELECT 1 FROM pkg)
+        INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
+        SELECT ${manifestId}, 'manifested', ${COUNTER_SHARD}, 1, coalesce(weight_lb, 0) FROM pkg
+        ON CONFLICT (manifest_id, status, shard) DO UPDATE SET packages = c.packages + 1, weight_lb = c.weight_lb + excluded.weight_lb
+      ), serviced AS (
+        UPDATE daily_manifests SET services = array_append(coalesce(services, '{}'), ${pkg.ServiceName}::text)
+        WHERE id = ${manifestId} AND NOT (${pkg.ServiceName}::text = ANY(coalesce(services, '{}'))) AND EXISTS (SELECT 1 FROM pkg)
       ), activity AS (
-        INSERT INTO activity_days (account_id, environment, day, packages)
-        SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, 1 FROM pkg
-        ON CONFLICT (account_id, environment, day) DO UPDATE SET packages = activity_days.packages + 1
+        INSERT INTO activity_days AS a (account_id, environment, day, shard, packages)
+        SELECT ${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1 FROM pkg
+        ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
       )
-      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted`.prepared('package_insert'),
+      SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, EXISTS (SELECT 1 FROM open) AS open,
+             EXISTS (SELECT 1 FROM webhook_deliveries) AS delivered, ${wakeAfterCommit}`.prepared('package_insert'),
   );
-  if (row?.inserted) return { manifestId, created: true };
+  if (row?.inserted) return { manifestId, created: true, delivered: row.delivered };
+  // Not open: a resend of an accepted package is still answered as one (its manifest, closed or not).
+  if (!row?.open) return (await findResend(on, accountId, environment, pkg.TrackingNumber, requestHash)) ?? CLOSED;
   return resolveResend(on, accountId, environment, pkg.TrackingNumber, requestHash);
 }
 
@@ -124,24 +178,31 @@ async function dailyManifestFor(client: Queryable, accountId: string, environmen
     sql<{ id: string }>`
       INSERT INTO daily_manifests (id, account_id, environment, manifest_date)
       VALUES (${newManifestId()}, ${accountId}::uuid, ${environment}::"Environment", ${day}::date)
-      ON CONFLICT (account_id, environment, manifest_date) DO NOTHING
+      ON CONFLICT (account_id, environment, manifest_date) WHERE status = 'manifested' DO NOTHING
       RETURNING id`,
   );
   if (created) return created.id;
-  // A separate statement: it sees a row that a concurrent transaction committed meanwhile.
+  // A separate statement: it sees a row that a concurrent transaction committed meanwhile. If that one was closed
+  // in between, the insert refuses it and the caller starts over.
   const existing = await queryRow(client, findDailyManifest(accountId, environment, day));
-  if (!existing) throw new Error(`daily manifest for ${day} vanished`);
-  return existing.id;
+  return existing?.id ?? '';
 }
 
 async function resolveResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+  const found = await findResend(on, accountId, environment, trackingNumber, requestHash);
+  if (!found) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+  return found;
+}
+
+/** The stored package of this tracking number as a resend's answer (a conflict if its body differs), or undefined. */
+async function findResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
   const existing = await queryRow(
     on,
     sql<{ daily_manifest_id: string; request_hash: string }>`
       SELECT daily_manifest_id, request_hash FROM packages
       WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
   );
-  if (!existing) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+  if (!existing) return undefined;
   if (existing.request_hash !== requestHash) {
     // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
     throw new AppError(

@@ -3,9 +3,9 @@ import { isoDay, isoInstant } from './dates';
 import { db } from '@/lib/db';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
-import type { ManifestDetail, ManifestPackagePage, ManifestType } from './types';
+import type { ManifestDetail, ManifestPackagePage, ManifestPackageRow, ManifestType } from './types';
 import type { PortalScope } from './scope';
-import { decodePageKey, encodePageKey } from './cursor';
+import { decodePageKey, encodePageKey } from '@/lib/lifecycle/cursor';
 
 /** Package columns, in the order of each operation's schema. */
 export const CONTAINER_PACKAGE_COLUMNS = Object.keys(ZContainerDetail.shape);
@@ -41,10 +41,10 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
       columns: CONTAINER_PACKAGE_COLUMNS,
     };
   }
-  // The count and the services are kept on the daily manifest's row by the package insert.
+  // The services are kept on the daily manifest's row, its count in its counter shards (lib/manifests/counters.ts).
   const daily = await db.dailyManifest.findFirst({
     where: { id, accountId, environment },
-    select: { id: true, manifestDate: true, createdAt: true, packageCount: true, services: true },
+    select: { id: true, manifestDate: true, createdAt: true, services: true },
   });
   if (!daily) return null;
   return {
@@ -54,7 +54,7 @@ export async function getManifest(options: PortalScope & { id: string }): Promis
     manifestDate: isoDay(daily.manifestDate),
     manifestDateDefaulted: false,
     service: daily.services.join(', ') || null,
-    packageCount: daily.packageCount,
+    packageCount: await dailyPackageCount(daily.id),
     createdAt: isoInstant(daily.createdAt),
     header: null,
     columns: DAILY_PACKAGE_COLUMNS,
@@ -66,8 +66,14 @@ async function manifestHead(options: PortalScope & { id: string }): Promise<{ ty
   const { accountId, environment, id } = options;
   const container = await db.containerManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
   if (container) return { type: 'container', packageCount: container.packageCount };
-  const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { packageCount: true } });
-  return daily ? { type: 'daily', packageCount: daily.packageCount } : null;
+  const daily = await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
+  return daily ? { type: 'daily', packageCount: await dailyPackageCount(daily.id) } : null;
+}
+
+/** A daily manifest's packages, every status: its counter shards summed (at most 16 rows per status). */
+async function dailyPackageCount(manifestId: string): Promise<number> {
+  const sum = await db.dailyManifestCount.aggregate({ where: { manifestId }, _sum: { packages: true } });
+  return sum._sum.packages ?? 0;
 }
 
 /**
@@ -92,14 +98,10 @@ export async function listManifestPackages(
       take: limit + 1,
       select: { position: true, trackingNumber: true, detail: true },
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      total: head.packageCount,
-      limit,
-      nextCursor: rows.length > limit && last ? encodePageKey({ key: BigInt(last.position), seen: seen + page.length }) : null,
-      items: page.map((r) => ({ ...r, detail: r.detail as Record<string, unknown> })),
-    };
+    return pageOf(rows, { limit, seen, total: head.packageCount }, (r) => BigInt(r.position), (r) => ({
+      ...r,
+      detail: r.detail as Record<string, unknown>,
+    }));
   }
   const rows = await db.package.findMany({
     where: { dailyManifestId: id, accountId, environment, ...(after ? { id: { gt: after.key } } : {}) },
@@ -107,17 +109,27 @@ export async function listManifestPackages(
     take: limit + 1,
     select: { id: true, trackingNumber: true, data: true },
   });
-  const page = rows.slice(0, limit);
+  return pageOf(rows, { limit, seen, total: head.packageCount }, (r) => r.id, (r, i) => ({
+    // Counted from the manifest's first package: the cursor carries how many came before.
+    position: seen + i,
+    trackingNumber: r.trackingNumber,
+    detail: r.data as Record<string, unknown>,
+  }));
+}
+
+/** The page of `limit + 1` rows read: the first `limit`, and a cursor past the last when there were more. */
+function pageOf<R>(
+  rows: R[],
+  at: { limit: number; seen: number; total: number },
+  key: (row: R) => bigint,
+  item: (row: R, index: number) => ManifestPackageRow,
+): ManifestPackagePage {
+  const page = rows.slice(0, at.limit);
   const last = page[page.length - 1];
   return {
-    total: head.packageCount,
-    limit,
-    nextCursor: rows.length > limit && last ? encodePageKey({ key: last.id, seen: seen + page.length }) : null,
-    items: page.map((r, i) => ({
-      // Counted from the manifest's first package: the cursor carries how many came before.
-      position: seen + i,
-      trackingNumber: r.trackingNumber,
-      detail: r.data as Record<string, unknown>,
-    })),
+    total: at.total,
+    limit: at.limit,
+    nextCursor: rows.length > at.limit && last !== undefined ? encodePageKey({ key: key(last), seen: at.seen + page.length }) : null,
+    items: page.map(item),
   };
 }

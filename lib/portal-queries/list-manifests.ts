@@ -1,7 +1,7 @@
 import 'server-only';
 import { isoDay, isoInstant } from './dates';
 import { db, Prisma } from '@/lib/db';
-import { decodeTimeKey, encodeTimeKey, type TimeKey } from './cursor';
+import { encodeCursor, readCursor } from '@/lib/lifecycle/cursor';
 import type { ManifestList, ManifestListItem, ManifestType } from './types';
 import { containsPattern, type PortalScope } from './scope';
 
@@ -27,21 +27,22 @@ interface Row {
   service: string | null;
   package_count: number;
   created_at: Date;
+  status: string;
 }
 
 /**
  * Container manifests and daily package manifests in one list, newest first (created_at, id), in
  * keyset pages: each table gives at most one page's rows from its (account_id, environment,
  * created_at, id) index, starting at the cursor, and only those are merged. Counts and services are
- * read from the manifest rows (daily manifests keep theirs, maintained by the package insert), so a
+ * read from the manifest rows (a daily manifest's count: its counter shards, lib/manifests/counters.ts), so a
  * page costs the same with ten packages or ten million behind it (docs/decisions/reads-at-scale.md).
  */
 export async function listManifests(options: ListManifestsOptions): Promise<ManifestList> {
   const { accountId, environment, type, service, from, to } = options;
   const q = options.q?.trim() || undefined;
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
-  const after = decodeTimeKey(options.after);
-  const before = after ? undefined : decodeTimeKey(options.before);
+  const after = readCursor(options.after);
+  const before = after ? undefined : readCursor(options.before);
   const scope = (alias: string) =>
     Prisma.sql`${Prisma.raw(alias)}.account_id = ${accountId}::uuid AND ${Prisma.raw(alias)}.environment = ${environment}::"Environment"`;
 
@@ -74,8 +75,8 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
       ? [
           ...where,
           after
-            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.createdAt}::timestamptz, ${key.id}::text)`
-            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.createdAt}::timestamptz, ${key.id}::text)`,
+            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.t}::timestamptz, ${key.i}::text)`
+            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.t}::timestamptz, ${key.i}::text)`,
         ]
       : where;
   // Newest first; a page before the cursor is read oldest first from the cursor, then turned round.
@@ -86,12 +87,13 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
 
   const containers = Prisma.sql`(
     SELECT 'container' AS type, m.id, m.container_id, (m.manifest_date AT TIME ZONE 'UTC')::date AS day,
-           m.service_name AS service, m.package_count, m.created_at
+           m.service_name AS service, m.package_count, m.created_at, m.status
     FROM container_manifests m WHERE ${Prisma.join(keyed('m', containerWhere), ' AND ')}
     ORDER BY ${orderBy('m')} LIMIT ${take})`;
   const dailies = Prisma.sql`(
     SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date AS day,
-           array_to_string(d.services, ', ') AS service, d.package_count, d.created_at
+           array_to_string(d.services, ', ') AS service,
+           (SELECT coalesce(sum(c.packages), 0)::int FROM daily_manifest_counts c WHERE c.manifest_id = d.id) AS package_count, d.created_at, d.status
     FROM daily_manifests d WHERE ${Prisma.join(keyed('d', dailyWhere), ' AND ')}
     ORDER BY ${orderBy('d')} LIMIT ${take})`;
   const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
@@ -114,7 +116,10 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   if (before) page.reverse();
   const first = page[0];
   const last = page[page.length - 1];
-  const keyOf = (row: Row): string => encodeTimeKey({ createdAt: row.created_at, id: row.id } satisfies TimeKey);
+  // The API's cursor (lib/lifecycle/cursor.ts); this list orders by (created_at, id) alone, so `k` only rides along.
+  // A created_at JavaScript cannot represent gives a token that reads as no cursor (the first page), never a throw.
+  const keyOf = (row: Row): string =>
+    encodeCursor({ t: Number.isNaN(row.created_at.getTime()) ? '' : row.created_at.toISOString(), k: row.type === 'container' ? 0 : 1, i: row.id });
   return {
     items: page.map(toItem),
     total: Number(totals[0]?.n ?? 0),
@@ -161,5 +166,6 @@ function toItem(row: Row): ManifestListItem {
     service: row.service || null,
     packageCount: row.package_count,
     createdAt: isoInstant(row.created_at),
+    status: row.status,
   };
 }

@@ -5,7 +5,7 @@ import { storableString } from '@/lib/schemas/text-rule';
 // Query-string parameters of the portal's list endpoints, parsed once with parseOperation, so a bad
 // filter is a 422 naming the parameter. Text filters obey the one text rule (a NUL would reach
 // PostgreSQL); days are real dates in the manifest years. Paging is by keyset cursor (opaque tokens
-// from the previous page, lib/portal-queries/cursor.ts) and stays lenient: a cursor that is off falls
+// from the previous page, lib/lifecycle/cursor.ts) and stays lenient: a cursor that is off falls
 // back to the first page.
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;

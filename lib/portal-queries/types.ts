@@ -12,6 +12,8 @@ export interface ManifestListItem {
   service: string | null;
   packageCount: number;
   createdAt: string;
+  /** The lifecycle status (a daily manifest: manifested, closed or cancelled). */
+  status: string;
 }
 
 export interface ManifestList {

@@ -14,17 +14,21 @@ export interface DailyCount {
 
 /**
  * Packages and container manifests received per UTC day, for the last 30 days (zeros included), from
- * the activity_days rollup the writes keep: 30 rows of its primary key, whatever the volume behind
- * them (docs/decisions/reads-at-scale.md).
+ * the activity_days rollup the writes keep: a range of its primary key (30 days, at most 16 shards a day,
+ * lib/manifests/counters.ts), whatever the volume behind them (docs/decisions/reads-at-scale.md).
  */
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
   const rows = await db.$queryRaw<{ day: string; packages: number; manifests: number }[]>`
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0) AS packages, coalesce(a.container_manifests, 0) AS manifests
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0)::int AS packages, coalesce(a.manifests, 0)::int AS manifests
     FROM (
       SELECT generate_series((now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int, (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
     ) days
-    LEFT JOIN activity_days a
-      ON a.account_id = ${accountId}::uuid AND a.environment = ${environment}::"Environment" AND a.day = days.day
+    LEFT JOIN (
+      SELECT day, sum(packages) AS packages, sum(container_manifests) AS manifests FROM activity_days
+      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+        AND day >= (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int
+      GROUP BY day
+    ) a ON a.day = days.day
     ORDER BY days.day`;
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
 }

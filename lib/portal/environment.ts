@@ -35,7 +35,10 @@ export async function lastUsedEnvironment(): Promise<Environment> {
 export function requestEnvironment(request: Request): Environment {
   const header = request.headers.get(ENVIRONMENT_HEADER);
   const method = request.method.toUpperCase();
-  const query = method === 'GET' || method === 'HEAD' ? new URL(request.url).searchParams.get(ENVIRONMENT_QUERY) : null;
+  const named = method === 'GET' || method === 'HEAD' ? new URL(request.url).searchParams.getAll(ENVIRONMENT_QUERY) : [];
+  // Given twice (?environment=live&environment=test), a link names no one environment: refused, never the first.
+  if (named.length > 1) throw new AppError('environment_required', `The ${ENVIRONMENT_QUERY} query parameter is given more than once.`);
+  const query = named[0] ?? null;
   for (const [value, where] of [
     [header, `The ${ENVIRONMENT_HEADER} header`],
     [query, `The ${ENVIRONMENT_QUERY} query parameter`],

@@ -23,6 +23,8 @@ export interface PortalContext<P> {
   accountId: string;
   environment: Environment;
   params: P;
+  /** This answer's x-request-id. */
+  requestId: string;
 }
 
 type RouteContext<P> = { params: Promise<P> };
@@ -112,6 +114,7 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
         // The page's environment, sent by the fetcher (never the cookie); 400 without it.
         environment: requestEnvironment(request),
         params,
+        requestId,
       });
       response = result instanceof Response ? result : jsonResponse(result ?? null);
     } catch (error) {

@@ -60,6 +60,9 @@ export const ZListManifestsQuery = z
     q: q.q || undefined,
   }));
 
+/** GET /packages's query parameters (the portal's Packages list and CSV export read the same): any other is a 422 naming it. */
+export const PACKAGE_LIST_PARAMETERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
+
 // GET /packages, GET /manifests/{id}/packages (limit and cursor only)
 export const ZListPackagesQuery = z
   .strictObject({
@@ -223,4 +226,8 @@ export const ZLifecycleWebhookPayload = z.object({
   occurred_at: iso,
   location: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).optional(),
+  // manifest.closed only (close-out, issue 15): its packages, its handover document's API path, and who closed it.
+  package_count: z.number().int().optional(),
+  document_path: z.string().optional(),
+  closed_by: z.enum(['shipper', 'cutoff']).optional(),
 });

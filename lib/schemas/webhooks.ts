@@ -20,6 +20,8 @@ export const LIFECYCLE_WEBHOOK_EVENTS = [
   'container.arrived',
   'container.cancelled',
   'manifest.cancelled',
+  // Close-out (issue 15, lib/close-out): a daily manifest was closed, by its shipper or at the cut-off.
+  'manifest.closed',
 ] as const;
 export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT, ...LIFECYCLE_WEBHOOK_EVENTS] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

@@ -24,33 +24,61 @@ export interface WebhookEventInput {
   endpointId?: string;
 }
 
+/** An event as the outbox stores it: its id chosen beforehand (newId('evt')), its payload already built. */
+interface OutboxRow {
+  id: string;
+  accountId: string;
+  environment: Environment;
+  eventType: string;
+  payload: object;
+  isTest: boolean;
+  endpointId: string | undefined;
+}
+
 /**
- * The outbox write, as common table expressions to put in a statement's WITH list: `webhook_event`
- * inserts the event, `webhook_deliveries` one pending message per enabled endpoint subscribed to it
- * (the messages' insert trigger wakes the delivery workers). With `onlyIf`, nothing is written unless
- * that condition holds, so a producer writes its row and its event in ONE statement (the package hot
- * path: the event only if the package was new). A message's id is its event's random part and the
- * endpoint's ordinal, so no id costs a round trip (newId's format: prefix, then [0-9a-z]).
+ * The one statement that writes the outbox, as common table expressions to put in a statement's WITH list:
+ * `webhook_event` inserts the events, `webhook_deliveries` one pending message per enabled endpoint of the
+ * event's account and environment subscribed to its type (only the event's endpointId, when it names one; the
+ * messages' insert trigger wakes the delivery workers). With `onlyIf`, nothing is written unless that condition
+ * holds. A message's id is its event's random part and the endpoint's ordinal, so no id costs a round trip
+ * (newId's format: prefix, then [0-9a-z]). With `dueInOrder`, the deliveries are due 1 ms apart in the events'
+ * order, so that a worker claims them in that order; otherwise they are due at once (the column's default).
  *
- * This, enqueueEvent() and enqueueEvents() below are the only code that writes webhook_events and webhook_messages.
+ * eventOutboxCtes(), enqueueEvent() and enqueueEvents() below write through it, and nothing else writes
+ * webhook_events or webhook_messages.
  */
-export function eventOutboxCtes(event: WebhookEventInput, options: { eventId?: string; onlyIf?: Sql<unknown> } = {}): Sql<never> {
-  const eventId = options.eventId ?? newId('evt');
+function outboxCtes(events: readonly OutboxRow[], options: { onlyIf?: Sql<unknown>; dueInOrder?: boolean } = {}): Sql<never> {
+  const ids = events.map((e) => e.id);
   return sql`webhook_event AS (
       INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
-      SELECT ${eventId}::text, ${event.accountId}::uuid, ${event.environment}::"Environment", ${event.eventType}::text,
-             ${JSON.stringify(event.payload)}::jsonb, ${event.isTest ?? false}::boolean
+      SELECT v.id, v.account_id, v.environment, v.event_type, v.payload, v.is_test
+      FROM unnest(${ids}::text[], ${events.map((e) => e.accountId)}::uuid[], ${events.map((e) => e.environment)}::"Environment"[],
+                  ${events.map((e) => e.eventType)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
+                  ${events.map((e) => e.isTest)}::boolean[]) AS v(id, account_id, environment, event_type, payload, is_test)
       ${options.onlyIf ? sql`WHERE ${options.onlyIf}` : sql.empty}
-      RETURNING id
+      RETURNING id, account_id, environment, event_type
     ), webhook_deliveries AS (
-      INSERT INTO webhook_messages (id, event_id, endpoint_id)
-      SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (ORDER BY e.id), ev.id, e.id
-      FROM webhook_event ev CROSS JOIN webhook_endpoints e
-      WHERE e.account_id = ${event.accountId}::uuid AND e.environment = ${event.environment}::"Environment" AND e.enabled
-        AND ${event.eventType}::text = ANY(e.events)
-        ${event.endpointId === undefined ? sql.empty : sql`AND e.id = ${event.endpointId}::text`}
+      INSERT INTO webhook_messages (id, event_id, endpoint_id${options.dueInOrder ? sql`, next_attempt_at` : sql.empty})
+      SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id
+             ${options.dueInOrder ? sql`, statement_timestamp() + make_interval(secs => o.ordinal / 1000.0)` : sql.empty}
+      FROM webhook_event ev
+      JOIN unnest(${ids}::text[], ${events.map((e) => e.endpointId ?? null)}::text[]) WITH ORDINALITY AS o(id, endpoint_id, ordinal) ON o.id = ev.id
+      JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment AND e.enabled
+                               AND ev.event_type = ANY(e.events) AND (o.endpoint_id IS NULL OR e.id = o.endpoint_id)
       RETURNING id
     )`;
+}
+
+function outboxRow(event: WebhookEventInput, eventId: string): OutboxRow {
+  return { ...event, id: eventId, isTest: event.isTest ?? false, endpointId: event.endpointId };
+}
+
+/**
+ * One event's outbox write (outboxCtes), for a producer that writes its row and its event in ONE statement:
+ * with `onlyIf`, the event only if that condition holds (the package hot path: only if the package was new).
+ */
+export function eventOutboxCtes(event: WebhookEventInput, options: { eventId?: string; onlyIf?: Sql<unknown> } = {}): Sql<never> {
+  return outboxCtes([outboxRow(event, options.eventId ?? newId('evt'))], { onlyIf: options.onlyIf });
 }
 
 /**
@@ -100,23 +128,7 @@ export async function enqueueEvents(on: Queryable, events: readonly BatchWebhook
   const wanted = new Set(subscribed.map((r) => r.key));
   const sent = events.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.eventType}`));
   if (sent.length === 0) return 0;
-  const ids = sent.map(() => newId('evt'));
-  await execute(
-    on,
-    sql`WITH ev AS (
-       INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
-       SELECT id, account_id, environment, event_type, payload, false
-       FROM unnest(${ids}::text[], ${sent.map((e) => e.accountId)}::uuid[], ${sent.map((e) => e.environment)}::"Environment"[],
-                   ${sent.map((e) => e.eventType)}::text[], ${sent.map((e) => JSON.stringify(e.payload()))}::jsonb[])
-            AS v(id, account_id, environment, event_type, payload)
-       RETURNING id, account_id, environment, event_type
-     )
-     INSERT INTO webhook_messages (id, event_id, endpoint_id, next_attempt_at)
-     SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id,
-            statement_timestamp() + make_interval(secs => o.ordinal / 1000.0)
-     FROM ev JOIN unnest(${ids}::text[]) WITH ORDINALITY AS o(id, ordinal) ON o.id = ev.id
-     JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment
-                              AND e.enabled AND ev.event_type = ANY(e.events)`,
-  );
+  const rows = sent.map((e) => ({ ...e, id: newId('evt'), payload: e.payload(), isTest: false, endpointId: undefined }));
+  await execute(on, sql`WITH ${outboxCtes(rows, { dueInOrder: true })} SELECT 1`);
   return sent.length;
 }

@@ -1,10 +1,9 @@
 import { request } from 'node:http';
-import { connect } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageSample } from '../support/samples';
-import { removeEmbeddedDatabase } from '../../../scripts/database.mjs';
+import { alive, listening, postmasterPid, removeEmbeddedLeftovers } from '../support/embedded';
 import { seedAccount } from '../support/processes';
 import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
 
@@ -16,53 +15,11 @@ import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Sp
 const dataDirs: string[] = [];
 let current: Spawned | undefined;
 
-/**
- * Where the cluster of `dataDir` really is: in the project, unless a start as root placed it where
- * the `postgres` user can reach it (a clone in a 0700 directory, as CI's is), remembered in `<dataDir>.json`.
- */
-function clusterDir(dataDir: string): string {
-  const memory = `${dataDir}.json`;
-  const placed = existsSync(memory) ? (JSON.parse(readFileSync(memory, 'utf8')) as { dataDir?: string }).dataDir : undefined;
-  return placed ?? dataDir;
-}
-
 afterEach(async () => {
   await current?.stop('SIGKILL', { group: true });
   current = undefined;
-  for (const dataDir of dataDirs.splice(0)) {
-    // A postmaster left behind by a failure here is stopped, then its data removed.
-    const pidFile = `${clusterDir(dataDir)}/postmaster.pid`;
-    if (existsSync(pidFile)) {
-      try {
-        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
-      } catch {
-        // gone
-      }
-      await new Promise((r) => setTimeout(r, 2_000));
-    }
-    await removeEmbeddedDatabase(dataDir);
-  }
+  await removeEmbeddedLeftovers(dataDirs);
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 /** A package request whose headers and first bytes are sent now and the rest on `finish()`. */
 function slowPackage(port: number, token: string, trackingNumber: string) {
@@ -112,7 +69,7 @@ async function startNpm(dataDir: string) {
   }
   const [supervisor] = childPids(proc.pid);
   const workers = childPids(supervisor);
-  const postmaster = Number(readFileSync(`${clusterDir(dataDir)}/postmaster.pid`, 'utf8').split('\n')[0]);
+  const postmaster = postmasterPid(dataDir);
   expect(workers).toHaveLength(2);
   expect(alive(postmaster)).toBe(true);
   const url = `postgresql://postgres:postgres@127.0.0.1:${pgPort}/carrier`;

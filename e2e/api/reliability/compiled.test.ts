@@ -85,7 +85,7 @@ describe('npm start runs compiled JavaScript with production packages only', () 
       // The check ran in every Node process: the supervisor, and its worker (server) or `next start` (next).
       const processes = lines(seen);
       expect(processes.some((line) => line.startsWith(`${app!.pid} `) && line.endsWith('dist/start.js'))).toBe(true);
-      const child = mode === 'server' ? /dist\/server\.js$/ : /next\/dist\/bin\/next start --port \d+$/;
+      const child = mode === 'server' ? /dist\/server\.js$/ : /next\/dist\/bin\/next start --keepAliveTimeout 65000 --port \d+$/;
       expect(processes.filter((line) => child.test(line))).toHaveLength(1);
     },
     240_000,

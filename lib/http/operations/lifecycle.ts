@@ -1,13 +1,16 @@
 import 'server-only';
 import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import { PACKAGE_LIST_PARAMETERS, ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { cancelManifest, cancelPackage, simulateManifest, simulatePackage } from '@/lib/lifecycle/change-status';
+import { closeManifest } from '@/lib/close-out/close-manifest';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
 import { getManifest, getPackage, listManifestPackages, listManifests, listPackageEvents, listPackages } from '@/lib/lifecycle/read';
 import { isPackageStatus } from '@/lib/lifecycle/transitions';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { formatPath } from '@/lib/schemas/parse';
+import { queryObject } from '../query';
 
 // Thin operations over lib/lifecycle: parse, call one function, answer the read shape. Scoped by the token's
 // account and the path's environment; another's id is a plain 404.
@@ -18,17 +21,11 @@ function scope(context: OperationContext) {
 
 /** The query string as an object; a parameter given twice or not known is a 422 naming it. */
 function query(context: OperationContext, known: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of context.query) {
-    if (!known.includes(key)) throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
-    if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
-    out[key] = value;
-  }
-  return out;
+  return queryObject(context.query, { known });
 }
 
 const MANIFEST_FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;
-const PACKAGE_FILTERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
+const PACKAGE_FILTERS = PACKAGE_LIST_PARAMETERS;
 
 function trackingNumber(context: OperationContext): string {
   return context.params.trackingNumber ?? '';
@@ -55,6 +52,13 @@ export const listManifestPackagesOperation: Operation = async (context) => {
 // POST /manifests/:id/cancel: the container with its packages, or a daily manifest's still-manifested packages.
 export const cancelManifestOperation: Operation = async (context) => {
   await cancelManifest({ ...scope(context), manifestId: manifestId(context) });
+  return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
+};
+
+// POST /manifests/:id/close: a daily manifest closed (issue 15); 200 with the closed manifest, also when it was closed
+// already. It takes no options: a body is not read (as cancel's).
+export const closeManifestOperation: Operation = async (context) => {
+  await closeManifest({ ...scope(context), manifestId: manifestId(context) });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
@@ -96,12 +100,17 @@ export const simulatePackageOperation: Operation = async (context) => {
 // POST /ops/scans (operations tokens only): up to 1,000 scans, each applied, recorded or refused on its own.
 export const ingestScansOperation: Operation = async (context) => {
   if (context.auth.kind !== 'ops') throw new AppError('forbidden', 'Only carrier operations tokens may send scans.');
-  const batch = parseOperation(ZScanBatch, await context.json());
+  const input = await context.json();
+  // The batch's shape only: parseOperation's text rule walks everything it returns, the scans included, so
+  // one NUL in one scan would refuse the whole batch. Each scan is held to the rule on its own, below.
+  const shape = ZScanBatch.safeParse(input);
+  const batch = shape.success ? shape.data : parseOperation(ZScanBatch, input);
   const results: (ScanResult | undefined)[] = [];
   const valid: { index: number; scan: Scan }[] = [];
   batch.scans.forEach((item, index) => {
     const parsed = ZScan.safeParse(item);
-    if (parsed.success) {
+    const unstorable = parsed.success ? unstorableField(parsed.data) : undefined;
+    if (parsed.success && !unstorable) {
       const s = parsed.data;
       valid.push({
         index,
@@ -121,7 +130,9 @@ export const ingestScansOperation: Operation = async (context) => {
       // Echoed only when it is a well-formed scan id: nothing else of a refused scan is sent back.
       const sent = typeof item === 'object' && item !== null && 'scan_id' in item ? item.scan_id : undefined;
       const scanId = typeof sent === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : null;
-      const details = parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
+      const details = parsed.success
+        ? [unstorable ?? { path: '(scan)', message: 'is invalid' }]
+        : parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
       results.push({ scan_id: scanId ?? '', result: 'refused', error: { code: 'validation_failed', message: `scans[${index}] is invalid.`, details } });
     }
   });
@@ -141,3 +152,12 @@ export const ingestScansOperation: Operation = async (context) => {
   };
   return { body };
 };
+
+/** The first field of a parsed scan whose text PostgreSQL or a screen would refuse (the text rule), named. */
+function unstorableField(scan: Record<string, unknown>): { path: string; message: string } | undefined {
+  for (const [key, value] of Object.entries(scan)) {
+    const violation = typeof value === 'string' ? textRuleViolation(value, { multiline: true }) : undefined;
+    if (violation) return { path: key, message: violation };
+  }
+  return undefined;
+}

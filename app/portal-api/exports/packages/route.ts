@@ -2,12 +2,12 @@ import { validationError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
 import { exportPackagesCsv } from '@/lib/portal-lifecycle/export-packages-csv';
 import { portalQuery } from '@/lib/portal-lifecycle/query';
-import { ZListPackagesQuery } from '@/lib/schemas/lifecycle';
+import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery } from '@/lib/schemas/lifecycle';
 import { parseOperation } from '@/lib/schemas/parse';
 
 // GET /portal-api/exports/packages?<GET /packages's filters>: every matching package as CSV, streamed in keyset batches.
 export const GET = portalRoute(async ({ request, accountId, environment }) => {
-  const raw = portalQuery(request.url);
+  const raw = portalQuery(request.url, PACKAGE_LIST_PARAMETERS);
   for (const paging of ['limit', 'cursor'] as const) {
     if (paging in raw) throw validationError([{ path: paging, message: 'an export holds every matching package: send the filters only' }]);
   }

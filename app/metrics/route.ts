@@ -1,0 +1,8 @@
+import { metricsNotServed, probeMethodNotAllowed } from '@/lib/ops/probe-method';
+
+// /metrics under `next start`: the API's 404 envelope rather than the portal's not-found page (the production
+// server answers /metrics itself, lib/ops/server-probes.ts, and never reaches this route).
+export const dynamic = 'force-dynamic';
+
+export const GET = metricsNotServed;
+export { probeMethodNotAllowed as POST, probeMethodNotAllowed as PUT, probeMethodNotAllowed as PATCH, probeMethodNotAllowed as DELETE };

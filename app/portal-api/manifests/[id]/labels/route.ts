@@ -1,0 +1,5 @@
+import { getManifestLabelsOperation } from '@/lib/http/operations/documents';
+import { portalOperation } from '@/lib/portal/api-operation';
+
+// GET /portal-api/manifests/{id}/labels: every package label of the manifest (PDF), GET /manifests/{id}/labels's own operation.
+export const GET = portalOperation<{ id: string }>(getManifestLabelsOperation);

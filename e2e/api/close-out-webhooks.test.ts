@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
+import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { packageSample } from './support/samples';
+import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
+import { spawnProcess, startApp, workerCommand } from './support/spawn';
+
+// Issue 15's manifest.closed delivered end to end: the real app and a real worker process on a database of their own,
+// a receiver on loopback. A daily manifest closed by the shipper (POST /manifests/{id}/close, twice) and one closed by
+// the cut-off job (run here with a clock the test sets); the package after the close arrives as package.sorting naming
+// the NEW manifest. Every delivery's signature is verified with the public `standardwebhooks` package.
+
+const serverDatabaseUrl = inject('databaseUrl');
+const databaseName = `carrier_cwh_${process.pid}_${Date.now()}`;
+let databaseUrl: string;
+
+const WORKER_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '2000',
+  WEBHOOK_POLL_MS: '100',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+};
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string>;
+}
+
+let newAccount: typeof import('./support/api').newAccount;
+let closeDueManifests: typeof import('@/lib/close-out/cutoff').closeDueManifests;
+let setCloseOutSettings: typeof import('@/lib/close-out/cutoff').setCloseOutSettings;
+let receiver: WebhookReceiver;
+let api: Proc | undefined;
+let worker: Proc | undefined;
+let apiUrl: string;
+
+async function stopProcess(proc: Proc | undefined): Promise<void> {
+  if (!proc) return;
+  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
+  await proc.exited;
+}
+
+async function request(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${apiUrl}/version-test/api/1.1${path}`, {
+    method,
+    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
+}
+
+async function ok(method: string, path: string, token: string, body?: unknown) {
+  const result = await request(method, path, token, body);
+  expect(result.status, `${method} ${path}: ${result.text}`).toBe(200);
+  return result.json;
+}
+
+function tn(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
+}
+
+beforeAll(async () => {
+  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
+  await migrateDeploy(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+  ({ newAccount } = await import('./support/api'));
+  ({ closeDueManifests, setCloseOutSettings } = await import('@/lib/close-out/cutoff'));
+  receiver = await new WebhookReceiver().start();
+  const app = await startApp({
+    name: 'app',
+    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', WEBHOOK_WORKER: 'off' },
+    readyPath: '/version-test/api/1.1/webhooks',
+  });
+  api = app;
+  apiUrl = app.baseUrl;
+  worker = spawnProcess({ name: 'webhook worker', args: workerCommand(), env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl } });
+});
+
+afterAll(async () => {
+  await Promise.all([stopProcess(worker), stopProcess(api)]);
+  await receiver?.stop();
+  await dropDatabase(serverDatabaseUrl, databaseName).catch(() => undefined);
+});
+
+describe('manifest.closed', () => {
+  it('is delivered signed, once per close, with package_count and the document path; the next package.sorting names the new manifest', async () => {
+    const shipper = await newAccount('Close hooks');
+    const token = shipper.tokens.test;
+    const path = `/close-out/${randomUUID()}`;
+    const endpoint = await request('POST', '/webhooks', token, { url: receiver.url(path), events: ['manifest.closed', 'package.sorting'] });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const secret: string = endpoint.json.secret;
+    receiver.on(path, secret);
+
+    const [a, b, c] = [tn('HA'), tn('HB'), tn('HC')];
+    const first: string = (await ok('POST', '/wf/package', token, packageSample(a))).ManifestID;
+    await ok('POST', '/wf/package', token, packageSample(b));
+    const closed = await ok('POST', `/manifests/${first}/close`, token);
+    await ok('POST', `/manifests/${first}/close`, token);
+    const second: string = (await ok('POST', '/wf/package', token, packageSample(c))).ManifestID;
+    expect(second).not.toBe(first);
+
+    // Closed by the shipper too, so that the cut-off below (whose "now" is later than every ManifestDate here) has
+    // only the 2027 manifest to close.
+    const closedSecond = await ok('POST', `/manifests/${second}/close`, token);
+    // The cut-off: 06:00 UTC on the ManifestDate, run with that moment as "now".
+    await setCloseOutSettings({ accountId: shipper.accountId, environment: 'test' }, { cutoff_hour: 6, time_zone: 'UTC' });
+    const d = tn('HD');
+    const dated: string = (await ok('POST', '/wf/package', token, packageSample(d, '2027-03-10T02:00:00Z'))).ManifestID;
+    const ran = await closeDueManifests({ now: new Date('2027-03-10T06:00:00.000Z') });
+    expect(ran.map((r) => r.manifestId)).toEqual([dated]);
+
+    const expected = 4 + 3; // package.sorting ×4, manifest.closed ×3
+    const got = await waitFor(() => receiver.at(path).length >= expected && receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 500)); // nothing more should come
+    expect(receiver.at(path)).toHaveLength(expected);
+    const hook = new Webhook(secret);
+    const deliveries = got.map((r: Received) => {
+      const payload = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+      expect(r.verifyError).toBeNull();
+      return { type: String(r.headers['x-carrier-event']), payload: payload as Record<string, unknown> };
+    });
+    const closes = deliveries.filter((x) => x.type === 'manifest.closed').map((x) => x.payload).sort((x, y) => String(x.occurred_at).localeCompare(String(y.occurred_at)));
+    expect(closes).toEqual([
+      { manifest_id: first, status: 'closed', previous_status: 'manifested', occurred_at: closed.status_updated_at, location: null, package_count: 2, document_path: `/version-test/api/1.1/manifests/${first}/document`, closed_by: 'shipper' },
+      { manifest_id: second, status: 'closed', previous_status: 'manifested', occurred_at: closedSecond.status_updated_at, location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${second}/document`, closed_by: 'shipper' },
+      { manifest_id: dated, status: 'closed', previous_status: 'manifested', occurred_at: '2027-03-10T06:00:00.000Z', location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${dated}/document`, closed_by: 'cutoff' },
+    ].sort((x, y) => x.occurred_at.localeCompare(y.occurred_at)));
+    const sorting = deliveries.filter((x) => x.type === 'package.sorting').map((x) => x.payload);
+    expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === c)).toMatchObject({ manifest_id: second, package_count: 1, tracking_numbers: [c] });
+    expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === a)).toMatchObject({ manifest_id: first });
+    // The document the event links to is there, for this token, as a PDF.
+    const document = await fetch(`${apiUrl}${String(closes[0]?.document_path)}`, { headers: { authorization: `Token ${token}` } });
+    expect(document.status).toBe(200);
+    expect(document.headers.get('content-type')).toBe('application/pdf');
+  });
+});

@@ -1,0 +1,55 @@
+import type { ChildProcess } from 'node:child_process';
+import { createDatabase } from '../../../scripts/database.mjs';
+import { migrateDeploy } from '../../../scripts/migrate.mjs';
+import { spawnProcess, startApp, workerCommand } from './spawn';
+
+// The set-up of the webhook delivery tests (webhooks-delivery, lifecycle-webhooks): a database of their own, so
+// that the queue holds only their messages; the real app (npm start's command) and real worker processes (`npm run
+// worker`: dist/worker.js) on it, with schedules shortened by settings, not slept.
+
+export const WORKER_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '2000',
+  WEBHOOK_POLL_MS: '100',
+  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+};
+
+export interface Proc {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | string>;
+}
+
+/** A fresh database under `name`, migrated, and this test file's own: lib/db reads DATABASE_URL at its first query. */
+export async function ownDatabase(serverDatabaseUrl: string, name: string): Promise<string> {
+  const databaseUrl = await createDatabase(serverDatabaseUrl, name);
+  await migrateDeploy(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+  return databaseUrl;
+}
+
+export function startWorker(databaseUrl: string, env: Record<string, string> = {}): Proc {
+  return spawnProcess({
+    name: 'webhook worker',
+    args: workerCommand(), // `npm run worker`'s own command (dist/worker.js)
+    env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl, ...env },
+  });
+}
+
+export async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string | null> {
+  if (!proc) return null;
+  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill(signal);
+  return proc.exited;
+}
+
+/** The app, one worker process, rate limits out of the way; WEBHOOK_WORKER in `env` says whether it delivers too. */
+export async function startApi(databaseUrl: string, env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
+  const app = await startApp({
+    name: 'app',
+    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', ...env },
+    readyPath: '/version-test/api/1.1/webhooks',
+  });
+  return { proc: app, url: app.baseUrl };
+}

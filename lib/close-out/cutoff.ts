@@ -1,0 +1,88 @@
+import 'server-only';
+import { pgPool, pgTransaction } from '@/lib/db';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import type { DailyManifestRow } from '@/lib/lifecycle/engine';
+import { withDeadlockRetry } from '@/lib/lifecycle/retry';
+import { queryRow, queryRows, sql } from '@/lib/sql';
+import { closeLocked } from './close-manifest';
+
+// The automatic close-out: an account's setting per environment (close_out_settings: an hour 0–23 and an IANA time
+// zone; none, no automatic close) closes each open daily manifest once cutoff_hour:00 on its ManifestDate in that
+// zone has passed. Every app process runs closeDueManifests() on a timer (timer.ts); any number may run at once.
+
+export interface CloseOutSettings {
+  /** 0–23, or null: no automatic close. */
+  cutoff_hour: number | null;
+  time_zone: string;
+}
+
+export const DEFAULT_CLOSE_OUT: CloseOutSettings = { cutoff_hour: null, time_zone: 'UTC' };
+
+interface Scope {
+  accountId: string;
+  environment: Environment;
+}
+
+export async function getCloseOutSettings(scope: Scope): Promise<CloseOutSettings> {
+  const row = await queryRow(
+    pgPool(),
+    sql<{ cutoff_hour: number | null; time_zone: string }>`SELECT cutoff_hour, time_zone FROM close_out_settings
+     WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"`,
+  );
+  return row ? { cutoff_hour: row.cutoff_hour, time_zone: row.time_zone } : { ...DEFAULT_CLOSE_OUT };
+}
+
+/** Whether PostgreSQL (which computes the cut-off) knows this zone name; the caller's schema checked its shape. */
+export async function isKnownTimeZone(name: string): Promise<boolean> {
+  const row = await queryRow(pgPool(), sql<{ known: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`);
+  return row?.known === true;
+}
+
+/** Stores the setting (validated by the caller: hour 0–23 or null, a zone isKnownTimeZone accepts). */
+export async function setCloseOutSettings(scope: Scope, settings: CloseOutSettings): Promise<CloseOutSettings> {
+  const row = await queryRow(
+    pgPool(),
+    sql<{ cutoff_hour: number | null; time_zone: string }>`
+     INSERT INTO close_out_settings (account_id, environment, cutoff_hour, time_zone, updated_at)
+     VALUES (${scope.accountId}::uuid, ${scope.environment}::"Environment", ${settings.cutoff_hour}::int, ${settings.time_zone}, now())
+     ON CONFLICT (account_id, environment) DO UPDATE SET cutoff_hour = EXCLUDED.cutoff_hour, time_zone = EXCLUDED.time_zone, updated_at = now()
+     RETURNING cutoff_hour, time_zone`,
+  );
+  return row ? { cutoff_hour: row.cutoff_hour, time_zone: row.time_zone } : settings;
+}
+
+export interface ClosedByCutoff {
+  manifestId: string;
+  accountId: string;
+  environment: Environment;
+}
+
+/**
+ * Closes every open daily manifest whose cut-off (its ManifestDate at cutoff_hour:00 in the setting's zone) is at or
+ * before `now`, up to `limit` per call (the timer calls again while a call fills its limit), each with one
+ * manifest.closed. Safe with many callers at once: the due rows are locked FOR UPDATE in id order and re-checked
+ * after any wait (READ COMMITTED re-evaluates the WHERE on the row as committed), so a manifest another process (or
+ * the shipper) closed meanwhile drops out, and each is closed, and announced, exactly once.
+ */
+export async function closeDueManifests(options: { now: Date; limit?: number }): Promise<ClosedByCutoff[]> {
+  const limit = options.limit ?? 200;
+  return withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const due = await queryRows(
+        client,
+        sql<{ id: string; account_id: string; environment: Environment; status: string; status_updated_at: Date }>`
+         SELECT d.id, d.account_id, d.environment, d.status, d.status_updated_at
+         FROM daily_manifests d
+         JOIN close_out_settings s ON s.account_id = d.account_id AND s.environment = d.environment
+         WHERE s.cutoff_hour IS NOT NULL AND d.status = 'manifested'
+           AND ((d.manifest_date + make_interval(hours => s.cutoff_hour)) AT TIME ZONE s.time_zone) <= ${options.now}::timestamptz
+         ORDER BY d.id
+         LIMIT ${limit}
+         FOR UPDATE OF d`,
+      );
+      const rows: DailyManifestRow[] = due.map((r) => ({ id: r.id, accountId: r.account_id, environment: r.environment, status: r.status, statusUpdatedAt: r.status_updated_at }));
+      await closeLocked(client, rows, { occurredAt: options.now, source: 'cutoff' });
+      return rows.map((r) => ({ manifestId: r.id, accountId: r.accountId, environment: r.environment }));
+    }),
+  );
+}
