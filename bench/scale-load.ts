@@ -328,6 +328,13 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
         SELECT account_id, environment, (created_at AT TIME ZONE 'UTC')::date, 0, count(*) FROM container_manifests GROUP BY 1, 2, 3
       ) counted
       GROUP BY 1, 2, 3`);
+    // And the webhook attempts' (lib/webhooks/record-attempt.ts), into the same rows.
+    await client.query(`
+      INSERT INTO activity_days AS d (account_id, environment, day, webhook_attempts, webhook_successes)
+      SELECT e.account_id, e.environment, (a.attempted_at AT TIME ZONE 'UTC')::date, count(*)::int, count(*) FILTER (WHERE a.success)::int
+      FROM webhook_attempts a JOIN webhook_endpoints e ON e.id = a.endpoint_id GROUP BY 1, 2, 3
+      ON CONFLICT (account_id, environment, day, shard) DO UPDATE
+      SET webhook_attempts = d.webhook_attempts + excluded.webhook_attempts, webhook_successes = d.webhook_successes + excluded.webhook_successes`);
     // The daily manifests' counters, likewise (lib/manifests/counters.ts; one shard per manifest and status).
     await client.query(`
       INSERT INTO daily_manifest_counts (manifest_id, status, shard, packages, weight_lb)

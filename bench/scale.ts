@@ -124,7 +124,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       ['Manifest packages, first page (100)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100`, portal],
       ['Manifest packages, page 11 (keyset)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100&cursor=${packagesDeep ?? ''}`, portal],
       ['Container packages, first page (100)', `/portal-api/manifests/${data.someContainerId}/packages?limit=100`, portal],
-      ['Package by tracking number', `/portal-api/packages?tracking=${encodeURIComponent(data.someTrackingNumber)}`, portal],
+      ['Package by tracking number', `/portal-api/packages?tracking_number=${encodeURIComponent(data.someTrackingNumber)}`, portal],
       ['Export, a daily manifest (~1,100 rows)', `/portal-api/manifests/${data.someDailyId}/export`, portal],
       ['Export, a container (137 rows)', `/portal-api/manifests/${data.someContainerId}/export`, portal],
       ['Portal webhooks list', '/portal-api/webhooks', portal],

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
-import { migrateDeploy } from '../../scripts/migrate.mjs';
+import { dropDatabase } from '../../scripts/database.mjs';
 import { packageSample } from './support/samples';
 import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
-import { spawnProcess, startApp, workerCommand } from './support/spawn';
+import { ownDatabase, startApi, startWorker, stopProcess, testApi, tn, type Proc } from './support/delivery';
 
 // Issue 15's manifest.closed delivered end to end: the real app and a real worker process on a database of their own,
 // a receiver on loopback. A daily manifest closed by the shipper (POST /manifests/{id}/close, twice) and one closed by
@@ -18,21 +16,6 @@ const serverDatabaseUrl = inject('databaseUrl');
 const databaseName = `carrier_cwh_${process.pid}_${Date.now()}`;
 let databaseUrl: string;
 
-const WORKER_ENV = {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE_MS: '50,100,200',
-  WEBHOOK_TIMEOUT_MS: '1000',
-  WEBHOOK_LEASE_MS: '2000',
-  WEBHOOK_POLL_MS: '100',
-  LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-};
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | string>;
-}
-
 let newAccount: typeof import('./support/api').newAccount;
 let closeDueManifests: typeof import('@/lib/close-out/cutoff').closeDueManifests;
 let setCloseOutSettings: typeof import('@/lib/close-out/cutoff').setCloseOutSettings;
@@ -41,47 +24,17 @@ let api: Proc | undefined;
 let worker: Proc | undefined;
 let apiUrl: string;
 
-async function stopProcess(proc: Proc | undefined): Promise<void> {
-  if (!proc) return;
-  if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
-  await proc.exited;
-}
-
-async function request(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${apiUrl}/version-test/api/1.1${path}`, {
-    method,
-    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
-}
-
-async function ok(method: string, path: string, token: string, body?: unknown) {
-  const result = await request(method, path, token, body);
-  expect(result.status, `${method} ${path}: ${result.text}`).toBe(200);
-  return result.json;
-}
-
-function tn(prefix: string): string {
-  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
-}
+const { request, ok } = testApi(() => apiUrl);
 
 beforeAll(async () => {
-  databaseUrl = await createDatabase(serverDatabaseUrl, databaseName);
-  await migrateDeploy(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);
   ({ newAccount } = await import('./support/api'));
   ({ closeDueManifests, setCloseOutSettings } = await import('@/lib/close-out/cutoff'));
   receiver = await new WebhookReceiver().start();
-  const app = await startApp({
-    name: 'app',
-    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', WEBHOOK_WORKER: 'off' },
-    readyPath: '/version-test/api/1.1/webhooks',
-  });
-  api = app;
-  apiUrl = app.baseUrl;
-  worker = spawnProcess({ name: 'webhook worker', args: workerCommand(), env: { ...process.env, ...WORKER_ENV, DATABASE_URL: databaseUrl } });
+  const app = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
+  api = app.proc;
+  apiUrl = app.url;
+  worker = startWorker(databaseUrl);
 });
 
 afterAll(async () => {

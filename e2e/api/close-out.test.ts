@@ -1,14 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeManifest } from '@/lib/close-out/close-manifest';
 import { closeDueManifests, setCloseOutSettings } from '@/lib/close-out/cutoff';
-import { createApiToken } from '@/lib/accounts/create-api-token';
-import { db, pgPool } from '@/lib/db';
+import { pgPool } from '@/lib/db';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type Env, type TestAccount } from './support/api';
+import { signUp, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
 // Issue 15's close-out end to end on the real server: POST /manifests/{id}/close in both environments, the new daily
@@ -315,31 +315,6 @@ describe('automatic close at the cut-off hour', () => {
 });
 
 // The portal's side: the same close through portal-api (session, CSRF, the page's environment), and the cut-off setting.
-interface Shipper extends TestAccount {
-  cookie: string;
-  csrf: string;
-}
-
-async function signUp(label: string): Promise<Shipper> {
-  const id = randomUUID().slice(0, 8);
-  const response = await fetch(`${baseUrl}/portal-api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}` },
-    body: JSON.stringify({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
-  });
-  expect(response.status, await response.clone().text()).toBe(201);
-  const cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
-  const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
-  const row = await db.session.findUniqueOrThrow({
-    where: { id: createHash('sha256').update(secret).digest('hex') },
-    select: { csrfToken: true, user: { select: { accountId: true, account: { select: { name: true } } } } },
-  });
-  const accountId = row.user.accountId;
-  const test = await createApiToken({ accountId, environment: 'test' });
-  const live = await createApiToken({ accountId, environment: 'live' });
-  return { cookie, csrf: row.csrfToken, accountId, name: row.user.account.name, tokens: { test: test.token, live: live.token } };
-}
-
 async function portal(who: Shipper, method: string, p: string, options: { env?: Env; csrf?: string | null; body?: unknown; rawBody?: string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', cookie: who.cookie, 'x-carrier-environment': options.env ?? 'test' };
   const csrf = options.csrf === undefined ? who.csrf : options.csrf;

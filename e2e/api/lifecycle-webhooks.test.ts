@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { dropDatabase } from '../../scripts/database.mjs';
 import { containerSample, packageSample } from './support/samples';
 import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
-import { ownDatabase, startApi, startWorker, stopProcess, type Proc } from './support/delivery';
+import { ownDatabase, startApi, startWorker, stopProcess, testApi, tn, type Proc } from './support/delivery';
 
 // Issue 13's lifecycle events delivered end to end: the real app and a real worker process on a database of their
 // own, a receiver on loopback. Transitions are driven by the simulator, cancel and carrier scans (POST /ops/scans);
@@ -24,25 +24,7 @@ let worker: Proc | undefined;
 let apiUrl: string;
 let ops: string;
 
-async function request(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${apiUrl}/version-test/api/1.1${path}`, {
-    method,
-    headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
-}
-
-async function ok(method: string, path: string, token: string, body?: unknown) {
-  const result = await request(method, path, token, body);
-  expect(result.status, `${method} ${path}: ${result.text}`).toBe(200);
-  return result.json;
-}
-
-function tn(prefix: string): string {
-  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
-}
+const { request, ok } = testApi(() => apiUrl);
 
 beforeAll(async () => {
   databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);

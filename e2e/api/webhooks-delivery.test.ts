@@ -159,6 +159,12 @@ describe('delivery', () => {
     expect(message).toMatchObject({ status: 'succeeded', attemptCount: 4 });
     const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     expect(stored.failingSince).toBeNull();
+    // The dashboard's rollup (activity_days, summed over its shards) holds the same 4 attempts, 1 of them a success.
+    const rollup = await db.activityDay.aggregate({
+      where: { accountId: shipper.accountId, environment: 'test' },
+      _sum: { webhookAttempts: true, webhookSuccesses: true },
+    });
+    expect(rollup._sum).toEqual({ webhookAttempts: 4, webhookSuccesses: 1 });
   });
 
   it('gives up after the last scheduled attempt: the message is failed, the endpoint stays enabled', async () => {

@@ -69,6 +69,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     account: { id: string };
   };
 
+  // The owner's close-out setting in test (issue 15): a value no other account or environment has by default.
+  const ownerCutoff = { cutoff_hour: 17, time_zone: 'Asia/Tokyo' };
+  const cutoff = await portalApi(owner, 'PUT', '/portal-api/settings/close-out', ownerCutoff, 'test');
+  expect(cutoff.status(), await cutoff.text()).toBe(200);
+
   // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
   const served = portalRoutes().flatMap((route) => route.methods.map((method) => `${method} ${route.pattern}`));
@@ -120,6 +125,16 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id/status': { id: () => manifestId, stranger: notFound },
     'POST /portal-api/manifests/:id/cancel': { id: () => manifestId, body: {}, stranger: notFound },
     'POST /portal-api/manifests/:id/simulate': { id: () => manifestId, body: { status: 'received' }, stranger: notFound },
+    // Close-out (issue 15): the owner's container is not closable (409) for the owner; anyone else must not find it.
+    'POST /portal-api/manifests/:id/close': { id: () => manifestId, body: {}, stranger: notFound },
+    // Each account and environment has its own setting: a stranger reads its own default, never the owner's test one.
+    'GET /portal-api/settings/close-out': {
+      stranger: ok((j: { cutoff_hour: number | null; time_zone: string }, caller) => {
+        if (caller.isOwner) expect(j).not.toEqual(ownerCutoff);
+        else expect(j).toEqual({ cutoff_hour: null, time_zone: 'UTC' });
+      }),
+    },
+    'PUT /portal-api/settings/close-out': { body: {}, stranger: invalid },
     'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
     'POST /portal-api/rates': {
       body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },

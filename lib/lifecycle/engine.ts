@@ -200,35 +200,17 @@ export class Changes {
 
   /** A daily manifest cancelled (every package it had is cancelled). */
   cancelDaily(row: DailyManifestRow, stamp: Stamp): number {
-    this.dailies.set(row.id, { row, update: { from: row.status, to: 'cancelled', at: stamp.occurredAt } });
-    this.events.push({
-      subjectType: 'manifest',
-      accountId: row.accountId,
-      environment: row.environment,
-      manifestId: row.id,
-      trackingNumber: null,
-      containerId: null,
-      type: 'manifest.cancelled',
-      status: 'cancelled',
-      previousStatus: row.status,
-      applied: true,
-      occurredAt: stamp.occurredAt,
-      location: stamp.location,
-      source: stamp.source,
-      scanId: null,
-      parent: null,
-      exceptionCode: null,
-      exceptionText: null,
-      webhook: 'manifest.cancelled',
-    });
-    row.status = 'cancelled';
-    row.statusUpdatedAt = stamp.occurredAt;
-    return this.events.length - 1;
+    return this.endDaily(row, 'cancelled', stamp);
   }
 
   /** A daily manifest closed (lib/close-out): it takes no more packages. `extra` joins the webhook's payload. */
   closeDaily(row: DailyManifestRow, stamp: Stamp, extra: Record<string, unknown>): number {
-    this.dailies.set(row.id, { row, update: { from: row.status, to: 'closed', at: stamp.occurredAt } });
+    return this.endDaily(row, 'closed', stamp, extra);
+  }
+
+  /** A daily manifest's one move out of `manifested`, with its event and webhook (manifest.cancelled, manifest.closed). */
+  private endDaily(row: DailyManifestRow, to: 'cancelled' | 'closed', stamp: Stamp, extra?: Record<string, unknown>): number {
+    this.dailies.set(row.id, { row, update: { from: row.status, to, at: stamp.occurredAt } });
     this.events.push({
       subjectType: 'manifest',
       accountId: row.accountId,
@@ -236,8 +218,8 @@ export class Changes {
       manifestId: row.id,
       trackingNumber: null,
       containerId: null,
-      type: 'manifest.closed',
-      status: 'closed',
+      type: `manifest.${to}`,
+      status: to,
       previousStatus: row.status,
       applied: true,
       occurredAt: stamp.occurredAt,
@@ -247,10 +229,10 @@ export class Changes {
       parent: null,
       exceptionCode: null,
       exceptionText: null,
-      webhook: 'manifest.closed',
-      payloadExtra: extra,
+      webhook: `manifest.${to}`,
+      ...(extra ? { payloadExtra: extra } : {}),
     });
-    row.status = 'closed';
+    row.status = to;
     row.statusUpdatedAt = stamp.occurredAt;
     return this.events.length - 1;
   }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { pgPool } from '@/lib/db';
+import { queryRowsInIndexOrder } from '@/lib/index-order';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { Cursor } from '@/lib/lifecycle/cursor';
 import { packageBranch, type PackageFilters as Filters } from '@/lib/lifecycle/read';
@@ -7,7 +7,7 @@ import { csvCell } from '@/lib/portal-queries/csv';
 import { exportCell } from '@/lib/portal-queries/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
-import { queryRows, sql, type Sql } from '@/lib/sql';
+import { sql, type Sql } from '@/lib/sql';
 
 // Every package of a filtered set as CSV, streamed: keyset batches in the read API's own order (GET /packages,
 // lib/lifecycle/read.ts listPackages: newest first, container before daily at the same instant, stable while
@@ -95,7 +95,8 @@ export async function exportPackagesCsv(options: { accountId: string; environmen
   const limit = options.batch ?? EXPORT_BATCH;
   const scope = { accountId: options.accountId, environment: options.environment };
   const read = (cursor: Cursor | undefined) => {
-    const query = queryRows(pgPool(), batchSql(scope, options.filters, cursor, limit));
+    // Newest first along the filter's index, whatever the planner guesses of the set's size (lib/index-order.ts).
+    const query = queryRowsInIndexOrder(batchSql(scope, options.filters, cursor, limit));
     // pull() awaits it; a failure before then must not be an unhandled rejection.
     query.catch(() => undefined);
     return query;

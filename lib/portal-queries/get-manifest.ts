@@ -103,8 +103,11 @@ export async function listManifestPackages(
       detail: r.detail as Record<string, unknown>,
     }));
   }
+  // The manifest is this account's (manifestHead), so its packages are: no account or environment condition here.
+  // With one, a cached generic plan ANDs the account's million-row index into the scan (150 ms a page at 10 M
+  // packages, bench/RESULTS.md); without, the one plan there is reads (daily_manifest_id, id) from the cursor on.
   const rows = await db.package.findMany({
-    where: { dailyManifestId: id, accountId, environment, ...(after ? { id: { gt: after.key } } : {}) },
+    where: { dailyManifestId: id, ...(after ? { id: { gt: after.key } } : {}) },
     orderBy: { id: 'asc' },
     take: limit + 1,
     select: { id: true, trackingNumber: true, data: true },

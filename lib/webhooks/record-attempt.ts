@@ -1,5 +1,6 @@
 import 'server-only';
 import { sql } from '@/lib/sql';
+import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queueQuery } from './queue-pool';
 
 export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
@@ -51,6 +52,14 @@ export async function recordAttempt(options: {
       -- Logged even if the claim was lost (it was a real attempt); not if the endpoint was deleted meanwhile.
       WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = ${o.messageId})
       RETURNING id
+    ), counted AS (
+      -- The dashboard's rollup of attempts (activity_days, one of the day's shards: lib/manifests/counters.ts).
+      INSERT INTO activity_days AS d (account_id, environment, day, shard, webhook_attempts, webhook_successes)
+      SELECT f.account_id, f.environment, (${o.attemptedAt}::timestamptz AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1,
+             CASE WHEN ${o.success}::boolean THEN 1 ELSE 0 END
+      FROM attempt JOIN webhook_endpoints f ON f.id = ${o.endpointId}
+      ON CONFLICT (account_id, environment, day, shard) DO UPDATE
+      SET webhook_attempts = d.webhook_attempts + 1, webhook_successes = d.webhook_successes + excluded.webhook_successes
     ), recovered AS (
       UPDATE webhook_messages p SET next_attempt_at = now(), updated_at = now()
       WHERE ${o.success}::boolean AND p.endpoint_id = ${o.endpointId} AND p.status = 'pending' AND p.next_attempt_at > now()

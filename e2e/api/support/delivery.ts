@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import { createDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { spawnProcess, startApp, workerCommand } from './spawn';
 
-// The set-up of the webhook delivery tests (webhooks-delivery, lifecycle-webhooks): a database of their own, so
+// The set-up of the webhook delivery tests (webhooks-delivery, lifecycle-webhooks, close-out-webhooks): a database of their own, so
 // that the queue holds only their messages; the real app (npm start's command) and real worker processes (`npm run
 // worker`: dist/worker.js) on it, with schedules shortened by settings, not slept.
 
@@ -52,4 +54,28 @@ export async function startApi(databaseUrl: string, env: Record<string, string>)
     readyPath: '/version-test/api/1.1/webhooks',
   });
   return { proc: app, url: app.baseUrl };
+}
+
+/** Calls to that app's test API with a token: the answer's status, text and JSON; `ok` expects a 200. */
+export function testApi(apiUrl: () => string) {
+  async function request(method: string, path: string, token: string, body?: unknown) {
+    const response = await fetch(`${apiUrl()}/version-test/api/1.1${path}`, {
+      method,
+      headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
+  }
+  async function ok(method: string, path: string, token: string, body?: unknown) {
+    const result = await request(method, path, token, body);
+    expect(result.status, `${method} ${path}: ${result.text}`).toBe(200);
+    return result.json;
+  }
+  return { request, ok };
+}
+
+/** A tracking number no other test makes: the prefix and 18 random characters. */
+export function tn(prefix: string): string {
+  return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
 }

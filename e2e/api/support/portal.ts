@@ -2,16 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApiToken } from '@/lib/accounts/create-api-token';
 import { db } from '@/lib/db';
-import { baseUrl } from './api';
+import { baseUrl, type TestAccount } from './api';
 
 // A portal user for the API suite: signed up through POST /portal-api/auth/sign-up, with the session's
 // cookie and CSRF token (what the portal layout publishes, read from its row) and a token per environment.
 
-export interface Shipper {
+export interface Shipper extends TestAccount {
   cookie: string;
   csrf: string;
-  accountId: string;
-  tokens: { test: string; live: string };
 }
 
 /** A random address in 198.18.0.0/15, so that no sign-up limit per address is reached by a suite. */
@@ -29,10 +27,10 @@ export async function signUp(label: string): Promise<Shipper> {
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
   const row = await db.session.findUniqueOrThrow({
     where: { id: createHash('sha256').update(secret).digest('hex') },
-    select: { csrfToken: true, user: { select: { accountId: true } } },
+    select: { csrfToken: true, user: { select: { accountId: true, account: { select: { name: true } } } } },
   });
   const accountId = row.user.accountId;
   const test = await createApiToken({ accountId, environment: 'test' });
   const live = await createApiToken({ accountId, environment: 'live' });
-  return { cookie, csrf: row.csrfToken, accountId, tokens: { test: test.token, live: live.token } };
+  return { cookie, csrf: row.csrfToken, accountId, name: row.user.account.name, tokens: { test: test.token, live: live.token } };
 }
