@@ -15,8 +15,20 @@ import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 //   exactly the glyph of the code point, one per character (documents.test.ts checks it); any other
 //   string goes through fontkit's layout as before.
 
-/** fontkit's layout features the documents use: none of the optional ones (text is drawn in stored order). */
+/** fontkit's layout features the documents use: none of the optional ones (text arrives shaped and in visual order). */
 export const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
+
+type GlyphRun = ReturnType<FontkitFont['layout']>;
+type LayoutWithDirection = (text: string, features: Record<string, boolean>, script: undefined, language: undefined, direction: 'ltr') => GlyphRun;
+
+/**
+ * fontkit's layout of text already in visual order (visual-order.ts), kept left to right: by default fontkit
+ * reverses a whole string whose first script is Hebrew or Arabic, which turned right-to-left words around
+ * in one line and not in the next. (fontkit.d.ts omits the script, language and direction arguments.)
+ */
+export function layoutLeftToRight(font: FontkitFont, text: string, features: Record<string, boolean> = PLAIN): GlyphRun {
+  return (font.layout as unknown as LayoutWithDirection).call(font, text, features, undefined, undefined, 'ltr');
+}
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** The documents' own punctuation (× · — → …) and the usual typographic marks. */
@@ -205,7 +217,7 @@ export class DocumentFont {
       return run.hex;
     }
     let hex = '';
-    for (const glyph of this.face.font.layout(text, PLAIN).glyphs) hex += hex4(this.idOf(glyph));
+    for (const glyph of layoutLeftToRight(this.face.font, text).glyphs) hex += hex4(this.idOf(glyph));
     return hex;
   }
 
@@ -213,7 +225,7 @@ export class DocumentFont {
     const run = this.face.simpleRun(text);
     if (run) return (run.width * size) / 1000;
     let width = 0;
-    for (const glyph of this.face.font.layout(text, PLAIN).glyphs) width += glyph.advanceWidth * this.face.scale;
+    for (const glyph of layoutLeftToRight(this.face.font, text).glyphs) width += glyph.advanceWidth * this.face.scale;
     return (width * size) / 1000;
   }
 
