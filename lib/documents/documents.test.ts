@@ -14,9 +14,10 @@ import {
   renderPackageLabelZpl,
   zplField,
 } from './index';
+import { packageLabelSvg } from './render-label-png';
 import { newCanvas } from './pdf';
 import { isSimpleCodePoint, layoutLeftToRight, PLAIN } from './pdf-font';
-import { cleanText, fitText, formatAwb, formatNumber } from './text';
+import { cleanText, fitText, formatAwb, formatNumber, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
 import { PRESENTATION_FORMS } from './visual-order';
 
@@ -231,6 +232,20 @@ describe('package label', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a long postal code or sort code is drawn smaller, not cut; past the smallest size it is shortened', async () => {
+    const long = label({ toPostalCode: '6100000', sortCode: 'TLV-NORTH' });
+    const text = pdfText(await renderPackageLabelPdf(long));
+    expect(text).toContain('6100000');
+    expect(text).toContain('TLV-NORTH');
+    expect(parseZpl(renderPackageLabelZpl(long))[0]?.texts).toEqual(expect.arrayContaining(['6100000', 'TLV-NORTH']));
+    const svgSize = (svg: string, value: string) => Number(new RegExp(`font-size="([\\d.]+)"[^>]*>${value}</text>`).exec(svg)?.[1]);
+    const size = svgSize(packageLabelSvg(long), '6100000');
+    expect(size).toBeGreaterThanOrEqual(18);
+    expect(size).toBeLessThan(44);
+    expect(svgSize(packageLabelSvg(label({ toPostalCode: '90210' })), '90210')).toBe(44);
+    expect(pdfText(await renderPackageLabelPdf(label({ toPostalCode: '9'.repeat(40) })))).toMatch(/9{8,}…/);
+  });
+
   it('ZPL: right-to-left field data in visual order, as the printer draws it left to right', () => {
     const [parsed] = parseZpl(renderPackageLabelZpl(label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'لا', toPostalCode: '61000' })));
     expect(parsed?.texts).toEqual(expect.arrayContaining(['ןהכ דוד', '12 לצרה בוחר', `61000 ${cps(0xfefb)}`]));
@@ -338,6 +353,7 @@ describe('text helpers', () => {
     expect(formatNumber(12500)).toBe('12,500');
     expect(formatNumber(5669.904)).toBe('5,669.9');
     expect(formatNumber(-0.001)).toBe('0');
+    expect([shrinkToFit(200, 44, 100, 18), shrinkToFit(50, 44, 100, 18), shrinkToFit(1000, 44, 100, 18), shrinkToFit(200, 44, 100, undefined)]).toEqual([22, 44, 18, 44]);
   });
 });
 

@@ -3,7 +3,7 @@ import { PDFDocument, PDFName, rgb, type PDFPageLeaf, type RGB } from 'pdf-lib';
 import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
 import { DocumentFont, Face } from './pdf-font';
-import { cleanText, fitText } from './text';
+import { cleanText, fitText, shrinkToFit } from './text';
 import { visualOrder } from './visual-order';
 
 // Drawing helpers shared by the handover manifest, tags and labels. Coordinates are PDF points
@@ -191,6 +191,8 @@ export interface TextOptions {
   font: PDFFont;
   /** Shortened with an ellipsis to this width. */
   maxWidth?: number;
+  /** First drawn smaller, down to this size, to fit maxWidth. */
+  minSize?: number;
   align?: 'left' | 'right' | 'center';
   color?: RGB;
 }
@@ -200,9 +202,13 @@ export interface TextOptions {
  * logical order, measured as drawn, then put in visual order (right-to-left runs reversed, Arabic shaped).
  */
 export function text(page: Page, value: string | undefined, options: TextOptions): string {
-  const { font, size } = options;
+  const { font } = options;
   const clean = cleanText(value);
   if (clean === '') return '';
+  const size =
+    options.maxWidth === undefined || options.minSize === undefined
+      ? options.size
+      : shrinkToFit(font.widthOfTextAtSize(visualOrder(clean), options.size), options.size, options.maxWidth, options.minSize);
   const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(visualOrder(s), size));
   if (fitted === '') return '';
   const drawn = visualOrder(fitted);

@@ -7,7 +7,7 @@ import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
 import { LABEL_HEIGHT, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
 import { layoutLeftToRight } from './pdf-font';
-import { cleanText, fitText } from './text';
+import { cleanText, fitText, shrinkToFit } from './text';
 import type { DocumentLabel } from './types';
 import { needsVisualLayout, visualOrder } from './visual-order';
 
@@ -67,14 +67,17 @@ function elementSvg(el: Element): string {
   switch (el.kind) {
     case 'text': {
       const m = measure();
-      const fitted = fitText(cleanText(el.value), el.maxWidth, (s) => m(visualOrder(s), el.size, el.bold === true));
+      const clean = cleanText(el.value);
+      const bold = el.bold === true;
+      const size = el.minSize === undefined ? el.size : shrinkToFit(m(visualOrder(clean), el.size, bold), el.size, el.maxWidth, el.minSize);
+      const fitted = fitText(clean, el.maxWidth, (s) => m(visualOrder(s), size, bold));
       const drawn = visualOrder(fitted);
       const anchor = el.align === 'center' ? 'middle' : el.align === 'right' ? 'end' : 'start';
       // The text goes in already in visual order and shaped, as the PDF draws it. resvg would run the bidi
       // algorithm over it again (and reverse it back), and ignores unicode-bidi="bidi-override"; a
       // LEFT-TO-RIGHT OVERRIDE … POP DIRECTIONAL FORMATTING around the line makes it draw the glyphs as given.
       const content = needsVisualLayout(drawn) ? `\u202d${escapeXml(drawn)}\u202c` : escapeXml(drawn);
-      return `<text x="${el.x}" y="${el.y}" font-size="${el.size}" font-family="DejaVu Sans" font-weight="${el.bold ? 'bold' : 'normal'}" text-anchor="${anchor}">${content}</text>`;
+      return `<text x="${el.x}" y="${el.y}" font-size="${size}" font-family="DejaVu Sans" font-weight="${el.bold ? 'bold' : 'normal'}" text-anchor="${anchor}">${content}</text>`;
     }
     case 'barcode': {
       if (!encodable(el.value)) return '';

@@ -1,6 +1,6 @@
 import { code128, encodable } from './barcode';
 import { containerTagLayout, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
-import { cleanText } from './text';
+import { cleanText, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest } from './types';
 import { visualOrder } from './visual-order';
 
@@ -34,9 +34,11 @@ function fitByCount(value: string, size: number, maxWidth: number): string {
 function elementZpl(el: Element): string {
   switch (el.kind) {
     case 'text': {
-      const value = visualOrder(fitByCount(cleanText(el.value), el.size, el.maxWidth));
-      const h = dots(el.size);
-      const top = dots(el.y - el.size * 0.8);
+      const clean = cleanText(el.value);
+      const size = shrinkToFit(Array.from(clean).length * el.size * 0.6, el.size, el.maxWidth, el.minSize);
+      const value = visualOrder(fitByCount(clean, size, el.maxWidth));
+      const h = dots(size);
+      const top = dots(el.y - size * 0.8);
       // ^FB centres or right-aligns within a block as wide as the text's box.
       if (el.align === 'center' || el.align === 'right') {
         const width = dots(el.maxWidth);
