@@ -76,6 +76,9 @@ describe('visualOrder: everything else', () => {
   it('moves an emoji as one character in a right-to-left line', () => {
     expect(visualOrder('🚚 שלום')).toBe('םולש 🚚');
     expect(visualOrder('שלום 🇮🇱')).toBe('🇮🇱 םולש');
+    // a modifier stays on its emoji and a ZWJ family in its order (the joiners, which no glyph draws, go)
+    expect(visualOrder('שלום 👍🏽 👨‍👩‍👧')).toBe('👨👩👧 👍🏽 םולש');
+    expect(visualOrder('ب\u200dب')).toBe(cps(0xfe90, 0xfe91)); // a ZWJ between letters joins them and holds nothing together
   });
 
   it('puts an ellipsis added at the logical end where the reader ends', () => {

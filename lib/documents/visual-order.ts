@@ -8,8 +8,7 @@ import bidiFactory from 'bidi-js';
 //    paragraph, its direction from the first strong letter; runs are reversed per rule L2 and mirrored
 //    characters (parentheses, brackets) swapped in right-to-left runs (L4);
 // 3. the bidi formatting characters and ZWJ/ZWNJ, whose work is done, are removed (X9): they have no glyph.
-// Reversal moves whole grapheme clusters, so a mark stays after its base letter and a surrogate pair stays
-// a pair. A line with no right-to-left character and no bidi control is returned as it is (nearly all).
+// Reversal moves whole clusters, so a mark stays after its base letter and a surrogate pair stays a pair. A line with no right-to-left character and no bidi control is returned as it is (nearly all).
 
 const bidi = bidiFactory();
 
@@ -193,7 +192,12 @@ export function shapeArabic(text: string): string {
 
 // --- Bidirectional reordering --------------------------------------------------------------------------
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/**
+ * What moves as one when a run is reversed: a character with the marks, joiners and emoji modifiers after it,
+ * an emoji ZWJ sequence, a flag's two regional indicators. Intl.Segmenter's grapheme clusters, which this
+ * follows for what a line on a label holds, cost 30 µs a line, five times the rest of the work.
+ */
+const CLUSTER = /(?:[\u{1f1e6}-\u{1f1ff}]{2}|[^])(?:\u200d\p{Extended_Pictographic}|[\p{M}\u200c\u200d\u{1f3fb}-\u{1f3ff}])*/gsu;
 
 /**
  * bidi-js reads the string one UTF-16 unit at a time, so a supplementary character's surrogates would read as
@@ -247,7 +251,7 @@ export function visualOrder(text: string): string {
   const shaped = shapeArabic(text);
   const { levels } = bidi.getEmbeddingLevels(bidiInput(shaped), 'auto');
   const clusters: { text: string; level: number }[] = [];
-  for (const { segment, index } of graphemes.segment(shaped)) {
+  for (const { 0: segment, index } of shaped.matchAll(CLUSTER)) {
     const level = levels[index] ?? 0;
     const mirrored = level % 2 === 1 && segment.length === 1 ? bidi.getMirroredCharacter(segment) : null;
     clusters.push({ text: mirrored ?? segment, level });
