@@ -14,10 +14,12 @@ import {
   renderPackageLabelZpl,
   zplField,
 } from './index';
+import { packageLabelSvg } from './render-label-png';
 import { newCanvas } from './pdf';
-import { isSimpleCodePoint, PLAIN } from './pdf-font';
-import { cleanText, fitText, formatAwb, formatNumber } from './text';
+import { isSimpleCodePoint, layoutLeftToRight, PLAIN } from './pdf-font';
+import { cleanText, fitText, formatAwb, formatNumber, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
+import { PRESENTATION_FORMS } from './visual-order';
 
 // Verified as a hub would: every PDF rendered to PNG by poppler's pdftoppm, every barcode read back
 // by zbarimg, text by pdftotext. Needs poppler-utils and zbar-tools (.ci/run installs them).
@@ -55,6 +57,24 @@ function decodeImage(file: string): string[] {
 function pdfText(pdf: Uint8Array, pages?: { first: number; last: number }): string {
   const range = pages ? ['-f', String(pages.first), '-l', String(pages.last)] : [];
   return execFileSync('pdftotext', ['-layout', ...range, save(pdf, 'pdf'), '-']).toString();
+}
+
+/**
+ * pdftotext without -layout, bidi embedding marks removed: poppler turns the drawn (visual) order back into
+ * reading order line by line, so a line drawn the right way round reads back as it was stored. Where a
+ * right-to-left line ends in a number, the drawn line does not say its direction, and poppler takes the
+ * block's: the number comes back before or after the words (readsAs accepts both), never with its digits turned.
+ */
+function readingText(pdf: Uint8Array): string {
+  return execFileSync('pdftotext', [save(pdf, 'pdf'), '-']).toString().replace(/[\u202a-\u202e]/g, '');
+}
+
+const cps = (...points: number[]) => String.fromCodePoint(...points);
+
+/** A line of `text` (compared after NFKC: Arabic presentation forms as their letters) reading `words` then `number`, or the number first. */
+function readsAs(text: string, words: string, number?: string): boolean {
+  const lines = text.split('\n').map((line) => line.normalize('NFKC').trim());
+  return number === undefined ? lines.includes(words) : lines.includes(`${words} ${number}`) || lines.includes(`${number} ${words}`);
 }
 
 function pageCount(pdf: Uint8Array): number {
@@ -143,6 +163,28 @@ describe('handover manifest', { timeout: 60_000 }, () => {
     const text = pdfText(pdf);
     expect(text).toContain('…');
     expect(text).toContain('1Z00000002');
+    // The right-to-left start of the hostile name reads back in order, Arabic joined (drawn in presentation forms).
+    const reading = readingText(pdf);
+    expect(reading).toContain('שלום עולם');
+    expect(reading).toContain(cps(0xfee3, 0xfeae, 0xfea3, 0xfe92, 0xfe8e)); // مرحبا: initial, final, initial, medial, final
+    expect(reading.normalize('NFKC')).toContain('שלום עולם مرحبا');
+  });
+
+  it('Hebrew and Arabic shipper, cities and description read back in order, barcodes unchanged', async () => {
+    const pdf = await renderHandoverManifest(
+      manifest({
+        shipper: { company: 'חברת המשלוחים בע״מ', name: 'دار الشحن', address1: 'רחוב הרצל 12', city: 'תל אביב', postalCode: '61000', country: 'IL' },
+        shipmentDescription: 'ספרים وكتب',
+        packages: [pkg(1, { toCity: 'תל אביב' }), pkg(2, { toCity: 'الرياض' })],
+      }),
+    );
+    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+    const reading = readingText(pdf);
+    expect(reading).toContain(`ספרים ${cps(0xfeed, 0xfedb, 0xfe98, 0xfe90)}`); // وكتب: waw isolated, kaf initial, teh medial, beh final
+    for (const [words, number] of [['חברת המשלוחים בע״מ'], ['دار الشحن'], ['רחוב הרצל', '12'], ['ספרים وكتب'], ['الرياض']]) {
+      expect(readsAs(reading, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
+    }
+    expect(pdfText(pdf)).toMatch(/1Z00000001\s+2\.5 lb\s+10 × 8 × 6\s+90210/);
   });
 });
 
@@ -171,6 +213,43 @@ describe('package label', { timeout: 60_000 }, () => {
     expect(decodePdf(pdf)).toEqual(['1Z00000007']);
     const text = pdfText(pdf);
     for (const s of ['1Z00000007', '90210', 'LAX-7', 'AIRSKIP', 'Ann Lee', '9400 Wilshire Blvd', 'Manifest MAN-01HX7Q2ABC']) expect(text).toContain(s);
+  });
+
+  it('PDF: a Hebrew and an Arabic recipient read back in order, Arabic joined, barcodes unchanged', async () => {
+    const hebrew = label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'תל אביב', toPostalCode: '61000' });
+    // U+0671 (alef wasla) has no glyph in DejaVu Sans: drawn as .notdef, the document still whole
+    const arabic = label({ trackingNumber: 'PKG-AR', toName: 'محمد عبد الله', toAddress1: 'شارع الملك فهد 123', toAddress2: 'السلام ٱ', toCity: 'الرياض', toPostalCode: '12211' });
+    const pdf = await renderPackageLabelsPdf([hebrew, arabic], 'Labels MAN-01HX7Q2ABC');
+    expect(decodePdf(pdf)).toEqual(['1Z00000007', 'PKG-AR']);
+    const [first = '', second = ''] = readingText(pdf).split('\f');
+    for (const [words, number] of [['דוד כהן'], ['רחוב הרצל', '12'], ['תל אביב', '61000']]) {
+      expect(readsAs(first, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
+    }
+    expect(second.split('\n')).toContain(`${cps(0xfee3, 0xfea4, 0xfee4, 0xfeaa)} ${cps(0xfecb, 0xfe92, 0xfeaa)} ${cps(0xfe8d, 0xfedf, 0xfee0, 0xfeea)}`); // محمد عبد الله
+    expect(second).toContain(cps(0xfe8d, 0xfedf, 0xfeb4, 0xfefc, 0xfee1)); // السلام: lam-alef final
+    for (const [words, number] of [['محمد عبد الله'], ['شارع الملك فهد', '123'], ['الرياض', '12211']]) {
+      expect(readsAs(second, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
+    }
+  });
+
+  it('a long postal code or sort code is drawn smaller, not cut; past the smallest size it is shortened', async () => {
+    const long = label({ toPostalCode: '6100000', sortCode: 'TLV-NORTH' });
+    const text = pdfText(await renderPackageLabelPdf(long));
+    expect(text).toContain('6100000');
+    expect(text).toContain('TLV-NORTH');
+    expect(parseZpl(renderPackageLabelZpl(long))[0]?.texts).toEqual(expect.arrayContaining(['6100000', 'TLV-NORTH']));
+    const svgSize = (svg: string, value: string) => Number(new RegExp(`font-size="([\\d.]+)"[^>]*>${value}</text>`).exec(svg)?.[1]);
+    const size = svgSize(packageLabelSvg(long), '6100000');
+    expect(size).toBeGreaterThanOrEqual(18);
+    expect(size).toBeLessThan(44);
+    expect(svgSize(packageLabelSvg(label({ toPostalCode: '90210' })), '90210')).toBe(44);
+    expect(pdfText(await renderPackageLabelPdf(label({ toPostalCode: '9'.repeat(40) })))).toMatch(/9{8,}…/);
+  });
+
+  it('ZPL: right-to-left field data in visual order, as the printer draws it left to right', () => {
+    const [parsed] = parseZpl(renderPackageLabelZpl(label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'لا', toPostalCode: '61000' })));
+    expect(parsed?.texts).toEqual(expect.arrayContaining(['ןהכ דוד', '12 לצרה בוחר', `61000 ${cps(0xfefb)}`]));
+    expect(parsed?.barcodes).toEqual(['1Z00000007']);
   });
 
   it('PNG: 812 × 1218 (4×6 in at 203 dpi), its barcode reads back', async () => {
@@ -225,6 +304,29 @@ describe('embedded fonts', { timeout: 60_000 }, () => {
     }
   });
 
+  it('both faces draw every presentation form the Arabic shaper writes, for each letter whose base they draw', async () => {
+    const canvas = await newCanvas('fonts');
+    const fonts = [canvas.regular.face.font, canvas.bold.face.font];
+    const drawn = (cp: number) => fonts.every((font) => font.glyphForCodePoint(cp).id !== 0);
+    let checked = 0;
+    for (const [form, bases] of PRESENTATION_FORMS) {
+      if (!bases.every(drawn)) continue; // U+0671 and a few Urdu letters: no glyph for the base either
+      expect(drawn(form), `U+${form.toString(16)}`).toBe(true);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(200);
+    // laid out left to right as given: fontkit would reverse a line whose first script is Hebrew
+    const face = canvas.regular.face;
+    expect(layoutLeftToRight(face.font, 'םולש').glyphs.map((g) => g.id)).toEqual(Array.from('םולש', (c) => face.font.glyphForCodePoint(c.codePointAt(0) ?? 0).id));
+  });
+
+  it('a glyph first met as part of another (ﺸ is built on ﺴ) keeps its code point for the next document\'s text layer', async () => {
+    await renderPackageLabelPdf(label({ toCity: 'الشحن المشترك' })); // sheen medial, whose outline is seen medial's
+    const text = readingText(await renderPackageLabelPdf(label({ toCity: 'السلام سمسم' })));
+    expect(text).toContain(cps(0xfe8d, 0xfedf, 0xfeb4, 0xfefc, 0xfee1)); // السلام with seen medial
+    expect(text).toContain(cps(0xfeb3, 0xfee4, 0xfeb4, 0xfee2)); // سمسم: seen initial, meem medial, seen medial, meem final
+  });
+
   it('text outside the base glyphs gets the document its own subset; documents before and after it keep the shared one', async () => {
     const city = 'Αθήνα Москва תל אביב';
     const before = pdfText(await renderPackageLabelPdf(label({ toCity: 'Łódź Zürich' })));
@@ -251,6 +353,7 @@ describe('text helpers', () => {
     expect(formatNumber(12500)).toBe('12,500');
     expect(formatNumber(5669.904)).toBe('5,669.9');
     expect(formatNumber(-0.001)).toBe('0');
+    expect([shrinkToFit(200, 44, 100, 18), shrinkToFit(50, 44, 100, 18), shrinkToFit(1000, 44, 100, 18), shrinkToFit(200, 44, 100, undefined)]).toEqual([22, 44, 18, 44]);
   });
 });
 

@@ -8,7 +8,7 @@ export const LABEL_WIDTH = 4 * 72;
 export const LABEL_HEIGHT = 6 * 72;
 
 export type Element =
-  | { kind: 'text'; x: number; y: number; size: number; bold?: boolean; maxWidth: number; align?: 'left' | 'center' | 'right'; value: string }
+  | { kind: 'text'; x: number; y: number; size: number; minSize?: number; bold?: boolean; maxWidth: number; align?: 'left' | 'center' | 'right'; value: string }
   | { kind: 'barcode'; x: number; y: number; maxWidth: number; height: number; value: string }
   | { kind: 'rule'; x: number; y: number; width: number; thickness: number }
   | { kind: 'stamp'; value: string };
@@ -16,7 +16,8 @@ export type Element =
 const M = 12; // margin
 const W = LABEL_WIDTH - 2 * M;
 
-function textEl(value: string | undefined, x: number, y: number, size: number, maxWidth: number, options: { bold?: boolean; align?: 'left' | 'center' | 'right' } = {}): Element[] {
+/** minSize: a value that does not fit is drawn smaller, down to that size, before it is shortened (a postal code is not cut). */
+function textEl(value: string | undefined, x: number, y: number, size: number, maxWidth: number, options: { bold?: boolean; align?: 'left' | 'center' | 'right'; minSize?: number } = {}): Element[] {
   const clean = cleanText(value);
   return clean ? [{ kind: 'text', x, y, size, maxWidth, value: clean, ...options }] : [];
 }
@@ -58,9 +59,9 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   y = Math.max(y, M + 160);
   els.push(rule(y - 4));
   // Destination postal code large, sort code in its own box beside it.
-  els.push(...textEl(pkg.toPostalCode || '—', M, y + 44, 44, W * 0.62, { bold: true }));
+  els.push(...textEl(pkg.toPostalCode || '—', M, y + 44, 44, W * 0.62, { bold: true, minSize: 18 }));
   els.push(...textEl('SORT', LABEL_WIDTH - M, y + 12, 7, 60, { bold: true, align: 'right' }));
-  els.push(...textEl(pkg.sortCode || '—', LABEL_WIDTH - M, y + 42, 26, W * 0.36, { bold: true, align: 'right' }));
+  els.push(...textEl(pkg.sortCode || '—', LABEL_WIDTH - M, y + 42, 26, W * 0.36, { bold: true, align: 'right', minSize: 12 }));
   els.push(...textEl(pkg.toTerminal ? `Terminal ${pkg.toTerminal}` : undefined, M, y + 60, 9, W));
   y += 70;
   els.push(rule(y));
@@ -89,9 +90,9 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   els.push(rule(M + 24));
   let y = M + 38;
   els.push(...textEl('TO TERMINAL', M, y, 7, W, { bold: true }));
-  els.push(...textEl(manifest.toTerminal || '—', M, y + 50, 54, W * 0.6, { bold: true }));
+  els.push(...textEl(manifest.toTerminal || '—', M, y + 50, 54, W * 0.6, { bold: true, minSize: 20 }));
   els.push(...textEl('FROM', LABEL_WIDTH - M, y, 7, 80, { bold: true, align: 'right' }));
-  els.push(...textEl(manifest.fromTerminal || '—', LABEL_WIDTH - M, y + 24, 20, W * 0.38, { bold: true, align: 'right' }));
+  els.push(...textEl(manifest.fromTerminal || '—', LABEL_WIDTH - M, y + 24, 20, W * 0.38, { bold: true, align: 'right', minSize: 10 }));
   y += 64;
   els.push(rule(y));
   els.push(...textEl('CONTAINER', M, y + 12, 7, W, { bold: true }));

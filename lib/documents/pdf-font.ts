@@ -15,8 +15,26 @@ import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 //   exactly the glyph of the code point, one per character (documents.test.ts checks it); any other
 //   string goes through fontkit's layout as before.
 
-/** fontkit's layout features the documents use: none of the optional ones (text is drawn in stored order). */
+/** fontkit's layout features the documents use: none of the optional ones (text arrives shaped and in visual order). */
 export const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
+
+type GlyphRun = ReturnType<FontkitFont['layout']>;
+type LayoutWithDirection = (text: string, features: Record<string, boolean>, script: string | undefined, language: undefined, direction: 'ltr') => GlyphRun;
+
+/** Arabic letters and presentation forms: text that arrives shaped already (visual-order.ts). */
+const ARABIC = /[؀-ࣿﭐ-﷿ﹰ-ﻼ]/;
+
+/**
+ * fontkit's layout of text already in visual order (visual-order.ts), kept left to right: by default fontkit
+ * reverses a whole string whose first script is Hebrew or Arabic, which turned right-to-left words around
+ * in one line and not in the next. A line with Arabic is laid out as Latin, without fontkit's Arabic shaper:
+ * its letters are in their presentation forms already, and the shaper would join the few letters that have
+ * none to their neighbours in visual order, that is to the wrong ones. (fontkit.d.ts omits the script,
+ * language and direction arguments.)
+ */
+export function layoutLeftToRight(font: FontkitFont, text: string, features: Record<string, boolean> = PLAIN): GlyphRun {
+  return (font.layout as unknown as LayoutWithDirection).call(font, text, features, ARABIC.test(text) ? 'latn' : undefined, undefined, 'ltr');
+}
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** The documents' own punctuation (× · — → …) and the usual typographic marks. */
@@ -95,6 +113,27 @@ export class Face {
     return this.font;
   }
 
+  private reverseCmap: Map<number, number> | undefined;
+
+  /**
+   * The code points a glyph stands for. fontkit caches one Glyph per id with the code points of its first
+   * use, and a subset's serialiser (or a composite's outline) asks for component glyphs with none: after a
+   * document embedded ﺸ (sheen medial, built from the seen-medial outline), the next one's ﺴ had no code
+   * point and its ToUnicode map dropped the letter. Such a glyph is looked up in the font's cmap instead.
+   */
+  codePointsOf(glyph: Glyph): number[] {
+    if (glyph.codePoints?.length) return glyph.codePoints;
+    if (!this.reverseCmap) {
+      this.reverseCmap = new Map();
+      for (const cp of this.font.characterSet) {
+        const id = this.font.glyphForCodePoint(cp).id;
+        if (!this.reverseCmap.has(id)) this.reverseCmap.set(id, cp);
+      }
+    }
+    const cp = this.reverseCmap.get(glyph.id);
+    return cp === undefined ? [] : [cp];
+  }
+
   /** The text's subset-id hex string and width in 1/1000 em, when every code point is a simple one. */
   simpleRun(text: string): { hex: string; width: number; maxId: number } | undefined {
     let hex = '';
@@ -147,10 +186,10 @@ async function serializeSubset(font: FontkitFont, glyphs: Glyph[]): Promise<Uint
 }
 
 /** A ToUnicode CMap for subset ids 1..n (bfchar blocks of at most 100 entries). */
-function toUnicodeCmap(glyphs: Glyph[]): Uint8Array {
+function toUnicodeCmap(glyphs: Glyph[], codePointsOf: (glyph: Glyph) => number[] = (glyph) => glyph.codePoints ?? []): Uint8Array {
   const entries: string[] = [];
   glyphs.forEach((glyph, i) => {
-    const codePoints = glyph.codePoints ?? [];
+    const codePoints = codePointsOf(glyph);
     if (codePoints.length === 0) return;
     const utf16 = codePoints.map((cp) => String.fromCodePoint(cp)).join('');
     let unicode = '';
@@ -205,7 +244,7 @@ export class DocumentFont {
       return run.hex;
     }
     let hex = '';
-    for (const glyph of this.face.font.layout(text, PLAIN).glyphs) hex += hex4(this.idOf(glyph));
+    for (const glyph of layoutLeftToRight(this.face.font, text).glyphs) hex += hex4(this.idOf(glyph));
     return hex;
   }
 
@@ -213,7 +252,7 @@ export class DocumentFont {
     const run = this.face.simpleRun(text);
     if (run) return (run.width * size) / 1000;
     let width = 0;
-    for (const glyph of this.face.font.layout(text, PLAIN).glyphs) width += glyph.advanceWidth * this.face.scale;
+    for (const glyph of layoutLeftToRight(this.face.font, text).glyphs) width += glyph.advanceWidth * this.face.scale;
     return (width * size) / 1000;
   }
 
@@ -248,7 +287,7 @@ export class DocumentFont {
     } else {
       const glyphs = [...face.baseGlyphs, ...this.extra];
       fontFile = deflateSync(await serializeSubset(face.font, glyphs));
-      toUnicode = deflateSync(toUnicodeCmap(glyphs));
+      toUnicode = deflateSync(toUnicodeCmap(glyphs, (glyph) => face.codePointsOf(glyph)));
       widths = glyphs.map((g) => g.advanceWidth * face.scale);
       tag = Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('');
     }

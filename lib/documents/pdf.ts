@@ -3,7 +3,8 @@ import { PDFDocument, PDFName, rgb, type PDFPageLeaf, type RGB } from 'pdf-lib';
 import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
 import { DocumentFont, Face } from './pdf-font';
-import { cleanText, fitText } from './text';
+import { cleanText, fitText, shrinkToFit } from './text';
+import { visualOrder } from './visual-order';
 
 // Drawing helpers shared by the handover manifest, tags and labels. Coordinates are PDF points
 // from the top-left of the page (converted here), which reads like the layout it draws.
@@ -190,22 +191,32 @@ export interface TextOptions {
   font: PDFFont;
   /** Shortened with an ellipsis to this width. */
   maxWidth?: number;
+  /** First drawn smaller, down to this size, to fit maxWidth. */
+  minSize?: number;
   align?: 'left' | 'right' | 'center';
   color?: RGB;
 }
 
-/** Draws one line of text, cleaned and fitted; returns what it drew. */
+/**
+ * Draws one line of text, cleaned and fitted; returns what it drew (in visual order). The line is shortened in
+ * logical order, measured as drawn, then put in visual order (right-to-left runs reversed, Arabic shaped).
+ */
 export function text(page: Page, value: string | undefined, options: TextOptions): string {
-  const { font, size } = options;
+  const { font } = options;
   const clean = cleanText(value);
   if (clean === '') return '';
-  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(s, size));
+  const size =
+    options.maxWidth === undefined || options.minSize === undefined
+      ? options.size
+      : shrinkToFit(font.widthOfTextAtSize(visualOrder(clean), options.size), options.size, options.maxWidth, options.minSize);
+  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(visualOrder(s), size));
   if (fitted === '') return '';
+  const drawn = visualOrder(fitted);
   let x = options.x;
-  if (options.align === 'right') x -= font.widthOfTextAtSize(fitted, size);
-  else if (options.align === 'center') x -= font.widthOfTextAtSize(fitted, size) / 2;
-  page.drawText(fitted, x, page.getHeight() - options.y, size, font, options.color ?? BLACK);
-  return fitted;
+  if (options.align === 'right') x -= font.widthOfTextAtSize(drawn, size);
+  else if (options.align === 'center') x -= font.widthOfTextAtSize(drawn, size) / 2;
+  page.drawText(drawn, x, page.getHeight() - options.y, size, font, options.color ?? BLACK);
+  return drawn;
 }
 
 export function line(page: Page, x1: number, y1: number, x2: number, y2: number, thickness = 0.75, color = BLACK): void {

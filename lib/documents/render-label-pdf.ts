@@ -6,7 +6,7 @@ function drawElements(canvas: Canvas, elements: Element[]): void {
   const page = canvas.addPage([LABEL_WIDTH, LABEL_HEIGHT]);
   for (const el of elements) {
     if (el.kind === 'text') {
-      text(page, el.value, { x: el.x, y: el.y, size: el.size, font: el.bold ? canvas.bold : canvas.regular, maxWidth: el.maxWidth, align: el.align ?? 'left' });
+      text(page, el.value, { x: el.x, y: el.y, size: el.size, minSize: el.minSize, font: el.bold ? canvas.bold : canvas.regular, maxWidth: el.maxWidth, align: el.align ?? 'left' });
     } else if (el.kind === 'barcode') {
       const width = barcode(page, canvas, el.value, { x: el.x, y: el.y, maxWidth: el.maxWidth, height: el.height, minModule: 0.7 });
       if (width === 0) text(page, el.value, { x: el.x, y: el.y + el.height / 2, size: 12, font: canvas.bold, maxWidth: el.maxWidth });

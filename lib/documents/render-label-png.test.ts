@@ -28,3 +28,13 @@ describe('PNG label: text XML cannot hold', { timeout: 60_000 }, () => {
     }
   });
 });
+
+describe('PNG label: right-to-left text', { timeout: 60_000 }, () => {
+  it('draws the line the PDF draws: in visual order, held left to right so that resvg does not reorder it again', async () => {
+    const svg = packageLabelSvg({ ...label('x'), pkg: { ...label('x').pkg, toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'سلام' } });
+    expect(svg).toContain('>\u202dןהכ דוד\u202c</text>');
+    expect(svg).toContain('>\u202d12 לצרה בוחר\u202c</text>');
+    expect(svg).toContain(`>\u202d90210 ${String.fromCodePoint(0xfee1, 0xfefc, 0xfeb3)}\u202c</text>`); // city and postal code on one line
+    expect(svg).toContain('>Manifest MAN-01HX7Q2ABC</text>'); // left-to-right text as it was, no override around it
+  });
+});

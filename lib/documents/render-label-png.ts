@@ -6,8 +6,10 @@ import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
 import { LABEL_HEIGHT, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
-import { cleanText, fitText } from './text';
+import { layoutLeftToRight } from './pdf-font';
+import { cleanText, fitText, shrinkToFit } from './text';
 import type { DocumentLabel } from './types';
+import { needsVisualLayout, visualOrder } from './visual-order';
 
 // The PNG label: the same layout as an SVG, rasterised by resvg (WebAssembly, no native build) at
 // 203 dpi with the same DejaVu fonts, measured with fontkit so that ellipses match the PDF's.
@@ -44,7 +46,8 @@ function measure(): Measurer {
     const bold = fontkit.create(files.bold);
     measurer = (value, size, isBold) => {
       const font = isBold ? bold : regular;
-      return (font.layout(value).advanceWidth / font.unitsPerEm) * size;
+      // resvg's default features (kerning on), left to right as drawn
+      return (layoutLeftToRight(font, value, {}).advanceWidth / font.unitsPerEm) * size;
     };
   }
   return measurer;
@@ -64,10 +67,17 @@ function elementSvg(el: Element): string {
   switch (el.kind) {
     case 'text': {
       const m = measure();
-      const value = fitText(cleanText(el.value), el.maxWidth, (s) => m(s, el.size, el.bold === true));
+      const clean = cleanText(el.value);
+      const bold = el.bold === true;
+      const size = el.minSize === undefined ? el.size : shrinkToFit(m(visualOrder(clean), el.size, bold), el.size, el.maxWidth, el.minSize);
+      const fitted = fitText(clean, el.maxWidth, (s) => m(visualOrder(s), size, bold));
+      const drawn = visualOrder(fitted);
       const anchor = el.align === 'center' ? 'middle' : el.align === 'right' ? 'end' : 'start';
-      // unicode-bidi/direction left as written: the text is drawn in its stored (logical) order, as in the PDF.
-      return `<text x="${el.x}" y="${el.y}" font-size="${el.size}" font-family="DejaVu Sans" font-weight="${el.bold ? 'bold' : 'normal'}" text-anchor="${anchor}">${escapeXml(value)}</text>`;
+      // The text goes in already in visual order and shaped, as the PDF draws it. resvg would run the bidi
+      // algorithm over it again (and reverse it back), and ignores unicode-bidi="bidi-override"; a
+      // LEFT-TO-RIGHT OVERRIDE … POP DIRECTIONAL FORMATTING around the line makes it draw the glyphs as given.
+      const content = needsVisualLayout(drawn) ? `\u202d${escapeXml(drawn)}\u202c` : escapeXml(drawn);
+      return `<text x="${el.x}" y="${el.y}" font-size="${size}" font-family="DejaVu Sans" font-weight="${el.bold ? 'bold' : 'normal'}" text-anchor="${anchor}">${content}</text>`;
     }
     case 'barcode': {
       if (!encodable(el.value)) return '';

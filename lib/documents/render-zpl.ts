@@ -1,12 +1,20 @@
 import { code128, encodable } from './barcode';
 import { containerTagLayout, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
-import { cleanText } from './text';
+import { cleanText, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest } from './types';
+import { visualOrder } from './visual-order';
 
 // ZPL II for 203 dpi thermal printers, 4×6 in (812 × 1218 dots), per the ZPL II programming guide:
 // ^XA … ^XZ per label, ^CI28 (UTF-8 field data), ^PW/^LL the label size, ^FO origin, ^A0 the
 // scalable font, ^GB a rule, ^BY + ^BC Code 128, ^FH\ with every field so that ^ ~ and \ in data
 // are sent as hex escapes and cannot end the field or start a command.
+//
+// Right-to-left text goes in visual order with Arabic in its presentation forms (visual-order.ts), the
+// same string the PDF and PNG draw: a Zebra printer draws field data left to right as sent, one glyph per
+// character. The advanced text layout of newer firmware (^PA: bidi and shaping, off by default) is left
+// off on purpose, since it would reorder the line a second time. Shortened in logical order first, so
+// the "..." lands where a reader of the line's direction reaches its end. Whether the glyphs exist is the
+// printer's font's business (the resident ^A0 font is Latin; a downloaded Unicode font draws the rest).
 
 const DPI = 203;
 const dots = (points: number) => Math.round((points * DPI) / 72);
@@ -26,9 +34,11 @@ function fitByCount(value: string, size: number, maxWidth: number): string {
 function elementZpl(el: Element): string {
   switch (el.kind) {
     case 'text': {
-      const value = fitByCount(cleanText(el.value), el.size, el.maxWidth);
-      const h = dots(el.size);
-      const top = dots(el.y - el.size * 0.8);
+      const clean = cleanText(el.value);
+      const size = shrinkToFit(Array.from(clean).length * el.size * 0.6, el.size, el.maxWidth, el.minSize);
+      const value = visualOrder(fitByCount(clean, size, el.maxWidth));
+      const h = dots(size);
+      const top = dots(el.y - size * 0.8);
       // ^FB centres or right-aligns within a block as wide as the text's box.
       if (el.align === 'center' || el.align === 'right') {
         const width = dots(el.maxWidth);

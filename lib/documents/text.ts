@@ -36,6 +36,12 @@ export function fitText(text: string, maxWidth: number, measure: Measure): strin
   return low === 0 ? (measure('…') <= maxWidth ? '…' : '') : `${chars.slice(0, low).join('').trimEnd()}…`;
 }
 
+/** The size at which text `width` wide at `size` fits `maxWidth`, not below `minSize`; `size` when it fits or has no minimum. */
+export function shrinkToFit(width: number, size: number, maxWidth: number, minSize: number | undefined): number {
+  if (minSize === undefined || !(width > maxWidth) || minSize >= size) return size;
+  return Math.max(minSize, Math.floor(((size * maxWidth) / width) * 10) / 10);
+}
+
 /** `12345678901` → `123-45678901`; anything else as it is. */
 export function formatAwb(awb: string | undefined): string {
   if (!awb) return '';
