@@ -531,8 +531,8 @@ if (ONLY.has('servers'))
     const connections = Number(args['rate-connections']);
     const result = await measureServers({
       contestants: [
-        { key: 'production', name: "Production server (`npm start`'s command: our pipeline beside Next)", start: () => startSubject() },
-        framework('pipeline', 'Our pipeline alone on node:http (bench/frameworks/pipeline.ts)'),
+        { key: 'production', name: "Production server (`npm start`'s command: the API app beside Next)", start: () => startSubject() },
+        framework('pipeline', 'Our API app (Fastify) alone on node:http (bench/frameworks/pipeline.ts)'),
         framework('hono', `Hono ${packageVersion('hono')} on @hono/node-server ${packageVersion('@hono/node-server')} (bench/frameworks/hono.ts)`),
         framework('fastify', `Fastify ${packageVersion('fastify')} with @fastify/cors ${packageVersion('@fastify/cors')} (bench/frameworks/fastify.ts)`),
         { key: 'baseline', name: 'Bare baseline (bench/baselines/server.ts, BASELINE=rate)', start: () => startBaseline('rate') },

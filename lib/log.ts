@@ -18,7 +18,7 @@ export function isoTime(): string {
   return lastTime;
 }
 
-// Structured JSON logs on stdout; every request's lines carry its request id (see lib/http/pipeline.ts).
+// Structured JSON logs on stdout; every request's lines carry its request id (see lib/http/api-steps.ts).
 export const log = pino({
   level: processSettings().LOG_LEVEL,
   base: { service: 'carrier' },

@@ -1,7 +1,9 @@
-// The production server: one node:http server that answers the API paths itself, through the
-// framework-free pipeline (lib/http/node-adapter.ts), and hands every other path (portal pages,
-// portal-api, assets) to Next's request handler. Next's per-request pipeline costs far more than
-// our operations do (docs/decisions/production-server.md), so the API does not go through it.
+// The production server: one node:http server that hands the API paths to the API's Fastify app
+// (lib/http/api-app.ts: Fastify's router, body reader and CORS around our auth, limits and envelope)
+// and every other path (portal pages, portal-api, assets, the OpenAPI document) to Next's request
+// handler. The split is by path prefix, before either sees the request: Next's per-request pipeline
+// costs far more than our operations do, and Fastify in front of Next would cost every portal
+// request its routing and hooks (docs/decisions/production-server.md).
 // The route handlers under app/api stay: `START_MODE=next npm start` serves everything through
 // Next, and the API suite runs against both ways in. It also runs this process's webhook delivery
 // worker (WEBHOOK_WORKER=off: none), which it stops with the server.
@@ -11,7 +13,7 @@
 // it; the tests and benchmarks run `npm start`'s command too (e2e/api/support/spawn.ts).
 // SIGTERM / SIGINT, a stop message from the supervisor, or the supervisor's disappearance: stop
 // accepting, finish requests in flight (APP_STOP_GRACE_MS at most) and attempts in flight, exit.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
@@ -52,8 +54,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ answerClientError, handleNodeApiRequest, sendServerFailure }, { log }, { env }] = await Promise.all([
+  const [{ answerClientError, discardRest, nodeClient, sendServerFailure }, { createApiApp }, { isApiPath }, { splitTarget }, { log }, { env }] = await Promise.all([
     import('@/lib/http/node-adapter'),
+    import('@/lib/http/api-app'),
+    import('@/lib/http/routes'),
+    import('@/lib/http/request-target'),
     import('@/lib/log'),
     import('@/lib/env'),
   ]);
@@ -66,8 +71,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Dev mode's hot reload talks over a WebSocket upgrade.
   const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
 
-  // The envelope with a request id, whatever escaped (lib/http/node-adapter.ts).
-  const fail = (res: ServerResponse, error: unknown) => sendServerFailure(res, error);
 
   // /healthz, /readyz, /metrics, and every request counted by route template (lib/ops/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
@@ -87,17 +90,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     worker: () => (config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 })),
   });
 
-  const server = createServer((req, res) => {
-    if (probes.handle(req, res)) return;
-    handleNodeApiRequest(req, res).then(
-      (handled) => {
-        if (handled) return;
-        return nextHandler(req, res).catch((error: unknown) => fail(res, error));
-      },
-      (error: unknown) => fail(res, error),
-    );
+  // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
+  const { app: api, server: created } = await createApiApp({
+    client: nodeClient,
+    abandonBody: discardRest,
+    server: {
+      create: (apiHandler) =>
+        createServer((req, res) => {
+          if (probes.handle(req, res)) return;
+          const { pathname } = splitTarget(req.url ?? '/');
+          // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked API.
+          if (isApiPath(pathname) && !pathname.endsWith('/openapi.json')) return apiHandler(req, res);
+          nextHandler(req, res).catch((error: unknown) => sendServerFailure(res, error));
+        }),
+    },
   });
+  if (!created) throw new Error('the API app made no server');
+  const server: Server = created;
   // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
+  server.removeAllListeners('clientError');
   server.on('clientError', answerClientError);
   if (upgradeHandler) {
     const upgrade = upgradeHandler;
@@ -137,6 +148,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await Promise.all([closed, worker?.stop().catch((error: unknown) => log.error({ err: error }, 'webhook worker failed to stop'))]);
       clearInterval(idle);
       clearTimeout(deadline);
+      await api.close().catch(() => undefined);
       await nextApp.close().catch(() => undefined);
       await probes.close();
       const { db, pgPool } = await import('@/lib/db');

@@ -1,5 +1,5 @@
 // What the framework apps of `npm run bench -- --only servers` (bench/servers.ts) share: the parts of
-// lib/http/pipeline.ts that a move to a framework would keep, because no framework does them for
+// lib/http/api-steps.ts that a move to a framework would keep, because no framework does them for
 // us (token auth and its limiters, the request-id rule, the JSON shape caps, the error envelope and
 // its log line). What a framework would replace — the router, the body reader, CORS — each app does
 // with the framework's own means. Everything here calls the same lib functions the pipeline calls.
@@ -23,7 +23,7 @@ import { logRepeated } from '@/lib/log-repeats';
 
 export { log };
 
-/** The pipeline's rule for a caller's X-Request-Id (lib/http/pipeline.ts REQUEST_ID), else a new one. */
+/** The pipeline's rule for a caller's X-Request-Id (lib/http/api-steps.ts REQUEST_ID), else a new one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export function requestIdFrom(incoming: string | null | undefined): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;

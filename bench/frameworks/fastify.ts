@@ -2,7 +2,7 @@
 // route, @fastify/cors, Fastify's body reader and bodyLimit with our JSON parser in place of its own
 // (the JSON shape caps must run before JSON.parse), auth in an onRequest hook (before the body is
 // read, as the pipeline does); request ids, the envelope and the request log line from
-// bench/frameworks/common.ts (the same lib functions as lib/http/pipeline.ts).
+// bench/frameworks/common.ts (the same lib functions as lib/http/api-steps.ts).
 // Run by bench/servers.ts; env: DATABASE_URL, PORT.
 import { createServer } from 'node:http';
 import fastifyCors from '@fastify/cors';

@@ -2,7 +2,7 @@
 // with every API route, its CORS middleware (hono/cors) and body limit (hono/body-limit), the body
 // read through the Web Request the adapter builds (c.req.text()); auth, request ids, the JSON shape
 // caps, the envelope and the request log line from bench/frameworks/common.ts (the same lib
-// functions as lib/http/pipeline.ts). Run by bench/servers.ts; env: DATABASE_URL, PORT.
+// functions as lib/http/api-steps.ts). Run by bench/servers.ts; env: DATABASE_URL, PORT.
 import { createServer } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { Hono } from 'hono';

@@ -3,7 +3,7 @@
 // and the hints below to its headers. (docs/decisions/layering.md)
 
 export const ERROR_CODES = [
-  // A request the HTTP parser refuses before any route sees it (lib/http/node-adapter.ts answerClientError).
+  // A request the HTTP parser refuses before any route sees it (lib/http/client-error.ts answerClientError).
   'bad_request',
   'headers_too_large',
   'invalid_json',

@@ -1,92 +1,85 @@
 import 'server-only';
-import { collectBody, DRAIN_LIMIT } from './read-body';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { createApiApp } from './api-app';
+import { DRAIN_LIMIT } from './node-adapter';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
-import { handleApiRequest } from './pipeline';
 import { webRequestClient } from './request-client';
 
-// Route handlers are this adapter and nothing else: Web Request in, framework-free pipeline,
-// Web Response out. The route is found from the URL, so every route file exports the same thing.
+// Route handlers are this adapter and nothing else: the Web Request goes to the same Fastify app the
+// production server serves the API with (lib/http/api-app.ts: its router, body reader with its
+// limits, CORS), through Fastify's inject(), the body as a stream it reads with the same bodyLimit
+// and deadline; the answer comes back as a Web Response. The route is found from the URL, so every
+// route file exports the same thing. (docs/decisions/production-server.md, "The API on Fastify")
+
+/** Who is asking, as webRequestClient found it: written by this adapter over anything the client sent. */
+const CLIENT_HEADER = 'x-carrier-api-client';
+
+let app: Promise<FastifyInstance> | undefined;
+
+function apiApp(): Promise<FastifyInstance> {
+  app ??= createApiApp({
+    client: (raw: IncomingMessage) => {
+      const value = raw.headers[CLIENT_HEADER];
+      const [secure, address] = typeof value === 'string' ? [value.startsWith('1 '), value.slice(2)] : [false, undefined];
+      return { address: address || undefined, secure };
+    },
+  }).then(({ app: instance }) => instance);
+  return app;
+}
+
+/** Hop-by-hop headers of Fastify's answer that a Web Response must not carry. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
 async function handle(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const client = webRequestClient(request.headers);
-  const body = new OwnedBody(request);
-  const response = await handleApiRequest({
-    method: request.method,
-    path: pathOf(request, url),
-    query: url.searchParams,
-    headers: request.headers,
-    readBody: (limit, timeoutMs) =>
-      collectBody(body.chunks(), {
-        limit,
-        timeoutMs,
-        declaredLength: request.headers.get('content-length'),
-        abort: () => body.discardRest(),
-      }),
-    remoteAddress: client.address,
-    secure: client.secure,
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
   });
-  const headers = new Headers(response.headers);
-  // A body left unread (refused at 413/408, or answered before it was read: 401, 404, 405 …) would stay in the
-  // connection, where Next does not discard it, and the next request on that keep-alive connection would wait
-  // behind it for ever. As the production server does (node-adapter.ts), the rest is read and thrown away, so a
-  // client still uploading can read this answer; a body declared past DRAIN_LIMIT closes the connection instead.
-  if (body.discardRest() === 'close') headers.set('connection', 'close');
-  return new Response(response.status === 204 ? null : (response.bytes ?? response.body), { status: response.status, headers });
+  headers[CLIENT_HEADER] = `${client.secure ? '1' : '0'} ${client.address}`;
+  const instance = await apiApp();
+  const payload = request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
+  const response = await instance.inject({
+    method: request.method as 'GET',
+    url: pathOf(request, url) + url.search,
+    headers,
+    ...(payload ? { payload } : {}),
+    remoteAddress: client.address,
+  });
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) answerHeaders.append(name, item);
+    else answerHeaders.set(name, String(value));
+  }
+  // A body refused (413, 408) or answered before it was read (401, 404 …) would stay in the connection, where Next
+  // does not discard it: the next request on that keep-alive connection would wait behind it for ever, and cutting
+  // the upload turns this answer into an EPIPE for the client. As the production server does (node-adapter.ts),
+  // the rest is read and thrown away; a body declared past DRAIN_LIMIT closes the connection instead.
+  if (payload && discardUnread(payload, request.headers.get('content-length')) === 'close') answerHeaders.set('connection', 'close');
+  const status = response.statusCode;
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), { status, headers: answerHeaders });
 }
 
-/** The request body through one reader this adapter holds, so that what the pipeline leaves can be drained. */
-class OwnedBody {
-  private reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  private state: 'unread' | 'reading' | 'read' | 'discarding' = 'unread';
-
-  constructor(private readonly request: Request) {}
-
-  async *chunks(): AsyncGenerator<Uint8Array> {
-    const reader = this.acquire();
-    if (reader === null) return;
-    this.state = 'reading';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield value;
-    }
-    this.state = 'read';
+function discardUnread(payload: Readable, declaredLength: string | null): 'drained' | 'close' {
+  if (payload.readableEnded || payload.destroyed) return 'drained';
+  if (declaredLength !== null && Number(declaredLength) > DRAIN_LIMIT) {
+    payload.destroy();
+    return 'close';
   }
-
-  /** Starts throwing away whatever of the body is left; 'close' when the connection should close instead. */
-  discardRest(): 'drained' | 'close' {
-    if (this.state === 'read' || this.state === 'discarding') return 'drained';
-    const length = this.request.headers.get('content-length');
-    const reader = this.acquire();
-    if (reader === null) return 'drained';
-    this.state = 'discarding';
-    if (length !== null && Number(length) > DRAIN_LIMIT) {
-      void reader.cancel().catch(() => undefined);
-      return 'close';
-    }
-    void drain(reader);
-    return 'drained';
-  }
-
-  private acquire(): ReadableStreamDefaultReader<Uint8Array> | null {
-    if (this.reader === null && this.request.body !== null && !this.request.body.locked) this.reader = this.request.body.getReader();
-    return this.reader;
-  }
-}
-
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   let drained = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      drained += value.byteLength;
-      if (drained > DRAIN_LIMIT) break;
-    }
-  } catch {
-    return;
-  }
-  await reader.cancel().catch(() => undefined);
+  // inject()'s request pulls on 'readable'; from here nobody reads it, so the rest flows into this counter.
+  payload.removeAllListeners('readable');
+  payload.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT) payload.destroy();
+  });
+  payload.on('error', () => undefined);
+  payload.resume();
+  return 'drained';
 }
 
 /**

@@ -16,20 +16,6 @@ export function isPlausiblePathParam(value: string): boolean {
   return ID.test(value);
 }
 
-/**
- * A raw (still percent-encoded) path segment decoded, or undefined when it is malformed
- * (`%ZZ`, a cut-off escape, bytes that are no UTF-8) or decodes to something no id can be.
- */
-export function decodePathParam(segment: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-  return isPlausiblePathParam(decoded) ? decoded : undefined;
-}
-
 /** True when some `%` escape of the path cannot be decoded (`%ZZ`, a cut-off `%E0%A4`, a bare `%`). */
 export function hasMalformedEscape(pathname: string): boolean {
   if (!pathname.includes('%')) return false;
@@ -43,7 +29,7 @@ export function hasMalformedEscape(pathname: string): boolean {
 
 // Next's router throws on a path it cannot decode and answers a bare 500 before any handler of ours
 // runs. proxy.ts sends such an API path to this static route instead, the path as sent in this
-// header; lib/http/next-adapter.ts hands that path to the pipeline, which answers it as the node
-// adapter does (404, the route's CORS headers, a request id).
+// header; lib/http/next-adapter.ts hands that path to the API app, which answers it as the production
+// server does (404, the route's CORS headers, a request id).
 export const MALFORMED_PATH_ROUTE = '/api/1.1/malformed-path';
 export const MALFORMED_PATH_HEADER = 'x-carrier-malformed-path';

@@ -33,7 +33,6 @@ import {
   getManifestTagsOperation,
   getPackageLabelOperation,
 } from './operations/documents';
-import { decodePathParam } from './path-params';
 import type { Operation } from './types';
 
 export interface Route {
@@ -47,7 +46,8 @@ export interface Route {
   testOnly?: boolean;
 }
 
-// The same routes answer under both base paths; the path alone picks the environment.
+// The same routes answer under both base paths; the path alone picks the environment. Fastify's router
+// matches them (lib/http/api-app.ts mounts each pattern under each base).
 const BASES: readonly [string, Environment][] = [
   ['/version-test/api/1.1', 'test'],
   ['/api/1.1', 'live'],
@@ -88,42 +88,12 @@ export function apiRoutes(): readonly Route[] {
   return ROUTES;
 }
 
-export interface RouteMatch {
-  route: Route;
-  environment: Environment;
-  params: Record<string, string>;
-  /**
-   * Set when the path has the route's shape but a parameter cannot be an id (a malformed escape,
-   * NUL, a control character, overlong): the pipeline answers 404 with the route's headers.
-   */
-  invalidParam?: string;
+/** The two base paths every route answers under, and the environment each one means. */
+export function apiBases(): readonly (readonly [string, Environment])[] {
+  return BASES;
 }
 
+/** Whether a path is the API's (either base, or below it): the production server hands these to the API app. */
 export function isApiPath(path: string): boolean {
   return BASES.some(([base]) => path === base || path.startsWith(`${base}/`));
-}
-
-export function matchRoute(path: string): RouteMatch | undefined {
-  const base = BASES.find(([prefix]) => path.startsWith(`${prefix}/`));
-  if (!base) return undefined;
-  const rest = path.slice(base[0].length).replace(/\/+$/, '');
-  const segments = rest.split('/');
-  for (const route of ROUTES) {
-    const parts = route.pattern.split('/');
-    if (parts.length !== segments.length) continue;
-    const ok = parts.every((part, i) => (part.startsWith(':') ? segments[i] !== '' : part === segments[i]));
-    if (!ok) continue;
-    // Decoded only once the shape matches, and never with a throw: routing must not fail.
-    const params: Record<string, string> = {};
-    let invalidParam: string | undefined;
-    parts.forEach((part, i) => {
-      const segment = segments[i];
-      if (!part.startsWith(':') || segment === undefined) return;
-      const value = decodePathParam(segment);
-      if (value === undefined) invalidParam ??= part.slice(1);
-      else params[part.slice(1)] = value;
-    });
-    return invalidParam ? { route, environment: base[1], params, invalidParam } : { route, environment: base[1], params };
-  }
-  return undefined;
 }

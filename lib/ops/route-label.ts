@@ -1,7 +1,7 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { matchRoute } from '@/lib/http/routes';
+import { apiBases, apiRoutes } from '@/lib/http/routes';
 
 // The `route` label of a request: the template it matched, never the raw path, so that ids, search
 // strings and a stranger's made-up paths cannot create new time series. The API's templates come
@@ -15,7 +15,19 @@ interface ManifestRoute {
 
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** The API's templates as label rules: each pattern under each base, a parameter one segment. */
+function apiTemplates(): { page: string; regex: RegExp }[] {
+  return apiBases().flatMap(([base]) =>
+    apiRoutes().map((route) => {
+      const page = base + route.pattern;
+      const regex = page.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/]+');
+      return { page, regex: new RegExp(`^${regex}/*$`) };
+    }),
+  );
+}
+
 export function routeLabeler(options: { nextDir?: string } = {}): (pathname: string) => string {
+  const api = apiTemplates();
   const routes: { page: string; regex: RegExp }[] = [];
   if (options.nextDir) {
     try {
@@ -35,8 +47,7 @@ export function routeLabeler(options: { nextDir?: string } = {}): (pathname: str
   }
   return (pathname) => {
     if (PROBES.has(pathname)) return pathname;
-    const api = matchRoute(pathname);
-    if (api) return `${api.environment === 'test' ? '/version-test' : ''}/api/1.1${api.route.pattern}`;
+    if (pathname.includes('/api/1.1/')) for (const route of api) if (route.regex.test(pathname)) return route.page;
     if (pathname.startsWith('/_next/static/')) return '/_next/static';
     if (pathname.startsWith('/_next/')) return '/_next';
     for (const route of routes) if (route.regex.test(pathname)) return route.page;

@@ -4,7 +4,7 @@ import { probeMethodError } from './probe-method';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
-import { splitTarget } from '@/lib/http/node-adapter';
+import { splitTarget } from '@/lib/http/request-target';
 import { carriesToken, localMetricsJson, localMetricsText, METRICS_CONTENT_TYPE, observeRequest } from '@/lib/telemetry/metrics';
 import { readinessAnswer, readinessProbe, type WorkerStatus } from './readiness';
 import { routeLabeler } from './route-label';

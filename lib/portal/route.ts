@@ -38,7 +38,7 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   });
 }
 
-/** A request id in the API's format (lib/http/pipeline.ts), for the portal's answers and log lines. */
+/** A request id in the API's format (lib/http/api-steps.ts), for the portal's answers and log lines. */
 export function newRequestId(): string {
   return `req_${randomUUID().replaceAll('-', '')}`;
 }

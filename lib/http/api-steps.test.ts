@@ -1,11 +1,11 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
-import { errorResponse } from './pipeline';
+import { errorResponse } from './api-steps';
 
 const silent = pino({ level: 'silent' });
-const container = { pattern: '/wf/manifest', methods: {}, isSuccess: 'text' as const };
-const pkg = { pattern: '/wf/package', methods: {}, isSuccess: 'boolean' as const };
+const container = { isSuccess: 'text' as const };
+const pkg = { isSuccess: 'boolean' as const };
 
 describe('errorResponse', () => {
   it('hides an unexpected error behind a 500 that quotes the request id', () => {
@@ -38,11 +38,11 @@ describe('errorResponse', () => {
       error: { code: 'conflict', message: 'taken', details: [{ path: 'ContainerID', message: 'used' }], ManifestID: 'MAN-1', request_id: 'req_abc' },
       IsSuccess: 'false',
     });
-    expect(response.headers['access-control-allow-origin']).toBe('*');
+    // CORS on every error is @fastify/cors's now: asserted end to end (e2e/api/hostile-input.test.ts, http.test.ts).
   });
 
   it('adds no IsSuccess to the rate operation\'s errors', () => {
-    const response = errorResponse(new AppError('invalid_json', 'bad'), { pattern: '/wf/rate', methods: {} }, 'req_abc', silent);
+    const response = errorResponse(new AppError('invalid_json', 'bad'), {}, 'req_abc', silent);
     expect(JSON.parse(response.body)).not.toHaveProperty('IsSuccess');
   });
 });

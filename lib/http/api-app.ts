@@ -1,0 +1,277 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import fastifyCors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AuthContext } from '@/lib/auth/authenticate-token';
+import { env } from '@/lib/env';
+import { AppError } from '@/lib/errors/app-error';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { log } from '@/lib/log';
+import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom } from './api-steps';
+import { CORS } from './cors';
+import { contentDisposition, fileBytes } from './file-body';
+import { isPlausiblePathParam } from './path-params';
+import { routingTarget } from './request-target';
+import { apiBases, apiRoutes, type Route } from './routes';
+import { API_SECURITY_HEADERS, HSTS } from './security-headers';
+import type { OperationContext, OperationResult } from './types';
+
+// The API on Fastify (issue 12: measured faster than our hand-written pipeline, so it replaced it;
+// docs/decisions/production-server.md). Fastify does the routing (every route of lib/http/routes.ts
+// under both base paths), the body reading (bodyLimit; the declared length is checked before
+// anything is read) and CORS (@fastify/cors). Ours, in lib/http/api-steps.ts: request ids, token
+// auth and its limiters, the JSON shape caps, the envelope. The order of a request:
+//   onRequest  (1) request id, security headers, HSTS, the route's CORS method list
+//              (2) @fastify/cors: Allow-Origin and Expose-Headers, and every OPTIONS answered 204 here
+//              (3) 405, a path parameter that can be no id (404), the test-only simulator (404),
+//                  then the caller: blocked address, token, rate limit. Before the body is read.
+//   preParsing the body's deadline (API_BODY_TIMEOUT_MS): 408
+//   parsing    the body as text, whatever its Content-Type (curl -d sends a form type); 413 past bodyLimit
+//   handler    the operation; it parses the text as JSON when it reads it (invalid_json then)
+//   onResponse the request's log line
+// One instance serves the production server (scripts/server.ts hands it the API paths), and one per
+// Next server bundle serves the route handlers under app/api (lib/http/next-adapter.ts, by inject()).
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    client: { address: string | undefined; secure: boolean } | null;
+  }
+  interface FastifyContextConfig {
+    route?: Route;
+    environment?: Environment;
+    /** The route's headers every answer on it carries, built once. */
+    routeHeaders?: Readonly<Record<string, string>>;
+  }
+}
+
+export interface ApiAppOptions {
+  /** Who is asking and whether over TLS, from the raw request (lib/http/client-address.ts). */
+  client(raw: IncomingMessage): { address: string | undefined; secure: boolean };
+  /**
+   * What to do with the unread rest of a body refused with 413 or 408, whose answer is about to go
+   * (the production server drains a little and cuts the rest). Absent: nothing.
+   */
+  abandonBody?(raw: IncomingMessage, reply: FastifyReply): void;
+  /** The node:http server to serve on: Fastify's handler is given to `dispatch`, which decides which requests reach it. */
+  server?: { create(handler: (req: IncomingMessage, res: ServerResponse) => void): Server };
+}
+
+/** Every method a route is mounted for: the ones it lacks answer 405 with Allow, as before. */
+const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
+
+/** The headers of an answer no route has (404s): CORS for OPTIONS only. */
+const NO_ROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze(routeHeadersFor('OPTIONS'));
+
+function routeHeadersFor(allow: string): Record<string, string> {
+  // @fastify/cors sends these three on preflights only; the API has always sent them on every answer.
+  return {
+    'access-control-allow-methods': allow,
+    'access-control-allow-headers': CORS.allowedHeaders,
+    'access-control-max-age': String(CORS.maxAge),
+    ...API_SECURITY_HEADERS,
+  };
+}
+
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+function headerValue(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Fastify's own refusals as our error codes (everything else passes as it is). */
+function fromFastify(error: unknown, limit: number): unknown {
+  if (error instanceof AppError || !(error instanceof Error) || !('code' in error)) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'The Content-Type header is not a media type; send the body as application/json.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('bad_request', 'The request body is not as long as its Content-Length says.');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('not_found', 'Nothing exists at this path.');
+    default:
+      // A client that went away mid-body, and Fastify's other 4xx: the request's fault, said as such.
+      return 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode < 500
+        ? new AppError('bad_request', 'The request could not be read.')
+        : error;
+  }
+}
+
+export async function createApiApp(options: ApiAppOptions): Promise<{ app: FastifyInstance; server?: Server }> {
+  const { API_MAX_BODY_BYTES: limit, API_BODY_TIMEOUT_MS: bodyTimeoutMs } = env();
+  let server: Server | undefined;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: limit,
+    // Our request-id rule, not Fastify's counter.
+    requestIdHeader: false,
+    genReqId: (req) => requestIdFrom(headerValue(req.headers['x-request-id'])),
+    // HEAD is mounted with the rest and answers 405, as before.
+    exposeHeadRoutes: false,
+    // The server's stop (scripts/server.ts) lets requests in flight and on open connections finish.
+    return503OnClosing: false,
+    // Ids are checked by our rule (≤ 128 characters, 404 past it), not refused with Fastify's 414.
+    routerOptions: { maxParamLength: 65_536 },
+    rewriteUrl: (req) => routingTarget(req.url ?? '/'),
+    frameworkErrors: (error, request, reply) => sendError(error, request, reply),
+    ...(options.server
+      ? {
+          serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+            server = options.server?.create(handler);
+            if (!server) throw new Error('no server');
+            return server;
+          },
+        }
+      : {}),
+  });
+  app.decorateRequest('auth', null);
+  app.decorateRequest('client', null);
+
+  // Every body is read as text, whatever its Content-Type; the operation parses it when it reads it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  const sendError = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = fromFastify(error, limit);
+    if (!reply.hasHeader('x-request-id')) {
+      // Refused before our first hook ran (Fastify's router): the headers every API answer carries.
+      reply.header('x-request-id', request.id);
+      reply.headers(NO_ROUTE_HEADERS);
+      reply.header('access-control-allow-origin', CORS.origin);
+      reply.header('access-control-expose-headers', CORS.exposedHeaders);
+    }
+    if (apiError instanceof AppError && (apiError.code === 'payload_too_large' || apiError.code === 'request_timeout')) {
+      options.abandonBody?.(request.raw, reply);
+    }
+    const config = request.routeOptions.config as { route?: Route } | undefined;
+    const answer = errorResponse(apiError, config?.route, request.id, log.child({ requestId: request.id }));
+    void reply.code(answer.status).headers(answer.headers).send(answer.body);
+  };
+
+  // (1) The headers every answer carries, errors and preflights included.
+  app.addHook('onRequest', (request, reply, done) => {
+    const client = options.client(request.raw);
+    request.client = client;
+    reply.header('x-request-id', request.id);
+    reply.headers(request.routeOptions.config.routeHeaders ?? NO_ROUTE_HEADERS);
+    if (client.secure) reply.header('strict-transport-security', HSTS);
+    done();
+  });
+
+  // (2) CORS. The route's method list comes from its config; every OPTIONS is answered (no strict preflight).
+  await app.register(fastifyCors, {
+    origin: CORS.origin,
+    methods: 'OPTIONS',
+    allowedHeaders: CORS.allowedHeaders,
+    exposedHeaders: CORS.exposedHeaders,
+    maxAge: CORS.maxAge,
+    strictPreflight: false,
+  });
+
+  // (3) The route's own refusals, then the caller: all before the body is read.
+  app.addHook('onRequest', async (request) => {
+    const { route, environment } = request.routeOptions.config;
+    if (!route || !environment) return;
+    if (!route.methods[request.method as keyof Route['methods']]) {
+      const allow = request.routeOptions.config.routeHeaders?.['access-control-allow-methods'] ?? 'OPTIONS';
+      throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allowed: allow });
+    }
+    // Checked before the token: no caller has an id like this, and no query should ever see one.
+    const params = request.params as Record<string, string>;
+    for (const name in params) {
+      const value = params[name];
+      if (value === undefined || !isPlausiblePathParam(value)) {
+        throw new AppError('not_found', `Nothing exists at this path: its ${name} is not an id this service issues.`);
+      }
+    }
+    // The simulator exists in the test environment only: on the live path it is not there at all.
+    if (route.testOnly && environment !== 'test') {
+      throw new AppError('not_found', `No API operation at ${pathOf(request.url)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
+    }
+    request.auth = await authenticateRequest(route, environment, headerValue(request.headers.authorization), request.client?.address);
+  });
+
+  // The body's deadline: a body that has not all arrived within API_BODY_TIMEOUT_MS is answered 408.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const length = request.headers['content-length'];
+    if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return done(null, payload);
+    const timer = setTimeout(() => {
+      // Only while Fastify still reads it (its reader listens for errors): the error ends the reading.
+      if (payload.listenerCount('error') > 0) payload.emit('error', new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`));
+    }, bodyTimeoutMs);
+    const clear = () => clearTimeout(timer);
+    payload.once('end', clear);
+    reply.raw.once('close', clear);
+    done(null, payload);
+  });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    log.info(
+      { requestId: request.id, method: request.method, path: pathOf(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
+      'request',
+    );
+    done();
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    sendError(new AppError('not_found', `No API operation at ${pathOf(request.url)}.`), request, reply);
+  });
+
+  for (const [base, environment] of apiBases()) {
+    for (const route of apiRoutes()) {
+      const allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
+      app.route({
+        method: [...METHODS],
+        url: base + route.pattern,
+        config: { route, environment, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
+        handler: async (request, reply) => {
+          const operation = route.methods[request.method as keyof Route['methods']];
+          const auth = request.auth;
+          // The hooks refused every other case; this is a wiring mistake if it happens.
+          if (!operation || !auth) throw new Error(`no operation or caller for ${request.method} ${route.pattern}`);
+          // A plain object: no accessors. An object literal with a getter here made V8 keep every
+          // request's objects alive past the young generation (bench/RESULTS.md, 2026-11-21 08:30).
+          const context: OperationContext = {
+            environment,
+            auth,
+            params: request.params as Record<string, string>,
+            query: new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''),
+            accept: headerValue(request.headers.accept),
+            requestId: request.id,
+            json: () => {
+              try {
+                return Promise.resolve(parseJsonBody(request.body as string | undefined));
+              } catch (error) {
+                return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+              }
+            },
+          };
+          const result = await operation(context);
+          if (result.file) return sendFile(reply, result.file);
+          reply.code(result.status ?? 200);
+          if (result.headers) reply.headers(result.headers);
+          reply.header('content-type', 'application/json');
+          return reply.send(result.body === undefined ? '' : JSON.stringify(result.body));
+        },
+      });
+    }
+  }
+  await app.ready();
+  return { app, server };
+}
+
+function sendFile(reply: FastifyReply, file: NonNullable<OperationResult['file']>): FastifyReply {
+  const bytes = fileBytes(file.bytes);
+  return reply
+    .code(200)
+    .header('content-type', file.contentType)
+    .header('content-disposition', contentDisposition(file))
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
