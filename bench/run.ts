@@ -2,6 +2,7 @@
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
+//   --only scans: carrier scan ingestion, batches of 500 (bench/scans.ts)
 //   --only scale: --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
 //   (bench/scale.ts; the loaded database is kept between runs, `--scale-reload` loads it again)
 //
@@ -639,6 +640,26 @@ if (ONLY.has('scale'))
         notes: [],
       });
   });
+
+// Carrier scan ingestion (bench/scans.ts): issue 13's ≥ 2,000 scans/s in batches of 500.
+if (ONLY.has('scans'))
+  await attempt('Scans', () =>
+    withServer(startSubject, async (server) => {
+      const { runScans } = await import('./scans');
+      const { createOpsToken } = await import('@/lib/auth/ops-tokens');
+      const { token: opsToken } = await createOpsToken({ name: 'bench scans' });
+      const result = await runScans({ serverUrl: server.url, databaseUrl, accountId: account.id, opsToken, log });
+      rows.push({
+        name: 'Scan ingestion, POST /ops/scans',
+        load: `batches of 500, 4 in flight, ${result.packages.toLocaleString('en-US')} packages × ${result.rounds.length} events`,
+        baselineName: '—',
+        goal: '≥ 2,000 scans/s',
+        met: result.met,
+        verdict: result.rounds.map((r) => `${r.event} ${r.scansPerSecond.toLocaleString('en-US')} scans/s (batch p95 ${r.p95} ms)`).join('; '),
+        notes: [],
+      });
+    }),
+  );
 
 if (ONLY.has('soak'))
   await attempt('Memory soak', () =>

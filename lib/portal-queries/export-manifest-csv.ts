@@ -8,7 +8,7 @@ import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest
 import type { PortalScope } from './scope';
 
 /** Rows per query: one keyset range scan each, so that memory holds one batch, never the manifest. */
-const BATCH = 5_000;
+const BATCH = 1_000;
 
 /**
  * A manifest's packages as CSV (one column per schema field, formula-looking cells neutralised);
