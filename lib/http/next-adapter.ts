@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createApiApp } from './api-app';
-import { DRAIN_LIMIT } from './node-adapter';
+import { drainable, drainRest } from './node-adapter';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
 import { webRequestClient } from './request-client';
 
@@ -66,19 +66,11 @@ async function handle(request: Request): Promise<Response> {
 
 function discardUnread(payload: Readable, declaredLength: string | null): 'drained' | 'close' {
   if (payload.readableEnded || payload.destroyed) return 'drained';
-  if (declaredLength !== null && Number(declaredLength) > DRAIN_LIMIT) {
+  if (!drainable(declaredLength)) {
     payload.destroy();
     return 'close';
   }
-  let drained = 0;
-  // inject()'s request pulls on 'readable'; from here nobody reads it, so the rest flows into this counter.
-  payload.removeAllListeners('readable');
-  payload.on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_LIMIT) payload.destroy();
-  });
-  payload.on('error', () => undefined);
-  payload.resume();
+  drainRest(payload);
   return 'drained';
 }
 

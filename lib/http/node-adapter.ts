@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { log } from '@/lib/log';
 import { AppError } from '@/lib/errors/app-error';
@@ -35,21 +36,34 @@ export const DRAIN_LIMIT = 16 * 1024 * 1024;
  * `Connection: close`; kept only when the declared rest is past the limit.
  */
 export function discardRest(req: IncomingMessage, reply: Pick<FastifyReply, 'header' | 'removeHeader'>): void {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > DRAIN_LIMIT) {
+  if (!drainable(req.headers['content-length'])) {
     reply.header('connection', 'close');
     return;
   }
   reply.removeHeader('connection');
+  drainRest(req);
+}
+
+/** Whether a body of this declared length is drained rather than cut (none, or one that is no number: drained, and cut past the limit). */
+export function drainable(declaredLength: string | null | undefined): boolean {
+  return !(Number(declaredLength ?? 0) > DRAIN_LIMIT);
+}
+
+/**
+ * Reads the rest of a body nobody will read and throws it away, up to DRAIN_LIMIT bytes; past them the
+ * stream is destroyed. Both ways in use it: the production server's refused bodies (above) and the
+ * payload `next start`'s route handlers gave to inject() (next-adapter.ts).
+ */
+export function drainRest(body: Readable): void {
   let drained = 0;
-  // The abandoned body reader may listen for 'readable', which would keep resume() from flowing.
-  req.removeAllListeners('readable');
-  req.on('data', (chunk: Buffer) => {
+  // An abandoned reader (the body parser, inject()'s request) may listen for 'readable', which would keep resume() from flowing.
+  body.removeAllListeners('readable');
+  body.on('data', (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > DRAIN_LIMIT) req.destroy();
+    if (drained > DRAIN_LIMIT) body.destroy();
   });
-  req.on('error', () => undefined);
-  req.resume();
+  body.on('error', () => undefined);
+  body.resume();
 }
 
 /**
