@@ -1,46 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { dropDatabase } from '../../scripts/database.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { packageSample } from './support/samples';
-import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
-import { ownDatabase, startApi, startWorker, stopProcess, testApi, tn, type Proc } from './support/delivery';
+import { waitFor, type Received } from './support/webhook-receiver';
+import { deliveryHarness, testApi, tn } from './support/delivery';
 
 // Issue 15's manifest.closed delivered end to end: the real app and a real worker process on a database of their own,
 // a receiver on loopback. A daily manifest closed by the shipper (POST /manifests/{id}/close, twice) and one closed by
 // the cut-off job (run here with a clock the test sets); the package after the close arrives as package.sorting naming
 // the NEW manifest. Every delivery's signature is verified with the public `standardwebhooks` package.
 
-const serverDatabaseUrl = inject('databaseUrl');
-const databaseName = `carrier_cwh_${process.pid}_${Date.now()}`;
-let databaseUrl: string;
-
+const hooks = deliveryHarness('carrier_cwh');
 let newAccount: typeof import('./support/api').newAccount;
 let closeDueManifests: typeof import('@/lib/close-out/cutoff').closeDueManifests;
 let setCloseOutSettings: typeof import('@/lib/close-out/cutoff').setCloseOutSettings;
-let receiver: WebhookReceiver;
-let api: Proc | undefined;
-let worker: Proc | undefined;
-let apiUrl: string;
 
-const { request, ok } = testApi(() => apiUrl);
+const { request, ok } = testApi(hooks.apiUrl);
 
 beforeAll(async () => {
-  databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);
   ({ newAccount } = await import('./support/api'));
   ({ closeDueManifests, setCloseOutSettings } = await import('@/lib/close-out/cutoff'));
-  receiver = await new WebhookReceiver().start();
-  const app = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
-  api = app.proc;
-  apiUrl = app.url;
-  worker = startWorker(databaseUrl);
-});
-
-afterAll(async () => {
-  await Promise.all([stopProcess(worker), stopProcess(api)]);
-  await receiver?.stop();
-  await dropDatabase(serverDatabaseUrl, databaseName).catch(() => undefined);
 });
 
 describe('manifest.closed', () => {
@@ -48,10 +27,10 @@ describe('manifest.closed', () => {
     const shipper = await newAccount('Close hooks');
     const token = shipper.tokens.test;
     const path = `/close-out/${randomUUID()}`;
-    const endpoint = await request('POST', '/webhooks', token, { url: receiver.url(path), events: ['manifest.closed', 'package.sorting'] });
+    const endpoint = await request('POST', '/webhooks', token, { url: hooks.receiver.url(path), events: ['manifest.closed', 'package.sorting'] });
     expect(endpoint.status, endpoint.text).toBe(201);
     const secret: string = endpoint.json.secret;
-    receiver.on(path, secret);
+    hooks.receiver.on(path, secret);
 
     const [a, b, c] = [tn('HA'), tn('HB'), tn('HC')];
     const first: string = (await ok('POST', '/wf/package', token, packageSample(a))).ManifestID;
@@ -72,9 +51,9 @@ describe('manifest.closed', () => {
     expect(ran.map((r) => r.manifestId)).toEqual([dated]);
 
     const expected = 4 + 3; // package.sorting ×4, manifest.closed ×3
-    const got = await waitFor(() => receiver.at(path).length >= expected && receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
+    const got = await waitFor(() => hooks.receiver.at(path).length >= expected && hooks.receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 500)); // nothing more should come
-    expect(receiver.at(path)).toHaveLength(expected);
+    expect(hooks.receiver.at(path)).toHaveLength(expected);
     const hook = new Webhook(secret);
     const deliveries = got.map((r: Received) => {
       const payload = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
@@ -91,7 +70,7 @@ describe('manifest.closed', () => {
     expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === c)).toMatchObject({ manifest_id: second, package_count: 1, tracking_numbers: [c] });
     expect(sorting.find((p) => (p.tracking_numbers as string[])[0] === a)).toMatchObject({ manifest_id: first });
     // The document the event links to is there, for this token, as a PDF.
-    const document = await fetch(`${apiUrl}${String(closes[0]?.document_path)}`, { headers: { authorization: `Token ${token}` } });
+    const document = await fetch(`${hooks.apiUrl()}${String(closes[0]?.document_path)}`, { headers: { authorization: `Token ${token}` } });
     expect(document.status).toBe(200);
     expect(document.headers.get('content-type')).toBe('application/pdf');
   });

@@ -1,47 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { dropDatabase } from '../../scripts/database.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { containerSample, packageSample } from './support/samples';
-import { waitFor, WebhookReceiver, type Received } from './support/webhook-receiver';
-import { ownDatabase, startApi, startWorker, stopProcess, testApi, tn, type Proc } from './support/delivery';
+import { waitFor, type Received } from './support/webhook-receiver';
+import { deliveryHarness, testApi, tn } from './support/delivery';
 
 // Issue 13's lifecycle events delivered end to end: the real app and a real worker process on a database of their
 // own, a receiver on loopback. Transitions are driven by the simulator, cancel and carrier scans (POST /ops/scans);
 // every delivery's signature is verified here with the public `standardwebhooks` package (independently of the
 // receiver's own check), and each payload is the exact object design.md names, in transition order per package.
 
-const serverDatabaseUrl = inject('databaseUrl');
-const databaseName = `carrier_lwh_${process.pid}_${Date.now()}`;
-let databaseUrl: string;
-
+const hooks = deliveryHarness('carrier_lwh');
 let newAccount: typeof import('./support/api').newAccount;
 let createOpsToken: typeof import('@/lib/auth/ops-tokens').createOpsToken;
-let receiver: WebhookReceiver;
-let api: Proc | undefined;
-let worker: Proc | undefined;
-let apiUrl: string;
 let ops: string;
 
-const { request, ok } = testApi(() => apiUrl);
+const { request, ok } = testApi(hooks.apiUrl);
 
 beforeAll(async () => {
-  databaseUrl = await ownDatabase(serverDatabaseUrl, databaseName);
   ({ newAccount } = await import('./support/api'));
   ({ createOpsToken } = await import('@/lib/auth/ops-tokens'));
   ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
-  receiver = await new WebhookReceiver().start();
-  const app = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
-  api = app.proc;
-  apiUrl = app.url;
-  worker = startWorker(databaseUrl);
-});
-
-afterAll(async () => {
-  await Promise.all([stopProcess(worker), stopProcess(api)]);
-  await receiver?.stop();
-  await dropDatabase(serverDatabaseUrl, databaseName).catch(() => undefined);
 });
 
 const SUBSCRIBED = ['package.received', 'package.in_transit', 'package.delivered', 'package.cancelled', 'container.received', 'manifest.cancelled'];
@@ -51,10 +30,10 @@ describe('lifecycle webhooks', () => {
     const shipper = await newAccount('Lifecycle hooks');
     const token = shipper.tokens.test;
     const path = `/lifecycle/${randomUUID()}`;
-    const endpoint = await request('POST', '/webhooks', token, { url: receiver.url(path), events: SUBSCRIBED });
+    const endpoint = await request('POST', '/webhooks', token, { url: hooks.receiver.url(path), events: SUBSCRIBED });
     expect(endpoint.status, endpoint.text).toBe(201);
     const secret: string = endpoint.json.secret;
-    receiver.on(path, secret);
+    hooks.receiver.on(path, secret);
 
     // A daily package walked to delivered by the simulator: received, in_transit, (out_for_delivery: not subscribed), delivered.
     const simulated = tn('LS');
@@ -87,9 +66,9 @@ describe('lifecycle webhooks', () => {
     expect(scans.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'applied']);
 
     const expected = 3 + 1 + 2 + 2 + 2; // simulated, cancelled, whole day (package + manifest), container + its package, scanned
-    const got = await waitFor(() => receiver.at(path).length >= expected && receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
+    const got = await waitFor(() => hooks.receiver.at(path).length >= expected && hooks.receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
     await new Promise((r) => setTimeout(r, 500)); // nothing more should come
-    expect(receiver.at(path)).toHaveLength(expected);
+    expect(hooks.receiver.at(path)).toHaveLength(expected);
 
     const hook = new Webhook(secret);
     const deliveries = got.map((r: Received) => {

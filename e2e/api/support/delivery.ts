@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
-import { createDatabase } from '../../../scripts/database.mjs';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { createDatabase, dropDatabase } from '../../../scripts/database.mjs';
+import { WebhookReceiver } from './webhook-receiver';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { spawnProcess, startApp, workerCommand } from './spawn';
 
@@ -78,4 +79,38 @@ export function testApi(apiUrl: () => string) {
 /** A tracking number no other test makes: the prefix and 18 random characters. */
 export function tn(prefix: string): string {
   return `${prefix}${randomUUID().replaceAll('-', '').slice(0, 18).toUpperCase()}`;
+}
+
+/**
+ * A test file's delivery set-up, registered as its first beforeAll/afterAll: its own database (`prefix` names it),
+ * a receiver on loopback, the app with its in-process worker off and one worker process; all stopped and dropped
+ * after. The file's later beforeAll sees DATABASE_URL pointing at that database.
+ */
+export function deliveryHarness(prefix: string) {
+  const serverDatabaseUrl = inject('databaseUrl');
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  let receiver: WebhookReceiver | undefined;
+  let api: Proc | undefined;
+  let worker: Proc | undefined;
+  let apiUrl = '';
+  beforeAll(async () => {
+    const databaseUrl = await ownDatabase(serverDatabaseUrl, name);
+    receiver = await new WebhookReceiver().start();
+    const app = await startApi(databaseUrl, { WEBHOOK_WORKER: 'off' });
+    api = app.proc;
+    apiUrl = app.url;
+    worker = startWorker(databaseUrl);
+  });
+  afterAll(async () => {
+    await Promise.all([stopProcess(worker), stopProcess(api)]);
+    await receiver?.stop();
+    await dropDatabase(serverDatabaseUrl, name).catch(() => undefined);
+  });
+  return {
+    get receiver(): WebhookReceiver {
+      if (!receiver) throw new Error('the delivery harness has not started');
+      return receiver;
+    },
+    apiUrl: () => apiUrl,
+  };
 }
