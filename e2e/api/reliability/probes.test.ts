@@ -152,8 +152,19 @@ describe('probes and metrics', () => {
       async () => value(await scrape(`${base}/metrics`, TOKEN), 'webhook_deliveries_total', { outcome: 'succeeded' }) === 1,
       { timeoutMs: 10_000, what: 'webhook_deliveries_total{outcome="succeeded"} 1' },
     );
+    // The queue gauges are read at most once a second (QUEUE_CACHE_MS), so a scrape made while the message was
+    // being delivered may still show it for up to a second after the delivery counter moved: wait for the read
+    // that follows the delivery, then require all of the queue's gauges to say empty.
+    await waitFor(
+      async () => {
+        const now = await scrape(`${base}/metrics`, TOKEN);
+        return value(now, 'webhook_queue_messages', { state: 'delivering' }) === 0 && value(now, 'webhook_oldest_pending_age_seconds') === 0;
+      },
+      { timeoutMs: 5_000, what: 'the queue gauges to show the delivered message gone' },
+    );
     const last = await scrape(`${base}/metrics`, TOKEN);
     expect(value(last, 'webhook_queue_messages', { state: 'pending' })).toBe(0);
+    expect(value(last, 'webhook_queue_messages', { state: 'delivering' })).toBe(0);
     expect(value(last, 'webhook_oldest_pending_age_seconds')).toBe(0);
     expect(value(last, 'webhook_queue_scrape_ok')).toBe(1);
     expect(value(last, 'app_workers_ready')).toBe(2);
