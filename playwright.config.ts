@@ -37,6 +37,10 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // Frames must keep coming in every tab: Playwright's "stable" check waits for two animation frames.
+        '--disable-renderer-backgrounding',
+        '--disable-backgrounding-occluded-windows',
+        '--disable-background-timer-throttling',
       ],
     },
   },

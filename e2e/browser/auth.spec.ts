@@ -108,20 +108,25 @@ test.describe('sign up, sign out, sign in', () => {
     await expect(page).toHaveURL(/\/live\/dashboard$/);
     await expect(page.getByTestId('env-live')).toHaveAttribute('aria-current', 'page');
 
-    // On a phone: the menu's links stay in the page's environment, and the switch sits in the header.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '/live/tokens');
-    await page.screenshot({ path: testInfo.outputPath('env-menu-live-390.png'), fullPage: true });
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
-    await expect(page).toHaveURL(/\/live\/tokens$/);
-    await expect(page.getByRole('button', { name: 'Create live token' })).toBeVisible();
+    // On a phone: the menu's links stay in the page's environment, and the switch sits in the header. A second tab
+    // of the same session, phone-sized before it loads: resizing a painted page stalled headless Chromium's frames
+    // once in CI (the Menu button never became "stable").
+    const phone = await page.context().newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto('/dashboard');
+    await expect(phone).toHaveURL(/\/live\/dashboard$/);
+    await phone.getByRole('button', { name: 'Menu' }).click();
+    await expect(phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '/live/tokens');
+    await phone.screenshot({ path: testInfo.outputPath('env-menu-live-390.png'), fullPage: true });
+    await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await expect(phone).toHaveURL(/\/live\/tokens$/);
+    await expect(phone.getByRole('button', { name: 'Create live token' })).toBeVisible();
     // The test pages are one link away, and the memory follows.
-    await page.getByTestId('env-test').click();
-    await expect(page).toHaveURL(/\/test\/tokens$/);
-    await expect(page.getByRole('button', { name: 'Create test token' })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('env-tokens-test-390.png'), fullPage: true });
-    await page.goto('/dashboard');
-    await expect(page).toHaveURL(/\/test\/dashboard$/);
+    await phone.getByTestId('env-test').click();
+    await expect(phone).toHaveURL(/\/test\/tokens$/);
+    await expect(phone.getByRole('button', { name: 'Create test token' })).toBeVisible();
+    await phone.screenshot({ path: testInfo.outputPath('env-tokens-test-390.png'), fullPage: true });
+    await phone.goto('/dashboard');
+    await expect(phone).toHaveURL(/\/test\/dashboard$/);
   });
 });
