@@ -196,6 +196,42 @@ describe('oversized bodies', () => {
     expect(result.response).toContain('payload_too_large');
     expect(result.sentBytes).toBeLessThan(40 * 1024 * 1024);
   });
+
+  it('a client that reads only after sending all of a 24 MB chunked body still gets its 413', async () => {
+    // Past the 16 MB drained, the server goes on reading for a while before it cuts the connection: cut at once,
+    // the reset reached this client while it was still sending, and its kernel threw the unread answer away.
+    const url = new URL(baseUrl);
+    const chunk = Buffer.alloc(256 * 1024, 'x');
+    const result = await new Promise<{ response: string; sent: boolean }>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let response = '';
+      let sent = false;
+      socket.pause(); // nothing is read until the whole body is written
+      socket.on('data', (data) => {
+        response += data.toString('latin1');
+        setTimeout(() => socket.destroy(), 300);
+      });
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ response, sent }));
+      socket.write(
+        `POST ${pathFor('test', '/wf/rate')} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Token ${token()}\r\n` +
+          'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n',
+      );
+      for (let sentBytes = 0; sentBytes < 24 * 1024 * 1024; sentBytes += chunk.length) {
+        socket.write(`${chunk.length.toString(16)}\r\n`);
+        socket.write(chunk);
+        socket.write('\r\n');
+      }
+      socket.write('0\r\n\r\n', (error) => {
+        sent = !error;
+        socket.resume();
+        setTimeout(() => socket.destroy(), 5_000);
+      });
+    });
+    expect(result.sent).toBe(true);
+    expect(result.response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(result.response).toContain('payload_too_large');
+  });
 });
 
 describe('slow bodies', () => {

@@ -49,18 +49,28 @@ export function drainable(declaredLength: string | null | undefined): boolean {
   return !(Number(declaredLength ?? 0) > DRAIN_LIMIT);
 }
 
+/** How long a body past DRAIN_LIMIT is still read and thrown away before the connection is cut. */
+export const LINGER_MS = 2_000;
+
 /**
- * Reads the rest of a body nobody will read and throws it away, up to DRAIN_LIMIT bytes; past them the
- * stream is destroyed. Both ways in use it: the production server's refused bodies (above) and the
- * payload `next start`'s route handlers gave to inject() (next-adapter.ts).
+ * Reads the rest of a body nobody will read and throws it away: DRAIN_LIMIT bytes, then for LINGER_MS more, then the
+ * stream is destroyed. Not at the limit: a reset while the client is still sending makes its kernel throw away the
+ * answer it has received and not yet read (a chunked 40 MB upload lost its 413 so in CI), so a client that reads
+ * only once it has sent everything gets time to finish and read it (nginx's lingering close, bounded the same way).
+ * Both ways in use it: the production server's refused bodies (above) and the payload `next start`'s route
+ * handlers gave to inject() (next-adapter.ts).
  */
 export function drainRest(body: Readable): void {
   let drained = 0;
+  let lingering = false;
   // An abandoned reader (the body parser, inject()'s request) may listen for 'readable', which would keep resume() from flowing.
   body.removeAllListeners('readable');
   body.on('data', (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > DRAIN_LIMIT) body.destroy();
+    if (drained > DRAIN_LIMIT && !lingering) {
+      lingering = true;
+      setTimeout(() => body.destroy(), LINGER_MS).unref();
+    }
   });
   body.on('error', () => undefined);
   body.resume();
