@@ -89,10 +89,9 @@ describe('lifecycle webhooks', () => {
       expect(new Date(String(p.occurred_at)).toISOString()).toBe(p.occurred_at);
       return p.occurred_at;
     };
-    // The worker sends claimed messages concurrently, so arrival order is not transition order: a receiver orders a
-    // package's deliveries by occurred_at (distinct per transition). The outbox queues them due in transition order.
-    const ofPackage = (number: string) =>
-      deliveries.filter((d) => d.payload.tracking_number === number).sort((a, b) => String(a.payload.occurred_at).localeCompare(String(b.payload.occurred_at)));
+    // One package's deliveries arrive in transition order (claim-messages.ts: one at a time per package and endpoint),
+    // so they are read here in arrival order, not sorted.
+    const ofPackage = (number: string) => deliveries.filter((d) => d.payload.tracking_number === number);
     for (const d of deliveries) occurred(d.payload);
 
     const sim = ofPackage(simulated);
@@ -103,8 +102,6 @@ describe('lifecycle webhooks', () => {
     ]);
     for (const d of sim) expect(d.payload).toEqual({ tracking_number: simulated, manifest_id: dailyId, status: d.payload.status, previous_status: d.payload.previous_status, occurred_at: d.payload.occurred_at, location: null });
     expect(new Set(sim.map((d) => d.payload.occurred_at)).size).toBe(3);
-    // (The queue's own order cannot be read back here: a claim rewrites next_attempt_at to its lease's end, so
-    // after delivery it says when each attempt was taken, not the order they were queued in.)
 
     expect(ofPackage(cancelled).map((d) => [d.type, d.payload])).toEqual([
       ['package.cancelled', { tracking_number: cancelled, manifest_id: dailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
@@ -127,5 +124,34 @@ describe('lifecycle webhooks', () => {
     ]);
     // Nothing the endpoint did not subscribe to (out_for_delivery) was sent.
     expect(deliveries.every((d) => SUBSCRIBED.includes(d.type))).toBe(true);
+  });
+
+  it("delivers one package's events one at a time in transition order, a later one waiting for an earlier one's retry", async () => {
+    const shipper = await newAccount('Ordered hooks');
+    const token = shipper.tokens.test;
+    const path = `/ordered/${randomUUID()}`;
+    const events = ['package.received', 'package.in_transit', 'package.out_for_delivery', 'package.delivered'];
+    const endpoint = await request('POST', '/webhooks', token, { url: hooks.receiver.url(path), events });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    // The first attempt fails (a retry follows 50 ms later: WORKER_ENV); every answer is slow, so that a delivery
+    // sent beside another (the worker sends up to WEBHOOK_CONCURRENCY at once) would overtake it.
+    let open = 0;
+    let mostOpen = 0;
+    hooks.receiver.on(path, endpoint.json.secret, (n) => {
+      open += 1;
+      mostOpen = Math.max(mostOpen, open);
+      setTimeout(() => (open -= 1), n === 0 ? 0 : 150);
+      return n === 0 ? { status: 500 } : { status: 200, delayMs: 150 };
+    });
+    const number = tn('LQ');
+    await ok('POST', '/wf/package', token, packageSample(number));
+    await ok('POST', `/packages/${number}/simulate`, token, { status: 'delivered' });
+    const got = await waitFor(() => hooks.receiver.at(path).length >= 5 && hooks.receiver.at(path), { what: '5 attempts', timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(hooks.receiver.at(path)).toHaveLength(5);
+    expect(got.map((r) => String(r.headers['x-carrier-event']))).toEqual(['package.received', ...events]);
+    expect(got[1]?.headers['webhook-id']).toBe(got[0]?.headers['webhook-id']);
+    expect(got.map((r) => JSON.parse(r.body).status)).toEqual(['received', 'received', 'in_transit', 'out_for_delivery', 'delivered']);
+    expect(mostOpen).toBe(1);
   });
 });

@@ -411,13 +411,23 @@ export async function persist(
                           ${column((e) => e.exceptionCode)}::text[], ${column((e) => e.exceptionText)}::text[])`,
   );
   // The outbox (lib/webhooks, its one writer): one event per applied transition in the catalog that an enabled
-  // endpoint subscribes to, its deliveries due in the order the transitions happened.
+  // endpoint subscribes to, its deliveries due in the order the transitions happened, and made in that order per
+  // package and per manifest.
   await enqueueEvents(
     client,
     events.flatMap((event) =>
       event.webhook === null
         ? []
-        : [{ accountId: event.accountId, environment: event.environment, eventType: event.webhook, payload: () => webhookPayload(event) }],
+        : [
+            {
+              accountId: event.accountId,
+              environment: event.environment,
+              eventType: event.webhook,
+              payload: () => webhookPayload(event),
+              // One order per package, one per manifest (a container's events and its manifest's share it).
+              orderingKey: event.subjectType === 'package' ? `package:${event.trackingNumber}` : `manifest:${event.manifestId}`,
+            },
+          ],
     ),
   );
   return eventIds;

@@ -52,8 +52,14 @@ export async function claimMessages(options: { workerId: string; limit: number; 
   const leaseUntil = new Date(Date.now() + options.leaseMs);
   const rows = await queueQuery(sql<Row>`
     WITH due AS (
-      SELECT id FROM webhook_messages
+      SELECT id FROM webhook_messages m
       WHERE status IN ('pending', 'delivering') AND next_attempt_at <= now()
+        -- In order per subject: not while an earlier message of its endpoint and key is open (pending, being
+        -- delivered, or waiting for its retry); it comes due once that one has succeeded or been given up.
+        AND (m.ordering_key IS NULL OR NOT EXISTS (
+          SELECT 1 FROM webhook_messages p
+          WHERE p.endpoint_id = m.endpoint_id AND p.ordering_key = m.ordering_key AND p.seq < m.seq
+            AND p.status IN ('pending', 'delivering')))
       ORDER BY next_attempt_at
       LIMIT ${options.limit}::int
       FOR UPDATE SKIP LOCKED

@@ -33,6 +33,8 @@ interface OutboxRow {
   payload: object;
   isTest: boolean;
   endpointId: string | undefined;
+  /** Deliveries with the same key go to an endpoint one at a time, in the order written (claim-messages.ts). */
+  orderingKey: string | null;
 }
 
 /**
@@ -58,19 +60,26 @@ function outboxCtes(events: readonly OutboxRow[], options: { onlyIf?: Sql<unknow
       ${options.onlyIf ? sql`WHERE ${options.onlyIf}` : sql.empty}
       RETURNING id, account_id, environment, event_type
     ), webhook_deliveries AS (
-      INSERT INTO webhook_messages (id, event_id, endpoint_id${options.dueInOrder ? sql`, next_attempt_at` : sql.empty})
-      SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id), ev.id, e.id
-             ${options.dueInOrder ? sql`, statement_timestamp() + make_interval(secs => o.ordinal / 1000.0)` : sql.empty}
-      FROM webhook_event ev
-      JOIN unnest(${ids}::text[], ${events.map((e) => e.endpointId ?? null)}::text[]) WITH ORDINALITY AS o(id, endpoint_id, ordinal) ON o.id = ev.id
-      JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment AND e.enabled
-                               AND ev.event_type = ANY(e.events) AND (o.endpoint_id IS NULL OR e.id = o.endpoint_id)
+      INSERT INTO webhook_messages (id, event_id, endpoint_id, ordering_key, seq${options.dueInOrder ? sql`, next_attempt_at` : sql.empty})
+      SELECT d.id, d.event_id, d.endpoint_id, d.ordering_key, CASE WHEN d.ordering_key IS NOT NULL THEN nextval('webhook_message_seq') END
+             ${options.dueInOrder ? sql`, d.due` : sql.empty}
+      -- The order numbers are taken over rows already in the events' order (the subquery's ORDER BY).
+      FROM (
+        SELECT 'msg_' || substr(ev.id, 5) || row_number() OVER (PARTITION BY ev.id ORDER BY e.id) AS id, ev.id AS event_id, e.id AS endpoint_id,
+               o.ordering_key, statement_timestamp() + make_interval(secs => o.ordinal / 1000.0) AS due
+        FROM webhook_event ev
+        JOIN unnest(${ids}::text[], ${events.map((e) => e.endpointId ?? null)}::text[], ${events.map((e) => e.orderingKey)}::text[])
+             WITH ORDINALITY AS o(id, endpoint_id, ordering_key, ordinal) ON o.id = ev.id
+        JOIN webhook_endpoints e ON e.account_id = ev.account_id AND e.environment = ev.environment AND e.enabled
+                                 AND ev.event_type = ANY(e.events) AND (o.endpoint_id IS NULL OR e.id = o.endpoint_id)
+        ORDER BY o.ordinal, e.id
+      ) AS d
       RETURNING id
     )`;
 }
 
 function outboxRow(event: WebhookEventInput, eventId: string): OutboxRow {
-  return { ...event, id: eventId, isTest: event.isTest ?? false, endpointId: event.endpointId };
+  return { ...event, id: eventId, isTest: event.isTest ?? false, endpointId: event.endpointId, orderingKey: null };
 }
 
 /**
@@ -106,6 +115,11 @@ export interface BatchWebhookEvent {
   eventType: string;
   /** The event's `data`; called only for an event that some enabled endpoint subscribes to. */
   payload: () => object;
+  /**
+   * The event's subject (a package, a manifest): an endpoint gets the deliveries of one subject one at a time, in
+   * the order they were written, a later one only once the earlier has succeeded or been given up.
+   */
+  orderingKey?: string;
 }
 
 /**
@@ -114,7 +128,8 @@ export interface BatchWebhookEvent {
  * to are stored (one lookup over the batch's accounts first, so a batch for accounts without webhooks writes
  * nothing and builds no payload). Each stored event gets one pending message per enabled endpoint subscribed to
  * its type, ids as enqueueEvent's (event: newId('evt'); message: the event's random part and the endpoint's
- * ordinal). Deliveries are due 1 ms apart in the batch's order, so that a worker claims them in that order.
+ * ordinal). Deliveries are due 1 ms apart in the batch's order, so that a worker claims them in that order, and
+ * those of one `orderingKey` are made one at a time in that order (claim-messages.ts).
  * Run it in the transaction of the change it reports. Resolves to the number of events stored.
  */
 export async function enqueueEvents(on: Queryable, events: readonly BatchWebhookEvent[]): Promise<number> {
@@ -128,7 +143,7 @@ export async function enqueueEvents(on: Queryable, events: readonly BatchWebhook
   const wanted = new Set(subscribed.map((r) => r.key));
   const sent = events.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.eventType}`));
   if (sent.length === 0) return 0;
-  const rows = sent.map((e) => ({ ...e, id: newId('evt'), payload: e.payload(), isTest: false, endpointId: undefined }));
+  const rows = sent.map((e) => ({ ...e, id: newId('evt'), payload: e.payload(), isTest: false, endpointId: undefined, orderingKey: e.orderingKey ?? null }));
   await execute(on, sql`WITH ${outboxCtes(rows, { dueInOrder: true })} SELECT 1`);
   return sent.length;
 }
