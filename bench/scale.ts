@@ -9,14 +9,28 @@
 // database, in the same run.
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { generateToken } from '@/lib/auth/tokens';
+import { generateToken, hashToken } from '@/lib/auth/tokens';
 import { PACKAGE_PATH, PACKAGE_TEMPLATE, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadResult } from './support/load';
 import { peak, rssMb, sampleMemory, type ServerProcess } from './support/processes';
 import { ensureScaleData, type ScaleData, type ScaleSize } from './scale-load';
+import { runScans, type ScansResult } from './scans';
 
 const WARMUP = 5;
 const SAMPLES = 40;
+
+/** Acceptance runs on each side, alternated. */
+const ACCEPTANCE_ROUNDS = 3;
+/** Downloads of the 100,000-row export, measured after one to warm up. */
+const EXPORT_ROUNDS = 3;
+
+/** The run of median req/s (of an odd number of runs: the middle one). */
+function medianRun<T extends { rps: number }>(runs: T[]): T {
+  const sorted = [...runs].sort((a, b) => a.rps - b.rps);
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (!middle) throw new Error('medianRun: no runs');
+  return middle;
+}
 
 export interface ScaleRead {
   name: string;
@@ -31,8 +45,18 @@ export interface ScaleRead {
 export interface ScaleResult {
   data: ScaleData;
   reads: ScaleRead[];
-  export?: { rows: number; seconds: number; rowsPerSecond: number; rssBeforeMb: number; rssPeakMb: number; bytes: number };
-  acceptance?: { scale: LoadResult & { peakRssMb: number }; empty: LoadResult & { peakRssMb: number }; connections: number };
+  /** The median of EXPORT_ROUNDS downloads; rssPeakMb: before plus the largest growth of any download; rounds: each one's rows/s. */
+  export?: { rows: number; seconds: number; rowsPerSecond: number; rssBeforeMb: number; rssPeakMb: number; bytes: number; rounds: number[] };
+  acceptance?: {
+    /** The median run (by req/s) of each side. */
+    scale: LoadResult & { peakRssMb: number };
+    empty: LoadResult & { peakRssMb: number };
+    /** Every run's req/s, in the order they were made (alternated). */
+    rounds: { scale: number[]; empty: number[] };
+    connections: number;
+  };
+  /** Carrier scan ingestion into the big account, at scale (bench/scans.ts). */
+  scans?: ScansResult;
   sizes: { table: string; rows: number; tableBytes: number; indexBytes: number; indexes: { name: string; bytes: number }[] }[];
   report: string;
   /** With explainLog: the plans of the statements each read ran. */
@@ -71,6 +95,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
   const reads: ScaleRead[] = [];
   let exported: ScaleResult['export'];
   let acceptance: ScaleResult['acceptance'];
+  let scans: ScaleResult['scans'];
   let plans: ScaleResult['plans'];
   let server = await options.startServer(data.url);
   try {
@@ -162,38 +187,66 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       server = await options.startServer(data.url);
     }
 
-    // The 100,000-row export, read as a browser would (as fast as it comes), the server's RSS sampled.
+    // The 100,000-row export, read as a browser would (as fast as it comes, gzip accepted as fetch does), the
+    // server's RSS sampled; one download to warm up, then EXPORT_ROUNDS, the median kept (rows/s varied ±25 % between
+    // single downloads on this machine).
     {
       await get(`/portal-api/manifests/${data.someDailyId}/export`, portal);
-      const before = rssMb(server.pid);
-      const memory = sampleMemory(server.pid, 50);
-      const started = performance.now();
-      const response = await fetch(`${server.url}/portal-api/manifests/${data.peakManifestId}/export`, { headers: portal });
-      let rows = -1; // the header line
-      let bytes = 0;
-      const reader = response.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        for (let i = 0; i < value.length; i++) if (value[i] === 10) rows++;
+      const downloads: NonNullable<ScaleResult['export']>[] = [];
+      for (let round = 0; round <= EXPORT_ROUNDS; round += 1) {
+        const before = rssMb(server.pid);
+        const memory = sampleMemory(server.pid, 50);
+        const started = performance.now();
+        const response = await fetch(`${server.url}/portal-api/manifests/${data.peakManifestId}/export`, { headers: portal });
+        let rows = -1; // the header line
+        let bytes = 0;
+        const reader = response.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+          for (let i = 0; i < value.length; i++) if (value[i] === 10) rows++;
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const samples = memory.stop();
+        const download = {
+          rows,
+          seconds: Math.round(seconds * 100) / 100,
+          rowsPerSecond: Math.round(rows / seconds),
+          rssBeforeMb: Math.round(before),
+          rssPeakMb: Math.round(peak(samples)),
+          bytes,
+          rounds: [] as number[],
+        };
+        log(`  export${round === 0 ? ' (warm-up)' : ''}: ${rows} rows in ${download.seconds} s (${download.rowsPerSecond} rows/s), RSS ${download.rssBeforeMb} → peak ${download.rssPeakMb} MB`);
+        if (round > 0) downloads.push(download);
       }
-      const seconds = (performance.now() - started) / 1000;
-      const samples = memory.stop();
-      exported = {
-        rows,
-        seconds: Math.round(seconds * 100) / 100,
-        rowsPerSecond: Math.round(rows / seconds),
-        rssBeforeMb: Math.round(before),
-        rssPeakMb: Math.round(peak(samples)),
-        bytes,
-      };
-      log(`  export: ${rows} rows in ${exported.seconds} s (${exported.rowsPerSecond} rows/s), RSS ${exported.rssBeforeMb} → peak ${exported.rssPeakMb} MB`);
+      const sorted = [...downloads].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      // The RSS bound holds for every download, not only the median one.
+      const growth = Math.max(...downloads.map((d) => d.rssPeakMb - d.rssBeforeMb));
+      exported = { ...median, rssPeakMb: median.rssBeforeMb + growth, rounds: downloads.map((d) => d.rowsPerSecond) };
+    }
+
+    // Scan ingestion at scale (issue 13: ≥ 2,000 scans/s in batches of 500): bench/scans.ts's packages written into
+    // the big account of this database, scanned through this server by an operations token made for the run.
+    {
+      const opsToken = `ck_ops_${randomBytes(32).toString('base64url')}`;
+      const admin = new pg.Client({ connectionString: data.url });
+      await admin.connect();
+      try {
+        await admin.query(`INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), 'scale bench scans', $1, $2)`, [
+          opsToken.slice(0, 11),
+          hashToken(opsToken),
+        ]);
+      } finally {
+        await admin.end();
+      }
+      scans = await runScans({ serverUrl: server.url, databaseUrl: data.url, accountId: data.bigAccountId, opsToken, log: (m) => log(`  ${m}`) });
     }
 
     if (!options.skipAcceptance) {
-      const load = async (target: ServerProcess, auth: string, prefix: string) => {
-        const next = uniqueIds(prefix);
+      const load = async (target: ServerProcess, auth: string, next: () => string) => {
         const memory = sampleMemory(target.pid);
         const result = await runLoad({
           url: target.url,
@@ -205,16 +258,30 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         });
         return { ...result, peakRssMb: peak(memory.stop()) };
       };
-      await runLoad({ url: server.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: api, body: (() => { const n = uniqueIds('SW'); return () => PACKAGE_TEMPLATE.replace('__TN__', n()); })() });
-      const scale = await load(server, token, 'SA');
-      log(`  acceptance at scale: ${Math.round(scale.rps)} req/s, p50 ${scale.p50} ms, p99 ${scale.p99} ms`);
-      await server.stop();
+      // Both servers up at once, their runs alternated (scale, empty, scale, …) and compared by their medians: on
+      // 2 cores shared with the load generator and PostgreSQL, one 10 s run each differed by ±20 % between tries.
       const empty = await options.startServer(options.emptyDatabaseUrl);
       try {
+        const scaleIds = uniqueIds('SA');
+        const emptyIds = uniqueIds('EA');
+        await runLoad({ url: server.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: api, body: (() => { const n = uniqueIds('SW'); return () => PACKAGE_TEMPLATE.replace('__TN__', n()); })() });
         await runLoad({ url: empty.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: { authorization: `Token ${options.emptyToken}` }, body: (() => { const n = uniqueIds('EW'); return () => PACKAGE_TEMPLATE.replace('__TN__', n()); })() });
-        const emptyResult = await load(empty, options.emptyToken, 'EA');
-        log(`  acceptance, empty database: ${Math.round(emptyResult.rps)} req/s, p50 ${emptyResult.p50} ms, p99 ${emptyResult.p99} ms`);
-        acceptance = { scale, empty: emptyResult, connections: options.connections };
+        const scaleRuns: Awaited<ReturnType<typeof load>>[] = [];
+        const emptyRuns: Awaited<ReturnType<typeof load>>[] = [];
+        for (let round = 0; round < ACCEPTANCE_ROUNDS; round += 1) {
+          const atScale = await load(server, token, scaleIds);
+          log(`  acceptance at scale, round ${round + 1}: ${Math.round(atScale.rps)} req/s, p50 ${atScale.p50} ms, p99 ${atScale.p99} ms`);
+          scaleRuns.push(atScale);
+          const onEmpty = await load(empty, options.emptyToken, emptyIds);
+          log(`  acceptance, empty database, round ${round + 1}: ${Math.round(onEmpty.rps)} req/s, p50 ${onEmpty.p50} ms, p99 ${onEmpty.p99} ms`);
+          emptyRuns.push(onEmpty);
+        }
+        acceptance = {
+          scale: medianRun(scaleRuns),
+          empty: medianRun(emptyRuns),
+          rounds: { scale: scaleRuns.map((r) => Math.round(r.rps)), empty: emptyRuns.map((r) => Math.round(r.rps)) },
+          connections: options.connections,
+        };
       } finally {
         await empty.stop();
       }
@@ -231,9 +298,10 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     reads,
     export: exported,
     acceptance,
+    scans,
     sizes,
     plans,
-    report: report(data, reads, exported, acceptance, sizes, { readsMet, acceptanceMet, exportMet }),
+    report: report(data, reads, exported, acceptance, scans, sizes, { readsMet, acceptanceMet, exportMet }),
     met: { reads: readsMet, acceptance: acceptanceMet, export: exportMet },
   };
 }
@@ -368,6 +436,7 @@ function report(
   reads: ScaleRead[],
   exported: ScaleResult['export'],
   acceptance: ScaleResult['acceptance'],
+  scans: ScaleResult['scans'],
   sizes: ScaleResult['sizes'],
   met: { readsMet: boolean; acceptanceMet: boolean | undefined; exportMet: boolean | undefined },
 ): string {
@@ -387,14 +456,20 @@ function report(
   ];
   if (exported) {
     lines.push(
-      `Export of the 100,000-package daily manifest: ${exported.rows.toLocaleString('en-US')} rows (${mb(exported.bytes)}) in ${exported.seconds} s = **${exported.rowsPerSecond.toLocaleString('en-US')} rows/s**; server RSS ${exported.rssBeforeMb} MB before, peak ${exported.rssPeakMb} MB during (+${exported.rssPeakMb - exported.rssBeforeMb} MB). Goal ≥ 50,000 rows/s and < 50 MB growth: **${met.exportMet ? 'met' : 'missed'}**.`,
+      `Export of the 100,000-package daily manifest, median of ${exported.rounds.length} downloads after one to warm up (${exported.rounds.map((r) => r.toLocaleString('en-US')).join(', ')} rows/s): ${exported.rows.toLocaleString('en-US')} rows (${mb(exported.bytes)}) in ${exported.seconds} s = **${exported.rowsPerSecond.toLocaleString('en-US')} rows/s**; server RSS ${exported.rssBeforeMb} MB before, largest growth of any download +${exported.rssPeakMb - exported.rssBeforeMb} MB. Goal ≥ 50,000 rows/s and < 50 MB growth: **${met.exportMet ? 'met' : 'missed'}**.`,
+      '',
+    );
+  }
+  if (scans) {
+    lines.push(
+      `Scan ingestion at this size (bench/scans.ts, into the big account: ${scans.packages.toLocaleString('en-US')} of its packages, batches of 500, 4 in flight, every answer checked applied): ${scans.rounds.map((r) => `${r.event} **${r.scansPerSecond.toLocaleString('en-US')} scans/s** (batch p50 ${r.p50} ms, p95 ${r.p95} ms)`).join('; ')}. Goal ≥ 2,000 scans/s: **${scans.met ? 'met' : 'missed'}**.`,
       '',
     );
   }
   if (acceptance) {
     const share = acceptance.scale.rps / acceptance.empty.rps;
     lines.push(
-      `Package acceptance (\`POST …/wf/package\`, webhook registered, ${acceptance.connections} connections, autocannon): at scale (big account) ${Math.round(acceptance.scale.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.scale.p50} ms, p99 ${acceptance.scale.p99} ms; ` +
+      `Package acceptance (\`POST …/wf/package\`, webhook registered, ${acceptance.connections} connections, autocannon; ${acceptance.rounds.scale.length} runs on each side, alternated, medians compared: at scale ${acceptance.rounds.scale.join(', ')} req/s, empty ${acceptance.rounds.empty.join(', ')} req/s): at scale (big account) ${Math.round(acceptance.scale.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.scale.p50} ms, p99 ${acceptance.scale.p99} ms; ` +
         `empty database ${Math.round(acceptance.empty.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.empty.p50} ms, p99 ${acceptance.empty.p99} ms: **${(share * 100).toFixed(0)} %** of empty. Goal within 10 %: **${met.acceptanceMet ? 'met' : 'missed'}**. ` +
         `Errors ${acceptance.scale.errors + acceptance.empty.errors}, non-2xx ${acceptance.scale.non2xx + acceptance.empty.non2xx}.`,
       '',

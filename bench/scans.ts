@@ -25,14 +25,21 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
   await client.connect();
   try {
     const manifestId = `MAN-SCANBENCH${Date.now().toString(36).toUpperCase()}`.slice(0, 24);
-    await client.query(`INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', current_date)`, [manifestId, accountId]);
+    // A day of its own: an account has one open daily manifest per day, and on the scale database the big account
+    // already has today's (and earlier runs' days).
+    const day = await client.query<{ day: string }>(
+      `SELECT (COALESCE(max(manifest_date), current_date - 1) + 1)::text AS day FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test'`,
+      [accountId],
+    );
+    const manifestDate = day.rows[0]?.day;
+    await client.query(`INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)`, [manifestId, accountId, manifestDate]);
     await client.query(
       `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name, final_mile_carrier,
                              to_postal_code, data, request_hash)
-       SELECT $1::uuid, 'test', $2, $3 || lpad(n::text, 6, '0'), current_date, 'AirSkip', 'Carrier', '90210',
+       SELECT $1::uuid, 'test', $2, $3 || lpad(n::text, 6, '0'), $5::date, 'AirSkip', 'Carrier', '90210',
               jsonb_build_object('TrackingNumber', $3 || lpad(n::text, 6, '0'), 'PackageWeight', 1.5, 'WeightUnit', 'lb'), 'scan-bench'
        FROM generate_series(0, $4::int - 1) n`,
-      [accountId, manifestId, prefix, PACKAGES],
+      [accountId, manifestId, prefix, PACKAGES, manifestDate],
     );
     await client.query(
       `INSERT INTO daily_manifest_counts (manifest_id, status, shard, packages, weight_lb) VALUES ($1, 'manifested', 0, $2::int, $2::int * 1.5)`,
