@@ -415,9 +415,12 @@ describe('hostile query parameters on the lists', () => {
           envelope(answer, 422, 'validation_failed', field);
         }
       }
-      const empty = ok(await raw('GET', `${api('test', list)}?from=2026-12-31&to=2026-01-01`, { headers: auth(ownerTest.get()) }));
+      // A range that ends before it starts is a mistake in the request, not an empty page.
+      envelope(await raw('GET', `${api('test', list)}?from=2026-12-31&to=2026-01-01`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'to');
       count('query');
-      expect(empty).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+      const oneDay = ok(await raw('GET', `${api('test', list)}?from=2026-01-01&to=2026-01-01`, { headers: auth(ownerTest.get()) }));
+      count('query');
+      expect(oneDay.object).toBe('list');
       // The widest legal range is a page of the owner's own.
       const wide = ok(await raw('GET', `${api('test', list)}?from=2000-01-01&to=2099-12-31`, { headers: auth(ownerTest.get()) }));
       count('query');
@@ -649,6 +652,26 @@ describe('hostile bodies on the POST routes', () => {
     expect(body.results[1]).toMatchObject({ scan_id: good.scan_id, result: 'applied', status: 'received' });
     const pkg = ok(await raw('GET', api('test', `/packages/${n}`), { headers: auth(ownerTest.get()) }));
     expect(pkg.status).toBe('received');
+  });
+
+  it('POST /ops/scans: an impossible day or time is refused naming occurred_at, even for a real package (never rolled over)', async () => {
+    const n = tracking('ATD');
+    await createDaily(ownerTest.get(), n);
+    const impossible = ['2026-02-30T00:00:00Z', '2025-02-29T12:00:00Z', '2026-04-31T10:00:00Z', '2026-11-23T24:00:00Z', '2026-11-23T23:60:00Z', '2026-11-23T23:59:60Z', '2026-00-10T00:00:00Z'];
+    const answer = await raw('POST', api('test', '/ops/scans'), {
+      headers: auth(ops),
+      body: jsonBody({ scans: impossible.map((occurred_at) => scan({ tracking_number: n, occurred_at: occurred_at })) }),
+    });
+    count('body', impossible.length);
+    const body = ok(answer);
+    expect(body.results.map((r: { result: string }) => r.result)).toEqual(impossible.map(() => 'refused'));
+    for (const result of body.results) expect(result.error.details).toEqual([{ path: 'occurred_at', message: 'is not a real date-time' }]);
+    const pkg = ok(await raw('GET', api('test', `/packages/${n}`), { headers: auth(ownerTest.get()) }));
+    expect(pkg.status).toBe('manifested');
+    // A leap day that exists is a date like any other.
+    const leap = ok(await raw('POST', api('test', '/ops/scans'), { headers: auth(ops), body: jsonBody({ scans: [scan({ tracking_number: n, occurred_at: '2024-02-29T12:00:00Z' })] }) }));
+    count('body');
+    expect(leap.results[0].result).toBe('applied');
   });
 
   it('POST /ops/scans: the largest body the limit allows is read; one byte past it is 413', async () => {

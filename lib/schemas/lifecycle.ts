@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
-import { integer, oneOf, text, trackingNumber } from './fields';
+import { calendarDayViolation, integer, oneOf, text, trackingNumber } from './fields';
 
 // The lifecycle API (issue 13): list queries, cancel/simulate/scan bodies and every response shape. The
 // operations parse with these, and the OpenAPI document is generated from them.
@@ -32,6 +32,13 @@ function day() {
     .optional();
 }
 
+/** `to` before `from`: a range that holds nothing is a mistake in the request, answered 422 naming `to`. */
+function rangeInOrder(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+  if (q.from !== undefined && q.to !== undefined && q.to < q.from) {
+    ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${q.from})` });
+  }
+}
+
 const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
 const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
 
@@ -48,6 +55,7 @@ export const ZListManifestsQuery = z
     container_id: text({ max: 128 }),
     q: text({ max: 128 }),
   })
+  .superRefine(rangeInOrder)
   .transform((q) => ({
     limit: q.limit ?? LIST_LIMIT_DEFAULT,
     cursor: q.cursor || undefined,
@@ -76,6 +84,7 @@ export const ZListPackagesQuery = z
     to_postal_code: text({ max: 16 }),
     tracking_number: text({ max: 64 }),
   })
+  .superRefine(rangeInOrder)
   .transform((q) => ({
     limit: q.limit ?? LIST_LIMIT_DEFAULT,
     cursor: q.cursor || undefined,
@@ -114,8 +123,13 @@ export const ZScan = z
       .string()
       .max(40)
       .regex(OCCURRED_AT, 'must be an ISO 8601 date-time with a time zone, in the years 2000 to 2099')
-      .refine((value) => !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) >= '2000-01-01', 'is not a real date-time')
-      .refine((value) => Date.parse(value) <= Date.now() + 24 * 3_600_000, 'is more than a day in the future'),
+      .refine((value) => {
+        // Date.parse rolls an impossible day over (2026-02-30 is 2 March), so the day is checked as written.
+        const [, year = '', month = '', day = '', hour = '', minute = '', second = ''] = OCCURRED_AT.exec(value) ?? [];
+        if (calendarDayViolation(year, month, day) !== undefined || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return false;
+        return !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) >= '2000-01-01';
+      }, 'is not a real date-time')
+      .refine((value) => !(Date.parse(value) > Date.now() + 24 * 3_600_000), 'is more than a day in the future'),
     exception_code: text({ max: 64 }),
     exception_text: text({ max: 500 }),
   })
