@@ -72,6 +72,8 @@ async function main() {
       const headers = { cookie: `carrier_session=${secret}`, 'x-carrier-environment': 'test' };
       for (const [label, path] of [
         ['packages (GET /portal-api/exports/packages, no filter)', '/portal-api/exports/packages'],
+        // Issue 13's "100,000 filtered rows": every one of them matches, read along the filter's own index.
+        ['packages (GET /portal-api/exports/packages?status=manifested&service=AirSkip)', '/portal-api/exports/packages?status=manifested&service=AirSkip'],
         ['manifest (GET /portal-api/manifests/{id}/export, daily)', `/portal-api/manifests/${manifestId}/export`],
       ] as const) {
         for (const round of ['warm-up', 'measured'] as const) {

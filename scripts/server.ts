@@ -154,6 +154,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const { db, pgPool } = await import('@/lib/db');
       await db.$disconnect().catch(() => undefined);
       await pgPool().end().catch(() => undefined);
+      const { closeIndexOrderPool } = await import('@/lib/index-order');
+      await closeIndexOrderPool();
     })();
     return closing;
   };

@@ -1,6 +1,7 @@
 import { validationError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
 import { exportPackagesCsv } from '@/lib/portal-lifecycle/export-packages-csv';
+import { csvResponse } from '@/lib/portal-queries/csv-response';
 import { portalQuery } from '@/lib/portal-lifecycle/query';
 import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery } from '@/lib/schemas/lifecycle';
 import { parseOperation } from '@/lib/schemas/parse';
@@ -14,12 +15,5 @@ export const GET = portalRoute(async ({ request, accountId, environment }) => {
   const { limit: _limit, cursor: _cursor, ...filters } = parseOperation(ZListPackagesQuery, raw);
   const body = await exportPackagesCsv({ accountId, environment, filters });
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="packages-${environment}-${day}.csv"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return csvResponse(body, `packages-${environment}-${day}.csv`);
 });

@@ -1,17 +1,11 @@
 import { AppError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
+import { csvResponse } from '@/lib/portal-queries/csv-response';
 import { exportManifestCsv } from '@/lib/portal-queries/export-manifest-csv';
 
 // GET /portal-api/manifests/{id}/export: the packages as CSV (formula-looking cells neutralised), streamed.
 export const GET = portalRoute<{ id: string }>(async ({ accountId, environment, params }) => {
   const exported = await exportManifestCsv({ accountId, environment, id: params.id });
   if (!exported) throw new AppError('not_found', `No manifest ${params.id} in this environment.`);
-  return new Response(exported.stream, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${exported.filename}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return csvResponse(exported.stream, exported.filename);
 });

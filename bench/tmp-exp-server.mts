@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startAppProcess } from './support/processes';
+import { RATE_PATH } from './support/fixtures';
+const url = process.argv[2]!;
+const c = new pg.Client({ connectionString: url }); await c.connect();
+const secret = randomBytes(32).toString('base64url');
+const u = await c.query(`SELECT id FROM users LIMIT 1`);
+await c.query(`INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3, now() + interval '1 day')`, [createHash('sha256').update(secret).digest('hex'), u.rows[0].id, 'x'.repeat(43)]);
+await c.end();
+const server = await startAppProcess({ name: 'prod', env: { ...process.env, DATABASE_URL: url, NODE_ENV: 'production', WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn', WEBHOOK_WORKER: 'off' }, readyPath: RATE_PATH });
+console.log(JSON.stringify({ url: server.url, cookie: `carrier_session=${secret}`, pid: server.pid }));
+process.on('SIGTERM', async () => { await server.stop(); process.exit(0); });
+setInterval(() => {}, 1000);
