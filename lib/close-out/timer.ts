@@ -1,11 +1,13 @@
 import 'server-only';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 import { closeDueManifests } from './cutoff';
 
 /**
  * Runs the automatic close-out every `intervalMs` (± 20 % so that processes spread out) in this process, until
  * stopped. Each run closes what is due (cutoff.ts); a run that fills its batch runs again at once. Errors are logged
- * and the next run tries again.
+ * (a database outage once per interval, lib/log-repeats.ts) and the next run tries again.
  */
 export function startCloseOutTimer(intervalMs: number): { stop: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -22,7 +24,9 @@ export function startCloseOutTimer(intervalMs: number): { stop: () => void } {
       if (closed.length > 0) log.info({ closed: closed.length }, 'closed daily manifests at their cut-off');
       again = closed.length >= 200;
     } catch (error) {
-      log.error({ err: error }, 'automatic close-out failed');
+      // While PostgreSQL is away this fails every run: one line per interval with a count, no stack.
+      if (isDatabaseUnavailable(error)) logRepeated(log, 'warn', 'automatic close-out waits for the database', error, {}, { anyError: true });
+      else log.error({ err: error }, 'automatic close-out failed');
     }
     schedule(again ? 0 : intervalMs * (0.8 + Math.random() * 0.4));
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
 import { httpStatus } from '@/lib/http/errors';
-import { assertSameOrigin, portalRoute } from './route';
+import { assertSameOrigin, errorResponse, portalRoute } from './route';
 
 const signIn = (headers: Record<string, string>) =>
   new Request('http://portal.example/portal-api/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json', host: 'portal.example', ...headers } });
@@ -50,4 +50,17 @@ describe('portalRoute', () => {
       });
     },
   );
+});
+
+describe('errorResponse', () => {
+  it('answers a database outage with 503 and Retry-After, a bug with 500', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const outage = errorResponse(refused, 'req_outage');
+    expect(outage.status).toBe(503);
+    expect(outage.headers.get('retry-after')).toBe('2');
+    expect(((await outage.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+    const bug = errorResponse(new TypeError('x is undefined'), 'req_bug');
+    expect(bug.status).toBe(500);
+    expect(((await bug.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+  });
 });

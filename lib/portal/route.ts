@@ -8,7 +8,9 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 import { assertJsonShape } from '@/lib/http/json-shape';
 import { isPlausiblePathParam } from '@/lib/http/path-params';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { requestEnvironment } from './environment';
 
@@ -45,12 +47,18 @@ export function newRequestId(): string {
 
 /**
  * Turns anything thrown by a handler into the error envelope, with `x-request-id` (and the same id
- * as `error.request_id`); unknown errors become a logged 500.
+ * as `error.request_id`); a database outage a 503, unknown errors a logged 500.
  */
 export function errorResponse(error: unknown, requestId = newRequestId()): Response {
   const headers = { 'x-request-id': requestId };
   if (error instanceof AppError) {
     return jsonResponse(errorBody(error, requestId), { status: httpStatus(error), headers: { ...errorHeaders(error), ...headers } });
+  }
+  if (isDatabaseUnavailable(error)) {
+    // As the API does (lib/http/api-steps.ts): a 503 to retry, logged once per interval without a stack.
+    logRepeated(log, 'error', 'database unavailable', error, { requestId }, { anyError: true });
+    const unavailable = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
+    return jsonResponse(errorBody(unavailable, requestId), { status: httpStatus(unavailable), headers: { ...errorHeaders(unavailable), ...headers } });
   }
   log.error({ err: error, requestId }, 'portal request failed');
   return jsonResponse(errorBody(new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId), {
