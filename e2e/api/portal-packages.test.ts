@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PACKAGE_EXPORT_COLUMNS } from '@/lib/portal-lifecycle/export-packages-csv';
 import { csvCell } from '@/lib/portal-queries/csv';
@@ -73,8 +74,8 @@ beforeAll(async () => {
   containerManifest = container.json.ManifestID;
   const daily = await call('/wf/package', { token: owner.tokens.test, body: packageSample(dailyTn) });
   expect(daily.status, daily.text).toBe(200);
-  const formula = packageSample(formulaTn);
-  formula.package.ToName = '=HYPERLINK("http://evil.example","x")';
+  const sample = packageSample(formulaTn);
+  const formula = { ...sample, package: { ...sample.package, ToName: '=HYPERLINK("http://evil.example","x")', ToPhone: '+44 20 7946 0958' } };
   const hostile = await call('/wf/package', { token: owner.tokens.test, body: formula });
   expect(hostile.status, hostile.text).toBe(200);
 });
@@ -262,6 +263,14 @@ describe('portal packages: CSV export', () => {
     const toName = header.indexOf('ToName');
     expect(byTn.get(formulaTn)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(toName).toBeGreaterThan(4);
+    // Opened as a spreadsheet would read it, with a CSV parser: the formula is text, the phone number as sent.
+    const parsed = Papa.parse<Record<string, string>>(await (await fetch(`${baseUrl}/portal-api/exports/packages?tracking_number=${formulaTn}&environment=test`, {
+      headers: { cookie: owner.cookie },
+    })).text(), { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data).toHaveLength(1);
+    expect(parsed.data[0]?.ToName).toBe(`'=HYPERLINK("http://evil.example","x")`);
+    expect(parsed.data[0]?.ToPhone).toBe('+44 20 7946 0958');
     // A filter narrows it: only the cancelled one.
     const cancelled = await portal(owner, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}&status=cancelled`);
     expect(cancelled.text.split('\r\n').filter(Boolean).map((l) => l.split(',')[0])).toEqual(['TrackingNumber', dailyTn]);
@@ -307,7 +316,7 @@ describe('portal packages: CSV export', () => {
     }
     expect(exported.text).toContain(`"say ""hi"",\r\nthen\nleave 📦 🚚"`);
     expect(exported.text).toContain(`,'=1+2,`);
-    expect(exported.text).toContain(`,'+SUM(A1),"'-2,5",'@cmd,'\tTab,`);
+    expect(exported.text).toContain(`,'+SUM(A1),"-2,5",'@cmd,'\tTab,`);
     expect(exported.text).toContain(`,"'\rCR first",`);
     // The manifest exports: csvCell over the stored JSON's fields, in schema order.
     const daily = await db.$queryRawUnsafe<{ id: string; data: Record<string, unknown> }[]>(

@@ -1,6 +1,8 @@
 // csv.ts's csvCell for the streamed exports' inner loop (a 100,000-row export is millions of cells): the same
-// output (csv.test.ts and e2e/api/portal-packages.test.ts check it against csvCell), without a regex for the
-// formula check or a second string for values that need neither a quote nor quoting. Client-safe.
+// output (csv.test.ts and e2e/api/portal-packages.test.ts check it against csvCell), with a regex only for the
+// rare cells that start with a sign, and no second string for values that need neither a quote nor quoting. Client-safe.
+
+import { SIGNED_NUMBER } from './csv';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -13,8 +15,8 @@ export function exportCell(value: unknown): string {
   // An object or array as JSON; nothing else (a function, a symbol) comes out of stored JSON.
   else text = JSON.stringify(value) ?? '';
   const first = text.charCodeAt(0);
-  // = + - @ TAB CR: a spreadsheet would run it as a formula (csv.ts FORMULA_START).
-  if (first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) text = `'${text}`;
+  // = @ TAB CR, or + - unless a phone number or a number: a spreadsheet would run it as a formula (csv.ts).
+  if (first === 61 || first === 64 || first === 9 || first === 13 || ((first === 43 || first === 45) && !SIGNED_NUMBER.test(text))) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -4,9 +4,19 @@ import { csvCell, neutraliseFormula, toCsv } from './csv';
 describe('csv', () => {
   it.each([
     ['=HYPERLINK("x")', `'=HYPERLINK("x")`],
-    ['+1', `'+1`],
-    ['-2', `'-2`],
+    ['+SUM(A1)', `'+SUM(A1)`],
+    ['-A1', `'-A1`],
+    ['-2+cmd|\' /C calc\'!A0', `'-2+cmd|' /C calc'!A0`],
+    ['+1e5', `'+1e5`],
+    ['+', `'+`],
+    ['- ', `'- `],
     ['@SUM(A1)', `'@SUM(A1)`],
+    // A phone number or a signed number stays usable: no letter, quote or | can make it a formula.
+    ['+44 20 7946 0958', '+44 20 7946 0958'],
+    ['+1 (555) 010-0199', '+1 (555) 010-0199'],
+    ['-2', '-2'],
+    ['-12.5', '-12.5'],
+    ['+49/30/1234-5', '+49/30/1234-5'],
     ['\tcmd', `'\tcmd`],
     ['\rcmd', `'\rcmd`],
     ['plain', 'plain'],

@@ -4,9 +4,20 @@
 /** A cell a spreadsheet would run as a formula starts with one of these (OWASP "CSV injection"). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** Prefixes a single quote to a value a spreadsheet would read as a formula. */
+/**
+ * A sign followed only by digits, spaces and . , ( ) / - (with at least one digit): a phone number such as
+ * +44 20 7946 0958 or a number such as -12.5. A spreadsheet reads it at most as a number or arithmetic on
+ * numbers; without a letter, a quote or a `|` it cannot call a function, name a cell or start a program, so
+ * it is written as it is rather than spoiled with a quote.
+ */
+export const SIGNED_NUMBER = /^[+-][\d .,()/-]*\d[\d .,()/-]*$/;
+
+/**
+ * Prefixes a single quote to a value a spreadsheet would evaluate as a formula: one that starts with
+ * = @ TAB or CR, or with + or - unless it is a SIGNED_NUMBER. docs/decisions/exports.md gives the rule.
+ */
 export function neutraliseFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value;
 }
 
 export function csvCell(value: unknown): string {
