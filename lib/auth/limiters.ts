@@ -78,6 +78,14 @@ export function retryAfterSeconds(ms: number): number {
 }
 
 /** The 429 a refused limiter answers with. */
+/** How long to wait, in words: "45 seconds", "1 minute", "15 minutes" (whole minutes rounded up past a minute). */
+export function waitInWords(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return s === 1 ? '1 second' : `${s} seconds`;
+  const minutes = Math.ceil(s / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
 export function rateLimited(message: (seconds: number) => string, ms: number): AppError {
   const seconds = retryAfterSeconds(ms);
   return new AppError('rate_limited', message(seconds), { retryAfterSeconds: seconds });

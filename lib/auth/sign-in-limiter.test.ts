@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitInWords } from './limiters';
 import { slowdownMs } from './sign-in-limiter';
 
 // The e-mail-wide answer to many failures is a delay, never a refusal (issue 11, finding 3).
@@ -12,5 +13,19 @@ describe('slowdownMs', () => {
     expect(slowdownMs(13, settings)).toBe(1_000);
     expect(slowdownMs(21, settings)).toBe(3_000);
     expect(slowdownMs(10_000, settings)).toBe(3_000);
+  });
+});
+
+describe('waitInWords', () => {
+  it.each([
+    [0, '1 second'],
+    [1, '1 second'],
+    [0.2, '1 second'],
+    [45, '45 seconds'],
+    [60, '1 minute'],
+    [61, '2 minutes'],
+    [900, '15 minutes'],
+  ])('%d s is "%s", never "minute(s)"', (seconds, words) => {
+    expect(waitInWords(seconds)).toBe(words);
   });
 });

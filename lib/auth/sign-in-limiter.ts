@@ -1,7 +1,7 @@
 import 'server-only';
 import { env, type Env } from '@/lib/env';
 import { addressKey } from '@/lib/net/address-key';
-import { consume, emailKey, limiters, rateLimited } from './limiters';
+import { consume, emailKey, limiters, rateLimited, waitInWords } from './limiters';
 
 // Failed sign-ins, counted in PostgreSQL so that every instance agrees (docs/decisions/rate-limiting.md):
 //  - per (e-mail, address): SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS per window, then that address
@@ -14,7 +14,7 @@ import { consume, emailKey, limiters, rateLimited } from './limiters';
 // Attempts are counted before the password is checked, so parallel guesses cannot all slip past
 // the limit; a success gives its point back and forgets its (e-mail, address) failures.
 
-const message = (s: number) => `Too many failed sign-in attempts. Try again in ${Math.ceil(s / 60)} minute(s).`;
+const message = (s: number) => `Too many failed sign-in attempts. Try again in ${waitInWords(s)}.`;
 
 export interface SignInAttempt {
   email: string;
