@@ -18,8 +18,12 @@ test.describe('rate calculator', () => {
 
     // Airport search by city, picked with the keyboard.
     const origin = page.getByRole('combobox', { name: 'Origin airport' });
-    await origin.fill('new york');
     const suggestions = page.getByRole('listbox', { name: 'Airports' }).getByRole('option');
+    // Ranked by size within a city: Heathrow among London's first four, not behind London City or Ontario's London.
+    await origin.fill('london');
+    await expect.poll(async () => (await suggestions.allTextContents()).slice(0, 4).join(' ')).toContain('LHR');
+    expect((await suggestions.allTextContents()).slice(0, 4).join(' ')).not.toMatch(/LCY|YXU/);
+    await origin.fill('new york');
     await expect(suggestions.filter({ hasText: 'JFK' })).toBeVisible();
     await screenshots(page, testInfo, 'rates-airport-search');
     await suggestions.filter({ hasText: 'JFK' }).click();

