@@ -97,7 +97,7 @@ function malformedPath(request: NextRequest): NextResponse | undefined {
 export const config = {
   matcher: [
     {
-      source: '/((?!api/|version-test/|_next/static|_next/image|favicon.ico|healthz|readyz).*)',
+      source: '/((?!api/|version-test/|_next/static|_next/image|favicon.ico|healthz$|readyz$).*)',
       missing: [
         { type: 'header', key: 'next-router-prefetch' },
         { type: 'header', key: 'purpose', value: 'prefetch' },
