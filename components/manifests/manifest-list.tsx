@@ -34,7 +34,7 @@ export function TypeBadge({ type }: { type: 'container' | 'daily' }) {
 /** The list's filters live in the URL, so a filtered list can be bookmarked and Back works. */
 export function ManifestListView() {
   const portal = usePortalEnvironment();
-  const filters = useUrlFilters(FILTERS, { history: 'replace' });
+  const filters = useUrlFilters(FILTERS, { history: 'replace', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { applied, bind, filtered } = filters;
   // Keyset paging: `after`/`before` are the API's cursors; `at` is only where the page starts, for the
   // "26–50 of N" line.
@@ -69,7 +69,7 @@ export function ManifestListView() {
         <Field label="From">
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('from')} />
         </Field>
-        <Field label="To">
+        <Field label="To" error={filters.errorOf('to')}>
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('to')} />
         </Field>
         <Field label="Service">

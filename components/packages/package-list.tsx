@@ -37,7 +37,7 @@ const FIRST = '0';
 /** Every package of the environment, container and daily, newest first; filters and page in the URL. */
 export function PackageListView() {
   const portal = usePortalEnvironment();
-  const filters = useUrlFilters(PACKAGE_FILTERS, { history: 'push' });
+  const filters = useUrlFilters(PACKAGE_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' } });
   const { applied, form, bind, filtered } = filters;
   const cursor = filters.params.get('cursor') ?? '';
   const trail = (filters.params.get('back') ?? '').split('.').filter(Boolean);
@@ -119,7 +119,7 @@ export function PackageListView() {
         <Field label="Manifest date from">
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('from')} />
         </Field>
-        <Field label="Manifest date to">
+        <Field label="Manifest date to" error={filters.errorOf('to')}>
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('to')} />
         </Field>
       </FilterBar>

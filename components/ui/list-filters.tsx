@@ -20,9 +20,11 @@ function filterQuery<K extends string>(keys: readonly K[], filters: Filters<K>):
 /**
  * A list's filters kept in the page URL (bookmarkable, Back works): what is applied, the form being edited,
  * and navigation that writes filters plus the list's own paging parameters. `history` says whether a new
- * filter or page is a history entry (`push`) or replaces the current one.
+ * filter or page is a history entry (`push`) or replaces the current one. `range` names a pair of day
+ * filters (YYYY-MM-DD): a To before the From is explained on the To field (`errorOf`) and not applied,
+ * rather than showing an empty list.
  */
-export function useUrlFilters<K extends string>(keys: readonly K[], { history }: { history: 'push' | 'replace' }) {
+export function useUrlFilters<K extends string>(keys: readonly K[], { history, range }: { history: 'push' | 'replace'; range?: { from: K; to: K; fromLabel: string } }) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -44,10 +46,18 @@ export function useUrlFilters<K extends string>(keys: readonly K[], { history }:
     else router.replace(url, { scroll: false });
   }
 
+  // Days as YYYY-MM-DD compare as text.
+  const rangeError =
+    range && form[range.from] && form[range.to] && form[range.to] < form[range.from]
+      ? `must be on or after the ${range.fromLabel} date (${form[range.from]})`
+      : undefined;
+
   return {
     params,
     applied,
     form,
+    /** The message for a filter's field, if its value cannot be applied. */
+    errorOf: (key: K): string | undefined => (range && key === range.to ? rangeError : undefined),
     filtered: keys.some((k) => applied[k]),
     /** The applied filters as query parameters, to add paging or the environment to. */
     query: () => filterQuery(keys, applied),
@@ -57,8 +67,12 @@ export function useUrlFilters<K extends string>(keys: readonly K[], { history }:
       onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value })),
     }),
     navigate,
-    apply: (event: FormEvent) => {
+    apply: (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
+      if (rangeError) {
+        event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+        return;
+      }
       navigate(form);
     },
     clear: () => {
@@ -86,7 +100,7 @@ export function FilterBar({
   label: string;
   columns: keyof typeof GRID;
   filtered: boolean;
-  onSubmit: (event: FormEvent) => void;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onClear: () => void;
   actions?: ReactNode;
   children: ReactNode;

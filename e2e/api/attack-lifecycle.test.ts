@@ -1148,6 +1148,9 @@ describe('portal-api lifecycle routes', () => {
       ['/portal-api/manifests?service=%ED%A0%80%00', 'service'],
       ['/portal-api/manifests?after=%00', 'after'],
       ['/portal-api/manifests?before=a%00', 'before'],
+      // A range that holds nothing is explained rather than answered with an empty list.
+      ['/portal-api/manifests?from=2026-11-20&to=2026-11-10', 'to'],
+      ['/portal-api/packages?from=2026-11-20&to=2026-11-10', 'to'],
     ];
     for (const [path, field] of cases) {
       const answer = await portal(a, 'GET', path);

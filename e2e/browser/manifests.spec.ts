@@ -78,6 +78,15 @@ test.describe('manifests', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByText('No manifests match these filters')).toBeVisible();
     await screenshots(page, testInfo, 'manifests-list-empty-filter');
+    // A To before the From is explained on the To field, focused, and not applied (it once showed an empty list).
+    const applied = page.url();
+    await page.getByLabel('To', { exact: true }).fill('2000-12-31');
+    await expect(page.getByText('must be on or after the From date (2001-01-01)')).toBeVisible();
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByLabel('To', { exact: true })).toBeFocused();
+    await expect(page.getByLabel('To', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    expect(page.url()).toBe(applied);
+    await screenshots(page, testInfo, 'manifests-list-reversed-range');
     await page.getByRole('button', { name: 'Clear filters' }).first().click();
     await page.getByLabel('Service').selectOption('AirSkip');
     await page.getByRole('button', { name: 'Apply' }).click();

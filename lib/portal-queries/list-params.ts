@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDayViolation } from '@/lib/schemas/fields';
+import { rangeInOrder } from '@/lib/schemas/lifecycle';
 import { storableString } from '@/lib/schemas/text-rule';
 
 // Query-string parameters of the portal's list endpoints, parsed once with parseOperation, so a bad
@@ -30,7 +31,7 @@ export const ZManifestListQuery = z.object({
   after: z.string().max(200).optional().catch(undefined),
   before: z.string().max(200).optional().catch(undefined),
   limit: z.coerce.number().int().min(1).max(100).optional().catch(undefined),
-});
+}).superRefine(rangeInOrder);
 export type TManifestListQuery = z.infer<typeof ZManifestListQuery>;
 
 export const ZPageQuery = z.object({

@@ -33,7 +33,7 @@ function day() {
 }
 
 /** `to` before `from`: a range that holds nothing is a mistake in the request, answered 422 naming `to`. */
-function rangeInOrder(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
+export function rangeInOrder(q: { from?: string; to?: string }, ctx: z.RefinementCtx): void {
   if (q.from !== undefined && q.to !== undefined && q.to < q.from) {
     ctx.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${q.from})` });
   }
