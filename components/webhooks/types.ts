@@ -21,9 +21,11 @@ export interface WebhookDelivery {
   success: boolean;
   status_code: number | null;
   duration_ms: number;
+  request: { headers: Record<string, string>; body: string; body_bytes: number } | null;
   response_body: string | null;
   error: string | null;
   message_status: string;
+  next_attempt_at: string | null;
 }
 
 export interface WebhookDeliveryPage {

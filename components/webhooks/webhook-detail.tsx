@@ -1,11 +1,15 @@
 'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, LoadingBlock, PageHeader, Table, Td, Th, Tr } from '@/components/ui';
-import { PortalError } from '@/lib/portal/fetcher';
+import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, Select, Table, Td, Th, Tr } from '@/components/ui';
+import { applyFieldErrors, PortalError } from '@/lib/portal/fetcher';
+import { ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { EndpointFields, type EndpointForm } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
 import { formatDateTime } from '@/lib/portal/format';
@@ -19,6 +23,7 @@ export function WebhookDetailView({ id }: { id: string }) {
   const [notice, setNotice] = useState<{ tone: 'success' | 'danger' | 'info'; text: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
+  const [editing, setEditing] = useState(false);
 
   const endpoint = useQuery({
     queryKey: portal.key('webhook', id),
@@ -114,6 +119,20 @@ export function WebhookDetailView({ id }: { id: string }) {
         </Card>
       ) : null}
 
+      {editing ? (
+        <EditEndpoint
+          endpoint={e}
+          onDone={(updated) => {
+            setEditing(false);
+            if (updated) {
+              queryClient.setQueryData(portal.key('webhook', id), updated);
+              refresh();
+              setNotice({ tone: 'success', text: 'Endpoint updated. Events from now on are sent to the new URL.' });
+            }
+          }}
+        />
+      ) : null}
+
       <Card>
         <CardTitle>Details</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
@@ -137,6 +156,9 @@ export function WebhookDetailView({ id }: { id: string }) {
         <div className="mt-5 flex flex-wrap gap-2">
           <Button onClick={() => test.mutate()} loading={test.isPending} disabled={!e.enabled}>
             Send test event
+          </Button>
+          <Button variant="secondary" onClick={() => setEditing(true)} disabled={editing}>
+            Edit
           </Button>
           <Button variant="secondary" onClick={() => toggle.mutate(!e.enabled)} loading={toggle.isPending}>
             {e.enabled ? 'Disable' : 'Enable'}
@@ -177,6 +199,51 @@ export function WebhookDetailView({ id }: { id: string }) {
   );
 }
 
+const endpointResolver = zodResolver(ZCreateWebhookRequest);
+
+/** Editing an endpoint's URL, events and description (PATCH); the signing secret stays. */
+function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpointView; onDone: (updated: WebhookEndpointView | null) => void }) {
+  const portal = usePortalEnvironment();
+  const [problem, setProblem] = useState<string[]>([]);
+  const form: EndpointForm = useForm({
+    resolver: endpointResolver,
+    defaultValues: { url: endpoint.url, events: endpoint.events, description: endpoint.description },
+  });
+  const save = useMutation({
+    mutationFn: (body: TCreateWebhookRequestInput) =>
+      portal.fetch<WebhookEndpointView>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body }),
+    onSuccess: (updated) => onDone(updated),
+    onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
+  });
+  const submit = form.handleSubmit((values) => {
+    setProblem([]);
+    save.mutate(values);
+  });
+  return (
+    <Card>
+      <CardTitle>Edit endpoint</CardTitle>
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
+        <EndpointFields form={form} idPrefix="edit-endpoint" />
+        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
+        <div className="flex gap-2">
+          <Button type="submit" loading={save.isPending}>
+            Save changes
+          </Button>
+          <Button variant="secondary" onClick={() => onDone(null)}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+const PRE =
+  'mt-1 max-h-60 max-w-[calc(100vw-4rem)] overflow-auto whitespace-pre-wrap break-all rounded border border-slate-200 bg-white p-2 font-mono text-xs text-slate-900';
+
+const OUTCOMES = { all: 'All attempts', succeeded: 'Delivered', failed: 'Failed' } as const;
+const isOutcome = (value: string): value is keyof typeof OUTCOMES => Object.hasOwn(OUTCOMES, value);
+
 function DeliveryLog({
   id,
   enabled,
@@ -190,10 +257,14 @@ function DeliveryLog({
   const portal = usePortalEnvironment();
   const base = `/portal-api/webhooks/${encodeURIComponent(id)}/deliveries`;
   const [open, setOpen] = useState<Set<string>>(new Set());
+  const [outcome, setOutcome] = useState<keyof typeof OUTCOMES>('all');
   const log = useInfiniteQuery({
-    queryKey: portal.key('webhook-deliveries', id),
+    queryKey: portal.key('webhook-deliveries', id, outcome),
     queryFn: ({ pageParam, signal }) =>
-      portal.fetch<WebhookDeliveryPage>(`${base}?limit=20${pageParam ? `&cursor=${pageParam}` : ''}`, { signal }),
+      portal.fetch<WebhookDeliveryPage>(
+        `${base}?limit=20${outcome === 'all' ? '' : `&outcome=${outcome}`}${pageParam ? `&cursor=${pageParam}` : ''}`,
+        { signal },
+      ),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     // Attempts arrive from the delivery worker; keep the first page fresh while the page is open.
@@ -222,7 +293,18 @@ function DeliveryLog({
         <h2 id="log-title" className="text-base font-semibold text-slate-900">
           Delivery log
         </h2>
-        <p className="text-xs text-slate-600">Every attempt, newest first. Refreshes every few seconds.</p>
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-xs text-slate-600">Every attempt, newest first. Refreshes every few seconds.</p>
+          <Field label="Show" className="flex items-center gap-2 space-y-0">
+            <Select value={outcome} onChange={(event) => setOutcome(isOutcome(event.target.value) ? event.target.value : 'all')}>
+              {Object.entries(OUTCOMES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </div>
       </div>
       {log.isPending ? (
         <div className="px-4 sm:px-6">
@@ -234,7 +316,9 @@ function DeliveryLog({
         </div>
       ) : rows.length === 0 ? (
         <p className="px-4 py-6 text-sm text-slate-600 sm:px-6">
-          No delivery attempts yet. Send a test event to try the endpoint.
+          {outcome === 'all'
+            ? 'No delivery attempts yet. Send a test event to try the endpoint.'
+            : `No ${outcome === 'succeeded' ? 'delivered' : 'failed'} attempts.`}
         </p>
       ) : (
         <div className="mt-3 px-4 sm:px-0">
@@ -271,7 +355,7 @@ function DeliveryLog({
                         >
                           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
                           <span className="sr-only">
-                            {expanded ? 'Hide' : 'Show'} response of attempt {d.id}
+                            {expanded ? 'Hide' : 'Show'} request and response of attempt {d.id}
                           </span>
                         </button>
                       </Td>
@@ -286,6 +370,9 @@ function DeliveryLog({
                         ) : (
                           <Badge tone="danger">{d.status_code ? `${d.status_code} failed` : 'No response'}</Badge>
                         )}
+                        {d.next_attempt_at ? (
+                          <span className="mt-1 block text-xs text-slate-600">Retry at {formatDateTime(d.next_attempt_at, { seconds: true })}</span>
+                        ) : null}
                       </Td>
                       <Td className="text-right tabular-nums">{d.duration_ms} ms</Td>
                       <Td className="font-mono text-xs">{d.message_id}</Td>
@@ -313,10 +400,24 @@ function DeliveryLog({
                               </>
                             ) : null}
                           </p>
+                          {d.next_attempt_at ? (
+                            <p className="mt-1 text-slate-700">Next attempt: {formatDateTime(d.next_attempt_at, { seconds: true })}</p>
+                          ) : null}
+                          {d.request ? (
+                            <>
+                              <p className="mt-2 font-medium text-slate-800">Request headers</p>
+                              <pre className={PRE}>{Object.entries(d.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>
+                              <p className="mt-2 font-medium text-slate-800">
+                                Request body ({d.request.body_bytes.toLocaleString()} bytes
+                                {new TextEncoder().encode(d.request.body).length < d.request.body_bytes ? ', the first 16 KB shown' : ''})
+                              </p>
+                              <pre className={PRE}>{d.request.body}</pre>
+                            </>
+                          ) : (
+                            <p className="mt-2 text-slate-700">Nothing was sent in this attempt.</p>
+                          )}
                           <p className="mt-2 font-medium text-slate-800">Response body (first 2 KB)</p>
-                          <pre className="mt-1 max-h-60 max-w-[calc(100vw-4rem)] overflow-auto whitespace-pre-wrap break-all rounded border border-slate-200 bg-white p-2 font-mono text-xs text-slate-900">
-                            {d.response_body || '(empty)'}
-                          </pre>
+                          <pre className={PRE}>{d.response_body || '(empty)'}</pre>
                         </td>
                       </tr>
                     ) : null}

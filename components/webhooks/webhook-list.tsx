@@ -6,9 +6,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
+import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { PACKAGE_SORTING_EVENT, WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
+import { EndpointFields } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookEndpointView } from './types';
 
@@ -113,38 +114,11 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
     );
   }
 
-  const errors = form.formState.errors;
   return (
     <Card>
       <CardTitle>Add a webhook endpoint</CardTitle>
       <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
-        <Field label="Endpoint URL" required error={errors.url?.message} hint="We POST signed JSON here (Standard Webhooks).">
-          <Input type="url" placeholder="https://example.com/webhooks/carrier" autoComplete="off" {...form.register('url')} />
-        </Field>
-        <fieldset aria-describedby={errors.events ? 'events-error' : undefined}>
-          <legend className="text-sm font-medium text-slate-800">
-            Events{' '}
-            <span className="text-red-700" aria-hidden="true">
-              *
-            </span>
-          </legend>
-          <div className="mt-1 space-y-1">
-            {WEBHOOK_EVENTS.map((event) => (
-              <label key={event} className="flex items-center gap-2 text-sm text-slate-800">
-                <input type="checkbox" value={event} {...form.register('events')} className="h-4 w-4" />
-                <code>{event}</code> <span className="text-slate-600">— a package manifest was accepted</span>
-              </label>
-            ))}
-          </div>
-          {errors.events ? (
-            <p id="events-error" className="mt-1 text-sm text-red-700">
-              {errors.events.message ?? 'Choose at least one event'}
-            </p>
-          ) : null}
-        </fieldset>
-        <Field label="Description" error={errors.description?.message}>
-          <Input autoComplete="off" {...form.register('description')} />
-        </Field>
+        <EndpointFields form={form} idPrefix="new-endpoint" />
         {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
         <div className="flex gap-2">
           <Button type="submit" loading={mutation.isPending}>

@@ -126,7 +126,15 @@ describe('delivery', () => {
       response_body: 'ok',
       error: null,
       message_status: 'succeeded',
+      next_attempt_at: null,
     });
+    // The log shows what was sent, byte for byte: the body, and every header the receiver got from us.
+    const sent = log.json.data[0].request;
+    expect(sent.body).toBe(got.body);
+    expect(sent.body_bytes).toBe(Buffer.byteLength(got.body));
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'user-agent', 'x-carrier-event', 'content-length']) {
+      expect(sent.headers[name], name).toBe(got.headers[name]);
+    }
   });
 
   it('retries a receiver that fails N times: N+1 attempts logged, the same webhook-id throughout', async () => {
@@ -155,6 +163,18 @@ describe('delivery', () => {
     ]);
     expect(attempts[0].responseBody).toBe('fail 0');
     expect(attempts[0].error).toBe('HTTP 500');
+    // Filtered by outcome: the three failures, newest first, or the one success; each shows the headers of its own try.
+    const failed = await request('GET', `/webhooks/${endpoint.id}/deliveries?outcome=failed`, shipper.tokens.test);
+    expect(failed.json.data.map((d: { attempt: number }) => d.attempt)).toEqual([3, 2, 1]);
+    for (const d of failed.json.data as { attempt: number; request: { headers: Record<string, string> } }[]) {
+      expect(d.request.headers['webhook-timestamp']).toBe(got[d.attempt - 1].headers['webhook-timestamp']);
+      expect(d.request.headers['webhook-signature']).toBe(got[d.attempt - 1].headers['webhook-signature']);
+    }
+    const delivered = await request('GET', `/webhooks/${endpoint.id}/deliveries?outcome=SUCCEEDED`, shipper.tokens.test);
+    expect(delivered.json.data.map((d: { attempt: number }) => d.attempt)).toEqual([4]);
+    const bad = await request('GET', `/webhooks/${endpoint.id}/deliveries?outcome=pending`, shipper.tokens.test);
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.details).toEqual([{ path: 'outcome', message: 'must be one of: succeeded, failed' }]);
     const message = await db.webhookMessage.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     expect(message).toMatchObject({ status: 'succeeded', attemptCount: 4 });
     const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });

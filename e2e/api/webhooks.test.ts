@@ -506,8 +506,15 @@ describe('GET /webhooks/{id}/deliveries', () => {
       response_body: 'oops 5',
       error: 'HTTP 500',
       message_status: 'failed',
+      // Written before request headers were recorded: nothing to show, and no retry due for a failed message.
+      request: null,
+      next_attempt_at: null,
     });
     expect(first.json.data[0].id).toMatch(/^att_\d+$/);
+    // A message waiting for its retry says when it is due.
+    const waiting = await seedMessage(endpoint.id, shipper.accountId, 1, 'pending');
+    const latest = await call(`/webhooks/${endpoint.id}/deliveries?limit=1`, { method: 'GET', token: shipper.tokens.test });
+    expect(latest.json.data[0]).toMatchObject({ message_id: waiting.id, message_status: 'pending', next_attempt_at: waiting.nextAttemptAt.toISOString() });
   });
 
   it.each([
@@ -515,6 +522,8 @@ describe('GET /webhooks/{id}/deliveries', () => {
     ['limit=101', 'limit', 'must be between 1 and 100'],
     ['limit=abc', 'limit', 'must be a whole number'],
     ['cursor=msg_1', 'cursor', 'must be a next_cursor value from a previous page'],
+    ['outcome=maybe', 'outcome', 'must be one of: succeeded, failed'],
+    ['outcome=%00', 'outcome', 'must not contain control characters (found NUL at position 0)'],
   ])('refuses ?%s', async (query, path, message) => {
     const endpoint = await register(acme);
     const error = expectError(

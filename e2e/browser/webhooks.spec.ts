@@ -9,6 +9,7 @@ import { expect, screenshots, test } from '../fixtures';
 interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  path: string;
 }
 
 async function startReceiver(): Promise<{ url: string; received: Received[]; server: Server }> {
@@ -17,7 +18,7 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; ser
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      received.push({ headers: req.headers, body });
+      received.push({ headers: req.headers, body, path: req.url ?? '' });
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`ok from receiver #${received.length}`);
     });
@@ -81,12 +82,15 @@ test.describe('webhooks', () => {
       }) as { manifest_id: string; package_count: number; tracking_numbers: string[] };
       expect(payload.package_count).toBe(payload.tracking_numbers.length);
 
-      // Expand the attempt: the receiver's response body.
+      // Expand the attempt: what was sent (every header, the body) and the receiver's response body.
       await rows
         .first()
-        .getByRole('button', { name: /Show response/ })
+        .getByRole('button', { name: /Show request and response/ })
         .click();
       await expect(page.getByText('ok from receiver #1')).toBeVisible();
+      await expect(page.getByText(`webhook-id: ${String(delivered.headers['webhook-id'])}`)).toBeVisible();
+      await expect(page.getByText(`webhook-signature: ${String(delivered.headers['webhook-signature'])}`)).toBeVisible();
+      await expect(page.getByText(delivered.body, { exact: true })).toBeVisible();
       await screenshots(page, testInfo, 'webhook-detail-log');
 
       // Redeliver: a second attempt of the same message.
@@ -95,6 +99,37 @@ test.describe('webhooks', () => {
       await expect(rows.first()).toContainText('#2');
       expect(receiver.received).toHaveLength(2);
       expect(receiver.received[1].headers['webhook-id']).toBe(delivered.headers['webhook-id']);
+
+      // The log filtered by outcome: both delivered, none failed.
+      const show = page.getByRole('combobox', { name: 'Show' });
+      await show.selectOption('failed');
+      await expect(page.getByText('No failed attempts.')).toBeVisible();
+      await show.selectOption('succeeded');
+      await expect(rows).toHaveCount(2);
+      await show.selectOption('all');
+
+      // Edit the URL and the events; the next event goes to the new URL, signed with the same secret.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const editUrl = page.getByLabel(/Endpoint URL/);
+      await expect(editUrl).toHaveValue(receiver.url);
+      await editUrl.fill('not a url');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(editUrl).toHaveAttribute('aria-invalid', 'true');
+      await editUrl.fill(`${receiver.url}/v2`);
+      await page.getByRole('checkbox', { name: /package\.delivered/ }).check();
+      await screenshots(page, testInfo, 'webhook-detail-edit');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByText('Endpoint updated.')).toBeVisible();
+      await expect(page.getByText(`${receiver.url}/v2`)).toBeVisible();
+      await expect(page.getByText('package.sorting, package.delivered')).toBeVisible();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect(rows).toHaveCount(3, { timeout: 20_000 });
+      expect(receiver.received.at(-1)?.path).toBe('/hooks/carrier/v2');
+      new Webhook(secret).verify(receiver.received.at(-1)?.body ?? '', {
+        'webhook-id': String(receiver.received.at(-1)?.headers['webhook-id']),
+        'webhook-timestamp': String(receiver.received.at(-1)?.headers['webhook-timestamp']),
+        'webhook-signature': String(receiver.received.at(-1)?.headers['webhook-signature']),
+      });
 
       // Disable: shown with its reason, no test events; enable again.
       await page.getByRole('button', { name: 'Disable' }).click();

@@ -196,9 +196,19 @@ const deliverySchema: Json = {
     success: { type: 'boolean' },
     status_code: { type: ['integer', 'null'] },
     duration_ms: { type: 'integer' },
+    request: {
+      type: ['object', 'null'],
+      description: 'What the attempt sent; null when nothing was sent (the destination was refused) and for attempts logged before this was recorded.',
+      properties: {
+        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every header sent, the signature and timestamp included.' },
+        body: { type: 'string', description: 'The JSON body sent, its first 16 KB.' },
+        body_bytes: { type: 'integer', description: 'The whole body\'s size in bytes.' },
+      },
+    },
     response_body: { type: ['string', 'null'], description: 'First 2 KB of the response.' },
     error: { type: ['string', 'null'] },
     message_status: { type: 'string', enum: ['pending', 'delivering', 'succeeded', 'failed'] },
+    next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'While the message waits for a retry: when it is due.' },
   },
 };
 

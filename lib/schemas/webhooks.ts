@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integer, text } from './fields';
+import { integer, oneOf, text } from './fields';
 import { textRuleViolation } from './text-rule';
 
 // Webhook endpoints: the API (lib/http/operations/webhooks.ts) and the portal's forms share these.
@@ -154,6 +154,8 @@ export const DELIVERIES_PAGE_MAX = 100;
 // GET /api/1.1/webhooks/{id}/deliveries?limit=&cursor=: newest attempt first.
 export const ZListWebhookDeliveriesQuery = z.object({
   limit: integer({ min: 1, max: DELIVERIES_PAGE_MAX }),
+  /** Only the attempts that succeeded (2xx) or only those that did not. */
+  outcome: oneOf(['succeeded', 'failed'] as const),
   cursor: z
     .unknown()
     .transform((value, ctx): string | undefined => {

@@ -69,6 +69,7 @@ export async function deliverMessage(message: ClaimedMessage, settings: Delivery
       responseBody: null,
       error: error instanceof DestinationRefusedError ? `refused before connecting: ${error.message}` : `not sent: ${error.message}`,
       retryAfter: null,
+      requestHeaders: null,
     };
   }
 
@@ -95,6 +96,7 @@ export async function deliverMessage(message: ClaimedMessage, settings: Delivery
     statusCode: status,
     durationMs: result.durationMs,
     responseBody: result.responseBody,
+    requestHeaders: result.requestHeaders,
     error:
       result.error ??
       (success

@@ -1,16 +1,46 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import type { TListWebhookDeliveriesQuery } from '@/lib/schemas/webhooks';
+import { messageBody } from './deliver-message';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
-/** The endpoint's attempt log, newest first, a page at a time (cursor: the last attempt id seen). */
+/** The first 16 KB of the body an attempt sent is shown in the log (a manifest's 5,000 tracking numbers are ~100 KB). */
+export const REQUEST_LOG_BYTES = 16_384;
+
+/** At most `bytes` of UTF-8 `text`, cut at a character boundary. */
+function truncateUtf8(text: string, bytes: number): string {
+  const buffer = Buffer.from(text);
+  if (buffer.length <= bytes) return text;
+  // Decoding a cut multi-byte character gives U+FFFD at the end: drop it.
+  return buffer.subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+}
+
+/** The headers column as written by record-attempt.ts: an object of strings (anything else is left out). */
+function headersOf(value: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [name, text] of Object.entries(value)) if (typeof text === 'string') headers[name] = text;
+  }
+  return headers;
+}
+
+/**
+ * The endpoint's attempt log, newest first, a page at a time (cursor: the last attempt id seen), optionally only
+ * the attempts that succeeded or failed. Each attempt shows what it sent (its headers as recorded, the body rebuilt
+ * from the event exactly as deliver-message.ts builds it) and, while its message waits for a retry, when that is.
+ */
 export async function listWebhookDeliveries(options: EndpointScope & { query: TListWebhookDeliveriesQuery }) {
   await findWebhookEndpoint(options);
   const limit = options.query.limit ?? 20;
   const before = options.query.cursor ? BigInt(options.query.cursor.slice('att_'.length)) : null;
-  // An ordinary read: Prisma (the index on (endpoint_id, id) pages it).
+  const outcome = options.query.outcome;
+  // An ordinary read: Prisma (the index on (endpoint_id, id), or (endpoint_id, success, id) by outcome, pages it).
   const rows = await db.webhookAttempt.findMany({
-    where: { endpointId: options.id, ...(before === null ? {} : { id: { lt: before } }) },
+    where: {
+      endpointId: options.id,
+      ...(outcome === undefined ? {} : { success: outcome === 'succeeded' }),
+      ...(before === null ? {} : { id: { lt: before } }),
+    },
     orderBy: { id: 'desc' },
     take: limit + 1,
     select: {
@@ -21,31 +51,46 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
       statusCode: true,
       durationMs: true,
       responseBody: true,
+      requestHeaders: true,
       error: true,
       success: true,
-      message: { select: { status: true, eventId: true, event: { select: { eventType: true, isTest: true } } } },
+      message: {
+        select: { status: true, nextAttemptAt: true, eventId: true, event: { select: { eventType: true, isTest: true, payload: true } } },
+      },
     },
   });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   return {
     object: 'list',
-    data: page.map((row) => ({
-      id: `att_${row.id}`,
-      object: 'webhook_delivery',
-      message_id: row.messageId,
-      event_id: row.message.eventId,
-      event_type: row.message.event.eventType,
-      test: row.message.event.isTest,
-      attempt: row.attemptNumber,
-      attempted_at: row.attemptedAt.toISOString(),
-      success: row.success,
-      status_code: row.statusCode,
-      duration_ms: row.durationMs,
-      response_body: row.responseBody,
-      error: row.error,
-      message_status: row.message.status,
-    })),
+    data: page.map((row) => {
+      const body = row.requestHeaders === null ? null : messageBody(row.message.event.eventType, row.message.event.payload);
+      return {
+        id: `att_${row.id}`,
+        object: 'webhook_delivery',
+        message_id: row.messageId,
+        event_id: row.message.eventId,
+        event_type: row.message.event.eventType,
+        test: row.message.event.isTest,
+        attempt: row.attemptNumber,
+        attempted_at: row.attemptedAt.toISOString(),
+        success: row.success,
+        status_code: row.statusCode,
+        duration_ms: row.durationMs,
+        request:
+          body === null
+            ? null
+            : {
+                headers: headersOf(row.requestHeaders),
+                body: truncateUtf8(body, REQUEST_LOG_BYTES),
+                body_bytes: Buffer.byteLength(body),
+              },
+        response_body: row.responseBody,
+        error: row.error,
+        message_status: row.message.status,
+        next_attempt_at: row.message.status === 'pending' ? row.message.nextAttemptAt.toISOString() : null,
+      };
+    }),
     has_more: hasMore,
     next_cursor: hasMore && page.length > 0 ? `att_${page.at(-1)?.id}` : null,
   };

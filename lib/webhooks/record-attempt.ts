@@ -25,6 +25,7 @@ export async function recordAttempt(options: {
   statusCode: number | null;
   durationMs: number;
   responseBody: string | null;
+  requestHeaders: Record<string, string> | null;
   error: string | null;
   success: boolean;
   outcome: AttemptOutcome;
@@ -46,9 +47,10 @@ export async function recordAttempt(options: {
       RETURNING id
     ), attempt AS (
       INSERT INTO webhook_attempts (message_id, endpoint_id, attempt_number, attempted_at, status_code, duration_ms,
-                                    response_body, error, success)
+                                    response_body, error, success, request_headers)
       SELECT ${o.messageId}, ${o.endpointId}, ${o.attemptNumber}, ${o.attemptedAt}::timestamptz, ${o.statusCode}::int, ${o.durationMs}::int,
-             ${o.responseBody}::text, ${o.error}::text, ${o.success}::boolean
+             ${o.responseBody}::text, ${o.error}::text, ${o.success}::boolean,
+             ${o.requestHeaders === null ? null : JSON.stringify(o.requestHeaders)}::jsonb
       -- Logged even if the claim was lost (it was a real attempt); not if the endpoint was deleted meanwhile.
       WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = ${o.messageId})
       RETURNING id

@@ -14,6 +14,8 @@ export interface SendResult {
   responseBody: string | null;
   error: string | null;
   retryAfter: string | null;
+  /** The headers sent (the attempt log shows them); null when nothing was sent. */
+  requestHeaders: Record<string, string> | null;
 }
 
 // Keep-alive pools: the hot path sends many messages to few receivers. A pooled socket is
@@ -42,16 +44,23 @@ export function sendWebhook(options: {
   const isHttps = url.protocol === 'https:';
   // Only ever a literal address the guard approved: a name here would be resolved again, unchecked.
   if (isIP(destination.address) === 0) {
-    return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, error: 'no checked address to connect to', retryAfter: null });
+    return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, error: 'no checked address to connect to', retryAfter: null, requestHeaders: null });
   }
+  const requestHeaders: Record<string, string> = {
+    host: url.host,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'user-agent': 'Carrier-Webhooks/1.0',
+    ...options.headers,
+  };
   return new Promise<SendResult>((resolve) => {
     let settled = false;
-    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+    const finish = (result: Omit<SendResult, 'durationMs' | 'requestHeaders'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      resolve({ ...result, durationMs: Math.round(performance.now() - started) });
+      resolve({ ...result, durationMs: Math.round(performance.now() - started), requestHeaders });
     };
     const request = (isHttps ? https : http).request({
       method: 'POST',
@@ -61,13 +70,7 @@ export function sendWebhook(options: {
       path: `${url.pathname}${url.search}`,
       agent: agents[url.protocol as 'http:' | 'https:'],
       ...(isHttps ? { servername: destination.hostname } : {}),
-      headers: {
-        host: url.host,
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(body)),
-        'user-agent': 'Carrier-Webhooks/1.0',
-        ...options.headers,
-      },
+      headers: requestHeaders,
     });
     const timer = setTimeout(() => {
       request.destroy();
