@@ -1,52 +1,150 @@
 'use client';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import Papa from 'papaparse';
 import { useId, useRef, useState } from 'react';
+import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Select } from '@/components/ui';
+import { headerDefaults, mapHeaders, mapRow, normaliseHeader, type ColumnMapping } from '@/lib/portal-queries/column-names';
+import { toCsv } from '@/lib/portal-queries/csv';
 import { MAX_CONTAINER_PACKAGES } from '@/lib/schemas/container-manifest';
-import { autoMapColumns, mapRow } from '@/lib/portal-queries/tabular';
+import { IMPORT_MAPPING_COLUMNS_MAX } from '@/lib/schemas/import-mapping';
 import { DETAIL_FIELDS, isBlankRow, type DetailField, type GridStore, type RowValues } from './grid-store';
 
-// CSV import in two steps: map the file's columns onto the package fields (auto-mapped by name),
-// then stream the file through papaparse in chunks so a large file shows its progress.
+// Import in two steps: map the file's columns onto the package fields (the account's remembered mapping first,
+// then field names, synonyms and units: lib/portal-queries/column-names.ts), then read the rows. A CSV streams
+// through papaparse in chunks so a large file shows its progress; a `;`-separated one (as spreadsheets in
+// decimal-comma countries save) reads 1,5 as 1.5 in number columns. An Excel file (.xlsx) is read whole.
+
+/** A file being imported: a CSV (streamed), or an Excel sheet's rows (read whole). */
+type Source = { kind: 'csv'; file: File; delimiter: string } | { kind: 'xlsx'; file: File; rows: string[][] };
 
 type Step =
   | { kind: 'idle' }
-  | { kind: 'mapping'; file: File; headers: string[]; sample: string[]; mapping: (DetailField | null)[] }
+  | { kind: 'reading'; file: File }
+  | { kind: 'mapping'; source: Source; headers: string[]; sample: string[]; fields: (DetailField | null)[] }
   | { kind: 'importing'; file: File; progress: number; rows: number }
   | { kind: 'done'; rows: number; skipped: number }
   | { kind: 'error'; message: string };
 
 const CHUNK_BYTES = 16 * 1024;
+const XLSX_MAX_BYTES = 20 * 1024 * 1024;
+const NUMERIC: ReadonlySet<string> = new Set<DetailField>(['PackageWeight', 'PackageSizeLength', 'PackageSizeWidth', 'PackageSizeHeight']);
+
+/** An Excel cell as the text a CSV would hold. */
+function cellText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return '';
+}
+
+const isXlsx = (file: File) => /\.xlsx$/i.test(file.name) || file.type === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The header row of every package field, as a CSV file to fill in. */
+function downloadTemplate() {
+  const blob = new Blob([toCsv(DETAIL_FIELDS, [])], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'container-packages-template.csv';
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}
 
 export function CsvImport({ store, onImported }: { store: GridStore; onImported?: (rows: number) => void }) {
+  const portal = usePortalEnvironment();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [mode, setMode] = useState<'replace' | 'append'>('replace');
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
+  // The account's last mapping (both environments); an import without it still maps by names and synonyms.
+  const remembered = useQuery({
+    queryKey: ['import-mapping'],
+    queryFn: ({ signal }) => portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { signal }),
+    staleTime: 60_000,
+  });
+  const remember = useMutation({
+    mutationFn: (columns: Record<string, string>) =>
+      portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { method: 'PUT', body: { columns } }),
+  });
+
+  function startMapping(source: Source, headers: string[], sample: string[]) {
+    if (headers.every((h) => !h.trim())) return setStep({ kind: 'error', message: `${source.file.name} has no header row.` });
+    const mapping = mapHeaders(headers, DETAIL_FIELDS, remembered.data?.columns ?? {});
+    setStep({ kind: 'mapping', source, headers, sample, fields: mapping.fields });
+    setMode(store.rows.some((r) => !isBlankRow(r.values)) ? 'append' : 'replace');
+  }
 
   function chooseFile(file: File | undefined) {
     if (!file) return;
+    if (isXlsx(file)) {
+      if (file.size > XLSX_MAX_BYTES) return setStep({ kind: 'error', message: `${file.name} is larger than 20 MB; save it as CSV to import it.` });
+      setStep({ kind: 'reading', file });
+      import('read-excel-file/browser')
+        .then(({ readSheet }) => readSheet(file))
+        .then((data) => {
+          const rows = data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell.trim() !== ''));
+          if (rows.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
+          startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows[1] ?? []);
+        })
+        .catch((error: unknown) =>
+          setStep({ kind: 'error', message: `Could not read ${file.name} as an Excel workbook: ${error instanceof Error ? error.message : String(error)}` }),
+        );
+      return;
+    }
     Papa.parse<string[]>(file, {
       preview: 2,
       skipEmptyLines: 'greedy',
       complete: (result) => {
         const [headers = [], sample = []] = result.data;
         if (headers.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
-        setStep({ kind: 'mapping', file, headers, sample, mapping: autoMapColumns(headers, DETAIL_FIELDS) });
-        const hasRows = store.rows.some((r) => !isBlankRow(r.values));
-        setMode(hasRows ? 'append' : 'replace');
+        startMapping({ kind: 'csv', file, delimiter: result.meta.delimiter }, headers, sample);
       },
       error: (error) => setStep({ kind: 'error', message: `Could not read ${file.name}: ${error.message}` }),
     });
   }
 
-  function runImport(file: File, mapping: (DetailField | null)[]) {
+  /** The mapping, remembered for the account by normalised header (a column left unmapped is remembered as ignored). */
+  function rememberMapping(headers: string[], fields: (DetailField | null)[]) {
+    const columns: Record<string, string> = {};
+    headers.forEach((header, i) => {
+      const key = normaliseHeader(header);
+      if (key && key.length <= 100 && !Object.hasOwn(columns, key)) columns[key] = fields[i] ?? '';
+    });
+    const entries = Object.entries(columns).slice(0, IMPORT_MAPPING_COLUMNS_MAX);
+    if (entries.length > 0) remember.mutate(Object.fromEntries(entries));
+  }
+
+  function finish(file: File, rows: RowValues[], skipped: number) {
+    if (mode === 'replace') store.replaceRows(rows);
+    else store.appendRows(rows);
+    setStep({ kind: 'done', rows: rows.length, skipped });
+    onImported?.(rows.length);
+    if (inputRef.current) inputRef.current.value = '';
+  }
+
+  function runImport(source: Source, headers: string[], fields: (DetailField | null)[]) {
+    const mapping: ColumnMapping<DetailField> = { fields, defaults: headerDefaults(headers, fields, DETAIL_FIELDS) };
+    const options = { decimalComma: source.kind === 'csv' && source.delimiter === ';', numeric: NUMERIC };
+    rememberMapping(headers, fields);
     const rows: RowValues[] = [];
     let skipped = 0;
+    const take = (line: string[]) => {
+      const values = mapRow(line, mapping, options);
+      if (isBlankRow(values)) skipped++;
+      else rows.push(values);
+    };
+    if (source.kind === 'xlsx') {
+      source.rows.slice(1).forEach(take);
+      finish(source.file, rows, skipped);
+      return;
+    }
+    const file = source.file;
     let first = true;
     setStep({ kind: 'importing', file, progress: 0, rows: 0 });
     Papa.parse<string[]>(file, {
       skipEmptyLines: 'greedy',
+      delimiter: source.delimiter,
       chunkSize: CHUNK_BYTES,
       chunk: (result) => {
         for (const line of result.data) {
@@ -54,20 +152,12 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
             first = false; // the header row
             continue;
           }
-          const values = mapRow(line, mapping);
-          if (isBlankRow(values)) skipped++;
-          else rows.push(values);
+          take(line);
         }
         const progress = Math.min(99, Math.round((result.meta.cursor / Math.max(file.size, 1)) * 100));
         setStep({ kind: 'importing', file, progress, rows: rows.length });
       },
-      complete: () => {
-        if (mode === 'replace') store.replaceRows(rows);
-        else store.appendRows(rows);
-        setStep({ kind: 'done', rows: rows.length, skipped });
-        onImported?.(rows.length);
-        if (inputRef.current) inputRef.current.value = '';
-      },
+      complete: () => finish(file, rows, skipped),
       error: (error) => setStep({ kind: 'error', message: `Could not read ${file.name}: ${error.message}` }),
     });
   }
@@ -76,27 +166,30 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
     <section aria-labelledby={`${id}-title`} className="rounded-md border border-slate-200 bg-slate-50 p-3">
       <div className="flex flex-wrap items-center gap-3">
         <h3 id={`${id}-title`} className="text-sm font-semibold text-slate-900">
-          Import a CSV
+          Import a spreadsheet
         </h3>
         <label htmlFor={`${id}-file`} className="text-sm text-slate-700">
-          CSV file
+          CSV or Excel file
         </label>
         <input
           ref={inputRef}
           id={`${id}-file`}
           type="file"
-          accept=".csv,text/csv"
-          disabled={step.kind === 'importing'}
+          accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          disabled={step.kind === 'importing' || step.kind === 'reading'}
           onChange={(e) => chooseFile(e.target.files?.[0])}
           className="max-w-full text-sm file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-100"
         />
+        <Button variant="secondary" size="sm" onClick={downloadTemplate}>
+          Download CSV template
+        </Button>
       </div>
 
       {step.kind === 'mapping' ? (
         <div className="mt-3 space-y-3">
           <p className="text-sm text-slate-700">
-            Match the columns of <strong>{step.file.name}</strong> to package fields. Columns named like a field are matched
-            already.
+            Match the columns of <strong>{step.source.file.name}</strong> to package fields. Columns named like a field (or as
+            in your last import) are matched already{step.source.kind === 'csv' && step.source.delimiter === ';' ? '; numbers written 1,5 are read as 1.5' : ''}.
           </p>
           <div className="overflow-x-auto">
             <table className="min-w-full text-sm">
@@ -121,11 +214,14 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
                     <td className="py-1">
                       <Select
                         aria-label={`Field for column ${header || i + 1}`}
-                        value={step.mapping[i] ?? ''}
+                        value={step.fields[i] ?? ''}
                         onChange={(e) => {
-                          const mapping = step.mapping.slice();
-                          mapping[i] = (e.target.value || null) as DetailField | null;
-                          setStep({ ...step, mapping });
+                          const fields = step.fields.slice();
+                          const chosen = DETAIL_FIELDS.find((f) => f === e.target.value) ?? null;
+                          // A field is one column's: choosing it here frees it elsewhere.
+                          for (let j = 0; j < fields.length; j++) if (chosen && fields[j] === chosen) fields[j] = null;
+                          fields[i] = chosen;
+                          setStep({ ...step, fields });
                         }}
                         className="min-w-[10rem] py-1"
                       >
@@ -153,9 +249,9 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
               them
             </label>
           </fieldset>
-          {step.mapping.every((m) => m === null) ? <Alert tone="warning">No column is mapped to a field yet.</Alert> : null}
+          {step.fields.every((m) => m === null) ? <Alert tone="warning">No column is mapped to a field yet.</Alert> : null}
           <div className="flex gap-2">
-            <Button onClick={() => runImport(step.file, step.mapping)} disabled={step.mapping.every((m) => m === null)}>
+            <Button onClick={() => runImport(step.source, step.headers, step.fields)} disabled={step.fields.every((m) => m === null)}>
               Import rows
             </Button>
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>
@@ -163,6 +259,12 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
             </Button>
           </div>
         </div>
+      ) : null}
+
+      {step.kind === 'reading' ? (
+        <p className="mt-3 text-sm text-slate-700" aria-live="polite">
+          Reading {step.file.name}…
+        </p>
       ) : null}
 
       {step.kind === 'importing' ? (

@@ -107,8 +107,18 @@ describe('GridStore', () => {
     const store = new GridStore([{}]);
     store.setBlock(0, DETAIL_FIELDS.length - 1, [['US', 'beyond', 'more']]);
     expect(store.values()).toEqual([{ ToCountry: 'US' }]);
-    store.setBlock(0, 0, [['T9', 'skip', '4']], ['TrackingNumber', null, 'PackageWeight']);
+    store.setBlock(0, 0, [['T9', 'skip', '4']], { fields: ['TrackingNumber', null, 'PackageWeight'], defaults: [] });
     expect(store.values()).toEqual([{ ToCountry: 'US', TrackingNumber: 'T9', PackageWeight: '4' }]);
+  });
+
+  it('setBlock with a header mapping fills its defaults (the unit of a "Weight (kg)" column) where a row has none', () => {
+    const store = new GridStore([{}]);
+    const mapping = { fields: ['TrackingNumber' as const, 'PackageWeight' as const, 'PackageWeightUnit' as const], defaults: [{ field: 'PackageWeightUnit' as const, value: 'kg' }] };
+    store.setBlock(0, 0, [['T1', '2', ''], ['T2', '3', 'lb']], mapping);
+    expect(store.values()).toEqual([
+      { TrackingNumber: 'T1', PackageWeight: '2', PackageWeightUnit: 'kg' },
+      { TrackingNumber: 'T2', PackageWeight: '3', PackageWeightUnit: 'lb' },
+    ]);
   });
 
   it('setBlock of nothing changes nothing', () => {

@@ -1,3 +1,4 @@
+import type { ColumnMapping } from '@/lib/portal-queries/column-names';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 
 // The package grid's state lives outside React: rows are immutable objects in an array, and each
@@ -107,7 +108,7 @@ export class GridStore {
   }
 
   /** Writes a block of text cells starting at (row, col), adding rows as needed; returns the rows written. */
-  setBlock(row: number, col: number, block: string[][], fields?: (DetailField | null)[]): number {
+  setBlock(row: number, col: number, block: string[][], mapping?: ColumnMapping<DetailField>): number {
     this.commitDraft();
     if (block.length === 0) return 0;
     const rows = this.rows.slice();
@@ -116,9 +117,11 @@ export class GridStore {
       const target = rows[row + i];
       const values = { ...target.values };
       line.forEach((text, j) => {
-        const field = fields ? fields[j] : DETAIL_FIELDS[col + j];
+        const field = mapping ? mapping.fields[j] : DETAIL_FIELDS[col + j];
         if (field) values[field] = text.trim();
       });
+      // A header's unit ("Weight (kg)") for rows that name none.
+      for (const { field, value } of mapping?.defaults ?? []) if (!values[field]?.trim()) values[field] = value;
       rows[row + i] = { key: target.key, values, errors: validateRow(values) };
     });
     this.rows = rows;

@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { cn } from '@/components/ui';
-import { isHeaderRow, autoMapColumns, parseClipboardTable } from '@/lib/portal-queries/tabular';
+import { isHeaderRow, mapHeaders, type ColumnMapping } from '@/lib/portal-queries/column-names';
+import { parseClipboardTable } from '@/lib/portal-queries/tabular';
 import { DETAIL_FIELDS, type DetailField, type GridStore } from './grid-store';
 
 // A spreadsheet-like grid over GridStore: one tab stop (roving tabindex), arrows / Tab / Enter to
@@ -116,14 +117,15 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
       event.preventDefault();
       let block = parseClipboardTable(text);
       if (block.length === 0) return;
-      let fields: (DetailField | null)[] | undefined;
+      // A first row of column names ("Tracking #", "Weight (kg)", "Zip"…) maps the columns and is not pasted as a package.
+      let mapping: ColumnMapping<DetailField> | undefined;
       if (block.length > 1 && isHeaderRow(block[0], DETAIL_FIELDS)) {
-        fields = autoMapColumns(block[0], DETAIL_FIELDS);
+        mapping = mapHeaders(block[0], DETAIL_FIELDS);
         block = block.slice(1);
       }
       const { row, col } = store.active;
-      const written = store.setBlock(row, fields ? 0 : col, block, fields);
-      setPasteNote(`Pasted ${written} row${written === 1 ? '' : 's'}${fields ? ' (columns matched by header)' : ''}.`);
+      const written = store.setBlock(row, mapping ? 0 : col, block, mapping);
+      setPasteNote(`Pasted ${written} row${written === 1 ? '' : 's'}${mapping ? ' (columns matched by their header row)' : ''}.`);
     },
     [store],
   );

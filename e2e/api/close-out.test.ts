@@ -8,7 +8,7 @@ import { closeManifest } from '@/lib/close-out/close-manifest';
 import { closeDueManifests, setCloseOutSettings } from '@/lib/close-out/cutoff';
 import { pgPool } from '@/lib/db';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type Env, type TestAccount } from './support/api';
-import { signUp, type Shipper } from './support/portal';
+import { portalCall, signUp } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
 // Issue 15's close-out end to end on the real server: POST /manifests/{id}/close in both environments, the new daily
@@ -315,24 +315,7 @@ describe('automatic close at the cut-off hour', () => {
 });
 
 // The portal's side: the same close through portal-api (session, CSRF, the page's environment), and the cut-off setting.
-async function portal(who: Shipper, method: string, p: string, options: { env?: Env; csrf?: string | null; body?: unknown; rawBody?: string } = {}) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', cookie: who.cookie, 'x-carrier-environment': options.env ?? 'test' };
-  const csrf = options.csrf === undefined ? who.csrf : options.csrf;
-  if (csrf) headers['x-csrf-token'] = csrf;
-  const response = await fetch(baseUrl + p, {
-    method,
-    headers,
-    body: options.rawBody ?? (options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body)),
-  });
-  const text = await response.text();
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+const portal = portalCall;
 
 describe('portal-api', () => {
   it('closes through POST /portal-api/manifests/{id}/close with the API\'s answer and rules', async () => {

@@ -7,7 +7,7 @@ import { csvCell } from '@/lib/portal-queries/csv';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/portal-queries/get-manifest';
 import { db } from '@/lib/db';
 import { baseUrl, call } from './support/api';
-import { address, signUp, type Shipper } from './support/portal';
+import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
 // The portal's lifecycle endpoints (issue 13, Portal): the Packages list, a package and its timeline,
@@ -15,39 +15,8 @@ import { containerSample, packageSample } from './support/samples';
 // server: session, CSRF, the environment header, another account's ids, hostile filters, and the export's
 // memory while it streams 100,000 rows.
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
-}
-
-async function portal(
-  who: Shipper | null,
-  method: string,
-  path: string,
-  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address() };
-  if (who) headers.cookie = who.cookie;
-  const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
-  if (csrf) headers['x-csrf-token'] = csrf;
-  const env = options.env === undefined ? 'test' : options.env;
-  if (env) headers['x-carrier-environment'] = env;
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers,
-    body: options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+type Answer = PortalAnswer;
+const portal = portalCall;
 
 function expectEnvelope(answer: Answer, status: number, code: string) {
   expect(answer.status, answer.text).toBe(status);

@@ -178,7 +178,7 @@ test.describe('container manifest builder', () => {
     await page.goto('/test/manifests/new');
     await fillHeader(page, { containerId: uid('BIGC'), containerWeight: '20000' });
     await page
-      .getByLabel('CSV file')
+      .getByLabel('CSV or Excel file')
       .setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(packagesCsv(5000, prefix)) });
     await page.getByLabel('Field for column Weight (lb)').selectOption('PackageWeight');
     await page.getByRole('button', { name: 'Import rows' }).click();
@@ -219,7 +219,7 @@ test.describe('container manifest builder', () => {
     await page.evaluate((text) => navigator.clipboard.writeText(text), copied);
     await cell(page, 1, 'ToCity').click();
     await page.keyboard.press('Control+V');
-    await expect(page.getByText('Pasted 2 rows (columns matched by header).')).toBeVisible();
+    await expect(page.getByText('Pasted 2 rows (columns matched by their header row).')).toBeVisible();
     await expect(cell(page, 1, 'TrackingNumber')).toHaveText(`${tn}-1`);
     await expect(cell(page, 1, 'ToName')).toContainText('Jane');
     await expect(cell(page, 2, 'ToAddress1')).toHaveText('1 Main St');

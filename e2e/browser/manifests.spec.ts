@@ -15,19 +15,18 @@ test.describe('manifests', () => {
     await page.goto('/test/manifests/new');
     await fillHeader(page, { containerId, containerWeight: '2000' });
 
-    await page.getByLabel('CSV file').setInputFiles({
+    await page.getByLabel('CSV or Excel file').setInputFiles({
       name: 'packages.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(packagesCsv(1000, prefix)),
     });
 
-    // Mapping: headers matching field names (any case) are mapped; the rest start ignored.
+    // Mapping: headers naming a field (any case, or a synonym with a unit: "Weight (lb)") are mapped; the rest start ignored.
     await expect(page.getByLabel('Field for column trackingnumber')).toHaveValue('TrackingNumber');
     await expect(page.getByLabel('Field for column PACKAGEWEIGHTUNIT')).toHaveValue('PackageWeightUnit');
     await expect(page.getByLabel('Field for column ToName')).toHaveValue('ToName');
-    await expect(page.getByLabel('Field for column Weight (lb)')).toHaveValue('');
+    await expect(page.getByLabel('Field for column Weight (lb)')).toHaveValue('PackageWeight');
     await expect(page.getByLabel('Field for column Notes')).toHaveValue('');
-    await page.getByLabel('Field for column Weight (lb)').selectOption('PackageWeight');
     await screenshots(page, testInfo, 'builder-csv-mapping');
 
     // Record the progress bar while the file streams in (it may be quick, so watch the DOM).

@@ -73,6 +73,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   const ownerCutoff = { cutoff_hour: 17, time_zone: 'Asia/Tokyo' };
   const cutoff = await portalApi(owner, 'PUT', '/portal-api/settings/close-out', ownerCutoff, 'test');
   expect(cutoff.status(), await cutoff.text()).toBe(200);
+  // The owner's remembered import mapping (issue 17): account-wide, so the owner sees it in live too; nobody else does.
+  const mapping = await portalApi(owner, 'PUT', '/portal-api/import-mapping', { columns: { ownerssheetcolumn: 'ToName' } }, 'test');
+  expect(mapping.status(), await mapping.text()).toBe(200);
 
   // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
@@ -135,6 +138,13 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       }),
     },
     'PUT /portal-api/settings/close-out': { body: {}, stranger: invalid },
+    'GET /portal-api/import-mapping': {
+      stranger: ok((j: { columns: Record<string, string> }, caller) => {
+        if (caller.isOwner) expect(j.columns).toMatchObject({ ownerssheetcolumn: 'ToName' });
+        else expect(j).toEqual({ columns: {} });
+      }),
+    },
+    'PUT /portal-api/import-mapping': { body: {}, stranger: invalid },
     'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
     'POST /portal-api/rates': {
       body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },

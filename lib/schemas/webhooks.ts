@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integer, oneOf, text } from './fields';
+import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 
 // Webhook endpoints: the API (lib/http/operations/webhooks.ts) and the portal's forms share these.
@@ -29,32 +30,12 @@ export const WEBHOOK_URL_MAX = 2_048;
 /** Event names per endpoint: there is one event today; room for repeats and future names, no more. */
 export const WEBHOOK_EVENTS_MAX = 20;
 export const WEBHOOK_DESCRIPTION_MAX = 255;
-const UNKNOWN_FIELDS_NAMED = 10;
 
 type Ctx = z.RefinementCtx;
 
 function fail(ctx: Ctx, message: string): never {
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
-}
-
-/**
- * Unknown fields are refused by name, so a typo (`event` for `events`) is not silently ignored. At most
- * a few are named, and one error counts the rest: an object with a million keys earns two errors,
- * not a million.
- */
-function refuseUnknownFields(known: readonly string[]) {
-  return (body: Record<string, unknown>, ctx: Ctx) => {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-    let unknown = 0;
-    for (const key in body) {
-      if (!Object.hasOwn(body, key) || known.includes(key)) continue;
-      if (++unknown <= UNKNOWN_FIELDS_NAMED) ctx.addIssue({ code: 'custom', path: [key], message: 'is not a known field' });
-    }
-    if (unknown > UNKNOWN_FIELDS_NAMED) {
-      ctx.addIssue({ code: 'custom', message: `has ${unknown} unknown fields; the first ${UNKNOWN_FIELDS_NAMED} are named` });
-    }
-  };
 }
 
 function webhookUrl() {

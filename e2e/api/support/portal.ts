@@ -34,3 +34,42 @@ export async function signUp(label: string): Promise<Shipper> {
   const live = await createApiToken({ accountId, environment: 'live' });
   return { cookie, csrf: row.csrfToken, accountId, name: row.user.account.name, tokens: { test: test.token, live: live.token } };
 }
+
+export interface PortalAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary fields
+}
+
+/**
+ * One portal-api request as the portal's fetcher sends it: the session cookie (none for `who: null`), the CSRF
+ * token (`csrf: null` leaves it out), the environment header (`env: null` leaves it out; test by default), and a
+ * JSON body ('{}' for a mutation without one, `rawBody` as it is).
+ */
+export async function portalCall(
+  who: Shipper | null,
+  method: string,
+  path: string,
+  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown; rawBody?: string } = {},
+): Promise<PortalAnswer> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address() };
+  if (who) headers.cookie = who.cookie;
+  const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
+  if (csrf) headers['x-csrf-token'] = csrf;
+  const env = options.env === undefined ? 'test' : options.env;
+  if (env) headers['x-carrier-environment'] = env;
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers,
+    body: options.rawBody ?? (options.body === undefined ? (method === 'GET' ? undefined : '{}') : JSON.stringify(options.body)),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

@@ -10,7 +10,7 @@ export default function NewManifestPage() {
     <>
       <PageHeader
         title="New container manifest"
-        description="Describe the container and the packages inside it. Type or paste into the grid, or import a CSV; everything is checked with the same rules as the API."
+        description="Describe the container and the packages inside it. Type or paste into the grid, or import a CSV or Excel file; everything is checked with the same rules as the API."
       />
       <ManifestBuilder />
     </>

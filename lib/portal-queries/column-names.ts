@@ -1,0 +1,128 @@
+// Spreadsheet column headers as people write them ("Tracking #", "Weight (kg)", "Zip", "Recipient Name"), matched
+// to the package fields of a container manifest. Case, spaces and punctuation are ignored; a weight unit in
+// brackets is read as the unit of that column's values. Client-safe: the builder's paste and import use it.
+
+/** Lower case letters and digits only; `#` reads as "number" ("Tracking #" is "trackingnumber"). */
+export function normaliseHeader(name: string): string {
+  return name.toLowerCase().replaceAll('#', 'number').replace(/[^a-z0-9]+/g, '');
+}
+
+/** Other names of each field, normalised; a field's own name always matches too. */
+const SYNONYMS: Record<string, readonly string[]> = {
+  TrackingNumber: ['tracking', 'trackingno', 'trackingid', 'trackingcode', 'trackno', 'tn', 'parcelnumber', 'packagenumber'],
+  PackageWeight: ['weight', 'wt', 'grossweight', 'pkgweight', 'parcelweight'],
+  PackageWeightUnit: ['weightunit', 'unit', 'units', 'uom', 'wtunit', 'unitofmeasure'],
+  PackageSizeLength: ['length', 'len', 'packagelength'],
+  PackageSizeWidth: ['width', 'packagewidth'],
+  PackageSizeHeight: ['height', 'packageheight'],
+  ToName: ['recipientname', 'recipient', 'name', 'shiptoname', 'consignee', 'consigneename', 'customername', 'fullname', 'receiver'],
+  ToPhone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile', 'recipientphone', 'shiptophone'],
+  ToEmail: ['email', 'emailaddress', 'mail', 'recipientemail', 'shiptoemail'],
+  ToAddress1: ['address', 'address1', 'addressline1', 'street', 'streetaddress', 'shiptoaddress', 'recipientaddress'],
+  ToAddress2: ['address2', 'addressline2', 'apt', 'suite', 'unitnumber'],
+  ToCity: ['city', 'town', 'shiptocity'],
+  ToState: ['state', 'province', 'region', 'stateprovince', 'county', 'shiptostate'],
+  ToPostalCode: ['zip', 'zipcode', 'postalcode', 'postcode', 'postal', 'shiptozip'],
+  ToCountry: ['country', 'countrycode', 'shiptocountry'],
+};
+
+/** A weight unit in brackets at the end of a header: "Weight (kg)", "Gross weight [lbs]". */
+const UNIT_SUFFIX = /^(.*?)[\s_-]*[([]\s*(lbs?|pounds?|kgs?|kilos?|kilograms?|oz|ounces?)\s*[)\]]\s*$/i;
+const UNITS: Record<string, 'lb' | 'kg' | 'oz'> = { lb: 'lb', lbs: 'lb', pound: 'lb', pounds: 'lb', kg: 'kg', kgs: 'kg', kilo: 'kg', kilos: 'kg', kilogram: 'kg', kilograms: 'kg', oz: 'oz', ounce: 'oz', ounces: 'oz' };
+
+/** The weight unit a header names in brackets at its end, whatever its name ("Gewicht (kg)" is kg). */
+export function headerUnit(header: string): 'lb' | 'kg' | 'oz' | undefined {
+  const unit = UNIT_SUFFIX.exec(header.trim())?.[2];
+  return unit ? UNITS[unit.toLowerCase()] : undefined;
+}
+
+export interface ColumnMatch<F extends string> {
+  field: F;
+  /** The weight unit the header names, for a weight column. */
+  unit?: 'lb' | 'kg' | 'oz';
+}
+
+/** The field a header names (its own name or a synonym, with an optional unit), or null. */
+export function matchHeader<F extends string>(header: string, fields: readonly F[]): ColumnMatch<F> | null {
+  const suffix = UNIT_SUFFIX.exec(header.trim());
+  const unit = headerUnit(header);
+  const name = normaliseHeader(suffix?.[1] ?? header);
+  if (!name) return null;
+  for (const field of fields) {
+    if (normaliseHeader(field) === name || SYNONYMS[field]?.includes(name)) {
+      // A unit only means something on a weight column.
+      return unit && field === 'PackageWeight' ? { field, unit } : { field };
+    }
+  }
+  return null;
+}
+
+export interface ColumnMapping<F extends string> {
+  /** For each column, its field or null (ignored). A field is taken by the first column that names it. */
+  fields: (F | null)[];
+  /** Values for empty cells, from the headers: a "Weight (kg)" column makes kg the unit of rows that give none. */
+  defaults: { field: F; value: string }[];
+}
+
+/** Maps a header row onto fields; `remembered` (normalised header → field, or '' to ignore) is tried first. */
+export function mapHeaders<F extends string>(
+  headers: readonly string[],
+  fields: readonly F[],
+  remembered: Readonly<Record<string, string>> = {},
+): ColumnMapping<F> {
+  const used = new Set<F>();
+  const known = new Set<string>(fields);
+  const isField = (name: string): name is F => known.has(name);
+  const mapped = headers.map((header): F | null => {
+    const key = normaliseHeader(header);
+    const recalled = Object.hasOwn(remembered, key) ? remembered[key] : undefined;
+    if (recalled === '') return null;
+    const field = recalled !== undefined && isField(recalled) ? recalled : matchHeader(header, fields)?.field;
+    if (!field || used.has(field)) return null;
+    used.add(field);
+    return field;
+  });
+  return { fields: mapped, defaults: headerDefaults(headers, mapped, fields) };
+}
+
+/** The defaults a mapping's headers give: the unit named by the header of the column mapped to PackageWeight. */
+export function headerDefaults<F extends string>(headers: readonly string[], mapped: readonly (F | null)[], fields: readonly F[]): { field: F; value: string }[] {
+  const unitField = fields.find((f) => f === 'PackageWeightUnit');
+  const weight = mapped.findIndex((f) => f === 'PackageWeight');
+  const unit = weight < 0 ? undefined : headerUnit(headers[weight] ?? '');
+  return unit && unitField ? [{ field: unitField, value: unit }] : [];
+}
+
+/**
+ * True when a first row is a header, not data: at least two of its filled cells (or its only one) name a field,
+ * and at least half of them do. "Tracking Number, Weight, Unit, Notes" is a header; a package row is not.
+ */
+export function isHeaderRow(row: readonly string[], fields: readonly string[]): boolean {
+  const filled = row.filter((cell) => cell.trim() !== '');
+  if (filled.length === 0) return false;
+  const matched = filled.filter((cell) => matchHeader(cell, fields) !== null).length;
+  return (matched >= 2 || (filled.length === 1 && matched === 1)) && matched * 2 >= filled.length;
+}
+
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
+/**
+ * One parsed line as field values through a mapping: cells trimmed, empty ones left out, then the header's
+ * defaults for fields still empty. With `decimalComma` (a `;`-separated file, as European spreadsheets write
+ * them) a number such as 1,5 in a `numeric` field is read as 1.5.
+ */
+export function mapRow<F extends string>(
+  cells: readonly string[],
+  mapping: ColumnMapping<F>,
+  options: { decimalComma?: boolean; numeric?: ReadonlySet<string> } = {},
+): Partial<Record<F, string>> {
+  const out: Partial<Record<F, string>> = {};
+  mapping.fields.forEach((field, i) => {
+    let cell = cells[i]?.trim();
+    if (!field || !cell) return;
+    if (options.decimalComma && options.numeric?.has(field) && DECIMAL_COMMA.test(cell)) cell = cell.replace(',', '.');
+    out[field] = cell;
+  });
+  for (const { field, value } of mapping.defaults) if (!out[field]) out[field] = value;
+  return out;
+}

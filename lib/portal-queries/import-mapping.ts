@@ -1,0 +1,41 @@
+import 'server-only';
+import { pgPool } from '@/lib/db';
+import { queryRow, sql } from '@/lib/sql';
+import type { TImportMappingRequest } from '@/lib/schemas/import-mapping';
+
+/** Kept per account at most; past it, the stored mapping starts again from the latest import's. */
+export const IMPORT_MAPPING_STORED_MAX = 1_000;
+
+export interface ImportMappingView {
+  columns: Record<string, string>;
+}
+
+function columnsOf(value: unknown): Record<string, string> {
+  const columns: Record<string, string> = {};
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [header, field] of Object.entries(value)) if (typeof field === 'string') columns[header] = field;
+  }
+  return columns;
+}
+
+/** The account's remembered mapping ({} before its first import). */
+export async function getImportMapping(accountId: string): Promise<ImportMappingView> {
+  const row = await queryRow<{ columns: unknown }>(pgPool(), sql`SELECT columns FROM import_mappings WHERE account_id = ${accountId}::uuid`);
+  return { columns: columnsOf(row?.columns) };
+}
+
+/** Merges an import's mapping into the account's (its columns win), in one statement, so two tabs both land. */
+export async function rememberImportMapping(accountId: string, request: TImportMappingRequest): Promise<ImportMappingView> {
+  const row = await queryRow<{ columns: unknown }>(
+    pgPool(),
+    sql`
+      INSERT INTO import_mappings AS m (account_id, columns) VALUES (${accountId}::uuid, ${JSON.stringify(request.columns)}::jsonb)
+      ON CONFLICT (account_id) DO UPDATE
+      SET columns = CASE
+            WHEN (SELECT count(*) FROM jsonb_object_keys(m.columns || excluded.columns)) <= ${IMPORT_MAPPING_STORED_MAX}::int
+            THEN m.columns || excluded.columns ELSE excluded.columns END,
+          updated_at = now()
+      RETURNING columns`,
+  );
+  return { columns: columnsOf(row?.columns) };
+}
