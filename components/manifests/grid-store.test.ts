@@ -279,9 +279,114 @@ describe('GridStore', () => {
     ]);
     expect(store.summary()).toEqual({ packages: 5, weightLb: 5.205, withoutWeight: 2, rowsWithErrors: 1 });
   });
+});
 
-  it('has no undo (none to test): the store exposes no undo or redo', () => {
-    expect('undo' in GridStore.prototype).toBe(false);
-    expect('redo' in GridStore.prototype).toBe(false);
+describe('GridStore: spreadsheet editing (issue 17)', () => {
+  const col = (field: string) => DETAIL_FIELDS.indexOf(field as (typeof DETAIL_FIELDS)[number]);
+  const T = col('TrackingNumber');
+  const W = col('PackageWeight');
+  const U = col('PackageWeightUnit');
+
+  it('undoes and redoes every kind of edit: typing, paste, fill, clear, import, row removal', () => {
+    const store = new GridStore([{}, {}, {}]);
+    expect(store.canUndo).toBe(false);
+    store.moveTo(0, T);
+    store.startEdit('A');
+    store.updateDraft('A1');
+    store.moveTo(1, T); // commits
+    store.setBlock(1, T, [['B1', '2']]);
+    store.moveTo(2, T);
+    store.fillDown();
+    store.removeRow(0);
+    store.appendRows([{ TrackingNumber: 'C1' }]);
+    const snapshots: unknown[] = [store.values()];
+    while (store.canUndo) {
+      store.undo();
+      snapshots.push(store.values());
+    }
+    // Fill down from one cell copies only that column from the row above.
+    expect(snapshots).toEqual([
+      [{ TrackingNumber: 'B1', PackageWeight: '2' }, { TrackingNumber: 'B1' }, { TrackingNumber: 'C1' }],
+      [{ TrackingNumber: 'B1', PackageWeight: '2' }, { TrackingNumber: 'B1' }],
+      [{ TrackingNumber: 'A1' }, { TrackingNumber: 'B1', PackageWeight: '2' }, { TrackingNumber: 'B1' }],
+      [{ TrackingNumber: 'A1' }, { TrackingNumber: 'B1', PackageWeight: '2' }, {}],
+      [{ TrackingNumber: 'A1' }, {}, {}],
+      [{}, {}, {}],
+    ]);
+    store.redo();
+    store.redo();
+    expect(store.values()).toEqual([{ TrackingNumber: 'A1' }, { TrackingNumber: 'B1', PackageWeight: '2' }, {}]);
+    // A new edit forgets what was undone.
+    store.setCell(2, T, 'Z');
+    expect(store.canRedo).toBe(false);
+  });
+
+  it('Ctrl+Z while editing drops the editor first, then undoes', () => {
+    const store = new GridStore([{ TrackingNumber: 'X' }]);
+    store.setCell(0, T, 'Y');
+    store.startEdit('Q');
+    expect(store.undo()).toBe(true);
+    expect(store.editing).toBeNull();
+    expect(store.values()).toEqual([{ TrackingNumber: 'Y' }]);
+    store.undo();
+    expect(store.values()).toEqual([{ TrackingNumber: 'X' }]);
+    expect(store.undo()).toBe(false);
+  });
+
+  it('selects a range with extendTo, copies it as TSV, clears it in one step', () => {
+    const store = new GridStore([
+      { TrackingNumber: 'T1', PackageWeight: '1', PackageWeightUnit: 'lb' },
+      { TrackingNumber: 'T2', PackageWeight: 'has\ttab', PackageWeightUnit: 'say "hi"' },
+      { TrackingNumber: 'T3' },
+    ]);
+    store.moveTo(0, W);
+    store.extendTo(1, U);
+    expect(store.range()).toEqual({ top: 0, bottom: 1, left: W, right: U });
+    expect(store.selectedColumns(1)).toBe(`${W}-${U}`);
+    expect(store.selectedColumns(2)).toBe('');
+    expect(store.copyText()).toBe('1\tlb\r\n"has\ttab"\t"say ""hi"""\r\n');
+    store.clearSelection();
+    expect(store.values()).toEqual([{ TrackingNumber: 'T1' }, { TrackingNumber: 'T2' }, { TrackingNumber: 'T3' }]);
+    store.undo();
+    expect(store.values()[1]).toMatchObject({ PackageWeight: 'has\ttab' });
+    // A plain move ends the range.
+    store.moveTo(2, T);
+    expect(store.range()).toEqual({ top: 2, bottom: 2, left: T, right: T });
+  });
+
+  it('fills down: the top row of a range into the rows below; one cell takes the one above', () => {
+    const store = new GridStore([{ PackageWeightUnit: 'kg', PackageWeight: '2' }, { PackageWeight: '5' }, {}, {}]);
+    store.moveTo(0, W);
+    store.extendTo(2, U);
+    store.fillDown();
+    expect(store.values().slice(0, 3)).toEqual(Array(3).fill({ PackageWeightUnit: 'kg', PackageWeight: '2' }));
+    store.moveTo(3, U);
+    store.fillDown();
+    expect(store.values()[3]).toEqual({ PackageWeightUnit: 'kg' });
+    // Nothing above the first row: nothing happens.
+    store.moveTo(0, T);
+    store.fillDown();
+    expect(store.values()[0]).toEqual({ PackageWeightUnit: 'kg', PackageWeight: '2' });
+  });
+
+  it('Enter after a run of Tabs from the editor returns to the column the run started from', () => {
+    const store = new GridStore([{}, {}]);
+    store.moveTo(0, T);
+    store.startEdit('a');
+    store.tabFromEditor(false);
+    store.startEdit('1');
+    store.tabFromEditor(false);
+    store.startEdit('kg');
+    store.enterFromEditor(false);
+    expect(store.active).toEqual({ row: 1, col: T });
+    expect(store.values()[0]).toEqual({ TrackingNumber: 'a', PackageWeight: '1', PackageWeightUnit: 'kg' });
+    // Enter from the last row adds one; a plain move forgets the run.
+    store.startEdit('b');
+    store.tabFromEditor(false);
+    store.moveTo(1, U);
+    store.startEdit('lb');
+    store.enterFromEditor(false);
+    expect(store.rows).toHaveLength(3);
+    expect(store.active).toEqual({ row: 2, col: U });
   });
 });

@@ -24,6 +24,22 @@ export interface Cell {
   col: number;
 }
 
+/** A rectangle of cells, inclusive. */
+export interface Range {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** Undo keeps this many steps. */
+const HISTORY_LIMIT = 200;
+
+/** A cell as a spreadsheet's clipboard holds it: quoted when it holds a tab, a line break or a quote. */
+function clipboardCell(text: string): string {
+  return /[\t\r\n"]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
 const LB_PER_UNIT: Record<string, number> = { lb: 1, kg: 2.20462, oz: 1 / 16 };
 
 export function isBlankRow(values: RowValues): boolean {
@@ -65,6 +81,13 @@ export class GridStore {
   editing: { initial: string; draft: string } | null = null;
   /** True while focus is in the grid: only then does a move focus the new active cell. */
   focusInGrid = false;
+  /** The other corner of a Shift-selected range (null: only the active cell is selected). */
+  anchor: Cell | null = null;
+  /** Where a run of Tabs from the editor started: Enter then returns to this column, as spreadsheets do. */
+  private tabStartCol: number | null = null;
+  /** Rows before each edit (Ctrl+Z) and the ones undone (Ctrl+Y): arrays of immutable rows, so a step is cheap. */
+  private past: GridRow[][] = [];
+  private future: GridRow[][] = [];
   private nextKey = 1;
   private listeners = new Set<Listener>();
 
@@ -101,16 +124,163 @@ export class GridStore {
     const current = this.rows[row];
     const field = DETAIL_FIELDS[col];
     if (!current || !field || (current.values[field] ?? '') === value) return;
+    this.record();
     const values = { ...current.values, [field]: value };
     this.rows = this.rows.slice();
     this.rows[row] = { key: current.key, values, errors: validateRow(values) };
     this.emit();
   }
 
+  /** Remembers the rows as they are before an edit, for undo; a new edit forgets what was undone. */
+  private record() {
+    this.past.push(this.rows);
+    if (this.past.length > HISTORY_LIMIT) this.past.shift();
+    this.future = [];
+  }
+
+  get canUndo() {
+    return this.past.length > 0 || this.editing !== null;
+  }
+
+  get canRedo() {
+    return this.future.length > 0;
+  }
+
+  /** Ctrl+Z: an open editor is dropped first; otherwise the last edit (typing, paste, fill, import, row removal) is undone. */
+  undo(): boolean {
+    if (this.editing) {
+      this.cancelEdit();
+      return true;
+    }
+    const previous = this.past.pop();
+    if (!previous) return false;
+    this.future.push(this.rows);
+    this.restore(previous);
+    return true;
+  }
+
+  /** Ctrl+Y (or Ctrl+Shift+Z): the last undone edit again. */
+  redo(): boolean {
+    const next = this.future.pop();
+    if (!next) return false;
+    this.past.push(this.rows);
+    this.restore(next);
+    return true;
+  }
+
+  private restore(rows: GridRow[]) {
+    this.commitDraft();
+    this.rows = rows.length ? rows : [this.makeRow({})];
+    this.active = { row: Math.min(this.active.row, this.rows.length - 1), col: this.active.col };
+    this.anchor = null;
+    this.editing = null;
+    this.emit();
+  }
+
+  /** The selected rectangle: the range from the anchor to the active cell, or the active cell alone. */
+  range(): Range {
+    const a = this.anchor ?? this.active;
+    const b = this.active;
+    return { top: Math.min(a.row, b.row), bottom: Math.max(a.row, b.row), left: Math.min(a.col, b.col), right: Math.max(a.col, b.col) };
+  }
+
+  /** The selected columns of a row as "left-right", or '' when the row is outside the selection (for rendering). */
+  selectedColumns(row: number): string {
+    const r = this.range();
+    return row >= r.top && row <= r.bottom ? `${r.left}-${r.right}` : '';
+  }
+
+  /** Shift+arrow, Shift+click: moves the active cell and keeps (or sets) the anchor, selecting the rectangle between. */
+  extendTo(row: number, col: number) {
+    this.commitDraft();
+    const anchor = this.anchor ?? { ...this.active };
+    this.moveTo(row, col);
+    this.anchor = anchor.row === this.active.row && anchor.col === this.active.col ? null : anchor;
+    this.emit();
+  }
+
+  /** The selection as a spreadsheet's clipboard holds it: tab-separated, CRLF rows. */
+  copyText(): string {
+    const r = this.range();
+    const lines: string[] = [];
+    for (let row = r.top; row <= r.bottom; row++) {
+      const values = this.rows[row]?.values ?? {};
+      const cells: string[] = [];
+      for (let col = r.left; col <= r.right; col++) cells.push(clipboardCell(values[DETAIL_FIELDS[col]] ?? ''));
+      lines.push(cells.join('\t'));
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+
+  /** Delete: empties every selected cell, in one undo step. */
+  clearSelection() {
+    this.commitDraft();
+    const r = this.range();
+    const fields = DETAIL_FIELDS.slice(r.left, r.right + 1);
+    const touched = this.rows.slice(r.top, r.bottom + 1).some((row) => fields.some((f) => row.values[f]));
+    if (!touched) return;
+    this.record();
+    this.rows = this.rows.map((row, i) => {
+      if (i < r.top || i > r.bottom || !fields.some((f) => row.values[f])) return row;
+      const values = { ...row.values };
+      for (const f of fields) delete values[f];
+      return { key: row.key, values, errors: validateRow(values) };
+    });
+    this.emit();
+  }
+
+  /**
+   * Ctrl+D: the top row of the selection is copied into the rows below it, column by column; with one row
+   * selected, the row above is copied into it (as spreadsheets do).
+   */
+  fillDown() {
+    this.commitDraft();
+    const r = this.range();
+    const sourceRow = r.top === r.bottom ? r.top - 1 : r.top;
+    const source = this.rows[sourceRow];
+    if (!source) return;
+    const fields = DETAIL_FIELDS.slice(r.left, r.right + 1);
+    this.record();
+    this.rows = this.rows.map((row, i) => {
+      if (i <= sourceRow || i < r.top || i > r.bottom) return row;
+      const values = { ...row.values };
+      for (const f of fields) {
+        const v = source.values[f];
+        if (v) values[f] = v;
+        else delete values[f];
+      }
+      return { key: row.key, values, errors: validateRow(values) };
+    });
+    this.emit();
+  }
+
+  /** Tab from the editor: commit and move right, remembering where the run of Tabs started. */
+  tabFromEditor(backwards: boolean) {
+    const { row, col } = this.active;
+    const last = DETAIL_FIELDS.length - 1;
+    if (this.tabStartCol === null) this.tabStartCol = col;
+    const tabStart = this.tabStartCol;
+    if (!backwards) this.moveTo(col < last ? row : row + 1 < this.rows.length ? row + 1 : row, col < last ? col + 1 : 0);
+    else this.moveTo(col > 0 ? row : Math.max(0, row - 1), col > 0 ? col - 1 : row > 0 ? last : 0);
+    this.tabStartCol = tabStart;
+  }
+
+  /** Enter from the editor: commit and go down a row, to the column a run of Tabs started from; a new row past the last. */
+  enterFromEditor(backwards: boolean) {
+    const { row, col } = this.active;
+    const target = this.tabStartCol ?? col;
+    if (!backwards && row + 1 >= this.rows.length) {
+      this.commitEdit();
+      this.addRows(1);
+    }
+    this.moveTo(backwards ? Math.max(0, row - 1) : row + 1, target);
+  }
+
   /** Writes a block of text cells starting at (row, col), adding rows as needed; returns the rows written. */
   setBlock(row: number, col: number, block: string[][], mapping?: ColumnMapping<DetailField>): number {
     this.commitDraft();
     if (block.length === 0) return 0;
+    this.record();
     const rows = this.rows.slice();
     while (rows.length < row + block.length) rows.push(this.makeRow({}, false));
     block.forEach((line, i) => {
@@ -129,8 +299,10 @@ export class GridStore {
     return block.length;
   }
 
-  /** Replaces every row (an import into an empty grid, or a restored draft). */
-  replaceRows(values: RowValues[]) {
+  /** Replaces every row (an import, a discarded draft: undoable; a draft restored on load: not). */
+  replaceRows(values: RowValues[], { undoable = true }: { undoable?: boolean } = {}) {
+    if (undoable) this.record();
+    this.anchor = null;
     this.rows = (values.length ? values : [{}]).map((v) => this.makeRow(v));
     this.active = { row: 0, col: 0 };
     this.editing = null;
@@ -139,6 +311,7 @@ export class GridStore {
 
   /** Appends rows after the last non-blank one (trailing blank rows are reused). */
   appendRows(values: RowValues[]) {
+    this.record();
     let end = this.rows.length;
     while (end > 0 && isBlankRow(this.rows[end - 1].values)) end--;
     this.rows = [...this.rows.slice(0, end), ...values.map((v) => this.makeRow(v))];
@@ -150,6 +323,7 @@ export class GridStore {
     this.commitDraft();
     this.rows = [...this.rows, ...Array.from({ length: count }, () => this.makeRow({}, false))];
     this.active = { row: this.rows.length - count, col: 0 };
+    this.anchor = null;
     this.emit();
   }
 
@@ -157,6 +331,7 @@ export class GridStore {
     this.commitDraft();
     const source = this.rows[row];
     if (!source) return;
+    this.record();
     this.rows = [...this.rows.slice(0, row + 1), this.makeRow({ ...source.values }), ...this.rows.slice(row + 1)];
     this.active = { row: row + 1, col: this.active.col };
     this.editing = null;
@@ -166,6 +341,8 @@ export class GridStore {
   removeRow(row: number) {
     this.commitDraft();
     if (!this.rows[row]) return;
+    this.record();
+    this.anchor = null;
     this.rows = this.rows.filter((_, i) => i !== row);
     if (this.rows.length === 0) this.rows = [this.makeRow({})];
     this.active = { row: Math.min(row, this.rows.length - 1), col: this.active.col };
@@ -193,7 +370,10 @@ export class GridStore {
       row: Math.max(0, Math.min(row, this.rows.length - 1)),
       col: Math.max(0, Math.min(col, DETAIL_FIELDS.length - 1)),
     };
-    if (next.row === this.active.row && next.col === this.active.col && !this.editing) return;
+    this.tabStartCol = null;
+    const hadRange = this.anchor !== null;
+    this.anchor = null;
+    if (next.row === this.active.row && next.col === this.active.col && !this.editing && !hadRange) return;
     this.active = next;
     this.editing = null;
     this.emit();
@@ -203,6 +383,7 @@ export class GridStore {
     const row = this.rows[this.active.row];
     if (!row) return;
     const text = initial ?? row.values[DETAIL_FIELDS[this.active.col]] ?? '';
+    this.anchor = null;
     this.editing = { initial: text, draft: text };
     this.emit();
   }
@@ -220,6 +401,7 @@ export class GridStore {
     const current = this.rows[row];
     const field = DETAIL_FIELDS[col];
     if (!current || !field || (current.values[field] ?? '') === editing.draft) return;
+    this.record();
     const values = { ...current.values, [field]: editing.draft };
     this.rows = this.rows.slice();
     this.rows[row] = { key: current.key, values, errors: validateRow(values) };

@@ -1,7 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
@@ -9,18 +9,19 @@ import { PortalError } from '@/lib/portal/fetcher';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { SERVICES } from '@/lib/schemas/rate';
 import { CsvImport } from './csv-import';
-import { DETAIL_FIELDS, GridStore, type Cell } from './grid-store';
+import { ErrorPanel } from './error-panel';
+import { GridStore } from './grid-store';
 import {
-  HEADER_FIELDS,
   ZHeaderForm,
   headerMaxLength,
   MANIFEST_DAY_RANGE,
   HEADER_GROUPS,
   REQUIRED_HEADER_FIELDS,
   emptyHeader,
+  type HeaderField,
   type HeaderValues,
 } from './header-fields';
-import { buildManifestBody, issueDetails, placeDetails, problemsLead, type ErrorDetail } from './manifest-validation';
+import { buildManifestBody, issueDetails, placeDetails, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
 import { draftKey, useManifestDraft } from './use-manifest-draft';
 
@@ -31,15 +32,13 @@ interface CreateResult {
   created: boolean;
 }
 
-/** What the alert above the submit button says: data, rendered by <ProblemAlert>. */
+/** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
 type Problem =
   | { kind: 'message'; text: string }
   | {
       kind: 'problems';
-      count: number;
+      /** Server messages that belong to no field or cell (the panel lists them). */
       unplaced: string[];
-      /** The first package error when the submit was refused (kept, as the message is). */
-      first: Cell | null;
       conflict?: { message: string; existing?: string };
     };
 
@@ -51,10 +50,21 @@ export function ManifestBuilder() {
   const portal = usePortalEnvironment();
   const key = draftKey(account.id, environment);
   const [store, setStore] = useState(() => new GridStore());
-  const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader() });
+  // shouldFocusError off: after a refused submit focus goes to the error panel's heading (its links lead on to each field).
+  const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader(), shouldFocusError: false });
   const { draftNote, setDraftNote, clearDraft } = useManifestDraft(key, store, form);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [result, setResult] = useState<CreateResult | null>(null);
+  // After every submit focus moves to what it produced: the error panel's heading, or the result's.
+  const panelHeading = useRef<HTMLHeadingElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const resultHeading = useRef<HTMLDivElement>(null);
+  const [submits, setSubmits] = useState(0);
+  useEffect(() => {
+    if (submits === 0) return;
+    if (result) resultHeading.current?.focus();
+    else (panelHeading.current ?? alertRef.current)?.focus();
+  }, [submits, result]);
 
   const mutation = useMutation({
     mutationFn: (body: Record<string, unknown>) => portal.fetch<CreateResult>('/portal-api/manifests', { body }),
@@ -92,7 +102,19 @@ export function ManifestBuilder() {
     return placed.unplaced;
   }
 
+  function focusField(field: HeaderField) {
+    form.setFocus(field);
+  }
+
   async function submit(header: HeaderValues) {
+    try {
+      await attempt(header);
+    } finally {
+      setSubmits((n) => n + 1);
+    }
+  }
+
+  async function attempt(header: HeaderValues) {
     setProblem(null);
     store.commitEdit();
     store.revalidateAll();
@@ -102,9 +124,7 @@ export function ManifestBuilder() {
     if (!check.success) {
       const details = issueDetails(check.error.issues);
       const unplaced = applyDetails(details, rowOf);
-      setProblem({ kind: 'problems', count: details.length, unplaced, first: store.firstError() });
-      const headerError = HEADER_FIELDS.find((f) => form.getFieldState(f).error);
-      if (headerError) form.setFocus(headerError);
+      setProblem({ kind: 'problems', unplaced });
       return;
     }
     try {
@@ -117,14 +137,8 @@ export function ManifestBuilder() {
       const unplaced = applyDetails(error.details, rowOf);
       const existing = (error.body as { error?: { ManifestID?: string } } | null)?.error?.ManifestID;
       if (error.status === 409) {
-        setProblem({
-          kind: 'problems',
-          count: error.details.length,
-          unplaced: existing ? [] : unplaced,
-          first: store.firstError(),
-          conflict: { message: error.message, existing },
-        });
-      } else if (error.status === 422) setProblem({ kind: 'problems', count: error.details.length, unplaced, first: store.firstError() });
+        setProblem({ kind: 'problems', unplaced: existing ? [] : unplaced, conflict: { message: error.message, existing } });
+      } else if (error.status === 422) setProblem({ kind: 'problems', unplaced });
       else setProblem({ kind: 'message', text: error.message });
     }
   }
@@ -132,7 +146,9 @@ export function ManifestBuilder() {
   if (result) {
     return (
       <Card className="max-w-2xl">
-        <CardTitle>{result.created ? 'Manifest created' : 'Already manifested'}</CardTitle>
+        <div ref={resultHeading} tabIndex={-1} className="focus:outline-none">
+          <CardTitle>{result.created ? 'Manifest created' : 'Already manifested'}</CardTitle>
+        </div>
         <p className="mt-2 text-sm text-slate-700">
           {result.created
             ? `The container and its ${result.PackageCount.toLocaleString()} package${result.PackageCount === 1 ? '' : 's'} are stored.`
@@ -215,12 +231,19 @@ export function ManifestBuilder() {
           <GridToolbar store={store} />
         </div>
         <CsvImport store={store} />
-        <GridErrorSummary store={store} onGo={focusCell} />
         <PackageGrid store={store} />
         <Totals store={store} control={form.control} />
       </section>
 
-      {problem ? <ProblemAlert problem={problem} onGo={focusCell} /> : null}
+      {problem ? <ProblemAlert problem={problem} ref={alertRef} /> : null}
+      <ErrorPanel
+        ref={panelHeading}
+        store={store}
+        headerErrors={form.formState.errors}
+        unplaced={problem?.kind === 'problems' ? problem.unplaced : []}
+        onGoField={focusField}
+        onGoCell={focusCell}
+      />
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" loading={mutation.isPending}>
           Create manifest
@@ -234,41 +257,28 @@ export function ManifestBuilder() {
   );
 }
 
-/** The alert for a refused submit. */
-function ProblemAlert({ problem, onGo }: { problem: Problem; onGo: (row: number, col: number) => void }) {
-  if (problem.kind === 'message') return <Alert tone="danger">{problem.text}</Alert>;
-  const { conflict, unplaced, first } = problem;
+/** A refused submit's message, or its conflict with a link to the manifest that holds the ContainerID. */
+const ProblemAlert = forwardRef<HTMLDivElement, { problem: Problem }>(function ProblemAlert({ problem }, ref) {
+  if (problem.kind === 'problems' && !problem.conflict) return null;
   return (
-    <Alert tone="danger">
-      <p className="font-medium">
-        {conflict ? (
-          <>
-            Conflict: {conflict.message}{' '}
-            {conflict.existing ? (
-              <PortalLink className="underline" href={`/manifests/${encodeURIComponent(conflict.existing)}`}>
-                Open {conflict.existing}
+    <div ref={ref} tabIndex={-1} className="focus:outline-none">
+      <Alert tone="danger">
+        {problem.kind === 'message' ? (
+          problem.text
+        ) : problem.conflict ? (
+          <p className="font-medium">
+            Conflict: {problem.conflict.message}{' '}
+            {problem.conflict.existing ? (
+              <PortalLink className="underline" href={`/manifests/${encodeURIComponent(problem.conflict.existing)}`}>
+                Open {problem.conflict.existing}
               </PortalLink>
             ) : null}
-          </>
-        ) : (
-          problemsLead(problem.count)
-        )}
-      </p>
-      {unplaced.length ? (
-        <ul className="mt-1 list-disc pl-5">
-          {unplaced.map((u) => (
-            <li key={u}>{u}</li>
-          ))}
-        </ul>
-      ) : null}
-      {first ? (
-        <button type="button" className="mt-1 font-medium underline" onClick={() => onGo(first.row, first.col)}>
-          Go to the first package error (row {first.row + 1}, {DETAIL_FIELDS[first.col]})
-        </button>
-      ) : null}
-    </Alert>
+          </p>
+        ) : null}
+      </Alert>
+    </div>
   );
-}
+});
 
 function GridToolbar({ store }: { store: GridStore }) {
   const activeRow = useSyncExternalStore(
@@ -276,6 +286,17 @@ function GridToolbar({ store }: { store: GridStore }) {
     () => store.active.row,
     () => 0,
   );
+  const canUndo = useSyncExternalStore(
+    store.subscribe,
+    () => store.canUndo,
+    () => false,
+  );
+  const canRedo = useSyncExternalStore(
+    store.subscribe,
+    () => store.canRedo,
+    () => false,
+  );
+  const [note, setNote] = useState('');
   const act = (fn: () => void) => () => {
     store.setFocusInGrid(true);
     fn();
@@ -289,35 +310,33 @@ function GridToolbar({ store }: { store: GridStore }) {
       <Button size="sm" variant="secondary" onClick={act(() => store.duplicateRow(store.active.row))}>
         Duplicate selected row
       </Button>
-      <Button size="sm" variant="secondary" onClick={act(() => store.removeRow(store.active.row))}>
+      <Button
+        size="sm"
+        variant="secondary"
+        onClick={act(() => {
+          const row = store.active.row;
+          store.removeRow(row);
+          setNote(`Row ${row + 1} removed; Undo brings it back.`);
+        })}
+      >
         Remove selected row
       </Button>
+      <Button size="sm" variant="secondary" aria-keyshortcuts="Control+Z" disabled={!canUndo} onClick={act(() => {
+          store.undo();
+          setNote('');
+        })}>
+        Undo
+      </Button>
+      <Button size="sm" variant="secondary" aria-keyshortcuts="Control+Y" disabled={!canRedo} onClick={act(() => {
+          store.redo();
+          setNote('');
+        })}>
+        Redo
+      </Button>
       <span className="self-center text-xs text-slate-600" aria-live="polite">
-        Row {activeRow + 1} selected
+        {note || `Row ${activeRow + 1} selected`}
       </span>
     </div>
-  );
-}
-
-function GridErrorSummary({ store, onGo }: { store: GridStore; onGo: (row: number, col: number) => void }) {
-  const rows = useSyncExternalStore(
-    store.subscribe,
-    () => store.rows,
-    () => store.rows,
-  );
-  let count = 0;
-  for (const r of rows) if (r.errors) count++;
-  if (count === 0) return null;
-  const first = store.firstError();
-  return (
-    <p className="text-sm text-red-800" data-testid="grid-errors">
-      {count} row{count === 1 ? ' has' : 's have'} errors.{' '}
-      {first ? (
-        <button type="button" className="font-medium underline" onClick={() => onGo(first.row, first.col)}>
-          Go to row {first.row + 1}
-        </button>
-      ) : null}
-    </p>
   );
 }
 

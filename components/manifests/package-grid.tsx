@@ -44,6 +44,12 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
   const activeRow = useStoreValue(store, (s) => s.active.row);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [pasteNote, setPasteNote] = useState('');
+  // The selected cell's error, shown under the grid and announced (a tooltip over the cell hid the next row).
+  const activeError = useStoreValue(store, (s) => {
+    const field = DETAIL_FIELDS[s.active.col];
+    const error = field ? s.rows[s.active.row]?.errors?.[field] : undefined;
+    return error && field ? `Row ${s.active.row + 1}, ${field}: ${error}` : '';
+  });
 
   const virtualizer = useVirtualizer({
     count: rowCount,
@@ -64,24 +70,36 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
       const key = event.key;
       const move = (r: number, c: number) => {
         event.preventDefault();
-        store.moveTo(r, c);
+        if (event.shiftKey) store.extendTo(r, c);
+        else store.moveTo(r, c);
       };
+      const mod = event.ctrlKey || event.metaKey;
+      if (mod && !event.altKey) {
+        const letter = key.toLowerCase();
+        const act = (fn: () => unknown) => {
+          event.preventDefault();
+          fn();
+        };
+        if (letter === 'z' && !event.shiftKey) return act(() => store.undo());
+        if (letter === 'y' || (letter === 'z' && event.shiftKey)) return act(() => store.redo());
+        if (letter === 'd') return act(() => store.fillDown());
+        if (letter === 'a') {
+          event.preventDefault();
+          store.moveTo(0, 0);
+          store.extendTo(store.rows.length - 1, last);
+          return;
+        }
+      }
       if (key === 'ArrowDown') return move(row + 1, col);
       if (key === 'ArrowUp') return move(row - 1, col);
       if (key === 'ArrowRight') return move(row, col + 1);
       if (key === 'ArrowLeft') return move(row, col - 1);
-      if (key === 'Home') return move(event.ctrlKey ? 0 : row, 0);
-      if (key === 'End') return move(event.ctrlKey ? store.rows.length - 1 : row, last);
+      if (key === 'Home') return move(mod ? 0 : row, 0);
+      if (key === 'End') return move(mod ? store.rows.length - 1 : row, last);
       if (key === 'PageDown') return move(row + 10, col);
       if (key === 'PageUp') return move(row - 10, col);
-      if (key === 'Tab') {
-        // Tab walks the cells like a spreadsheet; from the last (or first) cell it leaves the grid.
-        if (!event.shiftKey && col < last) return move(row, col + 1);
-        if (!event.shiftKey && row < store.rows.length - 1) return move(row + 1, 0);
-        if (event.shiftKey && col > 0) return move(row, col - 1);
-        if (event.shiftKey && row > 0) return move(row - 1, last);
-        return;
-      }
+      // Tab leaves the grid (one tab stop, WAI-ARIA grid pattern): the browser moves focus on.
+      if (key === 'Tab') return;
       if (key === 'Enter') {
         if (event.shiftKey) return move(row - 1, col);
         event.preventDefault();
@@ -96,7 +114,7 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
       }
       if (key === 'Delete' || key === 'Backspace') {
         event.preventDefault();
-        store.setCell(row, col, '');
+        store.clearSelection();
         return;
       }
       if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -105,6 +123,20 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
         event.preventDefault();
         flushSync(() => store.startEdit(key));
       }
+    },
+    [store],
+  );
+
+  // Ctrl+C and Ctrl+X: the selection as a spreadsheet's clipboard holds it (an open editor copies its own text).
+  const onCopy = useCallback(
+    (event: React.ClipboardEvent<HTMLDivElement>) => {
+      if (store.editing) return;
+      event.preventDefault();
+      event.clipboardData.setData('text/plain', store.copyText());
+      const r = store.range();
+      const cells = (r.bottom - r.top + 1) * (r.right - r.left + 1);
+      if (event.type === 'cut') store.clearSelection();
+      setPasteNote(`${event.type === 'cut' ? 'Cut' : 'Copied'} ${cells} cell${cells === 1 ? '' : 's'}.`);
     },
     [store],
   );
@@ -146,6 +178,8 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
           aria-colcount={DETAIL_FIELDS.length + 1}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
+          onCopy={onCopy}
+          onCut={onCopy}
           onFocus={() => store.setFocusInGrid(true)}
           onBlur={(e) => {
             // relatedTarget is null when the focused editor is removed: focus stays ours then.
@@ -184,9 +218,12 @@ export function PackageGrid({ store, id = 'packages' }: { store: GridStore; id?:
           ))}
         </div>
       </div>
+      <p role="status" aria-live="polite" data-testid="cell-error" className="mt-1 min-h-5 text-sm font-medium text-red-800">
+        {activeError}
+      </p>
       <p className="mt-1 text-xs text-slate-600" aria-live="polite">
         {pasteNote ||
-          'Arrows, Tab and Enter move; type to edit, F2 to edit in place, Escape cancels, Delete clears. Paste cells copied from a spreadsheet.'}
+          'Arrows move, Shift+arrows select; type to edit, F2 to edit in place, Escape cancels, Delete clears. While typing, Tab and Enter move on. Ctrl+C, Ctrl+V, Ctrl+Z, Ctrl+Y and Ctrl+D (fill down) work as in a spreadsheet; Tab leaves the grid.'}
       </p>
     </div>
   );
@@ -205,6 +242,8 @@ const GridRowView = memo(function GridRowView({
 }) {
   const row = useStoreValue(store, (s) => s.rows[index]);
   const activeCol = useStoreValue(store, (s) => (s.active.row === index ? s.active.col : -1));
+  const selected = useStoreValue(store, (s) => s.selectedColumns(index));
+  const [selectedLeft, selectedRight] = selected ? selected.split('-').map(Number) : [-1, -1];
   const editing = useStoreValue(store, (s) => (s.active.row === index && s.editing ? s.editing.initial : null));
   if (!row) return null;
   const label = `row ${index + 1}`;
@@ -271,6 +310,7 @@ const GridRowView = memo(function GridRowView({
           value={row.values[field] ?? ''}
           error={row.errors?.[field]}
           active={activeCol === col}
+          selected={col >= selectedLeft && col <= selectedRight}
           editing={activeCol === col ? editing : null}
         />
       ))}
@@ -287,6 +327,7 @@ const GridCell = memo(function GridCell({
   value,
   error,
   active,
+  selected,
   editing,
 }: {
   store: GridStore;
@@ -297,6 +338,7 @@ const GridCell = memo(function GridCell({
   value: string;
   error: string | undefined;
   active: boolean;
+  selected: boolean;
   editing: string | null;
 }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -316,17 +358,21 @@ const GridCell = memo(function GridCell({
       id={id}
       role="gridcell"
       aria-colindex={col + 2}
-      aria-label={`${field}, row ${row + 1}`}
+      // Its value first, then where it is: "1.5, PackageWeight, row 3" (the value alone was hidden behind the label).
+      aria-label={`${value || 'empty'}, ${field}, row ${row + 1}`}
       aria-invalid={error ? true : undefined}
       aria-describedby={error ? errorId : undefined}
-      aria-selected={active}
+      aria-selected={active || selected}
       data-field={field}
-      title={error ? `${field}: ${error}` : undefined}
+      data-active={active ? 'true' : undefined}
       tabIndex={active ? 0 : -1}
-      onMouseDown={() => {
+      onMouseDown={(event) => {
         wasActive.current = active && document.activeElement === ref.current;
         store.setFocusInGrid(true);
-        if (!active) store.moveTo(row, col);
+        if (event.shiftKey) {
+          event.preventDefault();
+          store.extendTo(row, col);
+        } else if (!active) store.moveTo(row, col);
       }}
       onClick={() => {
         // A second click (or a tap on a phone) on the selected cell edits it.
@@ -335,6 +381,7 @@ const GridCell = memo(function GridCell({
       onDoubleClick={() => store.startEdit()}
       className={cn(
         'relative flex items-center border-l border-slate-200 px-2 outline-none',
+        selected && !active && 'bg-brand-100',
         error && 'bg-red-50 text-red-900 ring-1 ring-inset ring-red-600',
         active && 'z-[1] ring-2 ring-inset ring-brand-600',
       )}
@@ -354,14 +401,6 @@ const GridCell = memo(function GridCell({
       )}
       {error ? (
         <span id={errorId} className="sr-only">
-          {error}
-        </span>
-      ) : null}
-      {error && active ? (
-        <span
-          role="tooltip"
-          className="pointer-events-none absolute left-0 top-full z-30 mt-0.5 w-max max-w-xs rounded bg-red-800 px-2 py-1 text-xs text-white shadow"
-        >
           {error}
         </span>
       ) : null}
@@ -403,7 +442,6 @@ function CellEditor({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const last = DETAIL_FIELDS.length - 1;
     const key = event.key;
     if (key === 'Escape') {
       event.preventDefault();
@@ -411,14 +449,17 @@ function CellEditor({
       store.cancelEdit();
       return;
     }
-    let next: { row: number; col: number } | null = null;
-    if (key === 'Enter') next = { row: event.shiftKey ? Math.max(0, row - 1) : row + 1, col };
-    else if (key === 'ArrowDown') next = { row: Math.min(row + 1, store.rows.length - 1), col };
-    else if (key === 'ArrowUp') next = { row: Math.max(0, row - 1), col };
-    else if (key === 'Tab') {
-      if (!event.shiftKey) next = col < last ? { row, col: col + 1 } : { row: row + 1, col: 0 };
-      else next = col > 0 ? { row, col: col - 1 } : { row: Math.max(0, row - 1), col: row > 0 ? last : 0 };
+    // Tab moves right and Enter goes down, to the column a run of Tabs started from (as spreadsheets do).
+    if (key === 'Tab' || key === 'Enter') {
+      event.preventDefault();
+      event.stopPropagation();
+      if (key === 'Tab') store.tabFromEditor(event.shiftKey);
+      else store.enterFromEditor(event.shiftKey);
+      return;
     }
+    let next: { row: number; col: number } | null = null;
+    if (key === 'ArrowDown') next = { row: Math.min(row + 1, store.rows.length - 1), col };
+    else if (key === 'ArrowUp') next = { row: Math.max(0, row - 1), col };
     if (next) {
       event.preventDefault();
       event.stopPropagation();

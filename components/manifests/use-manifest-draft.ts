@@ -39,7 +39,7 @@ export function useManifestDraft(key: string, store: GridStore, form: UseFormRet
       if (saved) {
         const draft = JSON.parse(saved) as Draft;
         form.reset({ ...emptyHeader(), ...draft.header });
-        if (draft.rows?.length) store.replaceRows(draft.rows);
+        if (draft.rows?.length) store.replaceRows(draft.rows, { undoable: false });
         // localStorage is only readable after hydration, so the note can only be set here.
         // eslint-disable-next-line react-hooks/set-state-in-effect
         setDraftNote(`Draft restored (saved ${new Date(draft.savedAt).toLocaleString()}).`);

@@ -17,7 +17,7 @@ test.describe('container manifest builder', () => {
 
     await fillHeader(page, { containerId, containerWeight: '5' });
 
-    // Typing on a selected cell edits it; Tab moves right, Enter moves down.
+    // Typing on a selected cell edits it; Tab moves right, and Enter goes down to the column the Tabs started from.
     await cell(page, 0, 'TrackingNumber').click();
     await expectActive(page, 0, 'TrackingNumber');
     await page.keyboard.type(`${tn}-1`);
@@ -27,14 +27,17 @@ test.describe('container manifest builder', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('lb');
     await page.keyboard.press('Enter');
-    await expectActive(page, 1, 'PackageWeightUnit');
+    await expectActive(page, 1, 'TrackingNumber');
     await expect(cell(page, 0, 'TrackingNumber')).toHaveText(`${tn}-1`);
     await expect(cell(page, 0, 'PackageWeight')).toHaveText('2');
     await expect(cell(page, 0, 'PackageWeightUnit')).toHaveText('lb');
 
-    // Arrows move without editing; Shift+Tab moves left.
+    // Arrows move without editing. The grid is one tab stop: Tab leaves it, Shift+Tab comes back to the same cell.
     await page.keyboard.press('ArrowUp');
-    await expectActive(page, 0, 'PackageWeightUnit');
+    await page.keyboard.press('ArrowRight');
+    await expectActive(page, 0, 'PackageWeight');
+    await page.keyboard.press('Tab');
+    await expect(activeCell(page)).not.toBeFocused();
     await page.keyboard.press('Shift+Tab');
     await expectActive(page, 0, 'PackageWeight');
     await page.keyboard.press('ArrowDown');
@@ -47,15 +50,19 @@ test.describe('container manifest builder', () => {
     const bad = cell(page, 1, 'TrackingNumber');
     await expect(bad).toHaveAttribute('aria-invalid', 'true');
     await expect(bad).toHaveAccessibleDescription(/letters, digits/);
-    await expect(page.getByTestId('grid-errors')).toContainText('1 row has errors');
+    // Listed in the error panel (a link to the cell); the selected cell's error is spelled out under the grid,
+    // where it covers no other row.
+    await expect(page.getByTestId('error-panel')).toContainText('1 problem to fix');
+    await expect(page.getByTestId('error-panel').getByRole('button', { name: /Row 2, TrackingNumber: .*letters, digits/ })).toBeVisible();
     await page.keyboard.press('ArrowUp');
     await expectActive(page, 1, 'TrackingNumber');
-    await expect(page.getByRole('tooltip')).toContainText('letters, digits');
+    await expect(page.getByTestId('cell-error')).toContainText('Row 2, TrackingNumber:');
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
     await screenshots(page, testInfo, 'builder-cell-error');
     await page.keyboard.type(`${tn}-2`);
     await page.keyboard.press('Tab');
     await expect(bad).not.toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByTestId('grid-errors')).toHaveCount(0);
+    await expect(page.getByTestId('error-panel')).toHaveCount(0);
     await page.keyboard.type('1');
     await page.keyboard.press('Tab');
     await page.keyboard.type('kg');
@@ -156,13 +163,23 @@ test.describe('container manifest builder', () => {
     await page.keyboard.type(tn);
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Create manifest' }).click();
-    // Required header fields, and the duplicate tracking number on the second row's cell.
+    // Required header fields, and the duplicate tracking number on the second row's cell, all in the error panel,
+    // whose heading takes focus; each entry leads to its field or cell, and the count follows the fixes.
+    const panel = page.getByTestId('error-panel');
+    await expect(panel.getByRole('heading', { level: 2 })).toBeFocused();
     await expect(field(page, 'Container ID')).toHaveAttribute('aria-invalid', 'true');
-    await expect(field(page, 'Service')).toBeFocused();
     await expect(cell(page, 1, 'TrackingNumber')).toHaveAttribute('aria-invalid', 'true');
     await expect(cell(page, 1, 'TrackingNumber')).toHaveAccessibleDescription(/duplicates ContainerDetails\[0\]\.TrackingNumber/);
-    await page.getByRole('button', { name: /Go to the first package error/ }).click();
+    const count = Number(/^(\d+) problems/.exec((await panel.getByRole('heading', { level: 2 }).textContent()) ?? '')?.[1]);
+    expect(count).toBeGreaterThanOrEqual(4);
+    await panel.getByRole('button', { name: /^Container ID:/ }).click();
+    await expect(field(page, 'Container ID')).toBeFocused();
+    await page.keyboard.type(uid('FIX'));
+    await page.keyboard.press('Tab');
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`${count - 1} problems to fix before this manifest can be created`);
+    await panel.getByRole('button', { name: /^Row 2, TrackingNumber:/ }).click();
     await expect(activeCell(page)).toHaveAttribute('data-field', 'TrackingNumber');
+    await expect(activeCell(page)).toHaveAttribute('data-active', 'true');
 
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Discard draft' }).click();
