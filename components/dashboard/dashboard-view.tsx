@@ -45,7 +45,7 @@ function ActivityChart({ daily }: { daily: Dashboard['daily'] }) {
   const data = daily.map((d) => ({ ...d, label: d.day.slice(5) }));
   return (
     <figure>
-      <div className="h-64 w-full" aria-hidden="true">
+      <div className="h-64 w-full" aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           {/* Thirty days of two bars: narrow gaps, or at 390 px each bar is a 2 px line. */}
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} barCategoryGap="12%" barGap={1}>

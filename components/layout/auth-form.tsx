@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Alert, Button, Card, Field, Input } from '@/components/ui';
+import { Alert, Button, Card, Field, FocusOnMount, Input } from '@/components/ui';
 import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
 import { portalPath } from '@/lib/portal/paths';
 import { ZSignInRequest, ZSignUpRequest, type TSignInRequest, type TSignUpRequest } from '@/lib/schemas/portal';
@@ -28,7 +28,11 @@ export function SignInForm() {
       router.replace(safeNext(params.get('next')));
       router.refresh();
     } catch (error) {
-      setFormError(applyFieldErrors(error, form.setError, ['email', 'password']).join(' ') || null);
+      const rest = applyFieldErrors(error, form.setError, ['email', 'password']).join(' ');
+      setFormError(rest || null);
+      // Focus goes to the refusal (the alert), or to the field it names; never back to <body>.
+      const field = (['email', 'password'] as const).find((f) => form.getFieldState(f).error);
+      if (!rest && field) form.setFocus(field);
     }
   });
 
@@ -36,7 +40,11 @@ export function SignInForm() {
     <Card>
       <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-        {formError ? <Alert tone="danger">{formError}</Alert> : null}
+        {formError ? (
+          <FocusOnMount focusKey={formError}>
+            <Alert tone="danger">{formError}</Alert>
+          </FocusOnMount>
+        ) : null}
         <Field label="E-mail" error={errors.email?.message} required>
           <Input type="email" autoComplete="email" {...form.register('email')} />
         </Field>
@@ -74,7 +82,10 @@ export function SignUpForm() {
       router.replace(portalPath('test', '/dashboard'));
       router.refresh();
     } catch (error) {
-      setFormError(applyFieldErrors(error, form.setError, ['company', 'email', 'password']).join(' ') || null);
+      const rest = applyFieldErrors(error, form.setError, ['company', 'email', 'password']).join(' ');
+      setFormError(rest || null);
+      const field = (['company', 'email', 'password'] as const).find((f) => form.getFieldState(f).error);
+      if (!rest && field) form.setFocus(field);
     }
   });
 
@@ -82,7 +93,11 @@ export function SignUpForm() {
     <Card>
       <h1 className="mb-4 text-xl font-semibold">Create your shipper account</h1>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-        {formError ? <Alert tone="danger">{formError}</Alert> : null}
+        {formError ? (
+          <FocusOnMount focusKey={formError}>
+            <Alert tone="danger">{formError}</Alert>
+          </FocusOnMount>
+        ) : null}
         <Field label="Company name" error={errors.company?.message} required>
           <Input autoComplete="organization" {...form.register('company')} />
         </Field>

@@ -375,7 +375,10 @@ function Totals({ store, control }: { store: GridStore; control: Control<HeaderV
           <dd className="font-semibold tabular-nums text-slate-900">{containerWeight ? `${containerWeight} lb` : 'not given'}</dd>
         </div>
         {summary.withoutWeight ? (
-          <div className="text-slate-600">{summary.withoutWeight.toLocaleString()} without a weight</div>
+          <div className="flex gap-1">
+            <dt className="text-slate-600">Without a weight</dt>
+            <dd className="font-semibold tabular-nums text-slate-900">{summary.withoutWeight.toLocaleString()}</dd>
+          </div>
         ) : null}
       </dl>
       {over ? (

@@ -33,7 +33,7 @@ function PriceChart({ card }: { card: RateCardView }) {
     ...Object.fromEntries(card.zones.map((z, i) => [`zone${z.zone}`, Number(b.prices[i])])),
   }));
   return (
-    <div className="h-72 w-full" aria-hidden="true">
+    <div className="h-72 w-full" aria-hidden="true" inert>
       <ResponsiveContainer width="100%" height="100%">
         <LineChart data={data} margin={{ top: 8, right: 16, bottom: 16, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />

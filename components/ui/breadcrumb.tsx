@@ -4,7 +4,7 @@ import Link from 'next/link';
 export function Breadcrumb({ parentHref, parentLabel, current }: { parentHref: string; parentLabel: string; current: string }) {
   return (
     <nav aria-label="Breadcrumb" className="text-sm">
-      <Link href={parentHref} className="text-brand-700 underline-offset-2 hover:underline">
+      <Link href={parentHref} className="text-brand-700 underline underline-offset-2 hover:text-brand-900">
         {parentLabel}
       </Link>{' '}
       <span aria-hidden="true" className="text-slate-500">

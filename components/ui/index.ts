@@ -14,3 +14,4 @@ export { DetailItem } from './detail-item';
 export { ConfirmDialog } from './confirm-dialog';
 export { FilterBar, useUrlFilters } from './list-filters';
 export { Pager } from './pager';
+export { FocusOnMount } from './focus-on-mount';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
+import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, FocusOnMount, LoadingBlock } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { PACKAGE_SORTING_EVENT, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
 import { EndpointFields } from './endpoint-fields';
@@ -101,7 +101,9 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   if (created) {
     return (
       <Card>
-        <CardTitle>Endpoint added</CardTitle>
+        <FocusOnMount>
+          <CardTitle>Endpoint added</CardTitle>
+        </FocusOnMount>
         <p className="mt-1 break-all font-mono text-sm text-slate-700">{created.endpoint.url}</p>
         <div className="mt-4">
           <SecretReveal

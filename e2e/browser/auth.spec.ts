@@ -36,6 +36,8 @@ test.describe('sign up, sign out, sign in', () => {
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByText('Wrong e-mail or password.')).toBeVisible();
+    // Focus moves to the refusal, not to <body> (the button it was on was disabled while sending).
+    await expect(page.locator(':focus')).toContainText('Wrong e-mail or password.');
     await expect(page).toHaveURL(/\/sign-in$/);
   });
 
@@ -52,7 +54,7 @@ test.describe('sign up, sign out, sign in', () => {
     }
     await page.getByLabel('Password').fill(user.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByText(/Too many failed sign-in attempts/)).toBeVisible();
+    await expect(page.getByText(/Too many failed sign-in attempts\. Try again in \d+ (minutes?|seconds?)\./)).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in$/);
 
     const response = await page.request.post('/portal-api/auth/sign-in', {

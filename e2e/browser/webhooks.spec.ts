@@ -52,7 +52,8 @@ test.describe('webhooks', () => {
       await expect(page.getByRole('checkbox', { name: /package\.sorting/ })).toBeChecked();
       await page.getByRole('button', { name: 'Add endpoint' }).click();
 
-      // The secret, once, with a copy button.
+      // The secret, once, with a copy button; focus moved to the result.
+      await expect(page.locator(':focus')).toContainText('Endpoint added');
       const secretBox = page.getByLabel('Signing secret');
       await expect(secretBox).toHaveValue(/^whsec_/);
       const secret = await secretBox.inputValue();

@@ -141,7 +141,7 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
         <span className="text-xs font-medium text-slate-300">{label}</span>
         <CopyButton value={code} label={`Copy ${label}`} />
       </div>
-      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" tabIndex={0} aria-label={label}>
+      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" tabIndex={0} role="region" aria-label={label}>
         <code>{code}</code>
       </pre>
     </div>

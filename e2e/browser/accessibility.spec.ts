@@ -1,0 +1,80 @@
+import AxeBuilder from '@axe-core/playwright';
+import { containerSample, packageSample } from '../api/support/samples';
+import { apiBase, authed, createToken, expect, portalApi, test } from '../fixtures';
+
+// axe-core on every page of the portal at 1440 and 390 px wide (issue 17): no serious or critical violation of
+// WCAG 2.1 A and AA. Pages with data are scanned with data (a container, a package, a webhook endpoint), and the
+// sign-in and sign-up pages signed out.
+
+const WIDTHS = [1440, 390] as const;
+
+interface Found {
+  page: string;
+  width: number;
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+async function scan(page: import('@playwright/test').Page, label: string, found: Found[]) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    for (const v of results.violations) {
+      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      found.push({ page: label, width, id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test.describe('accessibility', () => {
+  test('every portal page, with data, at both widths: no serious or critical axe violation', async ({ freshPage: page, request, browser }, testInfo) => {
+    test.setTimeout(240_000);
+    const suffix = Date.now().toString(36).toUpperCase();
+    const token = await createToken(page, 'a11y');
+    const api = authed(request, token);
+    const container = await api.post(`${apiBase.test}/wf/manifest`, containerSample(`A11Y-${suffix}`, [`A11YC${suffix}1`, `A11YC${suffix}2`]));
+    expect(container.status()).toBe(200);
+    const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
+    expect((await api.post(`${apiBase.test}/wf/package`, packageSample(`A11YP${suffix}`))).status()).toBe(200);
+    const hook = await portalApi(page, 'POST', '/portal-api/webhooks', { url: 'http://127.0.0.1:9999/hooks/a11y', events: ['package.sorting'], description: 'a11y' });
+    expect(hook.ok(), await hook.text()).toBe(true);
+    const hookId = ((await hook.json()) as { endpoint: { id: string } }).endpoint.id;
+
+    const found: Found[] = [];
+    const pages: [string, string, () => Promise<void>][] = [
+      ['dashboard', '/test/dashboard', async () => void (await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible())],
+      ['rates', '/test/rates', async () => void (await expect(page.getByRole('button', { name: 'Get rates' })).toBeVisible())],
+      ['manifests', '/test/manifests', async () => void (await expect(page.getByRole('link', { name: manifestId })).toBeVisible())],
+      ['manifest', `/test/manifests/${manifestId}`, async () => void (await expect(page.getByText(`A11YC${suffix}1`)).toBeVisible())],
+      ['new manifest', '/test/manifests/new', async () => void (await expect(page.getByRole('grid')).toBeVisible())],
+      ['packages', '/test/packages', async () => void (await expect(page.getByText(`A11YP${suffix}`)).toBeVisible())],
+      ['package', `/test/packages/A11YP${suffix}`, async () => void (await expect(page.getByText(`A11YP${suffix}`).first()).toBeVisible())],
+      ['webhooks', '/test/webhooks', async () => void (await expect(page.getByText('http://127.0.0.1:9999/hooks/a11y')).toBeVisible())],
+      ['webhook', `/test/webhooks/${hookId}`, async () => void (await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible())],
+      ['tokens', '/test/tokens', async () => void (await expect(page.getByText('a11y')).toBeVisible())],
+      ['rate cards', '/test/rate-cards', async () => void (await expect(page.getByRole('heading', { name: /Rate cards/ })).toBeVisible())],
+      ['settings', '/test/settings', async () => void (await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible())],
+      ['docs', '/test/docs', async () => void (await expect(page.getByRole('heading', { name: /API reference/ }).first()).toBeVisible())],
+      ['not found', '/test/no-such-page', async () => void (await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible())],
+    ];
+    for (const [label, path, ready] of pages) {
+      await page.goto(path);
+      await ready();
+      await scan(page, label, found);
+    }
+    // Signed out: the auth pages and the site's not-found page.
+    const anonymous = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+    const outside = await anonymous.newPage();
+    for (const [label, path] of [['sign in', '/sign-in'], ['sign up', '/sign-up'], ['site not found', '/nowhere']] as const) {
+      await outside.goto(path);
+      await scan(outside, label, found);
+    }
+    await anonymous.close();
+    await testInfo.attach('axe-violations.json', { body: JSON.stringify(found, null, 2), contentType: 'application/json' });
+    expect(found, JSON.stringify(found, null, 2)).toEqual([]);
+  });
+});
