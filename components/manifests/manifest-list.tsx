@@ -146,22 +146,22 @@ export function ManifestListView() {
         >
           {data.items.map((m) => (
             <Tr key={m.id}>
-              <Td>
+              <Td data-label="Type">
                 <TypeBadge type={m.type} />
               </Td>
-              <Td>
+              <Td data-label="Manifest ID">
                 <PortalLink href={`/manifests/${m.id}`} className="font-mono font-medium text-brand-700 underline-offset-2 hover:underline">
                   {m.id}
                 </PortalLink>
               </Td>
-              <Td>{m.containerId ?? <NoValue />}</Td>
-              <Td>{m.manifestDate}</Td>
-              <Td>{m.service ?? <NoValue />}</Td>
-              <Td className="text-right tabular-nums">{m.packageCount.toLocaleString()}</Td>
-              <Td>
+              <Td data-label="Container ID">{m.containerId ?? <NoValue />}</Td>
+              <Td data-label="Date">{m.manifestDate}</Td>
+              <Td data-label="Service">{m.service ?? <NoValue />}</Td>
+              <Td data-label="Packages" className="text-right tabular-nums">{m.packageCount.toLocaleString()}</Td>
+              <Td data-label="Status">
                 <StatusBadge status={m.status} />
               </Td>
-              <Td>{formatDateTime(m.createdAt)}</Td>
+              <Td data-label="Created">{formatDateTime(m.createdAt)}</Td>
             </Tr>
           ))}
         </ListTable>

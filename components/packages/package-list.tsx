@@ -178,7 +178,7 @@ export function PackageListView() {
         >
           {data.data.map((p) => (
             <Tr key={`${p.manifest_type}-${p.ManifestID}-${p.TrackingNumber ?? ''}`}>
-              <Td>
+              <Td data-label="Tracking number">
                 {p.TrackingNumber ? (
                   <PortalLink
                     href={`/packages/${encodeURIComponent(p.TrackingNumber)}`}
@@ -190,13 +190,13 @@ export function PackageListView() {
                   <NoValue />
                 )}
               </Td>
-              <Td>
+              <Td data-label="Status">
                 <StatusBadge status={p.status} />
               </Td>
-              <Td>
+              <Td data-label="Type">
                 <TypeBadge type={p.manifest_type} />
               </Td>
-              <Td>
+              <Td data-label="Manifest">
                 <PortalLink
                   href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
                   className="font-mono text-brand-700 underline-offset-2 hover:underline"
@@ -204,10 +204,10 @@ export function PackageListView() {
                   {p.ManifestID}
                 </PortalLink>
               </Td>
-              <Td>{text(p.ServiceName)}</Td>
-              <Td>{text(typeof p.ManifestDate === 'string' ? p.ManifestDate.slice(0, 10) : null)}</Td>
-              <Td>{text(p.ToPostalCode)}</Td>
-              <Td>{formatDateTime(p.status_updated_at)}</Td>
+              <Td data-label="Service">{text(p.ServiceName)}</Td>
+              <Td data-label="Manifest date">{text(typeof p.ManifestDate === 'string' ? p.ManifestDate.slice(0, 10) : null)}</Td>
+              <Td data-label="To postal code">{text(p.ToPostalCode)}</Td>
+              <Td data-label="Status since">{formatDateTime(p.status_updated_at)}</Td>
             </Tr>
           ))}
         </ListTable>

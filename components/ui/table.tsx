@@ -26,7 +26,8 @@ export function Tr({ className, ...props }: HTMLAttributes<HTMLTableRowElement>)
 
 /**
  * A list's table in its own bordered box: the table scrolls sideways in a focusable region named `label`,
- * and `footer` (a Pager) sits under it. `busy` while a new page loads over the old one.
+ * and `footer` (a Pager) sits under it. `busy` while a new page loads over the old one. Below 640 px each row
+ * is a card of label and value pairs (globals.css `.list-cards`; cells give their column's name as `data-label`).
  */
 export function ListTable({
   label,
@@ -49,7 +50,7 @@ export function ListTable({
         tabIndex={0}
         className="overflow-x-auto rounded-t-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
       >
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <table className="list-cards min-w-full divide-y divide-slate-200 text-sm">
           <thead className="bg-slate-50">
             <tr>{head}</tr>
           </thead>
