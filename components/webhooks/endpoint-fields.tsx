@@ -1,10 +1,68 @@
 'use client';
-import type { UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { Field, Input } from '@/components/ui';
-import { WEBHOOK_EVENTS, type TCreateWebhookRequest, type WebhookEvent, type ZCreateWebhookRequest } from '@/lib/schemas/webhooks';
+import { Alert, Button, Card, CardTitle, Field, Input } from '@/components/ui';
+import { applyFieldErrors } from '@/lib/portal/fetcher';
+import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput, type WebhookEvent } from '@/lib/schemas/webhooks';
 
-export type EndpointForm = UseFormReturn<z.input<typeof ZCreateWebhookRequest>, unknown, TCreateWebhookRequest>;
+type EndpointForm = UseFormReturn<z.input<typeof ZCreateWebhookRequest>, unknown, TCreateWebhookRequest>;
+
+// The form holds what a client would send (the schema's input); a valid submit hands over its output, parsed.
+const resolver = zodResolver(ZCreateWebhookRequest);
+
+/**
+ * Adding or editing an endpoint: its fields, the server's refusals on them (or in an alert), submit and cancel.
+ * `send` posts the body (POST for a new endpoint, PATCH for an edit); `onSaved` gets what it answered.
+ */
+export function EndpointFormCard<R>({
+  title,
+  submitLabel,
+  idPrefix,
+  defaultValues,
+  send,
+  onSaved,
+  onCancel,
+}: {
+  title: string;
+  submitLabel: string;
+  idPrefix: string;
+  defaultValues: z.input<typeof ZCreateWebhookRequest>;
+  send: (body: TCreateWebhookRequestInput) => Promise<R>;
+  onSaved: (result: R) => void;
+  onCancel: () => void;
+}) {
+  const [problem, setProblem] = useState<string[]>([]);
+  const form: EndpointForm = useForm({ resolver, defaultValues });
+  const save = useMutation({
+    mutationFn: send,
+    onSuccess: onSaved,
+    onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
+  });
+  const submit = form.handleSubmit((values) => {
+    setProblem([]);
+    save.mutate(values);
+  });
+  return (
+    <Card>
+      <CardTitle>{title}</CardTitle>
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
+        <EndpointFields form={form} idPrefix={idPrefix} />
+        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
+        <div className="flex gap-2">
+          <Button type="submit" loading={save.isPending}>
+            {submitLabel}
+          </Button>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
 
 /** What each event announces, next to its checkbox. */
 const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
@@ -24,7 +82,7 @@ const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
 };
 
 /** An endpoint's URL, events and description: the same fields when adding an endpoint and when editing one. */
-export function EndpointFields({ form, idPrefix }: { form: EndpointForm; idPrefix: string }) {
+function EndpointFields({ form, idPrefix }: { form: EndpointForm; idPrefix: string }) {
   const errors = form.formState.errors;
   const eventsError = `${idPrefix}-events-error`;
   return (

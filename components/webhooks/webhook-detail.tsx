@@ -1,15 +1,12 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, Select, Table, Td, Th, Tr } from '@/components/ui';
-import { applyFieldErrors, PortalError } from '@/lib/portal/fetcher';
-import { ZCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
-import { EndpointFields, type EndpointForm } from './endpoint-fields';
+import { PortalError } from '@/lib/portal/fetcher';
+import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
 import { formatDateTime } from '@/lib/portal/format';
@@ -199,42 +196,19 @@ export function WebhookDetailView({ id }: { id: string }) {
   );
 }
 
-const endpointResolver = zodResolver(ZCreateWebhookRequest);
-
 /** Editing an endpoint's URL, events and description (PATCH); the signing secret stays. */
 function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpointView; onDone: (updated: WebhookEndpointView | null) => void }) {
   const portal = usePortalEnvironment();
-  const [problem, setProblem] = useState<string[]>([]);
-  const form: EndpointForm = useForm({
-    resolver: endpointResolver,
-    defaultValues: { url: endpoint.url, events: endpoint.events, description: endpoint.description },
-  });
-  const save = useMutation({
-    mutationFn: (body: TCreateWebhookRequestInput) =>
-      portal.fetch<WebhookEndpointView>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body }),
-    onSuccess: (updated) => onDone(updated),
-    onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
-  });
-  const submit = form.handleSubmit((values) => {
-    setProblem([]);
-    save.mutate(values);
-  });
   return (
-    <Card>
-      <CardTitle>Edit endpoint</CardTitle>
-      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
-        <EndpointFields form={form} idPrefix="edit-endpoint" />
-        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
-        <div className="flex gap-2">
-          <Button type="submit" loading={save.isPending}>
-            Save changes
-          </Button>
-          <Button variant="secondary" onClick={() => onDone(null)}>
-            Cancel
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <EndpointFormCard
+      title="Edit endpoint"
+      submitLabel="Save changes"
+      idPrefix="edit-endpoint"
+      defaultValues={{ url: endpoint.url, events: endpoint.events, description: endpoint.description }}
+      send={(body) => portal.fetch<WebhookEndpointView>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body })}
+      onSaved={onDone}
+      onCancel={() => onDone(null)}
+    />
   );
 }
 

@@ -1,20 +1,13 @@
 'use client';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, FocusOnMount, LoadingBlock } from '@/components/ui';
-import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { PACKAGE_SORTING_EVENT, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput } from '@/lib/schemas/webhooks';
-import { EndpointFields } from './endpoint-fields';
+import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
 import type { WebhookEndpointView } from './types';
-
-// The form holds what a client would send (the schema's input); a valid submit hands over its output, parsed.
-const resolver = zodResolver(ZCreateWebhookRequest);
 
 export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpointView, 'enabled' | 'disabled_reason'> }) {
   if (endpoint.enabled) return <Badge tone="success">Enabled</Badge>;
@@ -81,22 +74,6 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   const router = useRouter();
   const portal = usePortalEnvironment();
   const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
-  const [problem, setProblem] = useState<string[]>([]);
-  const form = useForm<z.input<typeof ZCreateWebhookRequest>, unknown, TCreateWebhookRequest>({ resolver, defaultValues: { url: '', events: [PACKAGE_SORTING_EVENT], description: '' } });
-  const mutation = useMutation({
-    mutationFn: (body: TCreateWebhookRequestInput) =>
-      portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body }),
-    onSuccess: (result) => {
-      setCreated(result);
-      void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
-    },
-    onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
-  });
-
-  const submit = form.handleSubmit((values) => {
-    setProblem([]);
-    mutation.mutate(values);
-  });
 
   if (created) {
     return (
@@ -117,20 +94,17 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Card>
-      <CardTitle>Add a webhook endpoint</CardTitle>
-      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
-        <EndpointFields form={form} idPrefix="new-endpoint" />
-        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
-        <div className="flex gap-2">
-          <Button type="submit" loading={mutation.isPending}>
-            Add endpoint
-          </Button>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-        </div>
-      </form>
-    </Card>
+    <EndpointFormCard
+      title="Add a webhook endpoint"
+      submitLabel="Add endpoint"
+      idPrefix="new-endpoint"
+      defaultValues={{ url: '', events: [PACKAGE_SORTING_EVENT], description: '' }}
+      send={(body) => portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body })}
+      onSaved={(result) => {
+        setCreated(result);
+        void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
+      }}
+      onCancel={onClose}
+    />
   );
 }

@@ -76,6 +76,14 @@ function mutated(sample: () => Record<string, unknown>) {
     });
 }
 
+/** The head of a chunked POST to the rate operation, as a raw socket sends it (the body follows in chunks). */
+function chunkedRateHead(url: URL): string {
+  return (
+    `POST ${pathFor('test', '/wf/rate')} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Token ${token()}\r\n` +
+    'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n'
+  );
+}
+
 describe('fuzzing every operation', () => {
   it('never answers 5xx to arbitrary JSON, mutated samples or garbage, and keeps its memory', async () => {
     const pid = inject('serverPid');
@@ -176,10 +184,7 @@ describe('oversized bodies', () => {
       });
       socket.on('error', () => undefined);
       socket.on('close', () => resolve({ response, sentBytes }));
-      socket.write(
-        `POST ${pathFor('test', '/wf/rate')} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Token ${token()}\r\n` +
-          'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n',
-      );
+      socket.write(chunkedRateHead(url));
       const pump = () => {
         // Up to 40 MB, unless the server answers first.
         while (!socket.destroyed && response === '' && sentBytes < 40 * 1024 * 1024) {
@@ -213,10 +218,7 @@ describe('oversized bodies', () => {
       });
       socket.on('error', () => undefined);
       socket.on('close', () => resolve({ response, sent }));
-      socket.write(
-        `POST ${pathFor('test', '/wf/rate')} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Token ${token()}\r\n` +
-          'Transfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n',
-      );
+      socket.write(chunkedRateHead(url));
       for (let sentBytes = 0; sentBytes < 24 * 1024 * 1024; sentBytes += chunk.length) {
         socket.write(`${chunk.length.toString(16)}\r\n`);
         socket.write(chunk);
