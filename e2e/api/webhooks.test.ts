@@ -524,6 +524,8 @@ describe('GET /webhooks/{id}/deliveries', () => {
     ['cursor=msg_1', 'cursor', 'must be a next_cursor value from a previous page'],
     ['outcome=maybe', 'outcome', 'must be one of: succeeded, failed'],
     ['outcome=%00', 'outcome', 'must not contain control characters (found NUL at position 0)'],
+    ['outcome=failed&outcome=succeeded', 'outcome', 'is given more than once'],
+    ['limit=1&limit=2', 'limit', 'is given more than once'],
   ])('refuses ?%s', async (query, path, message) => {
     const endpoint = await register(acme);
     const error = expectError(

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
+import { queryObject } from '../query';
 import { AppError } from '@/lib/errors/app-error';
 import {
   ZCreateWebhookRequest,
@@ -100,9 +101,10 @@ export const testWebhookOperation: Operation = async (context) => {
   return { status: 202, body: { object: 'webhook_test', event_id: eventId, message_id: messageId, status: 'pending' } };
 };
 
-// GET /webhooks/:id/deliveries?limit=&cursor=: the attempt log, newest first.
+// GET /webhooks/:id/deliveries?limit=&cursor=&outcome=: the attempt log, newest first. A parameter given twice is a
+// 422 naming it (the lists' one query reader), not the last of the two.
 export const listWebhookDeliveriesOperation: Operation = async (context) => {
-  const query = parseOperation(ZListWebhookDeliveriesQuery, Object.fromEntries(context.query));
+  const query = parseOperation(ZListWebhookDeliveriesQuery, queryObject(context.query));
   return { body: await listWebhookDeliveries({ ...scope(context), query }) };
 };
 
