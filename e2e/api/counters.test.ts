@@ -67,14 +67,18 @@ describe('sharded counters', () => {
       ...numbers.slice(0, 10).map((n, i) => call('/wf/package', { token: shipper.tokens.test, body: weighed(n, i) })),
       ...changed.map((body) => call('/wf/package', { token: shipper.tokens.test, body })),
     ]);
-    const firsts = answers.slice(0, 200);
-    expect(firsts.map((a) => a.status)).toEqual(numbers.map(() => 200));
-    expect(answers.slice(200, 210).map((a) => a.status)).toEqual(Array(10).fill(200));
-    // A changed resend either lost the race to its original (409) or won it, and then its original got the 409.
+    // A changed resend (of numbers 20-24) either lost the race to its original (409) or won it, and then its
+    // original got the 409: of each such pair exactly one is stored. Every other first send is a 200.
     const changedOutcomes = answers.slice(210).map((a) => a.status);
+    const firsts = answers.slice(0, 200);
+    expect(firsts.map((a, i) => (i >= 20 && i < 25 && changedOutcomes[i - 20] === 200 ? 'lost' : a.status))).toEqual(
+      numbers.map((_, i) => (i >= 20 && i < 25 && changedOutcomes[i - 20] === 200 ? 'lost' : 200)),
+    );
+    expect(answers.slice(200, 210).map((a) => a.status)).toEqual(Array(10).fill(200));
     for (const [i, status] of changedOutcomes.entries()) {
-      if (status === 409) expectError(answers[210 + i], 409, 'conflict');
-      else expect(status).toBe(200);
+      const [winner, loser] = status === 200 ? [answers[210 + i], firsts[20 + i]] : [firsts[20 + i], answers[210 + i]];
+      expect(winner?.status).toBe(200);
+      expectError(loser, 409, 'conflict');
     }
     const manifestIds = new Set(answers.filter((a) => a.status === 200).map((a) => a.json.ManifestID as string));
     expect(manifestIds.size).toBe(1);
