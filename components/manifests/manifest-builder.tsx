@@ -4,23 +4,14 @@ import { useMutation } from '@tanstack/react-query';
 import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Button, Card, CardTitle, CopyButton, Field, Input } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, CopyButton } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
-import { SERVICES } from '@/lib/schemas/rate';
 import { CsvImport } from './csv-import';
 import { ErrorPanel } from './error-panel';
 import { GridStore } from './grid-store';
-import {
-  ZHeaderForm,
-  headerMaxLength,
-  MANIFEST_DAY_RANGE,
-  HEADER_GROUPS,
-  REQUIRED_HEADER_FIELDS,
-  emptyHeader,
-  type HeaderField,
-  type HeaderValues,
-} from './header-fields';
+import { HeaderForm } from './header-form';
+import { ZHeaderForm, emptyHeader, type HeaderField, type HeaderValues } from './header-fields';
 import { buildManifestBody, issueDetails, placeDetails, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
 import { draftKey, useManifestDraft } from './use-manifest-draft';
@@ -187,41 +178,7 @@ export function ManifestBuilder() {
           <Alert tone="info">{draftNote}</Alert>
         </div>
       ) : null}
-      <div className="grid gap-4 lg:grid-cols-2">
-        {HEADER_GROUPS.map((group) => (
-          <fieldset key={group.title} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-            <legend className="px-1 text-base font-semibold text-slate-900">{group.title}</legend>
-            <div className="grid gap-3 sm:grid-cols-2">
-              {group.fields.map((spec) => (
-                <Field
-                  key={spec.name}
-                  label={spec.label}
-                  required={REQUIRED_HEADER_FIELDS.has(spec.name)}
-                  hint={spec.hint}
-                  error={form.formState.errors[spec.name]?.message}
-                  className={spec.wide ? 'sm:col-span-2' : undefined}
-                >
-                  <Input
-                    type={spec.type ?? 'text'}
-                    inputMode={spec.inputMode}
-                    placeholder={spec.placeholder}
-                    list={spec.name === 'ServiceName' ? 'service-names' : undefined}
-                    maxLength={spec.type === 'date' ? undefined : headerMaxLength(spec.name)}
-                    {...(spec.type === 'date' ? MANIFEST_DAY_RANGE : {})}
-                    autoComplete="off"
-                    {...form.register(spec.name)}
-                  />
-                </Field>
-              ))}
-            </div>
-          </fieldset>
-        ))}
-        <datalist id="service-names">
-          {SERVICES.map((service) => (
-            <option key={service} value={service} />
-          ))}
-        </datalist>
-      </div>
+      <HeaderForm form={form} />
 
       <section aria-labelledby="packages-title" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
         <div className="flex flex-wrap items-center justify-between gap-2">

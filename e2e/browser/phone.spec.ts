@@ -46,4 +46,44 @@ test.describe('phones', () => {
     await expect(empty.first()).toBeVisible();
     await screenshots(page, testInfo, 'phone-manifest-detail');
   });
+
+  test('the builder on a phone: required fields first, optional ones a tap away, the grid in its own frame', async ({ freshPage: page }, testInfo) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/test/manifests/new');
+    await expect(page.getByRole('grid')).toBeVisible();
+    // The header shows its required fields; the empty optional ones wait behind a button in each group.
+    await expect(page.getByLabel('Container ID')).toBeVisible();
+    await expect(page.getByLabel('Sort code')).toBeHidden();
+    const shipment = page.getByRole('group', { name: 'Shipment' });
+    const more = shipment.getByRole('button', { name: /^Show \d+ optional fields?$/ });
+    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    // Nothing wider than the screen: the grid scrolls sideways inside its own frame.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const folded = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(folded, 'the builder was 3,588 px tall on a phone with every field shown').toBeLessThan(2_400);
+    console.log(`builder at 390 px: ${folded} px tall with the optional fields folded`);
+    await screenshots(page, testInfo, 'phone-builder');
+    await page.setViewportSize({ width: 390, height: 844 });
+
+    await more.click();
+    await expect(page.getByLabel('Sort code')).toBeVisible();
+    await page.getByLabel('Sort code').fill('SRT-1');
+    await shipment.getByRole('button', { name: 'Hide empty optional fields' }).click();
+    // A field that holds a value stays, the empty ones fold away again.
+    await expect(page.getByLabel('Sort code')).toBeVisible();
+    await expect(page.getByLabel('Final-mile carrier')).toBeHidden();
+
+    // A refused submit: the error panel lists the problems and each leads to its field, visible and focused.
+    await page.getByRole('button', { name: 'Create manifest' }).click();
+    const panel = page.getByTestId('error-panel');
+    await expect(panel.getByRole('heading', { level: 2 })).toBeFocused();
+    await panel.getByRole('button', { name: /^Container ID:/ }).click();
+    await expect(page.getByLabel('Container ID')).toBeFocused();
+    await expect(page.getByLabel('Container ID')).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // At desktop width every field is shown and the buttons are not.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(page.getByLabel('Final-mile carrier')).toBeVisible();
+    await expect(shipment.getByRole('button', { name: /optional field/ })).toBeHidden();
+  });
 });
