@@ -2,11 +2,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { containerSample, packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, portalApi, test } from '../fixtures';
 
-// axe-core on every page of the portal at 1440 and 390 px wide (issue 17): no serious or critical violation of
-// WCAG 2.1 A and AA. Pages with data are scanned with data (a container, a package, a webhook endpoint), and the
+// axe-core on every page of the portal at 1440 and 390 px wide (issue 17): no violation of WCAG 2.1 A and AA nor of
+// axe's best practices (landmarks, headings, regions) rated moderate, serious or critical. Minor findings are
+// attached to the report, not failed on. Pages with data are scanned with data (a container, a package, a webhook endpoint), and the
 // sign-in and sign-up pages signed out.
 
 const WIDTHS = [1440, 390] as const;
+const FAILING = new Set(['moderate', 'serious', 'critical']);
+const minor: string[] = [];
 
 interface Found {
   page: string;
@@ -21,9 +24,12 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
     for (const v of results.violations) {
-      if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+      if (!v.impact || !FAILING.has(v.impact)) {
+        minor.push(`${label} at ${width}: ${v.id}`);
+        continue;
+      }
       found.push({ page: label, width, id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) });
     }
   }
@@ -31,7 +37,7 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
 }
 
 test.describe('accessibility', () => {
-  test('every portal page, with data, at both widths: no serious or critical axe violation', async ({ freshPage: page, request, browser }, testInfo) => {
+  test('every portal page, with data, at both widths: no moderate, serious or critical axe violation', async ({ freshPage: page, request, browser }, testInfo) => {
     test.setTimeout(240_000);
     const suffix = Date.now().toString(36).toUpperCase();
     const token = await createToken(page, 'a11y');
@@ -74,7 +80,7 @@ test.describe('accessibility', () => {
       await scan(outside, label, found);
     }
     await anonymous.close();
-    await testInfo.attach('axe-violations.json', { body: JSON.stringify(found, null, 2), contentType: 'application/json' });
+    await testInfo.attach('axe-violations.json', { body: JSON.stringify({ found, minor }, null, 2), contentType: 'application/json' });
     expect(found, JSON.stringify(found, null, 2)).toEqual([]);
   });
 });

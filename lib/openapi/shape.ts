@@ -8,6 +8,7 @@ export interface OpenApiSchema {
   $ref?: string;
   const?: unknown;
   allOf?: OpenApiSchema[];
+  anyOf?: OpenApiSchema[];
   type?: string | string[];
   items?: OpenApiSchema;
   properties?: Record<string, OpenApiSchema>;
@@ -30,6 +31,7 @@ export const ZOpenApiSchema: z.ZodType<OpenApiSchema> = z.lazy(() =>
     $ref: z.string().optional(),
     const: z.unknown().optional(),
     allOf: z.array(ZOpenApiSchema).optional(),
+    anyOf: z.array(ZOpenApiSchema).optional(),
     type: z.union([z.string(), z.array(z.string())]).optional(),
     items: ZOpenApiSchema.optional(),
     properties: z.record(z.string(), ZOpenApiSchema).optional(),

@@ -60,6 +60,8 @@ function constraints(schema: OpenApiSchema): string[] {
   const out: string[] = [];
   if (schema.enum) out.push(`one of: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
   if (schema.format) out.push(`format: ${schema.format}`);
+  // An optional field's format allows blank too (lib/schemas/fields.ts accepted()).
+  for (const alternative of schema.anyOf ?? []) if (alternative.format) out.push(`format: ${alternative.format}, or blank`);
   if (schema.pattern) out.push(`pattern: ${schema.pattern}`);
   if (schema.exclusiveMinimum !== undefined) out.push(`> ${schema.exclusiveMinimum}`);
   if (schema.minimum !== undefined) out.push(`≥ ${schema.minimum}`);
@@ -134,14 +136,15 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
   );
 }
 
-function CodeBlock({ code, label }: { code: string; label: string }) {
+/** `of` names what the block belongs to, so that each scrollable region's name is unique on the page. */
+function CodeBlock({ code, label, of }: { code: string; label: string; of: string }) {
   return (
     <div className="overflow-hidden rounded-md bg-slate-900">
       <div className="flex items-center justify-between gap-2 border-b border-slate-700 px-3 py-1.5">
         <span className="text-xs font-medium text-slate-300">{label}</span>
         <CopyButton value={code} label={`Copy ${label}`} />
       </div>
-      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" tabIndex={0} role="region" aria-label={label}>
+      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" tabIndex={0} role="region" aria-label={`${label}, ${of}`}>
         <code>{code}</code>
       </pre>
     </div>
@@ -263,7 +266,7 @@ function Operation({
                         <p className="text-slate-600">No body.</p>
                       )}
                       {sample !== undefined ? (
-                        <CodeBlock code={JSON.stringify(sample, null, 2)} label={`${status} example`} />
+                        <CodeBlock code={JSON.stringify(sample, null, 2)} label={`${status} example`} of={`${method.toUpperCase()} ${path}`} />
                       ) : null}
                     </div>
                   </details>
@@ -274,7 +277,7 @@ function Operation({
         </Section>
 
         <Section title="Example request">
-          <CodeBlock code={curl(method, `${baseUrl}${samplePath}`, example)} label="curl example" />
+          <CodeBlock code={curl(method, `${baseUrl}${samplePath}`, example)} label="curl example" of={`${method.toUpperCase()} ${path}`} />
         </Section>
       </section>
     </Card>
@@ -437,7 +440,7 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
                   <Section title="Payload">
                     <SchemaTable doc={doc} schema={media?.schema} />
                     <div className="mt-2">
-                      <CodeBlock code={JSON.stringify(exampleOf(doc, media), null, 2)} label="payload example" />
+                      <CodeBlock code={JSON.stringify(exampleOf(doc, media), null, 2)} label="payload example" of={name} />
                     </div>
                   </Section>
                 </Card>
