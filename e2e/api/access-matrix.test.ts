@@ -112,7 +112,7 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, ab
       expectError(result, 404, 'not_found');
     } else if (method === 'GET') {
       // The lists without an id: the stranger's own, which are empty.
-      expect(['/webhooks', '/manifests', '/packages']).toContain(pattern);
+      expect(['/webhooks', '/manifests', '/packages', '/events']).toContain(pattern);
       expect(result.status, result.text).toBe(200);
       expect(result.json).toEqual(pattern === '/webhooks' ? { object: 'list', data: [], has_more: false } : { object: 'list', data: [], has_more: false, next_cursor: null });
     } else {

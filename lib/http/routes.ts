@@ -33,6 +33,7 @@ import {
   getManifestTagsOperation,
   getPackageLabelOperation,
 } from './operations/documents';
+import { getEventOperation, listEventsOperation } from './operations/events';
 import type { Operation } from './types';
 
 export interface Route {
@@ -63,6 +64,9 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
   { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },
   { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
+  // The events API (issue 16): what the webhooks announced, for an integrator's tooling and `npm run listen`.
+  { pattern: '/events', methods: { GET: listEventsOperation } },
+  { pattern: '/events/:id', methods: { GET: getEventOperation } },
   // The lifecycle (issue 13): reads, cancel, the test-mode simulator, and the carrier's scans.
   { pattern: '/manifests', methods: { GET: listManifestsOperation } },
   { pattern: '/manifests/:id', methods: { GET: getManifestOperation } },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventPaths, eventSchemas } from './events';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
@@ -352,6 +353,7 @@ export function openApiDocument(): Json {
         name: 'Webhooks',
         description: 'Endpoints that receive `package.sorting` notifications, signed per the Standard Webhooks spec.',
       },
+      { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
     ],
     paths: {
       '/wf/rate': {
@@ -609,6 +611,7 @@ export function openApiDocument(): Json {
         },
       },
       ...lifecyclePaths(),
+      ...eventPaths(),
     },
     webhooks: {
       ...lifecycleWebhooks(),
@@ -707,6 +710,7 @@ export function openApiDocument(): Json {
         PackageSortingPayload: packageSortingPayload,
         Error: errorSchema,
         ...lifecycleSchemas(),
+        ...eventSchemas(),
       },
     },
   };

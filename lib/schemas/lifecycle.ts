@@ -12,7 +12,7 @@ export const SCAN_BATCH_MAX = 1_000;
 const ALL_STATUSES = [...new Set([...PACKAGE_STATUSES, ...CONTAINER_STATUSES])];
 
 /** A calendar day YYYY-MM-DD in the manifest years, for from/to. */
-function day() {
+export function day() {
   return z
     .unknown()
     .transform((value, ctx): string | undefined => {
@@ -39,8 +39,8 @@ export function rangeInOrder(q: { from?: string; to?: string }, ctx: z.Refinemen
   }
 }
 
-const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
-const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
+export const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
+export const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
 
 // GET /manifests
 export const ZListManifestsQuery = z

@@ -1,0 +1,82 @@
+import 'server-only';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import { pgPool } from '@/lib/db';
+import { AppError } from '@/lib/errors/app-error';
+import { decodeCursor, encodeCursor } from '@/lib/lifecycle/cursor';
+import type { TListEventsQuery, TWebhookEvent, TWebhookEventList } from '@/lib/schemas/events';
+import type { WebhookEvent } from '@/lib/schemas/webhooks';
+import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
+import { messageBody } from '@/lib/webhooks/deliver-message';
+
+// The events API (GET /events, GET /events/{id}): the outbox's events of one account and environment, newest first.
+// Each page walks the index (account_id, environment, created_at, id), or with ?type= the one with event_type
+// before created_at (migration 20261123215627_webhook_events_pages), from the cursor: no OFFSET, no count.
+
+interface Scope {
+  accountId: string;
+  environment: Environment;
+}
+
+interface EventRow {
+  id: string;
+  event_type: string;
+  payload: unknown;
+  is_test: boolean;
+  created_at: Date;
+}
+
+function present(row: EventRow): TWebhookEvent {
+  return {
+    id: row.id,
+    object: 'webhook_event',
+    type: row.event_type as WebhookEvent,
+    created_at: row.created_at.toISOString(),
+    test: row.is_test,
+    // What a receiver was sent, byte for byte the same JSON as the delivery's body.
+    data: JSON.parse(messageBody(row.event_type, row.payload)) as Record<string, unknown>,
+  };
+}
+
+const scoped = (scope: Scope) =>
+  sql<never>`e.account_id = ${scope.accountId}::uuid AND e.environment = ${scope.environment}::"Environment"`;
+
+/** A UTC day's first instant, as the lists' from/to read days. */
+function dayStart(day: string, plusDays = 0): Date {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + plusDays);
+  return date;
+}
+
+export async function listEvents(options: Scope & { query: TListEventsQuery }): Promise<TWebhookEventList> {
+  const { query } = options;
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const where: Sql<never>[] = [scoped(options)];
+  if (query.type) where.push(sql`e.event_type = ${query.type}`);
+  if (query.from) where.push(sql`e.created_at >= ${dayStart(query.from)}`);
+  if (query.to) where.push(sql`e.created_at < ${dayStart(query.to, 1)}`);
+  if (cursor) where.push(sql`(e.created_at, e.id) < (${cursor.t}::timestamptz, ${cursor.i})`);
+  const rows = await queryRows(
+    pgPool(),
+    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at FROM webhook_events e
+                  WHERE ${sql.join(where, sql` AND `)}
+                  ORDER BY e.created_at DESC, e.id DESC LIMIT ${query.limit + 1}`,
+  );
+  const shown = rows.slice(0, query.limit);
+  const last = shown.at(-1);
+  const hasMore = rows.length > query.limit;
+  return {
+    object: 'list',
+    data: shown.map(present),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: last.id }) : null,
+  };
+}
+
+export async function getEvent(options: Scope & { id: string }): Promise<TWebhookEvent> {
+  const row = await queryRow(
+    pgPool(),
+    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at FROM webhook_events e WHERE ${scoped(options)} AND e.id = ${options.id}`,
+  );
+  if (!row) throw new AppError('not_found', `No event ${options.id} in this account and environment.`);
+  return present(row);
+}

@@ -1,0 +1,21 @@
+import 'server-only';
+import type { Operation, OperationContext } from '../types';
+import { EVENT_LIST_PARAMETERS, ZListEventsQuery } from '@/lib/schemas/events';
+import { parseOperation } from '@/lib/schemas/parse';
+import { getEvent, listEvents } from '@/lib/events/list-events';
+import { queryObject } from '../query';
+
+// GET /events and GET /events/:id (issue 16): the account's webhook events in the path's environment.
+
+function scope(context: OperationContext) {
+  return { accountId: context.auth.accountId, environment: context.environment };
+}
+
+export const listEventsOperation: Operation = async (context) => {
+  const query = parseOperation(ZListEventsQuery, queryObject(context.query, { known: EVENT_LIST_PARAMETERS }));
+  return { body: await listEvents({ ...scope(context), query }) };
+};
+
+export const getEventOperation: Operation = async (context) => ({
+  body: await getEvent({ ...scope(context), id: context.params.id ?? '' }),
+});
