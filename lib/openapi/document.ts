@@ -1,11 +1,13 @@
+import { ERROR_CODES } from '@/lib/errors/app-error';
 import { z } from 'zod';
 import { eventPaths, eventSchemas } from './events';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
-import { MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
-import { ZPackage } from '@/lib/schemas/package-manifest';
+import { CONTAINER_MANIFEST_ALIASES, MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { PACKAGE_MANIFEST_ALIASES, ZPackage } from '@/lib/schemas/package-manifest';
 import { MAX_ERROR_DETAILS } from '@/lib/schemas/parse';
 import { SERVICES } from '@/lib/schemas/rate';
-import { ZRateRequest } from '@/lib/schemas/rate';
+import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
+import type { Aliases } from '@/lib/schemas/parse';
 import {
   WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENTS,
@@ -31,6 +33,27 @@ function inputSchema(schema: z.ZodType): Json {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * The published spellings the API also reads (`lenght`, `FromPostalcode`, `Container Weight`…): each is a property
+ * with its field's schema, and a required field is satisfied by any one of its names, so that the published
+ * samples validate against the document.
+ */
+function withAliases(json: Json, aliases: Aliases): Json {
+  const properties = { ...(json.properties as Record<string, Json>) };
+  let required = [...((json.required as string[] | undefined) ?? [])];
+  const eitherName: Json[] = [];
+  for (const [field, names] of Object.entries(aliases)) {
+    const schema = properties[field];
+    if (!schema) continue;
+    for (const name of names) properties[name] = { ...schema, description: `The published spelling of \`${field}\`; send one of the two.` };
+    if (required.includes(field)) {
+      required = required.filter((r) => r !== field);
+      eitherName.push({ anyOf: [field, ...names].map((name) => ({ required: [name] })) });
+    }
+  }
+  return { ...json, properties, required, ...(eitherName.length ? { allOf: eitherName } : {}) };
+}
+
 function rateRequestSchema(): Json {
   const json = inputSchema(ZRateRequest);
   const properties = json.properties as Record<string, Json>;
@@ -50,7 +73,7 @@ function rateRequestSchema(): Json {
     description: `${typeof properties.length?.description === 'string' ? properties.length.description : ''} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
   };
   return {
-    ...json,
+    ...withAliases(json, RATE_ALIASES),
     example: {
       weight: '2.5',
       weight_unit: 'lb',
@@ -79,7 +102,7 @@ function containerManifestSchema(): Json {
   properties.ContainerWeight = { ...properties.ContainerWeight, description: 'Pounds. Also accepted as `Container Weight`.' };
   properties.ContainerName = { ...properties.ContainerName, description: 'Also accepted as `Container Name`.' };
   return {
-    ...json,
+    ...withAliases(json, CONTAINER_MANIFEST_ALIASES),
     example: {
       ManifestDate: '2024-05-01T09:00:00Z',
       ServiceName: 'AirSkip',
@@ -125,22 +148,7 @@ const errorSchema: Json = {
       properties: {
         code: {
           type: 'string',
-          enum: [
-            'invalid_json',
-            'validation_failed',
-            'one_package_per_request',
-            'unauthorized',
-            'wrong_environment',
-            'forbidden',
-            'not_found',
-            'method_not_allowed',
-            'conflict',
-            'payload_too_large',
-            'unsupported_media_type',
-            'rate_limited',
-            'service_unavailable',
-            'internal_error',
-          ],
+          enum: [...ERROR_CODES],
         },
         message: { type: 'string' },
         details: {
@@ -397,7 +405,7 @@ export function openApiDocument(): Json {
           responses: {
             '200': {
               description: 'Created (or the identical retry).',
-              content: json(ref('ContainerManifestResponse'), { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z' }),
+              content: json(ref('ContainerManifestResponse'), { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', PackageCount: 2 }),
             },
             '409': errorResponse('The ContainerID or a tracking number is already used with a different body.'),
             ...COMMON_ERRORS,
@@ -414,7 +422,7 @@ export function openApiDocument(): Json {
             'notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
           requestBody: { required: true, content: json(ref('PackageManifestRequest'), { package: packageExample }) },
           responses: {
-            '200': { description: 'Accepted.', content: json(ref('PackageManifestResponse'), { IsSuccess: true }) },
+            '200': { description: 'Accepted.', content: json(ref('PackageManifestResponse'), { IsSuccess: true, ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', TrackingNumber: '1Z999AA10123456784' }) },
             '409': errorResponse('The TrackingNumber is already used with a different body.'),
             ...COMMON_ERRORS,
           },
@@ -444,7 +452,7 @@ export function openApiDocument(): Json {
           tags: ['Webhooks'],
           operationId: 'createWebhook',
           summary: 'Create a webhook endpoint',
-          description: 'In live, URLs that resolve to loopback, private, link-local or metadata addresses are refused.',
+          description: 'In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery.',
           requestBody: {
             required: true,
             content: json(ref('CreateWebhookRequest'), {
@@ -689,18 +697,23 @@ export function openApiDocument(): Json {
         ContainerDetail: inputSchema(ZContainerDetail),
         ContainerManifestResponse: {
           type: 'object',
-          required: ['IsSuccess', 'ManifestID'],
+          required: ['IsSuccess', 'ManifestID', 'PackageCount'],
           properties: {
             IsSuccess: { type: 'string', const: 'true' },
             ManifestID: { type: 'string', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
+            PackageCount: { type: 'integer', minimum: 0, description: 'The packages the container holds (none is allowed).' },
           },
         },
-        Package: { ...inputSchema(ZPackage), example: packageExample },
+        Package: { ...withAliases(inputSchema(ZPackage), PACKAGE_MANIFEST_ALIASES), example: packageExample },
         PackageManifestRequest: { type: 'object', required: ['package'], properties: { package: ref('Package') } },
         PackageManifestResponse: {
           type: 'object',
-          required: ['IsSuccess'],
-          properties: { IsSuccess: { type: 'boolean', const: true } },
+          required: ['IsSuccess', 'ManifestID', 'TrackingNumber'],
+          properties: {
+            IsSuccess: { type: 'boolean', const: true },
+            ManifestID: { type: 'string', description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
+            TrackingNumber: { type: 'string' },
+          },
         },
         CreateWebhookRequest: webhookRequestSchema(ZCreateWebhookRequest),
         UpdateWebhookRequest: { ...webhookRequestSchema(ZUpdateWebhookRequest), minProperties: 1 },

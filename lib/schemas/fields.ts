@@ -73,9 +73,44 @@ function field(
     return convert(value, ctx);
   });
   // A transform has no input type of its own; the metadata tells z.toJSONSchema what clients send.
-  const schema = transform.meta(json);
+  const schema = transform.meta(accepted(json, required));
   // Optional fields must be marked so, or Zod reports an absent key as missing.
   return required ? schema : schema.optional();
+}
+
+/** Numeric text a number field reads (surrounding spaces are trimmed first). */
+const NUMERIC_TEXT = { integer: '^\\s*\\d+\\s*$', number: '^\\s*[+-]?\\d+(?:\\.\\d+)?\\s*$' } as const;
+/** "No value": an empty or all-space string (or null, by type). */
+const BLANK_TEXT = '^\\s*$';
+
+/**
+ * A field's JSON Schema widened to everything the field really accepts, so that the OpenAPI document describes
+ * the API and a client generated from it takes the published samples (issue 16): a number field also takes
+ * numeric text; an optional field also takes null and blank text ("" means no value), so its pattern, enum or
+ * format allows blank too. Keywords apply by type (a pattern to strings, a maximum to numbers), so one schema with
+ * a list of types stays exact without anyOf, except for a format, which cannot allow blank itself.
+ */
+function accepted(json: JsonMeta, required: boolean): JsonMeta {
+  const out: JsonMeta = { ...json };
+  const types = new Set(([] as string[]).concat(json.type));
+  if (json.type === 'number' || json.type === 'integer') {
+    types.add('string');
+    out.pattern = NUMERIC_TEXT[json.type];
+    out.maxLength ??= TEXT_GATE;
+  }
+  // Free text also takes a number ("Container Name": 42 in the published sample), read as its text.
+  if (json.type === 'string' && json.pattern === undefined && json.enum === undefined && json.format === undefined) types.add('number');
+  if (!required) {
+    types.add('null');
+    if (typeof out.pattern === 'string') out.pattern = `${out.pattern}|${BLANK_TEXT}`;
+    if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), '', null];
+    if (typeof out.format === 'string' && types.has('string')) {
+      out.anyOf = [{ type: 'null' }, { format: out.format }, { pattern: BLANK_TEXT }];
+      delete out.format;
+    }
+  }
+  out.type = types.size === 1 ? json.type : [...types];
+  return out;
 }
 
 /**
@@ -215,7 +250,8 @@ export interface ManifestDateValue {
 export function isoDateTime<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
-    format: 'date-time',
+    // What the field reads, as a pattern: JSON Schema's `date-time` format would refuse a date alone or no offset.
+    pattern: '^\\s*\\d{4}-\\d{2}-\\d{2}(?:[Tt ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d{1,9})?)?(?:[Zz]|[+-]\\d{2}:?\\d{2})?)?\\s*$',
     maxLength: DATE_TIME_MAX_LENGTH,
     description:
       'ISO 8601 date or date-time; without an offset it is read as UTC. The calendar day is the manifest date, ' +

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createApiToken, findOrCreateAccount } from '@/lib/accounts/create-api-token';
+import { enforceContract } from './contract';
 
 export const baseUrl = inject('baseUrl');
 
@@ -50,6 +51,16 @@ export async function call(
   } catch {
     json = undefined;
   }
+  let requestBody: unknown = options.body;
+  if (options.rawBody !== undefined) {
+    try {
+      requestBody = JSON.parse(options.rawBody);
+    } catch {
+      requestBody = undefined;
+    }
+  }
+  // Every exchange against the OpenAPI document: drift fails the test that met it (support/contract.ts).
+  enforceContract({ method: options.method ?? 'POST', path, status: response.status, contentType: response.headers.get('content-type'), requestBody, responseBody: json });
   return { status: response.status, headers: response.headers, text, json };
 }
 
