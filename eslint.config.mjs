@@ -97,5 +97,5 @@ export default defineConfig([
       ],
     },
   },
-  globalIgnores(['.next/**', 'dist/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
+  globalIgnores(['.next/**', 'dist/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'sdk/schema.ts', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
 ]);
