@@ -575,28 +575,7 @@ export interface webhooks {
          * package.received
          * @description Sent when a package reaches `received`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -616,28 +595,7 @@ export interface webhooks {
          * package.in_transit
          * @description Sent when a package reaches `in_transit`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageInTransit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -657,28 +615,7 @@ export interface webhooks {
          * package.out_for_delivery
          * @description Sent when a package reaches `out_for_delivery`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageOutForDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -698,28 +635,7 @@ export interface webhooks {
          * package.delivered
          * @description Sent when a package reaches `delivered`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageDelivered"];
         delete?: never;
         options?: never;
         head?: never;
@@ -739,28 +655,7 @@ export interface webhooks {
          * package.exception
          * @description Sent when a package reaches `exception`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageException"];
         delete?: never;
         options?: never;
         head?: never;
@@ -780,28 +675,7 @@ export interface webhooks {
          * package.cancelled
          * @description Sent when a package reaches `cancelled`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -821,28 +695,7 @@ export interface webhooks {
          * container.received
          * @description Sent when a container reaches `received`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContainerReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -862,28 +715,7 @@ export interface webhooks {
          * container.departed
          * @description Sent when a container reaches `departed`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContainerDeparted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -903,28 +735,7 @@ export interface webhooks {
          * container.arrived
          * @description Sent when a container reaches `arrived`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContainerArrived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -944,28 +755,7 @@ export interface webhooks {
          * container.cancelled
          * @description Sent when a container reaches `cancelled`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onContainerCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -985,28 +775,7 @@ export interface webhooks {
          * manifest.cancelled
          * @description Sent when a manifest reaches `cancelled`, signed and retried as package.sorting is.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onManifestCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,28 +795,7 @@ export interface webhooks {
          * manifest.closed
          * @description Sent when a manifest reaches `closed`, signed and retried as package.sorting is. Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["LifecycleWebhookPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onManifestClosed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1067,35 +815,7 @@ export interface webhooks {
          * Package sorting notification
          * @description Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. Answer 2xx within 10 s; otherwise it is retried after about 5 s, 30 s, 2 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description Message id; the same on every retry. */
-                    "webhook-id": string;
-                    /** @description Unix seconds. */
-                    "webhook-timestamp": number;
-                    /** @description Space-separated `v1,<signature>` values. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PackageSortingPayload"];
-                };
-            };
-            responses: {
-                /** @description Any 2xx acknowledges the delivery. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["onPackageSorting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1605,25 +1325,6 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
-        };
-        Event: {
-            /** @constant */
-            object: "event";
-            id: string;
-            type: string;
-            status: string;
-            previous_status: string | null;
-            applied: boolean;
-            occurred_at: string | null;
-            location: string | null;
-            /** @enum {string} */
-            source: "scan" | "simulator" | "cancel" | "api";
-            scan_id: string | null;
-            exception: {
-                code: string | null;
-                text: string | null;
-            } | null;
-            created_at: string | null;
         };
         PackageList: {
             /** @constant */
@@ -2736,6 +2437,15 @@ export interface operations {
                     "application/json": components["schemas"]["ManifestList"];
                 };
             };
+            /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getManifest: {
@@ -2968,6 +2678,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageList"];
+                };
+            };
+            /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3239,6 +2958,299 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    onPackageReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageInTransit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageOutForDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageDelivered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageException: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageCancelled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerDeparted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerArrived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerCancelled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onManifestCancelled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onManifestClosed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageSorting: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id; the same on every retry. */
+                "webhook-id": string;
+                /** @description Unix seconds. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<signature>` values. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackageSortingPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

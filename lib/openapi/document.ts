@@ -344,6 +344,7 @@ export function openApiDocument(): Json {
     info: {
       title: 'Carrier shipping API',
       version: '1.1',
+      license: { name: 'Proprietary: for the carrier\'s shippers under their service agreement', identifier: 'LicenseRef-Carrier-Proprietary' },
       description:
         'Rates, container manifests and package manifests, with package-sorting webhooks. Every request carries `Authorization: Token <token>` ' +
         '(`Bearer` is accepted too). Test tokens (`ck_test_…`) work only under `/version-test/api/1.1`, live tokens (`ck_live_…`) only under `/api/1.1`. ' +
@@ -625,6 +626,7 @@ export function openApiDocument(): Json {
       ...lifecycleWebhooks(),
       'package.sorting': {
         post: {
+          operationId: 'onPackageSorting',
           summary: 'Package sorting notification',
           description:
             'Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify ' +

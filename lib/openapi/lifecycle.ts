@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   LIFECYCLE_WEBHOOK_EVENTS,
-  ZEventResponse,
   ZLifecycleWebhookPayload,
   ZListEventsResponse,
   ZListManifestsQuery,
@@ -42,7 +41,7 @@ export function lifecyclePaths(): Json {
   const notFound = errorRef('No such manifest or package in this account and environment.');
   return {
     '/manifests': {
-      get: { tags: ['Lifecycle'], operationId: 'listManifests', summary: 'List manifests (container and daily), newest first', parameters: queryParameters(ZListManifestsQuery), responses: { '200': ok('A page.', 'ManifestList') } },
+      get: { tags: ['Lifecycle'], operationId: 'listManifests', summary: 'List manifests (container and daily), newest first', parameters: queryParameters(ZListManifestsQuery), responses: { '200': ok('A page.', 'ManifestList'), '422': errorRef('A query parameter is invalid, unknown or repeated; `details` names it.') } },
     },
     '/manifests/{id}': {
       parameters: [manifestIdParam],
@@ -85,7 +84,7 @@ export function lifecyclePaths(): Json {
       },
     },
     '/packages': {
-      get: { tags: ['Lifecycle'], operationId: 'listPackages', summary: 'List every package (container and daily), newest first', parameters: queryParameters(ZListPackagesQuery), responses: { '200': ok('A page.', 'PackageList') } },
+      get: { tags: ['Lifecycle'], operationId: 'listPackages', summary: 'List every package (container and daily), newest first', parameters: queryParameters(ZListPackagesQuery), responses: { '200': ok('A page.', 'PackageList'), '422': errorRef('A query parameter is invalid, unknown or repeated; `details` names it.') } },
     },
     '/packages/{TrackingNumber}': {
       parameters: [trackingParam],
@@ -147,6 +146,7 @@ export function lifecycleWebhooks(): Json {
       event,
       {
         post: {
+          operationId: `on${event.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`,
           summary: `${event}`,
           description:
             `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is.` +
@@ -163,7 +163,6 @@ export function lifecycleSchemas(): Json {
   return {
     PackageRead: output(ZPackageResponse),
     Manifest: output(ZManifestResponse),
-    Event: output(ZEventResponse),
     PackageList: output(ZListPackagesResponse),
     ManifestList: output(ZListManifestsResponse),
     EventList: output(ZListEventsResponse),
