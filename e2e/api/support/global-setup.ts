@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { createDatabase, dropDatabase, ensureDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
-import { childPids, startApp } from './spawn';
+import { childPids, startApp, testServerEnv } from './spawn';
 
 // Each run gets a database of its own on the server (DATABASE_URL, or the embedded default),
 // migrated from prisma/migrations, and the app on it, started as `npm start` starts it
@@ -50,23 +50,7 @@ export default async function setup(project: TestProject) {
   ensureBuild(!(mode === 'next' || !existsSync('.next/BUILD_ID')));
   const app = await startApp({
     name: `test server (TEST_SERVER=${mode})`,
-    env: {
-      DATABASE_URL: databaseUrl,
-      START_MODE: mode,
-      APP_WORKERS: process.env.TEST_APP_WORKERS ?? '1',
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-      API_RATE_LIMIT_PER_SECOND: '5',
-      API_RATE_LIMIT_BURST: '300',
-      // Tests that exercise per-address limits act as our proxy: they connect from 127.0.0.1, trusted
-      // here as a proxy, and name the client's address as the rightmost X-Forwarded-For entry.
-      TRUSTED_PROXIES: '127.0.0.1/32',
-      API_AUTH_FAILURES_PER_MINUTE: '60',
-      API_BODY_TIMEOUT_MS: '2000',
-      // No delivery from this server: the tests that deliver start their own workers on a database
-      // of their own (e2e/api/webhooks-delivery.test.ts); this one keeps the strict SSRF guard.
-      WEBHOOK_WORKER: 'off',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
-    },
+    env: testServerEnv(databaseUrl, mode),
   }).catch(async (error: unknown) => {
     await server.stop();
     throw error;

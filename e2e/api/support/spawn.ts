@@ -168,6 +168,27 @@ export interface AppProcess extends Spawned {
 
 export const RATE_PREFLIGHT = '/version-test/api/1.1/wf/rate';
 
+/** The suite's server settings (global-setup.ts), for a server started alike by a test that needs one of its own. */
+export function testServerEnv(databaseUrl: string, mode: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    START_MODE: mode,
+    APP_WORKERS: process.env.TEST_APP_WORKERS ?? '1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+    API_RATE_LIMIT_PER_SECOND: '5',
+    API_RATE_LIMIT_BURST: '300',
+    // Tests that exercise per-address limits act as our proxy: they connect from 127.0.0.1, trusted
+    // here as a proxy, and name the client's address as the rightmost X-Forwarded-For entry.
+    TRUSTED_PROXIES: '127.0.0.1/32',
+    API_AUTH_FAILURES_PER_MINUTE: '60',
+    API_BODY_TIMEOUT_MS: '2000',
+    // No delivery from this server: the tests that deliver start their own workers on a database
+    // of their own (e2e/api/webhooks-delivery.test.ts); this one keeps the strict SSRF guard.
+    WEBHOOK_WORKER: 'off',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+  };
+}
+
 /**
  * Starts the app as `npm start` does (its command from package.json: the supervisor and its
  * workers) on a free port, and waits until it answers. `env` adds to (or, with undefined, removes
