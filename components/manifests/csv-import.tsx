@@ -1,5 +1,5 @@
 'use client';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
 import { useId, useRef, useState } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
@@ -57,20 +57,30 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
   const [mode, setMode] = useState<'replace' | 'append'>('replace');
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
-  // The account's last mapping (both environments); an import without it still maps by names and synonyms.
-  const remembered = useQuery({
+  // The account's last mapping (both environments); an import without it still maps by names and synonyms. Fetched
+  // when the builder opens; the PUT after an import answers the merged mapping, which replaces the cached one.
+  const queryClient = useQueryClient();
+  const mappingQuery = {
     queryKey: ['import-mapping'],
-    queryFn: ({ signal }) => portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) => portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { signal }),
     staleTime: 60_000,
-  });
+  };
+  useQuery(mappingQuery);
   const remember = useMutation({
     mutationFn: (columns: Record<string, string>) =>
       portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { method: 'PUT', body: { columns } }),
+    onSuccess: (merged) => queryClient.setQueryData(['import-mapping'], merged),
   });
 
-  function startMapping(source: Source, headers: string[], sample: string[]) {
+  async function startMapping(source: Source, headers: string[], sample: string[]) {
     if (headers.every((h) => !h.trim())) return setStep({ kind: 'error', message: `${source.file.name} has no header row.` });
-    const mapping = mapHeaders(headers, DETAIL_FIELDS, remembered.data?.columns ?? {});
+    // A file chosen before the remembered mapping arrived waits for it (one small GET, already in flight) rather than
+    // being mapped without it: CI caught a file chosen right after the page opened coming out unremembered.
+    const remembered = await queryClient.ensureQueryData(mappingQuery).then(
+      (data) => data.columns,
+      () => ({}),
+    );
+    const mapping = mapHeaders(headers, DETAIL_FIELDS, remembered);
     setStep({ kind: 'mapping', source, headers, sample, fields: mapping.fields });
     setMode(store.rows.some((r) => !isBlankRow(r.values)) ? 'append' : 'replace');
   }
@@ -85,7 +95,7 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
         .then((data) => {
           const rows = data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell.trim() !== ''));
           if (rows.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
-          startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows[1] ?? []);
+          void startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows[1] ?? []);
         })
         .catch((error: unknown) =>
           setStep({ kind: 'error', message: `Could not read ${file.name} as an Excel workbook: ${error instanceof Error ? error.message : String(error)}` }),
@@ -98,7 +108,7 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
       complete: (result) => {
         const [headers = [], sample = []] = result.data;
         if (headers.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
-        startMapping({ kind: 'csv', file, delimiter: result.meta.delimiter }, headers, sample);
+        void startMapping({ kind: 'csv', file, delimiter: result.meta.delimiter }, headers, sample);
       },
       error: (error) => setStep({ kind: 'error', message: `Could not read ${file.name}: ${error.message}` }),
     });
