@@ -175,6 +175,11 @@ const ZProcessSettings = z.object({
    * (lib/close-out/timer.ts; safe with any number of processes). 0: never (a test that drives the job itself).
    */
   CLOSE_OUT_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
+  /**
+   * The request log (lib/request-log): `on` (the default) records every API request and the portal's writes and
+   * errors; `off` records nothing (the benchmark's baseline). Its retention job runs hourly in every process.
+   */
+  REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
   /** Internal: set by scripts/server.ts, which runs the in-app delivery worker itself (instrumentation.ts then does not). */
   WEBHOOK_WORKER_STARTED_BY: z.preprocess(unsetIfEmpty, z.enum(['server']).optional()),
   /** Unset: `npm start` runs the embedded PostgreSQL (scripts/database.mjs). */

@@ -560,6 +560,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List logged requests, newest first
+         * @description The account's requests in this environment, a page at a time: every API request whose token was known (whatever its answer), and the portal's writes and errors. Bodies are the first 16 KB, with secrets and tokens replaced by `[redacted]`. A request appears within a second of its answer and is kept 30 days. Reads of the log itself are not logged. `from` and `to` are UTC days, inclusive.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request id: the `x-request-id` header of its answer. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One logged request
+         * @description For an integrator's own support tooling: quote the `x-request-id` of any answer.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "package.received": {
@@ -1478,6 +1521,116 @@ export interface components {
                 data: {
                     [key: string]: unknown;
                 };
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        RequestLogEntry: {
+            /** @description The request id (`req_…`): the `x-request-id` header of its answer. */
+            id: string;
+            /** @constant */
+            object: "request";
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            source: "api" | "portal";
+            method: string;
+            /** @description Under the environment's base, without the query. */
+            path: string;
+            query: string;
+            status: number;
+            duration_ms: number;
+            /** @description The API token that sent it; null for the portal. */
+            token: {
+                id: string;
+                name: string;
+                /** @description The first characters of the token, as the portal lists it. */
+                prefix: string;
+            } | null;
+            /** @description The portal user; null for the API. */
+            user: {
+                id: string;
+                email: string | null;
+            } | null;
+            client_address: string | null;
+            user_agent: string | null;
+            request: {
+                /** @description Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty. */
+                body: string | null;
+                /** @description The whole body's size. */
+                bytes: number;
+                truncated: boolean;
+            };
+            response: {
+                /** @description Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty. */
+                body: string | null;
+                /** @description The whole body's size. */
+                bytes: number;
+                truncated: boolean;
+            };
+            /** @description The error envelope's `code`, when the answer was an error. */
+            error_code: string | null;
+            /** @description What the request created or named. */
+            resources: {
+                /** @enum {string} */
+                type: "manifest" | "package" | "webhook_endpoint" | "event";
+                id: string;
+            }[];
+        };
+        RequestLogList: {
+            /** @constant */
+            object: "list";
+            data: {
+                /** @description The request id (`req_…`): the `x-request-id` header of its answer. */
+                id: string;
+                /** @constant */
+                object: "request";
+                /** Format: date-time */
+                created_at: string;
+                /** @enum {string} */
+                source: "api" | "portal";
+                method: string;
+                /** @description Under the environment's base, without the query. */
+                path: string;
+                query: string;
+                status: number;
+                duration_ms: number;
+                /** @description The API token that sent it; null for the portal. */
+                token: {
+                    id: string;
+                    name: string;
+                    /** @description The first characters of the token, as the portal lists it. */
+                    prefix: string;
+                } | null;
+                /** @description The portal user; null for the API. */
+                user: {
+                    id: string;
+                    email: string | null;
+                } | null;
+                client_address: string | null;
+                user_agent: string | null;
+                request: {
+                    /** @description Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty. */
+                    body: string | null;
+                    /** @description The whole body's size. */
+                    bytes: number;
+                    truncated: boolean;
+                };
+                response: {
+                    /** @description Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty. */
+                    body: string | null;
+                    /** @description The whole body's size. */
+                    bytes: number;
+                    truncated: boolean;
+                };
+                /** @description The error envelope's `code`, when the answer was an error. */
+                error_code: string | null;
+                /** @description What the request created or named. */
+                resources: {
+                    /** @enum {string} */
+                    type: "manifest" | "package" | "webhook_endpoint" | "event";
+                    id: string;
+                }[];
             }[];
             has_more: boolean;
             next_cursor: string | null;
@@ -2951,6 +3104,77 @@ export interface operations {
                 };
             };
             /** @description No such event in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                limit?: number | string | null;
+                cursor?: string | number | null;
+                status?: "2xx" | "4xx" | "5xx" | "error" | "" | null;
+                method?: "GET" | "POST" | "PATCH" | "DELETE" | "" | null;
+                path?: string | number | null;
+                request_id?: string | number | null;
+                source?: "api" | "portal" | "" | null;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            /** @description A parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request id: the `x-request-id` header of its answer. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogEntry"];
+                };
+            };
+            /** @description No such request in this account and environment (yet, or any more). */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -14,6 +14,7 @@ export const NAV = [
   { href: '/manifests/new', label: 'New manifest' },
   { href: '/packages', label: 'Packages' },
   { href: '/webhooks', label: 'Webhooks' },
+  { href: '/logs', label: 'Logs' },
   { href: '/tokens', label: 'API tokens' },
   { href: '/rate-cards', label: 'Rate cards' },
   { href: '/settings', label: 'Settings' },

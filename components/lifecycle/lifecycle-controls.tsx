@@ -2,7 +2,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Button, ConfirmDialog, Field, Input, Select } from '@/components/ui';
+import { Button, ConfirmDialog, Field, Input, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { statusLabel } from './status-badge';
 
@@ -79,7 +79,14 @@ export function ConfirmedAction({
         title={title}
         confirmLabel={confirmLabel}
         busy={mutation.isPending}
-        error={mutation.isError ? refusal(mutation.error) : undefined}
+        error={
+          mutation.isError ? (
+            <>
+              {refusal(mutation.error)}
+              <RequestLink error={mutation.error} />
+            </>
+          ) : undefined
+        }
         onConfirm={() => mutation.mutate()}
         onClose={() => setOpen(false)}
       >
@@ -172,6 +179,7 @@ export function SimulateControl({
       {simulate.isError ? (
         <p role="alert" className="mt-2 text-sm text-red-800">
           {refusal(simulate.error)}
+          <RequestLink error={simulate.error} className="mt-0.5 block text-xs" />
         </p>
       ) : simulate.isSuccess ? (
         <p role="status" className="mt-2 text-sm text-green-800">

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Button, Card, CardTitle, CopyButton } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, CopyButton, RequestLink } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { CsvImport } from './csv-import';
@@ -25,9 +25,11 @@ interface CreateResult {
 
 /** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
 type Problem =
-  | { kind: 'message'; text: string }
+  | { kind: 'message'; text: string; error?: unknown }
   | {
       kind: 'problems';
+      /** The server's refusal, if it was one: linked to its request on the Logs page. */
+      error?: unknown;
       /** Server messages that belong to no field or cell (the panel lists them). */
       unplaced: string[];
       conflict?: { message: string; existing?: string };
@@ -128,9 +130,9 @@ export function ManifestBuilder() {
       const unplaced = applyDetails(error.details, rowOf);
       const existing = (error.body as { error?: { ManifestID?: string } } | null)?.error?.ManifestID;
       if (error.status === 409) {
-        setProblem({ kind: 'problems', unplaced: existing ? [] : unplaced, conflict: { message: error.message, existing } });
-      } else if (error.status === 422) setProblem({ kind: 'problems', unplaced });
-      else setProblem({ kind: 'message', text: error.message });
+        setProblem({ kind: 'problems', unplaced: existing ? [] : unplaced, conflict: { message: error.message, existing }, error });
+      } else if (error.status === 422) setProblem({ kind: 'problems', unplaced, error });
+      else setProblem({ kind: 'message', text: error.message, error });
     }
   }
 
@@ -216,7 +218,9 @@ export function ManifestBuilder() {
 
 /** A refused submit's message, or its conflict with a link to the manifest that holds the ContainerID. */
 const ProblemAlert = forwardRef<HTMLDivElement, { problem: Problem }>(function ProblemAlert({ problem }, ref) {
-  if (problem.kind === 'problems' && !problem.conflict) return null;
+  if (problem.kind === 'problems' && !problem.conflict) {
+    return problem.error ? <RequestLink error={problem.error} className="block text-xs text-slate-700" /> : null;
+  }
   return (
     <div ref={ref} tabIndex={-1} className="focus:outline-none">
       <Alert tone="danger">
@@ -232,6 +236,7 @@ const ProblemAlert = forwardRef<HTMLDivElement, { problem: Problem }>(function P
             ) : null}
           </p>
         ) : null}
+        <RequestLink error={problem.error} />
       </Alert>
     </div>
   );

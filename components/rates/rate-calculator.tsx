@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, Select, Table, Td, Th, Tr } from '@/components/ui';
+import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
@@ -190,7 +190,10 @@ export function RateCalculator() {
                   {message}
                 </span>
               ))}
+              <RequestLink error={quote.error} />
             </Alert>
+          ) : quote.isError ? (
+            <RequestLink error={quote.error} className="block text-xs text-slate-700" />
           ) : null}
           <Button type="submit" loading={quote.isPending} className="w-full">
             Get rates

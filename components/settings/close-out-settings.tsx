@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Button, Card, CardTitle, ErrorState, Field, Input, LoadingBlock, Select } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, ErrorState, Field, Input, LoadingBlock, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { COMMON_TIME_ZONES } from '@/lib/schemas/close-out';
 
@@ -101,8 +101,13 @@ function Form({ initial, queryKey }: { initial: CloseOutSettings; queryKey: read
         </div>
         {save.isError && !fieldError('cutoff_hour') && !fieldError('time_zone') ? (
           <div className="sm:col-span-2">
-            <Alert tone="danger">{save.error instanceof Error ? save.error.message : 'Could not save.'}</Alert>
+            <Alert tone="danger">
+              {save.error instanceof Error ? save.error.message : 'Could not save.'}
+              <RequestLink error={save.error} />
+            </Alert>
           </div>
+        ) : save.isError ? (
+          <RequestLink error={save.error} className="block text-xs text-slate-700 sm:col-span-2" />
         ) : null}
       </form>
     </Card>

@@ -16,6 +16,7 @@ import {
   Field,
   Input,
   LoadingBlock,
+  RequestLink,
   Table,
   Td,
   Th,
@@ -77,7 +78,14 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
       <Button type="submit" loading={create.isPending} className="sm:mt-6">
         Create {environment} token
       </Button>
-      {formError ? <Alert tone="danger">{formError}</Alert> : null}
+      {formError ? (
+        <Alert tone="danger">
+          {formError}
+          <RequestLink error={create.error} />
+        </Alert>
+      ) : create.isError ? (
+        <RequestLink error={create.error} className="block text-xs text-slate-700" />
+      ) : null}
     </form>
   );
 }
@@ -109,6 +117,7 @@ function RevokeButton({ token }: { token: TokenRow }) {
       {revoke.isError ? (
         <span role="alert" className="text-sm text-red-700">
           {revoke.error.message}
+          <RequestLink error={revoke.error} />
         </span>
       ) : null}
     </span>

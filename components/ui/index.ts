@@ -15,3 +15,4 @@ export { ConfirmDialog } from './confirm-dialog';
 export { FilterBar, useUrlFilters } from './list-filters';
 export { Pager } from './pager';
 export { FocusOnMount } from './focus-on-mount';
+export { RequestLink } from './request-link';

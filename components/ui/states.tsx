@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from './button';
+import { RequestLink } from './request-link';
 
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
@@ -25,6 +26,7 @@ export function ErrorState({
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-4 text-sm text-red-800">
       <p className="font-medium">{title}</p>
       {message ? <p className="mt-1">{message}</p> : null}
+      <RequestLink error={error} />
       {onRetry ? (
         <Button variant="secondary" size="sm" className="mt-3" onClick={onRetry}>
           Try again

@@ -6,6 +6,7 @@ import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { log } from '@/lib/log';
+import { keptBody, recordRequest } from '@/lib/request-log/writer';
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
@@ -36,9 +37,15 @@ declare module 'fastify' {
     auth: AuthContext | null;
     client: { address: string | undefined; secure: boolean } | null;
   }
+  interface FastifyRequest {
+    /** The JSON answer sent (onSend), for the request log. */
+    responseText: string | null;
+  }
   interface FastifyContextConfig {
     route?: Route;
     environment?: Environment;
+    /** The environment's base path (/api/1.1, /version-test/api/1.1): the request log keeps the path under it. */
+    base?: string;
     /** The route's headers every answer on it carries, built once. */
     routeHeaders?: Readonly<Record<string, string>>;
   }
@@ -132,6 +139,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   });
   app.decorateRequest('auth', null);
   app.decorateRequest('client', null);
+  app.decorateRequest('responseText', null);
 
   // Every body is read as text, whatever its Content-Type; the operation parses it when it reads it.
   app.removeAllContentTypeParsers();
@@ -194,7 +202,9 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     if (route.testOnly && environment !== 'test') {
       throw new AppError('not_found', `No API operation at ${pathOf(request.url)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
     }
-    request.auth = await authenticateRequest(route, environment, headerValue(request.headers.authorization), request.client?.address);
+    request.auth = await authenticateRequest(route, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
+      request.auth = auth;
+    });
   });
 
   // The body's deadline: a body that has not all arrived within API_BODY_TIMEOUT_MS is answered 408.
@@ -211,11 +221,19 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     done(null, payload);
   });
 
+  // The JSON answer's text, for the request log (documents' bytes are not logged).
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (typeof payload === 'string') request.responseText = payload;
+    done(null, payload);
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
+    const path = pathOf(request.url);
     log.info(
-      { requestId: request.id, method: request.method, path: pathOf(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
+      { requestId: request.id, method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
       'request',
     );
+    recordApiRequest(request, reply.statusCode, path, reply.elapsedTime);
     done();
   });
 
@@ -230,7 +248,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
-        config: { route, environment, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
+        config: { route, environment, base, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
         handler: async (request, reply) => {
           const operation = route.methods[request.method as keyof Route['methods']];
           const auth = request.auth;
@@ -265,6 +283,40 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   }
   await app.ready();
   return { app, server };
+}
+
+/**
+ * The request's line in its account's request log (lib/request-log): every request whose token was known, whatever
+ * its answer; not those with no account to show them to (no token, a wrong one, a carrier operations token), nor the
+ * log's own reads (GET /requests…), which would fill it with themselves.
+ */
+function recordApiRequest(request: FastifyRequest, status: number, path: string, ms: number): void {
+  const auth = request.auth;
+  const { base, route } = request.routeOptions.config;
+  if (!auth || auth.kind === 'ops' || !base || !path.startsWith(base)) return;
+  if (route?.unlogged && request.method === 'GET') return;
+  const requestBody = keptBody(typeof request.body === 'string' ? request.body : null);
+  const responseBody = keptBody(request.responseText);
+  const q = request.url.indexOf('?');
+  recordRequest({
+    requestId: request.id,
+    accountId: auth.accountId,
+    environment: auth.environment,
+    source: 'api',
+    method: request.method,
+    path: path.slice(base.length),
+    query: q < 0 ? '' : request.url.slice(q + 1),
+    status,
+    durationMs: ms,
+    tokenId: auth.tokenId,
+    clientAddress: request.client?.address ?? null,
+    userAgent: headerValue(request.headers['user-agent']),
+    requestBody: requestBody.body,
+    requestBytes: requestBody.bytes,
+    responseBody: responseBody.body,
+    responseBytes: responseBody.bytes,
+    at: new Date(Date.now() - ms),
+  });
 }
 
 function sendFile(reply: FastifyReply, file: NonNullable<OperationResult['file']>): FastifyReply {

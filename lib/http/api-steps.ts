@@ -35,12 +35,15 @@ export async function authenticateRequest(
   environment: Environment,
   authorization: string | null,
   remoteAddress: string | undefined,
+  /** Told who is asking as soon as the token is known: a request refused for its rate is still the account's (its request log). */
+  identified?: (auth: AuthContext) => void,
 ): Promise<AuthContext> {
   assertAddressNotBlocked(remoteAddress);
   const auth = await authenticateCaller(route, environment, authorization).catch(async (error: unknown) => {
     if (error instanceof AppError && error.code === 'unauthorized') await recordAuthFailure(remoteAddress);
     throw error;
   });
+  identified?.(auth);
   await checkRateLimit(auth.tokenId);
   return auth;
 }

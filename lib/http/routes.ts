@@ -34,6 +34,7 @@ import {
   getPackageLabelOperation,
 } from './operations/documents';
 import { getEventOperation, listEventsOperation } from './operations/events';
+import { getRequestOperation, listRequestsOperation } from './operations/requests';
 import type { Operation } from './types';
 
 export interface Route {
@@ -45,6 +46,8 @@ export interface Route {
   auth?: 'ops';
   /** Exists on the test path only (the simulator): the live path answers 404. */
   testOnly?: boolean;
+  /** Its GETs are not written to the request log (the log's own reads). */
+  unlogged?: boolean;
 }
 
 // The same routes answer under both base paths; the path alone picks the environment. Fastify's router
@@ -67,6 +70,9 @@ const ROUTES: Route[] = [
   // The events API (issue 16): what the webhooks announced, for an integrator's tooling and `npm run listen`.
   { pattern: '/events', methods: { GET: listEventsOperation } },
   { pattern: '/events/:id', methods: { GET: getEventOperation } },
+  // The request log (issue 16): what the account sent and what it was answered.
+  { pattern: '/requests', methods: { GET: listRequestsOperation }, unlogged: true },
+  { pattern: '/requests/:id', methods: { GET: getRequestOperation }, unlogged: true },
   // The lifecycle (issue 13): reads, cancel, the test-mode simulator, and the carrier's scans.
   { pattern: '/manifests', methods: { GET: listManifestsOperation } },
   { pattern: '/manifests/:id', methods: { GET: getManifestOperation } },

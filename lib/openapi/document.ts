@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '@/lib/errors/app-error';
 import { z } from 'zod';
 import { eventPaths, eventSchemas } from './events';
+import { requestPaths, requestSchemas } from './requests';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { CONTAINER_MANIFEST_ALIASES, MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { PACKAGE_MANIFEST_ALIASES, ZPackage } from '@/lib/schemas/package-manifest';
@@ -363,6 +364,7 @@ export function openApiDocument(): Json {
         description: 'Endpoints that receive `package.sorting` notifications, signed per the Standard Webhooks spec.',
       },
       { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
+      { name: 'Requests', description: 'The request log: what was sent and answered, kept 30 days.' },
     ],
     paths: {
       '/wf/rate': {
@@ -621,6 +623,7 @@ export function openApiDocument(): Json {
       },
       ...lifecyclePaths(),
       ...eventPaths(),
+      ...requestPaths(),
     },
     webhooks: {
       ...lifecycleWebhooks(),
@@ -726,6 +729,7 @@ export function openApiDocument(): Json {
         Error: errorSchema,
         ...lifecycleSchemas(),
         ...eventSchemas(),
+        ...requestSchemas(),
       },
     },
   };

@@ -15,8 +15,10 @@ export class PortalError extends Error {
   readonly code: string;
   readonly details: ErrorDetail[];
   readonly body: unknown;
+  /** The answer's x-request-id: the portal links an error to its line on the Logs page. */
+  readonly requestId: string | undefined;
 
-  constructor(status: number, body: unknown) {
+  constructor(status: number, body: unknown, requestId?: string | null) {
     const error = (body as { error?: { code?: string; message?: string; details?: ErrorDetail[] } } | null)?.error;
     super(error?.message ?? `Request failed (${status}).`);
     this.name = 'PortalError';
@@ -24,6 +26,7 @@ export class PortalError extends Error {
     this.code = error?.code ?? 'http_error';
     this.details = error?.details ?? [];
     this.body = body;
+    this.requestId = requestId ?? undefined;
   }
 }
 
@@ -67,7 +70,7 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
     }
-    throw new PortalError(response.status, body);
+    throw new PortalError(response.status, body, response.headers.get('x-request-id'));
   }
   return body as T;
 }

@@ -13,7 +13,7 @@ export const ENVIRONMENT_QUERY = 'environment';
 export const ENV_COOKIE = 'carrier_env';
 
 /** The portal's sections, each served under /test/… and /live/…; a bare /<section>/… redirects. */
-export const PORTAL_SECTIONS = ['dashboard', 'rates', 'manifests', 'packages', 'webhooks', 'tokens', 'rate-cards', 'settings', 'docs'] as const;
+export const PORTAL_SECTIONS = ['dashboard', 'rates', 'manifests', 'packages', 'webhooks', 'logs', 'tokens', 'rate-cards', 'settings', 'docs'] as const;
 
 export function isEnvironment(value: unknown): value is PortalEnvironment {
   return value === 'test' || value === 'live';
@@ -40,11 +40,11 @@ export function bareToEnvironmentPath(pathname: string, environment: PortalEnvir
 // Pages whose query string is a filter that means the same thing in the other environment.
 const QUERY_KEPT = new Set(['/manifests', '/packages']);
 // Detail pages: the record belongs to one environment, so the switch goes to its list instead.
-const DETAIL = /^\/(manifests|webhooks|packages)\/(?!new$)[^/]+$/;
+const DETAIL = /^\/(manifests|webhooks|packages|logs)\/(?!new$)[^/]+$/;
 
 /**
  * Where the header's switch goes: the same page in `target`. A detail page (/manifests/MAN-…,
- * /webhooks/we_…, /packages/1Z…) goes to its list, since the record exists in one environment only; list filters stay.
+ * /webhooks/we_…, /packages/1Z…, /logs/req_…) goes to its list, since the record exists in one environment only; list filters stay.
  */
 export function switchEnvironmentHref(pathname: string, search: string, target: PortalEnvironment): string {
   const current = environmentOfPath(pathname);

@@ -8,6 +8,8 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 import { assertJsonShape } from '@/lib/http/json-shape';
 import { isPlausiblePathParam } from '@/lib/http/path-params';
+import { webRequestClient } from '@/lib/http/request-client';
+import { keptBody, recordRequest } from '@/lib/request-log/writer';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
@@ -33,11 +35,19 @@ type RouteContext<P> = { params: Promise<P> };
 
 export const CSRF_HEADER = 'x-csrf-token';
 
+// The request log (lib/request-log) keeps what a portal write sent and was answered: the texts, by request and
+// response, as readJson and jsonResponse had them (a body can be read only once).
+const sentTexts = new WeakMap<Request, string>();
+const answerTexts = new WeakMap<Response, string>();
+
 export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), {
+  const text = JSON.stringify(body);
+  const response = new Response(text, {
     status: init.status ?? 200,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...init.headers },
   });
+  answerTexts.set(response, text);
+  return response;
 }
 
 /** A request id in the API's format (lib/http/api-steps.ts), for the portal's answers and log lines. */
@@ -74,6 +84,7 @@ export function errorResponse(error: unknown, requestId = newRequestId()): Respo
 export async function readJson(request: Request, limit = 1_000_000): Promise<unknown> {
   if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
   const text = await request.text();
+  sentTexts.set(request, text);
   if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
   assertJsonShape(text);
   try {
@@ -101,6 +112,12 @@ function isMutation(method: string): boolean {
 export function portalRoute<P = Record<string, never>>(handler: (context: PortalContext<P>) => unknown) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
+    const started = performance.now();
+    let who: { accountId: string; environment: Environment; userId: string } | undefined;
+    const answer = (response: Response) => {
+      if (who) recordPortalRequest(request, response, { ...who, requestId, ms: performance.now() - started });
+      return response;
+    };
     let response: Response;
     try {
       // First, before the session: a path id that no id can be names nothing for anyone, and must
@@ -114,22 +131,59 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
           throw new AppError('forbidden', 'Missing or wrong CSRF token; reload the page and try again.');
         }
       }
+      // The page's environment, sent by the fetcher (never the cookie); 400 without it.
+      const environment = requestEnvironment(request);
+      who = { accountId: session.account.id, environment, userId: session.user.id };
       const result = await handler({
         request,
         session,
         user: session.user,
         accountId: session.account.id,
-        // The page's environment, sent by the fetcher (never the cookie); 400 without it.
-        environment: requestEnvironment(request),
+        environment,
         params,
         requestId,
       });
       response = result instanceof Response ? result : jsonResponse(result ?? null);
     } catch (error) {
-      return errorResponse(error, requestId);
+      return answer(errorResponse(error, requestId));
     }
-    return withRequestId(response, requestId);
+    return answer(withRequestId(response, requestId));
   };
+}
+
+/**
+ * A portal request's line in the account's request log: its writes and its errors (the ones the portal shows, each
+ * linked to its line), not its reads, which the pages repeat by the hundred. Before the session and the environment
+ * are known there is no account's log to write to.
+ */
+function recordPortalRequest(
+  request: Request,
+  response: Response,
+  who: { accountId: string; environment: Environment; userId: string; requestId: string; ms: number },
+): void {
+  if (!isMutation(request.method) && response.status < 400) return;
+  const url = new URL(request.url);
+  const requestBody = keptBody(sentTexts.get(request));
+  const responseBody = keptBody(answerTexts.get(response));
+  recordRequest({
+    requestId: who.requestId,
+    accountId: who.accountId,
+    environment: who.environment,
+    source: 'portal',
+    method: request.method,
+    path: url.pathname.startsWith('/portal-api/') ? url.pathname.slice('/portal-api'.length) : url.pathname,
+    query: url.search.slice(1),
+    status: response.status,
+    durationMs: who.ms,
+    userId: who.userId,
+    clientAddress: webRequestClient(request.headers).address,
+    userAgent: request.headers.get('user-agent'),
+    requestBody: requestBody.body,
+    requestBytes: requestBody.bytes,
+    responseBody: responseBody.body,
+    responseBytes: responseBody.bytes,
+    at: new Date(Date.now() - who.ms),
+  });
 }
 
 /** The route's dynamic segments ([id], [deliveryId]), each one that could be an id; otherwise 404. */

@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pgPool } from '@/lib/db';
+import { pruneRequestLog } from '@/lib/request-log/retention';
+import { call, expectError, newAccount, type CallResult, type Env, type TestAccount } from './support/api';
+import { portalCall, signUp, type Shipper } from './support/portal';
+import { containerDetail, containerSample, packageSample, rateSampleExpress } from './support/samples';
+
+// The request log (issue 16) on the real server: every API request whose token is known is written (in batches, off
+// the request's path) with its bodies redacted and cut to 16 KB; GET /requests and GET /requests/{id} read it per
+// account and environment; the portal's writes and errors are written too; lines older than 30 days are deleted.
+
+interface Entry {
+  id: string;
+  object: string;
+  created_at: string;
+  source: string;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  duration_ms: number;
+  token: { id: string; name: string; prefix: string } | null;
+  user: { id: string; email: string | null } | null;
+  client_address: string | null;
+  user_agent: string | null;
+  request: { body: string | null; bytes: number; truncated: boolean };
+  response: { body: string | null; bytes: number; truncated: boolean };
+  error_code: string | null;
+  resources: { type: string; id: string }[];
+}
+
+let acme: TestAccount;
+let globex: TestAccount;
+const suffix = Date.now().toString(36).toUpperCase();
+
+const get = (account: TestAccount, path: string, env: Env = 'test') => call(path, { method: 'GET', token: account.tokens[env], env });
+
+/** The request's line, once written (lines are written within a second of their answer). */
+async function logged(account: TestAccount, requestId: string, env: Env = 'test'): Promise<Entry> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const result = await get(account, `/requests/${encodeURIComponent(requestId)}`, env);
+    if (result.status === 200) return result.json as Entry;
+    expect(result.status, result.text).toBe(404);
+    if (Date.now() > deadline) throw new Error(`request ${requestId} was not logged within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+const idOf = (result: CallResult) => result.headers.get('x-request-id') ?? '';
+
+beforeAll(async () => {
+  [acme, globex] = await Promise.all([newAccount('Acme'), newAccount('Globex')]);
+});
+
+describe('GET /requests/{id}', () => {
+  it('shows a rate request as it was sent and answered, with its token and timing', async () => {
+    const sent = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress(), headers: { 'user-agent': 'acme-wms/1.0' } });
+    expect(sent.status, sent.text).toBe(200);
+    const entry = await logged(acme, idOf(sent));
+    expect(entry).toMatchObject({ id: idOf(sent), object: 'request', source: 'api', method: 'POST', path: '/wf/rate', query: '', status: 200, user: null, user_agent: 'acme-wms/1.0', error_code: null });
+    expect(JSON.parse(entry.request.body ?? '')).toEqual(rateSampleExpress());
+    expect(JSON.parse(entry.response.body ?? '')).toEqual(sent.json);
+    expect(entry.request.bytes).toBe(Buffer.byteLength(JSON.stringify(rateSampleExpress())));
+    expect(entry.response.truncated).toBe(false);
+    expect(entry.token?.prefix).toBeTruthy();
+    expect(acme.tokens.test.startsWith(entry.token?.prefix ?? 'none')).toBe(true);
+    expect(entry.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(entry.client_address).toBeTruthy();
+    expect(Date.now() - Date.parse(entry.created_at)).toBeLessThan(60_000);
+  });
+
+  it('links a package to its manifest and package, and an error to its code', async () => {
+    const ok = await call('/wf/package', { token: acme.tokens.test, body: packageSample(`RL${suffix}1`) });
+    expect(ok.status, ok.text).toBe(200);
+    const entry = await logged(acme, idOf(ok));
+    expect(entry.resources).toEqual([
+      { type: 'manifest', id: ok.json.ManifestID },
+      { type: 'package', id: `RL${suffix}1` },
+    ]);
+    const refused = await call('/wf/package', { token: acme.tokens.test, body: { package: { TrackingNumber: `RL${suffix}2` } } });
+    expect(refused.status).toBe(422);
+    const error = await logged(acme, idOf(refused));
+    expect(error).toMatchObject({ status: 422, error_code: 'validation_failed', resources: [] });
+  });
+
+  it('never keeps a token or a signing secret', async () => {
+    const created = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: { url: 'https://93.184.215.14/hooks/log', events: ['package.sorting'], description: `key ${acme.tokens.live}` },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json.secret).toMatch(/^whsec_/);
+    const entry = await logged(acme, idOf(created));
+    expect(JSON.parse(entry.response.body ?? '').secret).toBe('[redacted]');
+    expect(entry.resources).toEqual([{ type: 'webhook_endpoint', id: created.json.id }]);
+    const { rows } = await pgPool().query<{ text: string }>(`SELECT row_to_json(r)::text AS text FROM request_logs r WHERE account_id = $1`, [acme.accountId]);
+    const everything = rows.map((r) => r.text).join('\n');
+    expect(everything).not.toContain(created.json.secret);
+    expect(everything).not.toContain(acme.tokens.test);
+    expect(everything).not.toContain(acme.tokens.live);
+    expect(everything).not.toMatch(/whsec_|ck_(test|live)_/);
+  });
+
+  it('keeps the first 16 KB of a large body and its whole size', async () => {
+    const numbers = Array.from({ length: 400 }, (_, i) => `RLC${suffix}${i}`);
+    const body = containerSample(`RLC-${suffix}`, numbers);
+    body.ContainerDetails = numbers.map((n) => containerDetail(n));
+    const sent = await call('/wf/manifest', { token: acme.tokens.test, body });
+    expect(sent.status, sent.text).toBe(200);
+    const entry = await logged(acme, idOf(sent));
+    expect(entry.request.bytes).toBe(Buffer.byteLength(JSON.stringify(body)));
+    expect(entry.request.bytes).toBeGreaterThan(16 * 1024);
+    expect(entry.request.truncated).toBe(true);
+    expect(Buffer.byteLength(entry.request.body ?? '')).toBeLessThanOrEqual(16 * 1024);
+    expect(JSON.stringify(body).startsWith(entry.request.body ?? 'x')).toBe(true);
+    expect(entry.resources).toEqual([{ type: 'manifest', id: sent.json.ManifestID }]);
+  });
+
+  it('logs hostile bytes without losing the line: NUL, invalid JSON', async () => {
+    const nul = await call('/wf/rate', { token: acme.tokens.test, rawBody: '{"weight":"1\u0000"}' });
+    expect(nul.status).toBeGreaterThanOrEqual(400);
+    expect(nul.status).toBeLessThan(500);
+    const entry = await logged(acme, idOf(nul));
+    expect(entry.request.body).toBe('{"weight":"1\\u0000"}');
+    const broken = await call('/wf/rate', { token: acme.tokens.test, rawBody: '{"weight": ' });
+    expect(broken.status).toBe(400);
+    expect((await logged(acme, idOf(broken))).error_code).toBe('invalid_json');
+  });
+
+  it("answers 404 for another account's request and for the other environment's", async () => {
+    const sent = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress() });
+    await logged(acme, idOf(sent));
+    expectError(await get(globex, `/requests/${idOf(sent)}`), 404, 'not_found');
+    expectError(await get(acme, `/requests/${idOf(sent)}`, 'live'), 404, 'not_found');
+    expectError(await get(acme, `/requests/req_${'0'.repeat(32)}`), 404, 'not_found');
+  });
+
+  it("a client's own x-request-id finds its request, and only in its own account", async () => {
+    const mine = `wms-${randomUUID()}`;
+    const first = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress(), headers: { 'x-request-id': mine } });
+    expect(idOf(first)).toBe(mine);
+    const other = await call('/wf/rate', { token: globex.tokens.test, body: { weight: 'x' }, headers: { 'x-request-id': mine } });
+    expect(other.status).toBe(422);
+    expect((await logged(acme, mine)).status).toBe(200);
+    expect((await logged(globex, mine)).status).toBe(422);
+  });
+
+  it('does not log a request without a known token, nor the log\'s own reads', async () => {
+    const anonymous = await call('/wf/rate', { token: null, body: rateSampleExpress() });
+    expect(anonymous.status).toBe(401);
+    const wrong = await call('/wf/rate', { token: acme.tokens.live, body: rateSampleExpress() });
+    expect(wrong.status).toBe(401);
+    const read = await get(acme, '/requests?limit=1');
+    expect(read.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { rows } = await pgPool().query(`SELECT 1 FROM request_logs WHERE request_id = ANY($1)`, [[idOf(anonymous), idOf(wrong), idOf(read)]]);
+    expect(rows).toEqual([]);
+  });
+});
+
+describe('GET /requests', () => {
+  let account: TestAccount;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    account = await newAccount('Lister');
+    for (let i = 0; i < 6; i += 1) ids.push(idOf(await call('/wf/rate', { token: account.tokens.test, body: rateSampleExpress() })));
+    ids.push(idOf(await call('/wf/rate', { token: account.tokens.test, body: { weight: '' } })));
+    ids.push(idOf(await call(`/manifests?limit=2`, { method: 'GET', token: account.tokens.test })));
+    ids.push(idOf(await call('/packages/NOPE-1', { method: 'GET', token: account.tokens.test })));
+    await logged(account, ids.at(-1) ?? '');
+    for (const id of ids) await logged(account, id);
+  });
+
+  it('pages newest first through every line, with no repeats', async () => {
+    const seen: Entry[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 10; page += 1) {
+      const result = await get(account, `/requests?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(result.status, result.text).toBe(200);
+      seen.push(...(result.json.data as Entry[]));
+      if (!result.json.has_more) break;
+      cursor = result.json.next_cursor as string;
+    }
+    expect(seen.map((e) => e.id)).toEqual([...ids].reverse());
+    const times = seen.map((e) => e.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('filters by status class, method, path, request id, source and day', async () => {
+    const list = async (query: string) => {
+      const result = await get(account, `/requests?${query}`);
+      expect(result.status, result.text).toBe(200);
+      return (result.json.data as Entry[]).map((e) => e.id);
+    };
+    expect(await list('status=error')).toEqual([ids[8], ids[6]]);
+    expect(await list('status=4xx')).toEqual([ids[8], ids[6]]);
+    expect(await list('status=5xx')).toEqual([]);
+    expect((await list('status=2xx')).length).toBe(7);
+    expect(await list('method=get')).toEqual([ids[8], ids[7]]);
+    expect(await list('path=/manifests')).toEqual([ids[7]]);
+    expect((await list('path=/wf/')).length).toBe(7);
+    expect(await list('path=/wf/%25')).toEqual([]);
+    expect(await list(`request_id=${ids[3]}`)).toEqual([ids[3]]);
+    expect(await list('source=portal')).toEqual([]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await list(`from=${today}&to=${today}&limit=100`)).length).toBe(9);
+    expect(await list('from=2001-01-01&to=2001-01-02')).toEqual([]);
+  });
+
+  it('refuses bad parameters with a 422 naming them', async () => {
+    for (const [query, path] of [
+      ['status=3xx', 'status'],
+      ['method=PUT', 'method'],
+      ['path=wf', 'path'],
+      [`request_id=${'x'.repeat(129)}`, 'request_id'],
+      ['cursor=abc', 'cursor'],
+      ['limit=101', 'limit'],
+      ['from=0000-01-01', 'from'],
+      ['from=2026-02-02&to=2026-02-01', 'to'],
+      ['verbose=1', 'verbose'],
+      ['path=/a&path=/b', 'path'],
+    ] as const) {
+      const result = await get(account, `/requests?${query}`);
+      expectError(result, 422, 'validation_failed');
+      expect((result.json.error.details as { path: string }[]).map((d) => d.path), query).toContain(path);
+    }
+  });
+});
+
+describe('the portal in the log', () => {
+  let shipper: Shipper;
+
+  beforeAll(async () => {
+    shipper = await signUp('Logger');
+  });
+
+  it("writes the portal's changes and errors with the user, not its reads, and reads them with the API's shape", async () => {
+    const quote = await portalCall(shipper, 'POST', '/portal-api/rates', { body: rateSampleExpress() });
+    expect(quote.status, quote.text).toBe(200);
+    const refused = await portalCall(shipper, 'POST', '/portal-api/rates', { body: { weight: 'heavy' } });
+    expect(refused.status).toBe(422);
+    const read = await portalCall(shipper, 'GET', '/portal-api/webhooks');
+    expect(read.status).toBe(200);
+    const missing = await portalCall(shipper, 'GET', '/portal-api/packages/NOPE-9');
+    expect(missing.status).toBe(404);
+
+    const error = await logged(shipper, refused.headers.get('x-request-id') ?? '');
+    expect(error).toMatchObject({ source: 'portal', method: 'POST', path: '/rates', status: 422, error_code: 'validation_failed', token: null });
+    expect(error.user?.email).toMatch(/^logger-.*@example\.com$/);
+    expect((await logged(shipper, quote.headers.get('x-request-id') ?? '')).status).toBe(200);
+    expect((await logged(shipper, missing.headers.get('x-request-id') ?? '')).resources).toEqual([{ type: 'package', id: 'NOPE-9' }]);
+    expectError(await get(shipper, `/requests/${read.headers.get('x-request-id')}`), 404, 'not_found');
+
+    const portal = await portalCall(shipper, 'GET', `/portal-api/requests/${refused.headers.get('x-request-id')}`);
+    expect(portal.status).toBe(200);
+    expect(portal.json).toEqual(error);
+    const list = await portalCall(shipper, 'GET', '/portal-api/requests?source=portal&status=error');
+    expect((list.json.data as Entry[]).map((e) => e.id)).toEqual([missing.headers.get('x-request-id'), refused.headers.get('x-request-id')]);
+    // The live log is another log.
+    const live = await portalCall(shipper, 'GET', '/portal-api/requests', { env: 'live' });
+    expect(live.json.data).toEqual([]);
+  });
+});
+
+describe('retention', () => {
+  it('deletes lines older than 30 days and keeps the rest', async () => {
+    const account = await newAccount('Retention');
+    const insert = (requestId: string, daysAgo: number) =>
+      pgPool().query(
+        `INSERT INTO request_logs (request_id, account_id, environment, source, method, path, status, duration_ms, created_at)
+         VALUES ($1, $2, 'test', 'api', 'POST', '/wf/rate', 200, 1, now() - make_interval(days => $3))`,
+        [requestId, account.accountId, daysAgo],
+      );
+    await insert('req_old', 31);
+    await insert('req_recent', 29);
+    await pruneRequestLog();
+    const { rows } = await pgPool().query<{ request_id: string }>(`SELECT request_id FROM request_logs WHERE account_id = $1`, [account.accountId]);
+    expect(rows.map((r) => r.request_id)).toEqual(['req_recent']);
+  });
+});

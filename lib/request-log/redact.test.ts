@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { cutToBytes, LOGGED_BODY_BYTES, loggedBody, loggedText } from './redact';
+
+describe('loggedBody', () => {
+  it('keeps an ordinary body as it is, with its size', () => {
+    const body = JSON.stringify({ weight: '2.5', TrackingNumber: '1Z999', from_zip: '10001' });
+    expect(loggedBody(body)).toEqual({ text: body, bytes: Buffer.byteLength(body) });
+  });
+
+  it('has nothing for an empty or absent body', () => {
+    expect(loggedBody('')).toEqual({ text: null, bytes: 0 });
+    expect(loggedBody(undefined)).toEqual({ text: null, bytes: 0 });
+    expect(loggedBody(null)).toEqual({ text: null, bytes: 0 });
+  });
+
+  it('replaces secret members and the tokens and secrets this service issues, wherever they are', () => {
+    const body = JSON.stringify({
+      id: 'we_1',
+      secret: 'whsec_abcDEF123+/=',
+      previous_secret: 'anything at all',
+      password: 'hunter2 "quoted"',
+      api_key: 'k',
+      note: 'my token is ck_live_0123456789abcdef and ck_test_ABC_def-9',
+      secret_expires_at: '2026-11-24T00:00:00.000Z',
+      TrackingNumber: '1Z999AA10123456784',
+    });
+    const text = loggedBody(body).text ?? '';
+    expect(text).not.toMatch(/whsec_|ck_live_|ck_test_|hunter2|anything at all/);
+    const parsed = JSON.parse(text) as Record<string, string>;
+    expect(parsed.secret).toBe('[redacted]');
+    expect(parsed.previous_secret).toBe('[redacted]');
+    expect(parsed.password).toBe('[redacted]');
+    expect(parsed.api_key).toBe('[redacted]');
+    expect(parsed.note).toBe('my token is [redacted] and [redacted]');
+    // Whole names only: these are not secrets.
+    expect(parsed.secret_expires_at).toBe('2026-11-24T00:00:00.000Z');
+    expect(parsed.TrackingNumber).toBe('1Z999AA10123456784');
+  });
+
+  it('redacts text that is not JSON too', () => {
+    expect(loggedBody('token=ck_ops_zzz&x=1').text).toBe('token=[redacted]&x=1');
+  });
+
+  it('cuts a large body to 16 KB on a character boundary, and still redacts a secret across the cut', () => {
+    const filler = 'é'.repeat(LOGGED_BODY_BYTES / 2 - 5);
+    const body = `{"a":"${filler}","secret":"whsec_${'x'.repeat(400)}"}${' '.repeat(100_000)}`;
+    const logged = loggedBody(body);
+    expect(logged.bytes).toBe(Buffer.byteLength(body));
+    expect(Buffer.byteLength(logged.text ?? '')).toBeLessThanOrEqual(LOGGED_BODY_BYTES);
+    expect(logged.text).not.toContain('whsec_');
+    expect(logged.text).not.toContain('\uFFFD');
+  });
+
+  it('writes NUL as \\u0000, which PostgreSQL text cannot hold', () => {
+    expect(loggedBody('{"a":"x\u0000y"}').text).toBe('{"a":"x\\u0000y"}');
+    expect(loggedText('/wf/rate\u0000')).toBe('/wf/rate\\u0000');
+  });
+});
+
+describe('cutToBytes', () => {
+  it('never splits a character', () => {
+    expect(cutToBytes('aé', 2)).toBe('a');
+    expect(cutToBytes('a😀b', 4)).toBe('a');
+    expect(cutToBytes('a😀b', 5)).toBe('a😀');
+    expect(cutToBytes('abc', 3)).toBe('abc');
+  });
+});

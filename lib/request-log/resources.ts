@@ -1,0 +1,40 @@
+import type { TRequestResource } from '@/lib/schemas/request-log';
+
+// What a logged request created or named, for the Logs page's links: the ids in its path (/manifests/{id}/…,
+// /packages/{TrackingNumber}, /webhooks/{id}, /events/{id}) and in its answer (a container's or a package's
+// ManifestID and TrackingNumber, a new webhook endpoint's id). Pure: read from what the log keeps.
+
+const PATH_RESOURCES: Record<string, TRequestResource['type']> = {
+  manifests: 'manifest',
+  packages: 'package',
+  webhooks: 'webhook_endpoint',
+  events: 'event',
+};
+
+function segment(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    // A malformed % escape names nothing.
+    return undefined;
+  }
+}
+
+export function resourcesOf(request: { method: string; path: string; status: number; response: unknown }): TRequestResource[] {
+  const found: TRequestResource[] = [];
+  const add = (type: TRequestResource['type'], id: unknown) => {
+    if (typeof id !== 'string' || id === '' || id.length > 128) return;
+    if (!found.some((r) => r.type === type && r.id === id)) found.push({ type, id });
+  };
+  const [, collection, id] = request.path.split('/');
+  const type = collection ? PATH_RESOURCES[collection] : undefined;
+  if (type) add(type, segment(id));
+  if (request.status < 300 && request.response && typeof request.response === 'object' && !Array.isArray(request.response)) {
+    const body = request.response as Record<string, unknown>;
+    add('manifest', body.ManifestID);
+    add('package', body.TrackingNumber);
+    if (body.object === 'webhook_endpoint') add('webhook_endpoint', body.id);
+  }
+  return found;
+}

@@ -1,0 +1,34 @@
+import 'server-only';
+import { pgPool } from '@/lib/db';
+import { startPeriodic } from '@/lib/jobs/periodic';
+import { log } from '@/lib/log';
+import { execute, sql } from '@/lib/sql';
+
+/** How long the request log keeps a request. */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+const BATCH = 5_000;
+
+/**
+ * Deletes up to BATCH log lines older than the retention, oldest first (the BRIN index on created_at finds them);
+ * answers how many. A batch at a time, so that a backlog never holds one long transaction.
+ */
+export async function pruneRequestLog(now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 86_400_000);
+  return execute(
+    pgPool(),
+    sql`DELETE FROM request_logs WHERE id IN (SELECT id FROM request_logs WHERE created_at < ${cutoff} LIMIT ${BATCH})`,
+  );
+}
+
+/** The retention job in this process: every `intervalMs`, and at once again while a run fills its batch. */
+export function startRequestLogRetention(intervalMs: number): { stop: () => void } {
+  return startPeriodic({
+    name: 'request log retention',
+    intervalMs,
+    run: async () => {
+      const deleted = await pruneRequestLog();
+      if (deleted > 0) log.info({ deleted }, 'request log: deleted requests older than 30 days');
+      return deleted >= BATCH;
+    },
+  });
+}
