@@ -1,6 +1,7 @@
 // npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,startup --profile miss --no-write]
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
+//   --only request-log: rate and package with the request log on against off (3 rounds each, alternated)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
 //   --only scans: carrier scan ingestion, batches of 500 (bench/scans.ts)
 //   --only scale: --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
@@ -109,6 +110,17 @@ const { token } = await createApiToken({ accountId: account.id, environment: 'te
 const { db } = await import('@/lib/db');
 await db.$disconnect();
 const auth = { authorization: `Token ${token}` };
+
+/** One row of a query on the run's database. */
+async function queryOne<T>(text: string, values: unknown[] = []): Promise<T | undefined> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows[0] as T | undefined;
+  } finally {
+    await client.end();
+  }
+}
 
 const serverEnv: NodeJS.ProcessEnv = {
   ...process.env,
@@ -380,6 +392,50 @@ try {
     await maybeProfile(row, 'manifest', load);
   });
   // Every core (issue 14): the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
+  // The request log's cost (issue 16: < 5 % on rate and package). The same server with REQUEST_LOG=off (its baseline)
+  // and on, alternated over ROUNDS rounds on one database, so that the machine's drift falls on both alike; the
+  // verdict compares the medians. With the log on, the run's lines are counted at the end (they were written).
+  if (ONLY.has('request-log')) await attempt('Request log', async () => {
+    await subject?.stop();
+    subject = undefined;
+    const ROUNDS = 3;
+    const next = uniqueIds('RL');
+    const kinds = [
+      { name: 'Rate', load: { path: RATE_PATH, connections: Number(args['rate-connections']), headers: auth, body: RATE_BODY } },
+      { name: 'Package manifest', load: { path: PACKAGE_PATH, connections: Number(args['package-connections']), headers: auth, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) } },
+    ];
+    for (const kind of kinds) {
+      const off: Measured[] = [];
+      const on: Measured[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+          const measured = await withServer(
+            () => startAppProcess({ name: `production server, request log ${mode}`, env: { ...serverEnv, REQUEST_LOG: mode }, readyPath: RATE_PATH }),
+            (server) => measure(server, kind.load),
+          );
+          (mode === 'on' ? on : off).push(measured);
+        }
+      }
+      const median = (runs: Measured[], pick: (m: Measured) => number) => [...runs.map(pick)].sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? 0;
+      const loss = 1 - median(on, (m) => m.rps) / median(off, (m) => m.rps);
+      const lines = await queryOne<{ n: number }>(`SELECT count(*)::int AS n FROM request_logs WHERE path = $1`, [kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, '')]);
+      rows.push({
+        name: `${kind.name}, request log on against off`,
+        load: `${kind.load.connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated`,
+        subject: on[Math.floor(ROUNDS / 2)],
+        baseline: off[Math.floor(ROUNDS / 2)],
+        baselineName: 'the same server with REQUEST_LOG=off',
+        goal: '< 5 % fewer req/s (medians)',
+        met: loss < 0.05,
+        verdict: `${(loss * 100).toFixed(1)} % fewer req/s; p99 ${median(on, (m) => m.p99)} ms against ${median(off, (m) => m.p99)} ms`,
+        notes: [
+          `Request log ${kinds.indexOf(kind) === 0 ? 'rate' : 'package'} rounds, req/s: off ${off.map((m) => Math.round(m.rps)).join(', ')}; on ${on.map((m) => Math.round(m.rps)).join(', ')}. ` +
+            `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, warm-ups included): ${lines?.n ?? 0}.`,
+        ],
+      });
+    }
+  });
+
   if (ONLY.has('cores')) await attempt('Every core', async () => {
     await subject?.stop();
     subject = undefined;

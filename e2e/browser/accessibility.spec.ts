@@ -45,6 +45,7 @@ test.describe('accessibility', () => {
     const container = await api.post(`${apiBase.test}/wf/manifest`, containerSample(`A11Y-${suffix}`, [`A11YC${suffix}1`, `A11YC${suffix}2`]));
     expect(container.status()).toBe(200);
     const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
+    const containerRequestId = container.headers()['x-request-id'] ?? '';
     expect((await api.post(`${apiBase.test}/wf/package`, packageSample(`A11YP${suffix}`))).status()).toBe(200);
     const hook = await portalApi(page, 'POST', '/portal-api/webhooks', { url: 'http://127.0.0.1:9999/hooks/a11y', events: ['package.sorting'], description: 'a11y' });
     expect(hook.ok(), await hook.text()).toBe(true);
@@ -61,6 +62,8 @@ test.describe('accessibility', () => {
       ['package', `/test/packages/A11YP${suffix}`, async () => void (await expect(page.getByText(`A11YP${suffix}`).first()).toBeVisible())],
       ['webhooks', '/test/webhooks', async () => void (await expect(page.getByText('http://127.0.0.1:9999/hooks/a11y')).toBeVisible())],
       ['webhook', `/test/webhooks/${hookId}`, async () => void (await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible())],
+      ['logs', '/test/logs', async () => void (await expect(page.getByRole('region', { name: 'Requests' })).toBeVisible())],
+      ['request', `/test/logs/${containerRequestId}`, async () => void (await expect(page.getByRole('heading', { name: 'POST /wf/manifest' })).toBeVisible())],
       ['tokens', '/test/tokens', async () => void (await expect(page.getByText('a11y')).toBeVisible())],
       ['rate cards', '/test/rate-cards', async () => void (await expect(page.getByRole('heading', { name: /Rate cards/ })).toBeVisible())],
       ['settings', '/test/settings', async () => void (await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible())],

@@ -54,6 +54,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   });
   expect(manifest.status()).toBe(200);
   const manifestId = ((await manifest.json()) as { ManifestID: string }).ManifestID;
+  const manifestRequestId = manifest.headers()['x-request-id'] ?? '';
   const hook = await api.post(`${apiBase.test}/webhooks`, {
     url: 'http://127.0.0.1:1024/acl',
     events: ['package.sorting'],
@@ -178,6 +179,12 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'POST /portal-api/webhooks/:id/test': { id: () => hookId, body: {}, stranger: notFound },
     'POST /portal-api/webhooks/:id/rotate-secret': { id: () => hookId, body: {}, stranger: notFound },
     'POST /portal-api/webhooks/:id/deliveries/:deliveryId/redeliver': { id: () => hookId, body: {}, stranger: notFound },
+    // The request log: the owner's manifest request is the owner's, in test only.
+    'GET /portal-api/requests': {
+      query: '?limit=100',
+      stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((r) => r.id)).not.toContain(manifestRequestId)),
+    },
+    'GET /portal-api/requests/:id': { id: () => manifestRequestId, stranger: notFound },
   };
   expect(Object.keys(CALLS).sort(), 'CALLS must cover exactly the routes in app/portal-api').toEqual(
     served.filter((e) => !PUBLIC.includes(e)).sort(),
