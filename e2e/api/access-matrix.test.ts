@@ -17,6 +17,8 @@ const endpointIds: Record<Env, string> = { test: '', live: '' };
 // The owner's container manifest and one of its packages in each environment (the lifecycle routes' :id and :trackingNumber).
 const manifestIds: Record<Env, string> = { test: '', live: '' };
 const trackingNumbers: Record<Env, string> = { test: '', live: '' };
+// The owner's request that created the manifest: the request log's :id.
+const requestIds: Record<Env, string> = { test: '', live: '' };
 let opsToken: string;
 
 beforeAll(async () => {
@@ -32,6 +34,7 @@ beforeAll(async () => {
     const manifest = await call('/wf/manifest', { env, token: owner.tokens[env], body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]) });
     expect(manifest.status, manifest.text).toBe(200);
     manifestIds[env] = manifest.json.ManifestID;
+    requestIds[env] = manifest.headers.get('x-request-id') ?? '';
   }
   opsToken = (await createOpsToken({ name: 'access matrix' })).token;
 });
@@ -43,7 +46,7 @@ const cases = apiRoutes().flatMap((route) =>
 );
 
 function pathOf(pattern: string, env: Env): string {
-  const id = pattern.startsWith('/manifests/') ? manifestIds[env] : endpointIds[env];
+  const id = pattern.startsWith('/manifests/') ? manifestIds[env] : pattern.startsWith('/requests/') ? requestIds[env] : endpointIds[env];
   return pattern.replace(':id', id).replace(':trackingNumber', trackingNumbers[env]).replace(':deliveryId', 'msg_doesnotexist');
 }
 
@@ -112,9 +115,11 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, ab
       expectError(result, 404, 'not_found');
     } else if (method === 'GET') {
       // The lists without an id: the stranger's own, which are empty.
-      expect(['/webhooks', '/manifests', '/packages', '/events']).toContain(pattern);
+      expect(['/webhooks', '/manifests', '/packages', '/events', '/requests']).toContain(pattern);
       expect(result.status, result.text).toBe(200);
-      expect(result.json).toEqual(pattern === '/webhooks' ? { object: 'list', data: [], has_more: false } : { object: 'list', data: [], has_more: false, next_cursor: null });
+      // The stranger's own request log holds its own requests of this suite, and nothing of the owner's.
+      if (pattern === '/requests') expect((result.json.data as { id: string }[]).map((r) => r.id)).not.toContain(requestIds[env]);
+      else expect(result.json).toEqual(pattern === '/webhooks' ? { object: 'list', data: [], has_more: false } : { object: 'list', data: [], has_more: false, next_cursor: null });
     } else {
       // A create (POST /wf/*, POST /webhooks) with the empty body: refused for its content, nothing stored.
       expect(method).toBe('POST');
@@ -138,5 +143,14 @@ describe('the owner, for contrast', () => {
     // And the owner's endpoint is not found through the other environment.
     const crossed = await call(`/webhooks/${endpointIds.live}`, { env: 'test', method: 'GET', token: owner.tokens.test });
     expectError(crossed, 404, 'not_found');
+  });
+
+  it('reads its own request in each environment, and not through the other', async () => {
+    for (const env of ['test', 'live'] as const) {
+      const result = await call(`/requests/${requestIds[env]}`, { env, method: 'GET', token: owner.tokens[env], headers: { 'x-forwarded-for': address() } });
+      expect(result.status, result.text).toBe(200);
+      expect(result.json).toMatchObject({ id: requestIds[env], method: 'POST', path: '/wf/manifest', status: 200 });
+    }
+    expectError(await call(`/requests/${requestIds.live}`, { env: 'test', method: 'GET', token: owner.tokens.test }), 404, 'not_found');
   });
 });
