@@ -37,6 +37,12 @@ describe('loggedBody', () => {
     expect(parsed.TrackingNumber).toBe('1Z999AA10123456784');
   });
 
+  it("removes a URL's password, and keeps its user and host", () => {
+    expect(loggedBody('{"url":"https://hooks:s3cr3t@example.com/in"}').text).toBe('{"url":"https://hooks:[redacted]@example.com/in"}');
+    expect(loggedText('next=https://a:b@c.example/x')).toBe('next=https://a:[redacted]@c.example/x');
+    expect(loggedBody('{"url":"https://example.com/a:b@c"}').text).toBe('{"url":"https://example.com/a:b@c"}');
+  });
+
   it('redacts text that is not JSON too', () => {
     expect(loggedBody('token=ck_ops_zzz&x=1').text).toBe('token=[redacted]&x=1');
   });
@@ -54,6 +60,18 @@ describe('loggedBody', () => {
   it('writes NUL as \\u0000, which PostgreSQL text cannot hold', () => {
     expect(loggedBody('{"a":"x\u0000y"}').text).toBe('{"a":"x\\u0000y"}');
     expect(loggedText('/wf/rate\u0000')).toBe('/wf/rate\\u0000');
+  });
+});
+
+describe('loggedBody on hostile text', () => {
+  it('stays linear: long runs, many quotes, escapes and token prefixes, in a 5 MB body', () => {
+    const tail = 'x'.repeat(5_000_000);
+    for (const body of ['"' + '_'.repeat(17_000), '"a_'.repeat(6_000), '//a:'.repeat(5_000), '"secret": "' + '\\\\'.repeat(9_000), '"secret":' + ' '.repeat(17_000), 'ck_live_'.repeat(3_000)]) {
+      const started = performance.now();
+      const logged = loggedBody(body + tail);
+      expect(performance.now() - started).toBeLessThan(250);
+      expect(Buffer.byteLength(logged.text ?? '')).toBeLessThanOrEqual(LOGGED_BODY_BYTES);
+    }
   });
 });
 

@@ -20,6 +20,9 @@ const ISSUED_SECRET = /\b(?:ck_(?:live|test|ops)_|whsec_)[A-Za-z0-9+/=_-]+/g;
 const SECRET_MEMBER =
   /("(?:[A-Za-z_]*_)?(?:secret|secrets|password|passwd|token|access_token|refresh_token|api_key|apikey|authorization|csrf_token)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/gi;
 
+/** A URL's user and password (`https://user:pass@host`): the password goes. */
+const URL_PASSWORD = /(\/\/[^/\s:@"]+:)[^/\s@"]+@/g;
+
 export interface LoggedBody {
   /** The body as the log keeps it; null when there was none. */
   text: string | null;
@@ -38,7 +41,7 @@ export function loggedBody(body: string | null | undefined): LoggedBody {
   // Characters are at most 3 UTF-8 bytes in a JS string's UTF-16 (4 for a pair of 2 units), so this many
   // characters hold at least the kept bytes; 256 more let a secret across the cut be seen whole.
   const window = body.length > LOGGED_BODY_BYTES + 256 ? body.slice(0, LOGGED_BODY_BYTES + 256) : body;
-  const redacted = window.replace(SECRET_MEMBER, `$1"${REDACTED}"`).replace(ISSUED_SECRET, REDACTED).replaceAll('\u0000', '\\u0000');
+  const redacted = window.replace(SECRET_MEMBER, `$1"${REDACTED}"`).replace(ISSUED_SECRET, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`).replaceAll('\u0000', '\\u0000');
   return { text: cutToBytes(redacted, LOGGED_BODY_BYTES), bytes };
 }
 
@@ -56,5 +59,5 @@ export function cutToBytes(text: string, limit: number): string {
 /** A short header or path value: NUL escaped, at most `limit` characters. */
 export function loggedText(value: string | null | undefined, limit = 1024): string | null {
   if (value === undefined || value === null) return null;
-  return value.slice(0, limit).replaceAll('\u0000', '\\u0000').replace(ISSUED_SECRET, REDACTED);
+  return value.slice(0, limit).replaceAll('\u0000', '\\u0000').replace(ISSUED_SECRET, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
 }

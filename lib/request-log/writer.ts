@@ -126,10 +126,19 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
       for (const line of batch) recordRequest(line);
       return false;
     }
-    // A line the database refuses must not take its batch with it: one at a time, the bad one dropped.
-    log.warn({ err: error, lines: batch.length }, 'request log batch refused; writing its lines one at a time');
-    for (const line of batch) {
-      await insert([line]).catch((one: unknown) => log.warn({ err: one, requestId: line.requestId }, 'request log line dropped'));
+    // A line the database refuses must not take its batch with it: one at a time, the bad one dropped. Logged once
+    // per interval, without a stack.
+    logRepeated(log, 'warn', 'request log batch refused; writing its lines one at a time', error, { lines: batch.length }, { anyError: true });
+    for (const [i, line] of batch.entries()) {
+      try {
+        await insert([line]);
+      } catch (one) {
+        if (isDatabaseUnavailable(one)) {
+          for (const waiting of batch.slice(i)) recordRequest(waiting);
+          return false;
+        }
+        logRepeated(log, 'warn', 'request log line dropped', one, { requestId: line.requestId }, { anyError: true });
+      }
     }
     return true;
   }
