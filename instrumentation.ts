@@ -14,11 +14,10 @@ export async function register(): Promise<void> {
     const { startCloseOutTimer } = await import('./lib/close-out/timer');
     startCloseOutTimer(settings.CLOSE_OUT_INTERVAL_MS);
   }
-  // The request log's retention (lib/request-log): 30 days, checked hourly in every process.
-  if (settings.REQUEST_LOG === 'on') {
-    const { startRequestLogRetention } = await import('./lib/request-log/retention');
-    startRequestLogRetention(3_600_000);
-  }
+  // The request log's retention (lib/request-log): 30 days, checked hourly in every process; also with
+  // REQUEST_LOG=off, which stops new lines, not the deletion of those already kept.
+  const { startRequestLogRetention } = await import('./lib/request-log/retention');
+  startRequestLogRetention(3_600_000);
   if (settings.WEBHOOK_WORKER === 'off') return;
   // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
   if (settings.WEBHOOK_WORKER_STARTED_BY === 'server') return;

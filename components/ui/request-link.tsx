@@ -6,12 +6,12 @@ import { environmentOfPath, portalPath } from '@/lib/portal/paths';
 
 /**
  * Under an error the portal shows: its request id, linked to the request's line on the Logs page (what was sent and
- * answered). Only for an answer of the portal-api in an environment: the log has no line for a failed sign-in or a
- * network failure, so those show nothing here.
+ * answered). Only when the answer says its request was written (x-request-logged): not for a failed sign-in, a
+ * refusal before the session and environment were known, or a network failure.
  */
 export function RequestLink({ error, className }: { error: unknown; className?: string }) {
   const environment = environmentOfPath(usePathname());
-  if (!(error instanceof PortalError) || !error.requestId || !environment || error.status === 401) return null;
+  if (!(error instanceof PortalError) || !error.requestId || !error.logged || !environment) return null;
   return (
     <span className={className ?? 'mt-1 block text-xs'}>
       Request <span className="font-mono">{error.requestId}</span> ·{' '}

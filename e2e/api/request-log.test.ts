@@ -138,7 +138,7 @@ describe('GET /requests/{id}', () => {
   });
 
   it("a client's own x-request-id finds its request, and only in its own account", async () => {
-    const mine = `wms-${randomUUID()}`;
+    const mine = `wms:${randomUUID()}`;
     const first = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress(), headers: { 'x-request-id': mine } });
     expect(idOf(first)).toBe(mine);
     const other = await call('/wf/rate', { token: globex.tokens.test, body: { weight: 'x' }, headers: { 'x-request-id': mine } });
@@ -157,6 +157,60 @@ describe('GET /requests/{id}', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const { rows } = await pgPool().query(`SELECT 1 FROM request_logs WHERE request_id = ANY($1)`, [[idOf(anonymous), idOf(wrong), idOf(read)]]);
     expect(rows).toEqual([]);
+  });
+});
+
+describe('requests refused before their token was checked, and refusals of the rate', () => {
+  it('logs a mistyped path (404), a wrong method (405) and an impossible id of a token already known', async () => {
+    const account = await newAccount('Typo');
+    expect((await call('/wf/rate', { token: account.tokens.test, body: rateSampleExpress() })).status).toBe(200);
+    const typo = await call('/wf/rates', { token: account.tokens.test, body: rateSampleExpress() });
+    expectError(typo, 404, 'not_found');
+    const method = await call('/wf/rate', { method: 'PUT', token: account.tokens.test, body: rateSampleExpress() });
+    expectError(method, 405, 'method_not_allowed');
+    const badId = await call('/packages/a%20b', { method: 'GET', token: account.tokens.test });
+    expectError(badId, 404, 'not_found');
+    expect(await logged(account, idOf(typo))).toMatchObject({ method: 'POST', path: '/wf/rates', status: 404, error_code: 'not_found' });
+    expect((await logged(account, idOf(typo))).request.body).toBe(JSON.stringify(rateSampleExpress()));
+    expect(await logged(account, idOf(method))).toMatchObject({ method: 'PUT', path: '/wf/rate', status: 405 });
+    expect(await logged(account, idOf(badId))).toMatchObject({ method: 'GET', path: '/packages/a%20b', status: 404 });
+    // The other environment's token on this path is not this account's line to write.
+    const crossed = await call('/wf/rates', { token: account.tokens.live, body: {} });
+    expect(crossed.status).toBe(404);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const { rows } = await pgPool().query(`SELECT 1 FROM request_logs WHERE request_id = $1`, [idOf(crossed)]);
+    expect(rows).toEqual([]);
+  });
+
+  it('keeps the size of a body refused unread (413)', async () => {
+    const big = await call('/wf/rate', { token: acme.tokens.test, rawBody: `{"weight":"${'9'.repeat(6 * 1024 * 1024)}"}` });
+    expect(big.status).toBe(413);
+    const entry = await logged(acme, idOf(big));
+    expect(entry.request.body).toBeNull();
+    expect(entry.request.bytes).toBe(6 * 1024 * 1024 + 13);
+  });
+
+  it('answers 429 past the limit (never a 500), and writes one 429 a second, not one a request', async () => {
+    // A portal sign-up first: it once made the portal's copy of the rate limiter the one the API used, and every 429 a 500.
+    await signUp('Limiter');
+    const account = await newAccount('Hammer');
+    const started = Date.now();
+    const answers = await Promise.all(Array.from({ length: 420 }, () => call('/manifests?limit=1', { method: 'GET', token: account.tokens.test })));
+    const seconds = Math.ceil((Date.now() - started) / 1_000) + 1;
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(50);
+    // The token is at its limit: wait for the lines in the database, not through GET /requests.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const { rows } = await pgPool().query<{ status: number; n: number }>(
+      `SELECT status, count(*)::int AS n FROM request_logs WHERE account_id = $1 GROUP BY status ORDER BY status`,
+      [account.accountId],
+    );
+    expect(rows.find((r) => r.status === 200)?.n).toBe(statuses.filter((s) => s === 200).length);
+    const logged429 = rows.find((r) => r.status === 429)?.n ?? 0;
+    expect(logged429).toBeGreaterThanOrEqual(1);
+    expect(logged429).toBeLessThanOrEqual(seconds);
   });
 });
 
@@ -213,7 +267,7 @@ describe('GET /requests', () => {
   it('refuses bad parameters with a 422 naming them', async () => {
     for (const [query, path] of [
       ['status=3xx', 'status'],
-      ['method=PUT', 'method'],
+      ['method=HEAD', 'method'],
       ['path=wf', 'path'],
       [`request_id=${'x'.repeat(129)}`, 'request_id'],
       ['cursor=abc', 'cursor'],
@@ -251,7 +305,7 @@ describe('the portal in the log', () => {
     expect(error).toMatchObject({ source: 'portal', method: 'POST', path: '/rates', status: 422, error_code: 'validation_failed', token: null });
     expect(error.user?.email).toMatch(/^logger-.*@example\.com$/);
     expect((await logged(shipper, quote.headers.get('x-request-id') ?? '')).status).toBe(200);
-    expect((await logged(shipper, missing.headers.get('x-request-id') ?? '')).resources).toEqual([{ type: 'package', id: 'NOPE-9' }]);
+    expect((await logged(shipper, missing.headers.get('x-request-id') ?? '')).resources).toEqual([]);
     expectError(await get(shipper, `/requests/${read.headers.get('x-request-id')}`), 404, 'not_found');
 
     const portal = await portalCall(shipper, 'GET', `/portal-api/requests/${refused.headers.get('x-request-id')}`);
@@ -259,6 +313,22 @@ describe('the portal in the log', () => {
     expect(portal.json).toEqual(error);
     const list = await portalCall(shipper, 'GET', '/portal-api/requests?source=portal&status=error');
     expect((list.json.data as Entry[]).map((e) => e.id)).toEqual([missing.headers.get('x-request-id'), refused.headers.get('x-request-id')]);
+    // A PUT is filtered as such.
+    const put = await portalCall(shipper, 'PUT', '/portal-api/settings/close-out', { body: { cutoff_hour: 18, time_zone: 'UTC' } });
+    expect(put.status, put.text).toBe(200);
+    await logged(shipper, put.headers.get('x-request-id') ?? '');
+    const puts = await portalCall(shipper, 'GET', '/portal-api/requests?method=PUT');
+    expect((puts.json.data as Entry[]).map((e) => e.id)).toEqual([put.headers.get('x-request-id')]);
+    // The answers say which were written, so the portal links only those.
+    expect(refused.headers.get('x-request-logged')).toBe('1');
+    expect(read.headers.get('x-request-logged')).toBeNull();
+    const csrf = await portalCall(shipper, 'POST', '/portal-api/rates', { body: rateSampleExpress(), csrf: null });
+    expect(csrf.status).toBe(403);
+    expect(csrf.headers.get('x-request-logged')).toBeNull();
+    // The Logs page's own failed reads are not written.
+    const gone = await portalCall(shipper, 'GET', '/portal-api/requests/req_nothere123');
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('x-request-logged')).toBeNull();
     // The live log is another log.
     const live = await portalCall(shipper, 'GET', '/portal-api/requests', { env: 'live' });
     expect(live.json.data).toEqual([]);

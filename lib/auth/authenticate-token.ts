@@ -85,3 +85,16 @@ export async function authenticateToken(options: {
   }
   return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId };
 }
+
+/**
+ * The caller of a request refused before its token was checked (a path no route has, a method the route lacks, an id
+ * no id can be), for its request log: known only from the cache of recently valid tokens, never by a query, so that
+ * such requests cost nothing and nobody can make the service look tokens up without the failures being counted.
+ */
+export function recentlyValidCaller(authorization: string | null, environment: Environment): AuthContext | undefined {
+  const token = parseAuthorization(authorization);
+  if (!token || !looksLikeToken(token)) return undefined;
+  const entry = cache.get(hashToken(token));
+  if (!entry || entry.expiresAt < Date.now() || entry.environment !== environment) return undefined;
+  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId };
+}

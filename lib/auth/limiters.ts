@@ -91,13 +91,25 @@ export function rateLimited(message: (seconds: number) => string, ms: number): A
   return new AppError('rate_limited', message(seconds), { retryAfterSeconds: seconds });
 }
 
+/**
+ * Whether a limiter's rejection is its refusal (a RateLimiterRes), by shape: the limiters are shared across Next's
+ * module copies through globalThis, and a RateLimiterRes made by another copy of the library fails `instanceof`
+ * (a portal sign-up once made every later API 429 a 500).
+ */
+export function isRefusal(error: unknown): error is RateLimiterRes {
+  return (
+    error instanceof RateLimiterRes ||
+    (typeof error === 'object' && error !== null && !(error instanceof Error) && typeof (error as { msBeforeNext?: unknown }).msBeforeNext === 'number')
+  );
+}
+
 /** Consumes one point; resolves to the refusal (a RateLimiterRes) or undefined when allowed. Store errors propagate. */
 export async function consume(limiter: RateLimiterAbstract | RateLimiterPostgres, key: string): Promise<RateLimiterRes | undefined> {
   try {
     await limiter.consume(key);
     return undefined;
   } catch (error) {
-    if (error instanceof RateLimiterRes) return error;
+    if (isRefusal(error)) return error;
     throw error;
   }
 }

@@ -1,5 +1,4 @@
-import { RateLimiterRes } from 'rate-limiter-flexible';
-import { limiters, rateLimited } from './limiters';
+import { isRefusal, limiters, rateLimited } from './limiters';
 
 // The request rate per API token, in this process's memory (rate-limiter-flexible's
 // RateLimiterMemory): API_RATE_LIMIT_BURST requests per BURST/RATE seconds. With N instances a
@@ -9,7 +8,7 @@ export async function checkRateLimit(key: string): Promise<void> {
   try {
     await limiters().tokenRate.consume(key);
   } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error;
+    if (!isRefusal(error)) throw error;
     throw rateLimited((s) => `Too many requests for this token; retry after ${s} s.`, error.msBeforeNext);
   }
 }

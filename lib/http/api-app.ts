@@ -1,12 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AuthContext } from '@/lib/auth/authenticate-token';
+import { recentlyValidCaller, type AuthContext } from '@/lib/auth/authenticate-token';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { log } from '@/lib/log';
-import { keptBody, recordRequest } from '@/lib/request-log/writer';
+import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/writer';
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
@@ -44,8 +44,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     route?: Route;
     environment?: Environment;
-    /** The environment's base path (/api/1.1, /version-test/api/1.1): the request log keeps the path under it. */
-    base?: string;
     /** The route's headers every answer on it carries, built once. */
     routeHeaders?: Readonly<Record<string, string>>;
   }
@@ -248,7 +246,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
-        config: { route, environment, base, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
+        config: { route, environment, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
         handler: async (request, reply) => {
           const operation = route.methods[request.method as keyof Route['methods']];
           const auth = request.auth;
@@ -291,12 +289,18 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
  * log's own reads (GET /requests…), which would fill it with themselves.
  */
 function recordApiRequest(request: FastifyRequest, status: number, path: string, ms: number): void {
-  const auth = request.auth;
-  const { base, route } = request.routeOptions.config;
-  if (!auth || auth.kind === 'ops' || !base || !path.startsWith(base)) return;
-  if (route?.unlogged && request.method === 'GET') return;
+  const found = apiBases().find(([base]) => path === base || path.startsWith(`${base}/`));
+  if (!found) return;
+  const [base, environment] = found;
+  // Refused before the token was checked (404, 405, an id no id can be): the caller if its token is known already.
+  const auth = request.auth ?? (status === 404 || status === 405 ? recentlyValidCaller(headerValue(request.headers.authorization), environment) : undefined);
+  if (!auth || auth.kind === 'ops') return;
+  if (request.routeOptions.config.route?.unlogged && request.method === 'GET') return;
+  if (status === 429 && !shouldRecordRefusal(auth.tokenId)) return;
   const requestBody = keptBody(typeof request.body === 'string' ? request.body : null);
   const responseBody = keptBody(request.responseText);
+  // A body refused unread (413, 408): the size it announced.
+  const announced = Number(request.headers['content-length']);
   const q = request.url.indexOf('?');
   recordRequest({
     requestId: request.id,
@@ -312,7 +316,7 @@ function recordApiRequest(request: FastifyRequest, status: number, path: string,
     clientAddress: request.client?.address ?? null,
     userAgent: headerValue(request.headers['user-agent']),
     requestBody: requestBody.body,
-    requestBytes: requestBody.bytes,
+    requestBytes: requestBody.body === null && Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, 2_147_483_647) : requestBody.bytes,
     responseBody: responseBody.body,
     responseBytes: responseBody.bytes,
     at: new Date(Date.now() - ms),

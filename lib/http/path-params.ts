@@ -8,8 +8,11 @@
 /** Longer than any id we issue, short enough that no lookup or log line grows with it. */
 export const MAX_PATH_PARAM_LENGTH = 128;
 
-/** The characters an id can have: URL-unreserved ASCII (RFC 3986), so ids never need escaping. */
-const ID = new RegExp(`^[A-Za-z0-9._~-]{1,${MAX_PATH_PARAM_LENGTH}}$`);
+/**
+ * The characters an id can have: URL-unreserved ASCII (RFC 3986), so ids never need escaping, and `:`, which a
+ * client's own request id may hold (lib/http/api-steps.ts REQUEST_ID: GET /requests/{id} must find it).
+ */
+const ID = new RegExp(`^[A-Za-z0-9._~:-]{1,${MAX_PATH_PARAM_LENGTH}}$`);
 
 /** True when a decoded path parameter could be an id we issue. */
 export function isPlausiblePathParam(value: string): boolean {

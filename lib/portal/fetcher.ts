@@ -5,6 +5,9 @@ import { ENVIRONMENT_HEADER, type PortalEnvironment } from './paths';
 // usePortalEnvironment(), which binds it) on every request, and throws a PortalError carrying the API's error envelope, so a form can map
 // `details[].path` to its fields.
 
+/** On a portal-api answer whose request was written to the account's request log: its error can link there. */
+export const REQUEST_LOGGED_HEADER = 'x-request-logged';
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -15,10 +18,11 @@ export class PortalError extends Error {
   readonly code: string;
   readonly details: ErrorDetail[];
   readonly body: unknown;
-  /** The answer's x-request-id: the portal links an error to its line on the Logs page. */
+  /** The answer's x-request-id: the portal links an error to its line on the Logs page, when it has one (`logged`). */
   readonly requestId: string | undefined;
+  readonly logged: boolean;
 
-  constructor(status: number, body: unknown, requestId?: string | null) {
+  constructor(status: number, body: unknown, requestId?: string | null, logged = false) {
     const error = (body as { error?: { code?: string; message?: string; details?: ErrorDetail[] } } | null)?.error;
     super(error?.message ?? `Request failed (${status}).`);
     this.name = 'PortalError';
@@ -27,6 +31,7 @@ export class PortalError extends Error {
     this.details = error?.details ?? [];
     this.body = body;
     this.requestId = requestId ?? undefined;
+    this.logged = logged;
   }
 }
 
@@ -70,7 +75,7 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
     }
-    throw new PortalError(response.status, body, response.headers.get('x-request-id'));
+    throw new PortalError(response.status, body, response.headers.get('x-request-id'), response.headers.get(REQUEST_LOGGED_HEADER) === '1');
   }
   return body as T;
 }

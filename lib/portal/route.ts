@@ -15,6 +15,7 @@ import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { requestEnvironment } from './environment';
+import { REQUEST_LOGGED_HEADER } from './fetcher';
 
 // Every portal-api handler goes through portalRoute: it resolves who is asking and in which
 // environment, refuses mutations without the session's CSRF token, and turns errors into the API's
@@ -115,7 +116,9 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
     const started = performance.now();
     let who: { accountId: string; environment: Environment; userId: string } | undefined;
     const answer = (response: Response) => {
-      if (who) recordPortalRequest(request, response, { ...who, requestId, ms: performance.now() - started });
+      if (who && recordPortalRequest(request, response, { ...who, requestId, ms: performance.now() - started })) {
+        return withHeader(response, REQUEST_LOGGED_HEADER, '1');
+      }
       return response;
     };
     let response: Response;
@@ -147,7 +150,7 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
     } catch (error) {
       return answer(errorResponse(error, requestId));
     }
-    return answer(withRequestId(response, requestId));
+    return answer(withHeader(response, 'x-request-id', requestId));
   };
 }
 
@@ -160,9 +163,11 @@ function recordPortalRequest(
   request: Request,
   response: Response,
   who: { accountId: string; environment: Environment; userId: string; requestId: string; ms: number },
-): void {
-  if (!isMutation(request.method) && response.status < 400) return;
+): boolean {
+  if (!isMutation(request.method) && response.status < 400) return false;
   const url = new URL(request.url);
+  // The Logs page's own reads, failed ones included (a line followed before it was written): not the log's business.
+  if (url.pathname === '/portal-api/requests' || url.pathname.startsWith('/portal-api/requests/')) return false;
   const requestBody = keptBody(sentTexts.get(request));
   const responseBody = keptBody(answerTexts.get(response));
   recordRequest({
@@ -184,6 +189,7 @@ function recordPortalRequest(
     responseBytes: responseBody.bytes,
     at: new Date(Date.now() - who.ms),
   });
+  return true;
 }
 
 /** The route's dynamic segments ([id], [deliveryId]), each one that could be an id; otherwise 404. */
@@ -197,14 +203,14 @@ function checkedParams<P>(params: P): P {
   return params;
 }
 
-function withRequestId(response: Response, requestId: string): Response {
+function withHeader(response: Response, name: string, value: string): Response {
   try {
-    response.headers.set('x-request-id', requestId);
+    response.headers.set(name, value);
     return response;
   } catch {
     // Immutable headers (a Response.redirect, say): copy it.
     const copy = new Response(response.body, response);
-    copy.headers.set('x-request-id', requestId);
+    copy.headers.set(name, value);
     return copy;
   }
 }

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { pgPool } from '@/lib/db';
-import { AppError } from '@/lib/errors/app-error';
+import { pgPool, pgTransaction } from '@/lib/db';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import { decodeCursor, encodeCursor } from '@/lib/lifecycle/cursor';
 import type { TListRequestsQuery, TRequestLogEntry, TRequestLogList } from '@/lib/schemas/request-log';
-import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
+import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES } from './redact';
 import { resourcesOf } from './resources';
 
@@ -44,6 +44,9 @@ const COLUMNS = sql<never>`r.id::text AS id, r.request_id, r.source, r.method, r
   r.token_id::text AS token_id, t.name AS token_name, t.display_prefix AS token_prefix, r.user_id::text AS user_id, u.email AS user_email,
   r.client_address, r.user_agent, r.request_body, r.request_bytes, r.response_body, r.response_bytes, r.created_at
   FROM request_logs r LEFT JOIN api_tokens t ON t.id = r.token_id LEFT JOIN users u ON u.id = r.user_id`;
+
+/** How long one page of GET /requests may search. */
+const LIST_TIMEOUT_MS = 3_000;
 
 const scoped = (scope: Scope) => sql<never>`r.account_id = ${scope.accountId}::uuid AND r.environment = ${scope.environment}::"Environment"`;
 
@@ -104,10 +107,18 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
   if (query.from) where.push(sql`r.created_at >= ${dayStart(query.from)}`);
   if (query.to) where.push(sql`r.created_at < ${dayStart(query.to, 1)}`);
   if (cursor) where.push(sql`(r.created_at, r.id) < (${cursor.t}::timestamptz, ${cursor.i}::bigint)`);
-  const rows = await queryRows(
-    pgPool(),
-    sql<Row>`SELECT ${COLUMNS} WHERE ${sql.join(where, sql` AND `)} ORDER BY r.created_at DESC, r.id DESC LIMIT ${query.limit + 1}`,
-  );
+  const statement = sql<Row>`SELECT ${COLUMNS} WHERE ${sql.join(where, sql` AND `)} ORDER BY r.created_at DESC, r.id DESC LIMIT ${query.limit + 1}`;
+  // Method, path and source have no index of their own (each would cost every request's insert): a rare one is
+  // found by walking the account's lines newest first. The walk is bounded in time; past it, the answer asks for days.
+  const rows = await pgTransaction(async (client) => {
+    await execute(client, sql`SELECT set_config('statement_timeout', ${String(LIST_TIMEOUT_MS)}, true)`);
+    return queryRows(client, statement);
+  }).catch((error: unknown) => {
+    if ((error as { code?: unknown } | null)?.code !== '57014') throw error;
+    throw validationError([
+      { path: 'from', message: 'this search reads too much of the log at once: narrow it to fewer days with from and to, or filter by status or request_id' },
+    ]);
+  });
   const shown = rows.slice(0, query.limit);
   const last = shown.at(-1);
   const hasMore = rows.length > query.limit;

@@ -37,7 +37,32 @@ describe('loggedBody', () => {
     expect(parsed.TrackingNumber).toBe('1Z999AA10123456784');
   });
 
+  it('knows secret names in every spelling, and values that are not quite JSON', () => {
+    const body = JSON.stringify({ clientSecret: 'a', newPassword: 'b', accessToken: 'c', 'x-api-key': 'd', private_key: 'e', ApiSecret: 'f', webhookSecret: 'g', credentials: 'h' });
+    expect(Object.values(JSON.parse(loggedBody(body).text ?? '{}') as Record<string, string>)).toEqual(Array(8).fill('[redacted]'));
+    expect(loggedBody('{"password": hunter2, "a": 1}').text).toBe('{"password": "[redacted]", "a": 1}');
+    expect(loggedBody("{'password': 'hunter2'}").text).toBe('{\'password\': "[redacted]"}');
+    expect(loggedBody('{"token_count": 3, "tokenizer": "x"}').text).toBe('{"token_count": 3, "tokenizer": "x"}');
+  });
+
+  it('redacts a token glued to what comes before it', () => {
+    expect(loggedBody(`{"Note":"x_ck_test_${'A'.repeat(43)}"}`).text).toBe('{"Note":"x_[redacted]"}');
+    expect(loggedBody(`1ck_live_${'b'.repeat(43)}`).text).toBe('1[redacted]');
+  });
+
+  it('never keeps text from past the cut, however much the redaction shortened what came before', () => {
+    const secret = `"secret":"${'s'.repeat(1_000)}",`;
+    const url = 'https://user:SUPERSECRET@example.com/hook';
+    const body = `{${secret}"pad":"${'p'.repeat(LOGGED_BODY_BYTES - secret.length)}","url":"${url}"}`;
+    const text = loggedBody(body).text ?? '';
+    expect(text).not.toContain('SUPERSECRET');
+    expect(text.endsWith('p')).toBe(true);
+    expect(body.startsWith(text.replace('"secret":"[redacted]"', `"secret":"${'s'.repeat(1_000)}"`))).toBe(true);
+  });
+
   it("removes a URL's password, and keeps its user and host", () => {
+    expect(loggedBody('{"url":"https:\\/\\/hooks:s3cr3t@example.com"}').text).toBe('{"url":"https:\\/\\/hooks:[redacted]@example.com"}');
+    expect(loggedBody('{"url":"https://:s3cr3t@example.com"}').text).toBe('{"url":"https://:[redacted]@example.com"}');
     expect(loggedBody('{"url":"https://hooks:s3cr3t@example.com/in"}').text).toBe('{"url":"https://hooks:[redacted]@example.com/in"}');
     expect(loggedText('next=https://a:b@c.example/x')).toBe('next=https://a:[redacted]@c.example/x');
     expect(loggedBody('{"url":"https://example.com/a:b@c"}').text).toBe('{"url":"https://example.com/a:b@c"}');

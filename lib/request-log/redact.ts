@@ -8,20 +8,25 @@ const REDACTED = '[redacted]';
 
 /**
  * Token and secret shapes this service issues (`ck_live_…`, `ck_test_…`, `ck_ops_…`, `whsec_…`), wherever they
- * appear: in a JSON value, a header echoed back, or text that is not JSON at all.
+ * appear: in a JSON value, a header echoed back, text that is not JSON at all, glued to what comes before.
  */
-const ISSUED_SECRET = /\b(?:ck_(?:live|test|ops)_|whsec_)[A-Za-z0-9+/=_-]+/g;
+const ISSUED_SECRET = /(?:ck_(?:live|test|ops)_|whsec_)[A-Za-z0-9+/=_-]+/g;
 
 /**
- * A JSON member whose name says it holds a secret, with its string value (to its closing quote, or to the end of a
- * cut-off text). Names are matched whole (`secret`, `previous_secret`, `password`, `api_key`, `authorization`…),
- * so `TrackingNumber` or `secret_expires_at` are kept.
+ * A JSON member whose name ends in a secret's name, in any case and spelling (`secret`, `clientSecret`,
+ * `previous_secret`, `newPassword`, `accessToken`, `x-api-key`, `private_key`, `authorization`…), with its value: a
+ * string to its closing quote (or to the end of a cut-off text), or a bare word in text that is not quite JSON.
+ * Names must end so, so `TrackingNumber` or `secret_expires_at` are kept. A name starts after a character no name
+ * has (the look-behind): without it every position of a long run of letters would start a match (quadratic).
  */
 const SECRET_MEMBER =
-  /("(?:[A-Za-z_]*_)?(?:secret|secrets|password|passwd|token|access_token|refresh_token|api_key|apikey|authorization|csrf_token)"\s*:\s*)"(?:[^"\\]|\\.)*(?:"|$)/gi;
+  /(["']?(?<![A-Za-z0-9_-])[A-Za-z0-9_-]*?(?:secret|secrets|password|passwd|passphrase|token|api[_-]?key|apikey|private[_-]?key|access[_-]?key|secret[_-]?key|authorization|credentials?)["']?\s*:\s*)(?:"(?:[^"\\]|\\.)*(?:"|$)|'(?:[^'\\]|\\.)*(?:'|$)|[^\s,}\]"']+)/gi;
 
-/** A URL's user and password (`https://user:pass@host`): the password goes. */
-const URL_PASSWORD = /(\/\/[^/\s:@"]+:)[^/\s@"]+@/g;
+/** A URL's password (`https://user:pass@host`, `https:\/\/user:pass@host`, `https://:pass@host`): it goes. */
+const URL_PASSWORD = /(\/\/|\\\/\\\/)([^/\\\s:@"]*:)[^/\\\s@"]+@/g;
+
+/** Marks, inside the text being redacted, where the kept part ends; a private-use character, taken out of the input first. */
+const CUT = '\uE000';
 
 export interface LoggedBody {
   /** The body as the log keeps it; null when there was none. */
@@ -30,19 +35,35 @@ export interface LoggedBody {
   bytes: number;
 }
 
+/** A replacement that keeps the cut mark when the replaced text held it, so the cut still falls where it was. */
+const keepingCut = (replacement: (match: string, ...groups: string[]) => string) => (match: string, ...groups: string[]) =>
+  replacement(match, ...groups) + (match.includes(CUT) ? CUT : '');
+
+/** Replaces every secret in `text` (see the patterns above). */
+function redact(text: string): string {
+  return text
+    .replace(SECRET_MEMBER, keepingCut((_m, name) => `${name}"${REDACTED}"`))
+    .replace(ISSUED_SECRET, REDACTED)
+    .replace(URL_PASSWORD, keepingCut((_m, slashes, user) => `${slashes}${user}${REDACTED}@`));
+}
+
 /**
  * The logged form of a body: secrets replaced, cut to LOGGED_BODY_BYTES on a character boundary, NUL (which a
- * PostgreSQL text cannot hold) written as \u0000. The redaction runs on a little more than what is kept, so a
- * secret across the cut is still recognised before it is cut.
+ * PostgreSQL text cannot hold) written as \u0000. The redaction runs on 256 characters more than are kept, so a
+ * secret across the cut is seen whole; a mark at the cut keeps the text after it out, however much the
+ * replacements shortened what came before.
  */
 export function loggedBody(body: string | null | undefined): LoggedBody {
   if (body === undefined || body === null || body === '') return { text: null, bytes: 0 };
   const bytes = Buffer.byteLength(body);
-  // Characters are at most 3 UTF-8 bytes in a JS string's UTF-16 (4 for a pair of 2 units), so this many
-  // characters hold at least the kept bytes; 256 more let a secret across the cut be seen whole.
-  const window = body.length > LOGGED_BODY_BYTES + 256 ? body.slice(0, LOGGED_BODY_BYTES + 256) : body;
-  const redacted = window.replace(SECRET_MEMBER, `$1"${REDACTED}"`).replace(ISSUED_SECRET, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`).replaceAll('\u0000', '\\u0000');
-  return { text: cutToBytes(redacted, LOGGED_BODY_BYTES), bytes };
+  // At most LOGGED_BODY_BYTES characters hold the kept bytes; 256 more let a secret across the cut be seen whole.
+  const window = (body.length > LOGGED_BODY_BYTES + 256 ? body.slice(0, LOGGED_BODY_BYTES + 256) : body).replaceAll(CUT, '\uFFFD');
+  const kept = cutToBytes(window, LOGGED_BODY_BYTES).length;
+  const marked = kept < window.length ? `${window.slice(0, kept)}${CUT}${window.slice(kept)}` : window;
+  const redacted = redact(marked);
+  const mark = redacted.indexOf(CUT);
+  const text = (mark < 0 ? redacted : redacted.slice(0, mark)).replaceAll('\u0000', '\\u0000');
+  return { text: cutToBytes(text, LOGGED_BODY_BYTES), bytes };
 }
 
 /** `text`'s longest prefix of at most `limit` UTF-8 bytes that ends on a whole character. */
@@ -59,5 +80,5 @@ export function cutToBytes(text: string, limit: number): string {
 /** A short header or path value: NUL escaped, at most `limit` characters. */
 export function loggedText(value: string | null | undefined, limit = 1024): string | null {
   if (value === undefined || value === null) return null;
-  return value.slice(0, limit).replaceAll('\u0000', '\\u0000').replace(ISSUED_SECRET, REDACTED).replace(URL_PASSWORD, `$1${REDACTED}@`);
+  return redact(value.slice(0, limit).replaceAll(CUT, '\uFFFD')).replaceAll('\u0000', '\\u0000');
 }

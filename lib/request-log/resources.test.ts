@@ -21,7 +21,8 @@ describe('resourcesOf', () => {
   });
 
   it('survives a malformed escape and lists', () => {
-    expect(resourcesOf({ method: 'GET', path: '/manifests/%E0%A4%A', status: 404, response: undefined })).toEqual([]);
+    expect(resourcesOf({ method: 'GET', path: '/manifests/%E0%A4%A', status: 200, response: undefined })).toEqual([]);
+    expect(resourcesOf({ method: 'GET', path: '/packages/NOPE', status: 404, response: undefined })).toEqual([]);
     expect(resourcesOf({ method: 'GET', path: '/manifests', status: 200, response: { object: 'list', data: [] } })).toEqual([]);
     expect(resourcesOf({ method: 'POST', path: '/wf/rate', status: 200, response: [1, 2] })).toEqual([]);
   });

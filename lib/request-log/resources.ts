@@ -29,7 +29,9 @@ export function resourcesOf(request: { method: string; path: string; status: num
   };
   const [, collection, id] = request.path.split('/');
   const type = collection ? PATH_RESOURCES[collection] : undefined;
-  if (type) add(type, segment(id));
+  // A path's id names something that exists when the request succeeded or was refused for its state (409); a 404's
+  // id is nothing to link to.
+  if (type && (request.status < 400 || request.status === 409)) add(type, segment(id));
   if (request.status < 300 && request.response && typeof request.response === 'object' && !Array.isArray(request.response)) {
     const body = request.response as Record<string, unknown>;
     add('manifest', body.ManifestID);

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { pgPool } from '@/lib/db';
+import { pgTransaction } from '@/lib/db';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { processSettings } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -37,24 +37,36 @@ export interface RequestLogLine {
   at: Date;
 }
 
-export const FLUSH_MS = 500;
-export const BATCH_SIZE = 500;
-const MAX_LINES = 2_000;
+export const FLUSH_MS = 1_000;
+export const BATCH_SIZE = 1_000;
+/** A batch's bodies at most (the rest wait for the next): one INSERT's parameters stay a few megabytes. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const MAX_LINES = 4_000;
+/** Buffered and in-flight lines together, bodies counted as kept (at most 16.25 KB each) plus path and query. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Lines redacted between two turns of the event loop, so that a flush never holds up the requests. */
+const REDACT_CHUNK = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const state = {
   lines: [] as RequestLogLine[],
   bytes: 0,
+  /** The batch being written, its bytes: still in memory until its INSERT ends. */
+  inFlightBytes: 0,
   timer: undefined as NodeJS.Timeout | undefined,
   flushing: undefined as Promise<void> | undefined,
   enabled: undefined as boolean | undefined,
+  /** A token's last logged 429, so that a client hammering past its limit costs one line a second, not one a request. */
+  refusals: new Map<string, number>(),
 };
 
 /** For the benchmark's baseline and the tests: the log on or off in this process. */
 export function setRequestLogEnabled(enabled: boolean): void {
   state.enabled = enabled;
 }
+
+const sizeOf = (line: RequestLogLine) =>
+  (line.requestBody?.length ?? 0) + (line.responseBody?.length ?? 0) + Math.min(line.query.length, 2048) + Math.min(line.path.length, 2048) + 512;
 
 /**
  * The part of a body worth keeping until the flush: all of a small one; of a large one a copy of its start (a
@@ -67,19 +79,53 @@ export function keptBody(body: string | null | undefined): { body: string | null
   return { body: Buffer.from(body.slice(0, keep)).toString('utf8'), bytes: Buffer.byteLength(body) };
 }
 
+/**
+ * Whether a 429 of this token is worth a line: the first of each second is (its answer says when to retry, and the
+ * integrator sees that it happened); the rest of that second are not, or a client past its limit would write a row
+ * per refused request, which the limit is there to spare.
+ */
+export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean {
+  const last = state.refusals.get(tokenId);
+  if (last !== undefined && now - last < 1_000) return false;
+  if (state.refusals.size >= 10_000) state.refusals.clear();
+  state.refusals.set(tokenId, now);
+  return true;
+}
+
 /** Queues one request's line; never throws, never waits. */
 export function recordRequest(line: RequestLogLine): void {
   state.enabled ??= processSettings().REQUEST_LOG === 'on';
   if (!state.enabled) return;
-  const size = (line.requestBody?.length ?? 0) + (line.responseBody?.length ?? 0) + 512;
-  if (state.lines.length >= MAX_LINES || state.bytes + size > MAX_BUFFERED_BYTES) {
+  const size = sizeOf(line);
+  if (state.lines.length >= MAX_LINES || state.bytes + state.inFlightBytes + size > MAX_BUFFERED_BYTES) {
     logRepeated(log, 'warn', 'request log buffer full: lines dropped', new Error('request log buffer full'), {}, { anyError: true });
     return;
   }
   state.lines.push(line);
   state.bytes += size;
-  if (state.lines.length >= BATCH_SIZE && !state.flushing) void flushRequestLog();
+  if ((state.lines.length >= BATCH_SIZE || state.bytes >= BATCH_BYTES) && !state.flushing) void flushRequestLog();
   else scheduleFlush();
+}
+
+function scheduleFlush(): void {
+  if (state.timer) return;
+  state.timer = setTimeout(() => void flushRequestLog(), FLUSH_MS);
+  state.timer.unref();
+}
+
+/** The next batch: up to BATCH_SIZE lines and BATCH_BYTES (always at least one line). */
+function takeBatch(): RequestLogLine[] {
+  let bytes = 0;
+  let count = 0;
+  while (count < state.lines.length && count < BATCH_SIZE) {
+    const size = sizeOf(state.lines[count]!);
+    if (count > 0 && bytes + size > BATCH_BYTES) break;
+    bytes += size;
+    count++;
+  }
+  state.bytes -= bytes;
+  state.inFlightBytes = bytes;
+  return state.lines.splice(0, count);
 }
 
 /** Writes everything queued so far (the server's stop awaits it; the tests use it to read their own lines at once). */
@@ -91,14 +137,14 @@ export async function flushRequestLog(): Promise<void> {
   // One flush at a time; a flush asked for during one runs after it.
   while (state.flushing) await state.flushing;
   if (state.lines.length === 0) return;
-  const batch = state.lines.splice(0, BATCH_SIZE);
-  state.bytes = state.lines.reduce((sum, l) => sum + (l.requestBody?.length ?? 0) + (l.responseBody?.length ?? 0) + 512, 0);
+  const batch = takeBatch();
   let written = false;
   state.flushing = write(batch)
     .then((ok) => {
       written = ok;
     })
     .finally(() => {
+      state.inFlightBytes = 0;
       state.flushing = undefined;
     });
   await state.flushing;
@@ -109,19 +155,24 @@ export async function flushRequestLog(): Promise<void> {
   }
 }
 
-function scheduleFlush(): void {
-  if (state.timer) return;
-  state.timer = setTimeout(() => void flushRequestLog(), FLUSH_MS);
-  state.timer.unref();
+/**
+ * A refusal that says nothing about the line: the database is away, full, read-only (a failover), cancelling
+ * statements or deadlocked. The batch waits; only a refusal of the row itself (a value it will not take) drops it.
+ */
+function waitsForDatabase(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (/^(08|53|57|58)/.test(code) || ['25006', '40001', '40P01', '55P03'].includes(code));
 }
 
-/** Writes a batch; false when the database is away (the batch then waits in the buffer, as much of it as fits). */
+/** Writes a batch; false when the database cannot take it now (the batch then waits in the buffer, as much of it as fits). */
 async function write(batch: RequestLogLine[]): Promise<boolean> {
+  const rows = await redactedRows(batch);
   try {
-    await insert(batch);
+    await insert(rows);
     return true;
   } catch (error) {
-    if (isDatabaseUnavailable(error)) {
+    if (waitsForDatabase(error)) {
       logRepeated(log, 'warn', 'request log waits for the database', error, {}, { anyError: true });
       for (const line of batch) recordRequest(line);
       return false;
@@ -129,42 +180,61 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
     // A line the database refuses must not take its batch with it: one at a time, the bad one dropped. Logged once
     // per interval, without a stack.
     logRepeated(log, 'warn', 'request log batch refused; writing its lines one at a time', error, { lines: batch.length }, { anyError: true });
-    for (const [i, line] of batch.entries()) {
+    for (const [i, row] of rows.entries()) {
       try {
-        await insert([line]);
+        await insert([row]);
       } catch (one) {
-        if (isDatabaseUnavailable(one)) {
+        if (waitsForDatabase(one)) {
           for (const waiting of batch.slice(i)) recordRequest(waiting);
           return false;
         }
-        logRepeated(log, 'warn', 'request log line dropped', one, { requestId: line.requestId }, { anyError: true });
+        logRepeated(log, 'warn', 'request log line dropped', one, { requestId: row.line.requestId }, { anyError: true });
       }
     }
     return true;
   }
 }
 
-async function insert(batch: RequestLogLine[]): Promise<void> {
-  const column = <T>(pick: (line: RequestLogLine) => T) => batch.map(pick);
-  const requestBodies = batch.map((line) => loggedBody(line.requestBody));
-  const responseBodies = batch.map((line) => loggedBody(line.responseBody));
+interface Row {
+  line: RequestLogLine;
+  request: ReturnType<typeof loggedBody>;
+  response: ReturnType<typeof loggedBody>;
+}
+
+/** The batch's bodies redacted and cut, REDACT_CHUNK lines at a time with a turn of the event loop between. */
+async function redactedRows(batch: RequestLogLine[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let i = 0; i < batch.length; i += REDACT_CHUNK) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const line of batch.slice(i, i + REDACT_CHUNK)) rows.push({ line, request: loggedBody(line.requestBody), response: loggedBody(line.responseBody) });
+  }
+  return rows;
+}
+
+async function insert(rows: Row[]): Promise<void> {
+  const column = <T>(pick: (line: RequestLogLine) => T) => rows.map((row) => pick(row.line));
   const uuidOrNull = (value: string | null | undefined) => (value && UUID.test(value) ? value : null);
-  await execute(
-    pgPool(),
-    sql`INSERT INTO request_logs (request_id, account_id, environment, source, method, path, query, status, duration_ms,
-                                  token_id, user_id, client_address, user_agent, request_body, request_bytes,
-                                  response_body, response_bytes, created_at)
-        SELECT * FROM unnest(${column((l) => l.requestId.slice(0, 128))}::text[], ${column((l) => l.accountId)}::uuid[],
-                             ${column((l) => l.environment)}::"Environment"[], ${column((l) => l.source)}::text[],
-                             ${column((l) => l.method.slice(0, 16))}::text[], ${column((l) => loggedText(l.path, 2048))}::text[],
-                             ${column((l) => loggedText(l.query, 2048) ?? '')}::text[], ${column((l) => l.status)}::int[],
-                             ${column((l) => Math.min(Math.round(l.durationMs), 2_147_483_647))}::int[],
-                             ${column((l) => uuidOrNull(l.tokenId))}::uuid[], ${column((l) => uuidOrNull(l.userId))}::uuid[],
-                             ${column((l) => loggedText(l.clientAddress, 64))}::text[], ${column((l) => loggedText(l.userAgent, 512))}::text[],
-                             ${requestBodies.map((b) => b.text)}::text[],
-                             ${batch.map((l, i) => l.requestBytes ?? requestBodies[i]!.bytes)}::int[],
-                             ${responseBodies.map((b) => b.text)}::text[],
-                             ${batch.map((l, i) => l.responseBytes ?? responseBodies[i]!.bytes)}::int[],
-                             ${column((l) => l.at)}::timestamptz[])`,
-  );
+  // A log line is not worth a WAL flush of its own: without waiting for it, a crash of PostgreSQL itself can lose
+  // the last lines written (never corrupt them), and the requests' own commits do not queue behind the log's.
+  await pgTransaction(async (client) => {
+    await execute(client, sql`SELECT set_config('synchronous_commit', 'off', true)`);
+    await execute(
+      client,
+      sql`INSERT INTO request_logs (request_id, account_id, environment, source, method, path, query, status, duration_ms,
+                                    token_id, user_id, client_address, user_agent, request_body, request_bytes,
+                                    response_body, response_bytes, created_at)
+          SELECT * FROM unnest(${column((l) => l.requestId.slice(0, 128))}::text[], ${column((l) => l.accountId)}::uuid[],
+                               ${column((l) => l.environment)}::"Environment"[], ${column((l) => l.source)}::text[],
+                               ${column((l) => l.method.slice(0, 16))}::text[], ${column((l) => loggedText(l.path, 2048))}::text[],
+                               ${column((l) => loggedText(l.query, 2048) ?? '')}::text[], ${column((l) => l.status)}::int[],
+                               ${column((l) => Math.min(Math.round(l.durationMs), 2_147_483_647))}::int[],
+                               ${column((l) => uuidOrNull(l.tokenId))}::uuid[], ${column((l) => uuidOrNull(l.userId))}::uuid[],
+                               ${column((l) => loggedText(l.clientAddress, 64))}::text[], ${column((l) => loggedText(l.userAgent, 512))}::text[],
+                               ${rows.map((r) => r.request.text)}::text[],
+                               ${rows.map((r) => r.line.requestBytes ?? r.request.bytes)}::int[],
+                               ${rows.map((r) => r.response.text)}::text[],
+                               ${rows.map((r) => r.line.responseBytes ?? r.response.bytes)}::int[],
+                               ${column((l) => l.at)}::timestamptz[])`,
+    );
+  });
 }

@@ -5,7 +5,7 @@ import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycl
 // The request log (issue 16): GET /requests and GET /requests/{request_id}, and the portal's Logs page.
 
 export const REQUEST_STATUS_CLASSES = ['2xx', '4xx', '5xx', 'error'] as const;
-export const REQUEST_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
+export const REQUEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const REQUEST_SOURCES = ['api', 'portal'] as const;
 
 /** GET /requests's query parameters: any other is a 422 naming it. */
