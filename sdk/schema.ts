@@ -1208,41 +1208,14 @@ export interface components {
             data: components["schemas"]["WebhookEndpoint"][];
             has_more: boolean;
         };
-        WebhookEndpointWithSecret: {
-            /** @example we_3k9x2m4t8v6w1z5q7r0y */
-            id: string;
-            /** @constant */
-            object: "webhook_endpoint";
-            /** Format: uri */
-            url: string;
-            description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
-            enabled: boolean;
-            disabled_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
             /** @description Signing secret (`whsec_…`), shown only in this response. */
             secret: string;
         };
-        RotatedWebhookEndpoint: {
-            /** @example we_3k9x2m4t8v6w1z5q7r0y */
-            id: string;
-            /** @constant */
-            object: "webhook_endpoint";
-            /** Format: uri */
-            url: string;
-            description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
-            enabled: boolean;
-            disabled_reason: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
+        RotatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
             /** @description Signing secret (`whsec_…`), shown only in this response. */
             secret: string;
+        } & {
             /** @description When the replaced secret stops signing; null when it stopped at once. */
             previous_secret_expires_at: string | null;
         };

@@ -66,14 +66,37 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   Error: ZErrorResponse,
 };
 
+/** Every schema an intersection is made of, the parts of nested intersections included. */
+function intersectionParts(schemas: Iterable<z.ZodType>): Set<unknown> {
+  const parts = new Set<unknown>();
+  const visit = (schema: unknown) => {
+    if (!(schema instanceof z.ZodIntersection)) return;
+    for (const part of [schema.def.left, schema.def.right]) {
+      parts.add(part);
+      visit(part);
+    }
+  };
+  for (const schema of schemas) visit(schema);
+  return parts;
+}
+
 function responseSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(RESPONSE_COMPONENTS)) registry.add(schema, { id });
+  const parts = intersectionParts(Object.values(RESPONSE_COMPONENTS));
   const { schemas } = z.toJSONSchema(registry, {
     io: 'output',
     unrepresentable: 'any',
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
+    // Zod closes every object (additionalProperties: false), so that an answer's undocumented field is drift the API
+    // suite catches. An intersection (the endpoint with its secret) is allOf its parts, each listing only its own
+    // properties: closed, each would refuse the others' and nothing could match. Its parts are left open (the
+    // WebhookEndpoint component among them, as it was written by hand) and the whole is closed instead.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (parts.has(zodSchema)) delete jsonSchema.additionalProperties;
+      if (zodSchema instanceof z.ZodIntersection) jsonSchema.unevaluatedProperties = false;
+    },
   }) as { schemas: Record<string, Json> };
   // Each is a component of this document, not a document of its own.
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]));

@@ -189,17 +189,22 @@ export const ZWebhookEndpointList = z.object({
   has_more: z.boolean(),
 });
 
-// POST /webhooks (201): the endpoint and its signing secret, shown only here.
-export const ZWebhookEndpointWithSecret = ZWebhookEndpoint.extend({
-  secret: z.string().meta({ description: 'Signing secret (`whsec_…`), shown only in this response.' }),
-});
+// POST /webhooks (201): the endpoint and its signing secret, shown only here. Intersections rather than .extend(): the
+// document says "a WebhookEndpoint and …" (allOf with its $ref), as the SDK's types then do, instead of a copy.
+export const ZWebhookEndpointWithSecret = z.intersection(
+  ZWebhookEndpoint,
+  z.object({ secret: z.string().meta({ description: 'Signing secret (`whsec_…`), shown only in this response.' }) }),
+);
 
 // POST /webhooks/{id}/rotate-secret: the endpoint, its new secret (shown only here), and when the old one stops signing.
-export const ZRotatedWebhookEndpoint = ZWebhookEndpointWithSecret.extend({
-  previous_secret_expires_at: dateTime()
-    .nullable()
-    .meta({ description: 'When the replaced secret stops signing; null when it stopped at once.' }),
-});
+export const ZRotatedWebhookEndpoint = z.intersection(
+  ZWebhookEndpointWithSecret,
+  z.object({
+    previous_secret_expires_at: dateTime()
+      .nullable()
+      .meta({ description: 'When the replaced secret stops signing; null when it stopped at once.' }),
+  }),
+);
 
 export const WEBHOOK_MESSAGE_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 export type WebhookMessageStatus = (typeof WEBHOOK_MESSAGE_STATUSES)[number];
