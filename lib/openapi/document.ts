@@ -31,8 +31,9 @@ import {
 // The OpenAPI 3.1 document, generated from the same Zod schemas that parse requests and type responses, so the
 // reference cannot drift from what the server accepts and answers. Request field types come from the metadata on
 // the field builders (lib/schemas/fields.ts); every response shape, the error envelope and the webhook payloads
-// come from the response schemas beside them (lib/schemas/*.ts), the types the operations return. Only paths,
-// parameters, headers, descriptions and examples are written here.
+// come from the response schemas beside them (lib/schemas/*.ts), the types the operations return. Written here:
+// paths, parameters, headers, descriptions and examples, and what a request schema cannot say of itself (the
+// published aliases, the types of the webhook fields built from bare transforms, the package request's wrapper).
 
 type Json = Record<string, unknown>;
 
