@@ -912,29 +912,6 @@ export interface components {
             /** @description The published spelling of `length`; send one of the two. */
             lenght?: number | string;
         } & (unknown | unknown);
-        RateQuote: {
-            /** @example Carrier */
-            carrier: string;
-            /** @enum {string} */
-            service: "AirSkip" | "Carrier Express" | "Carrier Ground";
-            /**
-             * @description Two decimals, as text.
-             * @example 12.40
-             */
-            amount: string;
-            zone?: number;
-            /** @description Pounds. */
-            billable_weight?: string;
-            delivery_days?: number;
-        };
-        RateResponse: {
-            rates: components["schemas"]["RateQuote"][];
-            /** @description Present when a card was left out: why. */
-            messages?: {
-                service?: string;
-                message?: string;
-            }[];
-        };
         /**
          * @example {
          *       "ManifestDate": "2024-05-01T09:00:00Z",
@@ -1057,14 +1034,6 @@ export interface components {
             ToPostalCode?: string | number | null;
             /** @description One line: no control characters. */
             ToCountry?: string | number | null;
-        };
-        ContainerManifestResponse: {
-            /** @constant */
-            IsSuccess: "true";
-            /** @example MAN-7K3Q9X2M4T8V6W1Z */
-            ManifestID: string;
-            /** @description The packages the container holds (none is allowed). */
-            PackageCount: number;
         };
         /**
          * @example {
@@ -1193,16 +1162,6 @@ export interface components {
         PackageManifestRequest: {
             package: components["schemas"]["Package"];
         };
-        PackageManifestResponse: {
-            /** @constant */
-            IsSuccess: true;
-            /**
-             * @description The daily manifest the package joined.
-             * @example MAN-7K3Q9X2M4T8V6W1Z
-             */
-            ManifestID: string;
-            TrackingNumber: string;
-        };
         CreateWebhookRequest: {
             /**
              * Format: uri
@@ -1229,6 +1188,47 @@ export interface components {
             /** @description A numeric string is accepted too. */
             grace_period_seconds?: number | string | null;
         };
+        RateQuote: {
+            /** @example Carrier */
+            carrier: string;
+            /** @enum {string} */
+            service: "AirSkip" | "Carrier Express" | "Carrier Ground";
+            /**
+             * @description Two decimals, as text.
+             * @example 12.40
+             */
+            amount: string;
+            zone: number;
+            /** @description Pounds. */
+            billable_weight: string;
+            delivery_days: number;
+        };
+        RateResponse: {
+            rates: components["schemas"]["RateQuote"][];
+            /** @description Present when a card was left out: why. */
+            messages?: {
+                service: string;
+                message: string;
+            }[];
+        };
+        ContainerManifestResponse: {
+            /** @constant */
+            IsSuccess: "true";
+            /** @example MAN-7K3Q9X2M4T8V6W1Z */
+            ManifestID: string;
+            /** @description The packages the container holds (none is allowed). */
+            PackageCount: number;
+        };
+        PackageManifestResponse: {
+            /** @constant */
+            IsSuccess: true;
+            /**
+             * @description The daily manifest the package joined.
+             * @example MAN-7K3Q9X2M4T8V6W1Z
+             */
+            ManifestID: string;
+            TrackingNumber: string;
+        };
         WebhookEndpoint: {
             /** @example we_3k9x2m4t8v6w1z5q7r0y */
             id: string;
@@ -1236,52 +1236,88 @@ export interface components {
             object: "webhook_endpoint";
             /** Format: uri */
             url: string;
-            description?: string;
+            description: string;
             events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
             enabled: boolean;
-            disabled_reason?: string | null;
+            disabled_reason: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
         };
+        WebhookEndpointList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["WebhookEndpoint"][];
+            has_more: boolean;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description Signing secret (`whsec_…`), shown only in this response. */
+            secret: string;
+        };
+        RotatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
+            /** @description Signing secret (`whsec_…`), shown only in this response. */
+            secret: string;
+        } & {
+            /** @description When the replaced secret stops signing; null when it stopped at once. */
+            previous_secret_expires_at: string | null;
+        };
         WebhookDelivery: {
             /** @example att_42 */
-            id?: string;
+            id: string;
             /** @constant */
-            object?: "webhook_delivery";
+            object: "webhook_delivery";
             /** @description The `webhook-id` header; stable across retries. */
-            message_id?: string;
-            event_id?: string;
-            event_type?: string;
-            test?: boolean;
-            attempt?: number;
+            message_id: string;
+            event_id: string;
+            event_type: string;
+            test: boolean;
+            attempt: number;
             /** Format: date-time */
-            attempted_at?: string;
-            success?: boolean;
-            status_code?: number | null;
-            duration_ms?: number;
+            attempted_at: string;
+            success: boolean;
+            status_code: number | null;
+            duration_ms: number;
             /** @description What the attempt sent; null when nothing was sent (the destination was refused) and for attempts logged before this was recorded. */
-            request?: {
+            request: {
                 /** @description Every header sent, the signature and timestamp included. */
-                headers?: {
+                headers: {
                     [key: string]: string;
                 };
                 /** @description The JSON body sent, its first 16 KB. */
-                body?: string;
+                body: string;
                 /** @description The whole body's size in bytes. */
-                body_bytes?: number;
+                body_bytes: number;
             } | null;
             /** @description First 2 KB of the response. */
-            response_body?: string | null;
-            error?: string | null;
+            response_body: string | null;
+            error: string | null;
             /** @enum {string} */
-            message_status?: "pending" | "delivering" | "succeeded" | "failed";
-            /**
-             * Format: date-time
-             * @description While the message waits for a retry: when it is due.
-             */
-            next_attempt_at?: string | null;
+            message_status: "pending" | "delivering" | "succeeded" | "failed";
+            /** @description While the message waits for a retry: when it is due. */
+            next_attempt_at: string | null;
+        };
+        WebhookDeliveryList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["WebhookDelivery"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        WebhookTest: {
+            /** @constant */
+            object: "webhook_test";
+            event_id: string;
+            message_id: string;
+            /** @constant */
+            status: "pending";
+        };
+        WebhookRedelivery: {
+            /** @constant */
+            object: "webhook_redelivery";
+            message_id: string;
+            /** @constant */
+            status: "pending";
         };
         /**
          * @example {
@@ -1331,7 +1367,13 @@ export interface components {
                 details_truncated?: number;
                 /** @description On 500s: quote it to support. */
                 request_id?: string;
+            } & {
+                [key: string]: unknown;
             };
+            /** @description On the manifest operations only: the text `"false"` from POST /wf/manifest, the boolean `false` from POST /wf/package. */
+            IsSuccess?: "false" | false;
+        } & {
+            [key: string]: unknown;
         };
         PackageRead: {
             /** @constant */
@@ -1971,12 +2013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object?: "list";
-                        data?: components["schemas"]["WebhookEndpoint"][];
-                        has_more?: boolean;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -2019,10 +2056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"] & {
-                        /** @description Signing secret (`whsec_…`), shown only in this response. */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -2185,16 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["WebhookEndpoint"] & {
-                        /** @description Signing secret (`whsec_…`), shown only in this response. */
-                        secret: string;
-                    }) & {
-                        /**
-                         * Format: date-time
-                         * @description When the replaced secret stops signing; null when it stopped at once.
-                         */
-                        previous_secret_expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["RotatedWebhookEndpoint"];
                 };
             };
             /** @description No such endpoint. */
@@ -2460,14 +2485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object?: "webhook_test";
-                        event_id?: string;
-                        message_id?: string;
-                        /** @constant */
-                        status?: "pending";
-                    };
+                    "application/json": components["schemas"]["WebhookTest"];
                 };
             };
             /** @description No such endpoint. */
@@ -2503,13 +2521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object?: "list";
-                        data?: components["schemas"]["WebhookDelivery"][];
-                        has_more?: boolean;
-                        next_cursor?: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             /** @description No such endpoint. */
@@ -2543,12 +2555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        object?: "webhook_redelivery";
-                        message_id?: string;
-                        status?: string;
-                    };
+                    "application/json": components["schemas"]["WebhookRedelivery"];
                 };
             };
             /** @description No such endpoint or delivery. */

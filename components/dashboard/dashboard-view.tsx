@@ -5,15 +5,7 @@ import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-con
 import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
 import { formatDateTime } from '@/lib/portal/format';
-
-interface Dashboard {
-  daily: { day: string; packages: number; manifests: number }[];
-  totals: { packages: number; manifests: number };
-  webhooks: { attempts: number; succeeded: number; successRate: number | null };
-  recent: { kind: 'container_manifest' | 'package'; id: string; label: string; detail: string; createdAt: string }[];
-  /** Packages of containers and daily manifests received in the window, by lifecycle status. */
-  packagesByStatus: Record<string, number>;
-}
+import type { TDashboardResponse } from '@/lib/schemas/portal-responses';
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -26,7 +18,7 @@ function Stat({ label, value, hint }: { label: string; value: string; hint?: str
 }
 
 /** Every package of the window, container and daily, by status; each count opens the Packages page filtered by it. */
-function PackagesByStatus({ counts, total }: { counts: Dashboard['packagesByStatus']; total: number }) {
+function PackagesByStatus({ counts, total }: { counts: TDashboardResponse['packagesByStatus']; total: number }) {
   return (
     <Card>
       <CardTitle>Packages by status, last 30 days</CardTitle>
@@ -41,7 +33,7 @@ function PackagesByStatus({ counts, total }: { counts: Dashboard['packagesByStat
   );
 }
 
-function ActivityChart({ daily }: { daily: Dashboard['daily'] }) {
+function ActivityChart({ daily }: { daily: TDashboardResponse['daily'] }) {
   const data = daily.map((d) => ({ ...d, label: d.day.slice(5) }));
   return (
     <figure>
@@ -76,7 +68,7 @@ export function DashboardView() {
   const { environment } = portal;
   const query = useQuery({
     queryKey: portal.key('dashboard'),
-    queryFn: ({ signal }) => portal.fetch<Dashboard>('/portal-api/dashboard', { signal }),
+    queryFn: ({ signal }) => portal.fetch<TDashboardResponse>('/portal-api/dashboard', { signal }),
   });
   if (query.isPending) return <LoadingBlock label="Loading dashboard…" rows={6} />;
   if (query.isError)

@@ -8,6 +8,7 @@ import { headerDefaults, mapHeaders, mapRow, normaliseHeader, type ColumnMapping
 import { toCsv } from '@/lib/portal-queries/csv';
 import { MAX_CONTAINER_PACKAGES } from '@/lib/schemas/container-manifest';
 import { IMPORT_MAPPING_COLUMNS_MAX } from '@/lib/schemas/import-mapping';
+import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';
 import { DETAIL_FIELDS, isBlankRow, type DetailField, type GridStore, type RowValues } from './grid-store';
 
 // Import in two steps: map the file's columns onto the package fields (the account's remembered mapping first,
@@ -62,13 +63,13 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
   const queryClient = useQueryClient();
   const mappingQuery = {
     queryKey: ['import-mapping'],
-    queryFn: ({ signal }: { signal: AbortSignal }) => portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) => portal.fetch<TImportMappingResponse>('/portal-api/import-mapping', { signal }),
     staleTime: 60_000,
   };
   useQuery(mappingQuery);
   const remember = useMutation({
     mutationFn: (columns: Record<string, string>) =>
-      portal.fetch<{ columns: Record<string, string> }>('/portal-api/import-mapping', { method: 'PUT', body: { columns } }),
+      portal.fetch<TImportMappingResponse>('/portal-api/import-mapping', { method: 'PUT', body: { columns } }),
     onSuccess: (merged) => queryClient.setQueryData(['import-mapping'], merged),
   });
 

@@ -15,13 +15,8 @@ import { ZHeaderForm, emptyHeader, type HeaderField, type HeaderValues } from '.
 import { buildManifestBody, issueDetails, placeDetails, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
 import { draftKey, useManifestDraft } from './use-manifest-draft';
+import type { TPortalContainerManifestResponse } from '@/lib/schemas/portal-responses';
 
-interface CreateResult {
-  IsSuccess: string;
-  ManifestID: string;
-  PackageCount: number;
-  created: boolean;
-}
 
 /** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
 type Problem =
@@ -47,7 +42,7 @@ export function ManifestBuilder() {
   const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader(), shouldFocusError: false });
   const { draftNote, setDraftNote, clearDraft } = useManifestDraft(key, store, form);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [result, setResult] = useState<CreateResult | null>(null);
+  const [result, setResult] = useState<TPortalContainerManifestResponse | null>(null);
   // After every submit focus moves to what it produced: the error panel's heading, or the result's.
   const panelHeading = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -60,7 +55,7 @@ export function ManifestBuilder() {
   }, [submits, result]);
 
   const mutation = useMutation({
-    mutationFn: (body: Record<string, unknown>) => portal.fetch<CreateResult>('/portal-api/manifests', { body }),
+    mutationFn: (body: Record<string, unknown>) => portal.fetch<TPortalContainerManifestResponse>('/portal-api/manifests', { body }),
   });
 
   function discardDraft() {

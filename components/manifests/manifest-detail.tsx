@@ -7,7 +7,7 @@ import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import type { ManifestDetail, ManifestPackagePage } from '@/lib/portal-queries/types';
+import type { TPortalManifestDetail, TPortalManifestPackagePage } from '@/lib/schemas/portal-responses';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
 import { ManifestLifecycle } from './manifest-lifecycle';
@@ -19,7 +19,7 @@ export function ManifestDetailView({ id }: { id: string }) {
   const portal = usePortalEnvironment();
   const manifest = useQuery({
     queryKey: portal.key('manifest', id),
-    queryFn: ({ signal }) => portal.fetch<ManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TPortalManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
   });
 
   if (manifest.isPending) return <LoadingBlock label="Loading manifest…" rows={6} />;
@@ -119,7 +119,7 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
   const page = useQuery({
     queryKey: portal.key('manifest-packages', id, cursor ?? ''),
     queryFn: ({ signal }) =>
-      portal.fetch<ManifestPackagePage>(
+      portal.fetch<TPortalManifestPackagePage>(
         `/portal-api/manifests/${encodeURIComponent(id)}/packages?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { signal },
       ),

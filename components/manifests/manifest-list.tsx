@@ -21,7 +21,7 @@ import {
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
-import type { ManifestList } from '@/lib/portal-queries/types';
+import type { TPortalManifestList } from '@/lib/schemas/portal-responses';
 import { MANIFEST_DAY_RANGE } from './header-fields';
 
 const PAGE_SIZE = 25;
@@ -48,7 +48,7 @@ export function ManifestListView() {
   query.set('limit', String(PAGE_SIZE));
   const list = useQuery({
     queryKey: portal.key('manifests', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<ManifestList>(`/portal-api/manifests?${query}`, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TPortalManifestList>(`/portal-api/manifests?${query}`, { signal }),
     placeholderData: keepPreviousData,
   });
 

@@ -4,12 +4,12 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { Badge, Card, EmptyState, ErrorState, LoadingBlock, Table, Td, Th, Tr } from '@/components/ui';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 // A type only: erased from the client bundle, so the server-only module never reaches the browser.
-import type { RateCardView } from '@/lib/portal/rate-cards';
+import type { TRateCardsResponse, TRateCardView } from '@/lib/schemas/portal-responses';
 
 // Eight distinguishable colours, each ≥ 3:1 against white for chart lines.
 const COLOURS = ['#1d4ed8', '#b45309', '#047857', '#b91c1c', '#7c3aed', '#0e7490', '#be185d', '#4d7c0f'];
 
-function zoneRange(zones: RateCardView['zones'], i: number): string {
+function zoneRange(zones: TRateCardView['zones'], i: number): string {
   const low = i === 0 ? 0 : (zones[i - 1].maxMiles ?? 0) + 1;
   const high = zones[i].maxMiles;
   return high === null ? `${low}+ mi` : `${low}–${high} mi`;
@@ -21,13 +21,13 @@ function dollars(amount: string): string {
   return `${whole}.${fraction.padEnd(2, '0')}`;
 }
 
-function surchargeText(s: RateCardView['surcharges'][number]): string {
+function surchargeText(s: TRateCardView['surcharges'][number]): string {
   if (s.kind === 'percent') return `${s.amount}% of the base price`;
   if (s.kind === 'per_lb') return `$${dollars(s.amount)} per billable lb`;
   return `$${dollars(s.amount)} per package`;
 }
 
-function PriceChart({ card }: { card: RateCardView }) {
+function PriceChart({ card }: { card: TRateCardView }) {
   const data = card.weightBreaks.map((b) => ({
     weight: Number(b.maxLb),
     ...Object.fromEntries(card.zones.map((z, i) => [`zone${z.zone}`, Number(b.prices[i])])),
@@ -64,7 +64,7 @@ function PriceChart({ card }: { card: RateCardView }) {
   );
 }
 
-function RateCardSection({ card }: { card: RateCardView }) {
+function RateCardSection({ card }: { card: TRateCardView }) {
   const headingId = `card-${card.id}`;
   return (
     <Card>
@@ -158,7 +158,7 @@ export function RateCardsView() {
   const portal = usePortalEnvironment();
   const query = useQuery({
     queryKey: portal.key('rate-cards'),
-    queryFn: ({ signal }) => portal.fetch<{ rateCards: RateCardView[] }>('/portal-api/rate-cards', { signal }),
+    queryFn: ({ signal }) => portal.fetch<TRateCardsResponse>('/portal-api/rate-cards', { signal }),
   });
   if (query.isPending) return <LoadingBlock label="Loading rate cards…" rows={8} />;
   if (query.isError) return <ErrorState title="Could not load rate cards" error={query.error} onRetry={() => void query.refetch()} />;

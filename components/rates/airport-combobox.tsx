@@ -3,13 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { forwardRef, useEffect, useId, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { cn, Input } from '@/components/ui';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
+import type { TAirportsResponse } from '@/lib/schemas/portal-responses';
 
-interface Airport {
-  iata: string;
-  name: string;
-  city: string;
-  country: string;
-}
+type Airport = TAirportsResponse['airports'][number];
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -45,7 +41,7 @@ export const AirportCombobox = forwardRef<
   const results = useQuery({
     queryKey: portal.key('airports', query),
     queryFn: ({ signal }) =>
-      portal.fetch<{ airports: Airport[] }>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
+      portal.fetch<TAirportsResponse>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
     enabled: open && query.length >= 2,
     staleTime: Infinity,
   });

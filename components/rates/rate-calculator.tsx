@@ -7,8 +7,7 @@ import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, Reques
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
-import type { RateResult } from '@/lib/rating/types';
-import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateRequest } from '@/lib/schemas/rate';
+import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateRequest, type TRateResponse } from '@/lib/schemas/rate';
 import { AirportCombobox } from './airport-combobox';
 
 // The form's values are exactly the API's snake_case request body, as text.
@@ -39,7 +38,7 @@ const FIELDS = [
 ] as const;
 
 
-function QuotesTable({ result }: { result: RateResult }) {
+function QuotesTable({ result }: { result: TRateResponse }) {
   const cheapest = Math.min(...result.rates.map((r) => Number(r.amount)));
   const fastest = Math.min(...result.rates.map((r) => r.delivery_days));
   return (
@@ -97,7 +96,7 @@ export function RateCalculator() {
   const { errors } = form.formState;
   const portal = usePortalEnvironment();
   const quote = useMutation({
-    mutationFn: (body: RateForm) => portal.fetch<RateResult>('/portal-api/rates', { body }),
+    mutationFn: (body: RateForm) => portal.fetch<TRateResponse>('/portal-api/rates', { body }),
     onError: (error) => setFormError(applyFieldErrors(error, form.setError, FIELDS)),
   });
 
@@ -212,7 +211,7 @@ export function RateCalculator() {
             ) : quote.data ? (
               <>
                 <QuotesTable result={quote.data} />
-                {quote.data.messages.length > 0 ? (
+                {quote.data.messages?.length ? (
                   <div>
                     <h3 className="text-sm font-semibold text-slate-800">Not quoted</h3>
                     <ul className="mt-1 list-disc space-y-1 pl-5 text-sm text-slate-700" data-testid="rate-messages">

@@ -5,11 +5,7 @@ import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, ErrorState, Field, Input, LoadingBlock, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { COMMON_TIME_ZONES } from '@/lib/schemas/close-out';
-
-interface CloseOutSettings {
-  cutoff_hour: number | null;
-  time_zone: string;
-}
+import type { TCloseOutSettingsResponse } from '@/lib/schemas/portal-responses';
 
 const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
@@ -19,7 +15,7 @@ export function CloseOutSettingsForm() {
   const key = portal.key('settings', 'close-out');
   const current = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<CloseOutSettings>('/portal-api/settings/close-out', { signal }),
+    queryFn: ({ signal }) => portal.fetch<TCloseOutSettingsResponse>('/portal-api/settings/close-out', { signal }),
   });
   if (current.isPending) return <LoadingBlock label="Loading settings…" rows={2} />;
   if (current.isError)
@@ -29,14 +25,14 @@ export function CloseOutSettingsForm() {
   return <Form initial={current.data} queryKey={key} />;
 }
 
-function Form({ initial, queryKey }: { initial: CloseOutSettings; queryKey: readonly unknown[] }) {
+function Form({ initial, queryKey }: { initial: TCloseOutSettingsResponse; queryKey: readonly unknown[] }) {
   const portal = usePortalEnvironment();
   const client = useQueryClient();
   const [hour, setHour] = useState(initial.cutoff_hour === null ? '' : String(initial.cutoff_hour));
   const [zone, setZone] = useState(initial.time_zone);
   const save = useMutation({
-    mutationFn: (body: CloseOutSettings) =>
-      portal.fetch<CloseOutSettings>('/portal-api/settings/close-out', { method: 'PUT', body }),
+    mutationFn: (body: TCloseOutSettingsResponse) =>
+      portal.fetch<TCloseOutSettingsResponse>('/portal-api/settings/close-out', { method: 'PUT', body }),
     onSuccess: (data) => client.setQueryData(queryKey, data),
   });
   const fieldError = (path: string) =>

@@ -25,29 +25,16 @@ import {
 import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/schemas/portal';
+import type { TApiTokenListResponse, TApiTokenRow, TCreatedApiTokenResponse, TRevokedApiTokenResponse } from '@/lib/schemas/portal-responses';
 
-interface TokenRow {
-  id: string;
-  name: string;
-  environment: 'test' | 'live';
-  displayPrefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-interface CreatedToken extends Omit<TokenRow, 'lastUsedAt' | 'revokedAt'> {
-  token: string;
-}
-
-function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => void }) {
+function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenResponse) => void }) {
   const portal = usePortalEnvironment();
   const { environment } = portal;
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '' } });
   const create = useMutation({
-    mutationFn: (values: TCreateTokenRequest) => portal.fetch<CreatedToken>('/portal-api/tokens', { body: values }),
+    mutationFn: (values: TCreateTokenRequest) => portal.fetch<TCreatedApiTokenResponse>('/portal-api/tokens', { body: values }),
     onSuccess: (token) => {
       form.reset();
       onCreated(token);
@@ -90,12 +77,12 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: CreatedToken) => vo
   );
 }
 
-function RevokeButton({ token }: { token: TokenRow }) {
+function RevokeButton({ token }: { token: TApiTokenRow }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const revoke = useMutation({
-    mutationFn: () => portal.fetch(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
+    mutationFn: () => portal.fetch<TRevokedApiTokenResponse>(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('tokens') }),
   });
   if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
@@ -127,10 +114,10 @@ function RevokeButton({ token }: { token: TokenRow }) {
 export function TokensPanel() {
   const portal = usePortalEnvironment();
   const { environment } = portal;
-  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [created, setCreated] = useState<TCreatedApiTokenResponse | null>(null);
   const tokens = useQuery({
     queryKey: portal.key('tokens'),
-    queryFn: ({ signal }) => portal.fetch<{ tokens: TokenRow[] }>('/portal-api/tokens', { signal }),
+    queryFn: ({ signal }) => portal.fetch<TApiTokenListResponse>('/portal-api/tokens', { signal }),
   });
   const base = environment === 'live' ? '/api/1.1' : '/version-test/api/1.1';
 

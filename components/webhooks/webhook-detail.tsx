@@ -6,9 +6,16 @@ import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, Select, Table, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
+import type {
+  TRotatedWebhookEndpoint,
+  TWebhookDelivery,
+  TWebhookDeliveryList,
+  TWebhookEndpoint,
+  TWebhookRedelivery,
+  TWebhookTest,
+} from '@/lib/schemas/webhooks';
 import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
-import type { WebhookDelivery, WebhookDeliveryPage, WebhookEndpointView } from './types';
 import { formatDateTime } from '@/lib/portal/format';
 import { EndpointStatus } from './webhook-list';
 
@@ -24,7 +31,7 @@ export function WebhookDetailView({ id }: { id: string }) {
 
   const endpoint = useQuery({
     queryKey: portal.key('webhook', id),
-    queryFn: ({ signal }) => portal.fetch<WebhookEndpointView>(base, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TWebhookEndpoint>(base, { signal }),
   });
 
   const onError = (error: Error) => setNotice({ tone: 'danger', text: error.message });
@@ -34,7 +41,7 @@ export function WebhookDetailView({ id }: { id: string }) {
   };
 
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => portal.fetch<WebhookEndpointView>(base, { method: 'PATCH', body: { enabled } }),
+    mutationFn: (enabled: boolean) => portal.fetch<TWebhookEndpoint>(base, { method: 'PATCH', body: { enabled } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(portal.key('webhook', id), updated);
       refresh();
@@ -46,33 +53,32 @@ export function WebhookDetailView({ id }: { id: string }) {
     onError,
   });
   const test = useMutation({
-    mutationFn: () => portal.fetch<{ eventId: string; messageId: string }>(`${base}/test`, { method: 'POST' }),
+    mutationFn: () => portal.fetch<TWebhookTest>(`${base}/test`, { method: 'POST' }),
     onSuccess: (result) => {
       setNotice({
         tone: 'success',
-        text: `Test event queued (message ${result.messageId}). Its attempts appear in the log below.`,
+        text: `Test event queued (message ${result.message_id}). Its attempts appear in the log below.`,
       });
       void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });
     },
     onError,
   });
   const rotate = useMutation({
-    mutationFn: () =>
-      portal.fetch<{ secret: string; previousSecretExpiresAt: string | null }>(`${base}/rotate-secret`, { method: 'POST' }),
+    mutationFn: () => portal.fetch<TRotatedWebhookEndpoint>(`${base}/rotate-secret`, { method: 'POST' }),
     onSuccess: (result) => {
       setConfirm(null);
       setSecret(result.secret);
-      if (result.previousSecretExpiresAt) {
+      if (result.previous_secret_expires_at) {
         setNotice({
           tone: 'info',
-          text: `The old secret keeps signing beside the new one until ${formatDateTime(result.previousSecretExpiresAt)}.`,
+          text: `The old secret keeps signing beside the new one until ${formatDateTime(result.previous_secret_expires_at)}.`,
         });
       }
     },
     onError,
   });
   const remove = useMutation({
-    mutationFn: () => portal.fetch(base, { method: 'DELETE' }),
+    mutationFn: () => portal.fetch<void>(base, { method: 'DELETE' }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
       router.push(portal.href('/webhooks?deleted=1'));
@@ -197,7 +203,7 @@ export function WebhookDetailView({ id }: { id: string }) {
 }
 
 /** Editing an endpoint's URL, events and description (PATCH); the signing secret stays. */
-function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpointView; onDone: (updated: WebhookEndpointView | null) => void }) {
+function EditEndpoint({ endpoint, onDone }: { endpoint: TWebhookEndpoint; onDone: (updated: TWebhookEndpoint | null) => void }) {
   const portal = usePortalEnvironment();
   return (
     <EndpointFormCard
@@ -205,7 +211,7 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: WebhookEndpointView; onD
       submitLabel="Save changes"
       idPrefix="edit-endpoint"
       defaultValues={{ url: endpoint.url, events: endpoint.events, description: endpoint.description }}
-      send={(body) => portal.fetch<WebhookEndpointView>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body })}
+      send={(body) => portal.fetch<TWebhookEndpoint>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body })}
       onSaved={onDone}
       onCancel={() => onDone(null)}
     />
@@ -235,7 +241,7 @@ function DeliveryLog({
   const log = useInfiniteQuery({
     queryKey: portal.key('webhook-deliveries', id, outcome),
     queryFn: ({ pageParam, signal }) =>
-      portal.fetch<WebhookDeliveryPage>(
+      portal.fetch<TWebhookDeliveryList>(
         `${base}?limit=20${outcome === 'all' ? '' : `&outcome=${outcome}`}${pageParam ? `&cursor=${pageParam}` : ''}`,
         { signal },
       ),
@@ -245,7 +251,7 @@ function DeliveryLog({
     refetchInterval: 3_000,
   });
   const redeliver = useMutation({
-    mutationFn: (delivery: WebhookDelivery) => portal.fetch(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
+    mutationFn: (delivery: TWebhookDelivery) => portal.fetch<TWebhookRedelivery>(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
     onSuccess: (_, delivery) => {
       onNotice({ tone: 'success', text: `Message ${delivery.message_id} queued for redelivery.` });
       void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });

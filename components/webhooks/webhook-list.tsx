@@ -4,12 +4,11 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, FocusOnMount, LoadingBlock } from '@/components/ui';
-import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, type TWebhookEndpoint, type TWebhookEndpointList, type TWebhookEndpointWithSecret } from '@/lib/schemas/webhooks';
 import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
-import type { WebhookEndpointView } from './types';
 
-export function EndpointStatus({ endpoint }: { endpoint: Pick<WebhookEndpointView, 'enabled' | 'disabled_reason'> }) {
+export function EndpointStatus({ endpoint }: { endpoint: Pick<TWebhookEndpoint, 'enabled' | 'disabled_reason'> }) {
   if (endpoint.enabled) return <Badge tone="success">Enabled</Badge>;
   return <Badge tone={endpoint.disabled_reason ? 'danger' : 'neutral'}>Disabled</Badge>;
 }
@@ -19,7 +18,7 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
   const portal = usePortalEnvironment();
   const list = useQuery({
     queryKey: portal.key('webhooks'),
-    queryFn: ({ signal }) => portal.fetch<{ items: WebhookEndpointView[] }>('/portal-api/webhooks', { signal }),
+    queryFn: ({ signal }) => portal.fetch<TWebhookEndpointList>('/portal-api/webhooks', { signal }),
   });
 
   return (
@@ -34,7 +33,7 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
         <LoadingBlock label="Loading webhook endpoints…" rows={3} />
       ) : list.isError ? (
         <ErrorState title="Could not load webhook endpoints" error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.items.length === 0 ? (
+      ) : list.data.data.length === 0 ? (
         creating ? null : (
           <EmptyState title="No webhook endpoints yet">
             Add an endpoint to be notified (event <code>package.sorting</code>) each time a package manifest is accepted.
@@ -42,7 +41,7 @@ export function WebhookListView({ deleted = false }: { deleted?: boolean }) {
         )
       ) : (
         <ul className="space-y-3" aria-label="Webhook endpoints">
-          {list.data.items.map((endpoint) => (
+          {list.data.data.map((endpoint) => (
             <li key={endpoint.id}>
               <Card className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
@@ -73,7 +72,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const portal = usePortalEnvironment();
-  const [created, setCreated] = useState<{ endpoint: WebhookEndpointView; secret: string } | null>(null);
+  const [created, setCreated] = useState<TWebhookEndpointWithSecret | null>(null);
 
   if (created) {
     return (
@@ -81,12 +80,12 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
         <FocusOnMount>
           <CardTitle>Endpoint added</CardTitle>
         </FocusOnMount>
-        <p className="mt-1 break-all font-mono text-sm text-slate-700">{created.endpoint.url}</p>
+        <p className="mt-1 break-all font-mono text-sm text-slate-700">{created.url}</p>
         <div className="mt-4">
           <SecretReveal
             secret={created.secret}
             doneLabel="I have saved the secret"
-            onDone={() => router.push(portal.href(`/webhooks/${encodeURIComponent(created.endpoint.id)}`))}
+            onDone={() => router.push(portal.href(`/webhooks/${encodeURIComponent(created.id)}`))}
           />
         </div>
       </Card>
@@ -99,7 +98,7 @@ function CreateWebhookForm({ onClose }: { onClose: () => void }) {
       submitLabel="Add endpoint"
       idPrefix="new-endpoint"
       defaultValues={{ url: '', events: [PACKAGE_SORTING_EVENT], description: '' }}
-      send={(body) => portal.fetch<{ endpoint: WebhookEndpointView; secret: string }>('/portal-api/webhooks', { body })}
+      send={(body) => portal.fetch<TWebhookEndpointWithSecret>('/portal-api/webhooks', { body })}
       onSaved={(result) => {
         setCreated(result);
         void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });

@@ -66,7 +66,7 @@ describe('issue 17 routes under attack', () => {
     const [owner, other] = await Promise.all([signUp('Attack17Hook'), signUp('Attack17HookOther')]);
     const created = await portal(owner, 'POST', '/portal-api/webhooks', { body: { url: 'https://93.184.215.14/hook', events: ['package.sorting'] } });
     expect(created.status, created.text).toBeLessThan(300);
-    const id = created.json.endpoint.id as string;
+    const id = created.json.id as string;
     const deliveries = `/portal-api/webhooks/${id}/deliveries`;
     for (const query of ['outcome=%00', 'outcome=%ED%A0%80', 'outcome=%ZZ', 'outcome=failed&outcome=succeeded', `outcome=${'f'.repeat(10_000)}`]) {
       const answer = await portal(owner, 'GET', `${deliveries}?${query}`);

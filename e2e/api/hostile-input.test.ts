@@ -460,8 +460,8 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     expect(manifest.status, manifest.text).toBe(200);
     ids.manifests = JSON.parse(manifest.text).ManifestID;
     const webhook = await portal('POST', '/portal-api/webhooks', SAMPLES['POST /portal-api/webhooks']());
-    expect(webhook.status, webhook.text).toBe(200);
-    ids.webhooks = JSON.parse(webhook.text).endpoint.id;
+    expect(webhook.status, webhook.text).toBe(201);
+    ids.webhooks = JSON.parse(webhook.text).id;
     const token = await portal('POST', '/portal-api/tokens', { name: 'to be revoked' });
     expect(token.status, token.text).toBe(201);
     ids.tokens = JSON.parse(token.text).id;

@@ -49,7 +49,7 @@ test.describe('accessibility', () => {
     expect((await api.post(`${apiBase.test}/wf/package`, packageSample(`A11YP${suffix}`))).status()).toBe(200);
     const hook = await portalApi(page, 'POST', '/portal-api/webhooks', { url: 'http://127.0.0.1:9999/hooks/a11y', events: ['package.sorting'], description: 'a11y' });
     expect(hook.ok(), await hook.text()).toBe(true);
-    const hookId = ((await hook.json()) as { endpoint: { id: string } }).endpoint.id;
+    const hookId = ((await hook.json()) as { id: string }).id;
 
     const found: Found[] = [];
     const pages: [string, string, () => Promise<void>][] = [

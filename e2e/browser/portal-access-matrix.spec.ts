@@ -166,9 +166,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'POST /portal-api/tokens': { body: {}, stranger: invalid },
     'DELETE /portal-api/tokens/:id': { id: () => tokenId, stranger: notFound },
     'GET /portal-api/webhooks': {
-      stranger: ok((j: { items: { id: string }[] }, caller) => {
-        if (caller.isOwner) expect(j.items.map((w) => w.id)).not.toContain(hookId);
-        else expect(j).toEqual({ items: [] });
+      stranger: ok((j: { data: { id: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.data.map((w) => w.id)).not.toContain(hookId);
+        else expect(j).toEqual({ object: 'list', data: [], has_more: false });
       }),
     },
     'POST /portal-api/webhooks': { body: {}, stranger: invalid },

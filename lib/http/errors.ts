@@ -1,6 +1,7 @@
 // The HTTP side of lib/errors: one map from error code to status, the headers an error's hints
 // become, one envelope (docs: design.md, "Errors"; docs/decisions/layering.md).
 import type { AppError, ErrorCode } from '@/lib/errors/app-error';
+import type { TErrorResponse } from '@/lib/schemas/error';
 
 const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -40,7 +41,7 @@ export function errorHeaders(error: AppError): Record<string, string> {
   return headers;
 }
 
-export function errorBody(error: AppError, requestId?: string): Record<string, unknown> {
+export function errorBody(error: AppError, requestId?: string): TErrorResponse {
   return {
     error: {
       code: error.code,

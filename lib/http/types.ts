@@ -37,12 +37,13 @@ export interface OperationContext {
   json(): Promise<unknown>;
 }
 
-export interface OperationResult {
+/** `Body`: the operation's answer, the output type of its response schema (lib/schemas), so the compiler holds the two together. */
+export interface OperationResult<Body = unknown> {
   status?: number;
-  body?: unknown;
+  body?: Body;
   headers?: Record<string, string>;
   /** A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). */
   file?: { bytes: Uint8Array | string; contentType: string; fileName: string; disposition?: 'inline' | 'attachment' };
 }
 
-export type Operation = (context: OperationContext) => Promise<OperationResult>;
+export type Operation<Body = unknown> = (context: OperationContext) => Promise<OperationResult<Body>>;

@@ -1,13 +1,13 @@
-import { ERROR_CODES } from '@/lib/errors/app-error';
 import { z } from 'zod';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { CONTAINER_MANIFEST_ALIASES, MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { PACKAGE_MANIFEST_ALIASES, ZPackage } from '@/lib/schemas/package-manifest';
-import { MAX_ERROR_DETAILS } from '@/lib/schemas/parse';
-import { SERVICES } from '@/lib/schemas/rate';
-import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
+import { ZContainerManifestResponse } from '@/lib/schemas/container-manifest';
+import { ZErrorResponse } from '@/lib/schemas/error';
+import { ZPackageManifestResponse } from '@/lib/schemas/package-manifest';
+import { RATE_ALIASES, ZRateQuote, ZRateRequest, ZRateResponse } from '@/lib/schemas/rate';
 import type { Aliases } from '@/lib/schemas/parse';
 import {
   WEBHOOK_DESCRIPTION_MAX,
@@ -18,11 +18,23 @@ import {
   ZRotateWebhookSecretRequest,
   ZListWebhookDeliveriesQuery,
   ZUpdateWebhookRequest,
+  ZPackageSortingPayload,
+  ZRotatedWebhookEndpoint,
+  ZWebhookDelivery,
+  ZWebhookDeliveryList,
+  ZWebhookEndpoint,
+  ZWebhookEndpointList,
+  ZWebhookEndpointWithSecret,
+  ZWebhookRedelivery,
+  ZWebhookTest,
 } from '@/lib/schemas/webhooks';
 
-// The OpenAPI 3.1 document, generated from the same Zod schemas that parse requests, so the
-// reference cannot drift from what the server accepts. Request field types come from the metadata
-// on the field builders (lib/schemas/fields.ts); response shapes are written here.
+// The OpenAPI 3.1 document, generated from the same Zod schemas that parse requests and type responses, so the
+// reference cannot drift from what the server accepts and answers. Request field types come from the metadata on
+// the field builders (lib/schemas/fields.ts); every response shape, the error envelope and the webhook payloads
+// come from the response schemas beside them (lib/schemas/*.ts), the types the operations return. Written here:
+// paths, parameters, headers, descriptions and examples, and what a request schema cannot say of itself (the
+// published aliases, the types of the webhook fields built from bare transforms, the package request's wrapper).
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +45,64 @@ function inputSchema(schema: z.ZodType): Json {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * The response components, each generated from the schema its operation's answer is typed with. Generated together
+ * (one registry), so a schema used inside another (WebhookEndpoint in the list, RateQuote in RateResponse) is a $ref
+ * to its component rather than a copy.
+ */
+const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
+  RateQuote: ZRateQuote,
+  RateResponse: ZRateResponse,
+  ContainerManifestResponse: ZContainerManifestResponse,
+  PackageManifestResponse: ZPackageManifestResponse,
+  WebhookEndpoint: ZWebhookEndpoint,
+  WebhookEndpointList: ZWebhookEndpointList,
+  WebhookEndpointWithSecret: ZWebhookEndpointWithSecret,
+  RotatedWebhookEndpoint: ZRotatedWebhookEndpoint,
+  WebhookDelivery: ZWebhookDelivery,
+  WebhookDeliveryList: ZWebhookDeliveryList,
+  WebhookTest: ZWebhookTest,
+  WebhookRedelivery: ZWebhookRedelivery,
+  PackageSortingPayload: ZPackageSortingPayload,
+  Error: ZErrorResponse,
+};
+
+/** Every schema an intersection is made of, the parts of nested intersections included. */
+function intersectionParts(schemas: Iterable<z.ZodType>): Set<unknown> {
+  const parts = new Set<unknown>();
+  const visit = (schema: unknown) => {
+    if (!(schema instanceof z.ZodIntersection)) return;
+    for (const part of [schema.def.left, schema.def.right]) {
+      parts.add(part);
+      visit(part);
+    }
+  };
+  for (const schema of schemas) visit(schema);
+  return parts;
+}
+
+function responseSchemas(): Record<string, Json> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(RESPONSE_COMPONENTS)) registry.add(schema, { id });
+  const parts = intersectionParts(Object.values(RESPONSE_COMPONENTS));
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+    // Zod closes every object (additionalProperties: false), so that an answer's undocumented field is drift the API
+    // suite catches. An intersection (the endpoint with its secret) is allOf its parts, each listing only its own
+    // properties: closed, each would refuse the others' and nothing could match. Its parts are left open (the
+    // WebhookEndpoint component among them, as it was written by hand) and the whole is closed instead.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (parts.has(zodSchema)) delete jsonSchema.additionalProperties;
+      if (zodSchema instanceof z.ZodIntersection) jsonSchema.unevaluatedProperties = false;
+    },
+  }) as { schemas: Record<string, Json> };
+  // Each is a component of this document, not a document of its own.
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]));
+}
 
 /**
  * The published spellings the API also reads (`lenght`, `FromPostalcode`, `Container Weight`…): each is a property
@@ -139,100 +209,6 @@ const packageExample = {
   WeightUnit: 'lb',
 };
 
-const errorSchema: Json = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: {
-        code: {
-          type: 'string',
-          enum: [...ERROR_CODES],
-        },
-        message: { type: 'string' },
-        details: {
-          type: 'array',
-          maxItems: MAX_ERROR_DETAILS,
-          description: `Every failing field, up to ${MAX_ERROR_DETAILS}; \`details_truncated\` counts the rest.`,
-          items: {
-            type: 'object',
-            required: ['path', 'message'],
-            properties: { path: { type: 'string', examples: ['package.ToPostalCode'] }, message: { type: 'string' } },
-          },
-        },
-        details_truncated: {
-          type: 'integer',
-          minimum: 1,
-          description: `Present when more than ${MAX_ERROR_DETAILS} fields failed: how many are not listed in \`details\`.`,
-        },
-        request_id: { type: 'string', description: 'On 500s: quote it to support.' },
-      },
-    },
-  },
-  example: {
-    error: { code: 'validation_failed', message: 'weight: is required', details: [{ path: 'weight', message: 'is required' }] },
-  },
-};
-
-const webhookEndpointSchema: Json = {
-  type: 'object',
-  required: ['id', 'object', 'url', 'events', 'enabled', 'created_at', 'updated_at'],
-  properties: {
-    id: { type: 'string', examples: ['we_3k9x2m4t8v6w1z5q7r0y'] },
-    object: { const: 'webhook_endpoint' },
-    url: { type: 'string', format: 'uri' },
-    description: { type: 'string' },
-    events: { type: 'array', items: { type: 'string', enum: [...WEBHOOK_EVENTS] } },
-    enabled: { type: 'boolean' },
-    disabled_reason: { type: ['string', 'null'] },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-};
-
-const deliverySchema: Json = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', examples: ['att_42'] },
-    object: { const: 'webhook_delivery' },
-    message_id: { type: 'string', description: 'The `webhook-id` header; stable across retries.' },
-    event_id: { type: 'string' },
-    event_type: { type: 'string' },
-    test: { type: 'boolean' },
-    attempt: { type: 'integer' },
-    attempted_at: { type: 'string', format: 'date-time' },
-    success: { type: 'boolean' },
-    status_code: { type: ['integer', 'null'] },
-    duration_ms: { type: 'integer' },
-    request: {
-      type: ['object', 'null'],
-      description: 'What the attempt sent; null when nothing was sent (the destination was refused) and for attempts logged before this was recorded.',
-      properties: {
-        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every header sent, the signature and timestamp included.' },
-        body: { type: 'string', description: 'The JSON body sent, its first 16 KB.' },
-        body_bytes: { type: 'integer', description: 'The whole body\'s size in bytes.' },
-      },
-    },
-    response_body: { type: ['string', 'null'], description: 'First 2 KB of the response.' },
-    error: { type: ['string', 'null'] },
-    message_status: { type: 'string', enum: ['pending', 'delivering', 'succeeded', 'failed'] },
-    next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'While the message waits for a retry: when it is due.' },
-  },
-};
-
-const packageSortingPayload: Json = {
-  type: 'object',
-  required: ['manifest_id', 'package_count', 'tracking_numbers'],
-  properties: {
-    manifest_id: { type: 'string', description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
-    package_count: { type: 'integer', description: 'Equals the length of tracking_numbers.' },
-    tracking_numbers: { type: 'array', items: { type: 'string' } },
-  },
-  example: { manifest_id: 'MAN-7K3Q9X2M4T8V6W1Z', package_count: 1, tracking_numbers: ['1Z999AA10123456784'] },
-};
-
 function errorResponse(description: string, extra: Json = {}): Json {
   return { description, content: { 'application/json': { schema: ref('Error') } }, ...extra };
 }
@@ -330,16 +306,6 @@ let cached: Json | undefined;
 export function openApiDocument(): Json {
   if (cached) return cached;
   const endpointResponse = (description: string) => ({ description, content: json(ref('WebhookEndpoint')) });
-  const withSecret = {
-    allOf: [
-      ref('WebhookEndpoint'),
-      {
-        type: 'object',
-        required: ['secret'],
-        properties: { secret: { type: 'string', description: 'Signing secret (`whsec_…`), shown only in this response.' } },
-      },
-    ],
-  };
   cached = {
     openapi: '3.1.0',
     info: {
@@ -439,14 +405,7 @@ export function openApiDocument(): Json {
           responses: {
             '200': {
               description: 'The endpoints of this account and environment.',
-              content: json({
-                type: 'object',
-                properties: {
-                  object: { const: 'list' },
-                  data: { type: 'array', items: ref('WebhookEndpoint') },
-                  has_more: { type: 'boolean' },
-                },
-              }),
+              content: json(ref('WebhookEndpointList')),
             },
             '401': COMMON_ERRORS['401'],
           },
@@ -465,7 +424,7 @@ export function openApiDocument(): Json {
             }),
           },
           responses: {
-            '201': { description: 'Created; the secret is shown only here.', content: json(withSecret) },
+            '201': { description: 'Created; the secret is shown only here.', content: json(ref('WebhookEndpointWithSecret')) },
             '401': COMMON_ERRORS['401'],
             '422': COMMON_ERRORS['422'],
           },
@@ -512,22 +471,7 @@ export function openApiDocument(): Json {
           responses: {
             '200': {
               description: 'The endpoint with its new secret, shown only here, and when the old one stops signing.',
-              content: json({
-                allOf: [
-                  withSecret,
-                  {
-                    type: 'object',
-                    required: ['previous_secret_expires_at'],
-                    properties: {
-                      previous_secret_expires_at: {
-                        type: ['string', 'null'],
-                        format: 'date-time',
-                        description: 'When the replaced secret stops signing; null when it stopped at once.',
-                      },
-                    },
-                  },
-                ],
-              }),
+              content: json(ref('RotatedWebhookEndpoint')),
             },
             '422': COMMON_ERRORS['422'],
             '404': errorResponse('No such endpoint.'),
@@ -544,15 +488,7 @@ export function openApiDocument(): Json {
           responses: {
             '202': {
               description: 'Queued.',
-              content: json({
-                type: 'object',
-                properties: {
-                  object: { const: 'webhook_test' },
-                  event_id: { type: 'string' },
-                  message_id: { type: 'string' },
-                  status: { const: 'pending' },
-                },
-              }),
+              content: json(ref('WebhookTest')),
             },
             '404': errorResponse('No such endpoint.'),
           },
@@ -576,15 +512,7 @@ export function openApiDocument(): Json {
           responses: {
             '200': {
               description: 'A page of attempts.',
-              content: json({
-                type: 'object',
-                properties: {
-                  object: { const: 'list' },
-                  data: { type: 'array', items: ref('WebhookDelivery') },
-                  has_more: { type: 'boolean' },
-                  next_cursor: { type: ['string', 'null'] },
-                },
-              }),
+              content: json(ref('WebhookDeliveryList')),
             },
             '404': errorResponse('No such endpoint.'),
           },
@@ -608,14 +536,7 @@ export function openApiDocument(): Json {
           responses: {
             '202': {
               description: 'Queued for delivery.',
-              content: json({
-                type: 'object',
-                properties: {
-                  object: { const: 'webhook_redelivery' },
-                  message_id: { type: 'string' },
-                  status: { type: 'string' },
-                },
-              }),
+              content: json(ref('WebhookRedelivery')),
             },
             '404': errorResponse('No such endpoint or delivery.'),
           },
@@ -674,59 +595,14 @@ export function openApiDocument(): Json {
       },
       schemas: {
         RateRequest: rateRequestSchema(),
-        RateQuote: {
-          type: 'object',
-          required: ['carrier', 'service', 'amount'],
-          properties: {
-            carrier: { type: 'string', examples: ['Carrier'] },
-            service: { type: 'string', enum: [...SERVICES] },
-            amount: { type: 'string', pattern: '^\\d+\\.\\d{2}$', description: 'Two decimals, as text.', examples: ['12.40'] },
-            zone: { type: 'integer' },
-            billable_weight: { type: 'string', description: 'Pounds.' },
-            delivery_days: { type: 'integer' },
-          },
-        },
-        RateResponse: {
-          type: 'object',
-          required: ['rates'],
-          properties: {
-            rates: { type: 'array', items: ref('RateQuote') },
-            messages: {
-              type: 'array',
-              description: 'Present when a card was left out: why.',
-              items: { type: 'object', properties: { service: { type: 'string' }, message: { type: 'string' } } },
-            },
-          },
-        },
         ContainerManifestRequest: containerManifestSchema(),
         ContainerDetail: inputSchema(ZContainerDetail),
-        ContainerManifestResponse: {
-          type: 'object',
-          required: ['IsSuccess', 'ManifestID', 'PackageCount'],
-          properties: {
-            IsSuccess: { type: 'string', const: 'true' },
-            ManifestID: { type: 'string', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
-            PackageCount: { type: 'integer', minimum: 0, description: 'The packages the container holds (none is allowed).' },
-          },
-        },
         Package: { ...withAliases(inputSchema(ZPackage), PACKAGE_MANIFEST_ALIASES), example: packageExample },
         PackageManifestRequest: { type: 'object', required: ['package'], properties: { package: ref('Package') } },
-        PackageManifestResponse: {
-          type: 'object',
-          required: ['IsSuccess', 'ManifestID', 'TrackingNumber'],
-          properties: {
-            IsSuccess: { type: 'boolean', const: true },
-            ManifestID: { type: 'string', description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] },
-            TrackingNumber: { type: 'string' },
-          },
-        },
         CreateWebhookRequest: webhookRequestSchema(ZCreateWebhookRequest),
         UpdateWebhookRequest: { ...webhookRequestSchema(ZUpdateWebhookRequest), minProperties: 1 },
         RotateWebhookSecretRequest: { ...inputSchema(ZRotateWebhookSecretRequest), additionalProperties: false },
-        WebhookEndpoint: webhookEndpointSchema,
-        WebhookDelivery: deliverySchema,
-        PackageSortingPayload: packageSortingPayload,
-        Error: errorSchema,
+        ...responseSchemas(),
         ...lifecycleSchemas(),
         ...eventSchemas(),
         ...requestSchemas(),

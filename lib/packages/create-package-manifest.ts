@@ -5,10 +5,10 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
-import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
 import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
-import { eventOutboxCtes, type PackageSortingPayload } from '@/lib/webhooks/enqueue-event';
+import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
 import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-workers';
 
 export interface CreatePackageManifestResult {
@@ -134,7 +134,7 @@ async function insertPackage(
   requestHash: string,
 ): Promise<Inserted | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
-  const payload: PackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
+  const payload: TPackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(

@@ -2,13 +2,11 @@ import 'server-only';
 import { pgPool } from '@/lib/db';
 import { queryRow, sql } from '@/lib/sql';
 import type { TImportMappingRequest } from '@/lib/schemas/import-mapping';
+import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';
 
 /** Kept per account at most; past it, the stored mapping starts again from the latest import's. */
 export const IMPORT_MAPPING_STORED_MAX = 1_000;
 
-export interface ImportMappingView {
-  columns: Record<string, string>;
-}
 
 function columnsOf(value: unknown): Record<string, string> {
   const columns: Record<string, string> = {};
@@ -19,13 +17,13 @@ function columnsOf(value: unknown): Record<string, string> {
 }
 
 /** The account's remembered mapping ({} before its first import). */
-export async function getImportMapping(accountId: string): Promise<ImportMappingView> {
+export async function getImportMapping(accountId: string): Promise<TImportMappingResponse> {
   const row = await queryRow<{ columns: unknown }>(pgPool(), sql`SELECT columns FROM import_mappings WHERE account_id = ${accountId}::uuid`);
   return { columns: columnsOf(row?.columns) };
 }
 
 /** Merges an import's mapping into the account's (its columns win), in one statement, so two tabs both land. */
-export async function rememberImportMapping(accountId: string, request: TImportMappingRequest): Promise<ImportMappingView> {
+export async function rememberImportMapping(accountId: string, request: TImportMappingRequest): Promise<TImportMappingResponse> {
   const row = await queryRow<{ columns: unknown }>(
     pgPool(),
     sql`

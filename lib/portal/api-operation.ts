@@ -5,10 +5,11 @@ import type { Operation } from '@/lib/http/types';
 import { jsonResponse, portalRoute, readJson } from './route';
 
 /**
- * A portal-api GET route that runs one of the API's own operations (lib/http/operations) for the signed-in
- * account in the page's environment: the same code and the same answer (bytes, type, file name) as the API's
- * route, without a second path to drift. The session stands where a token would; its query (?format=,
- * ?paper=) and Accept header reach the operation as the API's would.
+ * A portal-api route that runs one of the API's own operations (lib/http/operations) for the signed-in account in
+ * the page's environment: the same code and the same answer (status, JSON shape, or bytes, type and file name) as
+ * the API's route, so a resource has one shape (the webhooks, the documents). The session stands where a token
+ * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
+ * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
 export function portalOperation<P extends Record<string, string>>(operation: Operation) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId }) => {
@@ -22,6 +23,7 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       requestId,
       json: () => readJson(request),
     });
+    if (result.status === 204) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
     if (!result.file) return jsonResponse(result.body ?? null, { status: result.status, headers: result.headers });
     return new Response(fileBytes(result.file.bytes), {
       headers: { ...API_SECURITY_HEADERS, 'content-type': result.file.contentType, 'content-disposition': contentDisposition(result.file) },

@@ -62,6 +62,8 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
     credentials: 'same-origin',
     signal: options.signal,
   });
+  // A 204 (DELETE /portal-api/webhooks/{id}, as the API answers it) has no body to read.
+  if (response.status === 204) return undefined as T;
   const text = await response.text();
   let body: unknown = null;
   try {

@@ -1,24 +1,11 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
+import type { TRateCardView } from '@/lib/schemas/portal-responses';
 
-export interface RateCardView {
-  id: string;
-  service: string;
-  carrier: string;
-  active: boolean;
-  locationKind: 'zip' | 'airport';
-  dimDivisor: string;
-  weightStepLb: string;
-  maxWeightLb: string;
-  zones: { zone: number; maxMiles: number | null }[];
-  weightBreaks: { maxLb: string; prices: string[] }[];
-  surcharges: { code: string; label: string; kind: 'percent' | 'flat' | 'per_lb'; amount: string }[];
-  deliveryDays: number[];
-}
 
 /** Every rate card as the portal shows it: validated like the rating code does, decimals as text. */
-export async function listRateCards(): Promise<RateCardView[]> {
+export async function listRateCards(): Promise<TRateCardView[]> {
   const rows = await db.rateCard.findMany({ orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }] });
   return rows.map((row) => {
     const card = parseRateCard(row);

@@ -53,7 +53,7 @@ const NEAR = { fromZip: '10001', toZip: '10002' };
 const BASE: RateInput = { weight: '3', weightUnit: 'lb', length: '1', width: '1', height: '1', ...NEAR };
 
 const quoteOne = (card: RateCardData, input: Partial<RateInput>) =>
-  defined(quoteRates({ cards: [card], input: { ...BASE, service: card.service as RateInput['service'], ...input } }).rates[0], 'a quote');
+  defined(quoteRates({ cards: [card], input: { ...BASE, service: card.service, ...input } }).rates[0], 'a quote');
 
 /** Runs fn, expects a validation_failed AppError (422) and returns its details. */
 function details422(fn: () => unknown) {

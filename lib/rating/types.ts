@@ -1,7 +1,7 @@
 // Rating domain types. Framework-free: no Prisma, no Next, no HTTP (errors are lib/errors AppError).
 // Every weight, size and amount on a card is a Fixed: exact decimal fixed point (lib/rating/fixed.ts).
 import { z } from 'zod';
-import type { ServiceName } from '@/lib/schemas/rate';
+import { SERVICES, type ServiceName } from '@/lib/schemas/rate';
 import { compare, parseDecimal, type Fixed } from './fixed';
 
 export type WeightUnit = 'lb' | 'kg' | 'oz';
@@ -26,7 +26,7 @@ export interface RateInput {
 
 export interface RateQuote {
   carrier: string;
-  service: string;
+  service: ServiceName;
   /** Two decimals, e.g. "12.50". */
   amount: string;
   zone: number;
@@ -70,7 +70,8 @@ export interface Surcharge {
 
 export interface RateCardData {
   id?: string;
-  service: string;
+  /** One of the published services: a quote names it, and the API documents `service` as that list. */
+  service: ServiceName;
   carrier: string;
   active: boolean;
   locationKind: LocationKind;
@@ -144,7 +145,7 @@ export interface RateCardRow {
 export const rateCardSchema = z
   .object({
     id: z.string().optional(),
-    service: z.string().min(1),
+    service: z.enum(SERVICES),
     carrier: z.string().min(1).default('Carrier'),
     active: z.boolean().default(true),
     locationKind: z.enum(['zip', 'airport']),

@@ -129,3 +129,16 @@ export const ZContainerManifestRequest = z
 export type TContainerManifestRequestInput = z.input<typeof ZContainerManifestRequest>;
 export type TContainerManifestRequest = z.output<typeof ZContainerManifestRequest>;
 export type TContainerManifestHeader = TContainerManifestRequest['header'];
+
+// The answer to POST /wf/manifest: IsSuccess is the text "true", as published.
+export const ZContainerManifestResponse = z.object({
+  IsSuccess: z.literal('true'),
+  ManifestID: z.string().meta({ examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
+  PackageCount: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: 'The packages the container holds (none is allowed).' }),
+});
+
+export type TContainerManifestResponse = z.output<typeof ZContainerManifestResponse>;

@@ -63,3 +63,12 @@ export const ZPackageManifestRequest = z.object({ package: ZPackage }).transform
 
 export type TPackageInput = z.input<typeof ZPackage>;
 export type TPackage = z.output<typeof ZPackage>;
+
+// The answer to POST /wf/package: IsSuccess is the boolean true, unlike the container operation's text.
+export const ZPackageManifestResponse = z.object({
+  IsSuccess: z.literal(true),
+  ManifestID: z.string().meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
+  TrackingNumber: z.string(),
+});
+
+export type TPackageManifestResponse = z.output<typeof ZPackageManifestResponse>;

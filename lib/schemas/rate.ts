@@ -39,3 +39,27 @@ export const ZRateRequest = z
 
 export type TRateRequestInput = z.input<typeof ZRateRequest>;
 export type TRateRequest = z.output<typeof ZRateRequest>;
+
+// The answer to POST /wf/rate (lib/http/operations/rate.ts). `amount` is text with two decimals, as published.
+export const ZRateQuote = z.object({
+  carrier: z.string().meta({ examples: ['Carrier'] }),
+  service: z.enum(SERVICES),
+  amount: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .meta({ description: 'Two decimals, as text.', examples: ['12.40'] }),
+  zone: z.number().int(),
+  billable_weight: z.string().meta({ description: 'Pounds.' }),
+  delivery_days: z.number().int(),
+});
+
+export const ZRateResponse = z.object({
+  rates: z.array(ZRateQuote),
+  messages: z
+    .array(z.object({ service: z.string(), message: z.string() }))
+    .optional()
+    .meta({ description: 'Present when a card was left out: why.' }),
+});
+
+export type TRateQuote = z.output<typeof ZRateQuote>;
+export type TRateResponse = z.output<typeof ZRateResponse>;

@@ -162,3 +162,127 @@ export const ZRotateWebhookSecretRequest = z
 
 export type TRotateWebhookSecretRequestInput = { grace_period_seconds?: number };
 export type TRotateWebhookSecretRequest = z.output<typeof ZRotateWebhookSecretRequest>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Responses: the one shape of each webhook resource, answered by the API (lib/http/operations/webhooks.ts) and, through
+// the same operations, by the portal (app/portal-api/webhooks). The OpenAPI document is generated from these.
+
+const dateTime = () => z.string().meta({ format: 'date-time' });
+
+// GET /webhooks/{id}, and the element of GET /webhooks's list (never the secret).
+export const ZWebhookEndpoint = z.object({
+  id: z.string().meta({ examples: ['we_3k9x2m4t8v6w1z5q7r0y'] }),
+  object: z.literal('webhook_endpoint'),
+  url: z.string().meta({ format: 'uri' }),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  enabled: z.boolean(),
+  disabled_reason: z.string().nullable(),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+});
+
+// GET /webhooks: every endpoint of the account in this environment, in one page.
+export const ZWebhookEndpointList = z.object({
+  object: z.literal('list'),
+  data: z.array(ZWebhookEndpoint),
+  has_more: z.boolean(),
+});
+
+// POST /webhooks (201): the endpoint and its signing secret, shown only here. Intersections rather than .extend(): the
+// document says "a WebhookEndpoint and …" (allOf with its $ref), as the SDK's types then do, instead of a copy.
+export const ZWebhookEndpointWithSecret = z.intersection(
+  ZWebhookEndpoint,
+  z.object({ secret: z.string().meta({ description: 'Signing secret (`whsec_…`), shown only in this response.' }) }),
+);
+
+// POST /webhooks/{id}/rotate-secret: the endpoint, its new secret (shown only here), and when the old one stops signing.
+export const ZRotatedWebhookEndpoint = z.intersection(
+  ZWebhookEndpointWithSecret,
+  z.object({
+    previous_secret_expires_at: dateTime()
+      .nullable()
+      .meta({ description: 'When the replaced secret stops signing; null when it stopped at once.' }),
+  }),
+);
+
+export const WEBHOOK_MESSAGE_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
+export type WebhookMessageStatus = (typeof WEBHOOK_MESSAGE_STATUSES)[number];
+
+// An element of GET /webhooks/{id}/deliveries: one delivery attempt, with what it sent and what came back.
+export const ZWebhookDelivery = z.object({
+  id: z.string().meta({ examples: ['att_42'] }),
+  object: z.literal('webhook_delivery'),
+  message_id: z.string().meta({ description: 'The `webhook-id` header; stable across retries.' }),
+  event_id: z.string(),
+  event_type: z.string(),
+  test: z.boolean(),
+  attempt: z.number().int(),
+  attempted_at: dateTime(),
+  success: z.boolean(),
+  status_code: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  request: z
+    .object({
+      headers: z
+        .record(z.string(), z.string())
+        .meta({ description: 'Every header sent, the signature and timestamp included.' }),
+      body: z.string().meta({ description: 'The JSON body sent, its first 16 KB.' }),
+      body_bytes: z.number().int().meta({ description: "The whole body's size in bytes." }),
+    })
+    .nullable()
+    .meta({
+      description:
+        'What the attempt sent; null when nothing was sent (the destination was refused) and for attempts logged before this was recorded.',
+    }),
+  response_body: z.string().nullable().meta({ description: 'First 2 KB of the response.' }),
+  error: z.string().nullable(),
+  message_status: z.enum(WEBHOOK_MESSAGE_STATUSES),
+  next_attempt_at: dateTime()
+    .nullable()
+    .meta({ description: 'While the message waits for a retry: when it is due.' }),
+});
+
+// GET /webhooks/{id}/deliveries: a page of attempts, newest first.
+export const ZWebhookDeliveryList = z.object({
+  object: z.literal('list'),
+  data: z.array(ZWebhookDelivery),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
+
+// POST /webhooks/{id}/test (202): a test package.sorting event queued for this endpoint.
+export const ZWebhookTest = z.object({
+  object: z.literal('webhook_test'),
+  event_id: z.string(),
+  message_id: z.string(),
+  status: z.literal('pending'),
+});
+
+// POST /webhooks/{id}/deliveries/{deliveryId}/redeliver (202): the message queued to be sent again now.
+export const ZWebhookRedelivery = z.object({
+  object: z.literal('webhook_redelivery'),
+  message_id: z.string(),
+  status: z.literal('pending'),
+});
+
+// The package.sorting webhook's body, exactly as published: `package_count` equals the length of `tracking_numbers`.
+export const ZPackageSortingPayload = z
+  .object({
+    manifest_id: z
+      .string()
+      .meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
+    package_count: z.number().int().meta({ description: 'Equals the length of tracking_numbers.' }),
+    tracking_numbers: z.array(z.string()),
+  })
+  .meta({ example: { manifest_id: 'MAN-7K3Q9X2M4T8V6W1Z', package_count: 1, tracking_numbers: ['1Z999AA10123456784'] } });
+
+export type TWebhookEndpoint = z.output<typeof ZWebhookEndpoint>;
+export type TWebhookEndpointList = z.output<typeof ZWebhookEndpointList>;
+export type TWebhookEndpointWithSecret = z.output<typeof ZWebhookEndpointWithSecret>;
+export type TRotatedWebhookEndpoint = z.output<typeof ZRotatedWebhookEndpoint>;
+export type TWebhookDelivery = z.output<typeof ZWebhookDelivery>;
+export type TWebhookDeliveryList = z.output<typeof ZWebhookDeliveryList>;
+export type TWebhookTest = z.output<typeof ZWebhookTest>;
+export type TWebhookRedelivery = z.output<typeof ZWebhookRedelivery>;
+export type TPackageSortingPayload = z.output<typeof ZPackageSortingPayload>;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
+import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
 import type { ClaimedMessage } from './claim-messages';
 import { planRetry, parseRetryAfter } from './plan-retry';
 import { failUnsent, recordAttempt, type AttemptOutcome } from './record-attempt';
@@ -26,8 +26,9 @@ export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
  */
 export function messageBody(eventType: string, payload: unknown): string {
   if (eventType === PACKAGE_SORTING_EVENT) {
-    const p = payload as { manifest_id: string; package_count: number; tracking_numbers: string[] };
-    return JSON.stringify({ manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers });
+    const p = payload as TPackageSortingPayload;
+    const body: TPackageSortingPayload = { manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers };
+    return JSON.stringify(body);
   }
   return JSON.stringify(payload);
 }

@@ -3,12 +3,6 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { newId } from '@/lib/ids';
 import { execute, queryRows, queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 
-/** package.sorting's `data`: a package manifest was accepted. */
-export interface PackageSortingPayload {
-  manifest_id: string;
-  package_count: number;
-  tracking_numbers: string[];
-}
 
 /** An event to notify: stored once, delivered once per enabled endpoint of its account and environment subscribed to its type. */
 export interface WebhookEventInput {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { db } from '@/lib/db';
-import type { TListWebhookDeliveriesQuery } from '@/lib/schemas/webhooks';
+import { WEBHOOK_MESSAGE_STATUSES, type TListWebhookDeliveriesQuery, type TWebhookDeliveryList, type WebhookMessageStatus } from '@/lib/schemas/webhooks';
 import { messageBody } from './deliver-message';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
@@ -24,12 +24,19 @@ function headersOf(value: unknown): Record<string, string> {
   return headers;
 }
 
+/** The message's status column (text), one of the statuses the queue writes (claim-messages.ts, record-attempt.ts). */
+function messageStatus(status: string): WebhookMessageStatus {
+  const known = WEBHOOK_MESSAGE_STATUSES.find((s) => s === status);
+  if (known === undefined) throw new Error(`A webhook message has the status ${JSON.stringify(status)}, which the queue never writes.`);
+  return known;
+}
+
 /**
  * The endpoint's attempt log, newest first, a page at a time (cursor: the last attempt id seen), optionally only
  * the attempts that succeeded or failed. Each attempt shows what it sent (its headers as recorded, the body rebuilt
  * from the event exactly as deliver-message.ts builds it) and, while its message waits for a retry, when that is.
  */
-export async function listWebhookDeliveries(options: EndpointScope & { query: TListWebhookDeliveriesQuery }) {
+export async function listWebhookDeliveries(options: EndpointScope & { query: TListWebhookDeliveriesQuery }): Promise<TWebhookDeliveryList> {
   await findWebhookEndpoint(options);
   const limit = options.query.limit ?? 20;
   const before = options.query.cursor ? BigInt(options.query.cursor.slice('att_'.length)) : null;
@@ -87,7 +94,7 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
               },
         response_body: row.responseBody,
         error: row.error,
-        message_status: row.message.status,
+        message_status: messageStatus(row.message.status),
         next_attempt_at: row.message.status === 'pending' ? row.message.nextAttemptAt.toISOString() : null,
       };
     }),

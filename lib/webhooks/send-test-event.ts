@@ -1,8 +1,8 @@
 import 'server-only';
 import { pgTransaction } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { PACKAGE_SORTING_EVENT } from '@/lib/schemas/webhooks';
-import { enqueueEvent, type PackageSortingPayload } from './enqueue-event';
+import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
+import { enqueueEvent } from './enqueue-event';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
 /**
@@ -13,7 +13,7 @@ export async function sendTestEvent(scope: EndpointScope) {
   const endpoint = await findWebhookEndpoint(scope);
   if (!endpoint.enabled)
     throw new AppError('conflict', `Webhook endpoint ${scope.id} is disabled; enable it before sending a test event.`);
-  const payload: PackageSortingPayload = {
+  const payload: TPackageSortingPayload = {
     manifest_id: 'MAN-TEST00000000000000',
     package_count: 1,
     tracking_numbers: ['TEST0000000001'],

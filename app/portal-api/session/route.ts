@@ -1,15 +1,16 @@
 import { destroySession } from '@/lib/auth/session';
 import { portalRoute } from '@/lib/portal/route';
+import type { TSessionResponse, TSignOutResponse } from '@/lib/schemas/portal-responses';
 
 // GET /portal-api/session: who is signed in, and in which environment.
-export const GET = portalRoute(({ user, session, environment }) => ({
+export const GET = portalRoute(({ user, session, environment }): TSessionResponse => ({
   user,
   account: session.account,
   environment,
 }));
 
 // DELETE /portal-api/session: sign out.
-export const DELETE = portalRoute(async () => {
+export const DELETE = portalRoute(async (): Promise<TSignOutResponse> => {
   await destroySession();
   return { ok: true };
 });

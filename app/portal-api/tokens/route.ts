@@ -2,14 +2,24 @@ import { createApiToken } from '@/lib/accounts/create-api-token';
 import { listApiTokens } from '@/lib/accounts/list-api-tokens';
 import { jsonResponse, portalRoute, readBody } from '@/lib/portal/route';
 import { ZCreateTokenRequest } from '@/lib/schemas/portal';
+import type { TApiTokenListResponse, TCreatedApiTokenResponse } from '@/lib/schemas/portal-responses';
 
 // GET /portal-api/tokens: the account's tokens in the selected environment.
-export const GET = portalRoute(async ({ accountId, environment }) => ({
-  tokens: await listApiTokens({ accountId, environment }),
-}));
+export const GET = portalRoute(
+  async ({ accountId, environment }): Promise<TApiTokenListResponse> => ({
+    tokens: (await listApiTokens({ accountId, environment })).map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+    })),
+  }),
+);
 
 // POST /portal-api/tokens: a new token in the selected environment; the plain token is in this answer only.
 export const POST = portalRoute(async ({ request, accountId, environment }) => {
   const { name } = await readBody(request, ZCreateTokenRequest);
-  return jsonResponse(await createApiToken({ accountId, environment, name }), { status: 201 });
+  const created = await createApiToken({ accountId, environment, name });
+  const body: TCreatedApiTokenResponse = { ...created, createdAt: created.createdAt.toISOString() };
+  return jsonResponse(body, { status: 201 });
 });

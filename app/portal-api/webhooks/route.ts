@@ -1,18 +1,10 @@
-import { portalRoute, readBody } from '@/lib/portal/route';
-import { ZCreateWebhookRequest } from '@/lib/schemas/webhooks';
-import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
-import { listWebhookEndpoints } from '@/lib/webhooks/list-webhook-endpoints';
-import { presentWebhookEndpoint } from '@/lib/webhooks/present-webhook-endpoint';
+import { createWebhookOperation, listWebhooksOperation } from '@/lib/http/operations/webhooks';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// GET /portal-api/webhooks: the account's endpoints in the selected environment.
-export const GET = portalRoute(async ({ accountId, environment }) => {
-  const endpoints = await listWebhookEndpoints({ accountId, environment });
-  return { items: endpoints.map(presentWebhookEndpoint) };
-});
+// The portal's webhook routes run the API's own operations (GET/POST /webhooks): one shape for the resource.
 
-// POST /portal-api/webhooks: register an endpoint; the signing secret is in this response only.
-export const POST = portalRoute(async ({ request, accountId, environment }) => {
-  const body = await readBody(request, ZCreateWebhookRequest);
-  const { endpoint, secret } = await createWebhookEndpoint({ accountId, environment, request: body });
-  return { endpoint: presentWebhookEndpoint(endpoint), secret };
-});
+// GET /portal-api/webhooks: the account's endpoints in the selected environment, as {object: 'list', data, has_more}.
+export const GET = portalOperation(listWebhooksOperation);
+
+// POST /portal-api/webhooks: register an endpoint; 201 with the endpoint and its signing secret, shown only here.
+export const POST = portalOperation(createWebhookOperation);

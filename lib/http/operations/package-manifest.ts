@@ -1,12 +1,12 @@
 import 'server-only';
 import { AppError } from '@/lib/errors/app-error';
 import type { Operation } from '../types';
-import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
+import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest, type TPackageManifestResponse } from '@/lib/schemas/package-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
 import { createPackageManifest } from '@/lib/packages/create-package-manifest';
 
 // POST /wf/package: one package, joined to its ManifestDate's manifest; IsSuccess is a boolean.
-export const createPackageManifestOperation: Operation = async (context) => {
+export const createPackageManifestOperation: Operation<TPackageManifestResponse> = async (context) => {
   const body = await context.json();
   assertOnePackage(body);
   const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });

@@ -8,6 +8,13 @@ import {
   ZListWebhookDeliveriesQuery,
   ZRotateWebhookSecretRequest,
   ZUpdateWebhookRequest,
+  type TRotatedWebhookEndpoint,
+  type TWebhookDeliveryList,
+  type TWebhookEndpoint,
+  type TWebhookEndpointList,
+  type TWebhookEndpointWithSecret,
+  type TWebhookRedelivery,
+  type TWebhookTest,
 } from '@/lib/schemas/webhooks';
 import { createWebhookEndpoint } from '@/lib/webhooks/create-webhook-endpoint';
 import { deleteWebhookEndpoint } from '@/lib/webhooks/delete-webhook-endpoint';
@@ -35,13 +42,13 @@ function scope(context: OperationContext) {
 }
 
 // GET /webhooks: the account's endpoints in this environment (never their secrets).
-export const listWebhooksOperation: Operation = async (context) => {
+export const listWebhooksOperation: Operation<TWebhookEndpointList> = async (context) => {
   const endpoints = await listWebhookEndpoints({ accountId: context.auth.accountId, environment: context.environment });
   return { body: { object: 'list', data: endpoints.map(presentWebhookEndpoint), has_more: false } };
 };
 
 // POST /webhooks: register an endpoint; the response carries its secret, shown this once.
-export const createWebhookOperation: Operation = async (context) => {
+export const createWebhookOperation: Operation<TWebhookEndpointWithSecret> = async (context) => {
   const request = parseOperation(ZCreateWebhookRequest, await context.json());
   const { endpoint, secret } = await createWebhookEndpoint({
     accountId: context.auth.accountId,
@@ -52,32 +59,32 @@ export const createWebhookOperation: Operation = async (context) => {
 };
 
 // GET /webhooks/:id
-export const getWebhookOperation: Operation = async (context) => {
+export const getWebhookOperation: Operation<TWebhookEndpoint> = async (context) => {
   return { body: presentWebhookEndpoint(await findWebhookEndpoint(scope(context))) };
 };
 
 // PATCH /webhooks/:id: url, events, description, enabled.
-export const updateWebhookOperation: Operation = async (context) => {
+export const updateWebhookOperation: Operation<TWebhookEndpoint> = async (context) => {
   const request = parseOperation(ZUpdateWebhookRequest, await context.json());
   return { body: presentWebhookEndpoint(await updateWebhookEndpoint({ ...scope(context), request })) };
 };
 
 // DELETE /webhooks/:id
-export const deleteWebhookOperation: Operation = async (context) => {
+export const deleteWebhookOperation: Operation<never> = async (context) => {
   await deleteWebhookEndpoint(scope(context));
   return { status: 204 };
 };
 
 // POST /webhooks/:id/rotate-secret: a new secret, shown this once; the old one keeps signing for
 // grace_period_seconds (body optional; 24 h by default, 0 = stops at once).
-export const rotateWebhookSecretOperation: Operation = async (context) => {
+export const rotateWebhookSecretOperation: Operation<TRotatedWebhookEndpoint> = async (context) => {
   const request = parseOperation(ZRotateWebhookSecretRequest, await optionalJson(context));
   const rotated = await rotateWebhookSecret({ ...scope(context), gracePeriodSeconds: request.gracePeriodSeconds });
   return { body: presentRotation(rotated) };
 };
 
 /** The rotate answer: the endpoint, its new secret, and when the old one stops signing. */
-function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>) {
+function presentRotation(rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>): TRotatedWebhookEndpoint {
   return {
     ...presentWebhookEndpoint(rotated.endpoint),
     secret: rotated.secret,
@@ -96,20 +103,20 @@ async function optionalJson(context: OperationContext): Promise<unknown> {
 }
 
 // POST /webhooks/:id/test: queue a test package.sorting event for this endpoint.
-export const testWebhookOperation: Operation = async (context) => {
+export const testWebhookOperation: Operation<TWebhookTest> = async (context) => {
   const { eventId, messageId } = await sendTestEvent(scope(context));
   return { status: 202, body: { object: 'webhook_test', event_id: eventId, message_id: messageId, status: 'pending' } };
 };
 
 // GET /webhooks/:id/deliveries?limit=&cursor=&outcome=: the attempt log, newest first. A parameter given twice is a
 // 422 naming it (the lists' one query reader), not the last of the two.
-export const listWebhookDeliveriesOperation: Operation = async (context) => {
+export const listWebhookDeliveriesOperation: Operation<TWebhookDeliveryList> = async (context) => {
   const query = parseOperation(ZListWebhookDeliveriesQuery, queryObject(context.query));
   return { body: await listWebhookDeliveries({ ...scope(context), query }) };
 };
 
 // POST /webhooks/:id/deliveries/:deliveryId/redeliver: send that message again now.
-export const redeliverWebhookOperation: Operation = async (context) => {
+export const redeliverWebhookOperation: Operation<TWebhookRedelivery> = async (context) => {
   const result = await redeliverMessage({ ...scope(context), deliveryId: pathParam(context, 'deliveryId') });
   return { status: 202, body: { object: 'webhook_redelivery', message_id: result.messageId, status: result.status } };
 };

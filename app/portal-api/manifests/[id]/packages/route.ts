@@ -2,9 +2,10 @@ import { AppError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
 import { listManifestPackages } from '@/lib/portal-queries/get-manifest';
 import { ZPageQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
+import type { TPortalManifestPackagePage } from '@/lib/schemas/portal-responses';
 
 // GET /portal-api/manifests/{id}/packages?cursor&limit: one keyset page of the manifest's packages.
-export const GET = portalRoute<{ id: string }>(async ({ request, accountId, environment, params }) => {
+export const GET = portalRoute<{ id: string }>(async ({ request, accountId, environment, params }): Promise<TPortalManifestPackagePage> => {
   const page = await listManifestPackages({
     accountId,
     environment,

@@ -1,7 +1,5 @@
-import { portalRoute } from '@/lib/portal/route';
-import { sendTestEvent } from '@/lib/webhooks/send-test-event';
+import { testWebhookOperation } from '@/lib/http/operations/webhooks';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// POST /portal-api/webhooks/{id}/test: queue a test package.sorting event for this endpoint.
-export const POST = portalRoute<{ id: string }>(async ({ accountId, environment, params }) =>
-  sendTestEvent({ accountId, environment, id: params.id }),
-);
+// POST /portal-api/webhooks/{id}/test: queue a test package.sorting event for this endpoint (202).
+export const POST = portalOperation<{ id: string }>(testWebhookOperation);

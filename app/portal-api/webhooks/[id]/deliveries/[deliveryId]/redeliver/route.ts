@@ -1,7 +1,5 @@
-import { portalRoute } from '@/lib/portal/route';
-import { redeliverMessage } from '@/lib/webhooks/redeliver-message';
+import { redeliverWebhookOperation } from '@/lib/http/operations/webhooks';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// POST /portal-api/webhooks/{id}/deliveries/{deliveryId}/redeliver: send that message again now.
-export const POST = portalRoute<{ id: string; deliveryId: string }>(async ({ accountId, environment, params }) =>
-  redeliverMessage({ accountId, environment, id: params.id, deliveryId: params.deliveryId }),
-);
+// POST /portal-api/webhooks/{id}/deliveries/{deliveryId}/redeliver: send that message again now (202).
+export const POST = portalOperation<{ id: string; deliveryId: string }>(redeliverWebhookOperation);

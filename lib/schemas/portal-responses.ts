@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { ZContainerManifestResponse } from './container-manifest';
+import { PACKAGE_STATUSES } from './statuses';
+
+// The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks and
+// documents, answer through their operations and schemas: lib/portal/api-operation.ts). Each route's handler
+// returns its schema's output type, and the component that fetches it reads the same type, so the two cannot drift.
+// Types only: nothing parses these at runtime. Times are ISO 8601 text, as JSON carries them.
+
+const isoTime = () => z.string().meta({ format: 'date-time' });
+const ENVIRONMENTS = ['test', 'live'] as const;
+
+// GET /portal-api/dashboard: 30 days of activity, packages by status, webhook success, recent items.
+export const ZDashboardResponse = z.object({
+  daily: z.array(z.object({ day: z.string(), packages: z.number().int(), manifests: z.number().int() })),
+  totals: z.object({ packages: z.number().int(), manifests: z.number().int() }),
+  webhooks: z.object({ attempts: z.number().int(), succeeded: z.number().int(), successRate: z.number().nullable() }),
+  recent: z.array(
+    z.object({
+      kind: z.enum(['container_manifest', 'package']),
+      id: z.string(),
+      label: z.string(),
+      detail: z.string(),
+      createdAt: isoTime(),
+    }),
+  ),
+  /** Packages of containers and daily manifests received in the window, by lifecycle status. */
+  packagesByStatus: z.record(z.enum(PACKAGE_STATUSES), z.number().int()),
+});
+
+// An API token as the tokens page lists it: never its hash.
+export const ZApiTokenRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+  displayPrefix: z.string(),
+  createdAt: isoTime(),
+  lastUsedAt: isoTime().nullable(),
+  revokedAt: isoTime().nullable(),
+});
+
+// GET /portal-api/tokens
+export const ZApiTokenListResponse = z.object({ tokens: z.array(ZApiTokenRow) });
+
+// POST /portal-api/tokens (201): the plain token, in this answer only.
+export const ZCreatedApiTokenResponse = ZApiTokenRow.omit({ lastUsedAt: true, revokedAt: true }).extend({ token: z.string() });
+
+// DELETE /portal-api/tokens/{id}: revoked (the row stays for the audit trail).
+export const ZRevokedApiTokenResponse = z.object({ id: z.string(), revokedAt: isoTime().nullable() });
+
+// GET /portal-api/session: who is signed in, and in which environment.
+export const ZSessionResponse = z.object({
+  user: z.object({ id: z.string(), email: z.string() }),
+  account: z.object({ id: z.string(), name: z.string() }),
+  environment: z.enum(ENVIRONMENTS),
+});
+
+// DELETE /portal-api/session: signed out.
+export const ZSignOutResponse = z.object({ ok: z.literal(true) });
+
+// An element of GET /portal-api/rate-cards: a card as the rating code reads it, decimals as text.
+export const ZRateCardView = z.object({
+  id: z.string(),
+  service: z.string(),
+  carrier: z.string(),
+  active: z.boolean(),
+  locationKind: z.enum(['zip', 'airport']),
+  dimDivisor: z.string(),
+  weightStepLb: z.string(),
+  maxWeightLb: z.string(),
+  zones: z.array(z.object({ zone: z.number().int(), maxMiles: z.number().nullable() })),
+  weightBreaks: z.array(z.object({ maxLb: z.string(), prices: z.array(z.string()) })),
+  surcharges: z.array(z.object({ code: z.string(), label: z.string(), kind: z.enum(['percent', 'flat', 'per_lb']), amount: z.string() })),
+  deliveryDays: z.array(z.number().int()),
+});
+
+// GET /portal-api/rate-cards
+export const ZRateCardsResponse = z.object({ rateCards: z.array(ZRateCardView) });
+
+// GET /portal-api/airports?q=: the rate calculator's airport search.
+export const ZAirportsResponse = z.object({
+  airports: z.array(z.object({ iata: z.string(), name: z.string(), city: z.string(), country: z.string() })),
+});
+
+// GET|PUT /portal-api/import-mapping: the remembered spreadsheet column → field mapping.
+export const ZImportMappingResponse = z.object({ columns: z.record(z.string(), z.string()) });
+
+// GET|PUT /portal-api/settings/close-out: the automatic close of daily manifests in the page's environment.
+export const ZCloseOutSettingsResponse = z.object({ cutoff_hour: z.number().int().nullable(), time_zone: z.string() });
+
+// POST /portal-api/manifests: the builder's submit, POST /wf/manifest's answer plus whether it was new (a retry
+// of an identical body returns the original ManifestID with created: false).
+export const ZPortalContainerManifestResponse = ZContainerManifestResponse.extend({ created: z.boolean() });
+
+// The portal's manifest pages (lib/portal-queries): a list with filters and counts, a manifest's header, a page of
+// its packages. The API reads manifests through GET /manifests (lib/schemas/lifecycle.ts); these are the pages' own.
+const ZManifestType = z.enum(['container', 'daily']);
+
+// An element of GET /portal-api/manifests.
+export const ZPortalManifestListItem = z.object({
+  type: ZManifestType,
+  id: z.string(),
+  containerId: z.string().nullable(),
+  /** The manifest day, YYYY-MM-DD. */
+  manifestDate: z.string(),
+  /** The container's ServiceName, or the distinct services of a daily manifest's packages. */
+  service: z.string().nullable(),
+  packageCount: z.number().int(),
+  createdAt: isoTime(),
+  /** The lifecycle status (a daily manifest: manifested, closed or cancelled). */
+  status: z.string(),
+});
+
+// GET /portal-api/manifests
+export const ZPortalManifestList = z.object({
+  items: z.array(ZPortalManifestListItem),
+  /** Manifests matching the filters (a count of manifest rows, never of packages). */
+  total: z.number().int(),
+  limit: z.number().int(),
+  /** Keyset cursors: `after=nextCursor` gives the next (older) page, `before=prevCursor` the previous one; null at either end. */
+  nextCursor: z.string().nullable(),
+  prevCursor: z.string().nullable(),
+  /** Distinct services across the account's manifests in this environment, for the filter. */
+  services: z.array(z.string()),
+});
+
+// GET /portal-api/manifests/{id}
+export const ZPortalManifestDetail = z.object({
+  type: ZManifestType,
+  id: z.string(),
+  containerId: z.string().nullable(),
+  manifestDate: z.string(),
+  manifestDateDefaulted: z.boolean(),
+  service: z.string().nullable(),
+  packageCount: z.number().int(),
+  createdAt: isoTime(),
+  /** Container manifests: every header field as accepted. Daily manifests: null. */
+  header: z.record(z.string(), z.unknown()).nullable(),
+  /** Columns of the packages table and the CSV export, in order. */
+  columns: z.array(z.string()),
+});
+
+// An element of GET /portal-api/manifests/{id}/packages.
+export const ZPortalManifestPackageRow = z.object({
+  position: z.number().int(),
+  trackingNumber: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()),
+});
+
+// GET /portal-api/manifests/{id}/packages
+export const ZPortalManifestPackagePage = z.object({
+  items: z.array(ZPortalManifestPackageRow),
+  /** The manifest's package count (kept on the manifest row). */
+  total: z.number().int(),
+  limit: z.number().int(),
+  /** `cursor=nextCursor` gives the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+});
+
+export type TDashboardResponse = z.output<typeof ZDashboardResponse>;
+export type TApiTokenRow = z.output<typeof ZApiTokenRow>;
+export type TApiTokenListResponse = z.output<typeof ZApiTokenListResponse>;
+export type TCreatedApiTokenResponse = z.output<typeof ZCreatedApiTokenResponse>;
+export type TRevokedApiTokenResponse = z.output<typeof ZRevokedApiTokenResponse>;
+export type TSessionResponse = z.output<typeof ZSessionResponse>;
+export type TSignOutResponse = z.output<typeof ZSignOutResponse>;
+export type TRateCardView = z.output<typeof ZRateCardView>;
+export type TRateCardsResponse = z.output<typeof ZRateCardsResponse>;
+export type TAirportsResponse = z.output<typeof ZAirportsResponse>;
+export type TImportMappingResponse = z.output<typeof ZImportMappingResponse>;
+export type TCloseOutSettingsResponse = z.output<typeof ZCloseOutSettingsResponse>;
+export type TPortalContainerManifestResponse = z.output<typeof ZPortalContainerManifestResponse>;
+export type TPortalManifestListItem = z.output<typeof ZPortalManifestListItem>;
+export type TPortalManifestList = z.output<typeof ZPortalManifestList>;
+export type TPortalManifestDetail = z.output<typeof ZPortalManifestDetail>;
+export type TPortalManifestPackageRow = z.output<typeof ZPortalManifestPackageRow>;
+export type TPortalManifestPackagePage = z.output<typeof ZPortalManifestPackagePage>;
