@@ -3127,7 +3127,7 @@ export interface operations {
                 limit?: number | string | null;
                 cursor?: string | number | null;
                 status?: "2xx" | "4xx" | "5xx" | "error" | "" | null;
-                method?: "GET" | "POST" | "PATCH" | "DELETE" | "" | null;
+                method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "" | null;
                 path?: string | number | null;
                 request_id?: string | number | null;
                 source?: "api" | "portal" | "" | null;

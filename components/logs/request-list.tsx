@@ -16,6 +16,7 @@ import {
   Td,
   Th,
   Tr,
+  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
@@ -25,8 +26,6 @@ import { REQUEST_METHODS, type TRequestLogList } from '@/lib/schemas/request-log
 export const REQUEST_FILTERS = ['status', 'method', 'path', 'request_id', 'source', 'from', 'to'] as const;
 
 const PAGE_SIZE = 50;
-const TRAIL_MAX = 20;
-const FIRST = '0';
 
 export function StatusCode({ status }: { status: number }) {
   return <Badge tone={status >= 500 ? 'danger' : status >= 400 ? 'warning' : 'success'}>{status}</Badge>;
@@ -36,9 +35,8 @@ export function StatusCode({ status }: { status: number }) {
 export function RequestListView() {
   const portal = usePortalEnvironment();
   const filters = useUrlFilters(REQUEST_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'From' } });
-  const { applied, bind, filtered } = filters;
-  const cursor = filters.params.get('cursor') ?? '';
-  const trail = (filters.params.get('back') ?? '').split('.').filter(Boolean);
+  const { bind, filtered } = filters;
+  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
 
   const query = filters.query();
   query.set('limit', String(PAGE_SIZE));
@@ -49,12 +47,6 @@ export function RequestListView() {
     placeholderData: keepPreviousData,
   });
 
-  const firstPage = () => filters.navigate(applied);
-  const nextPage = (next: string) => filters.navigate(applied, { cursor: next, back: [...trail, cursor || FIRST].slice(-TRAIL_MAX).join('.') });
-  function previousPage() {
-    const before = trail[trail.length - 1];
-    filters.navigate(applied, { cursor: before === FIRST ? undefined : before, back: trail.slice(0, -1).join('.') });
-  }
   const data = list.data;
 
   return (
@@ -145,7 +137,7 @@ export function RequestListView() {
                   </Button>
                 ) : null
               }
-              hasPrevious={trail.length > 0}
+              hasPrevious={hasPrevious}
               onPrevious={previousPage}
               hasNext={data.has_more && !!data.next_cursor}
               onNext={() => data.next_cursor && nextPage(data.next_cursor)}

@@ -20,6 +20,7 @@ import {
   Td,
   Th,
   Tr,
+  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
@@ -29,18 +30,13 @@ import { PACKAGE_FILTERS, type TPackageList } from '@/lib/portal-lifecycle/types
 import { SERVICES } from '@/lib/schemas/rate';
 
 const PAGE_SIZE = 25;
-/** Cursors of the pages before this one, in the URL (`back`), so Previous, reload and Back all work; the newest 20. */
-const TRAIL_MAX = 20;
-/** The first page in the trail (it has no cursor); never a cursor, which is longer. */
-const FIRST = '0';
 
 /** Every package of the environment, container and daily, newest first; filters and page in the URL. */
 export function PackageListView() {
   const portal = usePortalEnvironment();
   const filters = useUrlFilters(PACKAGE_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' } });
-  const { applied, form, bind, filtered } = filters;
-  const cursor = filters.params.get('cursor') ?? '';
-  const trail = (filters.params.get('back') ?? '').split('.').filter(Boolean);
+  const { form, bind, filtered } = filters;
+  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
 
   const query = filters.query();
   query.set('limit', String(PAGE_SIZE));
@@ -51,14 +47,6 @@ export function PackageListView() {
     placeholderData: keepPreviousData,
   });
 
-  const firstPage = () => filters.navigate(applied);
-  function nextPage(nextCursor: string) {
-    filters.navigate(applied, { cursor: nextCursor, back: [...trail, cursor || FIRST].slice(-TRAIL_MAX).join('.') });
-  }
-  function previousPage() {
-    const before = trail[trail.length - 1];
-    filters.navigate(applied, { cursor: before === FIRST ? undefined : before, back: trail.slice(0, -1).join('.') });
-  }
 
   const exportQuery = filters.query();
   // A download link cannot send a header: the environment goes in the query (GET only).
@@ -169,7 +157,7 @@ export function PackageListView() {
                   </Button>
                 ) : null
               }
-              hasPrevious={trail.length > 0}
+              hasPrevious={hasPrevious}
               onPrevious={previousPage}
               hasNext={data.has_more && !!data.next_cursor}
               onNext={() => data.next_cursor && nextPage(data.next_cursor)}

@@ -125,3 +125,27 @@ export function FilterBar({
     </form>
   );
 }
+
+/** Cursors of the pages before this one, in the URL (`back`), so Previous, reload and Back all work; the newest 20. */
+const TRAIL_MAX = 20;
+/** The first page in the trail (it has no cursor); never a cursor, which is longer. */
+const FIRST = '0';
+
+/**
+ * A keyset-paged list's place, kept in the page URL beside its filters: this page's `cursor` and the `back` trail
+ * of the pages before it, and the navigation between them.
+ */
+export function useKeysetPages<K extends string>(filters: ReturnType<typeof useUrlFilters<K>>) {
+  const cursor = filters.params.get('cursor') ?? '';
+  const trail = (filters.params.get('back') ?? '').split('.').filter(Boolean);
+  return {
+    cursor,
+    hasPrevious: trail.length > 0,
+    firstPage: () => filters.navigate(filters.applied),
+    nextPage: (next: string) => filters.navigate(filters.applied, { cursor: next, back: [...trail, cursor || FIRST].slice(-TRAIL_MAX).join('.') }),
+    previousPage: () => {
+      const before = trail[trail.length - 1];
+      filters.navigate(filters.applied, { cursor: before === FIRST ? undefined : before, back: trail.slice(0, -1).join('.') });
+    },
+  };
+}

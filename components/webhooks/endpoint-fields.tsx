@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { Alert, Button, Card, CardTitle, Field, Input } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, Field, Input, RequestLink } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput, type WebhookEvent } from '@/lib/schemas/webhooks';
 
@@ -50,7 +50,14 @@ export function EndpointFormCard<R>({
       <CardTitle>{title}</CardTitle>
       <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
         <EndpointFields form={form} idPrefix={idPrefix} />
-        {problem.length ? <Alert tone="danger">{problem.join(' ')}</Alert> : null}
+        {problem.length ? (
+          <Alert tone="danger">
+            {problem.join(' ')}
+            <RequestLink error={save.error} />
+          </Alert>
+        ) : save.isError ? (
+          <RequestLink error={save.error} className="block text-xs text-slate-700" />
+        ) : null}
         <div className="flex gap-2">
           <Button type="submit" loading={save.isPending}>
             {submitLabel}

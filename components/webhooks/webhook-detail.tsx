@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
 import { NotInEnvironment } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, Select, Table, Td, Th, Tr } from '@/components/ui';
+import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import type {
   TRotatedWebhookEndpoint,
@@ -19,12 +19,19 @@ import { SecretReveal } from './secret-reveal';
 import { formatDateTime } from '@/lib/portal/format';
 import { EndpointStatus } from './webhook-list';
 
+/** A line above the page's content: what an action did, or why it was refused (linked to its request in Logs). */
+interface Notice {
+  tone: 'success' | 'danger' | 'info';
+  text: string;
+  error?: unknown;
+}
+
 export function WebhookDetailView({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const portal = usePortalEnvironment();
   const base = `/portal-api/webhooks/${encodeURIComponent(id)}`;
-  const [notice, setNotice] = useState<{ tone: 'success' | 'danger' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'rotate' | null>(null);
   const [editing, setEditing] = useState(false);
@@ -34,7 +41,7 @@ export function WebhookDetailView({ id }: { id: string }) {
     queryFn: ({ signal }) => portal.fetch<TWebhookEndpoint>(base, { signal }),
   });
 
-  const onError = (error: Error) => setNotice({ tone: 'danger', text: error.message });
+  const onError = (error: Error) => setNotice({ tone: 'danger', text: error.message, error });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: portal.key('webhook', id) });
     void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
@@ -112,7 +119,12 @@ export function WebhookDetailView({ id }: { id: string }) {
           it is enabled again.
         </Alert>
       ) : null}
-      {notice ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
+      {notice ? (
+        <Alert tone={notice.tone}>
+          {notice.text}
+          <RequestLink error={notice.error} />
+        </Alert>
+      ) : null}
       {secret ? (
         <Card>
           <CardTitle>New signing secret</CardTitle>
@@ -231,7 +243,7 @@ function DeliveryLog({
 }: {
   id: string;
   enabled: boolean;
-  onNotice: (n: { tone: 'success' | 'danger' | 'info'; text: string }) => void;
+  onNotice: (n: Notice) => void;
 }) {
   const queryClient = useQueryClient();
   const portal = usePortalEnvironment();
@@ -256,7 +268,7 @@ function DeliveryLog({
       onNotice({ tone: 'success', text: `Message ${delivery.message_id} queued for redelivery.` });
       void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });
     },
-    onError: (error) => onNotice({ tone: 'danger', text: error.message }),
+    onError: (error) => onNotice({ tone: 'danger', text: error.message, error }),
   });
   const toggle = (key: string) =>
     setOpen((current) => {

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { pgPool } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { decodeCursor, encodeCursor } from '@/lib/lifecycle/cursor';
+import { dayStart, decodeCursor, newestFirstPage } from '@/lib/lifecycle/cursor';
 import type { TListEventsQuery, TWebhookEvent, TWebhookEventList } from '@/lib/schemas/events';
 import type { WebhookEvent } from '@/lib/schemas/webhooks';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
@@ -40,12 +40,6 @@ function present(row: EventRow): TWebhookEvent {
 const scoped = (scope: Scope) =>
   sql<never>`e.account_id = ${scope.accountId}::uuid AND e.environment = ${scope.environment}::"Environment"`;
 
-/** A UTC day's first instant, as the lists' from/to read days. */
-function dayStart(day: string, plusDays = 0): Date {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  date.setUTCDate(date.getUTCDate() + plusDays);
-  return date;
-}
 
 export async function listEvents(options: Scope & { query: TListEventsQuery }): Promise<TWebhookEventList> {
   const { query } = options;
@@ -61,15 +55,7 @@ export async function listEvents(options: Scope & { query: TListEventsQuery }): 
                   WHERE ${sql.join(where, sql` AND `)}
                   ORDER BY e.created_at DESC, e.id DESC LIMIT ${query.limit + 1}`,
   );
-  const shown = rows.slice(0, query.limit);
-  const last = shown.at(-1);
-  const hasMore = rows.length > query.limit;
-  return {
-    object: 'list',
-    data: shown.map(present),
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: last.id }) : null,
-  };
+  return newestFirstPage(rows, query.limit, present);
 }
 
 export async function getEvent(options: Scope & { id: string }): Promise<TWebhookEvent> {

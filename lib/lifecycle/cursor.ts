@@ -74,3 +74,30 @@ export function decodePageKey(token: string | undefined): PageKey | undefined {
   const seen = parseInt(match[2], 36);
   return key <= MAX_BIGINT && Number.isSafeInteger(seen) ? { key, seen } : undefined;
 }
+
+/**
+ * A page of a list read newest first on (created_at, id) with one row more than `limit` (which says whether there is
+ * more): the rows shown, presented, and the cursor of the next page.
+ */
+export function newestFirstPage<Row extends { created_at: Date; id: string }, Item>(
+  rows: Row[],
+  limit: number,
+  present: (row: Row) => Item,
+): { object: 'list'; data: Item[]; has_more: boolean; next_cursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const hasMore = rows.length > limit;
+  return {
+    object: 'list',
+    data: shown.map(present),
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: last.id }) : null,
+  };
+}
+
+/** A UTC day's first instant (plus `plusDays`), as the lists' from/to read days. */
+export function dayStart(day: string, plusDays = 0): Date {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  date.setUTCDate(date.getUTCDate() + plusDays);
+  return date;
+}

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { pgPool, pgTransaction } from '@/lib/db';
 import { AppError, validationError } from '@/lib/errors/app-error';
-import { decodeCursor, encodeCursor } from '@/lib/lifecycle/cursor';
+import { dayStart, decodeCursor, newestFirstPage } from '@/lib/lifecycle/cursor';
 import type { TListRequestsQuery, TRequestLogEntry, TRequestLogList } from '@/lib/schemas/request-log';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES } from './redact';
@@ -83,11 +83,6 @@ function present(row: Row): TRequestLogEntry {
   };
 }
 
-function dayStart(day: string, plusDays = 0): Date {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  date.setUTCDate(date.getUTCDate() + plusDays);
-  return date;
-}
 
 /** `value` with LIKE's wildcards and escape taken literally, for a prefix match. */
 const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -119,15 +114,7 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
       { path: 'from', message: 'this search reads too much of the log at once: narrow it to fewer days with from and to, or filter by status or request_id' },
     ]);
   });
-  const shown = rows.slice(0, query.limit);
-  const last = shown.at(-1);
-  const hasMore = rows.length > query.limit;
-  return {
-    object: 'list',
-    data: shown.map(present),
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: last.id }) : null,
-  };
+  return newestFirstPage(rows, query.limit, present);
 }
 
 /** One request by its id; a client may have sent the same x-request-id twice: the latest. */
