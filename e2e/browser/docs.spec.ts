@@ -59,8 +59,10 @@ test('the API reference page renders every operation with schemas and curl examp
 }, testInfo) => {
   await page.goto('/test/docs');
   await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('operation')).toHaveCount(14);
+  await expect(page.getByTestId('operation')).toHaveCount(16);
   await expect(page.locator('#op-get-events')).toContainText('List webhook events');
+  await expect(page.locator('#op-get-requests')).toContainText('List logged requests');
+  await expect(page.locator('#op-get-requests-id')).toContainText('One logged request');
   const rate = page.locator('#op-post-wf-rate');
   await expect(rate).toContainText('Quote rates');
   await expect(rate).toContainText('weight_unit');
