@@ -398,7 +398,7 @@ try {
   if (ONLY.has('request-log')) await attempt('Request log', async () => {
     await subject?.stop();
     subject = undefined;
-    const ROUNDS = 3;
+    const ROUNDS = Number(process.env.RL_ROUNDS ?? 3);
     const next = uniqueIds('RL');
     const kinds = [
       { name: 'Rate', load: { path: RATE_PATH, connections: Number(args['rate-connections']), headers: auth, body: RATE_BODY } },

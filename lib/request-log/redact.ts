@@ -39,8 +39,15 @@ export interface LoggedBody {
 const keepingCut = (replacement: (match: string, ...groups: string[]) => string) => (match: string, ...groups: string[]) =>
   replacement(match, ...groups) + (match.includes(CUT) ? CUT : '');
 
+/**
+ * What every secret above holds somewhere: text without any of these has nothing to replace, and most bodies (a rate
+ * request, a package) have none, so one scan spares them the three.
+ */
+const MAYBE_SECRET = /ck_|whsec_|secret|passw|passphrase|token|key|authori|credential|\/\/|\\\//i;
+
 /** Replaces every secret in `text` (see the patterns above). */
 function redact(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
   return text
     .replace(SECRET_MEMBER, keepingCut((_m, name) => `${name}"${REDACTED}"`))
     .replace(ISSUED_SECRET, REDACTED)

@@ -16,8 +16,8 @@ export async function pruneRequestLog(): Promise<number> {
   // The database's clock, not this process's: every process's lines are judged by one clock.
   return execute(
     pgPool(),
-    sql`DELETE FROM request_logs WHERE id IN (
-          SELECT id FROM request_logs WHERE created_at < now() - make_interval(days => ${REQUEST_LOG_RETENTION_DAYS}) LIMIT ${BATCH})`,
+    sql`DELETE FROM request_logs WHERE ctid = ANY(ARRAY(
+          SELECT ctid FROM request_logs WHERE created_at < now() - make_interval(days => ${REQUEST_LOG_RETENTION_DAYS}) LIMIT ${BATCH}))`,
   );
 }
 

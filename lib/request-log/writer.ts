@@ -37,8 +37,8 @@ export interface RequestLogLine {
   at: Date;
 }
 
-export const FLUSH_MS = 1_000;
-export const BATCH_SIZE = 1_000;
+export const FLUSH_MS = 100;
+export const BATCH_SIZE = 250;
 /** A batch's bodies at most (the rest wait for the next): one INSERT's parameters stay a few megabytes. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 const MAX_LINES = 4_000;

@@ -20,20 +20,14 @@ CREATE TABLE "request_logs" (
     "response_bytes" INTEGER NOT NULL DEFAULT 0,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
 
-    CONSTRAINT "request_logs_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "request_logs_pkey" PRIMARY KEY ("account_id","environment","created_at","id")
 );
 
 -- CreateIndex
-CREATE INDEX "request_logs_account_env_created_idx" ON "request_logs"("account_id", "environment", "created_at", "id");
-
--- CreateIndex
-CREATE INDEX "request_logs_account_env_request_idx" ON "request_logs"("account_id", "environment", "request_id");
+CREATE INDEX "request_logs_request_id_idx" ON "request_logs" USING HASH ("request_id");
 
 -- CreateIndex
 CREATE INDEX "request_logs_created_brin" ON "request_logs" USING BRIN ("created_at");
-
--- AddForeignKey
-ALTER TABLE "request_logs" ADD CONSTRAINT "request_logs_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Written by hand (Prisma cannot declare a partial index): the Logs page's "errors" filter (status 400 and up) walks
 -- only the errors, newest first, however many successful requests an account makes.
