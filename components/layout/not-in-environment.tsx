@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
-import { EmptyState } from '@/components/ui';
+import { EmptyState, ErrorState, PageHeader } from '@/components/ui';
+import { PortalError } from '@/lib/portal/fetcher';
 import { portalPath } from '@/lib/portal/paths';
 import { PortalLink, usePortalEnvironment } from './portal-context';
 
@@ -43,5 +44,32 @@ export function NotInEnvironment({
         </>
       ) : null}
     </EmptyState>
+  );
+}
+
+/**
+ * A detail page whose record could not be read: a 404 is NotInEnvironment (under a header naming the id, when
+ * `heading` is given), anything else an ErrorState with Try again.
+ */
+export function DetailLoadError({
+  error,
+  heading,
+  failedTitle,
+  onRetry,
+  ...missing
+}: Parameters<typeof NotInEnvironment>[0] & { error: unknown; heading?: string; failedTitle: string; onRetry: () => void }) {
+  const body =
+    error instanceof PortalError && error.status === 404 ? (
+      <NotInEnvironment {...missing} />
+    ) : (
+      <ErrorState title={failedTitle} error={error} onRetry={onRetry} />
+    );
+  return heading === undefined ? (
+    body
+  ) : (
+    <>
+      <PageHeader title={heading} />
+      {body}
+    </>
   );
 }

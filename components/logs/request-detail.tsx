@@ -1,8 +1,8 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
+import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, LoadingBlock, PageHeader } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 import type { TRequestLogEntry, TRequestResource } from '@/lib/schemas/request-log';
@@ -65,22 +65,18 @@ export function RequestDetailView({ requestId }: { requestId: string }) {
 
   if (request.isPending) return <LoadingBlock label="Loading request…" rows={6} />;
   if (request.isError) {
-    const missing = request.error instanceof PortalError && request.error.status === 404;
     return (
-      <>
-        <PageHeader title={requestId} />
-        {missing ? (
-          <NotInEnvironment
-            title="Request not found"
-            what={`request ${requestId}`}
-            listPath="/logs"
-            listLabel="Back to logs"
-            otherPath={`/logs/${encodeURIComponent(requestId)}`}
-          />
-        ) : (
-          <ErrorState title="Could not load the request" error={request.error} onRetry={() => void request.refetch()} />
-        )}
-      </>
+      <DetailLoadError
+        error={request.error}
+        heading={requestId}
+        failedTitle="Could not load the request"
+        onRetry={() => void request.refetch()}
+        title="Request not found"
+        what={`request ${requestId}`}
+        listPath="/logs"
+        listLabel="Back to logs"
+        otherPath={`/logs/${encodeURIComponent(requestId)}`}
+      />
     );
   }
   const r = request.data;

@@ -16,6 +16,7 @@ import {
   Td,
   Th,
   Tr,
+  NothingMatches,
   useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
@@ -98,14 +99,7 @@ export function RequestListView() {
         <ErrorState title="Could not load the request log" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
-          <EmptyState
-            title={cursor ? 'No more requests' : 'No requests match these filters'}
-            action={
-              <Button variant="secondary" onClick={cursor ? firstPage : filters.clear}>
-                {cursor ? 'Back to the first page' : 'Clear filters'}
-              </Button>
-            }
-          />
+          <NothingMatches noun='requests' paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
         ) : (
           <EmptyState title="No requests yet">
             Every request your API tokens send in this environment appears here within a second, with what it sent and what it was

@@ -2,10 +2,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ManifestPrintLinks } from '@/components/documents/print-links';
-import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
-import { PortalError } from '@/lib/portal/fetcher';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TPortalManifestDetail, TPortalManifestPackagePage } from '@/lib/schemas/portal-responses';
 import { HEADER_GROUPS } from './header-fields';
@@ -24,22 +23,18 @@ export function ManifestDetailView({ id }: { id: string }) {
 
   if (manifest.isPending) return <LoadingBlock label="Loading manifest…" rows={6} />;
   if (manifest.isError) {
-    const missing = manifest.error instanceof PortalError && manifest.error.status === 404;
     return (
-      <>
-        <PageHeader title={id} />
-        {missing ? (
-          <NotInEnvironment
-            title="Manifest not found"
-            what={`manifest ${id}`}
-            listPath="/manifests"
-            listLabel="Back to manifests"
-            otherPath={`/manifests/${encodeURIComponent(id)}`}
-          />
-        ) : (
-          <ErrorState title="Could not load the manifest" error={manifest.error} onRetry={() => void manifest.refetch()} />
-        )}
-      </>
+      <DetailLoadError
+        error={manifest.error}
+        heading={id}
+        failedTitle="Could not load the manifest"
+        onRetry={() => void manifest.refetch()}
+        title="Manifest not found"
+        what={`manifest ${id}`}
+        listPath="/manifests"
+        listLabel="Back to manifests"
+        otherPath={`/manifests/${encodeURIComponent(id)}`}
+      />
     );
   }
   const m = manifest.data;

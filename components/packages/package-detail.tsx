@@ -1,7 +1,7 @@
 'use client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PrintLink } from '@/components/documents/print-links';
-import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
@@ -52,22 +52,18 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
 
   if (pkg.isPending) return <LoadingBlock label="Loading package…" rows={6} />;
   if (pkg.isError) {
-    const missing = pkg.error instanceof PortalError && pkg.error.status === 404;
     return (
-      <>
-        <PageHeader title={trackingNumber} />
-        {missing ? (
-          <NotInEnvironment
-            title="Package not found"
-            what={`package ${trackingNumber}`}
-            listPath="/packages"
-            listLabel="Back to packages"
-            otherPath={`/packages/${encodeURIComponent(trackingNumber)}`}
-          />
-        ) : (
-          <ErrorState title="Could not load the package" error={pkg.error} onRetry={() => void pkg.refetch()} />
-        )}
-      </>
+      <DetailLoadError
+        error={pkg.error}
+        heading={trackingNumber}
+        failedTitle="Could not load the package"
+        onRetry={() => void pkg.refetch()}
+        title="Package not found"
+        what={`package ${trackingNumber}`}
+        listPath="/packages"
+        listLabel="Back to packages"
+        otherPath={`/packages/${encodeURIComponent(trackingNumber)}`}
+      />
     );
   }
   const p = pkg.data;

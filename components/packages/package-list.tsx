@@ -20,6 +20,7 @@ import {
   Td,
   Th,
   Tr,
+  NothingMatches,
   useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
@@ -118,14 +119,7 @@ export function PackageListView() {
         <ErrorState title="Could not load packages" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
-          <EmptyState
-            title={cursor ? 'No more packages' : 'No packages match these filters'}
-            action={
-              <Button variant="secondary" onClick={cursor ? firstPage : filters.clear}>
-                {cursor ? 'Back to the first page' : 'Clear filters'}
-              </Button>
-            }
-          />
+          <NothingMatches noun='packages' paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
         ) : (
           <EmptyState title="No packages yet">
             Packages of the container manifests you create and the package requests you send appear here, newest first.

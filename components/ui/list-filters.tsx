@@ -2,6 +2,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from './button';
+import { EmptyState } from './states';
 import { cn } from './cn';
 
 type Filters<K extends string> = Record<K, string>;
@@ -148,4 +149,21 @@ export function useKeysetPages<K extends string>(filters: ReturnType<typeof useU
       filters.navigate(filters.applied, { cursor: before === FIRST ? undefined : before, back: trail.slice(0, -1).join('.') });
     },
   };
+}
+
+/**
+ * A filtered or paged list with nothing to show: past the last page, a way back to the first; otherwise a way to
+ * clear the filters. `noun` is the list's plural ("packages").
+ */
+export function NothingMatches({ noun, paged, onFirstPage, onClear }: { noun: string; paged: boolean; onFirstPage: () => void; onClear: () => void }) {
+  return (
+    <EmptyState
+      title={paged ? `No more ${noun}` : `No ${noun} match these filters`}
+      action={
+        <Button variant="secondary" onClick={paged ? onFirstPage : onClear}>
+          {paged ? 'Back to the first page' : 'Clear filters'}
+        </Button>
+      }
+    />
+  );
 }

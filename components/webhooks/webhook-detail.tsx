@@ -2,10 +2,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
-import { NotInEnvironment } from '@/components/layout/not-in-environment';
+import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
-import { PortalError } from '@/lib/portal/fetcher';
 import type {
   TRotatedWebhookEndpoint,
   TWebhookDelivery,
@@ -95,11 +94,16 @@ export function WebhookDetailView({ id }: { id: string }) {
 
   if (endpoint.isPending) return <LoadingBlock label="Loading webhook endpoint…" rows={5} />;
   if (endpoint.isError) {
-    const missing = endpoint.error instanceof PortalError && endpoint.error.status === 404;
-    return missing ? (
-      <NotInEnvironment title="Webhook endpoint not found" what={`endpoint ${id}`} listPath="/webhooks" listLabel="Back to webhooks" />
-    ) : (
-      <ErrorState title="Could not load the endpoint" error={endpoint.error} onRetry={() => void endpoint.refetch()} />
+    return (
+      <DetailLoadError
+        error={endpoint.error}
+        failedTitle="Could not load the endpoint"
+        onRetry={() => void endpoint.refetch()}
+        title="Webhook endpoint not found"
+        what={`endpoint ${id}`}
+        listPath="/webhooks"
+        listLabel="Back to webhooks"
+      />
     );
   }
   const e = endpoint.data;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonSchemaOf, ref, type Json } from './parts';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
@@ -36,15 +37,7 @@ import {
 // paths, parameters, headers, descriptions and examples, and what a request schema cannot say of itself (the
 // published aliases, the types of the webhook fields built from bare transforms, the package request's wrapper).
 
-type Json = Record<string, unknown>;
-
-function inputSchema(schema: z.ZodType): Json {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-  delete json.$schema;
-  return json;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const inputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
 /**
  * The response components, each generated from the schema its operation's answer is typed with. Generated together

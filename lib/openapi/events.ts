@@ -1,28 +1,12 @@
-import { z } from 'zod';
+import { errorAnswer, jsonAnswer, jsonSchemaOf, queryParameters, type Json } from './parts';
 import { ZListEventsQuery, ZWebhookEvent, ZWebhookEventList } from '@/lib/schemas/events';
 
 // The events API's part of the OpenAPI document (issue 16), generated from the schemas its operations parse and
 // answer with (lib/schemas/events.ts).
 
-type Json = Record<string, unknown>;
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const toJson = (schema: z.ZodType, io: 'input' | 'output'): Json =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
-const ok = (description: string, schema: string): Json => ({
-  description,
-  content: { 'application/json': { schema: ref(schema) } },
-});
-const error = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 
 export function eventPaths(): Json {
-  const parameters = Object.entries((toJson(ZListEventsQuery, 'input').properties ?? {}) as Record<string, Json>).map(
-    ([name, schema]) => ({
-      name,
-      in: 'query',
-      required: false,
-      schema,
-    }),
-  );
+  const parameters = queryParameters(ZListEventsQuery);
   return {
     '/events': {
       get: {
@@ -34,7 +18,7 @@ export function eventPaths(): Json {
           'lifecycle event whenever some endpoint subscribed to its type when it happened. `data` is the body each endpoint was sent. ' +
           '`from` and `to` are UTC days, inclusive. A parameter not listed, or given twice, is a 422 naming it.',
         parameters,
-        responses: { '200': ok('A page.', 'WebhookEventList'), '422': error('A parameter is invalid; `details` names it.') },
+        responses: { '200': jsonAnswer('A page.', 'WebhookEventList'), '422': errorAnswer('A parameter is invalid; `details` names it.') },
       },
     },
     '/events/{id}': {
@@ -51,12 +35,12 @@ export function eventPaths(): Json {
         tags: ['Events'],
         operationId: 'getEvent',
         summary: 'One webhook event',
-        responses: { '200': ok('The event.', 'WebhookEvent'), '404': error('No such event in this account and environment.') },
+        responses: { '200': jsonAnswer('The event.', 'WebhookEvent'), '404': errorAnswer('No such event in this account and environment.') },
       },
     },
   };
 }
 
 export function eventSchemas(): Json {
-  return { WebhookEvent: toJson(ZWebhookEvent, 'output'), WebhookEventList: toJson(ZWebhookEventList, 'output') };
+  return { WebhookEvent: jsonSchemaOf(ZWebhookEvent, 'output'), WebhookEventList: jsonSchemaOf(ZWebhookEventList, 'output') };
 }

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { errorAnswer, jsonAnswer, jsonSchemaOf, queryParameters, ref, type Json } from './parts';
 import {
   LIFECYCLE_WEBHOOK_EVENTS,
   ZLifecycleWebhookPayload,
@@ -17,46 +18,32 @@ import {
 // The lifecycle's part of the OpenAPI document (lib/openapi/document.ts spreads it in), generated from the
 // schemas the operations parse and answer with.
 
-type Json = Record<string, unknown>;
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorRef = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
-
-function output(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
-}
-function input(schema: z.ZodType): Json {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
-}
-
-function queryParameters(schema: z.ZodType): Json[] {
-  return Object.entries((input(schema).properties ?? {}) as Record<string, Json>).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
-}
-
-const ok = (description: string, schema: string): Json => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+const output = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
+const input = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
 const manifestIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A ManifestID (`MAN-…`), container or daily.' };
 const trackingParam = { name: 'TrackingNumber', in: 'path', required: true, schema: { type: 'string' } };
 
 export function lifecyclePaths(): Json {
-  const notFound = errorRef('No such manifest or package in this account and environment.');
+  const notFound = errorAnswer('No such manifest or package in this account and environment.');
   return {
     '/manifests': {
-      get: { tags: ['Lifecycle'], operationId: 'listManifests', summary: 'List manifests (container and daily), newest first', parameters: queryParameters(ZListManifestsQuery), responses: { '200': ok('A page.', 'ManifestList'), '422': errorRef('A query parameter is invalid, unknown or repeated; `details` names it.') } },
+      get: { tags: ['Lifecycle'], operationId: 'listManifests', summary: 'List manifests (container and daily), newest first', parameters: queryParameters(ZListManifestsQuery), responses: { '200': jsonAnswer('A page.', 'ManifestList'), '422': errorAnswer('A query parameter is invalid, unknown or repeated; `details` names it.') } },
     },
     '/manifests/{id}': {
       parameters: [manifestIdParam],
-      get: { tags: ['Lifecycle'], operationId: 'getManifest', summary: 'A manifest with its package counts by status and totals', responses: { '200': ok('The manifest.', 'Manifest'), '404': notFound } },
+      get: { tags: ['Lifecycle'], operationId: 'getManifest', summary: 'A manifest with its package counts by status and totals', responses: { '200': jsonAnswer('The manifest.', 'Manifest'), '404': notFound } },
     },
     '/manifests/{id}/packages': {
       parameters: [manifestIdParam],
-      get: { tags: ['Lifecycle'], operationId: 'listManifestPackages', summary: "A manifest's packages", parameters: queryParameters(ZPageQuery), responses: { '200': ok('A page.', 'PackageList'), '404': notFound } },
+      get: { tags: ['Lifecycle'], operationId: 'listManifestPackages', summary: "A manifest's packages", parameters: queryParameters(ZPageQuery), responses: { '200': jsonAnswer('A page.', 'PackageList'), '404': notFound } },
     },
     '/manifests/{id}/cancel': {
       parameters: [manifestIdParam],
       post: {
         tags: ['Lifecycle'], operationId: 'cancelManifest', summary: 'Cancel a container with its packages, or a daily manifest\'s still-manifested packages',
         description: 'Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.',
-        responses: { '200': ok('The manifest.', 'Manifest'), '404': notFound, '409': errorRef('`not_cancellable`, with `current_status`.') },
+        responses: { '200': jsonAnswer('The manifest.', 'Manifest'), '404': notFound, '409': errorAnswer('`not_cancellable`, with `current_status`.') },
       },
     },
     '/manifests/{id}/close': {
@@ -69,9 +56,9 @@ export function lifecyclePaths(): Json {
           'A closed manifest is not changed: its packages cannot be cancelled (409 `not_cancellable`) and its handover document stays as it was. ' +
           'Close takes no options: a request body is not read. Manifests also close themselves at the account\'s cut-off hour, when one is set (portal settings).',
         responses: {
-          '200': ok('The closed manifest.', 'Manifest'),
+          '200': jsonAnswer('The closed manifest.', 'Manifest'),
           '404': notFound,
-          '409': errorRef('`not_closable`: a container manifest, or a cancelled daily manifest; with `type` and `current_status`.'),
+          '409': errorAnswer('`not_closable`: a container manifest, or a cancelled daily manifest; with `type` and `current_status`.'),
         },
       },
     },
@@ -80,30 +67,30 @@ export function lifecyclePaths(): Json {
       post: {
         tags: ['Lifecycle'], operationId: 'simulateManifest', summary: 'Test path only: walk a container (or a daily manifest\'s packages) to a status',
         requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
-        responses: { '200': ok('The manifest.', 'Manifest'), '404': errorRef('Not found, or the live path.'), '409': errorRef('`illegal_transition`: the status cannot be reached.') },
+        responses: { '200': jsonAnswer('The manifest.', 'Manifest'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`: the status cannot be reached.') },
       },
     },
     '/packages': {
-      get: { tags: ['Lifecycle'], operationId: 'listPackages', summary: 'List every package (container and daily), newest first', parameters: queryParameters(ZListPackagesQuery), responses: { '200': ok('A page.', 'PackageList'), '422': errorRef('A query parameter is invalid, unknown or repeated; `details` names it.') } },
+      get: { tags: ['Lifecycle'], operationId: 'listPackages', summary: 'List every package (container and daily), newest first', parameters: queryParameters(ZListPackagesQuery), responses: { '200': jsonAnswer('A page.', 'PackageList'), '422': errorAnswer('A query parameter is invalid, unknown or repeated; `details` names it.') } },
     },
     '/packages/{TrackingNumber}': {
       parameters: [trackingParam],
-      get: { tags: ['Lifecycle'], operationId: 'getPackage', summary: 'A package, under the contract\'s field names, with its status', responses: { '200': ok('The package.', 'PackageRead'), '404': notFound } },
+      get: { tags: ['Lifecycle'], operationId: 'getPackage', summary: 'A package, under the contract\'s field names, with its status', responses: { '200': jsonAnswer('The package.', 'PackageRead'), '404': notFound } },
     },
     '/packages/{TrackingNumber}/events': {
       parameters: [trackingParam],
-      get: { tags: ['Lifecycle'], operationId: 'listPackageEvents', summary: 'The package\'s timeline, oldest first', responses: { '200': ok('Its events.', 'EventList'), '404': notFound } },
+      get: { tags: ['Lifecycle'], operationId: 'listPackageEvents', summary: 'The package\'s timeline, oldest first', responses: { '200': jsonAnswer('Its events.', 'EventList'), '404': notFound } },
     },
     '/packages/{TrackingNumber}/cancel': {
       parameters: [trackingParam],
-      post: { tags: ['Lifecycle'], operationId: 'cancelPackage', summary: 'Cancel a package (only while manifested)', responses: { '200': ok('The package.', 'PackageRead'), '404': notFound, '409': errorRef('`not_cancellable`, with `current_status`.') } },
+      post: { tags: ['Lifecycle'], operationId: 'cancelPackage', summary: 'Cancel a package (only while manifested)', responses: { '200': jsonAnswer('The package.', 'PackageRead'), '404': notFound, '409': errorAnswer('`not_cancellable`, with `current_status`.') } },
     },
     '/packages/{TrackingNumber}/simulate': {
       parameters: [trackingParam],
       post: {
         tags: ['Lifecycle'], operationId: 'simulatePackage', summary: 'Test path only: walk a package to a status, firing each event',
         requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
-        responses: { '200': ok('The package.', 'PackageRead'), '404': errorRef('Not found, or the live path.'), '409': errorRef('`illegal_transition`.') },
+        responses: { '200': jsonAnswer('The package.', 'PackageRead'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`.') },
       },
     },
     '/ops/scans': {
@@ -134,7 +121,7 @@ export function lifecyclePaths(): Json {
             },
           },
         },
-        responses: { '200': ok('Each scan\'s result.', 'ScanBatchResult'), '403': errorRef('A shipper token.') },
+        responses: { '200': jsonAnswer('Each scan\'s result.', 'ScanBatchResult'), '403': errorAnswer('A shipper token.') },
       },
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { keysetList } from './list';
 import { oneOf } from './fields';
 import { WEBHOOK_EVENTS } from './webhooks';
 
@@ -40,12 +41,7 @@ export const ZWebhookEvent = z.object({
   data: z.record(z.string(), z.unknown()).meta({ description: 'The body every subscribed endpoint was sent.' }),
 });
 
-export const ZWebhookEventList = z.object({
-  object: z.literal('list'),
-  data: z.array(ZWebhookEvent),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const ZWebhookEventList = keysetList(ZWebhookEvent);
 
 export type TWebhookEvent = z.output<typeof ZWebhookEvent>;
 export type TWebhookEventList = z.output<typeof ZWebhookEventList>;

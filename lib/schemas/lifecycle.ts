@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keysetList } from './list';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
 import { calendarDayViolation, integer, oneOf, text, trackingNumber } from './fields';
 
@@ -200,13 +201,10 @@ export const ZEventResponse = z.object({
   created_at: storedIso,
 });
 
-function list<T extends z.ZodType>(item: T) {
-  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
-}
 
-export const ZListPackagesResponse = list(ZPackageResponse);
-export const ZListManifestsResponse = list(ZManifestResponse);
-export const ZListEventsResponse = list(ZEventResponse);
+export const ZListPackagesResponse = keysetList(ZPackageResponse);
+export const ZListManifestsResponse = keysetList(ZManifestResponse);
+export const ZListEventsResponse = keysetList(ZEventResponse);
 
 export const ZScanResult = z.object({
   scan_id: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf, text } from './fields';
 import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { keysetList } from './list';
 
 // The request log (issue 16): GET /requests and GET /requests/{request_id}, and the portal's Logs page.
 
@@ -78,12 +79,7 @@ export const ZRequestLogEntry = z.object({
   resources: z.array(ZRequestResource).meta({ description: 'What the request created or named.' }),
 });
 
-export const ZRequestLogList = z.object({
-  object: z.literal('list'),
-  data: z.array(ZRequestLogEntry),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const ZRequestLogList = keysetList(ZRequestLogEntry);
 
 export type TRequestLogEntry = z.output<typeof ZRequestLogEntry>;
 export type TRequestLogList = z.output<typeof ZRequestLogList>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integer, oneOf, text } from './fields';
+import { keysetList } from './list';
 import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 
@@ -244,12 +245,7 @@ export const ZWebhookDelivery = z.object({
 });
 
 // GET /webhooks/{id}/deliveries: a page of attempts, newest first.
-export const ZWebhookDeliveryList = z.object({
-  object: z.literal('list'),
-  data: z.array(ZWebhookDelivery),
-  has_more: z.boolean(),
-  next_cursor: z.string().nullable(),
-});
+export const ZWebhookDeliveryList = keysetList(ZWebhookDelivery);
 
 // POST /webhooks/{id}/test (202): a test package.sorting event queued for this endpoint.
 export const ZWebhookTest = z.object({

@@ -1,0 +1,6 @@
+import { z } from 'zod';
+
+/** A keyset page of `item`s, as every cursor list answers (the lifecycle, events, request log, deliveries): `next_cursor` is null on the last page. */
+export function keysetList<T extends z.ZodType>(item: T) {
+  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: z.string().nullable() });
+}
