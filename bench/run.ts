@@ -2,7 +2,8 @@
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only request-log: rate and package with the request log on against off (3 rounds each, alternated)
-//   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker
+//   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker; the load from wrk when it is
+//   installed (apt install wrk), else autocannon [--load-generator wrk|autocannon]
 //   --only scans: carrier scan ingestion, batches of 500 (bench/scans.ts)
 //   --only scale: --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
 //   (bench/scale.ts; the loaded database is kept between runs, `--scale-reload` loads it again)
@@ -29,6 +30,7 @@ import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
 import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
+import { runWrk, wrkBinary } from './support/wrk';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
 import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
 import { childPids } from '../e2e/api/support/spawn';
@@ -59,6 +61,8 @@ const { values: args } = parseArgs({
     // Also log every read's statements with EXPLAIN (ANALYZE, BUFFERS) (auto_explain) into .data/bench/scale-plans.md.
     'scale-explain': { type: 'boolean', default: false },
     'scale-skip-acceptance': { type: 'boolean', default: false },
+    // wrk | autocannon. Unset: the cores benchmark uses wrk when it is installed, the others autocannon.
+    'load-generator': { type: 'string' },
     // Print the report without appending it to bench/RESULTS.md (nor writing bench/results/).
     'no-write': { type: 'boolean', default: false },
   },
@@ -205,19 +209,62 @@ async function startNextStart(): Promise<ServerProcess> {
 
 interface Measured extends LoadResult {
   peakRssMb: number;
+  /** CPU seconds during the measured load: the serving worker's, PostgreSQL's (all its processes), the load generator's. */
+  cpu?: { worker: number; postgres: number; load: number };
 }
 
 /** A warm-up (not counted), then the measured load with the server's memory sampled throughout. */
 async function measure(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'durationSeconds'>, seconds = DURATION): Promise<Measured> {
   await check(server, load);
-  if (WARMUP_SECONDS > 0) await runLoad({ ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
+  // autocannon unless --load-generator wrk (and the body is fixed): the history in RESULTS.md is autocannon's.
+  const generator = loadGenerator(load, 'autocannon');
+  if (WARMUP_SECONDS > 0) await driveLoad(generator, { ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
   const memory = sampleMemory(server.pid);
-  const result = await runLoad({ ...load, url: server.url, durationSeconds: seconds });
+  const workerBefore = cpuSeconds(server.pid);
+  const postgresBefore = postgresCpuSeconds();
+  const { result, cpuS } = await driveLoad(generator, { ...load, url: server.url, durationSeconds: seconds });
+  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, postgres: postgresCpuSeconds() - postgresBefore, load: cpuS };
   const samples = memory.stop();
-  const measured = { ...result, peakRssMb: peak(samples) };
+  const measured: Measured = { ...result, peakRssMb: peak(samples), cpu };
   log(`${server.name} ${load.path}: ${fmt(measured)}`);
   if (measured.errors > 0 || measured.non2xx > 0) log(`  ${measured.errors} errors, ${measured.non2xx} non-2xx answers`);
   return measured;
+}
+
+/** The rounds' median CPU per request of the worker, PostgreSQL and the load generator, in µs. */
+function cpuPerRequest(runs: Measured[]): string {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const per = (pick: (cpu: NonNullable<Measured['cpu']>) => number) =>
+    Math.round(median(runs.map((m) => (m.cpu ? (pick(m.cpu) / Math.max(m.requests, 1)) * 1e6 : Number.NaN))));
+  return `${per((c) => c.worker)} / ${per((c) => c.postgres)} / ${per((c) => c.load)}`;
+}
+
+type LoadGenerator = { name: 'autocannon' } | { name: 'wrk'; bin: string };
+
+/**
+ * The load generator for `load`: --load-generator's, else `preferred` (wrk only when installed). wrk sends one fixed
+ * body, so a load that makes a body per request always runs on autocannon.
+ */
+function loadGenerator(load: Omit<LoadOptions, 'url' | 'durationSeconds'>, preferred: 'wrk' | 'autocannon'): LoadGenerator {
+  const wanted = args['load-generator'] ?? preferred;
+  if (wanted !== 'wrk' || typeof load.body !== 'string') return { name: 'autocannon' };
+  const bin = wrkBinary();
+  if (bin) return { name: 'wrk', bin };
+  if (args['load-generator'] === 'wrk') throw new Error('--load-generator wrk: wrk is not installed (apt install wrk)');
+  return { name: 'autocannon' };
+}
+
+/** Runs the load; the CPU seconds the generator used (wrk's own, or this process's for autocannon). */
+async function driveLoad(generator: LoadGenerator, load: LoadOptions): Promise<{ result: LoadResult; cpuS: number }> {
+  if (generator.name === 'wrk') {
+    const result = await runWrk(load, generator.bin);
+    if (result.firstFailure) log(`wrk: ${result.non2xx} answers were not 2xx; the first: ${result.firstFailure}`);
+    return { result, cpuS: result.cpuSeconds };
+  }
+  const before = process.cpuUsage();
+  const result = await runLoad(load);
+  const usage = process.cpuUsage(before);
+  return { result, cpuS: (usage.user + usage.system) / 1e6 };
 }
 
 /** One request first: a benchmark of error answers would measure the wrong thing. */
@@ -236,8 +283,9 @@ async function profileSubject(name: string, load: Omit<LoadOptions, 'url' | 'dur
   const dir = `${name}-${startedAt.toISOString().replaceAll(':', '-').slice(0, 19)}`;
   const server = await startSubject({ profileName: dir });
   try {
-    await runLoad({ ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
-    await runLoad({ ...load, url: server.url, durationSeconds: PROFILE_SECONDS });
+    const generator = loadGenerator(load, 'autocannon');
+    await driveLoad(generator, { ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
+    await driveLoad(generator, { ...load, url: server.url, durationSeconds: PROFILE_SECONDS });
   } finally {
     await server.stop();
   }
@@ -421,7 +469,7 @@ try {
       const lines = await queryOne<{ n: number }>(`SELECT count(*)::int AS n FROM request_logs WHERE path = $1`, [kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, '')]);
       rows.push({
         name: `${kind.name}, request log on against off`,
-        load: `${kind.load.connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated`,
+        load: `${kind.load.connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated, ${loadGenerator(kind.load, 'autocannon').name}`,
         subject: on[Math.floor(ROUNDS / 2)],
         baseline: off[Math.floor(ROUNDS / 2)],
         baselineName: 'the same server with REQUEST_LOG=off',
@@ -430,6 +478,7 @@ try {
         verdict: `${(loss * 100).toFixed(1)} % fewer req/s; p99 ${median(on, (m) => m.p99)} ms against ${median(off, (m) => m.p99)} ms`,
         notes: [
           `Request log ${kinds.indexOf(kind) === 0 ? 'rate' : 'package'} rounds, req/s: off ${off.map((m) => Math.round(m.rps)).join(', ')}; on ${on.map((m) => Math.round(m.rps)).join(', ')}. ` +
+            `CPU per request (worker / PostgreSQL / load generator, µs), medians: off ${cpuPerRequest(off)}; on ${cpuPerRequest(on)}. ` +
             `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, warm-ups included): ${lines?.n ?? 0}.`,
         ],
       });
@@ -447,7 +496,7 @@ try {
     const ratio = two.measured.rps / one.measured.rps;
     const row: Row = {
       name: 'Every core: rate with `APP_WORKERS=2` against `APP_WORKERS=1`',
-      load: `${connections} connections, ${DURATION} s each`,
+      load: `${connections} connections, ${DURATION} s each, ${two.loadGenerator}`,
       subject: two.measured,
       baseline: one.measured,
       baselineName: 'the same server with `APP_WORKERS=1`, same run (memory: the largest worker)',
@@ -467,10 +516,27 @@ interface CoresRun {
   measured: Measured;
   workerPeaksMb: number[];
   supervisorMb: number;
-  /** CPU seconds used during the measured load: by each worker, and by this process (autocannon). */
+  /** CPU seconds used during the measured load: by each worker, and by the load generator (wrk, or autocannon in this process). */
   workerCpuS: number[];
   loadCpuS: number;
+  loadGenerator: 'wrk' | 'autocannon';
   cpuCores: number;
+}
+
+/** CPU seconds every process named postgres on this machine has used so far (the bench's database server). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
+    } catch {
+      continue;
+    }
+    const seconds = cpuSeconds(Number(entry));
+    if (Number.isFinite(seconds)) total += seconds;
+  }
+  return total;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
@@ -497,13 +563,14 @@ async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | '
     // Every worker answering: each was forked, loaded Next and listens (new connections spread over them).
     for (let i = 0; i < 20; i += 1) await check(server, load);
     await new Promise((r) => setTimeout(r, 3_000));
-    await runLoad({ ...load, url: server.url, durationSeconds: WARMUP_SECONDS });
+    // wrk when installed (it leaves the cores to the workers: bench/support/wrk.ts), else autocannon in this process.
+    const generator = loadGenerator(load, 'wrk');
+    const drive = (durationSeconds: number) => driveLoad(generator, { ...load, url: server.url, durationSeconds });
+    await drive(WARMUP_SECONDS);
     const samplers = pids.map((pid) => sampleMemory(pid));
     const supervisorMemory = sampleMemory(supervisor);
     const cpuBefore = pids.map(cpuSeconds);
-    const loadBefore = process.cpuUsage();
-    const result = await runLoad({ ...load, url: server.url, durationSeconds: DURATION });
-    const loadUsage = process.cpuUsage(loadBefore);
+    const { result, cpuS: loadCpuS } = await drive(DURATION);
     const workerCpuS = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
     const workerPeaksMb = samplers.map((sampler) => peak(sampler.stop()));
     const supervisorMb = peak(supervisorMemory.stop());
@@ -515,7 +582,8 @@ async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | '
       workerPeaksMb,
       supervisorMb,
       workerCpuS,
-      loadCpuS: (loadUsage.user + loadUsage.system) / 1e6,
+      loadCpuS,
+      loadGenerator: generator.name,
       cpuCores: os.cpus().length,
     };
   } finally {
@@ -527,18 +595,20 @@ function coresNote(one: CoresRun, two: CoresRun): string {
   const describe = (r: CoresRun) => {
     const serverCpu = r.workerCpuS.reduce((a, b) => a + b, 0);
     const seconds = r.measured.durationSeconds || DURATION;
-    return `${r.workers} worker(s): ${Math.round(r.measured.rps).toLocaleString('en-US')} req/s; the workers used ${serverCpu.toFixed(1)} CPU-s in ${seconds} s (${(serverCpu / seconds).toFixed(2)} cores: ${r.workerCpuS.map((s) => (s / seconds).toFixed(2)).join(' + ')}), autocannon ${r.loadCpuS.toFixed(1)} CPU-s (${(r.loadCpuS / seconds).toFixed(2)} cores); ${Math.round(r.measured.requests / Math.max(serverCpu, 0.001)).toLocaleString('en-US')} requests per worker CPU-second`;
+    return `${r.workers} worker(s): ${Math.round(r.measured.rps).toLocaleString('en-US')} req/s; the workers used ${serverCpu.toFixed(1)} CPU-s in ${seconds} s (${(serverCpu / seconds).toFixed(2)} cores: ${r.workerCpuS.map((s) => (s / seconds).toFixed(2)).join(' + ')}), ${r.loadGenerator} ${r.loadCpuS.toFixed(1)} CPU-s (${(r.loadCpuS / seconds).toFixed(2)} cores); ${Math.round(r.measured.requests / Math.max(serverCpu, 0.001)).toLocaleString('en-US')} requests per worker CPU-second`;
   };
   const got = (r: CoresRun) => (r.workerCpuS.reduce((a, b) => a + b, 0) + r.loadCpuS) / (r.measured.durationSeconds || DURATION);
   const starved = Math.max(got(one), got(two)) < two.cpuCores * 0.7;
   return [
     ...(starved
       ? [
-          `**Read with care: the workers and autocannon together got only ${got(one).toFixed(2)} (one worker) and ${got(two).toFixed(2)} (two workers) of the ${two.cpuCores} cores; the rest went to other processes on this machine (${conditionsBefore}). The ratio below measures that contention, not what a second worker adds.**`,
+          `**Read with care: the workers and ${two.loadGenerator} together got only ${got(one).toFixed(2)} (one worker) and ${got(two).toFixed(2)} (two workers) of the ${two.cpuCores} cores; the rest went to other processes on this machine (${conditionsBefore}). The ratio below measures that contention, not what a second worker adds.**`,
           '',
         ]
       : []),
-    `This machine has ${two.cpuCores} cores, and autocannon runs in the bench process on the same machine, so with two workers three busy processes share two cores: the second worker can only get what the load generator and the first worker leave. The CPU accounting says where the time went:`,
+    two.loadGenerator === 'wrk'
+      ? `This machine has ${two.cpuCores} cores; the load comes from wrk (one thread, C) on the same machine, which leaves the workers more of the cores than autocannon (Node) did. The second worker still gets only what the load generator, PostgreSQL's idle work and the first worker leave. The CPU accounting says where the time went:`
+      : `This machine has ${two.cpuCores} cores, and autocannon runs in the bench process on the same machine, so with two workers three busy processes share two cores: the second worker can only get what the load generator and the first worker leave (\`apt install wrk\` makes the load cheaper). The CPU accounting says where the time went:`,
     '',
     `- ${describe(one)}`,
     `- ${describe(two)}`,
