@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pgPool } from '@/lib/db';
 import { pruneRequestLog } from '@/lib/request-log/retention';
+import { flushRequestLog, recordRequest, setRequestLogEnabled, type RequestLogLine } from '@/lib/request-log/writer';
 import { call, expectError, newAccount, type CallResult, type Env, type TestAccount } from './support/api';
 import { portalCall, signUp, type Shipper } from './support/portal';
 import { containerDetail, containerSample, packageSample, rateSampleExpress } from './support/samples';
@@ -349,5 +350,56 @@ describe('retention', () => {
     await pruneRequestLog();
     const { rows } = await pgPool().query<{ request_id: string }>(`SELECT request_id FROM request_logs WHERE account_id = $1`, [account.accountId]);
     expect(rows.map((r) => r.request_id)).toEqual(['req_recent']);
+  });
+});
+
+describe('the writer, in this process', () => {
+  it('stores every line of a batch exactly (awkward text, the time to the millisecond), and drops only a line the database refuses', async () => {
+    const account = await newAccount(`Writer ${suffix}`);
+    setRequestLogEnabled(true);
+    const atMs = Date.parse('2026-11-20T10:11:12.345Z');
+    const base: RequestLogLine = {
+      requestId: `req_writer_${suffix}_0`,
+      accountId: account.accountId,
+      environment: 'test',
+      source: 'api',
+      method: 'POST',
+      path: '/wf/rate',
+      query: 'a=%E2%82%AC&b=1',
+      status: 200,
+      durationMs: 3.6,
+      tokenId: null,
+      clientAddress: '203.0.113.9',
+      userAgent: 'agent\u0000 “quoted” \\ tab\t',
+      requestBody: '{"city":"Zürich","note":"say \\"hi\\"\\n","emoji":"📦"}',
+      responseBody: `lone ${String.fromCharCode(0xd800)} surrogate`,
+      atMs,
+    };
+    recordRequest(base);
+    // NaN is no duration: the database refuses that line alone, and the one after it is written.
+    recordRequest({ ...base, requestId: `req_writer_${suffix}_1`, durationMs: Number.NaN });
+    recordRequest({ ...base, requestId: `req_writer_${suffix}_2`, atMs: atMs + 1, requestBody: null, responseBody: '' });
+    await flushRequestLog();
+    const { rows } = await pgPool().query<{
+      request_id: string; query: string; duration_ms: number; user_agent: string; request_body: string | null; request_bytes: number;
+      response_body: string | null; created_at: Date;
+    }>(
+      `SELECT request_id, query, duration_ms, user_agent, request_body, request_bytes, response_body, created_at
+       FROM request_logs WHERE account_id = $1 ORDER BY request_id`,
+      [account.accountId],
+    );
+    expect(rows.map((r) => r.request_id)).toEqual([`req_writer_${suffix}_0`, `req_writer_${suffix}_2`]);
+    const [first, last] = rows;
+    expect(first).toMatchObject({
+      query: 'a=%E2%82%AC&b=1',
+      duration_ms: 4,
+      user_agent: 'agent\\u0000 “quoted” \\ tab\t',
+      request_body: base.requestBody,
+      request_bytes: Buffer.byteLength(base.requestBody!),
+      response_body: 'lone \uFFFD surrogate',
+    });
+    expect(first?.created_at.toISOString()).toBe('2026-11-20T10:11:12.345Z');
+    expect(last).toMatchObject({ request_body: null, response_body: null });
+    expect(last?.created_at.toISOString()).toBe('2026-11-20T10:11:12.346Z');
   });
 });

@@ -319,7 +319,7 @@ function recordApiRequest(request: FastifyRequest, status: number, path: string,
     requestBytes: requestBody.body === null && Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, 2_147_483_647) : requestBody.bytes,
     responseBody: responseBody.body,
     responseBytes: responseBody.bytes,
-    at: new Date(Date.now() - ms),
+    atMs: Date.now() - ms,
   });
 }
 

@@ -187,7 +187,7 @@ function recordPortalRequest(
     requestBytes: requestBody.bytes,
     responseBody: responseBody.body,
     responseBytes: responseBody.bytes,
-    at: new Date(Date.now() - who.ms),
+    atMs: Date.now() - who.ms,
   });
   return true;
 }
