@@ -1029,7 +1029,7 @@ const report = [
   `## Run of ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
   `Commit ${gitCommit()}; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}; ${Math.round(os.totalmem() / 2 ** 30)} GB; ` +
-    `PostgreSQL at ${new URL(dbServer.url).host}. Duration ${DURATION} s per measurement after ${WARMUP_SECONDS} s of warm-up; autocannon ${autocannonVersion()} in the bench process, on the same machine as the servers.`,
+    `PostgreSQL at ${new URL(dbServer.url).host}. Duration ${DURATION} s per measurement after ${WARMUP_SECONDS} s of warm-up; autocannon ${autocannonVersion()} in the bench process${wrkBinary() ? ` (${wrkVersion()} where a row's load says wrk)` : ''}, on the same machine as the servers.`,
   '',
   `Load conditions: before the run ${conditionsBefore}; after it ${conditionsAfter}. Busiest processes at the start: ${busyBefore || 'none'}.` +
     (buildNotes.size || (existsSync('.next/BUILD_ID') && readFileSync('.next/BUILD_ID', 'utf8').trim() !== buildIdAtStart)
@@ -1048,6 +1048,18 @@ const report = [
   ...rows.flatMap((r) => (r.notes.length ? [`### ${r.name}${r.met === false ? ': why the goal is missed' : ''}`, '', ...r.notes.flatMap((n) => [n, ''])] : [])),
   ...extra.flatMap((e) => [e, '']),
 ].join('\n');
+
+/** `wrk debian/4.1.0-3+b2`, from `wrk -v`'s first line. */
+function wrkVersion(): string {
+  try {
+    const text = execFileSync(wrkBinary() ?? 'wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return /^wrk [^\s[]+/m.exec(text)?.[0] ?? 'wrk';
+  } catch (error) {
+    // wrk -v exits 1 after printing its version.
+    const out = String((error as { stdout?: unknown }).stdout ?? '');
+    return /^wrk [^\s[]+/m.exec(out)?.[0] ?? 'wrk';
+  }
+}
 
 function autocannonVersion(): string {
   return packageVersion('autocannon');
