@@ -18,7 +18,7 @@
 //
 // Needs `npm run build` first (the portal benchmark and the production server serve the build).
 // Database: a fresh database per run on DATABASE_URL's server, or on the embedded PostgreSQL.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -1049,16 +1049,10 @@ const report = [
   ...extra.flatMap((e) => [e, '']),
 ].join('\n');
 
-/** `wrk debian/4.1.0-3+b2`, from `wrk -v`'s first line. */
+/** `wrk debian/4.1.0-3+b2`, from `wrk -v`'s first line (it exits 1 after printing it). */
 function wrkVersion(): string {
-  try {
-    const text = execFileSync(wrkBinary() ?? 'wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    return /^wrk [^\s[]+/m.exec(text)?.[0] ?? 'wrk';
-  } catch (error) {
-    // wrk -v exits 1 after printing its version.
-    const out = String((error as { stdout?: unknown }).stdout ?? '');
-    return /^wrk [^\s[]+/m.exec(out)?.[0] ?? 'wrk';
-  }
+  const run = spawnSync(wrkBinary() ?? 'wrk', ['-v'], { encoding: 'utf8' });
+  return /^wrk [^\s[]+/m.exec(`${run.stdout ?? ''}${run.stderr ?? ''}`)?.[0] ?? 'wrk';
 }
 
 function autocannonVersion(): string {
