@@ -231,11 +231,15 @@ async function measure(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'd
   return measured;
 }
 
+/** The middle value (of an even count, the upper middle); NaN for none. */
+function medianOf(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
 /** The rounds' median CPU per request of the worker, PostgreSQL and the load generator, in µs. */
 function cpuPerRequest(runs: Measured[]): string {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const per = (pick: (cpu: NonNullable<Measured['cpu']>) => number) =>
-    Math.round(median(runs.map((m) => (m.cpu ? (pick(m.cpu) / Math.max(m.requests, 1)) * 1e6 : Number.NaN))));
+    Math.round(medianOf(runs.map((m) => (m.cpu ? (pick(m.cpu) / Math.max(m.requests, 1)) * 1e6 : Number.NaN))));
   return `${per((c) => c.worker)} / ${per((c) => c.postgres)} / ${per((c) => c.load)}`;
 }
 
@@ -464,7 +468,7 @@ try {
           (mode === 'on' ? on : off).push(measured);
         }
       }
-      const median = (runs: Measured[], pick: (m: Measured) => number) => [...runs.map(pick)].sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? 0;
+      const median = (runs: Measured[], pick: (m: Measured) => number) => medianOf(runs.map(pick));
       const loss = 1 - median(on, (m) => m.rps) / median(off, (m) => m.rps);
       const lines = await queryOne<{ n: number }>(`SELECT count(*)::int AS n FROM request_logs WHERE path = $1`, [kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, '')]);
       rows.push({
@@ -921,9 +925,8 @@ function soakReport(samples: { t: number; mb: number }[], rate: LoadResult, pkg:
   // The first 20 % is warm-up (JIT, caches, pools filling); growth is judged on the rest.
   const settled = samples.filter((s) => s.t >= SOAK_SECONDS * 0.2);
   const window = Math.max(1, Math.floor(settled.length * 0.15));
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-  const early = median(settled.slice(0, window).map((s) => s.mb));
-  const late = median(settled.slice(-window).map((s) => s.mb));
+  const early = medianOf(settled.slice(0, window).map((s) => s.mb));
+  const late = medianOf(settled.slice(-window).map((s) => s.mb));
   const slope = linearSlope(settled.map((s) => [s.t, s.mb]));
   const top = peak(samples);
   const grows = late - early > Math.max(20, early * 0.1);

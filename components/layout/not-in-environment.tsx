@@ -48,28 +48,44 @@ export function NotInEnvironment({
 }
 
 /**
- * A detail page whose record could not be read: a 404 is NotInEnvironment (under a header naming the id, when
- * `heading` is given), anything else an ErrorState with Try again.
+ * A detail page whose record could not be read: a 404 is NotInEnvironment, anything else an ErrorState with Try
+ * again. The wording comes from `thing` ("manifest": "Manifest not found", "Could not load the manifest", "There is
+ * no manifest MAN-… in test"); `list` is the page it belongs to. `withHeading` puts the id above it as the page's
+ * title; `findable` offers a link to the same page in the other environment (ids the other one could hold).
  */
 export function DetailLoadError({
-  error,
-  heading,
-  failedTitle,
-  onRetry,
-  ...missing
-}: Parameters<typeof NotInEnvironment>[0] & { error: unknown; heading?: string; failedTitle: string; onRetry: () => void }) {
+  query,
+  thing,
+  id,
+  list,
+  withHeading = false,
+  findable = false,
+}: {
+  query: { error: unknown; refetch: () => unknown };
+  thing: string;
+  id: string;
+  list: { path: string; label: string };
+  withHeading?: boolean;
+  findable?: boolean;
+}) {
   const body =
-    error instanceof PortalError && error.status === 404 ? (
-      <NotInEnvironment {...missing} />
+    query.error instanceof PortalError && query.error.status === 404 ? (
+      <NotInEnvironment
+        title={`${thing.charAt(0).toUpperCase()}${thing.slice(1)} not found`}
+        what={`${thing} ${id}`}
+        listPath={list.path}
+        listLabel={list.label}
+        otherPath={findable ? `${list.path}/${encodeURIComponent(id)}` : undefined}
+      />
     ) : (
-      <ErrorState title={failedTitle} error={error} onRetry={onRetry} />
+      <ErrorState title={`Could not load the ${thing}`} error={query.error} onRetry={() => void query.refetch()} />
     );
-  return heading === undefined ? (
-    body
-  ) : (
+  return withHeading ? (
     <>
-      <PageHeader title={heading} />
+      <PageHeader title={id} />
       {body}
     </>
+  ) : (
+    body
   );
 }

@@ -67,15 +67,12 @@ export function RequestDetailView({ requestId }: { requestId: string }) {
   if (request.isError) {
     return (
       <DetailLoadError
-        error={request.error}
-        heading={requestId}
-        failedTitle="Could not load the request"
-        onRetry={() => void request.refetch()}
-        title="Request not found"
-        what={`request ${requestId}`}
-        listPath="/logs"
-        listLabel="Back to logs"
-        otherPath={`/logs/${encodeURIComponent(requestId)}`}
+        query={request}
+        thing="request"
+        id={requestId}
+        list={{ path: '/logs', label: 'Back to logs' }}
+        withHeading
+        findable
       />
     );
   }

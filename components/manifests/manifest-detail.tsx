@@ -25,15 +25,12 @@ export function ManifestDetailView({ id }: { id: string }) {
   if (manifest.isError) {
     return (
       <DetailLoadError
-        error={manifest.error}
-        heading={id}
-        failedTitle="Could not load the manifest"
-        onRetry={() => void manifest.refetch()}
-        title="Manifest not found"
-        what={`manifest ${id}`}
-        listPath="/manifests"
-        listLabel="Back to manifests"
-        otherPath={`/manifests/${encodeURIComponent(id)}`}
+        query={manifest}
+        thing="manifest"
+        id={id}
+        list={{ path: '/manifests', label: 'Back to manifests' }}
+        withHeading
+        findable
       />
     );
   }

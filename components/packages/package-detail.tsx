@@ -54,15 +54,12 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
   if (pkg.isError) {
     return (
       <DetailLoadError
-        error={pkg.error}
-        heading={trackingNumber}
-        failedTitle="Could not load the package"
-        onRetry={() => void pkg.refetch()}
-        title="Package not found"
-        what={`package ${trackingNumber}`}
-        listPath="/packages"
-        listLabel="Back to packages"
-        otherPath={`/packages/${encodeURIComponent(trackingNumber)}`}
+        query={pkg}
+        thing="package"
+        id={trackingNumber}
+        list={{ path: '/packages', label: 'Back to packages' }}
+        withHeading
+        findable
       />
     );
   }

@@ -95,15 +95,7 @@ export function WebhookDetailView({ id }: { id: string }) {
   if (endpoint.isPending) return <LoadingBlock label="Loading webhook endpoint…" rows={5} />;
   if (endpoint.isError) {
     return (
-      <DetailLoadError
-        error={endpoint.error}
-        failedTitle="Could not load the endpoint"
-        onRetry={() => void endpoint.refetch()}
-        title="Webhook endpoint not found"
-        what={`endpoint ${id}`}
-        listPath="/webhooks"
-        listLabel="Back to webhooks"
-      />
+      <DetailLoadError query={endpoint} thing="webhook endpoint" id={id} list={{ path: '/webhooks', label: 'Back to webhooks' }} />
     );
   }
   const e = endpoint.data;
