@@ -130,6 +130,21 @@ describe('GET /requests/{id}', () => {
     expect((await logged(acme, idOf(broken))).error_code).toBe('invalid_json');
   });
 
+  it('shows a path with a malformed escape as the client sent it, in the 404 and in the log', async () => {
+    // The router is given `%00` for a segment that cannot be decoded (lib/http/request-target.ts); nobody sent that.
+    const warm = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress() });
+    expect(warm.status, warm.text).toBe(200);
+    for (const [method, path] of [['POST', '/wf/rate%zz'], ['POST', '/wf/%E0%A4%A'], ['GET', '/manifests/%']] as const) {
+      const sent = await call(path, { method, token: acme.tokens.test, body: method === 'POST' ? rateSampleExpress() : undefined });
+      expect(sent.status, sent.text).toBe(404);
+      // No route at all names the path it was asked; a route's id refusal names the id, not a path.
+      if (method === 'POST') expect(sent.json.error.message).toContain(`/version-test/api/1.1${path}`);
+      expect(sent.text).not.toContain('%00');
+      const entry = await logged(acme, idOf(sent));
+      expect(entry).toMatchObject({ path, status: 404, error_code: 'not_found' });
+    }
+  });
+
   it("answers 404 for another account's request and for the other environment's", async () => {
     const sent = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress() });
     await logged(acme, idOf(sent));

@@ -82,6 +82,13 @@ const pathOf = (url: string) => {
   return q < 0 ? url : url.slice(0, q);
 };
 
+/**
+ * The path as the client sent it, for what we show (error messages, the request log): the router is
+ * given a rewritten one (lib/http/request-target.ts routingTarget turns `%zz` into `%00`), which
+ * would show a path nobody sent.
+ */
+const sentPathOf = (request: FastifyRequest) => pathOf(request.originalUrl);
+
 function headerValue(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
@@ -198,7 +205,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     }
     // The simulator exists in the test environment only: on the live path it is not there at all.
     if (route.testOnly && environment !== 'test') {
-      throw new AppError('not_found', `No API operation at ${pathOf(request.url)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
+      throw new AppError('not_found', `No API operation at ${sentPathOf(request)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
     }
     request.auth = await authenticateRequest(route, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
       request.auth = auth;
@@ -228,7 +235,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   app.addHook('onResponse', (request, reply, done) => {
     const path = pathOf(request.url);
     log.info(
-      { requestId: request.id, method: request.method, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
+      { requestId: request.id, method: request.method, path: sentPathOf(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
       'request',
     );
     recordApiRequest(request, reply.statusCode, path, reply.elapsedTime);
@@ -237,7 +244,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
 
   app.setErrorHandler((error: unknown, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    sendError(new AppError('not_found', `No API operation at ${pathOf(request.url)}.`), request, reply);
+    sendError(new AppError('not_found', `No API operation at ${sentPathOf(request)}.`), request, reply);
   });
 
   for (const [base, environment] of apiBases()) {
@@ -302,13 +309,15 @@ function recordApiRequest(request: FastifyRequest, status: number, path: string,
   // A body refused unread (413, 408): the size it announced.
   const announced = Number(request.headers['content-length']);
   const q = request.url.indexOf('?');
+  const sent = sentPathOf(request);
   recordRequest({
     requestId: request.id,
     accountId: auth.accountId,
     environment: auth.environment,
     source: 'api',
     method: request.method,
-    path: path.slice(base.length),
+    // The client's path where it names the same base (only its undecodable segments differ), else the routed one.
+    path: (sent.startsWith(`${base}/`) ? sent : path).slice(base.length),
     query: q < 0 ? '' : request.url.slice(q + 1),
     status,
     durationMs: ms,
