@@ -57,10 +57,14 @@ function pdfText(bytes: Uint8Array): string {
   return execFileSync('pdftotext', ['-layout', file, '-']).toString();
 }
 
-async function documentText(account: TestAccount, id: string, env: Env = 'test') {
-  const response = await fetch(baseUrl + pathFor(env, `/manifests/${id}/document`), { headers: { authorization: `Token ${account.tokens[env]}` } });
+async function download(account: TestAccount, path: string, env: Env = 'test'): Promise<Uint8Array> {
+  const response = await fetch(baseUrl + pathFor(env, path), { headers: { authorization: `Token ${account.tokens[env]}` } });
   expect(response.status).toBe(200);
-  return pdfText(new Uint8Array(await response.arrayBuffer()));
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function documentText(account: TestAccount, id: string, env: Env = 'test') {
+  return pdfText(await download(account, `/manifests/${id}/document`, env));
 }
 
 describe('POST /manifests/{id}/close', () => {
@@ -154,6 +158,7 @@ describe('POST /manifests/{id}/close', () => {
     await post(account, b, 'test', '2026-11-27T08:00:00Z');
     expect((await close(account, id)).status).toBe(200);
     const before = await documentText(account, id);
+    const bytes = await download(account, `/manifests/${id}/document`);
     expect(before).toContain(id);
     expect(before).toContain('CLOSED');
     expect(before).toContain(a);
@@ -178,6 +183,30 @@ describe('POST /manifests/{id}/close', () => {
     const walked = await call(`/packages/${b}/simulate`, { token: account.tokens.test, body: { status: 'received' } });
     expect(walked.status, walked.text).toBe(200);
     expect(await documentText(account, id)).toBe(before);
+    // Byte for byte, not only its text: the PDF's own dates are the close's, not the download's.
+    expect(Buffer.compare(Buffer.from(await download(account, `/manifests/${id}/document`)), Buffer.from(bytes))).toBe(0);
+  });
+
+  it('a cancelled package is not on the paper the dock counts: not listed or totalled, no label in the manifest\'s, its own label says CANCELLED', async () => {
+    const account = await newAccount('CancelledPaper');
+    const [kept, gone] = [tracking('CK'), tracking('CX')];
+    const id = await post(account, kept, 'test', '2026-11-28T08:00:00Z');
+    expect(await post(account, gone, 'test', '2026-11-28T08:00:00Z')).toBe(id);
+    expect((await call(`/packages/${gone}/cancel`, { token: account.tokens.test })).status).toBe(200);
+    const text = await documentText(account, id);
+    expect(text).toContain(kept);
+    expect(text).not.toContain(gone);
+    expect(text).toMatch(/Packages: 1\b/);
+    expect(text).toContain('1 cancelled package(s) are not listed, counted or handed over.');
+    const labels = Buffer.from(await download(account, `/manifests/${id}/labels?format=zpl`)).toString();
+    expect(labels).toContain(kept);
+    expect(labels).not.toContain(gone);
+    expect(labels.match(/\^XA/g)).toHaveLength(1);
+    const own = Buffer.from(await download(account, `/packages/${gone}/label?format=zpl`)).toString();
+    expect(own).toContain('CANCELLED');
+    expect(Buffer.from(await download(account, `/packages/${kept}/label?format=zpl`)).toString()).not.toContain('CANCELLED');
+    const tag = Buffer.from(await download(account, `/manifests/${id}/tags?format=zpl`)).toString();
+    expect(tag).toMatch(/\^FD1\^FS/); // one piece
   });
 
   it('answers hostile ids and bodies with 4xx envelopes, another account or environment with 404, and two parallel closes with one event', async () => {

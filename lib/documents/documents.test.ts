@@ -14,6 +14,7 @@ import {
   renderPackageLabelZpl,
   zplField,
 } from './index';
+import { subsetBModules } from './render-zpl';
 import { packageLabelSvg } from './render-label-png';
 import { newCanvas } from './pdf';
 import { isSimpleCodePoint, layoutLeftToRight, PLAIN } from './pdf-font';
@@ -203,7 +204,7 @@ describe('container tag', { timeout: 60_000 }, () => {
     const [tag] = labels;
     expect(tag?.commands.slice(0, 3)).toEqual([['CI', '28'], ['PW', '812'], ['LL', '1218']]);
     expect(tag?.barcodes).toEqual(['ULD-0001', '000-12345675']);
-    expect(tag?.texts).toEqual(expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', '2026-11-23']));
+    expect(tag?.texts).toEqual(expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', 'Manifest date 2026-11-23']));
   });
 });
 
@@ -276,6 +277,32 @@ describe('package label', { timeout: 60_000 }, () => {
     expect(decodePdf(pdf)).toEqual(['1Z00000007', 'PKG-2', 'PKG-3']);
     expect(parseZpl(renderPackageLabelsZpl(labels)).map((l) => l.barcodes)).toEqual([['1Z00000007'], ['PKG-2'], ['PKG-3']]);
     expect(pdfText(await renderPackageLabelsPdf([], 'Labels MAN-X'))).toContain('This manifest has no packages.');
+  });
+
+  it('ZPL: every barcode and its quiet zones stay on the 812-dot label, whatever the printer packs (^BC mode A, sized for Subset B)', () => {
+    // Mostly numeric numbers are where a Subset-B printer would run past the edge if sized for Subset C.
+    for (const trackingNumber of ['9400111899223856789003', '420902109405511899223856789003', '123456789012', '1Z999AA10123456784', 'X']) {
+      const [parsed] = parseZpl(renderPackageLabelZpl(label({ trackingNumber })));
+      expect(parsed?.barcodes).toEqual([trackingNumber]);
+      expect(parsed?.commands.find(([name]) => name === 'BC')?.[1]).toMatch(/,A$/);
+    }
+    const [tag] = parseZpl(renderContainerTagZpl(manifest({ containerId: 'AKE12345678901234567', awb: '12345678901' })));
+    expect(tag?.barcodes).toEqual(['AKE12345678901234567', '123-45678901']);
+  });
+
+  it('real ManifestIDs (MAN- and 16 characters) and the spec\'s service names are drawn whole on tag and label', async () => {
+    const long = { manifestId: 'MAN-52CYZ5SA4G06CV9Q', serviceName: 'Carrier Express' };
+    const tag = pdfText(await renderContainerTagPdf(manifest(long)));
+    expect(tag).toContain('Manifest MAN-52CYZ5SA4G06CV9Q');
+    expect(tag).toContain('CARRIER EXPRESS');
+    for (const serviceName of ['Carrier Express', 'Carrier Ground']) {
+      const one = label({ serviceName }, { manifestId: long.manifestId });
+      const text = pdfText(await renderPackageLabelPdf(one));
+      expect(text).toContain(serviceName.toUpperCase());
+      expect(text).toContain(`Manifest ${long.manifestId}`);
+      expect(text).not.toContain('…');
+      expect(packageLabelSvg(one)).toContain(`>${serviceName.toUpperCase()}</text>`);
+    }
   });
 
   it('a cancelled manifest\'s label says CANCELLED', async () => {
@@ -372,6 +399,8 @@ function parseZpl(zpl: string): ZplLabel[] {
   let current: ZplLabel | undefined;
   let hex: string | undefined;
   let barcode = false;
+  let moduleWidth = 2;
+  let originX = 0;
   for (const raw of zpl.split(/(?=[\^~])/)) {
     const chunk = raw.replace(/\n$/, '');
     if (chunk.trim() === '') continue;
@@ -391,9 +420,18 @@ function parseZpl(zpl: string): ZplLabel[] {
     }
     if (name === 'FH') hex = args || '_';
     else if (name === 'BC') barcode = true;
+    else if (name === 'BY') moduleWidth = Number(args.split(',')[0]);
+    else if (name === 'FO') originX = Number(args.split(',')[0]);
     else if (name === 'FD') {
       const data = hex ? args.replace(new RegExp(`\\${hex}([0-9A-Fa-f]{2})`, 'g'), (_, h: string) => String.fromCharCode(parseInt(h, 16))) : args;
       (barcode ? current.barcodes : current.texts).push(data);
+      if (barcode) {
+        // The widest symbol the printer may draw (Subset B: every character a symbol), with its 10-module quiet zones.
+        const quiet = 10 * moduleWidth;
+        const end = originX + (subsetBModules(data) - 20) * moduleWidth;
+        expect(originX, `${data}: left quiet zone`).toBeGreaterThanOrEqual(quiet);
+        expect(end + quiet, `${data}: ends at dot ${end}, quiet zone to ${end + quiet}, label 812 dots`).toBeLessThanOrEqual(812);
+      }
     } else if (name === 'FS') {
       hex = undefined;
       barcode = false;

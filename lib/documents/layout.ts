@@ -30,8 +30,8 @@ function rule(y: number, thickness = 1.5): Element {
 export function packageLabelLayout(label: DocumentLabel): Element[] {
   const { pkg, shipper } = label;
   const els: Element[] = [];
-  els.push(...textEl(label.carrier, M, M + 16, 16, W * 0.45, { bold: true }));
-  els.push(...textEl(pkg.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right' }));
+  els.push(...textEl(label.carrier, M, M + 16, 16, W * 0.45, { bold: true, minSize: 10 }));
+  els.push(...textEl(pkg.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right', minSize: 9 }));
   els.push(rule(M + 24));
   let y = M + 36;
   els.push(...textEl('FROM', M, y, 6.5, 40, { bold: true }));
@@ -85,8 +85,8 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
 /** The container tag: ContainerID and AWB barcodes, destination terminal large, pieces, weight, service, ManifestID, date. */
 export function containerTagLayout(manifest: DocumentManifest): Element[] {
   const els: Element[] = [];
-  els.push(...textEl(manifest.carrier, M, M + 16, 16, W * 0.45, { bold: true }));
-  els.push(...textEl(manifest.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right' }));
+  els.push(...textEl(manifest.carrier, M, M + 16, 16, W * 0.45, { bold: true, minSize: 10 }));
+  els.push(...textEl(manifest.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right', minSize: 9 }));
   els.push(rule(M + 24));
   let y = M + 38;
   els.push(...textEl('TO TERMINAL', M, y, 7, W, { bold: true }));
@@ -114,6 +114,7 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   els.push(rule(y));
   let lb = 0;
   for (const pkg of manifest.packages) lb += weightInLb(pkg.weight, pkg.weightUnit) ?? 0;
+  // The declared container weight is the container's as sent; pieces are those handed over (no cancelled package).
   const weight = manifest.containerWeightLb ?? lb;
   els.push(...textEl('PIECES', M, y + 12, 7, W / 2, { bold: true }));
   els.push(...textEl(String(manifest.packages.length), M, y + 40, 26, W / 2 - 6, { bold: true }));
@@ -121,8 +122,9 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   els.push(...textEl(`${formatNumber(weight, 1)} lb`, M + W / 2, y + 40, 22, W / 2, { bold: true }));
   y += 50;
   els.push(rule(y, 0.75));
-  els.push(...textEl(`Manifest ${manifest.manifestId}`, M, y + 14, 10, W * 0.68, { bold: true }));
-  els.push(...textEl(manifest.manifestDate, LABEL_WIDTH - M, y + 14, 10, W * 0.32, { align: 'right', bold: true }));
+  // A ManifestID is MAN- and 16 characters: a line of its own, the date under it (the tag has the room).
+  els.push(...textEl(`Manifest ${manifest.manifestId}`, M, y + 16, 12, W, { bold: true, minSize: 8 }));
+  els.push(...textEl(`Manifest date ${manifest.manifestDate}`, M, y + 34, 10, W, { bold: true }));
   if (manifest.state === 'cancelled') els.push({ kind: 'stamp', value: 'CANCELLED' });
   return els;
 }

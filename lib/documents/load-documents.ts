@@ -44,6 +44,15 @@ function documentPackage(data: Json, header: Json): DocumentPackage {
 const stateOf = (status: string, kind: 'container' | 'daily' = 'container'): ManifestState =>
   status === 'cancelled' ? 'cancelled' : kind === 'daily' && status === 'closed' ? 'closed' : 'open';
 
+/**
+ * The packages the carrier is handed: on an open or closed manifest a cancelled package is left out of the list,
+ * the totals, the tag's piece count and the labels (a dock counting boxes against the paper must not count it).
+ * A cancelled manifest's paper shows everything it held, under its CANCELLED stamp.
+ */
+function handedOver<T extends { status: string }>(packages: T[], state: ManifestState): T[] {
+  return state === 'cancelled' ? packages : packages.filter((p) => p.status !== 'cancelled');
+}
+
 const day = (value: Date | string): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
 
 export interface LoadScope {
@@ -63,17 +72,19 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
   );
   if (row) {
     const header = obj(row.header);
-    const packages = await queryRows(pool, sql<{ detail: unknown }>`SELECT detail FROM container_packages WHERE manifest_id = ${row.id} ORDER BY position`);
+    const all = await queryRows(pool, sql<{ detail: unknown; status: string }>`SELECT detail, status FROM container_packages WHERE manifest_id = ${row.id} ORDER BY position`);
+    const state = stateOf(row.status);
+    const packages = handedOver(all, state);
     const length = num(header.ContainerLength);
     const width = num(header.ContainerWidth);
     const height = num(header.ContainerHeight);
     return {
-      kind: 'container', manifestId: row.id, state: stateOf(row.status), manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
+      kind: 'container', manifestId: row.id, state, manifestDate: day(row.manifest_date), serviceName: row.service_name, carrier: 'Carrier',
       shipper: party(header), fromTerminal: str(header.FromTerminal), toTerminal: str(header.ToTerminal), awb: row.awb ?? undefined,
       containerId: row.container_id, containerName: str(header.ContainerName) ?? str(header['Container Name']),
       ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
       containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: row.shipment_description,
-      packages: packages.map((p) => documentPackage(obj(p.detail), header)), generatedAt: new Date(),
+      packages: packages.map((p) => documentPackage(obj(p.detail), header)), cancelledPackages: all.length - packages.length, generatedAt: new Date(),
     };
   }
   const dailyRow = await queryRow(
@@ -83,19 +94,24 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
       WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
   if (!dailyRow) throw new AppError('not_found', 'No manifest with this id in this account and environment.');
-  const packages = await queryRows(pool, sql<{ data: unknown }>`SELECT data FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`);
+  const all = await queryRows(pool, sql<{ data: unknown; status: string }>`SELECT data, status FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`);
+  const state = stateOf(dailyRow.status, 'daily');
+  const packages = handedOver(all, state);
   const first = obj(packages[0]?.data);
   const services = new Set(packages.map((p) => str(obj(p.data).ServiceName)).filter(Boolean));
   return {
-    kind: 'daily', manifestId: dailyRow.id, state: stateOf(dailyRow.status, 'daily'), manifestDate: day(dailyRow.manifest_date),
+    kind: 'daily', manifestId: dailyRow.id, state, manifestDate: day(dailyRow.manifest_date),
     serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
     shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
     // A closed manifest's document is the one of its close (issue 15: it never changes): dated by the close.
-    packages: packages.map((p) => documentPackage(obj(p.data), {})), generatedAt: dailyRow.status === 'closed' ? dailyRow.status_updated_at : new Date(),
+    packages: packages.map((p) => documentPackage(obj(p.data), {})), cancelledPackages: all.length - packages.length, generatedAt: dailyRow.status === 'closed' ? dailyRow.status_updated_at : new Date(),
   };
 }
 
-/** Labels for every package of a manifest. */
+/** A cancelled package's own label says CANCELLED across it (as its manifest's would). */
+const labelState = (status: string): Pick<DocumentLabel, 'state'> => (status === 'cancelled' ? { state: 'cancelled' } : {});
+
+/** Labels for every package of a manifest (its cancelled packages are not in it: handedOver). */
 export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
   return manifest.packages.map((pkg) => ({ manifestId: manifest.manifestId, manifestDate: manifest.manifestDate, carrier: manifest.carrier, shipper: manifest.shipper, pkg, state: manifest.state }));
 }
@@ -106,21 +122,21 @@ export async function loadDocumentLabel(options: LoadScope & { trackingNumber: s
   const pool = pgPool();
   const d = await queryRow(
     pool,
-    sql<{ data: unknown; daily_manifest_id: string; manifest_date: Date }>`
-      SELECT data, daily_manifest_id, manifest_date FROM packages
+    sql<{ data: unknown; daily_manifest_id: string; manifest_date: Date; status: string }>`
+      SELECT data, daily_manifest_id, manifest_date, status FROM packages
       WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
   );
   if (d) {
     const data = obj(d.data);
-    return { manifestId: d.daily_manifest_id, manifestDate: day(d.manifest_date), carrier: 'Carrier', shipper: party(data), pkg: documentPackage(data, {}) };
+    return { manifestId: d.daily_manifest_id, manifestDate: day(d.manifest_date), carrier: 'Carrier', shipper: party(data), pkg: documentPackage(data, {}), ...labelState(d.status) };
   }
   const c = await queryRow(
     pool,
-    sql<{ detail: unknown; header: unknown; id: string; manifest_date: Date }>`
-      SELECT p.detail, m.header, m.id, m.manifest_date FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
+    sql<{ detail: unknown; header: unknown; id: string; manifest_date: Date; status: string }>`
+      SELECT p.detail, m.header, m.id, m.manifest_date, p.status FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
       WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND p.tracking_number = ${trackingNumber}`,
   );
   if (!c) throw new AppError('not_found', 'No package with this tracking number in this account and environment.');
   const header = obj(c.header);
-  return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header) };
+  return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header), ...labelState(c.status) };
 }

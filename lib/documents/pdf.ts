@@ -175,8 +175,16 @@ export class Canvas {
   }
 }
 
-export async function newCanvas(title: string): Promise<Canvas> {
+/**
+ * `date`: the document's creation and modification date. pdf-lib stamps the current time otherwise, so that a
+ * closed manifest's document (dated by its close) would differ byte for byte at every download.
+ */
+export async function newCanvas(title: string, date?: Date): Promise<Canvas> {
   const doc = await PDFDocument.create();
+  if (date) {
+    doc.setCreationDate(date);
+    doc.setModificationDate(date);
+  }
   doc.setTitle(cleanText(title));
   doc.setProducer('Carrier shipping service');
   doc.setCreator('Carrier shipping service');

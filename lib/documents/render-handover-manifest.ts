@@ -28,7 +28,7 @@ interface Plan {
  */
 export async function renderHandoverManifest(manifest: DocumentManifest, options: HandoverOptions = {}): Promise<Uint8Array> {
   const [width, height] = SIZES[options.paper ?? 'letter'];
-  const canvas = await newCanvas(`Handover manifest ${manifest.manifestId}`);
+  const canvas = await newCanvas(`Handover manifest ${manifest.manifestId}`, manifest.generatedAt);
   const plan = paginate(manifest.packages.length, height);
   const total = plan.pages.length;
   const totals = sumUp(manifest.packages);
@@ -248,9 +248,13 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
   ];
   facts.forEach((value, i) => text(page, value, { x: MARGIN, y: y + i * 15, size: 11, font: canvas.bold, maxWidth: right - MARGIN }));
   y += 30;
-  if (totals.unknownWeights > 0) {
+  const notes = [
+    totals.unknownWeights > 0 ? `${totals.unknownWeights} package(s) without a weight are not in the total.` : '',
+    manifest.cancelledPackages ? `${formatNumber(manifest.cancelledPackages, 0)} cancelled package(s) are not listed, counted or handed over.` : '',
+  ].filter(Boolean);
+  if (notes.length > 0) {
     y += 13;
-    text(page, `${totals.unknownWeights} package(s) without a weight are not in the total.`, { x: MARGIN, y, size: 8, font: canvas.regular, color: GREY });
+    text(page, notes.join(' '), { x: MARGIN, y, size: 8, font: canvas.regular, color: GREY, maxWidth: right - MARGIN });
   }
   y += 28;
   text(page, 'TENDER', { x: MARGIN, y, size: 8, font: canvas.bold, color: GREY });

@@ -37,7 +37,7 @@ export async function renderPackageLabelsPdf(labels: DocumentLabel[], title: str
 
 /** The container tag (4×6 in) as PDF; a daily manifest gets the same tag without a container barcode. */
 export async function renderContainerTagPdf(manifest: DocumentManifest): Promise<Uint8Array> {
-  const canvas = await newCanvas(`Container tag ${manifest.containerId ?? manifest.manifestId}`);
+  const canvas = await newCanvas(`Container tag ${manifest.containerId ?? manifest.manifestId}`, manifest.generatedAt);
   drawElements(canvas, containerTagLayout(manifest));
   return canvas.save();
 }

@@ -31,6 +31,11 @@ function fitByCount(value: string, size: number, maxWidth: number): string {
   return chars.length <= fit ? value : `${chars.slice(0, Math.max(0, fit - 3)).join('').trimEnd()}...`;
 }
 
+/** A Code 128 symbol's width in modules in Subset B alone: start, one symbol a character, check (11 each), stop (13), quiet zones (10 each). */
+export function subsetBModules(value: string): number {
+  return (value.length + 2) * 11 + 13 + 20;
+}
+
 function elementZpl(el: Element): string {
   switch (el.kind) {
     case 'text': {
@@ -49,10 +54,13 @@ function elementZpl(el: Element): string {
     }
     case 'barcode': {
       if (!encodable(el.value)) return '';
-      const modules = code128(el.value).modules;
+      // ^BC mode A: the printer packs digits in pairs (Subset C) as bwip-js does; with no mode it prints all of it in
+      // Subset B (ZPL II guide, ^BC "Code 128 Subsets"), which is wider. The width is sized for the widest the printer
+      // could choose, Subset B throughout, so the symbol and its quiet zones stay on the label whatever it packs.
+      const modules = Math.max(code128(el.value).modules, subsetBModules(el.value));
       const moduleWidth = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
       const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * moduleWidth) / 2));
-      return `^BY${moduleWidth},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N^FH\\^FD${zplField(el.value)}^FS`;
+      return `^BY${moduleWidth},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N,A^FH\\^FD${zplField(el.value)}^FS`;
     }
     case 'rule':
       return `^FO${dots(el.x)},${dots(el.y)}^GB${dots(el.width)},${Math.max(1, dots(el.thickness))},${Math.max(1, dots(el.thickness))}^FS`;

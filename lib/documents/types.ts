@@ -56,6 +56,8 @@ export interface DocumentManifest {
   containerWeightLb?: number;
   shipmentDescription?: string;
   packages: DocumentPackage[];
+  /** Packages cancelled on an open or closed manifest: not listed, counted, tagged or labelled (the dock must not count them). */
+  cancelledPackages?: number;
   /** When the document was produced (shown in the footer); a closed manifest passes its closing time. */
   generatedAt: Date;
 }
