@@ -5,8 +5,8 @@
 // .data/ (scripts/database.mjs) started and stopped with the app. Then, once, the migrations and
 // the seeded rate cards, and the server:
 //   default          APP_WORKERS worker processes (Node's cluster; one per core unless set, one for
-//                    `npm run dev`) sharing the port, each running scripts/server.ts: the API on the
-//                    framework-free pipeline, every other path by Next, and a webhook delivery
+//                    `npm run dev`) sharing the port, each running scripts/server.ts: the API on
+//                    Fastify (lib/http/api-app.ts), every other path by Next, and a webhook delivery
 //                    worker. A worker that dies is replaced (after a back-off when they keep
 //                    dying), so a crash costs its own requests in flight, not the service.
 //   START_MODE=next  plain `next start` / `next dev` in a child process, the API through Next's

@@ -3,11 +3,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
-import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateRequest, type TRateResponse } from '@/lib/schemas/rate';
+import { SERVICES, WEIGHT_UNITS, ZRateRequest, type TRateResponse } from '@/lib/schemas/rate';
 import { AirportCombobox } from './airport-combobox';
 
 // The form's values are exactly the API's snake_case request body, as text.
@@ -23,6 +24,20 @@ interface RateForm {
   origin: string;
   destination: string;
 }
+
+/**
+ * The form as text, checked by the API's own schema: its issues are the form's, with their paths. The values the
+ * form submits stay the text typed (raw), which is the body the API is sent and parses itself.
+ */
+const ZRateForm = z
+  .object({
+    weight: z.string(), weight_unit: z.string(), from_zip: z.string(), to_zip: z.string(), service: z.string(),
+    length: z.string(), width: z.string(), height: z.string(), origin: z.string(), destination: z.string(),
+  })
+  .superRefine((values, ctx) => {
+    for (const issue of ZRateRequest.safeParse(values).error?.issues ?? []) ctx.addIssue({ ...issue });
+  });
+const resolver = zodResolver(ZRateForm, undefined, { raw: true });
 
 const FIELDS = [
   'weight',
@@ -76,9 +91,8 @@ function QuotesTable({ result }: { result: TRateResponse }) {
 
 export function RateCalculator() {
   const [formError, setFormError] = useState<string[]>([]);
-  const form = useForm<RateForm, unknown, TRateRequest>({
-    // The resolver validates with the API's own schema; the body sent is the raw form values.
-    resolver: zodResolver(ZRateRequest) as never,
+  const form = useForm<RateForm>({
+    resolver,
     defaultValues: {
       weight: '',
       weight_unit: 'lb',

@@ -451,7 +451,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     if (probe.status !== 401 || !probe.text.includes('"unauthorized"')) {
       throw new Error(
         `This server does not serve the portal (GET /portal-api/session → ${probe.status}): the portal part of the hostile-input ` +
-          'suite needs TEST_SERVER=server or TEST_SERVER=next (TEST_SERVER=node serves the API alone).',
+          'suite needs a server that serves both (TEST_SERVER=server or TEST_SERVER=next).',
       );
     }
     await signUp(decoy);

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, expectError, newAccount, pathFor, type TestAccount } from './support/api';
 import { rateSampleAll } from './support/samples';
 
-// Issue 11, findings 2 and 7, through the run's real server (every TEST_SERVER: the bare node:http
-// pipeline, the production server, and `next start`'s route handlers). The server trusts 127.0.0.1
+// Issue 11, findings 2 and 7, through the run's real server (every TEST_SERVER: the production
+// server, and `next start`'s route handlers, both on the one Fastify app). The server trusts 127.0.0.1
 // as a proxy (TRUSTED_PROXIES=127.0.0.1/32, e2e/api/support/global-setup.ts): a test connecting from
 // 127.0.0.1 plays our proxy, and its rightmost X-Forwarded-For entry is the client. A test
 // connecting from 127.0.0.2 (all of 127/8 is loopback on Linux) is a stranger, whose

@@ -11,6 +11,7 @@ import { ZPackageManifestResponse } from '@/lib/schemas/package-manifest';
 import { RATE_ALIASES, ZRateQuote, ZRateRequest, ZRateResponse } from '@/lib/schemas/rate';
 import type { Aliases } from '@/lib/schemas/parse';
 import {
+  PACKAGE_SORTING_EVENT,
   WEBHOOK_DESCRIPTION_MAX,
   WEBHOOK_EVENTS,
   WEBHOOK_EVENTS_MAX,
@@ -412,7 +413,7 @@ export function openApiDocument(): Json {
             required: true,
             content: json(ref('CreateWebhookRequest'), {
               url: 'https://example.com/hooks/carrier',
-              events: ['package.sorting'],
+              events: [PACKAGE_SORTING_EVENT],
               description: 'Sorting',
             }),
           },
@@ -541,7 +542,7 @@ export function openApiDocument(): Json {
     },
     webhooks: {
       ...lifecycleWebhooks(),
-      'package.sorting': {
+      [PACKAGE_SORTING_EVENT]: {
         post: {
           operationId: 'onPackageSorting',
           summary: 'Package sorting notification',

@@ -1,6 +1,7 @@
 import 'server-only';
 import { isoDay, isoInstant } from './dates';
-import { db, Prisma } from '@/lib/db';
+import { pgPool } from '@/lib/db';
+import { queryRows, sql, type Sql } from '@/lib/sql';
 import { encodeCursor, readCursor } from '@/lib/lifecycle/cursor';
 import type { ManifestList, ManifestListItem, ManifestType } from './types';
 import { containsPattern, type PortalScope } from './scope';
@@ -43,72 +44,70 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
   const limit = Math.min(Math.max(options.limit ?? 25, 1), 100);
   const after = readCursor(options.after);
   const before = after ? undefined : readCursor(options.before);
-  const scope = (alias: string) =>
-    Prisma.sql`${Prisma.raw(alias)}.account_id = ${accountId}::uuid AND ${Prisma.raw(alias)}.environment = ${environment}::"Environment"`;
+  const scope = (alias: string) => sql`${sql.id(alias)}.account_id = ${accountId}::uuid AND ${sql.id(alias)}.environment = ${environment}::"Environment"`;
 
   const containerWhere = [scope('m')];
   const dailyWhere = [scope('d')];
   if (q) {
     const like = containsPattern(q);
-    containerWhere.push(Prisma.sql`(m.id ILIKE ${like} OR m.container_id ILIKE ${like} OR m.id IN (
+    containerWhere.push(sql`(m.id ILIKE ${like} OR m.container_id ILIKE ${like} OR m.id IN (
       SELECT cp.manifest_id FROM container_packages cp
       WHERE cp.account_id = ${accountId}::uuid AND cp.environment = ${environment}::"Environment" AND cp.tracking_number = ${q}))`);
-    dailyWhere.push(Prisma.sql`(d.id ILIKE ${like} OR d.id IN (
+    dailyWhere.push(sql`(d.id ILIKE ${like} OR d.id IN (
       SELECT p.daily_manifest_id FROM packages p
       WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND p.tracking_number = ${q}))`);
   }
   if (service) {
-    containerWhere.push(Prisma.sql`m.service_name = ${service}`);
-    dailyWhere.push(Prisma.sql`${service}::text = ANY(d.services)`);
+    containerWhere.push(sql`m.service_name = ${service}`);
+    dailyWhere.push(sql`${service}::text = ANY(d.services)`);
   }
   if (from) {
-    containerWhere.push(Prisma.sql`(m.manifest_date AT TIME ZONE 'UTC')::date >= ${from}::date`);
-    dailyWhere.push(Prisma.sql`d.manifest_date >= ${from}::date`);
+    containerWhere.push(sql`(m.manifest_date AT TIME ZONE 'UTC')::date >= ${from}::date`);
+    dailyWhere.push(sql`d.manifest_date >= ${from}::date`);
   }
   if (to) {
-    containerWhere.push(Prisma.sql`(m.manifest_date AT TIME ZONE 'UTC')::date <= ${to}::date`);
-    dailyWhere.push(Prisma.sql`d.manifest_date <= ${to}::date`);
+    containerWhere.push(sql`(m.manifest_date AT TIME ZONE 'UTC')::date <= ${to}::date`);
+    dailyWhere.push(sql`d.manifest_date <= ${to}::date`);
   }
   const key = after ?? before;
-  const keyed = (alias: string, where: Prisma.Sql[]) =>
+  const keyed = (alias: string, where: Sql<unknown>[]) =>
     key
       ? [
           ...where,
           after
-            ? Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) < (${key.t}::timestamptz, ${key.i}::text)`
-            : Prisma.sql`(${Prisma.raw(alias)}.created_at, ${Prisma.raw(alias)}.id) > (${key.t}::timestamptz, ${key.i}::text)`,
+            ? sql`(${sql.id(alias)}.created_at, ${sql.id(alias)}.id) < (${key.t}::timestamptz, ${key.i}::text)`
+            : sql`(${sql.id(alias)}.created_at, ${sql.id(alias)}.id) > (${key.t}::timestamptz, ${key.i}::text)`,
         ]
       : where;
+  const and = (where: Sql<unknown>[]) => sql.join(where, sql` AND `);
   // Newest first; a page before the cursor is read oldest first from the cursor, then turned round.
-  const order = Prisma.raw(before ? 'created_at ASC, id ASC' : 'created_at DESC, id DESC');
-  const orderBy = (alias: string) =>
-    Prisma.raw(before ? `${alias}.created_at ASC, ${alias}.id ASC` : `${alias}.created_at DESC, ${alias}.id DESC`);
+  const order = before ? sql`created_at ASC, id ASC` : sql`created_at DESC, id DESC`;
+  const orderBy = (alias: string) => (before ? sql`${sql.id(alias)}.created_at ASC, ${sql.id(alias)}.id ASC` : sql`${sql.id(alias)}.created_at DESC, ${sql.id(alias)}.id DESC`);
   const take = limit + 1;
 
-  const containers = Prisma.sql`(
-    SELECT 'container' AS type, m.id, m.container_id, (m.manifest_date AT TIME ZONE 'UTC')::date AS day,
+  const containers = sql`(
+    SELECT 'container' AS type, m.id, m.container_id, ((m.manifest_date AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC' AS day,
            m.service_name AS service, m.package_count, m.created_at, m.status
-    FROM container_manifests m WHERE ${Prisma.join(keyed('m', containerWhere), ' AND ')}
+    FROM container_manifests m WHERE ${and(keyed('m', containerWhere))}
     ORDER BY ${orderBy('m')} LIMIT ${take})`;
-  const dailies = Prisma.sql`(
-    SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date AS day,
+  const dailies = sql`(
+    SELECT 'daily' AS type, d.id, NULL AS container_id, d.manifest_date::timestamp AT TIME ZONE 'UTC' AS day,
            array_to_string(d.services, ', ') AS service,
            (SELECT coalesce(sum(c.packages), 0)::int FROM daily_manifest_counts c WHERE c.manifest_id = d.id) AS package_count, d.created_at, d.status
-    FROM daily_manifests d WHERE ${Prisma.join(keyed('d', dailyWhere), ' AND ')}
+    FROM daily_manifests d WHERE ${and(keyed('d', dailyWhere))}
     ORDER BY ${orderBy('d')} LIMIT ${take})`;
-  const union = type === 'container' ? containers : type === 'daily' ? dailies : Prisma.sql`${containers} UNION ALL ${dailies}`;
-  const count = (table: string, alias: string, where: Prisma.Sql[]) =>
-    Prisma.sql`(SELECT count(*) FROM ${Prisma.raw(table)} ${Prisma.raw(alias)} WHERE ${Prisma.join(where, ' AND ')})`;
+  const union = type === 'container' ? containers : type === 'daily' ? dailies : sql`${containers} UNION ALL ${dailies}`;
+  const count = (table: string, alias: string, where: Sql<unknown>[]) => sql`(SELECT count(*) FROM ${sql.id(table)} ${sql.id(alias)} WHERE ${and(where)})`;
   const totalSql =
     type === 'container'
       ? count('container_manifests', 'm', containerWhere)
       : type === 'daily'
         ? count('daily_manifests', 'd', dailyWhere)
-        : Prisma.sql`${count('container_manifests', 'm', containerWhere)} + ${count('daily_manifests', 'd', dailyWhere)}`;
+        : sql`${count('container_manifests', 'm', containerWhere)} + ${count('daily_manifests', 'd', dailyWhere)}`;
 
   const [fetched, totals, services] = await Promise.all([
-    db.$queryRaw<Row[]>`SELECT * FROM (${union}) items ORDER BY ${order} LIMIT ${take}`,
-    db.$queryRaw<{ n: bigint }[]>`SELECT ${totalSql} AS n`,
+    queryRows(pgPool(), sql<Row>`SELECT * FROM (${union}) items ORDER BY ${order} LIMIT ${take}`),
+    queryRows(pgPool(), sql<{ n: string }>`SELECT ${totalSql} AS n`),
     listServices({ accountId, environment }),
   ]);
   const more = fetched.length > limit;
@@ -138,7 +137,7 @@ export async function listManifests(options: ListManifestsOptions): Promise<Mani
  * index, one probe per distinct container service (a skip scan), never a pass over the packages.
  */
 async function listServices({ accountId, environment }: PortalScope): Promise<string[]> {
-  const rows = await db.$queryRaw<{ service: string }[]>`
+  const rows = await queryRows(pgPool(), sql<{ service: string }>`
     WITH RECURSIVE container_services AS (
       (SELECT service_name FROM container_manifests
        WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
@@ -153,7 +152,7 @@ async function listServices({ accountId, environment }: PortalScope): Promise<st
     SELECT service_name AS service FROM container_services WHERE service_name IS NOT NULL
     UNION
     SELECT unnest(services) FROM daily_manifests WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
-    ORDER BY 1 LIMIT 100`;
+    ORDER BY 1 LIMIT 100`);
   return rows.map((r) => r.service);
 }
 

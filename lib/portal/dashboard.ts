@@ -1,5 +1,6 @@
 import 'server-only';
-import { db } from '@/lib/db';
+import { db, pgPool } from '@/lib/db';
+import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
 // The dashboard's numbers, every query scoped by account and environment.
@@ -18,7 +19,9 @@ export interface DailyCount {
  * lib/manifests/counters.ts), whatever the volume behind them (docs/decisions/reads-at-scale.md).
  */
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
-  const rows = await db.$queryRaw<{ day: string; packages: number; manifests: number }[]>`
+  const rows = await queryRows(
+    pgPool(),
+    sql<{ day: string; packages: number; manifests: number }>`
     SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0)::int AS packages, coalesce(a.manifests, 0)::int AS manifests
     FROM (
       SELECT generate_series((now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int, (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
@@ -29,7 +32,8 @@ async function dailyActivity(accountId: string, environment: Environment): Promi
         AND day >= (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int
       GROUP BY day
     ) a ON a.day = days.day
-    ORDER BY days.day`;
+    ORDER BY days.day`,
+  );
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
 }
 
@@ -39,10 +43,13 @@ async function dailyActivity(accountId: string, environment: Environment): Promi
  * most 16 rows a day, however many attempts there were.
  */
 async function webhookStats(accountId: string, environment: Environment) {
-  const [row] = await db.$queryRaw<{ attempts: bigint | null; succeeded: bigint | null }[]>`
+  const row = await queryRow(
+    pgPool(),
+    sql<{ attempts: string | null; succeeded: string | null }>`
     SELECT sum(webhook_attempts) AS attempts, sum(webhook_successes) AS succeeded FROM activity_days
     WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
-      AND day >= (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int`;
+      AND day >= (now() AT TIME ZONE 'UTC')::date - ${DASHBOARD_DAYS - 1}::int`,
+  );
   const attempts = Number(row?.attempts ?? 0);
   const succeeded = Number(row?.succeeded ?? 0);
   return { attempts, succeeded, successRate: attempts === 0 ? null : succeeded / attempts };

@@ -85,10 +85,19 @@ export function keptBody(body: string | null | undefined): { body: string | null
  * integrator sees that it happened); the rest of that second are not, or a client past its limit would write a row
  * per refused request, which the limit is there to spare.
  */
+/** Tokens whose last refusal is remembered; past it, the one refused longest ago is forgotten. */
+export const REFUSALS_KEPT = 10_000;
+
 export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean {
   const last = state.refusals.get(tokenId);
   if (last !== undefined && now - last < 1_000) return false;
-  if (state.refusals.size >= 10_000) state.refusals.clear();
+  // Bounded by evicting the token refused longest ago (a Map keeps insertion order; delete + set moves it to the end),
+  // not by forgetting all of them at once, which would let every throttled token write again in the same second.
+  state.refusals.delete(tokenId);
+  if (state.refusals.size >= REFUSALS_KEPT) {
+    const oldest = state.refusals.keys().next();
+    if (!oldest.done) state.refusals.delete(oldest.value);
+  }
   state.refusals.set(tokenId, now);
   return true;
 }

@@ -90,9 +90,12 @@ const BLANK_TEXT = '^\\s*$';
  * format allows blank too. Keywords apply by type (a pattern to strings, a maximum to numbers), so one schema with
  * a list of types stays exact without anyOf, except for a format, which cannot allow blank itself.
  */
+/** Array.isArray, typed: an array of unknowns rather than of `any`. */
+const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
+
 function accepted(json: JsonMeta, required: boolean): JsonMeta {
   const out: JsonMeta = { ...json };
-  const types = new Set(([] as string[]).concat(json.type));
+  const types = new Set<string>([json.type].flat());
   if (json.type === 'number' || json.type === 'integer') {
     types.add('string');
     out.pattern = NUMERIC_TEXT[json.type];
@@ -103,7 +106,7 @@ function accepted(json: JsonMeta, required: boolean): JsonMeta {
   if (!required) {
     types.add('null');
     if (typeof out.pattern === 'string') out.pattern = `${out.pattern}|${BLANK_TEXT}`;
-    if (Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), '', null];
+    if (isList(out.enum)) out.enum = [...out.enum, '', null];
     if (typeof out.format === 'string' && types.has('string')) {
       out.anyOf = [{ type: 'null' }, { format: out.format }, { pattern: BLANK_TEXT }];
       delete out.format;

@@ -33,7 +33,7 @@ export interface WebhookWorker {
 }
 
 /**
- * The delivery loop. Runs inside the app (instrumentation.ts, scripts/api-server.ts) and as its own
+ * The delivery loop. Runs inside the app (instrumentation.ts, scripts/server.ts) and as its own
  * process (scripts/worker.ts); any number of them share one queue (see claim-messages.ts). It claims
  * only as many messages as it has free slots, so every claimed message starts at once; it wakes on
  * NOTIFY from the webhook_messages trigger, when a slot frees, and every WEBHOOK_POLL_MS for retries
