@@ -8,7 +8,9 @@ function valid(date: Date | null | undefined): date is Date {
 
 /** YYYY-MM-DD in UTC, or "" when the stored value is not a date JavaScript can show. */
 export function isoDay(date: Date | null | undefined): string {
-  if (!valid(date)) return '';
+  // Before year 1 (a BC date) is no day a shipper wrote: pg's driver reads it as year 0000 or earlier, Prisma as an
+  // Invalid Date; both show as no day, so that the list and the detail agree.
+  if (!valid(date) || date.getUTCFullYear() < 1) return '';
   const iso = date.toISOString();
   // Years outside 0000-9999 print as ±YYYYYY-MM-DD.
   return /^\d{4}-/.test(iso) ? iso.slice(0, 10) : '';
