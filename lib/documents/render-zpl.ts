@@ -1,4 +1,4 @@
-import { code128, encodable } from './barcode';
+import { encodable } from './barcode';
 import { containerTagLayout, LABEL_WIDTH, packageLabelLayout, type Element } from './layout';
 import { cleanText, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest } from './types';
@@ -54,10 +54,10 @@ function elementZpl(el: Element): string {
     }
     case 'barcode': {
       if (!encodable(el.value)) return '';
-      // ^BC mode A: the printer packs digits in pairs (Subset C) as bwip-js does; with no mode it prints all of it in
-      // Subset B (ZPL II guide, ^BC "Code 128 Subsets"), which is wider. The width is sized for the widest the printer
-      // could choose, Subset B throughout, so the symbol and its quiet zones stay on the label whatever it packs.
-      const modules = Math.max(code128(el.value).modules, subsetBModules(el.value));
+      // ^BC mode A: the printer packs digits in pairs (Subset C); with no mode it prints all of it in Subset B (ZPL II
+      // guide, ^BC "Code 128 Subsets"), which is wider. The width is sized for Subset B throughout, the widest any
+      // packing of printable ASCII (encodable) can be, so the symbol and its quiet zones stay on the label.
+      const modules = subsetBModules(el.value);
       const moduleWidth = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
       const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * moduleWidth) / 2));
       return `^BY${moduleWidth},3,${dots(el.height)}^FO${left},${dots(el.y)}^BCN,${dots(el.height)},N,N,N,A^FH\\^FD${zplField(el.value)}^FS`;

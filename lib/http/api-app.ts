@@ -233,12 +233,12 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   });
 
   app.addHook('onResponse', (request, reply, done) => {
-    const path = pathOf(request.url);
+    const sent = sentPathOf(request);
     log.info(
-      { requestId: request.id, method: request.method, path: sentPathOf(request), status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
+      { requestId: request.id, method: request.method, path: sent, status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
       'request',
     );
-    recordApiRequest(request, reply.statusCode, path, reply.elapsedTime);
+    recordApiRequest(request, reply.statusCode, sent, reply.elapsedTime);
     done();
   });
 
@@ -295,8 +295,9 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
  * its answer; not those with no account to show them to (no token, a wrong one, a carrier operations token), nor the
  * log's own reads (GET /requests…), which would fill it with themselves.
  */
-function recordApiRequest(request: FastifyRequest, status: number, path: string, ms: number): void {
-  const found = apiBases().find(([base]) => path === base || path.startsWith(`${base}/`));
+function recordApiRequest(request: FastifyRequest, status: number, sent: string, ms: number): void {
+  const routed = pathOf(request.url);
+  const found = apiBases().find(([base]) => routed === base || routed.startsWith(`${base}/`));
   if (!found) return;
   const [base, environment] = found;
   // Refused before the token was checked (404, 405, an id no id can be): the caller if its token is known already.
@@ -309,7 +310,6 @@ function recordApiRequest(request: FastifyRequest, status: number, path: string,
   // A body refused unread (413, 408): the size it announced.
   const announced = Number(request.headers['content-length']);
   const q = request.url.indexOf('?');
-  const sent = sentPathOf(request);
   recordRequest({
     requestId: request.id,
     accountId: auth.accountId,
@@ -317,7 +317,7 @@ function recordApiRequest(request: FastifyRequest, status: number, path: string,
     source: 'api',
     method: request.method,
     // The client's path where it names the same base (only its undecodable segments differ), else the routed one.
-    path: (sent.startsWith(`${base}/`) ? sent : path).slice(base.length),
+    path: (sent.startsWith(`${base}/`) ? sent : routed).slice(base.length),
     query: q < 0 ? '' : request.url.slice(q + 1),
     status,
     durationMs: ms,

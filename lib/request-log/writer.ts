@@ -80,14 +80,14 @@ export function keptBody(body: string | null | undefined): { body: string | null
   return { body: Buffer.from(body.slice(0, keep)).toString('utf8'), bytes: Buffer.byteLength(body) };
 }
 
+/** Tokens whose last refusal is remembered; past it, the one refused longest ago is forgotten. */
+export const REFUSALS_KEPT = 10_000;
+
 /**
  * Whether a 429 of this token is worth a line: the first of each second is (its answer says when to retry, and the
  * integrator sees that it happened); the rest of that second are not, or a client past its limit would write a row
  * per refused request, which the limit is there to spare.
  */
-/** Tokens whose last refusal is remembered; past it, the one refused longest ago is forgotten. */
-export const REFUSALS_KEPT = 10_000;
-
 export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean {
   const last = state.refusals.get(tokenId);
   if (last !== undefined && now - last < 1_000) return false;

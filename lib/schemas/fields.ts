@@ -83,6 +83,9 @@ const NUMERIC_TEXT = { integer: '^\\s*\\d+\\s*$', number: '^\\s*[+-]?\\d+(?:\\.\
 /** "No value": an empty or all-space string (or null, by type). */
 const BLANK_TEXT = '^\\s*$';
 
+/** Array.isArray, typed: an array of unknowns rather than of `any`. */
+const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
+
 /**
  * A field's JSON Schema widened to everything the field really accepts, so that the OpenAPI document describes
  * the API and a client generated from it takes the published samples (issue 16): a number field also takes
@@ -90,9 +93,6 @@ const BLANK_TEXT = '^\\s*$';
  * format allows blank too. Keywords apply by type (a pattern to strings, a maximum to numbers), so one schema with
  * a list of types stays exact without anyOf, except for a format, which cannot allow blank itself.
  */
-/** Array.isArray, typed: an array of unknowns rather than of `any`. */
-const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
-
 function accepted(json: JsonMeta, required: boolean): JsonMeta {
   const out: JsonMeta = { ...json };
   const types = new Set<string>([json.type].flat());
