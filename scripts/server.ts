@@ -151,9 +151,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await api.close().catch(() => undefined);
       await nextApp.close().catch(() => undefined);
       await probes.close();
-      // The request log's last lines (lib/request-log/writer.ts), while the pool is still open.
-      const { flushRequestLog } = await import('@/lib/request-log/writer');
-      await flushRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));
+      // The request log's last lines (lib/request-log/writer.ts), then its connection.
+      const { closeRequestLog } = await import('@/lib/request-log/writer');
+      await closeRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));
       const { db, pgPool } = await import('@/lib/db');
       await db.$disconnect().catch(() => undefined);
       await pgPool().end().catch(() => undefined);

@@ -1,8 +1,8 @@
 import 'server-only';
+import pg from 'pg';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { pgTransaction } from '@/lib/db';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
-import { processSettings } from '@/lib/env';
+import { env, processSettings } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { execute, sql } from '@/lib/sql';
@@ -13,6 +13,13 @@ import { LOGGED_BODY_BYTES, loggedBody, loggedText } from './redact';
 // 16 KB happen in the flush, not on the request's path. The buffer is bounded (lines and bytes): while PostgreSQL
 // is away it keeps what fits and counts what it drops, logged once per interval. A log line is never worth a
 // request, nor the memory of the process that serves them.
+//
+// Under load the writer must keep up, or the bounded buffer drops lines (the bench counts lines against requests
+// answered). A flush costs the event loop's turns, not just CPU: on a busy worker each turn serves dozens of
+// requests, so a flush of BEGIN, SET, INSERT, COMMIT and five redaction chunks took ten turns, and at 6,000 rate
+// requests a second a third of the lines were dropped (bench/RESULTS.md). So a batch is one statement on a
+// connection of the log's own, whose sessions commit without waiting for the WAL, and it is redacted in
+// slices of time rather than of lines.
 
 export interface RequestLogLine {
   requestId: string;
@@ -39,14 +46,16 @@ export interface RequestLogLine {
 }
 
 export const FLUSH_MS = 100;
-export const BATCH_SIZE = 250;
+export const BATCH_SIZE = 500;
 /** A batch's bodies at most (the rest wait for the next): one INSERT's parameters stay a few megabytes. */
 const BATCH_BYTES = 4 * 1024 * 1024;
-const MAX_LINES = 4_000;
+const MAX_LINES = 8_000;
 /** Buffered and in-flight lines together, bodies counted as kept (at most 16.25 KB each) plus path and query. */
-const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
-/** Lines redacted between two turns of the event loop, so that a flush never holds up the requests. */
-const REDACT_CHUNK = 50;
+const MAX_BUFFERED_BYTES = 24 * 1024 * 1024;
+/** Redaction runs this long at most between two turns of the event loop, so that a flush never holds up the requests. */
+const REDACT_SLICE_MS = 2;
+/** Said once per interval when the buffer is full (made once: an Error's stack is not free, and this is the hot path). */
+const BUFFER_FULL = new Error('request log buffer full');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const state = {
@@ -108,7 +117,7 @@ export function recordRequest(line: RequestLogLine): void {
   if (!state.enabled) return;
   const size = sizeOf(line);
   if (state.lines.length >= MAX_LINES || state.bytes + state.inFlightBytes + size > MAX_BUFFERED_BYTES) {
-    logRepeated(log, 'warn', 'request log buffer full: lines dropped', new Error('request log buffer full'), {}, { anyError: true });
+    logRepeated(log, 'warn', 'request log buffer full: lines dropped', BUFFER_FULL, {}, { anyError: true });
     return;
   }
   state.lines.push(line);
@@ -211,12 +220,19 @@ interface Row {
   response: ReturnType<typeof loggedBody>;
 }
 
-/** The batch's bodies redacted and cut, REDACT_CHUNK lines at a time with a turn of the event loop between. */
+/**
+ * The batch's bodies redacted and cut, REDACT_SLICE_MS at a time with a turn of the event loop between: a batch of
+ * small bodies in one go (a rate line takes a few µs), one of 16 KB bodies over several turns.
+ */
 async function redactedRows(batch: RequestLogLine[]): Promise<Row[]> {
   const rows: Row[] = [];
-  for (let i = 0; i < batch.length; i += REDACT_CHUNK) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const line of batch.slice(i, i + REDACT_CHUNK)) rows.push({ line, request: loggedBody(line.requestBody), response: loggedBody(line.responseBody) });
+  let sliceStart = performance.now();
+  for (const line of batch) {
+    if (performance.now() - sliceStart > REDACT_SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+    rows.push({ line, request: loggedBody(line.requestBody), response: loggedBody(line.responseBody) });
   }
   return rows;
 }
@@ -252,22 +268,42 @@ async function insert(rows: Row[]): Promise<void> {
     response_bytes: l.responseBytes ?? response.bytes,
     at_ms: l.atMs,
   }));
-  // A log line is not worth a WAL flush of its own: without waiting for it, a crash of PostgreSQL itself can lose
-  // the last lines written (never corrupt them), and the requests' own commits do not queue behind the log's.
-  await pgTransaction(async (client) => {
-    await execute(client, sql`SELECT set_config('synchronous_commit', 'off', true)`);
-    await execute(
-      client,
-      sql`INSERT INTO request_logs (request_id, account_id, environment, source, method, path, query, status, duration_ms,
-                                    token_id, user_id, client_address, user_agent, request_body, request_bytes,
-                                    response_body, response_bytes, created_at)
-          SELECT r.request_id, r.account_id, r.environment, r.source, r.method, r.path, r.query, r.status, r.duration_ms,
-                 r.token_id, r.user_id, r.client_address, r.user_agent, r.request_body, r.request_bytes,
-                 r.response_body, r.response_bytes, to_timestamp(r.at_ms / 1000.0)
-          FROM json_to_recordset(${JSON.stringify(records)}::json)
-            AS r(request_id text, account_id uuid, environment "Environment", source text, method text, path text, query text,
-                 status int, duration_ms int, token_id uuid, user_id uuid, client_address text, user_agent text,
-                 request_body text, request_bytes int, response_body text, response_bytes int, at_ms float8)`,
-    );
-  });
+  await execute(
+    logPool(),
+    sql`INSERT INTO request_logs (request_id, account_id, environment, source, method, path, query, status, duration_ms,
+                                  token_id, user_id, client_address, user_agent, request_body, request_bytes,
+                                  response_body, response_bytes, created_at)
+        SELECT r.request_id, r.account_id, r.environment, r.source, r.method, r.path, r.query, r.status, r.duration_ms,
+               r.token_id, r.user_id, r.client_address, r.user_agent, r.request_body, r.request_bytes,
+               r.response_body, r.response_bytes, to_timestamp(r.at_ms / 1000.0)
+        FROM json_to_recordset(${JSON.stringify(records)}::json)
+          AS r(request_id text, account_id uuid, environment "Environment", source text, method text, path text, query text,
+               status int, duration_ms int, token_id uuid, user_id uuid, client_address text, user_agent text,
+               request_body text, request_bytes int, response_body text, response_bytes int, at_ms float8)`,
+  );
+}
+
+let pool: pg.Pool | undefined;
+
+/**
+ * The log's own connection (docs/decisions/data-access.md, pools): one, since one flush runs at a time, so the log
+ * never takes a connection from requests nor waits behind them. Its session commits without waiting for the WAL
+ * (synchronous_commit off): a crash of PostgreSQL itself can lose the last log lines written (never corrupt them),
+ * and a log line is not worth a WAL flush of its own, nor the requests' commits queueing behind it.
+ */
+function logPool(): pg.Pool {
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000, options: '-c synchronous_commit=off' });
+    // An idle connection that breaks (a database restart) is dropped by the pool; the next flush reconnects.
+    pool.on('error', (error) => logRepeated(log, 'warn', 'request log connection lost', error, {}, { anyError: true }));
+  }
+  return pool;
+}
+
+/** Writes what is queued, then closes the log's connection (the server's stop). */
+export async function closeRequestLog(): Promise<void> {
+  await flushRequestLog();
+  const closing = pool;
+  pool = undefined;
+  await closing?.end();
 }
