@@ -16,6 +16,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
@@ -63,6 +64,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     import('@/lib/env'),
   ]);
   const config = env(); // a bad configuration stops here, with the reason
+
+  // The request log is written by a thread of its own where the compiled server runs (dist/request-log-thread.js,
+  // next to this file once built; lib/request-log/thread.ts says why). Under tsx the serving thread writes it.
+  const logThread = path.join(path.dirname(fileURLToPath(import.meta.url)), 'request-log-thread.js');
+  if (settings.REQUEST_LOG === 'on' && existsSync(logThread)) {
+    const { startRequestLogThread } = await import('@/lib/request-log/thread');
+    startRequestLogThread(logThread);
+  }
 
   const { default: next } = await import('next');
   const nextApp = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });

@@ -111,10 +111,34 @@ export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean 
   return true;
 }
 
-/** Queues one request's line; never throws, never waits. */
+/**
+ * Where lines go when not to this module's own buffer: the request log's thread (lib/request-log/thread.ts), which
+ * the production server starts. On globalThis, because Next's bundle of the portal's routes has a copy of this
+ * module of its own in the same process, and its lines must take the same way.
+ */
+export interface RequestLogSink {
+  post(line: RequestLogLine): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+const SINK = Symbol.for('carrier.request-log.sink');
+const holder = globalThis as { [SINK]?: RequestLogSink };
+
+export function setRequestLogSink(sink: RequestLogSink | undefined): void {
+  holder[SINK] = sink;
+}
+
+/** Records one request's line; never throws, never waits. */
 export function recordRequest(line: RequestLogLine): void {
   state.enabled ??= processSettings().REQUEST_LOG === 'on';
   if (!state.enabled) return;
+  const sink = holder[SINK];
+  if (sink) sink.post(line);
+  else queueLine(line);
+}
+
+/** Queues a line in this thread's buffer (the request log thread's entry for the lines it receives). */
+export function queueLine(line: RequestLogLine): void {
   const size = sizeOf(line);
   if (state.lines.length >= MAX_LINES || state.bytes + state.inFlightBytes + size > MAX_BUFFERED_BYTES) {
     logRepeated(log, 'warn', 'request log buffer full: lines dropped', BUFFER_FULL, {}, { anyError: true });
@@ -122,13 +146,13 @@ export function recordRequest(line: RequestLogLine): void {
   }
   state.lines.push(line);
   state.bytes += size;
-  if ((state.lines.length >= BATCH_SIZE || state.bytes >= BATCH_BYTES) && !state.flushing) void flushRequestLog();
+  if ((state.lines.length >= BATCH_SIZE || state.bytes >= BATCH_BYTES) && !state.flushing) void flushQueued();
   else scheduleFlush();
 }
 
 function scheduleFlush(): void {
   if (state.timer) return;
-  state.timer = setTimeout(() => void flushRequestLog(), FLUSH_MS);
+  state.timer = setTimeout(() => void flushQueued(), FLUSH_MS);
   state.timer.unref();
 }
 
@@ -147,8 +171,15 @@ function takeBatch(): RequestLogLine[] {
   return state.lines.splice(0, count);
 }
 
-/** Writes everything queued so far (the server's stop awaits it; the tests use it to read their own lines at once). */
+/** Writes everything recorded so far, here or in the log's thread (the tests use it to read their own lines at once). */
 export async function flushRequestLog(): Promise<void> {
+  const sink = holder[SINK];
+  if (sink) return sink.flush();
+  return flushQueued();
+}
+
+/** Writes everything queued in this thread's buffer. */
+export async function flushQueued(): Promise<void> {
   if (state.timer) {
     clearTimeout(state.timer);
     state.timer = undefined;
@@ -169,7 +200,7 @@ export async function flushRequestLog(): Promise<void> {
   await state.flushing;
   // More waiting: on at once while the database takes them; after an outage, at the next timer.
   if (state.lines.length > 0) {
-    if (written) await flushRequestLog();
+    if (written) await flushQueued();
     else scheduleFlush();
   }
 }
@@ -193,7 +224,7 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
   } catch (error) {
     if (waitsForDatabase(error)) {
       logRepeated(log, 'warn', 'request log waits for the database', error, {}, { anyError: true });
-      for (const line of batch) recordRequest(line);
+      for (const line of batch) queueLine(line);
       return false;
     }
     // A line the database refuses must not take its batch with it: one at a time, the bad one dropped. Logged once
@@ -204,7 +235,7 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
         await insert([row]);
       } catch (one) {
         if (waitsForDatabase(one)) {
-          for (const waiting of batch.slice(i)) recordRequest(waiting);
+          for (const waiting of batch.slice(i)) queueLine(waiting);
           return false;
         }
         logRepeated(log, 'warn', 'request log line dropped', one, { requestId: row.line.requestId }, { anyError: true });
@@ -300,9 +331,14 @@ function logPool(): pg.Pool {
   return pool;
 }
 
-/** Writes what is queued, then closes the log's connection (the server's stop). */
+/** Writes what is recorded, then closes the log's thread or connection (the server's stop). */
 export async function closeRequestLog(): Promise<void> {
-  await flushRequestLog();
+  const sink = holder[SINK];
+  if (sink) {
+    setRequestLogSink(undefined);
+    await sink.close();
+  }
+  await flushQueued();
   const closing = pool;
   pool = undefined;
   await closing?.end();

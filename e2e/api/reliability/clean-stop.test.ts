@@ -103,6 +103,8 @@ async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
   // Within the grace for requests in flight (APP_STOP_GRACE_MS, 10 s) and far within the 60 s request timeout.
   expect(stoppedIn).toBeLessThan(20_000);
   expect(app.proc.output()).toContain('"msg":"workers stopped"');
+  // Each worker wrote its request log from a thread of its own (lib/request-log/thread.ts).
+  expect(app.proc.output().split('"msg":"request log thread started"').length - 1).toBe(2);
   expect(app.proc.output()).not.toContain('stopping the database failed');
   expect([0, 130, 143, 'SIGTERM', 'SIGINT']).toContain(code);
 
@@ -127,8 +129,14 @@ describe('clean stops of npm start', () => {
       const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM packages WHERE tracking_number = $1', [
         trackingNumber,
       ]);
+      // Its request log line too, answered a moment before the stop: the log's thread writes its last lines
+      // before the worker exits (not at its next 100 ms flush, which never comes).
+      const logged = await client.query<{ status: number }>(`SELECT status FROM request_logs WHERE path = '/wf/package' AND request_body LIKE $1`, [
+        `%${trackingNumber}%`,
+      ]);
       await client.end();
       expect(rows[0].n).toBe(1);
+      expect(logged.rows).toEqual([{ status: 200 }]);
     } finally {
       await database.stop();
     }
