@@ -116,24 +116,25 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     };
 
     // Cursors and ids the reads need, taken as the UI would take them.
-    type List = { items: { id: string }[]; nextCursor: string | null };
+    // The portal's lists answer the API's shape (GET /manifests and GET /manifests/{id}/packages behind the session).
+    type List = { next_cursor: string | null };
     let deep: string | null = null;
     {
       let cursor: string | null = null;
       for (let page = 0; page < 20; page++) {
-        const list: List = await json<List>(`/portal-api/manifests?limit=25${cursor ? `&after=${cursor}` : ''}`, portal);
-        cursor = list.nextCursor;
+        const list: List = await json<List>(`/portal-api/manifests?limit=25${cursor ? `&cursor=${cursor}` : ''}`, portal);
+        cursor = list.next_cursor;
         if (!cursor) break;
       }
       deep = cursor;
     }
-    type Page = { nextCursor: string | null };
+    type Page = { next_cursor: string | null };
     let packagesDeep: string | null = null;
     {
       let cursor: string | null = null;
       for (let page = 0; page < 10; page++) {
         const p: Page = await json<Page>(`/portal-api/manifests/${data.peakManifestId}/packages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, portal);
-        cursor = p.nextCursor;
+        cursor = p.next_cursor;
         if (!cursor) break;
       }
       packagesDeep = cursor;
@@ -143,18 +144,18 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     const cases: [string, string, Record<string, string>][] = [
       ['Portal dashboard', '/portal-api/dashboard', portal],
       ['Manifests, first page', '/portal-api/manifests?limit=25', portal],
-      ['Manifests, page 21 (keyset)', `/portal-api/manifests?limit=25&after=${deep ?? ''}`, portal],
+      ['Manifests, page 21 (keyset)', `/portal-api/manifests?limit=25${deep ? `&cursor=${deep}` : ''}`, portal],
       ['Manifests, daily only', '/portal-api/manifests?limit=25&type=daily', portal],
       ['Manifests, containers only', '/portal-api/manifests?limit=25&type=container', portal],
       ['Manifests, service filter', '/portal-api/manifests?limit=25&service=Carrier%20Ground', portal],
       ['Manifests, from/to (a month, 40 days back)', `/portal-api/manifests?limit=25&from=${firstDay}&to=${lastDay}`, portal],
       ['Manifests, search by tracking number (daily)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someTrackingNumber)}`, portal],
       ['Manifests, search by tracking number (container)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someContainerTracking)}`, portal],
-      ['Manifests, search by id fragment', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someDailyId.slice(4, 10))}`, portal],
+      ['Manifests, search by id prefix', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someDailyId.slice(0, 10))}`, portal],
       ['Manifest detail, daily (100,000 packages)', `/portal-api/manifests/${data.peakManifestId}`, portal],
       ['Manifest detail, container', `/portal-api/manifests/${data.someContainerId}`, portal],
       ['Manifest packages, first page (100)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100`, portal],
-      ['Manifest packages, page 11 (keyset)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100&cursor=${packagesDeep ?? ''}`, portal],
+      ['Manifest packages, page 11 (keyset)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100${packagesDeep ? `&cursor=${packagesDeep}` : ''}`, portal],
       ['Container packages, first page (100)', `/portal-api/manifests/${data.someContainerId}/packages?limit=100`, portal],
       ['Package by tracking number', `/portal-api/packages?tracking_number=${encodeURIComponent(data.someTrackingNumber)}`, portal],
       ['Export, a daily manifest (~1,100 rows)', `/portal-api/manifests/${data.someDailyId}/export`, portal],

@@ -1396,7 +1396,13 @@ export interface components {
             ManifestID: string;
             /** @enum {string} */
             type: "container" | "daily";
+            ContainerID?: string;
+            ServiceName?: string;
             ManifestDate: string | null;
+            /** @description The container was sent without a ManifestDate: it is the day it was received. */
+            manifest_date_defaulted: boolean;
+            /** @description A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive). */
+            services: string[];
             PackageCount: number;
             status: string;
             status_updated_at: string | null;
@@ -1441,7 +1447,13 @@ export interface components {
                 ManifestID: string;
                 /** @enum {string} */
                 type: "container" | "daily";
+                ContainerID?: string;
+                ServiceName?: string;
                 ManifestDate: string | null;
+                /** @description The container was sent without a ManifestDate: it is the day it was received. */
+                manifest_date_defaulted: boolean;
+                /** @description A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive). */
+                services: string[];
                 PackageCount: number;
                 status: string;
                 status_updated_at: string | null;

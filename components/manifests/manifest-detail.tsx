@@ -6,19 +6,24 @@ import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import type { TPortalManifestDetail, TPortalManifestPackagePage } from '@/lib/schemas/portal-responses';
+import type { TManifest, TPackageList } from '@/lib/portal-lifecycle/types';
+import { packageColumns } from '@/lib/portal-queries/package-columns';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
 import { ManifestLifecycle } from './manifest-lifecycle';
-import { TypeBadge } from './manifest-list';
+import { TypeBadge, manifestDay } from './manifest-list';
 
 const PAGE_SIZE = 100;
 
+/**
+ * A container or daily manifest: GET /manifests/{id}'s answer (the API's shape: the container's header fields, its
+ * counts by status and totals), its lifecycle controls, and its packages a page at a time.
+ */
 export function ManifestDetailView({ id }: { id: string }) {
   const portal = usePortalEnvironment();
   const manifest = useQuery({
     queryKey: portal.key('manifest', id),
-    queryFn: ({ signal }) => portal.fetch<TPortalManifestDetail>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TManifest>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
   });
 
   if (manifest.isPending) return <LoadingBlock label="Loading manifest…" rows={6} />;
@@ -35,23 +40,26 @@ export function ManifestDetailView({ id }: { id: string }) {
     );
   }
   const m = manifest.data;
+  const container = m.type === 'container';
+  const day = manifestDay(m);
   return (
     <div className="space-y-6">
-      <Breadcrumb parentHref={portal.href('/manifests')} parentLabel="Manifests" current={m.id} />
+      <Breadcrumb parentHref={portal.href('/manifests')} parentLabel="Manifests" current={m.ManifestID} />
       <PageHeader
-        title={m.type === 'container' ? `Container ${m.containerId}` : `Daily manifest ${m.manifestDate}`}
+        title={container ? `Container ${m.ContainerID ?? ''}` : `Daily manifest ${day ?? ''}`}
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
-            <TypeBadge type={m.type} /> <span className="font-mono">{m.id}</span> <CopyButton value={m.id} label="Copy ID" />
+            <TypeBadge type={m.type} /> <span className="font-mono">{m.ManifestID}</span>{' '}
+            <CopyButton value={m.ManifestID} label="Copy ID" />
           </span>
         }
         actions={
           <>
-            <ManifestPrintLinks id={m.id} container={m.type === 'container'} />
+            <ManifestPrintLinks id={m.ManifestID} container={container} />
             <a
               // A download link cannot send a header: the environment goes in the query (GET only).
-              href={`/portal-api/manifests/${encodeURIComponent(m.id)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
-              download={`${m.id}-packages.csv`}
+              href={`/portal-api/manifests/${encodeURIComponent(m.ManifestID)}/export?${ENVIRONMENT_QUERY}=${portal.environment}`}
+              download={`${m.ManifestID}-packages.csv`}
               className={buttonClass({ variant: 'secondary' })}
             >
               Export packages (CSV)
@@ -64,29 +72,29 @@ export function ManifestDetailView({ id }: { id: string }) {
         <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <DetailItem
             label="Manifest date"
-            value={`${m.manifestDate}${m.manifestDateDefaulted ? ' (defaulted to the day received)' : ''}`}
+            value={day === null ? null : `${day}${m.manifest_date_defaulted ? ' (defaulted to the day received)' : ''}`}
           />
-          <DetailItem label="Service" value={m.service} />
-          <DetailItem label="Packages" value={m.packageCount.toLocaleString()} />
-          <DetailItem label="Created" value={formatDateTime(m.createdAt)} />
+          <DetailItem label="Service" value={m.services.join(', ') || null} />
+          <DetailItem label="Packages" value={m.PackageCount.toLocaleString()} />
+          <DetailItem label="Created" value={formatDateTime(m.created_at)} />
         </dl>
       </Card>
-      <ManifestLifecycle id={m.id} />
-      {m.header ? (
+      <ManifestLifecycle manifest={m} />
+      {container ? (
         <div className="grid gap-4 lg:grid-cols-2">
           {HEADER_GROUPS.map((group) => (
             <Card key={group.title}>
               <CardTitle>{group.title}</CardTitle>
               <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
                 {group.fields.map((f) => (
-                  <DetailItem key={f.name} label={f.label} value={formatHeaderValue(m.header![f.name])} />
+                  <DetailItem key={f.name} label={f.label} value={formatHeaderValue(m[f.name])} />
                 ))}
               </dl>
             </Card>
           ))}
         </div>
       ) : null}
-      <PackagesTable id={m.id} columns={m.columns} count={m.packageCount} />
+      <PackagesTable id={m.ManifestID} columns={packageColumns(m.type)} count={m.PackageCount} />
     </div>
   );
 }
@@ -97,6 +105,7 @@ function formatHeaderValue(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** The manifest's packages in its order (GET /manifests/{id}/packages), a keyset page at a time, numbered from 1. */
 function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {
   const portal = usePortalEnvironment();
   // Keyset pages: the cursor of every page visited so far (the first page has none), so Previous
@@ -111,7 +120,7 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
   const page = useQuery({
     queryKey: portal.key('manifest-packages', id, cursor ?? ''),
     queryFn: ({ signal }) =>
-      portal.fetch<TPortalManifestPackagePage>(
+      portal.fetch<TPackageList>(
         `/portal-api/manifests/${encodeURIComponent(id)}/packages?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         { signal },
       ),
@@ -139,7 +148,7 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
           <div
             ref={scroller}
             role="region"
-            aria-label={`Packages ${offset + 1} to ${offset + page.data.items.length}`}
+            aria-label={`Packages ${offset + 1} to ${offset + page.data.data.length}`}
             tabIndex={0}
             className="mt-3 max-h-[32rem] overflow-auto border-t border-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500"
           >
@@ -153,12 +162,12 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
                 </tr>
               </thead>
               <tbody>
-                {page.data.items.map((p) => (
-                  <Tr key={p.position}>
-                    <Td className="text-right tabular-nums text-slate-600">{p.position + 1}</Td>
+                {page.data.data.map((p, i) => (
+                  <Tr key={`${offset + i}-${p.TrackingNumber ?? ''}`}>
+                    <Td className="text-right tabular-nums text-slate-600">{offset + i + 1}</Td>
                     {columns.map((c) => (
                       <Td key={c} className={c === 'TrackingNumber' ? 'font-mono' : undefined}>
-                        {formatHeaderValue(p.detail[c]) ?? ''}
+                        {formatHeaderValue(p[c]) ?? ''}
                       </Td>
                     ))}
                   </Tr>
@@ -169,12 +178,12 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
           <Pager
             label="Package pages"
             className="sm:px-6"
-            summary={`${offset + 1}–${offset + page.data.items.length} of ${page.data.total.toLocaleString()}`}
+            summary={`${offset + 1}–${offset + page.data.data.length} of ${count.toLocaleString()}`}
             hasPrevious={cursors.length > 0}
             onPrevious={() => setCursors((c) => c.slice(0, -1))}
-            hasNext={!!page.data.nextCursor}
+            hasNext={page.data.has_more && !!page.data.next_cursor}
             onNext={() => {
-              const next = page.data.nextCursor;
+              const next = page.data.next_cursor;
               if (next) setCursors((c) => [...c, next]);
             }}
           />

@@ -1,34 +1,30 @@
 'use client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
-import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { Card, CardTitle } from '@/components/ui';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
 import { formatDateTime } from '@/lib/portal/format';
-import type { TManifestStatus } from '@/lib/portal-lifecycle/types';
+import type { TManifest } from '@/lib/portal-lifecycle/types';
 import { CloseManifestControl } from './close-manifest-control';
 
-/** A manifest's status, its packages counted by status (each a link to the filtered Packages page), cancel and (test) simulate. */
-export function ManifestLifecycle({ id }: { id: string }) {
+/**
+ * A manifest's status, its packages counted by status (each a link to the filtered Packages page), close, cancel and
+ * (test) simulate. `manifest` is the page's GET /manifests/{id} answer; a change reloads it and what lists it.
+ */
+export function ManifestLifecycle({ manifest: m }: { manifest: TManifest }) {
   const portal = usePortalEnvironment();
   const client = useQueryClient();
+  const id = m.ManifestID;
   const path = `/portal-api/manifests/${encodeURIComponent(id)}`;
-  const status = useQuery({
-    queryKey: portal.key('manifest-status', id),
-    queryFn: ({ signal }) => portal.fetch<TManifestStatus>(`${path}/status`, { signal }),
-  });
   const refresh = () => {
-    void client.invalidateQueries({ queryKey: portal.key('manifest-status', id) });
+    void client.invalidateQueries({ queryKey: portal.key('manifest', id) });
     void client.invalidateQueries({ queryKey: portal.key('manifests') });
     void client.invalidateQueries({ queryKey: portal.key('manifest-packages', id) });
     void client.invalidateQueries({ queryKey: portal.key('packages') });
   };
-  if (status.isPending) return <LoadingBlock label="Loading status…" rows={2} />;
-  if (status.isError)
-    return <ErrorState title="Could not load the manifest's status" error={status.error} onRetry={() => void status.refetch()} />;
-  const m = status.data;
   const counts = m.totals?.by_status ?? {};
   const container = m.type === 'container';
   return (

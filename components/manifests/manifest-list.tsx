@@ -13,50 +13,54 @@ import {
   ListTable,
   LoadingBlock,
   NoValue,
+  NothingMatches,
   Pager,
   Select,
   Td,
   Th,
   Tr,
+  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
-import type { TPortalManifestList } from '@/lib/schemas/portal-responses';
+import { MANIFEST_FILTERS, type TManifest, type TManifestList, type TManifestServices } from '@/lib/portal-lifecycle/types';
 import { MANIFEST_DAY_RANGE } from './header-fields';
 
 const PAGE_SIZE = 25;
-const FILTERS = ['q', 'type', 'service', 'from', 'to'] as const;
 
 export function TypeBadge({ type }: { type: 'container' | 'daily' }) {
   return type === 'container' ? <Badge tone="info">Container</Badge> : <Badge tone="neutral">Daily packages</Badge>;
 }
 
-/** The list's filters live in the URL, so a filtered list can be bookmarked and Back works. */
+/** A manifest's day as the list and the page show it: a container's ManifestDate is an instant, a daily one's a day. */
+export function manifestDay(manifest: Pick<TManifest, 'ManifestDate'>): string | null {
+  return manifest.ManifestDate ? manifest.ManifestDate.slice(0, 10) : null;
+}
+
+/**
+ * Every manifest of the environment, container and daily, newest first: GET /manifests's answer (the API's shape),
+ * its filters and keyset page in the URL, so a filtered list can be bookmarked and Back works.
+ */
 export function ManifestListView() {
   const portal = usePortalEnvironment();
-  const filters = useUrlFilters(FILTERS, { history: 'replace', range: { from: 'from', to: 'to', fromLabel: 'From' } });
-  const { applied, bind, filtered } = filters;
-  // Keyset paging: `after`/`before` are the API's cursors; `at` is only where the page starts, for the
-  // "26–50 of N" line.
-  const after = filters.params.get('after') ?? '';
-  const before = after ? '' : (filters.params.get('before') ?? '');
-  const offset = after || before ? Math.max(0, Number(filters.params.get('at') ?? 0) || 0) : 0;
+  const filters = useUrlFilters(MANIFEST_FILTERS, { history: 'replace', range: { from: 'from', to: 'to', fromLabel: 'From' } });
+  const { bind, filtered } = filters;
+  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
 
   const query = filters.query();
-  if (after) query.set('after', after);
-  if (before) query.set('before', before);
   query.set('limit', String(PAGE_SIZE));
+  if (cursor) query.set('cursor', cursor);
   const list = useQuery({
     queryKey: portal.key('manifests', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<TPortalManifestList>(`/portal-api/manifests?${query}`, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TManifestList>(`/portal-api/manifests?${query}`, { signal }),
     placeholderData: keepPreviousData,
   });
-
-  /** A page other than the first: its cursor, and where it starts. */
-  function goTo(cursor: { after?: string | null; before?: string | null }, at: number) {
-    const page = cursor.after ? { after: cursor.after } : cursor.before ? { before: cursor.before } : undefined;
-    filters.navigate(applied, at > 0 && page ? { ...page, at: String(at) } : {});
-  }
+  // The service filter's options: the services the account's manifests have (and the one applied, whatever it is).
+  const services = useQuery({
+    queryKey: portal.key('manifests', 'services'),
+    queryFn: ({ signal }) => portal.fetch<TManifestServices>('/portal-api/manifests/services', { signal }),
+  });
+  const serviceOptions = [...new Set([...(services.data?.services ?? []), ...(filters.form.service ? [filters.form.service] : [])])];
 
   const data = list.data;
 
@@ -64,7 +68,14 @@ export function ManifestListView() {
     <div className="space-y-4">
       <FilterBar label="Filter manifests" columns={6} filtered={filtered} onSubmit={filters.apply} onClear={filters.clear}>
         <Field label="Search" className="sm:col-span-2">
-          <Input type="search" maxLength={100} {...bind('q')} placeholder="ManifestID, ContainerID or tracking number" />
+          <Input
+            type="search"
+            maxLength={128}
+            {...bind('q')}
+            placeholder="Start of a ManifestID or ContainerID, or a tracking number"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Field>
         <Field label="From">
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('from')} />
@@ -75,7 +86,7 @@ export function ManifestListView() {
         <Field label="Service">
           <Select {...bind('service')}>
             <option value="">All services</option>
-            {(data?.services ?? (filters.form.service ? [filters.form.service] : [])).map((s) => (
+            {serviceOptions.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -94,17 +105,10 @@ export function ManifestListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading manifests…" rows={5} />
       ) : list.isError ? (
-        <ErrorState title="Could not load manifests" error={list.error} onRetry={() => void list.refetch()} />
-      ) : data && data.items.length === 0 ? (
-        filtered ? (
-          <EmptyState
-            title="No manifests match these filters"
-            action={
-              <Button variant="secondary" onClick={filters.clear}>
-                Clear filters
-              </Button>
-            }
-          />
+        <ErrorState title="Could not load manifests" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
+      ) : data && data.data.length === 0 ? (
+        filtered || cursor ? (
+          <NothingMatches noun="manifests" paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
         ) : (
           <EmptyState
             title="No manifests yet"
@@ -136,32 +140,44 @@ export function ManifestListView() {
           }
           footer={
             <Pager
-              summary={`${data.total === 0 ? 0 : offset + 1}–${Math.min(offset + data.items.length, data.total)} of ${data.total.toLocaleString()}`}
-              hasPrevious={!!data.prevCursor}
-              onPrevious={() => goTo({ before: data.prevCursor }, Math.max(0, offset - PAGE_SIZE))}
-              hasNext={!!data.nextCursor}
-              onNext={() => goTo({ after: data.nextCursor }, offset + PAGE_SIZE)}
+              summary={`${data.data.length} manifest${data.data.length === 1 ? '' : 's'} on this page · newest first`}
+              extra={
+                cursor ? (
+                  <Button size="sm" variant="ghost" onClick={firstPage}>
+                    First page
+                  </Button>
+                ) : null
+              }
+              hasPrevious={hasPrevious}
+              onPrevious={previousPage}
+              hasNext={data.has_more && !!data.next_cursor}
+              onNext={() => data.next_cursor && nextPage(data.next_cursor)}
             />
           }
         >
-          {data.items.map((m) => (
-            <Tr key={m.id}>
+          {data.data.map((m) => (
+            <Tr key={m.ManifestID}>
               <Td data-label="Type">
                 <TypeBadge type={m.type} />
               </Td>
               <Td data-label="Manifest ID">
-                <PortalLink href={`/manifests/${m.id}`} className="font-mono font-medium text-brand-700 underline-offset-2 hover:underline">
-                  {m.id}
+                <PortalLink
+                  href={`/manifests/${encodeURIComponent(m.ManifestID)}`}
+                  className="font-mono font-medium text-brand-700 underline-offset-2 hover:underline"
+                >
+                  {m.ManifestID}
                 </PortalLink>
               </Td>
-              <Td data-label="Container ID">{m.containerId ?? <NoValue />}</Td>
-              <Td data-label="Date">{m.manifestDate}</Td>
-              <Td data-label="Service">{m.service ?? <NoValue />}</Td>
-              <Td data-label="Packages" className="text-right tabular-nums">{m.packageCount.toLocaleString()}</Td>
+              <Td data-label="Container ID">{m.ContainerID ?? <NoValue />}</Td>
+              <Td data-label="Date">{manifestDay(m) ?? <NoValue />}</Td>
+              <Td data-label="Service">{m.services.length > 0 ? m.services.join(', ') : <NoValue />}</Td>
+              <Td data-label="Packages" className="text-right tabular-nums">
+                {m.PackageCount.toLocaleString()}
+              </Td>
               <Td data-label="Status">
                 <StatusBadge status={m.status} />
               </Td>
-              <Td data-label="Created">{formatDateTime(m.createdAt)}</Td>
+              <Td data-label="Created">{formatDateTime(m.created_at)}</Td>
             </Tr>
           ))}
         </ListTable>

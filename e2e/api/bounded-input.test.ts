@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db';
-import { getPackage } from '@/lib/lifecycle/read';
-import { getManifest } from '@/lib/portal-queries/get-manifest';
-import { listManifests } from '@/lib/portal-queries/list-manifests';
+import { getManifest, getPackage, listManifestPackages, listManifests } from '@/lib/lifecycle/read';
 import { call, expectError, newAccount, tracking, type CallResult, type TestAccount } from './support/api';
 import { containerDetail, containerSample, packageSample, rateSampleAll } from './support/samples';
 
@@ -268,17 +266,20 @@ describe('finding 3: manifest dates are real days in 2000-2099', () => {
       tn,
     );
     const scope = { accountId: owner.accountId, environment: 'test' as const };
-    const list = await listManifests(scope);
-    expect(list.items.map((m) => m.id)).toEqual([id]);
-    expect(list.items[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    const detail = await getManifest({ ...scope, id });
-    expect(detail).toMatchObject({ id, containerId: 'ULD-Y0' });
+    // The list, the detail and the packages the portal's pages show are the API's reads (GET /manifests, …/{id}, …/packages).
+    const list = await listManifests({ ...scope, query: { limit: 25 } });
+    expect(list.data.map((m) => m.ManifestID)).toEqual([id]);
+    expect(list.data[0]?.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const detail = await getManifest({ ...scope, manifestId: id });
+    expect(detail).toMatchObject({ ManifestID: id, ContainerID: 'ULD-Y0', PackageCount: 1 });
+    const packages = await listManifestPackages({ ...scope, manifestId: id, limit: 100 });
+    expect(packages.data.map((p) => p.TrackingNumber)).toEqual([tn]);
     // The package finder: the portal's package page reads through the API's reader (GET /portal-api/packages/{TrackingNumber}).
     const found = await getPackage({ ...scope, trackingNumber: tn });
     expect(found.ManifestID).toBe(id);
-    // The stored day reads back as an Invalid Date (it used to throw RangeError): shown as no day.
-    expect([list.items[0].manifestDate, detail?.manifestDate]).toEqual(['', '']);
-    // The API's reader writes the stored day in ISO 8601's own year numbering (1 BC is year 0000), never throws.
+    // The API's reader writes the stored day in ISO 8601's own year numbering (1 BC is year 0000), never throws, and the
+    // list, the detail and the package say the same day.
+    expect([list.data[0]?.ManifestDate, detail.ManifestDate]).toEqual(['0000-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z']);
     expect(found.ManifestDate).toBe('0000-01-01T00:00:00.000Z');
   });
 });

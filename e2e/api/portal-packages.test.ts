@@ -4,7 +4,7 @@ import Papa from 'papaparse';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PACKAGE_EXPORT_COLUMNS } from '@/lib/portal-lifecycle/export-packages-csv';
 import { csvCell } from '@/lib/portal-queries/csv';
-import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/portal-queries/get-manifest';
+import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/portal-queries/package-columns';
 import { db } from '@/lib/db';
 import { baseUrl, call } from './support/api';
 import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';

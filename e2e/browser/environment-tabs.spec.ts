@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 async function manifestIds(page: Page, environment: Env, containerId: string): Promise<string[]> {
   const response = await portalApi(page, 'GET', `/portal-api/manifests?q=${encodeURIComponent(containerId)}`, undefined, environment);
   expect(response.status()).toBe(200);
-  return ((await response.json()) as { items: { id: string }[] }).items.map((m) => m.id);
+  return ((await response.json()) as { data: { ManifestID: string }[] }).data.map((m) => m.ManifestID);
 }
 
 async function addOnePackage(page: Page, tracking: string) {

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { expect, screenshots, test } from '../fixtures';
+import { apiBase, authed, createToken, expect, screenshots, test } from '../fixtures';
+import { containerSample } from '../api/support/samples';
 import { cell, fillHeader, packagesCsv, uid } from './fixtures/manifests';
+import { packageBody } from './fixtures/packages';
 
 // A 1,000-row CSV imported through the column-mapping step, submitted, then found in the list,
 // opened, and exported as CSV with formula-looking cells neutralised.
@@ -118,6 +120,57 @@ test.describe('manifests', () => {
     expect(lines[1000]).toContain(`${prefix}-01000`);
     const response = await page.request.get(`/portal-api/manifests/${manifestId}/export?environment=test`);
     expect(response.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  });
+
+  test("the list pages by the API's cursor kept in the URL, and a daily manifest is found by its packages' service", async ({
+    freshPage: page,
+    request,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const api = authed(request, await createToken(page, 'manifest pages'));
+    // 26 containers and one daily manifest (a Carrier Ground package): two pages of 25 and one of 2, newest first.
+    const prefix = uid('PG');
+    const containers: string[] = [];
+    for (let i = 0; i < 26; i++) {
+      const created = await api.post(`${apiBase.test}/wf/manifest`, containerSample(`${prefix}-${String(i).padStart(2, '0')}`));
+      expect(created.status()).toBe(200);
+      containers.unshift(((await created.json()) as { ManifestID: string }).ManifestID);
+    }
+    const sent = await api.post(`${apiBase.test}/wf/package`, packageBody(uid('PGD'), { ServiceName: 'Carrier Ground' }));
+    expect(sent.status(), await sent.text()).toBe(200);
+    const daily = ((await sent.json()) as { ManifestID: string }).ManifestID;
+
+    await page.goto('/test/manifests');
+    const rows = page.getByRole('region', { name: 'Manifests' }).locator('tbody tr');
+    await expect(rows).toHaveCount(25);
+    await expect(rows.first()).toContainText(daily);
+    await expect(rows.first()).toContainText('Carrier Ground');
+    await expect(page.getByText('25 manifests on this page · newest first')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page).toHaveURL(/[?&]cursor=[A-Za-z0-9_-]+/);
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText(containers[24]);
+    await expect(rows.nth(1)).toContainText(containers[25]);
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    // The page survives a reload (its cursor is in the URL); Previous goes back to the first page.
+    await page.reload();
+    await expect(rows).toHaveCount(2);
+    await screenshots(page, testInfo, 'manifests-list-page-2');
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(page).not.toHaveURL(/cursor=/);
+    await expect(rows).toHaveCount(25);
+    await expect(rows.first()).toContainText(daily);
+
+    // The service filter offers the services the account's manifests have, the daily manifest's too.
+    await page.getByLabel('Service').selectOption('Carrier Ground');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/service=Carrier\+Ground/);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(daily);
+    await page.getByLabel('Type').selectOption('container');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText('No manifests match these filters')).toBeVisible();
   });
 
   test('an unknown manifest shows a not-found state; the list has an empty state for a new user', async ({

@@ -96,9 +96,16 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       }),
     },
     'GET /portal-api/manifests': {
-      stranger: ok((j: { items: { id: string }[] }, caller) => {
-        if (caller.isOwner) expect(j.items.map((m) => m.id)).not.toContain(manifestId);
-        else expect(j).toMatchObject({ items: [], total: 0 });
+      stranger: ok((j: { data: { ManifestID: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.data.map((m) => m.ManifestID)).not.toContain(manifestId);
+        else expect(j).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+      }),
+    },
+    // The service filter's options: a stranger's account has no manifests, so none; the owner's live ones are live's.
+    'GET /portal-api/manifests/services': {
+      stranger: ok((j: { services: string[] }, caller) => {
+        if (!caller.isOwner) expect(j).toEqual({ services: [] });
+        else expect(Array.isArray(j.services)).toBe(true);
       }),
     },
     'POST /portal-api/manifests': { body: {}, stranger: invalid },

@@ -1,7 +1,8 @@
 import 'server-only';
 import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
+import type { TManifestResponse } from '@/lib/schemas/lifecycle';
 import { dailyPackageCount } from '@/lib/manifests/counters';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
@@ -227,39 +228,70 @@ interface ManifestDbRow {
   container_id: string | null;
   service_name: string | null;
   manifest_date: Date | string;
+  manifest_date_defaulted: boolean;
+  services: string[];
   status: string;
   status_updated_at: Date;
   package_count: number;
   header: Record<string, unknown> | null;
 }
 
+/** A manifest row's columns in ManifestDbRow's order, `x` being a container_manifests (kind 0) or daily_manifests (1) row. */
+function manifestColumns(kind: 0 | 1): Sql<never> {
+  // A daily manifest's count is kept by the writes (lib/manifests/counters.ts): its shards summed, never counted. Its
+  // services are kept on its row by the package insert. Its day is read as that day's UTC midnight, whatever the
+  // session's time zone.
+  return kind === 0
+    ? sql`0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.manifest_date_defaulted,
+          ARRAY[x.service_name] AS services, x.status, x.status_updated_at, x.package_count, x.header`
+    : sql`1 AS kind, x.id, x.created_at, NULL::text AS container_id, NULL::text AS service_name,
+          x.manifest_date::timestamp AT TIME ZONE 'UTC' AS manifest_date, false AS manifest_date_defaulted, x.services,
+          x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL::jsonb AS header`;
+}
+
+/**
+ * `q`: the start of the ManifestID or the ContainerID (any case), or the whole tracking number (any case) of one of
+ * the manifest's packages. One set of ids, each part read from an index (the lower(…) text_pattern_ops ones, of the
+ * manifests and of the packages' tracking numbers), so the planner may take the few matching manifests first
+ * instead of filtering the account's manifests one by one.
+ */
+function manifestSearch(kind: 0 | 1, scope: Scope, q: string): Sql<never> {
+  const inScope = (alias: string) =>
+    sql`${sql.id(alias)}.account_id = ${scope.accountId}::uuid AND ${sql.id(alias)}.environment = ${scope.environment}::"Environment"`;
+  const prefix = likePrefix(q);
+  const number = q.toLowerCase();
+  return kind === 0
+    ? sql`x.id IN (
+        SELECT m.id FROM container_manifests m WHERE ${inScope('m')} AND (lower(m.id) LIKE ${prefix} OR lower(m.container_id) LIKE ${prefix})
+        UNION ALL
+        SELECT p.manifest_id FROM container_packages p WHERE ${inScope('p')} AND lower(p.tracking_number) = ${number})`
+    : sql`x.id IN (
+        SELECT d.id FROM daily_manifests d WHERE ${inScope('d')} AND lower(d.id) LIKE ${prefix}
+        UNION ALL
+        SELECT p.daily_manifest_id FROM packages p WHERE ${inScope('p')} AND lower(p.tracking_number) = ${number})`;
+}
+
 function manifestBranch(kind: 0 | 1, scope: Scope, query: ManifestListQuery, cursor: Cursor | undefined, limit: number): Sql<never> | undefined {
   if (query.type === 'container' && kind === 1) return undefined;
   if (query.type === 'daily' && kind === 0) return undefined;
-  // Daily manifests have no service and no container: a filter on either leaves them out.
-  if (kind === 1 && (query.service || query.containerId)) return undefined;
+  // Daily manifests have no container: a filter on one leaves them out.
+  if (kind === 1 && query.containerId) return undefined;
   const where: Sql<never>[] = [sql`x.account_id = ${scope.accountId}::uuid`, sql`x.environment = ${scope.environment}::"Environment"`];
   if (query.status) where.push(sql`x.status = ${query.status}`);
-  if (query.service) where.push(sql`x.service_name = ${query.service}`);
+  // A container has one service (its (account, environment, service_name, created_at, id) index); a daily manifest
+  // the services of its packages, a filter on the rows walked (one per account, environment and day).
+  if (query.service) where.push(kind === 0 ? sql`x.service_name = ${query.service}` : sql`${query.service}::text = ANY(x.services)`);
   if (query.containerId) where.push(sql`x.container_id = ${query.containerId}`);
   if (query.from) where.push(sql`x.manifest_date >= ${query.from}::date`);
   if (query.to) where.push(sql`x.manifest_date < ${query.to}::date + 1`);
-  if (query.q) {
-    const prefix = likePrefix(query.q);
-    where.push(kind === 0 ? sql`(lower(x.id) LIKE ${prefix} OR lower(x.container_id) LIKE ${prefix})` : sql`lower(x.id) LIKE ${prefix}`);
-  }
+  if (query.q) where.push(manifestSearch(kind, scope, query.q));
   where.push(after(kind, cursor));
-  // A daily manifest's count is kept by the writes (lib/manifests/counters.ts): its shards summed, never counted.
-  const select =
-    kind === 0
-      ? sql`SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
-                x.package_count, x.header FROM container_manifests x`
-      : sql`SELECT 1 AS kind, x.id, x.created_at, NULL::text, NULL::text, x.manifest_date::timestamptz, x.status, x.status_updated_at,
-                ${dailyPackageCount()} AS package_count, NULL::jsonb FROM daily_manifests x`;
-  return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
+  const table = kind === 0 ? sql.id('container_manifests') : sql.id('daily_manifests');
+  return sql`(SELECT ${manifestColumns(kind)} FROM ${table} x WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
 
-export async function listManifests(options: Scope & { query: ManifestListQuery }): Promise<ListPage<ReturnType<typeof presentManifest>>> {
+/** GET /manifests (and the portal's Manifests list): container and daily manifests, newest first, in keyset pages. */
+export async function listManifests(options: Scope & { query: ManifestListQuery }): Promise<ListPage<TManifestResponse>> {
   const { query } = options;
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const limit = query.limit + 1;
@@ -278,13 +310,22 @@ function isoDay(value: Date | string): string | null {
   return iso(value)?.slice(0, 10) ?? null;
 }
 
-export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record<string, number>; total_weight_lb: string }) {
+/**
+ * A manifest as every read answers it (the API's and the portal's): the container's request header as accepted,
+ * then what the service keeps (`services`, `PackageCount`, the status and times); `totals` on GET /manifests/{id}.
+ */
+export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record<string, number>; total_weight_lb: string }): TManifestResponse {
+  const container = row.kind === 0;
   const base = {
     object: 'manifest' as const,
     ...(row.header ?? {}),
     ManifestID: row.id,
-    type: row.kind === 0 ? ('container' as const) : ('daily' as const),
-    ManifestDate: row.kind === 0 ? iso(row.manifest_date) : isoDay(row.manifest_date),
+    type: container ? ('container' as const) : ('daily' as const),
+    // The header holds them too, but a row is what the service stored: the columns say them whatever the header kept.
+    ...(container ? { ContainerID: row.container_id ?? '', ServiceName: row.service_name ?? '' } : {}),
+    ManifestDate: container ? iso(row.manifest_date) : isoDay(row.manifest_date),
+    manifest_date_defaulted: row.manifest_date_defaulted,
+    services: row.services.filter((s) => s !== ''),
     PackageCount: row.package_count,
     status: row.status,
     status_updated_at: iso(row.status_updated_at),
@@ -294,11 +335,11 @@ export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record
 }
 
 const manifestById = (scope: Scope, manifestId: string) => sql<ManifestDbRow>`
-  (SELECT 0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.package_count, x.header
-   FROM container_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})
+  (SELECT ${manifestColumns(0)} FROM container_manifests x
+   WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})
   UNION ALL
-  (SELECT 1, x.id, x.created_at, NULL, NULL, x.manifest_date::timestamptz, x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL
-   FROM daily_manifests x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})`;
+  (SELECT ${manifestColumns(1)} FROM daily_manifests x
+   WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.id = ${manifestId})`;
 
 async function findManifest(options: Scope & { manifestId: string }): Promise<ManifestDbRow> {
   const row = await queryRow(pgPool(), manifestById(options, options.manifestId));
@@ -311,7 +352,7 @@ async function findManifest(options: Scope & { manifestId: string }): Promise<Ma
  * manifest's come from its counters (at most 16 rows per status, whatever its size; lib/manifests/counters.ts); a
  * container's (5,000 packages at most) are added up from its packages. Both weigh with package_weight_lb().
  */
-export async function getManifest(options: Scope & { manifestId: string }) {
+export async function getManifest(options: Scope & { manifestId: string }): Promise<TManifestResponse> {
   const row = await findManifest(options);
   const counts = await queryRows(
     pgPool(),
@@ -333,9 +374,73 @@ export async function getManifest(options: Scope & { manifestId: string }) {
   return presentManifest(row, { by_status, total_weight_lb: weight.toFixed(2) });
 }
 
-/** GET /manifests/{id}/packages: its packages, in the order the manifest lists them (newest first for a daily one). */
-export async function listManifestPackages(options: Scope & { manifestId: string; limit: number; cursor?: string }) {
-  // Only whether it exists (one row by primary key): the page does not show the manifest's totals.
+/**
+ * GET /manifests/{id}/packages (and the portal's packages table on a manifest's page): its packages in the order the
+ * manifest lists them, as its handover document and CSV export do: a container's by position (the order of its
+ * ContainerDetails), a daily manifest's by arrival. A page is one range scan of (manifest_id, position) or
+ * (daily_manifest_id, id) from the cursor, whatever the manifest's size; the cursor is the lists' own, its id the
+ * last row's position or package id.
+ */
+export async function listManifestPackages(
+  options: Scope & { manifestId: string; limit: number; cursor?: string },
+): Promise<ListPage<ReturnType<typeof presentPackage>>> {
+  // Only whether it exists (one row by primary key) and its kind: the page does not show the manifest's totals.
   const manifest = await findManifest(options);
-  return listPackages({ ...options, query: { limit: options.limit, cursor: options.cursor, manifestId: manifest.id } });
+  const kind = manifest.kind === 0 ? 0 : 1;
+  const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'numeric');
+  if (cursor && cursor.k !== kind) throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
+  const from = cursor?.i ?? '-1';
+  const limit = options.limit + 1;
+  // The manifest is this account's (findManifest), so its packages are: no account or environment condition here.
+  // With one, a cached generic plan ANDs the account's million-row index into the scan (150 ms a page at 10 M
+  // packages, bench/RESULTS.md); without, the one plan there is reads the manifest's index from the cursor on.
+  const rows = await queryRows(
+    pgPool(),
+    kind === 0
+      ? sql<PackageDbRow & { key: string }>`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.manifest_id,
+              ${manifest.container_id}::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
+              x.detail AS body, x.position::text AS key
+         FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ORDER BY x.position LIMIT ${limit}`
+      : sql<PackageDbRow & { key: string }>`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.daily_manifest_id AS manifest_id,
+              NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body, x.id::text AS key
+         FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ORDER BY x.id LIMIT ${limit}`,
+  );
+  const shown = rows.slice(0, options.limit);
+  const last = shown.at(-1);
+  const has_more = rows.length > options.limit;
+  return {
+    object: 'list',
+    data: shown.map(presentPackage),
+    has_more,
+    // The time only keeps the lists' one cursor format (this order does not use it); a stored time JavaScript cannot
+    // show is the earliest a cursor may hold.
+    next_cursor: has_more && last ? encodeCursor({ t: iso(last.created_at) ?? CURSOR_EPOCH, k: kind, i: last.key }) : null,
+  };
+}
+
+const CURSOR_EPOCH = '2000-01-01T00:00:00.000Z';
+
+/**
+ * The services the account's manifests in this environment have, for the portal's filter: one probe of the
+ * (account_id, environment, service_name, …) index per distinct container service (a skip scan) and the daily
+ * manifests' own lists (one row per day), never a pass over the packages.
+ */
+export async function listManifestServices(scope: Scope): Promise<string[]> {
+  const rows = await queryRows(pgPool(), sql<{ service: string }>`
+    WITH RECURSIVE container_services AS (
+      (SELECT service_name FROM container_manifests
+       WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
+       ORDER BY service_name LIMIT 1)
+      UNION ALL
+      SELECT (SELECT m.service_name FROM container_manifests m
+              WHERE m.account_id = ${scope.accountId}::uuid AND m.environment = ${scope.environment}::"Environment"
+                AND m.service_name > s.service_name
+              ORDER BY m.service_name LIMIT 1)
+      FROM container_services s WHERE s.service_name IS NOT NULL
+    )
+    SELECT service_name AS service FROM container_services WHERE service_name IS NOT NULL
+    UNION
+    SELECT unnest(services) FROM daily_manifests WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
+    ORDER BY 1 LIMIT 100`);
+  return rows.map((r) => r.service).filter((s) => s !== '');
 }

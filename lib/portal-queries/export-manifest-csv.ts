@@ -4,7 +4,7 @@ import { queryRowsInIndexOrder } from '@/lib/index-order';
 import { sql } from '@/lib/sql';
 import { csvCell } from './csv';
 import { exportLine } from './csv-fast';
-import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from './get-manifest';
+import { packageColumns } from './package-columns';
 import type { PortalScope } from './scope';
 
 /** Rows per query: one keyset range scan each, so that memory holds one batch, never the manifest. */
@@ -31,7 +31,7 @@ export async function exportManifestCsv(
     ? null
     : await db.dailyManifest.findFirst({ where: { id, accountId, environment }, select: { id: true } });
   if (!container && !daily) return null;
-  const columns = container ? CONTAINER_PACKAGE_COLUMNS : DAILY_PACKAGE_COLUMNS;
+  const columns = packageColumns(container ? 'container' : 'daily');
   const batch = (after: string) =>
     container
       ? sql<{ key: string; body: Record<string, unknown> }>`SELECT x.position::text AS key, x.detail AS body FROM container_packages x

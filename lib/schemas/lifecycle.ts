@@ -43,18 +43,26 @@ export function rangeInOrder(q: { from?: string; to?: string }, ctx: z.Refinemen
 export const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
 export const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
 
-// GET /manifests
+/** A ServiceName is free text of up to 100 characters (ZContainerManifestRequest, ZPackage): a filter takes any of them. */
+const SERVICE_NAME_MAX = 100;
+
+// GET /manifests (the portal's Manifests list reads the same, through the same operation)
 export const ZListManifestsQuery = z
   .strictObject({
     limit,
     cursor,
     type: oneOf(['container', 'daily'] as const),
     status: oneOf(ALL_STATUSES),
-    service: text({ max: 64 }),
+    service: text({ max: SERVICE_NAME_MAX }).meta({
+      description: "A container's ServiceName, or a service a daily manifest's packages have (its `services`).",
+    }),
     from: day(),
     to: day(),
     container_id: text({ max: 128 }),
-    q: text({ max: 128 }),
+    q: text({ max: 128 }).meta({
+      description:
+        'Search: the start of a ManifestID or a ContainerID (any case), or a tracking number of one of its packages (whole, any case).',
+    }),
   })
   .superRefine(rangeInOrder)
   .transform((q) => ({
@@ -176,7 +184,15 @@ export const ZManifestResponse = z.looseObject({
   object: z.literal('manifest'),
   ManifestID: z.string(),
   type: z.enum(['container', 'daily']),
+  /** A container's: its own, as the header of the request also holds them (every header field is in the answer). */
+  ContainerID: z.string().optional(),
+  ServiceName: z.string().optional(),
+  /** A container: ManifestDate's instant. A daily manifest: its day, YYYY-MM-DD. */
   ManifestDate: z.string().nullable(),
+  manifest_date_defaulted: z.boolean().meta({ description: 'The container was sent without a ManifestDate: it is the day it was received.' }),
+  services: z.array(z.string()).meta({
+    description: "A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive).",
+  }),
   PackageCount: z.number().int(),
   status: z.string(),
   status_updated_at: storedIso,
@@ -205,6 +221,11 @@ export const ZEventResponse = z.object({
 export const ZListPackagesResponse = keysetList(ZPackageResponse);
 export const ZListManifestsResponse = keysetList(ZManifestResponse);
 export const ZListEventsResponse = keysetList(ZEventResponse);
+
+export type TPackageResponse = z.output<typeof ZPackageResponse>;
+export type TManifestResponse = z.output<typeof ZManifestResponse>;
+export type TListPackagesResponse = z.output<typeof ZListPackagesResponse>;
+export type TListManifestsResponse = z.output<typeof ZListManifestsResponse>;
 
 export const ZScanResult = z.object({
   scan_id: z.string(),

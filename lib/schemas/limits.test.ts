@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors/app-error';
 import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/schemas/portal';
-import { ZFindPackageQuery, ZManifestListQuery } from '@/lib/portal-queries/list-params';
+import { ZFindPackageQuery } from '@/lib/portal-queries/list-params';
+import { ZListManifestsQuery } from './lifecycle';
 import {
   containerDetail,
   containerSample,
@@ -305,39 +306,54 @@ describe('published samples are still accepted', () => {
   });
 });
 
-describe('portal list filters', () => {
-  const query = (q: Record<string, string>) => parseOperation(ZManifestListQuery, q);
+describe('the manifests list filters (GET /manifests and the portal, one schema)', () => {
+  const query = (q: Record<string, string>) => parseOperation(ZListManifestsQuery, q);
 
-  it('takes real days in 2000-2099 and plain text', () => {
-    expect(query({ from: '2000-01-01', to: '2099-12-31', q: 'ULD', service: 'AirSkip' })).toEqual({
+  it('takes real days in 2000-2099 and plain text, up to a ServiceName and a search of the longest', () => {
+    expect(query({ from: '2000-01-01', to: '2099-12-31', q: 'ULD', service: 'AirSkip' })).toMatchObject({
+      limit: 25,
       from: '2000-01-01',
       to: '2099-12-31',
       q: 'ULD',
       service: 'AirSkip',
     });
-    // Paging stays lenient: a bad pager value means the first page (offset is no longer a parameter).
-    expect(query({ offset: 'x', limit: '0', type: 'nope', after: 'x'.repeat(201) })).toEqual({});
-    expect(query({ after: 'abc', before: 'def' })).toEqual({ after: 'abc', before: 'def' });
+    // A ServiceName is up to 100 characters (the manifest operations'): the filter takes one that long.
+    expect(query({ service: 'S'.repeat(100), q: 'q'.repeat(128) })).toMatchObject({ service: 'S'.repeat(100), q: 'q'.repeat(128) });
+  });
+
+  it("paging is the API's: a bad limit, type or cursor is a 422 naming it, never the first page in silence", () => {
+    expect(failure(() => query({ limit: '0' })).details).toEqual([{ path: 'limit', message: 'must be between 1 and 100' }]);
+    expect(failure(() => query({ type: 'nope' })).details).toEqual([{ path: 'type', message: 'must be one of: container, daily' }]);
+    expect(failure(() => query({ cursor: 'x'.repeat(201) })).details).toEqual([{ path: 'cursor', message: 'must be at most 200 characters' }]);
   });
 
   it.each([
-    ['from', '2026-02-30', 'is not a real calendar date'],
-    ['to', '0000-00-00', 'is not a real calendar date'],
-    ['from', '9999-99-99', 'is not a real calendar date'],
-    ['from', '0000-01-01', 'must be in the years 2000 to 2099'],
-    ['to', '1999-12-31', 'must be in the years 2000 to 2099'],
-    ['to', '2100-01-01', 'must be in the years 2000 to 2099'],
-    ['from', '2026-1-1', 'must be a date, YYYY-MM-DD'],
+    ['from', '2026-02-30', 'is not a calendar date'],
+    ['to', '0000-00-00', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
+    ['from', '9999-99-99', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
+    ['from', '0000-01-01', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
+    ['to', '1999-12-31', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
+    ['to', '2100-01-01', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
+    ['from', '2026-1-1', 'must be a day YYYY-MM-DD in the years 2000 to 2099'],
     ['q', '\u0000', 'must not contain control characters (found NUL at position 0)'],
     ['service', '\u0000', 'must not contain control characters (found NUL at position 0)'],
     ['q', 'a\ud800', 'must be valid Unicode text (it contains an unpaired surrogate)'],
-    ['q', 'x'.repeat(101), 'must be at most 100 characters'],
+    ['q', 'x'.repeat(129), 'must be at most 128 characters'],
+    ['service', 'x'.repeat(101), 'must be at most 100 characters'],
   ])('%s=%j -> 422 naming it', (name, value, message) => {
     const error = failure(() => query({ [name]: value }));
     expect(error.code).toBe('validation_failed');
     expect(error.details).toEqual([{ path: name, message }]);
   });
 
+  it('a To before the From is a 422 naming to', () => {
+    expect(failure(() => query({ from: '2026-11-20', to: '2026-11-19' })).details).toEqual([
+      { path: 'to', message: 'must not be before from (2026-11-20)' },
+    ]);
+  });
+});
+
+describe('portal lookups', () => {
   it('tracking: the text rule and 64 characters', () => {
     expect(parseOperation(ZFindPackageQuery, { tracking: ' 1Z0001 ' })).toEqual({ tracking: '1Z0001' });
     expect(failure(() => parseOperation(ZFindPackageQuery, { tracking: '\u0000' })).details).toEqual([

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { ZContainerManifestResponse } from './container-manifest';
 import { PACKAGE_STATUSES } from './statuses';
 
-// The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks and
-// documents, answer through their operations and schemas: lib/portal/api-operation.ts). Each route's handler
-// returns its schema's output type, and the component that fetches it reads the same type, so the two cannot drift.
+// The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks,
+// documents, manifests and packages, answer through their operations and schemas: lib/portal/api-operation.ts). Each
+// route's handler returns its schema's output type, and the component that fetches it reads the same type, so the two
+// cannot drift.
 // Types only: nothing parses these at runtime. Times are ISO 8601 text, as JSON carries them.
 
 const isoTime = () => z.string().meta({ format: 'date-time' });
@@ -92,69 +93,11 @@ export const ZCloseOutSettingsResponse = z.object({ cutoff_hour: z.number().int(
 // of an identical body returns the original ManifestID with created: false).
 export const ZPortalContainerManifestResponse = ZContainerManifestResponse.extend({ created: z.boolean() });
 
-// The portal's manifest pages (lib/portal-queries): a list with filters and counts, a manifest's header, a page of
-// its packages. The API reads manifests through GET /manifests (lib/schemas/lifecycle.ts); these are the pages' own.
-const ZManifestType = z.enum(['container', 'daily']);
-
-// An element of GET /portal-api/manifests.
-export const ZPortalManifestListItem = z.object({
-  type: ZManifestType,
-  id: z.string(),
-  containerId: z.string().nullable(),
-  /** The manifest day, YYYY-MM-DD. */
-  manifestDate: z.string(),
-  /** The container's ServiceName, or the distinct services of a daily manifest's packages. */
-  service: z.string().nullable(),
-  packageCount: z.number().int(),
-  createdAt: isoTime(),
-  /** The lifecycle status (a daily manifest: manifested, closed or cancelled). */
-  status: z.string(),
-});
-
-// GET /portal-api/manifests
-export const ZPortalManifestList = z.object({
-  items: z.array(ZPortalManifestListItem),
-  /** Manifests matching the filters (a count of manifest rows, never of packages). */
-  total: z.number().int(),
-  limit: z.number().int(),
-  /** Keyset cursors: `after=nextCursor` gives the next (older) page, `before=prevCursor` the previous one; null at either end. */
-  nextCursor: z.string().nullable(),
-  prevCursor: z.string().nullable(),
-  /** Distinct services across the account's manifests in this environment, for the filter. */
+// GET /portal-api/manifests/services: the options of the Manifests list's service filter. The manifests themselves
+// answer in the API's shape (GET /manifests, lib/schemas/lifecycle.ts), through its operations.
+export const ZManifestServicesResponse = z.object({
+  /** Distinct services of the account's manifests in this environment (containers' and daily manifests'), in order. */
   services: z.array(z.string()),
-});
-
-// GET /portal-api/manifests/{id}
-export const ZPortalManifestDetail = z.object({
-  type: ZManifestType,
-  id: z.string(),
-  containerId: z.string().nullable(),
-  manifestDate: z.string(),
-  manifestDateDefaulted: z.boolean(),
-  service: z.string().nullable(),
-  packageCount: z.number().int(),
-  createdAt: isoTime(),
-  /** Container manifests: every header field as accepted. Daily manifests: null. */
-  header: z.record(z.string(), z.unknown()).nullable(),
-  /** Columns of the packages table and the CSV export, in order. */
-  columns: z.array(z.string()),
-});
-
-// An element of GET /portal-api/manifests/{id}/packages.
-export const ZPortalManifestPackageRow = z.object({
-  position: z.number().int(),
-  trackingNumber: z.string().nullable(),
-  detail: z.record(z.string(), z.unknown()),
-});
-
-// GET /portal-api/manifests/{id}/packages
-export const ZPortalManifestPackagePage = z.object({
-  items: z.array(ZPortalManifestPackageRow),
-  /** The manifest's package count (kept on the manifest row). */
-  total: z.number().int(),
-  limit: z.number().int(),
-  /** `cursor=nextCursor` gives the next page; null on the last one. */
-  nextCursor: z.string().nullable(),
 });
 
 export type TDashboardResponse = z.output<typeof ZDashboardResponse>;
@@ -170,8 +113,4 @@ export type TAirportsResponse = z.output<typeof ZAirportsResponse>;
 export type TImportMappingResponse = z.output<typeof ZImportMappingResponse>;
 export type TCloseOutSettingsResponse = z.output<typeof ZCloseOutSettingsResponse>;
 export type TPortalContainerManifestResponse = z.output<typeof ZPortalContainerManifestResponse>;
-export type TPortalManifestListItem = z.output<typeof ZPortalManifestListItem>;
-export type TPortalManifestList = z.output<typeof ZPortalManifestList>;
-export type TPortalManifestDetail = z.output<typeof ZPortalManifestDetail>;
-export type TPortalManifestPackageRow = z.output<typeof ZPortalManifestPackageRow>;
-export type TPortalManifestPackagePage = z.output<typeof ZPortalManifestPackagePage>;
+export type TManifestServicesResponse = z.output<typeof ZManifestServicesResponse>;

@@ -1,17 +1,14 @@
 import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
 import { env } from '@/lib/env';
+import { listManifestsOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 import { portalRoute, readJson } from '@/lib/portal/route';
-import { listManifests } from '@/lib/portal-queries/list-manifests';
-import { ZManifestListQuery, searchParamsObject } from '@/lib/portal-queries/list-params';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
-import type { TPortalContainerManifestResponse, TPortalManifestList } from '@/lib/schemas/portal-responses';
+import type { TPortalContainerManifestResponse } from '@/lib/schemas/portal-responses';
 
-// GET /portal-api/manifests: container and daily package manifests, filtered and paginated.
-export const GET = portalRoute(async ({ request, accountId, environment }): Promise<TPortalManifestList> => {
-  const query = parseOperation(ZManifestListQuery, searchParamsObject(request.url));
-  return listManifests({ accountId, environment, ...query });
-});
+// GET /portal-api/manifests: GET /manifests's own operation (its filters, keyset pages and the manifest's one shape).
+export const GET = portalOperation(listManifestsOperation);
 
 // POST /portal-api/manifests: the builder's submit; the same parse and create as POST /wf/manifest.
 export const POST = portalRoute(async ({ request, accountId, environment }): Promise<TPortalContainerManifestResponse> => {

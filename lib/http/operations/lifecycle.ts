@@ -1,7 +1,18 @@
 import 'server-only';
 import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { PACKAGE_LIST_PARAMETERS, ZListManifestsQuery, ZListPackagesQuery, ZPageQuery, ZScan, ZScanBatch, ZSimulateRequest, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import {
+  PACKAGE_LIST_PARAMETERS,
+  ZListManifestsQuery,
+  ZListPackagesQuery,
+  ZPageQuery,
+  ZScan,
+  ZScanBatch,
+  ZSimulateRequest,
+  type TListManifestsResponse,
+  type TManifestResponse,
+  type TScanBatchResponse,
+} from '@/lib/schemas/lifecycle';
 import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { cancelManifest, cancelPackage, simulateManifest, simulatePackage } from '@/lib/lifecycle/change-status';
 import { closeManifest } from '@/lib/close-out/close-manifest';
@@ -34,36 +45,36 @@ function manifestId(context: OperationContext): string {
   return context.params.id ?? '';
 }
 
-// GET /manifests: container and daily manifests, newest first.
-export const listManifestsOperation: Operation = async (context) => {
+// GET /manifests: container and daily manifests, newest first (the portal's Manifests list runs it too).
+export const listManifestsOperation: Operation<TListManifestsResponse> = async (context) => {
   const q = parseOperation(ZListManifestsQuery, query(context, MANIFEST_FILTERS));
   return { body: await listManifests({ ...scope(context), query: q }) };
 };
 
 // GET /manifests/:id: with package counts by status and totals.
-export const getManifestOperation: Operation = async (context) => ({ body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) });
+export const getManifestOperation: Operation<TManifestResponse> = async (context) => ({ body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) });
 
-// GET /manifests/:id/packages
+// GET /manifests/:id/packages: in the manifest's order (a container's by position, a daily manifest's by arrival).
 export const listManifestPackagesOperation: Operation = async (context) => {
   const page = parseOperation(ZPageQuery, query(context, ['limit', 'cursor']));
   return { body: await listManifestPackages({ ...scope(context), manifestId: manifestId(context), ...page }) };
 };
 
 // POST /manifests/:id/cancel: the container with its packages, or a daily manifest's still-manifested packages.
-export const cancelManifestOperation: Operation = async (context) => {
+export const cancelManifestOperation: Operation<TManifestResponse> = async (context) => {
   await cancelManifest({ ...scope(context), manifestId: manifestId(context) });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
 // POST /manifests/:id/close: a daily manifest closed (issue 15); 200 with the closed manifest, also when it was closed
 // already. It takes no options: a body is not read (as cancel's).
-export const closeManifestOperation: Operation = async (context) => {
+export const closeManifestOperation: Operation<TManifestResponse> = async (context) => {
   await closeManifest({ ...scope(context), manifestId: manifestId(context) });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
 // POST /version-test/api/1.1/manifests/:id/simulate {status}
-export const simulateManifestOperation: Operation = async (context) => {
+export const simulateManifestOperation: Operation<TManifestResponse> = async (context) => {
   const body = parseOperation(ZSimulateRequest, await context.json());
   await simulateManifest({ ...scope(context), manifestId: manifestId(context), target: body.status, code: body.code, text: body.text });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };

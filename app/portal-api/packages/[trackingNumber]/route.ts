@@ -1,7 +1,5 @@
-import { portalRoute } from '@/lib/portal/route';
-import { getPackage } from '@/lib/lifecycle/read';
+import { getPackageOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// GET /portal-api/packages/{TrackingNumber}: one package, GET /packages/{TrackingNumber}'s shape; another account's: 404.
-export const GET = portalRoute<{ trackingNumber: string }>(async ({ accountId, environment, params }) =>
-  getPackage({ accountId, environment, trackingNumber: params.trackingNumber }),
-);
+// GET /portal-api/packages/{TrackingNumber}: GET /packages/{TrackingNumber}'s own operation; another account's: 404.
+export const GET = portalOperation<{ trackingNumber: string }>(getPackageOperation);

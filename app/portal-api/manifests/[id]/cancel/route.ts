@@ -1,10 +1,6 @@
-import { portalRoute } from '@/lib/portal/route';
-import { cancelManifest } from '@/lib/lifecycle/change-status';
-import { getManifest } from '@/lib/lifecycle/read';
+import { cancelManifestOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// POST /portal-api/manifests/{id}/cancel: a container with its packages, or a daily manifest's still-manifested packages.
-export const POST = portalRoute<{ id: string }>(async ({ accountId, environment, params }) => {
-  const scope = { accountId, environment, manifestId: params.id };
-  await cancelManifest(scope);
-  return getManifest(scope);
-});
+// POST /portal-api/manifests/{id}/cancel: POST /manifests/{id}/cancel's own operation (a container with its packages,
+// or a daily manifest's still-manifested packages); answers the manifest.
+export const POST = portalOperation<{ id: string }>(cancelManifestOperation);

@@ -1,7 +1,6 @@
-import { portalRoute } from '@/lib/portal/route';
-import { getManifest } from '@/lib/lifecycle/read';
+import { getManifestOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// GET /portal-api/manifests/{id}/status: GET /manifests/{id}'s shape (status, package counts by status, totals).
-export const GET = portalRoute<{ id: string }>(async ({ accountId, environment, params }) =>
-  getManifest({ accountId, environment, manifestId: params.id }),
-);
+// GET /portal-api/manifests/{id}/status: the same answer as GET /portal-api/manifests/{id} (GET /manifests/{id}'s
+// operation), kept for pages loaded before the manifest page read both from one request.
+export const GET = portalOperation<{ id: string }>(getManifestOperation);

@@ -1,10 +1,6 @@
-import { portalRoute } from '@/lib/portal/route';
-import { cancelPackage } from '@/lib/lifecycle/change-status';
-import { getPackage } from '@/lib/lifecycle/read';
+import { cancelPackageOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// POST /portal-api/packages/{TrackingNumber}/cancel: 200 with the package (also when cancelled already); 409 not_cancellable once the carrier has it.
-export const POST = portalRoute<{ trackingNumber: string }>(async ({ accountId, environment, params }) => {
-  const scope = { accountId, environment, trackingNumber: params.trackingNumber };
-  await cancelPackage(scope);
-  return getPackage(scope);
-});
+// POST /portal-api/packages/{TrackingNumber}/cancel: POST /packages/{TrackingNumber}/cancel's own operation: 200 with
+// the package (also when cancelled already); 409 not_cancellable once the carrier has it.
+export const POST = portalOperation<{ trackingNumber: string }>(cancelPackageOperation);

@@ -1,7 +1,5 @@
-import { portalRoute } from '@/lib/portal/route';
-import { listPackageEvents } from '@/lib/lifecycle/read';
+import { listPackageEventsOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// GET /portal-api/packages/{TrackingNumber}/events: the package's timeline, oldest first.
-export const GET = portalRoute<{ trackingNumber: string }>(async ({ accountId, environment, params }) =>
-  listPackageEvents({ accountId, environment, trackingNumber: params.trackingNumber }),
-);
+// GET /portal-api/packages/{TrackingNumber}/events: GET /packages/{TrackingNumber}/events's own operation, oldest first.
+export const GET = portalOperation<{ trackingNumber: string }>(listPackageEventsOperation);
