@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { apiBase, authed, expect, screenshots, switchEnvironment, test } from '../fixtures';
 
 const rateBody = {
@@ -69,6 +70,9 @@ test.describe('API tokens', () => {
     await page.getByRole('checkbox', { name: /^manifests:read/ }).check();
     await expect(page.getByText('choose at least one scope, or full access')).toHaveCount(0);
     await screenshots(page, testInfo, 'tokens-scopes-chosen');
+    // The scope choice as accessibility.spec.ts holds every page (that spec sees the form with full access only).
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact && v.impact !== 'minor').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await page.getByRole('button', { name: 'Create test token' }).click();
 
     const shown = page.getByTestId('new-token-value');
