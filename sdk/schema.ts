@@ -1355,7 +1355,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "not_cancellable" | "illegal_transition" | "not_closable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "not_cancellable" | "illegal_transition" | "not_closable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {
@@ -1367,6 +1367,13 @@ export interface components {
                 details_truncated?: number;
                 /** @description On 500s: quote it to support. */
                 request_id?: string;
+                /**
+                 * @description On `insufficient_scope` (403): the scope the operation needs and the token lacks.
+                 * @enum {string}
+                 */
+                required_scope?: "rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read";
+                /** @description On `insufficient_scope` (403): the scopes the token has. */
+                token_scopes?: ("rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read")[];
             } & {
                 [key: string]: unknown;
             };
@@ -1741,6 +1748,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `rates` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over 5 MB. */
             413: {
                 headers: {
@@ -1823,6 +1839,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1949,6 +1974,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The TrackingNumber is already used with a different body. */
             409: {
                 headers: {
@@ -2026,6 +2060,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createWebhook: {
@@ -2069,6 +2112,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation failed: every failing field is listed in `details`. */
             422: {
                 headers: {
@@ -2101,6 +2153,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint in this account and environment. */
             404: {
                 headers: {
@@ -2130,6 +2191,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No such endpoint. */
             404: {
@@ -2170,6 +2240,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such endpoint. */
@@ -2222,6 +2301,15 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookEndpoint"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2272,6 +2360,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,6 +2431,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2384,6 +2490,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2447,6 +2562,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2488,6 +2612,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTest"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2524,6 +2657,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2556,6 +2698,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such endpoint or delivery. */
@@ -2597,6 +2748,15 @@ export interface operations {
                     "application/json": components["schemas"]["ManifestList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -2627,6 +2787,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2664,6 +2833,15 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2694,6 +2872,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2735,6 +2922,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2792,6 +2988,15 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or the live path. */
             404: {
                 headers: {
@@ -2840,6 +3045,15 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -2869,6 +3083,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2902,6 +3125,15 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2931,6 +3163,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2985,6 +3226,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or the live path. */
@@ -3078,6 +3328,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventList"];
                 };
             };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A parameter is invalid; `details` names it. */
             422: {
                 headers: {
@@ -3108,6 +3367,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such event in this account and environment. */
@@ -3149,6 +3417,15 @@ export interface operations {
                     "application/json": components["schemas"]["RequestLogList"];
                 };
             };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -3179,6 +3456,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestLogEntry"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such request in this account and environment (yet, or any more). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_SCOPES } from '@/lib/auth/scopes';
 import { ZContainerManifestResponse } from './container-manifest';
 import { PACKAGE_STATUSES } from './statuses';
 
@@ -37,6 +38,10 @@ export const ZApiTokenRow = z.object({
   createdAt: isoTime(),
   lastUsedAt: isoTime().nullable(),
   revokedAt: isoTime().nullable(),
+  /** null: full access (every scope, those added later included); else exactly these. */
+  scopes: z.array(z.enum(API_SCOPES)).nullable(),
+  /** The portal user who created it; null for `npm run token` and tokens from before this was recorded. */
+  createdBy: z.object({ id: z.string(), email: z.string() }).nullable(),
 });
 
 // GET /portal-api/tokens
