@@ -4,7 +4,10 @@ import { listOutbox } from '@/lib/mail/outbox';
 import { outboxEnabled } from '@/lib/mail/settings';
 import { formatDateTime } from '@/lib/portal/format';
 
-export const metadata: Metadata = { title: 'Outbox (development)', robots: { index: false } };
+// Named only when it exists: a production 404 must not say what would have been here.
+export function generateMetadata(): Metadata {
+  return outboxEnabled() ? { title: 'Outbox (development)', robots: { index: false } } : {};
+}
 // Read at every request: whether the outbox exists is a setting of the running server, not of the build.
 export const dynamic = 'force-dynamic';
 
