@@ -4,11 +4,31 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Button, Card, CardTitle, ErrorState, Field, FocusOnMount, Input, LoadingBlock, Table, Td, Th, Tr } from '@/components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  ErrorState,
+  Field,
+  FocusOnMount,
+  Input,
+  LoadingBlock,
+  Table,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZChangePasswordRequest, type TChangePasswordRequest } from '@/lib/schemas/portal';
-import type { TPasswordChangedResponse, TSessionListResponse, TSessionRow, TSessionsEndedResponse } from '@/lib/schemas/portal-responses';
+import type {
+  TPasswordChangedResponse,
+  TSessionListResponse,
+  TSessionRow,
+  TSessionsEndedResponse,
+} from '@/lib/schemas/portal-responses';
 
 // The signed-in user's own security: change the password (the other sessions end) and see and end sessions.
 
@@ -19,7 +39,10 @@ export function ChangePasswordForm() {
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const form = useForm<TChangePasswordRequest>({ resolver: zodResolver(ZChangePasswordRequest), defaultValues: { currentPassword: '', newPassword: '' } });
+  const form = useForm<TChangePasswordRequest>({
+    resolver: zodResolver(ZChangePasswordRequest),
+    defaultValues: { currentPassword: '', newPassword: '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -94,7 +117,8 @@ function describeAgent(agent: string | null): string {
 }
 
 function signedOutHere() {
-  // A full navigation: nothing of this session may stay in memory.
+  // A full navigation: nothing of this session may stay in memory (as the fetcher does on a 401).
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
   window.location.assign('/sign-in');
 }
 
@@ -102,12 +126,22 @@ function RevokeSessionButton({ session }: { session: TSessionRow }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const revoke = useMutation({
-    mutationFn: () => portal.fetch<TSessionsEndedResponse>(`/portal-api/account/sessions/${encodeURIComponent(session.id)}`, { method: 'DELETE' }),
-    onSuccess: (answer) => (answer.signedOut ? signedOutHere() : void queryClient.invalidateQueries({ queryKey: portal.key('account-sessions') })),
+    mutationFn: () =>
+      portal.fetch<TSessionsEndedResponse>(`/portal-api/account/sessions/${encodeURIComponent(session.id)}`, {
+        method: 'DELETE',
+      }),
+    onSuccess: (answer) =>
+      answer.signedOut ? signedOutHere() : void queryClient.invalidateQueries({ queryKey: portal.key('account-sessions') }),
   });
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <Button variant="secondary" size="sm" loading={revoke.isPending} onClick={() => revoke.mutate()} aria-label={`Sign out ${describeAgent(session.userAgent)}, started ${formatDateTime(session.createdAt)}`}>
+      <Button
+        variant="secondary"
+        size="sm"
+        loading={revoke.isPending}
+        onClick={() => revoke.mutate()}
+        aria-label={`Sign out ${describeAgent(session.userAgent)}, started ${formatDateTime(session.createdAt)}`}
+      >
         {session.current ? 'Sign out' : 'Revoke'}
       </Button>
       {revoke.isError ? (
@@ -160,39 +194,67 @@ export function SessionsPanel() {
         ) : sessions.isError ? (
           <ErrorState title="Could not load sessions" error={sessions.error} onRetry={() => void sessions.refetch()} />
         ) : (
-          <Table label="Sessions">
-            <thead>
-              <tr>
-                <Th>Device</Th>
-                <Th>Address</Th>
-                <Th>Signed in</Th>
-                <Th>Last seen</Th>
-                <Th>
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody>
+          <>
+            {/* Phones: one card per session, the action in reach; wider screens: the table. */}
+            <ul className="space-y-3 sm:hidden" aria-label="Sessions">
               {sessions.data.sessions.map((session) => (
-                <Tr key={session.id} data-testid="session-row">
-                  <Td className="font-medium">
-                    <span title={session.userAgent ?? undefined}>{describeAgent(session.userAgent)}</span>
+                <li key={session.id} className="rounded-md border border-slate-200 p-3" data-testid="session-card">
+                  <p className="font-medium">
+                    {describeAgent(session.userAgent)}
                     {session.current ? (
                       <span className="ml-2">
                         <Badge tone="success">This device</Badge>
                       </span>
                     ) : null}
-                  </Td>
-                  <Td>{session.address ?? '—'}</Td>
-                  <Td>{formatDateTime(session.createdAt)}</Td>
-                  <Td>{session.lastSeenAt ? formatDateTime(session.lastSeenAt) : '—'}</Td>
-                  <Td>
+                  </p>
+                  <p className="mt-1 text-sm text-slate-700">
+                    {session.address ?? 'Unknown address'} · signed in {formatDateTime(session.createdAt)}
+                  </p>
+                  <p className="text-sm text-slate-700">
+                    Last seen {session.lastSeenAt ? formatDateTime(session.lastSeenAt) : '—'}
+                  </p>
+                  <div className="mt-2">
                     <RevokeSessionButton session={session} />
-                  </Td>
-                </Tr>
+                  </div>
+                </li>
               ))}
-            </tbody>
-          </Table>
+            </ul>
+            <div className="hidden sm:block">
+              <Table label="Sessions">
+                <thead>
+                  <tr>
+                    <Th>Device</Th>
+                    <Th>Address</Th>
+                    <Th>Signed in</Th>
+                    <Th>Last seen</Th>
+                    <Th>
+                      <span className="sr-only">Actions</span>
+                    </Th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {sessions.data.sessions.map((session) => (
+                    <Tr key={session.id} data-testid="session-row">
+                      <Td className="font-medium">
+                        <span title={session.userAgent ?? undefined}>{describeAgent(session.userAgent)}</span>
+                        {session.current ? (
+                          <span className="ml-2">
+                            <Badge tone="success">This device</Badge>
+                          </span>
+                        ) : null}
+                      </Td>
+                      <Td>{session.address ?? '—'}</Td>
+                      <Td>{formatDateTime(session.createdAt)}</Td>
+                      <Td>{session.lastSeenAt ? formatDateTime(session.lastSeenAt) : '—'}</Td>
+                      <Td>
+                        <RevokeSessionButton session={session} />
+                      </Td>
+                    </Tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+          </>
         )}
       </div>
     </Card>

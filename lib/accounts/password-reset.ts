@@ -37,8 +37,9 @@ export async function requestPasswordReset(options: TForgotPasswordRequest & { a
     await db.passwordReset.updateMany({ where: { tokenHash: tokenHash(token) }, data: { usedAt: new Date() } });
     return answer;
   }
+  const now = new Date();
   await db.passwordReset.create({
-    data: { userId: user.id, tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + minutes * 60_000), requestedBy: options.address },
+    data: { userId: user.id, tokenHash: tokenHash(token), createdAt: now, expiresAt: new Date(now.getTime() + minutes * 60_000), requestedBy: options.address },
   });
   sendMailInBackground(passwordResetMail({ to: user.email, link: appLink(RESET_PATH, { token }), minutes }));
   return answer;
