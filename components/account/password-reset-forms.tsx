@@ -6,7 +6,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Alert, Button, Card, Field, FocusOnMount, Input } from '@/components/ui';
 import { applyFieldErrors, portalFetch } from '@/lib/portal/fetcher';
-import { ZForgotPasswordRequest, ZResetPasswordRequest, type TForgotPasswordRequest, type TResetPasswordRequest } from '@/lib/schemas/portal';
+import {
+  ZForgotPasswordRequest,
+  ZResetPasswordRequest,
+  type TForgotPasswordRequest,
+  type TResetPasswordRequest,
+} from '@/lib/schemas/portal';
 import type { TForgotPasswordResponse } from '@/lib/schemas/portal-responses';
 
 // The signed-out half of a password reset: asking for a link (/forgot-password) and using it (/reset-password).
@@ -43,7 +48,9 @@ export function ForgotPasswordForm() {
         </div>
       ) : (
         <>
-          <p className="mb-4 text-sm text-slate-700">Enter the e-mail you sign in with and we will send you a link to choose a new password.</p>
+          <p className="mb-4 text-sm text-slate-700">
+            Enter the e-mail you sign in with and we will send you a link to choose a new password.
+          </p>
           <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
             {formError ? (
               <FocusOnMount focusKey={formError}>
@@ -72,7 +79,10 @@ export function ForgotPasswordForm() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<TResetPasswordRequest>({ resolver: zodResolver(ZResetPasswordRequest), defaultValues: { token, password: '' } });
+  const form = useForm<TResetPasswordRequest>({
+    resolver: zodResolver(ZResetPasswordRequest),
+    defaultValues: { token, password: '' },
+  });
   const { errors, isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async (values) => {

@@ -53,7 +53,8 @@ async function mailTo(to: string, subject: RegExp, after = 0, timeoutMs = 10_000
   for (;;) {
     const found = inbox.slice(after).find((m) => m.to.includes(to) && subject.test(m.text));
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms (inbox: ${inbox.length})`);
+    if (Date.now() > deadline)
+      throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms (inbox: ${inbox.length})`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -83,8 +84,12 @@ async function signIn(email: string, password: string, base = suiteBaseUrl) {
 async function csrfOf(cookie: string): Promise<string> {
   const { createHash } = await import('node:crypto');
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
-  return (await db.session.findUniqueOrThrow({ where: { id: createHash('sha256').update(secret).digest('hex') }, select: { csrfToken: true } }))
-    .csrfToken;
+  return (
+    await db.session.findUniqueOrThrow({
+      where: { id: createHash('sha256').update(secret).digest('hex') },
+      select: { csrfToken: true },
+    })
+  ).csrfToken;
 }
 
 async function portal(cookie: string, method: string, path: string, body?: unknown, options: { csrf?: string | null } = {}) {
@@ -227,7 +232,10 @@ describe('password reset by e-mail', () => {
     const email = await emailOf(who);
     const started = Date.now();
     expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
-    const row = await db.passwordReset.findFirstOrThrow({ where: { user: { email } }, select: { expiresAt: true, createdAt: true } });
+    const row = await db.passwordReset.findFirstOrThrow({
+      where: { user: { email } },
+      select: { expiresAt: true, createdAt: true },
+    });
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(30 * 60_000);
     expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(started - 5_000);
   });
@@ -292,7 +300,11 @@ describe('password reset by e-mail', () => {
     const who = await signUp('Poison');
     const email = await emailOf(who);
     const before = inbox.length;
-    const asked = await post('/portal-api/auth/forgot-password', { email }, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    const asked = await post(
+      '/portal-api/auth/forgot-password',
+      { email },
+      { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    );
     expect(asked.status).toBe(202);
     const mail = await mailTo(email, /Reset your Carrier password/, before);
     expect(mail.text).not.toContain('evil.example');
@@ -310,22 +322,35 @@ describe('password reset by e-mail', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // An unknown e-mail is counted alike (a 429 must not tell which e-mails have accounts).
     const stranger = `nobody-${randomBytes(4).toString('hex')}@example.com`;
-    for (let i = 0; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/forgot-password', { email: stranger })).status).toBe(202);
+    for (let i = 0; i < PER_EMAIL; i++)
+      expect((await post('/portal-api/auth/forgot-password', { email: stranger })).status).toBe(202);
     expect((await post('/portal-api/auth/forgot-password', { email: stranger })).status).toBe(429);
 
     // Per address, whatever the e-mails.
     const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     for (let i = 0; i < PER_ADDRESS; i++) {
-      const answer = await post('/portal-api/auth/forgot-password', { email: `spray-${i}-${randomBytes(3).toString('hex')}@example.com` }, { 'x-forwarded-for': address });
+      const answer = await post(
+        '/portal-api/auth/forgot-password',
+        { email: `spray-${i}-${randomBytes(3).toString('hex')}@example.com` },
+        { 'x-forwarded-for': address },
+      );
       expect(answer.status, answer.text).toBe(202);
     }
-    const sprayed = await post('/portal-api/auth/forgot-password', { email: `spray-x@example.com` }, { 'x-forwarded-for': address });
+    const sprayed = await post(
+      '/portal-api/auth/forgot-password',
+      { email: `spray-x@example.com` },
+      { 'x-forwarded-for': address },
+    );
     expect(sprayed.status).toBe(429);
     expect(Number(sprayed.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('refuses a cross-site request and a non-JSON body', async () => {
-    const foreign = await post('/portal-api/auth/forgot-password', { email: 'a@example.com' }, { origin: 'https://evil.example' });
+    const foreign = await post(
+      '/portal-api/auth/forgot-password',
+      { email: 'a@example.com' },
+      { origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
     const form = await fetch(`${appUrl}/portal-api/auth/forgot-password`, {
       method: 'POST',
@@ -343,18 +368,33 @@ describe('change password', () => {
     const other = await signIn(email, PASSWORD(who));
     expect(other.status).toBe(200);
 
-    const wrong = await portal(who.cookie, 'POST', '/portal-api/account/password', { currentPassword: 'not-my-password', newPassword: 'brand-new-password-1' });
+    const wrong = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+      currentPassword: 'not-my-password',
+      newPassword: 'brand-new-password-1',
+    });
     expect(wrong.status, wrong.text).toBe(422);
     expect(wrong.json.error.details).toEqual([{ path: 'currentPassword', message: 'is not your current password' }]);
-    const short = await portal(who.cookie, 'POST', '/portal-api/account/password', { currentPassword: PASSWORD(who), newPassword: 'short' });
+    const short = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+      currentPassword: PASSWORD(who),
+      newPassword: 'short',
+    });
     expect(short.status).toBe(422);
     expect(short.json.error.details.map((d: { path: string }) => d.path)).toEqual(['newPassword']);
-    const noCsrf = await portal(who.cookie, 'POST', '/portal-api/account/password', { currentPassword: PASSWORD(who), newPassword: 'brand-new-password-1' }, { csrf: null });
+    const noCsrf = await portal(
+      who.cookie,
+      'POST',
+      '/portal-api/account/password',
+      { currentPassword: PASSWORD(who), newPassword: 'brand-new-password-1' },
+      { csrf: null },
+    );
     expect(noCsrf.status).toBe(403);
     expect(await sessionStatus(other.cookie)).toBe(200);
 
     const before = inbox.length;
-    const changed = await portal(who.cookie, 'POST', '/portal-api/account/password', { currentPassword: PASSWORD(who), newPassword: 'brand-new-password-1' });
+    const changed = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+      currentPassword: PASSWORD(who),
+      newPassword: 'brand-new-password-1',
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.json).toEqual({ ok: true, sessionsEnded: 1 });
     expect(await sessionStatus(who.cookie)).toBe(200);
@@ -371,7 +411,14 @@ describe('change password', () => {
     const before = inbox.length;
     expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
     const link = resetLink(await mailTo(email, /Reset your Carrier password/, before));
-    expect((await portal(who.cookie, 'POST', '/portal-api/account/password', { currentPassword: PASSWORD(who), newPassword: 'changed-password-22' })).status).toBe(200);
+    expect(
+      (
+        await portal(who.cookie, 'POST', '/portal-api/account/password', {
+          currentPassword: PASSWORD(who),
+          newPassword: 'changed-password-22',
+        })
+      ).status,
+    ).toBe(200);
     const used = await post('/portal-api/auth/reset-password', { token: tokenOf(link), password: 'attacker-password-1' });
     expect(used.status).toBe(422);
   });
@@ -383,7 +430,11 @@ describe('sessions', () => {
     const email = await emailOf(who);
     const laptop = await fetch(`${appUrl}/portal-api/auth/sign-in`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.77', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': '192.0.2.77',
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+      },
       body: JSON.stringify({ email, password: PASSWORD(who) }),
     });
     expect(laptop.status).toBe(200);
@@ -395,7 +446,11 @@ describe('sessions', () => {
     expect(listed.json.sessions).toHaveLength(3);
     expect(listed.json.sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
     const laptopRow = listed.json.sessions.find((s: { address: string }) => s.address === '192.0.2.77');
-    expect(laptopRow).toMatchObject({ userAgent: expect.stringContaining('Firefox'), current: false, lastSeenAt: expect.any(String) });
+    expect(laptopRow).toMatchObject({
+      userAgent: expect.stringContaining('Firefox'),
+      current: false,
+      lastSeenAt: expect.any(String),
+    });
     expect(laptopRow.id).toMatch(/^[0-9a-f-]{36}$/);
     // Nothing of the session's key is in the answer.
     expect(listed.text).not.toMatch(/[0-9a-f]{64}/);
@@ -407,7 +462,9 @@ describe('sessions', () => {
     expect(foreign.status).toBe(404);
     expect(await sessionStatus(laptopCookie)).toBe(200);
     expect((await portal(who.cookie, 'DELETE', '/portal-api/account/sessions/not-a-uuid')).status).toBe(404);
-    expect((await portal(who.cookie, 'DELETE', `/portal-api/account/sessions/${laptopRow.id}`, undefined, { csrf: null })).status).toBe(403);
+    expect(
+      (await portal(who.cookie, 'DELETE', `/portal-api/account/sessions/${laptopRow.id}`, undefined, { csrf: null })).status,
+    ).toBe(403);
 
     const revoked = await portal(who.cookie, 'DELETE', `/portal-api/account/sessions/${laptopRow.id}`);
     expect(revoked.status, revoked.text).toBe(200);
@@ -449,7 +506,10 @@ describe('the development outbox', () => {
     await sendMail(passwordResetMail({ to, link: 'http://localhost:3000/reset-password?token=x', minutes: 30 }));
     const kept = await db.outboxMail.findMany({ where: { to } });
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ subject: 'Reset your Carrier password', links: ['http://localhost:3000/reset-password?token=x'] });
+    expect(kept[0]).toMatchObject({
+      subject: 'Reset your Carrier password',
+      links: ['http://localhost:3000/reset-password?token=x'],
+    });
     expect(kept[0].html).toContain('href="http://localhost:3000/reset-password?token=x"');
   });
 });

@@ -21,13 +21,19 @@ async function signIn(page: Page, email: string, password: string) {
 /** The newest reset link mailed to `email`, from the outbox page. */
 async function resetLinkFromOutbox(page: Page, email: string): Promise<string> {
   await page.goto('/dev/outbox');
-  const mail = page.getByTestId('outbox-mail').filter({ has: page.getByTestId('outbox-to').getByText(email, { exact: true }) }).filter({ hasText: 'Reset your Carrier password' }).first();
+  const mail = page
+    .getByTestId('outbox-mail')
+    .filter({ has: page.getByTestId('outbox-to').getByText(email, { exact: true }) })
+    .filter({ hasText: 'Reset your Carrier password' })
+    .first();
   await expect(mail).toBeVisible();
   return (await mail.getByRole('link').first().getAttribute('href'))!;
 }
 
 test.describe('forgotten password, change password, sessions', () => {
-  test('a shipper resets a forgotten password by e-mail; the old session ends and the link works once', async ({ browser }, testInfo) => {
+  test('a shipper resets a forgotten password by e-mail; the old session ends and the link works once', async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const baseURL = testInfo.project.use.baseURL;
     const user = uniqueUser('reset');
@@ -86,7 +92,9 @@ test.describe('forgotten password, change password, sessions', () => {
     await phone.context().close();
   });
 
-  test('a signed-in shipper changes the password, sees its sessions, revokes one and signs out everywhere', async ({ browser }, testInfo) => {
+  test('a signed-in shipper changes the password, sees its sessions, revokes one and signs out everywhere', async ({
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const baseURL = testInfo.project.use.baseURL;
     const user = uniqueUser('account');
@@ -123,7 +131,11 @@ test.describe('forgotten password, change password, sessions', () => {
     await signIn(third, user.email, 'a-brand-new-password');
     await desk.reload();
     await expect(rows).toHaveCount(3);
-    await rows.filter({ hasNotText: 'This device' }).first().getByRole('button', { name: /^Sign out / }).click();
+    await rows
+      .filter({ hasNotText: 'This device' })
+      .first()
+      .getByRole('button', { name: /^Sign out / })
+      .click();
     await expect(rows).toHaveCount(2);
     const stillIn = await Promise.all(
       [other, third].map(async (page) => {

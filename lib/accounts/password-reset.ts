@@ -31,7 +31,9 @@ export async function requestPasswordReset(options: TForgotPasswordRequest & { a
   const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true, email: true } });
   const token = randomBytes(32).toString('base64url');
   const minutes = env().PASSWORD_RESET_MINUTES;
-  const answer = { message: `If an account exists for this e-mail, we sent it a link to reset the password. It works for ${minutes} minutes.` };
+  const answer = {
+    message: `If an account exists for this e-mail, we sent it a link to reset the password. It works for ${minutes} minutes.`,
+  };
   if (!user) {
     // A write of the same cost as a real link's, that changes nothing: an unknown e-mail takes as long.
     await db.passwordReset.updateMany({ where: { tokenHash: tokenHash(token) }, data: { usedAt: new Date() } });
@@ -39,7 +41,13 @@ export async function requestPasswordReset(options: TForgotPasswordRequest & { a
   }
   const now = new Date();
   await db.passwordReset.create({
-    data: { userId: user.id, tokenHash: tokenHash(token), createdAt: now, expiresAt: new Date(now.getTime() + minutes * 60_000), requestedBy: options.address },
+    data: {
+      userId: user.id,
+      tokenHash: tokenHash(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + minutes * 60_000),
+      requestedBy: options.address,
+    },
   });
   sendMailInBackground(passwordResetMail({ to: user.email, link: appLink(RESET_PATH, { token }), minutes }));
   return answer;
@@ -50,7 +58,10 @@ export type ResetLinkState = 'valid' | 'expired' | 'used' | 'invalid';
 /** What a link is, for the reset page (opening the page uses nothing: mail scanners open links too). */
 export async function checkPasswordResetLink(token: unknown): Promise<ResetLinkState> {
   if (!ZPasswordResetToken.safeParse(token).success) return 'invalid';
-  const row = await db.passwordReset.findUnique({ where: { tokenHash: tokenHash(token as string) }, select: { usedAt: true, expiresAt: true } });
+  const row = await db.passwordReset.findUnique({
+    where: { tokenHash: tokenHash(token as string) },
+    select: { usedAt: true, expiresAt: true },
+  });
   if (!row) return 'invalid';
   if (row.usedAt) return 'used';
   return row.expiresAt.getTime() <= Date.now() ? 'expired' : 'valid';
@@ -67,9 +78,14 @@ export const RESET_LINK_MESSAGES: Record<Exclude<ResetLinkState, 'valid'>, strin
  * of the user, and sends a notice. Returns the user, for a fresh session. A used, expired or unknown link: 422
  * naming `token`. Counted by the per-address mail limit (it sends the notice).
  */
-export async function resetPassword(options: TResetPasswordRequest & { address: string }): Promise<{ userId: string; sessionsEnded: number }> {
+export async function resetPassword(
+  options: TResetPasswordRequest & { address: string },
+): Promise<{ userId: string; sessionsEnded: number }> {
   const hash = tokenHash(options.token);
-  const row = await db.passwordReset.findUnique({ where: { tokenHash: hash }, select: { userId: true, user: { select: { email: true } } } });
+  const row = await db.passwordReset.findUnique({
+    where: { tokenHash: hash },
+    select: { userId: true, user: { select: { email: true } } },
+  });
   if (!row) throw linkRefused('invalid');
   // Per address only: each link sends at most one notice, and the links are counted per e-mail already, so a
   // stranger who used up an e-mail's count cannot keep its owner from using the link they have.
@@ -77,7 +93,10 @@ export async function resetPassword(options: TResetPasswordRequest & { address: 
   const passwordHash = await hashPassword(options.password);
   const now = new Date();
   const sessionsEnded = await db.$transaction(async (tx) => {
-    const used = await tx.passwordReset.updateMany({ where: { tokenHash: hash, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const used = await tx.passwordReset.updateMany({
+      where: { tokenHash: hash, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (used.count !== 1) return null;
     await tx.passwordReset.updateMany({ where: { userId: row.userId, usedAt: null }, data: { usedAt: now } });
     await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });

@@ -12,7 +12,10 @@ export async function admitMailRequest(options: { email?: string; address: strin
   const { mailAddress, mailEmail } = limiters();
   const address = addressKey(options.address);
   const email = options.email === undefined ? undefined : emailKey(options.email);
-  const [byAddress, byEmail] = await Promise.all([consume(mailAddress, address), email === undefined ? undefined : consume(mailEmail, email)]);
+  const [byAddress, byEmail] = await Promise.all([
+    consume(mailAddress, address),
+    email === undefined ? undefined : consume(mailEmail, email),
+  ]);
   if (!byAddress && !byEmail) return;
   // A refused request sends nothing: give back the point the other limiter took for it.
   await Promise.all([!byAddress && mailAddress.reward(address), email !== undefined && !byEmail && mailEmail.reward(email)]);

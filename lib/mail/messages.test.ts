@@ -20,9 +20,16 @@ describe('mail messages', () => {
   });
 
   it('a change notice says how and when, in UTC, and links to a reset', () => {
-    const mail = passwordChangedMail({ to: 'a@example.com', at: new Date('2026-11-24T08:30:59Z'), how: 'change', resetLink: link });
+    const mail = passwordChangedMail({
+      to: 'a@example.com',
+      at: new Date('2026-11-24T08:30:59Z'),
+      how: 'change',
+      resetLink: link,
+    });
     expect(mail.text).toContain('changed from the account page at 2026-11-24 08:30 UTC');
-    expect(passwordChangedMail({ to: 'a@example.com', at: new Date(), how: 'reset', resetLink: link }).text).toContain('reset through a link');
+    expect(passwordChangedMail({ to: 'a@example.com', at: new Date(), how: 'reset', resetLink: link }).text).toContain(
+      'reset through a link',
+    );
     expect(mail.links).toEqual([link]);
   });
 });

@@ -39,11 +39,16 @@ export async function sendMail(message: MailMessage): Promise<void> {
     log.info({ mail: { subject: message.subject, messageId: info.messageId } }, 'mail sent');
     return;
   }
-  log.info({ mail: { to: message.to, subject: message.subject, links: message.links } }, 'mail not sent: no SMTP_URL (see the links here)');
+  log.info(
+    { mail: { to: message.to, subject: message.subject, links: message.links } },
+    'mail not sent: no SMTP_URL (see the links here)',
+  );
   if (!outboxEnabled()) return;
   await db.$transaction([
     db.outboxMail.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - OUTBOX_KEEP_MS) } } }),
-    db.outboxMail.create({ data: { to: message.to, subject: message.subject, text: message.text, html: message.html, links: message.links } }),
+    db.outboxMail.create({
+      data: { to: message.to, subject: message.subject, text: message.text, html: message.html, links: message.links },
+    }),
   ]);
 }
 
@@ -53,5 +58,7 @@ export async function sendMail(message: MailMessage): Promise<void> {
  * A failure is logged; the user asks again.
  */
 export function sendMailInBackground(message: MailMessage): void {
-  sendMail(message).catch((error: unknown) => log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'));
+  sendMail(message).catch((error: unknown) =>
+    log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'),
+  );
 }

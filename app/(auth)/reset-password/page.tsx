@@ -7,7 +7,11 @@ export const metadata: Metadata = { title: 'Choose a new password', referrer: 'n
 
 // GET /reset-password?token=…: the link in a reset mail. Opening it uses nothing (mail scanners open links too);
 // a used, expired or malformed link says so, and how to get a new one.
-export default async function ResetPasswordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ResetPasswordPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { token } = await searchParams;
   const state = await checkPasswordResetLink(token);
   if (state !== 'valid') return <ResetLinkRefused message={RESET_LINK_MESSAGES[state]} />;

@@ -42,7 +42,9 @@ export default async function OutboxPage() {
                   </li>
                 ))}
               </ul>
-              <pre className="mt-3 whitespace-pre-wrap break-words rounded bg-slate-50 p-3 text-xs text-slate-800">{mail.text}</pre>
+              <pre className="mt-3 whitespace-pre-wrap break-words rounded bg-slate-50 p-3 text-xs text-slate-800">
+                {mail.text}
+              </pre>
             </li>
           ))}
         </ol>

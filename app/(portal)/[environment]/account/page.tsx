@@ -8,7 +8,10 @@ export const metadata: Metadata = { title: 'Your account' };
 export default function AccountPage() {
   return (
     <>
-      <PageHeader title="Your account" description="Your password and where you are signed in. These are yours, not the environment's." />
+      <PageHeader
+        title="Your account"
+        description="Your password and where you are signed in. These are yours, not the environment's."
+      />
       <div className="space-y-6">
         <ChangePasswordForm />
         <SessionsPanel />
