@@ -35,11 +35,14 @@ export async function requestPasswordReset(options: TForgotPasswordRequest & { a
     message: `If an account exists for this e-mail, we sent it a link to reset the password. It works for ${minutes} minutes.`,
   };
   if (!user) {
-    // A write of the same cost as a real link's, that changes nothing: an unknown e-mail takes as long.
+    // Statements of the same cost as a real link's, that change nothing: an unknown e-mail takes as long.
+    await db.passwordReset.deleteMany({ where: { tokenHash: tokenHash(token), expiresAt: { lt: new Date(0) } } });
     await db.passwordReset.updateMany({ where: { tokenHash: tokenHash(token) }, data: { usedAt: new Date() } });
     return answer;
   }
   const now = new Date();
+  // The user's dead links are kept a day (for whoever asks why a link failed), then dropped here.
+  await db.passwordReset.deleteMany({ where: { userId: user.id, expiresAt: { lt: new Date(now.getTime() - 24 * 3_600_000) } } });
   await db.passwordReset.create({
     data: {
       userId: user.id,

@@ -6,7 +6,7 @@ import { log } from '@/lib/log';
 import type { MailMessage } from './messages';
 import { outboxEnabled } from './settings';
 
-// The one mailer. With SMTP_URL: nodemailer's SMTP transport (one pooled transport per process). Without it (the
+// The one mailer. With SMTP_URL: nodemailer's SMTP transport (one per process). Without it (the
 // embedded default): the message's subject, recipient and links go to the server log, and, when the outbox is on
 // (lib/mail/settings.ts), the whole message to the outbox_mails table that /dev/outbox shows, in the database
 // because every worker process of `npm start` must see the same outbox. docs/decisions/mail.md.
