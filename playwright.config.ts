@@ -79,6 +79,11 @@ export default defineConfig({
       // e2e/api-pw/trust-boundaries.spec.ts proves the limits on servers of its own, at their defaults.
       SIGN_UPS_PER_ADDRESS_PER_HOUR: '100000',
       SIGN_IN_FAILURES_PER_ADDRESS: '100000',
+      // No SMTP_URL: mail goes to the development outbox (/dev/outbox), which the password-reset spec reads, and
+      // its links start with this server's address.
+      MAIL_OUTBOX: 'on',
+      APP_URL: baseURL,
+      MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: '100000',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       // Production on a DATABASE_URL needs the key webhook secrets are encrypted under. A fixed one for
       // tests only, so runs on the same database agree; the embedded default keeps its own in .data/.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseTrustedProxies } from './net/trusted-proxies';
 
 // Parsed once, at first use; a missing or malformed variable stops the process with a clear message.
+const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
 const ZEnv = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
@@ -95,6 +96,30 @@ const ZEnv = z.object({
   /** Sign-up attempts one address may make per hour (a taken e-mail or company counts). */
   SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
 
+  // E-mail (lib/mail, docs/decisions/mail.md): password resets and password-change notices.
+  /**
+   * The SMTP server mail goes through, e.g. `smtps://user:pass@smtp.example.com:465` or `smtp://127.0.0.1:2525`.
+   * Unset (the embedded default): nothing is sent; each message is logged, and kept for the outbox page when MAIL_OUTBOX is on.
+   */
+  SMTP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+  /** The sender of every message: an address, or `Name <address>`. */
+  MAIL_FROM: z.string().trim().min(3).max(320).default('Carrier <no-reply@localhost>'),
+  /**
+   * The portal's public address, which every link in a mail starts with (never the request's Host header, which a
+   * client chooses). Unset: http://localhost:$PORT, for a laptop; required in production once SMTP_URL is set.
+   */
+  APP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  /**
+   * The development outbox (/dev/outbox): unsent mail kept in the database and shown to anyone who can reach the page.
+   * Unset: on unless NODE_ENV is production. Never turn it on for a server others can reach.
+   */
+  MAIL_OUTBOX: z.preprocess(emptyIsUnset, z.enum(['on', 'off']).optional()),
+  /** How long a password-reset link works. */
+  PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
+  /** Requests that send mail (forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
+  MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
+  MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
+
   // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
   /**
    * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
@@ -123,6 +148,9 @@ const ZEnv = z.object({
   path: ['WEBHOOK_SECRETS_KEY'],
   message:
     'is required in production (base64 of 32 random bytes: `openssl rand -base64 32`); only `npm start` on the embedded database makes one itself, in .data/',
+}).refine((value) => value.NODE_ENV !== 'production' || value.SMTP_URL === undefined || value.APP_URL !== undefined, {
+  path: ['APP_URL'],
+  message: 'is required in production when SMTP_URL is set: the links in mail start with it (e.g. https://carrier.example.com)',
 }).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
   path: ['WEBHOOK_LEASE_MS'],
   message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',

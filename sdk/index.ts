@@ -19,6 +19,8 @@ export class CarrierApiError extends Error {
   readonly code: Envelope['code'] | 'network_error';
   readonly details: NonNullable<Envelope['details']>;
   readonly requestId: string | null;
+  /** On 403 `insufficient_scope`: the scope the operation needs and the token lacks. */
+  readonly requiredScope: NonNullable<Envelope['required_scope']> | null;
 
   constructor(status: number, envelope: Partial<Envelope>, requestId: string | null) {
     super(envelope.message ?? `HTTP ${status}`);
@@ -27,6 +29,7 @@ export class CarrierApiError extends Error {
     this.code = envelope.code ?? 'internal_error';
     this.details = envelope.details ?? [];
     this.requestId = requestId;
+    this.requiredScope = envelope.required_scope ?? null;
   }
 }
 

@@ -1355,7 +1355,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "not_cancellable" | "illegal_transition" | "not_closable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "not_cancellable" | "illegal_transition" | "not_closable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {
@@ -1367,6 +1367,13 @@ export interface components {
                 details_truncated?: number;
                 /** @description On 500s: quote it to support. */
                 request_id?: string;
+                /**
+                 * @description On `insufficient_scope` (403): the scope the operation needs and the token lacks.
+                 * @enum {string}
+                 */
+                required_scope?: "rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read";
+                /** @description On `insufficient_scope` (403): the scopes the token has. */
+                token_scopes?: ("rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read")[];
             } & {
                 [key: string]: unknown;
             };
@@ -1753,6 +1760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `rates` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over 5 MB. */
             413: {
                 headers: {
@@ -1835,6 +1851,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,6 +1986,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The TrackingNumber is already used with a different body. */
             409: {
                 headers: {
@@ -2038,6 +2072,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createWebhook: {
@@ -2081,6 +2124,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Validation failed: every failing field is listed in `details`. */
             422: {
                 headers: {
@@ -2113,6 +2165,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint in this account and environment. */
             404: {
                 headers: {
@@ -2142,6 +2203,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description No such endpoint. */
             404: {
@@ -2182,6 +2252,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such endpoint. */
@@ -2234,6 +2313,15 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookEndpoint"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2284,6 +2372,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2346,6 +2443,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2396,6 +2502,15 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2459,6 +2574,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2500,6 +2624,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTest"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2536,6 +2669,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such endpoint. */
             404: {
                 headers: {
@@ -2568,6 +2710,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookRedelivery"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such endpoint or delivery. */
@@ -2609,6 +2760,15 @@ export interface operations {
                     "application/json": components["schemas"]["ManifestList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -2639,6 +2799,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2676,6 +2845,15 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2706,6 +2884,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2747,6 +2934,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2804,6 +3000,15 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or the live path. */
             404: {
                 headers: {
@@ -2852,6 +3057,15 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -2881,6 +3095,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2914,6 +3137,15 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
@@ -2943,6 +3175,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such manifest or package in this account and environment. */
@@ -2997,6 +3238,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or the live path. */
@@ -3090,6 +3340,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventList"];
                 };
             };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A parameter is invalid; `details` names it. */
             422: {
                 headers: {
@@ -3120,6 +3379,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such event in this account and environment. */
@@ -3161,6 +3429,15 @@ export interface operations {
                     "application/json": components["schemas"]["RequestLogList"];
                 };
             };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A parameter is invalid, unknown or repeated; `details` names it. */
             422: {
                 headers: {
@@ -3191,6 +3468,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestLogEntry"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No such request in this account and environment (yet, or any more). */

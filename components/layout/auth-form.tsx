@@ -56,6 +56,11 @@ export function SignInForm() {
         </Button>
       </form>
       <p className="mt-4 text-sm text-slate-700">
+        <Link href="/forgot-password" className="font-medium text-brand-700 underline">
+          Forgot password?
+        </Link>
+      </p>
+      <p className="mt-2 text-sm text-slate-700">
         New to Carrier?{' '}
         <Link href="/sign-up" className="font-medium text-brand-700 underline">
           Create an account

@@ -18,6 +18,7 @@ export const NAV = [
   { href: '/tokens', label: 'API tokens' },
   { href: '/rate-cards', label: 'Rate cards' },
   { href: '/settings', label: 'Settings' },
+  { href: '/account', label: 'Account' },
   { href: '/docs', label: 'API reference' },
 ] as const;
 

@@ -2,7 +2,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import {
   Alert,
@@ -22,6 +22,7 @@ import {
   Th,
   Tr,
 } from '@/components/ui';
+import { API_SCOPES, SCOPE_DESCRIPTIONS } from '@/lib/auth/scopes';
 import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/schemas/portal';
@@ -32,7 +33,11 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
   const { environment } = portal;
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '' } });
+  // scopes null: full access; an array: exactly the boxes ticked (at least one, as the shared schema says).
+  const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '', scopes: null } });
+  const scopes = useWatch({ control: form.control, name: 'scopes' });
+  const restricted = Array.isArray(scopes);
+  const scopesError = form.formState.errors.scopes;
   const create = useMutation({
     mutationFn: (values: TCreateTokenRequest) => portal.fetch<TCreatedApiTokenResponse>('/portal-api/tokens', { body: values }),
     onSuccess: (token) => {
@@ -40,7 +45,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
       onCreated(token);
       void queryClient.invalidateQueries({ queryKey: portal.key('tokens') });
     },
-    onError: (error) => setFormError(applyFieldErrors(error, form.setError, ['name']).join(' ') || null),
+    onError: (error) => setFormError(applyFieldErrors(error, form.setError, ['name', 'scopes']).join(' ') || null),
   });
   return (
     <form
@@ -51,18 +56,64 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
           create.mutate(values);
         })(event)
       }
-      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      className="space-y-4"
     >
       <Field
         label="Token name"
         error={form.formState.errors.name?.message}
         hint="Where it will be used, e.g. “Warehouse WMS”."
-        className="flex-1"
+        className="max-w-xl"
         required
       >
         <Input autoComplete="off" {...form.register('name')} />
       </Field>
-      <Button type="submit" loading={create.isPending} className="sm:mt-6">
+      <fieldset aria-describedby={scopesError ? 'token-scopes-error' : undefined}>
+        <legend className="text-sm font-medium text-slate-800">Access</legend>
+        <div className="mt-1 space-y-1">
+          <label className="flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="radio"
+              name="token-access"
+              checked={!restricted}
+              onChange={() => form.setValue('scopes', null, { shouldValidate: form.formState.isSubmitted })}
+              className="mt-0.5 h-4 w-4 shrink-0"
+            />
+            <span>
+              Full access <span className="text-slate-600">— every operation, including ones added later.</span>
+            </span>
+          </label>
+          <label className="flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="radio"
+              name="token-access"
+              checked={restricted}
+              onChange={() => form.setValue('scopes', [], { shouldValidate: form.formState.isSubmitted })}
+              className="mt-0.5 h-4 w-4 shrink-0"
+            />
+            <span>
+              Only the scopes I choose <span className="text-slate-600">— anything else is refused with 403 insufficient_scope.</span>
+            </span>
+          </label>
+        </div>
+        {restricted ? (
+          <div className="ml-6 mt-2 grid gap-1 lg:grid-cols-2" role="group" aria-label="Scopes">
+            {API_SCOPES.map((scope) => (
+              <label key={scope} className="flex items-start gap-2 text-sm text-slate-800">
+                <input type="checkbox" value={scope} {...form.register('scopes')} className="mt-0.5 h-4 w-4 shrink-0" />
+                <span>
+                  <code>{scope}</code> <span className="text-slate-600">— {SCOPE_DESCRIPTIONS[scope]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        ) : null}
+        {scopesError ? (
+          <p id="token-scopes-error" className="mt-1 text-sm text-red-700">
+            {scopesError.message ?? 'Choose at least one scope, or full access.'}
+          </p>
+        ) : null}
+      </fieldset>
+      <Button type="submit" loading={create.isPending}>
         Create {environment} token
       </Button>
       {formError ? (
@@ -74,6 +125,20 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
         <RequestLink error={create.error} className="block text-xs text-slate-700" />
       ) : null}
     </form>
+  );
+}
+
+/** A token's access: full, or its scopes. */
+function TokenScopes({ scopes }: { scopes: TApiTokenRow['scopes'] }) {
+  if (scopes === null) return <Badge tone="neutral">Full access</Badge>;
+  return (
+    <span className="inline-flex flex-wrap gap-1" data-testid="token-scopes">
+      {scopes.map((scope) => (
+        <code key={scope} className="rounded bg-slate-100 px-1 text-xs text-slate-800">
+          {scope}
+        </code>
+      ))}
+    </span>
   );
 }
 
@@ -135,6 +200,9 @@ export function TokensPanel() {
             <p className="text-sm font-medium text-green-900">
               Copy “{created.name}” now. It is shown only once; we store just a hash of it.
             </p>
+            <div className="text-sm text-green-900">
+              Access: <TokenScopes scopes={created.scopes} />
+            </div>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
               <code
                 className="block break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-300"
@@ -167,6 +235,7 @@ export function TokensPanel() {
                   <Th>Name</Th>
                   <Th>Prefix</Th>
                   <Th>Environment</Th>
+                  <Th>Scopes</Th>
                   <Th>Created</Th>
                   <Th>Last used</Th>
                   <Th>
@@ -184,7 +253,13 @@ export function TokensPanel() {
                     <Td>
                       <Badge tone={token.environment === 'live' ? 'success' : 'warning'}>{token.environment}</Badge>
                     </Td>
-                    <Td>{formatDateTime(token.createdAt)}</Td>
+                    <Td>
+                      <TokenScopes scopes={token.scopes} />
+                    </Td>
+                    <Td>
+                      {formatDateTime(token.createdAt)}
+                      <span className="block text-xs text-slate-600">{token.createdBy ? `by ${token.createdBy.email}` : 'creator not recorded'}</span>
+                    </Td>
                     <Td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
                     <Td>
                       <RevokeButton token={token} />

@@ -392,6 +392,10 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     'POST /portal-api/webhooks': () => ({ url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub' }),
     'PATCH /portal-api/webhooks/:id': () => ({ url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub', enabled: true }),
     'POST /portal-api/tokens': () => ({ name: 'Hostile CI' }),
+    'POST /portal-api/auth/forgot-password': () => ({ email: decoy.email }),
+    'POST /portal-api/auth/reset-password': () => ({ token: 'A'.repeat(43), password: 'correct horse battery staple' }),
+    // Never the session's own password: a hostile run must not change it.
+    'POST /portal-api/account/password': () => ({ currentPassword: 'not the password', newPassword: 'correct horse battery staple' }),
     'POST /portal-api/manifests': () => containerSample(`HOSTILE-P-${tracking('C')}`, [tracking('PA'), tracking('PB')]),
   };
   const sampleFor = (method: string, pattern: string) => SAMPLES[`${method} ${pattern}`]?.() ?? {};
@@ -512,7 +516,8 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
           const answer = await send(sent);
           judge(answer, sent, { cors: false });
           // Signing out, or revoking what the next runs use, is a fair outcome: put the session back.
-          if (route.pattern === '/portal-api/session' && route.method === 'DELETE' && answer.status === 200) await signIn();
+          const endsSession = ['/portal-api/session', '/portal-api/account/sessions', '/portal-api/account/sessions/:id'].includes(route.pattern);
+          if (endsSession && route.method === 'DELETE' && answer.status === 200) await signIn();
         }),
         { numRuns: 300, endOnFailure: true },
       ),

@@ -10,7 +10,7 @@ import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, u
 const MARK = `owner-only-${Date.now().toString(36)}`;
 
 /** Routes that answer without a session (they start one). */
-const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up'];
+const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up', 'POST /portal-api/auth/forgot-password', 'POST /portal-api/auth/reset-password'];
 
 /**
  * How to call a route, and what another account's session (or the owner's in the other environment)
@@ -69,6 +69,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   const ownerSession = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
     account: { id: string };
   };
+
+  const ownerSessions = (await (await portalApi(owner, 'GET', '/portal-api/account/sessions', undefined, 'test')).json()) as {
+    sessions: { id: string; current: boolean }[];
+  };
+  const ownerSessionId = ownerSessions.sessions.find((s) => s.current)!.id;
 
   // The owner's close-out setting in test (issue 15): a value no other account or environment has by default.
   const ownerCutoff = { cutoff_hour: 17, time_zone: 'Asia/Tokyo' };
@@ -167,6 +172,18 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     },
     // Ends the caller's own session: nothing of another account's to reach (and it would sign the caller out).
     'DELETE /portal-api/session': { stranger: 'own session only' },
+    // A user's sessions are the user's, in either environment: a stranger lists only its own.
+    'GET /portal-api/account/sessions': {
+      stranger: ok((j: { sessions: { id: string; current: boolean }[] }, caller) => {
+        if (caller.isOwner) expect(j.sessions.map((s) => s.id)).toContain(ownerSessionId);
+        else expect(j.sessions.map((s) => s.id)).not.toContain(ownerSessionId);
+      }),
+    },
+    // Sign out everywhere, and revoking by id (the owner's own session, in live too): they would end the caller's
+    // session. A stranger's 404 for another user's session is in e2e/api/mail-reset.test.ts.
+    'DELETE /portal-api/account/sessions': { stranger: 'own session only' },
+    'DELETE /portal-api/account/sessions/:id': { id: () => ownerSessionId, stranger: 'own session only' },
+    'POST /portal-api/account/password': { body: {}, stranger: invalid },
     'GET /portal-api/tokens': {
       stranger: ok((j: { tokens: { id: string }[] }) => expect(j.tokens.map((t) => t.id)).not.toContain(tokenId)),
     },

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { apiBase, authed, expect, screenshots, switchEnvironment, test } from '../fixtures';
 
 const rateBody = {
@@ -55,6 +56,47 @@ test.describe('API tokens', () => {
     await expect(page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' })).toContainText('Revoked');
 
     await expect.poll(async () => (await api.post(`${apiBase.test}/wf/rate`, rateBody)).status(), { timeout: 15_000 }).toBe(401);
+  });
+
+  test('a token with chosen scopes: listed with them and its creator, and held to them by the API', async ({ freshPage: page, request }, testInfo) => {
+    await page.goto('/test/tokens');
+    await page.getByLabel('Token name').fill('Rate shop');
+    await expect(page.getByRole('radio', { name: /Full access/ })).toBeChecked();
+    await page.getByRole('radio', { name: /Only the scopes I choose/ }).check();
+    // None ticked: the shared schema refuses it before anything is sent.
+    await page.getByRole('button', { name: 'Create test token' }).click();
+    await expect(page.getByText('choose at least one scope, or full access')).toBeVisible();
+    await page.getByRole('checkbox', { name: /^rates/ }).check();
+    await page.getByRole('checkbox', { name: /^manifests:read/ }).check();
+    await expect(page.getByText('choose at least one scope, or full access')).toHaveCount(0);
+    await screenshots(page, testInfo, 'tokens-scopes-chosen');
+    // The scope choice as accessibility.spec.ts holds every page (that spec sees the form with full access only).
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact && v.impact !== 'minor').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await page.getByRole('button', { name: 'Create test token' }).click();
+
+    const shown = page.getByTestId('new-token-value');
+    await expect(shown).toHaveText(/^ck_test_/);
+    const token = (await shown.textContent())!.trim();
+    await expect(page.getByTestId('new-token')).toContainText('rates');
+    const row = page.getByTestId('token-row').filter({ hasText: 'Rate shop' });
+    await expect(row.getByTestId('token-scopes')).toHaveText(/rates\s*manifests:read/);
+    await expect(row).toContainText(/by .+@/);
+    // The form is back to full access for the next token.
+    await expect(page.getByRole('radio', { name: /Full access/ })).toBeChecked();
+    await screenshots(page, testInfo, 'tokens-scoped-created');
+
+    const api = authed(request, token);
+    expect((await api.post(`${apiBase.test}/wf/rate`, rateBody)).status()).toBe(200);
+    expect((await api.get(`${apiBase.test}/manifests`)).status()).toBe(200);
+    const refused = await api.post(`${apiBase.test}/webhooks`, { url: 'https://example.com/hook', events: ['package.sorting'] });
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'insufficient_scope', required_scope: 'webhooks' } });
+
+    // A full-access token says so in the list.
+    await page.getByLabel('Token name').fill('Everything');
+    await page.getByRole('button', { name: 'Create test token' }).click();
+    await expect(page.getByTestId('token-row').filter({ hasText: 'Everything' })).toContainText('Full access');
   });
 
   test('a token created in live is not listed in test', async ({ signedInPage: page }) => {

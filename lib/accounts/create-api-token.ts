@@ -1,16 +1,40 @@
 import 'server-only';
+import { API_SCOPES, type ApiScope } from '@/lib/auth/scopes';
 import { generateToken } from '@/lib/auth/tokens';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
+import { API_TOKEN_SELECT, presentApiToken } from './present-api-token';
 
-/** Creates a token for an account; the plain token is returned once and never stored. */
-export async function createApiToken(options: { accountId: string; environment: Environment; name?: string }) {
+/**
+ * Creates a token for an account; the plain token is returned once and never stored. `scopes` omitted or null:
+ * full access (lib/auth/scopes.ts); else exactly those (callers validate them: ZCreateTokenRequest, the CLI).
+ */
+export async function createApiToken(options: {
+  accountId: string;
+  environment: Environment;
+  name?: string;
+  scopes?: readonly ApiScope[] | null;
+  /** The portal user creating it; omitted by `npm run token`. */
+  createdByUserId?: string | null;
+}) {
   const { token, hash, displayPrefix } = generateToken(options.environment);
+  const scoped = options.scopes != null && options.scopes.length > 0;
   const row = await db.apiToken.create({
-    data: { accountId: options.accountId, environment: options.environment, name: options.name ?? '', tokenHash: hash, displayPrefix },
-    select: { id: true, name: true, environment: true, displayPrefix: true, createdAt: true },
+    data: {
+      accountId: options.accountId,
+      environment: options.environment,
+      name: options.name ?? '',
+      tokenHash: hash,
+      displayPrefix,
+      fullAccess: !scoped,
+      // In the list's order, each once.
+      scopes: scoped ? API_SCOPES.filter((scope) => options.scopes?.includes(scope)) : [],
+      createdByUserId: options.createdByUserId ?? null,
+    },
+    select: API_TOKEN_SELECT,
   });
-  return { ...row, token };
+  const { lastUsedAt: _lastUsedAt, revokedAt: _revokedAt, ...created } = presentApiToken(row);
+  return { ...created, token };
 }
 
 /** The account of this name, created on first use. */

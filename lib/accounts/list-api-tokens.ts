@@ -1,12 +1,14 @@
 import 'server-only';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
+import { API_TOKEN_SELECT, presentApiToken } from './present-api-token';
 
-/** The account's tokens in one environment, newest first; never the hash. */
+/** The account's tokens in one environment, newest first, with their scopes and creator; never the hash. */
 export async function listApiTokens(options: { accountId: string; environment: Environment }) {
-  return db.apiToken.findMany({
+  const rows = await db.apiToken.findMany({
     where: { accountId: options.accountId, environment: options.environment },
     orderBy: { createdAt: 'desc' },
-    select: { id: true, name: true, environment: true, displayPrefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+    select: API_TOKEN_SELECT,
   });
+  return rows.map(presentApiToken);
 }

@@ -3,6 +3,7 @@ import { onCacheInvalidation } from '@/lib/cache/invalidation';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
+import { grantedScopes, type ApiScope } from './scopes';
 import { constantTimeEqual, hashToken, looksLikeToken, parseAuthorization } from './tokens';
 
 /** Who a request's API token belongs to, in which environment. */
@@ -12,7 +13,15 @@ export interface AuthContext {
   tokenId: string;
   /** A carrier operations token (lib/auth/ops-tokens.ts): no account; only /ops/… routes. */
   kind?: 'ops';
+  /**
+   * What the caller may do (lib/auth/scopes.ts): null is every scope (a full-access token, one from before scopes,
+   * the portal's session); an operations token has none (its routes are route.auth's to decide).
+   */
+  scopes: ReadonlySet<ApiScope> | null;
 }
+
+/** The scopes of a caller that has none: operations tokens. */
+export const NO_SCOPES: ReadonlySet<ApiScope> = new Set();
 
 // Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches
 // every instance at once through the api_tokens trigger's notification; the TTL bounds the damage
@@ -56,7 +65,7 @@ export async function authenticateToken(options: {
   if (!entry || entry.expiresAt < now) {
     const row = await db.apiToken.findUnique({
       where: { tokenHash: hash },
-      select: { id: true, accountId: true, environment: true, tokenHash: true, revokedAt: true },
+      select: { id: true, accountId: true, environment: true, tokenHash: true, revokedAt: true, fullAccess: true, scopes: true },
     });
     if (!row || row.revokedAt || !constantTimeEqual(row.tokenHash, hash)) {
       cache.delete(hash);
@@ -66,6 +75,8 @@ export async function authenticateToken(options: {
       accountId: row.accountId,
       environment: row.environment,
       tokenId: row.id,
+      // A token's scopes never change (a new token is made instead), so the cache keeps them as long as the token.
+      scopes: grantedScopes(row),
       hash,
       expiresAt: now + TTL_MS,
       lastUsedWrittenAt: entry?.lastUsedWrittenAt ?? 0,
@@ -83,7 +94,7 @@ export async function authenticateToken(options: {
     // Best effort and off the request's path: a lost write only makes "last used" a minute older.
     db.apiToken.update({ where: { id: entry.tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   }
-  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId };
+  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId, scopes: entry.scopes };
 }
 
 /**
@@ -96,5 +107,5 @@ export function recentlyValidCaller(authorization: string | null, environment: E
   if (!token || !looksLikeToken(token)) return undefined;
   const entry = cache.get(hashToken(token));
   if (!entry || entry.expiresAt < Date.now() || entry.environment !== environment) return undefined;
-  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId };
+  return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId, scopes: entry.scopes };
 }

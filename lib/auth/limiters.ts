@@ -7,7 +7,8 @@ import { AppError } from '@/lib/errors/app-error';
 // Every limit the service keeps, on rate-limiter-flexible. Which store and why: docs/decisions/rate-limiting.md.
 //  - in memory, per process: the per-token request rate (the hot path; a capacity guard, not a quota)
 //  - in PostgreSQL, shared by every instance: failed token authentications per address, failed
-//    sign-ins per (e-mail, address), per address and per e-mail, sign-ups per address
+//    sign-ins per (e-mail, address), per address and per e-mail, sign-ups per address, requests that send
+//    mail per address and per recipient
 // Memory stays bounded: memory records expire with their window (each holds a timer), PostgreSQL
 // rows are deleted by the library an hour after they expire; nothing ever clears everyone's count.
 
@@ -33,6 +34,8 @@ interface Limiters {
   signInAddress: RateLimiterPostgres;
   signInEmail: RateLimiterPostgres;
   signUpAddress: RateLimiterPostgres;
+  mailAddress: RateLimiterPostgres;
+  mailEmail: RateLimiterPostgres;
 }
 
 const KEY = Symbol.for('carrier.limiters');
@@ -63,6 +66,9 @@ export function limiters(): Limiters {
     // Never refuses (points far above any count): its count only sets the slowdown.
     signInEmail: postgresLimiter({ keyPrefix: 'signin_email', points: 1_000_000_000, duration: 3_600 }),
     signUpAddress: postgresLimiter({ keyPrefix: 'signup_addr', points: e.SIGN_UPS_PER_ADDRESS_PER_HOUR, duration: 3_600 }),
+    // Requests that send mail (lib/auth/mail-limiter.ts), per address and per recipient.
+    mailAddress: postgresLimiter({ keyPrefix: 'mail_addr', points: e.MAIL_REQUESTS_PER_ADDRESS_PER_HOUR, duration: 3_600 }),
+    mailEmail: postgresLimiter({ keyPrefix: 'mail_email', points: e.MAIL_REQUESTS_PER_EMAIL_PER_HOUR, duration: 3_600 }),
   };
   global[KEY] = made;
   return made;

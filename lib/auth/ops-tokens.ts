@@ -4,7 +4,7 @@ import { pgPool } from '@/lib/db';
 import { queryRow, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
-import type { AuthContext } from './authenticate-token';
+import { NO_SCOPES, type AuthContext } from './authenticate-token';
 import { hashToken } from './tokens';
 
 // Carrier operations tokens (ck_ops_…): they belong to the carrier, not to a shipper account, and may call
@@ -38,5 +38,5 @@ export async function authenticateOpsToken(options: { token: string; environment
     sql<{ id: string }>`UPDATE ops_tokens SET last_used_at = now() WHERE token_hash = ${hashToken(options.token)} AND revoked_at IS NULL RETURNING id`,
   );
   if (!row) throw unauthorized();
-  return { accountId: '', environment: options.environment, tokenId: `ops:${row.id}`, kind: 'ops' };
+  return { accountId: '', environment: options.environment, tokenId: `ops:${row.id}`, kind: 'ops', scopes: NO_SCOPES };
 }

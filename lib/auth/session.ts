@@ -13,6 +13,8 @@ const SESSION_DAYS = 30;
 
 export interface PortalSession {
   id: string;
+  /** What the sessions page names it by (the id above is the key's hash, never shown). */
+  publicId: string;
   csrfToken: string;
   user: { id: string; email: string };
   account: { id: string; name: string };
@@ -22,14 +24,31 @@ function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
+/** Where a session was started from, for the sessions page (the route handler knows: lib/http/request-client.ts). */
+export interface SessionClient {
+  address: string;
+  userAgent: string | null;
+}
+
+/** last_seen_at is written at most this often per session, so a busy page costs no write per request. */
+const LAST_SEEN_EVERY_MS = 5 * 60_000;
+
 /** Creates a session for a user and sets its cookie (route handlers and server actions only). */
-export async function createSession(options: { userId: string }): Promise<void> {
+export async function createSession(options: { userId: string; client?: SessionClient }): Promise<void> {
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
   // Expired sessions are never read again; a sign-in is a cheap moment to drop this user's.
   await db.session.deleteMany({ where: { userId: options.userId, expiresAt: { lt: new Date() } } });
   await db.session.create({
-    data: { id: hashSecret(secret), userId: options.userId, csrfToken: randomBytes(32).toString('base64url'), expiresAt },
+    data: {
+      id: hashSecret(secret),
+      userId: options.userId,
+      csrfToken: randomBytes(32).toString('base64url'),
+      expiresAt,
+      lastSeenAt: new Date(),
+      userAgent: options.client?.userAgent?.slice(0, 300) ?? null,
+      address: options.client?.address ?? null,
+    },
   });
   (await cookies()).set(SESSION_COOKIE, secret, {
     httpOnly: true,
@@ -48,13 +67,19 @@ export const getSession = cache(async (): Promise<PortalSession | null> => {
     where: { id: hashSecret(secret) },
     select: {
       id: true,
+      publicId: true,
       csrfToken: true,
       expiresAt: true,
+      lastSeenAt: true,
       user: { select: { id: true, email: true, account: { select: { id: true, name: true } } } },
     },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;
-  return { id: row.id, csrfToken: row.csrfToken, user: { id: row.user.id, email: row.user.email }, account: row.user.account };
+  if (!row.lastSeenAt || Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+    // Best effort: a page is not refused because its session's last-seen time could not be written.
+    await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date() } }).catch(() => undefined);
+  }
+  return { id: row.id, publicId: row.publicId, csrfToken: row.csrfToken, user: { id: row.user.id, email: row.user.email }, account: row.user.account };
 });
 
 /** Deletes the current session row and its cookie. */
@@ -63,4 +88,35 @@ export async function destroySession(): Promise<void> {
   const secret = store.get(SESSION_COOKIE)?.value;
   if (secret) await db.session.deleteMany({ where: { id: hashSecret(secret) } });
   store.delete(SESSION_COOKIE);
+}
+
+/** A user's live sessions for the sessions page, newest first; `current` marks the one asking. */
+export async function listSessions(options: { userId: string; currentId: string }) {
+  const rows = await db.session.findMany({
+    where: { userId: options.userId, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, publicId: true, createdAt: true, lastSeenAt: true, expiresAt: true, userAgent: true, address: true },
+  });
+  return rows.map(({ id, ...row }) => ({ ...row, current: id === options.currentId }));
+}
+
+/** Ends one of the user's sessions by its public id; false when the user has none of that id. */
+export async function revokeSession(options: { userId: string; publicId: string }): Promise<boolean> {
+  // The column is a uuid: anything else names no session (and must not reach the query, which would refuse it).
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.publicId)) return false;
+  const { count } = await db.session.deleteMany({ where: { userId: options.userId, publicId: options.publicId } });
+  return count > 0;
+}
+
+/** Ends every session of the user, or every one but `exceptId` (the session that asked). Returns how many ended. */
+export async function endSessions(options: { userId: string; exceptId?: string }): Promise<number> {
+  const { count } = await db.session.deleteMany({
+    where: { userId: options.userId, ...(options.exceptId ? { id: { not: options.exceptId } } : {}) },
+  });
+  return count;
+}
+
+/** Removes the session cookie (after the session's row is gone). */
+export async function clearSessionCookie(): Promise<void> {
+  (await cookies()).delete(SESSION_COOKIE);
 }

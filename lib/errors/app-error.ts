@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   // The portal API only: a request that does not say which environment it is for.
   'environment_required',
   'forbidden',
+  // A valid API token without the scope its route needs (lib/auth/scopes.ts): `required_scope` names it.
+  'insufficient_scope',
   'not_found',
   'method_not_allowed',
   'conflict',

@@ -7,7 +7,7 @@ import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { log } from '@/lib/log';
 import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/writer';
-import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom } from './api-steps';
+import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom, routeAccess, type RouteAccess } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
 import { isPlausiblePathParam } from './path-params';
@@ -44,6 +44,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     route?: Route;
     environment?: Environment;
+    /** What each of the route's methods takes: its scope (lib/auth/scopes.ts), resolved when mounted. */
+    access?: Readonly<Record<string, RouteAccess>>;
     /** The route's headers every answer on it carries, built once. */
     routeHeaders?: Readonly<Record<string, string>>;
   }
@@ -189,7 +191,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
 
   // (3) The route's own refusals, then the caller: all before the body is read.
   app.addHook('onRequest', async (request) => {
-    const { route, environment } = request.routeOptions.config;
+    const { route, environment, access } = request.routeOptions.config;
     if (!route || !environment) return;
     if (!route.methods[request.method as keyof Route['methods']]) {
       const allow = request.routeOptions.config.routeHeaders?.['access-control-allow-methods'] ?? 'OPTIONS';
@@ -207,7 +209,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     if (route.testOnly && environment !== 'test') {
       throw new AppError('not_found', `No API operation at ${sentPathOf(request)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
     }
-    request.auth = await authenticateRequest(route, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
+    const methodAccess = access?.[request.method];
+    // The 405 above refused every method the route lacks; this is a wiring mistake if it happens.
+    if (!methodAccess) throw new Error(`no access rule for ${request.method} ${route.pattern}`);
+    request.auth = await authenticateRequest(route, methodAccess, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
       request.auth = auth;
     });
   });
@@ -247,13 +252,14 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     sendError(new AppError('not_found', `No API operation at ${sentPathOf(request)}.`), request, reply);
   });
 
+  const accessByRoute = new Map(apiRoutes().map((route) => [route, Object.freeze(routeAccess(route))]));
   for (const [base, environment] of apiBases()) {
     for (const route of apiRoutes()) {
       const allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
-        config: { route, environment, routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
+        config: { route, environment, access: accessByRoute.get(route), routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
         handler: async (request, reply) => {
           const operation = route.methods[request.method as keyof Route['methods']];
           const auth = request.auth;

@@ -4,6 +4,7 @@ import { authenticateToken, type AuthContext } from '@/lib/auth/authenticate-tok
 import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
 import { looksLikeToken, parseAuthorization } from '@/lib/auth/tokens';
 import { checkRateLimit } from '@/lib/auth/rate-limit';
+import { assertScope, CARRIER_OPERATIONS, routeScope, type RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
@@ -24,14 +25,38 @@ export function requestIdFrom(incoming: string | null | undefined): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
 }
 
+/** What calling one method of a route takes: its scope (lib/auth/scopes.ts), and how a refusal names the call. */
+export interface RouteAccess {
+  scope: RouteScope;
+  operation: string;
+}
+
+/**
+ * Each method of a route and what it takes, resolved once when the route is mounted. A route missing from the
+ * scope table, or whose table entry disagrees with route.auth, stops the app from starting: no route goes unscoped.
+ */
+export function routeAccess(route: Route): Record<string, RouteAccess> {
+  const access: Record<string, RouteAccess> = {};
+  for (const method of Object.keys(route.methods)) {
+    const scope = routeScope(method, route.pattern);
+    if (!scope) throw new Error(`${method} ${route.pattern} has no scope in lib/auth/scopes.ts ROUTE_SCOPES`);
+    if ((scope === CARRIER_OPERATIONS) !== (route.auth === 'ops')) {
+      throw new Error(`${method} ${route.pattern}: ROUTE_SCOPES says ${scope}, route.auth says ${route.auth ?? 'shipper'}`);
+    }
+    access[method] = { scope, operation: `${method} ${route.pattern}` };
+  }
+  return access;
+}
+
 /**
  * The caller, in the pipeline's order: the address's block (too many failed authentications), the
- * token (a failure counted against the address), then the token's rate.
+ * token (a failure counted against the address), the token's rate, then its scope (403 insufficient_scope).
  * Shipper routes take shipper tokens (authenticateToken); /ops/… routes take carrier operations tokens only.
  * The wrong kind of valid-looking token is 403: it is known who is asking, and this is not theirs to call.
  */
 export async function authenticateRequest(
   route: Route,
+  access: RouteAccess,
   environment: Environment,
   authorization: string | null,
   remoteAddress: string | undefined,
@@ -45,6 +70,7 @@ export async function authenticateRequest(
   });
   identified?.(auth);
   await checkRateLimit(auth.tokenId);
+  if (access.scope !== CARRIER_OPERATIONS) assertScope(auth.scopes, access.scope, access.operation);
   return auth;
 }
 

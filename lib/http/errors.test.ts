@@ -15,6 +15,8 @@ describe('lib/http/errors: the HTTP side of AppError', () => {
     ['one_package_per_request', 422],
     ['wrong_environment', 401],
     ['environment_required', 400],
+    ['forbidden', 403],
+    ['insufficient_scope', 403],
     ['headers_too_large', 431],
     ['method_not_allowed', 405],
     ['rate_limited', 429],

@@ -13,6 +13,7 @@ const STATUS: Record<ErrorCode, number> = {
   wrong_environment: 401,
   environment_required: 400,
   forbidden: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

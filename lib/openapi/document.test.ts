@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { API_SCOPES, CARRIER_OPERATIONS, routeScope } from '@/lib/auth/scopes';
 import { apiRoutes } from '@/lib/http/routes';
 import { openApiDocument } from './document';
 
@@ -22,6 +23,25 @@ describe('OpenAPI document', () => {
         expect(Object.keys(route?.methods ?? {}), `${method} ${path}`).toContain(method.toUpperCase());
       }
     }
+  });
+
+  it('names every operation\'s scope (lib/auth/scopes.ts) and its 403 insufficient_scope', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item).filter(([k]) => k !== 'parameters')) {
+        const op = operation as { security?: { Token: string[] }[]; responses: Record<string, { description: string }> };
+        const route = apiRoutes().find((r) => r.pattern.replace(/:[^/]+/g, ':') === path.replace(/\{[^}]+\}/g, ':'));
+        const scope = routeScope(method.toUpperCase(), route?.pattern ?? '');
+        if (scope === CARRIER_OPERATIONS) {
+          expect(op.security, `${method} ${path}`).toBeUndefined();
+          continue;
+        }
+        expect(op.security, `${method} ${path}`).toEqual([{ Token: [scope] }]);
+        expect(op.responses['403']?.description, `${method} ${path}`).toContain(`\`${scope}\``);
+      }
+    }
+    const error = doc.components.schemas.Error as { properties: { error: { properties: Record<string, { enum?: string[] }> } } };
+    expect(error.properties.error.properties.code?.enum).toContain('insufficient_scope');
+    expect(error.properties.error.properties.required_scope?.enum).toEqual([...API_SCOPES]);
   });
 
   it('every $ref resolves', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_SCOPES, CARRIER_OPERATIONS, ROUTE_SCOPES, SCOPE_DESCRIPTIONS, type RouteScope } from '@/lib/auth/scopes';
 import { jsonSchemaOf, ref, type Json } from './parts';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
@@ -294,6 +295,34 @@ function webhookRequestSchema(schema: z.ZodType): Json {
   return json;
 }
 
+/**
+ * Each operation's scope (lib/auth/scopes.ts, the table the API checks) as its security requirement, with the 403 a
+ * token without it is answered. OpenAPI 3.1 lets an apiKey scheme's requirement list the roles an operation needs.
+ */
+function withScopes(paths: Record<string, Json>): Record<string, Json> {
+  // Matched by shape: the document names a parameter {TrackingNumber} where the route table has :trackingNumber.
+  const byShape = new Map<string, RouteScope>(Object.entries(ROUTE_SCOPES).map(([key, scope]) => [key.replace(/:[^/]+/g, ':'), scope]));
+  for (const [template, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (method === 'parameters') continue;
+      const key = `${method.toUpperCase()} ${template.replace(/\{[^}]+\}/g, ':')}`;
+      const scope = byShape.get(key);
+      if (!scope) throw new Error(`${method.toUpperCase()} ${template} has no scope in lib/auth/scopes.ts`);
+      // The carrier's operations tokens have no scopes: the route says whose tokens it takes (its own 403).
+      if (scope === CARRIER_OPERATIONS) continue;
+      const op = operation as { security?: Json[]; responses: Record<string, Json> };
+      op.security = [{ Token: [scope] }];
+      op.responses['403'] = errorResponse(`The token lacks the \`${scope}\` scope (\`insufficient_scope\`; \`required_scope\` names it).`);
+    }
+  }
+  return paths;
+}
+
+const SCOPES_DESCRIPTION =
+  'A token has full access (every scope, those added later included; every token made before scopes has it) or only the scopes it was created with. ' +
+  'Each operation lists the one scope it needs; a token without it is answered 403 `insufficient_scope`, with `required_scope` naming it. Scopes: ' +
+  API_SCOPES.map((scope) => `\`${scope}\`: ${SCOPE_DESCRIPTIONS[scope]}`).join(' ');
+
 let cached: Json | undefined;
 
 /** The whole OpenAPI 3.1 document; built once per process (the schemas do not change at runtime). */
@@ -326,7 +355,7 @@ export function openApiDocument(): Json {
       { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
       { name: 'Requests', description: 'The request log: what was sent and answered, kept 30 days.' },
     ],
-    paths: {
+    paths: withScopes({
       '/wf/rate': {
         post: {
           tags: ['Rating'],
@@ -539,7 +568,7 @@ export function openApiDocument(): Json {
       ...lifecyclePaths(),
       ...eventPaths(),
       ...requestPaths(),
-    },
+    }),
     webhooks: {
       ...lifecycleWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
@@ -584,7 +613,7 @@ export function openApiDocument(): Json {
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'Send `Authorization: Token <token>`. Create tokens in the portal under API tokens.',
+          description: `Send \`Authorization: Token <token>\`. Create tokens in the portal under API tokens. ${SCOPES_DESCRIPTION}`,
         },
       },
       schemas: {

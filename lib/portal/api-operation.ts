@@ -15,8 +15,9 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId }) => {
     const result = await operation({
       environment,
-      // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session.
-      auth: { accountId, environment, tokenId: `portal:${user.id}` },
+      // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session. Scopes are a
+      // token's; what a signed-in user may do is the portal's to decide.
+      auth: { accountId, environment, tokenId: `portal:${user.id}`, scopes: null },
       params,
       query: new URL(request.url).searchParams,
       accept: request.headers.get('accept'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_SCOPES } from '@/lib/auth/scopes';
 import { ERROR_CODES } from '@/lib/errors/app-error';
 import { MAX_ERROR_DETAILS } from './parse';
 
@@ -28,6 +29,14 @@ export const ZErrorResponse = z
         .optional()
         .meta({ description: `Present when more than ${MAX_ERROR_DETAILS} fields failed: how many are not listed in \`details\`.` }),
       request_id: z.string().optional().meta({ description: 'On 500s: quote it to support.' }),
+      required_scope: z
+        .enum(API_SCOPES)
+        .optional()
+        .meta({ description: 'On `insufficient_scope` (403): the scope the operation needs and the token lacks.' }),
+      token_scopes: z
+        .array(z.enum(API_SCOPES))
+        .optional()
+        .meta({ description: 'On `insufficient_scope` (403): the scopes the token has.' }),
     }),
     IsSuccess: z
       .union([z.literal('false'), z.literal(false)])

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_SCOPES } from '@/lib/auth/scopes';
 import { ZContainerManifestResponse } from './container-manifest';
 import { PACKAGE_STATUSES } from './statuses';
 
@@ -38,6 +39,10 @@ export const ZApiTokenRow = z.object({
   createdAt: isoTime(),
   lastUsedAt: isoTime().nullable(),
   revokedAt: isoTime().nullable(),
+  /** null: full access (every scope, those added later included); else exactly these. */
+  scopes: z.array(z.enum(API_SCOPES)).nullable(),
+  /** The portal user who created it; null for `npm run token` and tokens from before this was recorded. */
+  createdBy: z.object({ id: z.string(), email: z.string() }).nullable(),
 });
 
 // GET /portal-api/tokens
@@ -58,6 +63,27 @@ export const ZSessionResponse = z.object({
 
 // DELETE /portal-api/session: signed out.
 export const ZSignOutResponse = z.object({ ok: z.literal(true) });
+
+// POST /portal-api/auth/forgot-password (202): the same answer whether or not the e-mail has an account.
+export const ZForgotPasswordResponse = z.object({ ok: z.literal(true), message: z.string() });
+
+// POST /portal-api/auth/reset-password and POST /portal-api/account/password: how many other sessions ended.
+export const ZPasswordChangedResponse = z.object({ ok: z.literal(true), sessionsEnded: z.number().int() });
+
+// GET /portal-api/account/sessions: the user's live sessions, newest first.
+export const ZSessionRow = z.object({
+  id: z.string(),
+  createdAt: isoTime(),
+  lastSeenAt: isoTime().nullable(),
+  expiresAt: isoTime(),
+  userAgent: z.string().nullable(),
+  address: z.string().nullable(),
+  current: z.boolean(),
+});
+export const ZSessionListResponse = z.object({ sessions: z.array(ZSessionRow) });
+
+// DELETE /portal-api/account/sessions ("sign out everywhere") and DELETE /portal-api/account/sessions/{id}.
+export const ZSessionsEndedResponse = z.object({ ok: z.literal(true), sessionsEnded: z.number().int(), signedOut: z.boolean() });
 
 // An element of GET /portal-api/rate-cards: a card as the rating code reads it, decimals as text.
 export const ZRateCardView = z.object({
@@ -107,6 +133,11 @@ export type TCreatedApiTokenResponse = z.output<typeof ZCreatedApiTokenResponse>
 export type TRevokedApiTokenResponse = z.output<typeof ZRevokedApiTokenResponse>;
 export type TSessionResponse = z.output<typeof ZSessionResponse>;
 export type TSignOutResponse = z.output<typeof ZSignOutResponse>;
+export type TForgotPasswordResponse = z.output<typeof ZForgotPasswordResponse>;
+export type TPasswordChangedResponse = z.output<typeof ZPasswordChangedResponse>;
+export type TSessionRow = z.output<typeof ZSessionRow>;
+export type TSessionListResponse = z.output<typeof ZSessionListResponse>;
+export type TSessionsEndedResponse = z.output<typeof ZSessionsEndedResponse>;
 export type TRateCardView = z.output<typeof ZRateCardView>;
 export type TRateCardsResponse = z.output<typeof ZRateCardsResponse>;
 export type TAirportsResponse = z.output<typeof ZAirportsResponse>;

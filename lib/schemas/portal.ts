@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { API_SCOPES } from '@/lib/auth/scopes';
 import { storableString } from './text-rule';
 
 // The portal's own request schemas (sign-up, sign-in, tokens), shared by the forms (zodResolver) and the portal-api handlers.
 // Every text field obeys the one text rule (lib/schemas/text-rule.ts) and has a maximum length.
+
+/** The rule for every new password: at sign-up, a reset and a change alike. */
+const newPassword = () => storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
 
 export const ZSignUpRequest = z.object({
   company: storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters'),
@@ -11,7 +15,7 @@ export const ZSignUpRequest = z.object({
     .toLowerCase()
     .max(254, 'must be at most 254 characters')
     .pipe(z.email({ error: 'must be an e-mail address' })),
-  password: storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters'),
+  password: newPassword(),
 });
 export type TSignUpRequest = z.infer<typeof ZSignUpRequest>;
 
@@ -21,7 +25,42 @@ export const ZSignInRequest = z.object({
 });
 export type TSignInRequest = z.infer<typeof ZSignInRequest>;
 
+export const ZForgotPasswordRequest = z.object({
+  email: storableString()
+    .trim()
+    .toLowerCase()
+    .max(254, 'must be at most 254 characters')
+    .pipe(z.email({ error: 'must be an e-mail address' })),
+});
+export type TForgotPasswordRequest = z.infer<typeof ZForgotPasswordRequest>;
+
+/** A reset link's token: 32 random bytes, base64url (lib/accounts/password-reset.ts). */
+export const ZPasswordResetToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not a password-reset link of ours');
+
+export const ZResetPasswordRequest = z.object({
+  token: ZPasswordResetToken,
+  password: newPassword(),
+});
+export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
+export const ZChangePasswordRequest = z.object({
+  currentPassword: storableString().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  newPassword: newPassword(),
+});
+export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
+
+/** One scope's name (lib/auth/scopes.ts). */
+export const ZApiScope = z.enum(API_SCOPES, { error: `must be one of ${API_SCOPES.join(', ')}` });
+
 export const ZCreateTokenRequest = z.object({
   name: storableString().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  // Omitted or null: full access (every scope, those added later included). Else exactly these, at least one.
+  scopes: z
+    .array(ZApiScope)
+    .min(1, 'choose at least one scope, or full access')
+    .max(API_SCOPES.length, `must list at most ${API_SCOPES.length} scopes`)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'must not name a scope twice')
+    .nullable()
+    .optional(),
 });
 export type TCreateTokenRequest = z.infer<typeof ZCreateTokenRequest>;

@@ -12,7 +12,7 @@ export async function POST(request: Request) {
     const input = await readBody(request, ZSignInRequest);
     const { address } = webRequestClient(request.headers);
     const { userId } = await verifySignIn({ ...input, address });
-    await createSession({ userId });
+    await createSession({ userId, client: { address, userAgent: request.headers.get('user-agent') } });
     return jsonResponse({ ok: true });
   } catch (error) {
     return errorResponse(error);

@@ -10,8 +10,9 @@ export async function POST(request: Request) {
   try {
     assertSameOrigin(request);
     const input = await readBody(request, ZSignUpRequest);
-    const { userId } = await signUp({ ...input, address: webRequestClient(request.headers).address });
-    await createSession({ userId });
+    const { address } = webRequestClient(request.headers);
+    const { userId } = await signUp({ ...input, address });
+    await createSession({ userId, client: { address, userAgent: request.headers.get('user-agent') } });
     return jsonResponse({ ok: true }, { status: 201 });
   } catch (error) {
     return errorResponse(error);

@@ -1,0 +1,21 @@
+import type { Metadata } from 'next';
+import { ChangePasswordForm, SessionsPanel } from '@/components/account/account-security';
+import { PageHeader } from '@/components/ui';
+
+export const metadata: Metadata = { title: 'Your account' };
+
+// GET /{environment}/account: the signed-in user's password and sessions (the same in test and live).
+export default function AccountPage() {
+  return (
+    <>
+      <PageHeader
+        title="Your account"
+        description="Your password and where you are signed in. These are yours, not the environment's."
+      />
+      <div className="space-y-6">
+        <ChangePasswordForm />
+        <SessionsPanel />
+      </div>
+    </>
+  );
+}

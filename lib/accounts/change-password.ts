@@ -1,0 +1,44 @@
+import 'server-only';
+import { admitMailRequest } from '@/lib/auth/mail-limiter';
+import { hashPassword, verifyPassword } from '@/lib/auth/password';
+import { admitSignIn } from '@/lib/auth/sign-in-limiter';
+import { db } from '@/lib/db';
+import { AppError } from '@/lib/errors/app-error';
+import { passwordChangedMail } from '@/lib/mail/messages';
+import { sendMailInBackground } from '@/lib/mail/send-mail';
+import { appLink } from '@/lib/mail/settings';
+import type { TChangePasswordRequest } from '@/lib/schemas/portal';
+import { FORGOT_PATH } from './password-reset';
+
+/**
+ * Changes a signed-in user's password, given the current one: ends every other session of the user (this one,
+ * `sessionId`, stays), voids unused reset links and sends a notice. A wrong current password is a 422 on
+ * `currentPassword`, counted as a failed sign-in (lib/auth/sign-in-limiter.ts), so a borrowed session cannot
+ * guess it any faster than the sign-in form could; the notice counts against the mail limits (429).
+ */
+export async function changePassword(
+  options: TChangePasswordRequest & { userId: string; sessionId: string; address: string },
+): Promise<{ sessionsEnded: number }> {
+  const user = await db.user.findUniqueOrThrow({ where: { id: options.userId }, select: { email: true, passwordHash: true } });
+  const attempt = await admitSignIn({ email: user.email, address: options.address });
+  const ok = await verifyPassword({ hash: user.passwordHash, password: options.currentPassword });
+  await attempt.settle(ok);
+  if (!ok) {
+    const message = 'is not your current password';
+    throw new AppError('validation_failed', `currentPassword: ${message}`, { details: [{ path: 'currentPassword', message }] });
+  }
+  if (options.newPassword === options.currentPassword) {
+    const message = 'must differ from the current password';
+    throw new AppError('validation_failed', `newPassword: ${message}`, { details: [{ path: 'newPassword', message }] });
+  }
+  await admitMailRequest({ email: user.email, address: options.address });
+  const passwordHash = await hashPassword(options.newPassword);
+  const now = new Date();
+  const sessionsEnded = await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: options.userId }, data: { passwordHash } });
+    await tx.passwordReset.updateMany({ where: { userId: options.userId, usedAt: null }, data: { usedAt: now } });
+    return (await tx.session.deleteMany({ where: { userId: options.userId, id: { not: options.sessionId } } })).count;
+  });
+  sendMailInBackground(passwordChangedMail({ to: user.email, at: now, how: 'change', resetLink: appLink(FORGOT_PATH) }));
+  return { sessionsEnded };
+}

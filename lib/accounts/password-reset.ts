@@ -1,0 +1,116 @@
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { hashPassword } from '@/lib/auth/password';
+import { admitMailRequest } from '@/lib/auth/mail-limiter';
+import { db } from '@/lib/db';
+import { env } from '@/lib/env';
+import { AppError } from '@/lib/errors/app-error';
+import { passwordChangedMail, passwordResetMail } from '@/lib/mail/messages';
+import { sendMailInBackground } from '@/lib/mail/send-mail';
+import { appLink } from '@/lib/mail/settings';
+import { ZPasswordResetToken, type TForgotPasswordRequest, type TResetPasswordRequest } from '@/lib/schemas/portal';
+
+// Password reset by e-mail (docs/decisions/mail.md). The link carries 32 random bytes; the database keeps only
+// their SHA-256, so a leaked table resets nobody's password. A link works once, for PASSWORD_RESET_MINUTES: using
+// it is one UPDATE guarded by "not used, not expired", so two requests racing with one link have one winner.
+// Using it (or any change of password) voids the user's other links and ends all the user's sessions.
+
+export const RESET_PATH = '/reset-password';
+export const FORGOT_PATH = '/forgot-password';
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Sends a reset link if `email` has an account; answers the same either way, and takes as long (the mail leaves
+ * after the answer, and both ways do one lookup and one write). Counted by the mail limits first (429).
+ */
+export async function requestPasswordReset(options: TForgotPasswordRequest & { address: string }): Promise<{ message: string }> {
+  await admitMailRequest({ email: options.email, address: options.address });
+  const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true, email: true } });
+  const token = randomBytes(32).toString('base64url');
+  const minutes = env().PASSWORD_RESET_MINUTES;
+  const answer = {
+    message: `If an account exists for this e-mail, we sent it a link to reset the password. It works for ${minutes} minutes.`,
+  };
+  if (!user) {
+    // Statements of the same cost as a real link's, that change nothing: an unknown e-mail takes as long.
+    await db.passwordReset.deleteMany({ where: { tokenHash: tokenHash(token), expiresAt: { lt: new Date(0) } } });
+    await db.passwordReset.updateMany({ where: { tokenHash: tokenHash(token) }, data: { usedAt: new Date() } });
+    return answer;
+  }
+  const now = new Date();
+  // The user's dead links are kept a day (for whoever asks why a link failed), then dropped here.
+  await db.passwordReset.deleteMany({ where: { userId: user.id, expiresAt: { lt: new Date(now.getTime() - 24 * 3_600_000) } } });
+  await db.passwordReset.create({
+    data: {
+      userId: user.id,
+      tokenHash: tokenHash(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + minutes * 60_000),
+      requestedBy: options.address,
+    },
+  });
+  sendMailInBackground(passwordResetMail({ to: user.email, link: appLink(RESET_PATH, { token }), minutes }));
+  return answer;
+}
+
+export type ResetLinkState = 'valid' | 'expired' | 'used' | 'invalid';
+
+/** What a link is, for the reset page (opening the page uses nothing: mail scanners open links too). */
+export async function checkPasswordResetLink(token: unknown): Promise<ResetLinkState> {
+  if (!ZPasswordResetToken.safeParse(token).success) return 'invalid';
+  const row = await db.passwordReset.findUnique({
+    where: { tokenHash: tokenHash(token as string) },
+    select: { usedAt: true, expiresAt: true },
+  });
+  if (!row) return 'invalid';
+  if (row.usedAt) return 'used';
+  return row.expiresAt.getTime() <= Date.now() ? 'expired' : 'valid';
+}
+
+export const RESET_LINK_MESSAGES: Record<Exclude<ResetLinkState, 'valid'>, string> = {
+  expired: 'This password-reset link has expired. Ask for a new one.',
+  used: 'This password-reset link has already been used. Ask for a new one if you still need it.',
+  invalid: 'This is not a valid password-reset link. Check that you copied all of it, or ask for a new one.',
+};
+
+/**
+ * Sets a new password with a reset link: uses the link (once), voids the user's other links, ends every session
+ * of the user, and sends a notice. Returns the user, for a fresh session. A used, expired or unknown link: 422
+ * naming `token`. Counted by the per-address mail limit (it sends the notice).
+ */
+export async function resetPassword(
+  options: TResetPasswordRequest & { address: string },
+): Promise<{ userId: string; sessionsEnded: number }> {
+  const hash = tokenHash(options.token);
+  const row = await db.passwordReset.findUnique({
+    where: { tokenHash: hash },
+    select: { userId: true, user: { select: { email: true } } },
+  });
+  if (!row) throw linkRefused('invalid');
+  // Per address only: each link sends at most one notice, and the links are counted per e-mail already, so a
+  // stranger who used up an e-mail's count cannot keep its owner from using the link they have.
+  await admitMailRequest({ address: options.address });
+  const passwordHash = await hashPassword(options.password);
+  const now = new Date();
+  const sessionsEnded = await db.$transaction(async (tx) => {
+    const used = await tx.passwordReset.updateMany({
+      where: { tokenHash: hash, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (used.count !== 1) return null;
+    await tx.passwordReset.updateMany({ where: { userId: row.userId, usedAt: null }, data: { usedAt: now } });
+    await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
+    return (await tx.session.deleteMany({ where: { userId: row.userId } })).count;
+  });
+  if (sessionsEnded === null) throw linkRefused(await checkPasswordResetLink(options.token));
+  sendMailInBackground(passwordChangedMail({ to: row.user.email, at: now, how: 'reset', resetLink: appLink(FORGOT_PATH) }));
+  return { userId: row.userId, sessionsEnded };
+}
+
+function linkRefused(state: ResetLinkState): AppError {
+  const message = state === 'valid' ? RESET_LINK_MESSAGES.invalid : RESET_LINK_MESSAGES[state];
+  return new AppError('validation_failed', message, { details: [{ path: 'token', message }] });
+}

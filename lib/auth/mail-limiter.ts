@@ -1,0 +1,26 @@
+import 'server-only';
+import { addressKey } from '@/lib/net/address-key';
+import { consume, emailKey, limiters, rateLimited, waitInWords } from './limiters';
+
+// Every request that can send mail (a forgotten password, a password change) is counted, in PostgreSQL across
+// instances (docs/decisions/rate-limiting.md): MAIL_REQUESTS_PER_ADDRESS_PER_HOUR from one address, whatever the
+// e-mails, and MAIL_REQUESTS_PER_EMAIL_PER_HOUR for one e-mail, from anywhere, so that nobody can fill a stranger's
+// inbox. Counted whether or not the e-mail has an account (a 429 must not tell which do), and before anything is
+// looked up. A refused request is a 429 with Retry-After.
+// `email` left out: counted per address only.
+export async function admitMailRequest(options: { email?: string; address: string }): Promise<void> {
+  const { mailAddress, mailEmail } = limiters();
+  const address = addressKey(options.address);
+  const email = options.email === undefined ? undefined : emailKey(options.email);
+  const [byAddress, byEmail] = await Promise.all([
+    consume(mailAddress, address),
+    email === undefined ? undefined : consume(mailEmail, email),
+  ]);
+  if (!byAddress && !byEmail) return;
+  // A refused request sends nothing: give back the point the other limiter took for it.
+  await Promise.all([!byAddress && mailAddress.reward(address), email !== undefined && !byEmail && mailEmail.reward(email)]);
+  throw rateLimited(
+    (s) => `Too many e-mails asked for ${byEmail ? 'this e-mail address' : 'from your network'}. Try again in ${waitInWords(s)}.`,
+    Math.max(byAddress?.msBeforeNext ?? 0, byEmail?.msBeforeNext ?? 0),
+  );
+}

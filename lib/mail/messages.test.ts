@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, passwordChangedMail, passwordResetMail } from './messages';
+
+describe('mail messages', () => {
+  const link = 'https://carrier.example.com/reset-password?token=abc_DEF-123';
+
+  it('a reset mail carries its link in both bodies, and says how long it works', () => {
+    const mail = passwordResetMail({ to: 'a@example.com', link, minutes: 30 });
+    expect(mail).toMatchObject({ to: 'a@example.com', subject: 'Reset your Carrier password', links: [link] });
+    expect(mail.text).toContain(link);
+    expect(mail.text).toContain('within 30 minutes');
+    expect(mail.html).toContain(`href="${link}"`);
+  });
+
+  it('escapes what it puts in HTML', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    const mail = passwordResetMail({ to: 'a@example.com', link: 'https://x.example/r?token=a&b="<script>', minutes: 30 });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('token=a&amp;b=&quot;&lt;script&gt;');
+  });
+
+  it('a change notice says how and when, in UTC, and links to a reset', () => {
+    const mail = passwordChangedMail({
+      to: 'a@example.com',
+      at: new Date('2026-11-24T08:30:59Z'),
+      how: 'change',
+      resetLink: link,
+    });
+    expect(mail.text).toContain('changed from the account page at 2026-11-24 08:30 UTC');
+    expect(passwordChangedMail({ to: 'a@example.com', at: new Date(), how: 'reset', resetLink: link }).text).toContain(
+      'reset through a link',
+    );
+    expect(mail.links).toEqual([link]);
+  });
+});

@@ -1,0 +1,75 @@
+// The messages the service sends, as pure functions of what they say: a subject, a plain-text body, a simple HTML
+// body, and the links in them (which the log and the outbox show). No server-only imports: tested on their own.
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function layout(paragraphs: string[]): string {
+  const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n');
+  return (
+    '<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#0f172a;line-height:1.5">' +
+    `<div style="max-width:560px;margin:0 auto;padding:24px"><p style="font-weight:600;color:#1d4ed8">Carrier</p>\n${body}</div></body></html>`
+  );
+}
+
+const button = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a>`;
+
+/** The password-reset link: the one way to a new password without the old one. */
+export function passwordResetMail(options: { to: string; link: string; minutes: number }): MailMessage {
+  const { to, link, minutes } = options;
+  return {
+    to,
+    subject: 'Reset your Carrier password',
+    text: [
+      'Someone (hopefully you) asked to reset the password of the Carrier account for this e-mail address.',
+      '',
+      `To choose a new password, open this link within ${minutes} minutes. It works once:`,
+      link,
+      '',
+      'Setting a new password signs this account out everywhere else.',
+      'If you did not ask for this, ignore this message: your password stays as it is.',
+    ].join('\n'),
+    html: layout([
+      'Someone (hopefully you) asked to reset the password of the Carrier account for this e-mail address.',
+      `To choose a new password, open this link within ${minutes} minutes. It works once.`,
+      button(link, 'Choose a new password'),
+      `Or paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(link)}</span>`,
+      'Setting a new password signs this account out everywhere else. If you did not ask for this, ignore this message: your password stays as it is.',
+    ]),
+    links: [link],
+  };
+}
+
+/** Sent after any change of password (a reset or the account page), so that a change nobody asked for is noticed. */
+export function passwordChangedMail(options: { to: string; at: Date; how: 'reset' | 'change'; resetLink: string }): MailMessage {
+  const { to, at, how, resetLink } = options;
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const what = how === 'reset' ? 'was reset through a link sent to this address' : 'was changed from the account page';
+  return {
+    to,
+    subject: 'Your Carrier password was changed',
+    text: [
+      `The password of the Carrier account for this e-mail address ${what} at ${when}.`,
+      'Every other session of the account was signed out.',
+      '',
+      'If this was not you, reset your password now and tell your administrator:',
+      resetLink,
+    ].join('\n'),
+    html: layout([
+      `The password of the Carrier account for this e-mail address ${what} at ${escapeHtml(when)}.`,
+      'Every other session of the account was signed out.',
+      `If this was not you, reset your password now and tell your administrator: ${button(resetLink, 'Reset password')}`,
+    ]),
+    links: [resetLink],
+  };
+}

@@ -1,0 +1,11 @@
+import 'server-only';
+import { db } from '@/lib/db';
+
+/** The development outbox's messages, newest first (the page checks outboxEnabled() first). */
+export function listOutbox(options: { limit?: number } = {}) {
+  return db.outboxMail.findMany({
+    orderBy: { createdAt: 'desc' },
+    take: options.limit ?? 50,
+    select: { id: true, to: true, subject: true, text: true, links: true, createdAt: true },
+  });
+}

@@ -1,0 +1,64 @@
+import 'server-only';
+import { createTransport, type Transporter } from 'nodemailer';
+import { db } from '@/lib/db';
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+import type { MailMessage } from './messages';
+import { outboxEnabled } from './settings';
+
+// The one mailer. With SMTP_URL: nodemailer's SMTP transport (one per process). Without it (the
+// embedded default): the message's subject, recipient and links go to the server log, and, when the outbox is on
+// (lib/mail/settings.ts), the whole message to the outbox_mails table that /dev/outbox shows, in the database
+// because every worker process of `npm start` must see the same outbox. docs/decisions/mail.md.
+
+const KEY = Symbol.for('carrier.mailer');
+type Global = typeof globalThis & { [KEY]?: { url: string; transport: Transporter } };
+
+/** Unsent mail older than this is dropped from the outbox when a new message arrives. */
+const OUTBOX_KEEP_MS = 24 * 3_600_000;
+
+function transport(url: string): Transporter {
+  const global = globalThis as Global;
+  if (global[KEY]?.url === url) return global[KEY].transport;
+  const made = createTransport(url);
+  global[KEY] = { url, transport: made };
+  return made;
+}
+
+/** Sends one message (or logs and keeps it, without SMTP_URL). Rejects when the SMTP server refuses it. */
+export async function sendMail(message: MailMessage): Promise<void> {
+  const { SMTP_URL, MAIL_FROM } = env();
+  if (SMTP_URL) {
+    const info = (await transport(SMTP_URL).sendMail({
+      from: MAIL_FROM,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    })) as { messageId?: string };
+    log.info({ mail: { subject: message.subject, messageId: info.messageId } }, 'mail sent');
+    return;
+  }
+  log.info(
+    { mail: { to: message.to, subject: message.subject, links: message.links } },
+    'mail not sent: no SMTP_URL (see the links here)',
+  );
+  if (!outboxEnabled()) return;
+  await db.$transaction([
+    db.outboxMail.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - OUTBOX_KEEP_MS) } } }),
+    db.outboxMail.create({
+      data: { to: message.to, subject: message.subject, text: message.text, html: message.html, links: message.links },
+    }),
+  ]);
+}
+
+/**
+ * Sends without making the request wait: the answer must take as long whether or not a message goes (the
+ * forgotten-password form says the same for every e-mail), and a slow SMTP server must not hold a request.
+ * A failure is logged; the user asks again.
+ */
+export function sendMailInBackground(message: MailMessage): void {
+  sendMail(message).catch((error: unknown) =>
+    log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'),
+  );
+}
