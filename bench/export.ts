@@ -32,14 +32,16 @@ async function main() {
     const started = performance.now();
     await client.query(`INSERT INTO accounts (id, name) VALUES ($1::uuid, 'Export bench')`, [accountId]);
     const user = await client.query<{ id: string }>(
-      `INSERT INTO users (id, account_id, email, password_hash) VALUES (gen_random_uuid(), $1::uuid, 'export-bench@example.com', 'not-a-hash') RETURNING id`,
-      [accountId],
+      `INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), 'export-bench@example.com', 'not-a-hash') RETURNING id`,
     );
-    await client.query(`INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3, now() + interval '1 day')`, [
-      createHash('sha256').update(secret).digest('hex'),
+    await client.query(`INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`, [
+      accountId,
       user.rows[0]?.id,
-      randomBytes(32).toString('base64url'),
     ]);
+    await client.query(
+      `INSERT INTO sessions (id_hash, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3::uuid, $4, now() + interval '1 day')`,
+      [createHash('sha256').update(secret).digest('hex'), user.rows[0]?.id, accountId, randomBytes(32).toString('base64url')],
+    );
     await client.query(`INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', '2026-11-23')`, [manifestId, accountId]);
     await client.query(
       `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name, final_mile_carrier,

@@ -397,12 +397,16 @@ async function signIn(data: ScaleData): Promise<{ cookie: string; token: string 
     const secret = randomBytes(32).toString('base64url');
     const email = `scale-${Date.now()}@example.com`;
     const { rows } = await client.query<{ id: string }>(
-      `INSERT INTO users (id, account_id, email, password_hash) VALUES (gen_random_uuid(), $1::uuid, $2, 'not-a-hash') RETURNING id`,
-      [data.bigAccountId, email],
+      `INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, 'not-a-hash') RETURNING id`,
+      [email],
     );
+    await client.query(`INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`, [
+      data.bigAccountId,
+      rows[0]?.id,
+    ]);
     await client.query(
-      `INSERT INTO sessions (id_hash, user_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3, now() + interval '1 day')`,
-      [createHash('sha256').update(secret).digest('hex'), rows[0]?.id, randomBytes(32).toString('base64url')],
+      `INSERT INTO sessions (id_hash, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3::uuid, $4, now() + interval '1 day')`,
+      [createHash('sha256').update(secret).digest('hex'), rows[0]?.id, data.bigAccountId, randomBytes(32).toString('base64url')],
     );
     const { token, hash, displayPrefix } = generateToken('test');
     await client.query(

@@ -1017,10 +1017,10 @@ async function signUp(label: string): Promise<Shipper> {
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
   const row = await db.session.findUniqueOrThrow({
     where: { id: createHash('sha256').update(secret).digest('hex') },
-    select: { csrfToken: true, user: { select: { accountId: true } } },
+    select: { csrfToken: true, accountId: true },
   });
-  const token = (await createApiToken({ accountId: row.user.accountId, environment: 'test' })).token;
-  return { cookie, csrf: row.csrfToken, accountId: row.user.accountId, token };
+  const token = (await createApiToken({ accountId: row.accountId, environment: 'test' })).token;
+  return { cookie, csrf: row.csrfToken, accountId: row.accountId, token };
 }
 
 function portal(who: Shipper | null, method: string, path: string, options: { env?: Env | null; body?: string; csrf?: string | null } = {}) {

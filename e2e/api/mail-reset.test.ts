@@ -67,7 +67,7 @@ function resetLink(mail: Received): string {
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const emailOf = async (who: Shipper) =>
-  (await db.user.findFirstOrThrow({ where: { accountId: who.accountId }, select: { email: true } })).email;
+  (await db.user.findFirstOrThrow({ where: { memberships: { some: { accountId: who.accountId } } }, select: { email: true } })).email;
 
 async function sessionStatus(cookie: string, base = suiteBaseUrl): Promise<number> {
   const response = await fetch(`${base}/portal-api/session`, { headers: { cookie, 'x-carrier-environment': 'test' } });

@@ -31,10 +31,9 @@ export async function signUp(options: TSignUpRequest & { address: string }): Pro
   try {
     return await db.$transaction(async (tx) => {
       const account = await tx.account.create({ data: { name: company }, select: { id: true } });
-      const user = await tx.user.create({
-        data: { accountId: account.id, email: options.email, passwordHash },
-        select: { id: true },
-      });
+      const user = await tx.user.create({ data: { email: options.email, passwordHash }, select: { id: true } });
+      // Whoever creates an account owns it.
+      await tx.membership.create({ data: { accountId: account.id, userId: user.id, role: 'owner' } });
       return { userId: user.id, accountId: account.id };
     });
   } catch (error) {

@@ -4,6 +4,8 @@ import { cookies } from 'next/headers';
 import { cache } from 'react';
 import { db } from '@/lib/db';
 import { secureCookies } from '@/lib/auth/cookies';
+import { AppError } from '@/lib/errors/app-error';
+import type { MemberRole } from '@/lib/generated/prisma/enums';
 
 // Server-side sessions. The cookie carries 32 random bytes; the database stores only their SHA-256,
 // so a leaked sessions table cannot be replayed. Each session has its own CSRF token, which the portal
@@ -17,7 +19,9 @@ export interface PortalSession {
   publicId: string;
   csrfToken: string;
   user: { id: string; email: string };
+  /** The account this session acts for, and the user's role in it (lib/teams/permissions.ts). */
   account: { id: string; name: string };
+  role: MemberRole;
 }
 
 function hashSecret(secret: string): string {
@@ -33,8 +37,20 @@ export interface SessionClient {
 /** last_seen_at is written at most this often per session, so a busy page costs no write per request. */
 const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
-/** Creates a session for a user and sets its cookie (route handlers and server actions only). */
-export async function createSession(options: { userId: string; client?: SessionClient }): Promise<void> {
+/**
+ * Creates a session for a user and sets its cookie (route handlers and server actions only). It acts for `accountId`
+ * when given (the user must be a member), else for the account the user joined first; 403 for a user who is a
+ * member of no account.
+ */
+export async function createSession(options: { userId: string; accountId?: string; client?: SessionClient }): Promise<void> {
+  const membership = await db.membership.findFirst({
+    where: { userId: options.userId, ...(options.accountId ? { accountId: options.accountId } : {}) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { accountId: true },
+  });
+  if (!membership) {
+    throw new AppError('forbidden', 'This user is not a member of any account. Ask an owner or admin for an invitation.');
+  }
   const secret = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
   // Expired sessions are never read again; a sign-in is a cheap moment to drop this user's.
@@ -43,6 +59,7 @@ export async function createSession(options: { userId: string; client?: SessionC
     data: {
       id: hashSecret(secret),
       userId: options.userId,
+      accountId: membership.accountId,
       csrfToken: randomBytes(32).toString('base64url'),
       expiresAt,
       lastSeenAt: new Date(),
@@ -71,15 +88,23 @@ export const getSession = cache(async (): Promise<PortalSession | null> => {
       csrfToken: true,
       expiresAt: true,
       lastSeenAt: true,
-      user: { select: { id: true, email: true, account: { select: { id: true, name: true } } } },
+      user: { select: { id: true, email: true } },
+      account: { select: { id: true, name: true } },
     },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;
+  // The role is read on every request, so a role change or a removal takes effect at once; a session whose user is
+  // no longer a member of its account is over (removal deletes those sessions too, lib/teams).
+  const membership = await db.membership.findUnique({
+    where: { accountId_userId: { accountId: row.account.id, userId: row.user.id } },
+    select: { role: true },
+  });
+  if (!membership) return null;
   if (!row.lastSeenAt || Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
     // Best effort: a page is not refused because its session's last-seen time could not be written.
     await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date() } }).catch(() => undefined);
   }
-  return { id: row.id, publicId: row.publicId, csrfToken: row.csrfToken, user: { id: row.user.id, email: row.user.email }, account: row.user.account };
+  return { id: row.id, publicId: row.publicId, csrfToken: row.csrfToken, user: { id: row.user.id, email: row.user.email }, account: row.account, role: membership.role };
 });
 
 /** Deletes the current session row and its cookie. */

@@ -27,12 +27,12 @@ export async function signUp(label: string): Promise<Shipper> {
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
   const row = await db.session.findUniqueOrThrow({
     where: { id: createHash('sha256').update(secret).digest('hex') },
-    select: { csrfToken: true, user: { select: { accountId: true, account: { select: { name: true } } } } },
+    select: { csrfToken: true, accountId: true, account: { select: { name: true } } },
   });
-  const accountId = row.user.accountId;
+  const accountId = row.accountId;
   const test = await createApiToken({ accountId, environment: 'test' });
   const live = await createApiToken({ accountId, environment: 'live' });
-  return { cookie, csrf: row.csrfToken, accountId, name: row.user.account.name, tokens: { test: test.token, live: live.token } };
+  return { cookie, csrf: row.csrfToken, accountId, name: row.account.name, tokens: { test: test.token, live: live.token } };
 }
 
 export interface PortalAnswer {
