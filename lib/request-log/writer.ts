@@ -9,7 +9,7 @@ import { copyIn, sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES, loggedBody, loggedText } from './redact';
 
 // The request log's writer (issue 16): a request hands its line to record() and goes on; lines are written in
-// batches, one INSERT per batch, every FLUSH_MS or as soon as BATCH_SIZE are waiting. The redaction and the cut to
+// batches, one COPY per batch, every FLUSH_MS or as soon as BATCH_SIZE are waiting. The redaction and the cut to
 // 16 KB happen in the flush, not on the request's path. The buffer is bounded (lines and bytes): while PostgreSQL
 // is away it keeps what fits and counts what it drops, logged once per interval. A log line is never worth a
 // request, nor the memory of the process that serves them.
@@ -47,7 +47,7 @@ export interface RequestLogLine {
 
 export const FLUSH_MS = 100;
 export const BATCH_SIZE = 500;
-/** A batch's bodies at most (the rest wait for the next): one INSERT's parameters stay a few megabytes. */
+/** A batch's bodies at most (the rest wait for the next): one COPY stays a few megabytes. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 const MAX_LINES = 8_000;
 /** Buffered and in-flight lines together, bodies counted as kept (at most 16.25 KB each) plus path and query. */
@@ -61,7 +61,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const state = {
   lines: [] as RequestLogLine[],
   bytes: 0,
-  /** The batch being written, its bytes: still in memory until its INSERT ends. */
+  /** The batch being written, its bytes: still in memory until its COPY ends. */
   inFlightBytes: 0,
   timer: undefined as NodeJS.Timeout | undefined,
   flushing: undefined as Promise<void> | undefined,
