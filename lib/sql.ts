@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 // The one way the code writes SQL by hand (docs/decisions/data-access.md): a tagged template that
 // keeps every interpolated value a bind parameter ($1, $2, …) and never puts it into the text.
@@ -199,4 +202,15 @@ export async function queryRow<Row>(on: Queryable, statement: Sql<Row>): Promise
 export async function execute(on: Queryable, statement: Sql<unknown>): Promise<number> {
   const result = await on.query(statement.toQuery());
   return result.rowCount ?? 0;
+}
+
+/**
+ * Streams rows already in COPY's text format into `COPY … FROM STDIN` (a sql`` statement without parameters, which
+ * COPY cannot take): the cheapest bulk write PostgreSQL parses, for a writer whose rows outnumber everything else's
+ * (the request log, lib/request-log/writer.ts). Needs one connection, not a pool: COPY holds it until the end.
+ */
+export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string): Promise<void> {
+  const query = statement.toQuery();
+  if (query.values.length > 0) throw new Error('a COPY statement takes no parameters');
+  await pipeline(Readable.from([Buffer.from(text)]), client.query(copyFrom(query.text)));
 }

@@ -385,7 +385,7 @@ describe('the writer, in this process', () => {
       durationMs: 3.6,
       tokenId: null,
       clientAddress: '203.0.113.9',
-      userAgent: 'agent\u0000 “quoted” \\ tab\t',
+      userAgent: 'agent\u0000 “quoted” \\ tab\t cr\r lf\n end',
       requestBody: '{"city":"Zürich","note":"say \\"hi\\"\\n","emoji":"📦"}',
       responseBody: `lone ${String.fromCharCode(0xd800)} surrogate`,
       atMs,
@@ -408,7 +408,7 @@ describe('the writer, in this process', () => {
     expect(first).toMatchObject({
       query: 'a=%E2%82%AC&b=1',
       duration_ms: 4,
-      user_agent: 'agent\\u0000 “quoted” \\ tab\t',
+      user_agent: 'agent\\u0000 “quoted” \\ tab\t cr\r lf\n end',
       request_body: base.requestBody,
       request_bytes: Buffer.byteLength(base.requestBody!),
       response_body: 'lone \uFFFD surrogate',
