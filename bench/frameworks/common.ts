@@ -103,6 +103,11 @@ export function mountedRoutes(): MountedRoute[] {
 }
 
 /** The query string of a request target (the pipeline hands operations a URLSearchParams of it). */
+/** The raw query string of a request target, without `?` (OperationContext.search). */
+export function searchOf(target: string): string {
+  return target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+}
+
 export function queryOf(target: string): URLSearchParams {
   const q = target.indexOf('?');
   return new URLSearchParams(q < 0 ? '' : target.slice(q));

@@ -24,7 +24,7 @@ import {
   mountedRoutes,
   parseJsonText,
   port,
-  queryOf,
+  queryOf, searchOf,
   requestIdFrom,
   stopOnSignal,
   type MountedRoute,
@@ -144,6 +144,7 @@ for (const route of mountedRoutes()) {
         auth: request.auth,
         params,
         query: queryOf(request.url),
+        search: searchOf(request.url),
         requestId: request.id,
         json: () => {
           if (request.body === undefined) return Promise.reject(new AppError('invalid_json', 'The request body is empty; send a JSON object.'));

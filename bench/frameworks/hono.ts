@@ -23,7 +23,7 @@ import {
   mountedRoutes,
   parseJsonText,
   port,
-  queryOf,
+  queryOf, searchOf,
   requestIdFrom,
   stopOnSignal,
   type MountedRoute,
@@ -83,6 +83,7 @@ for (const route of mountedRoutes()) {
       auth,
       params: c.req.param(),
       query: queryOf(incoming.url ?? ''),
+      search: searchOf(incoming.url ?? ''),
       requestId: c.get('requestId'),
       json: async () => parseJsonText(await c.req.text()),
     };

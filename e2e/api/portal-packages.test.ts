@@ -127,6 +127,29 @@ describe('portal packages: list, search and filters', () => {
     expect(seen).toEqual([...many].reverse());
   });
 
+  it("answers exactly what GET /packages answers (one operation, one shape), and refuses what it refuses", async () => {
+    for (const query of [`tracking_number=${prefix}`, `tracking_number=${prefix.toLowerCase()}&limit=1`, 'limit=2', `manifest_id=${containerManifest}`]) {
+      const mine = await portal(owner, 'GET', `/portal-api/packages?${query}`);
+      const api = await call(`/packages?${query}`, { method: 'GET', token: owner.tokens.test });
+      expect(mine.status, mine.text).toBe(200);
+      expect(api.status, api.text).toBe(200);
+      expect(mine.json).toEqual(api.json);
+    }
+    for (const [query, parameter] of [
+      ['tracking_number=%ZZ', 'tracking_number'],
+      ['tracking_number=1Z%25', 'tracking_number'],
+      ['%ZZ=1', '%ZZ'],
+      ['to_postal_code=%E0%A4%A', 'to_postal_code'],
+      ['status=a&status=b', 'status'],
+    ]) {
+      const mine = await portal(owner, 'GET', `/portal-api/packages?${query}`);
+      const api = await call(`/packages?${query}`, { method: 'GET', token: owner.tokens.test });
+      expect(expectEnvelope(mine, 422, 'validation_failed').details?.map((d) => d.path), query).toEqual([parameter]);
+      expect(api.status, api.text).toBe(422);
+      expect(api.json.error.details.map((d: { path: string }) => d.path), query).toEqual([parameter]);
+    }
+  });
+
   it.each([
     ['tracking_number=%00', 'tracking_number'],
     ['tracking_number=%ZZ', 'tracking_number'],

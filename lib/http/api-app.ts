@@ -272,6 +272,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
             auth,
             params: request.params as Record<string, string>,
             query: new URLSearchParams(request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''),
+            search: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
             accept: headerValue(request.headers.accept),
             requestId: request.id,
             json: () => {

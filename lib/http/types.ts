@@ -6,6 +6,8 @@ export interface OperationContext {
   auth: AuthContext;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The raw query string (no `?`), for the list readers' strict decoding (lib/http/query.ts decodedPairs). */
+  search: string;
   /** The Accept header, for operations that answer in more than one format (documents). */
   accept?: string | null;
   requestId: string;

@@ -20,6 +20,7 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       auth: { accountId, environment, tokenId: `portal:${user.id}`, scopes: null },
       params,
       query: new URL(request.url).searchParams,
+      search: new URL(request.url).search.slice(1),
       accept: request.headers.get('accept'),
       requestId,
       json: () => readJson(request),

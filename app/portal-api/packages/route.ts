@@ -1,11 +1,5 @@
-import { portalRoute } from '@/lib/portal/route';
-import { listPackages } from '@/lib/lifecycle/read';
-import { portalQuery } from '@/lib/portal-lifecycle/query';
-import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery } from '@/lib/schemas/lifecycle';
-import { parseOperation } from '@/lib/schemas/parse';
+import { listPackagesOperation } from '@/lib/http/operations/lifecycle';
+import { portalOperation } from '@/lib/portal/api-operation';
 
-// GET /portal-api/packages: every package (container and daily), filtered, newest first, keyset pages: GET /packages's shape.
-export const GET = portalRoute(async ({ request, accountId, environment }) => {
-  const query = parseOperation(ZListPackagesQuery, portalQuery(request.url, PACKAGE_LIST_PARAMETERS));
-  return listPackages({ accountId, environment, query });
-});
+// GET /portal-api/packages: GET /packages's own operation (its filters, keyset pages and the package's one shape).
+export const GET = portalOperation(listPackagesOperation);

@@ -3,7 +3,7 @@ import type { Operation, OperationContext } from '../types';
 import { EVENT_LIST_PARAMETERS, ZListEventsQuery } from '@/lib/schemas/events';
 import { parseOperation } from '@/lib/schemas/parse';
 import { getEvent, listEvents } from '@/lib/events/list-events';
-import { queryObject } from '../query';
+import { decodedPairs, queryObject } from '../query';
 
 // GET /events and GET /events/:id (issue 16): the account's webhook events in the path's environment.
 
@@ -12,7 +12,7 @@ function scope(context: OperationContext) {
 }
 
 export const listEventsOperation: Operation = async (context) => {
-  const query = parseOperation(ZListEventsQuery, queryObject(context.query, { known: EVENT_LIST_PARAMETERS }));
+  const query = parseOperation(ZListEventsQuery, queryObject(decodedPairs(context.search), { known: EVENT_LIST_PARAMETERS }));
   return { body: await listEvents({ ...scope(context), query }) };
 };
 

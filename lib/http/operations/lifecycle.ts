@@ -21,7 +21,7 @@ import { getManifest, getPackage, listManifestPackages, listManifests, listPacka
 import { isPackageStatus } from '@/lib/lifecycle/transitions';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { formatPath } from '@/lib/schemas/parse';
-import { queryObject } from '../query';
+import { assertFilterAlphabets, decodedPairs, queryObject } from '../query';
 
 // Thin operations over lib/lifecycle: parse, call one function, answer the read shape. Scoped by the token's
 // account and the path's environment; another's id is a plain 404.
@@ -30,9 +30,9 @@ function scope(context: OperationContext) {
   return { accountId: context.auth.accountId, environment: context.environment };
 }
 
-/** The query string as an object; a parameter given twice or not known is a 422 naming it. */
+/** The query string as an object; a parameter given twice or not known, or an escape that does not decode, is a 422 naming it. */
 function query(context: OperationContext, known: readonly string[]): Record<string, string> {
-  return queryObject(context.query, { known });
+  return queryObject(decodedPairs(context.search), { known });
 }
 
 const MANIFEST_FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;
@@ -82,7 +82,9 @@ export const simulateManifestOperation: Operation<TManifestResponse> = async (co
 
 // GET /packages: every package, container and daily, newest first.
 export const listPackagesOperation: Operation = async (context) => {
-  const q = parseOperation(ZListPackagesQuery, query(context, PACKAGE_FILTERS));
+  const raw = query(context, PACKAGE_FILTERS);
+  assertFilterAlphabets(raw);
+  const q = parseOperation(ZListPackagesQuery, raw);
   return { body: await listPackages({ ...scope(context), query: q }) };
 };
 

@@ -3,7 +3,7 @@ import type { Operation, OperationContext } from '../types';
 import { REQUEST_LIST_PARAMETERS, ZListRequestsQuery } from '@/lib/schemas/request-log';
 import { parseOperation } from '@/lib/schemas/parse';
 import { getRequest, listRequests } from '@/lib/request-log/list-requests';
-import { queryObject } from '../query';
+import { decodedPairs, queryObject } from '../query';
 
 // GET /requests and GET /requests/:id (issue 16): the account's request log in the path's environment.
 
@@ -12,7 +12,7 @@ function scope(context: OperationContext) {
 }
 
 export const listRequestsOperation: Operation = async (context) => {
-  const query = parseOperation(ZListRequestsQuery, queryObject(context.query, { known: REQUEST_LIST_PARAMETERS }));
+  const query = parseOperation(ZListRequestsQuery, queryObject(decodedPairs(context.search), { known: REQUEST_LIST_PARAMETERS }));
   return { body: await listRequests({ ...scope(context), query }) };
 };
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Operation, OperationContext } from '../types';
 import { parseOperation } from '@/lib/schemas/parse';
-import { queryObject } from '../query';
+import { decodedPairs, queryObject } from '../query';
 import { AppError } from '@/lib/errors/app-error';
 import {
   ZCreateWebhookRequest,
@@ -111,7 +111,7 @@ export const testWebhookOperation: Operation<TWebhookTest> = async (context) => 
 // GET /webhooks/:id/deliveries?limit=&cursor=&outcome=: the attempt log, newest first. A parameter given twice is a
 // 422 naming it (the lists' one query reader), not the last of the two.
 export const listWebhookDeliveriesOperation: Operation<TWebhookDeliveryList> = async (context) => {
-  const query = parseOperation(ZListWebhookDeliveriesQuery, queryObject(context.query));
+  const query = parseOperation(ZListWebhookDeliveriesQuery, queryObject(decodedPairs(context.search)));
   return { body: await listWebhookDeliveries({ ...scope(context), query }) };
 };
 
