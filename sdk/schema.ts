@@ -1825,6 +1825,8 @@ export interface operations {
             /** @description Created (or the identical retry). */
             200: {
                 headers: {
+                    /** @description Present on the answer to an identical retry: nothing new was stored, and the body is the first answer's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1951,9 +1953,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted. */
+            /** @description Accepted (or the identical retry). */
             200: {
                 headers: {
+                    /** @description Present on the answer to an identical retry: nothing new was stored, and the body is the first answer's. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

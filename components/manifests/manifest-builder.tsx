@@ -15,7 +15,11 @@ import { ZHeaderForm, emptyHeader, type HeaderField, type HeaderValues } from '.
 import { buildManifestBody, issueDetails, placeDetails, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
 import { draftKey, useManifestDraft } from './use-manifest-draft';
-import type { TPortalContainerManifestResponse } from '@/lib/schemas/portal-responses';
+import { REPLAYED_HEADER } from '@/lib/http/replayed';
+import type { TContainerManifestResponse } from '@/lib/schemas/container-manifest';
+
+/** POST /wf/manifest's answer, and whether it stored the container now (no Idempotent-Replayed header). */
+type BuilderResult = TContainerManifestResponse & { created: boolean };
 
 
 /** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
@@ -42,7 +46,7 @@ export function ManifestBuilder() {
   const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader(), shouldFocusError: false });
   const { draftNote, setDraftNote, clearDraft } = useManifestDraft(key, store, form);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [result, setResult] = useState<TPortalContainerManifestResponse | null>(null);
+  const [result, setResult] = useState<BuilderResult | null>(null);
   // After every submit focus moves to what it produced: the error panel's heading, or the result's.
   const panelHeading = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -55,7 +59,14 @@ export function ManifestBuilder() {
   }, [submits, result]);
 
   const mutation = useMutation({
-    mutationFn: (body: Record<string, unknown>) => portal.fetch<TPortalContainerManifestResponse>('/portal-api/manifests', { body }),
+    mutationFn: async (body: Record<string, unknown>): Promise<BuilderResult> => {
+      let replayed = false;
+      const answer = await portal.fetch<TContainerManifestResponse>('/portal-api/manifests', {
+        body,
+        onHeaders: (headers) => (replayed = headers.get(REPLAYED_HEADER) === 'true'),
+      });
+      return { ...answer, created: !replayed };
+    },
   });
 
   function discardDraft() {

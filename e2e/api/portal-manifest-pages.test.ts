@@ -5,7 +5,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { listManifestPackages, listManifests } from '@/lib/lifecycle/read';
 import { ZListManifestsResponse, ZListPackagesResponse, ZManifestResponse } from '@/lib/schemas/lifecycle';
 import { ZManifestServicesResponse } from '@/lib/schemas/portal-responses';
-import { call, newAccount, tracking } from './support/api';
+import { baseUrl, call, newAccount, tracking } from './support/api';
 import { checkExchange } from './support/contract';
 import { containerSample, packageSample } from './support/samples';
 import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';
@@ -310,5 +310,45 @@ describe("the portal's manifest routes answer the API's shape", () => {
     expect((await portal(stranger, '/portal-api/manifests')).json).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
     expect((await portal(stranger, `/portal-api/manifests/${containerManifest}`)).status).toBe(404);
     expect((await portalCall(stranger, 'GET', '/portal-api/manifests/services')).json).toEqual({ services: [] });
+  });
+});
+
+describe("the builder's submit is POST /wf/manifest's own operation", () => {
+  it('answers the contract body, marks an identical retry with Idempotent-Replayed as the API does, and the 409 too', async () => {
+    const owner = await signUp('PortalBuilder');
+    const viaPortal = containerSample(`ULD-${randomUUID().slice(0, 8).toUpperCase()}`, [tracking('PBM'), tracking('PBM')]);
+    const first = await portalCall(owner, 'POST', '/portal-api/manifests', { body: viaPortal });
+    expect(first.status, first.text).toBe(200);
+    expect(Object.keys(first.json).sort()).toEqual(['IsSuccess', 'ManifestID', 'PackageCount']);
+    expect(first.json).toMatchObject({ IsSuccess: 'true', PackageCount: 2 });
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await portalCall(owner, 'POST', '/portal-api/manifests', { body: viaPortal });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json).toEqual(first.json);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // The API's answer to the same retry is the same body with the same header.
+    const api = await fetch(`${baseUrl}/version-test/api/1.1/wf/manifest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${owner.tokens.test}` },
+      body: JSON.stringify(viaPortal),
+    });
+    expect(await api.json()).toEqual(first.json);
+    expect(api.headers.get('idempotent-replayed')).toBe('true');
+    // A browser's script can read it (CORS exposes it).
+    expect(api.headers.get('access-control-expose-headers')).toMatch(/Idempotent-Replayed/);
+    const changed = await portalCall(owner, 'POST', '/portal-api/manifests', { body: { ...viaPortal, FromName: 'Dock 5' } });
+    expect(changed.status, changed.text).toBe(409);
+
+    const daily = packageSample(tracking('PBD'));
+    const once = await call('/wf/package', { token: owner.tokens.test, body: daily });
+    const twice = await fetch(`${baseUrl}/version-test/api/1.1/wf/package`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${owner.tokens.test}` },
+      body: JSON.stringify(daily),
+    });
+    expect(once.status, once.text).toBe(200);
+    expect(twice.status).toBe(200);
+    expect(await twice.json()).toEqual(once.json);
+    expect(twice.headers.get('idempotent-replayed')).toBe('true');
   });
 });

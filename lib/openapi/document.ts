@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_SCOPES, CARRIER_OPERATIONS, ROUTE_SCOPES, SCOPE_DESCRIPTIONS, type RouteScope } from '@/lib/auth/scopes';
 import { jsonSchemaOf, ref, type Json } from './parts';
+import { REPLAYED_HEADER } from '@/lib/http/replayed';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
@@ -208,6 +209,14 @@ function errorResponse(description: string, extra: Json = {}): Json {
   return { description, content: { 'application/json': { schema: ref('Error') } }, ...extra };
 }
 
+/** An identical retry's answer is the first one's plus this header (lib/http/replayed.ts). */
+const REPLAYED_HEADERS: Json = {
+  [REPLAYED_HEADER]: {
+    schema: { type: 'string', const: 'true' },
+    description: 'Present on the answer to an identical retry: nothing new was stored, and the body is the first answer\'s.',
+  },
+};
+
 const COMMON_ERRORS: Json = {
   '400': errorResponse('The body is not valid JSON.'),
   '401': errorResponse('Missing or invalid token, or a token of the other environment (`wrong_environment`).', {
@@ -397,6 +406,7 @@ export function openApiDocument(): Json {
           responses: {
             '200': {
               description: 'Created (or the identical retry).',
+              headers: REPLAYED_HEADERS,
               content: json(ref('ContainerManifestResponse'), { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', PackageCount: 2 }),
             },
             '409': errorResponse('The ContainerID or a tracking number is already used with a different body.'),
@@ -414,7 +424,7 @@ export function openApiDocument(): Json {
             'notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
           requestBody: { required: true, content: json(ref('PackageManifestRequest'), { package: packageExample }) },
           responses: {
-            '200': { description: 'Accepted.', content: json(ref('PackageManifestResponse'), { IsSuccess: true, ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', TrackingNumber: '1Z999AA10123456784' }) },
+            '200': { description: 'Accepted (or the identical retry).', headers: REPLAYED_HEADERS, content: json(ref('PackageManifestResponse'), { IsSuccess: true, ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', TrackingNumber: '1Z999AA10123456784' }) },
             '409': errorResponse('The TrackingNumber is already used with a different body.'),
             ...COMMON_ERRORS,
           },

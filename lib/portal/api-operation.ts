@@ -2,6 +2,7 @@ import 'server-only';
 import { contentDisposition, fileBytes } from '@/lib/http/file-body';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import type { Operation } from '@/lib/http/types';
+import { env } from '@/lib/env';
 import { jsonResponse, portalRoute, readJson } from './route';
 
 /**
@@ -23,7 +24,8 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       search: new URL(request.url).search.slice(1),
       accept: request.headers.get('accept'),
       requestId,
-      json: () => readJson(request),
+      // The API's body limit: the container builder sends up to 5,000 packages, as the API takes them.
+      json: () => readJson(request, env().API_MAX_BODY_BYTES),
     });
     if (result.status === 204) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
     if (!result.file) return jsonResponse(result.body ?? null, { status: result.status, headers: result.headers });

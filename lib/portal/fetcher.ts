@@ -46,6 +46,8 @@ export interface PortalFetchOptions {
   signal?: AbortSignal;
   /** The page's environment; every portal-api call except sign-in and sign-up needs it (400 without). */
   environment?: PortalEnvironment;
+  /** Called with a successful answer's headers (the builder reads Idempotent-Replayed). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
@@ -79,6 +81,7 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
     }
     throw new PortalError(response.status, body, response.headers.get('x-request-id'), response.headers.get(REQUEST_LOGGED_HEADER) === '1');
   }
+  options.onHeaders?.(response.headers);
   return body as T;
 }
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { API_SCOPES } from '@/lib/auth/scopes';
-import { ZContainerManifestResponse } from './container-manifest';
 import { PACKAGE_STATUSES } from './statuses';
 
 // The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks,
@@ -117,7 +116,6 @@ export const ZCloseOutSettingsResponse = z.object({ cutoff_hour: z.number().int(
 
 // POST /portal-api/manifests: the builder's submit, POST /wf/manifest's answer plus whether it was new (a retry
 // of an identical body returns the original ManifestID with created: false).
-export const ZPortalContainerManifestResponse = ZContainerManifestResponse.extend({ created: z.boolean() });
 
 // GET /portal-api/manifests/services: the options of the Manifests list's service filter. The manifests themselves
 // answer in the API's shape (GET /manifests, lib/schemas/lifecycle.ts), through its operations.
@@ -143,5 +141,4 @@ export type TRateCardsResponse = z.output<typeof ZRateCardsResponse>;
 export type TAirportsResponse = z.output<typeof ZAirportsResponse>;
 export type TImportMappingResponse = z.output<typeof ZImportMappingResponse>;
 export type TCloseOutSettingsResponse = z.output<typeof ZCloseOutSettingsResponse>;
-export type TPortalContainerManifestResponse = z.output<typeof ZPortalContainerManifestResponse>;
 export type TManifestServicesResponse = z.output<typeof ZManifestServicesResponse>;

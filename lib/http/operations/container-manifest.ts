@@ -1,4 +1,5 @@
 import 'server-only';
+import { REPLAYED } from '../replayed';
 import type { Operation } from '../types';
 import { CONTAINER_MANIFEST_ALIASES, ZContainerManifestRequest, type TContainerManifestResponse } from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
@@ -8,5 +9,8 @@ import { createContainerManifest } from '@/lib/manifests/create-container-manife
 export const createContainerManifestOperation: Operation<TContainerManifestResponse> = async (context) => {
   const request = parseOperation(ZContainerManifestRequest, await context.json(), { aliases: CONTAINER_MANIFEST_ALIASES });
   const result = await createContainerManifest({ accountId: context.auth.accountId, environment: context.environment, request });
-  return { body: { IsSuccess: 'true', ManifestID: result.manifestId, PackageCount: result.packageCount } };
+  return {
+    body: { IsSuccess: 'true', ManifestID: result.manifestId, PackageCount: result.packageCount },
+    headers: result.created ? undefined : REPLAYED,
+  };
 };

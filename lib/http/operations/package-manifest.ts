@@ -1,5 +1,6 @@
 import 'server-only';
 import { AppError } from '@/lib/errors/app-error';
+import { REPLAYED } from '../replayed';
 import type { Operation } from '../types';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest, type TPackageManifestResponse } from '@/lib/schemas/package-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
@@ -11,7 +12,7 @@ export const createPackageManifestOperation: Operation<TPackageManifestResponse>
   assertOnePackage(body);
   const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
   const result = await createPackageManifest({ accountId: context.auth.accountId, environment: context.environment, pkg });
-  return { body: { IsSuccess: true, ManifestID: result.manifestId, TrackingNumber: pkg.TrackingNumber } };
+  return { body: { IsSuccess: true, ManifestID: result.manifestId, TrackingNumber: pkg.TrackingNumber }, headers: result.created ? undefined : REPLAYED };
 };
 
 function assertOnePackage(body: unknown): void {
