@@ -12,7 +12,7 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
 export function portalOperation<P extends Record<string, string>>(operation: Operation) {
-  return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId }) => {
+  return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
     const result = await operation({
       environment,
       // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session. Scopes are a
@@ -22,6 +22,7 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       query: new URL(request.url).searchParams,
       accept: request.headers.get('accept'),
       requestId,
+      origin,
       json: () => readJson(request),
     });
     if (result.status === 204) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
