@@ -431,6 +431,7 @@ describe('GET /portal-api/audit and its CSV export', () => {
     ['to', 'from=2026-06-10&to=2026-06-01'],
     ['cursor', 'cursor=not-a-cursor-of-ours'],
     ['cursor', `cursor=${Buffer.from(JSON.stringify(['2026-06-15 12:00:00+00', '1; DROP TABLE x'])).toString('base64url')}`],
+    ['cursor', `cursor=${Buffer.from(JSON.stringify(['2026-13-45 25:00:00+00', '1'])).toString('base64url')}`],
     ['limit', 'limit=0'],
     ['bogus', 'bogus=1'],
   ])('answers 422 naming %s for %s', async (field, query) => {

@@ -76,7 +76,13 @@ export function decodeAuditCursor(value: string): AuditPosition {
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
   const [t, id] = parsed as unknown[];
-  if (typeof t !== 'string' || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) throw invalid();
+  // occurred_at as PostgreSQL wrote it: 2026-06-15 12:00:00.123+00. Checked as a date here (a 13th month must never
+  // reach the cast, which would fail the query), then passed on as it is, exact to the microsecond.
+  const match = typeof t === 'string' ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)([+-]\d{2})(:\d{2})?$/.exec(t) : null;
+  if (!match || typeof t !== 'string') throw invalid();
+  const day = Date.parse(`${match[1]}T00:00:00Z`);
+  const valid = !Number.isNaN(day) && new Date(day).toISOString().slice(0, 10) === match[1] && !Number.isNaN(Date.parse(`${match[1]}T${match[2]!.slice(0, 12)}${match[3]}${match[4] ?? ':00'}`));
+  if (!valid || match[1]! < '2000' || match[1]! >= '2100') throw invalid();
   if (typeof id !== 'string' || !/^\d{1,18}$/.test(id)) throw invalid();
   return { t, id };
 }

@@ -42,7 +42,8 @@ const LIST_MAX = 20;
 /** Keys that could only hold a secret; refused whatever their value. */
 const SECRET_KEY = /secret|password|token|api[_-]?key|authorization|cookie|hash/i;
 /** This service's own credentials, wherever they appear in a value. */
-const SECRET_VALUE = /\b(ck_(live|test|ops)_|whsec_)[A-Za-z0-9_+/=-]*/g;
+/** This service's own credentials (a token's 12-character display prefix is not one, and stays). */
+const SECRET_VALUE = /\b(ck_(live|test|ops)_|whsec_)[A-Za-z0-9_+/=-]{16,}/g;
 
 /** A copy of `details` fit for the log: secret-named keys dropped, tokens and signing secrets masked, values cut short. */
 export function safeDetails(details: AuditDetails | undefined): Record<string, AuditDetailValue> {
