@@ -155,7 +155,7 @@ export function AuditListView() {
                   </Badge>
                 ) : null}
               </Td>
-              <Td data-label="Actor" className="max-w-xs break-all">
+              <Td data-label="Actor" className="max-w-[16rem] whitespace-normal break-all">
                 {actorText(event)}
               </Td>
               <Td data-label="Address" className="font-mono text-sm">
@@ -166,17 +166,17 @@ export function AuditListView() {
                   </span>
                 ) : null}
               </Td>
-              <Td data-label="Target" className="max-w-[14rem] break-all text-sm">
+              <Td data-label="Target" className="max-w-[12rem] whitespace-normal break-all text-sm">
                 {event.target ? (
                   <>
-                    <span className="text-slate-600">{event.target.type.replaceAll('_', ' ')}</span>{' '}
-                    <span className="font-mono">{event.target.id}</span>
+                    <span className="block text-xs text-slate-600">{event.target.type.replaceAll('_', ' ')}</span>
+                    <span className="font-mono text-xs">{event.target.id}</span>
                   </>
                 ) : (
                   '—'
                 )}
               </Td>
-              <Td data-label="Details" className="max-w-xs break-words text-sm text-slate-700">
+              <Td data-label="Details" className="min-w-[12rem] max-w-xs whitespace-normal break-words text-sm text-slate-700">
                 {detailsText(event) || '—'}
               </Td>
             </Tr>
