@@ -148,36 +148,42 @@ export function AuditListView() {
                 {formatDateTime(event.occurred_at, { seconds: true })}
               </Td>
               <Td data-label="Action">
-                <span className="font-mono text-sm">{event.action}</span>
-                {event.environment ? (
-                  <Badge tone={event.environment === 'live' ? 'warning' : 'neutral'} className="ml-2">
-                    {event.environment}
-                  </Badge>
-                ) : null}
+                <div className="text-right sm:text-left">
+                  <span className="font-mono text-sm">{event.action}</span>
+                  {event.environment ? (
+                    <Badge tone={event.environment === 'live' ? 'warning' : 'neutral'} className="ml-2">
+                      {event.environment}
+                    </Badge>
+                  ) : null}
+                </div>
               </Td>
-              <Td data-label="Actor" className="max-w-[16rem] whitespace-normal break-all">
-                {actorText(event)}
+              <Td data-label="Actor" className="whitespace-normal">
+                <div className="max-w-[16rem] break-all text-right sm:text-left">{actorText(event)}</div>
               </Td>
-              <Td data-label="Address" className="font-mono text-sm">
-                {event.client_address ?? '—'}
-                {event.user_agent ? (
-                  <span className="block max-w-[16rem] truncate font-sans text-xs text-slate-600" title={event.user_agent}>
-                    {event.user_agent}
-                  </span>
-                ) : null}
+              <Td data-label="Address" className="whitespace-normal">
+                <div className="max-w-[14rem] text-right sm:text-left">
+                  <span className="block break-all font-mono text-sm">{event.client_address ?? '—'}</span>
+                  {event.user_agent ? (
+                    <span className="block truncate text-xs text-slate-600" title={event.user_agent}>
+                      {event.user_agent}
+                    </span>
+                  ) : null}
+                </div>
               </Td>
-              <Td data-label="Target" className="max-w-[12rem] whitespace-normal break-all text-sm">
-                {event.target ? (
-                  <>
-                    <span className="block text-xs text-slate-600">{event.target.type.replaceAll('_', ' ')}</span>
-                    <span className="font-mono text-xs">{event.target.id}</span>
-                  </>
-                ) : (
-                  '—'
-                )}
+              <Td data-label="Target" className="whitespace-normal">
+                <div className="max-w-[11rem] text-right sm:text-left">
+                  {event.target ? (
+                    <>
+                      <span className="block text-xs text-slate-600">{event.target.type.replaceAll('_', ' ')}</span>
+                      <span className="block break-all font-mono text-xs">{event.target.id}</span>
+                    </>
+                  ) : (
+                    '—'
+                  )}
+                </div>
               </Td>
-              <Td data-label="Details" className="min-w-[12rem] max-w-xs whitespace-normal break-words text-sm text-slate-700">
-                {detailsText(event) || '—'}
+              <Td data-label="Details" className="whitespace-normal">
+                <div className="min-w-[10rem] max-w-xs break-words text-right text-sm text-slate-700 sm:text-left">{detailsText(event) || '—'}</div>
               </Td>
             </Tr>
           ))}
