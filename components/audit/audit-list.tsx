@@ -158,10 +158,10 @@ export function AuditListView() {
                 </div>
               </Td>
               <Td data-label="Actor" className="whitespace-normal">
-                <div className="max-w-[16rem] break-all text-right sm:text-left">{actorText(event)}</div>
+                <div className="max-w-[16rem] whitespace-normal break-all text-right sm:text-left">{actorText(event)}</div>
               </Td>
               <Td data-label="Address" className="whitespace-normal">
-                <div className="max-w-[14rem] text-right sm:text-left">
+                <div className="max-w-[14rem] whitespace-normal text-right sm:text-left">
                   <span className="block break-all font-mono text-sm">{event.client_address ?? '—'}</span>
                   {event.user_agent ? (
                     <span className="block truncate text-xs text-slate-600" title={event.user_agent}>
@@ -171,7 +171,7 @@ export function AuditListView() {
                 </div>
               </Td>
               <Td data-label="Target" className="whitespace-normal">
-                <div className="max-w-[11rem] text-right sm:text-left">
+                <div className="max-w-[11rem] whitespace-normal text-right sm:text-left">
                   {event.target ? (
                     <>
                       <span className="block text-xs text-slate-600">{event.target.type.replaceAll('_', ' ')}</span>
@@ -183,7 +183,7 @@ export function AuditListView() {
                 </div>
               </Td>
               <Td data-label="Details" className="whitespace-normal">
-                <div className="min-w-[10rem] max-w-xs break-words text-right text-sm text-slate-700 sm:text-left">{detailsText(event) || '—'}</div>
+                <div className="min-w-[10rem] max-w-xs whitespace-normal break-words text-right text-sm text-slate-700 sm:text-left">{detailsText(event) || '—'}</div>
               </Td>
             </Tr>
           ))}
