@@ -18,6 +18,9 @@ export async function register(): Promise<void> {
   // REQUEST_LOG=off, which stops new lines, not the deletion of those already kept.
   const { startRequestLogRetention } = await import('./lib/request-log/retention');
   startRequestLogRetention(3_600_000);
+  // The audit log's retention (lib/audit): a year, checked hourly in every process; the only deletion its trigger allows.
+  const { startAuditRetention } = await import('./lib/audit/retention');
+  startAuditRetention(3_600_000);
   if (settings.WEBHOOK_WORKER === 'off') return;
   // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
   if (settings.WEBHOOK_WORKER_STARTED_BY === 'server') return;

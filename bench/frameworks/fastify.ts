@@ -146,6 +146,7 @@ for (const route of mountedRoutes()) {
         query: queryOf(request.url),
         search: searchOf(request.url),
         requestId: request.id,
+        origin: { actor: { kind: 'api_token', tokenId: request.auth.tokenId }, address: request.ip, userAgent: request.headers['user-agent'] ?? null },
         json: () => {
           if (request.body === undefined) return Promise.reject(new AppError('invalid_json', 'The request body is empty; send a JSON object.'));
           return Promise.resolve(request.body);

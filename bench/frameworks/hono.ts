@@ -85,6 +85,7 @@ for (const route of mountedRoutes()) {
       query: queryOf(incoming.url ?? ''),
       search: searchOf(incoming.url ?? ''),
       requestId: c.get('requestId'),
+      origin: { actor: { kind: 'api_token', tokenId: auth.tokenId }, address: incoming.socket.remoteAddress ?? null, userAgent: c.req.header('user-agent') ?? null },
       json: async () => parseJsonText(await c.req.text()),
     };
     const result = await route.operation(context);

@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { createContext, useContext, useMemo, type ComponentProps, type ReactNode } from 'react';
+import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { portalFetch, type PortalFetchOptions } from '@/lib/portal/fetcher';
 import { portalPath, type PortalEnvironment } from '@/lib/portal/paths';
 
@@ -10,6 +11,8 @@ export interface PortalInfo {
   csrfToken: string;
   user: { id: string; email: string };
   account: { id: string; name: string };
+  /** The signed-in user's role in the account (lib/teams/permissions.ts): what the navigation offers. */
+  role: MemberRole;
 }
 
 const PortalContext = createContext<PortalInfo | null>(null);

@@ -4,6 +4,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
 import { Button, cn, focusRing } from '@/components/ui';
 import { ENVIRONMENTS, environmentOfPath, switchEnvironmentHref } from '@/lib/portal/paths';
+import { can } from '@/lib/teams/permissions';
 import { usePortal, usePortalEnvironment } from './portal-context';
 
 // Portal paths without their environment; rendered in the page's environment.
@@ -15,6 +16,7 @@ export const NAV = [
   { href: '/packages', label: 'Packages' },
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/logs', label: 'Logs' },
+  { href: '/audit', label: 'Audit', permission: 'audit:read' },
   { href: '/tokens', label: 'API tokens' },
   { href: '/rate-cards', label: 'Rate cards' },
   { href: '/settings', label: 'Settings' },
@@ -66,7 +68,7 @@ function EnvironmentSwitch() {
 }
 
 export function PortalHeader() {
-  const { environment, user, account } = usePortal();
+  const { environment, user, account, role } = usePortal();
   const portal = usePortalEnvironment();
   const pathname = usePathname();
   const router = useRouter();
@@ -92,7 +94,7 @@ export function PortalHeader() {
     }
   }
 
-  const links = NAV.map((item) => {
+  const links = NAV.filter((item) => !('permission' in item) || can(role, item.permission)).map((item) => {
     const active = isActive(pathname, item.href);
     return (
       <Link

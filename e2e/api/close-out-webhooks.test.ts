@@ -1,3 +1,4 @@
+import { SYSTEM_ORIGIN } from '@/lib/audit/record-audit';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('manifest.closed', () => {
     // only the 2027 manifest to close.
     const closedSecond = await ok('POST', `/manifests/${second}/close`, token);
     // The cut-off: 06:00 UTC on the ManifestDate, run with that moment as "now".
-    await setCloseOutSettings({ accountId: shipper.accountId, environment: 'test' }, { cutoff_hour: 6, time_zone: 'UTC' });
+    await setCloseOutSettings({ accountId: shipper.accountId, environment: 'test', origin: SYSTEM_ORIGIN }, { cutoff_hour: 6, time_zone: 'UTC' });
     const d = tn('HD');
     const dated: string = (await ok('POST', '/wf/package', token, packageSample(d, '2027-03-10T02:00:00Z'))).ManifestID;
     const ran = await closeDueManifests({ now: new Date('2027-03-10T06:00:00.000Z') });

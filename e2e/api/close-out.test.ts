@@ -1,3 +1,4 @@
+import { SYSTEM_ORIGIN } from '@/lib/audit/record-audit';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -261,7 +262,7 @@ describe('close racing package posts', () => {
             closeAnswer =
               via === 'the API'
                 ? close(account, first).then((r) => r.status)
-                : closeManifest({ accountId: account.accountId, environment: 'test', manifestId: first }).then(() => 200);
+                : closeManifest({ accountId: account.accountId, environment: 'test', manifestId: first, origin: SYSTEM_ORIGIN }).then(() => 200);
           }
           return call('/wf/package', { token: account.tokens.test, body: packageSample(n, date) });
         }),
@@ -308,7 +309,7 @@ describe('automatic close at the cut-off hour', () => {
     const [account, other] = await Promise.all([newAccount('Cutoff'), newAccount('CutoffNone')]);
     await subscribe(account);
     // 17:00 in New York: 22:00 UTC in winter (EST), 21:00 UTC in summer (EDT). Test environment only.
-    await setCloseOutSettings({ accountId: account.accountId, environment: 'test' }, { cutoff_hour: 17, time_zone: 'America/New_York' });
+    await setCloseOutSettings({ accountId: account.accountId, environment: 'test', origin: SYSTEM_ORIGIN }, { cutoff_hour: 17, time_zone: 'America/New_York' });
     const winter = await post(account, tracking('KW'), 'test', '2027-01-15T08:00:00Z');
     const summer = await post(account, tracking('KS'), 'test', '2027-07-15T08:00:00Z');
     const live = await post(account, tracking('KL'), 'live', '2027-01-15T08:00:00Z');

@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordUserAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { admitMailRequest } from '@/lib/auth/mail-limiter';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { admitSignIn } from '@/lib/auth/sign-in-limiter';
@@ -17,7 +18,7 @@ import { FORGOT_PATH } from './password-reset';
  * guess it any faster than the sign-in form could; the notice counts against the mail limits (429).
  */
 export async function changePassword(
-  options: TChangePasswordRequest & { userId: string; sessionId: string; address: string },
+  options: TChangePasswordRequest & { userId: string; sessionId: string; address: string; origin: AuditOrigin },
 ): Promise<{ sessionsEnded: number }> {
   const user = await db.user.findUniqueOrThrow({ where: { id: options.userId }, select: { email: true, passwordHash: true } });
   const attempt = await admitSignIn({ email: user.email, address: options.address });
@@ -37,7 +38,9 @@ export async function changePassword(
   const sessionsEnded = await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: options.userId }, data: { passwordHash } });
     await tx.passwordReset.updateMany({ where: { userId: options.userId, usedAt: null }, data: { usedAt: now } });
-    return (await tx.session.deleteMany({ where: { userId: options.userId, id: { not: options.sessionId } } })).count;
+    const ended = (await tx.session.deleteMany({ where: { userId: options.userId, id: { not: options.sessionId } } })).count;
+    await recordUserAudit(options.origin, { userId: options.userId, action: 'auth.password_changed', target: { type: 'user', id: options.userId }, details: { sessions_ended: ended } }, tx);
+    return ended;
   });
   sendMailInBackground(passwordChangedMail({ to: user.email, at: now, how: 'change', resetLink: appLink(FORGOT_PATH) }));
   return { sessionsEnded };

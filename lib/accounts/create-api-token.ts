@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordAudit, SYSTEM_ORIGIN, type AuditOrigin } from '@/lib/audit/record-audit';
 import { API_SCOPES, type ApiScope } from '@/lib/auth/scopes';
 import { generateToken } from '@/lib/auth/tokens';
 import { db } from '@/lib/db';
@@ -16,22 +17,39 @@ export async function createApiToken(options: {
   scopes?: readonly ApiScope[] | null;
   /** The portal user creating it; omitted by `npm run token`. */
   createdByUserId?: string | null;
+  /** Who, for the audit log: the portal's user; omitted by `npm run token` (the system). */
+  origin?: AuditOrigin;
 }) {
   const { token, hash, displayPrefix } = generateToken(options.environment);
   const scoped = options.scopes != null && options.scopes.length > 0;
-  const row = await db.apiToken.create({
-    data: {
-      accountId: options.accountId,
-      environment: options.environment,
-      name: options.name ?? '',
-      tokenHash: hash,
-      displayPrefix,
-      fullAccess: !scoped,
-      // In the list's order, each once.
-      scopes: scoped ? API_SCOPES.filter((scope) => options.scopes?.includes(scope)) : [],
-      createdByUserId: options.createdByUserId ?? null,
-    },
-    select: API_TOKEN_SELECT,
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: {
+        accountId: options.accountId,
+        environment: options.environment,
+        name: options.name ?? '',
+        tokenHash: hash,
+        displayPrefix,
+        fullAccess: !scoped,
+        // In the list's order, each once.
+        scopes: scoped ? API_SCOPES.filter((scope) => options.scopes?.includes(scope)) : [],
+        createdByUserId: options.createdByUserId ?? null,
+      },
+      select: API_TOKEN_SELECT,
+    });
+    await recordAudit(
+      options.origin ?? SYSTEM_ORIGIN,
+      {
+        accountId: options.accountId,
+        environment: options.environment,
+        action: 'token.created',
+        target: { type: 'api_token', id: created.id },
+        // The name and prefix only: the token itself is in the creator's answer and nowhere else.
+        details: { name: created.name, prefix: created.displayPrefix, scopes: created.fullAccess ? ['full_access'] : created.scopes },
+      },
+      tx,
+    );
+    return created;
   });
   const { lastUsedAt: _lastUsedAt, revokedAt: _revokedAt, ...created } = presentApiToken(row);
   return { ...created, token };

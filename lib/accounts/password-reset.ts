@@ -1,5 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
+import { recordUserAudit } from '@/lib/audit/record-audit';
 import { hashPassword } from '@/lib/auth/password';
 import { admitMailRequest } from '@/lib/auth/mail-limiter';
 import { db } from '@/lib/db';
@@ -82,7 +83,7 @@ export const RESET_LINK_MESSAGES: Record<Exclude<ResetLinkState, 'valid'>, strin
  * naming `token`. Counted by the per-address mail limit (it sends the notice).
  */
 export async function resetPassword(
-  options: TResetPasswordRequest & { address: string },
+  options: TResetPasswordRequest & { address: string; userAgent?: string | null },
 ): Promise<{ userId: string; sessionsEnded: number }> {
   const hash = tokenHash(options.token);
   const row = await db.passwordReset.findUnique({
@@ -103,7 +104,14 @@ export async function resetPassword(
     if (used.count !== 1) return null;
     await tx.passwordReset.updateMany({ where: { userId: row.userId, usedAt: null }, data: { usedAt: now } });
     await tx.user.update({ where: { id: row.userId }, data: { passwordHash } });
-    return (await tx.session.deleteMany({ where: { userId: row.userId } })).count;
+    const ended = (await tx.session.deleteMany({ where: { userId: row.userId } })).count;
+    // The one who holds the link acts as the user it was sent to.
+    await recordUserAudit(
+      { actor: { kind: 'user', userId: row.userId, email: row.user.email }, address: options.address, userAgent: options.userAgent ?? null },
+      { userId: row.userId, action: 'auth.password_reset', target: { type: 'user', id: row.userId }, details: { sessions_ended: ended } },
+      tx,
+    );
+    return ended;
   });
   if (sessionsEnded === null) throw linkRefused(await checkPasswordResetLink(options.token));
   sendMailInBackground(passwordChangedMail({ to: row.user.email, at: now, how: 'reset', resetLink: appLink(FORGOT_PATH) }));

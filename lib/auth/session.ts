@@ -42,7 +42,7 @@ const LAST_SEEN_EVERY_MS = 5 * 60_000;
  * when given (the user must be a member), else for the account the user joined first; 403 for a user who is a
  * member of no account.
  */
-export async function createSession(options: { userId: string; accountId?: string; client?: SessionClient }): Promise<void> {
+export async function createSession(options: { userId: string; accountId?: string; client?: SessionClient }): Promise<{ accountId: string }> {
   const membership = await db.membership.findFirst({
     where: { userId: options.userId, ...(options.accountId ? { accountId: options.accountId } : {}) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -74,6 +74,7 @@ export async function createSession(options: { userId: string; accountId?: strin
     path: '/',
     expires: expiresAt,
   });
+  return { accountId: membership.accountId };
 }
 
 /** The signed-in user's session, or null. Cached per request. */

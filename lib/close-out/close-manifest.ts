@@ -1,5 +1,6 @@
 import 'server-only';
 import type pg from 'pg';
+import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
@@ -62,7 +63,7 @@ function notClosable(message: string, extra: Record<string, unknown>): AppError 
  * no second event). A container manifest, or a cancelled daily manifest: 409 not_closable naming its type and
  * status. Another account's or environment's id: 404, as every read.
  */
-export async function closeManifest(options: CloseScope & { manifestId: string; now?: Date }): Promise<void> {
+export async function closeManifest(options: CloseScope & { manifestId: string; now?: Date; origin: AuditOrigin }): Promise<void> {
   await withDeadlockRetry(() =>
     pgTransaction(async (client) => {
       const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
@@ -79,6 +80,11 @@ export async function closeManifest(options: CloseScope & { manifestId: string; 
         throw notClosable(`Manifest ${daily.id} is ${daily.status}; only an open daily manifest can be closed.`, { type: 'daily', current_status: daily.status });
       }
       await closeLocked(client, [daily], { occurredAt: options.now ?? new Date(), source: 'api' });
+      await recordAudit(
+        options.origin,
+        { accountId: options.accountId, environment: options.environment, action: 'manifest.closed', target: { type: 'manifest', id: daily.id }, details: { by: 'hand' } },
+        client,
+      );
     }),
   );
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordAudit, SYSTEM_ORIGIN, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgPool, pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { DailyManifestRow } from '@/lib/lifecycle/engine';
@@ -39,16 +40,39 @@ export async function isKnownTimeZone(name: string): Promise<boolean> {
 }
 
 /** Stores the setting (validated by the caller: hour 0–23 or null, a zone isKnownTimeZone accepts). */
-export async function setCloseOutSettings(scope: Scope, settings: CloseOutSettings): Promise<CloseOutSettings> {
-  const row = await queryRow(
-    pgPool(),
-    sql<{ cutoff_hour: number | null; time_zone: string }>`
-     INSERT INTO close_out_settings (account_id, environment, cutoff_hour, time_zone, updated_at)
-     VALUES (${scope.accountId}::uuid, ${scope.environment}::"Environment", ${settings.cutoff_hour}::int, ${settings.time_zone}, now())
-     ON CONFLICT (account_id, environment) DO UPDATE SET cutoff_hour = EXCLUDED.cutoff_hour, time_zone = EXCLUDED.time_zone, updated_at = now()
-     RETURNING cutoff_hour, time_zone`,
-  );
-  return row ? { cutoff_hour: row.cutoff_hour, time_zone: row.time_zone } : settings;
+export async function setCloseOutSettings(scope: Scope & { origin: AuditOrigin }, settings: CloseOutSettings): Promise<CloseOutSettings> {
+  return pgTransaction(async (client) => {
+    const before = await queryRow(
+      client,
+      sql<{ cutoff_hour: number | null; time_zone: string }>`SELECT cutoff_hour, time_zone FROM close_out_settings
+       WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment" FOR UPDATE`,
+    );
+    const row = await queryRow(
+      client,
+      sql<{ cutoff_hour: number | null; time_zone: string }>`
+       INSERT INTO close_out_settings (account_id, environment, cutoff_hour, time_zone, updated_at)
+       VALUES (${scope.accountId}::uuid, ${scope.environment}::"Environment", ${settings.cutoff_hour}::int, ${settings.time_zone}, now())
+       ON CONFLICT (account_id, environment) DO UPDATE SET cutoff_hour = EXCLUDED.cutoff_hour, time_zone = EXCLUDED.time_zone, updated_at = now()
+       RETURNING cutoff_hour, time_zone`,
+    );
+    const after = row ? { cutoff_hour: row.cutoff_hour, time_zone: row.time_zone } : settings;
+    const was = before ?? DEFAULT_CLOSE_OUT;
+    // A save that changes nothing is not an event.
+    if (was.cutoff_hour !== after.cutoff_hour || was.time_zone !== after.time_zone) {
+      await recordAudit(
+        scope.origin,
+        {
+          accountId: scope.accountId,
+          environment: scope.environment,
+          action: 'settings.updated',
+          target: { type: 'settings', id: 'close_out' },
+          details: { cutoff_hour_before: was.cutoff_hour, cutoff_hour: after.cutoff_hour, time_zone_before: was.time_zone, time_zone: after.time_zone },
+        },
+        client,
+      );
+    }
+    return after;
+  });
 }
 
 export interface ClosedByCutoff {
@@ -82,6 +106,13 @@ export async function closeDueManifests(options: { now: Date; limit?: number }):
       );
       const rows: DailyManifestRow[] = due.map((r) => ({ id: r.id, accountId: r.account_id, environment: r.environment, status: r.status, statusUpdatedAt: r.status_updated_at }));
       await closeLocked(client, rows, { occurredAt: options.now, source: 'cutoff' });
+      for (const row of rows) {
+        await recordAudit(
+          SYSTEM_ORIGIN,
+          { accountId: row.accountId, environment: row.environment, action: 'manifest.closed', target: { type: 'manifest', id: row.id }, details: { by: 'cut-off' } },
+          client,
+        );
+      }
       return rows.map((r) => ({ manifestId: r.id, accountId: r.accountId, environment: r.environment }));
     }),
   );

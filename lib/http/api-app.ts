@@ -275,6 +275,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
             search: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
             accept: headerValue(request.headers.accept),
             requestId: request.id,
+            origin: { actor: { kind: 'api_token', tokenId: auth.tokenId }, address: request.client?.address ?? null, userAgent: headerValue(request.headers['user-agent']) ?? null },
             json: () => {
               try {
                 return Promise.resolve(parseJsonBody(request.body as string | undefined));

@@ -1,3 +1,4 @@
+import type { AuditOrigin } from '@/lib/audit/record-audit';
 import type { AuthContext } from '@/lib/auth/authenticate-token';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
@@ -11,6 +12,8 @@ export interface OperationContext {
   /** The Accept header, for operations that answer in more than one format (documents). */
   accept?: string | null;
   requestId: string;
+  /** Who is calling and from where, for the audit log (lib/audit): the token, or the portal's signed-in user. */
+  origin: AuditOrigin;
   /** The request body parsed as JSON (400 invalid_json when it is not). */
   json(): Promise<unknown>;
 }

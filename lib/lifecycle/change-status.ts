@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
@@ -52,7 +53,7 @@ async function refuseIfClosed(client: Parameters<typeof lockPackages>[0], manife
 }
 
 /** POST /packages/{TrackingNumber}/cancel. Cancelling a cancelled package is a safe retry. */
-export async function cancelPackage(options: Scope & { trackingNumber: string }): Promise<void> {
+export async function cancelPackage(options: Scope & { trackingNumber: string; origin: AuditOrigin }): Promise<void> {
   await withDeadlockRetry(() => pgTransaction(async (client) => {
     const row = await lockOnePackage(client, options, options.trackingNumber);
     if (row.status === 'cancelled') return;
@@ -61,6 +62,11 @@ export async function cancelPackage(options: Scope & { trackingNumber: string })
     const changes = new Changes();
     changes.movePackage(row, 'cancel', { occurredAt: new Date(), location: null, source: 'cancel' });
     await persist(client, changes);
+    await recordAudit(
+      options.origin,
+      { accountId: options.accountId, environment: options.environment, action: 'package.cancelled', target: { type: 'package', id: options.trackingNumber }, details: { manifest_id: row.manifestId } },
+      client,
+    );
   }));
 }
 
@@ -69,10 +75,12 @@ export async function cancelPackage(options: Scope & { trackingNumber: string })
  * A daily manifest: its still-manifested packages; the manifest itself is cancelled once none of its packages is
  * left alive. Nothing left to cancel because the carrier has them all: 409 not_cancellable.
  */
-export async function cancelManifest(options: Scope & { manifestId: string }): Promise<void> {
+export async function cancelManifest(options: Scope & { manifestId: string; origin: AuditOrigin }): Promise<void> {
   await withDeadlockRetry(() => pgTransaction(async (client) => {
     const stamp: Stamp = { occurredAt: new Date(), location: null, source: 'cancel' };
     const changes = new Changes();
+    const audit = (details: Record<string, string | number>) =>
+      recordAudit(options.origin, { accountId: options.accountId, environment: options.environment, action: 'manifest.cancelled', target: { type: 'manifest', id: options.manifestId }, details }, client);
     const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
     if (container) {
       if (container.status === 'cancelled') return;
@@ -80,8 +88,10 @@ export async function cancelManifest(options: Scope & { manifestId: string }): P
       const held = container.packages.find((p) => packageInPossession(p.status));
       if (held) throw notCancellable(`Package ${held.trackingNumber ?? held.id} of container ${container.containerId}`, held.status);
       const index = changes.moveContainer(container, 'cancel', stamp) ?? null;
-      for (const pkg of container.packages) if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
+      const cancelled = container.packages.filter((pkg) => pkg.status === 'manifested');
+      for (const pkg of cancelled) changes.movePackage(pkg, 'cancel', stamp, index);
       await persist(client, changes);
+      await audit({ type: 'container', container_id: container.containerId, packages_cancelled: cancelled.length });
       return;
     }
     const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
@@ -95,6 +105,7 @@ export async function cancelManifest(options: Scope & { manifestId: string }): P
     for (const pkg of open) changes.movePackage(pkg, 'cancel', stamp);
     if (packages.every((p) => p.status === 'cancelled')) changes.cancelDaily(daily, stamp);
     await persist(client, changes);
+    await audit({ type: 'daily', packages_cancelled: open.length });
   }));
 }
 

@@ -13,7 +13,7 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
 export function portalOperation<P extends Record<string, string>>(operation: Operation) {
-  return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId }) => {
+  return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
     const result = await operation({
       environment,
       // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session. Scopes are a
@@ -24,6 +24,7 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       search: new URL(request.url).search.slice(1),
       accept: request.headers.get('accept'),
       requestId,
+      origin,
       // The API's body limit: the container builder sends up to 5,000 packages, as the API takes them.
       json: () => readJson(request, env().API_MAX_BODY_BYTES),
     });

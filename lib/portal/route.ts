@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { AuditOrigin } from '@/lib/audit/record-audit';
 import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
@@ -31,6 +32,8 @@ export interface PortalContext<P> {
   params: P;
   /** This answer's x-request-id. */
   requestId: string;
+  /** The signed-in user and the trusted client address, for the audit log (lib/audit). */
+  origin: AuditOrigin;
 }
 
 type RouteContext<P> = { params: Promise<P> };
@@ -148,6 +151,11 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
         environment,
         params,
         requestId,
+        origin: {
+          actor: { kind: 'user', userId: session.user.id, email: session.user.email },
+          address: webRequestClient(request.headers).address,
+          userAgent: request.headers.get('user-agent'),
+        },
       });
       response = result instanceof Response ? result : jsonResponse(result ?? null);
     } catch (error) {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
@@ -18,6 +19,7 @@ export async function createWebhookEndpoint(options: {
   accountId: string;
   environment: Environment;
   request: TCreateWebhookRequest;
+  origin: AuditOrigin;
 }) {
   const { accountId, environment, request } = options;
   await checkEndpointUrl(request.url);
@@ -30,17 +32,34 @@ export async function createWebhookEndpoint(options: {
   }
   const secret = generateWebhookSecret();
   const id = newId('we');
-  const endpoint = await db.webhookEndpoint.create({
-    data: {
-      id,
-      accountId,
-      environment,
-      url: request.url,
-      description: request.description,
-      events: request.events,
-      secret: sealSecret(webhookSecretsKeyring(), id, secret),
-    },
-    select: PUBLIC_ENDPOINT_FIELDS,
+  const endpoint = await db.$transaction(async (tx) => {
+    const created = await tx.webhookEndpoint.create({
+      data: {
+        id,
+        accountId,
+        environment,
+        url: request.url,
+        description: request.description,
+        events: request.events,
+        secret: sealSecret(webhookSecretsKeyring(), id, secret),
+      },
+      select: PUBLIC_ENDPOINT_FIELDS,
+    });
+    await recordAudit(
+      options.origin,
+      { accountId, environment, action: 'webhook.created', target: { type: 'webhook_endpoint', id }, details: { url_host: urlHost(request.url), events: request.events } },
+      tx,
+    );
+    return created;
   });
   return { endpoint, secret };
+}
+
+/** The host of an endpoint's URL, for the audit log: never its path or query, which may carry a receiver's own key. */
+export function urlHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }

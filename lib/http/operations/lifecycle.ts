@@ -62,14 +62,14 @@ export const listManifestPackagesOperation: Operation = async (context) => {
 
 // POST /manifests/:id/cancel: the container with its packages, or a daily manifest's still-manifested packages.
 export const cancelManifestOperation: Operation<TManifestResponse> = async (context) => {
-  await cancelManifest({ ...scope(context), manifestId: manifestId(context) });
+  await cancelManifest({ ...scope(context), manifestId: manifestId(context), origin: context.origin });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
 // POST /manifests/:id/close: a daily manifest closed (issue 15); 200 with the closed manifest, also when it was closed
 // already. It takes no options: a body is not read (as cancel's).
 export const closeManifestOperation: Operation<TManifestResponse> = async (context) => {
-  await closeManifest({ ...scope(context), manifestId: manifestId(context) });
+  await closeManifest({ ...scope(context), manifestId: manifestId(context), origin: context.origin });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
@@ -98,7 +98,7 @@ export const listPackageEventsOperation: Operation = async (context) => ({
 
 // POST /packages/:trackingNumber/cancel: 200 with the package, also when it was cancelled already.
 export const cancelPackageOperation: Operation = async (context) => {
-  await cancelPackage({ ...scope(context), trackingNumber: trackingNumber(context) });
+  await cancelPackage({ ...scope(context), trackingNumber: trackingNumber(context), origin: context.origin });
   return { body: await getPackage({ ...scope(context), trackingNumber: trackingNumber(context) }) };
 };
 

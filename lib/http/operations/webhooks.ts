@@ -54,6 +54,7 @@ export const createWebhookOperation: Operation<TWebhookEndpointWithSecret> = asy
     accountId: context.auth.accountId,
     environment: context.environment,
     request,
+    origin: context.origin,
   });
   return { status: 201, body: { ...presentWebhookEndpoint(endpoint), secret } };
 };
@@ -66,12 +67,12 @@ export const getWebhookOperation: Operation<TWebhookEndpoint> = async (context) 
 // PATCH /webhooks/:id: url, events, description, enabled.
 export const updateWebhookOperation: Operation<TWebhookEndpoint> = async (context) => {
   const request = parseOperation(ZUpdateWebhookRequest, await context.json());
-  return { body: presentWebhookEndpoint(await updateWebhookEndpoint({ ...scope(context), request })) };
+  return { body: presentWebhookEndpoint(await updateWebhookEndpoint({ ...scope(context), request, origin: context.origin })) };
 };
 
 // DELETE /webhooks/:id
 export const deleteWebhookOperation: Operation<never> = async (context) => {
-  await deleteWebhookEndpoint(scope(context));
+  await deleteWebhookEndpoint({ ...scope(context), origin: context.origin });
   return { status: 204 };
 };
 
@@ -79,7 +80,7 @@ export const deleteWebhookOperation: Operation<never> = async (context) => {
 // grace_period_seconds (body optional; 24 h by default, 0 = stops at once).
 export const rotateWebhookSecretOperation: Operation<TRotatedWebhookEndpoint> = async (context) => {
   const request = parseOperation(ZRotateWebhookSecretRequest, await optionalJson(context));
-  const rotated = await rotateWebhookSecret({ ...scope(context), gracePeriodSeconds: request.gracePeriodSeconds });
+  const rotated = await rotateWebhookSecret({ ...scope(context), gracePeriodSeconds: request.gracePeriodSeconds, origin: context.origin });
   return { body: presentRotation(rotated) };
 };
 

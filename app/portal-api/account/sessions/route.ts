@@ -1,4 +1,5 @@
-import { clearSessionCookie, endSessions, listSessions } from '@/lib/auth/session';
+import { signOutEverywhere } from '@/lib/accounts/end-sessions';
+import { clearSessionCookie, listSessions } from '@/lib/auth/session';
 import { portalRoute } from '@/lib/portal/route';
 import type { TSessionListResponse, TSessionsEndedResponse } from '@/lib/schemas/portal-responses';
 
@@ -19,8 +20,8 @@ export const GET = portalRoute(async ({ session, user }): Promise<TSessionListRe
 });
 
 // DELETE /portal-api/account/sessions: sign out everywhere, this browser included.
-export const DELETE = portalRoute(async ({ user }): Promise<TSessionsEndedResponse> => {
-  const sessionsEnded = await endSessions({ userId: user.id });
+export const DELETE = portalRoute(async ({ user, origin }): Promise<TSessionsEndedResponse> => {
+  const sessionsEnded = await signOutEverywhere({ userId: user.id, origin });
   await clearSessionCookie();
   return { ok: true, sessionsEnded, signedOut: true };
 });

@@ -12,7 +12,7 @@ export async function POST(request: Request) {
     assertSameOrigin(request);
     const input = await readBody(request, ZResetPasswordRequest);
     const { address } = webRequestClient(request.headers);
-    const { userId, sessionsEnded } = await resetPassword({ ...input, address });
+    const { userId, sessionsEnded } = await resetPassword({ ...input, address, userAgent: request.headers.get('user-agent') });
     await createSession({ userId, client: { address, userAgent: request.headers.get('user-agent') } });
     const body: TPasswordChangedResponse = { ok: true, sessionsEnded };
     return jsonResponse(body);

@@ -1,18 +1,16 @@
-import { verifySignIn } from '@/lib/accounts/sign-in';
-import { createSession } from '@/lib/auth/session';
+import { signIn } from '@/lib/accounts/sign-in';
 import { webRequestClient } from '@/lib/http/request-client';
 import { assertSameOrigin, errorResponse, jsonResponse, readBody } from '@/lib/portal/route';
 import { ZSignInRequest } from '@/lib/schemas/portal';
 
 // POST /portal-api/auth/sign-in: e-mail and password, limited per (e-mail, address) and per address,
-// slowed per e-mail (lib/auth/sign-in-limiter.ts).
+// slowed per e-mail (lib/auth/sign-in-limiter.ts); the sign-in and a wrong password are in the audit log (lib/audit).
 export async function POST(request: Request) {
   try {
     assertSameOrigin(request);
     const input = await readBody(request, ZSignInRequest);
     const { address } = webRequestClient(request.headers);
-    const { userId } = await verifySignIn({ ...input, address });
-    await createSession({ userId, client: { address, userAgent: request.headers.get('user-agent') } });
+    await signIn({ ...input, client: { address, userAgent: request.headers.get('user-agent') } });
     return jsonResponse({ ok: true });
   } catch (error) {
     return errorResponse(error);

@@ -1,0 +1,38 @@
+// The audit log's fixed list of actions (issue 18, docs/decisions/audit.md). A row's `action` is always one of
+// these; the Audit page's filter offers exactly these. Add an action here before recording it.
+export const AUDIT_ACTIONS = [
+  'auth.sign_in',
+  'auth.sign_in_failed',
+  'auth.password_changed',
+  'auth.password_reset',
+  'auth.sessions_revoked',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'token.created',
+  'token.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.secret_rotated',
+  'webhook.deleted',
+  'manifest.cancelled',
+  'manifest.closed',
+  'package.cancelled',
+  'settings.updated',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an action names. */
+export const AUDIT_TARGET_TYPES = ['user', 'session', 'member', 'invitation', 'api_token', 'webhook_endpoint', 'manifest', 'package', 'settings'] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export const AUDIT_ACTOR_KINDS = ['user', 'api_token', 'system'] as const;
+
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/** How long a row is kept (lib/audit/retention.ts; the table's trigger holds the same year). */
+export const AUDIT_RETENTION = '1 year';
