@@ -489,8 +489,9 @@ describe('sessions', () => {
 });
 
 describe('the development outbox', () => {
-  it('is a 404 on a production server (the suite’s, NODE_ENV=production, MAIL_OUTBOX unset)', async () => {
-    const response = await fetch(`${suiteBaseUrl}/dev/outbox`);
+  // Not the suite's server: it turns the outbox on, to follow sign-up links (support/global-setup.ts).
+  it('is a 404 on a production server (this file’s, NODE_ENV=production, MAIL_OUTBOX unset)', async () => {
+    const response = await fetch(`${appUrl}/dev/outbox`);
     expect(response.status).toBe(404);
     const text = await response.text();
     expect(text).toContain('Page not found');
