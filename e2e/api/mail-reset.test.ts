@@ -21,7 +21,10 @@ const inbox: Received[] = [];
 let smtp: SMTPServer;
 let app: AppProcess;
 let appUrl: string;
-const PER_EMAIL = 3;
+const PER_EMAIL = 4;
+// A user's sign-up mailed its link, and the mail limit per e-mail is one budget for every route that sends mail
+// (counted in PostgreSQL, so across servers): a user signed up here has this many reset requests left this hour.
+const LEFT_AFTER_SIGN_UP = PER_EMAIL - 1;
 const PER_ADDRESS = 6;
 
 function unQuotedPrintable(raw: string): string {
@@ -288,7 +291,7 @@ describe('password reset by e-mail', () => {
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
-    for (let i = 0; i < PER_EMAIL; i++) {
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) {
       knownTimes.push(await timed(email));
       unknownTimes.push(await timed(`nobody-${i}-${randomBytes(4).toString('hex')}@example.com`));
     }
@@ -315,7 +318,7 @@ describe('password reset by e-mail', () => {
     const who = await signUp('Limited');
     const email = await emailOf(who);
     // Per e-mail, from ever-changing addresses (a stranger bombing one inbox).
-    for (let i = 0; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
     const refused = await post('/portal-api/auth/forgot-password', { email });
     expect(refused.status, refused.text).toBe(429);
     expect(refused.json.error.code).toBe('rate_limited');
