@@ -427,6 +427,47 @@ describe('change password', () => {
   });
 });
 
+describe('the other routes that send mail are limited too', () => {
+  it('change password: per e-mail (the notice), shared with the sign-up that spent one; 429 with Retry-After', async () => {
+    const who = await signUp('ChangeLimit');
+    const passwords = [PASSWORD(who), 'second-password-22', 'third-password-333', 'fourth-password-4444', 'fifth-password-55555'];
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) {
+      const changed = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+        currentPassword: passwords[i],
+        newPassword: passwords[i + 1],
+      });
+      expect(changed.status, changed.text).toBe(200);
+    }
+    const refused = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+      currentPassword: passwords[LEFT_AFTER_SIGN_UP],
+      newPassword: passwords[LEFT_AFTER_SIGN_UP + 1],
+    });
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json.error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Refused before anything changed: the password is the last one set.
+    expect((await signIn(await emailOf(who), passwords[LEFT_AFTER_SIGN_UP])).status).toBe(200);
+  });
+
+  it('reset-password: per address, whatever the link (each use of a real link may mail a notice); 429 with Retry-After', async () => {
+    const who = await signUp('ResetLimit');
+    const email = await emailOf(who);
+    const before = inbox.length;
+    expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
+    const token = tokenOf(resetLink(await mailTo(email, /Reset your Carrier password/, before)));
+    // An address of its own (100.64.0.0/10 is used nowhere else in this file).
+    const address = `100.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i <= PER_ADDRESS; i++) {
+      const answer = await post('/portal-api/auth/reset-password', { token, password: `reset-limit-${i}-password` }, { 'x-forwarded-for': address });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // The first use wins; the link is spent after it (422), until the address's count is: then 429.
+    expect(statuses).toEqual([200, ...Array.from({ length: PER_ADDRESS - 1 }, () => 422), 429]);
+  });
+});
+
 describe('sessions', () => {
   it('lists the user’s sessions, marks this one, revokes one, and signs out everywhere', async () => {
     const who = await signUp('Sessions');
