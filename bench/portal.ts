@@ -3,10 +3,12 @@
 //   paint and the moment the package grid is on screen, both from the navigation's start;
 // - a keystroke in a 5,000-row grid, from the key event's timestamp to the frame that shows it
 //   (a requestAnimationFrame callback, then a task after it: the frame has been produced by then).
-// Run alone against a running server: npm run bench:portal -- --base-url http://127.0.0.1:3000
+// Run alone against a running server (with MAIL_OUTBOX=on and no SMTP_URL: it signs up by the link in the outbox):
+// npm run bench:portal -- --base-url http://127.0.0.1:3000
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
+import { linkFromOutbox } from '../e2e/outbox';
 
 export interface PortalResult {
   /** Set when the page to measure does not exist yet (or lacks what is measured). */
@@ -42,6 +44,13 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
     });
     if (signUp.status() === 404) return { pending: 'the portal has no /portal-api/auth/sign-up yet', notes };
     if (!signUp.ok()) throw new Error(`sign-up answered ${signUp.status()}: ${await signUp.text()}`);
+    // Signed in by the link mailed for the sign-up, from the server's development outbox (MAIL_OUTBOX=on).
+    const link = new URL(await linkFromOutbox(options.baseUrl, email));
+    const verified = await context.request.post('/portal-api/auth/verify-email', {
+      data: { token: link.searchParams.get('token') },
+      headers: { origin: options.baseUrl },
+    });
+    if (!verified.ok()) throw new Error(`verify-email answered ${verified.status()}: ${await verified.text()}`);
 
     const page = await context.newPage();
     // Once unmeasured, so that the measured load is not the server's first (compilation, caches).

@@ -139,6 +139,8 @@ const serverEnv: NodeJS.ProcessEnv = {
   API_RATE_LIMIT_BURST: '1000000000',
   // Deliveries are measured on their own (the webhooks benchmark); here the API alone.
   WEBHOOK_WORKER: 'off',
+  // The portal benchmark signs up by the link mailed for it, read from the development outbox (bench/portal.ts).
+  MAIL_OUTBOX: 'on',
 };
 // The production server runs with the V8 flags that `npm start` gives it (package.json), plus any
 // in BENCH_SERVER_NODE_FLAGS (to try settings).

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { linkFromOutbox } from './outbox';
 
 // Fixtures shared by the e2e specs:
 //   account       a brand-new shipper, signed up through the UI once per worker (storage state saved)
@@ -19,6 +20,10 @@ export function uniqueUser(label = 'user') {
   return { company: `E2E ${label} ${id}`, email: `${label}-${id}@e2e.example`, password: `pw-${id}-correct-horse` };
 }
 
+/**
+ * Signs up through the UI as a person does: the form, "Check your inbox", the link in the mail (read from the
+ * server's development outbox, e2e/outbox.ts), the confirmation page; ends signed in on /test/dashboard.
+ */
 export async function signUpThroughUi(page: Page, user: { company: string; email: string; password: string }) {
   await page.goto('/sign-up');
   await page.getByLabel('Company name').fill(user.company);
@@ -26,7 +31,25 @@ export async function signUpThroughUi(page: Page, user: { company: string; email
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Create account' }).click();
   // argon2 hashing plus the first render of a cold server took over 10 s on the shared machine once.
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible({ timeout: 30_000 });
+  const link = new URL(await linkFromOutbox(new URL(page.url()).origin, user.email.trim().toLowerCase()));
+  await page.goto(link.pathname + link.search);
+  await page.getByRole('button', { name: 'Confirm and create account' }).click();
   await expect(page).toHaveURL(/\/test\/dashboard$/, { timeout: 30_000 });
+}
+
+/**
+ * Signs up over HTTP in `request`'s cookie jar: POST sign-up (202, no session), the link from the outbox, POST
+ * verify-email with its token (201, the session's cookie set in the jar). Returns the verification's answer.
+ */
+export async function signUpThroughApi(request: APIRequestContext, user: { company: string; email: string; password: string }) {
+  const asked = await request.post('/portal-api/auth/sign-up', { data: user });
+  expect(asked.status(), await asked.text()).toBe(202);
+  expect(asked.headers()['set-cookie']).toBeUndefined();
+  const link = new URL(await linkFromOutbox(base.info().project.use.baseURL!, user.email.trim().toLowerCase()));
+  const verified = await request.post('/portal-api/auth/verify-email', { data: { token: link.searchParams.get('token') } });
+  expect(verified.status(), await verified.text()).toBe(201);
+  return verified;
 }
 
 export type Env = 'test' | 'live';

@@ -116,7 +116,9 @@ const ZEnv = z.object({
   MAIL_OUTBOX: z.preprocess(emptyIsUnset, z.enum(['on', 'off']).optional()),
   /** How long a password-reset link works. */
   PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
-  /** Requests that send mail (forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
+  /** How long the link that confirms a sign-up works (lib/accounts/sign-up.ts). */
+  SIGN_UP_LINK_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(24),
+  /** Requests that send mail (sign-up, forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
   MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
   MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
 

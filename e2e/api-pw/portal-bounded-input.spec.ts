@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
-import { uniqueUser } from '../fixtures';
+import { signUpThroughApi, uniqueUser } from '../fixtures';
 
 // Issue 10, findings 1-4 as they reach the portal's JSON endpoints: huge arrays, NUL and lone
 // surrogates in every body's text, impossible dates in the container builder and in the list
@@ -26,8 +26,7 @@ async function expect422(response: APIResponse, paths: string[]): Promise<Envelo
 
 /** Signs up a fresh shipper in this request context and returns its CSRF token (from the portal layout). */
 async function session(request: APIRequestContext): Promise<string> {
-  const signedUp = await request.post('/portal-api/auth/sign-up', { data: uniqueUser('bounded') });
-  expect(signedUp.status()).toBe(201);
+  await signUpThroughApi(request, uniqueUser('bounded'));
   const html = await (await request.get('/test/dashboard')).text();
   const token = /<meta name="csrf-token" content="([^"]+)"/.exec(html)?.[1];
   if (!token) throw new Error('no csrf-token meta on /dashboard');

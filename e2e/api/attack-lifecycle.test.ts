@@ -9,6 +9,7 @@ import { db, pgPool } from '@/lib/db';
 import { apiRoutes } from '@/lib/http/routes';
 import { baseUrl, call, newAccount, pathFor, tracking, type Env, type TestAccount } from './support/api';
 import { portalRoutes } from './support/hostile';
+import { signUpTokenFromOutbox } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
 /** The API reached through `next start`'s route handlers (CI's first pass), not the production server. */
@@ -1007,9 +1008,16 @@ interface Shipper {
 
 async function signUp(label: string): Promise<Shipper> {
   const id = randomUUID().slice(0, 8);
-  const response = await raw('POST', '/portal-api/auth/sign-up', {
+  const email = `${label.toLowerCase()}-${id}@example.com`;
+  const asked = await raw('POST', '/portal-api/auth/sign-up', {
     headers: { 'x-forwarded-for': address() },
-    body: jsonBody({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
+    body: jsonBody({ company: `${label} ${id}`, email, password: `pw-${id}-correct-horse` }),
+  });
+  expect(asked.status, asked.text).toBe(202);
+  // Signed in by following the link mailed for the sign-up (support/portal.ts).
+  const response = await raw('POST', '/portal-api/auth/verify-email', {
+    headers: { 'x-forwarded-for': address() },
+    body: jsonBody({ token: await signUpTokenFromOutbox(email) }),
   });
   expect(response.status, response.text).toBe(201);
   const setCookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []).join('; ');

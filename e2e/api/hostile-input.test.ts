@@ -22,6 +22,7 @@ import {
   type ProcessMemory,
 } from './support/hostile';
 import { containerSample, packageSample, rateSampleAll } from './support/samples';
+import { signUpTokenFromOutbox } from './support/portal';
 
 // The hostile-input property suite (issue 10): over EVERY route of the API (lib/http/routes.ts) and
 // of the portal (app/portal-api/**/route.ts, read from the files), it varies the path, the query,
@@ -51,7 +52,11 @@ let baseUrl = '';
 let serverPid = 0;
 let startTree: number[] = [];
 beforeAll(async () => {
-  app = await startApp({ name: 'hostile-input server', env: testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server') });
+  // The outbox on, as on the suite's server: the portal part signs up by following the link mailed for it.
+  app = await startApp({
+    name: 'hostile-input server',
+    env: { ...testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server'), MAIL_OUTBOX: 'on' },
+  });
   baseUrl = app.baseUrl;
   serverPid = childPids(app.pid)[0] ?? app.pid;
   startTree = processTree(serverPid);
@@ -394,6 +399,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     'POST /portal-api/tokens': () => ({ name: 'Hostile CI' }),
     'POST /portal-api/auth/forgot-password': () => ({ email: decoy.email }),
     'POST /portal-api/auth/reset-password': () => ({ token: 'A'.repeat(43), password: 'correct horse battery staple' }),
+    'POST /portal-api/auth/verify-email': () => ({ token: 'A'.repeat(43) }),
     // Never the session's own password: a hostile run must not change it.
     'POST /portal-api/account/password': () => ({ currentPassword: 'not the password', newPassword: 'correct horse battery staple' }),
     'POST /portal-api/manifests': () => containerSample(`HOSTILE-P-${tracking('C')}`, [tracking('PA'), tracking('PB')]),
@@ -407,12 +413,20 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     return ids[collection] ?? 'unknown';
   };
 
+  /** Signs up and follows the link mailed for it (read from the outbox, support/portal.ts): the session's cookie. */
   async function signUp(user: typeof main): Promise<string> {
-    const answer = await send({
+    const asked = await send({
       method: 'POST',
       path: '/portal-api/auth/sign-up',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
       body: JSON.stringify(user),
+    });
+    expect(asked.status, asked.text).toBe(202);
+    const answer = await send({
+      method: 'POST',
+      path: '/portal-api/auth/verify-email',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+      body: JSON.stringify({ token: await signUpTokenFromOutbox(user.email) }),
     });
     expect(answer.status, answer.text).toBe(201);
     const cookie = /carrier_session=[^;]+/.exec(answer.headers.get('set-cookie') ?? '')?.[0];

@@ -21,7 +21,10 @@ const inbox: Received[] = [];
 let smtp: SMTPServer;
 let app: AppProcess;
 let appUrl: string;
-const PER_EMAIL = 3;
+const PER_EMAIL = 4;
+// A user's sign-up mailed its link, and the mail limit per e-mail is one budget for every route that sends mail
+// (counted in PostgreSQL, so across servers): a user signed up here has this many reset requests left this hour.
+const LEFT_AFTER_SIGN_UP = PER_EMAIL - 1;
 const PER_ADDRESS = 6;
 
 function unQuotedPrintable(raw: string): string {
@@ -288,7 +291,7 @@ describe('password reset by e-mail', () => {
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
-    for (let i = 0; i < PER_EMAIL; i++) {
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) {
       knownTimes.push(await timed(email));
       unknownTimes.push(await timed(`nobody-${i}-${randomBytes(4).toString('hex')}@example.com`));
     }
@@ -315,7 +318,7 @@ describe('password reset by e-mail', () => {
     const who = await signUp('Limited');
     const email = await emailOf(who);
     // Per e-mail, from ever-changing addresses (a stranger bombing one inbox).
-    for (let i = 0; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
     const refused = await post('/portal-api/auth/forgot-password', { email });
     expect(refused.status, refused.text).toBe(429);
     expect(refused.json.error.code).toBe('rate_limited');
@@ -424,6 +427,47 @@ describe('change password', () => {
   });
 });
 
+describe('the other routes that send mail are limited too', () => {
+  it('change password: per e-mail (the notice), shared with the sign-up that spent one; 429 with Retry-After', async () => {
+    const who = await signUp('ChangeLimit');
+    const passwords = [PASSWORD(who), 'second-password-22', 'third-password-333', 'fourth-password-4444', 'fifth-password-55555'];
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) {
+      const changed = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+        currentPassword: passwords[i],
+        newPassword: passwords[i + 1],
+      });
+      expect(changed.status, changed.text).toBe(200);
+    }
+    const refused = await portal(who.cookie, 'POST', '/portal-api/account/password', {
+      currentPassword: passwords[LEFT_AFTER_SIGN_UP],
+      newPassword: passwords[LEFT_AFTER_SIGN_UP + 1],
+    });
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json.error.code).toBe('rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Refused before anything changed: the password is the last one set.
+    expect((await signIn(await emailOf(who), passwords[LEFT_AFTER_SIGN_UP])).status).toBe(200);
+  });
+
+  it('reset-password: per address, whatever the link (each use of a real link may mail a notice); 429 with Retry-After', async () => {
+    const who = await signUp('ResetLimit');
+    const email = await emailOf(who);
+    const before = inbox.length;
+    expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
+    const token = tokenOf(resetLink(await mailTo(email, /Reset your Carrier password/, before)));
+    // An address of its own (100.64.0.0/10 is used nowhere else in this file).
+    const address = `100.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i <= PER_ADDRESS; i++) {
+      const answer = await post('/portal-api/auth/reset-password', { token, password: `reset-limit-${i}-password` }, { 'x-forwarded-for': address });
+      statuses.push(answer.status);
+      if (answer.status === 429) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // The first use wins; the link is spent after it (422), until the address's count is: then 429.
+    expect(statuses).toEqual([200, ...Array.from({ length: PER_ADDRESS - 1 }, () => 422), 429]);
+  });
+});
+
 describe('sessions', () => {
   it('lists the user’s sessions, marks this one, revokes one, and signs out everywhere', async () => {
     const who = await signUp('Sessions');
@@ -489,8 +533,9 @@ describe('sessions', () => {
 });
 
 describe('the development outbox', () => {
-  it('is a 404 on a production server (the suite’s, NODE_ENV=production, MAIL_OUTBOX unset)', async () => {
-    const response = await fetch(`${suiteBaseUrl}/dev/outbox`);
+  // Not the suite's server: it turns the outbox on, to follow sign-up links (support/global-setup.ts).
+  it('is a 404 on a production server (this file’s, NODE_ENV=production, MAIL_OUTBOX unset)', async () => {
+    const response = await fetch(`${appUrl}/dev/outbox`);
     expect(response.status).toBe(404);
     const text = await response.text();
     expect(text).toContain('Page not found');

@@ -86,6 +86,7 @@ test.describe('accessibility', () => {
       ['sign up', '/sign-up'],
       ['forgot password', '/forgot-password'],
       ['reset link refused', '/reset-password?token=not-a-token'],
+      ['sign-up link refused', '/verify-email?token=not-a-token'],
       ['outbox', '/dev/outbox'],
       ['site not found', '/nowhere'],
     ] as const) {

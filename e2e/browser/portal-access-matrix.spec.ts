@@ -10,7 +10,7 @@ import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, u
 const MARK = `owner-only-${Date.now().toString(36)}`;
 
 /** Routes that answer without a session (they start one). */
-const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up', 'POST /portal-api/auth/forgot-password', 'POST /portal-api/auth/reset-password'];
+const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up', 'POST /portal-api/auth/forgot-password', 'POST /portal-api/auth/reset-password', 'POST /portal-api/auth/verify-email'];
 
 /**
  * How to call a route, and what another account's session (or the owner's in the other environment)

@@ -2,7 +2,7 @@ import 'server-only';
 import { addressKey } from '@/lib/net/address-key';
 import { consume, emailKey, limiters, rateLimited, waitInWords } from './limiters';
 
-// Every request that can send mail (a forgotten password, a password change) is counted, in PostgreSQL across
+// Every request that can send mail (a sign-up, a forgotten password, a password change) is counted, in PostgreSQL across
 // instances (docs/decisions/rate-limiting.md): MAIL_REQUESTS_PER_ADDRESS_PER_HOUR from one address, whatever the
 // e-mails, and MAIL_REQUESTS_PER_EMAIL_PER_HOUR for one e-mail, from anywhere, so that nobody can fill a stranger's
 // inbox. Counted whether or not the e-mail has an account (a 429 must not tell which do), and before anything is

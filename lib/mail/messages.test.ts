@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, passwordChangedMail, passwordResetMail } from './messages';
+import { escapeHtml, passwordChangedMail, passwordResetMail, signUpKnownEmailMail, signUpLinkMail } from './messages';
 
 describe('mail messages', () => {
   const link = 'https://carrier.example.com/reset-password?token=abc_DEF-123';
@@ -31,5 +31,28 @@ describe('mail messages', () => {
       'reset through a link',
     );
     expect(mail.links).toEqual([link]);
+  });
+
+  it('a sign-up mail carries its link in both bodies and says how long it works, and nothing else of the sign-up', () => {
+    const verify = 'https://carrier.example.com/verify-email?token=abc_DEF-123';
+    const mail = signUpLinkMail({ to: 'a@example.com', link: verify, hours: 24 });
+    expect(mail).toMatchObject({ to: 'a@example.com', subject: 'Confirm your e-mail to create your Carrier account', links: [verify] });
+    expect(mail.text).toContain(verify);
+    expect(mail.text).toContain('within 24 hours');
+    expect(mail.html).toContain(`href="${verify}"`);
+  });
+
+  it('a sign-up with a known e-mail is told in the mail, with links to sign in and to reset, in UTC', () => {
+    const mail = signUpKnownEmailMail({
+      to: 'a@example.com',
+      at: new Date('2026-11-24T08:30:59Z'),
+      signInLink: 'https://carrier.example.com/sign-in',
+      resetLink: 'https://carrier.example.com/forgot-password',
+    });
+    expect(mail.subject).toBe('Someone tried to sign up with your Carrier address');
+    expect(mail.text).toContain('at 2026-11-24 08:30 UTC');
+    expect(mail.text).toContain('You already have an account, so nothing was created');
+    expect(mail.links).toEqual(['https://carrier.example.com/sign-in', 'https://carrier.example.com/forgot-password']);
+    expect(mail.html).toContain('href="https://carrier.example.com/forgot-password"');
   });
 });

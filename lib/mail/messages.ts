@@ -73,3 +73,64 @@ export function passwordChangedMail(options: { to: string; at: Date; how: 'reset
     links: [resetLink],
   };
 }
+
+/**
+ * The link that confirms a sign-up. Nothing the person who signed up typed is in it (not even the company name):
+ * the address is not yet proved to be theirs, and a stranger's words must not reach someone else's inbox from us.
+ */
+export function signUpLinkMail(options: { to: string; link: string; hours: number }): MailMessage {
+  const { to, link, hours } = options;
+  return {
+    to,
+    subject: 'Confirm your e-mail to create your Carrier account',
+    text: [
+      'Someone (hopefully you) signed up for Carrier with this e-mail address.',
+      '',
+      `To confirm the address and create the account, open this link within ${hours} hours. It works once:`,
+      link,
+      '',
+      'If you did not sign up, ignore this message: no account is created unless the link is used.',
+    ].join('\n'),
+    html: layout([
+      'Someone (hopefully you) signed up for Carrier with this e-mail address.',
+      `To confirm the address and create the account, open this link within ${hours} hours. It works once.`,
+      button(link, 'Confirm and create the account'),
+      `Or paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(link)}</span>`,
+      'If you did not sign up, ignore this message: no account is created unless the link is used.',
+    ]),
+    links: [link],
+  };
+}
+
+/**
+ * Sent instead of a sign-up link when the address already has an account: the sign-up's answer is the same either
+ * way (it must not tell who has an account), so the mail is where the person learns what happened.
+ */
+export function signUpKnownEmailMail(options: { to: string; at: Date; signInLink: string; resetLink: string }): MailMessage {
+  const { to, at, signInLink, resetLink } = options;
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return {
+    to,
+    subject: 'Someone tried to sign up with your Carrier address',
+    text: [
+      `Someone tried to create a new Carrier account with this e-mail address at ${when}.`,
+      'You already have an account, so nothing was created and nothing was changed.',
+      '',
+      'If it was you, sign in instead:',
+      signInLink,
+      '',
+      'Forgot your password? Reset it here:',
+      resetLink,
+      '',
+      'If it was not you, ignore this message: your account and its password stay as they are.',
+    ].join('\n'),
+    html: layout([
+      `Someone tried to create a new Carrier account with this e-mail address at ${escapeHtml(when)}.`,
+      'You already have an account, so nothing was created and nothing was changed.',
+      `If it was you, sign in instead: ${button(signInLink, 'Sign in')}`,
+      `Forgot your password? <a href="${escapeHtml(resetLink)}">Reset it here</a>.`,
+      'If it was not you, ignore this message: your account and its password stay as they are.',
+    ]),
+    links: [signInLink, resetLink],
+  };
+}

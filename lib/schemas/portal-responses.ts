@@ -63,6 +63,9 @@ export const ZSessionResponse = z.object({
 // DELETE /portal-api/session: signed out.
 export const ZSignOutResponse = z.object({ ok: z.literal(true) });
 
+// POST /portal-api/auth/sign-up (202): "check your inbox", the same whether or not the e-mail has an account.
+export const ZSignUpResponse = z.object({ ok: z.literal(true), message: z.string() });
+
 // POST /portal-api/auth/forgot-password (202): the same answer whether or not the e-mail has an account.
 export const ZForgotPasswordResponse = z.object({ ok: z.literal(true), message: z.string() });
 
@@ -131,6 +134,7 @@ export type TCreatedApiTokenResponse = z.output<typeof ZCreatedApiTokenResponse>
 export type TRevokedApiTokenResponse = z.output<typeof ZRevokedApiTokenResponse>;
 export type TSessionResponse = z.output<typeof ZSessionResponse>;
 export type TSignOutResponse = z.output<typeof ZSignOutResponse>;
+export type TSignUpResponse = z.output<typeof ZSignUpResponse>;
 export type TForgotPasswordResponse = z.output<typeof ZForgotPasswordResponse>;
 export type TPasswordChangedResponse = z.output<typeof ZPasswordChangedResponse>;
 export type TSessionRow = z.output<typeof ZSessionRow>;

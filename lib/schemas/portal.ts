@@ -8,8 +8,11 @@ import { storableString } from './text-rule';
 /** The rule for every new password: at sign-up, a reset and a change alike. */
 const newPassword = () => storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
 
+/** A company's name, as an account is named: at sign-up, and again when its link is followed. */
+const companyName = () => storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters');
+
 export const ZSignUpRequest = z.object({
-  company: storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters'),
+  company: companyName(),
   email: storableString()
     .trim()
     .toLowerCase()
@@ -18,6 +21,17 @@ export const ZSignUpRequest = z.object({
   password: newPassword(),
 });
 export type TSignUpRequest = z.infer<typeof ZSignUpRequest>;
+
+/** A sign-up link's token: 32 random bytes, base64url (lib/accounts/sign-up.ts). */
+export const ZSignUpToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'is not a sign-up link of ours');
+
+// POST /portal-api/auth/verify-email: the link's token, and a company name only when the one asked for at sign-up
+// was taken meanwhile (the page then asks for another).
+export const ZVerifySignUpRequest = z.object({
+  token: ZSignUpToken,
+  company: companyName().optional(),
+});
+export type TVerifySignUpRequest = z.infer<typeof ZVerifySignUpRequest>;
 
 export const ZSignInRequest = z.object({
   email: storableString().trim().toLowerCase().min(1, 'is required').max(254, 'must be at most 254 characters'),

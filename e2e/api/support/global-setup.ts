@@ -50,7 +50,9 @@ export default async function setup(project: TestProject) {
   ensureBuild(!(mode === 'next' || !existsSync('.next/BUILD_ID')));
   const app = await startApp({
     name: `test server (TEST_SERVER=${mode})`,
-    env: testServerEnv(databaseUrl, mode),
+    // The development outbox on (no SMTP_URL): the suite signs up by following the link mailed to it, read from the
+    // outbox table (support/portal.ts signUpAndVerify). Servers a test starts itself keep it off unless they say so.
+    env: { ...testServerEnv(databaseUrl, mode), MAIL_OUTBOX: 'on' },
   }).catch(async (error: unknown) => {
     await server.stop();
     throw error;

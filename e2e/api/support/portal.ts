@@ -4,8 +4,10 @@ import { createApiToken } from '@/lib/accounts/create-api-token';
 import { db } from '@/lib/db';
 import { baseUrl, type TestAccount } from './api';
 
-// A portal user for the API suite: signed up through POST /portal-api/auth/sign-up, with the session's
-// cookie and CSRF token (what the portal layout publishes, read from its row) and a token per environment.
+// A portal user for the API suite: signed up through POST /portal-api/auth/sign-up and its e-mail confirmed
+// through the link mailed for it (read from the development outbox, which the suite's server keeps:
+// global-setup.ts), with the session's cookie and CSRF token (what the portal layout publishes, read from its row)
+// and a token per environment.
 
 export interface Shipper extends TestAccount {
   cookie: string;
@@ -15,15 +17,54 @@ export interface Shipper extends TestAccount {
 /** A random address in 198.18.0.0/15, so that no sign-up limit per address is reached by a suite. */
 export const address = () => `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
 
+/**
+ * The token of the newest sign-up link mailed to `email` after `after`, from the outbox table (the mail leaves
+ * after the sign-up's answer: waited for). Only for a server with no SMTP_URL and the outbox on.
+ */
+export async function signUpTokenFromOutbox(email: string, options: { after?: Date; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const mail = await db.outboxMail.findFirst({
+      where: { to: email, subject: 'Confirm your e-mail to create your Carrier account', ...(options.after ? { createdAt: { gte: options.after } } : {}) },
+      orderBy: { createdAt: 'desc' },
+      select: { links: true },
+    });
+    const link = mail?.links.find((l) => new URL(l).pathname === '/verify-email');
+    if (link) return new URL(link).searchParams.get('token')!;
+    if (Date.now() > deadline) throw new Error(`no sign-up link mailed to ${email} in the outbox`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The one way the API suite signs up and is signed in: POST sign-up (202, "check your inbox"), the link from the
+ * outbox, POST verify-email with its token (201 and the session's cookie). Returns the session's cookie.
+ */
+export async function signUpAndVerify(
+  user: { company: string; email: string; password: string },
+  options: { base?: string; from?: string } = {},
+): Promise<string> {
+  const base = options.base ?? baseUrl;
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': options.from ?? address() };
+  const asked = new Date(Date.now() - 1_000);
+  const response = await fetch(`${base}/portal-api/auth/sign-up`, { method: 'POST', headers, body: JSON.stringify(user) });
+  expect(response.status, await response.clone().text()).toBe(202);
+  expect(response.headers.get('set-cookie')).toBeNull();
+  const token = await signUpTokenFromOutbox(user.email.trim().toLowerCase(), { after: asked });
+  const verified = await fetch(`${base}/portal-api/auth/verify-email`, { method: 'POST', headers, body: JSON.stringify({ token }) });
+  expect(verified.status, await verified.clone().text()).toBe(201);
+  const cookie = /carrier_session=[^;]+/.exec(verified.headers.get('set-cookie') ?? '')?.[0];
+  if (!cookie) throw new Error(`verify-email set no session cookie: ${verified.headers.get('set-cookie')}`);
+  return cookie;
+}
+
 export async function signUp(label: string): Promise<Shipper> {
   const id = randomUUID().slice(0, 8);
-  const response = await fetch(`${baseUrl}/portal-api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
-    body: JSON.stringify({ company: `${label} ${id}`, email: `${label.toLowerCase()}-${id}@example.com`, password: `pw-${id}-correct-horse` }),
+  const cookie = await signUpAndVerify({
+    company: `${label} ${id}`,
+    email: `${label.toLowerCase()}-${id}@example.com`,
+    password: `pw-${id}-correct-horse`,
   });
-  expect(response.status, await response.clone().text()).toBe(201);
-  const cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
   const row = await db.session.findUniqueOrThrow({
     where: { id: createHash('sha256').update(secret).digest('hex') },
