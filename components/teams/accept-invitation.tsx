@@ -37,7 +37,7 @@ function openPortal() {
 function Summary({ invitation }: { invitation: InvitationSummary }) {
   return (
     <div className="mb-4 space-y-2">
-      <h1 className="text-xl font-semibold">Join {invitation.accountName}</h1>
+      <h1 className="text-xl font-semibold">{`Join ${invitation.accountName}`}</h1>
       <p className="text-sm text-slate-700">
         {invitation.invitedBy ? <>{invitation.invitedBy} invited </> : 'You are invited: '}
         <strong className="break-all">{invitation.email}</strong> to the account <strong>{invitation.accountName}</strong> as{' '}
