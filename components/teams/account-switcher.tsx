@@ -62,7 +62,7 @@ export function AccountSwitcher() {
         onClick={() => setOpen((v) => !v)}
         data-testid="account-switcher"
         className={cn(
-          'flex max-w-[11rem] items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50 sm:max-w-[16rem]',
+          'flex max-w-[7rem] items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50 sm:max-w-[16rem]',
           focusRing,
         )}
       >

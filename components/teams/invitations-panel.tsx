@@ -169,11 +169,15 @@ function PendingInvitations() {
       <tbody>
         {rows.map((row) => (
           <Tr key={row.id}>
-            <Td className="max-w-[14rem] break-all">{row.email}</Td>
+            <Td>
+              <span className="block max-w-[9rem] whitespace-normal break-all sm:max-w-[18rem]">{row.email}</span>
+            </Td>
             <Td>
               <Badge tone="info">{row.role}</Badge>
             </Td>
-            <Td className="hidden break-all md:table-cell">{row.invitedBy ?? '—'}</Td>
+            <Td className="hidden md:table-cell">
+              <span className="block max-w-[16rem] whitespace-normal break-all">{row.invitedBy ?? '—'}</span>
+            </Td>
             <Td className="whitespace-nowrap">{formatDateTime(row.expiresAt)}</Td>
             <Td className="text-right">
               <RevokeInvitation invitation={row} />
