@@ -160,7 +160,7 @@ function PendingInvitations() {
           <Th>E-mail</Th>
           <Th>Role</Th>
           <Th className="hidden md:table-cell">Invited by</Th>
-          <Th>Expires</Th>
+          <Th className="hidden sm:table-cell">Expires</Th>
           <Th>
             <span className="sr-only">Actions</span>
           </Th>
@@ -170,7 +170,8 @@ function PendingInvitations() {
         {rows.map((row) => (
           <Tr key={row.id}>
             <Td>
-              <span className="block max-w-[9rem] whitespace-normal break-all sm:max-w-[18rem]">{row.email}</span>
+              <span className="block min-w-[10rem] max-w-[18rem] whitespace-normal break-all">{row.email}</span>
+              <span className="block text-xs text-slate-600 sm:hidden">Expires {formatDateTime(row.expiresAt)}</span>
             </Td>
             <Td>
               <Badge tone="info">{row.role}</Badge>
@@ -178,7 +179,7 @@ function PendingInvitations() {
             <Td className="hidden md:table-cell">
               <span className="block max-w-[16rem] whitespace-normal break-all">{row.invitedBy ?? '—'}</span>
             </Td>
-            <Td className="whitespace-nowrap">{formatDateTime(row.expiresAt)}</Td>
+            <Td className="hidden sm:table-cell">{formatDateTime(row.expiresAt)}</Td>
             <Td className="text-right">
               <RevokeInvitation invitation={row} />
             </Td>
