@@ -256,6 +256,10 @@ export async function acceptInvitation(options: {
     const attempt = await admitSignIn({ email: existing.email, address: options.address });
     const ok = await verifyPassword({ hash: existing.passwordHash, password: options.password });
     await attempt.settle(ok);
+    // The user may have been made a moment ago by an accept of this very link (a new user's, racing this one): then
+    // what happened is that the link was used, not that this password is wrong.
+    const now = ok ? link : await checkInvitationLink(options.token);
+    if (now.state !== 'valid') throw linkRefused(now.state);
     if (!ok) throw new AppError('unauthorized', `Wrong password for ${existing.email}.`, { details: [{ path: 'password', message: 'is not the password of this e-mail' }] });
     userId = existing.id;
   } else {
