@@ -121,6 +121,8 @@ const ZEnv = z.object({
   /** Requests that send mail (sign-up, forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
   MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
   MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
+  /** Invitations one account may send an hour, whoever sends them (lib/auth/mail-limiter.ts admitInvitation); then 429. */
+  INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
 
   // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
   /**

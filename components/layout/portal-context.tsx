@@ -13,6 +13,8 @@ export interface PortalInfo {
   account: { id: string; name: string };
   /** The signed-in user's role in the account (lib/teams/permissions.ts): what the navigation offers. */
   role: MemberRole;
+  /** Every account the user is a member of, with the role in each (the account switcher); this one is `current`. */
+  accounts?: { id: string; name: string; role: string; current: boolean }[];
 }
 
 const PortalContext = createContext<PortalInfo | null>(null);
@@ -32,8 +34,8 @@ export interface PortalEnvironmentTools {
   environment: PortalEnvironment;
   /** A portal path in the page's environment: href('/manifests/new') → '/test/manifests/new'. */
   href: (path: string) => string;
-  /** portalFetch bound to the page's environment (sent as x-carrier-environment). */
-  fetch: <T>(path: string, options?: Omit<PortalFetchOptions, 'environment'>) => Promise<T>;
+  /** portalFetch bound to the page's environment and account (sent as x-carrier-environment and x-carrier-account). */
+  fetch: <T>(path: string, options?: Omit<PortalFetchOptions, 'environment' | 'account'>) => Promise<T>;
   /** A TanStack Query key in the page's environment, so the cache never mixes test and live. */
   key: (...parts: readonly unknown[]) => readonly unknown[];
 }
@@ -43,16 +45,17 @@ export interface PortalEnvironmentTools {
  * of the page (its URL), never to a browser-wide setting.
  */
 export function usePortalEnvironment(): PortalEnvironmentTools {
-  const { environment } = usePortal();
+  const { environment, account } = usePortal();
+  const accountId = account.id;
   return useMemo(
     () => ({
       environment,
       href: (path: string) => portalPath(environment, path),
-      fetch: <T,>(path: string, options: Omit<PortalFetchOptions, 'environment'> = {}) =>
-        portalFetch<T>(path, { ...options, environment }),
+      fetch: <T,>(path: string, options: Omit<PortalFetchOptions, 'environment' | 'account'> = {}) =>
+        portalFetch<T>(path, { ...options, environment, account: accountId }),
       key: (...parts: readonly unknown[]) => ['portal', environment, ...parts] as const,
     }),
-    [environment],
+    [environment, accountId],
   );
 }
 

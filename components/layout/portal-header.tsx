@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { AccountSwitcher } from '@/components/teams/account-switcher';
 import { Button, cn, focusRing } from '@/components/ui';
 import { ENVIRONMENTS, environmentOfPath, switchEnvironmentHref } from '@/lib/portal/paths';
 import { can } from '@/lib/teams/permissions';
@@ -68,7 +69,7 @@ function EnvironmentSwitch() {
 }
 
 export function PortalHeader() {
-  const { environment, user, account, role } = usePortal();
+  const { environment, role } = usePortal();
   const portal = usePortalEnvironment();
   const pathname = usePathname();
   const router = useRouter();
@@ -124,9 +125,7 @@ export function PortalHeader() {
           <Link href={portal.href('/dashboard')} className={cn('text-lg font-semibold text-brand-700', focusRing)}>
             Carrier
           </Link>
-          <span className="hidden max-w-[14rem] truncate text-sm text-slate-600 sm:inline" title={user.email}>
-            {account.name}
-          </span>
+          <AccountSwitcher />
         </div>
         <div className="flex items-center gap-2">
           <EnvironmentSwitch />

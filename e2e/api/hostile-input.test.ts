@@ -402,6 +402,9 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     'POST /portal-api/auth/verify-email': () => ({ token: 'A'.repeat(43) }),
     // Never the session's own password: a hostile run must not change it.
     'POST /portal-api/account/password': () => ({ currentPassword: 'not the password', newPassword: 'correct horse battery staple' }),
+    'POST /portal-api/invitations': () => ({ email: `invitee-${unique()}@example.com`, role: 'viewer' }),
+    'POST /portal-api/auth/accept-invitation': () => ({ token: 'A'.repeat(43), password: 'correct horse battery staple' }),
+    'POST /portal-api/session/account': () => ({ accountId: randomUUID() }),
     'POST /portal-api/manifests': () => containerSample(`HOSTILE-P-${tracking('C')}`, [tracking('PA'), tracking('PB')]),
   };
   const sampleFor = (method: string, pattern: string) => SAMPLES[`${method} ${pattern}`]?.() ?? {};

@@ -10,7 +10,14 @@ import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, u
 const MARK = `owner-only-${Date.now().toString(36)}`;
 
 /** Routes that answer without a session (they start one). */
-const PUBLIC = ['POST /portal-api/auth/sign-in', 'POST /portal-api/auth/sign-up', 'POST /portal-api/auth/forgot-password', 'POST /portal-api/auth/reset-password', 'POST /portal-api/auth/verify-email'];
+const PUBLIC = [
+  'POST /portal-api/auth/sign-in',
+  'POST /portal-api/auth/sign-up',
+  'POST /portal-api/auth/forgot-password',
+  'POST /portal-api/auth/reset-password',
+  'POST /portal-api/auth/verify-email',
+  'POST /portal-api/auth/accept-invitation',
+];
 
 /**
  * How to call a route, and what another account's session (or the owner's in the other environment)
@@ -82,6 +89,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   // The owner's remembered import mapping (issue 17): account-wide, so the owner sees it in live too; nobody else does.
   const mapping = await portalApi(owner, 'PUT', '/portal-api/import-mapping', { columns: { ownerssheetcolumn: 'ToName' } }, 'test');
   expect(mapping.status(), await mapping.text()).toBe(200);
+
+  // The owner's open invitation (issue 18): account-wide, so the owner sees it in live too; nobody else does.
+  const invited = await portalApi(owner, 'POST', '/portal-api/invitations', { email: `acl-invitee-${Date.now().toString(36)}@example.com`, role: 'viewer' }, 'test');
+  expect(invited.status(), await invited.text()).toBe(201);
+  const invitationId = ((await invited.json()) as { invitation: { id: string } }).invitation.id;
 
   // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
@@ -158,6 +170,19 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       }),
     },
     'PUT /portal-api/import-mapping': { body: {}, stranger: invalid },
+    'GET /portal-api/invitations': {
+      stranger: ok((j: { invitations: { id: string }[] }, caller) => expect(j.invitations.map((i) => i.id).includes(invitationId)).toBe(caller.isOwner)),
+    },
+    'POST /portal-api/invitations': { body: {}, stranger: invalid },
+    // The owner in live would revoke it (invitations are the account's, in both environments); another account's
+    // id is a 404 in e2e/api/team-invitations.test.ts.
+    'DELETE /portal-api/invitations/:id': { id: () => invitationId, stranger: 'own session only' },
+    // The caller's own accounts; switching with no account id is refused for anyone (a stranger's 404 for the
+    // owner's account is in e2e/api/team-invitations.test.ts).
+    'GET /portal-api/session/accounts': {
+      stranger: ok((j: { accounts: { id: string }[] }, caller) => expect(j.accounts.map((a) => a.id).includes(ownerSession.account.id)).toBe(caller.isOwner)),
+    },
+    'POST /portal-api/session/account': { body: {}, stranger: invalid },
     'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },
     'POST /portal-api/rates': {
       body: { weight: 1, weight_unit: 'lb', length: 1, width: 1, height: 1, from_zip: '10001', to_zip: '10002' },

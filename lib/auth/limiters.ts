@@ -36,6 +36,7 @@ interface Limiters {
   signUpAddress: RateLimiterPostgres;
   mailAddress: RateLimiterPostgres;
   mailEmail: RateLimiterPostgres;
+  invitationsAccount: RateLimiterPostgres;
 }
 
 const KEY = Symbol.for('carrier.limiters');
@@ -69,6 +70,8 @@ export function limiters(): Limiters {
     // Requests that send mail (lib/auth/mail-limiter.ts), per address and per recipient.
     mailAddress: postgresLimiter({ keyPrefix: 'mail_addr', points: e.MAIL_REQUESTS_PER_ADDRESS_PER_HOUR, duration: 3_600 }),
     mailEmail: postgresLimiter({ keyPrefix: 'mail_email', points: e.MAIL_REQUESTS_PER_EMAIL_PER_HOUR, duration: 3_600 }),
+    // Invitations per account (on top of the two above: per sender's address and per invited e-mail).
+    invitationsAccount: postgresLimiter({ keyPrefix: 'invite_acct', points: e.INVITATIONS_PER_ACCOUNT_PER_HOUR, duration: 3_600 }),
   };
   global[KEY] = made;
   return made;

@@ -24,3 +24,22 @@ export async function admitMailRequest(options: { email?: string; address: strin
     Math.max(byAddress?.msBeforeNext ?? 0, byEmail?.msBeforeNext ?? 0),
   );
 }
+
+/**
+ * An invitation: counted per account (INVITATIONS_PER_ACCOUNT_PER_HOUR, so that one account's members cannot turn
+ * the service into a mailer), and like every mail per sender's address and per invited e-mail. 429 with Retry-After.
+ */
+export async function admitInvitation(options: { accountId: string; email: string; address: string }): Promise<void> {
+  const { invitationsAccount } = limiters();
+  const byAccount = await consume(invitationsAccount, options.accountId);
+  if (byAccount) {
+    throw rateLimited((s) => `This account has sent too many invitations this hour. Try again in ${waitInWords(s)}.`, byAccount.msBeforeNext);
+  }
+  try {
+    await admitMailRequest({ email: options.email, address: options.address });
+  } catch (error) {
+    // Refused by the other limits: this invitation is not sent, so it does not count against the account.
+    await invitationsAccount.reward(options.accountId);
+    throw error;
+  }
+}

@@ -146,3 +146,32 @@ export async function endSessions(options: { userId: string; exceptId?: string }
 export async function clearSessionCookie(): Promise<void> {
   (await cookies()).delete(SESSION_COOKIE);
 }
+
+/**
+ * Makes a session act for another account of its user (the account switcher; accepting an invitation while signed
+ * in). Null, changing nothing, when the user is not a member of `accountId`: the caller answers 404, as for any
+ * other account's id.
+ */
+export async function switchSessionAccount(options: {
+  sessionId: string;
+  userId: string;
+  accountId: string;
+}): Promise<{ account: { id: string; name: string }; role: MemberRole } | null> {
+  const membership = await db.membership.findUnique({
+    where: { accountId_userId: { accountId: options.accountId, userId: options.userId } },
+    select: { role: true, account: { select: { id: true, name: true } } },
+  });
+  if (!membership) return null;
+  await db.session.update({ where: { id: options.sessionId }, data: { accountId: options.accountId } });
+  return { account: membership.account, role: membership.role };
+}
+
+/** The accounts a user is a member of, by name, with the role in each (the account switcher). */
+export async function listUserAccounts(options: { userId: string; currentAccountId: string }) {
+  const rows = await db.membership.findMany({
+    where: { userId: options.userId },
+    select: { role: true, account: { select: { id: true, name: true } } },
+    orderBy: { account: { name: 'asc' } },
+  });
+  return rows.map((row) => ({ id: row.account.id, name: row.account.name, role: row.role, current: row.account.id === options.currentAccountId }));
+}

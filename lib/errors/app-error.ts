@@ -19,11 +19,15 @@ export const ERROR_CODES = [
   'not_found',
   'method_not_allowed',
   'conflict',
+  // The portal only: the page names another account than the session now acts for (switched in another tab).
+  'account_changed',
   // The lifecycle (lib/lifecycle): the carrier has the package or container, or the table forbids the move.
   'not_cancellable',
   'illegal_transition',
   // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).
   'not_closable',
+  // A link that worked once and no longer does (an invitation used, expired or revoked).
+  'gone',
   'payload_too_large',
   'request_timeout',
   'unsupported_media_type',

@@ -17,6 +17,8 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  account_changed: 409,
+  gone: 410,
   not_cancellable: 409,
   illegal_transition: 409,
   not_closable: 409,

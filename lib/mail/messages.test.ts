@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, passwordChangedMail, passwordResetMail, signUpKnownEmailMail, signUpLinkMail } from './messages';
+import { escapeHtml, invitationMail, passwordChangedMail, passwordResetMail, signUpKnownEmailMail, signUpLinkMail } from './messages';
 
 describe('mail messages', () => {
   const link = 'https://carrier.example.com/reset-password?token=abc_DEF-123';
@@ -54,5 +54,16 @@ describe('mail messages', () => {
     expect(mail.text).toContain('You already have an account, so nothing was created');
     expect(mail.links).toEqual(['https://carrier.example.com/sign-in', 'https://carrier.example.com/forgot-password']);
     expect(mail.html).toContain('href="https://carrier.example.com/forgot-password"');
+  });
+
+  it('an invitation names who invited, the account and the role, carries its link, and escapes the account name', () => {
+    const invite = 'https://carrier.example.com/invitations/accept?token=abc_DEF-123';
+    const mail = invitationMail({ to: 'b@example.com', link: invite, accountName: 'Acme <b>&</b>', role: 'operator', invitedBy: 'a@example.com', hours: 72 });
+    expect(mail).toMatchObject({ to: 'b@example.com', subject: 'You are invited to join Acme <b>&</b> on Carrier', links: [invite] });
+    expect(mail.text).toContain('a@example.com invited you to join Acme <b>&</b> on Carrier as operator.');
+    expect(mail.text).toContain('within 72 hours');
+    expect(mail.html).toContain(`href="${invite}"`);
+    expect(mail.html).not.toContain('<b>&</b>');
+    expect(mail.html).toContain('Acme &lt;b&gt;&amp;&lt;/b&gt;');
   });
 });

@@ -102,6 +102,34 @@ export function signUpLinkMail(options: { to: string; link: string; hours: numbe
   };
 }
 
+/** An invitation to join an account: who asked, which account, which role, and the link (single use, `hours`). */
+export function invitationMail(options: { to: string; link: string; accountName: string; role: string; invitedBy: string | null; hours: number }): MailMessage {
+  const { to, link, accountName, role, invitedBy, hours } = options;
+  const who = invitedBy ? `${invitedBy} invited you` : 'You are invited';
+  const lead = `${who} to join ${accountName} on Carrier as ${role}.`;
+  return {
+    to,
+    subject: `You are invited to join ${accountName} on Carrier`,
+    text: [
+      lead,
+      '',
+      `To accept, open this link within ${hours} hours. It works once:`,
+      link,
+      '',
+      'If you already use Carrier with this e-mail address, you sign in with your password; otherwise you choose one.',
+      'If you did not expect this, ignore this message: nothing happens unless the link is opened and accepted.',
+    ].join('\n'),
+    html: layout([
+      escapeHtml(lead),
+      `To accept, open this link within ${hours} hours. It works once.`,
+      button(link, 'Accept the invitation'),
+      `Or paste this address into your browser:<br><span style="word-break:break-all">${escapeHtml(link)}</span>`,
+      'If you already use Carrier with this e-mail address, you sign in with your password; otherwise you choose one. If you did not expect this, ignore this message.',
+    ]),
+    links: [link],
+  };
+}
+
 /**
  * Sent instead of a sign-up link when the address already has an account: the sign-up's answer is the same either
  * way (it must not tell who has an account), so the mail is where the person learns what happened.

@@ -1,4 +1,4 @@
-import { ENVIRONMENT_HEADER, type PortalEnvironment } from './paths';
+import { ACCOUNT_HEADER, ENVIRONMENT_HEADER, type PortalEnvironment } from './paths';
 
 // Client-side fetch for the portal API (no server-only imports). Sends the session's CSRF token and
 // the page's environment (`x-carrier-environment`, from the page's URL: components use it through
@@ -48,6 +48,8 @@ export interface PortalFetchOptions {
   environment?: PortalEnvironment;
   /** Called with a successful answer's headers (the builder reads Idempotent-Replayed). */
   onHeaders?: (headers: Headers) => void;
+  /** The id of the account the page shows (x-carrier-account): refused with 409 once the session acts for another. */
+  account?: string;
 }
 
 /** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
@@ -58,6 +60,7 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
       accept: 'application/json',
       'x-csrf-token': csrfToken(),
       ...(options.environment ? { [ENVIRONMENT_HEADER]: options.environment } : {}),
+      ...(options.account ? { [ACCOUNT_HEADER]: options.account } : {}),
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -7,6 +7,11 @@ export type PortalEnvironment = (typeof ENVIRONMENTS)[number];
 
 /** Sent by lib/portal/fetcher.ts on every portal-api request; lib/portal/route.ts answers 400 without it. */
 export const ENVIRONMENT_HEADER = 'x-carrier-environment';
+/**
+ * Sent by lib/portal/fetcher.ts with the id of the account the page shows: a tab left on one account after another tab
+ * switched the session to another answers 409 `account_changed` instead of reading or writing the new one.
+ */
+export const ACCOUNT_HEADER = 'x-carrier-account';
 /** For GET links that cannot send a header (the CSV download): `?environment=test`. */
 export const ENVIRONMENT_QUERY = 'environment';
 /** The environment last used in this browser: only where a bare URL (/dashboard, an old bookmark) goes. */

@@ -17,6 +17,7 @@ import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { assertPermission, type Permission } from '@/lib/teams/permissions';
 import { requestEnvironment } from './environment';
+import { ACCOUNT_HEADER } from './paths';
 import { REQUEST_LOGGED_HEADER } from './fetcher';
 
 // Every portal-api handler goes through portalRoute: it resolves who is asking and in which
@@ -114,7 +115,14 @@ function isMutation(method: string): boolean {
  * Wraps a portal-api handler. The handler returns a plain value (sent as JSON 200) or a Response.
  * 401 without a session; 403 when a mutation lacks the session's `x-csrf-token` header.
  */
-export function portalRoute<P = Record<string, never>>(handler: (context: PortalContext<P>) => unknown, options: { permission?: Permission } = {}) {
+export function portalRoute<P = Record<string, never>>(
+  handler: (context: PortalContext<P>) => unknown,
+  options: {
+    permission?: Permission;
+    /** Not about the page's account (signing out, switching accounts): answered whichever account the page shows. */
+    anyAccount?: boolean;
+  } = {},
+) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
     const started = performance.now();
@@ -132,6 +140,9 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
       const params = checkedParams((await context?.params) ?? ({} as P));
       const session = await getSession();
       if (!session) throw new AppError('unauthorized', 'Sign in to continue.');
+      // First of all after the session: a tab still showing the account the session acted for before a switch in
+      // another tab is told so, rather than refused for a role it has not here, or let into the other account.
+      if (!options.anyAccount) assertPageAccount(request, session);
       // The role is checked before the CSRF token and the body: a viewer's write is refused whatever it sends.
       if (options.permission) assertPermission(session.role, options.permission);
       if (isMutation(request.method)) {
@@ -163,6 +174,21 @@ export function portalRoute<P = Record<string, never>>(handler: (context: Portal
     }
     return answer(withHeader(response, 'x-request-id', requestId));
   };
+}
+
+/**
+ * The page's account (x-carrier-account, which the portal's fetcher sends) must be the session's: otherwise the
+ * session was switched to another account in another tab, and this tab's read or write would land there. A request
+ * without the header (a script, the API suite) is not about a page and is answered for the session's account.
+ */
+function assertPageAccount(request: Request, session: PortalSession): void {
+  const page = request.headers.get(ACCOUNT_HEADER);
+  if (page === null || page === session.account.id) return;
+  throw new AppError(
+    'account_changed',
+    `This page belongs to another account than the one you are now working in: you switched to ${session.account.name} in another tab or window. Nothing was changed. Reload the page to continue in ${session.account.name}.`,
+    { extra: { current_account: session.account } },
+  );
 }
 
 /**

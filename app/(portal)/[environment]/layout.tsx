@@ -2,7 +2,7 @@ import { notFound, redirect } from 'next/navigation';
 import { PortalHeader } from '@/components/layout/portal-header';
 import { PortalProvider } from '@/components/layout/portal-context';
 import { Providers } from '@/components/providers';
-import { getSession } from '@/lib/auth/session';
+import { getSession, listUserAccounts } from '@/lib/auth/session';
 import { isEnvironment } from '@/lib/portal/paths';
 
 // Every portal page lives under /test/… or /live/…: the environment is the page's, from its URL, so
@@ -20,10 +20,11 @@ export default async function PortalLayout({
   if (!isEnvironment(environment)) notFound();
   const session = await getSession();
   if (!session) redirect('/sign-in');
+  const accounts = await listUserAccounts({ userId: session.user.id, currentAccountId: session.account.id });
   return (
     <Providers>
       <meta name="csrf-token" content={session.csrfToken} />
-      <PortalProvider value={{ environment, csrfToken: session.csrfToken, user: session.user, account: session.account, role: session.role }}>
+      <PortalProvider value={{ environment, csrfToken: session.csrfToken, user: session.user, account: session.account, role: session.role, accounts }}>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"

@@ -9,8 +9,11 @@ export const GET = portalRoute(({ user, session, environment }): TSessionRespons
   environment,
 }));
 
-// DELETE /portal-api/session: sign out.
-export const DELETE = portalRoute(async (): Promise<TSignOutResponse> => {
-  await destroySession();
-  return { ok: true };
-});
+// DELETE /portal-api/session: sign out (from a tab of any account the user switched between).
+export const DELETE = portalRoute(
+  async (): Promise<TSignOutResponse> => {
+    await destroySession();
+    return { ok: true };
+  },
+  { anyAccount: true },
+);
