@@ -2,6 +2,7 @@ import 'server-only';
 import { contentDisposition, fileBytes } from '@/lib/http/file-body';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import type { Operation } from '@/lib/http/types';
+import type { RouteAccess } from '@/lib/teams/permissions';
 import { jsonResponse, portalRoute, readJson } from './route';
 
 /**
@@ -11,7 +12,7 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
-export function portalOperation<P extends Record<string, string>>(operation: Operation) {
+export function portalOperation<P extends Record<string, string>>(operation: Operation, options: { permission: RouteAccess }) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId }) => {
     const result = await operation({
       environment,
@@ -29,5 +30,5 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
     return new Response(fileBytes(result.file.bytes), {
       headers: { ...API_SECURITY_HEADERS, 'content-type': result.file.contentType, 'content-disposition': contentDisposition(result.file) },
     });
-  });
+  }, options);
 }

@@ -5,7 +5,10 @@ import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery } from '@/lib/schemas/lifec
 import { parseOperation } from '@/lib/schemas/parse';
 
 // GET /portal-api/packages: every package (container and daily), filtered, newest first, keyset pages: GET /packages's shape.
-export const GET = portalRoute(async ({ request, accountId, environment }) => {
-  const query = parseOperation(ZListPackagesQuery, portalQuery(request.url, PACKAGE_LIST_PARAMETERS));
-  return listPackages({ accountId, environment, query });
-});
+export const GET = portalRoute(
+  async ({ request, accountId, environment }) => {
+    const query = parseOperation(ZListPackagesQuery, portalQuery(request.url, PACKAGE_LIST_PARAMETERS));
+    return listPackages({ accountId, environment, query });
+  },
+  { permission: 'data:read' },
+);

@@ -3,14 +3,20 @@ import { portalRoute } from '@/lib/portal/route';
 import type { TSessionResponse, TSignOutResponse } from '@/lib/schemas/portal-responses';
 
 // GET /portal-api/session: who is signed in, and in which environment.
-export const GET = portalRoute(({ user, session, environment }): TSessionResponse => ({
-  user,
-  account: session.account,
-  environment,
-}));
+export const GET = portalRoute(
+  ({ user, session, environment }): TSessionResponse => ({
+    user,
+    account: session.account,
+    environment,
+  }),
+  { permission: 'self' },
+);
 
 // DELETE /portal-api/session: sign out.
-export const DELETE = portalRoute(async (): Promise<TSignOutResponse> => {
-  await destroySession();
-  return { ok: true };
-});
+export const DELETE = portalRoute(
+  async (): Promise<TSignOutResponse> => {
+    await destroySession();
+    return { ok: true };
+  },
+  { permission: 'self' },
+);
