@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { createContext, useContext, useMemo, type ComponentProps, type ReactNode } from 'react';
 import { portalFetch, type PortalFetchOptions } from '@/lib/portal/fetcher';
 import { portalPath, type PortalEnvironment } from '@/lib/portal/paths';
+import type { MemberRole } from '@/lib/generated/prisma/enums';
+import { can, type Permission } from '@/lib/teams/permissions';
 
 export interface PortalInfo {
   /** The page's environment: the /test/… or /live/… of its URL. */
@@ -10,6 +12,8 @@ export interface PortalInfo {
   csrfToken: string;
   user: { id: string; email: string };
   account: { id: string; name: string };
+  /** The user's role in the account (lib/teams/permissions.ts): what the pages offer. The portal-api checks it again. */
+  role: MemberRole;
 }
 
 const PortalContext = createContext<PortalInfo | null>(null);
@@ -23,6 +27,11 @@ export function usePortal(): PortalInfo {
   const value = useContext(PortalContext);
   if (!value) throw new Error('usePortal must be used inside the portal layout');
   return value;
+}
+
+/** Whether the signed-in user's role has `permission` (the one table, lib/teams/permissions.ts). */
+export function useCan(permission: Permission): boolean {
+  return can(usePortal().role, permission);
 }
 
 export interface PortalEnvironmentTools {

@@ -7,6 +7,7 @@ export const GET = portalRoute(
   ({ user, session, environment }): TSessionResponse => ({
     user,
     account: session.account,
+    role: session.role,
     environment,
   }),
   { permission: 'self' },
