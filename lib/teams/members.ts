@@ -88,6 +88,16 @@ export async function changeMember(options: {
   if (!UUID.test(membershipId)) throw notFound(membershipId);
   const result = await pgTransaction(async (client) => {
     await execute(client, sql`SELECT 1 FROM accounts WHERE id = ${actor.accountId}::uuid FOR NO KEY UPDATE`);
+    // The actor's role as it is now, under the lock: a change that raced this request (the actor demoted or removed
+    // meanwhile) decides, not the role its session had when the request began.
+    const current = await queryRow(
+      client,
+      sql<{
+        role: MemberRole;
+      }>`SELECT role FROM memberships WHERE account_id = ${actor.accountId}::uuid AND user_id = ${actor.userId}::uuid`,
+    );
+    if (!current) throw new AppError('unauthorized', 'You are no longer a member of this account. Sign in again.');
+    const actorRole = current.role;
     const target = await queryRow(
       client,
       sql<{ userId: string; email: string; role: MemberRole }>`
@@ -98,9 +108,9 @@ export async function changeMember(options: {
     if (!target) throw notFound(membershipId);
     const self = target.userId === actor.userId;
     const leaving = change.kind === 'remove' && self;
-    if (!leaving) assertPermission(actor.role, 'members:manage');
+    if (!leaving) assertPermission(actorRole, 'members:manage');
     const touchesOwner = target.role === 'owner' || (change.kind === 'role' && change.role === 'owner');
-    if (touchesOwner && !leaving) assertPermission(actor.role, 'owners:manage');
+    if (touchesOwner && !leaving) assertPermission(actorRole, 'owners:manage');
 
     const base = { membershipId, userId: target.userId, email: target.email, previousRole: target.role, left: leaving };
     const none = { sessionsEnded: 0, tokensRevoked: 0, tokensKept: 0 };
