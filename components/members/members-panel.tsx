@@ -191,7 +191,7 @@ function MembersTable({ members }: { members: TMemberRow[] }) {
           <Td data-label="E-mail" className="whitespace-normal break-all">
             {member.email}
             {member.you ? (
-              <span className="ml-2">
+              <span className="ml-2 inline-block whitespace-nowrap">
                 <Badge tone="neutral">you</Badge>
               </span>
             ) : null}
@@ -217,41 +217,59 @@ export function PermissionMatrix() {
       <p className="mb-3 mt-1 text-sm text-slate-600">
         The permissions each role has, in test and live alike. Your role is <strong>{ROLE_TEXT[role].toLowerCase()}</strong>.
       </p>
-      <Table label="Permissions by role" data-testid="permission-matrix">
-        <thead className="bg-slate-50">
-          <tr>
-            <Th>Permission</Th>
-            {MEMBER_ROLES.map((r) => (
-              <Th key={r} className={r === role ? 'bg-brand-50 text-center text-brand-700' : 'text-center'}>
-                {ROLE_TEXT[r]}
-              </Th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {PERMISSION_NAMES.map((permission) => (
-            <Tr key={permission}>
-              <Td className="whitespace-normal">
-                <span className="block text-slate-900">{PERMISSIONS[permission].label}</span>
-                <code className="text-xs text-slate-500">{permission}</code>
-              </Td>
-              {MEMBER_ROLES.map((r) => (
-                <Td key={r} className={r === role ? 'bg-brand-50 text-center' : 'text-center'}>
-                  {can(r, permission) ? (
-                    <span aria-label="yes" className="text-green-700">
-                      ✓
-                    </span>
-                  ) : (
-                    <span aria-label="no" className="text-slate-400">
-                      –
-                    </span>
-                  )}
-                </Td>
+      {/* A phone gets each permission with the roles that have it; wider screens the role × permission grid. */}
+      <ul className="divide-y divide-slate-100 sm:hidden" aria-label="Permissions by role">
+        {PERMISSION_NAMES.map((permission) => (
+          <li key={permission} className="py-2">
+            <span className="block text-sm text-slate-900">{PERMISSIONS[permission].label}</span>
+            <code className="text-xs text-slate-500">{permission}</code>
+            <span className="mt-1 flex flex-wrap gap-1">
+              {MEMBER_ROLES.filter((r) => can(r, permission)).map((r) => (
+                <Badge key={r} tone={r === role ? 'info' : 'neutral'}>
+                  {ROLE_TEXT[r]}
+                </Badge>
               ))}
-            </Tr>
-          ))}
-        </tbody>
-      </Table>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden sm:block" data-testid="permission-matrix">
+        <Table label="Permissions by role">
+          <thead className="bg-slate-50">
+            <tr>
+              <Th>Permission</Th>
+              {MEMBER_ROLES.map((r) => (
+                <Th key={r} className={r === role ? 'bg-brand-50 text-center text-brand-700' : 'text-center'}>
+                  {ROLE_TEXT[r]}
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {PERMISSION_NAMES.map((permission) => (
+              <Tr key={permission}>
+                <Td className="whitespace-normal">
+                  <span className="block text-slate-900">{PERMISSIONS[permission].label}</span>
+                  <code className="text-xs text-slate-500">{permission}</code>
+                </Td>
+                {MEMBER_ROLES.map((r) => (
+                  <Td key={r} className={r === role ? 'bg-brand-50 text-center' : 'text-center'}>
+                    {can(r, permission) ? (
+                      <span aria-label="yes" className="text-green-700">
+                        ✓
+                      </span>
+                    ) : (
+                      <span aria-label="no" className="text-slate-400">
+                        –
+                      </span>
+                    )}
+                  </Td>
+                ))}
+              </Tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
     </Card>
   );
 }
