@@ -173,7 +173,7 @@ function MembersTable({ members }: { members: TMemberRow[] }) {
   const { role } = usePortal();
   return (
     <ListTable
-      label="Members"
+      label="Member list"
       head={
         <>
           <Th>E-mail</Th>

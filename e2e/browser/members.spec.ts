@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { ensureDatabase } from '../../scripts/database.mjs';
@@ -15,12 +16,12 @@ async function addMember(accountId: string, role: string) {
   await client.connect();
   try {
     const passwordHash = await hash(user.password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-     
+
     const created = await client.query<{ id: string }>(
       'INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, $2) RETURNING id',
       [user.email, passwordHash],
     );
-     
+
     await client.query(
       'INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1, $2, $3::"MemberRole")',
       [accountId, created.rows[0].id, role],
@@ -29,6 +30,24 @@ async function addMember(accountId: string, role: string) {
     await client.end();
   }
   return user;
+}
+
+/** axe at 1440 and 390 (as e2e/browser/accessibility.spec.ts): no moderate, serious or critical violation. */
+async function axe(page: import('@playwright/test').Page, label: string) {
+  const found: string[] = [];
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    for (const v of results.violations) {
+      if (v.impact && ['moderate', 'serious', 'critical'].includes(v.impact))
+        found.push(`${label} at ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(found).toEqual([]);
 }
 
 test('a viewer is offered what it can use; an owner changes roles and removes members', async ({
@@ -88,6 +107,10 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await screenshots(viewer, testInfo, 'members-viewer', async () => {
     await expect(viewer.getByTestId('member-row')).toHaveCount(2);
   });
+  await axe(viewer, 'members (viewer)');
+  await viewer.goto(portalUrl('test', '/webhooks'));
+  await expect(viewer.getByTestId('role-cannot')).toBeVisible();
+  await axe(viewer, 'webhooks refused (viewer)');
 
   // The owner: a role select for the viewer, the permission table, and the page at both widths.
   await owner.goto(portalUrl('test', '/members'));
@@ -96,6 +119,7 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await screenshots(owner, testInfo, 'members-owner', async () => {
     await expect(owner.getByTestId('member-row')).toHaveCount(2);
   });
+  await axe(owner, 'members (owner)');
   await select.selectOption('operator');
   await expect(owner.getByRole('combobox', { name: `Role of ${viewerUser.email}` })).toHaveValue('operator');
   // Takes effect for the member at once: New manifest is offered now.
