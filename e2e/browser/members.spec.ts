@@ -54,7 +54,8 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   freshPage: owner,
   browser,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  // Two sign-ins (argon2), axe at two widths on three pages, and screenshots, on a shared loaded machine.
+  test.setTimeout(300_000);
   const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
     account: { id: string };
     role: string;
