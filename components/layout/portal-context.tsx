@@ -4,6 +4,7 @@ import { createContext, useContext, useMemo, type ComponentProps, type ReactNode
 import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { portalFetch, type PortalFetchOptions } from '@/lib/portal/fetcher';
 import { portalPath, type PortalEnvironment } from '@/lib/portal/paths';
+import { can, type Permission } from '@/lib/teams/permissions';
 
 export interface PortalInfo {
   /** The page's environment: the /test/… or /live/… of its URL. */
@@ -28,6 +29,11 @@ export function usePortal(): PortalInfo {
   const value = useContext(PortalContext);
   if (!value) throw new Error('usePortal must be used inside the portal layout');
   return value;
+}
+
+/** Whether the signed-in user's role has `permission` (the one table, lib/teams/permissions.ts). */
+export function useCan(permission: Permission): boolean {
+  return can(usePortal().role, permission);
 }
 
 export interface PortalEnvironmentTools {

@@ -5,25 +5,33 @@ import { useState } from 'react';
 import { AccountSwitcher } from '@/components/teams/account-switcher';
 import { Button, cn, focusRing } from '@/components/ui';
 import { ENVIRONMENTS, environmentOfPath, switchEnvironmentHref } from '@/lib/portal/paths';
-import { can } from '@/lib/teams/permissions';
+import { can, type RouteAccess } from '@/lib/teams/permissions';
 import { usePortal, usePortalEnvironment } from './portal-context';
 
-// Portal paths without their environment; rendered in the page's environment.
+// Portal paths without their environment; rendered in the page's environment. Each names what a role needs to be
+// offered it (lib/teams/permissions.ts; 'self': any member): a page a role cannot use is not in its navigation.
 export const NAV = [
-  { href: '/dashboard', label: 'Dashboard' },
-  { href: '/rates', label: 'Rates' },
-  { href: '/manifests', label: 'Manifests' },
-  { href: '/manifests/new', label: 'New manifest' },
-  { href: '/packages', label: 'Packages' },
-  { href: '/webhooks', label: 'Webhooks' },
-  { href: '/logs', label: 'Logs' },
+  { href: '/dashboard', label: 'Dashboard', permission: 'data:read' },
+  { href: '/rates', label: 'Rates', permission: 'rates:quote' },
+  { href: '/manifests', label: 'Manifests', permission: 'data:read' },
+  { href: '/manifests/new', label: 'New manifest', permission: 'shipments:write' },
+  { href: '/packages', label: 'Packages', permission: 'data:read' },
+  { href: '/webhooks', label: 'Webhooks', permission: 'webhooks:manage' },
+  { href: '/logs', label: 'Logs', permission: 'logs:read' },
   { href: '/audit', label: 'Audit', permission: 'audit:read' },
-  { href: '/tokens', label: 'API tokens' },
-  { href: '/rate-cards', label: 'Rate cards' },
-  { href: '/settings', label: 'Settings' },
-  { href: '/account', label: 'Account' },
-  { href: '/docs', label: 'API reference' },
-] as const;
+  { href: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
+  { href: '/rate-cards', label: 'Rate cards', permission: 'data:read' },
+  { href: '/members', label: 'Members', permission: 'data:read' },
+  { href: '/settings', label: 'Settings', permission: 'data:read' },
+  { href: '/account', label: 'Account', permission: 'self' },
+  { href: '/docs', label: 'API reference', permission: 'self' },
+] as const satisfies readonly { href: string; label: string; permission: RouteAccess }[];
+
+/** The navigation the signed-in role is offered. */
+export function useNav() {
+  const { role } = usePortal();
+  return NAV.filter((item) => item.permission === 'self' || can(role, item.permission));
+}
 
 function isActive(fullPathname: string, href: string): boolean {
   const environment = environmentOfPath(fullPathname);
@@ -69,7 +77,8 @@ function EnvironmentSwitch() {
 }
 
 export function PortalHeader() {
-  const { environment, role } = usePortal();
+  const { environment } = usePortal();
+  const nav = useNav();
   const portal = usePortalEnvironment();
   const pathname = usePathname();
   const router = useRouter();
@@ -95,7 +104,7 @@ export function PortalHeader() {
     }
   }
 
-  const links = NAV.filter((item) => !('permission' in item) || can(role, item.permission)).map((item) => {
+  const links = nav.map((item) => {
     const active = isActive(pathname, item.href);
     return (
       <Link

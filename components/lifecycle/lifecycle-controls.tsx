@@ -1,7 +1,7 @@
 'use client';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Button, ConfirmDialog, Field, Input, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { statusLabel } from './status-badge';
@@ -52,6 +52,8 @@ export function ConfirmedAction({
   children: React.ReactNode;
 }) {
   const portal = usePortalEnvironment();
+  // A role without shipments:write is not offered the action (the page says so once: RoleNote).
+  const allowed = useCan('shipments:write');
   const [open, setOpen] = useState(false);
   const mutation = useMutation({
     mutationFn: () => portal.fetch(`${path}/${action}`, { method: 'POST', body: {} }),
@@ -63,7 +65,7 @@ export function ConfirmedAction({
   });
   return (
     <>
-      {available ? (
+      {available && allowed ? (
         <Button
           variant={variant}
           onClick={() => {
@@ -140,6 +142,7 @@ export function SimulateControl({
   const portal = usePortalEnvironment();
   const [target, setTarget] = useState(statuses[0] ?? '');
   const [code, setCode] = useState('');
+  const allowed = useCan('shipments:write');
   const simulate = useMutation({
     mutationFn: () =>
       portal.fetch(`${path}/simulate`, {
@@ -148,7 +151,7 @@ export function SimulateControl({
       }),
     onSettled: () => onChanged(),
   });
-  if (portal.environment !== 'test') return null;
+  if (portal.environment !== 'test' || !allowed) return null;
   function submit(event: FormEvent) {
     event.preventDefault();
     simulate.mutate();

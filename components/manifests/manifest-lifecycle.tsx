@@ -1,6 +1,7 @@
 'use client';
 import { useQueryClient } from '@tanstack/react-query';
-import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
+import { RoleNote } from '@/components/layout/role';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
@@ -27,6 +28,7 @@ export function ManifestLifecycle({ manifest: m }: { manifest: TManifest }) {
   };
   const counts = m.totals?.by_status ?? {};
   const container = m.type === 'container';
+  const canWrite = useCan('shipments:write');
   return (
     <Card>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -64,6 +66,13 @@ export function ManifestLifecycle({ manifest: m }: { manifest: TManifest }) {
           {String(m.ManifestDate ?? '')} go to a new daily manifest.
         </p>
       ) : null}
+      {canWrite ? null : (
+        <RoleNote
+          className="mt-3 text-sm text-slate-600"
+          what="close, cancel or simulate manifests"
+          permission="shipments:write"
+        />
+      )}
       <h3 className="mt-4 text-sm font-semibold text-slate-900">Packages by status</h3>
       {Object.keys(counts).length === 0 ? (
         <p className="mt-1 text-sm text-slate-600">No packages.</p>

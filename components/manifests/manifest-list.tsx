@@ -1,4 +1,5 @@
 'use client';
+import { Can } from '@/components/layout/role';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
@@ -113,9 +114,11 @@ export function ManifestListView() {
           <EmptyState
             title="No manifests yet"
             action={
-              <PortalLink href="/manifests/new" className="font-medium text-brand-700 underline">
-                Build a container manifest
-              </PortalLink>
+              <Can permission="shipments:write">
+                <PortalLink href="/manifests/new" className="font-medium text-brand-700 underline">
+                  Build a container manifest
+                </PortalLink>
+              </Can>
             }
           >
             Container manifests you create here or through the API, and the daily manifests your package requests join, appear

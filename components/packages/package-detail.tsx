@@ -2,7 +2,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { PrintLink } from '@/components/documents/print-links';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { PortalLink, useCan, usePortalEnvironment } from '@/components/layout/portal-context';
+import { RoleNote } from '@/components/layout/role';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
@@ -32,6 +33,7 @@ const SOURCES: Record<string, string> = {
 
 export function PackageDetailView({ trackingNumber }: { trackingNumber: string }) {
   const portal = usePortalEnvironment();
+  const canWrite = useCan('shipments:write');
   const client = useQueryClient();
   const path = `/portal-api/packages/${encodeURIComponent(trackingNumber)}`;
   const pkg = useQuery({
@@ -107,6 +109,9 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
           <DetailItem label="Received by us" value={formatDateTime(p.created_at)} />
         </dl>
+        {canWrite ? null : (
+          <RoleNote className="mt-3 text-sm text-slate-600" what="cancel or simulate packages" permission="shipments:write" />
+        )}
         {portal.environment === 'test' ? (
           <div className="mt-4">
             <SimulateControl path={path} statuses={PACKAGE_STATUSES.filter((s) => s !== 'manifested')} onChanged={refresh} />

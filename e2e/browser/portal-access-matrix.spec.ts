@@ -28,6 +28,11 @@ interface Call {
   query?: string | (() => string);
   body?: unknown;
   stranger: 'not_found' | 'validation_failed' | 'own session only' | { check: (json: never, caller: Caller) => void };
+  /**
+   * What the owner's own session gets in live, where it differs from a stranger's: members are the account's, not an
+   * environment's, so the owner reaches its own membership from either environment.
+   */
+  owner?: number;
 }
 const notFound = 'not_found' as const;
 const invalid = 'validation_failed' as const;
@@ -81,13 +86,25 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     sessions: { id: string; current: boolean }[];
   };
   const ownerSessionId = ownerSessions.sessions.find((s) => s.current)!.id;
+  // The owner's own membership (issue 18): the only owner, so the owner may not remove it (409) and a "change" to its
+  // own role is a no-op (200); anyone else's session gets 404 for it.
+  const ownerMembers = (await (await portalApi(owner, 'GET', '/portal-api/members', undefined, 'test')).json()) as {
+    members: { id: string; you: boolean }[];
+  };
+  const ownerMembershipId = ownerMembers.members.find((m) => m.you)!.id;
 
   // The owner's close-out setting in test (issue 15): a value no other account or environment has by default.
   const ownerCutoff = { cutoff_hour: 17, time_zone: 'Asia/Tokyo' };
   const cutoff = await portalApi(owner, 'PUT', '/portal-api/settings/close-out', ownerCutoff, 'test');
   expect(cutoff.status(), await cutoff.text()).toBe(200);
   // The owner's remembered import mapping (issue 17): account-wide, so the owner sees it in live too; nobody else does.
-  const mapping = await portalApi(owner, 'PUT', '/portal-api/import-mapping', { columns: { ownerssheetcolumn: 'ToName' } }, 'test');
+  const mapping = await portalApi(
+    owner,
+    'PUT',
+    '/portal-api/import-mapping',
+    { columns: { ownerssheetcolumn: 'ToName' } },
+    'test',
+  );
   expect(mapping.status(), await mapping.text()).toBe(200);
 
   // The owner's open invitation (issue 18): account-wide, so the owner sees it in live too; nobody else does.
@@ -209,6 +226,14 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'DELETE /portal-api/account/sessions': { stranger: 'own session only' },
     'DELETE /portal-api/account/sessions/:id': { id: () => ownerSessionId, stranger: 'own session only' },
     'POST /portal-api/account/password': { body: {}, stranger: invalid },
+    'GET /portal-api/members': {
+      stranger: ok((j: { members: { id: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.members.map((m) => m.id)).toContain(ownerMembershipId);
+        else expect(j.members.map((m) => m.id)).not.toContain(ownerMembershipId);
+      }),
+    },
+    'PATCH /portal-api/members/:id': { id: () => ownerMembershipId, body: { role: 'owner' }, stranger: notFound, owner: 200 },
+    'DELETE /portal-api/members/:id': { id: () => ownerMembershipId, stranger: notFound, owner: 409 },
     'GET /portal-api/tokens': {
       stranger: ok((j: { tokens: { id: string }[] }) => expect(j.tokens.map((t) => t.id)).not.toContain(tokenId)),
     },
@@ -245,8 +270,12 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     .map(([key, call]) => {
       const [method, pattern] = key.split(' ');
       const query = typeof call.query === 'function' ? call.query() : (call.query ?? '');
-      const path = pattern.replace(':id', call.id?.() ?? ':id').replace(':deliveryId', 'msg_nothere').replace(':trackingNumber', tracking) + query;
-      return { method, path, body: call.body, stranger: call.stranger };
+      const path =
+        pattern
+          .replace(':id', call.id?.() ?? ':id')
+          .replace(':deliveryId', 'msg_nothere')
+          .replace(':trackingNumber', tracking) + query;
+      return { method, path, body: call.body, stranger: call.stranger, ownerStatus: call.owner };
     });
 
   // A session that was signed out: its cookie must be dead.
@@ -288,12 +317,14 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     ['stranger (live)', stranger, 'live'],
     ['owner (live)', owner, 'live'],
   ] as const) {
-    for (const { method, path, body, stranger: expected } of endpoints) {
+    for (const { method, path, body, stranger: expected, ownerStatus } of endpoints) {
       if (expected === 'own session only') continue;
       const response = await portalApi(page, method, path, body, environment);
       const text = await response.text();
       const where = `${who}: ${method} ${path}`;
-      if (expected === 'not_found' || expected === 'validation_failed') {
+      if (page === owner && ownerStatus !== undefined) {
+        expect(response.status(), where).toBe(ownerStatus);
+      } else if (expected === 'not_found' || expected === 'validation_failed') {
         expect(response.status(), where).toBe(expected === 'not_found' ? 404 : 422);
         expect((JSON.parse(text) as { error: { code: string } }).error.code, where).toBe(expected);
       } else {

@@ -3,6 +3,7 @@ import { contentDisposition, fileBytes } from '@/lib/http/file-body';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import type { Operation } from '@/lib/http/types';
 import { env } from '@/lib/env';
+import type { RouteAccess } from '@/lib/teams/permissions';
 import { jsonResponse, portalRoute, readJson } from './route';
 
 /**
@@ -12,7 +13,7 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
-export function portalOperation<P extends Record<string, string>>(operation: Operation) {
+export function portalOperation<P extends Record<string, string>>(operation: Operation, options: { permission: RouteAccess }) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
     const result = await operation({
       environment,
@@ -33,5 +34,5 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
     return new Response(fileBytes(result.file.bytes), {
       headers: { ...API_SECURITY_HEADERS, 'content-type': result.file.contentType, 'content-disposition': contentDisposition(result.file) },
     });
-  });
+  }, options);
 }

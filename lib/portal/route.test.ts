@@ -34,9 +34,12 @@ describe('assertSameOrigin', () => {
 
 describe('portalRoute', () => {
   // The handler must never run: the id is refused before the session is even looked up.
-  const route = portalRoute<{ id: string }>(async () => {
-    throw new Error('the handler ran');
-  });
+  const route = portalRoute<{ id: string }>(
+    async () => {
+      throw new Error('the handler ran');
+    },
+    { permission: 'data:read' },
+  );
 
   it.each(['\u0000', 'a\u0001b', 'a\ud800', '\u007f', '\u0085', 'x'.repeat(129), ''])(
     'answers an id %j that cannot exist with a 404 envelope and x-request-id, before any session or query',

@@ -15,7 +15,7 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
-import { assertPermission, type Permission } from '@/lib/teams/permissions';
+import { assertPermission, type RouteAccess } from '@/lib/teams/permissions';
 import { requestEnvironment } from './environment';
 import { ACCOUNT_HEADER } from './paths';
 import { REQUEST_LOGGED_HEADER } from './fetcher';
@@ -113,15 +113,19 @@ function isMutation(method: string): boolean {
 
 /**
  * Wraps a portal-api handler. The handler returns a plain value (sent as JSON 200) or a Response.
- * 401 without a session; 403 when a mutation lacks the session's `x-csrf-token` header.
+ * 401 without a session; 403 `forbidden` naming the permission when the session's role lacks `permission`
+ * (lib/teams/permissions.ts); 403 when a mutation lacks the session's `x-csrf-token` header.
+ *
+ * `permission` is required: every route says what it needs, and `'self'` (the signed-in user's own session,
+ * password and sessions: any member) is a decision written down, never an omission.
  */
 export function portalRoute<P = Record<string, never>>(
   handler: (context: PortalContext<P>) => unknown,
   options: {
-    permission?: Permission;
+    permission: RouteAccess;
     /** Not about the page's account (signing out, switching accounts): answered whichever account the page shows. */
     anyAccount?: boolean;
-  } = {},
+  },
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
     const requestId = newRequestId();
@@ -144,7 +148,7 @@ export function portalRoute<P = Record<string, never>>(
       // another tab is told so, rather than refused for a role it has not here, or let into the other account.
       if (!options.anyAccount) assertPageAccount(request, session);
       // The role is checked before the CSRF token and the body: a viewer's write is refused whatever it sends.
-      if (options.permission) assertPermission(session.role, options.permission);
+      if (options.permission !== 'self') assertPermission(session.role, options.permission);
       if (isMutation(request.method)) {
         const sent = request.headers.get(CSRF_HEADER) ?? '';
         if (!constantTimeEqual(sent, session.csrfToken)) {

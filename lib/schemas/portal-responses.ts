@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_SCOPES } from '@/lib/auth/scopes';
+import { MEMBER_ROLES } from '@/lib/teams/permissions';
 import { PACKAGE_STATUSES } from './statuses';
 
 // The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks,
@@ -57,6 +58,8 @@ export const ZRevokedApiTokenResponse = z.object({ id: z.string(), revokedAt: is
 export const ZSessionResponse = z.object({
   user: z.object({ id: z.string(), email: z.string() }),
   account: z.object({ id: z.string(), name: z.string() }),
+  /** The user's role in that account (lib/teams/permissions.ts). */
+  role: z.enum(MEMBER_ROLES),
   environment: z.enum(ENVIRONMENTS),
 });
 
@@ -127,6 +130,31 @@ export const ZManifestServicesResponse = z.object({
   services: z.array(z.string()),
 });
 
+// GET /portal-api/members: the account's members, owners first; `you` marks the caller's own membership.
+export const ZMemberRow = z.object({
+  id: z.string(),
+  userId: z.string(),
+  email: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  joinedAt: isoTime(),
+  /** API tokens they created in this account (both environments) that are not revoked. */
+  liveTokens: z.number().int(),
+  you: z.boolean(),
+});
+export const ZMemberListResponse = z.object({ members: z.array(ZMemberRow) });
+
+// PATCH and DELETE /portal-api/members/{membershipId}: the member after the change (`role` null once removed).
+export const ZMemberChangeResponse = z.object({
+  id: z.string(),
+  email: z.string(),
+  previousRole: z.enum(MEMBER_ROLES),
+  role: z.enum(MEMBER_ROLES).nullable(),
+  left: z.boolean(),
+  sessionsEnded: z.number().int(),
+  tokensRevoked: z.number().int(),
+  tokensKept: z.number().int(),
+});
+
 export type TDashboardResponse = z.output<typeof ZDashboardResponse>;
 export type TApiTokenRow = z.output<typeof ZApiTokenRow>;
 export type TApiTokenListResponse = z.output<typeof ZApiTokenListResponse>;
@@ -146,3 +174,6 @@ export type TAirportsResponse = z.output<typeof ZAirportsResponse>;
 export type TImportMappingResponse = z.output<typeof ZImportMappingResponse>;
 export type TCloseOutSettingsResponse = z.output<typeof ZCloseOutSettingsResponse>;
 export type TManifestServicesResponse = z.output<typeof ZManifestServicesResponse>;
+export type TMemberRow = z.output<typeof ZMemberRow>;
+export type TMemberListResponse = z.output<typeof ZMemberListResponse>;
+export type TMemberChangeResponse = z.output<typeof ZMemberChangeResponse>;

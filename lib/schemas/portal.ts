@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_SCOPES } from '@/lib/auth/scopes';
+import { MEMBER_ROLES } from '@/lib/teams/permissions';
 import { storableString } from './text-rule';
 
 // The portal's own request schemas (sign-up, sign-in, tokens), shared by the forms (zodResolver) and the portal-api handlers.
@@ -78,3 +79,17 @@ export const ZCreateTokenRequest = z.object({
     .optional(),
 });
 export type TCreateTokenRequest = z.infer<typeof ZCreateTokenRequest>;
+
+/** A member's role (lib/teams/permissions.ts). */
+export const ZMemberRole = z.enum(MEMBER_ROLES, { error: `must be one of ${MEMBER_ROLES.join(', ')}` });
+
+// PATCH /portal-api/members/{membershipId}: the member's new role.
+export const ZChangeMemberRequest = z.object({ role: ZMemberRole });
+export type TChangeMemberRequest = z.infer<typeof ZChangeMemberRequest>;
+
+// DELETE /portal-api/members/{membershipId}: what becomes of the API tokens the member created in this account (both
+// environments): revoked (the default) or kept working (docs/decisions/teams.md).
+export const ZRemoveMemberRequest = z.object({
+  tokens: z.enum(['revoke', 'keep'], { error: 'must be revoke or keep' }).default('revoke'),
+});
+export type TRemoveMemberRequest = z.infer<typeof ZRemoveMemberRequest>;

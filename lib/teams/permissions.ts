@@ -32,6 +32,15 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
+/**
+ * What a portal-api route needs (lib/portal/route.ts): a permission, or `'self'` for the signed-in user's own things
+ * (their session, password and sessions), which any member of the account may use whatever their role.
+ */
+export type RouteAccess = Permission | 'self';
+
+/** Every permission, in the table's order (the Members page's matrix, the access-matrix suites). */
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
+
 export function can(role: MemberRole, permission: Permission): boolean {
   return (PERMISSIONS[permission].roles as readonly MemberRole[]).includes(role);
 }

@@ -3,8 +3,8 @@ import { listManifestsOperation } from '@/lib/http/operations/lifecycle';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/manifests: GET /manifests's own operation (its filters, keyset pages and the manifest's one shape).
-export const GET = portalOperation(listManifestsOperation);
+export const GET = portalOperation(listManifestsOperation, { permission: 'data:read' });
 
 // POST /portal-api/manifests: the builder's submit, POST /wf/manifest's own operation: the same parse, create and
 // answer, an identical retry marked by the Idempotent-Replayed header (lib/http/replayed.ts) as the API marks it.
-export const POST = portalOperation(createContainerManifestOperation);
+export const POST = portalOperation(createContainerManifestOperation, { permission: 'shipments:write' });

@@ -2,4 +2,4 @@ import { listPackagesOperation } from '@/lib/http/operations/lifecycle';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/packages: GET /packages's own operation (its filters, keyset pages and the package's one shape).
-export const GET = portalOperation(listPackagesOperation);
+export const GET = portalOperation(listPackagesOperation, { permission: 'data:read' });

@@ -2,4 +2,4 @@ import { listRequestsOperation } from '@/lib/http/operations/requests';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/requests: the Logs page's list, GET /requests's own operation.
-export const GET = portalOperation(listRequestsOperation);
+export const GET = portalOperation(listRequestsOperation, { permission: 'logs:read' });

@@ -3,11 +3,15 @@ import { portalRoute } from '@/lib/portal/route';
 import type { TSessionResponse, TSignOutResponse } from '@/lib/schemas/portal-responses';
 
 // GET /portal-api/session: who is signed in, and in which environment.
-export const GET = portalRoute(({ user, session, environment }): TSessionResponse => ({
-  user,
-  account: session.account,
-  environment,
-}));
+export const GET = portalRoute(
+  ({ user, session, environment }): TSessionResponse => ({
+    user,
+    account: session.account,
+    role: session.role,
+    environment,
+  }),
+  { permission: 'self' },
+);
 
 // DELETE /portal-api/session: sign out (from a tab of any account the user switched between).
 export const DELETE = portalRoute(
@@ -15,5 +19,5 @@ export const DELETE = portalRoute(
     await destroySession();
     return { ok: true };
   },
-  { anyAccount: true },
+  { permission: 'self', anyAccount: true },
 );

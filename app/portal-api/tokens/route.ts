@@ -14,13 +14,17 @@ export const GET = portalRoute(
       revokedAt: row.revokedAt?.toISOString() ?? null,
     })),
   }),
+  { permission: 'tokens:manage' },
 );
 
 // POST /portal-api/tokens: a new token in the selected environment, full access or the scopes chosen, made by the
 // signed-in user; the plain token is in this answer only.
-export const POST = portalRoute(async ({ request, user, accountId, environment, origin }) => {
-  const { name, scopes } = await readBody(request, ZCreateTokenRequest);
-  const created = await createApiToken({ accountId, environment, name, scopes, createdByUserId: user.id, origin });
-  const body: TCreatedApiTokenResponse = { ...created, createdAt: created.createdAt.toISOString() };
-  return jsonResponse(body, { status: 201 });
-});
+export const POST = portalRoute(
+  async ({ request, user, accountId, environment, origin }) => {
+    const { name, scopes } = await readBody(request, ZCreateTokenRequest);
+    const created = await createApiToken({ accountId, environment, name, scopes, createdByUserId: user.id, origin });
+    const body: TCreatedApiTokenResponse = { ...created, createdAt: created.createdAt.toISOString() };
+    return jsonResponse(body, { status: 201 });
+  },
+  { permission: 'tokens:manage' },
+);

@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { createApiToken } from '@/lib/accounts/create-api-token';
+import { hashPassword } from '@/lib/auth/password';
 import { db } from '@/lib/db';
+import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { baseUrl, type TestAccount } from './api';
 
 // A portal user for the API suite: signed up through POST /portal-api/auth/sign-up and its e-mail confirmed
@@ -113,4 +115,49 @@ export async function portalCall(
     json = undefined;
   }
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A member added to an account (addMember): signed in as a Shipper of that account, with their user and membership ids. */
+export interface Member extends Shipper {
+  userId: string;
+  email: string;
+  membershipId: string;
+  role: MemberRole;
+}
+
+/**
+ * A new user made a member of `account` with `role` directly in the database (users, memberships: what accepting an
+ * invitation makes), then signed in through POST /portal-api/auth/sign-in, whose session acts for that account (their
+ * only one). `signIn: false` leaves them signed out (cookie and csrf empty): a member only to be changed or removed.
+ */
+export async function addMember(
+  account: TestAccount,
+  role: MemberRole,
+  options: { label?: string; signIn?: boolean } = {},
+): Promise<Member> {
+  const id = randomUUID().slice(0, 8);
+  const email = `${(options.label ?? role).toLowerCase()}-${id}@example.com`;
+  const password = `pw-${id}-member-horse`;
+  const user = await db.user.create({ data: { email, passwordHash: await hashPassword(password) }, select: { id: true } });
+  const membership = await db.membership.create({
+    data: { accountId: account.accountId, userId: user.id, role },
+    select: { id: true },
+  });
+  const member: Member = { ...account, cookie: '', csrf: '', userId: user.id, email, membershipId: membership.id, role };
+  if (options.signIn === false) return member;
+  const response = await fetch(`${baseUrl}/portal-api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  member.cookie = /carrier_session=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0] ?? '';
+  const secret = decodeURIComponent(member.cookie.split('=')[1] ?? '');
+  const row = await db.session.findUniqueOrThrow({
+    where: { id: createHash('sha256').update(secret).digest('hex') },
+    select: { csrfToken: true, accountId: true },
+  });
+  expect(row.accountId).toBe(account.accountId);
+  member.csrf = row.csrfToken;
+  return member;
 }

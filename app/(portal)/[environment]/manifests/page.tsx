@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { PortalLink } from '@/components/layout/portal-context';
+import { Can } from '@/components/layout/role';
 import { ManifestListView } from '@/components/manifests/manifest-list';
 import { LoadingBlock, PageHeader } from '@/components/ui';
 
@@ -14,12 +15,14 @@ export default function ManifestsPage() {
         title="Manifests"
         description="Container manifests and the daily manifests your package requests join, in the selected environment."
         actions={
-          <PortalLink
-            href="/manifests/new"
-            className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
-          >
-            New container manifest
-          </PortalLink>
+          <Can permission="shipments:write">
+            <PortalLink
+              href="/manifests/new"
+              className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+            >
+              New container manifest
+            </PortalLink>
+          </Can>
         }
       />
       <Suspense fallback={<LoadingBlock label="Loading manifests…" />}>

@@ -1,15 +1,20 @@
 import type { Metadata } from 'next';
+import { MembersPanel } from '@/components/members/members-panel';
 import { InvitationsPanel } from '@/components/teams/invitations-panel';
 import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Members' };
 
-// GET /{environment}/members. A placeholder on the invites branch: the members branch's page, with the member list,
-// takes the invitations panel when the two are merged.
+// GET /{environment}/members: the account's members and their roles (the same in test and live), who can do what, and
+// the invitations still open (shown to those who can invite).
 export default function MembersPage() {
   return (
     <>
-      <PageHeader title="Members" description="The people who work in this account, and the invitations still open." />
+      <PageHeader
+        title="Members"
+        description="Everyone who can sign in to this account, with their role. Roles apply to test and live alike."
+      />
+      <MembersPanel />
       <InvitationsPanel />
     </>
   );

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { RoleGate } from '@/components/layout/role-gate';
 import { PageHeader } from '@/components/ui';
 import { WebhookListView } from '@/components/webhooks/webhook-list';
 
@@ -8,12 +9,12 @@ export const metadata: Metadata = { title: 'Webhooks' };
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
   const { deleted } = await searchParams;
   return (
-    <>
+    <RoleGate permission="webhooks:manage" title="Webhooks" what="manage webhook endpoints">
       <PageHeader
         title="Webhooks"
         description="Endpoints notified when a package manifest is accepted (package.sorting), signed per the Standard Webhooks spec."
       />
       <WebhookListView deleted={deleted === '1'} />
-    </>
+    </RoleGate>
   );
 }

@@ -13,5 +13,5 @@ export const POST = portalRoute(
     return switched;
   },
   // Switching is about the session, not the page's account: a tab of any of the user's accounts may switch.
-  { anyAccount: true },
+  { permission: 'self', anyAccount: true },
 );

@@ -7,5 +7,5 @@ export const GET = portalRoute(
   async ({ session }): Promise<TAccountListResponse> => ({
     accounts: await listUserAccounts({ userId: session.user.id, currentAccountId: session.account.id }),
   }),
-  { anyAccount: true },
+  { permission: 'self', anyAccount: true },
 );

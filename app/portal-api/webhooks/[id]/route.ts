@@ -4,10 +4,10 @@ import { portalOperation } from '@/lib/portal/api-operation';
 type Params = { id: string };
 
 // GET /portal-api/webhooks/{id}: as GET /webhooks/{id}.
-export const GET = portalOperation<Params>(getWebhookOperation);
+export const GET = portalOperation<Params>(getWebhookOperation, { permission: 'webhooks:manage' });
 
 // PATCH /portal-api/webhooks/{id}: url, events, description or enabled.
-export const PATCH = portalOperation<Params>(updateWebhookOperation);
+export const PATCH = portalOperation<Params>(updateWebhookOperation, { permission: 'webhooks:manage' });
 
 // DELETE /portal-api/webhooks/{id}: the endpoint and its delivery log; 204, as the API answers.
-export const DELETE = portalOperation<Params>(deleteWebhookOperation);
+export const DELETE = portalOperation<Params>(deleteWebhookOperation, { permission: 'webhooks:manage' });

@@ -2,4 +2,4 @@ import { getManifestLabelsOperation } from '@/lib/http/operations/documents';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/manifests/{id}/labels: every package label of the manifest (PDF), GET /manifests/{id}/labels's own operation.
-export const GET = portalOperation<{ id: string }>(getManifestLabelsOperation);
+export const GET = portalOperation<{ id: string }>(getManifestLabelsOperation, { permission: 'data:read' });

@@ -2,4 +2,4 @@ import { getManifestTagsOperation } from '@/lib/http/operations/documents';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/manifests/{id}/tags: the container tag (PDF), GET /manifests/{id}/tags's own operation.
-export const GET = portalOperation<{ id: string }>(getManifestTagsOperation);
+export const GET = portalOperation<{ id: string }>(getManifestTagsOperation, { permission: 'data:read' });

@@ -2,4 +2,4 @@ import { listWebhookDeliveriesOperation } from '@/lib/http/operations/webhooks';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/webhooks/{id}/deliveries?limit&cursor&outcome: every attempt, newest first, as the API answers it.
-export const GET = portalOperation<{ id: string }>(listWebhookDeliveriesOperation);
+export const GET = portalOperation<{ id: string }>(listWebhookDeliveriesOperation, { permission: 'webhooks:manage' });

@@ -1,0 +1,146 @@
+import AxeBuilder from '@axe-core/playwright';
+import { hash } from '@node-rs/argon2';
+import pg from 'pg';
+import { ensureDatabase } from '../../scripts/database.mjs';
+import { expect, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
+
+// Members and roles in the portal (issue 18, docs/decisions/teams.md): a viewer is offered only what it can use and
+// told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
+// table shown as the server applies it. The member is written to the database as an accepted invitation would make
+// it (invitations are their own piece of the issue), on the database the server under test uses.
+
+async function addMember(accountId: string, role: string) {
+  const user = uniqueUser(role);
+  const url = process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL ?? (await ensureDatabase()).url;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const passwordHash = await hash(user.password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+
+    const created = await client.query<{ id: string }>(
+      'INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, $2) RETURNING id',
+      [user.email, passwordHash],
+    );
+
+    await client.query(
+      'INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1, $2, $3::"MemberRole")',
+      [accountId, created.rows[0].id, role],
+    );
+  } finally {
+    await client.end();
+  }
+  return user;
+}
+
+/** axe at 1440 and 390 (as e2e/browser/accessibility.spec.ts): no moderate, serious or critical violation. */
+async function axe(page: import('@playwright/test').Page, label: string) {
+  const found: string[] = [];
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    for (const v of results.violations) {
+      if (v.impact && ['moderate', 'serious', 'critical'].includes(v.impact))
+        found.push(`${label} at ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(found).toEqual([]);
+}
+
+test('a viewer is offered what it can use; an owner changes roles and removes members', async ({
+  freshPage: owner,
+  browser,
+}, testInfo) => {
+  // Two sign-ins (argon2), axe at two widths on three pages, and screenshots, on a shared loaded machine.
+  test.setTimeout(300_000);
+  const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
+    account: { id: string };
+    role: string;
+  };
+  expect(session.role).toBe('owner');
+  const viewerUser = await addMember(session.account.id, 'viewer');
+
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, viewport: { width: 1440, height: 900 } });
+  const viewer = await context.newPage();
+  await viewer.goto('/sign-in');
+  await viewer.getByLabel('E-mail').fill(viewerUser.email);
+  await viewer.getByLabel('Password').fill(viewerUser.password);
+  await viewer.getByRole('button', { name: 'Sign in' }).click();
+  await expect(viewer).toHaveURL(/\/test\/dashboard$/, { timeout: 30_000 });
+
+  // The navigation: only what a viewer can use.
+  const nav = viewer.getByRole('navigation', { name: 'Main' });
+  for (const label of ['Dashboard', 'Rates', 'Manifests', 'Packages', 'Members', 'Settings']) {
+    await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();
+  }
+  for (const label of ['New manifest', 'Webhooks', 'Logs', 'API tokens']) {
+    await expect(nav.getByRole('link', { name: label, exact: true })).toHaveCount(0);
+  }
+  // A page it cannot use, visited directly: said plainly, not a page of refused requests.
+  for (const [path, what] of [
+    ['/webhooks', 'manage webhook endpoints'],
+    ['/tokens', 'manage API tokens'],
+    ['/logs', 'read the request log'],
+    ['/manifests/new', 'create manifests'],
+  ] as const) {
+    await viewer.goto(portalUrl('test', path));
+    await expect(viewer.getByTestId('role-cannot')).toContainText(`Your role (viewer) cannot ${what}`);
+  }
+  await screenshots(viewer, testInfo, 'viewer-webhooks-refused', async () => {
+    await viewer.goto(portalUrl('test', '/webhooks'));
+    await expect(viewer.getByTestId('role-cannot')).toBeVisible();
+  });
+  // Write controls it cannot use: no "New container manifest"; the settings form disabled, with the reason.
+  await viewer.goto(portalUrl('test', '/manifests'));
+  await expect(viewer.getByRole('heading', { name: 'Manifests' })).toBeVisible();
+  await expect(viewer.getByRole('link', { name: 'New container manifest' })).toHaveCount(0);
+  await viewer.goto(portalUrl('test', '/settings'));
+  await expect(viewer.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(viewer.getByTestId('role-note')).toContainText('Your role (viewer) cannot change settings');
+  // The Members page: the list, no role selects, the permission table with the viewer's column.
+  await viewer.goto(portalUrl('test', '/members'));
+  await expect(viewer.getByTestId('member-row')).toHaveCount(2);
+  await expect(viewer.getByRole('combobox', { name: /^Role of/ })).toHaveCount(0);
+  await expect(viewer.getByTestId('permission-matrix')).toContainText('owners:manage');
+  await screenshots(viewer, testInfo, 'members-viewer', async () => {
+    await expect(viewer.getByTestId('member-row')).toHaveCount(2);
+  });
+  await axe(viewer, 'members (viewer)');
+  await viewer.goto(portalUrl('test', '/webhooks'));
+  await expect(viewer.getByTestId('role-cannot')).toBeVisible();
+  await axe(viewer, 'webhooks refused (viewer)');
+
+  // The owner: a role select for the viewer, the permission table, and the page at both widths.
+  await owner.goto(portalUrl('test', '/members'));
+  const select = owner.getByRole('combobox', { name: `Role of ${viewerUser.email}` });
+  await expect(select).toHaveValue('viewer');
+  await screenshots(owner, testInfo, 'members-owner', async () => {
+    await expect(owner.getByTestId('member-row')).toHaveCount(2);
+  });
+  await axe(owner, 'members (owner)');
+  await select.selectOption('operator');
+  await expect(owner.getByRole('combobox', { name: `Role of ${viewerUser.email}` })).toHaveValue('operator');
+  // Takes effect for the member at once: New manifest is offered now.
+  await viewer.goto(portalUrl('test', '/manifests'));
+  await expect(viewer.getByRole('link', { name: 'New container manifest' })).toBeVisible();
+  // The owner cannot demote itself, the last owner: the refusal is shown where it was asked.
+  const ownRow = owner.getByTestId('member-row').filter({ hasText: 'you' });
+  await ownRow.getByRole('combobox').selectOption('admin');
+  await expect(ownRow.getByRole('alert')).toContainText('last owner');
+  // The select shows the role the member still has.
+  await expect(ownRow.getByRole('combobox')).toHaveValue('owner');
+
+  // Remove, with the confirmation dialog; the removed member's session is over at once.
+  await owner.getByRole('button', { name: `Remove ${viewerUser.email}` }).click();
+  const dialog = owner.getByRole('dialog');
+  await expect(dialog).toContainText(`Remove ${viewerUser.email}?`);
+  await screenshots(owner, testInfo, 'members-remove-dialog');
+  await dialog.getByRole('button', { name: 'Yes, remove' }).click();
+  await expect(owner.getByTestId('member-row')).toHaveCount(1);
+  await viewer.goto(portalUrl('test', '/dashboard'));
+  await expect(viewer).toHaveURL(/\/sign-in/);
+  await context.close();
+});
