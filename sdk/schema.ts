@@ -1355,7 +1355,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "not_cancellable" | "illegal_transition" | "not_closable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {

@@ -18,6 +18,8 @@ const PUBLIC = [
   'POST /portal-api/auth/reset-password',
   'POST /portal-api/auth/sign-in',
   'POST /portal-api/auth/sign-up',
+  'POST /portal-api/auth/verify-email',
+  'POST /portal-api/auth/accept-invitation',
 ];
 
 /** What each route needs. 'self': any member (a user's own session, password and sessions). */
@@ -74,6 +76,13 @@ const EXPECTED: Record<string, RouteAccess> = {
   'PATCH /portal-api/members/:id': 'members:manage',
   // Removing another member (leaving, your own membership, is any member's: below).
   'DELETE /portal-api/members/:id': 'members:manage',
+  'GET /portal-api/invitations': 'members:manage',
+  'POST /portal-api/invitations': 'members:manage',
+  'DELETE /portal-api/invitations/:id': 'members:manage',
+  'GET /portal-api/session/accounts': 'self',
+  'POST /portal-api/session/account': 'self',
+  'GET /portal-api/audit': 'audit:read',
+  'GET /portal-api/audit/export': 'audit:read',
 };
 
 /** These end the caller's session: each role calls them last. */
