@@ -37,13 +37,24 @@ interface CachedToken extends AuthContext {
 
 const cache = new Map<string, CachedToken>();
 let subscribed = false;
+/**
+ * Counts api_tokens invalidations. A lookup caches its row only if none arrived while it read: otherwise a revoke
+ * committed (and announced) between the read and the cache write would be undone by the write, and the revoked
+ * token would pass until the TTL ran out.
+ */
+let invalidations = 0;
 
 function subscribe(): void {
   if (subscribed) return;
   subscribed = true;
   onCacheInvalidation((topic) => {
-    if (topic === null) cache.clear();
-    else if (topic.startsWith('api_tokens:')) cache.delete(topic.slice('api_tokens:'.length));
+    if (topic === null) {
+      invalidations += 1;
+      cache.clear();
+    } else if (topic.startsWith('api_tokens:')) {
+      invalidations += 1;
+      cache.delete(topic.slice('api_tokens:'.length));
+    }
   });
 }
 
@@ -63,6 +74,7 @@ export async function authenticateToken(options: {
   const now = Date.now();
   let entry = cache.get(hash);
   if (!entry || entry.expiresAt < now) {
+    const seen = invalidations;
     const row = await db.apiToken.findUnique({
       where: { tokenHash: hash },
       select: { id: true, accountId: true, environment: true, tokenHash: true, revokedAt: true, fullAccess: true, scopes: true },
@@ -81,7 +93,7 @@ export async function authenticateToken(options: {
       expiresAt: now + TTL_MS,
       lastUsedWrittenAt: entry?.lastUsedWrittenAt ?? 0,
     };
-    cache.set(hash, entry);
+    if (invalidations === seen) cache.set(hash, entry);
   }
   if (entry.environment !== options.environment) {
     const where = options.environment === 'test' ? 'the test path (/version-test/api/1.1)' : 'the live path (/api/1.1)';
