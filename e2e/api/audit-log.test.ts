@@ -296,6 +296,88 @@ describe('manifests and packages', () => {
   });
 });
 
+describe('members, invitations and writes in live', () => {
+  it('records a role change and a removal, each once, in the change\'s transaction; a change to the same role records nothing', async () => {
+    const team = await owner('AuditTeam');
+    const member = await memberWithRole(team.accountId, 'viewer');
+    const membership = await db.membership.findFirstOrThrow({ where: { accountId: team.accountId, userId: member.userId }, select: { id: true } });
+    const changed = await portal(team, 'PATCH', `/portal-api/members/${membership.id}`, { body: { role: 'operator' } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await portal(team, 'PATCH', `/portal-api/members/${membership.id}`, { body: { role: 'operator' } })).status).toBe(200);
+    const role = await one(team.accountId, 'member.role_changed', member.userId);
+    expect(role).toMatchObject({ actor_email: team.email, client_address: changed.address, target_type: 'member', environment: null });
+    expect(role.details).toMatchObject({ email: member.email, from: 'viewer', to: 'operator' });
+    // The last owner's refused demotion writes nothing.
+    const own = await db.membership.findFirstOrThrow({ where: { accountId: team.accountId, userId: team.userId }, select: { id: true } });
+    expect((await portal(team, 'PATCH', `/portal-api/members/${own.id}`, { body: { role: 'admin' } })).status).toBe(409);
+    expect(await rows(team.accountId, 'member.role_changed')).toHaveLength(1);
+    const removed = await portal(team, 'DELETE', `/portal-api/members/${membership.id}`, { body: { tokens: 'revoke' } });
+    expect(removed.status, removed.text).toBe(200);
+    const row = await one(team.accountId, 'member.removed', member.userId);
+    expect(row.details).toMatchObject({ email: member.email, role: 'operator', left: false });
+  });
+
+  it('records an invitation created, revoked, and another accepted (by the new user), never its link', async () => {
+    const team = await owner('AuditInvite');
+    const email = `audit-invitee-${randomUUID().slice(0, 8)}@example.com`;
+    const first = await portal(team, 'POST', '/portal-api/invitations', { body: { email, role: 'developer' } });
+    expect(first.status, first.text).toBe(201);
+    const firstId = first.json.invitation.id as string;
+    expect((await portal(team, 'DELETE', `/portal-api/invitations/${firstId}`)).status).toBe(200);
+    expect((await portal(team, 'DELETE', `/portal-api/invitations/${firstId}`)).status).toBe(200);
+    expect((await one(team.accountId, 'invitation.created', firstId)).details).toMatchObject({ email, role: 'developer', replaced: false });
+    await one(team.accountId, 'invitation.revoked', firstId);
+
+    // A second invitation, accepted through its link (read from the development outbox, as a test reads mail).
+    const second = await portal(team, 'POST', '/portal-api/invitations', { body: { email, role: 'operator' } });
+    expect(second.status, second.text).toBe(201);
+    const secondId = second.json.invitation.id as string;
+    // Mail leaves after the answer: wait for the second one (the first one's link was revoked).
+    let mails: { links: string[] }[] = [];
+    for (let i = 0; i < 50 && mails.length < 2; i++) {
+      mails = await queryRows(pgPool(), sql<{ links: string[] }>`SELECT links FROM outbox_mails WHERE "to" = ${email} ORDER BY created_at DESC, id`);
+      if (mails.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(mails).toHaveLength(2);
+    const link = mails[0].links.find((l) => l.includes('/invitations/accept'));
+    expect(link, 'invitation link in the outbox').toBeTruthy();
+    const token = new URL(link!).searchParams.get('token')!;
+    const accepted = await portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'a-new-password-123' } });
+    expect(accepted.status, accepted.text).toBe(200);
+    const row = await one(team.accountId, 'invitation.accepted', secondId);
+    expect(row).toMatchObject({ actor_kind: 'user', actor_email: email, client_address: accepted.address });
+    expect(row.details).toMatchObject({ role: 'operator', newUser: true });
+    for (const r of await rows(team.accountId)) expect(rowText(r)).not.toContain(token);
+  });
+
+  it('records a portal write in live that no action names (a container built by hand), not one in test, and not twice', async () => {
+    const team = await owner('AuditLive');
+    const body = containerSample(`ULD-${randomUUID().slice(0, 8).toUpperCase()}`, [tracking('ALW')]);
+    const inTest = await portal(team, 'POST', '/portal-api/manifests', { body, env: 'test' });
+    expect(inTest.status, inTest.text).toBe(200);
+    const inLive = await portal(team, 'POST', '/portal-api/manifests', { body, env: 'live' });
+    expect(inLive.status, inLive.text).toBe(200);
+    // A refused write in live is no write.
+    expect((await portal(team, 'POST', '/portal-api/manifests', { body: {}, env: 'live' })).status).toBe(422);
+    // A token made in live is token.created alone.
+    expect((await portal(team, 'POST', '/portal-api/tokens', { body: { name: 'Live WMS' }, env: 'live' })).status).toBe(201);
+    // Written after the answer (best effort): wait for it.
+    let live: AuditRow[] = [];
+    for (let i = 0; i < 50 && live.length === 0; i++) {
+      live = await rows(team.accountId, 'live.write');
+      if (live.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    live = await rows(team.accountId, 'live.write');
+    expect(live).toHaveLength(1);
+    expect(live[0]).toMatchObject({ environment: 'live', actor_email: team.email, client_address: inLive.address });
+    expect(live[0].details).toMatchObject({ method: 'POST', path: '/manifests', status: 200 });
+    const liveTokens = (await rows(team.accountId, 'token.created')).filter((r) => r.details.name === 'Live WMS');
+    expect(liveTokens).toHaveLength(1);
+    expect(liveTokens[0]).toMatchObject({ environment: 'live', actor_email: team.email });
+  });
+});
+
 describe('append-only', () => {
   it('refuses UPDATE, DELETE and TRUNCATE through SQL', async () => {
     const [row] = await rows(acme.accountId);

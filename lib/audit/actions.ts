@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'manifest.closed',
   'package.cancelled',
   'settings.updated',
+  /** A portal write in live that no action above names (lib/portal/route.ts liveWriteAudit). */
+  'live.write',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

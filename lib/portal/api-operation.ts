@@ -13,7 +13,7 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
-export function portalOperation<P extends Record<string, string>>(operation: Operation, options: { permission: RouteAccess }) {
+export function portalOperation<P extends Record<string, string>>(operation: Operation, options: { permission: RouteAccess; audited?: boolean }) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
     const result = await operation({
       environment,

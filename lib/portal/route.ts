@@ -1,7 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AuditOrigin } from '@/lib/audit/record-audit';
 import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
@@ -15,6 +14,7 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
+import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { assertPermission, type RouteAccess } from '@/lib/teams/permissions';
 import { requestEnvironment } from './environment';
 import { ACCOUNT_HEADER } from './paths';
@@ -125,6 +125,11 @@ export function portalRoute<P = Record<string, never>>(
     permission: RouteAccess;
     /** Not about the page's account (signing out, switching accounts): answered whichever account the page shows. */
     anyAccount?: boolean;
+    /**
+     * The route's domain writes its own audit row (token.created, webhook.updated, manifest.cancelled…); other
+     * successful writes in live are recorded as `live.write` (liveWriteAudit below).
+     */
+    audited?: boolean;
   },
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
@@ -158,6 +163,11 @@ export function portalRoute<P = Record<string, never>>(
       // The page's environment, sent by the fetcher (never the cookie); 400 without it.
       const environment = requestEnvironment(request);
       who = { accountId: session.account.id, environment, userId: session.user.id };
+      const origin: AuditOrigin = {
+        actor: { kind: 'user', userId: session.user.id, email: session.user.email },
+        address: webRequestClient(request.headers).address,
+        userAgent: request.headers.get('user-agent'),
+      };
       const result = await handler({
         request,
         session,
@@ -166,18 +176,40 @@ export function portalRoute<P = Record<string, never>>(
         environment,
         params,
         requestId,
-        origin: {
-          actor: { kind: 'user', userId: session.user.id, email: session.user.email },
-          address: webRequestClient(request.headers).address,
-          userAgent: request.headers.get('user-agent'),
-        },
+        origin,
       });
       response = result instanceof Response ? result : jsonResponse(result ?? null);
+      if (environment === 'live' && response.status < 400 && isMutation(request.method) && !options.audited) {
+        liveWriteAudit(request, response, { accountId: session.account.id, permission: options.permission, requestId, origin });
+      }
     } catch (error) {
       return answer(errorResponse(error, requestId));
     }
     return answer(withHeader(response, 'x-request-id', requestId));
   };
+}
+
+/**
+ * A portal user's successful write in live that no domain action records (a container manifest built by hand, an
+ * import mapping saved, a webhook test sent): one `live.write` row naming the method, path and status (issue 18:
+ * "writes in live"). A user's own password and sessions are recorded as such, and a rate quote writes nothing.
+ * After the write's own commit, so best effort: a failure is logged, never turned into an error for a write that
+ * happened.
+ */
+function liveWriteAudit(
+  request: Request,
+  response: Response,
+  who: { accountId: string; permission: RouteAccess; requestId: string; origin: AuditOrigin },
+): void {
+  if (who.permission === 'self' || who.permission === 'rates:quote') return;
+  const path = new URL(request.url).pathname.replace(/^\/portal-api/, '');
+  recordAudit(who.origin, {
+    accountId: who.accountId,
+    environment: 'live',
+    action: 'live.write',
+    target: null,
+    details: { method: request.method, path, status: response.status, requestId: who.requestId },
+  }).catch((error: unknown) => log.error({ err: error, requestId: who.requestId }, 'audit row for a live write not written'));
 }
 
 /**

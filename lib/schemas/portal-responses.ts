@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_SCOPES } from '@/lib/auth/scopes';
-import { MEMBER_ROLES } from '@/lib/teams/permissions';
+import { MEMBER_ROLES } from './member-roles';
 import { PACKAGE_STATUSES } from './statuses';
 
 // The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks,

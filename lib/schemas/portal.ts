@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_SCOPES } from '@/lib/auth/scopes';
-import { MEMBER_ROLES } from '@/lib/teams/permissions';
+import { MEMBER_ROLES } from './member-roles';
 import { storableString } from './text-rule';
 
 // The portal's own request schemas (sign-up, sign-in, tokens), shared by the forms (zodResolver) and the portal-api handlers.

@@ -26,5 +26,5 @@ export const POST = portalRoute(
     const body: TCreatedApiTokenResponse = { ...created, createdAt: created.createdAt.toISOString() };
     return jsonResponse(body, { status: 201 });
   },
-  { permission: 'tokens:manage' },
+  { permission: 'tokens:manage', audited: true },
 );

@@ -7,4 +7,4 @@ import { portalOperation } from '@/lib/portal/api-operation';
 export const GET = portalOperation(listWebhooksOperation, { permission: 'webhooks:manage' });
 
 // POST /portal-api/webhooks: register an endpoint; 201 with the endpoint and its signing secret, shown only here.
-export const POST = portalOperation(createWebhookOperation, { permission: 'webhooks:manage' });
+export const POST = portalOperation(createWebhookOperation, { permission: 'webhooks:manage', audited: true });

@@ -18,5 +18,5 @@ export const PUT = portalRoute(
       throw validationError([{ path: 'time_zone', message: 'is not a time zone we know; use a name such as America/New_York' }]);
     return setCloseOutSettings({ accountId, environment, origin }, body);
   },
-  { permission: 'settings:manage' },
+  { permission: 'settings:manage', audited: true },
 );

@@ -8,5 +8,5 @@ export const DELETE = portalRoute<{ id: string }>(
     const row = await revokeApiToken({ accountId, environment, id: params.id, origin });
     return { id: row.id, revokedAt: row.revokedAt?.toISOString() ?? null };
   },
-  { permission: 'tokens:manage' },
+  { permission: 'tokens:manage', audited: true },
 );

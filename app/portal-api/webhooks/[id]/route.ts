@@ -7,7 +7,7 @@ type Params = { id: string };
 export const GET = portalOperation<Params>(getWebhookOperation, { permission: 'webhooks:manage' });
 
 // PATCH /portal-api/webhooks/{id}: url, events, description or enabled.
-export const PATCH = portalOperation<Params>(updateWebhookOperation, { permission: 'webhooks:manage' });
+export const PATCH = portalOperation<Params>(updateWebhookOperation, { permission: 'webhooks:manage', audited: true });
 
 // DELETE /portal-api/webhooks/{id}: the endpoint and its delivery log; 204, as the API answers.
-export const DELETE = portalOperation<Params>(deleteWebhookOperation, { permission: 'webhooks:manage' });
+export const DELETE = portalOperation<Params>(deleteWebhookOperation, { permission: 'webhooks:manage', audited: true });
