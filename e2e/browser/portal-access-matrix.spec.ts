@@ -254,6 +254,10 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'POST /portal-api/webhooks/:id/rotate-secret': { id: () => hookId, body: {}, stranger: notFound },
     'POST /portal-api/webhooks/:id/deliveries/:deliveryId/redeliver': { id: () => hookId, body: {}, stranger: notFound },
     // The request log: the owner's manifest request is the owner's, in test only.
+    // Each caller reads its own account's audit log (every caller here owns one); that another account's rows never
+    // show is e2e/api/audit-log.test.ts's, and that other roles get 403 e2e/api/team-roles.test.ts's.
+    'GET /portal-api/audit': { stranger: ok((j: { data: unknown[] }) => expect(Array.isArray(j.data)).toBe(true)) },
+    'GET /portal-api/audit/export': { stranger: ok((csv: string) => expect(csv.split('\r\n')[0]).toMatch(/^\S/)) },
     'GET /portal-api/requests': {
       query: '?limit=100',
       stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((r) => r.id)).not.toContain(manifestRequestId)),
