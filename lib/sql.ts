@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -204,6 +202,9 @@ export async function execute(on: Queryable, statement: Sql<unknown>): Promise<n
   return result.rowCount ?? 0;
 }
 
+/** Clients copyIn has given an 'error' listener (see there). */
+const guardedClients = new WeakSet<pg.ClientBase>();
+
 /**
  * Streams rows already in COPY's text format into `COPY … FROM STDIN` (a sql`` statement without parameters, which
  * COPY cannot take): the cheapest bulk write PostgreSQL parses, for a writer whose rows outnumber everything else's
@@ -212,5 +213,18 @@ export async function execute(on: Queryable, statement: Sql<unknown>): Promise<n
 export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string): Promise<void> {
   const query = statement.toQuery();
   if (query.values.length > 0) throw new Error('a COPY statement takes no parameters');
-  await pipeline(Readable.from([Buffer.from(text)]), client.query(copyFrom(query.text)));
+  // A backend that dies mid-COPY (a restart, pg_terminate_backend) fails the COPY stream, which rejects below, and
+  // also makes the client emit 'error': a pool's lent client has no listener for it (pg-pool takes its own off while
+  // the client is lent), so that event was an uncaught exception, which killed the request log's thread in a
+  // database outage (CI run 37; e2e/api/copy-in.test.ts). One listener per client, added once.
+  if (!guardedClients.has(client)) {
+    guardedClients.add(client);
+    client.on('error', () => undefined);
+  }
+  const stream = client.query(copyFrom(query.text));
+  await new Promise<void>((resolve, reject) => {
+    stream.on('error', reject);
+    stream.on('finish', resolve);
+    stream.end(Buffer.from(text));
+  });
 }
