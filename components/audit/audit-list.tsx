@@ -1,9 +1,7 @@
 'use client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { KeysetPager, useExportHref, useKeysetList } from '@/components/layout/keyset-list';
 import {
   Badge,
-  Button,
   buttonClass,
   EmptyState,
   ErrorState,
@@ -13,17 +11,14 @@ import {
   ListTable,
   LoadingBlock,
   NothingMatches,
-  Pager,
   Select,
   Td,
   Th,
   Tr,
-  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { formatDateTime } from '@/lib/portal/format';
-import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TAuditEvent, TAuditEventList } from '@/lib/schemas/audit';
 
 /** The Audit page's filters, as GET /portal-api/audit takes them (and the page's URL keeps them). */
@@ -45,22 +40,11 @@ function detailsText(event: TAuditEvent): string {
 
 /** The account's audit log, newest first (both environments); filters and page in the URL; a CSV of the filtered rows. */
 export function AuditListView() {
-  const portal = usePortalEnvironment();
   const filters = useUrlFilters(AUDIT_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
-
-  const query = filters.query();
-  query.set('limit', String(PAGE_SIZE));
-  if (cursor) query.set('cursor', cursor);
-  const list = useQuery({
-    queryKey: portal.key('audit', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<TAuditEventList>(`/portal-api/audit?${query}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
-  const exportQuery = filters.query();
-  // A download link cannot send a header: the environment goes in the query (GET only).
-  exportQuery.set(ENVIRONMENT_QUERY, portal.environment);
+  const { list, ...pages } = useKeysetList<TAuditEventList, (typeof AUDIT_FILTERS)[number]>(filters, { key: 'audit', path: '/portal-api/audit', pageSize: PAGE_SIZE });
+  const { cursor, firstPage } = pages;
+  const exportHref = useExportHref(filters, '/portal-api/audit/export');
   const data = list.data;
 
   return (
@@ -72,7 +56,7 @@ export function AuditListView() {
         onSubmit={filters.apply}
         onClear={filters.clear}
         actions={
-          <a href={`/portal-api/audit/export?${exportQuery}`} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
+          <a href={exportHref} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
             {filtered ? 'Export these events (CSV)' : 'Export all events (CSV)'}
           </a>
         }
@@ -126,20 +110,7 @@ export function AuditListView() {
             </>
           }
           footer={
-            <Pager
-              summary={`${data.data.length} event${data.data.length === 1 ? '' : 's'} on this page · newest first · kept a year`}
-              extra={
-                cursor ? (
-                  <Button size="sm" variant="ghost" onClick={firstPage}>
-                    First page
-                  </Button>
-                ) : null
-              }
-              hasPrevious={hasPrevious}
-              onPrevious={previousPage}
-              hasNext={data.has_more && !!data.next_cursor}
-              onNext={() => data.next_cursor && nextPage(data.next_cursor)}
-            />
+            <KeysetPager summary={`${data.data.length} event${data.data.length === 1 ? '' : 's'} on this page · newest first · kept a year`} page={data} pages={pages} />
           }
         >
           {data.data.map((event) => (

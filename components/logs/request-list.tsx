@@ -1,9 +1,8 @@
 'use client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { KeysetPager, useKeysetList } from '@/components/layout/keyset-list';
+import { PortalLink } from '@/components/layout/portal-context';
 import {
   Badge,
-  Button,
   EmptyState,
   ErrorState,
   Field,
@@ -11,13 +10,11 @@ import {
   Input,
   ListTable,
   LoadingBlock,
-  Pager,
   Select,
   Td,
   Th,
   Tr,
   NothingMatches,
-  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
@@ -34,19 +31,10 @@ export function StatusCode({ status }: { status: number }) {
 
 /** The account's requests in this environment, newest first; filters and page in the URL. */
 export function RequestListView() {
-  const portal = usePortalEnvironment();
   const filters = useUrlFilters(REQUEST_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
-
-  const query = filters.query();
-  query.set('limit', String(PAGE_SIZE));
-  if (cursor) query.set('cursor', cursor);
-  const list = useQuery({
-    queryKey: portal.key('requests', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<TRequestLogList>(`/portal-api/requests?${query}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const { list, ...pages } = useKeysetList<TRequestLogList, (typeof REQUEST_FILTERS)[number]>(filters, { key: 'requests', path: '/portal-api/requests', pageSize: PAGE_SIZE });
+  const { cursor, firstPage } = pages;
 
   const data = list.data;
 
@@ -122,20 +110,7 @@ export function RequestListView() {
             </>
           }
           footer={
-            <Pager
-              summary={`${data.data.length} request${data.data.length === 1 ? '' : 's'} on this page · newest first · kept 30 days`}
-              extra={
-                cursor ? (
-                  <Button size="sm" variant="ghost" onClick={firstPage}>
-                    First page
-                  </Button>
-                ) : null
-              }
-              hasPrevious={hasPrevious}
-              onPrevious={previousPage}
-              hasNext={data.has_more && !!data.next_cursor}
-              onNext={() => data.next_cursor && nextPage(data.next_cursor)}
-            />
+            <KeysetPager summary={`${data.data.length} request${data.data.length === 1 ? '' : 's'} on this page · newest first · kept 30 days`} page={data} pages={pages} />
           }
         >
           {data.data.map((r) => (

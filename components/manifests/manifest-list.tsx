@@ -1,11 +1,11 @@
 'use client';
+import { KeysetPager, useKeysetList } from '@/components/layout/keyset-list';
 import { Can } from '@/components/layout/role';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import {
   Badge,
-  Button,
   EmptyState,
   ErrorState,
   Field,
@@ -15,12 +15,10 @@ import {
   LoadingBlock,
   NoValue,
   NothingMatches,
-  Pager,
   Select,
   Td,
   Th,
   Tr,
-  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
@@ -46,16 +44,8 @@ export function ManifestListView() {
   const portal = usePortalEnvironment();
   const filters = useUrlFilters(MANIFEST_FILTERS, { history: 'replace', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
-
-  const query = filters.query();
-  query.set('limit', String(PAGE_SIZE));
-  if (cursor) query.set('cursor', cursor);
-  const list = useQuery({
-    queryKey: portal.key('manifests', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<TManifestList>(`/portal-api/manifests?${query}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  const { list, ...pages } = useKeysetList<TManifestList, (typeof MANIFEST_FILTERS)[number]>(filters, { key: 'manifests', path: '/portal-api/manifests', pageSize: PAGE_SIZE });
+  const { cursor, firstPage } = pages;
   // The service filter's options: the services the account's manifests have (and the one applied, whatever it is).
   const services = useQuery({
     queryKey: portal.key('manifests', 'services'),
@@ -142,20 +132,7 @@ export function ManifestListView() {
             </>
           }
           footer={
-            <Pager
-              summary={`${data.data.length} manifest${data.data.length === 1 ? '' : 's'} on this page · newest first`}
-              extra={
-                cursor ? (
-                  <Button size="sm" variant="ghost" onClick={firstPage}>
-                    First page
-                  </Button>
-                ) : null
-              }
-              hasPrevious={hasPrevious}
-              onPrevious={previousPage}
-              hasNext={data.has_more && !!data.next_cursor}
-              onNext={() => data.next_cursor && nextPage(data.next_cursor)}
-            />
+            <KeysetPager summary={`${data.data.length} manifest${data.data.length === 1 ? '' : 's'} on this page · newest first`} page={data} pages={pages} />
           }
         >
           {data.data.map((m) => (

@@ -1,11 +1,10 @@
 'use client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { KeysetPager, useExportHref, useKeysetList } from '@/components/layout/keyset-list';
+import { PortalLink } from '@/components/layout/portal-context';
 import { StatusBadge, statusLabel } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { MANIFEST_DAY_RANGE } from '@/components/manifests/header-fields';
 import {
-  Button,
   buttonClass,
   EmptyState,
   ErrorState,
@@ -15,18 +14,15 @@ import {
   ListTable,
   LoadingBlock,
   NoValue,
-  Pager,
   Select,
   Td,
   Th,
   Tr,
   NothingMatches,
-  useKeysetPages,
   useUrlFilters,
 } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
 import { formatDateTime } from '@/lib/portal/format';
-import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import { PACKAGE_FILTERS, type TPackageList } from '@/lib/portal-lifecycle/types';
 import { SERVICES } from '@/lib/schemas/rate';
 
@@ -34,24 +30,11 @@ const PAGE_SIZE = 25;
 
 /** Every package of the environment, container and daily, newest first; filters and page in the URL. */
 export function PackageListView() {
-  const portal = usePortalEnvironment();
   const filters = useUrlFilters(PACKAGE_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' } });
   const { form, bind, filtered } = filters;
-  const { cursor, firstPage, nextPage, previousPage, hasPrevious } = useKeysetPages(filters);
-
-  const query = filters.query();
-  query.set('limit', String(PAGE_SIZE));
-  if (cursor) query.set('cursor', cursor);
-  const list = useQuery({
-    queryKey: portal.key('packages', query.toString()),
-    queryFn: ({ signal }) => portal.fetch<TPackageList>(`/portal-api/packages?${query}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
-
-
-  const exportQuery = filters.query();
-  // A download link cannot send a header: the environment goes in the query (GET only).
-  exportQuery.set(ENVIRONMENT_QUERY, portal.environment);
+  const { list, ...pages } = useKeysetList<TPackageList, (typeof PACKAGE_FILTERS)[number]>(filters, { key: 'packages', path: '/portal-api/packages', pageSize: PAGE_SIZE });
+  const { cursor, firstPage } = pages;
+  const exportHref = useExportHref(filters, '/portal-api/exports/packages');
   const data = list.data;
 
   return (
@@ -63,7 +46,7 @@ export function PackageListView() {
         onSubmit={filters.apply}
         onClear={filters.clear}
         actions={
-          <a href={`/portal-api/exports/packages?${exportQuery}`} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
+          <a href={exportHref} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
             {filtered ? 'Export these packages (CSV)' : 'Export all packages (CSV)'}
           </a>
         }
@@ -142,20 +125,7 @@ export function PackageListView() {
             </>
           }
           footer={
-            <Pager
-              summary={`${data.data.length} package${data.data.length === 1 ? '' : 's'} on this page · newest first`}
-              extra={
-                cursor ? (
-                  <Button size="sm" variant="ghost" onClick={firstPage}>
-                    First page
-                  </Button>
-                ) : null
-              }
-              hasPrevious={hasPrevious}
-              onPrevious={previousPage}
-              hasNext={data.has_more && !!data.next_cursor}
-              onNext={() => data.next_cursor && nextPage(data.next_cursor)}
-            />
+            <KeysetPager summary={`${data.data.length} package${data.data.length === 1 ? '' : 's'} on this page · newest first`} page={data} pages={pages} />
           }
         >
           {data.data.map((p) => (
