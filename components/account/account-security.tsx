@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   CardTitle,
+  ConfirmInline,
   ErrorState,
   Field,
   FocusOnMount,
@@ -155,7 +156,6 @@ function RevokeSessionButton({ session }: { session: TSessionRow }) {
 
 export function SessionsPanel() {
   const portal = usePortalEnvironment();
-  const [confirming, setConfirming] = useState(false);
   const sessions = useQuery({
     queryKey: portal.key('account-sessions'),
     queryFn: ({ signal }) => portal.fetch<TSessionListResponse>('/portal-api/account/sessions', { signal }),
@@ -172,20 +172,12 @@ export function SessionsPanel() {
           <CardTitle>Sessions</CardTitle>
           <p className="mt-1 text-sm text-slate-600">Where your account is signed in. Revoke any you do not recognise.</p>
         </div>
-        {confirming ? (
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <Button variant="danger" size="sm" loading={everywhere.isPending} onClick={() => everywhere.mutate()} autoFocus>
-              Confirm: sign out everywhere
-            </Button>
-            <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </span>
-        ) : (
-          <Button variant="secondary" size="sm" onClick={() => setConfirming(true)}>
-            Sign out everywhere
-          </Button>
-        )}
+        <ConfirmInline
+          label="Sign out everywhere"
+          confirmLabel="Confirm: sign out everywhere"
+          busy={everywhere.isPending}
+          onConfirm={() => everywhere.mutate()}
+        />
       </div>
       {everywhere.isError ? <Alert tone="danger">{everywhere.error.message}</Alert> : null}
       <div className="mt-3">

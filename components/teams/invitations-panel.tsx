@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   CardTitle,
+  ConfirmInline,
   EmptyState,
   ErrorState,
   Field,
@@ -113,33 +114,26 @@ function InviteForm() {
 function RevokeInvitation({ invitation }: { invitation: TInvitationView }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const revoke = useMutation({
     mutationFn: () => portal.fetch(`/portal-api/invitations/${encodeURIComponent(invitation.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('invitations') }),
   });
-  if (!confirming) {
-    return (
-      <Button variant="secondary" size="sm" onClick={() => setConfirming(true)} aria-label={`Revoke the invitation to ${invitation.email}`}>
-        Revoke
-      </Button>
-    );
-  }
   return (
-    <span className="inline-flex flex-wrap items-center gap-2">
-      <Button variant="danger" size="sm" loading={revoke.isPending} onClick={() => revoke.mutate()} autoFocus>
-        Confirm revoke
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-        Cancel
-      </Button>
-      {revoke.isError ? (
-        <span role="alert" className="text-sm text-red-700">
-          {revoke.error.message}
-          <RequestLink error={revoke.error} />
-        </span>
-      ) : null}
-    </span>
+    <ConfirmInline
+      label="Revoke"
+      ariaLabel={`Revoke the invitation to ${invitation.email}`}
+      confirmLabel="Confirm revoke"
+      busy={revoke.isPending}
+      onConfirm={() => revoke.mutate()}
+      error={
+        revoke.isError ? (
+          <span role="alert" className="text-sm text-red-700">
+            {revoke.error.message}
+            <RequestLink error={revoke.error} />
+          </span>
+        ) : null
+      }
+    />
   );
 }
 

@@ -10,6 +10,7 @@ import {
   Button,
   Card,
   CardTitle,
+  ConfirmInline,
   CopyButton,
   EmptyState,
   ErrorState,
@@ -145,34 +146,27 @@ function TokenScopes({ scopes }: { scopes: TApiTokenRow['scopes'] }) {
 function RevokeButton({ token }: { token: TApiTokenRow }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const revoke = useMutation({
     mutationFn: () => portal.fetch<TRevokedApiTokenResponse>(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('tokens') }),
   });
   if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
-  if (!confirming) {
-    return (
-      <Button variant="secondary" size="sm" onClick={() => setConfirming(true)} aria-label={`Revoke token ${token.name}`}>
-        Revoke
-      </Button>
-    );
-  }
   return (
-    <span className="inline-flex items-center gap-2">
-      <Button variant="danger" size="sm" loading={revoke.isPending} onClick={() => revoke.mutate()} autoFocus>
-        Confirm revoke
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
-        Cancel
-      </Button>
-      {revoke.isError ? (
-        <span role="alert" className="text-sm text-red-700">
-          {revoke.error.message}
-          <RequestLink error={revoke.error} />
-        </span>
-      ) : null}
-    </span>
+    <ConfirmInline
+      label="Revoke"
+      ariaLabel={`Revoke token ${token.name}`}
+      confirmLabel="Confirm revoke"
+      busy={revoke.isPending}
+      onConfirm={() => revoke.mutate()}
+      error={
+        revoke.isError ? (
+          <span role="alert" className="text-sm text-red-700">
+            {revoke.error.message}
+            <RequestLink error={revoke.error} />
+          </span>
+        ) : null
+      }
+    />
   );
 }
 

@@ -12,6 +12,7 @@ export { Alert, EmptyState, ErrorState } from './states';
 export { ListTable, NoValue, Table, Td, Th, Tr } from './table';
 export { DetailItem } from './detail-item';
 export { ConfirmDialog } from './confirm-dialog';
+export { ConfirmInline } from './confirm-inline';
 export { FilterBar, NothingMatches, useKeysetPages, useUrlFilters } from './list-filters';
 export { Pager } from './pager';
 export { FocusOnMount } from './focus-on-mount';
