@@ -1,24 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { baseUrl as suiteBaseUrl } from './support/api';
 import { signUp, type Shipper } from './support/portal';
-import { freePort, startApp, testServerEnv, type AppProcess } from './support/spawn';
+import { startMailServer, type MailServer, type Received } from './support/mail-server';
+import type { AppProcess } from './support/spawn';
 
 // E-mail, password reset, change password and sessions (issue 18), through a server of this file's own whose
 // SMTP_URL points at a real SMTP receiver (smtp-server) started here: the tests read the mail it receives and
 // follow its links. Users are signed up through the suite's server; both servers share the run's database.
 
-interface Received {
-  to: string[];
-  raw: string;
-  /** The message with quoted-printable undone, where the links are read. */
-  text: string;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let mail: MailServer;
+let inbox: Received[];
 let app: AppProcess;
 let appUrl: string;
 const PER_EMAIL = 4;
@@ -26,10 +19,6 @@ const PER_EMAIL = 4;
 // (counted in PostgreSQL, so across servers): a user signed up here has this many reset requests left this hour.
 const LEFT_AFTER_SIGN_UP = PER_EMAIL - 1;
 const PER_ADDRESS = 6;
-
-function unQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 let addressCounter = 0;
 /** A client address of its own for each request (the servers trust 127.0.0.1 as the proxy that names it). */
@@ -50,23 +39,9 @@ async function page(path: string) {
   return { status: response.status, text: await response.text() };
 }
 
-/** Waits for a mail to `to` whose subject matches, among those after the first `after` of the inbox. */
-async function mailTo(to: string, subject: RegExp, after = 0, timeoutMs = 10_000): Promise<Received> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = inbox.slice(after).find((m) => m.to.includes(to) && subject.test(m.text));
-    if (found) return found;
-    if (Date.now() > deadline)
-      throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms (inbox: ${inbox.length})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const mailTo = (to: string, subject: RegExp, after = 0) => mail.mailTo(to, subject, after);
 
-function resetLink(mail: Received): string {
-  const link = new RegExp(`${appUrl.replaceAll('.', '\\.')}/reset-password\\?token=[A-Za-z0-9_-]{43}`).exec(mail.text)?.[0];
-  if (!link) throw new Error(`no reset link in:\n${mail.text}`);
-  return link;
-}
+const resetLink = (received: Received) => mail.linkIn(received, '/reset-password');
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const emailOf = async (who: Shipper) =>
@@ -115,41 +90,18 @@ async function portal(cookie: string, method: string, path: string, body?: unkno
 const PASSWORD = (who: Shipper) => `pw-${who.name.split(' ').at(-1)}-correct-horse`;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  app = await startApp({
+  mail = await startMailServer({
     name: 'mail server',
-    port,
     env: {
-      ...testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: 'Carrier <no-reply@carrier.test>',
-      APP_URL: appUrl,
       MAIL_REQUESTS_PER_EMAIL_PER_HOUR: String(PER_EMAIL),
       MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: String(PER_ADDRESS),
     },
   });
+  ({ app, appUrl, inbox } = mail);
 });
 
 afterAll(async () => {
-  await app?.stop('SIGTERM');
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mail?.stop();
   expect(app?.unexpected ?? []).toEqual([]);
 });
 

@@ -1,32 +1,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { freePort, startApp, testServerEnv, type AppProcess } from './support/spawn';
+import { startMailServer, type MailServer, type Received } from './support/mail-server';
+import type { AppProcess } from './support/spawn';
 
 // Sign-up with e-mail verification (issue 18), through a server of this file's own whose SMTP_URL points at a real
 // SMTP receiver (smtp-server) started here, as e2e/api/mail-reset.test.ts does: the tests read the mail it receives
 // and follow its links. docs/decisions/portal-auth.md, "Sign-up verification".
 
-interface Received {
-  to: string[];
-  raw: string;
-  /** The message with quoted-printable undone, where the links are read. */
-  text: string;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let mail: MailServer;
+let inbox: Received[];
 let app: AppProcess;
 let appUrl: string;
 const PER_EMAIL = 4;
 const PER_ADDRESS = 6;
 const LINK_MAIL = /Confirm your e-mail to create your Carrier account/;
 const KNOWN_MAIL = /Someone tried to sign up with your Carrier address/;
-
-function unQuotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 let addressCounter = 0;
 /** A client address of its own for each request (the server trusts 127.0.0.1 as the proxy that names it). */
@@ -47,22 +36,9 @@ async function page(pathAndQuery: string) {
   return { status: response.status, text: await response.text() };
 }
 
-/** Waits for a mail to `to` whose text matches, among those after the first `after` of the inbox. */
-async function mailTo(to: string, subject: RegExp, after = 0, timeoutMs = 10_000): Promise<Received> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = inbox.slice(after).find((m) => m.to.includes(to) && subject.test(m.text));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} within ${timeoutMs} ms (inbox: ${inbox.length})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const mailTo = (to: string, subject: RegExp, after = 0) => mail.mailTo(to, subject, after);
 
-function verifyLink(mail: Received): string {
-  const link = new RegExp(`${appUrl.replaceAll('.', '\\.')}/verify-email\\?token=[A-Za-z0-9_-]{43}`).exec(mail.text)?.[0];
-  if (!link) throw new Error(`no sign-up link in:\n${mail.text}`);
-  return link;
-}
+const verifyLink = (received: Received) => mail.linkIn(received, '/verify-email');
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const pathOf = (link: string) => new URL(link).pathname + new URL(link).search;
@@ -98,41 +74,18 @@ const usersOf = (email: string) => db.user.count({ where: { email: { equals: ema
 const accountsNamed = (name: string) => db.account.count({ where: { name: { equals: name, mode: 'insensitive' } } });
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  app = await startApp({
+  mail = await startMailServer({
     name: 'sign-up mail server',
-    port,
     env: {
-      ...testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: 'Carrier <no-reply@carrier.test>',
-      APP_URL: appUrl,
       MAIL_REQUESTS_PER_EMAIL_PER_HOUR: String(PER_EMAIL),
       MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: String(PER_ADDRESS),
     },
   });
+  ({ app, appUrl, inbox } = mail);
 });
 
 afterAll(async () => {
-  await app?.stop('SIGTERM');
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mail?.stop();
   expect(app?.unexpected ?? []).toEqual([]);
 });
 

@@ -1,32 +1,24 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { call, tracking } from './support/api';
 import { signUp, type Shipper } from './support/portal';
 import { containerSample } from './support/samples';
-import { freePort, startApp, testServerEnv, type AppProcess } from './support/spawn';
+import { startMailServer, type MailServer, type Received } from './support/mail-server';
+import type { AppProcess } from './support/spawn';
 
 // Invitations and switching accounts (issue 18, docs/decisions/teams.md "Invitations and switching accounts"),
 // through a server of this file's own whose SMTP_URL points at a real SMTP receiver (smtp-server) started here: the
 // tests read the invitation mails and follow their links. Users sign up through the suite's server; both servers
 // share the run's database, so a session made by one works on the other.
 
-interface Received {
-  to: string[];
-  text: string;
-}
-
-const inbox: Received[] = [];
-let smtp: SMTPServer;
+let mail: MailServer;
+let inbox: Received[];
 let app: AppProcess;
 let appUrl: string;
 const PER_EMAIL = 3;
 const PER_ADDRESS = 6;
 const PER_ACCOUNT = 5;
-
-const unQuotedPrintable = (raw: string) =>
-  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 let addressCounter = 0;
 /** A client address of its own for each request (the servers trust 127.0.0.1 as the proxy that names it). */
@@ -92,22 +84,10 @@ async function page(pathAndQuery: string, cookie?: string) {
   return { status: response.status, text: await response.text(), headers: response.headers };
 }
 
-/** Waits for a mail to `to` among those after the first `after` of the inbox. */
-async function mailTo(to: string, after = 0, timeoutMs = 10_000): Promise<Received> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = inbox.slice(after).find((m) => m.to.includes(to) && /invited you to join/.test(m.text));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no invitation to ${to} within ${timeoutMs} ms (inbox: ${inbox.length})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for an invitation to `to` among the mails after the first `after` of the inbox. */
+const mailTo = (to: string, after = 0) => mail.mailTo(to, /invited you to join/, after);
 
-function linkIn(mail: Received): string {
-  const link = new RegExp(`${appUrl.replaceAll('.', '\\.')}/invitations/accept\\?token=[A-Za-z0-9_-]{43}`).exec(mail.text)?.[0];
-  if (!link) throw new Error(`no invitation link in:\n${mail.text}`);
-  return link;
-}
+const linkIn = (received: Received) => mail.linkIn(received, '/invitations/accept');
 
 /** Invites `email` and returns the link from the mail it receives. */
 async function invitedLink(who: Shipper | string, email: string, role = 'viewer') {
@@ -125,41 +105,19 @@ const emailOf = async (who: Shipper) =>
 const PASSWORD = (who: Shipper) => `pw-${who.name.split(' ').at(-1)}-correct-horse`;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), text: unQuotedPrintable(Buffer.concat(chunks).toString('utf8')) });
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  app = await startApp({
+  mail = await startMailServer({
     name: 'invitations server',
-    port,
     env: {
-      ...testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: 'Carrier <no-reply@carrier.test>',
-      APP_URL: appUrl,
       MAIL_REQUESTS_PER_EMAIL_PER_HOUR: String(PER_EMAIL),
       MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: String(PER_ADDRESS),
       INVITATIONS_PER_ACCOUNT_PER_HOUR: String(PER_ACCOUNT),
     },
   });
+  ({ app, appUrl, inbox } = mail);
 });
 
 afterAll(async () => {
-  await app?.stop('SIGTERM');
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mail?.stop();
   expect(app?.unexpected ?? []).toEqual([]);
 });
 
