@@ -60,17 +60,28 @@ function Joined({ answer }: { answer: TInvitationAcceptedResponse }) {
   );
 }
 
-/** A new user: the e-mail is the invitation's (it proves the address), a password of the sign-up rule. */
-export function AcceptAsNewUser({ token, invitation }: { token: string; invitation: InvitationSummary }) {
+/**
+ * Accepting with a password, signed out: a new user chooses one (the invitation proves the e-mail), an existing user
+ * signs in with theirs (a wrong one is named on the field).
+ */
+export function AcceptWithPassword({ token, invitation, existingUser }: { token: string; invitation: InvitationSummary; existingUser: boolean }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [joined, setJoined] = useState<TInvitationAcceptedResponse | null>(null);
-  const form = useForm<TAcceptAsNewUserForm>({ resolver: zodResolver(ZAcceptAsNewUserForm), defaultValues: { token, password: '' } });
+  const form = useForm<TAcceptAsNewUserForm | TAcceptAsExistingUserForm>({
+    resolver: zodResolver(existingUser ? ZAcceptAsExistingUserForm : ZAcceptAsNewUserForm),
+    defaultValues: { token, password: '' },
+  });
   const { errors, isSubmitting } = form.formState;
   const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
       setJoined(await portalFetch<TInvitationAcceptedResponse>(ACCEPT, { body: values }));
     } catch (error) {
+      if (existingUser && error instanceof PortalError && error.status === 401) {
+        form.setError('password', { type: 'server', message: 'is not the password of this e-mail' });
+        form.setFocus('password');
+        return;
+      }
       setFormError(applyFieldErrors(error, form.setError, ['password']).join(' ') || null);
       if (form.getFieldState('password').error) form.setFocus('password');
     }
@@ -82,74 +93,31 @@ export function AcceptAsNewUser({ token, invitation }: { token: string; invitati
         <Joined answer={joined} />
       ) : (
         <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-          <p className="text-sm text-slate-700">Choose a password to create your user and join.</p>
-          {formError ? (
-            <FocusOnMount focusKey={formError}>
-              <Alert tone="danger">{formError}</Alert>
-            </FocusOnMount>
-          ) : null}
-          <Field label="E-mail" hint="The invitation is for this address.">
-            <Input type="email" value={invitation.email} readOnly autoComplete="username" />
-          </Field>
-          <Field label="Password" error={errors.password?.message} hint="At least 10 characters." required>
-            <Input type="password" autoComplete="new-password" {...form.register('password')} />
-          </Field>
-          <Button type="submit" loading={isSubmitting} className="w-full">
-            Create user and join
-          </Button>
-        </form>
-      )}
-    </Card>
-  );
-}
-
-/** An existing user who is not signed in: their password, on this page. */
-export function AcceptWithSignIn({ token, invitation }: { token: string; invitation: InvitationSummary }) {
-  const [formError, setFormError] = useState<string | null>(null);
-  const [joined, setJoined] = useState<TInvitationAcceptedResponse | null>(null);
-  const form = useForm<TAcceptAsExistingUserForm>({ resolver: zodResolver(ZAcceptAsExistingUserForm), defaultValues: { token, password: '' } });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    setFormError(null);
-    try {
-      setJoined(await portalFetch<TInvitationAcceptedResponse>(ACCEPT, { body: values }));
-    } catch (error) {
-      if (error instanceof PortalError && error.status === 401) {
-        form.setError('password', { type: 'server', message: 'is not the password of this e-mail' });
-        form.setFocus('password');
-        return;
-      }
-      setFormError(applyFieldErrors(error, form.setError, ['password']).join(' ') || null);
-    }
-  });
-  return (
-    <Card>
-      <Summary invitation={invitation} />
-      {joined ? (
-        <Joined answer={joined} />
-      ) : (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-          <p className="text-sm text-slate-700">You already use Carrier with this e-mail: sign in to join.</p>
-          {formError ? (
-            <FocusOnMount focusKey={formError}>
-              <Alert tone="danger">{formError}</Alert>
-            </FocusOnMount>
-          ) : null}
-          <Field label="E-mail">
-            <Input type="email" value={invitation.email} readOnly autoComplete="username" />
-          </Field>
-          <Field label="Password" error={errors.password?.message} required>
-            <Input type="password" autoComplete="current-password" {...form.register('password')} />
-          </Field>
-          <Button type="submit" loading={isSubmitting} className="w-full">
-            Sign in and join
-          </Button>
           <p className="text-sm text-slate-700">
-            <Link href="/forgot-password" className="font-medium text-brand-700 underline">
-              Forgot password?
-            </Link>{' '}
-            Reset it, then open this link again.
+            {existingUser ? 'You already use Carrier with this e-mail: sign in to join.' : 'Choose a password to create your user and join.'}
           </p>
+          {formError ? (
+            <FocusOnMount focusKey={formError}>
+              <Alert tone="danger">{formError}</Alert>
+            </FocusOnMount>
+          ) : null}
+          <Field label="E-mail" hint={existingUser ? undefined : 'The invitation is for this address.'}>
+            <Input type="email" value={invitation.email} readOnly autoComplete="username" />
+          </Field>
+          <Field label="Password" error={errors.password?.message} hint={existingUser ? undefined : 'At least 10 characters.'} required>
+            <Input type="password" autoComplete={existingUser ? 'current-password' : 'new-password'} {...form.register('password')} />
+          </Field>
+          <Button type="submit" loading={isSubmitting} className="w-full">
+            {existingUser ? 'Sign in and join' : 'Create user and join'}
+          </Button>
+          {existingUser ? (
+            <p className="text-sm text-slate-700">
+              <Link href="/forgot-password" className="font-medium text-brand-700 underline">
+                Forgot password?
+              </Link>{' '}
+              Reset it, then open this link again.
+            </p>
+          ) : null}
         </form>
       )}
     </Card>

@@ -1,9 +1,8 @@
 import type { Metadata } from 'next';
 import {
-  AcceptAsNewUser,
   AcceptAsOtherUser,
   AcceptSignedIn,
-  AcceptWithSignIn,
+  AcceptWithPassword,
   InvitationRefused,
 } from '@/components/teams/accept-invitation';
 import { getSession } from '@/lib/auth/session';
@@ -56,8 +55,8 @@ export default async function AcceptInvitationPage({
     );
   }
   return link.existingUser ? (
-    <AcceptWithSignIn token={token as string} invitation={summary} />
+    <AcceptWithPassword token={token as string} invitation={summary} existingUser />
   ) : (
-    <AcceptAsNewUser token={token as string} invitation={summary} />
+    <AcceptWithPassword token={token as string} invitation={summary} existingUser={false} />
   );
 }
