@@ -116,13 +116,19 @@ export function SignUpForm() {
           Create account
         </Button>
       </form>
-      <p className="mt-4 text-sm text-slate-700">
-        Already have an account?{' '}
-        <Link href="/sign-in" className="font-medium text-brand-700 underline">
-          Sign in
-        </Link>
-      </p>
+      <SignInInstead />
     </Card>
+  );
+}
+
+function SignInInstead() {
+  return (
+    <p className="mt-4 text-sm text-slate-700">
+      Already have an account?{' '}
+      <Link href="/sign-in" className="font-medium text-brand-700 underline">
+        Sign in
+      </Link>
+    </p>
   );
 }
 
@@ -167,12 +173,7 @@ function CheckInbox({ sent, onChangeEmail }: { sent: { message: string; values: 
           </Button>
         </div>
       </div>
-      <p className="mt-4 text-sm text-slate-700">
-        Already have an account?{' '}
-        <Link href="/sign-in" className="font-medium text-brand-700 underline">
-          Sign in
-        </Link>
-      </p>
+      <SignInInstead />
     </Card>
   );
 }
