@@ -211,8 +211,12 @@ async function startNextStart(): Promise<ServerProcess> {
 
 interface Measured extends LoadResult {
   peakRssMb: number;
-  /** CPU seconds during the measured load: the serving worker's, PostgreSQL's (all its processes), the load generator's. */
-  cpu?: { worker: number; postgres: number; load: number };
+  /**
+   * CPU seconds during the measured load: the serving worker's (all its threads), its serving thread's alone (the
+   * main thread, which answers the requests: the request log's thread, GC helpers and libuv's pool are the rest),
+   * PostgreSQL's (all its processes), the load generator's.
+   */
+  cpu?: { worker: number; serving: number; postgres: number; load: number };
   /** Requests the server answered in all: the check, the warm-up and the measured load (the request log's count). */
   answered?: number;
 }
@@ -225,9 +229,10 @@ async function measure(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'd
   const warmup = WARMUP_SECONDS > 0 ? await driveLoad(generator, { ...load, url: server.url, durationSeconds: WARMUP_SECONDS }) : undefined;
   const memory = sampleMemory(server.pid);
   const workerBefore = cpuSeconds(server.pid);
+  const servingBefore = cpuSeconds(server.pid, server.pid);
   const postgresBefore = postgresCpuSeconds();
   const { result, cpuS } = await driveLoad(generator, { ...load, url: server.url, durationSeconds: seconds });
-  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, postgres: postgresCpuSeconds() - postgresBefore, load: cpuS };
+  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, serving: cpuSeconds(server.pid, server.pid) - servingBefore, postgres: postgresCpuSeconds() - postgresBefore, load: cpuS };
   const samples = memory.stop();
   const measured: Measured = { ...result, peakRssMb: peak(samples), cpu, answered: 1 + (warmup?.result.requests ?? 0) + result.requests };
   log(`${server.name} ${load.path}: ${fmt(measured)}`);
@@ -240,11 +245,11 @@ function medianOf(values: number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 }
 
-/** The rounds' median CPU per request of the worker, PostgreSQL and the load generator, in µs. */
+/** The rounds' median CPU per request of the worker (its serving thread in brackets), PostgreSQL and the load generator, in µs. */
 function cpuPerRequest(runs: Measured[]): string {
   const per = (pick: (cpu: NonNullable<Measured['cpu']>) => number) =>
     Math.round(medianOf(runs.map((m) => (m.cpu ? (pick(m.cpu) / Math.max(m.requests, 1)) * 1e6 : Number.NaN))));
-  return `${per((c) => c.worker)} / ${per((c) => c.postgres)} / ${per((c) => c.load)}`;
+  return `${per((c) => c.worker)} (${per((c) => c.serving)}) / ${per((c) => c.postgres)} / ${per((c) => c.load)}`;
 }
 
 type LoadGenerator = { name: 'autocannon' } | { name: 'wrk'; bin: string };
@@ -489,7 +494,7 @@ try {
         verdict: `${(loss * 100).toFixed(1)} % fewer req/s; p99 ${median(on, (m) => m.p99)} ms against ${median(off, (m) => m.p99)} ms; ${lines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} requests answered with the log on`,
         notes: [
           `Request log ${kinds.indexOf(kind) === 0 ? 'rate' : 'package'} rounds, req/s: off ${off.map((m) => Math.round(m.rps)).join(', ')}; on ${on.map((m) => Math.round(m.rps)).join(', ')}. ` +
-            `CPU per request (worker / PostgreSQL / load generator, µs), medians: off ${cpuPerRequest(off)}; on ${cpuPerRequest(on)}. ` +
+            `CPU per request (worker (its serving thread) / PostgreSQL / load generator, µs), medians: off ${cpuPerRequest(off)}; on ${cpuPerRequest(on)}. ` +
             `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, checks and warm-ups included): ${lines}, for ${answered} requests answered.`,
         ],
       });
@@ -550,10 +555,10 @@ function postgresCpuSeconds(): number {
   return total;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat (Linux). */
-function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) a process, or one of its threads, has used so far, from /proc/<pid>[/task/<tid>]/stat (Linux). */
+function cpuSeconds(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
