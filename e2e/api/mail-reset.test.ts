@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { baseUrl as suiteBaseUrl } from './support/api';
+import { baseUrl as suiteBaseUrl, freshClientAddress } from './support/api';
 import { signUp, type Shipper } from './support/portal';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
 import type { AppProcess } from './support/spawn';
@@ -282,7 +282,7 @@ describe('password reset by e-mail', () => {
     expect((await post('/portal-api/auth/forgot-password', { email: stranger })).status).toBe(429);
 
     // Per address, whatever the e-mails.
-    const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const address = freshClientAddress();
     for (let i = 0; i < PER_ADDRESS; i++) {
       const answer = await post(
         '/portal-api/auth/forgot-password',

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
+import { freshClientAddress } from './support/api';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
 import type { AppProcess } from './support/spawn';
 
@@ -394,7 +395,7 @@ describe('sign-up rate limits', () => {
   });
 
   it('per address, whatever the e-mails: 429 with Retry-After', async () => {
-    const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const address = freshClientAddress();
     for (let i = 0; i < PER_ADDRESS; i++) {
       const answer = await post('/portal-api/auth/sign-up', newUser(`Spray${i}`), { 'x-forwarded-for': address });
       expect(answer.status, answer.text).toBe(202);

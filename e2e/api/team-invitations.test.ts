@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
-import { call, tracking } from './support/api';
+import { call, freshClientAddress, tracking } from './support/api';
 import { signUp, type Shipper } from './support/portal';
 import { containerSample } from './support/samples';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
@@ -492,7 +492,7 @@ describe('sending invitations: refusals and limits', () => {
     expect(Number(perAccount.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // Per sender's address, across accounts.
-    const address = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
+    const address = freshClientAddress();
     const senders = [await signUp('AddrOne'), await signUp('AddrTwo')];
     for (let i = 0; i < PER_ADDRESS; i++) {
       const sent = await invite(senders[i % 2], newEmail(`addr${i}`), 'viewer', { 'x-forwarded-for': address });

@@ -88,15 +88,15 @@ export interface PortalAnswer {
 /**
  * One portal-api request as the portal's fetcher sends it: the session cookie (none for `who: null`), the CSRF
  * token (`csrf: null` leaves it out), the environment header (`env: null` leaves it out; test by default), and a
- * JSON body ('{}' for a mutation without one, `rawBody` as it is).
+ * JSON body ('{}' for a mutation without one, `rawBody` as it is), and any other `headers`.
  */
 export async function portalCall(
   who: Shipper | null,
   method: string,
   path: string,
-  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown; rawBody?: string } = {},
+  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<PortalAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address() };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address(), ...options.headers };
   if (who) headers.cookie = who.cookie;
   const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
   if (csrf) headers['x-csrf-token'] = csrf;
