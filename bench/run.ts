@@ -18,7 +18,7 @@
 //
 // Needs `npm run build` first (the portal benchmark and the production server serve the build).
 // Database: a fresh database per run on DATABASE_URL's server, or on the embedded PostgreSQL.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -252,6 +252,35 @@ function cpuPerRequest(runs: Measured[]): string {
   return `${per((c) => c.worker)} (${per((c) => c.serving)}) / ${per((c) => c.postgres)} / ${per((c) => c.load)}`;
 }
 
+/** A shell busy loop: one core's worth of work that touches no memory to speak of and no server. */
+function busyLoop(): ChildProcess {
+  return spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
+}
+
+/**
+ * What work on the machine's other core costs the serving thread by itself: the log off, with a busy loop running
+ * (bench/RESULTS.md, request log). Moving the log's work to a thread of its own moves it to the other core; on a
+ * machine whose cores share their physical core or caches (as this VM's do), that work still slows the thread that
+ * answers requests, per request and not only per second. The row compares the serving thread's CPU per request.
+ */
+function busyCalibration(connections: number, rounds: number, generator: string, off: Measured[], on: Measured[], busy: Measured[]): Row {
+  const serving = (runs: Measured[]) => medianOf(runs.map((m) => (m.cpu ? (m.cpu.serving / Math.max(m.requests, 1)) * 1e6 : Number.NaN)));
+  const rise = (runs: Measured[]) => serving(runs) / serving(off) - 1;
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)} %`;
+  return {
+    name: 'Calibration: rate, the log off, a busy loop on the other core',
+    load: `${connections} connections, ${DURATION} s, ${rounds} rounds, alternated with the rate row's, ${generator}`,
+    subject: busy[Math.floor(rounds / 2)],
+    baseline: off[Math.floor(rounds / 2)],
+    baselineName: 'the log off, nothing else running',
+    goal: 'none (explains the rate row)',
+    verdict:
+      `the serving thread's CPU per request ${Math.round(serving(off))} µs alone, ${Math.round(serving(busy))} µs (${pct(rise(busy))}) with a busy loop on the machine, ` +
+      `${Math.round(serving(on))} µs (${pct(rise(on))}) with the log on (its thread and PostgreSQL's inserts on the other core); req/s ${Math.round(medianOf(busy.map((m) => m.rps)))} with the loop`,
+    notes: [],
+  };
+}
+
 type LoadGenerator = { name: 'autocannon' } | { name: 'wrk'; bin: string };
 
 /**
@@ -468,13 +497,23 @@ try {
     for (const kind of kinds) {
       const off: Measured[] = [];
       const on: Measured[] = [];
+      // Rate only: the log off with a busy loop on the machine (the calibration below).
+      const busy: Measured[] = [];
+      const modes = kind.name === 'Rate' ? (['off', 'on', 'busy'] as const) : (['off', 'on'] as const);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
           const measured = await withServer(
-            () => startAppProcess({ name: `production server, request log ${mode}`, env: { ...serverEnv, REQUEST_LOG: mode }, readyPath: RATE_PATH }),
-            (server) => measure(server, kind.load),
+            () => startAppProcess({ name: `production server, request log ${mode}`, env: { ...serverEnv, REQUEST_LOG: mode === 'on' ? 'on' : 'off' }, readyPath: RATE_PATH }),
+            async (server) => {
+              const loop = mode === 'busy' ? busyLoop() : undefined;
+              try {
+                return await measure(server, kind.load);
+              } finally {
+                loop?.kill('SIGKILL');
+              }
+            },
           );
-          (mode === 'on' ? on : off).push(measured);
+          (mode === 'on' ? on : mode === 'off' ? off : busy).push(measured);
         }
       }
       const median = (runs: Measured[], pick: (m: Measured) => number) => medianOf(runs.map(pick));
@@ -498,6 +537,7 @@ try {
             `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, checks and warm-ups included): ${lines}, for ${answered} requests answered.`,
         ],
       });
+      if (busy.length > 0) rows.push(busyCalibration(kind.load.connections, ROUNDS, loadGenerator(kind.load, 'autocannon').name, off, on, busy));
     }
   });
 
@@ -506,20 +546,30 @@ try {
     subject = undefined;
     const connections = Number(args['rate-connections']);
     const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
-    const runs: CoresRun[] = [];
-    for (const workers of [1, 2]) runs.push(await measureWorkers(workers, load));
-    const [one, two] = runs as [CoresRun, CoresRun];
+    // Alternated rounds (1, 2, 2, 1, 1, 2 …) compared by their medians: on this VM one round's req/s swings by ±15 %
+    // from one minute to the next, as much as the effect measured (bench/RESULTS.md, 2026-11-24 20:36).
+    const ROUNDS = Number(process.env.CORES_ROUNDS ?? 3);
+    const ones: CoresRun[] = [];
+    const twos: CoresRun[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const workers of round % 2 === 0 ? [1, 2] : [2, 1]) (workers === 1 ? ones : twos).push(await measureWorkers(workers, load));
+    }
+    const medianRun = (runs: CoresRun[]) => [...runs].sort((a, b) => a.measured.rps - b.measured.rps)[Math.floor(runs.length / 2)];
+    const [one, two] = [medianRun(ones), medianRun(twos)];
     const ratio = two.measured.rps / one.measured.rps;
     const row: Row = {
       name: 'Every core: rate with `APP_WORKERS=2` against `APP_WORKERS=1`',
-      load: `${connections} connections, ${DURATION} s each, ${two.loadGenerator}`,
+      load: `${connections} connections, ${DURATION} s each, ${ROUNDS} rounds each, alternated, medians, ${two.loadGenerator}`,
       subject: two.measured,
       baseline: one.measured,
       baselineName: 'the same server with `APP_WORKERS=1`, same run (memory: the largest worker)',
       goal: '≥ 1.6 × the req/s of one worker',
       met: ratio >= 1.6,
       verdict: `${ratio.toFixed(2)} ×; memory per worker ${two.workerPeaksMb.map((mb) => mb.toFixed(0)).join(' / ')} MB (one worker alone: ${one.workerPeaksMb[0]?.toFixed(0)} MB), supervisor ${two.supervisorMb.toFixed(0)} MB`,
-      notes: [coresNote(one, two)],
+      notes: [
+        `Rounds, req/s: one worker ${ones.map((r) => Math.round(r.measured.rps)).join(', ')}; two workers ${twos.map((r) => Math.round(r.measured.rps)).join(', ')}. The median round of each:`,
+        coresNote(one, two),
+      ],
     };
     rows.push(row);
   });
@@ -585,7 +635,7 @@ async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | '
     await drive(WARMUP_SECONDS);
     const samplers = pids.map((pid) => sampleMemory(pid));
     const supervisorMemory = sampleMemory(supervisor);
-    const cpuBefore = pids.map(cpuSeconds);
+    const cpuBefore = pids.map((pid) => cpuSeconds(pid));
     const { result, cpuS: loadCpuS } = await drive(DURATION);
     const workerCpuS = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] ?? 0));
     const workerPeaksMb = samplers.map((sampler) => peak(sampler.stop()));
