@@ -152,7 +152,7 @@ function PendingInvitations() {
       <thead>
         <tr>
           <Th>E-mail</Th>
-          <Th>Role</Th>
+          <Th className="hidden sm:table-cell">Role</Th>
           <Th className="hidden md:table-cell">Invited by</Th>
           <Th className="hidden sm:table-cell">Expires</Th>
           <Th>
@@ -164,10 +164,13 @@ function PendingInvitations() {
         {rows.map((row) => (
           <Tr key={row.id}>
             <Td>
-              <span className="block min-w-[10rem] max-w-[18rem] whitespace-normal break-all">{row.email}</span>
-              <span className="block text-xs text-slate-600 sm:hidden">Expires {formatDateTime(row.expiresAt)}</span>
+              <span className="block max-w-[18rem] whitespace-normal break-all sm:min-w-[10rem]">{row.email}</span>
+              {/* On a phone the role and the expiry go under the e-mail, so that the row fits its width. */}
+              <span className="mt-1 block whitespace-normal text-xs text-slate-600 sm:hidden">
+                <Badge tone="info">{row.role}</Badge> · expires {formatDateTime(row.expiresAt)}
+              </span>
             </Td>
-            <Td>
+            <Td className="hidden sm:table-cell">
               <Badge tone="info">{row.role}</Badge>
             </Td>
             <Td className="hidden md:table-cell">

@@ -227,11 +227,11 @@ export function TokensPanel() {
               <thead>
                 <tr>
                   <Th>Name</Th>
-                  <Th>Prefix</Th>
-                  <Th>Environment</Th>
-                  <Th>Scopes</Th>
-                  <Th>Created</Th>
-                  <Th>Last used</Th>
+                  <Th className="hidden sm:table-cell">Prefix</Th>
+                  <Th className="hidden md:table-cell">Environment</Th>
+                  <Th className="hidden sm:table-cell">Scopes</Th>
+                  <Th className="hidden md:table-cell">Created</Th>
+                  <Th className="hidden sm:table-cell">Last used</Th>
                   <Th>
                     <span className="sr-only">Actions</span>
                   </Th>
@@ -240,21 +240,29 @@ export function TokensPanel() {
               <tbody>
                 {tokens.data.tokens.map((token) => (
                   <Tr key={token.id} data-testid="token-row">
-                    <Td className="font-medium">{token.name || '—'}</Td>
-                    <Td>
+                    <Td className="font-medium">
+                      {token.name || '—'}
+                      {/* On a phone the prefix, scopes and last use go under the name, so that the row (and its Revoke, asked twice) fits. */}
+                      <span className="mt-1 block whitespace-normal text-xs font-normal text-slate-600 sm:hidden">
+                        <code className="block">{token.displayPrefix}…</code>
+                        <span className="block">{token.scopes === null ? 'Full access' : token.scopes.join(' · ')}</span>
+                        <span className="mt-1 block">Last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'never'}</span>
+                      </span>
+                    </Td>
+                    <Td className="hidden sm:table-cell">
                       <code>{token.displayPrefix}…</code>
                     </Td>
-                    <Td>
+                    <Td className="hidden md:table-cell">
                       <Badge tone={token.environment === 'live' ? 'success' : 'warning'}>{token.environment}</Badge>
                     </Td>
-                    <Td>
+                    <Td className="hidden sm:table-cell">
                       <TokenScopes scopes={token.scopes} />
                     </Td>
-                    <Td>
+                    <Td className="hidden md:table-cell">
                       {formatDateTime(token.createdAt)}
                       <span className="block text-xs text-slate-600">{token.createdBy ? `by ${token.createdBy.email}` : 'creator not recorded'}</span>
                     </Td>
-                    <Td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
+                    <Td className="hidden sm:table-cell">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
                     <Td>
                       <RevokeButton token={token} />
                     </Td>

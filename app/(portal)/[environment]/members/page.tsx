@@ -14,8 +14,10 @@ export default function MembersPage() {
         title="Members"
         description="Everyone who can sign in to this account, with their role. Roles apply to test and live alike."
       />
-      <MembersPanel />
-      <InvitationsPanel />
+      <div className="space-y-6">
+        <MembersPanel />
+        <InvitationsPanel />
+      </div>
     </>
   );
 }
