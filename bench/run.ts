@@ -1,9 +1,11 @@
 // npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,startup --profile miss --no-write]
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
-//   --only request-log: rate and package with the request log on against off (3 rounds each, alternated)
-//   --only cores: rate throughput with APP_WORKERS=2 against 1 and memory per worker; the load from wrk when it is
-//   installed (apt install wrk), else autocannon [--load-generator wrk|autocannon]
+//   --only request-log: rate and package with the request log on against off (RL_ROUNDS rounds each, 3 by default,
+//   alternated), and rate with the log off beside a busy loop (the calibration row)
+//   --only cores: rate throughput with APP_WORKERS=2 against 1 (CORES_ROUNDS rounds each, 3 by default, alternated)
+//   and memory per worker; the load from wrk when it is installed (apt install wrk), else autocannon
+//   [--load-generator wrk|autocannon]
 //   --only scans: carrier scan ingestion, batches of 500 (bench/scans.ts)
 //   --only scale: --scale-packages 10000000 --scale-accounts 1000 --scale-big 1000000 [--scale-reload]
 //   (bench/scale.ts; the loaded database is kept between runs, `--scale-reload` loads it again)
