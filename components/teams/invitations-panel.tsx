@@ -125,14 +125,7 @@ function RevokeInvitation({ invitation }: { invitation: TInvitationView }) {
       confirmLabel="Confirm revoke"
       busy={revoke.isPending}
       onConfirm={() => revoke.mutate()}
-      error={
-        revoke.isError ? (
-          <span role="alert" className="text-sm text-red-700">
-            {revoke.error.message}
-            <RequestLink error={revoke.error} />
-          </span>
-        ) : null
-      }
+      error={revoke.error}
     />
   );
 }

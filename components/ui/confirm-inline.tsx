@@ -1,11 +1,12 @@
 'use client';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Button } from './button';
+import { RequestLink } from './request-link';
 
 /**
  * A button that asks once more in place: `label` turns into `confirmLabel` (focused) and Cancel, for an action
- * one row or panel can undo nothing of (revoke a token or an invitation, sign out everywhere). `error` stays beside
- * the confirmation, where the action was asked for.
+ * one row or panel can undo nothing of (revoke a token or an invitation, sign out everywhere). A failed action's
+ * `error` is shown beside the confirmation, where it was asked for, with the link to its request in the log.
  */
 export function ConfirmInline({
   label,
@@ -19,7 +20,7 @@ export function ConfirmInline({
   ariaLabel?: string;
   confirmLabel: string;
   busy?: boolean;
-  error?: ReactNode;
+  error?: Error | null;
   onConfirm: () => void;
 }) {
   const [confirming, setConfirming] = useState(false);
@@ -38,7 +39,12 @@ export function ConfirmInline({
       <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
         Cancel
       </Button>
-      {error}
+      {error ? (
+        <span role="alert" className="text-sm text-red-700">
+          {error.message}
+          <RequestLink error={error} />
+        </span>
+      ) : null}
     </span>
   );
 }
