@@ -23,6 +23,12 @@ import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
 import type { WorkerStatus } from '@/lib/ops/readiness';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * How long a stop waits for mail still being sent in the background, once requests have finished: within the
+ * margin the supervisor leaves a worker past its grace (scripts/start.ts), so that a slow SMTP server never turns
+ * a stop into a kill.
+ */
+const MAIL_STOP_WAIT_MS = 4_000;
 
 export interface StartServerOptions {
   dev?: boolean;
@@ -160,6 +166,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await api.close().catch(() => undefined);
       await nextApp.close().catch(() => undefined);
       await probes.close();
+      // Mail the requests sent in the background (a sign-up's link), before the database it may be kept in closes.
+      const { drainMail } = await import('@/lib/mail/send-mail');
+      await drainMail(MAIL_STOP_WAIT_MS).catch((error: unknown) => log.warn({ err: error }, 'mail: could not wait for the last messages'));
       // The request log's last lines (lib/request-log/writer.ts), then its connection.
       const { closeRequestLog } = await import('@/lib/request-log/writer');
       await closeRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));

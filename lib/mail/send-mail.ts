@@ -53,12 +53,41 @@ export async function sendMail(message: MailMessage): Promise<void> {
 }
 
 /**
+ * Mail being sent in the background, on globalThis: Next's bundle of the portal's routes (which send it) has a copy
+ * of this module of its own in the same process, and the server's stop (scripts/server.ts) must see their sends.
+ */
+const IN_FLIGHT = Symbol.for('carrier.mail.in-flight');
+const inFlight = (): Set<Promise<void>> => ((globalThis as { [IN_FLIGHT]?: Set<Promise<void>> })[IN_FLIGHT] ??= new Set());
+
+/**
  * Sends without making the request wait: the answer must take as long whether or not a message goes (the
  * forgotten-password form says the same for every e-mail), and a slow SMTP server must not hold a request.
- * A failure is logged; the user asks again.
+ * A failure is logged; the user asks again. The server's stop waits for it (drainMail).
  */
 export function sendMailInBackground(message: MailMessage): void {
-  sendMail(message).catch((error: unknown) =>
-    log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'),
-  );
+  const sending: Promise<void> = sendMail(message)
+    .catch((error: unknown) => log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'))
+    .finally(() => inFlight().delete(sending));
+  inFlight().add(sending);
+}
+
+/**
+ * The server's stop: waits for the mail still being sent in the background (a sign-up answered "check your inbox"
+ * just before a deploy must still get its link), at most `waitMs`, then closes the SMTP connections. A message
+ * still unsent then is logged (its recipient asks again).
+ */
+export async function drainMail(waitMs: number): Promise<void> {
+  const sending = [...inFlight()];
+  if (sending.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), waitMs);
+    });
+    const outcome = await Promise.race([Promise.all(sending).then(() => 'sent' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') log.error({ mails: inFlight().size, waitedMs: waitMs }, 'mail still unsent at the stop: given up');
+  }
+  const global = globalThis as Global;
+  global[KEY]?.transport.close();
+  delete global[KEY];
 }

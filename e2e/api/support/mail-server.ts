@@ -19,6 +19,11 @@ export interface MailServer {
   appUrl: string;
   /** Every mail received, in order. */
   inbox: Received[];
+  /**
+   * Connection errors the receiver saw (a client that reset it mid-message: a mail lost). Kept here rather than
+   * thrown: smtp-server emits them on the server, and with no listener that would crash the test process.
+   */
+  errors: Error[];
   /** Waits for a mail to `to` whose text matches, among those after the first `after` of the inbox. */
   mailTo(to: string, match: RegExp, after?: number, timeoutMs?: number): Promise<Received>;
   /** The first link to `path` (`/reset-password`) in a mail: `APP_URL + path?token=<43 characters>`. */
@@ -32,8 +37,10 @@ export function unQuotedPrintable(raw: string): string {
 }
 
 /** Starts the receiver and the app (`env`: settings beside the test server's, SMTP_URL, MAIL_FROM and APP_URL). */
-export async function startMailServer(options: { name: string; env?: Record<string, string> }): Promise<MailServer> {
+export async function startMailServer(options: { name: string; env?: Record<string, string>; answerAfterMs?: number }): Promise<MailServer> {
   const inbox: Received[] = [];
+  const errors: Error[] = [];
+  const closed = new Set<string>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -43,11 +50,19 @@ export async function startMailServer(options: { name: string; env?: Record<stri
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
-        callback();
+        // A slow SMTP server (answerAfterMs): the message is taken only when it answers, and only if the client is
+        // still there to hear it (a client gone before the answer does not know its mail arrived: it is lost).
+        setTimeout(() => {
+          if (!closed.has(session.id)) inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
+          callback();
+        }, options.answerAfterMs ?? 0);
       });
     },
+    onClose(session) {
+      closed.add(session.id);
+    },
   });
+  smtp.on('error', (error: Error) => errors.push(error));
   const smtpPort = await freePort();
   await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
   const port = await freePort();
@@ -67,6 +82,7 @@ export async function startMailServer(options: { name: string; env?: Record<stri
     app,
     appUrl,
     inbox,
+    errors,
     async mailTo(to, match, after = 0, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
