@@ -35,7 +35,7 @@ import { migrateDeploy } from '../scripts/migrate.mjs';
 import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
 import { runWrk, wrkBinary } from './support/wrk';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
-import { NODE_HOOKS, freePort, loadConditions, peak, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
+import { NODE_HOOKS, cpuSeconds, freePort, loadConditions, peak, postgresCpu, postgresCpuSince, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
 import { childPids } from '../e2e/api/support/spawn';
 import { formatProfile, summariseProfile } from './support/profile';
 
@@ -235,9 +235,9 @@ async function measure(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'd
   const memory = sampleMemory(server.pid);
   const workerBefore = cpuSeconds(server.pid);
   const servingBefore = cpuSeconds(server.pid, server.pid);
-  const postgresBefore = postgresCpuSeconds();
+  const postgresBefore = postgresCpu();
   const { result, cpuS } = await driveLoad(generator, { ...load, url: server.url, durationSeconds: seconds });
-  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, serving: cpuSeconds(server.pid, server.pid) - servingBefore, postgres: postgresCpuSeconds() - postgresBefore, load: cpuS };
+  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, serving: cpuSeconds(server.pid, server.pid) - servingBefore, postgres: postgresCpuSince(postgresBefore), load: cpuS };
   const samples = memory.stop();
   const measured: Measured = { ...result, peakRssMb: peak(samples), cpu, answered: 1 + (warmup?.result.requests ?? 0) + result.requests };
   log(`${server.name} ${load.path}: ${fmt(measured)}`);
@@ -592,33 +592,6 @@ interface CoresRun {
   loadCpuS: number;
   loadGenerator: 'wrk' | 'autocannon';
   cpuCores: number;
-}
-
-/** CPU seconds every process named postgres on this machine has used so far (the bench's database server). */
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
-    } catch {
-      continue;
-    }
-    const seconds = cpuSeconds(Number(entry));
-    if (Number.isFinite(seconds)) total += seconds;
-  }
-  return total;
-}
-
-/** CPU seconds (user + system) a process, or one of its threads, has used so far, from /proc/<pid>[/task/<tid>]/stat (Linux). */
-function cpuSeconds(pid: number, tid?: number): number {
-  try {
-    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | 'durationSeconds'>): Promise<CoresRun> {

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { generateToken, hashToken } from '@/lib/auth/tokens';
 import { PACKAGE_PATH, PACKAGE_TEMPLATE, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadResult } from './support/load';
-import { peak, rssMb, sampleMemory, type ServerProcess } from './support/processes';
+import { cpuSeconds, peak, postgresCpu, postgresCpuSince, rssMb, sampleMemory, type ServerProcess } from './support/processes';
 import { ensureScaleData, type ScaleData, type ScaleSize } from './scale-load';
 import { runScans, type ScansResult } from './scans';
 
@@ -27,6 +27,13 @@ const SAMPLES = 40;
 const ACCEPTANCE_ROUNDS = Number(process.env.SCALE_ACCEPTANCE_ROUNDS ?? 5);
 /** Downloads of the 100,000-row export, measured after one to warm up. */
 const EXPORT_ROUNDS = 3;
+
+/** The median of some numbers (of an even count: the mean of the middle two), rounded. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return Math.round(sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2);
+}
 
 /** The run of median req/s (of an odd number of runs: the middle one). */
 function medianRun<T extends { rps: number }>(runs: T[]): T {
@@ -58,6 +65,8 @@ export interface ScaleResult {
     /** Every run's req/s, in the order they were made (alternated). */
     rounds: { scale: number[]; empty: number[] };
     connections: number;
+    /** Medians of each side's CPU per accepted package, in µs: the server's worker, and PostgreSQL (all its processes). */
+    cpuUs: { scale: { server: number; postgres: number }; empty: { server: number; postgres: number } };
     /** How long the comparison waited for autovacuum to finish on both databases before its first run. */
     vacuumWaitSeconds: number;
     /** Tables autovacuum worked on during either side's runs. */
@@ -314,6 +323,7 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
   const load = async (target: ServerProcess, auth: string, next: () => string, databaseUrl: string) => {
     const memory = sampleMemory(target.pid);
     const vacuum = sampleAutovacuum(databaseUrl);
+    const cpuBefore = { server: cpuSeconds(target.pid), postgres: postgresCpu() };
     const result = await runLoad({
       url: target.url,
       path: PACKAGE_PATH,
@@ -322,7 +332,14 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
       headers: { authorization: `Token ${auth}` },
       body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
     });
-    return { ...result, peakRssMb: peak(memory.stop()), autovacuum: await vacuum.stop() };
+    // CPU per accepted package, the server's worker and every PostgreSQL process (only this side is under load): what
+    // the database's size costs each package, which the machine's noise in req/s can hide.
+    const served = Math.max(1, result.requests);
+    const cpuUs = {
+      server: Math.round(((cpuSeconds(target.pid) - cpuBefore.server) / served) * 1e6),
+      postgres: Math.round((postgresCpuSince(cpuBefore.postgres) / served) * 1e6),
+    };
+    return { ...result, peakRssMb: peak(memory.stop()), autovacuum: await vacuum.stop(), cpuUs };
   };
   const warmUp = (target: ServerProcess, auth: string, prefix: string) => {
     const next = uniqueIds(prefix);
@@ -341,12 +358,12 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
     const emptyRuns: Run[] = [];
     const atScale = async (round: number) => {
       const run = await load(server, token, scaleIds, data.url);
-      log(`  acceptance at scale, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${vacuumNote(run.autovacuum)}`);
+      log(`  acceptance at scale, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
       scaleRuns.push(run);
     };
     const onEmpty = async (round: number) => {
       const run = await load(empty, options.emptyToken, emptyIds, options.emptyDatabaseUrl);
-      log(`  acceptance, empty database, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms${vacuumNote(run.autovacuum)}`);
+      log(`  acceptance, empty database, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
       emptyRuns.push(run);
     };
     for (let round = 0; round < ACCEPTANCE_ROUNDS; round += 1) {
@@ -364,6 +381,10 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
       rounds: { scale: scaleRuns.map((r) => Math.round(r.rps)), empty: emptyRuns.map((r) => Math.round(r.rps)) },
       connections: options.connections,
       vacuumWaitSeconds: Math.round(waited.ms / 1000),
+      cpuUs: {
+        scale: { server: median(scaleRuns.map((r) => r.cpuUs.server)), postgres: median(scaleRuns.map((r) => r.cpuUs.postgres)) },
+        empty: { server: median(emptyRuns.map((r) => r.cpuUs.server)), postgres: median(emptyRuns.map((r) => r.cpuUs.postgres)) },
+      },
       autovacuum: { scale: [...new Set(scaleRuns.flatMap((r) => r.autovacuum))], empty: [...new Set(emptyRuns.flatMap((r) => r.autovacuum))] },
     };
   } finally {
@@ -613,6 +634,7 @@ function report(
       `Package acceptance (\`POST …/wf/package\`, webhook registered, ${acceptance.connections} connections, autocannon; ${acceptance.rounds.scale.length} runs on each side, alternated in ABBA order (scale first in odd rounds), medians compared, after waiting ${acceptance.vacuumWaitSeconds} s for autovacuum to finish: at scale ${acceptance.rounds.scale.join(', ')} req/s, empty ${acceptance.rounds.empty.join(', ')} req/s): at scale (big account) ${Math.round(acceptance.scale.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.scale.p50} ms, p99 ${acceptance.scale.p99} ms; ` +
         `empty database ${Math.round(acceptance.empty.rps).toLocaleString('en-US')} req/s, p50 ${acceptance.empty.p50} ms, p99 ${acceptance.empty.p99} ms: **${(share * 100).toFixed(0)} %** of empty. Goal within 10 %: **${met.acceptanceMet ? 'met' : 'missed'}**. ` +
         `Errors ${acceptance.scale.errors + acceptance.empty.errors}, non-2xx ${acceptance.scale.non2xx + acceptance.empty.non2xx}. ` +
+        `CPU per accepted package (medians; server worker / all of PostgreSQL): at scale ${acceptance.cpuUs.scale.server} / ${acceptance.cpuUs.scale.postgres} µs, empty ${acceptance.cpuUs.empty.server} / ${acceptance.cpuUs.empty.postgres} µs. ` +
         `Autovacuum during the runs: at scale ${acceptance.autovacuum.scale.join(', ') || 'none'}; empty ${acceptance.autovacuum.empty.join(', ') || 'none'}.`,
       '',
     );

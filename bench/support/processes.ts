@@ -1,7 +1,7 @@
 // Servers under test run as child processes, so that their memory is theirs alone and a CPU profile
 // covers only the server. Resident memory is sampled from /proc (Linux).
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { childPids, freePort, NODE_HOOKS, spawnProcess, startApp, startFlags, waitForHttp, type Spawned } from '../../e2e/api/support/spawn';
 
 // One spawn-and-wait helper for tests and benchmarks: e2e/api/support/spawn.ts.
@@ -103,4 +103,42 @@ export function loadConditions(): string {
 
 function navigatorCores(): number {
   return readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((line) => line.startsWith('processor')).length;
+}
+
+/** CPU seconds each process named postgres on this machine (the bench's database server) has used so far, by pid. */
+export function postgresCpu(): Map<number, number> {
+  const byPid = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/comm`, 'utf8').startsWith('postgres')) continue;
+    } catch {
+      continue;
+    }
+    const seconds = cpuSeconds(Number(entry));
+    if (Number.isFinite(seconds)) byPid.set(Number(entry), seconds);
+  }
+  return byPid;
+}
+
+/**
+ * CPU seconds PostgreSQL used since `before` (postgresCpu()): each process's growth, and all of a process started
+ * since. A process that ended meanwhile (an autovacuum worker, a closed connection) takes its time with it, so this
+ * can only undercount; a sum over the processes alive at each end could go negative.
+ */
+export function postgresCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of postgresCpu()) total += Math.max(0, seconds - (before.get(pid) ?? 0));
+  return total;
+}
+
+/** CPU seconds (user + system) a process, or one of its threads, has used so far, from /proc/<pid>[/task/<tid>]/stat (Linux). */
+export function cpuSeconds(pid: number, tid?: number): number {
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
 }
