@@ -6,7 +6,10 @@ import { startMailServer, type MailServer } from '../support/mail-server';
 // Mail goes out in the background (lib/mail/send-mail.ts): a sign-up answers 202 "check your inbox" before its link
 // is sent. A stop (a deploy's SIGTERM) right after must still send it, or the user waits for a mail that never
 // comes; and a stuck SMTP server must not turn the stop into a kill. Found by CI run 43: the app stopped with a
-// message half sent, and the receiver saw the connection reset mid-message.
+// message half sent, and the receiver saw the connection reset mid-message. The wait is the production server's
+// stop (scripts/server.ts), so these servers run it whatever TEST_SERVER says: under plain `next start`
+// (START_MODE=next) Next's own SIGTERM handler exits at once, as it does for the request log's last lines.
+const PRODUCTION_SERVER = { START_MODE: 'server' };
 
 let mail: MailServer | undefined;
 
@@ -29,7 +32,7 @@ async function signUp(server: MailServer): Promise<string> {
 
 describe('mail being sent when the server is told to stop', () => {
   it('a sign-up answered just before SIGTERM still gets its link: the stop waits for a slow SMTP server', async () => {
-    mail = await startMailServer({ name: 'mail at stop (slow SMTP)', answerAfterMs: 1_500 });
+    mail = await startMailServer({ name: 'mail at stop (slow SMTP)', answerAfterMs: 1_500, env: PRODUCTION_SERVER });
     const email = await signUp(mail);
     const started = Date.now();
     const exit = await mail.app.stop('SIGTERM', { timeoutMs: 20_000 });
@@ -43,7 +46,7 @@ describe('mail being sent when the server is told to stop', () => {
   });
 
   it('an SMTP server that never answers holds the stop 4 s at most, then the server exits by itself and says so', async () => {
-    mail = await startMailServer({ name: 'mail at stop (stuck SMTP)', answerAfterMs: 120_000 });
+    mail = await startMailServer({ name: 'mail at stop (stuck SMTP)', answerAfterMs: 120_000, env: PRODUCTION_SERVER });
     const email = await signUp(mail);
     const started = Date.now();
     const exit = await mail.app.stop('SIGTERM', { timeoutMs: 30_000 });
