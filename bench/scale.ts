@@ -324,14 +324,7 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
     const memory = sampleMemory(target.pid);
     const vacuum = sampleAutovacuum(databaseUrl);
     const cpuBefore = { server: cpuSeconds(target.pid), postgres: postgresCpu() };
-    const result = await runLoad({
-      url: target.url,
-      path: PACKAGE_PATH,
-      connections: options.connections,
-      durationSeconds: options.durationSeconds,
-      headers: { authorization: `Token ${auth}` },
-      body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
-    });
+    const result = await packages(target, auth, next, options.durationSeconds);
     // CPU per accepted package, the server's worker and every PostgreSQL process (only this side is under load): what
     // the database's size costs each package, which the machine's noise in req/s can hide.
     const served = Math.max(1, result.requests);
@@ -341,40 +334,26 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
     };
     return { ...result, peakRssMb: peak(memory.stop()), autovacuum: await vacuum.stop(), cpuUs };
   };
-  const warmUp = (target: ServerProcess, auth: string, prefix: string) => {
-    const next = uniqueIds(prefix);
-    return runLoad({ url: target.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds: 3, headers: { authorization: `Token ${auth}` }, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) });
-  };
+  const packages = (target: ServerProcess, auth: string, next: () => string, durationSeconds: number) =>
+    runLoad({ url: target.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds, headers: { authorization: `Token ${auth}` }, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) });
   const empty = await options.startServer(options.emptyDatabaseUrl);
   try {
-    const scaleIds = uniqueIds('SA');
-    const emptyIds = uniqueIds('EA');
-    await warmUp(server, token, 'SW');
-    await warmUp(empty, options.emptyToken, 'EW');
-    const waited = await waitForQuietVacuum([data.url, options.emptyDatabaseUrl]);
-    log(`  acceptance: waited ${Math.round(waited.ms / 1000)} s for autovacuum to finish${waited.still.length > 0 ? ` (still running: ${waited.still.join(', ')})` : ''}`);
     type Run = Awaited<ReturnType<typeof load>>;
-    const scaleRuns: Run[] = [];
-    const emptyRuns: Run[] = [];
-    const atScale = async (round: number) => {
-      const run = await load(server, token, scaleIds, data.url);
-      log(`  acceptance at scale, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
-      scaleRuns.push(run);
-    };
-    const onEmpty = async (round: number) => {
-      const run = await load(empty, options.emptyToken, emptyIds, options.emptyDatabaseUrl);
-      log(`  acceptance, empty database, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
-      emptyRuns.push(run);
-    };
+    const sides = [
+      { label: 'acceptance at scale', target: server, auth: token, databaseUrl: data.url, ids: uniqueIds('SA'), warmUp: uniqueIds('SW'), runs: [] as Run[] },
+      { label: 'acceptance, empty database', target: empty, auth: options.emptyToken, databaseUrl: options.emptyDatabaseUrl, ids: uniqueIds('EA'), warmUp: uniqueIds('EW'), runs: [] as Run[] },
+    ];
+    for (const side of sides) await packages(side.target, side.auth, side.warmUp, 3);
+    const waited = await waitForQuietVacuum(sides.map((side) => side.databaseUrl));
+    log(`  acceptance: waited ${Math.round(waited.ms / 1000)} s for autovacuum to finish${waited.still.length > 0 ? ` (still running: ${waited.still.join(', ')})` : ''}`);
     for (let round = 0; round < ACCEPTANCE_ROUNDS; round += 1) {
-      if (round % 2 === 0) {
-        await atScale(round);
-        await onEmpty(round);
-      } else {
-        await onEmpty(round);
-        await atScale(round);
+      for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+        const run = await load(side.target, side.auth, side.ids, side.databaseUrl);
+        log(`  ${side.label}, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
+        side.runs.push(run);
       }
     }
+    const [scaleRuns, emptyRuns] = sides.map((side) => side.runs) as [Run[], Run[]];
     return {
       scale: medianRun(scaleRuns),
       empty: medianRun(emptyRuns),
