@@ -210,7 +210,7 @@ const guardedClients = new WeakSet<pg.ClientBase>();
  * COPY cannot take): the cheapest bulk write PostgreSQL parses, for a writer whose rows outnumber everything else's
  * (the request log, lib/request-log/writer.ts). Needs one connection, not a pool: COPY holds it until the end.
  */
-export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string): Promise<void> {
+export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string | Buffer): Promise<void> {
   const query = statement.toQuery();
   if (query.values.length > 0) throw new Error('a COPY statement takes no parameters');
   // A backend that dies mid-COPY (a restart, pg_terminate_backend) fails the COPY stream, which rejects below, and
@@ -225,6 +225,6 @@ export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, tex
   await new Promise<void>((resolve, reject) => {
     stream.on('error', reject);
     stream.on('finish', resolve);
-    stream.end(Buffer.from(text));
+    stream.end(typeof text === 'string' ? Buffer.from(text) : text);
   });
 }

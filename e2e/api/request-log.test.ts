@@ -417,4 +417,40 @@ describe('the writer, in this process', () => {
     expect(last).toMatchObject({ request_body: null, response_body: null });
     expect(last?.created_at.toISOString()).toBe('2026-11-20T10:11:12.346Z');
   });
+
+  it('writes a batch whose bodies take three and four bytes a character (the COPY buffer grows past its estimate)', async () => {
+    const account = await newAccount(`Writer wide ${suffix}`);
+    setRequestLogEnabled(true);
+    // Estimated by characters, these take up to three times as many bytes: the batch's buffer must grow, twice over.
+    const euros = '€'.repeat(6_000);
+    const parcels = '📦'.repeat(5_000);
+    const line = (n: number, requestBody: string, responseBody: string): RequestLogLine => ({
+      requestId: `req_wide_${suffix}_${n}`,
+      accountId: account.accountId,
+      environment: 'live',
+      source: 'api',
+      method: 'POST',
+      path: '/wf/package',
+      query: '',
+      status: 422,
+      durationMs: 1,
+      requestBody,
+      responseBody,
+      atMs: Date.now(),
+    });
+    recordRequest(line(0, 'small', '{}'));
+    recordRequest(line(1, euros, parcels));
+    recordRequest(line(2, parcels, euros));
+    recordRequest(line(3, 'after', '{}'));
+    await flushRequestLog();
+    const { rows } = await pgPool().query<{ request_id: string; request_body: string; request_bytes: number; response_body: string }>(
+      `SELECT request_id, request_body, request_bytes, response_body FROM request_logs WHERE account_id = $1 ORDER BY request_id`,
+      [account.accountId],
+    );
+    expect(rows.map((r) => r.request_id)).toEqual([0, 1, 2, 3].map((n) => `req_wide_${suffix}_${n}`));
+    // Cut to 16 KB on a character boundary: 5,461 euros (3 bytes each), 4,096 parcels (4 bytes each).
+    expect(rows[1]).toMatchObject({ request_body: '€'.repeat(5_461), request_bytes: 18_000, response_body: '📦'.repeat(4_096) });
+    expect(rows[2]).toMatchObject({ request_body: '📦'.repeat(4_096), request_bytes: 20_000, response_body: '€'.repeat(5_461) });
+    expect(rows[3]).toMatchObject({ request_body: 'after', response_body: '{}' });
+  });
 });
