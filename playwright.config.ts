@@ -1,10 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_EMBEDDED_DIR } from './e2e/database';
 import { findChromium } from './scripts/test-tools.mjs';
 
 // e2e: `npm run build && npm run test:e2e`. One production server (`npm start`, the supervisor with one
 // worker; E2E_APP_WORKERS to change it) on a free port, with
-// DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or the embedded
-// PostgreSQL otherwise. Projects: `api` drives the HTTP API with the request fixture only; `browser`
+// DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or an embedded
+// PostgreSQL of its own otherwise (.data/postgres-e2e; the app's own, .data/postgres, is left alone). Projects: `api` drives the HTTP API with the request fixture only; `browser`
 // drives the portal in the Chromium scripts/test-tools.mjs finds: CHROMIUM_PATH, else Playwright's own
 // (`npx playwright install chromium`), else the system's `chromium` (`npm run test:e2e` stops before
 // anything runs, naming the install command, when there is none).
@@ -85,6 +86,8 @@ export default defineConfig({
       APP_URL: baseURL,
       MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: '100000',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      // Without a DATABASE_URL, an embedded PostgreSQL of the suite's own (e2e/database.ts says why).
+      EMBEDDED_PG_DIR: E2E_EMBEDDED_DIR,
       // Production on a DATABASE_URL needs the key webhook secrets are encrypted under. A fixed one for
       // tests only, so runs on the same database agree; the embedded default keeps its own in .data/.
       ...((process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL) && !process.env.WEBHOOK_SECRETS_KEY

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
-import { createDatabase, dropDatabase, ensureDatabase } from '../../scripts/database.mjs';
+import { createDatabase, dropDatabase } from '../../scripts/database.mjs';
+import { e2eDatabaseUrl } from '../database';
 import { migrateDeploy } from '../../scripts/migrate.mjs';
 import { startApp, type AppProcess } from '../api/support/spawn';
 import { uniqueUser } from '../fixtures';
@@ -72,7 +73,7 @@ test.describe.configure({ timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  serverUrl = process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL ?? (await ensureDatabase()).url;
+  serverUrl = await e2eDatabaseUrl();
   databaseName = `carrier_trust_${process.pid}_${Date.now()}`;
   databaseUrl = await createDatabase(serverUrl, databaseName);
   await migrateDeploy(databaseUrl);

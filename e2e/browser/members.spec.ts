@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import { ensureDatabase } from '../../scripts/database.mjs';
+import { e2eDatabaseUrl } from '../database';
 import { expect, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
 
 // Members and roles in the portal (issue 18, docs/decisions/teams.md): a viewer is offered only what it can use and
@@ -11,7 +11,7 @@ import { expect, portalApi, portalUrl, screenshots, test, uniqueUser } from '../
 
 async function addMember(accountId: string, role: string) {
   const user = uniqueUser(role);
-  const url = process.env.E2E_DATABASE_URL ?? process.env.DATABASE_URL ?? (await ensureDatabase()).url;
+  const url = await e2eDatabaseUrl();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
