@@ -1,7 +1,7 @@
 'use client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { PortalError } from '@/lib/portal/fetcher';
+import { isClientError } from '@/lib/portal/fetcher';
 
 /** Client-side data: one QueryClient per browser tab. Client errors (4xx) are not retried. */
 export function Providers({ children }: { children: ReactNode }) {
@@ -12,7 +12,7 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             staleTime: 15_000,
             refetchOnWindowFocus: false,
-            retry: (count, error) => !(error instanceof PortalError && error.status < 500) && count < 2,
+            retry: (count, error) => !isClientError(error) && count < 2,
           },
           mutations: { retry: false },
         },

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, LoadingBlock, PageHeader } from '@/components/ui';
-import { PortalError } from '@/lib/portal/fetcher';
+import { isClientError, PortalError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 import type { TRequestLogEntry, TRequestResource } from '@/lib/schemas/request-log';
 import { StatusCode } from './request-list';
@@ -59,7 +59,8 @@ export function RequestDetailView({ requestId }: { requestId: string }) {
     queryKey: portal.key('request', requestId),
     queryFn: ({ signal }) => portal.fetch<TRequestLogEntry>(`/portal-api/requests/${encodeURIComponent(requestId)}`, { signal }),
     // A line is written within a second of its answer: a link followed at once from an error may arrive first.
-    retry: (count, error) => (error instanceof PortalError && error.status === 404 ? count < 3 : !(error instanceof PortalError && error.status < 500) && count < 2),
+    retry: (count, error) =>
+      error instanceof PortalError && error.status === 404 ? count < 3 : !isClientError(error) && count < 2,
     retryDelay: 700,
   });
 
@@ -115,7 +116,10 @@ export function RequestDetailView({ requestId }: { requestId: string }) {
                   <li key={`${resource.type}-${resource.id}`}>
                     {kind.label}{' '}
                     {kind.href ? (
-                      <PortalLink href={kind.href(resource.id)} className="break-all font-mono text-brand-700 underline underline-offset-2">
+                      <PortalLink
+                        href={kind.href(resource.id)}
+                        className="break-all font-mono text-brand-700 underline underline-offset-2"
+                      >
                         {resource.id}
                       </PortalLink>
                     ) : (

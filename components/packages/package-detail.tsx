@@ -9,7 +9,7 @@ import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
-import { PortalError } from '@/lib/portal/fetcher';
+import { isClientError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
 import type { TEventList, TPackage } from '@/lib/portal-lifecycle/types';
 
@@ -39,7 +39,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
   const pkg = useQuery({
     queryKey: portal.key('package', trackingNumber),
     queryFn: ({ signal }) => portal.fetch<TPackage>(path, { signal }),
-    retry: (count, error) => !(error instanceof PortalError && error.status < 500) && count < 2,
+    retry: (count, error) => !isClientError(error) && count < 2,
   });
   const events = useQuery({
     queryKey: portal.key('package-events', trackingNumber),

@@ -26,7 +26,7 @@ import {
 } from '@/components/ui';
 import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { formatDateTime } from '@/lib/portal/format';
-import { applyFieldErrors } from '@/lib/portal/fetcher';
+import { applyFieldErrors, PortalError } from '@/lib/portal/fetcher';
 import {
   ZCreateInvitationRequest,
   type TCreateInvitationRequest,
@@ -53,7 +53,8 @@ function InviteForm() {
   });
   const { errors } = form.formState;
   const invite = useMutation({
-    mutationFn: (values: TCreateInvitationRequest) => portal.fetch<TInvitationCreatedResponse>('/portal-api/invitations', { body: values }),
+    mutationFn: (values: TCreateInvitationRequest) =>
+      portal.fetch<TInvitationCreatedResponse>('/portal-api/invitations', { body: values }),
     onSuccess: (answer) => {
       setSent(answer);
       form.reset({ email: '', role: form.getValues('role') });
@@ -111,12 +112,30 @@ function InviteForm() {
   );
 }
 
-function RevokeInvitation({ invitation }: { invitation: TInvitationView }) {
+/** A refusal that means this page's list is out of date: the invitation was accepted (409) or is gone (404) since it loaded. */
+const overtaken = (error: unknown): error is PortalError =>
+  error instanceof PortalError && (error.status === 409 || error.status === 404);
+
+function RevokeInvitation({
+  invitation,
+  onOvertaken,
+}: {
+  invitation: TInvitationView;
+  onOvertaken: (error: PortalError) => void;
+}) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: () => portal.fetch(`/portal-api/invitations/${encodeURIComponent(invitation.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('invitations') }),
+    onError: (error) => {
+      if (!overtaken(error)) return;
+      // A tab left open while the invitee accepted: the lists are refreshed (this row goes, the member appears), and
+      // the answer is said above the list, since the row it was asked from is about to go.
+      onOvertaken(error);
+      void queryClient.invalidateQueries({ queryKey: portal.key('invitations') });
+      void queryClient.invalidateQueries({ queryKey: portal.key('members') });
+    },
   });
   return (
     <ConfirmInline
@@ -125,58 +144,86 @@ function RevokeInvitation({ invitation }: { invitation: TInvitationView }) {
       confirmLabel="Confirm revoke"
       busy={revoke.isPending}
       onConfirm={() => revoke.mutate()}
-      error={revoke.error}
+      error={overtaken(revoke.error) ? null : revoke.error}
     />
   );
 }
 
 function PendingInvitations() {
   const portal = usePortalEnvironment();
+  const [refused, setRefused] = useState<PortalError | null>(null);
   const invitations = useQuery({
     queryKey: portal.key('invitations'),
     queryFn: ({ signal }) => portal.fetch<TInvitationListResponse>('/portal-api/invitations', { signal }),
   });
   if (invitations.isPending) return <LoadingBlock label="Loading invitations" />;
-  if (invitations.isError) return <ErrorState title="The invitations could not be loaded" error={invitations.error} onRetry={() => void invitations.refetch()} />;
+  if (invitations.isError)
+    return (
+      <ErrorState
+        title="The invitations could not be loaded"
+        error={invitations.error}
+        onRetry={() => void invitations.refetch()}
+      />
+    );
   const rows = invitations.data.invitations;
-  if (rows.length === 0) return <EmptyState title="No open invitations">Invitations you send appear here until they are accepted, revoked or expire.</EmptyState>;
+  const notice = refused ? (
+    <FocusOnMount focusKey={refused} className="mb-3 focus:outline-none">
+      <Alert tone="danger">
+        Not revoked: {refused.message}
+        <RequestLink error={refused} />
+      </Alert>
+    </FocusOnMount>
+  ) : null;
+  if (rows.length === 0) {
+    return (
+      <>
+        {notice}
+        <EmptyState title="No open invitations">
+          Invitations you send appear here until they are accepted, revoked or expire.
+        </EmptyState>
+      </>
+    );
+  }
   return (
-    <Table label="Open invitations">
-      <thead>
-        <tr>
-          <Th>E-mail</Th>
-          <Th className="hidden sm:table-cell">Role</Th>
-          <Th className="hidden md:table-cell">Invited by</Th>
-          <Th className="hidden sm:table-cell">Expires</Th>
-          <Th>
-            <span className="sr-only">Actions</span>
-          </Th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <Tr key={row.id}>
-            <Td>
-              <span className="block max-w-[18rem] whitespace-normal break-all sm:min-w-[10rem]">{row.email}</span>
-              {/* On a phone the role and the expiry go under the e-mail, so that the row fits its width. */}
-              <span className="mt-1 block whitespace-normal text-xs text-slate-600 sm:hidden">
-                <Badge tone="info">{row.role}</Badge> · expires {formatDateTime(row.expiresAt)}
-              </span>
-            </Td>
-            <Td className="hidden sm:table-cell">
-              <Badge tone="info">{row.role}</Badge>
-            </Td>
-            <Td className="hidden md:table-cell">
-              <span className="block max-w-[16rem] whitespace-normal break-all">{row.invitedBy ?? '—'}</span>
-            </Td>
-            <Td className="hidden sm:table-cell">{formatDateTime(row.expiresAt)}</Td>
-            <Td className="text-right">
-              <RevokeInvitation invitation={row} />
-            </Td>
-          </Tr>
-        ))}
-      </tbody>
-    </Table>
+    <>
+      {notice}
+      <Table label="Open invitations">
+        <thead>
+          <tr>
+            <Th>E-mail</Th>
+            <Th className="hidden sm:table-cell">Role</Th>
+            <Th className="hidden md:table-cell">Invited by</Th>
+            <Th className="hidden sm:table-cell">Expires</Th>
+            <Th>
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <Tr key={row.id}>
+              <Td>
+                <span className="block max-w-[18rem] whitespace-normal break-all sm:min-w-[10rem]">{row.email}</span>
+                {/* On a phone the role and the expiry go under the e-mail, so that the row fits its width. */}
+                <span className="mt-1 block whitespace-normal text-xs text-slate-600 sm:hidden">
+                  <Badge tone="info">{row.role}</Badge> · expires {formatDateTime(row.expiresAt)}
+                </span>
+              </Td>
+              <Td className="hidden sm:table-cell">
+                <Badge tone="info">{row.role}</Badge>
+              </Td>
+              <Td className="hidden md:table-cell">
+                <span className="block max-w-[16rem] whitespace-normal break-all">{row.invitedBy ?? '—'}</span>
+              </Td>
+              <Td className="hidden sm:table-cell">{formatDateTime(row.expiresAt)}</Td>
+              <Td className="text-right">
+                <RevokeInvitation invitation={row} onOvertaken={setRefused} />
+              </Td>
+            </Tr>
+          ))}
+        </tbody>
+      </Table>
+    </>
   );
 }
 
@@ -187,7 +234,9 @@ export function InvitationsPanel() {
     return (
       <Card>
         <CardTitle>Invitations</CardTitle>
-        <p className="mt-1 text-sm text-slate-600">Owners and admins invite people to {account.name}. Your role here is {myRole}.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Owners and admins invite people to {account.name}. Your role here is {myRole}.
+        </p>
       </Card>
     );
   }

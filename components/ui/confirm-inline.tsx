@@ -40,7 +40,8 @@ export function ConfirmInline({
         Cancel
       </Button>
       {error ? (
-        <span role="alert" className="text-sm text-red-700">
+        // Its own line under the buttons, wrapping: a table cell (whitespace-nowrap) would cut it off on a phone.
+        <span role="alert" className="basis-full whitespace-normal text-sm text-red-700">
           {error.message}
           <RequestLink error={error} />
         </span>

@@ -3,6 +3,7 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { e2eDatabaseUrl } from '../database';
 import { expect, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
+import { linkFromOutbox } from '../outbox';
 
 // Members and roles in the portal (issue 18, docs/decisions/teams.md): a viewer is offered only what it can use and
 // told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
@@ -143,4 +144,54 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await viewer.goto(portalUrl('test', '/dashboard'));
   await expect(viewer).toHaveURL(/\/sign-in/);
   await context.close();
+});
+
+test('a stale tab that revokes an invitation accepted meanwhile is told why, beside the button, with its request', async ({
+  freshPage: owner,
+  browser,
+}, testInfo) => {
+  // Two sign-ups' worth of argon2 (the owner's, the invitee's) on a shared loaded machine.
+  test.setTimeout(180_000);
+  const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as { account: { name: string } };
+  const email = `stale-${Date.now().toString(36)}@e2e.example`;
+
+  // The owner invites, and starts to revoke: the confirmation is up in this tab, which is not reloaded from here on.
+  await owner.goto(portalUrl('test', '/members'));
+  await owner.getByLabel('E-mail').fill(email);
+  await owner.getByRole('button', { name: 'Send invitation' }).click();
+  const row = owner.getByRole('region', { name: 'Open invitations' }).getByRole('row').filter({ hasText: email });
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: `Revoke the invitation to ${email}` }).click();
+  await expect(row.getByRole('button', { name: 'Confirm revoke' })).toBeFocused();
+
+  // Meanwhile the invitee accepts, in a browser of their own.
+  const origin = new URL(owner.url()).origin;
+  const link = new URL(
+    await linkFromOutbox(origin, email, { subject: `You are invited to join ${session.account.name} on Carrier`, path: '/invitations/accept' }),
+  );
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
+  const invitee = await context.newPage();
+  await invitee.goto(link.pathname + link.search);
+  await invitee.getByLabel('Password').fill('an invitee password 1');
+  await invitee.getByRole('button', { name: 'Create user and join' }).click();
+  await expect(invitee.getByText(`You joined ${session.account.name} as operator.`)).toBeVisible({ timeout: 30_000 });
+  await context.close();
+
+  // The stale tab confirms: refused (409). The lists catch up (the row goes, the new member is listed), and the answer
+  // is said above the invitations, with the link to its request in the log.
+  await row.getByRole('button', { name: 'Confirm revoke' }).click();
+  const refusal = owner.getByTestId('invitations-panel').getByRole('alert');
+  await expect(refusal).toContainText('Not revoked: This invitation was already accepted: remove the member on the Members page instead.');
+  await expect(owner.locator(':focus')).toContainText('Not revoked');
+  await expect(row).toHaveCount(0);
+  await expect(owner.getByRole('region', { name: 'Member list' })).toContainText(email);
+  const requestLink = refusal.getByRole('link');
+  await expect(requestLink).toHaveAttribute('href', /^\/test\/logs\/[^/]+$/);
+  await screenshots(owner, testInfo, 'members-revoke-refused', () => expect(refusal).toBeVisible());
+
+  // The link opens the refused request's line.
+  await requestLink.click();
+  await expect(owner.getByRole('heading', { level: 1 })).toHaveText(/^DELETE \/invitations\/[0-9a-f-]{36}$/);
+  await expect(owner.getByRole('main')).toContainText(/409\s*conflict/);
+  await expect(owner.getByRole('region', { name: 'Response' })).toContainText('This invitation was already accepted');
 });

@@ -58,7 +58,10 @@ test.describe('API tokens', () => {
     await expect.poll(async () => (await api.post(`${apiBase.test}/wf/rate`, rateBody)).status(), { timeout: 15_000 }).toBe(401);
   });
 
-  test('a token with chosen scopes: listed with them and its creator, and held to them by the API', async ({ freshPage: page, request }, testInfo) => {
+  test('a token with chosen scopes: listed with them and its creator, and held to them by the API', async ({
+    freshPage: page,
+    request,
+  }, testInfo) => {
     await page.goto('/test/tokens');
     await page.getByLabel('Token name').fill('Rate shop');
     await expect(page.getByRole('radio', { name: /Full access/ })).toBeChecked();
@@ -115,5 +118,44 @@ test.describe('API tokens', () => {
     await switchEnvironment(page, 'live');
     await expect(page.getByTestId('token-row').filter({ hasText: 'Live only' })).toBeVisible();
     await switchEnvironment(page, 'test');
+  });
+
+  test('a revoke that gets no answer says so beside its button, on a phone too, and can be tried again', async ({
+    freshPage: page,
+    request,
+  }, testInfo) => {
+    await page.goto('/test/tokens');
+    await page.getByLabel('Token name').fill('Dock scanner');
+    await page.getByRole('button', { name: 'Create test token' }).click();
+    const token = (await page.getByTestId('new-token-value').textContent())!.trim();
+    const row = page.getByTestId('token-row').filter({ hasText: 'Dock scanner' });
+
+    // The network drops the revoke: no answer at all, so nothing the server said to show.
+    await page.route('**/portal-api/tokens/*', (route) =>
+      route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue(),
+    );
+    await row.getByRole('button', { name: 'Revoke token Dock scanner' }).click();
+    await row.getByRole('button', { name: 'Confirm revoke' }).click();
+    const error = row.getByRole('alert');
+    await expect(error).toHaveText('The server could not be reached. Check your connection, then try again.');
+    await expect(error.getByRole('link')).toHaveCount(0);
+    await expect(row).not.toContainText('Revoked');
+    await screenshots(page, testInfo, 'tokens-revoke-no-answer', () => expect(error).toBeVisible());
+    // On a phone the message wraps inside the page: nothing of it is cut off or scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const box = (await error.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    expect((await authed(request, token).post(`${apiBase.test}/wf/rate`, rateBody)).status()).toBe(200);
+
+    // The network is back: the same button revokes it.
+    await page.unroute('**/portal-api/tokens/*');
+    await row.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expect(row).toContainText('Revoked');
+    await expect
+      .poll(async () => (await authed(request, token).post(`${apiBase.test}/wf/rate`, rateBody)).status(), { timeout: 15_000 })
+      .toBe(401);
   });
 });

@@ -35,6 +35,14 @@ export class PortalError extends Error {
   }
 }
 
+/**
+ * A refusal a retry would only repeat (4xx). Not a 5xx, nor a request that got no answer (status 0): queries retry
+ * those.
+ */
+export function isClientError(error: unknown): boolean {
+  return error instanceof PortalError && error.status >= 400 && error.status < 500;
+}
+
 export function csrfToken(): string {
   if (typeof document === 'undefined') return '';
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
@@ -53,8 +61,26 @@ export interface PortalFetchOptions {
 }
 
 /** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
+/**
+ * What a request that got no answer at all says (the network is down, the server restarting): the browser's own
+ * words ("Failed to fetch", "NetworkError when attempting to fetch resource.") tell a person nothing.
+ */
+export const NO_ANSWER_MESSAGE = 'The server could not be reached. Check your connection, then try again.';
+
 export async function portalFetch<T>(path: string, options: PortalFetchOptions = {}): Promise<T> {
-  const response = await fetch(path, {
+  let response: Response;
+  try {
+    response = await send(path, options);
+  } catch (error) {
+    // An abort is the caller's (a page left, a newer query replacing this one): passed on as it is.
+    if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error;
+    throw new PortalError(0, { error: { code: 'no_answer', message: NO_ANSWER_MESSAGE } });
+  }
+  return read<T>(path, response, options);
+}
+
+function send(path: string, options: PortalFetchOptions): Promise<Response> {
+  return fetch(path, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: {
       accept: 'application/json',
@@ -67,6 +93,9 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
     credentials: 'same-origin',
     signal: options.signal,
   });
+}
+
+async function read<T>(path: string, response: Response, options: PortalFetchOptions): Promise<T> {
   // A 204 (DELETE /portal-api/webhooks/{id}, as the API answers it) has no body to read.
   if (response.status === 204) return undefined as T;
   const text = await response.text();
@@ -82,7 +111,12 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
       // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign(`/sign-in?next=${encodeURIComponent(window.location.pathname)}`);
     }
-    throw new PortalError(response.status, body, response.headers.get('x-request-id'), response.headers.get(REQUEST_LOGGED_HEADER) === '1');
+    throw new PortalError(
+      response.status,
+      body,
+      response.headers.get('x-request-id'),
+      response.headers.get(REQUEST_LOGGED_HEADER) === '1',
+    );
   }
   options.onHeaders?.(response.headers);
   return body as T;
