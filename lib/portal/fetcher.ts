@@ -60,42 +60,34 @@ export interface PortalFetchOptions {
   account?: string;
 }
 
-/** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
 /**
  * What a request that got no answer at all says (the network is down, the server restarting): the browser's own
  * words ("Failed to fetch", "NetworkError when attempting to fetch resource.") tell a person nothing.
  */
 export const NO_ANSWER_MESSAGE = 'The server could not be reached. Check your connection, then try again.';
 
+/** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
 export async function portalFetch<T>(path: string, options: PortalFetchOptions = {}): Promise<T> {
   let response: Response;
   try {
-    response = await send(path, options);
+    response = await fetch(path, {
+      method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        accept: 'application/json',
+        'x-csrf-token': csrfToken(),
+        ...(options.environment ? { [ENVIRONMENT_HEADER]: options.environment } : {}),
+        ...(options.account ? { [ACCOUNT_HEADER]: options.account } : {}),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
   } catch (error) {
     // An abort is the caller's (a page left, a newer query replacing this one): passed on as it is.
     if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error;
     throw new PortalError(0, { error: { code: 'no_answer', message: NO_ANSWER_MESSAGE } });
   }
-  return read<T>(path, response, options);
-}
-
-function send(path: string, options: PortalFetchOptions): Promise<Response> {
-  return fetch(path, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers: {
-      accept: 'application/json',
-      'x-csrf-token': csrfToken(),
-      ...(options.environment ? { [ENVIRONMENT_HEADER]: options.environment } : {}),
-      ...(options.account ? { [ACCOUNT_HEADER]: options.account } : {}),
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    credentials: 'same-origin',
-    signal: options.signal,
-  });
-}
-
-async function read<T>(path: string, response: Response, options: PortalFetchOptions): Promise<T> {
   // A 204 (DELETE /portal-api/webhooks/{id}, as the API answers it) has no body to read.
   if (response.status === 204) return undefined as T;
   const text = await response.text();
