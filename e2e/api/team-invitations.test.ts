@@ -196,6 +196,32 @@ describe('inviting a new user', () => {
     expect(await db.user.count({ where: { email } })).toBe(1);
     expect(await db.membership.count({ where: { accountId: owner.accountId, user: { email } } })).toBe(1);
   });
+
+  it('a revoke racing the accept of the same invitation: exactly one wins, and the loser says why', async () => {
+    for (let race = 0; race < 4; race++) {
+      // An account of its own each time: invitations an account may send in an hour are limited.
+      const owner = await signUp(`RevokeRace${race}`);
+      const email = newEmail(`revoke-race-${race}`);
+      const { token, id } = await invitedLink(owner, email, 'operator');
+      const [accepted, revoked] = await Promise.all([
+        accept({ token, password: `race-password-${race}-long` }),
+        portal(owner.cookie, 'DELETE', `/portal-api/invitations/${id}`),
+      ]);
+      const member = await db.membership.count({ where: { accountId: owner.accountId, user: { email } } });
+      if (accepted.status === 200) {
+        // The accept won: the revoke is refused (409, what a stale tab shows), and the member stays.
+        expect(revoked.status, revoked.text).toBe(409);
+        expect(revoked.json.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('already accepted') });
+        expect(member).toBe(1);
+      } else {
+        // The revoke won: the accept is refused as revoked, and nobody joined.
+        expect(revoked.status, revoked.text).toBe(200);
+        expect(accepted.status, accepted.text).toBe(410);
+        expect(accepted.json.error.state).toBe('revoked');
+        expect(member).toBe(0);
+      }
+    }
+  });
 });
 
 describe('an existing user accepts, switches between the two accounts, and sees each one’s data only', () => {
