@@ -2,7 +2,7 @@
 // Not in the default set:
 //   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only request-log: rate and package with the request log on against off (RL_ROUNDS rounds each, 3 by default,
-//   alternated), and rate with the log off beside a busy loop (the calibration row)
+//   alternated; RL_KINDS=rate or package for one of them), and rate with the log off beside a busy loop (the calibration row)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 (CORES_ROUNDS rounds each, 3 by default, alternated)
 //   and memory per worker; the load from wrk when it is installed (apt install wrk), else autocannon
 //   [--load-generator wrk|autocannon]
@@ -499,7 +499,9 @@ try {
       { name: 'Rate', load: { path: RATE_PATH, connections: Number(args['rate-connections']), headers: auth, body: RATE_BODY } },
       { name: 'Package manifest', load: { path: PACKAGE_PATH, connections: Number(args['package-connections']), headers: auth, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) } },
     ];
-    for (const kind of kinds) {
+    // RL_KINDS=rate or =package measures one of the two alone (its rows only).
+    const chosen = (process.env.RL_KINDS ?? 'rate,package').split(',');
+    for (const kind of kinds.filter((k) => chosen.includes(k.name === 'Rate' ? 'rate' : 'package'))) {
       const off: Measured[] = [];
       const on: Measured[] = [];
       // Rate only: the log off with a busy loop on the machine (the calibration below).
