@@ -117,6 +117,9 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
    * worker lives) is gone: cut every attempt short before anyone may retake its message, and take a new id.
    */
   function fence(reason: 'stale' | 'connection'): void {
+    // Stopped beating on purpose (stop(), every attempt ended, the worker retired): the heartbeat connection that
+    // closes next is the stop's own doing, not a loss to cut attempts for or to warn about.
+    if (stopping && !beating) return;
     if (reason === 'stale' && beatSentAt === 0) return;
     if (reason === 'stale' && alive()) {
       // A timer may fire a millisecond early: look again when the heartbeat is really too old.
