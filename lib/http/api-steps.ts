@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertAddressNotBlocked, recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
+import { recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken, type AuthContext } from '@/lib/auth/authenticate-token';
 import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
 import { looksLikeToken, parseAuthorization } from '@/lib/auth/tokens';
@@ -49,8 +49,8 @@ export function routeAccess(route: Route): Record<string, RouteAccess> {
 }
 
 /**
- * The caller, in the pipeline's order: the address's block (too many failed authentications), the
- * token (a failure counted against the address), the token's rate, then its scope (403 insufficient_scope).
+ * The caller, in the pipeline's order: the token (a failure counted against the address, and 429 once the
+ * address has failed too often; a valid token is never refused for its address), the token's rate, then its scope (403 insufficient_scope).
  * Shipper routes take shipper tokens (authenticateToken); /ops/… routes take carrier operations tokens only.
  * The wrong kind of valid-looking token is 403: it is known who is asking, and this is not theirs to call.
  */
@@ -63,7 +63,6 @@ export async function authenticateRequest(
   /** Told who is asking as soon as the token is known: a request refused for its rate is still the account's (its request log). */
   identified?: (auth: AuthContext) => void,
 ): Promise<AuthContext> {
-  assertAddressNotBlocked(remoteAddress);
   const auth = await authenticateCaller(route, environment, authorization).catch(async (error: unknown) => {
     if (error instanceof AppError && error.code === 'unauthorized') await recordAuthFailure(remoteAddress);
     throw error;
