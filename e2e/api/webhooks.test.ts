@@ -205,6 +205,17 @@ describe('POST /webhooks', () => {
     expect(error.message).toContain('16');
     await register(shipper, 'live'); // the other environment has its own count
   });
+
+  it('holds the cap when 24 creations race: exactly 16 made, the rest 409', async () => {
+    const shipper = await newAccount('Racing');
+    const results = await Promise.all(
+      Array.from({ length: 24 }, () => call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(16);
+    for (const refused of results.filter((r) => r.status !== 201)) expectError(refused, 409, 'conflict');
+    const listed = await call('/webhooks', { method: 'GET', token: shipper.tokens.test });
+    expect(listed.json.data).toHaveLength(16);
+  });
 });
 
 describe('authentication and methods', () => {

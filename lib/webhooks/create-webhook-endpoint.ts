@@ -23,16 +23,16 @@ export async function createWebhookEndpoint(options: {
 }) {
   const { accountId, environment, request } = options;
   await checkEndpointUrl(request.url);
-  const count = await db.webhookEndpoint.count({ where: { accountId, environment } });
-  if (count >= MAX_ENDPOINTS) {
-    throw new AppError(
-      'conflict',
-      `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`,
-    );
-  }
   const secret = generateWebhookSecret();
   const id = newId('we');
   const endpoint = await db.$transaction(async (tx) => {
+    // Concurrent creations for one account and environment queue on this lock until the first commits, so the
+    // count below sees every endpoint already made: a count outside it let 24 parallel requests past a cap of 16.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${accountId}:${environment}`}, 0))`;
+    const count = await tx.webhookEndpoint.count({ where: { accountId, environment } });
+    if (count >= MAX_ENDPOINTS) {
+      throw new AppError('conflict', `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`);
+    }
     const created = await tx.webhookEndpoint.create({
       data: {
         id,
