@@ -149,3 +149,28 @@ describe('GET /events', () => {
     expectError(await call('/events', { method: 'GET', token: acme.tokens.live, env: 'test' }), 401, 'wrong_environment');
   });
 });
+
+describe('order', () => {
+  it('lists the events one transaction wrote in the order they were written, newest first, page after page', async () => {
+    const shipper = await newAccount('Ordered');
+    const hook = await call('/webhooks', {
+      token: shipper.tokens.test,
+      body: { url: PUBLIC_URL, events: ['package.received', 'package.in_transit', 'package.out_for_delivery', 'package.delivered'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const numbers = [1, 2, 3].map((n) => `ORD${suffix}${n}`);
+    for (const trackingNumber of numbers) {
+      expect((await call('/wf/package', { token: shipper.tokens.test, body: packageSample(trackingNumber) })).status).toBe(200);
+      // One simulate call walks every state in one transaction: four events with one created_at.
+      const walked = await call(`/packages/${trackingNumber}/simulate`, { token: shipper.tokens.test, body: { status: 'delivered' } });
+      expect(walked.status, walked.text).toBe(200);
+    }
+    const walk = ['package.delivered', 'package.out_for_delivery', 'package.in_transit', 'package.received', 'package.sorting'];
+    for (const limit of [100, 1, 3]) {
+      const events = await all(shipper, `limit=${limit}`);
+      expect(events.map((e) => e.type)).toEqual([...walk, ...walk, ...walk]);
+      const subjects = events.map((e) => (e.type === 'package.sorting' ? (e.data.tracking_numbers as string[])[0] : e.data.tracking_number));
+      expect(subjects).toEqual([...numbers].reverse().flatMap((n) => walk.map(() => n)));
+    }
+  });
+});

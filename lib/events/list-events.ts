@@ -9,8 +9,9 @@ import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { messageBody } from '@/lib/webhooks/deliver-message';
 
 // The events API (GET /events, GET /events/{id}): the outbox's events of one account and environment, newest first.
-// Each page walks the index (account_id, environment, created_at, id), or with ?type= the one with event_type
-// before created_at (migration 20261123215627_webhook_events_pages), from the cursor: no OFFSET, no count.
+// Events of one transaction share created_at; seq, the order they were written, breaks the tie, so a package's
+// received always lists after its delivered in a newest-first page. Each page walks the index (account_id,
+// environment, created_at, seq), or with ?type= the one with event_type before created_at, from the cursor.
 
 interface Scope {
   accountId: string;
@@ -23,6 +24,7 @@ interface EventRow {
   payload: unknown;
   is_test: boolean;
   created_at: Date;
+  seq: string;
 }
 
 function present(row: EventRow): TWebhookEvent {
@@ -43,25 +45,25 @@ const scoped = (scope: Scope) =>
 
 export async function listEvents(options: Scope & { query: TListEventsQuery }): Promise<TWebhookEventList> {
   const { query } = options;
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'numeric');
   const where: Sql<never>[] = [scoped(options)];
   if (query.type) where.push(sql`e.event_type = ${query.type}`);
   if (query.from) where.push(sql`e.created_at >= ${dayStart(query.from)}`);
   if (query.to) where.push(sql`e.created_at < ${dayStart(query.to, 1)}`);
-  if (cursor) where.push(sql`(e.created_at, e.id) < (${cursor.t}::timestamptz, ${cursor.i})`);
+  if (cursor) where.push(sql`(e.created_at, e.seq) < (${cursor.t}::timestamptz, ${cursor.i}::bigint)`);
   const rows = await queryRows(
     pgPool(),
-    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at FROM webhook_events e
+    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at, e.seq::text AS seq FROM webhook_events e
                   WHERE ${sql.join(where, sql` AND `)}
-                  ORDER BY e.created_at DESC, e.id DESC LIMIT ${query.limit + 1}`,
+                  ORDER BY e.created_at DESC, e.seq DESC LIMIT ${query.limit + 1}`,
   );
-  return newestFirstPage(rows, query.limit, present);
+  return newestFirstPage(rows, query.limit, present, (row) => row.seq);
 }
 
 export async function getEvent(options: Scope & { id: string }): Promise<TWebhookEvent> {
   const row = await queryRow(
     pgPool(),
-    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at FROM webhook_events e WHERE ${scoped(options)} AND e.id = ${options.id}`,
+    sql<EventRow>`SELECT e.id, e.event_type, e.payload, e.is_test, e.created_at, e.seq::text AS seq FROM webhook_events e WHERE ${scoped(options)} AND e.id = ${options.id}`,
   );
   if (!row) throw new AppError('not_found', `No event ${options.id} in this account and environment.`);
   return present(row);

@@ -83,6 +83,8 @@ export function newestFirstPage<Row extends { created_at: Date; id: string }, It
   rows: Row[],
   limit: number,
   present: (row: Row) => Item,
+  /** The row's tie-breaker after created_at, when it is not its id. */
+  key: (row: Row) => string = (row) => row.id,
 ): { object: 'list'; data: Item[]; has_more: boolean; next_cursor: string | null } {
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
@@ -91,7 +93,7 @@ export function newestFirstPage<Row extends { created_at: Date; id: string }, It
     object: 'list',
     data: shown.map(present),
     has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: last.id }) : null,
+    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: key(last) }) : null,
   };
 }
 

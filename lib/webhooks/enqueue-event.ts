@@ -50,8 +50,10 @@ function outboxCtes(events: readonly OutboxRow[], options: { onlyIf?: Sql<unknow
       SELECT v.id, v.account_id, v.environment, v.event_type, v.payload, v.is_test
       FROM unnest(${ids}::text[], ${events.map((e) => e.accountId)}::uuid[], ${events.map((e) => e.environment)}::"Environment"[],
                   ${events.map((e) => e.eventType)}::text[], ${events.map((e) => JSON.stringify(e.payload))}::jsonb[],
-                  ${events.map((e) => e.isTest)}::boolean[]) AS v(id, account_id, environment, event_type, payload, is_test)
+                  ${events.map((e) => e.isTest)}::boolean[]) WITH ORDINALITY AS v(id, account_id, environment, event_type, payload, is_test, ordinal)
       ${options.onlyIf ? sql`WHERE ${options.onlyIf}` : sql.empty}
+      -- seq is drawn as rows are inserted: in the order the producer wrote the events.
+      ORDER BY v.ordinal
       RETURNING id, account_id, environment, event_type
     ), webhook_deliveries AS (
       INSERT INTO webhook_messages (id, event_id, endpoint_id, ordering_key, seq${options.dueInOrder ? sql`, next_attempt_at` : sql.empty})
@@ -126,17 +128,27 @@ export interface BatchWebhookEvent {
  * those of one `orderingKey` are made one at a time in that order (claim-messages.ts).
  * Run it in the transaction of the change it reports. Resolves to the number of events stored.
  */
-export async function enqueueEvents(on: Queryable, events: readonly BatchWebhookEvent[]): Promise<number> {
+export async function enqueueEvents(
+  on: Queryable,
+  events: readonly BatchWebhookEvent[],
+  /** Refuses the batch (throws before writing) when it would make more deliveries than this. */
+  limit?: { maxDeliveries: number; refuse: (deliveries: number) => Error },
+): Promise<number> {
   if (events.length === 0) return 0;
   const subscribed = await queryRows(
     on,
-    sql<{ key: string }>`SELECT DISTINCT account_id || '|' || environment || '|' || unnest(events) AS key FROM webhook_endpoints
-     WHERE account_id = ANY(${[...new Set(events.map((e) => e.accountId))]}::uuid[]) AND enabled`,
+    sql<{ key: string; endpoints: number }>`SELECT account_id || '|' || environment || '|' || event AS key, count(*)::int AS endpoints
+     FROM webhook_endpoints, unnest(events) AS event
+     WHERE account_id = ANY(${[...new Set(events.map((e) => e.accountId))]}::uuid[]) AND enabled GROUP BY 1`,
   );
   if (subscribed.length === 0) return 0;
-  const wanted = new Set(subscribed.map((r) => r.key));
-  const sent = events.filter((e) => wanted.has(`${e.accountId}|${e.environment}|${e.eventType}`));
+  const endpoints = new Map(subscribed.map((r) => [r.key, r.endpoints]));
+  const sent = events.filter((e) => endpoints.has(`${e.accountId}|${e.environment}|${e.eventType}`));
   if (sent.length === 0) return 0;
+  if (limit) {
+    const deliveries = sent.reduce((sum, e) => sum + (endpoints.get(`${e.accountId}|${e.environment}|${e.eventType}`) ?? 0), 0);
+    if (deliveries > limit.maxDeliveries) throw limit.refuse(deliveries);
+  }
   const rows = sent.map((e) => ({ ...e, id: newId('evt'), payload: e.payload(), isTest: false, endpointId: undefined, orderingKey: e.orderingKey ?? null }));
   await execute(on, sql`WITH ${outboxCtes(rows, { dueInOrder: true })} SELECT 1`);
   return sent.length;
