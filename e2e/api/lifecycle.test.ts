@@ -305,6 +305,31 @@ describe('simulator', () => {
     expect(done.status, done.text).toBe(200);
     expect(done.json).toMatchObject({ status: 'arrived', totals: { by_status: { in_transit: 1 } } });
   });
+
+  it('refuses, whole and before any change, a walk that would send more webhook deliveries than one call may', async () => {
+    const account = await newAccount('Amplifier');
+    const numbers = Array.from({ length: 700 }, (_, i) => `AMP${randomUUID().slice(0, 8)}${i}`);
+    const { manifestId } = await container(account, numbers);
+    // 16 endpoints subscribed to package.received: 700 packages received would be 11,200 deliveries.
+    for (let i = 0; i < 16; i++) {
+      const hook = await call('/webhooks', { token: account.tokens.test, body: { url: `https://93.184.215.14/hooks/${i}`, events: ['package.received'] } });
+      expect(hook.status, hook.text).toBe(201);
+    }
+    const refused = await call(`/manifests/${manifestId}/simulate`, { token: account.tokens.test, body: { status: 'received' } });
+    const error = expectError(refused, 422, 'validation_failed');
+    expect(error.details?.[0]).toMatchObject({ path: 'status', message: expect.stringContaining('11200 webhook deliveries') });
+    const unchanged = await call(`/manifests/${manifestId}`, { ...GET, token: account.tokens.test });
+    expect(unchanged.json.status).toBe('manifested');
+    const { rows } = await pgPool().query("SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1 AND event_type = 'package.received'", [account.accountId]);
+    expect(rows[0].n).toBe(0);
+    // With 14 endpoints the same walk (9,800 deliveries) is within the bound.
+    const hooks = await call('/webhooks', { ...GET, token: account.tokens.test });
+    for (const hook of hooks.json.data.slice(0, 2)) expect((await call(`/webhooks/${hook.id}`, { method: 'DELETE', token: account.tokens.test })).status).toBe(204);
+    const walked = await call(`/manifests/${manifestId}/simulate`, { token: account.tokens.test, body: { status: 'received' } });
+    expect(walked.status, walked.text).toBe(200);
+    const { rows: after } = await pgPool().query('SELECT count(*)::int AS n FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id WHERE e.account_id = $1', [account.accountId]);
+    expect(after[0].n).toBe(700 * 14);
+  });
 });
 
 describe('state machine property', () => {

@@ -4,6 +4,7 @@ import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { Changes, lockContainers, lockDailyManifests, lockPackages, persist, type PackageRow, type Stamp } from './engine';
+import { MAX_SIMULATED_DELIVERIES } from '@/lib/schemas/lifecycle';
 import { queryRow, sql } from '@/lib/sql';
 import { withDeadlockRetry } from './retry';
 import { CONTAINER_STATUSES, containerWalk, isContainerStatus, isPackageStatus, PACKAGE_STATUSES, packageInPossession, packageWalk, type PackageStatus } from './transitions';
@@ -140,6 +141,17 @@ function walkPackage(changes: Changes, row: PackageRow, target: PackageStatus, e
   return true;
 }
 
+const simulatorLimit = {
+  maxDeliveries: MAX_SIMULATED_DELIVERIES,
+  refuse: (deliveries: number) =>
+    validationError([
+      {
+        path: 'status',
+        message: `this walk would send ${deliveries} webhook deliveries, more than the ${MAX_SIMULATED_DELIVERIES} one simulate call may send; walk to an earlier status first, in smaller steps`,
+      },
+    ]),
+};
+
 /** Test mode: POST …/packages/{TrackingNumber}/simulate walks every intermediate status to the target, each an event. */
 export async function simulatePackage(options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string }): Promise<void> {
   await withDeadlockRetry(() => pgTransaction(async (client) => {
@@ -147,7 +159,7 @@ export async function simulatePackage(options: Scope & { trackingNumber: string;
     if (options.target === 'cancelled' && row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
     const changes = new Changes();
     if (!walkPackage(changes, row, options.target, options)) throw illegal(`Package ${options.trackingNumber}`, row.status, options.target);
-    await persist(client, changes);
+    await persist(client, changes, undefined, simulatorLimit);
   }));
 }
 
@@ -170,7 +182,7 @@ export async function simulateManifest(options: Scope & { manifestId: string; ta
         const index = changes.moveContainer(container, step.event, stamp) ?? null;
         if (step.event === 'cancel') for (const pkg of container.packages) if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
       });
-      await persist(client, changes);
+      await persist(client, changes, undefined, simulatorLimit);
       return;
     }
     const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
@@ -185,6 +197,6 @@ export async function simulateManifest(options: Scope & { manifestId: string; ta
       const first = packages[0];
       throw illegal(`No package of manifest ${daily.id}`, first?.status ?? 'manifested', options.target);
     }
-    await persist(client, changes);
+    await persist(client, changes, undefined, simulatorLimit);
   }));
 }

@@ -386,6 +386,7 @@ export async function persist(
   client: pg.PoolClient,
   changes: Changes,
   presetId: (index: number, event: EventDraft) => string | undefined = () => undefined,
+  deliveryLimit?: Parameters<typeof enqueueEvents>[2],
 ): Promise<string[]> {
   const events = changes.events;
   const preset = events.map((event, index) => presetId(index, event));
@@ -429,6 +430,7 @@ export async function persist(
             },
           ],
     ),
+    deliveryLimit,
   );
   return eventIds;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { errorAnswer, jsonAnswer, jsonSchemaOf, queryParameters, ref, type Json } from './parts';
 import {
   LIFECYCLE_WEBHOOK_EVENTS,
+  MAX_SIMULATED_DELIVERIES,
   ZLifecycleWebhookPayload,
   ZListEventsResponse,
   ZListManifestsQuery,
@@ -22,6 +23,7 @@ const output = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
 const input = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
 const manifestIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A ManifestID (`MAN-…`), container or daily.' };
+const SIMULATE_BOUND = `Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most ${MAX_SIMULATED_DELIVERIES.toLocaleString('en-US')} webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.`;
 const trackingParam = { name: 'TrackingNumber', in: 'path', required: true, schema: { type: 'string' } };
 
 export function lifecyclePaths(): Json {
@@ -66,8 +68,9 @@ export function lifecyclePaths(): Json {
       parameters: [manifestIdParam],
       post: {
         tags: ['Lifecycle'], operationId: 'simulateManifest', summary: 'Test path only: walk a container (or a daily manifest\'s packages) to a status',
+        description: SIMULATE_BOUND,
         requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
-        responses: { '200': jsonAnswer('The manifest.', 'Manifest'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`: the status cannot be reached.') },
+        responses: { '200': jsonAnswer('The manifest.', 'Manifest'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`: the status cannot be reached.'), '422': errorAnswer('`validation_failed`: an unknown status, or a walk past the deliveries one call may send.') },
       },
     },
     '/packages': {
@@ -89,8 +92,9 @@ export function lifecyclePaths(): Json {
       parameters: [trackingParam],
       post: {
         tags: ['Lifecycle'], operationId: 'simulatePackage', summary: 'Test path only: walk a package to a status, firing each event',
+        description: SIMULATE_BOUND,
         requestBody: { required: true, content: { 'application/json': { schema: input(ZSimulateRequest) } } },
-        responses: { '200': jsonAnswer('The package.', 'PackageRead'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`.') },
+        responses: { '200': jsonAnswer('The package.', 'PackageRead'), '404': errorAnswer('Not found, or the live path.'), '409': errorAnswer('`illegal_transition`.'), '422': errorAnswer('`validation_failed`: an unknown status, or a walk past the deliveries one call may send.') },
       },
     },
     '/ops/scans': {

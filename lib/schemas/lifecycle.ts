@@ -109,6 +109,13 @@ export const ZListPackagesQuery = z
 export const ZPageQuery = z.strictObject({ limit, cursor }).transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
 
 // POST …/simulate (test path only)
+/**
+ * What one simulate call may make receivers take: its events times the endpoints subscribed to each. Walking a
+ * 5,000-package container one step makes 5,000 package events, so one step to two endpoints fits; a larger walk is
+ * refused whole before anything is written (unbounded, two calls made about 160,000 deliveries).
+ */
+export const MAX_SIMULATED_DELIVERIES = 10_000;
+
 export const ZSimulateRequest = z.strictObject({
   status: oneOf(ALL_STATUSES, { required: true }),
   code: text({ max: 64 }),
