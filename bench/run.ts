@@ -1,6 +1,5 @@
 // npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,startup --profile miss --no-write]
 // Not in the default set:
-//   --only servers [--servers-rounds 3]: our pipeline against Hono and Fastify (bench/servers.ts)
 //   --only request-log: rate and package with the request log on against off (RL_ROUNDS rounds each, 3 by default,
 //   alternated; RL_KINDS=rate or package for one of them), and rate with the log off beside a busy loop (the calibration row)
 //   --only cores: rate throughput with APP_WORKERS=2 against 1 (CORES_ROUNDS rounds each, 3 by default, alternated)
@@ -54,7 +53,6 @@ const { values: args } = parseArgs({
     'package-connections': { type: 'string', default: '16' },
     'manifest-connections': { type: 'string', default: '1' },
     'manifest-packages': { type: 'string', default: '1000' },
-    'servers-rounds': { type: 'string', default: '3' },
     'no-next-start': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     'scale-packages': { type: 'string', default: '10000000' },
@@ -359,8 +357,6 @@ interface Row {
   met?: boolean;
   verdict: string;
   notes: string[];
-  /** --only servers: every round's figures and the probes' answers (bench/servers.ts), for the JSON results. */
-  servers?: unknown;
 }
 
 const rows: Row[] = [];
@@ -686,68 +682,6 @@ if (ONLY.has('bounded'))
       }
     }),
   );
-
-// Our pipeline against Hono and Fastify doing the same rate work (bench/servers.ts), each server of its own.
-if (ONLY.has('servers'))
-  await attempt('Servers', async () => {
-    const { measureServers } = await import('./servers');
-    const { env } = await import('@/lib/env');
-    const framework = (key: 'pipeline' | 'hono' | 'fastify', name: string) => ({
-      key,
-      name,
-      start: async () =>
-        startProcess({
-          name,
-          // The same V8 flags and module hooks as the production server's worker.
-          args: [...SERVER_NODE_FLAGS, ...NODE_HOOKS, `bench/frameworks/${key}.ts`],
-          env: serverEnv,
-          port: await freePort(),
-          readyPath: RATE_PATH,
-        }),
-    });
-    const connections = Number(args['rate-connections']);
-    const result = await measureServers({
-      contestants: [
-        { key: 'production', name: "Production server (`npm start`'s command: the API app beside Next)", start: () => startSubject() },
-        framework('pipeline', 'Our API app (Fastify) alone on node:http (bench/frameworks/pipeline.ts)'),
-        framework('hono', `Hono ${packageVersion('hono')} on @hono/node-server ${packageVersion('@hono/node-server')} (bench/frameworks/hono.ts)`),
-        framework('fastify', `Fastify ${packageVersion('fastify')} with @fastify/cors ${packageVersion('@fastify/cors')} (bench/frameworks/fastify.ts)`),
-        { key: 'baseline', name: 'Bare baseline (bench/baselines/server.ts, BASELINE=rate)', start: () => startBaseline('rate') },
-      ],
-      load: { path: RATE_PATH, connections, headers: auth, body: RATE_BODY },
-      rounds: Number(args['servers-rounds']),
-      durationSeconds: DURATION,
-      warmupSeconds: WARMUP_SECONDS,
-      ratePath: RATE_PATH,
-      livePath: RATE_PATH.replace('/version-test', ''),
-      token,
-      maxBodyBytes: env().API_MAX_BODY_BYTES,
-      log,
-    });
-    const by = (key: string) => result.summaries.find((s) => s.key === key);
-    const asMeasured = (key: string): Measured | undefined => {
-      const s = by(key);
-      return s && { requests: 0, rps: s.rps, p50: s.p50, p90: Number.NaN, p99: s.p99, max: Number.NaN, errors: 0, non2xx: 0, durationSeconds: DURATION, peakRssMb: s.peakRssMb };
-    };
-    const production = by('production');
-    const versus = (key: string) => {
-      const s = by(key);
-      return s && production ? `${key} ${pct(s.rps / production.rps)} of our req/s, p99 ${pct(s.p99 / production.p99)} of ours` : `${key} —`;
-    };
-    rows.push({
-      name: `Rate through our pipeline vs Hono vs Fastify (medians of ${args['servers-rounds']} rounds)`,
-      load: `${connections} connections, ${DURATION} s`,
-      subject: asMeasured('production'),
-      baseline: asMeasured('baseline'),
-      baselineName: bare('node:http computing the same quote (parse, validate, quote, JSON)'),
-      goal: 'a framework within 10 % of ours in req/s and p99 → move to it',
-      met: undefined,
-      verdict: `${versus('hono')}; ${versus('fastify')}; within 10 %: ${result.within10.join(', ') || 'neither'}`,
-      notes: [],
-      servers: { summaries: result.summaries, probes: result.probes },
-    });
-    extra.push(result.report);
-  });
 
 // Webhooks and portal run their own processes. Both before the soak: its hundred thousand packages
 // leave the database vacuuming for a while afterwards, which the webhook benchmark would measure.
