@@ -61,7 +61,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ answerClientError, discardRest, nodeClient, sendServerFailure }, { createApiApp }, { isApiPath }, { splitTarget }, { log }, { env }] = await Promise.all([
+  const [{ answerClientError, answerOddTarget, discardRest, nodeClient, sendServerFailure }, { createApiApp }, { isApiPath }, { splitTarget }, { log }, { env }] = await Promise.all([
     import('@/lib/http/node-adapter'),
     import('@/lib/http/api-app'),
     import('@/lib/http/routes'),
@@ -111,8 +111,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     abandonBody: discardRest,
     server: {
       create: (apiHandler) =>
-        createServer((req, res) => {
-          if (probes.handle(req, res)) return;
+        // Node checks these deadlines every connectionsCheckingInterval (30 s by default), which let a client trickling a
+        // header line every 2 s hold a connection for 38 s against the 10 s: checked each second, they hold to the second.
+        createServer({ headersTimeout: 10_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 }, (req, res) => {
+          if (answerOddTarget(req, res) || probes.handle(req, res)) return;
           const { pathname } = splitTarget(req.url ?? '/');
           // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked API.
           if (isApiPath(pathname) && !pathname.endsWith('/openapi.json')) return apiHandler(req, res);
@@ -132,8 +134,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // A client has 10 s to send its headers and 60 s for the whole request (a 5 MB body on a slow
   // link); idle keep-alive connections stay open longer than a typical load balancer's 60 s so
   // that the balancer, not us, closes them (no race on a reused connection).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
 
   await new Promise<void>((resolve, reject) => {

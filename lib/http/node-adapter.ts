@@ -93,3 +93,25 @@ export function sendServerFailure(res: ServerResponse, error: unknown): void {
   res.writeHead(500, { ...corsHeaders('OPTIONS'), 'content-type': 'application/json', 'x-request-id': requestId });
   res.end(JSON.stringify(body));
 }
+
+/**
+ * A request target that is neither a path nor an absolute URL (`OPTIONS *`, `GET *`): answered here, since Next's
+ * handler cannot make a URL of it. `OPTIONS *` asks what the server supports; anything else on it is a bad request.
+ * Returns whether it answered.
+ */
+export function answerOddTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? '/';
+  if (target.startsWith('/') || /^https?:\/\//i.test(target)) return false;
+  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  const allow = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+  const headers = { ...corsHeaders(allow), allow, 'x-request-id': requestId };
+  if (req.method === 'OPTIONS' && target === '*') {
+    res.writeHead(204, headers);
+    res.end();
+    return true;
+  }
+  const body = JSON.stringify(errorBody(new AppError('bad_request', 'The request target must be a path such as /api/1.1/wf/rate.'), requestId));
+  res.writeHead(400, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+  return true;
+}
