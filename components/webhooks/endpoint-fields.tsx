@@ -83,6 +83,7 @@ const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'container.received': 'a container was received',
   'container.departed': 'a container departed',
   'container.arrived': 'a container arrived',
+  'container.closed': 'a container was closed (unloaded, its packages handed on)',
   'container.cancelled': 'a container manifest was cancelled',
   'manifest.cancelled': 'a manifest was cancelled',
   'manifest.closed': 'a daily manifest was closed',

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newAccount, type TestAccount } from './support/api';
-import { packageSample } from './support/samples';
+import { containerSample, packageSample } from './support/samples';
 
 // The events API (issue 16): GET /events and GET /events/{id}, the account's webhook events newest first in the
 // path's environment. package.sorting events are stored for every accepted package; lifecycle events when some
@@ -172,5 +172,22 @@ describe('order', () => {
       const subjects = events.map((e) => (e.type === 'package.sorting' ? (e.data.tracking_numbers as string[])[0] : e.data.tracking_number));
       expect(subjects).toEqual([...numbers].reverse().flatMap((n) => walk.map(() => n)));
     }
+  });
+});
+
+describe('container.closed', () => {
+  it('is an event, with its name in the body, when a container reaches closed', async () => {
+    const shipper = await newAccount('Closing');
+    const hook = await call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['container.arrived', 'container.closed'] } });
+    expect(hook.status, hook.text).toBe(201);
+    const containerId = `ULD-CLOSE-${suffix}`;
+    const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(containerId, [`CLS${suffix}1`]) });
+    expect(created.status, created.text).toBe(200);
+    const walked = await call(`/manifests/${created.json.ManifestID}/simulate`, { token: shipper.tokens.test, body: { status: 'closed' } });
+    expect(walked.status, walked.text).toBe(200);
+    const events = await all(shipper, 'limit=100');
+    expect(events.map((e) => e.type)).toEqual(['container.closed', 'container.arrived']);
+    expect(events[0]?.data).toMatchObject({ type: 'container.closed', container_id: containerId, status: 'closed', previous_status: 'arrived' });
+    expect(events[1]?.data).toMatchObject({ type: 'container.arrived' });
   });
 });

@@ -138,5 +138,5 @@ export function packageEventName(status: PackageStatus): string | undefined {
   return status === 'manifested' ? undefined : `package.${status}`;
 }
 export function containerEventName(status: ContainerStatus): string | undefined {
-  return status === 'manifested' || status === 'closed' ? undefined : `container.${status}`;
+  return status === 'manifested' ? undefined : `container.${status}`;
 }

@@ -258,6 +258,8 @@ export type TScanBatchResponse = z.output<typeof ZScanBatchResponse>;
 export { LIFECYCLE_WEBHOOK_EVENTS } from './webhooks';
 
 export const ZLifecycleWebhookPayload = z.object({
+  // The event's name (package.delivered, manifest.closed, …), covered by the signature.
+  type: z.string(),
   tracking_number: z.string().optional(),
   container_id: z.string().optional(),
   manifest_id: z.string(),

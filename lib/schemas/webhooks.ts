@@ -20,9 +20,10 @@ export const LIFECYCLE_WEBHOOK_EVENTS = [
   'container.received',
   'container.departed',
   'container.arrived',
+  'container.closed',
   'container.cancelled',
   'manifest.cancelled',
-  // Close-out (issue 15, lib/close-out): a daily manifest was closed, by its shipper or at the cut-off.
+  // Close-out (lib/close-out): a daily manifest was closed, by its shipper or at the cut-off.
   'manifest.closed',
 ] as const;
 export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT, ...LIFECYCLE_WEBHOOK_EVENTS] as const;

@@ -30,7 +30,9 @@ export function messageBody(eventType: string, payload: unknown): string {
     const body: TPackageSortingPayload = { manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers };
     return JSON.stringify(body);
   }
-  return JSON.stringify(payload);
+  // The event's name inside the signed body: a receiver subscribed to several events tells them apart by what the
+  // signature covers, not by a header. package.sorting keeps the contract's exact body (its name is the x-carrier-event header).
+  return JSON.stringify({ type: eventType, ...(payload as object) });
 }
 
 /** The secrets to sign with, decrypted here and nowhere else: the current one, and the one a rotation replaced while its overlap lasts. */
