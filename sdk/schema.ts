@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery.
+         * @description In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery. Each delivery is a POST of the event's body (see the webhooks), with `x-carrier-event` naming the event and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, signed with the secret this answer shows.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -87,7 +87,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -109,7 +112,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -132,7 +138,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -155,7 +164,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -178,7 +190,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -201,7 +216,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The package's TrackingNumber. */
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 trackingNumber: string;
             };
             cookie?: never;
@@ -224,14 +242,20 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Send a test event */
+        /**
+         * Send a test event
+         * @description Queues a `package.sorting` event with sample values for this endpoint alone. Its delivery carries the headers every delivery does (`x-carrier-event`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and `x-carrier-test-event: true`.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -244,7 +268,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -267,16 +294,25 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
-                /** @description A delivery (`att_…`) or message id. */
+                /**
+                 * @description A delivery (`att_…`) or message id (`msg_…`, the `webhook-id` of its deliveries).
+                 * @example att_42
+                 */
                 deliveryId: string;
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Redeliver a message now */
+        /**
+         * Redeliver a message now
+         * @description The same body and `webhook-id` as before, signed again with a fresh `webhook-timestamp` (and the secrets that sign now).
+         */
         post: operations["redeliverWebhook"];
         delete?: never;
         options?: never;
@@ -306,7 +342,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -326,7 +365,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -346,7 +388,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -369,7 +414,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -392,14 +440,20 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Test path only: walk a container (or a daily manifest's packages) to a status */
+        /**
+         * Test path only: walk a container (or a daily manifest's packages) to a status
+         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.
+         */
         post: operations["simulateManifest"];
         delete?: never;
         options?: never;
@@ -429,6 +483,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -448,6 +506,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -467,6 +529,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -486,13 +552,20 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
-        /** Test path only: walk a package to a status, firing each event */
+        /**
+         * Test path only: walk a package to a status, firing each event
+         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.
+         */
         post: operations["simulatePackage"];
         delete?: never;
         options?: never;
@@ -529,7 +602,7 @@ export interface paths {
         };
         /**
          * List webhook events, newest first
-         * @description The account's webhook events in this environment, a page at a time: a `package.sorting` event for every accepted package, and a lifecycle event whenever some endpoint subscribed to its type when it happened. `data` is the body each endpoint was sent. `from` and `to` are UTC days, inclusive. A parameter not listed, or given twice, is a 422 naming it.
+         * @description The account's webhook events in this environment, a page at a time: a `package.sorting` event for every accepted package, and a lifecycle event whenever some endpoint subscribed to its type when it happened. `data` is the body each endpoint was sent (every event but `package.sorting` names itself in it as `type`); each delivery also carried the event name as `x-carrier-event`. `from` and `to` are UTC days, inclusive. A parameter not listed, or given twice, is a 422 naming it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -545,7 +618,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description An event id (`evt_…`), as in a delivery's body and log. */
+                /**
+                 * @description An event id (`evt_…`), as in a delivery's body and log.
+                 * @example evt_7k3q9x2m4t8v6w1z5q7r0y2b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -585,7 +661,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A request id: the `x-request-id` header of its answer. */
+                /**
+                 * @description A request id (`req_…`): the `x-request-id` header of its answer.
+                 * @example req_4f1c2a9e7b3d4c5e8f9a0b1c2d3e4f5a
+                 */
                 id: string;
             };
             cookie?: never;
@@ -616,7 +695,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.received
-         * @description Sent when a package reaches `received`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `received`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.received`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageReceived"];
         delete?: never;
@@ -636,7 +715,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.in_transit
-         * @description Sent when a package reaches `in_transit`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `in_transit`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.in_transit`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageInTransit"];
         delete?: never;
@@ -656,7 +735,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.out_for_delivery
-         * @description Sent when a package reaches `out_for_delivery`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `out_for_delivery`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.out_for_delivery`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageOutForDelivery"];
         delete?: never;
@@ -676,7 +755,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.delivered
-         * @description Sent when a package reaches `delivered`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `delivered`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.delivered`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageDelivered"];
         delete?: never;
@@ -696,7 +775,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.exception
-         * @description Sent when a package reaches `exception`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `exception`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.exception`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageException"];
         delete?: never;
@@ -716,7 +795,7 @@ export interface webhooks {
         put?: never;
         /**
          * package.cancelled
-         * @description Sent when a package reaches `cancelled`, signed and retried as package.sorting is.
+         * @description Sent when a package reaches `cancelled`, signed and retried as package.sorting is. Its signed body names the event as `type` (`package.cancelled`), as the `x-carrier-event` header does.
          */
         post: operations["onPackageCancelled"];
         delete?: never;
@@ -736,7 +815,7 @@ export interface webhooks {
         put?: never;
         /**
          * container.received
-         * @description Sent when a container reaches `received`, signed and retried as package.sorting is.
+         * @description Sent when a container reaches `received`, signed and retried as package.sorting is. Its signed body names the event as `type` (`container.received`), as the `x-carrier-event` header does.
          */
         post: operations["onContainerReceived"];
         delete?: never;
@@ -756,7 +835,7 @@ export interface webhooks {
         put?: never;
         /**
          * container.departed
-         * @description Sent when a container reaches `departed`, signed and retried as package.sorting is.
+         * @description Sent when a container reaches `departed`, signed and retried as package.sorting is. Its signed body names the event as `type` (`container.departed`), as the `x-carrier-event` header does.
          */
         post: operations["onContainerDeparted"];
         delete?: never;
@@ -776,9 +855,29 @@ export interface webhooks {
         put?: never;
         /**
          * container.arrived
-         * @description Sent when a container reaches `arrived`, signed and retried as package.sorting is.
+         * @description Sent when a container reaches `arrived`, signed and retried as package.sorting is. Its signed body names the event as `type` (`container.arrived`), as the `x-carrier-event` header does.
          */
         post: operations["onContainerArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "container.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * container.closed
+         * @description Sent when a container reaches `closed`, signed and retried as package.sorting is. Its signed body names the event as `type` (`container.closed`), as the `x-carrier-event` header does.
+         */
+        post: operations["onContainerClosed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -796,7 +895,7 @@ export interface webhooks {
         put?: never;
         /**
          * container.cancelled
-         * @description Sent when a container reaches `cancelled`, signed and retried as package.sorting is.
+         * @description Sent when a container reaches `cancelled`, signed and retried as package.sorting is. Its signed body names the event as `type` (`container.cancelled`), as the `x-carrier-event` header does.
          */
         post: operations["onContainerCancelled"];
         delete?: never;
@@ -816,7 +915,7 @@ export interface webhooks {
         put?: never;
         /**
          * manifest.cancelled
-         * @description Sent when a manifest reaches `cancelled`, signed and retried as package.sorting is.
+         * @description Sent when a manifest reaches `cancelled`, signed and retried as package.sorting is. Its signed body names the event as `type` (`manifest.cancelled`), as the `x-carrier-event` header does.
          */
         post: operations["onManifestCancelled"];
         delete?: never;
@@ -836,7 +935,7 @@ export interface webhooks {
         put?: never;
         /**
          * manifest.closed
-         * @description Sent when a manifest reaches `closed`, signed and retried as package.sorting is. Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).
+         * @description Sent when a manifest reaches `closed`, signed and retried as package.sorting is. Its signed body names the event as `type` (`manifest.closed`), as the `x-carrier-event` header does. Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).
          */
         post: operations["onManifestClosed"];
         delete?: never;
@@ -856,7 +955,7 @@ export interface webhooks {
         put?: never;
         /**
          * Package sorting notification
-         * @description Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. Answer 2xx within 10 s; otherwise it is retried after about 5 s, 30 s, 2 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.
+         * @description Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Every delivery, of this event and the others, carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec: verify `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. Its body is exactly `manifest_id`, `package_count` and `tracking_numbers`, without the `type` the other events carry: the header names it. Answer 2xx within 10 s; otherwise it is retried after about 5 s, 30 s, 2 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.
          */
         post: operations["onPackageSorting"];
         delete?: never;
@@ -869,6 +968,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * @description The package to price. Fields may be numbers or numeric text; `""` is no value. One of `length` or `lenght` is required.
          * @example {
          *       "weight": "2.5",
          *       "weight_unit": "lb",
@@ -899,8 +999,10 @@ export interface components {
              * @enum {string|null}
              */
             service?: "AirSkip" | "Carrier Express" | "Carrier Ground" | "" | null;
-            /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. Inches. Also accepted as `lenght`, as the published samples spell it. */
+            /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. Inches. Also accepted as `lenght`, as the published samples spell it. One of `length` or `lenght` is required. */
             length?: number | string;
+            /** @description The published spelling of `length`; send one of the two. One of `length` or `lenght` is required. */
+            lenght?: number | string;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
             width: number | string;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
@@ -909,9 +1011,7 @@ export interface components {
             origin?: string | null;
             /** @description Destination IATA airport code. Required by AirSkip. */
             destination?: string | null;
-            /** @description The published spelling of `length`; send one of the two. */
-            lenght?: number | string;
-        } & (unknown | unknown);
+        };
         /**
          * @example {
          *       "ManifestDate": "2024-05-01T09:00:00Z",
@@ -955,6 +1055,8 @@ export interface components {
             FromState?: string | number | null;
             /** @description Also accepted as `FromPostalcode`. */
             FromPostalCode?: string | number | null;
+            /** @description The published spelling of `FromPostalCode`; send one of the two. */
+            FromPostalcode?: string | number | null;
             /** @description One line: no control characters. */
             FromCountry?: string | number | null;
             /** @description One line: no control characters. */
@@ -973,8 +1075,12 @@ export interface components {
             ContainerCount?: string | number | null;
             /** @description Pounds. Also accepted as `Container Weight`. */
             ContainerWeight?: number | string | null;
+            /** @description The published spelling of `ContainerWeight`; send one of the two. */
+            "Container Weight"?: number | string | null;
             /** @description Also accepted as `Container Name`. */
             ContainerName?: string | number | null;
+            /** @description The published spelling of `ContainerName`; send one of the two. */
+            "Container Name"?: string | number | null;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
             ContainerLength: number | string;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
@@ -995,12 +1101,6 @@ export interface components {
             Reference4?: string | number | null;
             /** @description The packages in the container (at most 5,000); tracking numbers unique. */
             ContainerDetails?: components["schemas"]["ContainerDetail"][];
-            /** @description The published spelling of `FromPostalCode`; send one of the two. */
-            FromPostalcode?: string | number | null;
-            /** @description The published spelling of `ContainerWeight`; send one of the two. */
-            "Container Weight"?: number | string | null;
-            /** @description The published spelling of `ContainerName`; send one of the two. */
-            "Container Name"?: string | number | null;
         };
         ContainerDetail: {
             TrackingNumber?: string | null;
@@ -1036,6 +1136,7 @@ export interface components {
             ToCountry?: string | number | null;
         };
         /**
+         * @description One of `FromPostalCode` or `FromPostalcode` is required. One of `WeightUnit` or `PackageWeightUnit` is required.
          * @example {
          *       "TrackingNumber": "1Z999AA10123456784",
          *       "FinalMileCarrier": "USPS",
@@ -1079,8 +1180,10 @@ export interface components {
             FromCity: string | number;
             /** @description One line: no control characters. */
             FromState: string | number;
-            /** @description US ZIP, ZIP+4, or Canadian postal code (A1A 1A1). */
+            /** @description US ZIP, ZIP+4, or Canadian postal code (A1A 1A1). One of `FromPostalCode` or `FromPostalcode` is required. */
             FromPostalCode?: string | number;
+            /** @description The published spelling of `FromPostalCode`; send one of the two. One of `FromPostalCode` or `FromPostalcode` is required. */
+            FromPostalcode?: string | number;
             /** @description One line: no control characters. */
             FromCountry: string | number;
             /** @description One line: no control characters. */
@@ -1119,18 +1222,27 @@ export interface components {
             /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
             PackageWeight: number | string;
             /**
-             * @description Case-insensitive.
+             * @description Case-insensitive. One of `WeightUnit` or `PackageWeightUnit` is required.
              * @enum {string}
              */
             WeightUnit?: "lb" | "kg";
+            /**
+             * @description The published spelling of `WeightUnit`; send one of the two. One of `WeightUnit` or `PackageWeightUnit` is required.
+             * @enum {string}
+             */
+            PackageWeightUnit?: "lb" | "kg";
             /** @description One line: no control characters. */
             ContainerID?: string | number | null;
             /** @description A numeric string is accepted too. */
             ContainerCount?: number | string | null;
             /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
             ContainerWeight?: number | string | null;
+            /** @description The published spelling of `ContainerWeight`; send one of the two. */
+            "Container Weight"?: number | string | null;
             /** @description One line: no control characters. */
             ContainerName?: string | number | null;
+            /** @description The published spelling of `ContainerName`; send one of the two. */
+            "Container Name"?: string | number | null;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
             ContainerLength?: number | string | null;
             /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
@@ -1147,18 +1259,7 @@ export interface components {
             Reference3?: string | number | null;
             /** @description One line: no control characters. */
             Reference4?: string | number | null;
-            /** @description The published spelling of `FromPostalCode`; send one of the two. */
-            FromPostalcode?: string | number;
-            /** @description The published spelling of `ContainerWeight`; send one of the two. */
-            "Container Weight"?: number | string | null;
-            /** @description The published spelling of `ContainerName`; send one of the two. */
-            "Container Name"?: string | number | null;
-            /**
-             * @description The published spelling of `WeightUnit`; send one of the two.
-             * @enum {string}
-             */
-            PackageWeightUnit?: "lb" | "kg";
-        } & ((unknown | unknown) & (unknown | unknown));
+        };
         PackageManifestRequest: {
             package: components["schemas"]["Package"];
         };
@@ -1168,7 +1269,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1178,7 +1279,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -1237,7 +1338,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -1531,6 +1632,8 @@ export interface components {
             }[];
         };
         LifecycleWebhookPayload: {
+            /** @description The event's name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, … */
+            type: string;
             tracking_number?: string;
             container_id?: string;
             manifest_id: string;
@@ -1554,7 +1657,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -1573,7 +1676,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -1753,6 +1856,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -1760,7 +1864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `rates` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `rates` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1787,11 +1891,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests for this token. */
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +1956,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -1859,7 +1964,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1895,11 +2000,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests for this token. */
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1983,6 +2088,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -1990,7 +2096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2026,11 +2132,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many requests for this token. */
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2069,6 +2175,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2076,9 +2183,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,6 +2239,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2128,7 +2247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2146,6 +2265,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -2153,7 +2283,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2169,7 +2302,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2187,6 +2331,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -2194,7 +2349,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2208,7 +2366,18 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2226,6 +2395,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateWebhook: {
@@ -2233,7 +2413,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2258,7 +2441,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2285,6 +2479,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     rotateWebhookSecret: {
@@ -2292,7 +2497,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2317,7 +2525,18 @@ export interface operations {
                     "application/json": components["schemas"]["RotatedWebhookEndpoint"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2344,6 +2563,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getManifestDocument: {
@@ -2354,7 +2584,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2375,6 +2608,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2382,7 +2616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2403,6 +2637,17 @@ export interface operations {
             /** @description The document does not come in the format asked for (`not_acceptable`). */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,7 +2663,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2440,6 +2688,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2447,7 +2696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2468,6 +2717,17 @@ export interface operations {
             /** @description The document does not come in the format asked for (`not_acceptable`). */
             406: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,7 +2743,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description ManifestID (container or daily). */
+                /**
+                 * @description ManifestID (`MAN-…`, container or daily).
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2505,6 +2768,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2512,7 +2776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,6 +2803,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPackageLabel: {
@@ -2548,7 +2823,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The package's TrackingNumber. */
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 trackingNumber: string;
             };
             cookie?: never;
@@ -2571,6 +2849,7 @@ export interface operations {
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
             401: {
                 headers: {
+                    /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
                     [name: string]: unknown;
                 };
@@ -2578,7 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2605,6 +2884,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     testWebhook: {
@@ -2612,7 +2902,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2628,7 +2921,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTest"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2640,6 +2944,26 @@ export interface operations {
             /** @description No such endpoint. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled, or not subscribed to `package.sorting` (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,7 +2981,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2673,7 +3000,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2691,6 +3029,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     redeliverWebhook: {
@@ -2698,9 +3047,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Webhook endpoint id (`we_…`). */
+                /**
+                 * @description Webhook endpoint id (`we_…`).
+                 * @example we_3k9x2m4t8v6w1z5q7r0y
+                 */
                 id: string;
-                /** @description A delivery (`att_…`) or message id. */
+                /**
+                 * @description A delivery (`att_…`) or message id (`msg_…`, the `webhook-id` of its deliveries).
+                 * @example att_42
+                 */
                 deliveryId: string;
             };
             cookie?: never;
@@ -2716,7 +3071,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRedelivery"];
                 };
             };
-            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2728,6 +3094,26 @@ export interface operations {
             /** @description No such endpoint or delivery. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled, or the message is being delivered right now (`conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,7 +3150,18 @@ export interface operations {
                     "application/json": components["schemas"]["ManifestList"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2782,6 +3179,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getManifest: {
@@ -2789,7 +3197,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2805,7 +3216,18 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2817,6 +3239,17 @@ export interface operations {
             /** @description No such manifest or package in this account and environment. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2833,7 +3266,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2849,7 +3285,18 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2867,6 +3314,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelManifest: {
@@ -2874,7 +3332,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2890,7 +3351,18 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2917,6 +3389,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     closeManifest: {
@@ -2924,7 +3407,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2940,7 +3426,18 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2967,6 +3464,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     simulateManifest: {
@@ -2974,7 +3482,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A ManifestID (`MAN-…`), container or daily. */
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3004,7 +3515,18 @@ export interface operations {
                     "application/json": components["schemas"]["Manifest"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3025,6 +3547,26 @@ export interface operations {
             /** @description `illegal_transition`: the status cannot be reached. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: an unknown status, or a walk past the deliveries one call may send. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3061,7 +3603,18 @@ export interface operations {
                     "application/json": components["schemas"]["PackageList"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3079,6 +3632,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPackage: {
@@ -3086,6 +3650,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -3101,7 +3669,18 @@ export interface operations {
                     "application/json": components["schemas"]["PackageRead"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,6 +3698,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPackageEvents: {
@@ -3126,6 +3716,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -3141,7 +3735,18 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3159,6 +3764,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelPackage: {
@@ -3166,6 +3782,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -3181,7 +3801,18 @@ export interface operations {
                     "application/json": components["schemas"]["PackageRead"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3208,6 +3839,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     simulatePackage: {
@@ -3215,6 +3857,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description The package's TrackingNumber.
+                 * @example 1Z999AA10123456784
+                 */
                 TrackingNumber: string;
             };
             cookie?: never;
@@ -3244,7 +3890,18 @@ export interface operations {
                     "application/json": components["schemas"]["PackageRead"];
                 };
             };
-            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,6 +3922,26 @@ export interface operations {
             /** @description `illegal_transition`. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`: an unknown status, or a walk past the deliveries one call may send. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,9 +3986,31 @@ export interface operations {
                     "application/json": components["schemas"]["ScanBatchResult"];
                 };
             };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A shipper token. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,7 +4024,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -3344,7 +4043,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEventList"];
                 };
             };
-            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,6 +4072,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getEvent: {
@@ -3369,7 +4090,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description An event id (`evt_…`), as in a delivery's body and log. */
+                /**
+                 * @description An event id (`evt_…`), as in a delivery's body and log.
+                 * @example evt_7k3q9x2m4t8v6w1z5q7r0y2b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3385,7 +4109,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
-            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `events:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3397,6 +4132,17 @@ export interface operations {
             /** @description No such event in this account and environment. */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3433,7 +4179,18 @@ export interface operations {
                     "application/json": components["schemas"]["RequestLogList"];
                 };
             };
-            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3451,6 +4208,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRequest: {
@@ -3458,7 +4226,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A request id: the `x-request-id` header of its answer. */
+                /**
+                 * @description A request id (`req_…`): the `x-request-id` header of its answer.
+                 * @example req_4f1c2a9e7b3d4c5e8f9a0b1c2d3e4f5a
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3474,7 +4245,18 @@ export interface operations {
                     "application/json": components["schemas"]["RequestLogEntry"];
                 };
             };
-            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it). */
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3492,12 +4274,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     onPackageReceived: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.received`. */
+                "x-carrier-event": "package.received";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3519,7 +4321,16 @@ export interface operations {
     onPackageInTransit: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.in_transit`. */
+                "x-carrier-event": "package.in_transit";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3541,7 +4352,16 @@ export interface operations {
     onPackageOutForDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.out_for_delivery`. */
+                "x-carrier-event": "package.out_for_delivery";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3563,7 +4383,16 @@ export interface operations {
     onPackageDelivered: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.delivered`. */
+                "x-carrier-event": "package.delivered";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3585,7 +4414,16 @@ export interface operations {
     onPackageException: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.exception`. */
+                "x-carrier-event": "package.exception";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3607,7 +4445,16 @@ export interface operations {
     onPackageCancelled: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `package.cancelled`. */
+                "x-carrier-event": "package.cancelled";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3629,7 +4476,16 @@ export interface operations {
     onContainerReceived: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `container.received`. */
+                "x-carrier-event": "container.received";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3651,7 +4507,16 @@ export interface operations {
     onContainerDeparted: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `container.departed`. */
+                "x-carrier-event": "container.departed";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3673,7 +4538,47 @@ export interface operations {
     onContainerArrived: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `container.arrived`. */
+                "x-carrier-event": "container.arrived";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `container.closed`. */
+                "x-carrier-event": "container.closed";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3695,7 +4600,16 @@ export interface operations {
     onContainerCancelled: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `container.cancelled`. */
+                "x-carrier-event": "container.cancelled";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3717,7 +4631,16 @@ export interface operations {
     onManifestCancelled: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `manifest.cancelled`. */
+                "x-carrier-event": "manifest.cancelled";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3739,7 +4662,16 @@ export interface operations {
     onManifestClosed: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The event's name: `manifest.closed`. */
+                "x-carrier-event": "manifest.closed";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3762,12 +4694,16 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Message id; the same on every retry. */
+                /** @description The event's name: `package.sorting`. */
+                "x-carrier-event": "package.sorting";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
                 "webhook-id": string;
-                /** @description Unix seconds. */
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
                 "webhook-timestamp": number;
-                /** @description Space-separated `v1,<signature>` values. */
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
                 "webhook-signature": string;
+                /** @description Present on a test delivery (an endpoint's "send test event") only. */
+                "x-carrier-test-event"?: "true";
             };
             path?: never;
             cookie?: never;

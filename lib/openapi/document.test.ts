@@ -51,10 +51,21 @@ describe('OpenAPI document', () => {
   });
 
   it('request schemas come from the Zod schemas, with their documented types', () => {
-    const rate = doc.components.schemas.RateRequest as { properties: Record<string, Json>; required: string[] };
-    // `length` or its published spelling `lenght`: either satisfies the requirement.
+    const rate = doc.components.schemas.RateRequest as { properties: Record<string, Json>; required: string[]; description: string };
+    // `length` or its published spelling `lenght`: both listed, both optional, and the rule in words. A plain object
+    // (no allOf/anyOf), so that a renderer lists its fields.
     expect(rate.required.sort()).toEqual(['height', 'weight', 'weight_unit', 'width']);
-    expect((rate as Json).allOf).toEqual([{ anyOf: [{ required: ['length'] }, { required: ['lenght'] }] }]);
+    expect(Object.keys(rate).filter((k) => ['allOf', 'anyOf', 'oneOf', 'not', 'if'].includes(k))).toEqual([]);
+    expect(rate).toMatchObject({ type: 'object' });
+    expect(Object.keys(rate.properties)).toEqual(expect.arrayContaining(['weight', 'length', 'lenght', 'width', 'height']));
+    expect(rate.description).toContain('One of `length` or `lenght` is required.');
+    for (const name of ['length', 'lenght']) expect(rate.properties[name]?.description, name).toContain('One of `length` or `lenght` is required.');
+    // The same for every request schema with published spellings: none is a composition a renderer shows as "any".
+    for (const name of ['RateRequest', 'ContainerManifestRequest', 'Package']) {
+      const schema = doc.components.schemas[name] as Json;
+      expect(schema.type, name).toBe('object');
+      expect(schema.allOf ?? schema.anyOf ?? schema.oneOf, name).toBeUndefined();
+    }
     // A number, or numeric text (the published samples send "2.5").
     expect(rate.properties.weight?.type).toEqual(['number', 'string']);
     expect(rate.properties.weight_unit?.enum).toEqual(['lb', 'kg', 'oz']);
@@ -102,5 +113,57 @@ describe('OpenAPI document', () => {
     const hook = doc.components.schemas.CreateWebhookRequest as { properties: Record<string, Json> };
     expect(hook.properties.events?.maxItems).toBe(20);
     expect(hook.properties.url?.maxLength).toBe(2048);
+  });
+
+  it('declares every tag an operation or a webhook uses, each with a description, and uses every one it declares', () => {
+    const declared = (doc.tags as { name: string; description?: string }[]).map((tag) => tag.name);
+    for (const tag of doc.tags as { name: string; description?: string }[]) expect(tag.description, tag.name).toMatch(/\w/);
+    const used = new Set<string>();
+    const items = [...Object.values(doc.paths), ...Object.values(doc.webhooks as Record<string, Json>)];
+    for (const item of items) {
+      for (const [method, operation] of Object.entries(item).filter(([k]) => k !== 'parameters')) {
+        const tags = (operation as { tags?: string[] }).tags ?? [];
+        expect(tags.length, `${method} ${JSON.stringify(tags)}`).toBeGreaterThan(0);
+        for (const tag of tags) used.add(tag);
+      }
+    }
+    expect([...used].filter((tag) => !declared.includes(tag))).toEqual([]);
+    expect(declared.filter((tag) => !used.has(tag))).toEqual([]);
+  });
+
+  it('documents 401, 403 (for a scope) and 429 with Retry-After on every operation: every one takes a token', () => {
+    let operations = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item).filter(([k]) => k !== 'parameters')) {
+        const op = operation as { responses: Record<string, { description: string; headers?: Record<string, { required?: boolean }> }> };
+        const at = `${method} ${path}`;
+        expect(op.responses['401']?.description, at).toContain('token');
+        expect(op.responses['403'], at).toBeDefined();
+        expect(op.responses['429']?.headers?.['Retry-After']?.required, at).toBe(true);
+        // In the order of their codes.
+        const codes = Object.keys(op.responses);
+        expect(codes, at).toEqual([...codes].sort());
+        operations += 1;
+      }
+    }
+    expect(operations).toBe(32);
+  });
+
+  it('documents the headers of every webhook delivery: x-carrier-event and the Standard Webhooks three', () => {
+    const webhooks = doc.webhooks as Record<string, { post: { parameters: { name: string; in: string; required: boolean; schema: Json }[] } }>;
+    expect(Object.keys(webhooks).length).toBeGreaterThan(10);
+    for (const [event, item] of Object.entries(webhooks)) {
+      const headers = Object.fromEntries(item.post.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p]));
+      for (const name of ['x-carrier-event', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) expect(headers[name]?.required, `${event} ${name}`).toBe(true);
+      expect(headers['x-carrier-event']?.schema, event).toEqual({ type: 'string', const: event });
+      // Only package.sorting is ever sent as a test event.
+      expect(headers['x-carrier-test-event']?.required, event).toBe(event === 'package.sorting' ? false : undefined);
+    }
+    // Every event but package.sorting names itself in its signed body.
+    const lifecycle = doc.components.schemas.LifecycleWebhookPayload as { properties: Record<string, Json>; required: string[] };
+    expect(lifecycle.properties.type).toMatchObject({ type: 'string' });
+    expect(lifecycle.required).toContain('type');
+    const sorting = doc.components.schemas.PackageSortingPayload as { properties: Record<string, Json> };
+    expect(sorting.properties.type).toBeUndefined();
   });
 });

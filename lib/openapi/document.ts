@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_SCOPES, CARRIER_OPERATIONS, ROUTE_SCOPES, SCOPE_DESCRIPTIONS, type RouteScope } from '@/lib/auth/scopes';
-import { jsonSchemaOf, ref, type Json } from './parts';
+import { EXAMPLE_ID, jsonSchemaOf, pathParameter, ref, type Json } from './parts';
 import { REPLAYED_HEADER } from '@/lib/http/replayed';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
@@ -102,23 +102,31 @@ function responseSchemas(): Record<string, Json> {
 
 /**
  * The published spellings the API also reads (`lenght`, `FromPostalcode`, `Container Weight`…): each is a property
- * with its field's schema, and a required field is satisfied by any one of its names, so that the published
- * samples validate against the document.
+ * with its field's schema, listed after it, so that the published samples validate against the document. A required
+ * field with another spelling is required in words, in both properties' descriptions and the object's: as
+ * allOf/anyOf of `required` lists it made renderers show the object as "any", its fields unlisted. The API still
+ * refuses a request that sends neither (the Zod schema).
  */
 function withAliases(json: Json, aliases: Aliases): Json {
-  const properties = { ...(json.properties as Record<string, Json>) };
-  let required = [...((json.required as string[] | undefined) ?? [])];
-  const eitherName: Json[] = [];
-  for (const [field, names] of Object.entries(aliases)) {
-    const schema = properties[field];
-    if (!schema) continue;
-    for (const name of names) properties[name] = { ...schema, description: `The published spelling of \`${field}\`; send one of the two.` };
-    if (required.includes(field)) {
-      required = required.filter((r) => r !== field);
-      eitherName.push({ anyOf: [field, ...names].map((name) => ({ required: [name] })) });
-    }
+  const required = (json.required as string[] | undefined) ?? [];
+  const properties: Record<string, Json> = {};
+  const eitherName = new Map<string, string>();
+  for (const [field, schema] of Object.entries(json.properties as Record<string, Json>)) {
+    const names = aliases[field] ?? [];
+    const rule = names.length > 0 && required.includes(field) ? `One of ${[field, ...names].map((name) => `\`${name}\``).join(' or ')} is required.` : '';
+    if (rule) eitherName.set(field, rule);
+    const description = typeof schema.description === 'string' ? schema.description : '';
+    properties[field] = rule ? { ...schema, description: `${description} ${rule}`.trim() } : schema;
+    for (const name of names) properties[name] = { ...schema, description: `The published spelling of \`${field}\`; send one of the two. ${rule}`.trim() };
   }
-  return { ...json, properties, required, ...(eitherName.length ? { allOf: eitherName } : {}) };
+  const rules = [...eitherName.values()];
+  return {
+    ...json,
+    type: 'object',
+    ...(rules.length ? { description: [json.description, ...rules].filter((part) => typeof part === 'string').join(' ') } : {}),
+    properties,
+    required: required.filter((field) => !eitherName.has(field)),
+  };
 }
 
 function rateRequestSchema(): Json {
@@ -140,7 +148,7 @@ function rateRequestSchema(): Json {
     description: `${typeof properties.length?.description === 'string' ? properties.length.description : ''} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
   };
   return {
-    ...withAliases(json, RATE_ALIASES),
+    ...withAliases({ ...json, description: 'The package to price. Fields may be numbers or numeric text; `""` is no value.' }, RATE_ALIASES),
     example: {
       weight: '2.5',
       weight_unit: 'lb',
@@ -217,26 +225,24 @@ const REPLAYED_HEADERS: Json = {
   },
 };
 
+/** The answers of an operation that reads a JSON body. Those of every operation (401, 403, 429) are added by withAccess. */
 const COMMON_ERRORS: Json = {
   '400': errorResponse('The body is not valid JSON.'),
-  '401': errorResponse('Missing or invalid token, or a token of the other environment (`wrong_environment`).', {
-    headers: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Token' } } },
-  }),
   '413': errorResponse('The body is over 5 MB.'),
   '422': errorResponse('Validation failed: every failing field is listed in `details`.'),
-  '429': errorResponse('Too many requests for this token.', {
-    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
-  }),
   '500': errorResponse('Server error; the body carries a request_id and nothing internal.'),
 };
 
-const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description: 'Webhook endpoint id (`we_…`).',
-};
+/** The answers the pipeline gives before any operation runs (lib/http/api-steps.ts authenticateRequest): token, then its rate. */
+const UNAUTHORIZED = errorResponse('Missing or invalid token, or a token of the other environment (`wrong_environment`).', {
+  headers: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Token' }, description: 'The scheme to send the token with.' } },
+});
+const RATE_LIMITED = errorResponse(
+  'Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds.',
+  { headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before retrying.' } } },
+);
+
+const idParam = pathParameter('id', 'Webhook endpoint id (`we_…`).', EXAMPLE_ID.webhookEndpoint);
 
 // The document routes (lib/http/operations/documents.ts): bytes, not JSON; format by ?format= or Accept.
 function documentPaths(): Json {
@@ -252,13 +258,12 @@ function documentPaths(): Json {
       parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: formats } }, ...extra],
       responses: {
         '200': { description: 'The document.', headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="…"' } }, content: binary(types) },
-        '401': COMMON_ERRORS['401'],
         '404': errorResponse('No such manifest or package in this account and environment.'),
         '406': errorResponse('The document does not come in the format asked for (`not_acceptable`).'),
       },
     },
   });
-  const manifestId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'ManifestID (container or daily).' };
+  const manifestId = pathParameter('id', 'ManifestID (`MAN-…`, container or daily).', EXAMPLE_ID.manifest);
   return {
     '/manifests/{id}/document': route('getManifestDocument', 'Handover manifest', 'ManifestID and AWB as Code 128, one line per package, totals, tender block; page n of N on every page.', manifestId, ['pdf'], ['application/pdf'], [
       { name: 'paper', in: 'query', required: false, schema: { type: 'string', enum: ['letter', 'a4'] } },
@@ -267,7 +272,7 @@ function documentPaths(): Json {
     '/manifests/{id}/labels': route('getManifestLabels', 'Every package label of a manifest', 'One 4×6 in label per page (PDF) or per ^XA…^XZ (ZPL II).', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
     '/packages/{trackingNumber}/label': route(
       'getPackageLabel', 'Package label (4×6 in)', 'Tracking number as Code 128, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi.',
-      { name: 'trackingNumber', in: 'path', required: true, schema: { type: 'string' }, description: 'The package\'s TrackingNumber.' },
+      pathParameter('trackingNumber', "The package's TrackingNumber.", EXAMPLE_ID.trackingNumber),
       ['pdf', 'zpl', 'png'], ['application/pdf', 'application/zpl', 'image/png'],
     ),
   };
@@ -305,10 +310,13 @@ function webhookRequestSchema(schema: z.ZodType): Json {
 }
 
 /**
- * Each operation's scope (lib/auth/scopes.ts, the table the API checks) as its security requirement, with the 403 a
- * token without it is answered. OpenAPI 3.1 lets an apiKey scheme's requirement list the roles an operation needs.
+ * The answers every operation shares, added here and nowhere else: each request passes the same steps before its
+ * operation runs (lib/http/api-steps.ts authenticateRequest), whatever the route. Every operation takes a token
+ * (401), counted against the token's rate (429, with Retry-After), and, for a shipper's operation, needs the scope
+ * lib/auth/scopes.ts gives it (its security requirement, and 403 insufficient_scope; OpenAPI 3.1 lets an apiKey
+ * scheme's requirement list the roles an operation needs). An operation's own 401 or 429 is kept.
  */
-function withScopes(paths: Record<string, Json>): Record<string, Json> {
+function withAccess(paths: Record<string, Json>): Record<string, Json> {
   // Matched by shape: the document names a parameter {TrackingNumber} where the route table has :trackingNumber.
   const byShape = new Map<string, RouteScope>(Object.entries(ROUTE_SCOPES).map(([key, scope]) => [key.replace(/:[^/]+/g, ':'), scope]));
   for (const [template, item] of Object.entries(paths)) {
@@ -317,15 +325,78 @@ function withScopes(paths: Record<string, Json>): Record<string, Json> {
       const key = `${method.toUpperCase()} ${template.replace(/\{[^}]+\}/g, ':')}`;
       const scope = byShape.get(key);
       if (!scope) throw new Error(`${method.toUpperCase()} ${template} has no scope in lib/auth/scopes.ts`);
-      // The carrier's operations tokens have no scopes: the route says whose tokens it takes (its own 403).
-      if (scope === CARRIER_OPERATIONS) continue;
       const op = operation as { security?: Json[]; responses: Record<string, Json> };
-      op.security = [{ Token: [scope] }];
-      op.responses['403'] = errorResponse(`The token lacks the \`${scope}\` scope (\`insufficient_scope\`; \`required_scope\` names it).`);
+      const responses: Record<string, Json> = { '401': UNAUTHORIZED, '429': RATE_LIMITED, ...op.responses };
+      // The carrier's operations tokens have no scopes: the route says whose tokens it takes (its own 403).
+      if (scope !== CARRIER_OPERATIONS) {
+        op.security = [{ Token: [scope] }];
+        responses['403'] = errorResponse(
+          `The token lacks the \`${scope}\` scope (\`insufficient_scope\`; \`required_scope\` names it), or is a carrier operations token (\`forbidden\`).`,
+        );
+      }
+      op.responses = byStatus(responses);
     }
   }
   return paths;
 }
+
+/** Answers in the order of their status codes, as a reader looks for them. */
+function byStatus(responses: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The headers of every delivery (lib/webhooks/deliver-message.ts, sign-message.ts): the event's name and the Standard Webhooks three. */
+function deliveryHeaders(event: string): Json[] {
+  const header = (name: string, required: boolean, schema: Json, description: string): Json => ({ name, in: 'header', required, schema, description });
+  return [
+    header('x-carrier-event', true, { type: 'string', const: event }, `The event's name: \`${event}\`.`),
+    header('webhook-id', true, { type: 'string' }, 'Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it.'),
+    header('webhook-timestamp', true, { type: 'integer' }, 'Unix seconds when this attempt was signed; refuse one too far from your clock.'),
+    header(
+      'webhook-signature',
+      true,
+      { type: 'string' },
+      'Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies.',
+    ),
+    // A test event (POST /webhooks/{id}/test) is always a package.sorting.
+    ...(event === PACKAGE_SORTING_EVENT
+      ? [header('x-carrier-test-event', false, { type: 'string', const: 'true' }, 'Present on a test delivery (an endpoint\'s "send test event") only.')]
+      : []),
+  ];
+}
+
+/** Every webhook's operation with its delivery headers and its tag (the portal and Redocly group operations by tag). */
+function withDeliveries(webhooks: Record<string, Json>): Record<string, Json> {
+  for (const [event, item] of Object.entries(webhooks)) {
+    const op = item.post as Json;
+    op.tags = ['Webhooks'];
+    op.parameters = deliveryHeaders(event);
+  }
+  return webhooks;
+}
+
+/**
+ * Every tag an operation uses, declared with its description, in the order the reference shows them: a renderer
+ * groups by the declared tags, and leaves out an operation whose tag is not among them. `redocly lint`
+ * (operation-tag-defined) and document.test.ts fail on an undeclared one.
+ */
+const TAGS: Json[] = [
+  { name: 'Rating', description: 'Price a package against the rate cards.' },
+  { name: 'Manifests', description: 'Tell the carrier what it will receive: container manifests and packages.' },
+  {
+    name: 'Lifecycle',
+    description: 'Manifests and packages after they were sent: read them with their status and timeline, cancel or close them, and (test path only) simulate their progress.',
+  },
+  { name: 'Documents', description: 'Handover manifests, container tags and package labels, as PDF, ZPL II or PNG.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Endpoints that receive `package.sorting` and lifecycle notifications, and the deliveries themselves: each carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`).',
+  },
+  { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
+  { name: 'Requests', description: 'The request log: what was sent and answered, kept 30 days.' },
+  { name: 'Carrier operations', description: "The carrier's own calls, with carrier operations tokens (`ck_ops_…`) only: scans from its terminals." },
+];
 
 const SCOPES_DESCRIPTION =
   'A token has full access (every scope, those added later included; every token made before scopes has it) or only the scopes it was created with. ' +
@@ -354,17 +425,8 @@ export function openApiDocument(): Json {
       { url: '/version-test/api/1.1', description: 'Test' },
     ],
     security: [{ Token: [] }],
-    tags: [
-      { name: 'Rating', description: 'Price a package against the rate cards.' },
-      { name: 'Manifests', description: 'Tell the carrier what it will receive.' },
-      {
-        name: 'Webhooks',
-        description: 'Endpoints that receive `package.sorting` notifications, signed per the Standard Webhooks spec.',
-      },
-      { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
-      { name: 'Requests', description: 'The request log: what was sent and answered, kept 30 days.' },
-    ],
-    paths: withScopes({
+    tags: TAGS,
+    paths: withAccess({
       '/wf/rate': {
         post: {
           tags: ['Rating'],
@@ -440,14 +502,16 @@ export function openApiDocument(): Json {
               description: 'The endpoints of this account and environment.',
               content: json(ref('WebhookEndpointList')),
             },
-            '401': COMMON_ERRORS['401'],
           },
         },
         post: {
           tags: ['Webhooks'],
           operationId: 'createWebhook',
           summary: 'Create a webhook endpoint',
-          description: 'In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery.',
+          description:
+            'In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery. ' +
+            'Each delivery is a POST of the event\'s body (see the webhooks), with `x-carrier-event` naming the event and the Standard Webhooks headers ' +
+            '`webhook-id`, `webhook-timestamp` and `webhook-signature`, signed with the secret this answer shows.',
           requestBody: {
             required: true,
             content: json(ref('CreateWebhookRequest'), {
@@ -458,7 +522,6 @@ export function openApiDocument(): Json {
           },
           responses: {
             '201': { description: 'Created; the secret is shown only here.', content: json(ref('WebhookEndpointWithSecret')) },
-            '401': COMMON_ERRORS['401'],
             '422': COMMON_ERRORS['422'],
           },
         },
@@ -518,12 +581,16 @@ export function openApiDocument(): Json {
           tags: ['Webhooks'],
           operationId: 'testWebhook',
           summary: 'Send a test event',
+          description:
+            'Queues a `package.sorting` event with sample values for this endpoint alone. Its delivery carries the headers every delivery does ' +
+            '(`x-carrier-event`, `webhook-id`, `webhook-timestamp`, `webhook-signature`) and `x-carrier-test-event: true`.',
           responses: {
             '202': {
               description: 'Queued.',
               content: json(ref('WebhookTest')),
             },
             '404': errorResponse('No such endpoint.'),
+            '409': errorResponse('The endpoint is disabled, or not subscribed to `package.sorting` (`conflict`).'),
           },
         },
       },
@@ -554,24 +621,20 @@ export function openApiDocument(): Json {
       '/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
         parameters: [
           idParam,
-          {
-            name: 'deliveryId',
-            in: 'path',
-            required: true,
-            schema: { type: 'string' },
-            description: 'A delivery (`att_…`) or message id.',
-          },
+          pathParameter('deliveryId', 'A delivery (`att_…`) or message id (`msg_…`, the `webhook-id` of its deliveries).', EXAMPLE_ID.delivery),
         ],
         post: {
           tags: ['Webhooks'],
           operationId: 'redeliverWebhook',
           summary: 'Redeliver a message now',
+          description: 'The same body and `webhook-id` as before, signed again with a fresh `webhook-timestamp` (and the secrets that sign now).',
           responses: {
             '202': {
               description: 'Queued for delivery.',
               content: json(ref('WebhookRedelivery')),
             },
             '404': errorResponse('No such endpoint or delivery.'),
+            '409': errorResponse('The endpoint is disabled, or the message is being delivered right now (`conflict`).'),
           },
         },
       },
@@ -579,44 +642,23 @@ export function openApiDocument(): Json {
       ...eventPaths(),
       ...requestPaths(),
     }),
-    webhooks: {
+    webhooks: withDeliveries({
       ...lifecycleWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
         post: {
           operationId: 'onPackageSorting',
           summary: 'Package sorting notification',
           description:
-            'Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Signed per the Standard Webhooks spec: verify ' +
-            '`webhook-signature` (`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. ' +
+            'Sent to each enabled endpoint subscribed to `package.sorting` when a package manifest is accepted. Every delivery, of this event and the others, ' +
+            'carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec: verify `webhook-signature` (`v1,<base64 HMAC-SHA256>` of ' +
+            '`<webhook-id>.<webhook-timestamp>.<body>` with your `whsec_…` secret), e.g. with the `standardwebhooks` package. Its body is exactly ' +
+            '`manifest_id`, `package_count` and `tracking_numbers`, without the `type` the other events carry: the header names it. ' +
             'Answer 2xx within 10 s; otherwise it is retried after about 5 s, 30 s, 2 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Delivery is at least once: deduplicate on `webhook-id`.',
-          parameters: [
-            {
-              name: 'webhook-id',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Message id; the same on every retry.',
-            },
-            {
-              name: 'webhook-timestamp',
-              in: 'header',
-              required: true,
-              schema: { type: 'integer' },
-              description: 'Unix seconds.',
-            },
-            {
-              name: 'webhook-signature',
-              in: 'header',
-              required: true,
-              schema: { type: 'string' },
-              description: 'Space-separated `v1,<signature>` values.',
-            },
-          ],
           requestBody: { required: true, content: json(ref('PackageSortingPayload')) },
           responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
         },
       },
-    },
+    }),
     components: {
       securitySchemes: {
         Token: {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errorAnswer, jsonAnswer, jsonSchemaOf, queryParameters, ref, type Json } from './parts';
+import { errorAnswer, EXAMPLE_ID, jsonAnswer, jsonSchemaOf, pathParameter, queryParameters, ref, type Json } from './parts';
 import {
   LIFECYCLE_WEBHOOK_EVENTS,
   MAX_SIMULATED_DELIVERIES,
@@ -22,9 +22,9 @@ import {
 const output = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
 const input = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
-const manifestIdParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A ManifestID (`MAN-…`), container or daily.' };
+const manifestIdParam = pathParameter('id', 'A ManifestID (`MAN-…`), container or daily.', EXAMPLE_ID.manifest);
 const SIMULATE_BOUND = `Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most ${MAX_SIMULATED_DELIVERIES.toLocaleString('en-US')} webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.`;
-const trackingParam = { name: 'TrackingNumber', in: 'path', required: true, schema: { type: 'string' } };
+const trackingParam = pathParameter('TrackingNumber', "The package's TrackingNumber.", EXAMPLE_ID.trackingNumber);
 
 export function lifecyclePaths(): Json {
   const notFound = errorAnswer('No such manifest or package in this account and environment.');
@@ -140,7 +140,8 @@ export function lifecycleWebhooks(): Json {
           operationId: `on${event.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`,
           summary: `${event}`,
           description:
-            `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is.` +
+            `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is. ` +
+            `Its signed body names the event as \`type\` (\`${event}\`), as the \`x-carrier-event\` header does.` +
             (event === 'manifest.closed' ? ' Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).' : ''),
           requestBody: { required: true, content: { 'application/json': { schema: ref('LifecycleWebhookPayload') } } },
           responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
@@ -158,6 +159,24 @@ export function lifecycleSchemas(): Json {
     ManifestList: output(ZListManifestsResponse),
     EventList: output(ZListEventsResponse),
     ScanBatchResult: output(ZScanBatchResponse),
-    LifecycleWebhookPayload: output(ZLifecycleWebhookPayload),
+    LifecycleWebhookPayload: withEventType(output(ZLifecycleWebhookPayload)),
+  };
+}
+
+/**
+ * Every lifecycle delivery's body names its event as `type` (lib/webhooks/deliver-message.ts adds it to the stored
+ * payload when it signs): a receiver subscribed to several events tells them apart by what the signature covers.
+ * Written here, first and required, whether or not the payload schema lists it, so the document says it either way.
+ */
+function withEventType(json: Json): Json {
+  const { type: _type, ...rest } = (json.properties ?? {}) as Record<string, Json>;
+  const required = ((json.required ?? []) as string[]).filter((name) => name !== 'type');
+  return {
+    ...json,
+    properties: {
+      type: { type: 'string', description: 'The event\'s name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, …' },
+      ...rest,
+    },
+    required: ['type', ...required],
   };
 }

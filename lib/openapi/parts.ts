@@ -15,6 +15,31 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * One example id of each kind the API hands out (lib/ids.ts, the request id of lib/http/api-steps.ts, att_<n> of the
+ * delivery log), for the path parameters: a snippet built from the document (the portal's curl) sends a real-looking
+ * id with the right prefix. lib/openapi/examples.test.ts checks every id example against its resource's prefix.
+ */
+export const EXAMPLE_ID = {
+  webhookEndpoint: 'we_3k9x2m4t8v6w1z5q7r0y',
+  event: 'evt_7k3q9x2m4t8v6w1z5q7r0y2b',
+  message: 'msg_7k3q9x2m4t8v6w1z5q7r0y2b1',
+  request: 'req_4f1c2a9e7b3d4c5e8f9a0b1c2d3e4f5a',
+  delivery: 'att_42',
+  manifest: 'MAN-7K3Q9X2M4T8V6W1Z',
+  trackingNumber: '1Z999AA10123456784',
+} as const;
+
+/** A required path parameter (a string) with its description and example. */
+export const pathParameter = (name: string, description: string, example: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+  example,
+});
+
 /** A JSON answer whose body is the named component. */
 export const jsonAnswer = (description: string, schema: string): Json => ({ description, content: { 'application/json': { schema: ref(schema) } } });
 

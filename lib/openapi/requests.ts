@@ -1,4 +1,4 @@
-import { errorAnswer, jsonAnswer, jsonSchemaOf, queryParameters, type Json } from './parts';
+import { errorAnswer, EXAMPLE_ID, jsonAnswer, jsonSchemaOf, pathParameter, queryParameters, type Json } from './parts';
 import { ZListRequestsQuery, ZRequestLogEntry, ZRequestLogList } from '@/lib/schemas/request-log';
 
 // The request log's part of the OpenAPI document (issue 16), generated from the schemas its operations parse and
@@ -22,7 +22,7 @@ export function requestPaths(): Json {
       },
     },
     '/requests/{id}': {
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A request id: the `x-request-id` header of its answer.' }],
+      parameters: [pathParameter('id', 'A request id (`req_…`): the `x-request-id` header of its answer.', EXAMPLE_ID.request)],
       get: {
         tags: ['Requests'],
         operationId: 'getRequest',

@@ -59,6 +59,7 @@ const ZParameter = z.looseObject({
   required: z.boolean().optional(),
   description: z.string().optional(),
   schema: ZOpenApiSchema.optional(),
+  example: z.unknown().optional(),
 });
 
 const ZOperation = z.looseObject({
@@ -95,3 +96,15 @@ export type TOpenApiDocument = z.output<typeof ZOpenApiDocument>;
 export type TOpenApiOperation = z.output<typeof ZOperation>;
 export type TOpenApiParameter = z.output<typeof ZParameter>;
 export type TOpenApiMedia = z.output<typeof ZMedia>;
+
+/**
+ * A path with each `{parameter}` replaced by the example the document gives it (`/events/{id}` → `/events/evt_…`), for
+ * a snippet that can be sent as it is: each id with its own resource's prefix, not one kind of id for every path. A
+ * parameter without an example stays `{name}`.
+ */
+export function examplePath(path: string, parameters: readonly TOpenApiParameter[]): string {
+  return path.replace(/\{([^}]+)\}/g, (placeholder, name: string) => {
+    const example = parameters.find((p) => p.in === 'path' && p.name === name)?.example;
+    return typeof example === 'string' || typeof example === 'number' ? encodeURIComponent(String(example)) : placeholder;
+  });
+}
