@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge, Card, CopyButton } from '@/components/ui';
-import { METHODS, type OpenApiSchema, type TOpenApiDocument, type TOpenApiMedia, type TOpenApiOperation, type TOpenApiParameter } from '@/lib/openapi/shape';
+import { examplePath, METHODS, type OpenApiSchema, type TOpenApiDocument, type TOpenApiMedia, type TOpenApiOperation, type TOpenApiParameter } from '@/lib/openapi/shape';
 
 // A small, self-hosted renderer for our OpenAPI 3.1 document: operations, parameters, request and
 // response schemas, examples and curl snippets. Nothing is fetched from outside the machine.
@@ -195,7 +195,8 @@ function Operation({
   const requestMedia = op.requestBody?.content['application/json'];
   const example = exampleOf(doc, requestMedia);
   const responses = Object.entries(op.responses);
-  const samplePath = path.replace('{id}', 'we_…').replace('{deliveryId}', 'att_…');
+  // Each path's own example ids (evt_…, req_…, MAN-…), as the document gives them.
+  const samplePath = examplePath(path, parameters);
   return (
     <Card className="scroll-mt-24">
       <section
