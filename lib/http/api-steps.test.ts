@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
-import { errorResponse } from './api-steps';
+import { errorResponse, requestIdFrom } from './api-steps';
 
 const silent = pino({ level: 'silent' });
 const container = { isSuccess: 'text' as const };
@@ -44,5 +44,17 @@ describe('errorResponse', () => {
   it('adds no IsSuccess to the rate operation\'s errors', () => {
     const response = errorResponse(new AppError('invalid_json', 'bad'), {}, 'req_abc', silent);
     expect(JSON.parse(response.body)).not.toHaveProperty('IsSuccess');
+  });
+});
+
+describe('requestIdFrom', () => {
+  it("keeps a caller's id, and replaces one that is a token or secret sent by mistake", () => {
+    expect(requestIdFrom('client-trace-12345')).toBe('client-trace-12345');
+    expect(requestIdFrom('order:4711.retry-2')).toBe('order:4711.retry-2');
+    for (const id of [`ck_live_${'a'.repeat(43)}`, `ck_test_${'B'.repeat(43)}`, 'ck_ops_abcdefgh', 'whsec_abcdefghij', 'trace.ck_test_abcdefgh', 'api_key:abcdefgh']) {
+      expect(requestIdFrom(id)).toMatch(/^req_[0-9a-f]{32}$/);
+    }
+    expect(requestIdFrom('short')).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(requestIdFrom(undefined)).toMatch(/^req_[0-9a-f]{32}$/);
   });
 });

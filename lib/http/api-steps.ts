@@ -9,6 +9,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import type { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { logRepeated } from '@/lib/log-repeats';
+import { holdsSecret } from '@/lib/request-log/redact';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from './errors';
 import { assertJsonShape } from './json-shape';
@@ -20,9 +21,12 @@ import type { Route } from './routes';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** A caller's X-Request-Id when it is one we can log and echo safely, else a new one. */
+/**
+ * A caller's X-Request-Id when it is one we can log and echo safely, else a new one. An id that holds what the
+ * request log redacts (a token or webhook secret pasted into the header) is not echoed nor logged as the id.
+ */
 export function requestIdFrom(incoming: string | null | undefined): string {
-  return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
+  return incoming && REQUEST_ID.test(incoming) && !holdsSecret(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
 }
 
 /** What calling one method of a route takes: its scope (lib/auth/scopes.ts), and how a refusal names the call. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutToBytes, LOGGED_BODY_BYTES, loggedBody, loggedText } from './redact';
+import { cutToBytes, LOGGED_BODY_BYTES, loggedBody, loggedQuery, loggedText } from './redact';
 
 describe('loggedBody', () => {
   it('keeps an ordinary body as it is, with its size', () => {
@@ -91,11 +91,16 @@ describe('loggedBody', () => {
 describe('loggedBody on hostile text', () => {
   it('stays linear: long runs, many quotes, escapes and token prefixes, in a 5 MB body', () => {
     const tail = 'x'.repeat(5_000_000);
-    for (const body of ['"' + '_'.repeat(17_000), '"a_'.repeat(6_000), '//a:'.repeat(5_000), '"secret": "' + '\\\\'.repeat(9_000), '"secret":' + ' '.repeat(17_000), 'ck_live_'.repeat(3_000)]) {
+    const decoded = ['\\u0077'.repeat(5_000), 'password=' + '%41'.repeat(6_000), 'ck%5Flive_'.repeat(2_000), '"pass\\u0077ord": "' + '\\u0041'.repeat(3_000), 'a%5Bpassword%5D='.repeat(1_200)];
+    for (const body of ['"' + '_'.repeat(17_000), '"a_'.repeat(6_000), '//a:'.repeat(5_000), '"secret": "' + '\\\\'.repeat(9_000), '"secret":' + ' '.repeat(17_000), 'ck_live_'.repeat(3_000), ...decoded]) {
       const started = performance.now();
       const logged = loggedBody(body + tail);
       expect(performance.now() - started).toBeLessThan(250);
       expect(Buffer.byteLength(logged.text ?? '')).toBeLessThanOrEqual(LOGGED_BODY_BYTES);
+      const short = performance.now();
+      loggedQuery(body + tail);
+      loggedText(body + tail, 2048);
+      expect(performance.now() - short).toBeLessThan(50);
     }
   });
 });
