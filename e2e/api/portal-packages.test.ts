@@ -241,7 +241,7 @@ describe('portal packages: CSV export', () => {
     const lines = (await response.text()).split('\r\n');
     expect(lines.pop()).toBe('');
     const header = (lines.shift() ?? '').split(',');
-    expect(header.slice(0, 5)).toEqual(['TrackingNumber', 'status', 'status_updated_at', 'ManifestID', 'manifest_type']);
+    expect(header.slice(0, 5)).toEqual(['TrackingNumber', 'carrier_barcode', 'status', 'status_updated_at', 'ManifestID']);
     // The paging test's container (…M00 to …M22) shares the prefix: left out here.
     const byTn = new Map<string, string>();
     for (const line of lines) {
@@ -250,8 +250,9 @@ describe('portal packages: CSV export', () => {
     }
     expect(lines).toHaveLength(4 + 23);
     expect([...byTn.keys()].sort()).toEqual([...containerTns, dailyTn, formulaTn].sort());
-    expect(byTn.get(dailyTn)?.split(',')[1]).toBe('cancelled');
-    expect(byTn.get(containerTns[0])?.split(',')[1]).toBe('in_transit');
+    const status = header.indexOf('status');
+    expect(byTn.get(dailyTn)?.split(',')[status]).toBe('cancelled');
+    expect(byTn.get(containerTns[0])?.split(',')[status]).toBe('in_transit');
     const toName = header.indexOf('ToName');
     expect(byTn.get(formulaTn)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(toName).toBeGreaterThan(4);

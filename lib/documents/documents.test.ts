@@ -21,6 +21,7 @@ import { isSimpleCodePoint, layoutLeftToRight, PLAIN } from './pdf-font';
 import { cleanText, fitText, formatAwb, formatNumber, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
 import { PRESENTATION_FORMS } from './visual-order';
+import { luhnCheckDigit } from '@/lib/schemas/carrier-barcode';
 
 // Verified as a hub would: every PDF rendered to PNG by poppler's pdftoppm, every barcode read back
 // by zbarimg, text by pdftotext. Needs poppler-utils and zbar-tools (.ci/run installs them).
@@ -85,9 +86,15 @@ function pageCount(pdf: Uint8Array): number {
 
 const shipper = { company: 'Acme Parcels', name: 'Jane Dock', address1: '1 Main St', city: 'Newark', state: 'NJ', postalCode: '07102', country: 'US' };
 
+/** A carrier barcode as the database issues them: CB, 12 digits, the Luhn check digit. */
+function cb(i: number): string {
+  const digits = String(i).padStart(12, '0');
+  return `CB${digits}${luhnCheckDigit(digits)}`;
+}
+
 function pkg(i: number, over: Partial<DocumentPackage> = {}): DocumentPackage {
   return {
-    trackingNumber: `1Z${String(i).padStart(8, '0')}`, weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 6,
+    trackingNumber: `1Z${String(i).padStart(8, '0')}`, carrierBarcode: cb(i), weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 6,
     toPostalCode: '90210', toCity: 'Beverly Hills', toName: 'Ann Lee', toAddress1: '9400 Wilshire Blvd', serviceName: 'AirSkip', sortCode: 'LAX-7', ...over,
   };
 }
@@ -110,7 +117,7 @@ describe('handover manifest', { timeout: 60_000 }, () => {
   it('carries ManifestID and AWB as Code 128 (AWB as 123-45678901), both paper sizes', async () => {
     for (const paper of ['letter', 'a4'] as const) {
       const pdf = await renderHandoverManifest(manifest(), { paper });
-      expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+      expect(decodePdf(pdf).sort()).toEqual(['00012345675', 'MAN-01HX7Q2ABC']);
       const text = pdfText(pdf);
       expect(text).toContain('ManifestID MAN-01HX7Q2ABC');
       expect(text).toContain('AWB 000-12345675');
@@ -142,7 +149,7 @@ describe('handover manifest', { timeout: 60_000 }, () => {
     expect(listed).toEqual(packages.map((p) => p.trackingNumber));
     expect(perPage.at(-1)).toContain('Packages: 5,000');
     expect(perPage.at(-1)).toContain('Total weight: 12,500 lb (5,669.9 kg)');
-    expect(decodePdf(pdf, { first: 1, last: 1 }).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+    expect(decodePdf(pdf, { first: 1, last: 1 }).sort()).toEqual(['00012345675', 'MAN-01HX7Q2ABC']);
   }, 120_000);
 
   it('says CANCELLED across a cancelled manifest and that an empty one has no packages', async () => {
@@ -160,7 +167,7 @@ describe('handover manifest', { timeout: 60_000 }, () => {
       manifest({ shipper: { company: HOSTILE, name: HOSTILE, city: HOSTILE }, shipmentDescription: HOSTILE, packages: [pkg(1, { toCity: HOSTILE }), pkg(2)] }),
     );
     expect(pageCount(pdf)).toBe(1);
-    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+    expect(decodePdf(pdf).sort()).toEqual(['00012345675', 'MAN-01HX7Q2ABC']);
     const text = pdfText(pdf);
     expect(text).toContain('…');
     expect(text).toContain('1Z00000002');
@@ -179,7 +186,7 @@ describe('handover manifest', { timeout: 60_000 }, () => {
         packages: [pkg(1, { toCity: 'תל אביב' }), pkg(2, { toCity: 'الرياض' })],
       }),
     );
-    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'MAN-01HX7Q2ABC']);
+    expect(decodePdf(pdf).sort()).toEqual(['00012345675', 'MAN-01HX7Q2ABC']);
     const reading = readingText(pdf);
     expect(reading).toContain(`ספרים ${cps(0xfeed, 0xfedb, 0xfe98, 0xfe90)}`); // وكتب: waw isolated, kaf initial, teh medial, beh final
     for (const [words, number] of [['חברת המשלוחים בע״מ'], ['دار الشحن'], ['רחוב הרצל', '12'], ['ספרים وكتب'], ['الرياض']]) {
@@ -192,7 +199,7 @@ describe('handover manifest', { timeout: 60_000 }, () => {
 describe('container tag', { timeout: 60_000 }, () => {
   it('PDF: ContainerID and AWB barcodes, pieces, weight, terminal, ManifestID, date', async () => {
     const pdf = await renderContainerTagPdf(manifest());
-    expect(decodePdf(pdf).sort()).toEqual(['000-12345675', 'ULD-0001']);
+    expect(decodePdf(pdf).sort()).toEqual(['00012345675', 'ULD-0001']);
     const text = pdfText(pdf);
     for (const s of ['LAX', 'EWR', 'AIRSKIP', 'Manifest MAN-01HX7Q2ABC', '2026-11-23', '4.7 lb']) expect(text).toContain(s);
     expect(text).toMatch(/PIECES[\s\S]*\b2\b/);
@@ -203,25 +210,25 @@ describe('container tag', { timeout: 60_000 }, () => {
     expect(labels).toHaveLength(1);
     const [tag] = labels;
     expect(tag?.commands.slice(0, 3)).toEqual([['CI', '28'], ['PW', '812'], ['LL', '1218']]);
-    expect(tag?.barcodes).toEqual(['ULD-0001', '000-12345675']);
+    expect(tag?.barcodes).toEqual(['ULD-0001', '00012345675']);
     expect(tag?.texts).toEqual(expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', 'Manifest date 2026-11-23']));
   });
 });
 
 describe('package label', { timeout: 60_000 }, () => {
-  it('PDF: tracking number as Code 128 with its text, postal code, sort code, service, recipient, ManifestID', async () => {
+  it('PDF: the carrier barcode as Code 128 with its text, the tracking number beside it, postal code, sort code, service, recipient, ManifestID', async () => {
     const pdf = await renderPackageLabelPdf(label());
-    expect(decodePdf(pdf)).toEqual(['1Z00000007']);
+    expect(decodePdf(pdf)).toEqual([cb(7)]);
     const text = pdfText(pdf);
-    for (const s of ['1Z00000007', '90210', 'LAX-7', 'AIRSKIP', 'Ann Lee', '9400 Wilshire Blvd', 'Manifest MAN-01HX7Q2ABC']) expect(text).toContain(s);
+    for (const s of [cb(7), 'Tracking 1Z00000007', '90210', 'LAX-7', 'AIRSKIP', 'Ann Lee', '9400 Wilshire Blvd', 'Manifest MAN-01HX7Q2ABC']) expect(text).toContain(s);
   });
 
   it('PDF: a Hebrew and an Arabic recipient read back in order, Arabic joined, barcodes unchanged', async () => {
     const hebrew = label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'תל אביב', toPostalCode: '61000' });
     // U+0671 (alef wasla) has no glyph in DejaVu Sans: drawn as .notdef, the document still whole
-    const arabic = label({ trackingNumber: 'PKG-AR', toName: 'محمد عبد الله', toAddress1: 'شارع الملك فهد 123', toAddress2: 'السلام ٱ', toCity: 'الرياض', toPostalCode: '12211' });
+    const arabic = label({ trackingNumber: 'PKG-AR', carrierBarcode: cb(8), toName: 'محمد عبد الله', toAddress1: 'شارع الملك فهد 123', toAddress2: 'السلام ٱ', toCity: 'الرياض', toPostalCode: '12211' });
     const pdf = await renderPackageLabelsPdf([hebrew, arabic], 'Labels MAN-01HX7Q2ABC');
-    expect(decodePdf(pdf)).toEqual(['1Z00000007', 'PKG-AR']);
+    expect(decodePdf(pdf)).toEqual([cb(7), cb(8)]);
     const [first = '', second = ''] = readingText(pdf).split('\f');
     for (const [words, number] of [['דוד כהן'], ['רחוב הרצל', '12'], ['תל אביב', '61000']]) {
       expect(readsAs(first, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
@@ -250,7 +257,7 @@ describe('package label', { timeout: 60_000 }, () => {
   it('ZPL: right-to-left field data in visual order, as the printer draws it left to right', () => {
     const [parsed] = parseZpl(renderPackageLabelZpl(label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'لا', toPostalCode: '61000' })));
     expect(parsed?.texts).toEqual(expect.arrayContaining(['ןהכ דוד', '12 לצרה בוחר', `61000 ${cps(0xfefb)}`]));
-    expect(parsed?.barcodes).toEqual(['1Z00000007']);
+    expect(parsed?.barcodes).toEqual([cb(7)]);
   });
 
   it('PNG: 812 × 1218 (4×6 in at 203 dpi), its barcode reads back', async () => {
@@ -258,36 +265,37 @@ describe('package label', { timeout: 60_000 }, () => {
     expect(Buffer.from(png.subarray(1, 4)).toString()).toBe('PNG');
     const view = Buffer.from(png);
     expect([view.readUInt32BE(16), view.readUInt32BE(20)]).toEqual([812, 1218]);
-    expect(decodeImage(save(png, 'png'))).toEqual(['1Z00000007']);
+    expect(decodeImage(save(png, 'png'))).toEqual([cb(7)]);
   });
 
-  it('ZPL: tracking number in ^BC, ^ ~ and \\ in data escaped with ^FH so they start no command', () => {
-    const zpl = renderPackageLabelZpl(label({ toName: 'A^XZ~JA\\B', sortCode: 'S^1' }));
+  it('ZPL: the carrier barcode in ^BC, ^ ~ and \\ in data escaped with ^FH so they start no command', () => {
+    const zpl = renderPackageLabelZpl(label({ toName: 'A^XZ~JA\\B', sortCode: 'S^1', trackingNumber: 'T^XZ1' }));
     const [parsed] = parseZpl(zpl);
-    expect(parsed?.barcodes).toEqual(['1Z00000007']);
-    expect(parsed?.texts).toEqual(expect.arrayContaining(['A^XZ~JA\\B', 'S^1', '90210', '1Z00000007', 'Manifest MAN-01HX7Q2ABC']));
+    expect(parsed?.barcodes).toEqual([cb(7)]);
+    expect(parsed?.texts).toEqual(expect.arrayContaining(['A^XZ~JA\\B', 'S^1', '90210', cb(7), 'Tracking T^XZ1', 'Manifest MAN-01HX7Q2ABC']));
     expect(zpl.match(/\^XZ/g)).toHaveLength(1);
     expect(zplField('^~\\_')).toBe('\\5E\\7E\\5C_');
   });
 
   it('one PDF and one ZPL with every label of a manifest; an empty manifest says so', async () => {
-    const labels = [label(), label({ trackingNumber: 'PKG-2' }), label({ trackingNumber: 'PKG-3' })];
+    const labels = [label(), label({ trackingNumber: 'PKG-2', carrierBarcode: cb(2) }), label({ trackingNumber: undefined, carrierBarcode: cb(3) })];
     const pdf = await renderPackageLabelsPdf(labels, 'Labels MAN-01HX7Q2ABC');
     expect(pageCount(pdf)).toBe(3);
-    expect(decodePdf(pdf)).toEqual(['1Z00000007', 'PKG-2', 'PKG-3']);
-    expect(parseZpl(renderPackageLabelsZpl(labels)).map((l) => l.barcodes)).toEqual([['1Z00000007'], ['PKG-2'], ['PKG-3']]);
+    expect(decodePdf(pdf)).toEqual([cb(7), cb(2), cb(3)]);
+    expect(pdfText(pdf)).toContain('No tracking number');
+    expect(parseZpl(renderPackageLabelsZpl(labels)).map((l) => l.barcodes)).toEqual([[cb(7)], [cb(2)], [cb(3)]]);
     expect(pdfText(await renderPackageLabelsPdf([], 'Labels MAN-X'))).toContain('This manifest has no packages.');
   });
 
   it('ZPL: every barcode and its quiet zones stay on the 812-dot label, whatever the printer packs (^BC mode A, sized for Subset B)', () => {
     // Mostly numeric numbers are where a Subset-B printer would run past the edge if sized for Subset C.
-    for (const trackingNumber of ['9400111899223856789003', '420902109405511899223856789003', '123456789012', '1Z999AA10123456784', 'X']) {
-      const [parsed] = parseZpl(renderPackageLabelZpl(label({ trackingNumber })));
-      expect(parsed?.barcodes).toEqual([trackingNumber]);
+    for (const value of [cb(999_999_999_999), '9400111899223856789003', '420902109405511899223856789003', '123456789012', '1Z999AA10123456784', 'X']) {
+      const [parsed] = parseZpl(renderPackageLabelZpl(label({ carrierBarcode: value })));
+      expect(parsed?.barcodes).toEqual([value]);
       expect(parsed?.commands.find(([name]) => name === 'BC')?.[1]).toMatch(/,A$/);
     }
     const [tag] = parseZpl(renderContainerTagZpl(manifest({ containerId: 'AKE12345678901234567', awb: '12345678901' })));
-    expect(tag?.barcodes).toEqual(['AKE12345678901234567', '123-45678901']);
+    expect(tag?.barcodes).toEqual(['AKE12345678901234567', '12345678901']);
   });
 
   it('real ManifestIDs (MAN- and 16 characters) and the spec\'s service names are drawn whole on tag and label', async () => {
@@ -305,8 +313,19 @@ describe('package label', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a cancelled manifest\'s label says CANCELLED', async () => {
-    expect(pdfText(await renderPackageLabelPdf(label({}, { state: 'cancelled' })))).toContain('CANCELLED');
+  it('a cancelled package\'s label says CANCELLED and carries no barcode; so do a cancelled manifest\'s tag and handover', async () => {
+    const cancelled = await renderPackageLabelPdf(label({}, { state: 'cancelled' }));
+    expect(pdfText(cancelled)).toContain('CANCELLED');
+    expect(pdfText(cancelled)).toContain(cb(7));
+    expect(decodePdf(cancelled)).toEqual([]);
+    expect(parseZpl(renderPackageLabelZpl(label({}, { state: 'cancelled' })))[0]?.barcodes).toEqual([]);
+    expect(decodeImage(save(await renderPackageLabelPng(label({}, { state: 'cancelled' })), 'png'))).toEqual([]);
+    const tag = await renderContainerTagPdf(manifest({ state: 'cancelled' }));
+    expect(decodePdf(tag)).toEqual([]);
+    expect(pdfText(tag)).toContain('ULD-0001');
+    const handover = await renderHandoverManifest(manifest({ state: 'cancelled' }));
+    expect(decodePdf(handover)).toEqual([]);
+    expect(pdfText(handover)).toContain('ManifestID MAN-01HX7Q2ABC');
   });
 });
 
@@ -362,7 +381,7 @@ describe('embedded fonts', { timeout: 60_000 }, () => {
     expect(before).toContain('Łódź Zürich');
     expect(pdfText(own)).toContain('Αθήνα Москва');
     expect(after).toContain('Plain Town');
-    expect(decodePdf(own)).toEqual(['1Z00000007']);
+    expect(decodePdf(own)).toEqual([cb(7)]);
     const fonts = execFileSync('pdffonts', [save(own, 'pdf')]).toString();
     expect(fonts).toMatch(/BASEA[ABC]\+DejaVuSans-Bold/); // only the regular face needed more glyphs
     expect(fonts).toMatch(/\b(?!BASEA)[A-Z]{6}\+DejaVuSans\s/);

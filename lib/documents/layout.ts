@@ -1,4 +1,4 @@
-import { cleanText, formatAwb, formatNumber, weightInLb } from './text';
+import { awbBarcodeValue, cleanText, formatAwb, formatNumber, weightInLb } from './text';
 import type { DocumentLabel, DocumentManifest } from './types';
 
 // A 4×6 in label or tag as a list of elements in points (72 per inch, from the top-left). The PDF,
@@ -65,12 +65,12 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   els.push(...textEl(pkg.toTerminal ? `Terminal ${pkg.toTerminal}` : undefined, M, y + 60, 9, W));
   y += 70;
   els.push(rule(y));
-  if (pkg.trackingNumber) {
-    els.push({ kind: 'barcode', x: M + 4, y: y + 12, maxWidth: W - 8, height: 84, value: pkg.trackingNumber });
-    els.push(...textEl(pkg.trackingNumber, LABEL_WIDTH / 2, y + 114, 14, W, { bold: true, align: 'center' }));
-  } else {
-    els.push(...textEl('No tracking number', LABEL_WIDTH / 2, y + 60, 14, W, { bold: true, align: 'center' }));
-  }
+  // The sort barcode is ours, never the shipper's tracking number (another shipper may have sent the same one); a
+  // cancelled package's label has none, so that nothing scans it. The tracking number stays printed beside it.
+  const sortBarcode = label.state === 'cancelled' ? undefined : pkg.carrierBarcode;
+  if (sortBarcode) els.push({ kind: 'barcode', x: M + 4, y: y + 10, maxWidth: W - 8, height: 70, value: sortBarcode });
+  els.push(...textEl(pkg.carrierBarcode ?? '', LABEL_WIDTH / 2, y + (sortBarcode ? 96 : 50), 13, W, { bold: true, align: 'center' }));
+  els.push(...textEl(pkg.trackingNumber ? `Tracking ${pkg.trackingNumber}` : 'No tracking number', LABEL_WIDTH / 2, y + (sortBarcode ? 114 : 70), 10, W, { align: 'center' }));
   y += 124;
   els.push(rule(y));
   const weight = pkg.weight !== undefined ? `${formatNumber(pkg.weight)} ${cleanText(pkg.weightUnit) || 'lb'}` : '';
@@ -96,8 +96,9 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   y += 64;
   els.push(rule(y));
   els.push(...textEl('CONTAINER', M, y + 12, 7, W, { bold: true }));
+  const scannable = manifest.state !== 'cancelled';
   if (manifest.containerId) {
-    els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 70, value: manifest.containerId });
+    if (scannable) els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 70, value: manifest.containerId });
     els.push(...textEl(manifest.containerId, LABEL_WIDTH / 2, y + 106, 14, W, { bold: true, align: 'center' }));
   }
   y += 114;
@@ -105,7 +106,8 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   const awb = formatAwb(manifest.awb);
   els.push(...textEl('AWB', M, y + 12, 7, W, { bold: true }));
   if (awb) {
-    els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 56, value: awb });
+    // The barcode holds the AWB as the API returns it (11 digits); the text keeps the hyphen people read.
+    if (scannable) els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 56, value: awbBarcodeValue(manifest.awb) });
     els.push(...textEl(awb, LABEL_WIDTH / 2, y + 92, 14, W, { bold: true, align: 'center' }));
   } else {
     els.push(...textEl('No AWB', LABEL_WIDTH / 2, y + 50, 12, W, { align: 'center' }));

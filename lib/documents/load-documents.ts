@@ -3,6 +3,7 @@ import { pgPool } from '@/lib/db';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
+import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, ManifestState } from './types';
 
 // The documents' data: a manifest (container or daily) and its packages, scoped by account and
@@ -26,9 +27,9 @@ function party(data: Json): DocumentParty {
   };
 }
 
-function documentPackage(data: Json, header: Json): DocumentPackage {
+function documentPackage(data: Json, header: Json, carrierBarcode: string): DocumentPackage {
   return {
-    trackingNumber: str(data.TrackingNumber), weight: num(data.PackageWeight), weightUnit: str(data.PackageWeightUnit) ?? str(data.WeightUnit),
+    trackingNumber: str(data.TrackingNumber), carrierBarcode, weight: num(data.PackageWeight), weightUnit: str(data.PackageWeightUnit) ?? str(data.WeightUnit),
     length: num(data.PackageSizeLength), width: num(data.PackageSizeWidth), height: num(data.PackageSizeHeight),
     serviceName: str(data.ServiceName) ?? str(header.ServiceName), sortCode: str(data.SortCode) ?? str(header.SortCode),
     toName: str(data.ToName) ?? str(data.Consignee) ?? str(header.Consignee), toAddress1: str(data.ToAddress1), toAddress2: str(data.ToAddress2),
@@ -72,7 +73,10 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
   );
   if (row) {
     const header = obj(row.header);
-    const all = await queryRows(pool, sql<{ detail: unknown; status: string }>`SELECT detail, status FROM container_packages WHERE manifest_id = ${row.id} ORDER BY position`);
+    const all = await queryRows(
+      pool,
+      sql<{ detail: unknown; status: string; carrier_barcode: string }>`SELECT detail, status, carrier_barcode FROM container_packages WHERE manifest_id = ${row.id} ORDER BY position`,
+    );
     const state = stateOf(row.status);
     const packages = handedOver(all, state);
     const length = num(header.ContainerLength);
@@ -84,7 +88,7 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
       containerId: row.container_id, containerName: str(header.ContainerName) ?? str(header['Container Name']),
       ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
       containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: row.shipment_description,
-      packages: packages.map((p) => documentPackage(obj(p.detail), header)), cancelledPackages: all.length - packages.length, generatedAt: new Date(),
+      packages: packages.map((p) => documentPackage(obj(p.detail), header, p.carrier_barcode)), cancelledPackages: all.length - packages.length, generatedAt: new Date(),
     };
   }
   const dailyRow = await queryRow(
@@ -94,7 +98,10 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
       WHERE id = ${manifestId} AND account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"`,
   );
   if (!dailyRow) throw new AppError('not_found', 'No manifest with this id in this account and environment.');
-  const all = await queryRows(pool, sql<{ data: unknown; status: string }>`SELECT data, status FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`);
+  const all = await queryRows(
+    pool,
+    sql<{ data: unknown; status: string; carrier_barcode: string }>`SELECT data, status, carrier_barcode FROM packages WHERE daily_manifest_id = ${dailyRow.id} ORDER BY id`,
+  );
   const state = stateOf(dailyRow.status, 'daily');
   const packages = handedOver(all, state);
   const first = obj(packages[0]?.data);
@@ -104,7 +111,7 @@ export async function loadDocumentManifest(options: LoadScope & { manifestId: st
     serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
     shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
     // A closed manifest's document is the one of its close (issue 15: it never changes): dated by the close.
-    packages: packages.map((p) => documentPackage(obj(p.data), {})), cancelledPackages: all.length - packages.length, generatedAt: dailyRow.status === 'closed' ? dailyRow.status_updated_at : new Date(),
+    packages: packages.map((p) => documentPackage(obj(p.data), {}, p.carrier_barcode)), cancelledPackages: all.length - packages.length, generatedAt: dailyRow.status === 'closed' ? dailyRow.status_updated_at : new Date(),
   };
 }
 
@@ -116,27 +123,35 @@ export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
   return manifest.packages.map((pkg) => ({ manifestId: manifest.manifestId, manifestDate: manifest.manifestDate, carrier: manifest.carrier, shipper: manifest.shipper, pkg, state: manifest.state }));
 }
 
-/** One package's label, found by tracking number among daily and container packages; 404 when not this account's. */
+/**
+ * One package's label, found as GET /packages/{TrackingNumber} finds it (by carrier barcode, or by tracking number as
+ * stored, then in any case; the container's package first); 404 when not this account's.
+ */
 export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
-  const { accountId, environment, trackingNumber } = options;
-  const pool = pgPool();
-  const d = await queryRow(
-    pool,
-    sql<{ data: unknown; daily_manifest_id: string; manifest_date: Date; status: string }>`
-      SELECT data, daily_manifest_id, manifest_date, status FROM packages
-      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
+  const { accountId, environment, trackingNumber: identifier } = options;
+  const match = isCarrierBarcode(identifier)
+    ? sql`p.carrier_barcode = ${normalizeCarrierBarcode(identifier)}`
+    : sql`lower(p.tracking_number) = lower(${identifier})`;
+  const inScope = sql`p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND ${match}`;
+  const exact = sql`p.tracking_number IS NOT DISTINCT FROM ${identifier}`;
+  const row = await queryRow(
+    pgPool(),
+    sql<{ kind: number; data: unknown; header: unknown; manifest_id: string; manifest_date: Date; status: string; carrier_barcode: string; exact: boolean }>`
+      (SELECT 0 AS kind, p.detail AS data, m.header, m.id AS manifest_id, m.manifest_date, p.status, p.carrier_barcode, ${exact} AS exact
+       FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id WHERE ${inScope})
+      UNION ALL
+      (SELECT 1, p.data, NULL, p.daily_manifest_id, p.manifest_date, p.status, p.carrier_barcode, ${exact} FROM packages p WHERE ${inScope})
+      ORDER BY exact DESC, kind LIMIT 1`,
   );
-  if (d) {
-    const data = obj(d.data);
-    return { manifestId: d.daily_manifest_id, manifestDate: day(d.manifest_date), carrier: 'Carrier', shipper: party(data), pkg: documentPackage(data, {}), ...labelState(d.status) };
-  }
-  const c = await queryRow(
-    pool,
-    sql<{ detail: unknown; header: unknown; id: string; manifest_date: Date; status: string }>`
-      SELECT p.detail, m.header, m.id, m.manifest_date, p.status FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id
-      WHERE p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND p.tracking_number = ${trackingNumber}`,
-  );
-  if (!c) throw new AppError('not_found', 'No package with this tracking number in this account and environment.');
-  const header = obj(c.header);
-  return { manifestId: c.id, manifestDate: day(c.manifest_date), carrier: 'Carrier', shipper: party(header), pkg: documentPackage(obj(c.detail), header), ...labelState(c.status) };
+  if (!row) throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
+  const data = obj(row.data);
+  const header = obj(row.header);
+  return {
+    manifestId: row.manifest_id,
+    manifestDate: day(row.manifest_date),
+    carrier: 'Carrier',
+    shipper: party(row.kind === 0 ? header : data),
+    pkg: documentPackage(data, header, row.carrier_barcode),
+    ...labelState(row.status),
+  };
 }

@@ -1,6 +1,6 @@
 import { rgb } from 'pdf-lib';
 import { barcode, box, cancelledStamp, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas, type Page } from './pdf';
-import { billableLb, cleanText, formatAwb, formatNumber, lbToKg, weightInLb } from './text';
+import { awbBarcodeValue, billableLb, cleanText, formatAwb, formatNumber, lbToKg, weightInLb } from './text';
 import type { DocumentManifest, DocumentPackage, PaperSize } from './types';
 
 const SIZES: Record<PaperSize, [number, number]> = { letter: [8.5 * INCH, 11 * INCH], a4: [595.28, 841.89] };
@@ -120,9 +120,14 @@ function firstPageBlocks(page: Page, canvas: Canvas, manifest: DocumentManifest)
   const col2 = MARGIN + column + 18;
   let y = HEADER_BOTTOM + 12;
   // Barcodes: ManifestID and AWB, each with its text.
-  barcode(page, canvas, manifest.manifestId, { x: MARGIN, y, maxWidth: column, height: 44, caption: `ManifestID ${manifest.manifestId}`, captionSize: 10, minModule: 1 });
+  // A cancelled manifest's paper has no barcodes: nothing on it scans (its text still says what it was).
+  const scannable = manifest.state !== 'cancelled';
+  if (!scannable || barcode(page, canvas, manifest.manifestId, { x: MARGIN, y, maxWidth: column, height: 44, caption: `ManifestID ${manifest.manifestId}`, captionSize: 10, minModule: 1 }) === 0) {
+    text(page, `ManifestID ${manifest.manifestId}`, { x: MARGIN, y: y + 24, size: 12, font: canvas.bold, maxWidth: column });
+  }
   const awb = formatAwb(manifest.awb);
-  if (awb && barcode(page, canvas, awb, { x: col2, y, maxWidth: column, height: 44, caption: `AWB ${awb}`, captionSize: 10, minModule: 1 }) === 0) {
+  // The barcode holds the AWB as the API returns it (11 digits); the caption keeps the hyphen people read.
+  if (awb && (!scannable || barcode(page, canvas, awbBarcodeValue(manifest.awb), { x: col2, y, maxWidth: column, height: 44, caption: `AWB ${awb}`, captionSize: 10, minModule: 1 }) === 0)) {
     text(page, `AWB ${awb}`, { x: col2, y: y + 24, size: 12, font: canvas.bold, maxWidth: column });
   }
   if (!awb) text(page, 'No AWB', { x: col2, y: y + 24, size: 11, font: canvas.regular, color: GREY });

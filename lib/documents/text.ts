@@ -49,6 +49,13 @@ export function formatAwb(awb: string | undefined): string {
   return digits.length === 11 ? `${digits.slice(0, 3)}-${digits.slice(3)}` : cleanText(awb);
 }
 
+/** The AWB as the API returns it (11 digits, no hyphen), for barcodes: a scanner reads what the API says. */
+export function awbBarcodeValue(awb: string | undefined): string {
+  if (!awb) return '';
+  const digits = awb.replace(/\D/g, '');
+  return digits.length === 11 ? digits : cleanText(awb);
+}
+
 const LB_PER_KG = 2.2046226218;
 
 /** A weight in pounds; undefined when unknown. */

@@ -18,6 +18,8 @@ export interface DocumentParty {
 
 export interface DocumentPackage {
   trackingNumber?: string;
+  /** Ours (CB…), on every package: the label's sort barcode. */
+  carrierBarcode?: string;
   weight?: number;
   /** lb, kg or oz; lb when unknown. */
   weightUnit?: string;

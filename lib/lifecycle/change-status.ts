@@ -4,6 +4,7 @@ import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { Changes, lockContainers, lockDailyManifests, lockPackages, persist, type PackageRow, type Stamp } from './engine';
+import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { MAX_SIMULATED_DELIVERIES } from '@/lib/schemas/lifecycle';
 import { queryRow, sql } from '@/lib/sql';
 import { withDeadlockRetry } from './retry';
@@ -25,8 +26,12 @@ function notFoundManifest(id: string): AppError {
 }
 
 /** The package a tracking number names for its account: the container's one first, when both tables have it. */
-async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope: Scope, trackingNumber: string): Promise<PackageRow> {
-  const [row] = await lockPackages(client, scope, { trackingNumbers: [trackingNumber] });
+/** The package a path names, as GET /packages/{TrackingNumber} finds it: by carrier barcode, or tracking number as stored, then in any case. */
+async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope: Scope, identifier: string): Promise<PackageRow> {
+  const rows = isCarrierBarcode(identifier)
+    ? await lockPackages(client, scope, { carrierBarcodes: [normalizeCarrierBarcode(identifier)] })
+    : await lockPackages(client, scope, { trackingNumbers: [identifier], anyCase: true });
+  const row = rows.find((r) => r.trackingNumber === identifier) ?? rows[0];
   if (!row) throw notFoundPackage();
   return row;
 }
@@ -65,7 +70,7 @@ export async function cancelPackage(options: Scope & { trackingNumber: string; o
     await persist(client, changes);
     await recordAudit(
       options.origin,
-      { accountId: options.accountId, environment: options.environment, action: 'package.cancelled', target: { type: 'package', id: options.trackingNumber }, details: { manifest_id: row.manifestId } },
+      { accountId: options.accountId, environment: options.environment, action: 'package.cancelled', target: { type: 'package', id: row.trackingNumber ?? row.carrierBarcode }, details: { manifest_id: row.manifestId } },
       client,
     );
   }));

@@ -35,6 +35,7 @@ export interface PackageRow {
   environment: Environment;
   manifestId: string;
   trackingNumber: string | null;
+  carrierBarcode: string;
   containerId: string | null;
   status: PackageStatus;
   statusUpdatedAt: Date;
@@ -64,6 +65,8 @@ export interface EventDraft {
   environment: Environment;
   manifestId: string;
   trackingNumber: string | null;
+  /** A package event's package: its tracking number may be absent (a container package) or shared with another. */
+  carrierBarcode: string | null;
   containerId: string | null;
   type: string;
   status: string;
@@ -132,6 +135,7 @@ export class Changes {
       environment: row.environment,
       manifestId: row.manifestId,
       trackingNumber: row.trackingNumber,
+      carrierBarcode: row.carrierBarcode,
       containerId: row.containerId,
       type,
       status,
@@ -181,6 +185,7 @@ export class Changes {
       environment: row.environment,
       manifestId: row.id,
       trackingNumber: null,
+      carrierBarcode: null,
       containerId: row.containerId,
       type: containerEventName(status) ?? `container.${status}`,
       status,
@@ -217,6 +222,7 @@ export class Changes {
       environment: row.environment,
       manifestId: row.id,
       trackingNumber: null,
+      carrierBarcode: null,
       containerId: null,
       type: `manifest.${to}`,
       status: to,
@@ -245,13 +251,14 @@ export class Changes {
 /** Raised when a guarded UPDATE found a row not in the status its plan started from: the transaction rolls back. */
 export class LostUpdateError extends Error {}
 
-const PACKAGE_COLUMNS = sql`id::text AS id, account_id, environment, tracking_number, status, status_updated_at`;
+const PACKAGE_COLUMNS = sql`id::text AS id, account_id, environment, tracking_number, carrier_barcode, status, status_updated_at`;
 
 interface RawPackage {
   id: string;
   account_id: string;
   environment: Environment;
   tracking_number: string | null;
+  carrier_barcode: string;
   status: string;
   status_updated_at: Date;
   manifest_id: string;
@@ -267,6 +274,7 @@ function packageRow(table: PackageRow['table'], raw: RawPackage): PackageRow {
     environment: raw.environment,
     manifestId: raw.manifest_id,
     trackingNumber: raw.tracking_number,
+    carrierBarcode: raw.carrier_barcode,
     containerId: raw.container_id,
     status: raw.status,
     statusUpdatedAt: raw.status_updated_at,
@@ -315,40 +323,44 @@ export async function lockContainers(
 }
 
 /**
- * Locks packages of both tables by tracking number (or a daily manifest's packages), container packages first,
- * each in id order. Rows a lockContainers call of the same transaction holds already are locked again harmlessly.
+ * Locks packages of both tables by tracking number, by carrier barcode, or a daily manifest's packages; container
+ * packages first, each in id order. Rows a lockContainers call of the same transaction holds already are locked again harmlessly.
  */
 export async function lockPackages(
   client: pg.PoolClient,
   scope: LockScope,
-  by: { trackingNumbers: string[]; dailyManifestIds?: undefined } | { dailyManifestIds: string[]; trackingNumbers?: undefined },
+  by: { trackingNumbers: string[]; anyCase?: boolean } | { carrierBarcodes: string[] } | { dailyManifestIds: string[] },
 ): Promise<PackageRow[]> {
-  const numbers = by.trackingNumbers ?? [];
-  const dailies = by.dailyManifestIds ?? [];
+  // One key per call (no OR), so that each query uses its index (anyCase: the lower(tracking_number) one).
+  const key =
+    'trackingNumbers' in by
+      ? by.anyCase
+        ? { values: by.trackingNumbers.map((n) => n.toLowerCase()), column: sql`lower(tracking_number)` }
+        : { values: by.trackingNumbers, column: sql`tracking_number` }
+      : 'carrierBarcodes' in by
+        ? { values: by.carrierBarcodes, column: sql`carrier_barcode` }
+        : { values: by.dailyManifestIds, column: sql`daily_manifest_id` };
+  if (key.values.length === 0) return [];
   const out: PackageRow[] = [];
-  if (numbers.length > 0) {
+  if (!('dailyManifestIds' in by)) {
     const container = await queryRows(
       client,
-      sql<RawPackage>`SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.status, cp.status_updated_at,
+      sql<RawPackage>`SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.carrier_barcode, cp.status, cp.status_updated_at,
               cp.manifest_id, m.container_id
        FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
        WHERE cp.environment = ${scope.environment}::"Environment" ${accountFilter(scope, sql`cp.account_id`)}
-         AND cp.tracking_number = ANY(${numbers}::text[])
+         AND ${key.column} = ANY(${key.values}::text[])
        ORDER BY cp.id FOR UPDATE OF cp`,
     );
     out.push(...container.map((raw) => packageRow('container_packages', raw)));
   }
-  if (numbers.length > 0 || dailies.length > 0) {
-    // One of the two keys per call (no OR), so that each uses its index.
-    const daily = await queryRows(
-      client,
-      sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
-       WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)}
-         AND ${numbers.length > 0 ? sql`tracking_number = ANY(${numbers}::text[])` : sql`daily_manifest_id = ANY(${dailies}::text[])`}
-       ORDER BY id FOR UPDATE`,
-    );
-    out.push(...daily.map((raw) => packageRow('packages', raw)));
-  }
+  const daily = await queryRows(
+    client,
+    sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, daily_manifest_id AS manifest_id, NULL::text AS container_id FROM packages
+     WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)} AND ${key.column} = ANY(${key.values}::text[])
+     ORDER BY id FOR UPDATE`,
+  );
+  out.push(...daily.map((raw) => packageRow('packages', raw)));
   return out;
 }
 
@@ -401,10 +413,11 @@ export async function persist(
   const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
   await execute(
     client,
-    sql`INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, container_id, type, status,
+    sql`INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, carrier_barcode, container_id, type, status,
                                    previous_status, applied, occurred_at, location, source, scan_id, parent_id, exception_code, exception_text)
      SELECT * FROM unnest(${eventIds}::bigint[], ${column((e) => e.accountId)}::uuid[], ${column((e) => e.environment)}::"Environment"[],
                           ${column((e) => e.subjectType)}::text[], ${column((e) => e.manifestId)}::text[], ${column((e) => e.trackingNumber)}::text[],
+                          ${column((e) => e.carrierBarcode)}::text[],
                           ${column((e) => e.containerId)}::text[], ${column((e) => e.type)}::text[], ${column((e) => e.status)}::text[],
                           ${column((e) => e.previousStatus)}::text[], ${column((e) => e.applied)}::boolean[], ${column((e) => e.occurredAt)}::timestamptz[],
                           ${column((e) => e.location)}::text[], ${column((e) => e.source)}::text[], ${column((e) => e.scanId)}::text[],

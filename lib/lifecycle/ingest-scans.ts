@@ -4,13 +4,18 @@ import { execute, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { allocateEventIds, Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
 import { withDeadlockRetry } from './retry';
-import type { ContainerEvent, ContainerStatus, PackageEvent, PackageStatus } from './transitions';
+import { nextPackageStatus, type ContainerEvent, type ContainerStatus, type PackageEvent, type PackageStatus } from './transitions';
 
 /** One scan as POST /ops/scans accepts it (already validated: lib/schemas/lifecycle.ts). */
 export interface Scan {
   scanId: string;
+  /** Names one package alone (lib/schemas/carrier-barcode.ts). */
+  carrierBarcode?: string;
   trackingNumber?: string;
+  /** Alone: the container's scan. With trackingNumber: the container whose package that is. */
   containerId?: string;
+  /** With trackingNumber: the manifest whose package that is. */
+  manifestId?: string;
   event: string;
   location: string;
   occurredAt: Date;
@@ -73,16 +78,19 @@ export async function ingestScans(options: { environment: Environment; scans: re
     const todo = [...firstIndex.entries()].filter(([scanId]) => fresh.has(scanId)).map(([, index]) => index);
 
     const scope = { environment, accountId: null };
-    const containerIds = todo.flatMap((i) => scans[i]?.containerId ?? []);
-    const trackingNumbers = todo.flatMap((i) => scans[i]?.trackingNumber ?? []);
+    const todoScans = todo.flatMap((i) => scans[i] ?? []);
+    const containerIds = todoScans.flatMap((scan) => (isContainerScan(scan) ? [scan.containerId] : []));
+    const carrierBarcodes = todoScans.flatMap((scan) => scan.carrierBarcode ?? []);
+    const trackingNumbers = todoScans.flatMap((scan) => (scan.carrierBarcode === undefined ? (scan.trackingNumber ?? []) : []));
     const containers = containerIds.length > 0 ? await lockContainers(client, scope, { containerIds }) : [];
-    const packages = trackingNumbers.length > 0 ? await lockPackages(client, scope, { trackingNumbers }) : [];
-    const containersById = group(containers, (c) => c.containerId);
-    const packagesByNumber = group(packages, (p) => p.trackingNumber ?? '');
-    // A container scan and a package scan of the same batch must move the same objects in memory.
+    const byBarcode = carrierBarcodes.length > 0 ? await lockPackages(client, scope, { carrierBarcodes }) : [];
+    const byNumber = trackingNumbers.length > 0 ? await lockPackages(client, scope, { trackingNumbers }) : [];
+    // A container scan and package scans of the same batch must move the same objects in memory.
     const shared = new Map<string, PackageRow>();
     for (const container of containers) container.packages = container.packages.map((p) => share(shared, p));
-    for (const [number, rows] of packagesByNumber) packagesByNumber.set(number, rows.map((p) => share(shared, p)));
+    const containersById = group(containers, (c) => c.containerId);
+    const packagesByBarcode = group(byBarcode.map((p) => share(shared, p)), (p) => p.carrierBarcode);
+    const packagesByNumber = group(byNumber.map((p) => share(shared, p)), (p) => p.trackingNumber ?? '');
 
     const changes = new Changes();
     const primaryIndex = new Map<string, number>();
@@ -99,9 +107,9 @@ export async function ingestScans(options: { environment: Environment; scans: re
         exceptionText: scan.exceptionText ?? null,
       };
       const before = changes.events.length;
-      const result = scan.containerId !== undefined
+      const result = isContainerScan(scan)
         ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
-        : applyPackageScan(changes, scan, stamp, packagesByNumber.get(scan.trackingNumber ?? '') ?? []);
+        : applyPackageScan(changes, scan, stamp, scan.carrierBarcode !== undefined ? (packagesByBarcode.get(scan.carrierBarcode) ?? []) : (packagesByNumber.get(scan.trackingNumber ?? '') ?? []));
       results.set(index, result);
       if (changes.events.length > before) primaryIndex.set(scan.scanId, before);
     }
@@ -138,12 +146,45 @@ function refuse(scanId: string, code: string, message: string, currentStatus?: s
   return { scan_id: scanId, result: 'refused', error: { code, message, ...(currentStatus ? { current_status: currentStatus } : {}) } };
 }
 
+function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
+  return scan.containerId !== undefined && scan.trackingNumber === undefined && scan.carrierBarcode === undefined;
+}
+
+/**
+ * The one package a scan means. A carrier barcode names one. A tracking number is only the shipper's word, and
+ * another shipper may have sent the same one: it is narrowed by the scan's container or manifest, then to the
+ * packages that can take this scan; what is still more than one is refused, naming the barcodes that would resolve it.
+ */
+function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): PackageRow | ScanResult {
+  const name = scan.carrierBarcode !== undefined ? `carrier barcode ${scan.carrierBarcode}` : `tracking number ${scan.trackingNumber}`;
+  const inContext = rows.filter(
+    (row) => (scan.containerId === undefined || row.containerId === scan.containerId) && (scan.manifestId === undefined || row.manifestId === scan.manifestId),
+  );
+  const [only, other] = inContext;
+  if (!only) {
+    const where = scan.containerId !== undefined ? ` in container ${scan.containerId}` : scan.manifestId !== undefined ? ` in manifest ${scan.manifestId}` : '';
+    return refuse(scan.scanId, 'not_found', `No package with ${name}${where} in this environment.`);
+  }
+  if (!other) return only;
+  const able = inContext.filter((row) => row.status !== 'cancelled' && nextPackageStatus(row.status, event) !== undefined);
+  if (able.length === 1 && able[0]) return able[0];
+  return {
+    scan_id: scan.scanId,
+    result: 'refused',
+    error: {
+      code: 'ambiguous',
+      message: `Tracking number ${scan.trackingNumber} names ${inContext.length} packages${able.length > 1 ? ` that can all take a ${scan.event} scan` : ''}; scan the carrier barcode on the label, or send the container_id or manifest_id with the tracking number.`,
+      details: inContext.map((row) => ({ path: 'carrier_barcode', message: `${row.carrierBarcode}: manifest ${row.manifestId}${row.containerId ? `, container ${row.containerId}` : ''}, ${row.status}` })),
+    },
+  };
+}
+
 function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: PackageRow[]): ScanResult {
   const meaning = PACKAGE_EVENT_STATUS[scan.event];
   if (!meaning) return refuse(scan.scanId, 'unknown_event', `A package scan's event is one of: ${PACKAGE_SCAN_EVENTS.join(', ')}.`);
-  const [row, other] = rows;
-  if (!row) return refuse(scan.scanId, 'not_found', `No package ${scan.trackingNumber} in this environment.`);
-  if (other) return refuse(scan.scanId, 'ambiguous', `Tracking number ${scan.trackingNumber} names more than one package; scan its container instead.`);
+  const row = resolvePackage(scan, meaning.event, rows);
+  if ('result' in row) return row;
+  scan = { ...scan, trackingNumber: scan.trackingNumber ?? row.trackingNumber ?? row.carrierBarcode };
   // Cancelled never reached the carrier: no scan of it is history, whatever its time.
   if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
   // Older than what set the current status: history only (a package that is only manifested has no such time).

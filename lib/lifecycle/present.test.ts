@@ -8,7 +8,7 @@ const valid = new Date('2026-11-23T08:00:00.000Z');
 
 describe('presenters and invalid stored dates', () => {
   it('presentPackage gives null for invalid dates and ISO strings for valid ones', () => {
-    const row = { kind: 0, id: '1', created_at: invalid, tracking_number: 'TN1', manifest_id: 'MAN-1', container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: invalid, status: 'manifested', status_updated_at: invalid, body: {} };
+    const row = { kind: 0, id: '1', created_at: invalid, tracking_number: 'TN1', carrier_barcode: 'CB0000000000000', manifest_id: 'MAN-1', container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: invalid, status: 'manifested', status_updated_at: invalid, body: {} };
     expect(presentPackage(row)).toMatchObject({ ManifestDate: null, status_updated_at: null, created_at: null, TrackingNumber: 'TN1' });
     expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid })).toMatchObject({
       ManifestDate: '2026-11-23T08:00:00.000Z',

@@ -4,6 +4,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import type { TManifestResponse } from '@/lib/schemas/lifecycle';
 import { dailyPackageCount } from '@/lib/manifests/counters';
+import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 
@@ -78,6 +79,7 @@ interface PackageDbRow {
   id: string;
   created_at: Date;
   tracking_number: string | null;
+  carrier_barcode: string;
   manifest_id: string;
   container_id: string | null;
   service_name: string | null;
@@ -107,11 +109,11 @@ export function packageBranch(kind: 0 | 1, scope: Scope, query: PackageFilters, 
   where.push(after(kind, cursor));
   const select =
     kind === 0
-      ? sql`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.manifest_id, m.container_id, x.service_name, x.manifest_date,
-                x.status, x.status_updated_at, x.detail AS body
+      ? sql`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
+                x.manifest_date, x.status, x.status_updated_at, x.detail AS body
          FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id`
-      : sql`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.daily_manifest_id AS manifest_id, NULL::text AS container_id,
-                x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body
+      : sql`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
+                NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body
          FROM packages x`;
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
@@ -135,6 +137,7 @@ export function presentPackage(row: PackageDbRow) {
     object: 'package' as const,
     ...body,
     TrackingNumber: row.tracking_number,
+    carrier_barcode: row.carrier_barcode,
     ManifestID: row.manifest_id,
     ...(row.kind === 0 ? { ContainerID: row.container_id, ServiceName: row.service_name, ManifestDate: iso(row.manifest_date) } : {}),
     manifest_type: row.kind === 0 ? ('container' as const) : ('daily' as const),
@@ -144,21 +147,31 @@ export function presentPackage(row: PackageDbRow) {
   };
 }
 
-const packageByNumber = (scope: Scope, trackingNumber: string) => sql<PackageDbRow>`
-  (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.manifest_id, m.container_id, x.service_name, x.manifest_date,
-          x.status, x.status_updated_at, x.detail AS body
-   FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id
-   WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.tracking_number = ${trackingNumber})
+/**
+ * A package by its carrier barcode (any case), or by tracking number: exactly as stored first, then in any case, as
+ * the list's filter matches; the container's package first when both tables hold the number (as cancel and simulate pick).
+ */
+function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
+  const inScope = sql`x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment"`;
+  const match = isCarrierBarcode(identifier)
+    ? sql`x.carrier_barcode = ${normalizeCarrierBarcode(identifier)}`
+    : sql`lower(x.tracking_number) = lower(${identifier})`;
+  const exact = sql`x.tracking_number IS NOT DISTINCT FROM ${identifier}`;
+  return sql<PackageDbRow>`
+  (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
+          x.manifest_date, x.status, x.status_updated_at, x.detail AS body, ${exact} AS exact
+   FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id WHERE ${inScope} AND ${match})
   UNION ALL
-  (SELECT 1, x.id::text, x.created_at, x.tracking_number, x.daily_manifest_id, NULL, x.service_name, x.manifest_date, x.status,
-          x.status_updated_at, x.data
-   FROM packages x WHERE x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment" AND x.tracking_number = ${trackingNumber})
-  ORDER BY kind LIMIT 1`;
+  (SELECT 1, x.id::text, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id, NULL, x.service_name, x.manifest_date, x.status,
+          x.status_updated_at, x.data, ${exact}
+   FROM packages x WHERE ${inScope} AND ${match})
+  ORDER BY exact DESC, kind LIMIT 1`;
+}
 
-/** GET /packages/{TrackingNumber}: the container's package first, when both tables hold the number (as cancel and simulate pick). */
+/** GET /packages/{TrackingNumber}: by tracking number in any case, or by carrier barcode. */
 export async function getPackage(options: Scope & { trackingNumber: string }) {
-  const row = await queryRow(pgPool(), packageByNumber(options, options.trackingNumber));
-  if (!row) throw new AppError('not_found', "No package with this tracking number in this account and environment.");
+  const row = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
+  if (!row) throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
   return presentPackage(row);
 }
 
@@ -179,12 +192,13 @@ interface EventDbRow {
 
 /** GET /packages/{TrackingNumber}/events: the timeline, oldest first (all of it: a package has a few dozen events at most). */
 export async function listPackageEvents(options: Scope & { trackingNumber: string }) {
-  await getPackage(options);
+  const found = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
+  if (!found) throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
   const rows = await queryRows(
     pgPool(),
     sql<EventDbRow>`SELECT id::text AS id, type, status, previous_status, applied, occurred_at, location, source, scan_id, exception_code, exception_text, created_at
      FROM lifecycle_events WHERE account_id = ${options.accountId}::uuid AND environment = ${options.environment}::"Environment"
-       AND tracking_number = ${options.trackingNumber}
+       AND ${found.tracking_number === null ? sql`manifest_id = ${found.manifest_id} AND carrier_barcode = ${found.carrier_barcode}` : sql`tracking_number = ${found.tracking_number} AND manifest_id = ${found.manifest_id}`}
      ORDER BY occurred_at, id LIMIT 1000`,
   );
   return { object: 'list' as const, data: rows.map(presentEvent), has_more: false, next_cursor: null };
@@ -397,11 +411,11 @@ export async function listManifestPackages(
   const rows = await queryRows(
     pgPool(),
     kind === 0
-      ? sql<PackageDbRow & { key: string }>`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.manifest_id,
+      ? sql<PackageDbRow & { key: string }>`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id,
               ${manifest.container_id}::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
               x.detail AS body, x.position::text AS key
          FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ORDER BY x.position LIMIT ${limit}`
-      : sql<PackageDbRow & { key: string }>`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.daily_manifest_id AS manifest_id,
+      : sql<PackageDbRow & { key: string }>`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
               NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body, x.id::text AS key
          FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ORDER BY x.id LIMIT ${limit}`,
   );

@@ -26,7 +26,7 @@ import { sql, type Sql } from '@/lib/sql';
  */
 export const EXPORT_BATCH = 500;
 
-const LEAD = ['TrackingNumber', 'status', 'status_updated_at', 'ManifestID', 'manifest_type', 'ContainerID', 'ServiceName', 'ManifestDate', 'created_at'];
+const LEAD = ['TrackingNumber', 'carrier_barcode', 'status', 'status_updated_at', 'ManifestID', 'manifest_type', 'ContainerID', 'ServiceName', 'ManifestDate', 'created_at'];
 /** The lifecycle columns, then every field of either package schema once, in schema order. */
 export const PACKAGE_EXPORT_COLUMNS: readonly string[] = [
   ...LEAD,
@@ -41,6 +41,7 @@ interface BatchRow {
   id: string;
   t: string;
   tracking_number: string;
+  carrier_barcode: string;
   manifest_id: string;
   container_id: string | null;
   service_name: string | null;
@@ -54,7 +55,7 @@ interface BatchRow {
 function batchSql(scope: { accountId: string; environment: Environment }, filters: Filters, cursor: Cursor | undefined, limit: number): Sql<BatchRow> {
   // Timestamps as text in toISOString()'s form (no Date per cell), the cursor's as PostgreSQL's own text (exact).
   return sql<BatchRow>`
-    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.manifest_id, u.container_id, u.service_name,
+    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.manifest_id, u.container_id, u.service_name,
            ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
            ${iso(sql`u.created_at`)} AS created_at, u.body
     FROM (${packageBranch(0, scope, filters, cursor, limit)} UNION ALL ${packageBranch(1, scope, filters, cursor, limit)}) AS u
@@ -67,6 +68,7 @@ function batchSql(scope: { accountId: string; environment: Environment }, filter
  */
 const OWN: Record<string, (row: BatchRow) => unknown> = {
   TrackingNumber: (row) => row.tracking_number,
+  carrier_barcode: (row) => row.carrier_barcode,
   ManifestID: (row) => row.manifest_id,
   ContainerID: (row) => (row.kind === 0 ? row.container_id : row.body.ContainerID),
   ServiceName: (row) => (row.kind === 0 ? row.service_name : row.body.ServiceName),

@@ -1,3 +1,4 @@
+import { isCarrierBarcode, normalizeCarrierBarcode } from './carrier-barcode';
 import { z } from 'zod';
 import { keysetList } from './list';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
@@ -131,8 +132,18 @@ const OCCURRED_AT = /^(20\d{2})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3
 export const ZScan = z
   .strictObject({
     scan_id: z.string().regex(SCAN_ID, 'must be 1 to 128 characters: letters, digits and . _ : -'),
+    // The package by our barcode (the label's sort barcode): always one package, whatever tracking numbers shippers sent.
+    carrier_barcode: z
+      .string()
+      .max(32)
+      .refine(isCarrierBarcode, 'must be a carrier barcode: CB, 12 digits and a check digit, as printed on the label')
+      .transform(normalizeCarrierBarcode)
+      .optional(),
     tracking_number: trackingNumber(),
+    // Alone, the container's own scan; beside tracking_number, the container whose package that is.
     container_id: text({ max: 128 }),
+    // Beside tracking_number: the manifest whose package that is.
+    manifest_id: text({ max: 128 }),
     event: z.string().max(32),
     location: z.string().max(10).regex(LOCATION, 'must be an IATA airport code (JFK) or a US or Canadian postal code'),
     occurred_at: z
@@ -149,8 +160,16 @@ export const ZScan = z
     exception_code: text({ max: 64 }),
     exception_text: text({ max: 500 }),
   })
-  .refine((scan) => (scan.tracking_number === undefined) !== (scan.container_id === undefined), {
-    message: 'name exactly one of tracking_number and container_id',
+  .superRefine((scan, ctx) => {
+    const subject = (message: string) => ctx.addIssue({ code: 'custom', message });
+    if (scan.carrier_barcode !== undefined) {
+      if (scan.tracking_number !== undefined || scan.container_id !== undefined || scan.manifest_id !== undefined)
+        subject('a carrier_barcode names one package alone: send no tracking_number, container_id or manifest_id with it');
+    } else if (scan.tracking_number !== undefined) {
+      if (scan.container_id !== undefined && scan.manifest_id !== undefined) subject('narrow a tracking_number by container_id or by manifest_id, not both');
+    } else if (scan.container_id === undefined) {
+      subject('name the package (carrier_barcode, or tracking_number) or the container (container_id)');
+    }
   });
 
 export const ZScanBatch = z.strictObject({

@@ -129,8 +129,10 @@ export const ingestScansOperation: Operation = async (context) => {
         index,
         scan: {
           scanId: s.scan_id,
+          carrierBarcode: s.carrier_barcode,
           trackingNumber: s.tracking_number,
           containerId: s.container_id,
+          manifestId: s.manifest_id,
           event: s.event,
           location: s.location,
           occurredAt: new Date(s.occurred_at),
