@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { awb, decimal, email, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import { MAX_ERROR_DETAILS, omittedIssues, type Aliases } from './parse';
+import { fieldTree, ZWarnings } from './unknown-fields';
 
 export const MAX_CONTAINER_PACKAGES = 5_000;
 export const PACKAGE_WEIGHT_UNITS = ['lb', 'kg', 'oz'] as const;
@@ -90,8 +91,7 @@ function packageList() {
 }
 
 // POST /wf/manifest: an air-cargo container, its AWB and the packages inside.
-export const ZContainerManifestRequest = z
-  .object({
+const ZContainerManifestFields = z.object({
     ManifestDate: isoDateTime(),
     ServiceName: text({ required: true, max: 100 }),
     FromName: text(),
@@ -123,8 +123,14 @@ export const ZContainerManifestRequest = z
     Reference3: text(),
     Reference4: text(),
     ContainerDetails: packageList(),
-  })
-  .transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
+  });
+
+export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
+
+/** What POST /wf/manifest reads, for naming what it ignored. */
+export const CONTAINER_MANIFEST_FIELDS = fieldTree(ZContainerManifestFields.shape, CONTAINER_MANIFEST_ALIASES, {
+  ContainerDetails: fieldTree(ZContainerDetail.shape),
+});
 
 export type TContainerManifestRequestInput = z.input<typeof ZContainerManifestRequest>;
 export type TContainerManifestRequest = z.output<typeof ZContainerManifestRequest>;
@@ -139,6 +145,7 @@ export const ZContainerManifestResponse = z.object({
     .int()
     .min(0)
     .meta({ description: 'The packages the container holds (none is allowed).' }),
+  warnings: ZWarnings,
 });
 
 export type TContainerManifestResponse = z.output<typeof ZContainerManifestResponse>;

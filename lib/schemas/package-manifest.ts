@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { awb, decimal, email, integer, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import type { Aliases } from './parse';
+import { fieldTree, ZWarnings } from './unknown-fields';
 
 export const PACKAGE_MANIFEST_ALIASES: Aliases = {
   FromPostalCode: ['FromPostalcode'],
@@ -61,6 +62,9 @@ export const ZPackage = z.object({
 // schema runs, with its own error code: see lib/packages/create-package-manifest.ts).
 export const ZPackageManifestRequest = z.object({ package: ZPackage }).transform((body) => body.package);
 
+/** What POST /wf/package reads, for naming what it ignored. */
+export const PACKAGE_MANIFEST_FIELDS = fieldTree({ package: true }, {}, { package: fieldTree(ZPackage.shape, PACKAGE_MANIFEST_ALIASES) });
+
 export type TPackageInput = z.input<typeof ZPackage>;
 export type TPackage = z.output<typeof ZPackage>;
 
@@ -69,6 +73,7 @@ export const ZPackageManifestResponse = z.object({
   IsSuccess: z.literal(true),
   ManifestID: z.string().meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
   TrackingNumber: z.string(),
+  warnings: ZWarnings,
 });
 
 export type TPackageManifestResponse = z.output<typeof ZPackageManifestResponse>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decimal, iataCode, oneOf, usZip } from './fields';
 import type { Aliases } from './parse';
+import { fieldTree, ZWarnings } from './unknown-fields';
 
 export const SERVICES = ['AirSkip', 'Carrier Express', 'Carrier Ground'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -11,8 +12,7 @@ export const RATE_ALIASES: Aliases = { length: ['lenght'] };
 
 // POST /wf/rate. Which of from_zip/to_zip or origin/destination is needed depends on the rate
 // card, so that check belongs to rating (lib/rating), which names the missing field.
-export const ZRateRequest = z
-  .object({
+const ZRateFields = z.object({
     weight: decimal({ required: true, maxDecimals: 3, max: 10_000 }),
     weight_unit: oneOf(WEIGHT_UNITS, { required: true }),
     from_zip: usZip(),
@@ -23,8 +23,9 @@ export const ZRateRequest = z
     height: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
     origin: iataCode(),
     destination: iataCode(),
-  })
-  .transform((r) => ({
+  });
+
+export const ZRateRequest = ZRateFields.transform((r) => ({
     weight: r.weight,
     weightUnit: r.weight_unit,
     fromZip: r.from_zip,
@@ -53,8 +54,12 @@ export const ZRateQuote = z.object({
   delivery_days: z.number().int(),
 });
 
+/** What POST /wf/rate reads, for naming what it ignored. */
+export const RATE_FIELDS = fieldTree(ZRateFields.shape, RATE_ALIASES);
+
 export const ZRateResponse = z.object({
   rates: z.array(ZRateQuote),
+  warnings: ZWarnings,
   messages: z
     .array(z.object({ service: z.string(), message: z.string() }))
     .optional()

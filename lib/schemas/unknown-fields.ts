@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { Aliases } from './parse';
 
 const UNKNOWN_FIELDS_NAMED = 10;
 
@@ -19,4 +20,60 @@ export function refuseUnknownFields(known: readonly string[]) {
       ctx.addIssue({ code: 'custom', message: `has ${unknown} unknown fields; the first ${UNKNOWN_FIELDS_NAMED} are named` });
     }
   };
+}
+
+/** The fields an operation reads: each object's keys, and the fields of what its keys hold (an object, or each item of a list). */
+export interface FieldTree {
+  keys: ReadonlySet<string>;
+  children?: Readonly<Record<string, FieldTree>>;
+}
+
+/** A schema's fields and their published alternative spellings. */
+export function fieldTree(shape: Readonly<Record<string, unknown>>, aliases: Aliases = {}, children?: Record<string, FieldTree>): FieldTree {
+  return { keys: new Set([...Object.keys(shape), ...Object.values(aliases).flat()]), ...(children ? { children } : {}) };
+}
+
+export const ZWarning = z.object({ path: z.string(), message: z.string() });
+export type TWarning = z.output<typeof ZWarning>;
+
+/** Added to an accepted answer that ignored some of what it was sent; absent when nothing was ignored. */
+export const ZWarnings = z
+  .array(ZWarning)
+  .optional()
+  .meta({
+    description:
+      'Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none.',
+  });
+
+const WARNINGS_NAMED = 20;
+
+/**
+ * What an accepted request sent that its operation ignored. Unknown fields are still accepted (clients written to the
+ * published samples send extra ones), but never silently: the answer names them. At most 20 are named, one more
+ * warning counts the rest. Runs on every accepted request: it allocates nothing while every key is known.
+ */
+export function ignoredFields(body: unknown, tree: FieldTree): TWarning[] {
+  const warnings: TWarning[] = [];
+  let more = 0;
+  const walk = (value: unknown, node: FieldTree, path: string) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const name = key.length > 100 ? `${key.slice(0, 100)}…` : key;
+      const at = path ? `${path}.${name}` : name;
+      if (!node.keys.has(key)) {
+        if (warnings.length < WARNINGS_NAMED) warnings.push({ path: at, message: 'is not a field of this operation: ignored, not stored' });
+        else more++;
+        continue;
+      }
+      const child = node.children?.[key];
+      const held = (value as Record<string, unknown>)[key];
+      if (!child) continue;
+      if (Array.isArray(held)) held.forEach((item, i) => walk(item, child, `${at}[${i}]`));
+      else walk(held, child, at);
+    }
+  };
+  walk(body, tree, '');
+  if (more > 0) warnings.push({ path: '(body)', message: `${more} more ignored fields are not named` });
+  return warnings;
 }

@@ -2,7 +2,8 @@ import 'server-only';
 import { AppError } from '@/lib/errors/app-error';
 import { REPLAYED } from '../replayed';
 import type { Operation } from '../types';
-import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest, type TPackageManifestResponse } from '@/lib/schemas/package-manifest';
+import { PACKAGE_MANIFEST_ALIASES, PACKAGE_MANIFEST_FIELDS, ZPackageManifestRequest, type TPackageManifestResponse } from '@/lib/schemas/package-manifest';
+import { ignoredFields } from '@/lib/schemas/unknown-fields';
 import { parseOperation } from '@/lib/schemas/parse';
 import { createPackageManifest } from '@/lib/packages/create-package-manifest';
 
@@ -12,7 +13,11 @@ export const createPackageManifestOperation: Operation<TPackageManifestResponse>
   assertOnePackage(body);
   const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
   const result = await createPackageManifest({ accountId: context.auth.accountId, environment: context.environment, pkg });
-  return { body: { IsSuccess: true, ManifestID: result.manifestId, TrackingNumber: pkg.TrackingNumber }, headers: result.created ? undefined : REPLAYED };
+  const warnings = ignoredFields(body, PACKAGE_MANIFEST_FIELDS);
+  return {
+    body: { IsSuccess: true, ManifestID: result.manifestId, TrackingNumber: pkg.TrackingNumber, ...(warnings.length > 0 ? { warnings } : {}) },
+    headers: result.created ? undefined : REPLAYED,
+  };
 };
 
 function assertOnePackage(body: unknown): void {
