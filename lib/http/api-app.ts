@@ -79,6 +79,11 @@ function routeHeadersFor(allow: string): Record<string, string> {
   };
 }
 
+/** The operation a request method runs: HEAD is GET's, without the body (node:http sends none for HEAD). */
+function methodOf(method: string, route: Route): keyof Route['methods'] {
+  return (method === 'HEAD' && route.methods.GET ? 'GET' : method) as keyof Route['methods'];
+}
+
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
@@ -126,7 +131,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     // Our request-id rule, not Fastify's counter.
     requestIdHeader: false,
     genReqId: (req) => requestIdFrom(headerValue(req.headers['x-request-id'])),
-    // HEAD is mounted with the rest and answers 405, as before.
+    // HEAD is mounted with the rest and answered as GET without its body where the route has a GET (below).
     exposeHeadRoutes: false,
     // The server's stop (scripts/server.ts) lets requests in flight and on open connections finish.
     return503OnClosing: false,
@@ -193,7 +198,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   app.addHook('onRequest', async (request) => {
     const { route, environment, access } = request.routeOptions.config;
     if (!route || !environment) return;
-    if (!route.methods[request.method as keyof Route['methods']]) {
+    if (!route.methods[methodOf(request.method, route)]) {
       const allow = request.routeOptions.config.routeHeaders?.['access-control-allow-methods'] ?? 'OPTIONS';
       throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allowed: allow });
     }
@@ -209,7 +214,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     if (route.testOnly && environment !== 'test') {
       throw new AppError('not_found', `No API operation at ${sentPathOf(request)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
     }
-    const methodAccess = access?.[request.method];
+    const methodAccess = access?.[methodOf(request.method, route)];
     // The 405 above refused every method the route lacks; this is a wiring mistake if it happens.
     if (!methodAccess) throw new Error(`no access rule for ${request.method} ${route.pattern}`);
     request.auth = await authenticateRequest(route, methodAccess, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
@@ -255,13 +260,13 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   const accessByRoute = new Map(apiRoutes().map((route) => [route, Object.freeze(routeAccess(route))]));
   for (const [base, environment] of apiBases()) {
     for (const route of apiRoutes()) {
-      const allow = [...Object.keys(route.methods), 'OPTIONS'].join(', ');
+      const allow = [...Object.keys(route.methods), ...(route.methods.GET ? ['HEAD'] : []), 'OPTIONS'].join(', ');
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
         config: { route, environment, access: accessByRoute.get(route), routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
         handler: async (request, reply) => {
-          const operation = route.methods[request.method as keyof Route['methods']];
+          const operation = route.methods[methodOf(request.method, route)];
           const auth = request.auth;
           // The hooks refused every other case; this is a wiring mistake if it happens.
           if (!operation || !auth) throw new Error(`no operation or caller for ${request.method} ${route.pattern}`);
