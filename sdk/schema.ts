@@ -148,7 +148,7 @@ export interface paths {
         };
         /**
          * Handover manifest
-         * @description ManifestID and AWB as Code 128, one line per package, totals, tender block; page n of N on every page. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
+         * @description ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block; page n of N on every page. A cancelled manifest's says CANCELLED and has no barcode. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
          */
         get: operations["getManifestDocument"];
         put?: never;
@@ -211,22 +211,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/packages/{trackingNumber}/label": {
+    "/packages/{TrackingNumber}/label": {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (any case) or its carrier_barcode.
                  * @example 1Z999AA10123456784
                  */
-                trackingNumber: string;
+                TrackingNumber: string;
             };
             cookie?: never;
         };
         /**
          * Package label (4×6 in)
-         * @description Tracking number as Code 128, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
+         * @description The carrier barcode as Code 128 (the sort barcode), the tracking number beside it, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi. A cancelled package's label says CANCELLED and has no barcode. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
          */
         get: operations["getPackageLabel"];
         put?: never;
@@ -484,7 +484,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -507,7 +507,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -530,7 +530,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -553,7 +553,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Carrier scans, up to 1,000 a batch (operations tokens `ck_ops_…` only)
-         * @description Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`.
+         * @description Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`. A package is named by `carrier_barcode` (always one package), or by `tracking_number`, narrowed by `container_id` or `manifest_id` when given and then to the packages that can take the scan; still more than one is refused `ambiguous`, with each candidate's barcode in `details`. `container_id` alone scans the container.
          */
         post: operations["ingestScans"];
         delete?: never;
@@ -1306,6 +1306,11 @@ export interface components {
         };
         RateResponse: {
             rates: components["schemas"]["RateQuote"][];
+            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            warnings?: {
+                path: string;
+                message: string;
+            }[];
             /** @description Present when a card was left out: why. */
             messages?: {
                 service: string;
@@ -1319,6 +1324,11 @@ export interface components {
             ManifestID: string;
             /** @description The packages the container holds (none is allowed). */
             PackageCount: number;
+            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            warnings?: {
+                path: string;
+                message: string;
+            }[];
         };
         PackageManifestResponse: {
             /** @constant */
@@ -1329,6 +1339,11 @@ export interface components {
              */
             ManifestID: string;
             TrackingNumber: string;
+            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            warnings?: {
+                path: string;
+                message: string;
+            }[];
         };
         WebhookEndpoint: {
             /** @example we_3k9x2m4t8v6w1z5q7r0y */
@@ -1487,6 +1502,11 @@ export interface components {
             /** @constant */
             object: "package";
             TrackingNumber: string | null;
+            /**
+             * @description Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.
+             * @example CB4829103756125
+             */
+            carrier_barcode: string;
             ManifestID: string;
             ContainerID?: string | null;
             /** @enum {string} */
@@ -1532,6 +1552,11 @@ export interface components {
                 /** @constant */
                 object: "package";
                 TrackingNumber: string | null;
+                /**
+                 * @description Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.
+                 * @example CB4829103756125
+                 */
+                carrier_barcode: string;
                 ManifestID: string;
                 ContainerID?: string | null;
                 /** @enum {string} */
@@ -2824,10 +2849,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (any case) or its carrier_barcode.
                  * @example 1Z999AA10123456784
                  */
-                trackingNumber: string;
+                TrackingNumber: string;
             };
             cookie?: never;
         };
@@ -3651,7 +3676,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -3717,7 +3742,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -3783,7 +3808,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -3858,7 +3883,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The package's TrackingNumber.
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
                  * @example 1Z999AA10123456784
                  */
                 TrackingNumber: string;
@@ -3962,8 +3987,13 @@ export interface operations {
                 "application/json": {
                     scans: {
                         scan_id: string;
+                        /** @description The label's sort barcode: CB, 12 digits and a Luhn check digit. Names one package; send nothing else to name it. */
+                        carrier_barcode?: string;
                         tracking_number?: string;
+                        /** @description Alone: the container's scan. With tracking_number: the container the package travels in. */
                         container_id?: string;
+                        /** @description With tracking_number: the manifest the package is on. */
+                        manifest_id?: string;
                         /** @enum {string} */
                         event: "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "resolved" | "departed" | "arrived" | "closed";
                         /** @description IATA code or US/Canadian postal code. */

@@ -265,14 +265,14 @@ function documentPaths(): Json {
   });
   const manifestId = pathParameter('id', 'ManifestID (`MAN-…`, container or daily).', EXAMPLE_ID.manifest);
   return {
-    '/manifests/{id}/document': route('getManifestDocument', 'Handover manifest', 'ManifestID and AWB as Code 128, one line per package, totals, tender block; page n of N on every page.', manifestId, ['pdf'], ['application/pdf'], [
+    '/manifests/{id}/document': route('getManifestDocument', 'Handover manifest', 'ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block; page n of N on every page. A cancelled manifest\'s says CANCELLED and has no barcode.', manifestId, ['pdf'], ['application/pdf'], [
       { name: 'paper', in: 'query', required: false, schema: { type: 'string', enum: ['letter', 'a4'] } },
     ]),
     '/manifests/{id}/tags': route('getManifestTags', 'Container tag (4×6 in)', 'ContainerID and AWB as Code 128, terminal, pieces, weight.', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
     '/manifests/{id}/labels': route('getManifestLabels', 'Every package label of a manifest', 'One 4×6 in label per page (PDF) or per ^XA…^XZ (ZPL II).', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
-    '/packages/{trackingNumber}/label': route(
-      'getPackageLabel', 'Package label (4×6 in)', 'Tracking number as Code 128, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi.',
-      pathParameter('trackingNumber', "The package's TrackingNumber.", EXAMPLE_ID.trackingNumber),
+    '/packages/{TrackingNumber}/label': route(
+      'getPackageLabel', 'Package label (4×6 in)', 'The carrier barcode as Code 128 (the sort barcode), the tracking number beside it, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi. A cancelled package\'s label says CANCELLED and has no barcode.',
+      pathParameter('TrackingNumber', "The package's TrackingNumber (any case) or its carrier_barcode.", EXAMPLE_ID.trackingNumber),
       ['pdf', 'zpl', 'png'], ['application/pdf', 'application/zpl', 'image/png'],
     ),
   };

@@ -24,7 +24,7 @@ const input = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
 const manifestIdParam = pathParameter('id', 'A ManifestID (`MAN-…`), container or daily.', EXAMPLE_ID.manifest);
 const SIMULATE_BOUND = `Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most ${MAX_SIMULATED_DELIVERIES.toLocaleString('en-US')} webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.`;
-const trackingParam = pathParameter('TrackingNumber', "The package's TrackingNumber.", EXAMPLE_ID.trackingNumber);
+const trackingParam = pathParameter('TrackingNumber', "The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).", EXAMPLE_ID.trackingNumber);
 
 export function lifecyclePaths(): Json {
   const notFound = errorAnswer('No such manifest or package in this account and environment.');
@@ -100,7 +100,8 @@ export function lifecyclePaths(): Json {
     '/ops/scans': {
       post: {
         tags: ['Carrier operations'], operationId: 'ingestScans', summary: 'Carrier scans, up to 1,000 a batch (operations tokens `ck_ops_…` only)',
-        description: 'Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`.',
+        description:
+          'Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`. A package is named by `carrier_barcode` (always one package), or by `tracking_number`, narrowed by `container_id` or `manifest_id` when given and then to the packages that can take the scan; still more than one is refused `ambiguous`, with each candidate\'s barcode in `details`. `container_id` alone scans the container.',
         requestBody: {
           required: true,
           content: {
@@ -113,7 +114,11 @@ export function lifecyclePaths(): Json {
                     items: {
                       type: 'object', required: ['scan_id', 'event', 'location', 'occurred_at'],
                       properties: {
-                        scan_id: { type: 'string', maxLength: 128 }, tracking_number: { type: 'string' }, container_id: { type: 'string' },
+                        scan_id: { type: 'string', maxLength: 128 },
+                        carrier_barcode: { type: 'string', pattern: '^[Cc][Bb][0-9]{13}$', description: 'The label\'s sort barcode: CB, 12 digits and a Luhn check digit. Names one package; send nothing else to name it.' },
+                        tracking_number: { type: 'string' },
+                        container_id: { type: 'string', description: 'Alone: the container\'s scan. With tracking_number: the container the package travels in.' },
+                        manifest_id: { type: 'string', description: 'With tracking_number: the manifest the package is on.' },
                         event: { type: 'string', enum: ['received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved', 'departed', 'arrived', 'closed'] },
                         location: { type: 'string', description: 'IATA code or US/Canadian postal code.' }, occurred_at: { type: 'string', format: 'date-time' },
                         exception_code: { type: 'string' }, exception_text: { type: 'string' },

@@ -198,6 +198,7 @@ const storedIso = iso.nullable();
 export const ZPackageResponse = z.looseObject({
   object: z.literal('package'),
   TrackingNumber: z.string().nullable(),
+  carrier_barcode: z.string().meta({ description: 'Ours, on every package: the label\'s sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.', examples: ['CB4829103756125'] }),
   ManifestID: z.string(),
   ContainerID: z.string().nullable().optional(),
   manifest_type: z.enum(['container', 'daily']),
