@@ -21,7 +21,7 @@
 //   node scripts/build-server.mjs --if-stale build only if a source dist/ was made from changed since
 //
 // dist/build-info.json records the sources (esbuild's inputs) and the externals, for --if-stale and
-// for the test that every external package is a production dependency (e2e/api/compiled.test.ts).
+// for the test that every external package is a production dependency (e2e/api/reliability/compiled.test.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

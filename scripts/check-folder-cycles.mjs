@@ -1,5 +1,5 @@
 // Fails when two folders under lib/ import each other, directly or round a longer loop
-// (docs/decisions/layering.md). Folder = lib/<name>; a top-level file lib/x.ts is its own node.
+// (docs/decisions/layering.md). Folder = lib/<name>; a top-level file such as lib/db.ts is its own node.
 // Type-only imports count too: a cycle in types is still a cycle in design. Test files are left out:
 // a test may exercise a higher folder (lib/schemas/limits.test.ts checks the portal's schemas too)
 // without the code depending on it. Run by `npm run lint`.

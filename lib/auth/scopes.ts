@@ -27,7 +27,7 @@ export type RouteScope = ApiScope | typeof CARRIER_OPERATIONS;
 
 /**
  * Every API route (lib/http/routes.ts: method and pattern, under both base paths) and the scope it needs. The API
- * app refuses to start with a route missing here, and lib/auth/scopes.test.ts fails on one either way.
+ * app refuses to start with a route missing here, and lib/http/route-scopes.test.ts fails on one either way.
  */
 export const ROUTE_SCOPES = {
   'POST /wf/rate': 'rates',
