@@ -348,20 +348,20 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     });
 
     it('GET /version-test/api/1.1/webhooks/%ZZ without a token: 404 envelope with request id and the route CORS headers', async () => {
-      expectNotFoundEnvelope(await send({ method: 'GET', path: '/version-test/api/1.1/webhooks/%ZZ', headers: { 'x-forwarded-for': address() } }), 'GET, PATCH, DELETE, OPTIONS');
+      expectNotFoundEnvelope(await send({ method: 'GET', path: '/version-test/api/1.1/webhooks/%ZZ', headers: { 'x-forwarded-for': address() } }), 'GET, HEAD, PATCH, DELETE, OPTIONS');
     });
 
     it.each([
-      ['GET', '/webhooks/%00', 'GET, PATCH, DELETE, OPTIONS'],
-      ['PATCH', '/webhooks/%00', 'GET, PATCH, DELETE, OPTIONS'],
-      ['DELETE', '/webhooks/%00', 'GET, PATCH, DELETE, OPTIONS'],
-      ['GET', '/webhooks/%00/deliveries', 'GET, OPTIONS'],
+      ['GET', '/webhooks/%00', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+      ['PATCH', '/webhooks/%00', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+      ['DELETE', '/webhooks/%00', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+      ['GET', '/webhooks/%00/deliveries', 'GET, HEAD, OPTIONS'],
       ['POST', '/webhooks/%00/test', 'POST, OPTIONS'],
       ['POST', '/webhooks/%00/rotate-secret', 'POST, OPTIONS'],
       ['POST', '/webhooks/%00/deliveries/msg_x/redeliver', 'POST, OPTIONS'],
       ['POST', '/webhooks/REAL/deliveries/%00/redeliver', 'POST, OPTIONS'],
-      ['GET', '/webhooks/%ZZ/deliveries', 'GET, OPTIONS'],
-      ['GET', '/webhooks/%E0%A4', 'GET, PATCH, DELETE, OPTIONS'],
+      ['GET', '/webhooks/%ZZ/deliveries', 'GET, HEAD, OPTIONS'],
+      ['GET', '/webhooks/%E0%A4', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
     ])('%s …%s with a valid token: 404 envelope, nothing sent to PostgreSQL', async (method, path, allow) => {
       for (const env of ['test', 'live'] as const) {
         const answer = await send({

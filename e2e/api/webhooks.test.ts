@@ -230,7 +230,7 @@ describe('authentication and methods', () => {
   it('answers 405 with Allow for a method the path does not take', async () => {
     const result = await call('/webhooks', { method: 'PUT', token: acme.tokens.test, body: {} });
     expectError(result, 405, 'method_not_allowed');
-    expect(result.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(result.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     const rotate = await call('/webhooks/we_x/rotate-secret', { method: 'GET', token: acme.tokens.test });
     expect(rotate.headers.get('allow')).toBe('POST, OPTIONS');
   });

@@ -118,7 +118,7 @@ describe('what Fastify answers itself, in our envelope or with our headers', () 
   it('answers a preflight on a route with its methods, and OPTIONS on no route with the default CORS headers', async () => {
     const preflight = await app.inject({ method: 'OPTIONS', url: `${base}/webhooks`, headers: { origin: 'https://shipper.example', 'access-control-request-method': 'POST' } });
     expect(preflight.statusCode).toBe(204);
-    expect(preflight.headers['access-control-allow-methods']).toBe('GET, POST, OPTIONS');
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, OPTIONS');
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.headers['x-content-type-options']).toBe('nosniff');
     const nowhere = await app.inject({ method: 'OPTIONS', url: `${base}/no/such/thing` });

@@ -260,7 +260,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   const accessByRoute = new Map(apiRoutes().map((route) => [route, Object.freeze(routeAccess(route))]));
   for (const [base, environment] of apiBases()) {
     for (const route of apiRoutes()) {
-      const allow = [...Object.keys(route.methods), ...(route.methods.GET ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+      const allow = [...Object.keys(route.methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
