@@ -5,7 +5,8 @@ import { bareToEnvironmentPath, ENV_COOKIE, environmentOfPath, isEnvironment } f
 import { webRequestClient } from '@/lib/http/request-client';
 import { HSTS } from '@/lib/http/security-headers';
 import { AppError } from '@/lib/errors/app-error';
-import { errorBody } from '@/lib/http/errors';
+import { errorBody, errorHeaders } from '@/lib/http/errors';
+import { portalApiMethodRefusal } from '@/lib/portal/api-routes';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from '@/lib/http/path-params';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
@@ -16,7 +17,7 @@ import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from 
 // /manifests/new?…: old bookmarks, the sign-in redirect) goes to the same page in the environment last
 // used in this browser, which the `carrier_env` cookie remembers; that memory is all the cookie is.
 export function proxy(request: NextRequest) {
-  const refused = malformedPath(request);
+  const refused = malformedPath(request) ?? methodNotAllowed(request);
   if (refused) return refused;
   const { pathname, search } = request.nextUrl;
   // The API's paths come here only for that check (see the matcher): no page headers on JSON.
@@ -91,6 +92,19 @@ function malformedPath(request: NextRequest): NextResponse | undefined {
   return new NextResponse('Bad request: the address has a malformed percent-escape.', {
     status: 400,
     headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+  });
+}
+
+/** A method a portal API route does not answer: the 405 envelope with Allow (Next's own 405 has no body). */
+function methodNotAllowed(request: NextRequest): NextResponse | undefined {
+  const { pathname } = request.nextUrl;
+  if (!pathname.startsWith('/portal-api/')) return undefined;
+  const error = portalApiMethodRefusal(request.method, pathname);
+  if (!error) return undefined;
+  const requestId = `req_${crypto.randomUUID().replaceAll('-', '')}`;
+  return NextResponse.json(errorBody(error, requestId), {
+    status: 405,
+    headers: { 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(error) },
   });
 }
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
+import { PORTAL_API_ROUTES } from '@/lib/portal/api-routes.generated';
 
 // The pieces of the hostile-input suite (e2e/api/hostile-input.test.ts): the portal's route table read
 // from app/portal-api, a JSON writer that can say what JSON.stringify cannot (duplicate keys, numbers
@@ -14,31 +14,9 @@ export interface PortalRoute {
   methods: string[];
 }
 
-const METHOD_EXPORT = /export\s+(?:const|(?:async\s+)?function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g;
-
-/** Every app/portal-api/**\/route.ts with the HTTP methods it exports, as Next serves them. */
-export function portalRoutes(root = path.resolve('app/portal-api')): PortalRoute[] {
-  const routes: PortalRoute[] = [];
-  const walk = (dir: string, segments: string[]) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        walk(path.join(dir, entry.name), [...segments, entry.name]);
-      } else if (entry.name === 'route.ts') {
-        const source = readFileSync(path.join(dir, entry.name), 'utf8');
-        const methods = [...source.matchAll(METHOD_EXPORT)].map((m) => m[1]);
-        // An export style this reader does not know would silently drop a route from the suite.
-        if (methods.length === 0) throw new Error(`no exported HTTP method found in ${path.join(dir, entry.name)}`);
-        const pattern = segments
-          // Route groups `(x)` are not in the URL.
-          .filter((segment) => !/^\(.*\)$/.test(segment))
-          .map((segment) => segment.replace(/^\[(?:\.\.\.)?(.+)\]$/, ':$1'))
-          .join('/');
-        routes.push({ pattern: `/portal-api/${pattern}`.replace(/\/$/, ''), methods: [...new Set(methods)].sort() });
-      }
-    }
-  };
-  walk(root, []);
-  return routes.sort((a, b) => a.pattern.localeCompare(b.pattern));
+/** Every portal API route with the HTTP methods it exports, as Next serves them (the table the proxy uses). */
+export function portalRoutes(): PortalRoute[] {
+  return PORTAL_API_ROUTES.map(([pattern, methods]) => ({ pattern, methods: [...methods] }));
 }
 
 // ---------------------------------------------------------------- JSON beyond JSON.stringify
