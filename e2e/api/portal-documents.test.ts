@@ -83,14 +83,18 @@ function barcodes(bytes: Uint8Array): string[] {
 
 describe('portal documents: the print buttons', () => {
   it('each route answers the PDF with the API\'s own Content-Disposition, and the barcodes read back are the manifest\'s', async () => {
+    // A label's barcode is its package's carrier barcode; the AWB's, its 11 digits as the API returns them.
+    const barcodeOf = async (number: string) => ((await (await apiGet(`/packages/${number}`)).json()) as { carrier_barcode: string }).carrier_barcode;
+    const containerCodes = await Promise.all(containerNumbers.map(barcodeOf));
+    const dailyCode = await barcodeOf(dailyNumber);
     const cases = [
-      { route: `/manifests/${container}/document`, file: `handover-${container}.pdf`, codes: ['000-12345675', container] },
+      { route: `/manifests/${container}/document`, file: `handover-${container}.pdf`, codes: ['00012345675', container] },
       { route: `/manifests/${container}/tags`, file: null, codes: null },
-      { route: `/manifests/${container}/labels`, file: `labels-${container}.pdf`, codes: containerNumbers },
+      { route: `/manifests/${container}/labels`, file: `labels-${container}.pdf`, codes: containerCodes },
       { route: `/manifests/${daily}/document`, file: `handover-${daily}.pdf`, codes: null },
-      { route: `/manifests/${daily}/labels`, file: `labels-${daily}.pdf`, codes: [dailyNumber] },
+      { route: `/manifests/${daily}/labels`, file: `labels-${daily}.pdf`, codes: [dailyCode] },
       { route: `/packages/${containerNumbers[0]}/label`, file: `label-${containerNumbers[0]}.pdf`, codes: null },
-      { route: `/packages/${dailyNumber}/label`, file: `label-${dailyNumber}.pdf`, codes: [dailyNumber] },
+      { route: `/packages/${dailyNumber}/label`, file: `label-${dailyNumber}.pdf`, codes: [dailyCode] },
     ];
     for (const { route, file, codes } of cases) {
       const answer = await portalGet(owner, `/portal-api${route}?format=pdf`);
