@@ -12,6 +12,8 @@ const resolve = {
 
 export default defineConfig({
   test: {
+    // VITEST_RESULTS: also write the run's results as JSON there (CI prints the slowest files from it).
+    reporters: process.env.VITEST_RESULTS ? ['default', ['json', { outputFile: process.env.VITEST_RESULTS }]] : ['default'],
     projects: [
       // 20 s: the property suites (thousands of runs each) take 1-3 s alone and timed out at 5 s on a CI machine at
       // load 20; a unit test has no I/O to hang on, so a longer bound only gives CPU-bound tests the time they need.
