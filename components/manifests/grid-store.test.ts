@@ -281,7 +281,7 @@ describe('GridStore', () => {
   });
 });
 
-describe('GridStore: spreadsheet editing (issue 17)', () => {
+describe('GridStore: spreadsheet editing', () => {
   const col = (field: string) => DETAIL_FIELDS.indexOf(field as (typeof DETAIL_FIELDS)[number]);
   const T = col('TrackingNumber');
   const W = col('PackageWeight');

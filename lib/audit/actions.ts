@@ -1,4 +1,4 @@
-// The audit log's fixed list of actions (issue 18, docs/decisions/audit.md). A row's `action` is always one of
+// The audit log's fixed list of actions (docs/decisions/audit.md). A row's `action` is always one of
 // these; the Audit page's filter offers exactly these. Add an action here before recording it.
 export const AUDIT_ACTIONS = [
   'auth.sign_in',

@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/errors/app-error';
 
-// Scoped API tokens (issue 18). The one list of scopes and the one table of what every API route needs
+// Scoped API tokens. The one list of scopes and the one table of what every API route needs
 // (docs/decisions/scopes.md). Not server-only: the portal's token form lists the scopes from here.
 //
 // A token has full access (every scope, those added later included: tokens from before scopes, and new ones unless

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitInWords } from './limiters';
 import { slowdownMs } from './sign-in-limiter';
 
-// The e-mail-wide answer to many failures is a delay, never a refusal (issue 11, finding 3).
+// The e-mail-wide answer to many failures is a delay, never a refusal.
 describe('slowdownMs', () => {
   const settings = { SIGN_IN_SLOWDOWN_AFTER: 10, SIGN_IN_SLOWDOWN_MAX_MS: 3_000 };
 

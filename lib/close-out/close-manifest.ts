@@ -8,7 +8,7 @@ import { Changes, lockContainers, lockDailyManifests, persist, type DailyManifes
 import { withDeadlockRetry } from '@/lib/lifecycle/retry';
 import { queryRows, sql } from '@/lib/sql';
 
-// Close-out (issue 15, design.md "Documents and close-out"): a daily manifest is closed by its shipper
+// Close-out (design.md "Documents and close-out"): a daily manifest is closed by its shipper
 // (POST /manifests/{id}/close, the portal's "Close manifest") or at its account's cut-off hour (cutoff.ts). A closed
 // manifest takes no more packages: the package insert refuses it under a row lock (lib/packages), and the next
 // package for that ManifestDate opens a new daily manifest. Its packages are neither cancelled nor added to, so its

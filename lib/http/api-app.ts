@@ -16,7 +16,7 @@ import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import type { OperationContext, OperationResult } from './types';
 
-// The API on Fastify (issue 12: measured faster than our hand-written pipeline, so it replaced it;
+// The API on Fastify (measured faster than our hand-written pipeline, so it replaced it;
 // docs/decisions/production-server.md). Fastify does the routing (every route of lib/http/routes.ts
 // under both base paths), the body reading (bodyLimit; the declared length is checked before
 // anything is read) and CORS (@fastify/cors). Ours, in lib/http/api-steps.ts: request ids, token

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addressKey } from '@/lib/net/address-key';
 import { arrivedOverTls, clientAddress, normalizeAddress, parseTrustedProxies } from './client-address';
 
-// The one function every adapter derives the client address with (issue 11, finding 2).
+// The one function every adapter derives the client address with.
 
 const none = parseTrustedProxies(undefined);
 const loopback = parseTrustedProxies('127.0.0.1/32,::1/128');

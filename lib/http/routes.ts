@@ -67,18 +67,18 @@ const ROUTES: Route[] = [
   { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
   { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },
   { pattern: '/webhooks/:id/deliveries/:deliveryId/redeliver', methods: { POST: redeliverWebhookOperation } },
-  // The events API (issue 16): what the webhooks announced, for an integrator's tooling and `npm run listen`.
+  // The events API: what the webhooks announced, for an integrator's tooling and `npm run listen`.
   { pattern: '/events', methods: { GET: listEventsOperation } },
   { pattern: '/events/:id', methods: { GET: getEventOperation } },
-  // The request log (issue 16): what the account sent and what it was answered.
+  // The request log: what the account sent and what it was answered.
   { pattern: '/requests', methods: { GET: listRequestsOperation }, unlogged: true },
   { pattern: '/requests/:id', methods: { GET: getRequestOperation }, unlogged: true },
-  // The lifecycle (issue 13): reads, cancel, the test-mode simulator, and the carrier's scans.
+  // The lifecycle: reads, cancel, the test-mode simulator, and the carrier's scans.
   { pattern: '/manifests', methods: { GET: listManifestsOperation } },
   { pattern: '/manifests/:id', methods: { GET: getManifestOperation } },
   { pattern: '/manifests/:id/packages', methods: { GET: listManifestPackagesOperation } },
   { pattern: '/manifests/:id/cancel', methods: { POST: cancelManifestOperation } },
-  // Close-out (issue 15): a daily manifest takes no more packages.
+  // Close-out: a daily manifest takes no more packages.
   { pattern: '/manifests/:id/close', methods: { POST: closeManifestOperation } },
   { pattern: '/manifests/:id/simulate', methods: { POST: simulateManifestOperation }, testOnly: true },
   { pattern: '/packages', methods: { GET: listPackagesOperation } },

@@ -1,4 +1,4 @@
-// Headers every API answer carries, errors and OPTIONS included (issue 11, finding 7): bodies may
+// Headers every API answer carries, errors and OPTIONS included: bodies may
 // hold secrets (POST …/webhooks and rotate-secret show a signing secret once), so nothing may keep
 // them, and no browser may guess another type than the JSON we declare.
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({

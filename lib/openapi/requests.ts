@@ -1,7 +1,7 @@
 import { errorAnswer, EXAMPLE_ID, jsonAnswer, jsonSchemaOf, pathParameter, queryParameters, type Json } from './parts';
 import { ZListRequestsQuery, ZRequestLogEntry, ZRequestLogList } from '@/lib/schemas/request-log';
 
-// The request log's part of the OpenAPI document (issue 16), generated from the schemas its operations parse and
+// The request log's part of the OpenAPI document, generated from the schemas its operations parse and
 // answer with (lib/schemas/request-log.ts).
 
 

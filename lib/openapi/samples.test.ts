@@ -6,7 +6,7 @@ import { parseOperation } from '@/lib/schemas/parse';
 import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
 import { openApiDocument } from './document';
 
-// The OpenAPI document describes what the API accepts (issue 16): request bodies shaped like the published samples
+// The OpenAPI document describes what the API accepts: request bodies shaped like the published samples
 // (`lenght`, "" for no value, numeric text and numbers, the spaced container names) validate against its schemas,
 // as do the document's own examples. Before, its rate example broke its own schema in 8 places, and a client
 // generated from it would have refused the published samples.

@@ -5,7 +5,7 @@ import { isHeaderRow, mapHeaders, mapRow, matchHeader } from './column-names';
 const DETAIL_FIELDS = Object.keys(ZContainerDetail.shape);
 
 describe('matchHeader', () => {
-  // The everyday headers of issue 17: only one of them was matched by exact field names.
+  // Everyday headers: only one of them was matched by exact field names.
   it.each([
     ['Tracking Number', 'TrackingNumber'],
     ['Tracking #', 'TrackingNumber'],

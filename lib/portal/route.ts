@@ -191,7 +191,7 @@ export function portalRoute<P = Record<string, never>>(
 
 /**
  * A portal user's successful write in live that no domain action records (a container manifest built by hand, an
- * import mapping saved, a webhook test sent): one `live.write` row naming the method, path and status (issue 18:
+ * import mapping saved, a webhook test sent): one `live.write` row naming the method, path and status (the teams decision:
  * "writes in live"). A user's own password and sessions are recorded as such, and a rate quote writes nothing.
  * After the write's own commit, so best effort: a failure is logged, never turned into an error for a write that
  * happened.

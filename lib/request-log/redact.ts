@@ -1,4 +1,4 @@
-// What the request log keeps of a body (issue 16): its first 16 KB, with secrets and tokens replaced, and
+// What the request log keeps of a body: its first 16 KB, with secrets and tokens replaced, and
 // nothing PostgreSQL cannot store. Pure, so it is unit-tested without a server (redact.test.ts).
 
 /** Bytes of a body the log keeps (UTF-8). */

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/log';
 import { queueLine, setRequestLogSink, type RequestLogLine } from './writer';
 
-// The request log off the serving thread (issue 16: the log must cost the rate and package benchmarks < 5 %).
+// The request log off the serving thread (the log must cost the rate and package benchmarks < 5 %).
 // Written on the serving thread, a line cost its redaction, its JSON, its share of a multi-megabyte INSERT
 // parameter and, the largest part, the garbage collections of a heap where every line lives until its batch
 // is written (bench/RESULTS.md, request log). Here the serving thread only hands lines over, a batch per turn

@@ -8,7 +8,7 @@ import { logRepeated } from '@/lib/log-repeats';
 import { copyIn, sql } from '@/lib/sql';
 import { holdsSecret, LOGGED_BODY_BYTES, loggedBody, loggedQuery, loggedText, REDACTED } from './redact';
 
-// The request log's writer (issue 16): a request hands its line to record() and goes on; lines are written in
+// The request log's writer: a request hands its line to record() and goes on; lines are written in
 // batches, one COPY per batch, every FLUSH_MS or as soon as BATCH_SIZE are waiting. The redaction and the cut to
 // 16 KB happen in the flush, not on the request's path. The buffer is bounded (lines and bytes): while PostgreSQL
 // is away it keeps what fits and counts what it drops, logged once per interval. A log line is never worth a

@@ -4,7 +4,7 @@ import { oneOf, text } from './fields';
 import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
 import { keysetList } from './list';
 
-// The audit log (issue 18): GET /portal-api/audit (a page) and GET /portal-api/audit/export (CSV of every filtered
+// The audit log: GET /portal-api/audit (a page) and GET /portal-api/audit/export (CSV of every filtered
 // row). Owners and admins only (lib/teams/permissions.ts audit:read).
 
 export const AUDIT_FILTER_PARAMETERS = ['action', 'actor', 'from', 'to'] as const;

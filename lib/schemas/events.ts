@@ -4,7 +4,7 @@ import { keysetList } from './list';
 import { oneOf } from './fields';
 import { WEBHOOK_EVENTS } from './webhooks';
 
-// The events API (issue 16): the account's webhook events, as stored in the outbox, for an integrator's own tooling
+// The events API: the account's webhook events, as stored in the outbox, for an integrator's own tooling
 // and for `npm run listen`. An event is what every subscribed endpoint was sent: `data` is the body a receiver got.
 
 /** GET /events's query parameters: any other is a 422 naming it. */

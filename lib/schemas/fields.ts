@@ -88,7 +88,7 @@ const isList = (value: unknown): value is readonly unknown[] => Array.isArray(va
 
 /**
  * A field's JSON Schema widened to everything the field really accepts, so that the OpenAPI document describes
- * the API and a client generated from it takes the published samples (issue 16): a number field also takes
+ * the API and a client generated from it takes the published samples: a number field also takes
  * numeric text; an optional field also takes null and blank text ("" means no value), so its pattern, enum or
  * format allows blank too. Keywords apply by type (a pattern to strings, a maximum to numbers), so one schema with
  * a list of types stays exact without anyOf, except for a format, which cannot allow blank itself.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MemberRole } from '@/lib/generated/prisma/enums';
 import { storableString } from './text-rule';
 
-// Invitations and switching accounts (issue 18, docs/decisions/teams.md "Invitations and switching accounts"): the
+// Invitations and switching accounts (docs/decisions/teams.md "Invitations and switching accounts"): the
 // requests, shared by the forms (zodResolver) and the handlers, and the answers. A file of their own beside
 // portal.ts and portal-responses.ts, so that the teams work of several branches does not edit one list.
 

@@ -4,7 +4,7 @@ import { keysetList } from './list';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
 import { calendarDayViolation, integer, oneOf, text, trackingNumber } from './fields';
 
-// The lifecycle API (issue 13): list queries, cancel/simulate/scan bodies and every response shape. The
+// The lifecycle API: list queries, cancel/simulate/scan bodies and every response shape. The
 // operations parse with these, and the OpenAPI document is generated from them.
 
 export const LIST_LIMIT_MAX = 100;
@@ -288,7 +288,7 @@ export const ZLifecycleWebhookPayload = z.object({
   occurred_at: iso,
   location: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).optional(),
-  // manifest.closed only (close-out, issue 15): its packages, its handover document's API path, and who closed it.
+  // manifest.closed only (close-out): its packages, its handover document's API path, and who closed it.
   package_count: z.number().int().optional(),
   document_path: z.string().optional(),
   closed_by: z.enum(['shipper', 'cutoff']).optional(),

@@ -3,7 +3,7 @@ import { oneOf, text } from './fields';
 import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
 import { keysetList } from './list';
 
-// The request log (issue 16): GET /requests and GET /requests/{request_id}, and the portal's Logs page.
+// The request log: GET /requests and GET /requests/{request_id}, and the portal's Logs page.
 
 export const REQUEST_STATUS_CLASSES = ['2xx', '4xx', '5xx', 'error'] as const;
 export const REQUEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

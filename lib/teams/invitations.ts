@@ -13,7 +13,7 @@ import { appLink } from '@/lib/mail/settings';
 import { ZInvitationToken, type TCreateInvitationRequest, type TInvitationView } from '@/lib/schemas/invitations';
 import { assertPermission } from './permissions';
 
-// Invitations by e-mail (issue 18, docs/decisions/teams.md "Invitations and switching accounts"). As a password reset
+// Invitations by e-mail (docs/decisions/teams.md "Invitations and switching accounts"). As a password reset
 // link (lib/accounts/password-reset.ts): the link carries 32 random bytes and the table keeps only their SHA-256;
 // opening the link uses nothing; using it is one UPDATE guarded by "not accepted, not revoked, not expired", so of
 // two requests racing with one link exactly one creates the membership.

@@ -6,7 +6,7 @@ import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 import { assertPermission } from './permissions';
 
-// An account's members (issue 18, docs/decisions/teams.md): the list, a role change, a removal. Every change of a
+// An account's members (docs/decisions/teams.md): the list, a role change, a removal. Every change of a
 // membership goes through changeMember() below: the one place that checks who may make it, keeps the account's
 // last owner, and writes it (the audit log records it there).
 

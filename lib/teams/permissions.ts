@@ -2,7 +2,7 @@ import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { MEMBER_ROLES } from '@/lib/schemas/member-roles';
 
-// Who may do what in an account (issue 18, docs/decisions/teams.md): the one table. Every portal-api route names
+// Who may do what in an account (docs/decisions/teams.md): the one table. Every portal-api route names
 // the permission it needs (lib/portal/route.ts checks it against the session's role); the Members page shows this
 // table as it is; the access-matrix suites test every route for every role from it.
 

@@ -49,7 +49,7 @@ describe('refusalReason', () => {
     expect(refusalReason(address, strict)).toContain(label);
   });
 
-  // Finding 5 of issue 11: the old denylist let every one of these through.
+  // the old denylist let every one of these through.
   it.each([
     ['192.0.2.1', 'reserved'], // TEST-NET-1 (RFC 5737)
     ['192.0.2.255', 'reserved'],

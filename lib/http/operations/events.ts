@@ -5,7 +5,7 @@ import { parseOperation } from '@/lib/schemas/parse';
 import { getEvent, listEvents } from '@/lib/events/list-events';
 import { decodedPairs, queryObject } from '../query';
 
-// GET /events and GET /events/:id (issue 16): the account's webhook events in the path's environment.
+// GET /events and GET /events/:id: the account's webhook events in the path's environment.
 
 function scope(context: OperationContext) {
   return { accountId: context.auth.accountId, environment: context.environment };

@@ -66,7 +66,7 @@ export const cancelManifestOperation: Operation<TManifestResponse> = async (cont
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
-// POST /manifests/:id/close: a daily manifest closed (issue 15); 200 with the closed manifest, also when it was closed
+// POST /manifests/:id/close: a daily manifest closed; 200 with the closed manifest, also when it was closed
 // already. It takes no options: a body is not read (as cancel's).
 export const closeManifestOperation: Operation<TManifestResponse> = async (context) => {
   await closeManifest({ ...scope(context), manifestId: manifestId(context), origin: context.origin });

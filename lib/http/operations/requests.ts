@@ -5,7 +5,7 @@ import { parseOperation } from '@/lib/schemas/parse';
 import { getRequest, listRequests } from '@/lib/request-log/list-requests';
 import { decodedPairs, queryObject } from '../query';
 
-// GET /requests and GET /requests/:id (issue 16): the account's request log in the path's environment.
+// GET /requests and GET /requests/:id: the account's request log in the path's environment.
 
 function scope(context: OperationContext) {
   return { accountId: context.auth.accountId, environment: context.environment };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUrl, call } from './support/api';
 import { portalCall as portal, signUp, type PortalAnswer } from './support/portal';
 
-// The routes and parameters issue 17 added, attacked as the outside review would: NUL and lone surrogates in every
+// Import mapping, webhook deliveries, list date ranges and not-found pages, attacked as the outside review would: NUL and lone surrogates in every
 // text, the largest body the limit allows and one past it, malformed escapes and NUL in paths, impossible dates,
 // another account's ids, the other environment, a stale tab (no CSRF token), and two sessions at once. Every answer is
 // a 4xx envelope or works; never a 5xx.
@@ -14,7 +14,7 @@ function envelope(answer: PortalAnswer, status: number, code?: string) {
 
 const MAPPING = '/portal-api/import-mapping';
 
-describe('issue 17 routes under attack', () => {
+describe('import mapping, webhook deliveries, list dates and not-found pages under attack', () => {
   it('import mapping: hostile text, surrogates, the body limit, a stale tab, two sessions', async () => {
     const [owner, other] = await Promise.all([signUp('Attack17'), signUp('Attack17Other')]);
     // NUL and lone surrogates in keys and values (raw JSON, so the escapes reach the server as sent).

@@ -192,7 +192,7 @@ beforeAll(async () => {
 afterAll(() => {
   keepAlive.destroy();
   // The table of the report: how many attacks of each class this file sent.
-  console.log(`attack-lifecycle tally: ${JSON.stringify(tally)}`);
+  console.log(`hostile-lifecycle tally: ${JSON.stringify(tally)}`);
 });
 
 // The routes under attack, read from the route table so a new lifecycle or document route is attacked too.

@@ -4,7 +4,7 @@ import { db } from '@/lib/db';
 import { baseUrl } from './support/api';
 import { addMember, portalCall as portal, signUp, type PortalAnswer, type Shipper } from './support/portal';
 
-// The routes issue 18 added (invitations, accepting one, verifying a sign-up, switching accounts, members, the audit
+// The teams routes (invitations, accepting one, verifying a sign-up, switching accounts, members, the audit
 // log), attacked as the outside review would: NUL and lone surrogates in every text, the largest body the limit allows
 // and one past it, malformed escapes and NUL in paths and queries, impossible dates, another account's ids, the other
 // environment, a stale tab, and two sessions at once. Every answer is a 4xx envelope naming what is wrong, or works;
@@ -44,7 +44,7 @@ async function invitationToken(email: string): Promise<string> {
   }
 }
 
-describe('issue 18 routes under attack', () => {
+describe('teams under attack: invitations, sign-up verification, account switching, members, the audit log', () => {
   it('invitations: hostile e-mails and roles, the body limit, another account, the other environment, paths', async () => {
     const [owner, other] = await Promise.all([signUp('AttackInvite'), signUp('AttackInviteOther')]);
     for (const email of HOSTILE) {

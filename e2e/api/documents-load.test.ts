@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pgPool } from '@/lib/db';
+import { baseUrl, call, newAccount, pathFor, tracking, type TestAccount } from './support/api';
+import { containerSample, packageSample, rateSampleAll } from './support/samples';
+
+// Documents under load on the real server (lib/documents/render-pool.ts): renders run on a render thread, so the
+// serving thread keeps answering; one account gets two renders at once and a 429 with Retry-After beyond; a closed
+// daily manifest's documents are rendered once and then served from the document_cache table as they were kept.
+
+const dir = mkdtempSync(path.join(tmpdir(), 'documents-load-'));
+let shipper: TestAccount;
+let bigManifest = '';
+const PACKAGES = 5_000;
+
+beforeAll(async () => {
+  shipper = await newAccount('DocsLoad');
+  const numbers = Array.from({ length: PACKAGES }, () => tracking('DL'));
+  const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(`BIG-${randomUUID().slice(0, 8)}`, numbers) });
+  expect(created.status, created.text).toBe(200);
+  bigManifest = created.json.ManifestID;
+});
+
+async function get(p: string, account: TestAccount = shipper) {
+  const response = await fetch(baseUrl + pathFor('test', p), { headers: { authorization: `Token ${account.tokens.test}` } });
+  return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+function pages(bytes: Uint8Array): number {
+  const file = path.join(dir, `${randomUUID()}.pdf`);
+  writeFileSync(file, bytes);
+  return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file]).toString())?.[1]);
+}
+
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1] ?? Infinity;
+
+describe('documents under load', () => {
+  it('eight 5,000-label PDFs at once from one token: at most two render, the rest 429 with Retry-After, no 5xx; rate quotes stay fast meanwhile', async () => {
+    const started = performance.now();
+    const renders = Array.from({ length: 8 }, async () => {
+      const { response, bytes } = await get(`/manifests/${bigManifest}/labels`);
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), bytes, endedAt: performance.now() - started };
+    });
+    // Quotes one after another while the renders run (the first render alone takes over a second).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quotes: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const at = performance.now();
+      const quote = await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });
+      quotes.push(performance.now() - at);
+      expect(quote.status, quote.text).toBe(200);
+    }
+    const quotesEndedAt = performance.now() - started;
+    const answers = await Promise.all(renders);
+
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 429), statuses.join(' ')).toBe(true);
+    const rendered = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(rendered.length).toBeGreaterThanOrEqual(1);
+    expect(rendered.length).toBeLessThanOrEqual(2);
+    expect(refused.length).toBe(8 - rendered.length);
+    for (const answer of refused) {
+      expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(JSON.parse(new TextDecoder().decode(answer.bytes)).error.code).toBe('rate_limited');
+    }
+    for (const answer of rendered) {
+      expect(answer.type).toBe('application/pdf');
+      expect(pages(answer.bytes)).toBe(PACKAGES);
+    }
+    // The quotes were answered while a render was still running, and fast.
+    expect(quotesEndedAt).toBeLessThan(Math.max(...rendered.map((a) => a.endedAt)));
+    expect(p95(quotes), quotes.map((ms) => ms.toFixed(0)).join(' ')).toBeLessThan(500);
+  });
+
+  it('once the renders are done the account renders again', async () => {
+    const { response, bytes } = await get(`/manifests/${bigManifest}/labels?format=zpl`);
+    expect(response.status).toBe(200);
+    expect(new TextDecoder().decode(bytes).match(/\^XA/g)?.length).toBe(PACKAGES);
+  });
+});
+
+describe('closed daily manifests\' documents are kept', () => {
+  /** The account's manifest of `date`, with `count` packages. */
+  async function dailyManifest(account: TestAccount, count: number, date: string): Promise<string> {
+    let id = '';
+    for (let i = 0; i < count; i += 1) {
+      const pkg = await call('/wf/package', { token: account.tokens.test, body: packageSample(tracking('DK'), date) });
+      expect(pkg.status, pkg.text).toBe(200);
+      id = pkg.json.ManifestID;
+    }
+    return id;
+  }
+
+  const kept = async (manifestId: string) =>
+    (
+      await pgPool().query<{ document: string; format: string; paper: string; part: number; parts: number; bytes: Buffer }>(
+        'SELECT document, format, paper, part, parts, bytes FROM document_cache WHERE manifest_id = $1 ORDER BY document, format, paper, part',
+        [manifestId],
+      )
+    ).rows;
+
+  it('rendered once, served again byte for byte from document_cache (not rendered again), per document, format and paper', async () => {
+    const account = await newAccount('DocsKept');
+    const id = await dailyManifest(account, 3, '2027-02-01T08:00:00Z');
+    const closed = await call(`/manifests/${id}/close`, { token: account.tokens.test });
+    expect(closed.status, closed.text).toBe(200);
+
+    const first = await get(`/manifests/${id}/labels`, account);
+    expect(first.response.status).toBe(200);
+    const rows = await kept(id);
+    expect(rows.map((r) => [r.document, r.format, r.paper, r.part, r.parts])).toEqual([['labels', 'pdf', '', 0, 1]]);
+    expect(Buffer.from(first.bytes).equals(rows[0]!.bytes)).toBe(true);
+
+    const second = await get(`/manifests/${id}/labels`, account);
+    expect(second.response.status).toBe(200);
+    expect(second.response.headers.get('content-disposition')).toBe(first.response.headers.get('content-disposition'));
+    expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+
+    // Served from the table: what the table holds is what is sent, even bytes no render would make.
+    await pgPool().query(`UPDATE document_cache SET bytes = bytes || $2 WHERE manifest_id = $1 AND document = 'labels'`, [id, Buffer.from('\n%kept')]);
+    const third = await get(`/manifests/${id}/labels`, account);
+    expect(Buffer.from(third.bytes).equals(Buffer.concat([Buffer.from(first.bytes), Buffer.from('\n%kept')]))).toBe(true);
+
+    // Each document, format and paper size is kept apart.
+    for (const p of [`/manifests/${id}/document`, `/manifests/${id}/document?paper=a4`, `/manifests/${id}/tags?format=zpl`]) {
+      const once = await get(p, account);
+      const twice = await get(p, account);
+      expect(once.response.status, p).toBe(200);
+      expect(Buffer.from(twice.bytes).equals(Buffer.from(once.bytes)), p).toBe(true);
+    }
+    expect((await kept(id)).map((r) => [r.document, r.format, r.paper])).toEqual([
+      ['handover', 'pdf', 'a4'],
+      ['handover', 'pdf', 'letter'],
+      ['labels', 'pdf', ''],
+      ['tag', 'zpl', ''],
+    ]);
+  });
+
+  it('an open manifest\'s and a cancelled one\'s documents are not kept', async () => {
+    const account = await newAccount('DocsNotKept');
+    const open = await dailyManifest(account, 1, '2027-02-01T08:00:00Z');
+    expect((await get(`/manifests/${open}/labels`, account)).response.status).toBe(200);
+    expect((await get(`/manifests/${open}/document`, account)).response.status).toBe(200);
+    expect(await kept(open)).toEqual([]);
+
+    const cancelled = await dailyManifest(account, 1, '2027-02-02T08:00:00Z');
+    const cancel = await call(`/manifests/${cancelled}/cancel`, { token: account.tokens.test });
+    expect(cancel.status, cancel.text).toBe(200);
+    expect((await get(`/manifests/${cancelled}/document`, account)).response.status).toBe(200);
+    expect(await kept(cancelled)).toEqual([]);
+  });
+});
