@@ -160,6 +160,25 @@ describe('rate limit', () => {
   });
 });
 
+describe('RateLimit headers', () => {
+  it('every authenticated answer says the token\'s policy and how much of it is left, counting down', async () => {
+    const shipper = await newAccount('Counting');
+    const first = await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });
+    const second = await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });
+    // The test server allows a burst of 300 per token, refilled at 5 a second: a window of 60 s.
+    expect(first.headers.get('ratelimit-policy')).toBe('"token";q=300;w=60');
+    const left = (r: typeof first) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
+    expect(left(first)).toBe(299);
+    expect(left(second)).toBe(298);
+    expect(first.headers.get('ratelimit')).toMatch(/^"token";r=\d+;t=\d+$/);
+    expect(first.headers.get('access-control-expose-headers')).toContain('RateLimit');
+    // An error answer after authentication carries them too.
+    const invalid = await call('/wf/rate', { token: shipper.tokens.test, body: {} });
+    expect(invalid.status).toBe(422);
+    expect(left(invalid)).toBe(297);
+  });
+});
+
 describe('guessing tokens', () => {
   it('answers 429 to an address after 60 failed authentications in a minute, and never refuses a good token from it', async () => {
     // A documentation address (RFC 5737), only ever a header value here.

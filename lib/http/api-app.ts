@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { recentlyValidCaller, type AuthContext } from '@/lib/auth/authenticate-token';
+import { rateLimitHeaders } from '@/lib/auth/rate-limit';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
@@ -195,7 +196,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   });
 
   // (3) The route's own refusals, then the caller: all before the body is read.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { route, environment, access } = request.routeOptions.config;
     if (!route || !environment) return;
     if (!route.methods[methodOf(request.method, route)]) {
@@ -217,9 +218,17 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     const methodAccess = access?.[methodOf(request.method, route)];
     // The 405 above refused every method the route lacks; this is a wiring mistake if it happens.
     if (!methodAccess) throw new Error(`no access rule for ${request.method} ${route.pattern}`);
-    request.auth = await authenticateRequest(route, methodAccess, environment, headerValue(request.headers.authorization), request.client?.address, (auth) => {
-      request.auth = auth;
-    });
+    request.auth = await authenticateRequest(
+      route,
+      methodAccess,
+      environment,
+      headerValue(request.headers.authorization),
+      request.client?.address,
+      (auth) => {
+        request.auth = auth;
+      },
+      (rate) => reply.headers(rateLimitHeaders(rate)),
+    );
   });
 
   // The body's deadline: a body that has not all arrived within API_BODY_TIMEOUT_MS is answered 408.

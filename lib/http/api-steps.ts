@@ -3,7 +3,7 @@ import { recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken, type AuthContext } from '@/lib/auth/authenticate-token';
 import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
 import { looksLikeToken, parseAuthorization } from '@/lib/auth/tokens';
-import { checkRateLimit } from '@/lib/auth/rate-limit';
+import { checkRateLimit, type RateLimitState } from '@/lib/auth/rate-limit';
 import { assertScope, CARRIER_OPERATIONS, routeScope, type RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { log } from '@/lib/log';
@@ -66,13 +66,16 @@ export async function authenticateRequest(
   remoteAddress: string | undefined,
   /** Told who is asking as soon as the token is known: a request refused for its rate is still the account's (its request log). */
   identified?: (auth: AuthContext) => void,
+  /** Told how much of its rate the token has left (the RateLimit headers). */
+  rated?: (state: RateLimitState) => void,
 ): Promise<AuthContext> {
   const auth = await authenticateCaller(route, environment, authorization).catch(async (error: unknown) => {
     if (error instanceof AppError && error.code === 'unauthorized') await recordAuthFailure(remoteAddress);
     throw error;
   });
   identified?.(auth);
-  await checkRateLimit(auth.tokenId);
+  const rate = await checkRateLimit(auth.tokenId);
+  rated?.(rate);
   if (access.scope !== CARRIER_OPERATIONS) assertScope(auth.scopes, access.scope, access.operation);
   return auth;
 }

@@ -5,7 +5,7 @@
 export const CORS = {
   origin: '*',
   allowedHeaders: 'Authorization, Content-Type, X-Request-Id',
-  exposedHeaders: 'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed',
+  exposedHeaders: 'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed, RateLimit, RateLimit-Policy',
   maxAge: 86_400,
 } as const;
 

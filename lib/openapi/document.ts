@@ -418,7 +418,9 @@ export function openApiDocument(): Json {
       description:
         'Rates, container manifests and package manifests, with package-sorting webhooks. Every request carries `Authorization: Token <token>` ' +
         '(`Bearer` is accepted too). Test tokens (`ck_test_…`) work only under `/version-test/api/1.1`, live tokens (`ck_live_…`) only under `/api/1.1`. ' +
-        'Bodies are parsed as JSON whatever their Content-Type. Every response carries `x-request-id` and `Access-Control-Allow-Origin: *`.',
+        'Bodies are parsed as JSON whatever their Content-Type. Every response carries `x-request-id` and `Access-Control-Allow-Origin: *`. ' +
+        'Every answer to a known token carries the IETF `RateLimit-Policy` (`"token";q=<burst>;w=<seconds>`) and `RateLimit` (`"token";r=<left>;t=<seconds to refill>`) headers; ' +
+        'past the burst the answer is 429 with `Retry-After`. Unknown request fields are accepted and named in the answer\'s `warnings`.',
     },
     servers: [
       { url: '/api/1.1', description: 'Live' },
