@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 /** The domains: business rules that any transport (the API, the portal, a script) may call. */
 const DOMAINS = [
   'lib/rating', 'lib/manifests', 'lib/packages', 'lib/webhooks', 'lib/auth', 'lib/accounts', 'lib/schemas', 'lib/errors', 'lib/net',
-  'lib/lifecycle', 'lib/documents', 'lib/request-log', 'lib/close-out', 'lib/events', 'lib/jobs', 'lib/cache', 'lib/mail', 'lib/teams', 'lib/audit',
+  'lib/lifecycle', 'lib/documents', 'lib/request-log', 'lib/close-out', 'lib/events', 'lib/jobs', 'lib/cache', 'lib/mail', 'lib/teams', 'lib/audit', 'lib/idempotency',
 ];
 const TO_HTTP = {
   regex: '^(@/lib/|(\\.\\./)+)http(/|$)',

@@ -21,6 +21,9 @@ export async function register(): Promise<void> {
   // The audit log's retention (lib/audit): a year, checked hourly in every process; the only deletion its trigger allows.
   const { startAuditRetention } = await import('./lib/audit/retention');
   startAuditRetention(3_600_000);
+  // Idempotency keys are kept 24 hours (lib/idempotency); the expired ones go hourly.
+  const { startIdempotencyKeyPurge } = await import('./lib/idempotency/idempotency-keys');
+  startIdempotencyKeyPurge(3_600_000);
   if (settings.WEBHOOK_WORKER === 'off') return;
   // Under the production server (scripts/server.ts, npm start) the server runs and stops the worker itself.
   if (settings.WEBHOOK_WORKER_STARTED_BY === 'server') return;

@@ -53,6 +53,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function retryingFetch(options: Required<Pick<CarrierClientOptions, 'maxRetries' | 'maxDelayMs'>> & { fetch: typeof fetch }): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
+    // Every POST gets an Idempotency-Key (unless the caller set one), the same on each attempt: a retry after a network
+    // error cannot make a second webhook endpoint, whatever the first attempt did.
+    if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', crypto.randomUUID());
     for (let attempt = 0; ; attempt += 1) {
       const backoff = Math.min(options.maxDelayMs, 500 * 2 ** attempt * (0.8 + Math.random() * 0.4));
       let response: Response;

@@ -1101,6 +1101,30 @@ export interface components {
             Reference4?: string | number | null;
             /** @description The packages in the container (at most 5,000); tracking numbers unique. */
             ContainerDetails?: components["schemas"]["ContainerDetail"][];
+            /** @description Unit load device (IATA Resolution 686): type code, 4-5 digit serial, 2-3 character owner code; output upper-case, without separators. */
+            ULD?: string | null;
+            /** @description One line: no control characters. */
+            SealNumber?: string | number | null;
+            /** @description Flight: 2-character IATA airline designator, 1-4 digits, optional letter suffix; output upper-case without a space. */
+            FlightNumber?: string | null;
+            /** @description ISO 8601 date (YYYY-MM-DD), a real date in the years 2000 to 2099. */
+            FlightDate?: string | null;
+            /** @description Three-letter IATA airport code. */
+            OriginAirport?: string | null;
+            /** @description Three-letter IATA airport code. */
+            DestinationAirport?: string | null;
+            /** @description Consignment security declaration: Status (SPX, SCO, SHR or NSC), ScreeningMethod codes, IssuedBy (the regulated agent). */
+            Security?: {
+                /**
+                 * @description Case-insensitive.
+                 * @enum {string}
+                 */
+                Status: "SPX" | "SCO" | "SHR" | "NSC";
+                /** @description One or more e-CSD screening method codes (PHS, VCK, XRY, EDS, EDD, ETD, CMD, AOM), separated by commas or spaces; output space-separated. */
+                ScreeningMethod?: string | number | null;
+                /** @description One line: no control characters. */
+                IssuedBy?: string | number | null;
+            } | null;
         };
         ContainerDetail: {
             TrackingNumber?: string | null;
@@ -1134,6 +1158,51 @@ export interface components {
             ToPostalCode?: string | number | null;
             /** @description One line: no control characters. */
             ToCountry?: string | number | null;
+            /** @description The customs declaration of the parcel (cross-border shipments); optional. See the customs guide for each rule. */
+            Customs?: {
+                /**
+                 * @description Case-insensitive.
+                 * @enum {string|null}
+                 */
+                ContentsType?: "merchandise" | "documents" | "gift" | "sample" | "return_goods" | "other" | "" | null;
+                /**
+                 * @description Case-insensitive.
+                 * @enum {string|null}
+                 */
+                Incoterm?: "DAP" | "DDP" | "" | null;
+                /** @description ISO 4217 currency code (case-insensitive). */
+                Currency?: string | null;
+                /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
+                ExporterEORI?: string | null;
+                /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
+                ImporterEORI?: string | null;
+                /** @description One line: no control characters. */
+                ImporterTaxID?: string | number | null;
+                /** @description EU Import One-Stop Shop number: IM and 10 digits. */
+                IOSS?: string | null;
+                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. */
+                HouseWaybill?: string | null;
+                /** @description The goods in the parcel, one entry per kind; at most 100. Currency is required with them. */
+                Items?: {
+                    /** @description What the goods are, in words (at least two, not only generic ones such as "gift" or "parts"); at most 256 characters, one line. */
+                    Description: string;
+                    /** @description A numeric string is accepted too. */
+                    Quantity: number | string;
+                    /** @description Decimal string, not negative, with at most the currency's minor-unit decimals (2 for USD, 0 for JPY); output with exactly that many. A JSON number is read as its text (exponent notation is refused). */
+                    Value: string | number;
+                    /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
+                    Weight?: number | string | null;
+                    /**
+                     * @description Case-insensitive.
+                     * @enum {string|null}
+                     */
+                    WeightUnit?: "lb" | "kg" | "oz" | "" | null;
+                    /** @description Harmonized System code: 6 to 10 digits (dots or spaces between them are dropped), its first two a real HS chapter. */
+                    HSCode?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code (case-insensitive). */
+                    OriginCountry?: string | null;
+                }[] | null;
+            } | null;
         };
         /**
          * @description One of `FromPostalCode` or `FromPostalcode` is required. One of `WeightUnit` or `PackageWeightUnit` is required.
@@ -1259,6 +1328,51 @@ export interface components {
             Reference3?: string | number | null;
             /** @description One line: no control characters. */
             Reference4?: string | number | null;
+            /** @description The customs declaration of the parcel (cross-border shipments); optional. See the customs guide for each rule. */
+            Customs?: {
+                /**
+                 * @description Case-insensitive.
+                 * @enum {string|null}
+                 */
+                ContentsType?: "merchandise" | "documents" | "gift" | "sample" | "return_goods" | "other" | "" | null;
+                /**
+                 * @description Case-insensitive.
+                 * @enum {string|null}
+                 */
+                Incoterm?: "DAP" | "DDP" | "" | null;
+                /** @description ISO 4217 currency code (case-insensitive). */
+                Currency?: string | null;
+                /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
+                ExporterEORI?: string | null;
+                /** @description EORI number: 2-letter country code and up to 15 letters or digits. */
+                ImporterEORI?: string | null;
+                /** @description One line: no control characters. */
+                ImporterTaxID?: string | number | null;
+                /** @description EU Import One-Stop Shop number: IM and 10 digits. */
+                IOSS?: string | null;
+                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. */
+                HouseWaybill?: string | null;
+                /** @description The goods in the parcel, one entry per kind; at most 100. Currency is required with them. */
+                Items?: {
+                    /** @description What the goods are, in words (at least two, not only generic ones such as "gift" or "parts"); at most 256 characters, one line. */
+                    Description: string;
+                    /** @description A numeric string is accepted too. */
+                    Quantity: number | string;
+                    /** @description Decimal string, not negative, with at most the currency's minor-unit decimals (2 for USD, 0 for JPY); output with exactly that many. A JSON number is read as its text (exponent notation is refused). */
+                    Value: string | number;
+                    /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
+                    Weight?: number | string | null;
+                    /**
+                     * @description Case-insensitive.
+                     * @enum {string|null}
+                     */
+                    WeightUnit?: "lb" | "kg" | "oz" | "" | null;
+                    /** @description Harmonized System code: 6 to 10 digits (dots or spaces between them are dropped), its first two a real HS chapter. */
+                    HSCode?: string | null;
+                    /** @description ISO 3166-1 alpha-2 country code (case-insensitive). */
+                    OriginCountry?: string | null;
+                }[] | null;
+            } | null;
         };
         PackageManifestRequest: {
             package: components["schemas"]["Package"];
@@ -1836,7 +1950,10 @@ export interface operations {
     quoteRates: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1898,6 +2015,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is over 5 MB. */
             413: {
                 headers: {
@@ -1941,7 +2067,10 @@ export interface operations {
     createContainerManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2050,7 +2179,10 @@ export interface operations {
     createPackageManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2233,7 +2365,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2274,6 +2409,15 @@ export interface operations {
             };
             /** @description The token lacks the `webhooks` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2520,7 +2664,10 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`we_…`).
@@ -2572,6 +2719,15 @@ export interface operations {
             };
             /** @description No such endpoint. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2925,7 +3081,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`we_…`).
@@ -2977,6 +3136,15 @@ export interface operations {
             };
             /** @description The endpoint is disabled, or not subscribed to `package.sorting` (`conflict`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3070,7 +3238,10 @@ export interface operations {
     redeliverWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description Webhook endpoint id (`we_…`).
@@ -3127,6 +3298,15 @@ export interface operations {
             };
             /** @description The endpoint is disabled, or the message is being delivered right now (`conflict`). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3355,7 +3535,10 @@ export interface operations {
     cancelManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A ManifestID (`MAN-…`), container or daily.
@@ -3414,6 +3597,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3430,7 +3622,10 @@ export interface operations {
     closeManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A ManifestID (`MAN-…`), container or daily.
@@ -3489,6 +3684,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3505,7 +3709,10 @@ export interface operations {
     simulateManifest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A ManifestID (`MAN-…`), container or daily.
@@ -3805,7 +4012,10 @@ export interface operations {
     cancelPackage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
@@ -3864,6 +4074,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
             429: {
                 headers: {
@@ -3880,7 +4099,10 @@ export interface operations {
     simulatePackage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).

@@ -96,4 +96,28 @@ describe('the SDK', () => {
     expect(verifyWebhook(secret, body, new Headers(headers))).toEqual(JSON.parse(body));
     expect(() => verifyWebhook(secret, body.replace('MAN-1', 'MAN-2'), headers)).toThrow();
   });
+
+  it('a POST retried after a lost answer makes one endpoint: every POST carries the same Idempotency-Key on each attempt', async () => {
+    const shipper = await newAccount('SDK retries');
+    let calls = 0;
+    const keys: (string | null)[] = [];
+    // The first attempt reaches the server, and its answer is lost on the way back.
+    const losing: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      keys.push(request.headers.get('idempotency-key'));
+      const response = await fetch(request);
+      calls += 1;
+      if (calls === 1) throw new TypeError('fetch failed: the connection was reset');
+      return response;
+    };
+    const client = createCarrierClient({ token: shipper.tokens.test, baseUrl, fetch: losing, maxDelayMs: 10 });
+    const { data, response } = await client.raw.POST('/webhooks', { body: { url: 'https://93.184.215.14/hooks/sdk', events: ['package.sorting'] } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('idempotent-replayed')).toBe('true');
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    const listed = await client.raw.GET('/webhooks');
+    expect(listed.data?.data.map((e) => e.id)).toEqual([data?.id]);
+  });
 });

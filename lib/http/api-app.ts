@@ -11,6 +11,7 @@ import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom, routeAccess, type RouteAccess } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
+import { idempotencyKeyOf, onceForKey } from './idempotency';
 import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
 import { apiBases, apiRoutes, type Route } from './routes';
@@ -227,7 +228,9 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       (auth) => {
         request.auth = auth;
       },
-      (rate) => reply.headers(rateLimitHeaders(rate)),
+      (rate) => {
+        reply.headers(rateLimitHeaders(rate));
+      },
     );
   });
 
@@ -298,12 +301,23 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
               }
             },
           };
-          const result = await operation(context);
-          if (result.file) return sendFile(reply, result.file);
-          reply.code(result.status ?? 200);
-          if (result.headers) reply.headers(result.headers);
-          reply.header('content-type', 'application/json');
-          return reply.send(result.body === undefined ? '' : JSON.stringify(result.body));
+          const key = idempotencyKeyOf(request.method, request.headers['idempotency-key'], auth);
+          if (key === undefined) {
+            const result = await operation(context);
+            if (result.file) return sendFile(reply, result.file);
+            reply.code(result.status ?? 200);
+            if (result.headers) reply.headers(result.headers);
+            reply.header('content-type', 'application/json');
+            return reply.send(result.body === undefined ? '' : JSON.stringify(result.body));
+          }
+          const answer = await onceForKey(
+            { key, accountId: auth.accountId, environment, method: request.method, path: request.url, body: typeof request.body === 'string' ? request.body : '' },
+            async () => {
+              const result = await operation(context);
+              return { status: result.status ?? 200, body: result.body === undefined ? '' : JSON.stringify(result.body), headers: result.headers ?? {} };
+            },
+          );
+          return reply.code(answer.status).headers(answer.headers).header('content-type', 'application/json').send(answer.body);
         },
       });
     }

@@ -4,7 +4,7 @@
 // corsHeaders() below. Any origin, no credentials: tokens travel in the Authorization header.
 export const CORS = {
   origin: '*',
-  allowedHeaders: 'Authorization, Content-Type, X-Request-Id',
+  allowedHeaders: 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
   exposedHeaders: 'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed, RateLimit, RateLimit-Policy',
   maxAge: 86_400,
 } as const;

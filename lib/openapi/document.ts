@@ -334,11 +334,27 @@ function withAccess(paths: Record<string, Json>): Record<string, Json> {
           `The token lacks the \`${scope}\` scope (\`insufficient_scope\`; \`required_scope\` names it), or is a carrier operations token (\`forbidden\`).`,
         );
       }
+      // Every shipper POST takes an Idempotency-Key (lib/http/idempotency.ts): its refusals are answers of its own.
+      if (method === 'post' && scope !== CARRIER_OPERATIONS) {
+        const withKey = op as { parameters?: Json[] };
+        withKey.parameters = [...(withKey.parameters ?? []), IDEMPOTENCY_KEY];
+        responses['409'] ??= errorResponse('`conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`.');
+        responses['422'] ??= errorResponse('`validation_failed`, naming each field; or an `Idempotency-Key` already used with another request.');
+      }
       op.responses = byStatus(responses);
     }
   }
   return paths;
 }
+
+const IDEMPOTENCY_KEY: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  description:
+    'Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs.',
+};
 
 /** Answers in the order of their status codes, as a reader looks for them. */
 function byStatus(responses: Record<string, Json>): Record<string, Json> {
