@@ -57,9 +57,13 @@ test('the OpenAPI document is public, valid JSON, and every documented path exis
 test('the API reference page renders every operation with schemas and curl examples', async ({
   signedInPage: page,
 }, testInfo) => {
+  // Every operation the document has is on the page (undeclared tags once hid half of them).
+  const doc = (await (await page.request.get('/api/1.1/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  const operations = Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)));
+  expect(operations.length).toBeGreaterThan(30);
   await page.goto('/test/docs');
   await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('operation')).toHaveCount(16);
+  await expect(page.getByTestId('operation')).toHaveCount(operations.length);
   await expect(page.locator('#op-get-events')).toContainText('List webhook events');
   await expect(page.locator('#op-get-requests')).toContainText('List logged requests');
   await expect(page.locator('#op-get-requests-id')).toContainText('One logged request');

@@ -104,8 +104,9 @@ test.describe('packages', () => {
     // Export of the filtered set: the three packages to 10001, with their status.
     const filteredCsv = await downloadCsv(page, 'Export these packages (CSV)');
     expect(filteredCsv.name).toMatch(/^packages-test-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(filteredCsv.lines[0]).toMatch(/^TrackingNumber,status,status_updated_at,ManifestID,manifest_type,/);
-    expect(filteredCsv.lines.slice(1).map((l) => l.split(',').slice(0, 2).join(',')).sort()).toEqual(
+    expect(filteredCsv.lines[0]).toMatch(/^TrackingNumber,carrier_barcode,status,status_updated_at,ManifestID,manifest_type,/);
+    expect(filteredCsv.lines.slice(1).every((l) => /^[^,]+,CB\d{13},/.test(l))).toBe(true);
+    expect(filteredCsv.lines.slice(1).map((l) => { const [tn, , status] = l.split(','); return `${tn},${status}`; }).sort()).toEqual(
       [0, 1, 2].map((i) => `${prefix}C0${i},manifested`),
     );
 
@@ -132,7 +133,7 @@ test.describe('packages', () => {
     const all = await downloadCsv(page, 'Export these packages (CSV)');
     expect(all.lines).toHaveLength(29);
     expect(all.lines.find((l) => l.startsWith(`${prefix}C05,`))).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
-    expect(all.lines.find((l) => l.startsWith(`${prefix}C07,`))?.split(',')[1]).toBe('delivered');
+    expect(all.lines.find((l) => l.startsWith(`${prefix}C07,`))?.split(',')[2]).toBe('delivered');
     expect(all.lines.find((l) => l.startsWith(`${dailyTn},`))).toContain(',daily,');
 
     // A hand-edited cursor is refused with a way back.
