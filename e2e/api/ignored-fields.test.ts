@@ -29,15 +29,15 @@ describe('warnings name what an operation ignored', () => {
     expect(pkg.json).not.toHaveProperty('warnings');
   });
 
-  it('a package with customs data the operation does not take: 200, and the warning names it; the request log keeps it', async () => {
+  it('a package with insurance data the operation does not take: 200, and the warning names it; the request log keeps it', async () => {
     const number = tracking('IGW');
     const body = packageSample(number);
-    const sent = { package: { ...body.package, Customs: { Items: [{ Description: 'Cotton T-shirt', HSCode: '610910' }] }, Weigth: 2 }, Note: 'x' };
+    const sent = { package: { ...body.package, Insurance: { Amount: '100.00', Currency: 'USD' }, Weigth: 2 }, Note: 'x' };
     const accepted = await call('/wf/package', { token: acme.tokens.test, body: sent });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.json).toMatchObject({ IsSuccess: true, TrackingNumber: number });
     expect(accepted.json.warnings).toEqual([
-      { path: 'package.Customs', message: IGNORED },
+      { path: 'package.Insurance', message: IGNORED },
       { path: 'package.Weigth', message: IGNORED },
       { path: 'Note', message: IGNORED },
     ]);
@@ -46,7 +46,7 @@ describe('warnings name what an operation ignored', () => {
     expect(again.status).toBe(200);
     expect(again.json.warnings).toEqual(accepted.json.warnings);
     const logged = await waitForLogged(accepted.headers.get('x-request-id') ?? '');
-    expect(logged).toContain('package.Customs');
+    expect(logged).toContain('package.Insurance');
   });
 
   it('a container names ignored fields of its packages by index; a rate request its own', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { awb, decimal, email, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
+import { CUSTOMS_FIELDS, customs, flightNumber, security, SECURITY_FIELDS, uld } from './customs';
+import { awb, decimal, email, iataCode, isoDate, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import { MAX_ERROR_DETAILS, omittedIssues, type Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
 
@@ -13,7 +14,7 @@ export const CONTAINER_MANIFEST_ALIASES: Aliases = {
   ContainerName: ['Container Name'],
 };
 
-export const ZContainerDetail = z.object({
+const ZContainerDetailCells = z.object({
   TrackingNumber: trackingNumber(),
   PackageWeight: decimal({ maxDecimals: 3, max: 10_000 }),
   PackageWeightUnit: oneOf(PACKAGE_WEIGHT_UNITS),
@@ -30,7 +31,23 @@ export const ZContainerDetail = z.object({
   ToPostalCode: postalCode(),
   ToCountry: text({ max: 100 }),
 });
-export type TContainerDetail = z.output<typeof ZContainerDetail>;
+
+/**
+ * A package in a container as the API reads it: the text fields, and its customs declaration (lib/schemas/customs.ts;
+ * each parcel is a house waybill under the container's AWB).
+ */
+export const ZContainerPackage = ZContainerDetailCells.extend({ Customs: customs() });
+export type TContainerDetail = z.output<typeof ZContainerPackage>;
+
+/**
+ * The container's package fields. Its shape is the text fields alone, because the portal's grid, CSV import and
+ * package columns make one text cell of each (components/manifests/grid-store.ts): an object is not a cell. The
+ * API reads Customs too (ZContainerPackage), and the metadata documents it, so the OpenAPI ContainerDetail shows
+ * every field a request may send.
+ */
+export const ZContainerDetail = ZContainerDetailCells.meta({
+  properties: (z.toJSONSchema(ZContainerPackage, { io: 'input', unrepresentable: 'any' }) as { properties: unknown }).properties,
+});
 
 /**
  * ContainerDetails, read within a memory budget: the length is checked before any item (a huge
@@ -39,7 +56,7 @@ export type TContainerDetail = z.output<typeof ZContainerDetail>;
  * every field wrong cost a hundred errors, not 75,000.
  */
 function packageList() {
-  const trackingNumber = ZContainerDetail.shape.TrackingNumber;
+  const trackingNumber = ZContainerPackage.shape.TrackingNumber;
   return z
     .unknown()
     .transform((value, ctx): TContainerDetail[] | undefined => {
@@ -61,7 +78,7 @@ function packageList() {
         else omitted++;
       };
       value.forEach((item, index) => {
-        const result = ZContainerDetail.safeParse(item, { reportInput: true });
+        const result = ZContainerPackage.safeParse(item, { reportInput: true });
         if (result.success) packages.push(result.data);
         else for (const issue of result.error.issues) report(issue, index);
         // A tracking number identifies one package: twice in one container is a mistake, reported
@@ -123,13 +140,23 @@ const ZContainerManifestFields = z.object({
     Reference3: text(),
     Reference4: text(),
     ContainerDetails: packageList(),
+    // Air cargo (lib/schemas/customs.ts). ContainerID stays free text; when ULD is absent, a ULD-shaped ContainerID
+    // is the container's ULD (containerUld), derived, never written into the stored header. The AWB is the master waybill.
+    ULD: uld(),
+    SealNumber: text({ max: 35 }),
+    FlightNumber: flightNumber(),
+    FlightDate: isoDate(),
+    OriginAirport: iataCode(),
+    DestinationAirport: iataCode(),
+    Security: security(),
   });
 
 export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
 
 /** What POST /wf/manifest reads, for naming what it ignored. */
 export const CONTAINER_MANIFEST_FIELDS = fieldTree(ZContainerManifestFields.shape, CONTAINER_MANIFEST_ALIASES, {
-  ContainerDetails: fieldTree(ZContainerDetail.shape),
+  ContainerDetails: fieldTree(ZContainerPackage.shape, {}, { Customs: CUSTOMS_FIELDS }),
+  Security: SECURITY_FIELDS,
 });
 
 export type TContainerManifestRequestInput = z.input<typeof ZContainerManifestRequest>;

@@ -284,6 +284,56 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
   });
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** ISO 8601 calendar date alone (a flight's date), a real day in the documented years; output as written, YYYY-MM-DD. */
+export function isoDate<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
+  const json: JsonMeta = {
+    type: 'string',
+    pattern: '^\\s*\\d{4}-\\d{2}-\\d{2}\\s*$',
+    maxLength: 20,
+    description: `ISO 8601 date (YYYY-MM-DD), a real date in the years ${FIRST_MANIFEST_YEAR} to ${LAST_MANIFEST_YEAR}.`,
+    examples: ['2026-12-01'],
+  };
+  return field(json, presence(options), (value, ctx) => {
+    const raw = asText(value) ?? '';
+    const [, y, m, d] = ISO_DATE.exec(raw) ?? [];
+    if (y === undefined || m === undefined || d === undefined) return fail(ctx, 'must be an ISO 8601 date, e.g. 2026-12-01');
+    const violation = calendarDayViolation(y, m, d);
+    return violation ? fail(ctx, violation) : raw;
+  });
+}
+
+/** What an `identifier` reader answers: the normalised value, or why the text is not one. */
+export type IdentifierReading = { value: string } | { error: string };
+
+/**
+ * A code or identifier with a format of its own (a currency, a country, an HS code, a ULD, a flight number): the
+ * common gate and text rule first, like every field, then `read`, which gets the trimmed text (a number is read
+ * as its text) and either normalises it or says, in one message, what the field takes.
+ */
+export function identifier<R extends boolean = false>(
+  spec: { maxLength: number; description: string; examples?: string[]; pattern?: string; enum?: readonly string[]; number?: boolean },
+  read: (raw: string) => IdentifierReading,
+  options: Partial<Presence<R>> = {},
+) {
+  const json: JsonMeta = {
+    // `number`: the field documents a JSON number too (read as its text, like every field).
+    type: spec.number ? ['string', 'number'] : 'string',
+    maxLength: spec.maxLength,
+    description: spec.description,
+    ...(spec.pattern ? { pattern: spec.pattern } : {}),
+    ...(spec.enum ? { enum: [...spec.enum] } : {}),
+    ...(spec.examples ? { examples: spec.examples } : {}),
+  };
+  return field(json, presence(options), (value, ctx) => {
+    const raw = asText(value);
+    if (raw === undefined) return fail(ctx, 'must be a string');
+    const reading = read(raw);
+    return 'value' in reading ? reading.value : fail(ctx, reading.error);
+  });
+}
+
 const US_ZIP = /^(\d{5})(?:-?(\d{4}))?$/;
 const IATA = /^[A-Za-z]{3}$/;
 const AWB = /^(\d{3})[- ]?(\d{8})$/;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CUSTOMS_FIELDS, customs } from './customs';
 import { awb, decimal, email, integer, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import type { Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
@@ -56,6 +57,8 @@ export const ZPackage = z.object({
   Reference2: text(),
   Reference3: text(),
   Reference4: text(),
+  // The parcel's customs declaration (lib/schemas/customs.ts): optional, stored with the package and read back.
+  Customs: customs(),
 });
 
 // POST /wf/package: exactly one package object under `package` (an array is refused before this
@@ -63,7 +66,11 @@ export const ZPackage = z.object({
 export const ZPackageManifestRequest = z.object({ package: ZPackage }).transform((body) => body.package);
 
 /** What POST /wf/package reads, for naming what it ignored. */
-export const PACKAGE_MANIFEST_FIELDS = fieldTree({ package: true }, {}, { package: fieldTree(ZPackage.shape, PACKAGE_MANIFEST_ALIASES) });
+export const PACKAGE_MANIFEST_FIELDS = fieldTree(
+  { package: true },
+  {},
+  { package: fieldTree(ZPackage.shape, PACKAGE_MANIFEST_ALIASES, { Customs: CUSTOMS_FIELDS }) },
+);
 
 export type TPackageInput = z.input<typeof ZPackage>;
 export type TPackage = z.output<typeof ZPackage>;
