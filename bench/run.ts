@@ -1,4 +1,5 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,webhooks,portal,soak,startup --profile miss --no-write]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup --profile miss --no-write]
+//   documents-load: rate beside eight 5,000-label PDF renders, one PDF's time, the server's memory (bench/documents-load.ts)
 // Not in the default set:
 //   --only request-log: rate and package with the request log on against off (RL_ROUNDS rounds each, 3 by default,
 //   alternated; RL_KINDS=rate or package for one of them), and rate with the log off beside a busy loop (the calibration row)
@@ -45,7 +46,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     'soak-seconds': { type: 'string', default: '60' },
-    only: { type: 'string', default: 'rate,package,manifest,bounded,webhooks,portal,soak,startup' },
+    only: { type: 'string', default: 'rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup' },
     // Starts of each kind (compiled, tsx) per database in the startup benchmark (bench/startup.ts).
     'startup-rounds': { type: 'string', default: '3' },
     profile: { type: 'string', default: 'miss' }, // miss | always | never
@@ -680,6 +681,55 @@ if (ONLY.has('bounded'))
           notes: [],
         });
       }
+    }),
+  );
+
+// Documents rendered beside the API (bench/documents-load.ts), on a server of their own so that its memory is theirs.
+if (ONLY.has('documents-load'))
+  await attempt('Documents under load', () =>
+    withServer(startSubject, async (server) => {
+      const { measureDocumentsLoad } = await import('./documents-load');
+      const { createApiToken, findOrCreateAccount } = await import('@/lib/accounts/create-api-token');
+      const newToken = async () => {
+        const owner = await findOrCreateAccount({ name: `Bench documents ${Math.random().toString(36).slice(2)}` });
+        return (await createApiToken({ accountId: owner.id, environment: 'test', name: 'bench documents' })).token;
+      };
+      const result = await measureDocumentsLoad({ server, newToken, durationSeconds: DURATION, log });
+      const p99 = (runs: LoadResult[]) => medianOf(runs.map((r) => r.exact?.p99 ?? r.p99));
+      const middle = (runs: LoadResult[]) => [...runs].sort((a, b) => (a.exact?.p99 ?? a.p99) - (b.exact?.p99 ?? b.p99))[Math.floor(runs.length / 2)];
+      const [alone, loaded] = [p99(result.rateAlone), p99(result.rateUnderRenders)];
+      rows.push({
+        name: 'Documents: rate while eight 5,000-label PDFs render',
+        load: `200 quotes/s on 8 connections, ${result.rateAlone.length} × ${DURATION} s each side, alternated; 4 accounts × 2 clients downloading their labels again and again`,
+        subject: { ...middle(result.rateUnderRenders), peakRssMb: result.rssPeakMb },
+        baseline: { ...middle(result.rateAlone), peakRssMb: result.rssStartMb },
+        baselineName: 'the same server, the same rate load alone (memory: before any render)',
+        goal: 'p99 ≤ 1.5 × alone',
+        met: loaded <= 1.5 * alone,
+        verdict: `p99 ${loaded} ms against ${alone} ms alone (${(loaded / alone).toFixed(2)} ×, medians of exact latencies); ${result.rendersDone} PDFs rendered meanwhile${result.renderFailures.length ? `, **${result.renderFailures.length} not 200: ${[...new Set(result.renderFailures)].join(', ')}**` : ', every one 200'}`,
+        notes: [],
+      });
+      const warm = medianOf(result.warmPdfMs);
+      rows.push({
+        name: 'Documents: one 5,000-label PDF, `GET …/manifests/{id}/labels`',
+        load: 'one request at a time, nothing else running',
+        baselineName: '—',
+        goal: '< 2 s',
+        met: warm < 2_000,
+        verdict: `${Math.round(warm)} ms (median of ${result.warmPdfMs.length}: ${result.warmPdfMs.map((ms) => Math.round(ms)).join(', ')} ms), ${(result.pdfBytes / 2 ** 20).toFixed(1)} MB; the first, which starts the render thread: ${Math.round(result.coldPdfMs)} ms`,
+        notes: [],
+      });
+      const growth = result.rssPeakMb - result.rssStartMb;
+      const after = result.rssAfterMb - result.rssStartMb;
+      rows.push({
+        name: 'Documents: the serving process\'s RSS while they render, and a minute after',
+        load: 'the renders above (one PDF at a time, then eight at once)',
+        baselineName: '—',
+        goal: 'growth < 100 MB; a minute after, within 50 MB of the start',
+        met: growth < 100 && after < 50,
+        verdict: `${result.rssStartMb.toFixed(0)} MB before, ${result.rssPeakMb.toFixed(0)} MB at the peak (+${growth.toFixed(0)} MB), ${result.rssAfterMb.toFixed(0)} MB a minute after (${after >= 0 ? '+' : ''}${after.toFixed(0)} MB)`,
+        notes: [],
+      });
     }),
   );
 

@@ -138,6 +138,20 @@ const ZEnv = z.object({
    */
   WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
 
+  // Documents (lib/documents/render-pool.ts, docs/decisions/document-rendering.md): rendered on threads of their own.
+  /** Render threads per app process: the serving thread keeps a core of its own (two cores: one thread). */
+  DOCUMENT_RENDER_THREADS: z.coerce.number().int().min(1).max(32).default(1),
+  /** Renders that may wait for a thread, per process, beyond those running; more are answered 503 with Retry-After. */
+  DOCUMENT_RENDER_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
+  /** Renders one account may have running or waiting at once, per process; more are answered 429 with Retry-After. */
+  DOCUMENT_RENDERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(2),
+  /** A render thread's heap limit (its old generation); a render that needs more fails alone with 503, the thread is replaced. */
+  DOCUMENT_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4_096).default(192),
+  /** A render running longer is stopped (its thread replaced) and answered 503. */
+  DOCUMENT_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  /** A render thread idle this long is ended, and its memory with it; the next render starts one (~0.2 s). */
+  DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+
   // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
   /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */
   METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(65_535).optional()),

@@ -5,6 +5,7 @@
 //   dist/start.js                    npm start: the supervisor (scripts/start.ts)
 //   dist/server.js                   what each of its workers runs (scripts/server.ts)
 //   dist/request-log-thread.js       the request log's writer thread in each of them (scripts/request-log-thread.ts)
+//   dist/document-render-thread.js   their document render threads (scripts/document-render-thread.ts)
 //   dist/worker.js                   npm run worker (scripts/worker.ts)
 //   dist/token.js                    npm run token (scripts/token.ts)
 //   dist/encrypt-webhook-secrets.js  npm run db:encrypt-secrets (scripts/encrypt-webhook-secrets.ts)
@@ -34,6 +35,7 @@ export const ENTRIES = {
   start: 'scripts/start.ts',
   server: 'scripts/server.ts',
   'request-log-thread': 'scripts/request-log-thread.ts',
+  'document-render-thread': 'scripts/document-render-thread.ts',
   worker: 'scripts/worker.ts',
   token: 'scripts/token.ts',
   'encrypt-webhook-secrets': 'scripts/encrypt-webhook-secrets.ts',

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { pgPool } from '@/lib/db';
 import { baseUrl, call, newAccount, pathFor, tracking, type TestAccount } from './support/api';
 import { containerSample, packageSample, rateSampleAll } from './support/samples';
@@ -36,10 +36,19 @@ function pages(bytes: Uint8Array): number {
   return Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file]).toString())?.[1]);
 }
 
+/** CPU seconds a process, or one of its threads, has used (Linux /proc; utime + stime in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(values.length * 0.95) - 1] ?? Infinity;
 
 describe('documents under load', () => {
   it('eight 5,000-label PDFs at once from one token: at most two render, the rest 429 with Retry-After, no 5xx; rate quotes stay fast meanwhile', async () => {
+    const server = inject('serverPid');
+    const [processBefore, servingBefore] = [cpuSeconds(server), cpuSeconds(server, server)];
     const started = performance.now();
     const renders = Array.from({ length: 8 }, async () => {
       const { response, bytes } = await get(`/manifests/${bigManifest}/labels`);
@@ -56,6 +65,9 @@ describe('documents under load', () => {
     }
     const quotesEndedAt = performance.now() - started;
     const answers = await Promise.all(renders);
+    // The render ran on another thread of the server: its serving thread (the process's main thread) used a small part.
+    const [processUsed, servingUsed] = [cpuSeconds(server) - processBefore, cpuSeconds(server, server) - servingBefore];
+    expect(servingUsed, `serving thread ${servingUsed} s of the process's ${processUsed} s`).toBeLessThan(processUsed * 0.5);
 
     const statuses = answers.map((a) => a.status);
     expect(statuses.every((s) => s === 200 || s === 429), statuses.join(' ')).toBe(true);
@@ -114,7 +126,7 @@ describe('closed daily manifests\' documents are kept', () => {
     expect(first.response.status).toBe(200);
     const rows = await kept(id);
     expect(rows.map((r) => [r.document, r.format, r.paper, r.part, r.parts])).toEqual([['labels', 'pdf', '', 0, 1]]);
-    expect(Buffer.from(first.bytes).equals(rows[0]!.bytes)).toBe(true);
+    expect(Buffer.from(first.bytes).equals(rows[0].bytes)).toBe(true);
 
     const second = await get(`/manifests/${id}/labels`, account);
     expect(second.response.status).toBe(200);

@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
-import { PDFDocument, PDFName, rgb, type PDFPageLeaf, type RGB } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFNumber, PDFPageLeaf, rgb, type PDFRef, type RGB } from 'pdf-lib';
 import { code128, encodable } from './barcode';
 import { fontFiles } from './fonts';
+import { PdfOutput } from './pdf-output';
 import { DocumentFont, Face } from './pdf-font';
 import { cleanText, fitText, shrinkToFit } from './text';
 import { visualOrder } from './visual-order';
@@ -9,15 +10,23 @@ import { visualOrder } from './visual-order';
 // Drawing helpers shared by the handover manifest, tags and labels. Coordinates are PDF points
 // from the top-left of the page (converted here), which reads like the layout it draws.
 //
-// pdf-lib keeps the document's structure (pages, objects, cross-reference, object streams); the page
-// content is written here as PDF operators in one string per page and compressed with zlib, and the
-// fonts are embedded by pdf-font.ts. pdf-lib's drawText built ~10 objects per string and added two
-// entries to the page's font dictionary per call (a 5,000-package manifest draws ~30,000 strings).
+// pdf-lib keeps the document's structure (pages, objects); the page content is written here as PDF
+// operators in one string per page and compressed with zlib, and the fonts are embedded by pdf-font.ts.
+// pdf-lib's drawText built ~10 objects per string and added two entries to the page's font dictionary
+// per call (a 5,000-package manifest draws ~30,000 strings).
+//
+// Memory does not grow with the page count: a page's content is compressed as soon as the next page is
+// started, and every CHUNK_PAGES pages the finished pages are written out as bytes (pdf-output.ts) and
+// leave pdf-lib's context. Pages go straight into the root page tree: pdf-lib's addPage walks every
+// page before it (lookups of the pages already written out would fail, and 5,000 pages cost 12 million).
 
 export const INCH = 72;
 export const BLACK = rgb(0, 0, 0);
 export const GREY = rgb(0.35, 0.35, 0.35);
 export const LIGHT = rgb(0.9, 0.9, 0.9);
+
+/** Pages kept as objects before they are written out as bytes (a label's page is ~1 kB compressed). */
+export const CHUNK_PAGES = 250;
 
 let faces: { regular: Face; bold: Face } | undefined;
 function loadFaces(): { regular: Face; bold: Face } {
@@ -40,6 +49,19 @@ function colour(c: RGB): string {
   return `${n(c.red)} ${n(c.green)} ${n(c.blue)}`;
 }
 
+/**
+ * zlib's output buffer: a page compresses to ~1 kB, and the result of deflateSync is a slice of its first output buffer
+ * (16 kB by default), which pdf-lib holds until the page is written out: 80 MB of buffers for 5,000 labels.
+ */
+const DEFLATE_CHUNK = 2048;
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** A page's operators as bytes for zlib, in one buffer reused for every page (they are copied by the compression). */
+function latin1(text: string): Buffer {
+  if (text.length > scratch.length) scratch = Buffer.allocUnsafe(text.length);
+  return scratch.subarray(0, scratch.write(text, 'latin1'));
+}
+
 /** One page: its size and the operators drawn on it so far. */
 export class Page {
   private readonly ops: string[] = [];
@@ -49,9 +71,13 @@ export class Page {
   private readonly fonts = new Map<DocumentFont, string>();
   private states = 0;
 
+  /** The content stream's reference once finish() wrote it. */
+  content: PDFRef | undefined;
+
   constructor(
     private readonly canvas: Canvas,
     readonly leaf: PDFPageLeaf,
+    readonly ref: PDFRef,
     private readonly width: number,
     private readonly height: number,
   ) {}
@@ -141,9 +167,11 @@ export class Page {
 
   /** The page's content as one compressed stream. */
   finish(): void {
+    if (this.content) return;
     const { context } = this.canvas.doc;
-    const stream = context.stream(deflateSync(Buffer.from(this.ops.join('\n'), 'latin1')), { Filter: 'FlateDecode' });
-    this.leaf.addContentStream(context.register(stream));
+    const stream = context.stream(deflateSync(latin1(this.ops.join('\n')), { chunkSize: DEFLATE_CHUNK }), { Filter: 'FlateDecode' });
+    this.content = context.register(stream);
+    this.leaf.addContentStream(this.content);
     this.ops.length = 0;
   }
 }
@@ -151,27 +179,54 @@ export class Page {
 export class Canvas {
   readonly regular: DocumentFont;
   readonly bold: DocumentFont;
+  /** Pages not yet written out (the last one may still be drawn on). */
   private readonly pages: Page[] = [];
+  private readonly output: PdfOutput;
+  private readonly pagesRef: PDFRef;
+  private pageCount = 0;
 
-  constructor(readonly doc: PDFDocument) {
+  constructor(
+    readonly doc: PDFDocument,
+    private readonly chunkPages = CHUNK_PAGES,
+  ) {
     const { regular, bold } = loadFaces();
     this.regular = new DocumentFont(doc, regular);
     this.bold = new DocumentFont(doc, bold);
+    this.output = new PdfOutput(doc.context);
+    this.pagesRef = doc.catalog.get(PDFName.of('Pages')) as PDFRef;
   }
 
+  /** A new page; the one before it is finished (its content compressed) and, every chunkPages pages, written out. */
   addPage([width, height]: [number, number]): Page {
-    const page = new Page(this, this.doc.addPage([width, height]).node, width, height);
+    const last = this.pages[this.pages.length - 1];
+    last?.finish();
+    if (this.pages.length >= this.chunkPages) this.writePages();
+    const { context } = this.doc;
+    const leaf = PDFPageLeaf.withContextAndParent(context, this.pagesRef);
+    leaf.set(PDFName.of('MediaBox'), context.obj([0, 0, width, height]));
+    const ref = context.register(leaf);
+    const tree = this.doc.catalog.Pages();
+    tree.Kids().push(ref);
+    this.pageCount += 1;
+    tree.set(PDFName.of('Count'), PDFNumber.of(this.pageCount));
+    const page = new Page(this, leaf, ref, width, height);
     this.pages.push(page);
     return page;
   }
 
-  /** The PDF's bytes: page contents compressed, fonts embedded, objects in object streams. */
+  /** The finished pages' objects into the output, out of pdf-lib's context. */
+  private writePages(): void {
+    this.output.write(this.pages.flatMap((page) => (page.content ? [page.ref, page.content] : [page.ref])));
+    this.pages.length = 0;
+  }
+
+  /** The PDF's bytes: the last pages, the fonts (embedded now that every glyph is known), catalog, info, cross-reference. */
   async save(): Promise<Uint8Array> {
     for (const page of this.pages) page.finish();
-    this.pages.length = 0;
+    this.writePages();
     await this.regular.embed();
     await this.bold.embed();
-    return this.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
+    return this.output.finish();
   }
 }
 
@@ -179,7 +234,7 @@ export class Canvas {
  * `date`: the document's creation and modification date. pdf-lib stamps the current time otherwise, so that a
  * closed manifest's document (dated by its close) would differ byte for byte at every download.
  */
-export async function newCanvas(title: string, date?: Date): Promise<Canvas> {
+export async function newCanvas(title: string, date?: Date, chunkPages?: number): Promise<Canvas> {
   const doc = await PDFDocument.create();
   if (date) {
     doc.setCreationDate(date);
@@ -188,7 +243,7 @@ export async function newCanvas(title: string, date?: Date): Promise<Canvas> {
   doc.setTitle(cleanText(title));
   doc.setProducer('Carrier shipping service');
   doc.setCreator('Carrier shipping service');
-  return new Canvas(doc);
+  return new Canvas(doc, chunkPages);
 }
 
 export interface TextOptions {

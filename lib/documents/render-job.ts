@@ -1,0 +1,76 @@
+import { materializeManifest, manifestLabels, type ManifestSource } from './manifest-source';
+import { CHUNK_PAGES } from './pdf';
+import { renderHandoverManifest } from './render-handover-manifest';
+import { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
+import { renderPackageLabelPng } from './render-label-png';
+import { renderContainerTagZpl, renderPackageLabelsZpl, renderPackageLabelZpl } from './render-zpl';
+import type { DocumentLabel, PaperSize } from './types';
+
+// One document to render, as plain data (structured-clonable: it crosses to the render thread as it is), and
+// the function that renders it, the same on the render thread (scripts/document-render-thread.ts) and, where
+// there is none (tsx, Next alone, tests), on the serving thread (render-pool.ts).
+
+/**
+ * Part of the key of every kept document (document-cache.ts): raise it whenever a change to the renderers changes
+ * what a document looks like, so that closed manifests' documents kept before it are rendered again.
+ */
+export const RENDER_VERSION = 1;
+
+export type RenderJob =
+  | { document: 'handover'; source: ManifestSource; paper: PaperSize }
+  | { document: 'tag'; source: ManifestSource; format: 'pdf' | 'zpl' }
+  | { document: 'labels'; source: ManifestSource; format: 'pdf' | 'zpl' }
+  | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' };
+
+const utf8 = new TextEncoder();
+
+/** The document's bytes (ZPL as UTF-8, as it is sent), in an ArrayBuffer of their own (transferable). */
+export async function runRenderJob(job: RenderJob): Promise<Uint8Array> {
+  return own(await render(job));
+}
+
+async function render(job: RenderJob): Promise<Uint8Array | string> {
+  switch (job.document) {
+    case 'handover':
+      return renderHandoverManifest(materializeManifest(job.source), { paper: job.paper });
+    case 'tag': {
+      const manifest = materializeManifest(job.source);
+      return job.format === 'zpl' ? renderContainerTagZpl(manifest) : renderContainerTagPdf(manifest);
+    }
+    case 'labels': {
+      const manifest = materializeManifest(job.source);
+      const labels = manifestLabels(manifest);
+      return job.format === 'zpl' ? labelsZpl(labels) : renderPackageLabelsPdf(labels, `Labels ${manifest.manifestId}`);
+    }
+    case 'label':
+      return job.format === 'zpl' ? renderPackageLabelZpl(job.label) : job.format === 'png' ? renderPackageLabelPng(job.label) : renderPackageLabelPdf(job.label);
+  }
+}
+
+/**
+ * What the first render of a thread would do before drawing: parse the fonts, build the shared font subset, compile the
+ * drawing code. A new render thread does it while the serving thread reads the data of the render it was started for.
+ */
+export async function warmUp(): Promise<void> {
+  await renderPackageLabelsPdf([], 'warm-up');
+}
+
+/** Every label as ZPL, encoded CHUNK_PAGES labels at a time: the whole document is never one string (5 MB for 5,000 labels) as well as its bytes. */
+function labelsZpl(labels: DocumentLabel[]): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < labels.length; i += CHUNK_PAGES) chunks.push(utf8.encode(renderPackageLabelsZpl(labels.slice(i, i + CHUNK_PAGES))));
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** Bytes that are a view of part of a larger buffer (a Buffer from Node's pool) are copied: transferring would take the rest. */
+function own(bytes: Uint8Array | string): Uint8Array {
+  if (typeof bytes === 'string') return utf8.encode(bytes);
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer) return bytes;
+  return new Uint8Array(bytes);
+}

@@ -1,0 +1,182 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '@/lib/errors/app-error';
+import type { ManifestSource } from './manifest-source';
+import type { RenderJob } from './render-job';
+import { RenderPool, type RenderPoolOptions } from './render-pool';
+
+// The render pool's admission (per account, queue bound), its hand-over of threads, and real render threads: the
+// thread script compiled as scripts/build-server.mjs compiles it, rendering, running out of memory, timing out,
+// ending when idle.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+// Under the project, so that the compiled thread finds node_modules as dist/'s does.
+const dir = path.join(root, '.data', `render-pool-test-${process.pid}`);
+const script = path.join(dir, 'document-render-thread.js');
+
+beforeAll(async () => {
+  const esbuild = await import('esbuild');
+  mkdirSync(dir, { recursive: true });
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['scripts/document-render-thread.ts'],
+    outfile: script,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    packages: 'external',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    logLevel: 'error',
+  });
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const options = (overrides: Partial<RenderPoolOptions> = {}): RenderPoolOptions => ({
+  script: undefined, threads: 1, queue: 2, perAccount: 2, memoryMb: 192, timeoutMs: 60_000, idleMs: 60_000, ...overrides,
+});
+
+function source(count: number, state: ManifestSource['state'] = 'open'): ManifestSource {
+  const rows = Array.from({ length: count }, (_, i) => [
+    { TrackingNumber: `TN${String(i).padStart(8, '0')}`, PackageWeight: 2.5, PackageWeightUnit: 'lb', ToName: `Recipient ${i}`, ToCity: 'Beverly Hills', ToPostalCode: '90210' },
+    'manifested',
+    `CB${String(i).padStart(13, '0')}`,
+  ]);
+  return {
+    kind: 'container', manifestId: 'MAN-POOLTEST0000001', state, manifestDate: '2026-11-23', header: { FromCompany: 'Acme', ServiceName: 'AirSkip', SortCode: 'LAX-1' },
+    serviceName: 'AirSkip', containerId: 'ULD-1', packagesJson: JSON.stringify(rows), generatedAt: new Date('2026-11-23T20:00:00Z'),
+  };
+}
+
+const labels = (count: number, format: 'pdf' | 'zpl' = 'pdf'): RenderJob => ({ document: 'labels', source: source(count), format });
+
+async function renderWith(pool: RenderPool, account: string, job: RenderJob | (() => Promise<RenderJob>)): Promise<Uint8Array> {
+  const ticket = pool.admit(account);
+  try {
+    return await ticket.render(typeof job === 'function' ? job : () => Promise.resolve(job));
+  } finally {
+    ticket.release();
+  }
+}
+
+function refusal(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('render pool admission', () => {
+  it('an account gets perAccount renders at once, then 429 rate_limited with Retry-After; a release frees its place', () => {
+    const pool = new RenderPool(options({ perAccount: 2, queue: 10 }));
+    const [a, b] = [pool.admit('acct'), pool.admit('acct')];
+    const refused = refusal(() => pool.admit('acct'));
+    expect(refused.code).toBe('rate_limited');
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // Another account is not held back by this one.
+    pool.admit('other').release();
+    a.release();
+    a.release(); // idempotent: frees one place, not two
+    pool.admit('acct').release();
+    expect(pool.stats()).toMatchObject({ admitted: 1, refusedPerAccount: 1 });
+    b.release();
+    expect(pool.stats().admitted).toBe(0);
+  });
+
+  it('the process admits threads + queue renders, then 503 service_unavailable with Retry-After', () => {
+    const pool = new RenderPool(options({ threads: 1, queue: 2, perAccount: 5 }));
+    const tickets = ['a', 'b', 'c'].map((account) => pool.admit(account));
+    const refused = refusal(() => pool.admit('d'));
+    expect(refused.code).toBe('service_unavailable');
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    tickets[0]?.release();
+    pool.admit('d');
+    expect(pool.stats().refusedQueueFull).toBe(1);
+  });
+
+  it('renders at most `threads` at once, in the order admitted; data is read only once a thread is free', async () => {
+    const pool = new RenderPool(options({ threads: 1, queue: 5, perAccount: 5 }));
+    const order: string[] = [];
+    let running = 0;
+    let most = 0;
+    const job = (name: string) => async () => {
+      order.push(`read ${name}`);
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running -= 1;
+      return labels(1, 'zpl');
+    };
+    await Promise.all(['one', 'two', 'three'].map((name) => renderWith(pool, 'acct', job(name))));
+    expect(most).toBe(1);
+    expect(order).toEqual(['read one', 'read two', 'read three']);
+    expect(pool.stats()).toMatchObject({ admitted: 0, running: 0, waiting: 0, rendered: 3 });
+  });
+
+  it('a failure to read the data frees the thread and the places', async () => {
+    const pool = new RenderPool(options());
+    await expect(renderWith(pool, 'acct', () => Promise.reject(new AppError('not_found', 'gone')))).rejects.toMatchObject({ code: 'not_found' });
+    expect(await renderWith(pool, 'acct', labels(1, 'zpl'))).toBeInstanceOf(Uint8Array);
+    expect(pool.stats()).toMatchObject({ admitted: 0, running: 0 });
+  });
+});
+
+describe('render threads', () => {
+  it('renders on a thread: the same ZPL as on this thread, a 600-label PDF whole; the bytes arrive transferred', async () => {
+    const pool = new RenderPool(options({ script }));
+    const inline = new RenderPool(options());
+    try {
+      const [threaded, here] = await Promise.all([renderWith(pool, 'a', labels(600, 'zpl')), renderWith(inline, 'a', labels(600, 'zpl'))]);
+      expect(Buffer.from(threaded).equals(Buffer.from(here))).toBe(true);
+      expect(threaded.byteOffset).toBe(0);
+      expect(threaded.byteLength).toBe(threaded.buffer.byteLength);
+      const pdf = await renderWith(pool, 'a', labels(600));
+      const file = path.join(dir, 'labels.pdf');
+      writeFileSync(file, pdf);
+      expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/Pages:\s+600\n/);
+      expect(pool.stats()).toMatchObject({ threads: 1, rendered: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a render past the thread\'s memory limit fails alone with a 503; the next render gets a fresh thread', async () => {
+    const pool = new RenderPool(options({ script, memoryMb: 32 }));
+    try {
+      await expect(renderWith(pool, 'a', labels(60_000, 'zpl'))).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(await renderWith(pool, 'a', labels(2, 'zpl'))).toBeInstanceOf(Uint8Array);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a render past the time limit is stopped with a 503, its thread replaced', async () => {
+    const pool = new RenderPool(options({ script, timeoutMs: 50 }));
+    try {
+      await expect(renderWith(pool, 'a', labels(2_000))).rejects.toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 5 });
+      expect(pool.stats().threads).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a thread idle for idleMs ends (its memory with it); the next render starts one', async () => {
+    const pool = new RenderPool(options({ script, idleMs: 200 }));
+    try {
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      expect(pool.stats().threads).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(pool.stats().threads).toBe(0);
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      expect(pool.stats()).toMatchObject({ threads: 1, rendered: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+});

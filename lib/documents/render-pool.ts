@@ -1,0 +1,351 @@
+import 'server-only';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { env } from '@/lib/env';
+import { AppError } from '@/lib/errors/app-error';
+import { log } from '@/lib/log';
+import type { RenderJob } from './render-job';
+
+// Documents are rendered off the serving thread (docs/decisions/document-rendering.md). One 5,000-label PDF took
+// 8.7 s of the serving thread's event loop: meanwhile no request was answered, database connections timed out
+// waiting to be handed out, and the webhook worker missed its heartbeats. Here:
+//  - a bounded pool of render threads (DOCUMENT_RENDER_THREADS, one by default: the serving thread keeps the other
+//    core), each rendering one document at a time from plain data and handing the bytes back by transfer;
+//  - admission before any work: an account has at most DOCUMENT_RENDERS_PER_ACCOUNT renders running or waiting
+//    (429 rate_limited beyond, with Retry-After), and the process at most threads + DOCUMENT_RENDER_QUEUE
+//    (503 service_unavailable beyond, with Retry-After), so a burst of renders queues a bounded amount of work;
+//  - the data is read only once a thread is free (the caller's `prepare`), so waiting renders hold no documents;
+//  - a thread's heap is capped (DOCUMENT_RENDER_MEMORY_MB) and a render timed (DOCUMENT_RENDER_TIMEOUT_MS): a
+//    runaway render ends its thread and fails alone with a 503, never growing the process; a thread idle for
+//    DOCUMENT_RENDER_IDLE_MS, one that rendered a very large document, or one that rendered RECYCLE_AFTER_JOBS,
+//    is ended and its memory returned (the next render starts a fresh one in ~0.2 s).
+// The thread runs dist/document-render-thread.js (scripts/document-render-thread.ts, compiled by
+// scripts/build-server.mjs), found next to the running server; where there is none (tsx, `next start`, tests that
+// import lib/ directly) the same admission and queue hold, and the render runs on the calling thread.
+
+export interface RenderPoolOptions {
+  /** The compiled render thread; undefined: render on the calling thread. */
+  script: string | undefined;
+  threads: number;
+  queue: number;
+  perAccount: number;
+  memoryMb: number;
+  timeoutMs: number;
+  idleMs: number;
+}
+
+const YOUNG_GENERATION_MB = 8;
+/** A render thread is replaced after this many documents (heap fragmentation does not build up under steady load). */
+const RECYCLE_AFTER_JOBS = 200;
+/** …or after a document this large (its heap grew for it: give that memory back now rather than at the next idle). */
+const RECYCLE_AFTER_BYTES = 16 * 2 ** 20;
+
+export interface RenderTicket {
+  /** Waits for a thread, then reads the job's data (`prepare`, on this thread) and renders it there. */
+  render(prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
+  /** Frees the account's and the queue's place; idempotent. */
+  release(): void;
+}
+
+export interface RenderPoolStats {
+  /** Admitted renders not yet released (waiting, reading or rendering). */
+  admitted: number;
+  /** Renders running on a thread now. */
+  running: number;
+  /** Admitted renders waiting for a thread. */
+  waiting: number;
+  /** Render threads alive now. */
+  threads: number;
+  /** Documents rendered since the start. */
+  rendered: number;
+  refusedPerAccount: number;
+  refusedQueueFull: number;
+}
+
+interface Executor {
+  busy: boolean;
+  /** About to be given a job: start if not running. */
+  ready(): void;
+  run(job: RenderJob): Promise<Uint8Array>;
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+const clampSeconds = (ms: number) => Math.min(60, Math.max(1, Math.ceil(ms / 1000)));
+
+export class RenderPool {
+  private readonly executors: Executor[];
+  private readonly waiting: ((executor: Executor) => void)[] = [];
+  private readonly accounts = new Map<string, number>();
+  private admitted = 0;
+  private rendered = 0;
+  private refusedPerAccount = 0;
+  private refusedQueueFull = 0;
+  /** How long a render takes, moving average (ms): what Retry-After is made of. */
+  private averageMs = 2_000;
+
+  constructor(readonly options: RenderPoolOptions) {
+    const { script } = options;
+    this.executors = Array.from({ length: Math.max(1, options.threads) }, () => (script ? new ThreadExecutor(script, options) : new InlineExecutor()));
+  }
+
+  /** A place for one render of `accountId`'s, or the 429 / 503 that refuses it. Release the ticket when done. */
+  admit(accountId: string): RenderTicket {
+    const { perAccount, queue } = this.options;
+    const mine = this.accounts.get(accountId) ?? 0;
+    if (mine >= perAccount) {
+      this.refusedPerAccount += 1;
+      const seconds = clampSeconds(this.averageMs);
+      throw new AppError('rate_limited', `This account has ${perAccount} document(s) rendering already; retry after ${seconds} second(s).`, { retryAfterSeconds: seconds });
+    }
+    if (this.admitted >= this.executors.length + queue) {
+      this.refusedQueueFull += 1;
+      const seconds = clampSeconds((this.admitted / this.executors.length) * this.averageMs);
+      throw new AppError('service_unavailable', `Too many documents are being rendered; retry after ${seconds} second(s).`, { retryAfterSeconds: seconds });
+    }
+    this.admitted += 1;
+    this.accounts.set(accountId, mine + 1);
+    let released = false;
+    return {
+      render: (prepare) => this.render(prepare),
+      release: () => {
+        if (released) return;
+        released = true;
+        this.admitted -= 1;
+        const left = (this.accounts.get(accountId) ?? 1) - 1;
+        if (left > 0) this.accounts.set(accountId, left);
+        else this.accounts.delete(accountId);
+      },
+    };
+  }
+
+  private async render(prepare: () => Promise<RenderJob>): Promise<Uint8Array> {
+    const executor = await this.acquire();
+    try {
+      // A thread that has to start does so while the data is read.
+      executor.ready();
+      const job = await prepare();
+      const started = performance.now();
+      const bytes = await executor.run(job);
+      this.averageMs = this.averageMs * 0.8 + (performance.now() - started) * 0.2;
+      this.rendered += 1;
+      return bytes;
+    } finally {
+      this.handOver(executor);
+    }
+  }
+
+  private acquire(): Promise<Executor> {
+    const free = this.executors.find((e) => !e.busy);
+    if (free) {
+      free.busy = true;
+      return Promise.resolve(free);
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** The thread goes to the longest-waiting render, else becomes free. */
+  private handOver(executor: Executor): void {
+    const next = this.waiting.shift();
+    if (next) next(executor);
+    else executor.busy = false;
+  }
+
+  stats(): RenderPoolStats {
+    return {
+      admitted: this.admitted,
+      running: this.executors.filter((e) => e.busy).length,
+      waiting: this.waiting.length,
+      threads: this.executors.filter((e) => e.alive()).length,
+      rendered: this.rendered,
+      refusedPerAccount: this.refusedPerAccount,
+      refusedQueueFull: this.refusedQueueFull,
+    };
+  }
+
+  /** Ends every thread (renders running on them fail). */
+  async close(): Promise<void> {
+    await Promise.all(this.executors.map((e) => e.close()));
+  }
+}
+
+/** Renders on the calling thread: where no compiled render thread exists. */
+class InlineExecutor implements Executor {
+  busy = false;
+  ready(): void {}
+  async run(job: RenderJob): Promise<Uint8Array> {
+    const { runRenderJob } = await import('./render-job');
+    return runRenderJob(job);
+  }
+  alive(): boolean {
+    return false;
+  }
+  async close(): Promise<void> {}
+}
+
+type Reply = { id: number; bytes: Uint8Array } | { id: number; error: { message: string; stack?: string } };
+
+/** One worker thread, started when a render needs it, rendering one document at a time. */
+class ThreadExecutor implements Executor {
+  busy = false;
+  private worker: Worker | undefined;
+  private jobs = 0;
+  private nextId = 1;
+  private idle: NodeJS.Timeout | undefined;
+  private current: { id: number; resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void } | undefined;
+
+  constructor(
+    private readonly script: string,
+    private readonly options: RenderPoolOptions,
+  ) {}
+
+  alive(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(this.script, {
+      // The old generation's cap makes a runaway render fail here, with ERR_WORKER_OUT_OF_MEMORY, instead of growing the
+      // process. A small young generation: a render's garbage is short-lived and plentiful, and V8 grew the default one
+      // to tens of megabytes of RSS for no gain in speed (measured: 4, 8 and 16 MB render a 5,000-label PDF alike).
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      stdout: false,
+      stderr: false,
+    });
+    worker.on('message', (reply: Reply) => {
+      const current = this.current;
+      if (!current || current.id !== reply.id) return;
+      this.current = undefined;
+      if ('bytes' in reply) current.resolve(reply.bytes);
+      else current.reject(Object.assign(new Error(`document render failed: ${reply.error.message}`), { stack: reply.error.stack }));
+    });
+    worker.on('error', (error: Error & { code?: string }) => {
+      const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (!outOfMemory) log.error({ err: error, threadId: worker.threadId }, 'document render thread failed');
+      this.fail(worker, outOfMemory ? new AppError('service_unavailable', `This document needs more memory than a render may use (${this.options.memoryMb} MB); it was not rendered.`) : error);
+    });
+    worker.on('exit', (code) => this.fail(worker, new Error(`the document render thread exited (${code})`)));
+    // Never what keeps the process alive: the server's own stop decides that.
+    worker.unref();
+    return worker;
+  }
+
+  /** The thread is gone or going: its render (if any) fails with `error`, and the next render starts a new thread. */
+  private fail(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.jobs = 0;
+    const current = this.current;
+    this.current = undefined;
+    current?.reject(error);
+  }
+
+  private end(): void {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = undefined;
+    this.jobs = 0;
+    void worker.terminate();
+  }
+
+  ready(): void {
+    this.worker ??= this.start();
+    // Armed now too: if the render never comes (its data could not be read), the thread still ends when idle.
+    this.idleLater();
+  }
+
+  run(job: RenderJob): Promise<Uint8Array> {
+    this.ready();
+    const worker = this.worker!;
+    const id = this.nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.current?.id !== id) return;
+        this.current = undefined;
+        reject(new AppError('service_unavailable', `The document took longer than ${this.options.timeoutMs} ms to render; it was stopped.`, { retryAfterSeconds: 5 }));
+        if (this.worker === worker) this.end();
+      }, this.options.timeoutMs);
+      timer.unref();
+      this.current = {
+        id,
+        resolve: (bytes) => {
+          clearTimeout(timer);
+          resolve(bytes);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      worker.postMessage({ id, job });
+    }).then(
+      (bytes) => {
+        this.jobs += 1;
+        if (this.jobs >= RECYCLE_AFTER_JOBS || bytes.byteLength >= RECYCLE_AFTER_BYTES) this.end();
+        this.idleLater();
+        return bytes;
+      },
+      (error: unknown) => {
+        this.idleLater();
+        throw error;
+      },
+    );
+  }
+
+  private idleLater(): void {
+    clearTimeout(this.idle);
+    if (!this.worker) return;
+    this.idle = setTimeout(() => {
+      if (this.busy || this.current) this.idleLater();
+      else this.end();
+    }, this.options.idleMs);
+    this.idle.unref();
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = undefined;
+    this.current?.reject(new AppError('service_unavailable', 'The server is stopping.', { retryAfterSeconds: 1 }));
+    this.current = undefined;
+    await worker?.terminate();
+  }
+}
+
+/** dist/document-render-thread.js beside the running server (dist/server.js, or this bundle), when it exists. */
+export function renderThreadScript(): string | undefined {
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), 'document-render-thread.js'));
+  } catch {
+    // not a file: URL (a bundler's module)
+  }
+  // Next's copy of this module (the portal's routes) lives in .next/; the process is still dist/server.js.
+  if (process.argv[1]) candidates.push(path.join(path.dirname(path.resolve(process.argv[1])), 'document-render-thread.js'));
+  return candidates.find((file) => existsSync(file));
+}
+
+const KEY = Symbol.for('carrier.renderPool');
+type Global = typeof globalThis & { [KEY]?: RenderPool };
+
+/** The process's pool, made on first use from the settings; one per process, shared by the API's and Next's module copies. */
+export function renderPool(): RenderPool {
+  const global = globalThis as Global;
+  if (global[KEY]) return global[KEY];
+  const e = env();
+  const script = renderThreadScript();
+  const pool = new RenderPool({
+    script,
+    threads: e.DOCUMENT_RENDER_THREADS,
+    queue: e.DOCUMENT_RENDER_QUEUE,
+    perAccount: e.DOCUMENT_RENDERS_PER_ACCOUNT,
+    memoryMb: e.DOCUMENT_RENDER_MEMORY_MB,
+    timeoutMs: e.DOCUMENT_RENDER_TIMEOUT_MS,
+    idleMs: e.DOCUMENT_RENDER_IDLE_MS,
+  });
+  log.info({ threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined }, script ? 'documents render on threads of their own' : 'documents render on the serving thread (no compiled render thread)');
+  global[KEY] = pool;
+  return pool;
+}
