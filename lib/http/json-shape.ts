@@ -3,14 +3,17 @@ import { AppError } from '@/lib/errors/app-error';
 // JSON.parse builds whatever a body describes, and some descriptions cost far more than their bytes:
 // 2.5 million nested `[` in a 5 MB body take seconds to parse, a million `{}` a gigabyte-sized heap
 // churn. No request the service accepts nests deeper than 6 levels or holds more than ~5,000 objects
-// and arrays (a container manifest of 5,000 packages), so a body past these limits is refused
+// and arrays (a container manifest of 5,000 declared packages), so a body past these limits is refused
 // before it is parsed: one pass over its characters, no allocation. RFC 8259 §9 lets a parser set
 // such limits.
 
 /** Deeper than any request we accept (4–6 levels), with room for clients' wrappers. */
 export const MAX_JSON_DEPTH = 64;
-/** Objects and arrays in one body: a manifest of 5,000 packages has 5,002. */
-export const MAX_JSON_CONTAINERS = 20_000;
+/**
+ * Objects and arrays in one body: a manifest of 5,000 packages has 5,002, and three more for each customs declaration
+ * and one per declared item (under 65,000 however they are declared, since 5 MB holds at most about 50,000 items).
+ */
+export const MAX_JSON_CONTAINERS = 100_000;
 /**
  * Members and elements in one body (counted by their commas): a manifest of 5,000 packages has
  * under 200,000. Far above every schema's own array maximum, which answers 422 naming the field;

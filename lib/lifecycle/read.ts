@@ -5,6 +5,7 @@ import { AppError, validationError } from '@/lib/errors/app-error';
 import type { TManifestResponse } from '@/lib/schemas/lifecycle';
 import { dailyPackageCount } from '@/lib/manifests/counters';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
+import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
 
@@ -328,6 +329,11 @@ function isoDay(value: Date | string): string | null {
  * A manifest as every read answers it (the API's and the portal's): the container's request header as accepted,
  * then what the service keeps (`services`, `PackageCount`, the status and times); `totals` on GET /manifests/{id}.
  */
+function uldOf(row: ManifestDbRow): { ULD?: string } {
+  const uld = containerUld({ ...(row.header as { ULD?: string } | null), ContainerID: row.container_id ?? undefined });
+  return uld ? { ULD: uld } : {};
+}
+
 export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record<string, number>; total_weight_lb: string }): TManifestResponse {
   const container = row.kind === 0;
   const base = {
@@ -337,6 +343,8 @@ export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record
     type: container ? ('container' as const) : ('daily' as const),
     // The header holds them too, but a row is what the service stored: the columns say them whatever the header kept.
     ...(container ? { ContainerID: row.container_id ?? '', ServiceName: row.service_name ?? '' } : {}),
+    // A container sent without a ULD whose ContainerID is one (AKE12345XH) reads with it: the ContainerID names the unit.
+    ...(container ? uldOf(row) : {}),
     ManifestDate: container ? iso(row.manifest_date) : isoDay(row.manifest_date),
     manifest_date_defaulted: row.manifest_date_defaulted,
     services: row.services.filter((s) => s !== ''),
