@@ -11,6 +11,7 @@ import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom, routeAccess, type RouteAccess } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
+import { deprecationHeaders } from './deprecation';
 import { idempotencyKeyOf, onceForKey } from './idempotency';
 import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
@@ -276,7 +277,13 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       app.route({
         method: [...METHODS],
         url: base + route.pattern,
-        config: { route, environment, access: accessByRoute.get(route), routeHeaders: Object.freeze(routeHeadersFor(allow)), cors: { methods: allow } },
+        config: {
+          route,
+          environment,
+          access: accessByRoute.get(route),
+          routeHeaders: Object.freeze({ ...routeHeadersFor(allow), ...deprecationHeaders(route.deprecation) }),
+          cors: { methods: allow },
+        },
         handler: async (request, reply) => {
           const operation = route.methods[methodOf(request.method, route)];
           const auth = request.auth;

@@ -35,6 +35,7 @@ import {
 } from './operations/documents';
 import { getEventOperation, listEventsOperation } from './operations/events';
 import { getRequestOperation, listRequestsOperation } from './operations/requests';
+import type { Deprecation } from './deprecation';
 import type { Operation } from './types';
 
 export interface Route {
@@ -48,6 +49,8 @@ export interface Route {
   testOnly?: boolean;
   /** Its GETs are not written to the request log (the log's own reads). */
   unlogged?: boolean;
+  /** Going away (docs/versioning.md): every answer on it says since when, until when and where to read. */
+  deprecation?: Deprecation;
 }
 
 // The same routes answer under both base paths; the path alone picks the environment. Fastify's router
