@@ -75,3 +75,11 @@ export const db: PrismaClient = new Proxy({} as PrismaClient, {
 
 export { Prisma } from '@/lib/generated/prisma/client';
 export type { Environment } from '@/lib/generated/prisma/client';
+
+/**
+ * Holds a lock named `key` until the Prisma transaction `tx` ends: concurrent transactions that take the same key run
+ * one after another, so a count they check (a cap) sees every row the others committed.
+ */
+export async function lockForTransaction(tx: Pick<PrismaClient, '$executeRaw'>, key: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}

@@ -47,14 +47,19 @@ function labelBarcodes(bytes: Uint8Array): string[] {
   const file = path.join(dir, `${randomUUID()}.png`);
   writeFileSync(file, bytes);
   try {
-    return execFileSync('zbarimg', ['-q', '--raw', file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n').filter(Boolean);
+    return execFileSync('zbarimg', ['-q', '--raw', file], { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .split('\n')
+      .filter(Boolean);
   } catch {
     return [];
   }
 }
 
 async function label(account: TestAccount, identifier: string, env: Env = 'test') {
-  const response = await fetch(`${baseUrl}${pathFor(env, `/packages/${identifier}/label?format=png`)}`, { headers: { authorization: `Token ${account.tokens[env]}` } });
+  const response = await fetch(`${baseUrl}${pathFor(env, `/packages/${identifier}/label?format=png`)}`, {
+    headers: { authorization: `Token ${account.tokens[env]}` },
+  });
   return { status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
 
@@ -67,7 +72,7 @@ describe('every package gets a carrier barcode', () => {
     const body = containerSample(containerId, [numbered]);
     const untracked = containerDetail('');
     delete (untracked as Record<string, unknown>).TrackingNumber;
-    body.ContainerDetails.push(untracked as (typeof body.ContainerDetails)[number]);
+    body.ContainerDetails.push(untracked);
     const created = await call('/wf/manifest', { token: account.tokens.test, body });
     expect(created.status, created.text).toBe(200);
     const listed = await call(`/manifests/${created.json.ManifestID}/packages`, { ...GET, token: account.tokens.test });
@@ -92,7 +97,11 @@ describe('every package gets a carrier barcode', () => {
     expect(labelBarcodes(png.bytes)).toEqual([second?.carrier_barcode]);
     // Another account's barcode, or this one's from the other environment: 404, as for any id not yours.
     expectError(await call(`/packages/${second?.carrier_barcode}`, { ...GET, token: victim.tokens.test }), 404, 'not_found');
-    expectError(await call(`/packages/${daily.carrier_barcode}`, { ...GET, env: 'live', token: account.tokens.live }), 404, 'not_found');
+    expectError(
+      await call(`/packages/${daily.carrier_barcode}`, { ...GET, env: 'live', token: account.tokens.live }),
+      404,
+      'not_found',
+    );
   });
 
   it('the label sorts by the carrier barcode, prints the tracking number beside it, and a cancelled one has no barcode', async () => {
@@ -120,7 +129,7 @@ describe('every package gets a carrier barcode', () => {
   });
 });
 
-describe('a shipper cannot make another shipper\'s package unscannable', () => {
+describe("a shipper cannot make another shipper's package unscannable", () => {
   it('a squatted tracking number: a scan by it alone says which barcodes would resolve it; the barcode always scans', async () => {
     const number = tracking('SQT');
     const mine = await dailyPackage(victim, number);
@@ -129,27 +138,41 @@ describe('a shipper cannot make another shipper\'s package unscannable', () => {
     await dailyPackage(squatter, number, 'live');
 
     const ambiguous = await scan({ tracking_number: number, event: 'received' });
-    expect(ambiguous).toMatchObject({ result: 'refused', error: { code: 'ambiguous', message: expect.stringContaining('carrier barcode') } });
+    expect(ambiguous).toMatchObject({
+      result: 'refused',
+      error: { code: 'ambiguous', message: expect.stringContaining('carrier barcode') },
+    });
     const named = (ambiguous.error.details as { path: string; message: string }[]).map((d) => d.message).join(' ');
     expect(named).toContain(mine.carrier_barcode);
     expect(named).toContain(theirs.carrier_barcode);
 
     // By barcode: applied to the victim's package alone.
-    expect(await scan({ carrier_barcode: mine.carrier_barcode.toLowerCase(), event: 'received' })).toMatchObject({ result: 'applied', status: 'received' });
+    expect(await scan({ carrier_barcode: mine.carrier_barcode.toLowerCase(), event: 'received' })).toMatchObject({
+      result: 'applied',
+      status: 'received',
+    });
     expect((await call(`/packages/${number}`, { ...GET, token: victim.tokens.test })).json.status).toBe('received');
     expect((await call(`/packages/${number}`, { ...GET, token: squatter.tokens.test })).json.status).toBe('manifested');
 
     // Now only the victim's package can take an in_transit scan: the tracking number alone resolves to it.
-    expect(await scan({ tracking_number: number, event: 'in_transit' })).toMatchObject({ result: 'applied', status: 'in_transit' });
+    expect(await scan({ tracking_number: number, event: 'in_transit' })).toMatchObject({
+      result: 'applied',
+      status: 'in_transit',
+    });
     expect((await call(`/packages/${number}`, { ...GET, token: victim.tokens.test })).json.status).toBe('in_transit');
     expect((await call(`/packages/${number}`, { ...GET, token: squatter.tokens.test })).json.status).toBe('manifested');
 
     // Narrowed by the manifest it travels on, a tracking number scans too.
-    expect(await scan({ tracking_number: number, manifest_id: mine.ManifestID, event: 'out_for_delivery' })).toMatchObject({ result: 'applied' });
-    expect(await scan({ tracking_number: number, manifest_id: 'MAN-NOSUCHMANIFEST', event: 'delivered' })).toMatchObject({ result: 'refused', error: { code: 'not_found' } });
+    expect(await scan({ tracking_number: number, manifest_id: mine.ManifestID, event: 'out_for_delivery' })).toMatchObject({
+      result: 'applied',
+    });
+    expect(await scan({ tracking_number: number, manifest_id: 'MAN-NOSUCHMANIFEST', event: 'delivered' })).toMatchObject({
+      result: 'refused',
+      error: { code: 'not_found' },
+    });
   });
 
-  it('a squatter who registers after the victim\'s package was received changes nothing for its scans', async () => {
+  it("a squatter who registers after the victim's package was received changes nothing for its scans", async () => {
     const number = tracking('SQA');
     const mine = await dailyPackage(victim, number);
     expect(await scan({ tracking_number: number, event: 'received' })).toMatchObject({ result: 'applied' });
@@ -165,7 +188,9 @@ describe('a shipper cannot make another shipper\'s package unscannable', () => {
     const created = await call('/wf/manifest', { token: account.tokens.test, body: containerSample(containerId, [number]) });
     expect(created.status, created.text).toBe(200);
     await dailyPackage(squatter, number);
-    expect(await scan({ tracking_number: number, container_id: containerId, event: 'received' })).toMatchObject({ result: 'applied' });
+    expect(await scan({ tracking_number: number, container_id: containerId, event: 'received' })).toMatchObject({
+      result: 'applied',
+    });
     const read = await call(`/packages/${number}`, { ...GET, token: account.tokens.test });
     expect(await scan({ carrier_barcode: read.json.carrier_barcode, event: 'in_transit' })).toMatchObject({ result: 'applied' });
     expect((await call(`/packages/${number}`, { ...GET, token: squatter.tokens.test })).json.status).toBe('manifested');
@@ -178,9 +203,18 @@ describe('a shipper cannot make another shipper\'s package unscannable', () => {
     const refused = await scan({ carrier_barcode: wrong, event: 'received' });
     expect(refused).toMatchObject({ result: 'refused', error: { code: 'validation_failed' } });
     expect(refused.error.details[0].path).toContain('carrier_barcode');
-    expect(await scan({ carrier_barcode: 'CB0000000000000', event: 'received' })).toMatchObject({ result: 'refused', error: { code: 'not_found' } });
-    expect(await scan({ carrier_barcode: code, tracking_number: 'X1', event: 'received' })).toMatchObject({ result: 'refused', error: { code: 'validation_failed' } });
+    expect(await scan({ carrier_barcode: 'CB0000000000000', event: 'received' })).toMatchObject({
+      result: 'refused',
+      error: { code: 'not_found' },
+    });
+    expect(await scan({ carrier_barcode: code, tracking_number: 'X1', event: 'received' })).toMatchObject({
+      result: 'refused',
+      error: { code: 'validation_failed' },
+    });
     // The live path does not see a test package by its barcode.
-    expect(await scan({ carrier_barcode: code, event: 'received' }, 'live')).toMatchObject({ result: 'refused', error: { code: 'not_found' } });
+    expect(await scan({ carrier_barcode: code, event: 'received' }, 'live')).toMatchObject({
+      result: 'refused',
+      error: { code: 'not_found' },
+    });
   });
 });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
-import { db } from '@/lib/db';
+import { db, lockForTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { newId } from '@/lib/ids';
@@ -28,10 +28,13 @@ export async function createWebhookEndpoint(options: {
   const endpoint = await db.$transaction(async (tx) => {
     // Concurrent creations for one account and environment queue on this lock until the first commits, so the
     // count below sees every endpoint already made: a count outside it let 24 parallel requests past a cap of 16.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${accountId}:${environment}`}, 0))`;
+    await lockForTransaction(tx, `webhook_endpoints:${accountId}:${environment}`);
     const count = await tx.webhookEndpoint.count({ where: { accountId, environment } });
     if (count >= MAX_ENDPOINTS) {
-      throw new AppError('conflict', `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`);
+      throw new AppError(
+        'conflict',
+        `An account may have at most ${MAX_ENDPOINTS} webhook endpoints per environment; delete one first.`,
+      );
     }
     const created = await tx.webhookEndpoint.create({
       data: {
@@ -47,7 +50,13 @@ export async function createWebhookEndpoint(options: {
     });
     await recordAudit(
       options.origin,
-      { accountId, environment, action: 'webhook.created', target: { type: 'webhook_endpoint', id }, details: { url_host: urlHost(request.url), events: request.events } },
+      {
+        accountId,
+        environment,
+        action: 'webhook.created',
+        target: { type: 'webhook_endpoint', id },
+        details: { url_host: urlHost(request.url), events: request.events },
+      },
       tx,
     );
     return created;
