@@ -5,18 +5,38 @@ import tseslint from 'typescript-eslint';
 
 /** The domains: business rules that any transport (the API, the portal, a script) may call. */
 const DOMAINS = [
-  'lib/rating', 'lib/manifests', 'lib/packages', 'lib/webhooks', 'lib/auth', 'lib/accounts', 'lib/schemas', 'lib/errors', 'lib/net',
-  'lib/lifecycle', 'lib/documents', 'lib/request-log', 'lib/close-out', 'lib/events', 'lib/jobs', 'lib/cache', 'lib/mail', 'lib/teams', 'lib/audit', 'lib/idempotency',
+  'lib/rating',
+  'lib/manifests',
+  'lib/packages',
+  'lib/webhooks',
+  'lib/auth',
+  'lib/accounts',
+  'lib/schemas',
+  'lib/errors',
+  'lib/net',
+  'lib/lifecycle',
+  'lib/documents',
+  'lib/request-log',
+  'lib/close-out',
+  'lib/events',
+  'lib/jobs',
+  'lib/cache',
+  'lib/mail',
+  'lib/teams',
+  'lib/audit',
+  'lib/idempotency',
 ];
 const TO_HTTP = {
   regex: '^(@/lib/|(\\.\\./)+)http(/|$)',
-  message: 'A domain does not import the HTTP layer: throw AppError from @/lib/errors/app-error; lib/http maps it (docs/decisions/layering.md).',
+  message:
+    'A domain does not import the HTTP layer: throw AppError from @/lib/errors/app-error; lib/http maps it (docs/decisions/layering.md).',
 };
 const UP_TO_TRANSPORT = [
   TO_HTTP,
   {
     regex: '^(@/lib/|(\\.\\./)+)(portal|portal-queries|openapi)(/|$)',
-    message: 'A domain does not import the portal or the API document: they call the domain, not the other way (docs/decisions/layering.md).',
+    message:
+      'A domain does not import the portal or the API document: they call the domain, not the other way (docs/decisions/layering.md).',
   },
 ];
 const UP_TO_UI = [
@@ -52,7 +72,10 @@ export default defineConfig([
   },
   {
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   // Layering (docs/decisions/layering.md): app/ → lib/http, lib/portal → the domains → lib/errors, lib/net, lib/db.
@@ -78,11 +101,7 @@ export default defineConfig([
   // lib/db.ts (transactions) and lib/sql.ts talk to pg directly.
   {
     files: ['lib/**/*.{ts,tsx}'],
-    ignores: [
-      '**/*.test.ts',
-      'lib/db.ts',
-      'lib/sql.ts',
-    ],
+    ignores: ['**/*.test.ts', 'lib/db.ts', 'lib/sql.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -92,10 +111,22 @@ export default defineConfig([
         },
         {
           selector: "CallExpression[callee.property.name='query']",
-          message: 'Run statements with queryRows/queryRow/execute and a sql`…` statement from lib/sql.ts, not pg query() (docs/decisions/data-access.md).',
+          message:
+            'Run statements with queryRows/queryRow/execute and a sql`…` statement from lib/sql.ts, not pg query() (docs/decisions/data-access.md).',
         },
       ],
     },
   },
-  globalIgnores(['.next/**', 'dist/**', 'node_modules/**', '.data/**', 'lib/generated/**', 'sdk/schema.ts', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench/results/**']),
+  globalIgnores([
+    '.next/**',
+    'dist/**',
+    'node_modules/**',
+    '.data/**',
+    'lib/generated/**',
+    'sdk/schema.ts',
+    'test-results/**',
+    'playwright-report/**',
+    'next-env.d.ts',
+    'bench/results/**',
+  ]),
 ]);

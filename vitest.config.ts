@@ -19,7 +19,12 @@ export default defineConfig({
       // load 20; a unit test has no I/O to hang on, so a longer bound only gives CPU-bound tests the time they need.
       {
         resolve,
-        test: { name: 'unit', include: ['lib/**/*.test.ts', 'components/**/*.test.ts'], environment: 'node', testTimeout: 20_000 },
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'components/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
       },
       {
         resolve,

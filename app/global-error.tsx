@@ -12,10 +12,15 @@ export default function GlobalError({ error, reset }: { error: Error & { digest?
             <p className="mb-4 text-lg font-semibold text-brand-700">Carrier</p>
             <h1 className="text-2xl font-semibold tracking-tight">Something went wrong</h1>
             <p className="mt-2 text-sm text-slate-600">
-              The portal could not be shown{error.digest ? ` (reference ${error.digest})` : ''}. Try again, or come back in a minute.
+              The portal could not be shown{error.digest ? ` (reference ${error.digest})` : ''}. Try again, or come back in a
+              minute.
             </p>
             <div className="mt-6 flex gap-4 text-sm">
-              <button type="button" onClick={reset} className="rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700">
+              <button
+                type="button"
+                onClick={reset}
+                className="rounded-md bg-brand-600 px-3 py-2 font-medium text-white hover:bg-brand-700"
+              >
                 Try again
               </button>
               <Link href="/" className="px-1 py-2 font-medium text-brand-700 underline">

@@ -10,7 +10,9 @@ export default function NotFound() {
       <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <p className="mb-4 text-lg font-semibold text-brand-700">Carrier</p>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Page not found</h1>
-        <p className="mt-2 text-sm text-slate-600">There is no page at this address. It may have moved, or the link may be mistyped.</p>
+        <p className="mt-2 text-sm text-slate-600">
+          There is no page at this address. It may have moved, or the link may be mistyped.
+        </p>
         <nav aria-label="Where to go instead" className="mt-6 flex flex-wrap gap-4 text-sm">
           <Link href="/" className="font-medium text-brand-700 underline">
             Go to the portal

@@ -48,16 +48,52 @@ export function worstBodies(base: string): { shape: string; path: string; body: 
   const webhooks = `${base}/webhooks`;
   return [
     // The largest array the limit allows: ~2.6 million numbers.
-    { shape: 'ContainerDetails: 2.6 M numbers (5 MB)', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}') },
+    {
+      shape: 'ContainerDetails: 2.6 M numbers (5 MB)',
+      path: manifest,
+      body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}'),
+    },
     // The largest that gets past the parser's value limit, so that validation sees it.
-    { shape: 'ContainerDetails: 999,999 numbers', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}', 999_999) },
-    { shape: 'ContainerDetails: 582,000 NUL strings (5 MB)', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '"\\u0000"', ']}', 999_999) },
-    { shape: 'ContainerDetails: 19,999 empty packages', path: manifest, body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '{}', ']}', 19_999) },
-    { shape: 'events: 2.6 M numbers (5 MB)', path: webhooks, body: fill('{"url":"https://93.184.215.14/h","events":[', '1', ']}') },
-    { shape: 'events: 999,999 strings', path: webhooks, body: fill('{"url":"https://93.184.215.14/h","events":[', '"x"', ']}', 999_999) },
-    { shape: 'FromCompany: one 5 MB string', path: manifest, body: `${MANIFEST_HEAD}"FromCompany":"${'x'.repeat(BUDGET - MANIFEST_HEAD.length - 20)}"}` },
-    { shape: 'FromCompany: 5 MB of lone surrogates', path: manifest, body: `${MANIFEST_HEAD}"FromCompany":"${'\\ud800'.repeat(Math.floor((BUDGET - MANIFEST_HEAD.length - 20) / 6))}"}` },
-    { shape: 'FromCompany: an object of 450,000 keys (5 MB)', path: manifest, body: wideObject(`${MANIFEST_HEAD}"FromCompany":{`, '}}') },
+    {
+      shape: 'ContainerDetails: 999,999 numbers',
+      path: manifest,
+      body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '1', ']}', 999_999),
+    },
+    {
+      shape: 'ContainerDetails: 582,000 NUL strings (5 MB)',
+      path: manifest,
+      body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '"\\u0000"', ']}', 999_999),
+    },
+    {
+      shape: 'ContainerDetails: 19,999 empty packages',
+      path: manifest,
+      body: fill(`${MANIFEST_HEAD}"ContainerDetails":[`, '{}', ']}', 19_999),
+    },
+    {
+      shape: 'events: 2.6 M numbers (5 MB)',
+      path: webhooks,
+      body: fill('{"url":"https://93.184.215.14/h","events":[', '1', ']}'),
+    },
+    {
+      shape: 'events: 999,999 strings',
+      path: webhooks,
+      body: fill('{"url":"https://93.184.215.14/h","events":[', '"x"', ']}', 999_999),
+    },
+    {
+      shape: 'FromCompany: one 5 MB string',
+      path: manifest,
+      body: `${MANIFEST_HEAD}"FromCompany":"${'x'.repeat(BUDGET - MANIFEST_HEAD.length - 20)}"}`,
+    },
+    {
+      shape: 'FromCompany: 5 MB of lone surrogates',
+      path: manifest,
+      body: `${MANIFEST_HEAD}"FromCompany":"${'\\ud800'.repeat(Math.floor((BUDGET - MANIFEST_HEAD.length - 20) / 6))}"}`,
+    },
+    {
+      shape: 'FromCompany: an object of 450,000 keys (5 MB)',
+      path: manifest,
+      body: wideObject(`${MANIFEST_HEAD}"FromCompany":{`, '}}'),
+    },
     { shape: 'nesting 2.6 M levels deep (5 MB)', path: manifest, body: `${'['.repeat(BUDGET / 2)}${']'.repeat(BUDGET / 2)}` },
   ];
 }
@@ -79,14 +115,28 @@ export async function measureWorstBodies(options: {
     let answerBytes = 0;
     for (let i = 0; i < tries; i++) {
       const started = performance.now();
-      const response = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      const response = await fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
       const text = await response.text();
       slowest = Math.max(slowest, performance.now() - started);
       status = response.status;
       answerBytes = Buffer.byteLength(text);
     }
-    const result = { shape, path, bytes: Buffer.byteLength(body), status, ms: Math.round(slowest), answerBytes, peakRssMb: Math.round(peak(memory.stop())) };
-    options.log?.(`worst body: ${shape} → ${status} in ${result.ms} ms (slowest of ${tries}), answer ${answerBytes} bytes, peak RSS ${result.peakRssMb} MB`);
+    const result = {
+      shape,
+      path,
+      bytes: Buffer.byteLength(body),
+      status,
+      ms: Math.round(slowest),
+      answerBytes,
+      peakRssMb: Math.round(peak(memory.stop())),
+    };
+    options.log?.(
+      `worst body: ${shape} → ${status} in ${result.ms} ms (slowest of ${tries}), answer ${answerBytes} bytes, peak RSS ${result.peakRssMb} MB`,
+    );
     results.push(result);
   }
   return results;

@@ -46,9 +46,14 @@ export async function measureDocumentsLoad(options: {
   const next = uniqueIds('DL');
   const manifests: string[] = [];
   for (const token of tokens) {
-    const response = await fetch(server.url + MANIFEST_PATH, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Token ${token}` }, body: template.replaceAll('__C__', next()) });
+    const response = await fetch(server.url + MANIFEST_PATH, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Token ${token}` },
+      body: template.replaceAll('__C__', next()),
+    });
     const body = (await response.json()) as { ManifestID?: string };
-    if (response.status !== 200 || !body.ManifestID) throw new Error(`container of ${PACKAGES} packages not created: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (response.status !== 200 || !body.ManifestID)
+      throw new Error(`container of ${PACKAGES} packages not created: ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
     manifests.push(body.ManifestID);
   }
   const labelsUrl = (i: number) => `${server.url}/version-test/api/1.1/manifests/${manifests[i]}/labels`;
@@ -59,10 +64,25 @@ export async function measureDocumentsLoad(options: {
     return { status: response.status, bytes, ms: performance.now() - started };
   };
   const rate = () =>
-    runLoad({ url: server.url, path: RATE_PATH, ...RATE, headers: { authorization: `Token ${tokens[0]}` }, body: RATE_BODY, durationSeconds: options.durationSeconds, exactLatency: true });
+    runLoad({
+      url: server.url,
+      path: RATE_PATH,
+      ...RATE,
+      headers: { authorization: `Token ${tokens[0]}` },
+      body: RATE_BODY,
+      durationSeconds: options.durationSeconds,
+      exactLatency: true,
+    });
 
   // Warm: the serving thread's code and caches (no document yet: the process has no render thread so far).
-  await runLoad({ url: server.url, path: RATE_PATH, ...RATE, headers: { authorization: `Token ${tokens[0]}` }, body: RATE_BODY, durationSeconds: 3 });
+  await runLoad({
+    url: server.url,
+    path: RATE_PATH,
+    ...RATE,
+    headers: { authorization: `Token ${tokens[0]}` },
+    body: RATE_BODY,
+    durationSeconds: 3,
+  });
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const rssStartMb = rssMb(server.pid);
   const memory = sampleMemory(server.pid, 100);
@@ -72,7 +92,9 @@ export async function measureDocumentsLoad(options: {
   if (cold.status !== 200) throw new Error(`labels answered ${cold.status}`);
   const warm: number[] = [];
   for (let i = 0; i < 3; i += 1) warm.push((await download(i % ACCOUNTS)).ms);
-  log(`documents: one ${PACKAGES}-label PDF (${(cold.bytes / 2 ** 20).toFixed(1)} MB) ${cold.ms.toFixed(0)} ms cold, ${warm.map((ms) => ms.toFixed(0)).join(' / ')} ms warm`);
+  log(
+    `documents: one ${PACKAGES}-label PDF (${(cold.bytes / 2 ** 20).toFixed(1)} MB) ${cold.ms.toFixed(0)} ms cold, ${warm.map((ms) => ms.toFixed(0)).join(' / ')} ms warm`,
+  );
 
   const rateAlone: LoadResult[] = [];
   const rateUnderRenders: LoadResult[] = [];
@@ -97,8 +119,21 @@ export async function measureDocumentsLoad(options: {
     await Promise.all(clients);
   }
   const rssPeakMb = Math.max(...memory.stop().map((s) => s.mb));
-  log(`documents: RSS ${rssStartMb.toFixed(0)} MB at the start, ${rssPeakMb.toFixed(0)} MB at the peak; waiting ${AFTER_SECONDS} s`);
+  log(
+    `documents: RSS ${rssStartMb.toFixed(0)} MB at the start, ${rssPeakMb.toFixed(0)} MB at the peak; waiting ${AFTER_SECONDS} s`,
+  );
   await new Promise((resolve) => setTimeout(resolve, AFTER_SECONDS * 1_000));
   const rssAfterMb = rssMb(server.pid);
-  return { rateAlone, rateUnderRenders, rendersDone, renderFailures, coldPdfMs: cold.ms, warmPdfMs: warm, pdfBytes: cold.bytes, rssStartMb, rssPeakMb, rssAfterMb };
+  return {
+    rateAlone,
+    rateUnderRenders,
+    rendersDone,
+    renderFailures,
+    coldPdfMs: cold.ms,
+    warmPdfMs: warm,
+    pdfBytes: cold.bytes,
+    rssStartMb,
+    rssPeakMb,
+    rssAfterMb,
+  };
 }

@@ -5,19 +5,61 @@
 // CPU time is the figure that the machine's other load does not change.
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { renderHandoverManifest, renderPackageLabelPdf, renderPackageLabelPng, renderPackageLabelZpl, type DocumentLabel, type DocumentManifest } from '@/lib/documents';
+import {
+  renderHandoverManifest,
+  renderPackageLabelPdf,
+  renderPackageLabelPng,
+  renderPackageLabelZpl,
+  type DocumentLabel,
+  type DocumentManifest,
+} from '@/lib/documents';
 
 const write = !process.argv.includes('--no-write');
-const shipper = { company: 'Acme Parcels', name: 'Jane Dock', address1: '1 Main St', city: 'Newark', state: 'NJ', postalCode: '07102', country: 'US' };
+const shipper = {
+  company: 'Acme Parcels',
+  name: 'Jane Dock',
+  address1: '1 Main St',
+  city: 'Newark',
+  state: 'NJ',
+  postalCode: '07102',
+  country: 'US',
+};
 const pkg = (i: number) => ({
-  trackingNumber: `1Z${String(i).padStart(12, '0')}`, weight: 2.5, weightUnit: i % 3 ? 'lb' : 'kg', length: 10 + (i % 7), width: 8, height: 6,
-  toPostalCode: String(10000 + (i % 89999)), toCity: ['Beverly Hills', 'Toronto', 'Chicago', 'Springfield'][i % 4], toName: `Recipient ${i}`, toAddress1: `${i} Main St`, serviceName: 'AirSkip', sortCode: `S${i % 40}`,
+  trackingNumber: `1Z${String(i).padStart(12, '0')}`,
+  weight: 2.5,
+  weightUnit: i % 3 ? 'lb' : 'kg',
+  length: 10 + (i % 7),
+  width: 8,
+  height: 6,
+  toPostalCode: String(10000 + (i % 89999)),
+  toCity: ['Beverly Hills', 'Toronto', 'Chicago', 'Springfield'][i % 4],
+  toName: `Recipient ${i}`,
+  toAddress1: `${i} Main St`,
+  serviceName: 'AirSkip',
+  sortCode: `S${i % 40}`,
 });
 const manifest: DocumentManifest = {
-  kind: 'container', manifestId: 'MAN-BENCH0000000001', state: 'open', manifestDate: '2026-11-23', serviceName: 'AirSkip', carrier: 'Carrier', shipper,
-  fromTerminal: 'EWR', toTerminal: 'LAX', awb: '00012345675', containerId: 'ULD-BENCH', packages: Array.from({ length: 5000 }, (_, i) => pkg(i)), generatedAt: new Date(),
+  kind: 'container',
+  manifestId: 'MAN-BENCH0000000001',
+  state: 'open',
+  manifestDate: '2026-11-23',
+  serviceName: 'AirSkip',
+  carrier: 'Carrier',
+  shipper,
+  fromTerminal: 'EWR',
+  toTerminal: 'LAX',
+  awb: '00012345675',
+  containerId: 'ULD-BENCH',
+  packages: Array.from({ length: 5000 }, (_, i) => pkg(i)),
+  generatedAt: new Date(),
 };
-const label = (i: number): DocumentLabel => ({ manifestId: manifest.manifestId, manifestDate: '2026-11-23', carrier: 'Carrier', shipper, pkg: pkg(i) });
+const label = (i: number): DocumentLabel => ({
+  manifestId: manifest.manifestId,
+  manifestDate: '2026-11-23',
+  carrier: 'Carrier',
+  shipper,
+  pkg: pkg(i),
+});
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: number; value: T }> {
   const cpu = process.cpuUsage();
@@ -27,7 +69,8 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: 
   return { wallMs: performance.now() - start, cpuMs: (used.user + used.system) / 1000, value };
 }
 
-const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? NaN;
+const p = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? NaN;
 const load = loadavg()[0]?.toFixed(1);
 
 // Warm-up: fonts parsed, wasm loaded, code compiled (a worker does this once).

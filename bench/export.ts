@@ -26,7 +26,9 @@ async function main() {
     await migrateDeploy(url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const accountId = randomBytes(16).toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+    const accountId = randomBytes(16)
+      .toString('hex')
+      .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
     const manifestId = 'MAN-EXPORTBENCH';
     const secret = randomBytes(32).toString('base64url');
     const started = performance.now();
@@ -34,15 +36,18 @@ async function main() {
     const user = await client.query<{ id: string }>(
       `INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), 'export-bench@example.com', 'not-a-hash') RETURNING id`,
     );
-    await client.query(`INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`, [
-      accountId,
-      user.rows[0]?.id,
-    ]);
+    await client.query(
+      `INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`,
+      [accountId, user.rows[0]?.id],
+    );
     await client.query(
       `INSERT INTO sessions (id_hash, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3::uuid, $4, now() + interval '1 day')`,
       [createHash('sha256').update(secret).digest('hex'), user.rows[0]?.id, accountId, randomBytes(32).toString('base64url')],
     );
-    await client.query(`INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', '2026-11-23')`, [manifestId, accountId]);
+    await client.query(
+      `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', '2026-11-23')`,
+      [manifestId, accountId],
+    );
     await client.query(
       `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name, final_mile_carrier,
                              to_postal_code, data, request_hash, created_at)
@@ -75,7 +80,10 @@ async function main() {
       for (const [label, path] of [
         ['packages (GET /portal-api/exports/packages, no filter)', '/portal-api/exports/packages'],
         // Issue 13's "100,000 filtered rows": every one of them matches, read along the filter's own index.
-        ['packages (GET /portal-api/exports/packages?status=manifested&service=AirSkip)', '/portal-api/exports/packages?status=manifested&service=AirSkip'],
+        [
+          'packages (GET /portal-api/exports/packages?status=manifested&service=AirSkip)',
+          '/portal-api/exports/packages?status=manifested&service=AirSkip',
+        ],
         ['manifest (GET /portal-api/manifests/{id}/export, daily)', `/portal-api/manifests/${manifestId}/export`],
       ] as const) {
         for (const round of ['warm-up', 'measured'] as const) {

@@ -105,7 +105,10 @@ async function fillGrid(page: Page, rows: number, notes: string[]): Promise<void
   await input.setInputFiles({ name: 'packages.csv', mimeType: 'text/csv', buffer: Buffer.from(csv(rows)) });
   await page.getByRole('button', { name: 'Import rows' }).click();
   await page.getByText(`Imported ${rows.toLocaleString('en-US')} rows`).waitFor({ timeout: 60_000 });
-  const rowCount = await page.getByRole('grid').getAttribute('aria-rowcount').catch(() => null);
+  const rowCount = await page
+    .getByRole('grid')
+    .getAttribute('aria-rowcount')
+    .catch(() => null);
   notes.push(
     `Grid filled through the builder's CSV import with ${rows.toLocaleString('en-US')} rows (the grid's aria-rowcount, header row included, reads ${rowCount ?? 'n/a'}); ` +
       `keystrokes typed into the ToName cell of row 3, each timed from the key event to the frame after it (rAF, then a task).`,
@@ -143,7 +146,9 @@ async function timeKeystrokes(page: Page): Promise<number[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { 'base-url': { type: 'string', default: 'http://127.0.0.1:3000' }, rows: { type: 'string', default: '5000' } } });
+  const { values } = parseArgs({
+    options: { 'base-url': { type: 'string', default: 'http://127.0.0.1:3000' }, rows: { type: 'string', default: '5000' } },
+  });
   const result = await measurePortal({ baseUrl: values['base-url'], rows: Number(values.rows) });
   console.log(JSON.stringify(result, null, 2));
 }

@@ -14,7 +14,10 @@ const route = { fromZip: '10001', toZip: '60601', origin: 'JFK', destination: 'O
 const shapes: [string, RateInput][] = [
   ['lb, small box', { weight: '2.5', weightUnit: 'lb', length: '10', width: '8', height: '4', ...route }],
   ['kg, bulky (dim weight)', { weight: '3.175', weightUnit: 'kg', length: '24.5', width: '18.25', height: '12.75', ...route }],
-  ['oz, one service', { weight: '12.5', weightUnit: 'oz', length: '6', width: '4', height: '2', service: 'Carrier Ground', ...route }],
+  [
+    'oz, one service',
+    { weight: '12.5', weightUnit: 'oz', length: '6', width: '4', height: '2', service: 'Carrier Ground', ...route },
+  ],
 ];
 
 // Garbage collections during the timed rounds: a proxy for allocations per call.

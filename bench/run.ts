@@ -32,10 +32,31 @@ import pg from 'pg';
 import { seedRateCards } from '../prisma/seed';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
-import { MANIFEST_PATH, PACKAGE_PATH, PACKAGE_TEMPLATE, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
+import {
+  MANIFEST_PATH,
+  PACKAGE_PATH,
+  PACKAGE_TEMPLATE,
+  RATE_BODY,
+  RATE_PATH,
+  manifestTemplate,
+  uniqueIds,
+} from './support/fixtures';
 import { runWrk, wrkBinary } from './support/wrk';
 import { runLoad, type LoadOptions, type LoadResult } from './support/load';
-import { NODE_HOOKS, cpuSeconds, freePort, loadConditions, peak, postgresCpu, postgresCpuSince, sampleMemory, startAppProcess, startFlags, startProcess, type ServerProcess } from './support/processes';
+import {
+  NODE_HOOKS,
+  cpuSeconds,
+  freePort,
+  loadConditions,
+  peak,
+  postgresCpu,
+  postgresCpuSince,
+  sampleMemory,
+  startAppProcess,
+  startFlags,
+  startProcess,
+  type ServerProcess,
+} from './support/processes';
 import { childPids } from '../e2e/api/support/spawn';
 import { formatProfile, summariseProfile } from './support/profile';
 
@@ -94,7 +115,10 @@ const log = (message: string) => console.error(`[bench ${new Date().toISOString(
 const startedAt = new Date();
 const conditionsBefore = loadConditions();
 const busyBefore = otherBusyProcesses();
-const dbServer = await ensureDatabase({ dataDir: '.data/postgres-bench', port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 5435) });
+const dbServer = await ensureDatabase({
+  dataDir: '.data/postgres-bench',
+  port: Number(process.env.EMBEDDED_PG_BENCH_PORT ?? 5435),
+});
 const dbName = `carrier_bench_${process.pid}_${Date.now()}`;
 const databaseUrl: string = await createDatabase(dbServer.url, dbName);
 await migrateDeploy(databaseUrl);
@@ -226,19 +250,34 @@ interface Measured extends LoadResult {
 }
 
 /** A warm-up (not counted), then the measured load with the server's memory sampled throughout. */
-async function measure(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'durationSeconds'>, seconds = DURATION): Promise<Measured> {
+async function measure(
+  server: ServerProcess,
+  load: Omit<LoadOptions, 'url' | 'durationSeconds'>,
+  seconds = DURATION,
+): Promise<Measured> {
   await check(server, load);
   // autocannon unless --load-generator wrk (and the body is fixed): the history in RESULTS.md is autocannon's.
   const generator = loadGenerator(load, 'autocannon');
-  const warmup = WARMUP_SECONDS > 0 ? await driveLoad(generator, { ...load, url: server.url, durationSeconds: WARMUP_SECONDS }) : undefined;
+  const warmup =
+    WARMUP_SECONDS > 0 ? await driveLoad(generator, { ...load, url: server.url, durationSeconds: WARMUP_SECONDS }) : undefined;
   const memory = sampleMemory(server.pid);
   const workerBefore = cpuSeconds(server.pid);
   const servingBefore = cpuSeconds(server.pid, server.pid);
   const postgresBefore = postgresCpu();
   const { result, cpuS } = await driveLoad(generator, { ...load, url: server.url, durationSeconds: seconds });
-  const cpu = { worker: cpuSeconds(server.pid) - workerBefore, serving: cpuSeconds(server.pid, server.pid) - servingBefore, postgres: postgresCpuSince(postgresBefore), load: cpuS };
+  const cpu = {
+    worker: cpuSeconds(server.pid) - workerBefore,
+    serving: cpuSeconds(server.pid, server.pid) - servingBefore,
+    postgres: postgresCpuSince(postgresBefore),
+    load: cpuS,
+  };
   const samples = memory.stop();
-  const measured: Measured = { ...result, peakRssMb: peak(samples), cpu, answered: 1 + (warmup?.result.requests ?? 0) + result.requests };
+  const measured: Measured = {
+    ...result,
+    peakRssMb: peak(samples),
+    cpu,
+    answered: 1 + (warmup?.result.requests ?? 0) + result.requests,
+  };
   log(`${server.name} ${load.path}: ${fmt(measured)}`);
   if (measured.errors > 0 || measured.non2xx > 0) log(`  ${measured.errors} errors, ${measured.non2xx} non-2xx answers`);
   return measured;
@@ -267,8 +306,16 @@ function busyLoop(): ChildProcess {
  * machine whose cores share their physical core or caches (as this VM's do), that work still slows the thread that
  * answers requests, per request and not only per second. The row compares the serving thread's CPU per request.
  */
-function busyCalibration(connections: number, rounds: number, generator: string, off: Measured[], on: Measured[], busy: Measured[]): Row {
-  const serving = (runs: Measured[]) => medianOf(runs.map((m) => (m.cpu ? (m.cpu.serving / Math.max(m.requests, 1)) * 1e6 : Number.NaN)));
+function busyCalibration(
+  connections: number,
+  rounds: number,
+  generator: string,
+  off: Measured[],
+  on: Measured[],
+  busy: Measured[],
+): Row {
+  const serving = (runs: Measured[]) =>
+    medianOf(runs.map((m) => (m.cpu ? (m.cpu.serving / Math.max(m.requests, 1)) * 1e6 : Number.NaN)));
   const rise = (runs: Measured[]) => serving(runs) / serving(off) - 1;
   const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)} %`;
   return {
@@ -322,7 +369,8 @@ async function check(server: ServerProcess, load: Omit<LoadOptions, 'url' | 'dur
     body,
   });
   const text = await response.text();
-  if (response.status !== 200) throw new Error(`${server.name} answered ${response.status} to ${load.path}: ${text.slice(0, 500)}`);
+  if (response.status !== 200)
+    throw new Error(`${server.name} answered ${response.status} to ${load.path}: ${text.slice(0, 500)}`);
 }
 
 async function profileSubject(name: string, load: Omit<LoadOptions, 'url' | 'durationSeconds'>): Promise<string> {
@@ -337,7 +385,9 @@ async function profileSubject(name: string, load: Omit<LoadOptions, 'url' | 'dur
   }
   // The worker's main thread: CPU.<date>.<time>.<pid>.<thread id 0>.<seq>.cpuprofile
   const main = existsSync(path.join(profileDir, dir))
-    ? readdirSync(path.join(profileDir, dir)).find((f) => f.includes(`.${server.pid}.0.`) && /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    ? readdirSync(path.join(profileDir, dir)).find(
+        (f) => f.includes(`.${server.pid}.0.`) && /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f),
+      )
     : undefined;
   if (!main) return `(no profile of the main thread written to .data/bench/profiles/${dir})`;
   const file = path.join(dir, main);
@@ -409,178 +459,216 @@ let subject: ServerProcess | undefined;
 const subjectServer = async () => (subject ??= await startSubject());
 
 try {
-  if (ONLY.has('rate')) await attempt('Rate', async () => {
-    const connections = Number(args['rate-connections']);
-    const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
-    const baseline = await withServer(() => startBaseline('rate'), (s) => measure(s, load));
-    const measured = await measure(await subjectServer(), load);
-    const share = measured.rps / baseline.rps;
-    const met = share >= 0.3 && measured.p99 < 10;
-    const row: Row = {
-      name: 'Rate, all services, token auth, cards cached',
-      load: `${connections} connections, ${DURATION} s`,
-      subject: measured,
-      baseline,
-      baselineName: bare('node:http computing the same quote (parse, validate, quote, JSON)'),
-      goal: '≥ 30 % of baseline req/s, p99 < 10 ms',
-      met,
-      verdict: `${pct(share)} of baseline, p99 ${measured.p99} ms`,
-      notes: [],
-    };
-    rows.push(row);
-    if (!args['no-next-start']) {
-      const viaNext = await withServer(startNextStart, (s) => measure(s, load));
-      row.notes.push(
-        `For scale, the same load through \`next start\` and the route handlers: ${fmt(viaNext)} (${pct(viaNext.rps / baseline.rps)} of baseline).`,
+  if (ONLY.has('rate'))
+    await attempt('Rate', async () => {
+      const connections = Number(args['rate-connections']);
+      const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
+      const baseline = await withServer(
+        () => startBaseline('rate'),
+        (s) => measure(s, load),
       );
-    }
-    await maybeProfile(row, 'rate', load);
-  });
+      const measured = await measure(await subjectServer(), load);
+      const share = measured.rps / baseline.rps;
+      const met = share >= 0.3 && measured.p99 < 10;
+      const row: Row = {
+        name: 'Rate, all services, token auth, cards cached',
+        load: `${connections} connections, ${DURATION} s`,
+        subject: measured,
+        baseline,
+        baselineName: bare('node:http computing the same quote (parse, validate, quote, JSON)'),
+        goal: '≥ 30 % of baseline req/s, p99 < 10 ms',
+        met,
+        verdict: `${pct(share)} of baseline, p99 ${measured.p99} ms`,
+        notes: [],
+      };
+      rows.push(row);
+      if (!args['no-next-start']) {
+        const viaNext = await withServer(startNextStart, (s) => measure(s, load));
+        row.notes.push(
+          `For scale, the same load through \`next start\` and the route handlers: ${fmt(viaNext)} (${pct(viaNext.rps / baseline.rps)} of baseline).`,
+        );
+      }
+      await maybeProfile(row, 'rate', load);
+    });
 
-  if (ONLY.has('package')) await attempt('Package manifest', async () => {
-    const connections = Number(args['package-connections']);
-    const next = uniqueIds('BP');
-    const body = () => PACKAGE_TEMPLATE.replace('__TN__', next());
-    const load = { path: PACKAGE_PATH, connections, headers: auth, body };
-    const baseline = await withServer(() => startBaseline('package'), (s) => measure(s, load));
-    const measured = await measure(await subjectServer(), load);
-    const share = measured.rps / baseline.rps;
-    const row: Row = {
-      name: 'Package manifest, webhook registered (outbox rows written)',
-      load: `${connections} connections, ${DURATION} s`,
-      subject: measured,
-      baseline,
-      baselineName: bare('the same SQL statements sent with `pg` directly (pool of 10)'),
-      goal: '≥ 50 % of baseline req/s',
-      met: share >= 0.5,
-      verdict: `${pct(share)} of baseline`,
-      notes: [],
-    };
-    rows.push(row);
-    await maybeProfile(row, 'package', load);
-  });
+  if (ONLY.has('package'))
+    await attempt('Package manifest', async () => {
+      const connections = Number(args['package-connections']);
+      const next = uniqueIds('BP');
+      const body = () => PACKAGE_TEMPLATE.replace('__TN__', next());
+      const load = { path: PACKAGE_PATH, connections, headers: auth, body };
+      const baseline = await withServer(
+        () => startBaseline('package'),
+        (s) => measure(s, load),
+      );
+      const measured = await measure(await subjectServer(), load);
+      const share = measured.rps / baseline.rps;
+      const row: Row = {
+        name: 'Package manifest, webhook registered (outbox rows written)',
+        load: `${connections} connections, ${DURATION} s`,
+        subject: measured,
+        baseline,
+        baselineName: bare('the same SQL statements sent with `pg` directly (pool of 10)'),
+        goal: '≥ 50 % of baseline req/s',
+        met: share >= 0.5,
+        verdict: `${pct(share)} of baseline`,
+        notes: [],
+      };
+      rows.push(row);
+      await maybeProfile(row, 'package', load);
+    });
 
-  if (ONLY.has('manifest')) await attempt('Container manifest', async () => {
-    const connections = Number(args['manifest-connections']);
-    const count = Number(args['manifest-packages']);
-    const template = manifestTemplate(count);
-    const next = uniqueIds('BC');
-    const body = () => template.replaceAll('__C__', next());
-    const load = { path: MANIFEST_PATH, connections, headers: auth, body };
-    const baseline = await withServer(() => startBaseline('manifest'), (s) => measure(s, load));
-    const measured = await measure(await subjectServer(), load);
-    const row: Row = {
-      name: `Container manifest, ${count.toLocaleString('en-US')} packages`,
-      load: `${connections} connection(s), ${DURATION} s`,
-      subject: measured,
-      baseline,
-      baselineName: bare('one multi-row `unnest` insert of the same rows (plus the container row)'),
-      goal: 'p50 < 100 ms',
-      met: measured.p50 < 100,
-      verdict: `p50 ${measured.p50} ms (baseline ${baseline.p50} ms)`,
-      notes: [],
-    };
-    rows.push(row);
-    await maybeProfile(row, 'manifest', load);
-  });
+  if (ONLY.has('manifest'))
+    await attempt('Container manifest', async () => {
+      const connections = Number(args['manifest-connections']);
+      const count = Number(args['manifest-packages']);
+      const template = manifestTemplate(count);
+      const next = uniqueIds('BC');
+      const body = () => template.replaceAll('__C__', next());
+      const load = { path: MANIFEST_PATH, connections, headers: auth, body };
+      const baseline = await withServer(
+        () => startBaseline('manifest'),
+        (s) => measure(s, load),
+      );
+      const measured = await measure(await subjectServer(), load);
+      const row: Row = {
+        name: `Container manifest, ${count.toLocaleString('en-US')} packages`,
+        load: `${connections} connection(s), ${DURATION} s`,
+        subject: measured,
+        baseline,
+        baselineName: bare('one multi-row `unnest` insert of the same rows (plus the container row)'),
+        goal: 'p50 < 100 ms',
+        met: measured.p50 < 100,
+        verdict: `p50 ${measured.p50} ms (baseline ${baseline.p50} ms)`,
+        notes: [],
+      };
+      rows.push(row);
+      await maybeProfile(row, 'manifest', load);
+    });
   // Every core (issue 14): the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
   // The request log's cost (issue 16: < 5 % on rate and package). The same server with REQUEST_LOG=off (its baseline)
   // and on, alternated over ROUNDS rounds on one database, so that the machine's drift falls on both alike; the
   // verdict compares the medians. With the log on, the run's lines are counted at the end (they were written).
-  if (ONLY.has('request-log')) await attempt('Request log', async () => {
-    await subject?.stop();
-    subject = undefined;
-    const ROUNDS = Number(process.env.RL_ROUNDS ?? 3);
-    const next = uniqueIds('RL');
-    const kinds = [
-      { name: 'Rate', load: { path: RATE_PATH, connections: Number(args['rate-connections']), headers: auth, body: RATE_BODY } },
-      { name: 'Package manifest', load: { path: PACKAGE_PATH, connections: Number(args['package-connections']), headers: auth, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) } },
-    ];
-    // RL_KINDS=rate or =package measures one of the two alone (its rows only).
-    const chosen = (process.env.RL_KINDS ?? 'rate,package').split(',');
-    for (const kind of kinds.filter((k) => chosen.includes(k.name === 'Rate' ? 'rate' : 'package'))) {
-      const off: Measured[] = [];
-      const on: Measured[] = [];
-      // Rate only: the log off with a busy loop on the machine (the calibration below).
-      const busy: Measured[] = [];
-      const modes = kind.name === 'Rate' ? (['off', 'on', 'busy'] as const) : (['off', 'on'] as const);
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
-          const measured = await withServer(
-            () => startAppProcess({ name: `production server, request log ${mode}`, env: { ...serverEnv, REQUEST_LOG: mode === 'on' ? 'on' : 'off' }, readyPath: RATE_PATH }),
-            async (server) => {
-              const loop = mode === 'busy' ? busyLoop() : undefined;
-              try {
-                return await measure(server, kind.load);
-              } finally {
-                loop?.kill('SIGKILL');
-              }
-            },
-          );
-          (mode === 'on' ? on : mode === 'off' ? off : busy).push(measured);
+  if (ONLY.has('request-log'))
+    await attempt('Request log', async () => {
+      await subject?.stop();
+      subject = undefined;
+      const ROUNDS = Number(process.env.RL_ROUNDS ?? 3);
+      const next = uniqueIds('RL');
+      const kinds = [
+        {
+          name: 'Rate',
+          load: { path: RATE_PATH, connections: Number(args['rate-connections']), headers: auth, body: RATE_BODY },
+        },
+        {
+          name: 'Package manifest',
+          load: {
+            path: PACKAGE_PATH,
+            connections: Number(args['package-connections']),
+            headers: auth,
+            body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
+          },
+        },
+      ];
+      // RL_KINDS=rate or =package measures one of the two alone (its rows only).
+      const chosen = (process.env.RL_KINDS ?? 'rate,package').split(',');
+      for (const kind of kinds.filter((k) => chosen.includes(k.name === 'Rate' ? 'rate' : 'package'))) {
+        const off: Measured[] = [];
+        const on: Measured[] = [];
+        // Rate only: the log off with a busy loop on the machine (the calibration below).
+        const busy: Measured[] = [];
+        const modes = kind.name === 'Rate' ? (['off', 'on', 'busy'] as const) : (['off', 'on'] as const);
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
+            const measured = await withServer(
+              () =>
+                startAppProcess({
+                  name: `production server, request log ${mode}`,
+                  env: { ...serverEnv, REQUEST_LOG: mode === 'on' ? 'on' : 'off' },
+                  readyPath: RATE_PATH,
+                }),
+              async (server) => {
+                const loop = mode === 'busy' ? busyLoop() : undefined;
+                try {
+                  return await measure(server, kind.load);
+                } finally {
+                  loop?.kill('SIGKILL');
+                }
+              },
+            );
+            (mode === 'on' ? on : mode === 'off' ? off : busy).push(measured);
+          }
         }
+        const median = (runs: Measured[], pick: (m: Measured) => number) => medianOf(runs.map(pick));
+        const loss = 1 - median(on, (m) => m.rps) / median(off, (m) => m.rps);
+        // The same comparison round by round: each round's two sides ran next to each other (ABBA), so the machine's
+        // drift from one minute to the next (up to 2 × on this VM) falls on both; shown beside the goal's figure, which
+        // stays the medians'.
+        const paired = 1 - medianOf(on.map((m, i) => m.rps / off[i].rps));
+        const lines =
+          (
+            await queryOne<{ n: number }>(`SELECT count(*)::int AS n FROM request_logs WHERE path = $1`, [
+              kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, ''),
+            ])
+          )?.n ?? 0;
+        // Every answered request is a line (issue 16: "every API request recorded"): a log that keeps up by dropping
+        // lines under load would pass the throughput goal by losing what it is for, so a missing line misses the goal.
+        const answered = on.reduce((sum, m) => sum + (m.answered ?? m.requests), 0);
+        rows.push({
+          name: `${kind.name}, request log on against off`,
+          load: `${kind.load.connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated, ${loadGenerator(kind.load, 'autocannon').name}`,
+          subject: on[Math.floor(ROUNDS / 2)],
+          baseline: off[Math.floor(ROUNDS / 2)],
+          baselineName: 'the same server with REQUEST_LOG=off',
+          goal: '< 5 % fewer req/s (medians)',
+          met: loss < 0.05 && lines >= answered,
+          verdict: `${(loss * 100).toFixed(1)} % fewer req/s (round by round, the median of on/off: ${(paired * 100).toFixed(1)} %); p99 ${median(on, (m) => m.p99)} ms against ${median(off, (m) => m.p99)} ms; ${lines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} requests answered with the log on`,
+          notes: [
+            `Request log ${kinds.indexOf(kind) === 0 ? 'rate' : 'package'} rounds, req/s: off ${off.map((m) => Math.round(m.rps)).join(', ')}; on ${on.map((m) => Math.round(m.rps)).join(', ')}. ` +
+              `CPU per request (worker (its serving thread) / PostgreSQL / load generator, µs), medians: off ${cpuPerRequest(off)}; on ${cpuPerRequest(on)}. ` +
+              `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, checks and warm-ups included): ${lines}, for ${answered} requests answered.`,
+          ],
+        });
+        if (busy.length > 0)
+          rows.push(busyCalibration(kind.load.connections, ROUNDS, loadGenerator(kind.load, 'autocannon').name, off, on, busy));
       }
-      const median = (runs: Measured[], pick: (m: Measured) => number) => medianOf(runs.map(pick));
-      const loss = 1 - median(on, (m) => m.rps) / median(off, (m) => m.rps);
-      // The same comparison round by round: each round's two sides ran next to each other (ABBA), so the machine's
-      // drift from one minute to the next (up to 2 × on this VM) falls on both; shown beside the goal's figure, which
-      // stays the medians'.
-      const paired = 1 - medianOf(on.map((m, i) => m.rps / off[i].rps));
-      const lines = (await queryOne<{ n: number }>(`SELECT count(*)::int AS n FROM request_logs WHERE path = $1`, [kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, '')]))?.n ?? 0;
-      // Every answered request is a line (issue 16: "every API request recorded"): a log that keeps up by dropping
-      // lines under load would pass the throughput goal by losing what it is for, so a missing line misses the goal.
-      const answered = on.reduce((sum, m) => sum + (m.answered ?? m.requests), 0);
-      rows.push({
-        name: `${kind.name}, request log on against off`,
-        load: `${kind.load.connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated, ${loadGenerator(kind.load, 'autocannon').name}`,
-        subject: on[Math.floor(ROUNDS / 2)],
-        baseline: off[Math.floor(ROUNDS / 2)],
-        baselineName: 'the same server with REQUEST_LOG=off',
-        goal: '< 5 % fewer req/s (medians)',
-        met: loss < 0.05 && lines >= answered,
-        verdict: `${(loss * 100).toFixed(1)} % fewer req/s (round by round, the median of on/off: ${(paired * 100).toFixed(1)} %); p99 ${median(on, (m) => m.p99)} ms against ${median(off, (m) => m.p99)} ms; ${lines.toLocaleString('en-US')} lines for ${answered.toLocaleString('en-US')} requests answered with the log on`,
-        notes: [
-          `Request log ${kinds.indexOf(kind) === 0 ? 'rate' : 'package'} rounds, req/s: off ${off.map((m) => Math.round(m.rps)).join(', ')}; on ${on.map((m) => Math.round(m.rps)).join(', ')}. ` +
-            `CPU per request (worker (its serving thread) / PostgreSQL / load generator, µs), medians: off ${cpuPerRequest(off)}; on ${cpuPerRequest(on)}. ` +
-            `Lines written for ${kind.load.path.replace(/^\/version-test\/api\/1\.1/, '')} (all rounds with the log on, checks and warm-ups included): ${lines}, for ${answered} requests answered.`,
-        ],
-      });
-      if (busy.length > 0) rows.push(busyCalibration(kind.load.connections, ROUNDS, loadGenerator(kind.load, 'autocannon').name, off, on, busy));
-    }
-  });
+    });
 
-  if (ONLY.has('cores')) await attempt('Every core', async () => {
-    await subject?.stop();
-    subject = undefined;
-    const connections = Number(args['rate-connections']);
-    const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
-    // Alternated rounds (1, 2, 2, 1, 1, 2 …) compared by their medians: on this VM one round's req/s swings by ±15 %
-    // from one minute to the next, as much as the effect measured (bench/RESULTS.md, 2026-11-24 20:36).
-    const ROUNDS = Number(process.env.CORES_ROUNDS ?? 3);
-    const ones: CoresRun[] = [];
-    const twos: CoresRun[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const workers of round % 2 === 0 ? [1, 2] : [2, 1]) (workers === 1 ? ones : twos).push(await measureWorkers(workers, load));
-    }
-    const medianRun = (runs: CoresRun[]) => [...runs].sort((a, b) => a.measured.rps - b.measured.rps)[Math.floor(runs.length / 2)];
-    const [one, two] = [medianRun(ones), medianRun(twos)];
-    const ratio = two.measured.rps / one.measured.rps;
-    const row: Row = {
-      name: 'Every core: rate with `APP_WORKERS=2` against `APP_WORKERS=1`',
-      load: `${connections} connections, ${DURATION} s each, ${ROUNDS} rounds each, alternated, medians, ${two.loadGenerator}`,
-      subject: two.measured,
-      baseline: one.measured,
-      baselineName: 'the same server with `APP_WORKERS=1`, same run (memory: the largest worker)',
-      goal: '≥ 1.6 × the req/s of one worker',
-      met: ratio >= 1.6,
-      verdict: `${ratio.toFixed(2)} ×; memory per worker ${two.workerPeaksMb.map((mb) => mb.toFixed(0)).join(' / ')} MB (one worker alone: ${one.workerPeaksMb[0]?.toFixed(0)} MB), supervisor ${two.supervisorMb.toFixed(0)} MB`,
-      notes: [
-        `Rounds, req/s: one worker ${ones.map((r) => Math.round(r.measured.rps)).join(', ')}; two workers ${twos.map((r) => Math.round(r.measured.rps)).join(', ')}. The median round of each:`,
-        coresNote(one, two),
-      ],
-    };
-    rows.push(row);
-  });
+  if (ONLY.has('cores'))
+    await attempt('Every core', async () => {
+      await subject?.stop();
+      subject = undefined;
+      const connections = Number(args['rate-connections']);
+      const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
+      // Alternated rounds (1, 2, 2, 1, 1, 2 …) compared by their medians: on this VM one round's req/s swings by ±15 %
+      // from one minute to the next, as much as the effect measured (bench/RESULTS.md, 2026-11-24 20:36).
+      const ROUNDS = Number(process.env.CORES_ROUNDS ?? 3);
+      const ones: CoresRun[] = [];
+      const twos: CoresRun[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const workers of round % 2 === 0 ? [1, 2] : [2, 1])
+          (workers === 1 ? ones : twos).push(await measureWorkers(workers, load));
+      }
+      const medianRun = (runs: CoresRun[]) =>
+        [...runs].sort((a, b) => a.measured.rps - b.measured.rps)[Math.floor(runs.length / 2)];
+      const [one, two] = [medianRun(ones), medianRun(twos)];
+      const ratio = two.measured.rps / one.measured.rps;
+      const row: Row = {
+        name: 'Every core: rate with `APP_WORKERS=2` against `APP_WORKERS=1`',
+        load: `${connections} connections, ${DURATION} s each, ${ROUNDS} rounds each, alternated, medians, ${two.loadGenerator}`,
+        subject: two.measured,
+        baseline: one.measured,
+        baselineName: 'the same server with `APP_WORKERS=1`, same run (memory: the largest worker)',
+        goal: '≥ 1.6 × the req/s of one worker',
+        met: ratio >= 1.6,
+        verdict: `${ratio.toFixed(2)} ×; memory per worker ${two.workerPeaksMb.map((mb) => mb.toFixed(0)).join(' / ')} MB (one worker alone: ${one.workerPeaksMb[0]?.toFixed(0)} MB), supervisor ${two.supervisorMb.toFixed(0)} MB`,
+        notes: [
+          `Rounds, req/s: one worker ${ones.map((r) => Math.round(r.measured.rps)).join(', ')}; two workers ${twos.map((r) => Math.round(r.measured.rps)).join(', ')}. The median round of each:`,
+          coresNote(one, two),
+        ],
+      };
+      rows.push(row);
+    });
 } finally {
   await subject?.stop();
 }
@@ -598,7 +686,11 @@ interface CoresRun {
 }
 
 async function measureWorkers(workers: number, load: Omit<LoadOptions, 'url' | 'durationSeconds'>): Promise<CoresRun> {
-  const server = await startAppProcess({ name: `production server, ${workers} worker(s)`, env: { ...serverEnv, APP_WORKERS: String(workers) }, readyPath: RATE_PATH });
+  const server = await startAppProcess({
+    name: `production server, ${workers} worker(s)`,
+    env: { ...serverEnv, APP_WORKERS: String(workers) },
+    readyPath: RATE_PATH,
+  });
   try {
     const supervisor = server.child.pid!;
     const deadline = Date.now() + 120_000;
@@ -696,7 +788,8 @@ if (ONLY.has('documents-load'))
       };
       const result = await measureDocumentsLoad({ server, newToken, durationSeconds: DURATION, log });
       const p99 = (runs: LoadResult[]) => medianOf(runs.map((r) => r.exact?.p99 ?? r.p99));
-      const middle = (runs: LoadResult[]) => [...runs].sort((a, b) => (a.exact?.p99 ?? a.p99) - (b.exact?.p99 ?? b.p99))[Math.floor(runs.length / 2)];
+      const middle = (runs: LoadResult[]) =>
+        [...runs].sort((a, b) => (a.exact?.p99 ?? a.p99) - (b.exact?.p99 ?? b.p99))[Math.floor(runs.length / 2)];
       const [alone, loaded] = [p99(result.rateAlone), p99(result.rateUnderRenders)];
       rows.push({
         name: 'Documents: rate while eight 5,000-label PDFs render',
@@ -722,7 +815,7 @@ if (ONLY.has('documents-load'))
       const growth = result.rssPeakMb - result.rssStartMb;
       const after = result.rssAfterMb - result.rssStartMb;
       rows.push({
-        name: 'Documents: the serving process\'s RSS while they render, and a minute after',
+        name: "Documents: the serving process's RSS while they render, and a minute after",
         load: 'the renders above (one PDF at a time, then eight at once)',
         baselineName: '—',
         goal: 'growth < 100 MB; a minute after, within 50 MB of the start',
@@ -745,11 +838,20 @@ if (ONLY.has('scale'))
     const { runScale } = await import('./scale');
     const result = await runScale({
       serverUrl: dbServer.url,
-      size: { packages: Number(args['scale-packages']), accounts: Number(args['scale-accounts']), big: Number(args['scale-big']) },
+      size: {
+        packages: Number(args['scale-packages']),
+        accounts: Number(args['scale-accounts']),
+        big: Number(args['scale-big']),
+      },
       reload: args['scale-reload'] === true,
       log,
       startServer: (url) =>
-        startAppProcess({ name: 'production server', env: { ...serverEnv, DATABASE_URL: url }, nodeArgs: SERVER_NODE_FLAGS.slice(START_FLAGS.length), readyPath: RATE_PATH }),
+        startAppProcess({
+          name: 'production server',
+          env: { ...serverEnv, DATABASE_URL: url },
+          nodeArgs: SERVER_NODE_FLAGS.slice(START_FLAGS.length),
+          readyPath: RATE_PATH,
+        }),
       emptyDatabaseUrl: databaseUrl,
       emptyToken: token,
       durationSeconds: DURATION,
@@ -763,7 +865,11 @@ if (ONLY.has('scale'))
       writeFileSync(
         file,
         result.plans
-          .map((p) => [`## ${p.name}`, '', `\`GET ${p.path}\``, '', ...p.plans.map((plan) => ['```', plan, '```', ''].join('\n'))].join('\n'))
+          .map((p) =>
+            [`## ${p.name}`, '', `\`GET ${p.path}\``, '', ...p.plans.map((plan) => ['```', plan, '```', ''].join('\n'))].join(
+              '\n',
+            ),
+          )
           .join('\n'),
       );
       log(`plans written to ${file}`);
@@ -788,7 +894,13 @@ if (ONLY.has('scale'))
         goal: '≥ 50,000 rows/s, RSS growth < 50 MB',
         met: result.met.export,
         verdict: [result.export, result.exportPackages]
-          .flatMap((e, i) => (e ? [`${i === 0 ? 'manifest' : 'packages filtered'} ${e.rowsPerSecond.toLocaleString('en-US')} rows/s, RSS +${e.rssPeakMb - e.rssBeforeMb} MB`] : []))
+          .flatMap((e, i) =>
+            e
+              ? [
+                  `${i === 0 ? 'manifest' : 'packages filtered'} ${e.rowsPerSecond.toLocaleString('en-US')} rows/s, RSS +${e.rssPeakMb - e.rssBeforeMb} MB`,
+                ]
+              : [],
+          )
           .join('; '),
         notes: [],
       });
@@ -830,7 +942,9 @@ if (ONLY.has('scans'))
         baselineName: '—',
         goal: '≥ 2,000 scans/s',
         met: result.met,
-        verdict: result.rounds.map((r) => `${r.event} ${r.scansPerSecond.toLocaleString('en-US')} scans/s (batch p95 ${r.p95} ms)`).join('; '),
+        verdict: result.rounds
+          .map((r) => `${r.event} ${r.scansPerSecond.toLocaleString('en-US')} scans/s (batch p95 ${r.p95} ms)`)
+          .join('; '),
         notes: [],
       });
     }),
@@ -843,8 +957,22 @@ if (ONLY.has('soak'))
       const next = uniqueIds('SK');
       const memory = sampleMemory(server.pid, 1000);
       const [rate, pkg] = await Promise.all([
-        runLoad({ url: server.url, path: RATE_PATH, connections: 8, headers: auth, body: RATE_BODY, durationSeconds: SOAK_SECONDS }),
-        runLoad({ url: server.url, path: PACKAGE_PATH, connections: 8, headers: auth, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()), durationSeconds: SOAK_SECONDS }),
+        runLoad({
+          url: server.url,
+          path: RATE_PATH,
+          connections: 8,
+          headers: auth,
+          body: RATE_BODY,
+          durationSeconds: SOAK_SECONDS,
+        }),
+        runLoad({
+          url: server.url,
+          path: PACKAGE_PATH,
+          connections: 8,
+          headers: auth,
+          body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
+          durationSeconds: SOAK_SECONDS,
+        }),
       ]);
       const samples = memory.stop();
       extra.push(soakReport(samples, rate, pkg));
@@ -860,9 +988,17 @@ async function startupRows(): Promise<void> {
   subject = undefined;
   const { measureStartup } = await import('./startup');
   const rounds = Number(args['startup-rounds']);
-  const { samples, table } = await measureStartup({ databaseUrl, token, rounds, env: { ...serverEnv, WEBHOOK_WORKER: undefined }, log });
+  const { samples, table } = await measureStartup({
+    databaseUrl,
+    token,
+    rounds,
+    env: { ...serverEnv, WEBHOOK_WORKER: undefined },
+    log,
+  });
   const med = (variant: string, database: string, key: 'apiMs' | 'portalMs') => {
-    const xs = samples.filter((s) => s.variant === variant && s.database === database).flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
+    const xs = samples
+      .filter((s) => s.variant === variant && s.database === database)
+      .flatMap((s) => (s[key] === undefined ? [] : [s[key]]));
     return [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
   };
   rows.push({
@@ -896,12 +1032,17 @@ async function webhooksRow(): Promise<Row> {
   };
   log('running npm run bench:webhooks');
   // --no-write: this run writes the table; the webhook benchmark would otherwise append its own.
-  const { code, stdout, stderr } = await run('npm', ['run', '--silent', 'bench:webhooks', '--', '--no-write'], { ...process.env, DATABASE_URL: dbServer.url });
+  const { code, stdout, stderr } = await run('npm', ['run', '--silent', 'bench:webhooks', '--', '--no-write'], {
+    ...process.env,
+    DATABASE_URL: dbServer.url,
+  });
   const report = lastJsonLine(stdout);
   const p95 = report && Number(report.p95_ms);
   if (!report || !Number.isFinite(p95)) {
     row.verdict = `no result (exit ${code})`;
-    row.notes.push(`Output of \`npm run bench:webhooks\` (last lines):\n\n\`\`\`\n${(stdout + stderr).trim().split('\n').slice(-25).join('\n')}\n\`\`\``);
+    row.notes.push(
+      `Output of \`npm run bench:webhooks\` (last lines):\n\n\`\`\`\n${(stdout + stderr).trim().split('\n').slice(-25).join('\n')}\n\`\`\``,
+    );
     return row;
   }
   // The verdict is the webhook benchmark's own; a non-zero exit means deliveries missing or signatures bad.
@@ -932,7 +1073,8 @@ async function portalRows(): Promise<Row[]> {
       baselineName: '—',
       goal: 'each < 50 ms',
       met: result.pending ? undefined : (result.keystrokeP95Ms ?? Infinity) < 50 && (result.keystrokeMaxMs ?? Infinity) < 50,
-      verdict: result.pending ?? `p50 ${result.keystrokeP50Ms} ms, p95 ${result.keystrokeP95Ms} ms, max ${result.keystrokeMaxMs} ms`,
+      verdict:
+        result.pending ?? `p50 ${result.keystrokeP50Ms} ms, p95 ${result.keystrokeP95Ms} ms, max ${result.keystrokeMaxMs} ms`,
       notes: [],
     };
     return [render, keystroke];
@@ -1081,7 +1223,11 @@ const report = [
       `| ${r.name} | ${r.load} | ${cell(r.subject)} | ${cell(r.baseline)} | ${r.baselineName} | ${r.goal} | ${r.met === undefined ? '' : r.met ? '**met**' : '**missed**'} ${r.verdict}${memoryVerdict(r.subject)} |`,
   ),
   '',
-  ...rows.flatMap((r) => (r.notes.length ? [`### ${r.name}${r.met === false ? ': why the goal is missed' : ''}`, '', ...r.notes.flatMap((n) => [n, ''])] : [])),
+  ...rows.flatMap((r) =>
+    r.notes.length
+      ? [`### ${r.name}${r.met === false ? ': why the goal is missed' : ''}`, '', ...r.notes.flatMap((n) => [n, ''])]
+      : [],
+  ),
   ...extra.flatMap((e) => [e, '']),
 ].join('\n');
 
@@ -1102,10 +1248,16 @@ function packageVersion(name: string): string {
 if (!args['no-write']) {
   mkdirSync('bench/results', { recursive: true });
   const stamp = startedAt.toISOString().replaceAll(':', '-').slice(0, 19);
-  writeFileSync(`bench/results/${stamp}.json`, JSON.stringify({ startedAt, args, rows, conditionsBefore, conditionsAfter }, null, 2));
+  writeFileSync(
+    `bench/results/${stamp}.json`,
+    JSON.stringify({ startedAt, args, rows, conditionsBefore, conditionsAfter }, null, 2),
+  );
   // Appended, like `npm run bench:webhooks` does: the file reads in date order, the newest run last.
   if (!existsSync('bench/RESULTS.md')) {
-    writeFileSync('bench/RESULTS.md', '# Benchmark results\n\nWritten by `npm run bench` (bench/run.ts) and `npm run bench:webhooks`, one section per run, the newest last. Every figure sits beside its baseline from the same run.\n\n');
+    writeFileSync(
+      'bench/RESULTS.md',
+      '# Benchmark results\n\nWritten by `npm run bench` (bench/run.ts) and `npm run bench:webhooks`, one section per run, the newest last. Every figure sits beside its baseline from the same run.\n\n',
+    );
   }
   appendFileSync('bench/RESULTS.md', `${report}\n`);
 }
@@ -1113,7 +1265,8 @@ console.log(report);
 
 // Old profiles are large; keep the last ten.
 const profiles = readdirSync(profileDir).sort();
-for (const old of profiles.slice(0, Math.max(0, profiles.length - 10))) rmSync(path.join(profileDir, old), { recursive: true, force: true });
+for (const old of profiles.slice(0, Math.max(0, profiles.length - 10)))
+  rmSync(path.join(profileDir, old), { recursive: true, force: true });
 
 if (!args.keep) await dropDatabase(dbServer.url, dbName).catch(() => undefined);
 await dbServer.stop();

@@ -54,7 +54,12 @@ export function scaleDatabaseName(size: ScaleSize): string {
   return `carrier_scale_${size.packages}_${size.accounts}_${size.big}`;
 }
 
-export async function ensureScaleData(options: { serverUrl: string; size: ScaleSize; reload: boolean; log: (m: string) => void }): Promise<ScaleData> {
+export async function ensureScaleData(options: {
+  serverUrl: string;
+  size: ScaleSize;
+  reload: boolean;
+  log: (m: string) => void;
+}): Promise<ScaleData> {
   const { serverUrl, size, log } = options;
   const name = scaleDatabaseName(size);
   const url = databaseUrl(serverUrl, name);
@@ -126,15 +131,26 @@ async function describe(url: string, size: ScaleSize): Promise<Omit<ScaleData, '
       [big],
     );
     const tracking = await one(`SELECT tracking_number FROM packages WHERE daily_manifest_id = $1 LIMIT 1`, [daily.id]);
-    const containerTracking = await one(`SELECT tracking_number FROM container_packages WHERE manifest_id = $1 LIMIT 1`, [container.id]);
+    const containerTracking = await one(`SELECT tracking_number FROM container_packages WHERE manifest_id = $1 LIMIT 1`, [
+      container.id,
+    ]);
     const counts: Record<string, number> = {};
-    for (const table of ['accounts', 'packages', 'container_packages', 'daily_manifests', 'container_manifests', 'webhook_events', 'webhook_messages', 'webhook_attempts']) {
+    for (const table of [
+      'accounts',
+      'packages',
+      'container_packages',
+      'daily_manifests',
+      'container_manifests',
+      'webhook_events',
+      'webhook_messages',
+      'webhook_attempts',
+    ]) {
       // Planner estimates after ANALYZE: exact counts of 10 M rows take seconds.
       counts[table] = Number((await one(`SELECT reltuples::bigint AS n FROM pg_class WHERE relname = $1`, [table])).n);
     }
-    counts.big_account_packages = Number(
-      (await one(`SELECT count(*) AS n FROM packages WHERE account_id = $1::uuid`, [big])).n,
-    ) + Number((await one(`SELECT count(*) AS n FROM container_packages WHERE account_id = $1::uuid`, [big])).n);
+    counts.big_account_packages =
+      Number((await one(`SELECT count(*) AS n FROM packages WHERE account_id = $1::uuid`, [big])).n) +
+      Number((await one(`SELECT count(*) AS n FROM container_packages WHERE account_id = $1::uuid`, [big])).n);
     return {
       url,
       size,
@@ -167,7 +183,16 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
     await client.query(`SET work_mem = '64MB'`);
 
     // Secondary indexes off during the load; rebuilt from their own definitions afterwards.
-    const tables = ['packages', 'container_packages', 'daily_manifests', 'container_manifests', 'webhook_events', 'webhook_messages', 'webhook_attempts', 'activity_days'];
+    const tables = [
+      'packages',
+      'container_packages',
+      'daily_manifests',
+      'container_manifests',
+      'webhook_events',
+      'webhook_messages',
+      'webhook_attempts',
+      'activity_days',
+    ];
     const { rows: indexes } = await client.query<{ name: string; def: string }>(
       `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
@@ -182,7 +207,8 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid WHERE c.contype = 'f' AND t.relname = ANY($1)`,
       [tables],
     );
-    for (const fk of fks) await client.query(`ALTER TABLE ${pg.escapeIdentifier(fk.table)} DROP CONSTRAINT ${pg.escapeIdentifier(fk.name)}`);
+    for (const fk of fks)
+      await client.query(`ALTER TABLE ${pg.escapeIdentifier(fk.table)} DROP CONSTRAINT ${pg.escapeIdentifier(fk.name)}`);
     // Autovacuum would read the tables while they are written; one VACUUM at the end instead.
     for (const table of tables) await client.query(`ALTER TABLE ${pg.escapeIdentifier(table)} SET (autovacuum_enabled = false)`);
 
@@ -313,16 +339,22 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
           [accountUuid(0), lastId],
         );
       }
-      if (back % 50 === 0) log(`  day -${back} written (${Date.now() - dayStarted} ms for that day; ${Math.round((Date.now() - started) / 1000)} s so far)`);
+      if (back % 50 === 0)
+        log(
+          `  day -${back} written (${Date.now() - dayStarted} ms for that day; ${Math.round((Date.now() - started) / 1000)} s so far)`,
+        );
     }
 
-    log(`rows written in ${Math.round((Date.now() - started) / 1000)} s; rebuilding ${indexes.length} indexes and ${fks.length} foreign keys`);
+    log(
+      `rows written in ${Math.round((Date.now() - started) / 1000)} s; rebuilding ${indexes.length} indexes and ${fks.length} foreign keys`,
+    );
     for (const index of indexes) {
       const t = Date.now();
       await client.query(index.def);
       log(`  ${index.name}: ${Math.round((Date.now() - t) / 1000)} s`);
     }
-    for (const fk of fks) await client.query(`ALTER TABLE ${pg.escapeIdentifier(fk.table)} ADD CONSTRAINT ${pg.escapeIdentifier(fk.name)} ${fk.def}`);
+    for (const fk of fks)
+      await client.query(`ALTER TABLE ${pg.escapeIdentifier(fk.table)} ADD CONSTRAINT ${pg.escapeIdentifier(fk.name)} ${fk.def}`);
     for (const table of tables) await client.query(`ALTER TABLE ${pg.escapeIdentifier(table)} RESET (autovacuum_enabled)`);
     // The dashboard's rollup, as the writes would have kept it (the migration's backfill ran on empty tables).
     await client.query(`
@@ -349,7 +381,9 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
     log('VACUUM (ANALYZE): visibility map for index-only scans, statistics for the planner');
     for (const table of tables) await client.query(`VACUUM (ANALYZE) ${pg.escapeIdentifier(table)}`);
     await client.query(`VACUUM (ANALYZE) accounts`);
-    await client.query(`CREATE TABLE ${SCALE_MARKER} (packages bigint NOT NULL, accounts int NOT NULL, big bigint NOT NULL, load_seconds int NOT NULL, loaded_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE ${SCALE_MARKER} (packages bigint NOT NULL, accounts int NOT NULL, big bigint NOT NULL, load_seconds int NOT NULL, loaded_at timestamptz NOT NULL DEFAULT now())`,
+    );
     await client.query(`INSERT INTO ${SCALE_MARKER} (packages, accounts, big, load_seconds) VALUES ($1, $2, $3, $4)`, [
       size.packages,
       size.accounts,

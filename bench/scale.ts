@@ -57,7 +57,15 @@ export interface ScaleResult {
   data: ScaleData;
   reads: ScaleRead[];
   /** The median of EXPORT_ROUNDS downloads; rssPeakMb: before plus the largest growth of any download; rounds: each one's rows/s. */
-  export?: { rows: number; seconds: number; rowsPerSecond: number; rssBeforeMb: number; rssPeakMb: number; bytes: number; rounds: number[] };
+  export?: {
+    rows: number;
+    seconds: number;
+    rowsPerSecond: number;
+    rssBeforeMb: number;
+    rssPeakMb: number;
+    bytes: number;
+    rounds: number[];
+  };
   acceptance?: {
     /** The median run (by req/s) of each side. */
     scale: LoadResult & { peakRssMb: number };
@@ -126,7 +134,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
     const get = (path: string, headers: Record<string, string>) => timed(server.url + path, headers);
     const json = async <T>(path: string, headers: Record<string, string>): Promise<T> => {
       const response = await fetch(server.url + path, { headers });
-      if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+      if (response.status !== 200)
+        throw new Error(`${path} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
       return (await response.json()) as T;
     };
 
@@ -150,7 +159,10 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       {
         let cursor: string | null = null;
         for (let page = 0; page < 10; page++) {
-          const p: Page = await json<Page>(`/portal-api/manifests/${data.peakManifestId}/packages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, portal);
+          const p: Page = await json<Page>(
+            `/portal-api/manifests/${data.peakManifestId}/packages?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+            portal,
+          );
           cursor = p.next_cursor;
           if (!cursor) break;
         }
@@ -166,15 +178,35 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         ['Manifests, containers only', '/portal-api/manifests?limit=25&type=container', portal],
         ['Manifests, service filter', '/portal-api/manifests?limit=25&service=Carrier%20Ground', portal],
         ['Manifests, from/to (a month, 40 days back)', `/portal-api/manifests?limit=25&from=${firstDay}&to=${lastDay}`, portal],
-        ['Manifests, search by tracking number (daily)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someTrackingNumber)}`, portal],
-        ['Manifests, search by tracking number (container)', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someContainerTracking)}`, portal],
-        ['Manifests, search by id prefix', `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someDailyId.slice(0, 10))}`, portal],
+        [
+          'Manifests, search by tracking number (daily)',
+          `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someTrackingNumber)}`,
+          portal,
+        ],
+        [
+          'Manifests, search by tracking number (container)',
+          `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someContainerTracking)}`,
+          portal,
+        ],
+        [
+          'Manifests, search by id prefix',
+          `/portal-api/manifests?limit=25&q=${encodeURIComponent(data.someDailyId.slice(0, 10))}`,
+          portal,
+        ],
         ['Manifest detail, daily (100,000 packages)', `/portal-api/manifests/${data.peakManifestId}`, portal],
         ['Manifest detail, container', `/portal-api/manifests/${data.someContainerId}`, portal],
         ['Manifest packages, first page (100)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100`, portal],
-        ['Manifest packages, page 11 (keyset)', `/portal-api/manifests/${data.peakManifestId}/packages?limit=100${packagesDeep ? `&cursor=${packagesDeep}` : ''}`, portal],
+        [
+          'Manifest packages, page 11 (keyset)',
+          `/portal-api/manifests/${data.peakManifestId}/packages?limit=100${packagesDeep ? `&cursor=${packagesDeep}` : ''}`,
+          portal,
+        ],
         ['Container packages, first page (100)', `/portal-api/manifests/${data.someContainerId}/packages?limit=100`, portal],
-        ['Package by tracking number', `/portal-api/packages?tracking_number=${encodeURIComponent(data.someTrackingNumber)}`, portal],
+        [
+          'Package by tracking number',
+          `/portal-api/packages?tracking_number=${encodeURIComponent(data.someTrackingNumber)}`,
+          portal,
+        ],
         ['Export, a daily manifest (~1,100 rows)', `/portal-api/manifests/${data.someDailyId}/export`, portal],
         ['Export, a container (137 rows)', `/portal-api/manifests/${data.someContainerId}/export`, portal],
         ['Portal webhooks list', '/portal-api/webhooks', portal],
@@ -186,13 +218,37 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         ['API GET /packages?service= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&service=Carrier%20Ground', api],
         ['API GET /packages?to_postal_code= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&to_postal_code=90210', api],
         ['API GET /packages?status=manifested (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&status=manifested', api],
-        ['API GET /packages?manifest_id= a daily manifest (w/lifecycle)', `/version-test/api/1.1/packages?limit=50&manifest_id=${encodeURIComponent(data.peakManifestId)}`, api],
-        ['API GET /packages?manifest_id= a container (w/lifecycle)', `/version-test/api/1.1/packages?limit=50&manifest_id=${encodeURIComponent(data.someContainerId)}`, api],
-        ['API GET /packages/{tn} (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}`, api],
-        ['API GET /packages/{tn}/events (w/lifecycle)', `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}/events`, api],
+        [
+          'API GET /packages?manifest_id= a daily manifest (w/lifecycle)',
+          `/version-test/api/1.1/packages?limit=50&manifest_id=${encodeURIComponent(data.peakManifestId)}`,
+          api,
+        ],
+        [
+          'API GET /packages?manifest_id= a container (w/lifecycle)',
+          `/version-test/api/1.1/packages?limit=50&manifest_id=${encodeURIComponent(data.someContainerId)}`,
+          api,
+        ],
+        [
+          'API GET /packages/{tn} (w/lifecycle)',
+          `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}`,
+          api,
+        ],
+        [
+          'API GET /packages/{tn}/events (w/lifecycle)',
+          `/version-test/api/1.1/packages/${encodeURIComponent(data.someTrackingNumber)}/events`,
+          api,
+        ],
         ['API GET /manifests (w/lifecycle)', '/version-test/api/1.1/manifests?limit=50', api],
-        ['API GET /manifests/{id} (w/lifecycle, 100,000 packages)', `/version-test/api/1.1/manifests/${data.peakManifestId}`, api],
-        ['API GET /manifests/{id}/packages (w/lifecycle)', `/version-test/api/1.1/manifests/${data.peakManifestId}/packages?limit=50`, api],
+        [
+          'API GET /manifests/{id} (w/lifecycle, 100,000 packages)',
+          `/version-test/api/1.1/manifests/${data.peakManifestId}`,
+          api,
+        ],
+        [
+          'API GET /manifests/{id}/packages (w/lifecycle)',
+          `/version-test/api/1.1/manifests/${data.peakManifestId}/packages?limit=50`,
+          api,
+        ],
       ];
       for (const [name, path, headers] of cases) {
         const times: number[] = [];
@@ -246,7 +302,9 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
             bytes,
             rounds: [] as number[],
           };
-          log(`  export, ${label}${round === 0 ? ' (warm-up)' : ''}: ${rows} rows in ${download.seconds} s (${download.rowsPerSecond} rows/s), RSS ${download.rssBeforeMb} → peak ${download.rssPeakMb} MB`);
+          log(
+            `  export, ${label}${round === 0 ? ' (warm-up)' : ''}: ${rows} rows in ${download.seconds} s (${download.rowsPerSecond} rows/s), RSS ${download.rssBeforeMb} → peak ${download.rssPeakMb} MB`,
+          );
           if (round > 0) downloads.push(download);
         }
         const sorted = [...downloads].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond);
@@ -257,7 +315,10 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       };
       await get(`/portal-api/manifests/${data.someDailyId}/export`, portal);
       exported = await measureExport(`/portal-api/manifests/${data.peakManifestId}/export`, 'manifest');
-      exportedPackages = await measureExport(`/portal-api/exports/packages?manifest_id=${encodeURIComponent(data.peakManifestId)}`, 'packages filtered');
+      exportedPackages = await measureExport(
+        `/portal-api/exports/packages?manifest_id=${encodeURIComponent(data.peakManifestId)}`,
+        'packages filtered',
+      );
 
       // Scan ingestion at scale (issue 13: ≥ 2,000 scans/s in batches of 500): bench/scans.ts's packages written into
       // the big account of this database, scanned through this server by an operations token made for the run.
@@ -266,14 +327,20 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         const admin = new pg.Client({ connectionString: data.url });
         await admin.connect();
         try {
-          await admin.query(`INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), 'scale bench scans', $1, $2)`, [
-            opsToken.slice(0, 11),
-            hashToken(opsToken),
-          ]);
+          await admin.query(
+            `INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), 'scale bench scans', $1, $2)`,
+            [opsToken.slice(0, 11), hashToken(opsToken)],
+          );
         } finally {
           await admin.end();
         }
-        scans = await runScans({ serverUrl: server.url, databaseUrl: data.url, accountId: data.bigAccountId, opsToken, log: (m) => log(`  ${m}`) });
+        scans = await runScans({
+          serverUrl: server.url,
+          databaseUrl: data.url,
+          accountId: data.bigAccountId,
+          opsToken,
+          log: (m) => log(`  ${m}`),
+        });
       }
     }
 
@@ -291,7 +358,8 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
 
   const readsMet = reads.every((r) => r.status === 404 || (r.status === 200 && r.p95 < 100));
   const acceptanceMet = acceptance ? acceptance.scale.rps >= acceptance.empty.rps * 0.9 : undefined;
-  const exportOk = (e: NonNullable<ScaleResult['export']>) => e.rows >= 100_000 && e.rowsPerSecond >= 50_000 && e.rssPeakMb - e.rssBeforeMb < 50;
+  const exportOk = (e: NonNullable<ScaleResult['export']>) =>
+    e.rows >= 100_000 && e.rowsPerSecond >= 50_000 && e.rssPeakMb - e.rssBeforeMb < 50;
   // Both exports must meet it.
   const exportMet = exported && exportedPackages ? exportOk(exported) && exportOk(exportedPackages) : undefined;
   return {
@@ -318,7 +386,12 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
  * before it write into the scale database's big account, and the vacuum they leave would otherwise be measured as
  * the cost of its size. Autovacuum during each run is sampled and reported with it.
  */
-async function measureAcceptance(options: ScaleOptions, data: ScaleData, server: ServerProcess, token: string): Promise<NonNullable<ScaleResult['acceptance']>> {
+async function measureAcceptance(
+  options: ScaleOptions,
+  data: ScaleData,
+  server: ServerProcess,
+  token: string,
+): Promise<NonNullable<ScaleResult['acceptance']>> {
   const { log } = options;
   const load = async (target: ServerProcess, auth: string, next: () => string, databaseUrl: string) => {
     const memory = sampleMemory(target.pid);
@@ -335,21 +408,48 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
     return { ...result, peakRssMb: peak(memory.stop()), autovacuum: await vacuum.stop(), cpuUs };
   };
   const packages = (target: ServerProcess, auth: string, next: () => string, durationSeconds: number) =>
-    runLoad({ url: target.url, path: PACKAGE_PATH, connections: options.connections, durationSeconds, headers: { authorization: `Token ${auth}` }, body: () => PACKAGE_TEMPLATE.replace('__TN__', next()) });
+    runLoad({
+      url: target.url,
+      path: PACKAGE_PATH,
+      connections: options.connections,
+      durationSeconds,
+      headers: { authorization: `Token ${auth}` },
+      body: () => PACKAGE_TEMPLATE.replace('__TN__', next()),
+    });
   const empty = await options.startServer(options.emptyDatabaseUrl);
   try {
     type Run = Awaited<ReturnType<typeof load>>;
     const sides = [
-      { label: 'acceptance at scale', target: server, auth: token, databaseUrl: data.url, ids: uniqueIds('SA'), warmUp: uniqueIds('SW'), runs: [] as Run[] },
-      { label: 'acceptance, empty database', target: empty, auth: options.emptyToken, databaseUrl: options.emptyDatabaseUrl, ids: uniqueIds('EA'), warmUp: uniqueIds('EW'), runs: [] as Run[] },
+      {
+        label: 'acceptance at scale',
+        target: server,
+        auth: token,
+        databaseUrl: data.url,
+        ids: uniqueIds('SA'),
+        warmUp: uniqueIds('SW'),
+        runs: [] as Run[],
+      },
+      {
+        label: 'acceptance, empty database',
+        target: empty,
+        auth: options.emptyToken,
+        databaseUrl: options.emptyDatabaseUrl,
+        ids: uniqueIds('EA'),
+        warmUp: uniqueIds('EW'),
+        runs: [] as Run[],
+      },
     ];
     for (const side of sides) await packages(side.target, side.auth, side.warmUp, 3);
     const waited = await waitForQuietVacuum(sides.map((side) => side.databaseUrl));
-    log(`  acceptance: waited ${Math.round(waited.ms / 1000)} s for autovacuum to finish${waited.still.length > 0 ? ` (still running: ${waited.still.join(', ')})` : ''}`);
+    log(
+      `  acceptance: waited ${Math.round(waited.ms / 1000)} s for autovacuum to finish${waited.still.length > 0 ? ` (still running: ${waited.still.join(', ')})` : ''}`,
+    );
     for (let round = 0; round < ACCEPTANCE_ROUNDS; round += 1) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const run = await load(side.target, side.auth, side.ids, side.databaseUrl);
-        log(`  ${side.label}, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`);
+        log(
+          `  ${side.label}, round ${round + 1}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, CPU per package ${run.cpuUs.server} µs server, ${run.cpuUs.postgres} µs PostgreSQL${vacuumNote(run.autovacuum)}`,
+        );
         side.runs.push(run);
       }
     }
@@ -364,7 +464,10 @@ async function measureAcceptance(options: ScaleOptions, data: ScaleData, server:
         scale: { server: median(scaleRuns.map((r) => r.cpuUs.server)), postgres: median(scaleRuns.map((r) => r.cpuUs.postgres)) },
         empty: { server: median(emptyRuns.map((r) => r.cpuUs.server)), postgres: median(emptyRuns.map((r) => r.cpuUs.postgres)) },
       },
-      autovacuum: { scale: [...new Set(scaleRuns.flatMap((r) => r.autovacuum))], empty: [...new Set(emptyRuns.flatMap((r) => r.autovacuum))] },
+      autovacuum: {
+        scale: [...new Set(scaleRuns.flatMap((r) => r.autovacuum))],
+        empty: [...new Set(emptyRuns.flatMap((r) => r.autovacuum))],
+      },
     };
   } finally {
     await empty.stop();
@@ -465,7 +568,12 @@ async function explainReads(
         const plans = logged
           .split(/\n(?=\d{4}-\d{2}-\d{2} [\d:.]+ \w+ \[\d+\] LOG:)/)
           .filter((entry) => entry.includes('duration:') && entry.includes('Query Text:'))
-          .filter((entry) => !/Query Text: (SELECT 1|BEGIN|COMMIT|SELECT "public"\."sessions"|SELECT "public"\."users"|SELECT "public"\."accounts"|UPDATE "public"\."api_tokens")/.test(entry))
+          .filter(
+            (entry) =>
+              !/Query Text: (SELECT 1|BEGIN|COMMIT|SELECT "public"\."sessions"|SELECT "public"\."users"|SELECT "public"\."accounts"|UPDATE "public"\."api_tokens")/.test(
+                entry,
+              ),
+          )
           .map((entry) => entry.replace(/^\S+ \S+ \S+ \[\d+\] LOG:\s*/, '').trim());
         out.push({ name, path, plans });
       }
@@ -503,10 +611,10 @@ async function signIn(data: ScaleData): Promise<{ cookie: string; token: string 
       `INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, 'not-a-hash') RETURNING id`,
       [email],
     );
-    await client.query(`INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`, [
-      data.bigAccountId,
-      rows[0]?.id,
-    ]);
+    await client.query(
+      `INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, 'owner')`,
+      [data.bigAccountId, rows[0]?.id],
+    );
     await client.query(
       `INSERT INTO sessions (id_hash, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2::uuid, $3::uuid, $4, now() + interval '1 day')`,
       [createHash('sha256').update(secret).digest('hex'), rows[0]?.id, data.bigAccountId, randomBytes(32).toString('base64url')],
@@ -526,7 +634,15 @@ async function tableSizes(url: string): Promise<ScaleResult['sizes']> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const tables = ['packages', 'container_packages', 'daily_manifests', 'container_manifests', 'webhook_events', 'webhook_messages', 'webhook_attempts'];
+    const tables = [
+      'packages',
+      'container_packages',
+      'daily_manifests',
+      'container_manifests',
+      'webhook_events',
+      'webhook_messages',
+      'webhook_attempts',
+    ];
     const out: ScaleResult['sizes'] = [];
     for (const table of tables) {
       const { rows } = await client.query<{ rows: string; table_bytes: string; index_bytes: string }>(
@@ -579,7 +695,10 @@ function report(
     lines.push(
       `| Read | Status | p50 | p95 | max | Bytes | p95 < 100 ms |`,
       `|---|---:|---:|---:|---:|---:|:---:|`,
-      ...reads.map((r) => `| ${r.name} | ${r.status} | ${r.p50} ms | ${r.p95} ms | ${r.max} ms | ${r.bytes.toLocaleString('en-US')} | ${r.status === 404 ? 'not built yet' : r.status !== 200 ? '**error**' : r.p95 < 100 ? 'yes' : '**no**'} |`),
+      ...reads.map(
+        (r) =>
+          `| ${r.name} | ${r.status} | ${r.p50} ms | ${r.p95} ms | ${r.max} ms | ${r.bytes.toLocaleString('en-US')} | ${r.status === 404 ? 'not built yet' : r.status !== 200 ? '**error**' : r.p95 < 100 ? 'yes' : '**no**'} |`,
+      ),
       '',
       `Reads: **${met.readsMet ? 'met' : 'missed'}** (every p95 < 100 ms).`,
       '',
@@ -588,7 +707,10 @@ function report(
     lines.push(
       ...[
         ['the 100,000-package daily manifest (GET /portal-api/manifests/{id}/export)', exported] as const,
-        ['the packages export filtered to that manifest (GET /portal-api/exports/packages?manifest_id=…)', exportedPackages] as const,
+        [
+          'the packages export filtered to that manifest (GET /portal-api/exports/packages?manifest_id=…)',
+          exportedPackages,
+        ] as const,
       ].flatMap(([what, e]) =>
         e
           ? [
@@ -622,7 +744,8 @@ function report(
     '| Table | Rows (estimate) | Table | Indexes | Largest indexes |',
     '|---|---:|---:|---:|---|',
     ...sizes.map(
-      (s) => `| ${s.table} | ${s.rows.toLocaleString('en-US')} | ${mb(s.tableBytes)} | ${mb(s.indexBytes)} | ${s.indexes.map((i) => `${i.name} ${mb(i.bytes)}`).join('; ')} |`,
+      (s) =>
+        `| ${s.table} | ${s.rows.toLocaleString('en-US')} | ${mb(s.tableBytes)} | ${mb(s.indexBytes)} | ${s.indexes.map((i) => `${i.name} ${mb(i.bytes)}`).join('; ')} |`,
     ),
   );
   return lines.join('\n');

@@ -17,7 +17,13 @@ export interface ScansResult {
   met: boolean;
 }
 
-export async function runScans(options: { serverUrl: string; databaseUrl: string; accountId: string; opsToken: string; log: (m: string) => void }): Promise<ScansResult> {
+export async function runScans(options: {
+  serverUrl: string;
+  databaseUrl: string;
+  accountId: string;
+  opsToken: string;
+  log: (m: string) => void;
+}): Promise<ScansResult> {
   const { serverUrl, databaseUrl, accountId, opsToken, log } = options;
   const prefix = `SCN${Date.now().toString(36).toUpperCase()}`;
   const tracking = (n: number) => `${prefix}${String(n).padStart(6, '0')}`;
@@ -32,7 +38,10 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
       [accountId],
     );
     const manifestDate = day.rows[0]?.day;
-    await client.query(`INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)`, [manifestId, accountId, manifestDate]);
+    await client.query(
+      `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', $3::date)`,
+      [manifestId, accountId, manifestDate],
+    );
     await client.query(
       `INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name, final_mile_carrier,
                              to_postal_code, data, request_hash)
@@ -49,7 +58,9 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
   } finally {
     await client.end();
   }
-  log(`scans: ${PACKAGES.toLocaleString('en-US')} packages written; ${EVENTS.length} rounds of ${PACKAGES / BATCH} batches of ${BATCH}, ${CONCURRENCY} in flight`);
+  log(
+    `scans: ${PACKAGES.toLocaleString('en-US')} packages written; ${EVENTS.length} rounds of ${PACKAGES / BATCH} batches of ${BATCH}, ${CONCURRENCY} in flight`,
+  );
 
   const rounds: ScansResult['rounds'] = [];
   for (const [round, event] of EVENTS.entries()) {
@@ -63,7 +74,13 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
       for (let b = next++; b < batches.length; b = next++) {
         const scans = Array.from({ length: BATCH }, (_, i) => {
           const n = b * BATCH + i;
-          return { scan_id: `${prefix}-${event}-${n}`, tracking_number: tracking(n), event, location: 'JFK', occurred_at: occurredAt };
+          return {
+            scan_id: `${prefix}-${event}-${n}`,
+            tracking_number: tracking(n),
+            event,
+            location: 'JFK',
+            occurred_at: occurredAt,
+          };
         });
         const sent = performance.now();
         const response = await fetch(`${serverUrl}/version-test/api/1.1/ops/scans`, {
@@ -75,7 +92,8 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
         latencies.push(performance.now() - sent);
         if (response.status !== 200) throw new Error(`scan batch ${b} (${event}): ${response.status} ${text.slice(0, 300)}`);
         const answer = JSON.parse(text) as { applied: number; refused: number };
-        if (answer.applied !== BATCH || answer.refused !== 0) throw new Error(`scan batch ${b} (${event}): ${text.slice(0, 300)}`);
+        if (answer.applied !== BATCH || answer.refused !== 0)
+          throw new Error(`scan batch ${b} (${event}): ${text.slice(0, 300)}`);
         applied += answer.applied;
       }
     };
@@ -83,8 +101,18 @@ export async function runScans(options: { serverUrl: string; databaseUrl: string
     const seconds = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
     const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN);
-    const result = { event, scans: PACKAGES, seconds: Math.round(seconds * 100) / 100, scansPerSecond: Math.round(PACKAGES / seconds), applied, p50: at(0.5), p95: at(0.95) };
-    log(`scans: ${event}: ${result.scans} in ${result.seconds} s = ${result.scansPerSecond} scans/s (batch p50 ${result.p50} ms, p95 ${result.p95} ms), ${applied} applied`);
+    const result = {
+      event,
+      scans: PACKAGES,
+      seconds: Math.round(seconds * 100) / 100,
+      scansPerSecond: Math.round(PACKAGES / seconds),
+      applied,
+      p50: at(0.5),
+      p95: at(0.95),
+    };
+    log(
+      `scans: ${event}: ${result.scans} in ${result.seconds} s = ${result.scansPerSecond} scans/s (batch p50 ${result.p50} ms, p95 ${result.p95} ms), ${applied} applied`,
+    );
     rounds.push(result);
   }
   return { packages: PACKAGES, rounds, met: rounds.every((r) => r.scansPerSecond >= 2000 && r.applied === r.scans) };

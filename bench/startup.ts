@@ -39,7 +39,12 @@ export function commandOf(variant: Variant): string[] {
   return variant === 'compiled' ? startCommand() : [...startFlags(), ...NODE_HOOKS, 'scripts/start.ts'];
 }
 
-async function firstStatus(url: string, init: RequestInit, wanted: (status: number) => boolean, signal: AbortSignal): Promise<number> {
+async function firstStatus(
+  url: string,
+  init: RequestInit,
+  wanted: (status: number) => boolean,
+  signal: AbortSignal,
+): Promise<number> {
   for (;;) {
     if (signal.aborted) throw new Error('gave up');
     try {
@@ -82,7 +87,13 @@ export async function timeStart(options: {
       throw new Error(`${proc.name} exited with ${code} before answering:\n${proc.output().slice(-4_000)}`);
     });
     const timeout = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`${proc.name}: no 200 within ${(options.timeoutMs ?? 180_000) / 1000} s:\n${proc.output().slice(-4_000)}`)), options.timeoutMs ?? 180_000).unref(),
+      setTimeout(
+        () =>
+          reject(
+            new Error(`${proc.name}: no 200 within ${(options.timeoutMs ?? 180_000) / 1000} s:\n${proc.output().slice(-4_000)}`),
+          ),
+        options.timeoutMs ?? 180_000,
+      ).unref(),
     );
     const [apiAt, portalAt] = await Promise.race([Promise.all([api, portal]), exited, timeout]);
     const [worker] = childPids(proc.pid);
@@ -105,7 +116,10 @@ export async function tokenIn(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const account = await client.query<{ id: string }>('INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), $1) RETURNING id', [`Startup bench ${Date.now()}`]);
+    const account = await client.query<{ id: string }>(
+      'INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), $1) RETURNING id',
+      [`Startup bench ${Date.now()}`],
+    );
     const { token, hash, displayPrefix } = generateToken('test');
     await client.query(
       `INSERT INTO api_tokens (id, account_id, environment, token_hash, display_prefix) VALUES (gen_random_uuid(), $1, 'test', $2, $3)`,
@@ -137,12 +151,19 @@ export async function measureStartup(options: {
   const samples: StartSample[] = [];
   const base: NodeJS.ProcessEnv = { ...options.env, NODE_ENV: 'production', APP_WORKERS: '1' };
   const dataDir = `.data/postgres-bench-startup-${process.pid}`;
-  const embedded: NodeJS.ProcessEnv = { ...base, DATABASE_URL: undefined, EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+  const embedded: NodeJS.ProcessEnv = {
+    ...base,
+    DATABASE_URL: undefined,
+    EMBEDDED_PG_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+  };
   try {
     const first = await timeStart({ variant: 'compiled', database: 'embedded, first start', env: embedded });
     options.log(`startup: first start (creates the embedded database): ${JSON.stringify(first)}`);
     samples.push(first);
-    const port = Number((JSON.parse(readFileSync(`${dataDir}.json`, 'utf8')) as { port?: number }).port ?? embedded.EMBEDDED_PG_PORT);
+    const port = Number(
+      (JSON.parse(readFileSync(`${dataDir}.json`, 'utf8')) as { port?: number }).port ?? embedded.EMBEDDED_PG_PORT,
+    );
     // The embedded server is stopped between starts; a token goes in while one runs it for us.
     const embeddedToken = await withEmbedded(dataDir, port, (url) => tokenIn(url));
     for (let round = 0; round < options.rounds; round += 1) {
@@ -157,7 +178,12 @@ export async function measureStartup(options: {
   }
   for (let round = 0; round < options.rounds; round += 1) {
     for (const variant of round % 2 === 0 ? (['compiled', 'tsx'] as const) : (['tsx', 'compiled'] as const)) {
-      const sample = await timeStart({ variant, database: 'DATABASE_URL', env: { ...base, DATABASE_URL: options.databaseUrl }, token: options.token });
+      const sample = await timeStart({
+        variant,
+        database: 'DATABASE_URL',
+        env: { ...base, DATABASE_URL: options.databaseUrl },
+        token: options.token,
+      });
       options.log(`startup: ${JSON.stringify(sample)}`);
       samples.push(sample);
     }
@@ -177,7 +203,8 @@ async function withEmbedded<T>(dataDir: string, port: number, work: (url: string
 }
 
 export function startupTable(samples: StartSample[]): string {
-  const spread = (xs: number[]) => (xs.length === 0 ? '—' : xs.length === 1 ? `${xs[0]}` : `${median(xs)} (${Math.min(...xs)}–${Math.max(...xs)})`);
+  const spread = (xs: number[]) =>
+    xs.length === 0 ? '—' : xs.length === 1 ? `${xs[0]}` : `${median(xs)} (${Math.min(...xs)}–${Math.max(...xs)})`;
   const groups = new Map<string, StartSample[]>();
   for (const sample of samples) {
     const key = `${sample.database}|${sample.variant}`;

@@ -65,7 +65,12 @@ const EXTRA_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(
 
 /** A delivery worker of its own (`npm run worker`'s command: dist/worker.js), with npm start's V8 flags. */
 function startWorkerProcess(env: NodeJS.ProcessEnv): Spawned {
-  return spawnProcess({ name: 'webhook worker', args: [...startFlags(), ...EXTRA_NODE_FLAGS, ...workerCommand()], env, output: 'stderr' });
+  return spawnProcess({
+    name: 'webhook worker',
+    args: [...startFlags(), ...EXTRA_NODE_FLAGS, ...workerCommand()],
+    env,
+    output: 'stderr',
+  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -269,7 +274,7 @@ try {
     max_ms: Math.round(latencies.at(-1) ?? Number.NaN),
     deliveries_per_s: Math.round(deliveredTimes.length / deliverySpan),
     workers: [
-      args['api-worker'] === 'off' ? '' : 'the app\'s in-process worker',
+      args['api-worker'] === 'off' ? '' : "the app's in-process worker",
       EXTRA_WORKERS ? `${EXTRA_WORKERS} worker process(es)` : '',
     ]
       .filter(Boolean)

@@ -27,7 +27,8 @@ export async function linkFromOutbox(
     const page = await response.text();
     // Newest first: the first mail to this address with this subject.
     for (const mail of page.split('data-testid="outbox-mail"').slice(1)) {
-      if (!mail.includes(`data-testid="outbox-to">${escapeHtml(email)}</span>`) || !mail.includes(`>${escapeHtml(subject)}</h2>`)) continue;
+      if (!mail.includes(`data-testid="outbox-to">${escapeHtml(email)}</span>`) || !mail.includes(`>${escapeHtml(subject)}</h2>`))
+        continue;
       const link = href.exec(mail)?.[1];
       if (link) return link.replaceAll('&amp;', '&');
     }

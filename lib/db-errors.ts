@@ -1,11 +1,28 @@
 // Errors that mean "the database is not reachable right now" (answered 503, retried by the client),
 // as opposed to a bug (500). Driver adapters wrap the pg error, so the cause chain is searched.
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
-  'P1001', 'P1002', 'P1017', 'P2024',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
 ]);
-const UNAVAILABLE_MESSAGES = /connection terminated|is not queryable|timeout exceeded when trying to connect|connection refused|terminating connection|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_MESSAGES =
+  /connection terminated|is not queryable|timeout exceeded when trying to connect|connection refused|terminating connection|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting up|shutting down)/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 6) return false;

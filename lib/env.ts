@@ -3,179 +3,217 @@ import { parseTrustedProxies } from './net/trusted-proxies';
 
 // Parsed once, at first use; a missing or malformed variable stops the process with a clear message.
 const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
-const ZEnv = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Sustained requests per second allowed per API token, and the burst above it. */
-  API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
-  API_RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
-  /** Failed authentications one address may make per minute before it is refused with 429. */
-  API_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
-  /** Replaced by TRUSTED_PROXIES, which names whom to trust; refused so that nobody believes it still works. */
-  TRUST_PROXY: z.undefined({ error: 'TRUST_PROXY is gone: set TRUSTED_PROXIES (a CIDR list such as 10.0.0.0/8, or a hop count)' }).optional(),
-  /** A request body must arrive whole within this many milliseconds (408 otherwise). */
-  API_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  /** Request bodies above this many bytes are refused with 413 before being read whole. */
-  API_MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
-
-  // Webhooks (lib/webhooks, docs/decisions/webhooks.md).
-  /** `off`: this process (the app's server or `next start`) runs no delivery worker; `npm run worker` still does. */
-  WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
-  /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
-  /**
-   * Delays before each retry, in ms (±20 % jitter): 5 s, 30 s, 2 min, 5 min ride out short outages, then
-   * design.md's 30 min, 2 h, 5 h, 10 h, 10 h. 10 attempts over about 28 h.
-   */
-  WEBHOOK_RETRY_SCHEDULE_MS: z
-    .string()
-    .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
-    .default('5000,30000,120000,300000,1800000,7200000,18000000,36000000,36000000')
-    .transform((value) => value.split(',').map(Number)),
-  /** Whole-exchange timeout of one delivery attempt. */
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  /** A claim's lease: a worker that dies holding a message frees it this long after claiming it. */
-  WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).default(60_000),
-  /** Fallback poll interval; new messages wake workers at once through LISTEN/NOTIFY. */
-  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
-  /** Connections of the worker's own pool (claims and outcomes), apart from DATABASE_POOL_SIZE. */
-  WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
-  /** Attempts in flight at once per worker process. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
-  /** An endpoint with nothing but failed attempts for this long is disabled. */
-  WEBHOOK_DISABLE_AFTER_MS: z.coerce.number().int().positive().default(5 * 24 * 3_600_000),
-
-  // Supervisor: `npm start` (scripts/start.ts) runs the server in worker processes (docs/reliability.md).
-  /** Worker processes `npm start` runs; unset: one per core. `npm run dev` always runs one. */
-  APP_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
-  /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are closed. */
-  APP_STOP_GRACE_MS: z.coerce.number().int().min(0).max(50_000).default(10_000),
-
-  // Webhook signing secrets at rest (lib/webhooks/secret-box.ts, docs/decisions/webhooks.md).
-  /** Base64 of 32 random bytes (`openssl rand -base64 32`): the AES-256-GCM key secrets are encrypted under. */
-  WEBHOOK_SECRETS_KEY: z.preprocess(
-    (value) => (value === '' ? undefined : value),
-    z
-      .string()
-      .regex(/^\s*[A-Za-z0-9+/]{43}=?\s*$/, 'must be base64 of 32 random bytes, e.g. the output of `openssl rand -base64 32`')
+const ZEnv = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Sustained requests per second allowed per API token, and the burst above it. */
+    API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
+    API_RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
+    /** Failed authentications one address may make per minute before it is refused with 429. */
+    API_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /** Replaced by TRUSTED_PROXIES, which names whom to trust; refused so that nobody believes it still works. */
+    TRUST_PROXY: z
+      .undefined({ error: 'TRUST_PROXY is gone: set TRUSTED_PROXIES (a CIDR list such as 10.0.0.0/8, or a hop count)' })
       .optional(),
-  ),
-  /** Earlier keys (comma-separated base64), still accepted for decrypting while start-up re-encrypts under the current one. */
-  WEBHOOK_SECRETS_OLD_KEYS: z
-    .string()
-    .regex(/^\s*([A-Za-z0-9+/]{43}=?\s*(,\s*[A-Za-z0-9+/]{43}=?\s*)*)?$/, 'must be comma-separated base64 keys of 32 bytes each')
-    .optional(),
+    /** A request body must arrive whole within this many milliseconds (408 otherwise). */
+    API_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    /** Request bodies above this many bytes are refused with 413 before being read whole. */
+    API_MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
 
-  // Trust boundaries: client addresses, limits, headers (lib/http/client-address.ts, docs/decisions/rate-limiting.md).
-  /**
-   * The proxies whose X-Forwarded-For entries are believed: none (the default), a CIDR list such as
-   * `127.0.0.1/32,10.0.0.0/8`, or a hop count (`1`: the socket's peer is our one proxy).
-   */
-  TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .superRefine((value, context) => {
-      try {
-        parseTrustedProxies(value);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
-  /** Every request reaches users over HTTPS (TLS ends at a proxy): send Strict-Transport-Security always. */
-  HTTPS_ONLY: z.stringbool().default(false),
-  /** Failed sign-ins one address may make for one e-mail, and for all e-mails, per SIGN_IN_WINDOW_SECONDS. */
-  SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: z.coerce.number().int().positive().default(5),
-  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
-  SIGN_IN_WINDOW_SECONDS: z.coerce.number().int().positive().default(15 * 60),
-  /** Failed sign-ins for one e-mail, from anywhere, per hour, after which every attempt on it is slowed (never refused). */
-  SIGN_IN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(10),
-  /** The longest that slowdown makes one attempt wait. */
-  SIGN_IN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
-  /** Sign-up attempts one address may make per hour (a taken e-mail or company counts). */
-  SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
+    // Webhooks (lib/webhooks, docs/decisions/webhooks.md).
+    /** `off`: this process (the app's server or `next start`) runs no delivery worker; `npm run worker` still does. */
+    WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
+    /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
+    /**
+     * Delays before each retry, in ms (±20 % jitter): 5 s, 30 s, 2 min, 5 min ride out short outages, then
+     * design.md's 30 min, 2 h, 5 h, 10 h, 10 h. 10 attempts over about 28 h.
+     */
+    WEBHOOK_RETRY_SCHEDULE_MS: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
+      .default('5000,30000,120000,300000,1800000,7200000,18000000,36000000,36000000')
+      .transform((value) => value.split(',').map(Number)),
+    /** Whole-exchange timeout of one delivery attempt. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** A claim's lease: a worker that dies holding a message frees it this long after claiming it. */
+    WEBHOOK_LEASE_MS: z.coerce.number().int().min(500).default(60_000),
+    /** Fallback poll interval; new messages wake workers at once through LISTEN/NOTIFY. */
+    WEBHOOK_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+    /** Connections of the worker's own pool (claims and outcomes), apart from DATABASE_POOL_SIZE. */
+    WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(8),
+    /** Attempts in flight at once per worker process. */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(64),
+    /** An endpoint with nothing but failed attempts for this long is disabled. */
+    WEBHOOK_DISABLE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(5 * 24 * 3_600_000),
 
-  // E-mail (lib/mail, docs/decisions/mail.md): password resets and password-change notices.
-  /**
-   * The SMTP server mail goes through, e.g. `smtps://user:pass@smtp.example.com:465` or `smtp://127.0.0.1:2525`.
-   * Unset (the embedded default): nothing is sent; each message is logged, and kept for the outbox page when MAIL_OUTBOX is on.
-   */
-  SMTP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
-  /** The sender of every message: an address, or `Name <address>`. */
-  MAIL_FROM: z.string().trim().min(3).max(320).default('Carrier <no-reply@localhost>'),
-  /**
-   * The portal's public address, which every link in a mail starts with (never the request's Host header, which a
-   * client chooses). Unset: http://localhost:$PORT, for a laptop; required in production once SMTP_URL is set.
-   */
-  APP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
-  /**
-   * The development outbox (/dev/outbox): unsent mail kept in the database and shown to anyone who can reach the page.
-   * Unset: on unless NODE_ENV is production. Never turn it on for a server others can reach.
-   */
-  MAIL_OUTBOX: z.preprocess(emptyIsUnset, z.enum(['on', 'off']).optional()),
-  /** How long a password-reset link works. */
-  PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(24 * 60).default(30),
-  /** How long the link that confirms a sign-up works (lib/accounts/sign-up.ts). */
-  SIGN_UP_LINK_HOURS: z.coerce.number().int().min(1).max(7 * 24).default(24),
-  /** Requests that send mail (sign-up, forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
-  MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
-  MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
-  /** Invitations one account may send an hour, whoever sends them (lib/auth/mail-limiter.ts admitInvitation); then 429. */
-  INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
+    // Supervisor: `npm start` (scripts/start.ts) runs the server in worker processes (docs/reliability.md).
+    /** Worker processes `npm start` runs; unset: one per core. `npm run dev` always runs one. */
+    APP_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+    /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are closed. */
+    APP_STOP_GRACE_MS: z.coerce.number().int().min(0).max(50_000).default(10_000),
 
-  // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
-  /**
-   * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
-   * each heartbeat also frees the claims of dead workers. A worker whose process died is dead as soon as
-   * PostgreSQL has ended that connection's backend, so its claims come back within about this long.
-   */
-  WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
-  /**
-   * A worker whose heartbeat is older than this is dead too (a hung process, a lost machine). A live
-   * worker that cannot confirm a heartbeat for half of it cuts its own attempts short first, so no
-   * message is ever sent twice at once.
-   */
-  WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
+    // Webhook signing secrets at rest (lib/webhooks/secret-box.ts, docs/decisions/webhooks.md).
+    /** Base64 of 32 random bytes (`openssl rand -base64 32`): the AES-256-GCM key secrets are encrypted under. */
+    WEBHOOK_SECRETS_KEY: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^\s*[A-Za-z0-9+/]{43}=?\s*$/, 'must be base64 of 32 random bytes, e.g. the output of `openssl rand -base64 32`')
+        .optional(),
+    ),
+    /** Earlier keys (comma-separated base64), still accepted for decrypting while start-up re-encrypts under the current one. */
+    WEBHOOK_SECRETS_OLD_KEYS: z
+      .string()
+      .regex(
+        /^\s*([A-Za-z0-9+/]{43}=?\s*(,\s*[A-Za-z0-9+/]{43}=?\s*)*)?$/,
+        'must be comma-separated base64 keys of 32 bytes each',
+      )
+      .optional(),
 
-  // Documents (lib/documents/render-pool.ts, docs/decisions/document-rendering.md): rendered on threads of their own.
-  /** Render threads per app process: the serving thread keeps a core of its own (two cores: one thread). */
-  DOCUMENT_RENDER_THREADS: z.coerce.number().int().min(1).max(32).default(1),
-  /** Renders that may wait for a thread, per process, beyond those running; more are answered 503 with Retry-After. */
-  DOCUMENT_RENDER_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
-  /** Renders one account may have running or waiting at once, per process; more are answered 429 with Retry-After. */
-  DOCUMENT_RENDERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(2),
-  /** A render thread's heap limit (its old generation); a render that needs more fails alone with 503, the thread is replaced. */
-  DOCUMENT_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4_096).default(192),
-  /** A render running longer is stopped (its thread replaced) and answered 503. */
-  DOCUMENT_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
-  /** A render thread idle this long is ended, and its memory with it; the next render starts one (~0.2 s). */
-  DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+    // Trust boundaries: client addresses, limits, headers (lib/http/client-address.ts, docs/decisions/rate-limiting.md).
+    /**
+     * The proxies whose X-Forwarded-For entries are believed: none (the default), a CIDR list such as
+     * `127.0.0.1/32,10.0.0.0/8`, or a hop count (`1`: the socket's peer is our one proxy).
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .superRefine((value, context) => {
+        try {
+          parseTrustedProxies(value);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+    /** Every request reaches users over HTTPS (TLS ends at a proxy): send Strict-Transport-Security always. */
+    HTTPS_ONLY: z.stringbool().default(false),
+    /** Failed sign-ins one address may make for one e-mail, and for all e-mails, per SIGN_IN_WINDOW_SECONDS. */
+    SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS: z.coerce.number().int().positive().default(5),
+    SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(30),
+    SIGN_IN_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60),
+    /** Failed sign-ins for one e-mail, from anywhere, per hour, after which every attempt on it is slowed (never refused). */
+    SIGN_IN_SLOWDOWN_AFTER: z.coerce.number().int().positive().default(10),
+    /** The longest that slowdown makes one attempt wait. */
+    SIGN_IN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3_000),
+    /** Sign-up attempts one address may make per hour (a taken e-mail or company counts). */
+    SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
 
-  // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
-  /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */
-  METRICS_PORT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(65_535).optional()),
-  /** The address METRICS_PORT listens on; unset: every interface (then firewall it, or set METRICS_TOKEN too). */
-  METRICS_BIND_ADDRESS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
-  /**
-   * GET /metrics requires `Authorization: Bearer <this>`: at /metrics on the app's port when METRICS_PORT is unset,
-   * and on METRICS_PORT too when both are set. Neither set: no metrics are served.
-   */
-  METRICS_TOKEN: z.preprocess((value) => (value === '' ? undefined : value), z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional()),
-}).refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
-  path: ['WEBHOOK_SECRETS_KEY'],
-  message:
-    'is required in production (base64 of 32 random bytes: `openssl rand -base64 32`); only `npm start` on the embedded database makes one itself, in .data/',
-}).refine((value) => value.NODE_ENV !== 'production' || value.SMTP_URL === undefined || value.APP_URL !== undefined, {
-  path: ['APP_URL'],
-  message: 'is required in production when SMTP_URL is set: the links in mail start with it (e.g. https://carrier.example.com)',
-}).refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
-  path: ['WEBHOOK_LEASE_MS'],
-  message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
-}).refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 4 * value.WEBHOOK_HEARTBEAT_MS, {
-  path: ['WEBHOOK_WORKER_STALE_MS'],
-  message: 'must be at least 4 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
-});
+    // E-mail (lib/mail, docs/decisions/mail.md): password resets and password-change notices.
+    /**
+     * The SMTP server mail goes through, e.g. `smtps://user:pass@smtp.example.com:465` or `smtp://127.0.0.1:2525`.
+     * Unset (the embedded default): nothing is sent; each message is logged, and kept for the outbox page when MAIL_OUTBOX is on.
+     */
+    SMTP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
+    /** The sender of every message: an address, or `Name <address>`. */
+    MAIL_FROM: z.string().trim().min(3).max(320).default('Carrier <no-reply@localhost>'),
+    /**
+     * The portal's public address, which every link in a mail starts with (never the request's Host header, which a
+     * client chooses). Unset: http://localhost:$PORT, for a laptop; required in production once SMTP_URL is set.
+     */
+    APP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+    /**
+     * The development outbox (/dev/outbox): unsent mail kept in the database and shown to anyone who can reach the page.
+     * Unset: on unless NODE_ENV is production. Never turn it on for a server others can reach.
+     */
+    MAIL_OUTBOX: z.preprocess(emptyIsUnset, z.enum(['on', 'off']).optional()),
+    /** How long a password-reset link works. */
+    PASSWORD_RESET_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(5)
+      .max(24 * 60)
+      .default(30),
+    /** How long the link that confirms a sign-up works (lib/accounts/sign-up.ts). */
+    SIGN_UP_LINK_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24)
+      .default(24),
+    /** Requests that send mail (sign-up, forgotten password, password changes), per client address and per e-mail, per hour; then 429. */
+    MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
+    MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
+    /** Invitations one account may send an hour, whoever sends them (lib/auth/mail-limiter.ts admitInvitation); then 429. */
+    INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
+
+    // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
+    /**
+     * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
+     * each heartbeat also frees the claims of dead workers. A worker whose process died is dead as soon as
+     * PostgreSQL has ended that connection's backend, so its claims come back within about this long.
+     */
+    WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+    /**
+     * A worker whose heartbeat is older than this is dead too (a hung process, a lost machine). A live
+     * worker that cannot confirm a heartbeat for half of it cuts its own attempts short first, so no
+     * message is ever sent twice at once.
+     */
+    WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
+
+    // Documents (lib/documents/render-pool.ts, docs/decisions/document-rendering.md): rendered on threads of their own.
+    /** Render threads per app process: the serving thread keeps a core of its own (two cores: one thread). */
+    DOCUMENT_RENDER_THREADS: z.coerce.number().int().min(1).max(32).default(1),
+    /** Renders that may wait for a thread, per process, beyond those running; more are answered 503 with Retry-After. */
+    DOCUMENT_RENDER_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),
+    /** Renders one account may have running or waiting at once, per process; more are answered 429 with Retry-After. */
+    DOCUMENT_RENDERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1_000).default(2),
+    /** A render thread's heap limit (its old generation); a render that needs more fails alone with 503, the thread is replaced. */
+    DOCUMENT_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4_096).default(192),
+    /** A render running longer is stopped (its thread replaced) and answered 503. */
+    DOCUMENT_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+    /** A render thread idle this long is ended, and its memory with it; the next render starts one (~0.2 s). */
+    DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+
+    // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
+    /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */
+    METRICS_PORT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.coerce.number().int().min(1).max(65_535).optional(),
+    ),
+    /** The address METRICS_PORT listens on; unset: every interface (then firewall it, or set METRICS_TOKEN too). */
+    METRICS_BIND_ADDRESS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+    /**
+     * GET /metrics requires `Authorization: Bearer <this>`: at /metrics on the app's port when METRICS_PORT is unset,
+     * and on METRICS_PORT too when both are set. Neither set: no metrics are served.
+     */
+    METRICS_TOKEN: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+    ),
+  })
+  .refine((value) => value.NODE_ENV !== 'production' || value.WEBHOOK_SECRETS_KEY !== undefined, {
+    path: ['WEBHOOK_SECRETS_KEY'],
+    message:
+      'is required in production (base64 of 32 random bytes: `openssl rand -base64 32`); only `npm start` on the embedded database makes one itself, in .data/',
+  })
+  .refine((value) => value.NODE_ENV !== 'production' || value.SMTP_URL === undefined || value.APP_URL !== undefined, {
+    path: ['APP_URL'],
+    message: 'is required in production when SMTP_URL is set: the links in mail start with it (e.g. https://carrier.example.com)',
+  })
+  .refine((value) => value.WEBHOOK_LEASE_MS >= value.WEBHOOK_TIMEOUT_MS + 400, {
+    path: ['WEBHOOK_LEASE_MS'],
+    message: 'must exceed WEBHOOK_TIMEOUT_MS (by 400 ms at least), or a slow attempt could be sent twice at once',
+  })
+  .refine((value) => value.WEBHOOK_WORKER_STALE_MS >= 4 * value.WEBHOOK_HEARTBEAT_MS, {
+    path: ['WEBHOOK_WORKER_STALE_MS'],
+    message: 'must be at least 4 × WEBHOOK_HEARTBEAT_MS, or a live worker would be taken for dead after one slow heartbeat',
+  });
 
 export type Env = z.infer<typeof ZEnv>;
 
@@ -210,7 +248,10 @@ const ZProcessSettings = z.object({
   /** The address the production server listens on; unset: every interface, as `next start` does. */
   BIND_ADDRESS: z.preprocess(unsetIfEmpty, z.string().optional()),
   /** `server` (the default): the production server (scripts/server.ts); `next`: plain `next start`. */
-  START_MODE: z.preprocess(unsetIfEmpty, z.enum(['server', 'next'], { error: 'must be "server" (the default) or "next"' }).default('server')),
+  START_MODE: z.preprocess(
+    unsetIfEmpty,
+    z.enum(['server', 'next'], { error: 'must be "server" (the default) or "next"' }).default('server'),
+  ),
   /** Secure cookies: unset, in production only; `false` for a portal served over plain http (the e2e suite). */
   COOKIE_SECURE: z.preprocess(unsetIfEmpty, z.stringbool().optional()),
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

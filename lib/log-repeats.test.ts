@@ -26,14 +26,24 @@ describe('logRepeated', () => {
     const { logger, lines } = fakeLogger();
     for (let i = 0; i < 500; i++) logRepeated(logger, 'error', 'database unavailable', refused, { requestId: `r${i}` });
     expect(lines).toEqual([
-      { level: 'error', fields: { requestId: 'r0', err: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' }, msg: 'database unavailable' },
+      {
+        level: 'error',
+        fields: { requestId: 'r0', err: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED' },
+        msg: 'database unavailable',
+      },
     ]);
     expect(JSON.stringify(lines)).not.toContain('at '); // no stack
     vi.advanceTimersByTime(10_000);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toEqual({
       level: 'error',
-      fields: { requestId: 'r0', err: 'connect ECONNREFUSED 127.0.0.1:5432', code: 'ECONNREFUSED', repeated: 499, intervalMs: 10_000 },
+      fields: {
+        requestId: 'r0',
+        err: 'connect ECONNREFUSED 127.0.0.1:5432',
+        code: 'ECONNREFUSED',
+        repeated: 499,
+        intervalMs: 10_000,
+      },
       msg: 'database unavailable (repeated 499 times in the last 10 s)',
     });
     // Still repeating: one line per interval.

@@ -10,7 +10,7 @@ const HOSTILE = [
   '\\x00 \\\\',
   '\ud800 lone surrogate',
   '%zz%',
-  'E\'\\047\'',
+  "E'\\047'",
   '-- comment',
   '/* open comment',
 ];

@@ -76,7 +76,9 @@ export class Sql<Row = Record<string, unknown>> {
 
 function isTemplate(strings: TemplateStringsArray): boolean {
   // A real template's strings are frozen and carry `raw`; an array built at run time (maybe from input) is not.
-  return Array.isArray(strings) && Object.isFrozen(strings) && Array.isArray(strings.raw) && strings.length === strings.raw.length;
+  return (
+    Array.isArray(strings) && Object.isFrozen(strings) && Array.isArray(strings.raw) && strings.length === strings.raw.length
+  );
 }
 
 /** Why `value` cannot be a parameter, or undefined when it can. (The message is built only for a refusal.) */

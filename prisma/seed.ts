@@ -17,9 +17,18 @@ export async function seedRateCards(databaseUrl: string): Promise<number> {
          VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
          ON CONFLICT (service) DO NOTHING`,
         [
-          card.service, card.carrier, card.active, card.locationKind, card.dimDivisor, card.weightStepLb, card.maxWeightLb,
-          JSON.stringify(card.zones), JSON.stringify(card.weightBreaks), JSON.stringify(card.surcharges),
-          JSON.stringify(card.deliveryDays), card.sortOrder,
+          card.service,
+          card.carrier,
+          card.active,
+          card.locationKind,
+          card.dimDivisor,
+          card.weightStepLb,
+          card.maxWeightLb,
+          JSON.stringify(card.zones),
+          JSON.stringify(card.weightBreaks),
+          JSON.stringify(card.surcharges),
+          JSON.stringify(card.deliveryDays),
+          card.sortOrder,
         ],
       );
       inserted += result.rowCount ?? 0;

@@ -135,7 +135,12 @@ export async function buildServer() {
   for (const output of Object.values(scriptImports.metafile.outputs)) {
     for (const imported of output.imports) if (imported.external) externals.add(imported.path);
   }
-  const info = { builtAt: new Date().toISOString(), entries: ENTRIES, inputs: [...new Set(inputs)].sort(), externals: [...externals].sort() };
+  const info = {
+    builtAt: new Date().toISOString(),
+    entries: ENTRIES,
+    inputs: [...new Set(inputs)].sort(),
+    externals: [...externals].sort(),
+  };
   writeFileSync(`${INFO}.${process.pid}.tmp`, `${JSON.stringify(info, null, 2)}\n`);
   renameSync(`${INFO}.${process.pid}.tmp`, INFO);
   return info;
@@ -147,6 +152,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   } else {
     const started = Date.now();
     const info = await buildServer();
-    console.error(`build-server: ${Object.keys(ENTRIES).length} entry points from ${info.inputs.length} sources into dist/ in ${Date.now() - started} ms`);
+    console.error(
+      `build-server: ${Object.keys(ENTRIES).length} entry points from ${info.inputs.length} sources into dist/ in ${Date.now() - started} ms`,
+    );
   }
 }

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm;
 
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -40,7 +41,11 @@ for (const file of files(path.join(root, 'lib'))) {
     let to = nodeOf(target);
     if (to && /^lib\/[^/]+$/.test(to) && !/\.(ts|tsx|mjs)$/.test(to)) {
       // '@/lib/env' → lib/env.ts when no folder of that name exists.
-      try { readdirSync(path.join(root, to)); } catch { to = `${to}.ts`; }
+      try {
+        readdirSync(path.join(root, to));
+      } catch {
+        to = `${to}.ts`;
+      }
     }
     if (!to || to === from) continue;
     if (!graph.has(from)) graph.set(from, new Map());
@@ -84,7 +89,8 @@ if (cycles.length === 0) {
   for (const component of cycles) {
     console.error(`check-folder-cycles: these folders import each other: ${component.join(', ')}`);
     for (const from of component) {
-      for (const [to, file] of graph.get(from) ?? []) if (component.includes(to)) console.error(`  ${from} → ${to} (e.g. ${file})`);
+      for (const [to, file] of graph.get(from) ?? [])
+        if (component.includes(to)) console.error(`  ${from} → ${to} (e.g. ${file})`);
     }
   }
   process.exit(1);

@@ -67,7 +67,6 @@ export async function dropDatabase(serverUrl, name) {
   await runSql(serverUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
 }
 
-
 /**
  * A start that cannot go on, in one line that says what to do. scripts/start.ts (and token.ts)
  * print its message alone, never a stack trace.
@@ -124,7 +123,9 @@ function postgresUser() {
     return ids();
   } catch {
     try {
-      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], { stdio: 'ignore' });
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], {
+        stdio: 'ignore',
+      });
       return ids();
     } catch {
       throw new StartError(
@@ -256,7 +257,14 @@ async function initialise(binDir, dataDir, user, logFile) {
   try {
     const result = spawnSync(
       path.join(binDir, 'initdb'),
-      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'],
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+      ],
       { ...(user ?? {}), encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
     );
     if (result.status !== 0) {
@@ -284,7 +292,8 @@ async function initialise(binDir, dataDir, user, logFile) {
  */
 function watchPostmaster(pid) {
   if (process.platform === 'win32' || !pid) return () => {};
-  const script = 'read -r _; if [ -r "/proc/$1/comm" ] && [ "$(cat "/proc/$1/comm")" != postgres ]; then exit 0; fi; kill -INT "$1" 2>/dev/null; exit 0';
+  const script =
+    'read -r _; if [ -r "/proc/$1/comm" ] && [ "$(cat "/proc/$1/comm")" != postgres ]; then exit 0; fi; kill -INT "$1" 2>/dev/null; exit 0';
   const watchdog = spawn('/bin/sh', ['-c', script, 'carrier-postgres-watchdog', String(pid)], {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
@@ -325,7 +334,13 @@ async function startPostmaster(binDir, dataDir, port, user, logFile) {
     if (exited || Date.now() > deadline) {
       if (!exited) child.kill('SIGKILL');
       const tail = logTail(logFile);
-      const reason = tail.split('\n').reverse().find((line) => /FATAL|ERROR|error/.test(line)) ?? tail.split('\n').pop() ?? 'no output';
+      const reason =
+        tail
+          .split('\n')
+          .reverse()
+          .find((line) => /FATAL|ERROR|error/.test(line)) ??
+        tail.split('\n').pop() ??
+        'no output';
       throw new StartError(`embedded PostgreSQL did not start on port ${port}: ${reason.trim()} (log: ${logFile})`);
     }
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000 });
@@ -360,7 +375,9 @@ export async function removeEmbeddedDatabase(dataDir) {
   const projectDir = path.resolve(ROOT, dataDir);
   const placed = readMemory(`${projectDir}.json`).dataDir;
   await Promise.all(
-    [projectDir, placed, `${projectDir}.json`, `${projectDir}.log`].filter(Boolean).map((file) => rm(file, { recursive: true, force: true })),
+    [projectDir, placed, `${projectDir}.json`, `${projectDir}.log`]
+      .filter(Boolean)
+      .map((file) => rm(file, { recursive: true, force: true })),
   );
 }
 
@@ -426,14 +443,18 @@ export async function ensureDatabase({ dataDir = '.data/postgres', port, default
             `embedded PostgreSQL: OS user \`postgres\` can reach neither ${path.dirname(projectDir)} nor ${HOME()}; set EMBEDDED_PG_HOME to a directory it can reach, or set DATABASE_URL`,
           );
         }
-        console.warn(`embedded PostgreSQL: user postgres cannot reach ${projectDir}; its data lives in ${dir} (remembered in ${shown(memoryFile)})`);
+        console.warn(
+          `embedded PostgreSQL: user postgres cannot reach ${projectDir}; its data lives in ${dir} (remembered in ${shown(memoryFile)})`,
+        );
       }
     }
     if (!existsSync(path.join(dir, 'PG_VERSION'))) await initialise(binDir, dir, user, logFile);
     if (await portTaken(port)) {
       const taken = port;
       port = await freePort();
-      console.warn(`embedded PostgreSQL: port ${taken} is taken by another program; using ${port} (remembered in ${shown(memoryFile)})`);
+      console.warn(
+        `embedded PostgreSQL: port ${taken} is taken by another program; using ${port} (remembered in ${shown(memoryFile)})`,
+      );
     }
     const child = await startPostmaster(binDir, dir, port, user, logFile);
     pid = child.pid;

@@ -9,7 +9,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { buildServer, serverBuildStale } from './build-server.mjs';
 
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'tailwind.config.ts', 'package-lock.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'tailwind.config.ts',
+  'package-lock.json',
+];
 
 function newest(entry) {
   if (!existsSync(entry)) return 0;
@@ -25,7 +35,10 @@ if (!process.argv.includes('--server')) {
     console.error('ensure-build: .next is up to date');
   } else {
     console.error('ensure-build: building (sources changed since the last build)');
-    const result = spawnSync('npx', ['--no-install', 'next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    const result = spawnSync('npx', ['--no-install', 'next', 'build'], {
+      stdio: 'inherit',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
     if (result.status !== 0) process.exit(result.status ?? 1);
   }
 }

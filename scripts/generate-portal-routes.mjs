@@ -16,13 +16,15 @@ export function portalApiRoutes(root = path.join(ROOT, 'app/portal-api')) {
   const walk = (dir, segments) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith('[...') && !entry.name.startsWith('[[...')) walk(path.join(dir, entry.name), [...segments, entry.name]);
+        if (!entry.name.startsWith('[...') && !entry.name.startsWith('[[...'))
+          walk(path.join(dir, entry.name), [...segments, entry.name]);
       } else if (entry.name === 'route.ts') {
         const source = readFileSync(path.join(dir, entry.name), 'utf8');
         const methods = new Set();
         for (const match of source.matchAll(METHOD_EXPORT)) {
           if (match[1]) methods.add(match[1]);
-          for (const name of (match[2] ?? '').split(',').map((s) => s.trim())) if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(name)) methods.add(name);
+          for (const name of (match[2] ?? '').split(',').map((s) => s.trim()))
+            if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(name)) methods.add(name);
         }
         if (methods.size === 0) throw new Error(`no exported HTTP method found in ${path.join(dir, entry.name)}`);
         const pattern = segments

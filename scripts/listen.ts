@@ -1,4 +1,4 @@
-// npm run listen -- --forward-to http://localhost:4000/hook  
+// npm run listen -- --forward-to http://localhost:4000/hook
 //
 // Develop a webhook receiver on a laptop without exposing it: polls the events API (GET /events) with an API
 // token and forwards each new event to a local URL, signed with the endpoint's secret and the Standard Webhooks

@@ -170,9 +170,7 @@ async function main([command, name]) {
   if (command === 'deploy') {
     const applied = await migrateDeploy(url);
     const where = `${new URL(url).host}${new URL(url).pathname}`;
-    console.log(
-      applied.length ? `applied to ${where}: ${applied.join(', ')}` : `${where} is up to date`,
-    );
+    console.log(applied.length ? `applied to ${where}: ${applied.join(', ')}` : `${where} is up to date`);
   } else if (command === 'diff' && name) {
     const dir = await migrateDiff(url, name);
     console.log(dir ? `wrote ${path.relative(ROOT, dir)}/migration.sql` : 'no changes');

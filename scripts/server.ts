@@ -61,7 +61,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
 
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
-  const [{ answerClientError, answerOddTarget, discardRest, nodeClient, sendServerFailure }, { createApiApp }, { isApiPath }, { splitTarget }, { log }, { env }] = await Promise.all([
+  const [
+    { answerClientError, answerOddTarget, discardRest, nodeClient, sendServerFailure },
+    { createApiApp },
+    { isApiPath },
+    { splitTarget },
+    { log },
+    { env },
+  ] = await Promise.all([
     import('@/lib/http/node-adapter'),
     import('@/lib/http/api-app'),
     import('@/lib/http/routes'),
@@ -86,7 +93,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Dev mode's hot reload talks over a WebSocket upgrade.
   const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
 
-
   // /healthz, /readyz, /metrics, and every request counted by route template (lib/ops/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
     import('@/lib/ops/server-probes'),
@@ -102,7 +108,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     config,
     nextDir: path.join(ROOT, '.next'),
     migrationsDir: path.join(ROOT, 'prisma', 'migrations'),
-    worker: () => (config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 })),
+    worker: () =>
+      config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 }),
   });
 
   // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
@@ -129,7 +136,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.on('clientError', answerClientError);
   if (upgradeHandler) {
     const upgrade = upgradeHandler;
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head).catch(() => socket.destroy()));
+    server.on(
+      'upgrade',
+      (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head).catch(() => socket.destroy()),
+    );
   }
   // A client has 10 s to send its headers and 60 s for the whole request (a 5 MB body on a slow
   // link); idle keep-alive connections stay open longer than a typical load balancer's 60 s so
@@ -160,7 +170,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
       deadline.unref();
       // Attempts in flight end within WEBHOOK_TIMEOUT_MS; nothing new is claimed.
-      await Promise.all([closed, worker?.stop().catch((error: unknown) => log.error({ err: error }, 'webhook worker failed to stop'))]);
+      await Promise.all([
+        closed,
+        worker?.stop().catch((error: unknown) => log.error({ err: error }, 'webhook worker failed to stop')),
+      ]);
       clearInterval(idle);
       clearTimeout(deadline);
       await api.close().catch(() => undefined);
@@ -168,13 +181,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       await probes.close();
       // Mail the requests sent in the background (a sign-up's link), before the database it may be kept in closes.
       const { drainMail } = await import('@/lib/mail/send-mail');
-      await drainMail(MAIL_STOP_WAIT_MS).catch((error: unknown) => log.warn({ err: error }, 'mail: could not wait for the last messages'));
+      await drainMail(MAIL_STOP_WAIT_MS).catch((error: unknown) =>
+        log.warn({ err: error }, 'mail: could not wait for the last messages'),
+      );
       // The request log's last lines (lib/request-log/writer.ts), then its connection.
       const { closeRequestLog } = await import('@/lib/request-log/writer');
       await closeRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));
       const { db, pgPool } = await import('@/lib/db');
       await db.$disconnect().catch(() => undefined);
-      await pgPool().end().catch(() => undefined);
+      await pgPool()
+        .end()
+        .catch(() => undefined);
       const { closeIndexOrderPool } = await import('@/lib/index-order');
       await closeIndexOrderPool();
     })();

@@ -9,7 +9,12 @@ if (!file) {
   process.exit(2);
 }
 const results = JSON.parse(readFileSync(file, 'utf8'));
-const files = results.testResults.map((r) => ({ name: r.name.replace(`${process.cwd()}/`, ''), ms: r.endTime - r.startTime, tests: r.assertionResults.length }));
+const files = results.testResults.map((r) => ({
+  name: r.name.replace(`${process.cwd()}/`, ''),
+  ms: r.endTime - r.startTime,
+  tests: r.assertionResults.length,
+}));
 files.sort((a, b) => b.ms - a.ms);
 console.log(`\n=== the ${Math.min(Number(count), files.length)} slowest of ${files.length} test files (Vitest)`);
-for (const f of files.slice(0, Number(count))) console.log(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.name} (${f.tests} tests)`);
+for (const f of files.slice(0, Number(count)))
+  console.log(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.name} (${f.tests} tests)`);

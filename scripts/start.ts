@@ -112,7 +112,9 @@ function runNext(): void {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
   // `npm start`'s V8 flags (the heap bound among them), not its module hooks: `next start` runs under
   // the same memory budget as the production server's workers.
-  const v8Flags = process.execArgv.filter((arg) => /^--(max-old-space-size|max-semi-space-size|no-allocation-site-pretenuring)\b/.test(arg));
+  const v8Flags = process.execArgv.filter((arg) =>
+    /^--(max-old-space-size|max-semi-space-size|no-allocation-site-pretenuring)\b/.test(arg),
+  );
   // The production server's keep-alive (65 s, scripts/server.ts) here too: with Node's default 5 s a client that
   // reuses a connection idle for about that long races the server's close and gets "other side closed".
   const command = dev ? ['dev'] : ['start', '--keepAliveTimeout', '65000'];

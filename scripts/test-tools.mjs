@@ -49,7 +49,9 @@ export function findChromium(env = process.env) {
   if (env.CHROMIUM_PATH) {
     return executable(env.CHROMIUM_PATH)
       ? { path: env.CHROMIUM_PATH, source: 'CHROMIUM_PATH' }
-      : { error: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable; unset it, or run \`npx playwright install chromium\`` };
+      : {
+          error: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable; unset it, or run \`npx playwright install chromium\``,
+        };
   }
   const own = playwrightChromium();
   if (own) return { path: own, source: 'playwright' };
@@ -72,11 +74,14 @@ export function findPostgres() {
   }
   for (const tool of ['postgres', 'initdb']) {
     const file = path.join(binDir, tool);
-    if (!executable(file)) return { error: `npm test needs ${file}, which is missing or not executable: run \`npm install\` again` };
+    if (!executable(file))
+      return { error: `npm test needs ${file}, which is missing or not executable: run \`npm install\` again` };
     const run = spawnSync(file, ['--version'], { encoding: 'utf8' });
     if (run.status !== 0) {
       const why = (run.error?.message ?? run.stderr ?? '').trim().split('\n')[0];
-      return { error: `npm test needs ${file}, which does not run here (${why}): run \`npm install\` again, or install the libraries it names` };
+      return {
+        error: `npm test needs ${file}, which does not run here (${why}): run \`npm install\` again, or install the libraries it names`,
+      };
     }
   }
   return { binDir };
@@ -87,5 +92,6 @@ if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === imp
   const problems = [findChromium(), findPostgres()].map((found) => found.error).filter(Boolean);
   for (const line of problems) console.error(line);
   if (problems.length > 0) process.exit(1);
-  if (process.env.LOG_LEVEL === 'debug') console.error(`test-tools: Chromium ${findChromium().path}, PostgreSQL ${findPostgres().binDir}`);
+  if (process.env.LOG_LEVEL === 'debug')
+    console.error(`test-tools: Chromium ${findChromium().path}, PostgreSQL ${findPostgres().binDir}`);
 }

@@ -50,12 +50,15 @@ export interface CarrierClientOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A fetch that tries again on 429/503 and network errors: Retry-After when given, else 0.5 s, 1 s, 2 s… with jitter. */
-function retryingFetch(options: Required<Pick<CarrierClientOptions, 'maxRetries' | 'maxDelayMs'>> & { fetch: typeof fetch }): typeof fetch {
+function retryingFetch(
+  options: Required<Pick<CarrierClientOptions, 'maxRetries' | 'maxDelayMs'>> & { fetch: typeof fetch },
+): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     // Every POST gets an Idempotency-Key (unless the caller set one), the same on each attempt: a retry after a network
     // error cannot make a second webhook endpoint, whatever the first attempt did.
-    if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', crypto.randomUUID());
+    if (request.method === 'POST' && !request.headers.has('idempotency-key'))
+      request.headers.set('idempotency-key', crypto.randomUUID());
     for (let attempt = 0; ; attempt += 1) {
       const backoff = Math.min(options.maxDelayMs, 500 * 2 ** attempt * (0.8 + Math.random() * 0.4));
       let response: Response;
@@ -80,7 +83,11 @@ async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   try {
     result = await call;
   } catch (error) {
-    throw new CarrierApiError(0, { code: 'network_error' as Envelope['code'], message: `the request could not be sent: ${(error as Error).message}` }, null);
+    throw new CarrierApiError(
+      0,
+      { code: 'network_error' as Envelope['code'], message: `the request could not be sent: ${(error as Error).message}` },
+      null,
+    );
   }
   const { data, error, response } = result;
   const requestId = response.headers.get('x-request-id');
@@ -89,7 +96,11 @@ async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   throw new CarrierApiError(response.status, envelope, requestId);
 }
 
-type Body<P extends keyof paths, M extends 'post' | 'patch'> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type Body<P extends keyof paths, M extends 'post' | 'patch'> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
 type Query<P extends keyof paths> = paths[P]['get'] extends { parameters: { query?: infer Q } } ? Q : never;
 
 export interface CarrierClient {
@@ -110,14 +121,19 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
   const raw = createClient<paths>({
     baseUrl: `${origin}${environment === 'test' ? '/version-test/api/1.1' : '/api/1.1'}`,
     headers: { authorization: `Token ${options.token}` },
-    fetch: retryingFetch({ maxRetries: options.maxRetries ?? 3, maxDelayMs: options.maxDelayMs ?? 30_000, fetch: options.fetch ?? globalThis.fetch }),
+    fetch: retryingFetch({
+      maxRetries: options.maxRetries ?? 3,
+      maxDelayMs: options.maxDelayMs ?? 30_000,
+      fetch: options.fetch ?? globalThis.fetch,
+    }),
   });
   return {
     raw,
     quoteRates: (body) => unwrap(raw.POST('/wf/rate', { body })),
     createContainerManifest: (body) => unwrap(raw.POST('/wf/manifest', { body })),
     createPackageManifest: (body) => unwrap(raw.POST('/wf/package', { body })),
-    getPackage: (trackingNumber) => unwrap(raw.GET('/packages/{TrackingNumber}', { params: { path: { TrackingNumber: trackingNumber } } })),
+    getPackage: (trackingNumber) =>
+      unwrap(raw.GET('/packages/{TrackingNumber}', { params: { path: { TrackingNumber: trackingNumber } } })),
     getManifest: (manifestId) => unwrap(raw.GET('/manifests/{id}', { params: { path: { id: manifestId } } })),
     listEvents: (query) => unwrap(raw.GET('/events', { params: { query } })),
     getEvent: (id) => unwrap(raw.GET('/events/{id}', { params: { path: { id } } })),
@@ -129,9 +145,15 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
  * endpoint's whsec_… secret and returns its parsed body; throws when the signature or timestamp does not hold.
  * Pass the body exactly as received, before any JSON parsing.
  */
-export function verifyWebhook<T = unknown>(secret: string, body: string, headers: Record<string, string | string[] | undefined> | Headers): T {
+export function verifyWebhook<T = unknown>(
+  secret: string,
+  body: string,
+  headers: Record<string, string | string[] | undefined> | Headers,
+): T {
   const flat: Record<string, string> = {};
   if (headers instanceof Headers) headers.forEach((value, name) => (flat[name] = value));
-  else for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  else
+    for (const [name, value] of Object.entries(headers))
+      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return new Webhook(secret).verify(body, flat) as T;
 }

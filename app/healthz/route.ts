@@ -4,8 +4,16 @@ import { randomUUID } from 'node:crypto';
 export const dynamic = 'force-dynamic';
 
 export function GET() {
-  return Response.json({ status: 'ok' }, { headers: { 'cache-control': 'no-store', 'x-request-id': `req_${randomUUID().replaceAll('-', '')}` } });
+  return Response.json(
+    { status: 'ok' },
+    { headers: { 'cache-control': 'no-store', 'x-request-id': `req_${randomUUID().replaceAll('-', '')}` } },
+  );
 }
 
 // Any other method: the probes' 405 envelope (lib/ops/probe-method.ts), as the production server answers.
-export { probeMethodNotAllowed as POST, probeMethodNotAllowed as PUT, probeMethodNotAllowed as PATCH, probeMethodNotAllowed as DELETE } from '@/lib/ops/probe-method';
+export {
+  probeMethodNotAllowed as POST,
+  probeMethodNotAllowed as PUT,
+  probeMethodNotAllowed as PATCH,
+  probeMethodNotAllowed as DELETE,
+} from '@/lib/ops/probe-method';

@@ -5,4 +5,9 @@ import { metricsNotServed, probeMethodNotAllowed } from '@/lib/ops/probe-method'
 export const dynamic = 'force-dynamic';
 
 export const GET = metricsNotServed;
-export { probeMethodNotAllowed as POST, probeMethodNotAllowed as PUT, probeMethodNotAllowed as PATCH, probeMethodNotAllowed as DELETE };
+export {
+  probeMethodNotAllowed as POST,
+  probeMethodNotAllowed as PUT,
+  probeMethodNotAllowed as PATCH,
+  probeMethodNotAllowed as DELETE,
+};

@@ -19,4 +19,9 @@ export async function GET() {
 }
 
 // Any other method: the probes' 405 envelope (lib/ops/probe-method.ts), as the production server answers.
-export { probeMethodNotAllowed as POST, probeMethodNotAllowed as PUT, probeMethodNotAllowed as PATCH, probeMethodNotAllowed as DELETE } from '@/lib/ops/probe-method';
+export {
+  probeMethodNotAllowed as POST,
+  probeMethodNotAllowed as PUT,
+  probeMethodNotAllowed as PATCH,
+  probeMethodNotAllowed as DELETE,
+} from '@/lib/ops/probe-method';

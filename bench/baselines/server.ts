@@ -84,8 +84,17 @@ async function createPackage(text: string): Promise<unknown> {
       name: 'insert_package',
       text: INSERT_PACKAGE,
       values: [
-        accountId, manifestId, pkg.TrackingNumber, new Date(String(pkg.ManifestDate)), pkg.ServiceName, pkg.FinalMileCarrier,
-        pkg.ToPostalCode, JSON.stringify(pkg), hash, id('evt_'), 'package.sorting',
+        accountId,
+        manifestId,
+        pkg.TrackingNumber,
+        new Date(String(pkg.ManifestDate)),
+        pkg.ServiceName,
+        pkg.FinalMileCarrier,
+        pkg.ToPostalCode,
+        JSON.stringify(pkg),
+        hash,
+        id('evt_'),
+        'package.sorting',
         JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] }),
       ],
     });
@@ -111,7 +120,12 @@ async function createPackage(text: string): Promise<unknown> {
       );
       manifestId =
         created.rows[0]?.id ??
-        (await client.query<{ id: string }>(`SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`, [accountId, day])).rows[0].id;
+        (
+          await client.query<{ id: string }>(
+            `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+            [accountId, day],
+          )
+        ).rows[0].id;
       await insert(client, manifestId);
       await client.query('COMMIT');
     } catch (error) {
@@ -140,14 +154,31 @@ async function createManifest(text: string): Promise<unknown> {
       `INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, service_name, from_company, awb,
                                         shipment_description, package_count, header, request_hash)
        VALUES ($1, $2::uuid, 'test', $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11)`,
-      [manifestId, accountId, header.ContainerID, new Date(String(header.ManifestDate)), header.ServiceName, header.FromCompany,
-        header.AWB ?? null, header.ShipmentDescription, details.length, JSON.stringify(header), createHash('sha256').update(text).digest('hex')],
+      [
+        manifestId,
+        accountId,
+        header.ContainerID,
+        new Date(String(header.ManifestDate)),
+        header.ServiceName,
+        header.FromCompany,
+        header.AWB ?? null,
+        header.ShipmentDescription,
+        details.length,
+        JSON.stringify(header),
+        createHash('sha256').update(text).digest('hex'),
+      ],
     );
     await client.query(
       `INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
        SELECT $1, $2::uuid, 'test', p.position, p.tracking_number, p.detail
        FROM unnest($3::int[], $4::text[], $5::jsonb[]) AS p(position, tracking_number, detail)`,
-      [manifestId, accountId, details.map((_, i) => i), details.map((d) => (d.TrackingNumber as string) ?? null), details.map((d) => JSON.stringify(d))],
+      [
+        manifestId,
+        accountId,
+        details.map((_, i) => i),
+        details.map((d) => (d.TrackingNumber as string) ?? null),
+        details.map((d) => JSON.stringify(d)),
+      ],
     );
     await client.query('COMMIT');
     return { IsSuccess: 'true', ManifestID: manifestId, PackageCount: details.length };

@@ -2,7 +2,16 @@
 // covers only the server. Resident memory is sampled from /proc (Linux).
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { childPids, freePort, NODE_HOOKS, spawnProcess, startApp, startFlags, waitForHttp, type Spawned } from '../../e2e/api/support/spawn';
+import {
+  childPids,
+  freePort,
+  NODE_HOOKS,
+  spawnProcess,
+  startApp,
+  startFlags,
+  waitForHttp,
+  type Spawned,
+} from '../../e2e/api/support/spawn';
 
 // One spawn-and-wait helper for tests and benchmarks: e2e/api/support/spawn.ts.
 export { freePort, NODE_HOOKS, startFlags };
@@ -42,7 +51,12 @@ export async function startProcess(options: {
   readyMethod?: string;
 }): Promise<ServerProcess> {
   // Logs go nowhere (but are still produced: their cost is part of what is measured).
-  const proc = spawnProcess({ name: options.name, args: options.args, env: { ...options.env, PORT: String(options.port) }, output: 'stderr' });
+  const proc = spawnProcess({
+    name: options.name,
+    args: options.args,
+    env: { ...options.env, PORT: String(options.port) },
+    output: 'stderr',
+  });
   const url = `http://127.0.0.1:${options.port}`;
   await waitForHttp(proc, url + options.readyPath, { method: options.readyMethod });
   return asServer(proc, url, proc.pid);
@@ -52,8 +66,19 @@ export async function startProcess(options: {
  * The app as `npm start` runs it (the supervisor, with one worker unless `env` says otherwise).
  * Its `pid` is the first worker's: that process serves, and its memory is what is measured.
  */
-export async function startAppProcess(options: { name: string; env: NodeJS.ProcessEnv; nodeArgs?: string[]; readyPath: string }): Promise<ServerProcess> {
-  const app = await startApp({ name: options.name, env: { APP_WORKERS: '1', ...options.env }, nodeArgs: options.nodeArgs, readyPath: options.readyPath, output: 'stderr' });
+export async function startAppProcess(options: {
+  name: string;
+  env: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+  readyPath: string;
+}): Promise<ServerProcess> {
+  const app = await startApp({
+    name: options.name,
+    env: { APP_WORKERS: '1', ...options.env },
+    nodeArgs: options.nodeArgs,
+    readyPath: options.readyPath,
+    output: 'stderr',
+  });
   return asServer(app, app.baseUrl, childPids(app.pid)[0] ?? app.pid);
 }
 
@@ -102,7 +127,9 @@ export function loadConditions(): string {
 }
 
 function navigatorCores(): number {
-  return readFileSync('/proc/cpuinfo', 'utf8').split('\n').filter((line) => line.startsWith('processor')).length;
+  return readFileSync('/proc/cpuinfo', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('processor')).length;
 }
 
 /** CPU seconds each process named postgres on this machine (the bench's database server) has used so far, by pid. */

@@ -18,7 +18,9 @@ export function wrkBinary(): string | undefined {
 /** A Lua string literal: every byte outside printable ASCII (and quote, backslash) as a three-digit decimal escape (`\034`: Lua reads up to three digits, so a shorter one would swallow a digit after it). */
 function luaString(text: string): string {
   let out = '"';
-  for (const byte of Buffer.from(text, 'utf8')) out += byte >= 32 && byte < 127 && byte !== 34 && byte !== 92 ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`;
+  for (const byte of Buffer.from(text, 'utf8'))
+    out +=
+      byte >= 32 && byte < 127 && byte !== 34 && byte !== 92 ? String.fromCharCode(byte) : `\\${String(byte).padStart(3, '0')}`;
   return `${out}"`;
 }
 
@@ -61,9 +63,21 @@ export async function runWrk(options: LoadOptions, bin: string): Promise<WrkResu
     );
     // One thread (the point is to leave the cores to the server); the shell reports its children's CPU time
     // (cutime, cstime of /proc/self/stat) once wrk has exited and been waited for.
-    const args = ['-t1', `-c${options.connections}`, `-d${options.durationSeconds}s`, '--timeout', '30s', '--latency', '-s', script, options.url + options.path];
+    const args = [
+      '-t1',
+      `-c${options.connections}`,
+      `-d${options.durationSeconds}s`,
+      '--timeout',
+      '30s',
+      '--latency',
+      '-s',
+      script,
+      options.url + options.path,
+    ];
     const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn('sh', ['-c', '"$0" "$@" && echo "CHILD_CPU_TICKS $(cut -d" " -f16,17 /proc/$$/stat)"', bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('sh', ['-c', '"$0" "$@" && echo "CHILD_CPU_TICKS $(cut -d" " -f16,17 /proc/$$/stat)"', bin, ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -42,8 +42,8 @@ export function VerifySignUpForm(props: { token: string; email: string; company:
     <Card>
       <h1 className="mb-2 text-xl font-semibold">Create your account</h1>
       <p className="mb-4 text-sm text-slate-700">
-        Your e-mail <strong className="break-all">{props.email}</strong> is confirmed. Create the account and you will be
-        its owner: you can invite colleagues once you are in.
+        Your e-mail <strong className="break-all">{props.email}</strong> is confirmed. Create the account and you will be its
+        owner: you can invite colleagues once you are in.
       </p>
       <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
         {formError ? (
@@ -59,8 +59,8 @@ export function VerifySignUpForm(props: { token: string; email: string; company:
         {askCompany ? (
           <>
             <Alert tone="warning">
-              Another account took the company name “{props.company}” after you signed up. Choose another name: your link
-              still works.
+              Another account took the company name “{props.company}” after you signed up. Choose another name: your link still
+              works.
             </Alert>
             <Field label="Company name" error={errors.company?.message} required>
               <Input autoComplete="organization" {...form.register('company')} />

@@ -42,7 +42,11 @@ function detailsText(event: TAuditEvent): string {
 export function AuditListView() {
   const filters = useUrlFilters(AUDIT_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { list, ...pages } = useKeysetList<TAuditEventList, (typeof AUDIT_FILTERS)[number]>(filters, { key: 'audit', path: '/portal-api/audit', pageSize: PAGE_SIZE });
+  const { list, ...pages } = useKeysetList<TAuditEventList, (typeof AUDIT_FILTERS)[number]>(filters, {
+    key: 'audit',
+    path: '/portal-api/audit',
+    pageSize: PAGE_SIZE,
+  });
   const { cursor, firstPage } = pages;
   const exportHref = useExportHref(filters, '/portal-api/audit/export');
   const data = list.data;
@@ -72,7 +76,14 @@ export function AuditListView() {
           </Select>
         </Field>
         <Field label="Actor e-mail">
-          <Input type="search" maxLength={254} {...bind('actor')} placeholder="name@example.com" autoComplete="off" spellCheck={false} />
+          <Input
+            type="search"
+            maxLength={254}
+            {...bind('actor')}
+            placeholder="name@example.com"
+            autoComplete="off"
+            spellCheck={false}
+          />
         </Field>
         <Field label="From">
           <Input type="date" min="2000-01-01" max="2099-12-31" {...bind('from')} />
@@ -85,7 +96,11 @@ export function AuditListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading the audit log…" rows={6} />
       ) : list.isError ? (
-        <ErrorState title="Could not load the audit log" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
+        <ErrorState
+          title="Could not load the audit log"
+          error={list.error}
+          onRetry={cursor ? firstPage : () => void list.refetch()}
+        />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
           <NothingMatches noun="events" paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
@@ -110,7 +125,11 @@ export function AuditListView() {
             </>
           }
           footer={
-            <KeysetPager summary={`${data.data.length} event${data.data.length === 1 ? '' : 's'} on this page · newest first · kept a year`} page={data} pages={pages} />
+            <KeysetPager
+              summary={`${data.data.length} event${data.data.length === 1 ? '' : 's'} on this page · newest first · kept a year`}
+              page={data}
+              pages={pages}
+            />
           }
         >
           {data.data.map((event) => (
@@ -154,7 +173,9 @@ export function AuditListView() {
                 </div>
               </Td>
               <Td data-label="Details" className="whitespace-normal">
-                <div className="min-w-[10rem] max-w-xs whitespace-normal break-words text-right text-sm text-slate-700 sm:text-left">{detailsText(event) || '—'}</div>
+                <div className="min-w-[10rem] max-w-xs whitespace-normal break-words text-right text-sm text-slate-700 sm:text-left">
+                  {detailsText(event) || '—'}
+                </div>
               </Td>
             </Tr>
           ))}

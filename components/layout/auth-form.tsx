@@ -106,7 +106,12 @@ export function SignUpForm() {
         <Field label="Company name" error={errors.company?.message} required>
           <Input autoComplete="organization" {...form.register('company')} />
         </Field>
-        <Field label="E-mail" error={errors.email?.message} hint="We send a link to it: the account is made when you open it." required>
+        <Field
+          label="E-mail"
+          error={errors.email?.message}
+          hint="We send a link to it: the account is made when you open it."
+          required
+        >
           <Input type="email" autoComplete="email" {...form.register('email')} />
         </Field>
         <Field label="Password" error={errors.password?.message} hint="At least 10 characters." required>
@@ -135,7 +140,11 @@ function SignInInstead() {
 /** "Check your inbox": the sign-up's one answer; sending again posts the same sign-up (the newest link wins). */
 function CheckInbox({ sent, onChangeEmail }: { sent: { message: string; values: TSignUpRequest }; onChangeEmail: () => void }) {
   const [message, setMessage] = useState(sent.message);
-  const [again, setAgain] = useState<{ busy: boolean; error: string | null; count: number }>({ busy: false, error: null, count: 0 });
+  const [again, setAgain] = useState<{ busy: boolean; error: string | null; count: number }>({
+    busy: false,
+    error: null,
+    count: 0,
+  });
 
   const sendAgain = async () => {
     setAgain((a) => ({ ...a, busy: true, error: null }));
@@ -156,8 +165,8 @@ function CheckInbox({ sent, onChangeEmail }: { sent: { message: string; values: 
           <Alert tone="success">{message}</Alert>
         </FocusOnMount>
         <p className="text-sm text-slate-700">
-          We sent it to <strong className="break-all">{sent.values.email}</strong>. The link works once; until you open
-          it, no account exists.
+          We sent it to <strong className="break-all">{sent.values.email}</strong>. The link works once; until you open it, no
+          account exists.
         </p>
         <p className="text-sm text-slate-700">
           No mail after a few minutes? Check the spam folder, or send it again: the newest link replaces the older ones.

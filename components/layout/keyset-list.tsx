@@ -17,7 +17,10 @@ interface KeysetPage {
 type Filters<K extends string> = ReturnType<typeof useUrlFilters<K>>;
 
 /** The page `path` answers for the URL's filters and cursor, `pageSize` rows at most; and the paging around it. */
-export function useKeysetList<T extends KeysetPage, K extends string>(filters: Filters<K>, options: { key: string; path: string; pageSize: number }) {
+export function useKeysetList<T extends KeysetPage, K extends string>(
+  filters: Filters<K>,
+  options: { key: string; path: string; pageSize: number },
+) {
   const portal = usePortalEnvironment();
   const pages = useKeysetPages(filters);
   const query = filters.query();

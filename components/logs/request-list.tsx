@@ -33,7 +33,11 @@ export function StatusCode({ status }: { status: number }) {
 export function RequestListView() {
   const filters = useUrlFilters(REQUEST_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { list, ...pages } = useKeysetList<TRequestLogList, (typeof REQUEST_FILTERS)[number]>(filters, { key: 'requests', path: '/portal-api/requests', pageSize: PAGE_SIZE });
+  const { list, ...pages } = useKeysetList<TRequestLogList, (typeof REQUEST_FILTERS)[number]>(filters, {
+    key: 'requests',
+    path: '/portal-api/requests',
+    pageSize: PAGE_SIZE,
+  });
   const { cursor, firstPage } = pages;
 
   const data = list.data;
@@ -68,10 +72,24 @@ export function RequestListView() {
           </Select>
         </Field>
         <Field label="Path starts with">
-          <Input maxLength={200} {...bind('path')} placeholder="/wf/package" autoComplete="off" spellCheck={false} className="font-mono" />
+          <Input
+            maxLength={200}
+            {...bind('path')}
+            placeholder="/wf/package"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+          />
         </Field>
         <Field label="Request ID" className="sm:col-span-2">
-          <Input maxLength={128} {...bind('request_id')} placeholder="req_…" autoComplete="off" spellCheck={false} className="font-mono" />
+          <Input
+            maxLength={128}
+            {...bind('request_id')}
+            placeholder="req_…"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+          />
         </Field>
         <Field label="From">
           <Input type="date" min="2000-01-01" max="2099-12-31" {...bind('from')} />
@@ -84,10 +102,14 @@ export function RequestListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading requests…" rows={6} />
       ) : list.isError ? (
-        <ErrorState title="Could not load the request log" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
+        <ErrorState
+          title="Could not load the request log"
+          error={list.error}
+          onRetry={cursor ? firstPage : () => void list.refetch()}
+        />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
-          <NothingMatches noun='requests' paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
+          <NothingMatches noun="requests" paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
         ) : (
           <EmptyState title="No requests yet">
             Every request your API tokens send in this environment appears here within a second, with what it sent and what it was
@@ -110,7 +132,11 @@ export function RequestListView() {
             </>
           }
           footer={
-            <KeysetPager summary={`${data.data.length} request${data.data.length === 1 ? '' : 's'} on this page · newest first · kept 30 days`} page={data} pages={pages} />
+            <KeysetPager
+              summary={`${data.data.length} request${data.data.length === 1 ? '' : 's'} on this page · newest first · kept 30 days`}
+              page={data}
+              pages={pages}
+            />
           }
         >
           {data.data.map((r) => (
@@ -127,7 +153,9 @@ export function RequestListView() {
                 {r.error_code ? <span className="block text-xs text-slate-600">{r.error_code}</span> : null}
               </Td>
               <Td data-label="Duration">{r.duration_ms} ms</Td>
-              <Td data-label="From">{r.token ? `Token ${r.token.name || r.token.prefix}` : r.user ? `Portal · ${r.user.email ?? 'a user'}` : 'Portal'}</Td>
+              <Td data-label="From">
+                {r.token ? `Token ${r.token.name || r.token.prefix}` : r.user ? `Portal · ${r.user.email ?? 'a user'}` : 'Portal'}
+              </Td>
               <Td data-label="Request ID">
                 <PortalLink
                   href={`/logs/${encodeURIComponent(r.id)}`}

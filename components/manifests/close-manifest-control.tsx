@@ -36,8 +36,8 @@ export function CloseManifestControl({
       available={available}
       onChanged={onChanged}
     >
-      It takes no more packages: the next package for {manifestDate} opens a new daily manifest. Its handover document stays as
-      it is now, and its packages can no longer be cancelled. Your webhooks get <code>manifest.closed</code>.
+      It takes no more packages: the next package for {manifestDate} opens a new daily manifest. Its handover document stays as it
+      is now, and its packages can no longer be cancelled. Your webhooks get <code>manifest.closed</code>.
     </ConfirmedAction>
   );
 }

@@ -29,7 +29,12 @@ type Step =
 
 const CHUNK_BYTES = 16 * 1024;
 const XLSX_MAX_BYTES = 20 * 1024 * 1024;
-const NUMERIC: ReadonlySet<string> = new Set<DetailField>(['PackageWeight', 'PackageSizeLength', 'PackageSizeWidth', 'PackageSizeHeight']);
+const NUMERIC: ReadonlySet<string> = new Set<DetailField>([
+  'PackageWeight',
+  'PackageSizeLength',
+  'PackageSizeWidth',
+  'PackageSizeHeight',
+]);
 
 /** An Excel cell as the text a CSV would hold. */
 function cellText(value: unknown): string {
@@ -39,7 +44,8 @@ function cellText(value: unknown): string {
   return '';
 }
 
-const isXlsx = (file: File) => /\.xlsx$/i.test(file.name) || file.type === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const isXlsx = (file: File) =>
+  /\.xlsx$/i.test(file.name) || file.type === 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The header row of every package field, as a CSV file to fill in. */
 function downloadTemplate() {
@@ -63,7 +69,8 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
   const queryClient = useQueryClient();
   const mappingQuery = {
     queryKey: ['import-mapping'],
-    queryFn: ({ signal }: { signal: AbortSignal }) => portal.fetch<TImportMappingResponse>('/portal-api/import-mapping', { signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      portal.fetch<TImportMappingResponse>('/portal-api/import-mapping', { signal }),
     staleTime: 60_000,
   };
   useQuery(mappingQuery);
@@ -89,7 +96,8 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
   function chooseFile(file: File | undefined) {
     if (!file) return;
     if (isXlsx(file)) {
-      if (file.size > XLSX_MAX_BYTES) return setStep({ kind: 'error', message: `${file.name} is larger than 20 MB; save it as CSV to import it.` });
+      if (file.size > XLSX_MAX_BYTES)
+        return setStep({ kind: 'error', message: `${file.name} is larger than 20 MB; save it as CSV to import it.` });
       setStep({ kind: 'reading', file });
       import('read-excel-file/browser')
         .then(({ readSheet }) => readSheet(file))
@@ -99,7 +107,10 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
           void startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows[1] ?? []);
         })
         .catch((error: unknown) =>
-          setStep({ kind: 'error', message: `Could not read ${file.name} as an Excel workbook: ${error instanceof Error ? error.message : String(error)}` }),
+          setStep({
+            kind: 'error',
+            message: `Could not read ${file.name} as an Excel workbook: ${error instanceof Error ? error.message : String(error)}`,
+          }),
         );
       return;
     }
@@ -199,8 +210,9 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
       {step.kind === 'mapping' ? (
         <div className="mt-3 space-y-3">
           <p className="text-sm text-slate-700">
-            Match the columns of <strong>{step.source.file.name}</strong> to package fields. Columns named like a field (or as
-            in your last import) are matched already{step.source.kind === 'csv' && step.source.delimiter === ';' ? '; numbers written 1,5 are read as 1.5' : ''}.
+            Match the columns of <strong>{step.source.file.name}</strong> to package fields. Columns named like a field (or as in
+            your last import) are matched already
+            {step.source.kind === 'csv' && step.source.delimiter === ';' ? '; numbers written 1,5 are read as 1.5' : ''}.
           </p>
           <div className="overflow-x-auto">
             <table className="min-w-full text-sm">
@@ -220,8 +232,12 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
               <tbody>
                 {step.headers.map((header, i) => (
                   <tr key={i} className="border-t border-slate-200">
-                    <td className="max-w-[8rem] break-all py-1 pr-3 font-mono text-xs sm:max-w-none">{header || `(column ${i + 1})`}</td>
-                    <td className="hidden max-w-[12rem] truncate py-1 pr-3 text-slate-600 sm:table-cell">{step.sample[i] ?? ''}</td>
+                    <td className="max-w-[8rem] break-all py-1 pr-3 font-mono text-xs sm:max-w-none">
+                      {header || `(column ${i + 1})`}
+                    </td>
+                    <td className="hidden max-w-[12rem] truncate py-1 pr-3 text-slate-600 sm:table-cell">
+                      {step.sample[i] ?? ''}
+                    </td>
                     <td className="py-1">
                       <Select
                         aria-label={`Field for column ${header || i + 1}`}
@@ -262,7 +278,10 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
           </fieldset>
           {step.fields.every((m) => m === null) ? <Alert tone="warning">No column is mapped to a field yet.</Alert> : null}
           <div className="flex gap-2">
-            <Button onClick={() => runImport(step.source, step.headers, step.fields)} disabled={step.fields.every((m) => m === null)}>
+            <Button
+              onClick={() => runImport(step.source, step.headers, step.fields)}
+              disabled={step.fields.every((m) => m === null)}
+            >
               Import rows
             </Button>
             <Button variant="secondary" onClick={() => setStep({ kind: 'idle' })}>

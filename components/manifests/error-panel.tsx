@@ -51,9 +51,14 @@ export const ErrorPanel = forwardRef<HTMLHeadingElement, PanelProps>(function Er
   });
   const total = header.length + cellCount + unplaced.length;
   if (total === 0) return null;
-  const link = 'text-left font-medium text-red-900 underline underline-offset-2 hover:text-red-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-700';
+  const link =
+    'text-left font-medium text-red-900 underline underline-offset-2 hover:text-red-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-700';
   return (
-    <section aria-labelledby="error-panel-title" data-testid="error-panel" className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
+    <section
+      aria-labelledby="error-panel-title"
+      data-testid="error-panel"
+      className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900"
+    >
       <h2 id="error-panel-title" ref={headingRef} tabIndex={-1} className="text-base font-semibold focus:outline-none">
         {total} problem{total === 1 ? '' : 's'} to fix before this manifest can be created
       </h2>
@@ -92,7 +97,9 @@ export const ErrorPanel = forwardRef<HTMLHeadingElement, PanelProps>(function Er
               </li>
             ))}
           </ul>
-          {cellCount > cells.length ? <p className="mt-1">…and {(cellCount - cells.length).toLocaleString()} more; fix these first.</p> : null}
+          {cellCount > cells.length ? (
+            <p className="mt-1">…and {(cellCount - cells.length).toLocaleString()} more; fix these first.</p>
+          ) : null}
         </div>
       ) : null}
     </section>

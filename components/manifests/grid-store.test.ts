@@ -113,8 +113,19 @@ describe('GridStore', () => {
 
   it('setBlock with a header mapping fills its defaults (the unit of a "Weight (kg)" column) where a row has none', () => {
     const store = new GridStore([{}]);
-    const mapping = { fields: ['TrackingNumber' as const, 'PackageWeight' as const, 'PackageWeightUnit' as const], defaults: [{ field: 'PackageWeightUnit' as const, value: 'kg' }] };
-    store.setBlock(0, 0, [['T1', '2', ''], ['T2', '3', 'lb']], mapping);
+    const mapping = {
+      fields: ['TrackingNumber' as const, 'PackageWeight' as const, 'PackageWeightUnit' as const],
+      defaults: [{ field: 'PackageWeightUnit' as const, value: 'kg' }],
+    };
+    store.setBlock(
+      0,
+      0,
+      [
+        ['T1', '2', ''],
+        ['T2', '3', 'lb'],
+      ],
+      mapping,
+    );
     expect(store.values()).toEqual([
       { TrackingNumber: 'T1', PackageWeight: '2', PackageWeightUnit: 'kg' },
       { TrackingNumber: 'T2', PackageWeight: '3', PackageWeightUnit: 'lb' },

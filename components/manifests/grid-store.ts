@@ -181,7 +181,12 @@ export class GridStore {
   range(): Range {
     const a = this.anchor ?? this.active;
     const b = this.active;
-    return { top: Math.min(a.row, b.row), bottom: Math.max(a.row, b.row), left: Math.min(a.col, b.col), right: Math.max(a.col, b.col) };
+    return {
+      top: Math.min(a.row, b.row),
+      bottom: Math.max(a.row, b.row),
+      left: Math.min(a.col, b.col),
+      right: Math.max(a.col, b.col),
+    };
   }
 
   /** The selected columns of a row as "left-right", or '' when the row is outside the selection (for rendering). */

@@ -21,7 +21,6 @@ import type { TContainerManifestResponse } from '@/lib/schemas/container-manifes
 /** POST /wf/manifest's answer, and whether it stored the container now (no Idempotent-Replayed header). */
 type BuilderResult = TContainerManifestResponse & { created: boolean };
 
-
 /** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
 type Problem =
   | { kind: 'message'; text: string; error?: unknown }
@@ -136,7 +135,12 @@ export function ManifestBuilder() {
       const unplaced = applyDetails(error.details, rowOf);
       const existing = (error.body as { error?: { ManifestID?: string } } | null)?.error?.ManifestID;
       if (error.status === 409) {
-        setProblem({ kind: 'problems', unplaced: existing ? [] : unplaced, conflict: { message: error.message, existing }, error });
+        setProblem({
+          kind: 'problems',
+          unplaced: existing ? [] : unplaced,
+          conflict: { message: error.message, existing },
+          error,
+        });
       } else if (error.status === 422) setProblem({ kind: 'problems', unplaced, error });
       else setProblem({ kind: 'message', text: error.message, error });
     }
@@ -289,16 +293,28 @@ function GridToolbar({ store }: { store: GridStore }) {
       >
         Remove selected row
       </Button>
-      <Button size="sm" variant="secondary" aria-keyshortcuts="Control+Z" disabled={!canUndo} onClick={act(() => {
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-keyshortcuts="Control+Z"
+        disabled={!canUndo}
+        onClick={act(() => {
           store.undo();
           setNote('');
-        })}>
+        })}
+      >
         Undo
       </Button>
-      <Button size="sm" variant="secondary" aria-keyshortcuts="Control+Y" disabled={!canRedo} onClick={act(() => {
+      <Button
+        size="sm"
+        variant="secondary"
+        aria-keyshortcuts="Control+Y"
+        disabled={!canRedo}
+        onClick={act(() => {
           store.redo();
           setNote('');
-        })}>
+        })}
+      >
         Redo
       </Button>
       <span className="self-center text-xs text-slate-600" aria-live="polite">

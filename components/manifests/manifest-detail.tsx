@@ -4,7 +4,21 @@ import { useEffect, useRef, useState } from 'react';
 import { ManifestPrintLinks } from '@/components/documents/print-links';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Breadcrumb, buttonClass, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader, Pager, Td, Th, Tr } from '@/components/ui';
+import {
+  Breadcrumb,
+  buttonClass,
+  Card,
+  CardTitle,
+  CopyButton,
+  DetailItem,
+  ErrorState,
+  LoadingBlock,
+  PageHeader,
+  Pager,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TManifest, TPackageList } from '@/lib/portal-lifecycle/types';
 import { packageColumns } from '@/lib/portal-queries/package-columns';

@@ -44,14 +44,20 @@ export function ManifestListView() {
   const portal = usePortalEnvironment();
   const filters = useUrlFilters(MANIFEST_FILTERS, { history: 'replace', range: { from: 'from', to: 'to', fromLabel: 'From' } });
   const { bind, filtered } = filters;
-  const { list, ...pages } = useKeysetList<TManifestList, (typeof MANIFEST_FILTERS)[number]>(filters, { key: 'manifests', path: '/portal-api/manifests', pageSize: PAGE_SIZE });
+  const { list, ...pages } = useKeysetList<TManifestList, (typeof MANIFEST_FILTERS)[number]>(filters, {
+    key: 'manifests',
+    path: '/portal-api/manifests',
+    pageSize: PAGE_SIZE,
+  });
   const { cursor, firstPage } = pages;
   // The service filter's options: the services the account's manifests have (and the one applied, whatever it is).
   const services = useQuery({
     queryKey: portal.key('manifests', 'services'),
     queryFn: ({ signal }) => portal.fetch<TManifestServices>('/portal-api/manifests/services', { signal }),
   });
-  const serviceOptions = [...new Set([...(services.data?.services ?? []), ...(filters.form.service ? [filters.form.service] : [])])];
+  const serviceOptions = [
+    ...new Set([...(services.data?.services ?? []), ...(filters.form.service ? [filters.form.service] : [])]),
+  ];
 
   const data = list.data;
 
@@ -96,7 +102,11 @@ export function ManifestListView() {
       {list.isPending ? (
         <LoadingBlock label="Loading manifests…" rows={5} />
       ) : list.isError ? (
-        <ErrorState title="Could not load manifests" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
+        <ErrorState
+          title="Could not load manifests"
+          error={list.error}
+          onRetry={cursor ? firstPage : () => void list.refetch()}
+        />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
           <NothingMatches noun="manifests" paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
@@ -132,7 +142,11 @@ export function ManifestListView() {
             </>
           }
           footer={
-            <KeysetPager summary={`${data.data.length} manifest${data.data.length === 1 ? '' : 's'} on this page · newest first`} page={data} pages={pages} />
+            <KeysetPager
+              summary={`${data.data.length} manifest${data.data.length === 1 ? '' : 's'} on this page · newest first`}
+              page={data}
+              pages={pages}
+            />
           }
         >
           {data.data.map((m) => (

@@ -30,9 +30,16 @@ const PAGE_SIZE = 25;
 
 /** Every package of the environment, container and daily, newest first; filters and page in the URL. */
 export function PackageListView() {
-  const filters = useUrlFilters(PACKAGE_FILTERS, { history: 'push', range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' } });
+  const filters = useUrlFilters(PACKAGE_FILTERS, {
+    history: 'push',
+    range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' },
+  });
   const { form, bind, filtered } = filters;
-  const { list, ...pages } = useKeysetList<TPackageList, (typeof PACKAGE_FILTERS)[number]>(filters, { key: 'packages', path: '/portal-api/packages', pageSize: PAGE_SIZE });
+  const { list, ...pages } = useKeysetList<TPackageList, (typeof PACKAGE_FILTERS)[number]>(filters, {
+    key: 'packages',
+    path: '/portal-api/packages',
+    pageSize: PAGE_SIZE,
+  });
   const { cursor, firstPage } = pages;
   const exportHref = useExportHref(filters, '/portal-api/exports/packages');
   const data = list.data;
@@ -102,7 +109,7 @@ export function PackageListView() {
         <ErrorState title="Could not load packages" error={list.error} onRetry={cursor ? firstPage : () => void list.refetch()} />
       ) : data && data.data.length === 0 ? (
         filtered || cursor ? (
-          <NothingMatches noun='packages' paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
+          <NothingMatches noun="packages" paged={!!cursor} onFirstPage={firstPage} onClear={filters.clear} />
         ) : (
           <EmptyState title="No packages yet">
             Packages of the container manifests you create and the package requests you send appear here, newest first.
@@ -125,7 +132,11 @@ export function PackageListView() {
             </>
           }
           footer={
-            <KeysetPager summary={`${data.data.length} package${data.data.length === 1 ? '' : 's'} on this page · newest first`} page={data} pages={pages} />
+            <KeysetPager
+              summary={`${data.data.length} package${data.data.length === 1 ? '' : 's'} on this page · newest first`}
+              page={data}
+              pages={pages}
+            />
           }
         >
           {data.data.map((p) => (

@@ -45,7 +45,10 @@ function PriceChart({ card }: { card: TRateCardView }) {
             label={{ value: 'Weight (lb)', position: 'insideBottom', offset: -8, fontSize: 12, fill: '#475569' }}
           />
           <YAxis tick={{ fontSize: 11, fill: '#475569' }} tickFormatter={(v: number) => `$${v}`} />
-          <Tooltip formatter={(value) => `$${Number(value).toFixed(2)}`} labelFormatter={(w) => `up to ${typeof w === 'number' ? w : ''} lb`} />
+          <Tooltip
+            formatter={(value) => `$${Number(value).toFixed(2)}`}
+            labelFormatter={(w) => `up to ${typeof w === 'number' ? w : ''} lb`}
+          />
           <Legend verticalAlign="top" height={28} wrapperStyle={{ fontSize: 12 }} />
           {card.zones.map((z, i) => (
             <Line
@@ -161,7 +164,8 @@ export function RateCardsView() {
     queryFn: ({ signal }) => portal.fetch<TRateCardsResponse>('/portal-api/rate-cards', { signal }),
   });
   if (query.isPending) return <LoadingBlock label="Loading rate cards…" rows={8} />;
-  if (query.isError) return <ErrorState title="Could not load rate cards" error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError)
+    return <ErrorState title="Could not load rate cards" error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.rateCards.length === 0)
     return <EmptyState title="No rate cards">The operator has not loaded any rate cards yet.</EmptyState>;
   return (

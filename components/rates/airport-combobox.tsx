@@ -40,8 +40,7 @@ export const AirportCombobox = forwardRef<
   const portal = usePortalEnvironment();
   const results = useQuery({
     queryKey: portal.key('airports', query),
-    queryFn: ({ signal }) =>
-      portal.fetch<TAirportsResponse>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
+    queryFn: ({ signal }) => portal.fetch<TAirportsResponse>(`/portal-api/airports?q=${encodeURIComponent(query)}`, { signal }),
     enabled: open && query.length >= 2,
     staleTime: Infinity,
   });

@@ -4,7 +4,22 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Alert, Badge, Button, Card, CardTitle, EmptyState, Field, Input, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  EmptyState,
+  Field,
+  Input,
+  RequestLink,
+  Select,
+  Table,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { formatMoney } from '@/lib/portal/format';
@@ -31,8 +46,16 @@ interface RateForm {
  */
 const ZRateForm = z
   .object({
-    weight: z.string(), weight_unit: z.string(), from_zip: z.string(), to_zip: z.string(), service: z.string(),
-    length: z.string(), width: z.string(), height: z.string(), origin: z.string(), destination: z.string(),
+    weight: z.string(),
+    weight_unit: z.string(),
+    from_zip: z.string(),
+    to_zip: z.string(),
+    service: z.string(),
+    length: z.string(),
+    width: z.string(),
+    height: z.string(),
+    origin: z.string(),
+    destination: z.string(),
   })
   .superRefine((values, ctx) => {
     for (const issue of ZRateRequest.safeParse(values).error?.issues ?? []) ctx.addIssue({ ...issue });
@@ -51,7 +74,6 @@ const FIELDS = [
   'origin',
   'destination',
 ] as const;
-
 
 function QuotesTable({ result }: { result: TRateResponse }) {
   const cheapest = Math.min(...result.rates.map((r) => Number(r.amount)));

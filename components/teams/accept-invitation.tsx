@@ -64,7 +64,15 @@ function Joined({ answer }: { answer: TInvitationAcceptedResponse }) {
  * Accepting with a password, signed out: a new user chooses one (the invitation proves the e-mail), an existing user
  * signs in with theirs (a wrong one is named on the field).
  */
-export function AcceptWithPassword({ token, invitation, existingUser }: { token: string; invitation: InvitationSummary; existingUser: boolean }) {
+export function AcceptWithPassword({
+  token,
+  invitation,
+  existingUser,
+}: {
+  token: string;
+  invitation: InvitationSummary;
+  existingUser: boolean;
+}) {
   const [formError, setFormError] = useState<string | null>(null);
   const [joined, setJoined] = useState<TInvitationAcceptedResponse | null>(null);
   const form = useForm<TAcceptAsNewUserForm | TAcceptAsExistingUserForm>({
@@ -94,7 +102,9 @@ export function AcceptWithPassword({ token, invitation, existingUser }: { token:
       ) : (
         <form onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
           <p className="text-sm text-slate-700">
-            {existingUser ? 'You already use Carrier with this e-mail: sign in to join.' : 'Choose a password to create your user and join.'}
+            {existingUser
+              ? 'You already use Carrier with this e-mail: sign in to join.'
+              : 'Choose a password to create your user and join.'}
           </p>
           {formError ? (
             <FocusOnMount focusKey={formError}>
@@ -104,8 +114,17 @@ export function AcceptWithPassword({ token, invitation, existingUser }: { token:
           <Field label="E-mail" hint={existingUser ? undefined : 'The invitation is for this address.'}>
             <Input type="email" value={invitation.email} readOnly autoComplete="username" />
           </Field>
-          <Field label="Password" error={errors.password?.message} hint={existingUser ? undefined : 'At least 10 characters.'} required>
-            <Input type="password" autoComplete={existingUser ? 'current-password' : 'new-password'} {...form.register('password')} />
+          <Field
+            label="Password"
+            error={errors.password?.message}
+            hint={existingUser ? undefined : 'At least 10 characters.'}
+            required
+          >
+            <Input
+              type="password"
+              autoComplete={existingUser ? 'current-password' : 'new-password'}
+              {...form.register('password')}
+            />
           </Field>
           <Button type="submit" loading={isSubmitting} className="w-full">
             {existingUser ? 'Sign in and join' : 'Create user and join'}
@@ -125,7 +144,15 @@ export function AcceptWithPassword({ token, invitation, existingUser }: { token:
 }
 
 /** The invited user, signed in already: one button (or, a member already, a way in). */
-export function AcceptSignedIn({ token, invitation, memberAs }: { token: string; invitation: InvitationSummary; memberAs: string | null }) {
+export function AcceptSignedIn({
+  token,
+  invitation,
+  memberAs,
+}: {
+  token: string;
+  invitation: InvitationSummary;
+  memberAs: string | null;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [joined, setJoined] = useState<TInvitationAcceptedResponse | null>(null);
@@ -152,8 +179,8 @@ export function AcceptSignedIn({ token, invitation, memberAs }: { token: string;
           </p>
           {memberAs ? (
             <Alert tone="info">
-              You are already a member of {invitation.accountName} (as {memberAs}). Accepting changes nothing but uses up the link and opens the
-              account.
+              You are already a member of {invitation.accountName} (as {memberAs}). Accepting changes nothing but uses up the link
+              and opens the account.
             </Alert>
           ) : null}
           {error ? (

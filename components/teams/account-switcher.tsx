@@ -33,7 +33,11 @@ export function AccountSwitcher() {
 
   if (accounts.length < 2) {
     return (
-      <span className="hidden max-w-[14rem] truncate text-sm text-slate-600 sm:inline" title={user.email} data-testid="account-name">
+      <span
+        className="hidden max-w-[14rem] truncate text-sm text-slate-600 sm:inline"
+        title={user.email}
+        data-testid="account-name"
+      >
         {account.name}
       </span>
     );

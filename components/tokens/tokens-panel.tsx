@@ -27,7 +27,12 @@ import { API_SCOPES, SCOPE_DESCRIPTIONS } from '@/lib/auth/scopes';
 import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/schemas/portal';
-import type { TApiTokenListResponse, TApiTokenRow, TCreatedApiTokenResponse, TRevokedApiTokenResponse } from '@/lib/schemas/portal-responses';
+import type {
+  TApiTokenListResponse,
+  TApiTokenRow,
+  TCreatedApiTokenResponse,
+  TRevokedApiTokenResponse,
+} from '@/lib/schemas/portal-responses';
 
 function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenResponse) => void }) {
   const portal = usePortalEnvironment();
@@ -35,7 +40,10 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
   const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   // scopes null: full access; an array: exactly the boxes ticked (at least one, as the shared schema says).
-  const form = useForm<TCreateTokenRequest>({ resolver: zodResolver(ZCreateTokenRequest), defaultValues: { name: '', scopes: null } });
+  const form = useForm<TCreateTokenRequest>({
+    resolver: zodResolver(ZCreateTokenRequest),
+    defaultValues: { name: '', scopes: null },
+  });
   const scopes = useWatch({ control: form.control, name: 'scopes' });
   const restricted = Array.isArray(scopes);
   const scopesError = form.formState.errors.scopes;
@@ -92,7 +100,8 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: TCreatedApiTokenRes
               className="mt-0.5 h-4 w-4 shrink-0"
             />
             <span>
-              Only the scopes I choose <span className="text-slate-600">— anything else is refused with 403 insufficient_scope.</span>
+              Only the scopes I choose{' '}
+              <span className="text-slate-600">— anything else is refused with 403 insufficient_scope.</span>
             </span>
           </label>
         </div>
@@ -147,7 +156,8 @@ function RevokeButton({ token }: { token: TApiTokenRow }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const revoke = useMutation({
-    mutationFn: () => portal.fetch<TRevokedApiTokenResponse>(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
+    mutationFn: () =>
+      portal.fetch<TRevokedApiTokenResponse>(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('tokens') }),
   });
   if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
@@ -239,7 +249,9 @@ export function TokensPanel() {
                       <span className="mt-1 block whitespace-normal text-xs font-normal text-slate-600 sm:hidden">
                         <code className="block">{token.displayPrefix}…</code>
                         <span className="block">{token.scopes === null ? 'Full access' : token.scopes.join(' · ')}</span>
-                        <span className="mt-1 block">Last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'never'}</span>
+                        <span className="mt-1 block">
+                          Last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'never'}
+                        </span>
                       </span>
                     </Td>
                     <Td className="hidden sm:table-cell">
@@ -253,7 +265,9 @@ export function TokensPanel() {
                     </Td>
                     <Td className="hidden md:table-cell">
                       {formatDateTime(token.createdAt)}
-                      <span className="block text-xs text-slate-600">{token.createdBy ? `by ${token.createdBy.email}` : 'creator not recorded'}</span>
+                      <span className="block text-xs text-slate-600">
+                        {token.createdBy ? `by ${token.createdBy.email}` : 'creator not recorded'}
+                      </span>
                     </Td>
                     <Td className="hidden sm:table-cell">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
                     <Td>

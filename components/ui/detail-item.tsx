@@ -10,7 +10,9 @@ export function DetailItem({ label, value }: { label: string; value: ReactNode }
   return (
     <div className={cn('min-w-0', empty && 'max-sm:hidden')} data-empty={empty ? 'true' : undefined}>
       <dt className="text-slate-600">{label}</dt>
-      <dd className="break-words font-medium text-slate-900">{empty ? <span className="font-normal text-slate-500">—</span> : value}</dd>
+      <dd className="break-words font-medium text-slate-900">
+        {empty ? <span className="font-normal text-slate-500">—</span> : value}
+      </dd>
     </div>
   );
 }

@@ -25,7 +25,10 @@ function filterQuery<K extends string>(keys: readonly K[], filters: Filters<K>):
  * filters (YYYY-MM-DD): a To before the From is explained on the To field (`errorOf`) and not applied,
  * rather than showing an empty list.
  */
-export function useUrlFilters<K extends string>(keys: readonly K[], { history, range }: { history: 'push' | 'replace'; range?: { from: K; to: K; fromLabel: string } }) {
+export function useUrlFilters<K extends string>(
+  keys: readonly K[],
+  { history, range }: { history: 'push' | 'replace'; range?: { from: K; to: K; fromLabel: string } },
+) {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -143,7 +146,8 @@ export function useKeysetPages<K extends string>(filters: ReturnType<typeof useU
     cursor,
     hasPrevious: trail.length > 0,
     firstPage: () => filters.navigate(filters.applied),
-    nextPage: (next: string) => filters.navigate(filters.applied, { cursor: next, back: [...trail, cursor || FIRST].slice(-TRAIL_MAX).join('.') }),
+    nextPage: (next: string) =>
+      filters.navigate(filters.applied, { cursor: next, back: [...trail, cursor || FIRST].slice(-TRAIL_MAX).join('.') }),
     previousPage: () => {
       const before = trail[trail.length - 1];
       filters.navigate(filters.applied, { cursor: before === FIRST ? undefined : before, back: trail.slice(0, -1).join('.') });
@@ -155,7 +159,17 @@ export function useKeysetPages<K extends string>(filters: ReturnType<typeof useU
  * A filtered or paged list with nothing to show: past the last page, a way back to the first; otherwise a way to
  * clear the filters. `noun` is the list's plural ("packages").
  */
-export function NothingMatches({ noun, paged, onFirstPage, onClear }: { noun: string; paged: boolean; onFirstPage: () => void; onClear: () => void }) {
+export function NothingMatches({
+  noun,
+  paged,
+  onFirstPage,
+  onClear,
+}: {
+  noun: string;
+  paged: boolean;
+  onFirstPage: () => void;
+  onClear: () => void;
+}) {
   return (
     <EmptyState
       title={paged ? `No more ${noun}` : `No ${noun} match these filters`}

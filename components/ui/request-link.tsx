@@ -15,7 +15,10 @@ export function RequestLink({ error, className }: { error: unknown; className?: 
   return (
     <span className={className ?? 'mt-1 block text-xs'}>
       Request <span className="font-mono">{error.requestId}</span> ·{' '}
-      <Link href={portalPath(environment, `/logs/${encodeURIComponent(error.requestId)}`)} className="font-medium underline underline-offset-2">
+      <Link
+        href={portalPath(environment, `/logs/${encodeURIComponent(error.requestId)}`)}
+        className="font-medium underline underline-offset-2"
+      >
         see it in Logs
       </Link>
     </span>

@@ -6,7 +6,13 @@ import { useForm, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { Alert, Button, Card, CardTitle, Field, Input, RequestLink } from '@/components/ui';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
-import { WEBHOOK_EVENTS, ZCreateWebhookRequest, type TCreateWebhookRequest, type TCreateWebhookRequestInput, type WebhookEvent } from '@/lib/schemas/webhooks';
+import {
+  WEBHOOK_EVENTS,
+  ZCreateWebhookRequest,
+  type TCreateWebhookRequest,
+  type TCreateWebhookRequestInput,
+  type WebhookEvent,
+} from '@/lib/schemas/webhooks';
 
 type EndpointForm = UseFormReturn<z.input<typeof ZCreateWebhookRequest>, unknown, TCreateWebhookRequest>;
 

@@ -4,7 +4,24 @@ import { useRouter } from 'next/navigation';
 import { Fragment, useState } from 'react';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Breadcrumb, Button, Card, CardTitle, ErrorState, Field, LoadingBlock, PageHeader, RequestLink, Select, Table, Td, Th, Tr } from '@/components/ui';
+import {
+  Alert,
+  Badge,
+  Breadcrumb,
+  Button,
+  Card,
+  CardTitle,
+  ErrorState,
+  Field,
+  LoadingBlock,
+  PageHeader,
+  RequestLink,
+  Select,
+  Table,
+  Td,
+  Th,
+  Tr,
+} from '@/components/ui';
 import type {
   TRotatedWebhookEndpoint,
   TWebhookDelivery,
@@ -95,7 +112,12 @@ export function WebhookDetailView({ id }: { id: string }) {
   if (endpoint.isPending) return <LoadingBlock label="Loading webhook endpoint…" rows={5} />;
   if (endpoint.isError) {
     return (
-      <DetailLoadError query={endpoint} thing="webhook endpoint" id={id} list={{ path: '/webhooks', label: 'Back to webhooks' }} />
+      <DetailLoadError
+        query={endpoint}
+        thing="webhook endpoint"
+        id={id}
+        list={{ path: '/webhooks', label: 'Back to webhooks' }}
+      />
     );
   }
   const e = endpoint.data;
@@ -219,7 +241,9 @@ function EditEndpoint({ endpoint, onDone }: { endpoint: TWebhookEndpoint; onDone
       submitLabel="Save changes"
       idPrefix="edit-endpoint"
       defaultValues={{ url: endpoint.url, events: endpoint.events, description: endpoint.description }}
-      send={(body) => portal.fetch<TWebhookEndpoint>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body })}
+      send={(body) =>
+        portal.fetch<TWebhookEndpoint>(`/portal-api/webhooks/${encodeURIComponent(endpoint.id)}`, { method: 'PATCH', body })
+      }
       onSaved={onDone}
       onCancel={() => onDone(null)}
     />
@@ -232,15 +256,7 @@ const PRE =
 const OUTCOMES = { all: 'All attempts', succeeded: 'Delivered', failed: 'Failed' } as const;
 const isOutcome = (value: string): value is keyof typeof OUTCOMES => Object.hasOwn(OUTCOMES, value);
 
-function DeliveryLog({
-  id,
-  enabled,
-  onNotice,
-}: {
-  id: string;
-  enabled: boolean;
-  onNotice: (n: Notice) => void;
-}) {
+function DeliveryLog({ id, enabled, onNotice }: { id: string; enabled: boolean; onNotice: (n: Notice) => void }) {
   const queryClient = useQueryClient();
   const portal = usePortalEnvironment();
   const base = `/portal-api/webhooks/${encodeURIComponent(id)}/deliveries`;
@@ -259,7 +275,8 @@ function DeliveryLog({
     refetchInterval: 3_000,
   });
   const redeliver = useMutation({
-    mutationFn: (delivery: TWebhookDelivery) => portal.fetch<TWebhookRedelivery>(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
+    mutationFn: (delivery: TWebhookDelivery) =>
+      portal.fetch<TWebhookRedelivery>(`${base}/${delivery.id}/redeliver`, { method: 'POST' }),
     onSuccess: (_, delivery) => {
       onNotice({ tone: 'success', text: `Message ${delivery.message_id} queued for redelivery.` });
       void queryClient.invalidateQueries({ queryKey: portal.key('webhook-deliveries', id) });
@@ -359,7 +376,9 @@ function DeliveryLog({
                           <Badge tone="danger">{d.status_code ? `${d.status_code} failed` : 'No response'}</Badge>
                         )}
                         {d.next_attempt_at ? (
-                          <span className="mt-1 block text-xs text-slate-600">Retry at {formatDateTime(d.next_attempt_at, { seconds: true })}</span>
+                          <span className="mt-1 block text-xs text-slate-600">
+                            Retry at {formatDateTime(d.next_attempt_at, { seconds: true })}
+                          </span>
                         ) : null}
                       </Td>
                       <Td className="text-right tabular-nums">{d.duration_ms} ms</Td>
@@ -389,15 +408,24 @@ function DeliveryLog({
                             ) : null}
                           </p>
                           {d.next_attempt_at ? (
-                            <p className="mt-1 text-slate-700">Next attempt: {formatDateTime(d.next_attempt_at, { seconds: true })}</p>
+                            <p className="mt-1 text-slate-700">
+                              Next attempt: {formatDateTime(d.next_attempt_at, { seconds: true })}
+                            </p>
                           ) : null}
                           {d.request ? (
                             <>
                               <p className="mt-2 font-medium text-slate-800">Request headers</p>
-                              <pre className={PRE}>{Object.entries(d.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>
+                              <pre className={PRE}>
+                                {Object.entries(d.request.headers)
+                                  .map(([name, value]) => `${name}: ${value}`)
+                                  .join('\n')}
+                              </pre>
                               <p className="mt-2 font-medium text-slate-800">
                                 Request body ({d.request.body_bytes.toLocaleString()} bytes
-                                {new TextEncoder().encode(d.request.body).length < d.request.body_bytes ? ', the first 16 KB shown' : ''})
+                                {new TextEncoder().encode(d.request.body).length < d.request.body_bytes
+                                  ? ', the first 16 KB shown'
+                                  : ''}
+                                )
                               </p>
                               <pre className={PRE}>{d.request.body}</pre>
                             </>

@@ -4,7 +4,12 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Badge, Button, Card, CardTitle, EmptyState, ErrorState, FocusOnMount, LoadingBlock } from '@/components/ui';
-import { PACKAGE_SORTING_EVENT, type TWebhookEndpoint, type TWebhookEndpointList, type TWebhookEndpointWithSecret } from '@/lib/schemas/webhooks';
+import {
+  PACKAGE_SORTING_EVENT,
+  type TWebhookEndpoint,
+  type TWebhookEndpointList,
+  type TWebhookEndpointWithSecret,
+} from '@/lib/schemas/webhooks';
 import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
 

@@ -21,7 +21,12 @@ interface Result {
   body: string;
 }
 
-function send(base: string, from: string, path: string, options: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): Promise<Result> {
+function send(
+  base: string,
+  from: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<Result> {
   const url = new URL(base + path);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -149,15 +154,22 @@ for (const { mode, net } of MODES) {
       await signUpVerified(base(), address(3), user);
       const stranger: number[] = [];
       for (let i = 0; i < 7; i++) {
-        stranger.push((await send(base(), address(4), '/portal-api/auth/sign-in', { json: { email: user.email, password: `guess-${i}` } })).status);
+        stranger.push(
+          (await send(base(), address(4), '/portal-api/auth/sign-in', { json: { email: user.email, password: `guess-${i}` } }))
+            .status,
+        );
       }
       expect(stranger).toEqual([401, 401, 401, 401, 401, 429, 429]);
       // The stranger's address stays refused, right password or not.
-      const strangerRight = await send(base(), address(4), '/portal-api/auth/sign-in', { json: { email: user.email, password: user.password } });
+      const strangerRight = await send(base(), address(4), '/portal-api/auth/sign-in', {
+        json: { email: user.email, password: user.password },
+      });
       expect(strangerRight.status).toBe(429);
       expect(Number(strangerRight.headers['retry-after'])).toBeGreaterThan(0);
       // The user, from an address that has not been failing, gets in.
-      const own = await send(base(), address(5), '/portal-api/auth/sign-in', { json: { email: user.email, password: user.password } });
+      const own = await send(base(), address(5), '/portal-api/auth/sign-in', {
+        json: { email: user.email, password: user.password },
+      });
       expect(own.status).toBe(200);
       expect(JSON.parse(own.body)).toEqual({ ok: true });
       expect(String(own.headers['set-cookie'])).toMatch(/carrier_session=/);
@@ -169,11 +181,19 @@ for (const { mode, net } of MODES) {
       // 12 failures from three addresses, each under its own limit of 5: past the 10 that start the slowdown.
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) {
-        statuses.push((await send(base(), address(11 + (i % 3)), '/portal-api/auth/sign-in', { json: { email: user.email, password: `guess-${i}` } })).status);
+        statuses.push(
+          (
+            await send(base(), address(11 + (i % 3)), '/portal-api/auth/sign-in', {
+              json: { email: user.email, password: `guess-${i}` },
+            })
+          ).status,
+        );
       }
       expect(statuses).toEqual(Array.from({ length: 12 }, () => 401));
       const started = Date.now();
-      const own = await send(base(), address(14), '/portal-api/auth/sign-in', { json: { email: user.email, password: user.password } });
+      const own = await send(base(), address(14), '/portal-api/auth/sign-in', {
+        json: { email: user.email, password: user.password },
+      });
       expect(own.status).toBe(200);
       // 12 failures: two past the threshold, so this attempt waited 750 ms (SIGN_IN_SLOWDOWN_*), at least.
       expect(Date.now() - started).toBeGreaterThanOrEqual(700);
@@ -187,7 +207,12 @@ for (const { mode, net } of MODES) {
       const probes: Result[] = [];
       for (let i = 0; i < 12; i++) {
         const email = i < 4 ? taken.email : uniqueUser(`probe${i}`).email;
-        probes.push(await send(base(), address(7), '/portal-api/auth/sign-up', { headers: { 'x-forwarded-for': spoofed() }, json: { ...uniqueUser(`probe${i}`), email } }));
+        probes.push(
+          await send(base(), address(7), '/portal-api/auth/sign-up', {
+            headers: { 'x-forwarded-for': spoofed() },
+            json: { ...uniqueUser(`probe${i}`), email },
+          }),
+        );
       }
       expect(probes.map((p) => p.status)).toEqual([...Array.from({ length: 10 }, () => 202), 429, 429]);
       expect(new Set(probes.slice(0, 10).map((p) => p.body)).size).toBe(1);
@@ -208,7 +233,9 @@ for (const { mode, net } of MODES) {
       expect(api.status).toBe(422);
       expect(api.headers['x-content-type-options']).toBe('nosniff');
       expect(api.headers['cache-control']).toBe('no-store');
-      const apiError = await send(base(), address(9), '/api/1.1/webhooks/openapi.json', { headers: { authorization: 'Token nope' } });
+      const apiError = await send(base(), address(9), '/api/1.1/webhooks/openapi.json', {
+        headers: { authorization: 'Token nope' },
+      });
       expect(apiError.status).toBe(401);
       expect(apiError.headers['x-content-type-options']).toBe('nosniff');
       expect(apiError.headers['cache-control']).toBe('no-store');
@@ -219,7 +246,9 @@ for (const { mode, net } of MODES) {
       test('finding 7: Strict-Transport-Security when the trusted proxy says https, not when a stranger does', async () => {
         const viaProxy = await send(base(), '127.0.0.1', '/sign-in', { headers: { 'x-forwarded-proto': 'https' } });
         expect(viaProxy.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-        const viaProxyApi = await send(base(), '127.0.0.1', '/api/1.1/webhooks/openapi.json', { headers: { 'x-forwarded-proto': 'https', authorization: 'Token nope' } });
+        const viaProxyApi = await send(base(), '127.0.0.1', '/api/1.1/webhooks/openapi.json', {
+          headers: { 'x-forwarded-proto': 'https', authorization: 'Token nope' },
+        });
         expect(viaProxyApi.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
         const stranger = await send(base(), address(9), '/sign-in', { headers: { 'x-forwarded-proto': 'https' } });
         expect(stranger.headers['strict-transport-security']).toBeUndefined();

@@ -27,11 +27,19 @@ beforeAll(async () => {
   revoked = gone.tokens.test;
   await db.apiToken.update({ where: { tokenHash: hashToken(revoked) }, data: { revokedAt: new Date() } });
   for (const env of ['test', 'live'] as const) {
-    const created = await call('/webhooks', { env, token: owner.tokens[env], body: { url: 'https://93.184.215.14/owner-only', events: ['package.sorting'], description: 'owner secret description' } });
+    const created = await call('/webhooks', {
+      env,
+      token: owner.tokens[env],
+      body: { url: 'https://93.184.215.14/owner-only', events: ['package.sorting'], description: 'owner secret description' },
+    });
     expect(created.status, created.text).toBe(201);
     endpointIds[env] = created.json.id;
     trackingNumbers[env] = tracking('ACM');
-    const manifest = await call('/wf/manifest', { env, token: owner.tokens[env], body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]) });
+    const manifest = await call('/wf/manifest', {
+      env,
+      token: owner.tokens[env],
+      body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]),
+    });
     expect(manifest.status, manifest.text).toBe(200);
     manifestIds[env] = manifest.json.ManifestID;
     requestIds[env] = manifest.headers.get('x-request-id') ?? '';
@@ -41,12 +49,22 @@ beforeAll(async () => {
 
 const cases = apiRoutes().flatMap((route) =>
   Object.keys(route.methods).flatMap((method) =>
-    (['test', 'live'] as const).map((env) => ({ pattern: route.pattern, method, env, ops: route.auth === 'ops', absent: route.testOnly === true && env === 'live' })),
+    (['test', 'live'] as const).map((env) => ({
+      pattern: route.pattern,
+      method,
+      env,
+      ops: route.auth === 'ops',
+      absent: route.testOnly === true && env === 'live',
+    })),
   ),
 );
 
 function pathOf(pattern: string, env: Env): string {
-  const id = pattern.startsWith('/manifests/') ? manifestIds[env] : pattern.startsWith('/requests/') ? requestIds[env] : endpointIds[env];
+  const id = pattern.startsWith('/manifests/')
+    ? manifestIds[env]
+    : pattern.startsWith('/requests/')
+      ? requestIds[env]
+      : endpointIds[env];
   return pattern.replace(':id', id).replace(':trackingNumber', trackingNumbers[env]).replace(':deliveryId', 'msg_doesnotexist');
 }
 
@@ -102,12 +120,12 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, ab
     }
   });
 
-  it('refuses the other environment\'s token with wrong_environment', async () => {
+  it("refuses the other environment's token with wrong_environment", async () => {
     const other: Env = env === 'test' ? 'live' : 'test';
     expectError(await send(owner.tokens[other]), 401, 'wrong_environment');
   });
 
-  it('shows another account nothing of the owner\'s resources', async () => {
+  it("shows another account nothing of the owner's resources", async () => {
     if (ops) return; // Covered above: no shipper token reaches it.
     const result = await send(stranger.tokens[env]);
     if (pattern.includes(':id') || pattern.includes(':trackingNumber')) {
@@ -119,7 +137,12 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, ab
       expect(result.status, result.text).toBe(200);
       // The stranger's own request log holds its own requests of this suite, and nothing of the owner's.
       if (pattern === '/requests') expect((result.json.data as { id: string }[]).map((r) => r.id)).not.toContain(requestIds[env]);
-      else expect(result.json).toEqual(pattern === '/webhooks' ? { object: 'list', data: [], has_more: false } : { object: 'list', data: [], has_more: false, next_cursor: null });
+      else
+        expect(result.json).toEqual(
+          pattern === '/webhooks'
+            ? { object: 'list', data: [], has_more: false }
+            : { object: 'list', data: [], has_more: false, next_cursor: null },
+        );
     } else {
       // A create (POST /wf/*, POST /webhooks) with the empty body: refused for its content, nothing stored.
       expect(method).toBe('POST');
@@ -134,7 +157,12 @@ describe.each(cases)('$method $pattern ($env)', ({ pattern, method, env, ops, ab
 describe('the owner, for contrast', () => {
   it('reads its own endpoint in each environment', async () => {
     for (const env of ['test', 'live'] as const) {
-      const result = await call(`/webhooks/${endpointIds[env]}`, { env, method: 'GET', token: owner.tokens[env], headers: { 'x-forwarded-for': address() } });
+      const result = await call(`/webhooks/${endpointIds[env]}`, {
+        env,
+        method: 'GET',
+        token: owner.tokens[env],
+        headers: { 'x-forwarded-for': address() },
+      });
       expect(result.status).toBe(200);
       // Nothing the stranger sent changed it.
       expect(result.json.description).toBe('owner secret description');
@@ -147,10 +175,19 @@ describe('the owner, for contrast', () => {
 
   it('reads its own request in each environment, and not through the other', async () => {
     for (const env of ['test', 'live'] as const) {
-      const result = await call(`/requests/${requestIds[env]}`, { env, method: 'GET', token: owner.tokens[env], headers: { 'x-forwarded-for': address() } });
+      const result = await call(`/requests/${requestIds[env]}`, {
+        env,
+        method: 'GET',
+        token: owner.tokens[env],
+        headers: { 'x-forwarded-for': address() },
+      });
       expect(result.status, result.text).toBe(200);
       expect(result.json).toMatchObject({ id: requestIds[env], method: 'POST', path: '/wf/manifest', status: 200 });
     }
-    expectError(await call(`/requests/${requestIds.live}`, { env: 'test', method: 'GET', token: owner.tokens.test }), 404, 'not_found');
+    expectError(
+      await call(`/requests/${requestIds.live}`, { env: 'test', method: 'GET', token: owner.tokens.test }),
+      404,
+      'not_found',
+    );
   });
 });

@@ -97,7 +97,11 @@ async function one(accountId: string, action: string, targetId?: string): Promis
   return found[0];
 }
 
-async function signIn(email: string, password: string, options: { spoofed?: string; userAgent?: string } = {}): Promise<Sent & { cookie: string }> {
+async function signIn(
+  email: string,
+  password: string,
+  options: { spoofed?: string; userAgent?: string } = {},
+): Promise<Sent & { cookie: string }> {
   const sent = await portal(null, 'POST', '/portal-api/auth/sign-in', { body: { email, password }, ...options });
   const cookie = /carrier_session=[^;]+/.exec(sent.headers.get('set-cookie') ?? '')?.[0] ?? '';
   return { ...sent, cookie };
@@ -106,14 +110,19 @@ async function signIn(email: string, password: string, options: { spoofed?: stri
 /** A user of its own with a session, signed up through the portal (the owner of a new account). */
 async function owner(label: string): Promise<Shipper & { email: string; userId: string; password: string }> {
   const shipper = await signUp(label);
-  const member = await db.membership.findFirstOrThrow({ where: { accountId: shipper.accountId }, select: { user: { select: { id: true, email: true } } } });
+  const member = await db.membership.findFirstOrThrow({
+    where: { accountId: shipper.accountId },
+    select: { user: { select: { id: true, email: true } } },
+  });
   const password = `pw-${shipper.name.split(' ').at(-1)}-correct-horse`;
   return { ...shipper, email: member.user.email, userId: member.user.id, password };
 }
 
 /** A member of `accountId` with `role`, with a session acting for that account, written straight to the database. */
 async function memberWithRole(accountId: string, role: 'owner' | 'admin' | 'developer' | 'operator' | 'viewer') {
-  const user = await db.user.create({ data: { email: `audit-${role}-${randomUUID().slice(0, 8)}@example.com`, passwordHash: 'x' } });
+  const user = await db.user.create({
+    data: { email: `audit-${role}-${randomUUID().slice(0, 8)}@example.com`, passwordHash: 'x' },
+  });
   await db.membership.create({ data: { accountId, userId: user.id, role } });
   const secret = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('base64url');
@@ -175,7 +184,12 @@ describe('sign-in', () => {
     const unknown = `nobody-${randomUUID()}@example.com`;
     const answer = await signIn(unknown, 'whatever-password-1');
     expect(answer.status).toBe(401);
-    const left = await queryRow(pgPool(), sql<{ n: number }>`SELECT count(*)::int AS n FROM audit_events WHERE actor_email = ${unknown} OR client_address = ${answer.address}`);
+    const left = await queryRow(
+      pgPool(),
+      sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM audit_events WHERE actor_email = ${unknown} OR client_address = ${answer.address}`,
+    );
     expect(left?.n).toBe(0);
   });
 });
@@ -184,7 +198,9 @@ describe('passwords and sessions', () => {
   it('records a password change (once, no password in it) in each account of the user', async () => {
     const user = await owner('AuditPassword');
     const newPassword = `new-${randomUUID()}-battery-staple`;
-    const sent = await portal(user, 'POST', '/portal-api/account/password', { body: { currentPassword: user.password, newPassword } });
+    const sent = await portal(user, 'POST', '/portal-api/account/password', {
+      body: { currentPassword: user.password, newPassword },
+    });
     expect(sent.status, sent.text).toBe(200);
     const row = await one(user.accountId, 'auth.password_changed', user.userId);
     expect(row).toMatchObject({ actor_user_id: user.userId, client_address: sent.address, user_agent: 'audit-suite/1.0' });
@@ -196,7 +212,11 @@ describe('passwords and sessions', () => {
     const user = await owner('AuditReset');
     const token = randomBytes(32).toString('base64url');
     await db.passwordReset.create({
-      data: { userId: user.userId, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: new Date(Date.now() + 600_000) },
+      data: {
+        userId: user.userId,
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt: new Date(Date.now() + 600_000),
+      },
     });
     const password = `reset-${randomUUID()}-battery`;
     const sent = await portal(null, 'POST', '/portal-api/auth/reset-password', { body: { token, password } });
@@ -223,7 +243,12 @@ describe('tokens, webhooks, settings', () => {
     expect(created.status, created.text).toBe(201);
     const { id, token } = created.json as { id: string; token: string };
     const row = await one(acme.accountId, 'token.created', id);
-    expect(row).toMatchObject({ environment: 'test', actor_email: acme.email, client_address: created.address, target_type: 'api_token' });
+    expect(row).toMatchObject({
+      environment: 'test',
+      actor_email: acme.email,
+      client_address: created.address,
+      target_type: 'api_token',
+    });
     expect(row.details).toMatchObject({ name: 'Audit WMS', prefix: token.slice(0, 12) });
     expect(rowText(row)).not.toContain(token);
     for (let i = 0; i < 2; i++) expect((await portal(acme, 'DELETE', `/portal-api/tokens/${id}`)).status).toBe(200);
@@ -244,7 +269,13 @@ describe('tokens, webhooks, settings', () => {
     const secrets = [created.json.secret as string, rotated.json.secret as string];
     for (const action of ['webhook.created', 'webhook.updated', 'webhook.secret_rotated', 'webhook.deleted']) {
       const row = await one(acme.accountId, action, id);
-      expect(row).toMatchObject({ actor_kind: 'api_token', actor_email: null, client_address: '198.18.99.7', user_agent: 'hooks-bot/2', environment: 'test' });
+      expect(row).toMatchObject({
+        actor_kind: 'api_token',
+        actor_email: null,
+        client_address: '198.18.99.7',
+        user_agent: 'hooks-bot/2',
+        environment: 'test',
+      });
       expect(row.actor_label).toBe(`Hooks bot (${token.slice(0, 12)}…)`);
       for (const secret of secrets) expect(rowText(row)).not.toContain(secret);
       expect(rowText(row)).not.toContain(token);
@@ -255,7 +286,10 @@ describe('tokens, webhooks, settings', () => {
   it('records a close-out settings change (and nothing for a save that changes nothing)', async () => {
     const user = await owner('AuditSettings');
     for (let i = 0; i < 2; i++) {
-      const sent = await portal(user, 'PUT', '/portal-api/settings/close-out', { body: { cutoff_hour: 17, time_zone: 'Europe/Paris' }, env: 'live' });
+      const sent = await portal(user, 'PUT', '/portal-api/settings/close-out', {
+        body: { cutoff_hour: 17, time_zone: 'Europe/Paris' },
+        env: 'live',
+      });
       expect(sent.status, sent.text).toBe(200);
     }
     const row = await one(user.accountId, 'settings.updated');
@@ -268,13 +302,18 @@ describe('manifests and packages', () => {
   it('records a package cancelled in the portal and one cancelled through the API, each by its actor, once', async () => {
     const user = await owner('AuditCancel');
     const [a, b] = [tracking('AUA'), tracking('AUB')];
-    for (const number of [a, b]) expect((await call('/wf/package', { token: user.tokens.test, body: packageSample(number) })).status).toBe(200);
+    for (const number of [a, b])
+      expect((await call('/wf/package', { token: user.tokens.test, body: packageSample(number) })).status).toBe(200);
     const byPortal = await portal(user, 'POST', `/portal-api/packages/${a}/cancel`);
     expect(byPortal.status, byPortal.text).toBe(200);
     expect((await portal(user, 'POST', `/portal-api/packages/${a}/cancel`)).status).toBe(200);
     const byApi = await call(`/packages/${b}/cancel`, { token: user.tokens.test, headers: { 'x-forwarded-for': '198.18.98.3' } });
     expect(byApi.status, byApi.text).toBe(200);
-    expect(await one(user.accountId, 'package.cancelled', a)).toMatchObject({ actor_kind: 'user', actor_email: user.email, client_address: byPortal.address });
+    expect(await one(user.accountId, 'package.cancelled', a)).toMatchObject({
+      actor_kind: 'user',
+      actor_email: user.email,
+      client_address: byPortal.address,
+    });
     const api = await one(user.accountId, 'package.cancelled', b);
     expect(api).toMatchObject({ actor_kind: 'api_token', client_address: '198.18.98.3', target_type: 'package' });
     expect(api.actor_label).toContain(user.tokens.test.slice(0, 12));
@@ -282,7 +321,10 @@ describe('manifests and packages', () => {
 
   it('records a container manifest cancelled and a daily manifest closed', async () => {
     const user = await owner('AuditManifest');
-    const container = await call('/wf/manifest', { token: user.tokens.test, body: containerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('AUC')]) });
+    const container = await call('/wf/manifest', {
+      token: user.tokens.test,
+      body: containerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('AUC')]),
+    });
     expect(container.status, container.text).toBe(200);
     const manifestId = container.json.ManifestID as string;
     expect((await portal(user, 'POST', `/portal-api/manifests/${manifestId}/cancel`)).status).toBe(200);
@@ -297,18 +339,31 @@ describe('manifests and packages', () => {
 });
 
 describe('members, invitations and writes in live', () => {
-  it('records a role change and a removal, each once, in the change\'s transaction; a change to the same role records nothing', async () => {
+  it("records a role change and a removal, each once, in the change's transaction; a change to the same role records nothing", async () => {
     const team = await owner('AuditTeam');
     const member = await memberWithRole(team.accountId, 'viewer');
-    const membership = await db.membership.findFirstOrThrow({ where: { accountId: team.accountId, userId: member.userId }, select: { id: true } });
+    const membership = await db.membership.findFirstOrThrow({
+      where: { accountId: team.accountId, userId: member.userId },
+      select: { id: true },
+    });
     const changed = await portal(team, 'PATCH', `/portal-api/members/${membership.id}`, { body: { role: 'operator' } });
     expect(changed.status, changed.text).toBe(200);
-    expect((await portal(team, 'PATCH', `/portal-api/members/${membership.id}`, { body: { role: 'operator' } })).status).toBe(200);
+    expect((await portal(team, 'PATCH', `/portal-api/members/${membership.id}`, { body: { role: 'operator' } })).status).toBe(
+      200,
+    );
     const role = await one(team.accountId, 'member.role_changed', member.userId);
-    expect(role).toMatchObject({ actor_email: team.email, client_address: changed.address, target_type: 'member', environment: null });
+    expect(role).toMatchObject({
+      actor_email: team.email,
+      client_address: changed.address,
+      target_type: 'member',
+      environment: null,
+    });
     expect(role.details).toMatchObject({ email: member.email, from: 'viewer', to: 'operator' });
     // The last owner's refused demotion writes nothing.
-    const own = await db.membership.findFirstOrThrow({ where: { accountId: team.accountId, userId: team.userId }, select: { id: true } });
+    const own = await db.membership.findFirstOrThrow({
+      where: { accountId: team.accountId, userId: team.userId },
+      select: { id: true },
+    });
     expect((await portal(team, 'PATCH', `/portal-api/members/${own.id}`, { body: { role: 'admin' } })).status).toBe(409);
     expect(await rows(team.accountId, 'member.role_changed')).toHaveLength(1);
     const removed = await portal(team, 'DELETE', `/portal-api/members/${membership.id}`, { body: { tokens: 'revoke' } });
@@ -325,7 +380,11 @@ describe('members, invitations and writes in live', () => {
     const firstId = first.json.invitation.id as string;
     expect((await portal(team, 'DELETE', `/portal-api/invitations/${firstId}`)).status).toBe(200);
     expect((await portal(team, 'DELETE', `/portal-api/invitations/${firstId}`)).status).toBe(200);
-    expect((await one(team.accountId, 'invitation.created', firstId)).details).toMatchObject({ email, role: 'developer', replaced: false });
+    expect((await one(team.accountId, 'invitation.created', firstId)).details).toMatchObject({
+      email,
+      role: 'developer',
+      replaced: false,
+    });
     await one(team.accountId, 'invitation.revoked', firstId);
 
     // A second invitation, accepted through its link (read from the development outbox, as a test reads mail).
@@ -335,14 +394,19 @@ describe('members, invitations and writes in live', () => {
     // Mail leaves after the answer: wait for the second one (the first one's link was revoked).
     let mails: { links: string[] }[] = [];
     for (let i = 0; i < 50 && mails.length < 2; i++) {
-      mails = await queryRows(pgPool(), sql<{ links: string[] }>`SELECT links FROM outbox_mails WHERE "to" = ${email} ORDER BY created_at DESC, id`);
+      mails = await queryRows(
+        pgPool(),
+        sql<{ links: string[] }>`SELECT links FROM outbox_mails WHERE "to" = ${email} ORDER BY created_at DESC, id`,
+      );
       if (mails.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(mails).toHaveLength(2);
     const link = mails[0].links.find((l) => l.includes('/invitations/accept'));
     expect(link, 'invitation link in the outbox').toBeTruthy();
     const token = new URL(link!).searchParams.get('token')!;
-    const accepted = await portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'a-new-password-123' } });
+    const accepted = await portal(null, 'POST', '/portal-api/auth/accept-invitation', {
+      body: { token, password: 'a-new-password-123' },
+    });
     expect(accepted.status, accepted.text).toBe(200);
     const row = await one(team.accountId, 'invitation.accepted', secondId);
     expect(row).toMatchObject({ actor_kind: 'user', actor_email: email, client_address: accepted.address });
@@ -382,26 +446,39 @@ describe('append-only', () => {
   it('refuses UPDATE, DELETE and TRUNCATE through SQL', async () => {
     const [row] = await rows(acme.accountId);
     expect(row).toBeDefined();
-    const refused = (statement: Promise<unknown>) => statement.then(() => 'allowed', (error: { message?: string }) => error.message ?? 'refused');
-    expect(await refused(execute(pgPool(), sql`UPDATE audit_events SET action = 'auth.sign_in' WHERE id = ${row.id}::bigint`))).toMatch(/append-only/);
+    const refused = (statement: Promise<unknown>) =>
+      statement.then(
+        () => 'allowed',
+        (error: { message?: string }) => error.message ?? 'refused',
+      );
+    expect(
+      await refused(execute(pgPool(), sql`UPDATE audit_events SET action = 'auth.sign_in' WHERE id = ${row.id}::bigint`)),
+    ).toMatch(/append-only/);
     expect(await refused(execute(pgPool(), sql`DELETE FROM audit_events WHERE id = ${row.id}::bigint`))).toMatch(/append-only/);
     expect(await refused(pgTransaction((c) => execute(c, sql`TRUNCATE audit_events`)))).toMatch(/append-only/);
     // The retention setting does not open a young row either, nor an UPDATE.
     const withSetting = (statement: ReturnType<typeof sql>) =>
-      refused(pgTransaction(async (c) => {
-        await execute(c, sql`SELECT set_config('carrier.audit_retention', 'on', true)`);
-        return execute(c, statement);
-      }));
+      refused(
+        pgTransaction(async (c) => {
+          await execute(c, sql`SELECT set_config('carrier.audit_retention', 'on', true)`);
+          return execute(c, statement);
+        }),
+      );
     expect(await withSetting(sql`DELETE FROM audit_events WHERE id = ${row.id}::bigint`)).toMatch(/append-only/);
-    expect(await withSetting(sql`UPDATE audit_events SET occurred_at = now() - interval '2 years' WHERE id = ${row.id}::bigint`)).toMatch(/append-only/);
+    expect(
+      await withSetting(sql`UPDATE audit_events SET occurred_at = now() - interval '2 years' WHERE id = ${row.id}::bigint`),
+    ).toMatch(/append-only/);
     expect((await rows(acme.accountId)).find((r) => r.id === row.id)).toEqual(row);
   });
 
   it('retention deletes only rows over a year old, and an old row is refused outside the retention transaction', async () => {
     const accountId = randomUUID();
     const insert = (age: string, action: string) =>
-      execute(pgPool(), sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_label, action)
-                            VALUES (${accountId}::uuid, now() - ${age}::interval, 'system', 'system', ${action})`);
+      execute(
+        pgPool(),
+        sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_label, action)
+                            VALUES (${accountId}::uuid, now() - ${age}::interval, 'system', 'system', ${action})`,
+      );
     await insert('400 days', 'token.created');
     await insert('366 days', 'token.revoked');
     await insert('364 days', 'webhook.created');
@@ -421,14 +498,23 @@ describe('GET /portal-api/audit and its CSV export', () => {
     team = await owner('AuditReader');
     // Nine rows at one instant (a page boundary falls among them), two other actors, and a hostile one for the CSV.
     for (let i = 0; i < 9; i++) {
-      await execute(pgPool(), sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, client_address)
-        VALUES (${team.accountId}::uuid, ${at}::timestamptz, 'user', 'same@example.com', 'same@example.com', 'webhook.updated', 'webhook_endpoint', ${`we_${i}`}, '198.18.0.1')`);
+      await execute(
+        pgPool(),
+        sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, client_address)
+        VALUES (${team.accountId}::uuid, ${at}::timestamptz, 'user', 'same@example.com', 'same@example.com', 'webhook.updated', 'webhook_endpoint', ${`we_${i}`}, '198.18.0.1')`,
+      );
     }
-    await execute(pgPool(), sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, details)
+    await execute(
+      pgPool(),
+      sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, details)
       VALUES (${team.accountId}::uuid, '2026-06-10 08:00:00+00', 'user', 'other@example.com', 'other@example.com', 'token.created', 'api_token',
-              '=HYPERLINK("http://evil")', ${JSON.stringify({ name: '@SUM(1+1)' })}::jsonb)`);
-    await execute(pgPool(), sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, user_agent)
-      VALUES (${team.accountId}::uuid, '2026-06-20 08:00:00+00', 'user', 'third@example.com', '-2+3+cmd|'' /C calc''!A0', 'auth.sign_in', '+cmd')`);
+              '=HYPERLINK("http://evil")', ${JSON.stringify({ name: '@SUM(1+1)' })}::jsonb)`,
+    );
+    await execute(
+      pgPool(),
+      sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, user_agent)
+      VALUES (${team.accountId}::uuid, '2026-06-20 08:00:00+00', 'user', 'third@example.com', '-2+3+cmd|'' /C calc''!A0', 'auth.sign_in', '+cmd')`,
+    );
   });
 
   const list = (query: string, who: { cookie: string; csrf: string } = team) => portal(who, 'GET', `/portal-api/audit?${query}`);
@@ -475,14 +561,21 @@ describe('GET /portal-api/audit and its CSV export', () => {
     const signIn = parsed.data.find((r) => r.action === 'auth.sign_in')!;
     expect(signIn.actor).toBe(`'-2+3+cmd|' /C calc'!A0`);
     expect(signIn.user_agent).toBe(`'+cmd`);
-    const filtered = Papa.parse<Record<string, string>>((await portal(team, 'GET', '/portal-api/audit/export?actor=same@example.com')).text, { header: true, skipEmptyLines: true });
+    const filtered = Papa.parse<Record<string, string>>(
+      (await portal(team, 'GET', '/portal-api/audit/export?actor=same@example.com')).text,
+      { header: true, skipEmptyLines: true },
+    );
     expect(filtered.data).toHaveLength(9);
   });
 
   it("never shows another account's rows", async () => {
     const theirs = await list('limit=100', globex);
     expect(theirs.status).toBe(200);
-    expect((theirs.json.data as { id: string }[]).some((e) => ['same@example.com', 'other@example.com'].includes((e as unknown as { actor: { email: string } }).actor.email))).toBe(false);
+    expect(
+      (theirs.json.data as { id: string }[]).some((e) =>
+        ['same@example.com', 'other@example.com'].includes((e as unknown as { actor: { email: string } }).actor.email),
+      ),
+    ).toBe(false);
     const csv = await portal(globex, 'GET', '/portal-api/audit/export?actor=same@example.com');
     expect(csv.text.trim().split('\r\n')).toHaveLength(1);
   });

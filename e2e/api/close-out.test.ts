@@ -48,7 +48,11 @@ async function closedHistory(manifestId: string) {
 
 /** An endpoint subscribed to package.sorting and manifest.closed (a public address: this server keeps the SSRF guard). */
 async function subscribe(account: TestAccount, env: Env = 'test') {
-  const created = await call('/webhooks', { env, token: account.tokens[env], body: { url: 'https://93.184.215.14/hooks', events: ['package.sorting', 'manifest.closed'] } });
+  const created = await call('/webhooks', {
+    env,
+    token: account.tokens[env],
+    body: { url: 'https://93.184.215.14/hooks', events: ['package.sorting', 'manifest.closed'] },
+  });
   expect(created.status, created.text).toBe(201);
 }
 
@@ -79,7 +83,14 @@ describe('POST /manifests/{id}/close', () => {
 
       const closed = await close(account, first, env);
       expect(closed.status, closed.text).toBe(200);
-      expect(closed.json).toMatchObject({ object: 'manifest', ManifestID: first, type: 'daily', ManifestDate: '2026-11-23', PackageCount: 2, status: 'closed' });
+      expect(closed.json).toMatchObject({
+        object: 'manifest',
+        ManifestID: first,
+        type: 'daily',
+        ManifestDate: '2026-11-23',
+        PackageCount: 2,
+        status: 'closed',
+      });
       expect(closed.json.totals).toEqual({ package_count: 2, by_status: { manifested: 2 }, total_weight_lb: '5.29' });
       // The read shape: exactly what GET /manifests/{id} answers.
       const read = await call(`/manifests/${first}`, { ...GET, env, token: account.tokens[env] });
@@ -99,7 +110,13 @@ describe('POST /manifests/{id}/close', () => {
       const after = await call(`/manifests/${first}`, { ...GET, env, token: account.tokens[env] });
       expect(after.json).toEqual(closed.json);
       const opened = await call(`/manifests/${second}`, { ...GET, env, token: account.tokens[env] });
-      expect(opened.json).toMatchObject({ ManifestID: second, type: 'daily', ManifestDate: '2026-11-23', PackageCount: 1, status: 'manifested' });
+      expect(opened.json).toMatchObject({
+        ManifestID: second,
+        type: 'daily',
+        ManifestDate: '2026-11-23',
+        PackageCount: 1,
+        status: 'manifested',
+      });
 
       const sorting = await outbox(account.accountId, 'package.sorting');
       expect(sorting.map((e) => [e.payload.tracking_numbers, e.payload.manifest_id])).toEqual([
@@ -124,14 +141,19 @@ describe('POST /manifests/{id}/close', () => {
           },
         ],
       ]);
-      expect((await closedHistory(first)).map((r) => [r.status, r.previous_status, r.source])).toEqual([['closed', 'manifested', 'api']]);
+      expect((await closedHistory(first)).map((r) => [r.status, r.previous_status, r.source])).toEqual([
+        ['closed', 'manifested', 'api'],
+      ]);
     });
   }
 
   it('refuses a container manifest and a cancelled daily manifest with 409 not_closable naming type and status', async () => {
     const account = await newAccount('CloseRefuse');
     const containerId = `ULD-${randomUUID().slice(0, 8)}`;
-    const created = await call('/wf/manifest', { token: account.tokens.test, body: containerSample(containerId, [tracking('CK')]) });
+    const created = await call('/wf/manifest', {
+      token: account.tokens.test,
+      body: containerSample(containerId, [tracking('CK')]),
+    });
     expect(created.status, created.text).toBe(200);
     const refused = await close(account, created.json.ManifestID);
     const error = expectError(refused, 409, 'not_closable');
@@ -169,8 +191,16 @@ describe('POST /manifests/{id}/close', () => {
     expectError(cancelPackage, 409, 'not_cancellable');
     expect(cancelPackage.json.error).toMatchObject({ current_status: 'closed', ManifestID: id });
     expectError(await call(`/manifests/${id}/cancel`, { token: account.tokens.test }), 409, 'not_cancellable');
-    expectError(await call(`/packages/${b}/simulate`, { token: account.tokens.test, body: { status: 'cancelled' } }), 409, 'not_cancellable');
-    expectError(await call(`/manifests/${id}/simulate`, { token: account.tokens.test, body: { status: 'cancelled' } }), 409, 'not_cancellable');
+    expectError(
+      await call(`/packages/${b}/simulate`, { token: account.tokens.test, body: { status: 'cancelled' } }),
+      409,
+      'not_cancellable',
+    );
+    expectError(
+      await call(`/manifests/${id}/simulate`, { token: account.tokens.test, body: { status: 'cancelled' } }),
+      409,
+      'not_cancellable',
+    );
     const added = tracking('CH');
     const elsewhere = await post(account, added, 'test', '2026-11-27T10:00:00Z');
     expect(elsewhere).not.toBe(id);
@@ -188,7 +218,7 @@ describe('POST /manifests/{id}/close', () => {
     expect(Buffer.compare(Buffer.from(await download(account, `/manifests/${id}/document`)), Buffer.from(bytes))).toBe(0);
   });
 
-  it('a cancelled package is not on the paper the dock counts: not listed or totalled, no label in the manifest\'s, its own label says CANCELLED', async () => {
+  it("a cancelled package is not on the paper the dock counts: not listed or totalled, no label in the manifest's, its own label says CANCELLED", async () => {
     const account = await newAccount('CancelledPaper');
     const [kept, gone] = [tracking('CK'), tracking('CX')];
     const id = await post(account, kept, 'test', '2026-11-28T08:00:00Z');
@@ -262,13 +292,21 @@ describe('close racing package posts', () => {
             closeAnswer =
               via === 'the API'
                 ? close(account, first).then((r) => r.status)
-                : closeManifest({ accountId: account.accountId, environment: 'test', manifestId: first, origin: SYSTEM_ORIGIN }).then(() => 200);
+                : closeManifest({
+                    accountId: account.accountId,
+                    environment: 'test',
+                    manifestId: first,
+                    origin: SYSTEM_ORIGIN,
+                  }).then(() => 200);
           }
           return call('/wf/package', { token: account.tokens.test, body: packageSample(n, date) });
         }),
       );
       expect(await closeAnswer).toBe(200);
-      expect(answers.map((r) => r.status).filter((s) => s !== 200), answers.find((r) => r.status !== 200)?.text).toEqual([]);
+      expect(
+        answers.map((r) => r.status).filter((s) => s !== 200),
+        answers.find((r) => r.status !== 200)?.text,
+      ).toEqual([]);
       const answered = new Map(answers.map((r, i) => [numbers[i], r.json.ManifestID as string]));
 
       const { rows } = await pgPool().query<{ tracking_number: string; daily_manifest_id: string }>(
@@ -277,7 +315,9 @@ describe('close racing package posts', () => {
       );
       // None lost, none twice, each where its answer said.
       expect(rows.length).toBe(numbers.length + 1);
-      for (const row of rows) if (row.tracking_number !== seed) expect(row.daily_manifest_id, row.tracking_number).toBe(answered.get(row.tracking_number));
+      for (const row of rows)
+        if (row.tracking_number !== seed)
+          expect(row.daily_manifest_id, row.tracking_number).toBe(answered.get(row.tracking_number));
       // The closed manifest holds exactly what it held when it closed (the count its manifest.closed... and history say).
       const inClosed = rows.filter((r) => r.daily_manifest_id === first).length;
       const manifest = await call(`/manifests/${first}`, { ...GET, token: account.tokens.test });
@@ -292,12 +332,18 @@ describe('close racing package posts', () => {
       // Every other package is in ONE new open manifest of that day.
       const others = new Set(rows.filter((r) => r.daily_manifest_id !== first).map((r) => r.daily_manifest_id));
       // (The close is sent a third of the way into 120 concurrent posts: both manifests get some.)
-      console.info(`close-out race via ${via}: ${inClosed} packages in the closed manifest, ${rows.length - inClosed} in the new one`);
+      console.info(
+        `close-out race via ${via}: ${inClosed} packages in the closed manifest, ${rows.length - inClosed} in the new one`,
+      );
       expect(inClosed).toBeGreaterThanOrEqual(1);
       expect(others.size).toBe(1);
       const [next] = [...others];
       const read = await call(`/manifests/${next}`, { ...GET, token: account.tokens.test });
-      expect(read.json).toMatchObject({ status: 'manifested', ManifestDate: '2026-11-29', PackageCount: numbers.length + 1 - inClosed });
+      expect(read.json).toMatchObject({
+        status: 'manifested',
+        ManifestDate: '2026-11-29',
+        PackageCount: numbers.length + 1 - inClosed,
+      });
       // After the race, the day's next package goes to that open manifest too.
       expect(await post(account, tracking('RT'), 'test', date)).toBe(next);
     });
@@ -309,12 +355,19 @@ describe('automatic close at the cut-off hour', () => {
     const [account, other] = await Promise.all([newAccount('Cutoff'), newAccount('CutoffNone')]);
     await subscribe(account);
     // 17:00 in New York: 22:00 UTC in winter (EST), 21:00 UTC in summer (EDT). Test environment only.
-    await setCloseOutSettings({ accountId: account.accountId, environment: 'test', origin: SYSTEM_ORIGIN }, { cutoff_hour: 17, time_zone: 'America/New_York' });
+    await setCloseOutSettings(
+      { accountId: account.accountId, environment: 'test', origin: SYSTEM_ORIGIN },
+      { cutoff_hour: 17, time_zone: 'America/New_York' },
+    );
     const winter = await post(account, tracking('KW'), 'test', '2027-01-15T08:00:00Z');
     const summer = await post(account, tracking('KS'), 'test', '2027-07-15T08:00:00Z');
     const live = await post(account, tracking('KL'), 'live', '2027-01-15T08:00:00Z');
     const none = await post(other, tracking('KN'), 'test', '2027-01-15T08:00:00Z');
-    const mine = (closed: { manifestId: string }[]) => closed.map((c) => c.manifestId).filter((id) => [winter, summer, live, none].includes(id)).sort();
+    const mine = (closed: { manifestId: string }[]) =>
+      closed
+        .map((c) => c.manifestId)
+        .filter((id) => [winter, summer, live, none].includes(id))
+        .sort();
 
     expect(mine(await closeDueManifests({ now: new Date('2027-01-15T21:59:59.999Z') }))).toEqual([]);
     const at = new Date('2027-01-15T22:00:00.000Z');
@@ -327,12 +380,32 @@ describe('automatic close at the cut-off hour', () => {
 
     const read = await call(`/manifests/${winter}`, { ...GET, token: account.tokens.test });
     expect(read.json).toMatchObject({ status: 'closed', status_updated_at: '2027-01-15T22:00:00.000Z' });
-    expect((await call(`/manifests/${live}`, { ...GET, env: 'live', token: account.tokens.live })).json.status).toBe('manifested');
+    expect((await call(`/manifests/${live}`, { ...GET, env: 'live', token: account.tokens.live })).json.status).toBe(
+      'manifested',
+    );
     expect((await call(`/manifests/${none}`, { ...GET, token: other.tokens.test })).json.status).toBe('manifested');
     const events = await outbox(account.accountId, 'manifest.closed');
     expect(events.map((e) => e.payload)).toEqual([
-      { manifest_id: winter, status: 'closed', previous_status: 'manifested', occurred_at: '2027-01-15T22:00:00.000Z', location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${winter}/document`, closed_by: 'cutoff' },
-      { manifest_id: summer, status: 'closed', previous_status: 'manifested', occurred_at: '2027-07-15T21:00:00.000Z', location: null, package_count: 1, document_path: `/version-test/api/1.1/manifests/${summer}/document`, closed_by: 'cutoff' },
+      {
+        manifest_id: winter,
+        status: 'closed',
+        previous_status: 'manifested',
+        occurred_at: '2027-01-15T22:00:00.000Z',
+        location: null,
+        package_count: 1,
+        document_path: `/version-test/api/1.1/manifests/${winter}/document`,
+        closed_by: 'cutoff',
+      },
+      {
+        manifest_id: summer,
+        status: 'closed',
+        previous_status: 'manifested',
+        occurred_at: '2027-07-15T21:00:00.000Z',
+        location: null,
+        package_count: 1,
+        document_path: `/version-test/api/1.1/manifests/${summer}/document`,
+        closed_by: 'cutoff',
+      },
     ]);
     expect((await closedHistory(winter)).map((r) => r.source)).toEqual(['cutoff']);
     // The shipper's close after the cut-off's: the same closed manifest, no second event.
@@ -348,11 +421,13 @@ describe('automatic close at the cut-off hour', () => {
 const portal = portalCall;
 
 describe('portal-api', () => {
-  it('closes through POST /portal-api/manifests/{id}/close with the API\'s answer and rules', async () => {
+  it("closes through POST /portal-api/manifests/{id}/close with the API's answer and rules", async () => {
     const [shipper, stranger] = await Promise.all([signUp('PortalClose'), signUp('PortalCloseStranger')]);
     const id = await post(shipper, tracking('PC'), 'test', '2026-11-30T08:00:00Z');
     // Without the CSRF token, from another account, in the other environment, a hostile id: refused, nothing closed.
-    expect((await portal(shipper, 'POST', `/portal-api/manifests/${id}/close`, { csrf: null })).json.error.code).toBe('forbidden');
+    expect((await portal(shipper, 'POST', `/portal-api/manifests/${id}/close`, { csrf: null })).json.error.code).toBe(
+      'forbidden',
+    );
     expect((await portal(stranger, 'POST', `/portal-api/manifests/${id}/close`)).status).toBe(404);
     expect((await portal(shipper, 'POST', `/portal-api/manifests/${id}/close`, { env: 'live' })).status).toBe(404);
     for (const bad of ['%ZZ', '%00', 'a%00b']) {
@@ -362,7 +437,10 @@ describe('portal-api', () => {
     }
     expect((await call(`/manifests/${id}`, { ...GET, token: shipper.tokens.test })).json.status).toBe('manifested');
 
-    const [one, two] = await Promise.all([portal(shipper, 'POST', `/portal-api/manifests/${id}/close`), portal(shipper, 'POST', `/portal-api/manifests/${id}/close`)]);
+    const [one, two] = await Promise.all([
+      portal(shipper, 'POST', `/portal-api/manifests/${id}/close`),
+      portal(shipper, 'POST', `/portal-api/manifests/${id}/close`),
+    ]);
     expect([one.status, two.status]).toEqual([200, 200]);
     expect(one.json).toEqual(two.json);
     expect(one.json).toMatchObject({ ManifestID: id, type: 'daily', status: 'closed' });
@@ -370,7 +448,10 @@ describe('portal-api', () => {
     expect(await closedHistory(id)).toHaveLength(1);
 
     const containerId = `ULD-${randomUUID().slice(0, 8)}`;
-    const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(containerId, [tracking('PK')]) });
+    const created = await call('/wf/manifest', {
+      token: shipper.tokens.test,
+      body: containerSample(containerId, [tracking('PK')]),
+    });
     const refused = await portal(shipper, 'POST', `/portal-api/manifests/${created.json.ManifestID}/close`);
     expect(refused.status).toBe(409);
     expect(refused.json.error).toMatchObject({ code: 'not_closable', type: 'container', current_status: 'manifested' });
@@ -408,6 +489,9 @@ describe('portal-api', () => {
     expect((await portal(shipper, 'PUT', path, { body: { cutoff_hour: 7, time_zone: 'UTC' }, csrf: null })).status).toBe(403);
     // Unchanged by every refusal; null turns the automatic close off.
     expect((await portal(shipper, 'GET', path)).json).toEqual({ cutoff_hour: 18, time_zone: 'America/Chicago' });
-    expect((await portal(shipper, 'PUT', path, { body: { cutoff_hour: null, time_zone: 'UTC' } })).json).toEqual({ cutoff_hour: null, time_zone: 'UTC' });
+    expect((await portal(shipper, 'PUT', path, { body: { cutoff_hour: null, time_zone: 'UTC' } })).json).toEqual({
+      cutoff_hour: null,
+      time_zone: 'UTC',
+    });
   });
 });

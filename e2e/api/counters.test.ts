@@ -53,7 +53,7 @@ function scan(fields: Record<string, unknown>) {
 }
 
 describe('sharded counters', () => {
-  it('200 packages sent at once into one day: counts, weights, list and the day\'s rollup are exact, retries and conflicts add nothing', async () => {
+  it("200 packages sent at once into one day: counts, weights, list and the day's rollup are exact, retries and conflicts add nothing", async () => {
     const shipper = await newAccount('Concurrent');
     const numbers = Array.from({ length: 200 }, () => tracking('CC'));
     // With the 200, at the same moment: identical resends of 10 of them and changed resends of 5 others.
@@ -90,7 +90,9 @@ describe('sharded counters', () => {
     const detail = await call(`/manifests/${manifestId}`, { ...GET, token: shipper.tokens.test });
     expect(detail.json.PackageCount).toBe(200);
     const list = await call('/manifests?type=daily', { ...GET, token: shipper.tokens.test });
-    expect(list.json.data.map((m: { ManifestID: string; PackageCount: number }) => [m.ManifestID, m.PackageCount])).toEqual([[manifestId, 200]]);
+    expect(list.json.data.map((m: { ManifestID: string; PackageCount: number }) => [m.ManifestID, m.PackageCount])).toEqual([
+      [manifestId, 200],
+    ]);
 
     // The dashboard's rollup for today: 200, spread over more than one shard (else the hot row is back).
     const { rows } = await pgPool().query<{ shard: number; packages: number }>(
@@ -99,7 +101,10 @@ describe('sharded counters', () => {
     );
     expect(rows.reduce((n, r) => n + r.packages, 0)).toBe(200);
     expect(rows.length).toBeGreaterThan(1);
-    const shards = await pgPool().query<{ n: number }>(`SELECT count(*)::int AS n FROM daily_manifest_counts WHERE manifest_id = $1`, [manifestId]);
+    const shards = await pgPool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM daily_manifest_counts WHERE manifest_id = $1`,
+      [manifestId],
+    );
     expect(shards.rows[0].n).toBeGreaterThan(1);
   });
 
@@ -117,14 +122,24 @@ describe('sharded counters', () => {
     expect(before.by_status).toEqual({ manifested: 12 });
 
     // Three cancelled (one twice: a safe retry), four received by scan, two of those on to in_transit.
-    for (const n of [numbers[0], numbers[1], numbers[2], numbers[2]]) expect((await call(`/packages/${n}/cancel`, { token })).status).toBe(200);
-    const received = await call('/ops/scans', { token: ops, body: { scans: numbers.slice(3, 7).map((n) => scan({ tracking_number: n, event: 'received' })) } });
+    for (const n of [numbers[0], numbers[1], numbers[2], numbers[2]])
+      expect((await call(`/packages/${n}/cancel`, { token })).status).toBe(200);
+    const received = await call('/ops/scans', {
+      token: ops,
+      body: { scans: numbers.slice(3, 7).map((n) => scan({ tracking_number: n, event: 'received' })) },
+    });
     expect(received.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'applied', 'applied']);
-    const onward = await call('/ops/scans', { token: ops, body: { scans: numbers.slice(3, 5).map((n) => scan({ tracking_number: n, event: 'in_transit' })) } });
+    const onward = await call('/ops/scans', {
+      token: ops,
+      body: { scans: numbers.slice(3, 5).map((n) => scan({ tracking_number: n, event: 'in_transit' })) },
+    });
     expect(onward.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied']);
     // Refused: cancelling a received package, delivering a cancelled one.
     expectError(await call(`/packages/${numbers[5]}/cancel`, { token }), 409, 'not_cancellable');
-    const illegal = await call('/ops/scans', { token: ops, body: { scans: [scan({ tracking_number: numbers[0], event: 'delivered' })] } });
+    const illegal = await call('/ops/scans', {
+      token: ops,
+      body: { scans: [scan({ tracking_number: numbers[0], event: 'delivered' })] },
+    });
     expect(illegal.json.results[0].result).toBe('refused');
     // The simulator walks one package through every state to delivered.
     expect((await call(`/packages/${numbers[7]}/simulate`, { token, body: { status: 'delivered' } })).status).toBe(200);
@@ -157,7 +172,14 @@ describe('sharded counters', () => {
   it('a package with a webhook subscribed wakes the delivery workers after its commit (the trigger no longer does it in the transaction)', async () => {
     const shipper = await newAccount('Wake');
     const endpoint = await db.webhookEndpoint.create({
-      data: { id: newId('we'), accountId: shipper.accountId, environment: 'test', url: 'http://127.0.0.1:9/hook', events: ['package.sorting'], secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' },
+      data: {
+        id: newId('we'),
+        accountId: shipper.accountId,
+        environment: 'test',
+        url: 'http://127.0.0.1:9/hook',
+        events: ['package.sorting'],
+        secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
+      },
     });
     const listener = await pgPool().connect();
     try {
@@ -180,4 +202,3 @@ describe('sharded counters', () => {
     }
   });
 });
-

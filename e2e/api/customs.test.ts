@@ -245,8 +245,13 @@ describe('a container with air-cargo data and customs on its packages', () => {
     // Read back, the ContainerID is the ULD; a ContainerID of no ULD shape reads with none.
     const read = await call(`/manifests/${accepted.json.ManifestID}`, { ...GET, token: acme.tokens.test });
     expect(read.json).toMatchObject({ ContainerID: id, ULD: id });
-    const plain = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), [tracking('CCV')]) });
-    expect((await call(`/manifests/${plain.json.ManifestID}`, { ...GET, token: acme.tokens.test })).json).not.toHaveProperty('ULD');
+    const plain = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(containerId(), [tracking('CCV')]),
+    });
+    expect((await call(`/manifests/${plain.json.ManifestID}`, { ...GET, token: acme.tokens.test })).json).not.toHaveProperty(
+      'ULD',
+    );
   });
 
   it('names a failing field by package and item, and header fields by name', async () => {

@@ -14,7 +14,7 @@ const HOSTILE = [
   "x' OR '1'='1",
   '$1',
   '$$; DROP TABLE accounts; $$',
-  'E\'\\047\'',
+  "E'\\047'",
   '\\',
   '"; DROP TABLE accounts; --',
   '/* unterminated',
@@ -34,32 +34,46 @@ describe('sql`` on PostgreSQL', () => {
   it.each(HOSTILE.map((value) => ({ value, label: JSON.stringify(value).slice(0, 40) })))(
     'sends $label as a parameter and gets it back unchanged',
     async ({ value }) => {
-      const row = await queryRow(pgPool(), sql<{ v: string; n: number }>`SELECT ${value}::text AS v, length(${value}::text)::int AS n`);
+      const row = await queryRow(
+        pgPool(),
+        sql<{ v: string; n: number }>`SELECT ${value}::text AS v, length(${value}::text)::int AS n`,
+      );
       expect(row).toEqual({ v: value, n: [...value].length });
       expect(await canaryAlive()).toBe(true);
     },
   );
 
   it('refuses a NUL in text as PostgreSQL data error 22021, leaving every table as it was', async () => {
-    const error = await queryRow(pgPool(), sql`SELECT ${"a\u0000'; DELETE FROM accounts; --"}::text AS v`).catch((e: unknown) => e);
+    const error = await queryRow(pgPool(), sql`SELECT ${"a\u0000'; DELETE FROM accounts; --"}::text AS v`).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: '22021' });
     expect(await canaryAlive()).toBe(true);
   });
 
   it('sends arrays as one parameter each, hostile elements included', async () => {
     const values = ["a'b", 'c,d', '{e}', '"f"', 'g\\h', 'NULL', ''];
-    const rows = await queryRows(pgPool(), sql<{ v: string | null; i: number }>`
-      SELECT v, i::int FROM unnest(${values}::text[], ${values.map((_, i) => i)}::int[]) AS t(v, i) ORDER BY i`);
+    const rows = await queryRows(
+      pgPool(),
+      sql<{ v: string | null; i: number }>`
+      SELECT v, i::int FROM unnest(${values}::text[], ${values.map((_, i) => i)}::int[]) AS t(v, i) ORDER BY i`,
+    );
     expect(rows.map((r) => r.v)).toEqual(values);
-    const nulls = await queryRow(pgPool(), sql<{ n: number }>`SELECT count(*)::int AS n FROM unnest(${['x', null]}::text[]) v WHERE v IS NULL`);
+    const nulls = await queryRow(
+      pgPool(),
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM unnest(${['x', null]}::text[]) v WHERE v IS NULL`,
+    );
     expect(nulls?.n).toBe(1);
   });
 
   it('splices nested fragments with their parameters in order', async () => {
     const inner = sql`${'b'}::text`;
     const condition = sql`v = ${'a'}::text OR v = ${inner}`;
-    const rows = await queryRows(pgPool(), sql<{ v: string }>`
-      SELECT v FROM unnest(${['a', 'b', 'c']}::text[]) AS v WHERE ${condition} ${sql.empty} ORDER BY v LIMIT ${10}::int`);
+    const rows = await queryRows(
+      pgPool(),
+      sql<{ v: string }>`
+      SELECT v FROM unnest(${['a', 'b', 'c']}::text[]) AS v WHERE ${condition} ${sql.empty} ORDER BY v LIMIT ${10}::int`,
+    );
     expect(rows).toEqual([{ v: 'a' }, { v: 'b' }]);
   });
 
@@ -111,14 +125,29 @@ describe('enqueueEvent', () => {
   });
 
   const deliveries = (eventId: string) =>
-    db.webhookMessage.findMany({ where: { eventId }, select: { id: true, endpointId: true, attemptCount: true }, orderBy: { id: 'asc' } });
+    db.webhookMessage.findMany({
+      where: { eventId },
+      select: { id: true, endpointId: true, attemptCount: true },
+      orderBy: { id: 'asc' },
+    });
 
   it('stores the event and one pending delivery per enabled endpoint of its account and environment subscribed to it', async () => {
-    const payload = { manifest_id: 'MAN-X', package_count: 1, tracking_numbers: ["T'1\"; --"] };
-    const { eventId, messageIds } = await enqueueEvent(pgPool(), { accountId: shipper.accountId, environment: 'test', eventType: 'package.sorting', payload });
+    const payload = { manifest_id: 'MAN-X', package_count: 1, tracking_numbers: ['T\'1"; --'] };
+    const { eventId, messageIds } = await enqueueEvent(pgPool(), {
+      accountId: shipper.accountId,
+      environment: 'test',
+      eventType: 'package.sorting',
+      payload,
+    });
     expect(eventId).toMatch(/^evt_[0-9a-z]{24}$/);
     const event = await db.webhookEvent.findUniqueOrThrow({ where: { id: eventId } });
-    expect(event).toMatchObject({ accountId: shipper.accountId, environment: 'test', eventType: 'package.sorting', payload, isTest: false });
+    expect(event).toMatchObject({
+      accountId: shipper.accountId,
+      environment: 'test',
+      eventType: 'package.sorting',
+      payload,
+      isTest: false,
+    });
     const rows = await deliveries(eventId);
     expect(rows.map((r) => r.endpointId).sort()).toEqual([ids.one, ids.two].sort());
     expect(rows.map((r) => r.id)).toEqual(messageIds);
@@ -128,14 +157,25 @@ describe('enqueueEvent', () => {
   });
 
   it('stores an event nobody is subscribed to, with no deliveries', async () => {
-    const { eventId, messageIds } = await enqueueEvent(pgPool(), { accountId: shipper.accountId, environment: 'live', eventType: 'shipment.delivered', payload: {} });
+    const { eventId, messageIds } = await enqueueEvent(pgPool(), {
+      accountId: shipper.accountId,
+      environment: 'live',
+      eventType: 'shipment.delivered',
+      payload: {},
+    });
     expect(messageIds).toEqual([]);
     expect(await db.webhookEvent.count({ where: { id: eventId } })).toBe(1);
     expect(await deliveries(eventId)).toEqual([]);
   });
 
-  it('with endpointId, delivers to that endpoint alone, and to nobody if it is disabled or another account\'s', async () => {
-    const base = { accountId: shipper.accountId, environment: 'test' as const, eventType: 'package.sorting', payload: {}, isTest: true };
+  it("with endpointId, delivers to that endpoint alone, and to nobody if it is disabled or another account's", async () => {
+    const base = {
+      accountId: shipper.accountId,
+      environment: 'test' as const,
+      eventType: 'package.sorting',
+      payload: {},
+      isTest: true,
+    };
     const alone = await enqueueEvent(pgPool(), { ...base, endpointId: ids.two });
     expect((await deliveries(alone.eventId)).map((r) => r.endpointId)).toEqual([ids.two]);
     expect((await db.webhookEvent.findUniqueOrThrow({ where: { id: alone.eventId } })).isTest).toBe(true);
@@ -145,11 +185,18 @@ describe('enqueueEvent', () => {
     }
   });
 
-  it('commits and rolls back with the caller\'s transaction', async () => {
+  it("commits and rolls back with the caller's transaction", async () => {
     let rolledBack = '';
     await expect(
       pgTransaction(async (client) => {
-        rolledBack = (await enqueueEvent(client, { accountId: shipper.accountId, environment: 'test', eventType: 'package.sorting', payload: {} })).eventId;
+        rolledBack = (
+          await enqueueEvent(client, {
+            accountId: shipper.accountId,
+            environment: 'test',
+            eventType: 'package.sorting',
+            payload: {},
+          })
+        ).eventId;
         throw new Error('the change the event reports failed');
       }),
     ).rejects.toThrow('the change the event reports failed');
@@ -157,7 +204,12 @@ describe('enqueueEvent', () => {
     expect(await db.webhookMessage.count({ where: { eventId: rolledBack } })).toBe(0);
 
     const committed = await pgTransaction((client) =>
-      enqueueEvent(client, { accountId: shipper.accountId, environment: 'test', eventType: 'package.sorting', payload: { n: 1 } }),
+      enqueueEvent(client, {
+        accountId: shipper.accountId,
+        environment: 'test',
+        eventType: 'package.sorting',
+        payload: { n: 1 },
+      }),
     );
     expect(await db.webhookMessage.count({ where: { eventId: committed.eventId } })).toBe(2);
   });

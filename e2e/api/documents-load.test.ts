@@ -20,7 +20,10 @@ const PACKAGES = 5_000;
 beforeAll(async () => {
   shipper = await newAccount('DocsLoad');
   const numbers = Array.from({ length: PACKAGES }, () => tracking('DL'));
-  const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(`BIG-${randomUUID().slice(0, 8)}`, numbers) });
+  const created = await call('/wf/manifest', {
+    token: shipper.tokens.test,
+    body: containerSample(`BIG-${randomUUID().slice(0, 8)}`, numbers),
+  });
   expect(created.status, created.text).toBe(200);
   bigManifest = created.json.ManifestID;
 });
@@ -52,7 +55,13 @@ describe('documents under load', () => {
     const started = performance.now();
     const renders = Array.from({ length: 8 }, async () => {
       const { response, bytes } = await get(`/manifests/${bigManifest}/labels`);
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), type: response.headers.get('content-type'), bytes, endedAt: performance.now() - started };
+      return {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        type: response.headers.get('content-type'),
+        bytes,
+        endedAt: performance.now() - started,
+      };
     });
     // Quotes one after another while the renders run (the first render alone takes over a second).
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -70,7 +79,10 @@ describe('documents under load', () => {
     expect(servingUsed, `serving thread ${servingUsed} s of the process's ${processUsed} s`).toBeLessThan(processUsed * 0.5);
 
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 200 || s === 429), statuses.join(' ')).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 429),
+      statuses.join(' '),
+    ).toBe(true);
     const rendered = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     expect(rendered.length).toBeGreaterThanOrEqual(1);
@@ -96,7 +108,7 @@ describe('documents under load', () => {
   });
 });
 
-describe('closed daily manifests\' documents are kept', () => {
+describe("closed daily manifests' documents are kept", () => {
   /** The account's manifest of `date`, with `count` packages. */
   async function dailyManifest(account: TestAccount, count: number, date: string): Promise<string> {
     let id = '';
@@ -134,7 +146,10 @@ describe('closed daily manifests\' documents are kept', () => {
     expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
 
     // Served from the table: what the table holds is what is sent, even bytes no render would make.
-    await pgPool().query(`UPDATE document_cache SET bytes = bytes || $2 WHERE manifest_id = $1 AND document = 'labels'`, [id, Buffer.from('\n%kept')]);
+    await pgPool().query(`UPDATE document_cache SET bytes = bytes || $2 WHERE manifest_id = $1 AND document = 'labels'`, [
+      id,
+      Buffer.from('\n%kept'),
+    ]);
     const third = await get(`/manifests/${id}/labels`, account);
     expect(Buffer.from(third.bytes).equals(Buffer.concat([Buffer.from(first.bytes), Buffer.from('\n%kept')]))).toBe(true);
 
@@ -153,7 +168,7 @@ describe('closed daily manifests\' documents are kept', () => {
     ]);
   });
 
-  it('an open manifest\'s and a cancelled one\'s documents are not kept', async () => {
+  it("an open manifest's and a cancelled one's documents are not kept", async () => {
     const account = await newAccount('DocsNotKept');
     const open = await dailyManifest(account, 1, '2027-02-01T08:00:00Z');
     expect((await get(`/manifests/${open}/labels`, account)).response.status).toBe(200);

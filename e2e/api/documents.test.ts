@@ -20,7 +20,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'documents-api-'));
 beforeAll(async () => {
   [acme, stranger] = await Promise.all([newAccount('Docs'), newAccount('DocsStranger')]);
   containerNumbers = [tracking('DC'), tracking('DC')];
-  const created = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(`CONT-${randomUUID().slice(0, 8)}`, containerNumbers) });
+  const created = await call('/wf/manifest', {
+    token: acme.tokens.test,
+    body: containerSample(`CONT-${randomUUID().slice(0, 8)}`, containerNumbers),
+  });
   expect(created.status, created.text).toBe(200);
   containerManifest = created.json.ManifestID;
   dailyNumber = tracking('DP');
@@ -37,7 +40,10 @@ async function dailyRead(): Promise<{ carrier_barcode: string }> {
 
 async function get(p: string, options: { env?: Env; token?: string; accept?: string } = {}) {
   const response = await fetch(baseUrl + pathFor(options.env ?? 'test', p), {
-    headers: { authorization: `Token ${options.token ?? acme.tokens.test}`, ...(options.accept ? { accept: options.accept } : {}) },
+    headers: {
+      authorization: `Token ${options.token ?? acme.tokens.test}`,
+      ...(options.accept ? { accept: options.accept } : {}),
+    },
   });
   return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
 }
@@ -48,11 +54,17 @@ function barcodes(bytes: Uint8Array, kind: 'pdf' | 'png'): string[] {
   let images = [file];
   if (kind === 'pdf') {
     execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', file, file]);
-    images = execFileSync('sh', ['-c', `ls ${file}-*.png`]).toString().trim().split('\n');
+    images = execFileSync('sh', ['-c', `ls ${file}-*.png`])
+      .toString()
+      .trim()
+      .split('\n');
   }
   return images.flatMap((image) => {
     try {
-      return execFileSync('zbarimg', ['-q', '--raw', image], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n').filter(Boolean);
+      return execFileSync('zbarimg', ['-q', '--raw', image], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .split('\n')
+        .filter(Boolean);
     } catch {
       return [];
     }
@@ -87,7 +99,10 @@ describe('document routes', () => {
   });
 
   it('GET /packages/{TrackingNumber}/label as PNG by Accept and by ?format=', async () => {
-    for (const [query, accept] of [['?format=png', undefined], ['', 'image/png']] as const) {
+    for (const [query, accept] of [
+      ['?format=png', undefined],
+      ['', 'image/png'],
+    ] as const) {
       const { response, bytes } = await get(`/packages/${dailyNumber}/label${query}`, accept ? { accept } : {});
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
@@ -98,7 +113,10 @@ describe('document routes', () => {
 
   it('HEAD answers as GET does, without the body; a route with no GET answers HEAD 405 with Allow', async () => {
     for (const p of [`/packages/${dailyNumber}/label`, `/manifests/${containerManifest}/document`, `/packages/${dailyNumber}`]) {
-      const response = await fetch(baseUrl + pathFor('test', p), { method: 'HEAD', headers: { authorization: `Token ${acme.tokens.test}` } });
+      const response = await fetch(baseUrl + pathFor('test', p), {
+        method: 'HEAD',
+        headers: { authorization: `Token ${acme.tokens.test}` },
+      });
       const got = await fetch(baseUrl + pathFor('test', p), { headers: { authorization: `Token ${acme.tokens.test}` } });
       expect(response.status, p).toBe(200);
       expect(response.headers.get('content-type')).toBe(got.headers.get('content-type'));
@@ -106,24 +124,46 @@ describe('document routes', () => {
       expect((await response.arrayBuffer()).byteLength).toBe(0);
       expect(response.headers.get('access-control-allow-methods')).toContain('HEAD');
     }
-    const post = await fetch(baseUrl + pathFor('test', '/wf/rate'), { method: 'HEAD', headers: { authorization: `Token ${acme.tokens.test}` } });
+    const post = await fetch(baseUrl + pathFor('test', '/wf/rate'), {
+      method: 'HEAD',
+      headers: { authorization: `Token ${acme.tokens.test}` },
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('POST, OPTIONS');
-    const stranger404 = await fetch(baseUrl + pathFor('test', `/packages/${dailyNumber}/label`), { method: 'HEAD', headers: { authorization: `Token ${stranger.tokens.test}` } });
+    const stranger404 = await fetch(baseUrl + pathFor('test', `/packages/${dailyNumber}/label`), {
+      method: 'HEAD',
+      headers: { authorization: `Token ${stranger.tokens.test}` },
+    });
     expect(stranger404.status).toBe(404);
   });
 
-  it('406 for a format a document does not come in; 404 for unknown, another account\'s, the other environment\'s and %ZZ ids', async () => {
+  it("406 for a format a document does not come in; 404 for unknown, another account's, the other environment's and %ZZ ids", async () => {
     for (const p of [`/manifests/${containerManifest}/document?format=zpl`, `/packages/${dailyNumber}/label?format=gif`]) {
       const result = await call(p, { method: 'GET', token: acme.tokens.test });
       expectError(result, 406, 'not_acceptable');
     }
-    expectError(await call(`/manifests/${containerManifest}/document`, { method: 'GET', token: acme.tokens.test, headers: { accept: 'text/html' } }), 406, 'not_acceptable');
+    expectError(
+      await call(`/manifests/${containerManifest}/document`, {
+        method: 'GET',
+        token: acme.tokens.test,
+        headers: { accept: 'text/html' },
+      }),
+      406,
+      'not_acceptable',
+    );
     for (const p of [`/manifests/MAN-NOPE/document`, `/manifests/%ZZ/tags`, `/packages/%ZZ/label`, `/packages/NOPE/label`]) {
       expectError(await call(p, { method: 'GET', token: acme.tokens.test }), 404, 'not_found');
     }
-    expectError(await call(`/manifests/${containerManifest}/document`, { method: 'GET', token: stranger.tokens.test }), 404, 'not_found');
+    expectError(
+      await call(`/manifests/${containerManifest}/document`, { method: 'GET', token: stranger.tokens.test }),
+      404,
+      'not_found',
+    );
     expectError(await call(`/packages/${dailyNumber}/label`, { method: 'GET', token: stranger.tokens.test }), 404, 'not_found');
-    expectError(await call(`/manifests/${containerManifest}/labels`, { method: 'GET', env: 'live', token: acme.tokens.live }), 404, 'not_found');
+    expectError(
+      await call(`/manifests/${containerManifest}/labels`, { method: 'GET', env: 'live', token: acme.tokens.live }),
+      404,
+      'not_found',
+    );
   });
 });

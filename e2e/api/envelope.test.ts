@@ -6,7 +6,11 @@ import { baseUrl } from './support/api';
 // has (dot segments too), methods a route lacks, and the public OpenAPI document's.
 
 async function answer(method: string, path: string) {
-  const response = await fetch(baseUrl + path, { method, headers: { 'content-type': 'application/json' }, body: method === 'GET' || method === 'HEAD' ? undefined : '{}' });
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text };
 }
@@ -36,13 +40,22 @@ function rawGet(path: string): Promise<{ status: number; body: string; head: str
 
 describe('the portal API answers with the envelope', () => {
   it('a path no route has: 404 envelope for every method, never the HTML page', async () => {
-    for (const path of ['/portal-api/nope', '/portal-api/webhooks/we_1/deliveries/att_1/redeliver/more', '/portal-api/packages/TN1/label/extra']) {
+    for (const path of [
+      '/portal-api/nope',
+      '/portal-api/webhooks/we_1/deliveries/att_1/redeliver/more',
+      '/portal-api/packages/TN1/label/extra',
+    ]) {
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) envelope(await answer(method, path), 404, 'not_found');
     }
   });
 
   it('dot segments, plain and percent-encoded, never reach the HTML page from a portal API path', async () => {
-    for (const path of ['/portal-api/./nope', '/portal-api/x/../nope', '/portal-api/%2e%2e/portal-api/nope', '/portal-api/%2E/nope']) {
+    for (const path of [
+      '/portal-api/./nope',
+      '/portal-api/x/../nope',
+      '/portal-api/%2e%2e/portal-api/nope',
+      '/portal-api/%2E/nope',
+    ]) {
       const got = await rawGet(path);
       expect(got.status, `${path}: ${got.head}`).toBe(404);
       expect(got.head.toLowerCase()).toContain('application/json');

@@ -155,21 +155,29 @@ describe('order', () => {
     const shipper = await newAccount('Ordered');
     const hook = await call('/webhooks', {
       token: shipper.tokens.test,
-      body: { url: PUBLIC_URL, events: ['package.received', 'package.in_transit', 'package.out_for_delivery', 'package.delivered'] },
+      body: {
+        url: PUBLIC_URL,
+        events: ['package.received', 'package.in_transit', 'package.out_for_delivery', 'package.delivered'],
+      },
     });
     expect(hook.status, hook.text).toBe(201);
     const numbers = [1, 2, 3].map((n) => `ORD${suffix}${n}`);
     for (const trackingNumber of numbers) {
       expect((await call('/wf/package', { token: shipper.tokens.test, body: packageSample(trackingNumber) })).status).toBe(200);
       // One simulate call walks every state in one transaction: four events with one created_at.
-      const walked = await call(`/packages/${trackingNumber}/simulate`, { token: shipper.tokens.test, body: { status: 'delivered' } });
+      const walked = await call(`/packages/${trackingNumber}/simulate`, {
+        token: shipper.tokens.test,
+        body: { status: 'delivered' },
+      });
       expect(walked.status, walked.text).toBe(200);
     }
     const walk = ['package.delivered', 'package.out_for_delivery', 'package.in_transit', 'package.received', 'package.sorting'];
     for (const limit of [100, 1, 3]) {
       const events = await all(shipper, `limit=${limit}`);
       expect(events.map((e) => e.type)).toEqual([...walk, ...walk, ...walk]);
-      const subjects = events.map((e) => (e.type === 'package.sorting' ? (e.data.tracking_numbers as string[])[0] : e.data.tracking_number));
+      const subjects = events.map((e) =>
+        e.type === 'package.sorting' ? (e.data.tracking_numbers as string[])[0] : e.data.tracking_number,
+      );
       expect(subjects).toEqual([...numbers].reverse().flatMap((n) => walk.map(() => n)));
     }
   });
@@ -178,16 +186,30 @@ describe('order', () => {
 describe('container.closed', () => {
   it('is an event, with its name in the body, when a container reaches closed', async () => {
     const shipper = await newAccount('Closing');
-    const hook = await call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['container.arrived', 'container.closed'] } });
+    const hook = await call('/webhooks', {
+      token: shipper.tokens.test,
+      body: { url: PUBLIC_URL, events: ['container.arrived', 'container.closed'] },
+    });
     expect(hook.status, hook.text).toBe(201);
     const containerId = `ULD-CLOSE-${suffix}`;
-    const created = await call('/wf/manifest', { token: shipper.tokens.test, body: containerSample(containerId, [`CLS${suffix}1`]) });
+    const created = await call('/wf/manifest', {
+      token: shipper.tokens.test,
+      body: containerSample(containerId, [`CLS${suffix}1`]),
+    });
     expect(created.status, created.text).toBe(200);
-    const walked = await call(`/manifests/${created.json.ManifestID}/simulate`, { token: shipper.tokens.test, body: { status: 'closed' } });
+    const walked = await call(`/manifests/${created.json.ManifestID}/simulate`, {
+      token: shipper.tokens.test,
+      body: { status: 'closed' },
+    });
     expect(walked.status, walked.text).toBe(200);
     const events = await all(shipper, 'limit=100');
     expect(events.map((e) => e.type)).toEqual(['container.closed', 'container.arrived']);
-    expect(events[0]?.data).toMatchObject({ type: 'container.closed', container_id: containerId, status: 'closed', previous_status: 'arrived' });
+    expect(events[0]?.data).toMatchObject({
+      type: 'container.closed',
+      container_id: containerId,
+      status: 'closed',
+      previous_status: 'arrived',
+    });
     expect(events[1]?.data).toMatchObject({ type: 'container.arrived' });
   });
 });

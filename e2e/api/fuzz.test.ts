@@ -54,13 +54,26 @@ function assertEnvelope(result: { status: number; text: string }, sent: string):
   }
 }
 
-const contentTypes = fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '');
+const contentTypes = fc.constantFrom(
+  undefined,
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  '',
+);
 
 /** A sample with fields removed, replaced by arbitrary JSON, or nested one level deeper. */
 function mutated(sample: () => Record<string, unknown>) {
   return fc
     .tuple(
-      fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), fc.string(), fc.double(), fc.constant('')))),
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 2 }), fc.string(), fc.double(), fc.constant('')),
+        ),
+      ),
       fc.boolean(),
     )
     .map(([changes, wrap]) => {
@@ -112,7 +125,11 @@ describe('fuzzing every operation', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...OPERATIONS),
-        fc.oneof(ascii(80), fc.constantFrom('Token', 'Bearer', 'Token  ', 'Basic dXNlcjpwYXNz'), ascii(60).map((s) => `Token ${s}`)),
+        fc.oneof(
+          ascii(80),
+          fc.constantFrom('Token', 'Bearer', 'Token  ', 'Basic dXNlcjpwYXNz'),
+          ascii(60).map((s) => `Token ${s}`),
+        ),
         ascii(140),
         ascii(60),
         fc.constantFrom(undefined, 'application/json', 'text/html', '*/*', 'application/xml'),
@@ -155,7 +172,13 @@ describe('oversized bodies', () => {
     const url = new URL(baseUrl + pathFor('test', '/wf/manifest'));
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-length': String(50 * 1024 * 1024), authorization: `Token ${token()}` } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-length': String(50 * 1024 * 1024), authorization: `Token ${token()}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -242,7 +265,13 @@ describe('slow bodies', () => {
     const started = Date.now();
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-length': '1000', authorization: `Token ${token()}` } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-length': '1000', authorization: `Token ${token()}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

@@ -60,7 +60,11 @@ beforeAll(async () => {
   baseUrl = app.baseUrl;
   serverPid = childPids(app.pid)[0] ?? app.pid;
   startTree = processTree(serverPid);
-  console.log(`hostile-input: RSS at the start: ${treeMemory(serverPid).map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`).join(', ')}`);
+  console.log(
+    `hostile-input: RSS at the start: ${treeMemory(serverPid)
+      .map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`)
+      .join(', ')}`,
+  );
 }, 120_000);
 const RSS_LIMIT_MB = 450;
 /** The API's body limit (lib/env.ts API_MAX_BODY_BYTES), and the portal forms' (lib/portal/route.ts readJson). */
@@ -111,9 +115,11 @@ function judge(answer: Answer, request: Sent, options: { cors: boolean }): void 
   } catch {
     throw new Error(`a 4xx that is not JSON: ${where()}`);
   }
-  if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string') throw new Error(`a 4xx without the envelope: ${where()}`);
+  if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string')
+    throw new Error(`a 4xx without the envelope: ${where()}`);
   if (!REQUEST_ID.test(answer.headers.get('x-request-id') ?? '')) throw new Error(`a 4xx without x-request-id: ${where()}`);
-  if (options.cors && answer.headers.get('access-control-allow-origin') !== '*') throw new Error(`an API 4xx without CORS headers: ${where()}`);
+  if (options.cors && answer.headers.get('access-control-allow-origin') !== '*')
+    throw new Error(`an API 4xx without CORS headers: ${where()}`);
 }
 
 // ------------------------------------------------------------------ the server
@@ -127,7 +133,9 @@ async function expectServerHealthy(after: string): Promise<void> {
   const health = await fetch(`${baseUrl}/version-test/api/1.1/wf/rate`, { method: 'OPTIONS' });
   expect(health.status, `server not answering after ${after}`).toBe(204);
   const memory = treeMemory(serverPid);
-  console.log(`hostile-input: RSS after ${after}: ${memory.map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`).join(', ')}`);
+  console.log(
+    `hostile-input: RSS after ${after}: ${memory.map((p) => `${p.name}[${p.pid}] ${p.rssMb.toFixed(0)} MB`).join(', ')}`,
+  );
   for (const process of memory) {
     const peak = peaks.get(process.pid);
     if (!peak || process.rssMb > peak.rssMb) peaks.set(process.pid, process);
@@ -170,9 +178,11 @@ afterAll(async () => {
 /** A 5 MB-class body of the worst shapes for a route whose sample is `sample`, just under `limit` bytes. */
 function worstBodies(sample: unknown, limit: number): { shape: string; body: string }[] {
   const budget = limit - 1_024;
-  const sampleObject = sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? (sample as Record<string, unknown>) : {};
+  const sampleObject =
+    sample !== null && typeof sample === 'object' && !Array.isArray(sample) ? (sample as Record<string, unknown>) : {};
   // The sample's first array field (ContainerDetails, events) carries the array; else a field of its own.
-  const arrayField = Object.keys(sampleObject).find((k) => Array.isArray(sampleObject[k])) ?? Object.keys(sampleObject)[0] ?? 'field';
+  const arrayField =
+    Object.keys(sampleObject).find((k) => Array.isArray(sampleObject[k])) ?? Object.keys(sampleObject)[0] ?? 'field';
   const firstString = Object.keys(sampleObject).find((k) => typeof sampleObject[k] === 'string') ?? arrayField;
   const rest = { ...sampleObject };
   delete rest[arrayField];
@@ -191,7 +201,10 @@ function worstBodies(sample: unknown, limit: number): { shape: string; body: str
     { shape: 'array of NUL strings', body: fill(`${prefix(arrayField)}[`, '"\\u0000"', ']}') },
     { shape: 'one huge string', body: `${prefix(firstString)}"${'x'.repeat(budget - prefix(firstString).length - 3)}"}` },
     { shape: 'lone surrogates', body: fill(`${prefix(firstString)}"`, '\\ud800', '"}', '') },
-    { shape: 'deep nesting', body: `${prefix(firstString)}${'['.repeat(Math.floor((budget - 200) / 2))}${']'.repeat(Math.floor((budget - 200) / 2))}}` },
+    {
+      shape: 'deep nesting',
+      body: `${prefix(firstString)}${'['.repeat(Math.floor((budget - 200) / 2))}${']'.repeat(Math.floor((budget - 200) / 2))}}`,
+    },
     { shape: 'wide object', body: wideObject(prefix(firstString), budget) },
     { shape: 'top-level array', body: fill('[', '1', ']') },
   ];
@@ -234,7 +247,11 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     const created = await send({
       method: 'POST',
       path: pathFor(env, '/webhooks'),
-      headers: { authorization: `Token ${accounts[0].tokens[env]}`, 'content-type': 'application/json', 'x-forwarded-for': address() },
+      headers: {
+        authorization: `Token ${accounts[0].tokens[env]}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': address(),
+      },
       body: JSON.stringify(SAMPLES['POST /webhooks']()),
     });
     expect(created.status, created.text).toBe(201);
@@ -256,7 +273,10 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     .record({
       route: fc.constantFrom(...cases),
       env: fc.constantFrom<Env>('test', 'live'),
-      ids: fc.array(fc.oneof({ weight: 2, arbitrary: fc.constant('real') }, { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) }), { minLength: 2, maxLength: 2 }),
+      ids: fc.array(
+        fc.oneof({ weight: 2, arbitrary: fc.constant('real') }, { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) }),
+        { minLength: 2, maxLength: 2 },
+      ),
       suffix: fc.option(fc.constantFrom(...HOSTILE_SEGMENTS), { freq: 6 }),
       query: fc.option(hostileQuery, { freq: 2 }),
       auth: fc.constantFrom('valid', 'valid', 'valid', 'valid', 'valid', 'none', 'garbage', 'other environment'),
@@ -264,7 +284,12 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
       forwarding: fc.option(hostileForwarding, { freq: 4 }),
       body: fc.oneof(
         { weight: 6, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => ({ edits })) },
-        { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '{', '{"a":1,"a":2}', '{"__proto__":{"x":1}}', '\u0000', '\ufeff{}', '1e999').map((raw) => ({ raw })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('', 'null', '[]', '{', '{"a":1,"a":2}', '{"__proto__":{"x":1}}', '\u0000', '\ufeff{}', '1e999')
+            .map((raw) => ({ raw })),
+        },
       ),
     })
     .map((c) => {
@@ -284,47 +309,61 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
       return { method: c.route.method, path: pathFor(c.env, path) + (c.query ?? ''), headers, body } satisfies Sent;
     });
 
-  it('never answers 5xx, and every 4xx is the envelope, whatever the path, query, headers and body', async () => {
-    await watchingMemory(() =>
-      fc.assert(
-        fc.asyncProperty(apiRequest, async (request) => {
-          judge(await send(request), request, { cors: true });
-        }),
-        { numRuns: 500, endOnFailure: true },
-      ),
-    );
-    await expectServerHealthy('the API property run');
-  }, LONG);
+  it(
+    'never answers 5xx, and every 4xx is the envelope, whatever the path, query, headers and body',
+    async () => {
+      await watchingMemory(() =>
+        fc.assert(
+          fc.asyncProperty(apiRequest, async (request) => {
+            judge(await send(request), request, { cors: true });
+          }),
+          { numRuns: 500, endOnFailure: true },
+        ),
+      );
+      await expectServerHealthy('the API property run');
+    },
+    LONG,
+  );
 
-  it('refuses the worst 5 MB bodies on every route that takes one, quickly and within its memory', async () => {
-    const timings: string[] = [];
-    await watchingMemory(async () => {
-      for (const { pattern, method } of cases.filter((c) => c.method === 'POST' || c.method === 'PATCH')) {
-        const path = pathFor('test', pattern.replace(':id', endpointIds.test).replace(':deliveryId', 'msg_doesnotexist'));
-        // Every shape where the route reads a body; two where it reads none (it must still refuse or ignore them).
-        const shapes = worstBodies(sampleFor(method, pattern), API_BODY_LIMIT).filter((_, i) => `${method} ${pattern}` in SAMPLES || i === 0 || i === 3);
-        for (const { shape, body } of shapes) {
-          const request: Sent = {
-            method,
-            path,
-            headers: { authorization: `Token ${account().tokens.test}`, 'content-type': 'application/json', 'x-forwarded-for': address() },
-            body,
-          };
-          const started = performance.now();
-          const answer = await send(request);
-          const ms = performance.now() - started;
-          judge(answer, { ...request, body: `<${shape}>` }, { cors: true });
-          expect(answer.status, `${method} ${pattern} ${shape}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
-          // The answer itself stays small, whatever the body held.
-          expect(answer.text.length, `${method} ${pattern} ${shape}`).toBeLessThan(64 * 1024);
-          timings.push(`${method} ${pattern} ${shape}: ${answer.status} in ${Math.round(ms)} ms`);
+  it(
+    'refuses the worst 5 MB bodies on every route that takes one, quickly and within its memory',
+    async () => {
+      const timings: string[] = [];
+      await watchingMemory(async () => {
+        for (const { pattern, method } of cases.filter((c) => c.method === 'POST' || c.method === 'PATCH')) {
+          const path = pathFor('test', pattern.replace(':id', endpointIds.test).replace(':deliveryId', 'msg_doesnotexist'));
+          // Every shape where the route reads a body; two where it reads none (it must still refuse or ignore them).
+          const shapes = worstBodies(sampleFor(method, pattern), API_BODY_LIMIT).filter(
+            (_, i) => `${method} ${pattern}` in SAMPLES || i === 0 || i === 3,
+          );
+          for (const { shape, body } of shapes) {
+            const request: Sent = {
+              method,
+              path,
+              headers: {
+                authorization: `Token ${account().tokens.test}`,
+                'content-type': 'application/json',
+                'x-forwarded-for': address(),
+              },
+              body,
+            };
+            const started = performance.now();
+            const answer = await send(request);
+            const ms = performance.now() - started;
+            judge(answer, { ...request, body: `<${shape}>` }, { cors: true });
+            expect(answer.status, `${method} ${pattern} ${shape}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+            // The answer itself stays small, whatever the body held.
+            expect(answer.text.length, `${method} ${pattern} ${shape}`).toBeLessThan(64 * 1024);
+            timings.push(`${method} ${pattern} ${shape}: ${answer.status} in ${Math.round(ms)} ms`);
+          }
+          await expectServerHealthy(`the worst bodies on ${method} ${pattern}`);
         }
-        await expectServerHealthy(`the worst bodies on ${method} ${pattern}`);
-      }
-    });
-    // Not a timed test (bench/bounded.ts is the benchmark): the times are printed for the record.
-    console.log(`hostile-input, API worst bodies:\n  ${timings.join('\n  ')}`);
-  }, LONG);
+      });
+      // Not a timed test (bench/bounded.ts is the benchmark): the times are printed for the record.
+      console.log(`hostile-input, API worst bodies:\n  ${timings.join('\n  ')}`);
+    },
+    LONG,
+  );
 
   describe('regressions (issue 10, point 4): malformed paths', () => {
     const expectNotFoundEnvelope = (answer: Answer, allow: string) => {
@@ -340,7 +379,11 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     };
 
     it('headers over the 16 KB Node reads: 431 envelope with a request id, on every way in', async () => {
-      const answer = await send({ method: 'GET', path: '/version-test/api/1.1/webhooks', headers: { 'x-padding': 'x'.repeat(20_000) } });
+      const answer = await send({
+        method: 'GET',
+        path: '/version-test/api/1.1/webhooks',
+        headers: { 'x-padding': 'x'.repeat(20_000) },
+      });
       expect(answer.status, answer.text).toBe(431);
       const body = JSON.parse(answer.text);
       expect(body.error.code).toBe('headers_too_large');
@@ -348,7 +391,10 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     });
 
     it('GET /version-test/api/1.1/webhooks/%ZZ without a token: 404 envelope with request id and the route CORS headers', async () => {
-      expectNotFoundEnvelope(await send({ method: 'GET', path: '/version-test/api/1.1/webhooks/%ZZ', headers: { 'x-forwarded-for': address() } }), 'GET, HEAD, PATCH, DELETE, OPTIONS');
+      expectNotFoundEnvelope(
+        await send({ method: 'GET', path: '/version-test/api/1.1/webhooks/%ZZ', headers: { 'x-forwarded-for': address() } }),
+        'GET, HEAD, PATCH, DELETE, OPTIONS',
+      );
     });
 
     it.each([
@@ -367,7 +413,11 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
         const answer = await send({
           method,
           path: pathFor(env, path.replace('REAL', endpointIds[env])),
-          headers: { authorization: `Token ${account().tokens[env]}`, 'content-type': 'application/json', 'x-forwarded-for': address() },
+          headers: {
+            authorization: `Token ${account().tokens[env]}`,
+            'content-type': 'application/json',
+            'x-forwarded-for': address(),
+          },
           body: method === 'GET' ? undefined : '{"description":"x"}',
         });
         expectNotFoundEnvelope(answer, allow);
@@ -382,26 +432,46 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
   const routes = portalRoutes();
   const cases = routes.flatMap((route) => route.methods.map((method) => ({ pattern: route.pattern, method })));
   const unique = () => randomUUID().slice(0, 8);
-  const main = { company: `Hostile portal ${unique()}`, email: `hostile-${unique()}@example.com`, password: `pw-${unique()}-correct-horse` };
+  const main = {
+    company: `Hostile portal ${unique()}`,
+    email: `hostile-${unique()}@example.com`,
+    password: `pw-${unique()}-correct-horse`,
+  };
   // The sign-in samples name this user, so that hostile sign-ins never lock out the session's own.
-  const decoy = { company: `Hostile decoy ${unique()}`, email: `decoy-${unique()}@example.com`, password: `pw-${unique()}-correct-horse` };
+  const decoy = {
+    company: `Hostile decoy ${unique()}`,
+    email: `decoy-${unique()}@example.com`,
+    password: `pw-${unique()}-correct-horse`,
+  };
   const session = { cookie: '', csrf: '' };
   const ids: Record<string, string> = {};
   const address = () => `198.19.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
 
   const SAMPLES: Record<string, () => unknown> = {
-    'POST /portal-api/auth/sign-up': () => ({ company: `Hostile ${unique()}`, email: `h-${unique()}@example.com`, password: 'correct horse battery staple' }),
+    'POST /portal-api/auth/sign-up': () => ({
+      company: `Hostile ${unique()}`,
+      email: `h-${unique()}@example.com`,
+      password: 'correct horse battery staple',
+    }),
     'POST /portal-api/auth/sign-in': () => ({ email: decoy.email, password: 'not the password' }),
     'PUT /portal-api/environment': () => ({ environment: 'test' }),
     'POST /portal-api/rates': rateSampleAll,
     'POST /portal-api/webhooks': () => ({ url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub' }),
-    'PATCH /portal-api/webhooks/:id': () => ({ url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub', enabled: true }),
+    'PATCH /portal-api/webhooks/:id': () => ({
+      url: PUBLIC_URL,
+      events: ['package.sorting'],
+      description: 'Sorting hub',
+      enabled: true,
+    }),
     'POST /portal-api/tokens': () => ({ name: 'Hostile CI' }),
     'POST /portal-api/auth/forgot-password': () => ({ email: decoy.email }),
     'POST /portal-api/auth/reset-password': () => ({ token: 'A'.repeat(43), password: 'correct horse battery staple' }),
     'POST /portal-api/auth/verify-email': () => ({ token: 'A'.repeat(43) }),
     // Never the session's own password: a hostile run must not change it.
-    'POST /portal-api/account/password': () => ({ currentPassword: 'not the password', newPassword: 'correct horse battery staple' }),
+    'POST /portal-api/account/password': () => ({
+      currentPassword: 'not the password',
+      newPassword: 'correct horse battery staple',
+    }),
     'POST /portal-api/invitations': () => ({ email: `invitee-${unique()}@example.com`, role: 'viewer' }),
     'POST /portal-api/auth/accept-invitation': () => ({ token: 'A'.repeat(43), password: 'correct horse battery staple' }),
     'POST /portal-api/session/account': () => ({ accountId: randomUUID() }),
@@ -451,7 +521,10 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
   /** The cookie, and the session's CSRF token (what the portal layout publishes, read from its row). */
   async function adoptSession(cookie: string): Promise<void> {
     const secret = decodeURIComponent(cookie.split('=')[1]);
-    const row = await db.session.findUnique({ where: { id: createHash('sha256').update(secret).digest('hex') }, select: { csrfToken: true } });
+    const row = await db.session.findUnique({
+      where: { id: createHash('sha256').update(secret).digest('hex') },
+      select: { csrfToken: true },
+    });
     if (!row) throw new Error('no session row for the cookie the portal set');
     session.cookie = cookie;
     session.csrf = row.csrfToken;
@@ -461,7 +534,13 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     return send({
       method,
       path,
-      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test', 'content-type': 'application/json', 'x-forwarded-for': address() },
+      headers: {
+        cookie: session.cookie,
+        'x-csrf-token': session.csrf,
+        'x-carrier-environment': 'test',
+        'content-type': 'application/json',
+        'x-forwarded-for': address(),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }
@@ -490,7 +569,11 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
 
   it('takes its routes from app/portal-api', () => {
     expect(routes.map((r) => r.pattern)).toEqual(
-      expect.arrayContaining(['/portal-api/auth/sign-in', '/portal-api/manifests/:id/export', '/portal-api/webhooks/:id/deliveries/:deliveryId/redeliver']),
+      expect.arrayContaining([
+        '/portal-api/auth/sign-in',
+        '/portal-api/manifests/:id/export',
+        '/portal-api/webhooks/:id/deliveries/:deliveryId/redeliver',
+      ]),
     );
     expect(cases.length).toBeGreaterThanOrEqual(routes.length);
   });
@@ -498,17 +581,28 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
   const portalRequest = fc
     .record({
       route: fc.constantFrom(...cases),
-      ids: fc.array(fc.oneof({ weight: 2, arbitrary: fc.constant('real') }, { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS.filter((s) => !s.includes('%2F'))) }), {
-        minLength: 2,
-        maxLength: 2,
-      }),
+      ids: fc.array(
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constant('real') },
+          { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS.filter((s) => !s.includes('%2F'))) },
+        ),
+        {
+          minLength: 2,
+          maxLength: 2,
+        },
+      ),
       query: fc.option(hostileQuery, { freq: 2 }),
       credentials: fc.constantFrom('valid', 'valid', 'valid', 'valid', 'no session', 'no csrf', 'garbage cookie'),
       headers: hostileHeaders,
       forwarding: fc.option(hostileForwarding, { freq: 4 }),
       body: fc.oneof(
         { weight: 6, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => ({ edits })) },
-        { weight: 1, arbitrary: fc.constantFrom('', 'null', '[]', '{', '{"a":1,"a":2}', '{"__proto__":{"x":1}}', '\u0000', '1e999').map((raw) => ({ raw })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .constantFrom('', 'null', '[]', '{', '{"a":1,"a":2}', '{"__proto__":{"x":1}}', '\u0000', '1e999')
+            .map((raw) => ({ raw })),
+        },
       ),
     })
     .map((c) => {
@@ -517,7 +611,8 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
         .replace(/:id\b/, first === 'real' ? realId(c.route.pattern, 'id') : first)
         .replace(':deliveryId', second === 'real' ? 'msg_doesnotexist' : second);
       const headers: Record<string, string> = { 'content-type': 'application/json', ...c.headers, 'x-forwarded-for': address() };
-      if (c.credentials !== 'no session') headers.cookie = c.credentials === 'garbage cookie' ? 'carrier_session=%ZZ\u00ff; carrier_env=\u00fe' : session.cookie;
+      if (c.credentials !== 'no session')
+        headers.cookie = c.credentials === 'garbage cookie' ? 'carrier_session=%ZZ\u00ff; carrier_env=\u00fe' : session.cookie;
       // The page's environment, as the portal's fetcher sends it (lib/portal/fetcher.ts); garbage with a garbage cookie.
       if (c.credentials === 'valid') Object.assign(headers, { 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test' });
       if (c.credentials === 'garbage cookie') headers['x-carrier-environment'] = 'l\u00efve';
@@ -526,50 +621,71 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
       return { route: c.route, sent: { method: c.route.method, path: path + (c.query ?? ''), headers, body } satisfies Sent };
     });
 
-  it('never answers 5xx, and every 4xx is the envelope, whatever the path, query, headers and body', async () => {
-    await watchingMemory(() =>
-      fc.assert(
-        fc.asyncProperty(portalRequest, async ({ route, sent }) => {
-          const answer = await send(sent);
-          judge(answer, sent, { cors: false });
-          // Signing out, or revoking what the next runs use, is a fair outcome: put the session back.
-          const endsSession = ['/portal-api/session', '/portal-api/account/sessions', '/portal-api/account/sessions/:id'].includes(route.pattern);
-          if (endsSession && route.method === 'DELETE' && answer.status === 200) await signIn();
-        }),
-        { numRuns: 300, endOnFailure: true },
-      ),
-    );
-    await expectServerHealthy('the portal property run');
-  }, LONG);
+  it(
+    'never answers 5xx, and every 4xx is the envelope, whatever the path, query, headers and body',
+    async () => {
+      await watchingMemory(() =>
+        fc.assert(
+          fc.asyncProperty(portalRequest, async ({ route, sent }) => {
+            const answer = await send(sent);
+            judge(answer, sent, { cors: false });
+            // Signing out, or revoking what the next runs use, is a fair outcome: put the session back.
+            const endsSession = [
+              '/portal-api/session',
+              '/portal-api/account/sessions',
+              '/portal-api/account/sessions/:id',
+            ].includes(route.pattern);
+            if (endsSession && route.method === 'DELETE' && answer.status === 200) await signIn();
+          }),
+          { numRuns: 300, endOnFailure: true },
+        ),
+      );
+      await expectServerHealthy('the portal property run');
+    },
+    LONG,
+  );
 
-  it('refuses the worst bodies (up to 5 MB, and up to the 1 MB form limit) on every route that takes one', async () => {
-    const timings: string[] = [];
-    await watchingMemory(async () => {
-      for (const { pattern, method } of cases.filter((c) => ['POST', 'PUT', 'PATCH'].includes(c.method))) {
-        const path = pattern.replace(/:id\b/, realId(pattern, 'id')).replace(':deliveryId', 'msg_doesnotexist');
-        // Up to each route's own limit: 5 MB for the manifest builder, 1 MB for the forms (and one 5 MB body there: 413).
-        const limit = pattern === '/portal-api/manifests' ? API_BODY_LIMIT : PORTAL_FORM_LIMIT;
-        const bodies = worstBodies(sampleFor(method, pattern), limit).filter((_, i) => `${method} ${pattern}` in SAMPLES || i === 0 || i === 3);
-        if (limit === PORTAL_FORM_LIMIT) bodies.push({ ...worstBodies(sampleFor(method, pattern), API_BODY_LIMIT)[0], shape: 'array of numbers, 5 MB' });
-        for (const { shape, body } of bodies) {
-          const request: Sent = {
-            method,
-            path,
-            headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, 'x-carrier-environment': 'test', 'content-type': 'application/json', 'x-forwarded-for': address() },
-            body,
-          };
-          const started = performance.now();
-          const answer = await send(request);
-          const ms = performance.now() - started;
-          judge(answer, { ...request, body: `<${shape}, ${body.length} bytes>` }, { cors: false });
-          expect(answer.text.length, `${method} ${pattern} ${shape}`).toBeLessThan(64 * 1024);
-          timings.push(`${method} ${pattern} ${shape} (${body.length} bytes): ${answer.status} in ${Math.round(ms)} ms`);
+  it(
+    'refuses the worst bodies (up to 5 MB, and up to the 1 MB form limit) on every route that takes one',
+    async () => {
+      const timings: string[] = [];
+      await watchingMemory(async () => {
+        for (const { pattern, method } of cases.filter((c) => ['POST', 'PUT', 'PATCH'].includes(c.method))) {
+          const path = pattern.replace(/:id\b/, realId(pattern, 'id')).replace(':deliveryId', 'msg_doesnotexist');
+          // Up to each route's own limit: 5 MB for the manifest builder, 1 MB for the forms (and one 5 MB body there: 413).
+          const limit = pattern === '/portal-api/manifests' ? API_BODY_LIMIT : PORTAL_FORM_LIMIT;
+          const bodies = worstBodies(sampleFor(method, pattern), limit).filter(
+            (_, i) => `${method} ${pattern}` in SAMPLES || i === 0 || i === 3,
+          );
+          if (limit === PORTAL_FORM_LIMIT)
+            bodies.push({ ...worstBodies(sampleFor(method, pattern), API_BODY_LIMIT)[0], shape: 'array of numbers, 5 MB' });
+          for (const { shape, body } of bodies) {
+            const request: Sent = {
+              method,
+              path,
+              headers: {
+                cookie: session.cookie,
+                'x-csrf-token': session.csrf,
+                'x-carrier-environment': 'test',
+                'content-type': 'application/json',
+                'x-forwarded-for': address(),
+              },
+              body,
+            };
+            const started = performance.now();
+            const answer = await send(request);
+            const ms = performance.now() - started;
+            judge(answer, { ...request, body: `<${shape}, ${body.length} bytes>` }, { cors: false });
+            expect(answer.text.length, `${method} ${pattern} ${shape}`).toBeLessThan(64 * 1024);
+            timings.push(`${method} ${pattern} ${shape} (${body.length} bytes): ${answer.status} in ${Math.round(ms)} ms`);
+          }
+          await expectServerHealthy(`the worst bodies on ${method} ${pattern}`);
         }
-        await expectServerHealthy(`the worst bodies on ${method} ${pattern}`);
-      }
-    });
-    console.log(`hostile-input, portal worst bodies:\n  ${timings.join('\n  ')}`);
-  }, LONG);
+      });
+      console.log(`hostile-input, portal worst bodies:\n  ${timings.join('\n  ')}`);
+    },
+    LONG,
+  );
 
   describe('regressions (issue 10, points 4 and 5)', () => {
     const expectEnvelope = (answer: Answer, status: number, code: string) => {
@@ -601,7 +717,11 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
       ['DELETE', '/portal-api/tokens/%00'],
     ])('%s %s: 404 envelope, no query PostgreSQL refuses', async (method, label) => {
       const path = label.replace('<5,000 x>', 'x'.repeat(5_000));
-      expectEnvelope(await portal(method, path, method === 'GET' || method === 'DELETE' ? undefined : { description: 'x' }), 404, 'not_found');
+      expectEnvelope(
+        await portal(method, path, method === 'GET' || method === 'DELETE' ? undefined : { description: 'x' }),
+        404,
+        'not_found',
+      );
     });
 
     it.each([
@@ -619,12 +739,17 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     ])('GET %s: a 400/422 envelope naming %s', async (path, parameter) => {
       const answer = await portal('GET', path);
       expect([400, 422], answer.text).toContain(answer.status);
-      const error = expectEnvelope(answer, answer.status, answer.status === 400 ? JSON.parse(answer.text).error.code : 'validation_failed');
+      const error = expectEnvelope(
+        answer,
+        answer.status,
+        answer.status === 400 ? JSON.parse(answer.text).error.code : 'validation_failed',
+      );
       expect(JSON.stringify(error.details ?? error.message)).toContain(parameter);
     });
 
     it.each(['sign-in', 'sign-up'])('Origin: null on %s: 403 envelope (issue 10, point 5)', async (which) => {
-      const body = which === 'sign-in' ? { email: decoy.email, password: 'whatever-it-is' } : SAMPLES['POST /portal-api/auth/sign-up']();
+      const body =
+        which === 'sign-in' ? { email: decoy.email, password: 'whatever-it-is' } : SAMPLES['POST /portal-api/auth/sign-up']();
       const answer = await send({
         method: 'POST',
         path: `/portal-api/auth/${which}`,

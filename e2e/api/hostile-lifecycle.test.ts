@@ -41,7 +41,11 @@ const count = (kind: string, n = 1) => {
 /** For bodies the server refuses before reading them: on a kept-alive connection it drains the rest, so the answer arrives. */
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; keepAlive?: boolean } = {}): Promise<Answer> {
+function raw(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number; keepAlive?: boolean } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const body = options.body;
     let answered = false;
@@ -52,7 +56,12 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
         method,
         path,
         agent: options.keepAlive ? keepAlive : false,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...options.headers },
+        headers: {
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+            : {}),
+          ...options.headers,
+        },
       },
       (response) => {
         answered = true;
@@ -73,7 +82,9 @@ function raw(method: string, path: string, options: { headers?: Record<string, s
       },
     );
     // A hang is a failure of its own, named, not a test timeout.
-    request.setTimeout(options.timeoutMs ?? 30_000, () => request.destroy(new Error(`no answer in ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 200)}`)));
+    request.setTimeout(options.timeoutMs ?? 30_000, () =>
+      request.destroy(new Error(`no answer in ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 200)}`)),
+    );
     request.on('error', (error: NodeJS.ErrnoException) => {
       // A server that answers before reading a refused body (413) and closes: our write fails, its answer stands.
       if (error.code === 'EPIPE' || error.code === 'ECONNRESET') {
@@ -114,8 +125,17 @@ function envelope(answer: Answer, status: number, code: string, field?: string) 
   expect(answer.json?.error?.code, where).toBe(code);
   expect(typeof answer.json?.error?.message, where).toBe('string');
   expect(answer.headers['x-request-id'], where).toMatch(/^req_[0-9a-f]{32}$/);
-  if (field !== undefined) expect(answer.json.error.details?.map((d: { path: string }) => d.path), where).toContain(field);
-  return answer.json.error as { code: string; message: string; details?: { path: string; message: string }[]; current_status?: string };
+  if (field !== undefined)
+    expect(
+      answer.json.error.details?.map((d: { path: string }) => d.path),
+      where,
+    ).toContain(field);
+  return answer.json.error as {
+    code: string;
+    message: string;
+    details?: { path: string; message: string }[];
+    current_status?: string;
+  };
 }
 
 function ok(answer: Answer, status = 200) {
@@ -154,7 +174,15 @@ let strangerTest: Tokens;
 let ops: string;
 let revokedOps: string;
 let revokedShipper: string;
-const owned = { containerManifest: '', containerId: '', containerNumbers: [] as string[], dailyManifest: '', dailyNumber: '', liveManifest: '', liveNumber: '' };
+const owned = {
+  containerManifest: '',
+  containerId: '',
+  containerNumbers: [] as string[],
+  dailyManifest: '',
+  dailyNumber: '',
+  liveManifest: '',
+  liveNumber: '',
+};
 
 async function createContainer(token: string, numbers: string[], env: Env = 'test') {
   const containerId = `ULD-${randomUUID().slice(0, 8)}`;
@@ -171,7 +199,11 @@ async function createDaily(token: string, number: string, env: Env = 'test') {
 
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([newAccount('Attacked'), newAccount('Attacker')]);
-  [ownerTest, ownerLive, strangerTest] = await Promise.all([tokens(owner.accountId, 'test', 8), tokens(owner.accountId, 'live', 2), tokens(stranger.accountId, 'test', 3)]);
+  [ownerTest, ownerLive, strangerTest] = await Promise.all([
+    tokens(owner.accountId, 'test', 8),
+    tokens(owner.accountId, 'live', 2),
+    tokens(stranger.accountId, 'test', 3),
+  ]);
   ops = (await createOpsToken({ name: 'attack suite' })).token;
   revokedOps = (await createOpsToken({ name: 'attack suite, revoked' })).token;
   await pgPool().query('UPDATE ops_tokens SET revoked_at = now() WHERE token_hash = $1', [hashToken(revokedOps)]);
@@ -202,7 +234,9 @@ const LIFECYCLE_PATTERNS = apiRoutes()
 
 /** A pattern with the owner's ids (or the given ones) filled in. */
 function fill(pattern: string, ids: { id?: string; trackingNumber?: string } = {}): string {
-  return pattern.replace(':id', ids.id ?? owned.containerManifest).replace(':trackingNumber', ids.trackingNumber ?? owned.dailyNumber);
+  return pattern
+    .replace(':id', ids.id ?? owned.containerManifest)
+    .replace(':trackingNumber', ids.trackingNumber ?? owned.dailyNumber);
 }
 
 function methodOf(pattern: string): 'GET' | 'POST' {
@@ -238,7 +272,10 @@ describe('hostile path segments', () => {
         const method = methodOf(pattern);
         for (const segment of SEGMENTS) {
           const path = api(env, pattern.replace(/:[A-Za-z]+/, segment));
-          const answer = await raw(method, path, { headers: auth(env === 'test' ? ownerTest.get() : ownerLive.get()), body: method === 'POST' ? '{"status":"delivered"}' : undefined });
+          const answer = await raw(method, path, {
+            headers: auth(env === 'test' ? ownerTest.get() : ownerLive.get()),
+            body: method === 'POST' ? '{"status":"delivered"}' : undefined,
+          });
           count('path segment');
           envelope(answer, 404, 'not_found');
           // The path alone never echoes back into the answer (an overlong segment, an RTL override).
@@ -266,10 +303,28 @@ describe('hostile path segments', () => {
       ['GET', `/version-test/api/1.1/../../api/1.1/packages/${owned.liveNumber}`, auth(token), 404, 'not_found'],
       // Three levels up is the live base path: the live environment, where a test token is refused.
       ['GET', `/version-test/api/1.1/../../../api/1.1/packages/${owned.liveNumber}`, auth(token), 401, 'wrong_environment'],
-      ['GET', `/version-test/api/1.1/%2E%2E/%2E%2E/%2e%2e/api/1.1/packages/${owned.liveNumber}`, auth(token), 401, 'wrong_environment'],
-      ['POST', `/version-test/api/1.1/../../../api/1.1/packages/${owned.liveNumber}/cancel`, auth(token), 401, 'wrong_environment'],
+      [
+        'GET',
+        `/version-test/api/1.1/%2E%2E/%2E%2E/%2e%2e/api/1.1/packages/${owned.liveNumber}`,
+        auth(token),
+        401,
+        'wrong_environment',
+      ],
+      [
+        'POST',
+        `/version-test/api/1.1/../../../api/1.1/packages/${owned.liveNumber}/cancel`,
+        auth(token),
+        401,
+        'wrong_environment',
+      ],
       // Out of the live base path into the test one's simulator with a live token: refused the same way.
-      ['POST', `/api/1.1/../../version-test/api/1.1/packages/${owned.dailyNumber}/simulate`, auth(ownerLive.get()), 401, 'wrong_environment'],
+      [
+        'POST',
+        `/api/1.1/../../version-test/api/1.1/packages/${owned.dailyNumber}/simulate`,
+        auth(ownerLive.get()),
+        401,
+        'wrong_environment',
+      ],
       // Another account walking to the owner's ids: still someone else's, not found.
       ['GET', api('test', `/manifests/x/../${owned.containerManifest}`), auth(strangerTest.get()), 404, 'not_found'],
       ['POST', api('test', `/packages/x/%2E%2E/${owned.dailyNumber}/cancel`), auth(strangerTest.get()), 404, 'not_found'],
@@ -277,7 +332,10 @@ describe('hostile path segments', () => {
       ['GET', '/../../../version-test/api/1.1/../../../../etc/passwd', auth(token), 404, 'not_found'],
     ];
     for (const [method, path, headers, status, code] of cases) {
-      const answer = await raw(method, path, { headers: { ...headers, 'x-forwarded-for': address() }, body: method === 'POST' ? '{"status":"delivered"}' : undefined });
+      const answer = await raw(method, path, {
+        headers: { ...headers, 'x-forwarded-for': address() },
+        body: method === 'POST' ? '{"status":"delivered"}' : undefined,
+      });
       count('path segment');
       if (path.startsWith('/../')) expect(answer.status, answer.text.slice(0, 200)).toBe(404);
       else if (NEXT_START && path.endsWith('/packages/..')) {
@@ -297,7 +355,11 @@ describe('hostile path segments', () => {
   it('a raw NUL or raw non-ASCII byte in the request line is refused by the parser with the envelope, not a bare status', async () => {
     for (const line of [
       Buffer.from(`GET ${api('test', '/packages/a')}\u0000b HTTP/1.1\r\nHost: x\r\n\r\n`, 'latin1'),
-      Buffer.concat([Buffer.from(`GET ${api('test', '/manifests/')}`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+      Buffer.concat([
+        Buffer.from(`GET ${api('test', '/manifests/')}`),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+      ]),
       Buffer.from(`POST /ops/scans\u0000 HTTP/1.1\r\nHost: x\r\n\r\n`, 'latin1'),
     ]) {
       const text = await socketRequest(line);
@@ -318,14 +380,42 @@ describe('hostile query parameters on the lists', () => {
 
   it('limit: 0, 101, -1, 1e3, NaN, 1.5, 0x10, " 5", repeated and array forms are 422 naming limit', async () => {
     for (const list of LISTS) {
-      for (const value of ['0', '101', '-1', '1e3', 'NaN', '1.5', '0x10', 'Infinity', '99999999999999999999', '%00', 'abc', '%ED%A0%80']) {
+      for (const value of [
+        '0',
+        '101',
+        '-1',
+        '1e3',
+        'NaN',
+        '1.5',
+        '0x10',
+        'Infinity',
+        '99999999999999999999',
+        '%00',
+        'abc',
+        '%ED%A0%80',
+      ]) {
         const answer = await raw('GET', `${api('test', fill(list))}?limit=${value}`, { headers: auth(ownerTest.get()) });
         count('query');
         envelope(answer, 422, 'validation_failed', 'limit');
       }
-      envelope(await raw('GET', `${api('test', fill(list))}?limit=1&limit=2`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'limit');
-      envelope(await raw('GET', `${api('test', fill(list))}?limit[]=1`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'limit[]');
-      envelope(await raw('GET', `${api('test', fill(list))}?limit[0]=1`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'limit[0]');
+      envelope(
+        await raw('GET', `${api('test', fill(list))}?limit=1&limit=2`, { headers: auth(ownerTest.get()) }),
+        422,
+        'validation_failed',
+        'limit',
+      );
+      envelope(
+        await raw('GET', `${api('test', fill(list))}?limit[]=1`, { headers: auth(ownerTest.get()) }),
+        422,
+        'validation_failed',
+        'limit[]',
+      );
+      envelope(
+        await raw('GET', `${api('test', fill(list))}?limit[0]=1`, { headers: auth(ownerTest.get()) }),
+        422,
+        'validation_failed',
+        'limit[0]',
+      );
       count('query', 3);
       // Empty is "not given"; 1 and 100 are the bounds; a whole number with spaces or a sign is that number.
       for (const value of ['', '1', '100', '%205', '+5', '05']) {
@@ -338,7 +428,12 @@ describe('hostile query parameters on the lists', () => {
 
   it('status and every filter: repeated, unknown, prototype keys and undecodable escapes are 422 naming the parameter', async () => {
     const token = () => auth(ownerTest.get());
-    const REENCODED = new Set(['/packages?manifest_id=%ED%A0%80', '/packages?tracking_number=%25', '/manifests?q=%E0%A4', '/packages?tracking_number=%ZZ']);
+    const REENCODED = new Set([
+      '/packages?manifest_id=%ED%A0%80',
+      '/packages?tracking_number=%25',
+      '/manifests?q=%E0%A4',
+      '/packages?tracking_number=%ZZ',
+    ]);
     const cases: [string, string][] = [
       ['/packages?status=manifested&status=cancelled', 'status'],
       ['/manifests?status=manifested&status=cancelled', 'status'],
@@ -418,7 +513,8 @@ describe('hostile query parameters on the lists', () => {
       const answer = await raw('GET', `${api('test', fill(list))}?${query}`, { headers: auth(ownerTest.get()) });
       count('query');
       // As above: behind `next start` the service may see a re-encoded escape as text.
-      if (field === null || (NEXT_START && answer.status === 200 && field !== '%ZZ')) expect(ok(answer).data, `${list}?${query}`).toEqual([]);
+      if (field === null || (NEXT_START && answer.status === 200 && field !== '%ZZ'))
+        expect(ok(answer).data, `${list}?${query}`).toEqual([]);
       else envelope(answer, 422, 'validation_failed', field);
     }
   });
@@ -426,16 +522,34 @@ describe('hostile query parameters on the lists', () => {
   it('impossible and out-of-range dates in from/to are 422 naming the field; from after to is an empty page', async () => {
     for (const list of ['/manifests', '/packages']) {
       for (const field of ['from', 'to']) {
-        for (const value of ['2026-02-30', '0000-01-01', '9999-12-31', '2026-13-01', '2026-11-23T00:00:00Z', '1e10', '%00', '2026-1-1', '-2026-01-01', '+02026-01-01']) {
+        for (const value of [
+          '2026-02-30',
+          '0000-01-01',
+          '9999-12-31',
+          '2026-13-01',
+          '2026-11-23T00:00:00Z',
+          '1e10',
+          '%00',
+          '2026-1-1',
+          '-2026-01-01',
+          '+02026-01-01',
+        ]) {
           const answer = await raw('GET', `${api('test', list)}?${field}=${value}`, { headers: auth(ownerTest.get()) });
           count('query');
           envelope(answer, 422, 'validation_failed', field);
         }
       }
       // A range that ends before it starts is a mistake in the request, not an empty page.
-      envelope(await raw('GET', `${api('test', list)}?from=2026-12-31&to=2026-01-01`, { headers: auth(ownerTest.get()) }), 422, 'validation_failed', 'to');
+      envelope(
+        await raw('GET', `${api('test', list)}?from=2026-12-31&to=2026-01-01`, { headers: auth(ownerTest.get()) }),
+        422,
+        'validation_failed',
+        'to',
+      );
       count('query');
-      const oneDay = ok(await raw('GET', `${api('test', list)}?from=2026-01-01&to=2026-01-01`, { headers: auth(ownerTest.get()) }));
+      const oneDay = ok(
+        await raw('GET', `${api('test', list)}?from=2026-01-01&to=2026-01-01`, { headers: auth(ownerTest.get()) }),
+      );
       count('query');
       expect(oneDay.object).toBe('list');
       // The widest legal range is a page of the owner's own.
@@ -485,8 +599,17 @@ describe('hostile query parameters on the lists', () => {
     const ownerPage = ok(await raw('GET', `${api('test', '/packages')}?limit=1`, { headers: auth(ownerTest.get()) }));
     const ownerManifests = ok(await raw('GET', `${api('test', '/manifests')}?limit=1`, { headers: auth(ownerTest.get()) }));
     const livePage = ok(await raw('GET', `${api('live', '/packages')}?limit=1`, { headers: auth(ownerLive.get()) }));
-    const manifestPackages = ok(await raw('GET', `${api('test', `/manifests/${owned.containerManifest}/packages`)}?limit=1`, { headers: auth(ownerTest.get()) }));
-    const cursors = [ownerPage.next_cursor, ownerManifests.next_cursor, livePage.next_cursor ?? ownerPage.next_cursor, manifestPackages.next_cursor].filter(Boolean) as string[];
+    const manifestPackages = ok(
+      await raw('GET', `${api('test', `/manifests/${owned.containerManifest}/packages`)}?limit=1`, {
+        headers: auth(ownerTest.get()),
+      }),
+    );
+    const cursors = [
+      ownerPage.next_cursor,
+      ownerManifests.next_cursor,
+      livePage.next_cursor ?? ownerPage.next_cursor,
+      manifestPackages.next_cursor,
+    ].filter(Boolean) as string[];
     expect(cursors.length).toBe(4);
     const ownerNumbers = [...owned.containerNumbers, owned.dailyNumber, owned.liveNumber];
     for (const cursor of cursors) {
@@ -499,14 +622,23 @@ describe('hostile query parameters on the lists', () => {
         for (const n of ownerNumbers) expect(answer.text).not.toContain(n);
       }
       // The owner's test cursor on the live list, and another list's cursor on this one: the owner's own rows of that list, or 422.
-      for (const [env, list] of [['live', '/packages'], ['live', '/manifests'], ['test', '/packages'], ['test', '/manifests']] as const) {
-        const answer = await raw('GET', `${api(env, list)}?cursor=${cursor}`, { headers: auth(env === 'test' ? ownerTest.get() : ownerLive.get()) });
+      for (const [env, list] of [
+        ['live', '/packages'],
+        ['live', '/manifests'],
+        ['test', '/packages'],
+        ['test', '/manifests'],
+      ] as const) {
+        const answer = await raw('GET', `${api(env, list)}?cursor=${cursor}`, {
+          headers: auth(env === 'test' ? ownerTest.get() : ownerLive.get()),
+        });
         count('cursor');
         expect([200, 422], answer.text).toContain(answer.status);
         if (env === 'live') for (const n of [...owned.containerNumbers, owned.dailyNumber]) expect(answer.text).not.toContain(n);
       }
       // Another manifest's packages with this cursor: the stranger has none.
-      const other = await raw('GET', `${api('test', `/manifests/${owned.containerManifest}/packages`)}?cursor=${cursor}`, { headers: auth(strangerTest.get()) });
+      const other = await raw('GET', `${api('test', `/manifests/${owned.containerManifest}/packages`)}?cursor=${cursor}`, {
+        headers: auth(strangerTest.get()),
+      });
       count('cursor');
       expect([404, 422]).toContain(other.status);
       envelope(other, other.status, other.status === 404 ? 'not_found' : 'validation_failed');
@@ -520,14 +652,31 @@ describe('documents: ?format=, Accept and hostile queries', () => {
   it('formats no document comes in, repeated and hostile format values: 406 not_acceptable; never a 5xx', async () => {
     const docs = ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels', '/packages/:trackingNumber/label'];
     for (const doc of docs) {
-      for (const query of ['format=gif', 'format=%00', 'format=PDF%00', 'format=' + 'p'.repeat(10_000), 'format=%ED%A0%80', 'format=', 'format=html']) {
+      for (const query of [
+        'format=gif',
+        'format=%00',
+        'format=PDF%00',
+        'format=' + 'p'.repeat(10_000),
+        'format=%ED%A0%80',
+        'format=',
+        'format=html',
+      ]) {
         const answer = await raw('GET', `${api('test', fill(doc))}?${query}`, { headers: auth(ownerTest.get()) });
         count('documents');
         expect([406, 422], `${doc}?${query.slice(0, 40)} ${answer.text.slice(0, 200)}`).toContain(answer.status);
         envelope(answer, answer.status, answer.status === 406 ? 'not_acceptable' : 'validation_failed');
         expect(answer.text.length).toBeLessThan(2_000);
       }
-      for (const accept of ['text/html', 'application/json', 'image/gif', 'application/pdf;q=0', '*/*;q=0', `${'a/b,'.repeat(2_000)}x/y`, 'application/pdf;q=abc;q=1;q=', '\u00ff/\u00ff']) {
+      for (const accept of [
+        'text/html',
+        'application/json',
+        'image/gif',
+        'application/pdf;q=0',
+        '*/*;q=0',
+        `${'a/b,'.repeat(2_000)}x/y`,
+        'application/pdf;q=abc;q=1;q=',
+        '\u00ff/\u00ff',
+      ]) {
         const answer = await raw('GET', api('test', fill(doc)), { headers: { ...auth(ownerTest.get()), accept } });
         count('documents');
         if (answer.status === 200) {
@@ -541,8 +690,19 @@ describe('documents: ?format=, Accept and hostile queries', () => {
   });
 
   it('?format= and Accept agree, the first of repeated format wins or it is refused; unknown parameters never 5xx', async () => {
-    for (const query of ['format=pdf&format=zpl', 'format=zpl&format=pdf', 'format[]=pdf', 'paper=%00', 'paper=tabloid', 'paper=a4&paper=letter', 'nope=1', '__proto__=x']) {
-      const answer = await raw('GET', `${api('test', fill('/manifests/:id/labels'))}?${query}`, { headers: auth(ownerTest.get()) });
+    for (const query of [
+      'format=pdf&format=zpl',
+      'format=zpl&format=pdf',
+      'format[]=pdf',
+      'paper=%00',
+      'paper=tabloid',
+      'paper=a4&paper=letter',
+      'nope=1',
+      '__proto__=x',
+    ]) {
+      const answer = await raw('GET', `${api('test', fill('/manifests/:id/labels'))}?${query}`, {
+        headers: auth(ownerTest.get()),
+      });
       count('documents');
       expect(answer.status, `${query}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
       if (answer.status !== 200) envelope(answer, answer.status, answer.json?.error?.code);
@@ -550,7 +710,15 @@ describe('documents: ?format=, Accept and hostile queries', () => {
   });
 
   it('every document of a manifest whose stored text is hostile but storable (noncharacters, RTL, emoji, combining marks) is 200', async () => {
-    for (const text of ['\uffff', 'a\ufffeb', '\u202egnp.exe', '𝕏🚀👩‍👩‍👧', 'e\u0301\u0301\u0301', 'abc\u200b\ufeff', '中文 שלום مرحبا']) {
+    for (const text of [
+      '\uffff',
+      'a\ufffeb',
+      '\u202egnp.exe',
+      '𝕏🚀👩‍👩‍👧',
+      'e\u0301\u0301\u0301',
+      'abc\u200b\ufeff',
+      '中文 שלום مرحبا',
+    ]) {
       const n = tracking('ATX');
       const body = containerSample(`ULD-${randomUUID().slice(0, 8)}`, [n]);
       Object.assign(body, { FromName: text, FromCompany: text, Consignee: text, ShipmentDescription: text, Reference1: text });
@@ -558,7 +726,16 @@ describe('documents: ?format=, Accept and hostile queries', () => {
       const created = await call('/wf/manifest', { token: ownerTest.get(), body });
       expect(created.status, created.text).toBe(200);
       const id = created.json.ManifestID as string;
-      for (const path of [`/manifests/${id}/document`, `/manifests/${id}/tags?format=zpl`, `/manifests/${id}/tags`, `/manifests/${id}/labels`, `/manifests/${id}/labels?format=zpl`, `/packages/${n}/label`, `/packages/${n}/label?format=png`, `/packages/${n}/label?format=zpl`]) {
+      for (const path of [
+        `/manifests/${id}/document`,
+        `/manifests/${id}/tags?format=zpl`,
+        `/manifests/${id}/tags`,
+        `/manifests/${id}/labels`,
+        `/manifests/${id}/labels?format=zpl`,
+        `/packages/${n}/label`,
+        `/packages/${n}/label?format=png`,
+        `/packages/${n}/label?format=zpl`,
+      ]) {
         const answer = await raw('GET', api('test', path), { headers: auth(ownerTest.get()) });
         count('documents');
         expect(answer.status, `${JSON.stringify(text)} ${path}: ${answer.text.slice(0, 200)}`).toBe(200);
@@ -571,13 +748,27 @@ describe('documents: ?format=, Accept and hostile queries', () => {
     for (const doc of ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels']) {
       envelope(await raw('GET', api('test', fill(doc)), { headers: auth(strangerTest.get()) }), 404, 'not_found');
       envelope(await raw('GET', api('live', fill(doc)), { headers: auth(ownerLive.get()) }), 404, 'not_found');
-      envelope(await raw('GET', api('test', fill(doc, { id: owned.liveManifest })), { headers: auth(ownerTest.get()) }), 404, 'not_found');
+      envelope(
+        await raw('GET', api('test', fill(doc, { id: owned.liveManifest })), { headers: auth(ownerTest.get()) }),
+        404,
+        'not_found',
+      );
       const own = await raw('GET', api('live', fill(doc, { id: owned.liveManifest })), { headers: auth(ownerLive.get()) });
       expect(own.status, own.text.slice(0, 200)).toBe(200);
       count('cross-account / env', 4);
     }
-    envelope(await raw('GET', api('test', fill('/packages/:trackingNumber/label', { trackingNumber: owned.liveNumber })), { headers: auth(ownerTest.get()) }), 404, 'not_found');
-    envelope(await raw('GET', api('test', fill('/packages/:trackingNumber/label')), { headers: auth(strangerTest.get()) }), 404, 'not_found');
+    envelope(
+      await raw('GET', api('test', fill('/packages/:trackingNumber/label', { trackingNumber: owned.liveNumber })), {
+        headers: auth(ownerTest.get()),
+      }),
+      404,
+      'not_found',
+    );
+    envelope(
+      await raw('GET', api('test', fill('/packages/:trackingNumber/label')), { headers: auth(strangerTest.get()) }),
+      404,
+      'not_found',
+    );
     count('cross-account / env', 2);
   });
 });
@@ -586,7 +777,14 @@ describe('documents: ?format=, Accept and hostile queries', () => {
 
 describe('hostile bodies on the POST routes', () => {
   function scan(fields: Record<string, unknown> = {}) {
-    return { scan_id: `atk-${randomUUID()}`, location: 'JFK', occurred_at: new Date(Date.now() - 60_000).toISOString(), event: 'received', tracking_number: 'NOPE-ATTACK', ...fields };
+    return {
+      scan_id: `atk-${randomUUID()}`,
+      location: 'JFK',
+      occurred_at: new Date(Date.now() - 60_000).toISOString(),
+      event: 'received',
+      tracking_number: 'NOPE-ATTACK',
+      ...fields,
+    };
   }
 
   it('POST /ops/scans: 1,000 scans with every field hostile is 200, each refused on its own; 1,001 is 422 naming scans', async () => {
@@ -635,10 +833,15 @@ describe('hostile bodies on the POST routes', () => {
     for (const result of body.results) expect(result.result).toBe('refused');
     // A refused scan's id is echoed only when it is well formed: no NUL, surrogate or 10 KB back.
     expect(answer.text).not.toContain('\\u0000');
-    expect(answer.text).not.toContain('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx');
+    expect(answer.text).not.toContain(
+      'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 
-    const over = await raw('POST', api('test', '/ops/scans'), { headers: auth(ops), body: jsonBody({ scans: [...scans, scan()] }) });
+    const over = await raw('POST', api('test', '/ops/scans'), {
+      headers: auth(ops),
+      body: jsonBody({ scans: [...scans, scan()] }),
+    });
     count('body');
     envelope(over, 422, 'validation_failed', 'scans');
   });
@@ -661,9 +864,19 @@ describe('hostile bodies on the POST routes', () => {
     });
     count('body', 5);
     const body = ok(answer);
-    expect(body.results.map((r: { result: string }) => r.result)).toEqual(['refused', 'applied', 'refused', 'refused', 'refused']);
-    expect(body.results[0].error.details).toEqual([{ path: 'exception_text', message: 'must not contain control characters (found NUL at position 1)' }]);
-    expect(body.results[2].error.details).toEqual([{ path: 'exception_code', message: 'must be valid Unicode text (it contains an unpaired surrogate)' }]);
+    expect(body.results.map((r: { result: string }) => r.result)).toEqual([
+      'refused',
+      'applied',
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    expect(body.results[0].error.details).toEqual([
+      { path: 'exception_text', message: 'must not contain control characters (found NUL at position 1)' },
+    ]);
+    expect(body.results[2].error.details).toEqual([
+      { path: 'exception_code', message: 'must be valid Unicode text (it contains an unpaired surrogate)' },
+    ]);
     expect(body.results[3].error.details[0].path).toBe('event');
     expect(body.results[4].error.details[0].path).toBe('container_id');
     expect(body.results[1]).toMatchObject({ scan_id: good.scan_id, result: 'applied', status: 'received' });
@@ -674,7 +887,15 @@ describe('hostile bodies on the POST routes', () => {
   it('POST /ops/scans: an impossible day or time is refused naming occurred_at, even for a real package (never rolled over)', async () => {
     const n = tracking('ATD');
     await createDaily(ownerTest.get(), n);
-    const impossible = ['2026-02-30T00:00:00Z', '2025-02-29T12:00:00Z', '2026-04-31T10:00:00Z', '2026-11-23T24:00:00Z', '2026-11-23T23:60:00Z', '2026-11-23T23:59:60Z', '2026-00-10T00:00:00Z'];
+    const impossible = [
+      '2026-02-30T00:00:00Z',
+      '2025-02-29T12:00:00Z',
+      '2026-04-31T10:00:00Z',
+      '2026-11-23T24:00:00Z',
+      '2026-11-23T23:60:00Z',
+      '2026-11-23T23:59:60Z',
+      '2026-00-10T00:00:00Z',
+    ];
     const answer = await raw('POST', api('test', '/ops/scans'), {
       headers: auth(ops),
       body: jsonBody({ scans: impossible.map((occurred_at) => scan({ tracking_number: n, occurred_at: occurred_at })) }),
@@ -682,11 +903,17 @@ describe('hostile bodies on the POST routes', () => {
     count('body', impossible.length);
     const body = ok(answer);
     expect(body.results.map((r: { result: string }) => r.result)).toEqual(impossible.map(() => 'refused'));
-    for (const result of body.results) expect(result.error.details).toEqual([{ path: 'occurred_at', message: 'is not a real date-time' }]);
+    for (const result of body.results)
+      expect(result.error.details).toEqual([{ path: 'occurred_at', message: 'is not a real date-time' }]);
     const pkg = ok(await raw('GET', api('test', `/packages/${n}`), { headers: auth(ownerTest.get()) }));
     expect(pkg.status).toBe('manifested');
     // A leap day that exists is a date like any other.
-    const leap = ok(await raw('POST', api('test', '/ops/scans'), { headers: auth(ops), body: jsonBody({ scans: [scan({ tracking_number: n, occurred_at: '2024-02-29T12:00:00Z' })] }) }));
+    const leap = ok(
+      await raw('POST', api('test', '/ops/scans'), {
+        headers: auth(ops),
+        body: jsonBody({ scans: [scan({ tracking_number: n, occurred_at: '2024-02-29T12:00:00Z' })] }),
+      }),
+    );
     count('body');
     expect(leap.results[0].result).toBe('applied');
   });
@@ -704,16 +931,34 @@ describe('hostile bodies on the POST routes', () => {
     envelope(past, 413, 'payload_too_large');
     // Past the limit without a content-length (chunked): refused as well.
     const chunked = await new Promise<Answer>((resolve, reject) => {
-      const request = http.request({ host: target.hostname, port: target.port, method: 'POST', path: api('test', '/ops/scans'), agent: keepAlive, headers: { ...auth(ops), 'content-type': 'application/json' } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (c: Buffer) => chunks.push(c));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json: JSON.parse(text), bytes: Buffer.alloc(0) });
-        });
-      });
+      const request = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: api('test', '/ops/scans'),
+          agent: keepAlive,
+          headers: { ...auth(ops), 'content-type': 'application/json' },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (c: Buffer) => chunks.push(c));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              text,
+              json: JSON.parse(text),
+              bytes: Buffer.alloc(0),
+            });
+          });
+        },
+      );
       request.setTimeout(30_000, () => request.destroy(new Error('hang')));
-      request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+      );
       for (let i = 0; i < 6; i++) request.write(' '.repeat(1024 * 1024));
       request.end(base);
     });
@@ -722,7 +967,11 @@ describe('hostile bodies on the POST routes', () => {
   });
 
   it('deep nesting, duplicate keys, wrong types and non-JSON are 4xx on scans and simulate', async () => {
-    const posts = [api('test', '/ops/scans'), api('test', `/packages/${owned.dailyNumber}/simulate`), api('test', `/manifests/${owned.containerManifest}/simulate`)];
+    const posts = [
+      api('test', '/ops/scans'),
+      api('test', `/packages/${owned.dailyNumber}/simulate`),
+      api('test', `/manifests/${owned.containerManifest}/simulate`),
+    ];
     const bodies: [string, number, string][] = [
       [`{"scans":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 400, 'invalid_json'],
       [`${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`, 400, 'invalid_json'],
@@ -766,27 +1015,87 @@ describe('hostile bodies on the POST routes', () => {
   it('simulate: a target of the wrong kind is 422 naming status, an illegal one 409', async () => {
     const n = tracking('ATS');
     await createDaily(ownerTest.get(), n);
-    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"departed"}' }), 422, 'validation_failed', 'status');
+    envelope(
+      await raw('POST', api('test', `/packages/${n}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"departed"}',
+      }),
+      422,
+      'validation_failed',
+      'status',
+    );
     // Already there: a walk of no steps, 200 with nothing written.
-    expect(ok(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"manifested"}' })).status).toBe('manifested');
-    const { rows } = await pgPool().query('SELECT 1 FROM lifecycle_events WHERE account_id = $1 AND tracking_number = $2', [owner.accountId, n]);
+    expect(
+      ok(
+        await raw('POST', api('test', `/packages/${n}/simulate`), {
+          headers: auth(ownerTest.get()),
+          body: '{"status":"manifested"}',
+        }),
+      ).status,
+    ).toBe('manifested');
+    const { rows } = await pgPool().query('SELECT 1 FROM lifecycle_events WHERE account_id = $1 AND tracking_number = $2', [
+      owner.accountId,
+      n,
+    ]);
     expect(rows).toEqual([]);
-    ok(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"delivered"}' }));
-    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"received"}' }), 409, 'illegal_transition');
-    envelope(await raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"cancelled"}' }), 409, 'illegal_transition');
-    envelope(await raw('POST', api('test', `/manifests/${owned.containerManifest}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"delivered"}' }), 422, 'validation_failed', 'status');
-    envelope(await raw('POST', api('test', `/manifests/${owned.dailyManifest}/simulate`), { headers: auth(ownerTest.get()), body: '{"status":"departed"}' }), 422, 'validation_failed', 'status');
+    ok(
+      await raw('POST', api('test', `/packages/${n}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"delivered"}',
+      }),
+    );
+    envelope(
+      await raw('POST', api('test', `/packages/${n}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"received"}',
+      }),
+      409,
+      'illegal_transition',
+    );
+    envelope(
+      await raw('POST', api('test', `/packages/${n}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"cancelled"}',
+      }),
+      409,
+      'illegal_transition',
+    );
+    envelope(
+      await raw('POST', api('test', `/manifests/${owned.containerManifest}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"delivered"}',
+      }),
+      422,
+      'validation_failed',
+      'status',
+    );
+    envelope(
+      await raw('POST', api('test', `/manifests/${owned.dailyManifest}/simulate`), {
+        headers: auth(ownerTest.get()),
+        body: '{"status":"departed"}',
+      }),
+      422,
+      'validation_failed',
+      'status',
+    );
     count('body', 4);
   });
 
   it('cancel with a body, an oversized body and a hostile content type: answered, never a hang', async () => {
     const n = tracking('ATB');
     await createDaily(ownerTest.get(), n);
-    const big = await raw('POST', api('test', `/packages/${n}/cancel`), { headers: auth(ownerTest.get()), body: ' '.repeat(5 * 1024 * 1024 + 1), keepAlive: true });
+    const big = await raw('POST', api('test', `/packages/${n}/cancel`), {
+      headers: auth(ownerTest.get()),
+      body: ' '.repeat(5 * 1024 * 1024 + 1),
+      keepAlive: true,
+    });
     count('body');
     expect([200, 413]).toContain(big.status);
     if (big.status === 413) envelope(big, 413, 'payload_too_large');
-    const odd = await raw('POST', api('test', `/packages/${n}/cancel`), { headers: { ...auth(ownerTest.get()), 'content-type': 'text/plain; charset=utf-16' }, body: '\u0000\ud800' });
+    const odd = await raw('POST', api('test', `/packages/${n}/cancel`), {
+      headers: { ...auth(ownerTest.get()), 'content-type': 'text/plain; charset=utf-16' },
+      body: '\u0000\ud800',
+    });
     count('body');
     expect(odd.status, odd.text).toBeLessThan(500);
   });
@@ -802,18 +1111,38 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
         const route = apiRoutes().find((r) => r.pattern === pattern);
         if (route?.testOnly && env === 'live') continue;
         const path = api(env, fill(pattern, env === 'live' ? { id: owned.liveManifest, trackingNumber: owned.liveNumber } : {}));
-        const body = method === 'POST' ? jsonBody(pattern === '/ops/scans' ? { scans: [scan()] } : { status: 'delivered' }) : undefined;
+        const body =
+          method === 'POST' ? jsonBody(pattern === '/ops/scans' ? { scans: [scan()] } : { status: 'delivered' }) : undefined;
         const headers = { 'x-forwarded-for': address() };
         if (pattern === '/ops/scans') {
-          envelope(await raw(method, path, { headers: { ...headers, ...auth(env === 'test' ? owner.tokens.test : owner.tokens.live) }, body }), 403, 'forbidden');
+          envelope(
+            await raw(method, path, {
+              headers: { ...headers, ...auth(env === 'test' ? owner.tokens.test : owner.tokens.live) },
+              body,
+            }),
+            403,
+            'forbidden',
+          );
           envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedOps) }, body }), 401, 'unauthorized');
-          envelope(await raw(method, path, { headers: { ...headers, authorization: `Bearer ${ops}x` }, body }), 401, 'unauthorized');
+          envelope(
+            await raw(method, path, { headers: { ...headers, authorization: `Bearer ${ops}x` }, body }),
+            401,
+            'unauthorized',
+          );
         } else {
           envelope(await raw(method, path, { headers: { ...headers, ...auth(ops) }, body }), 403, 'forbidden');
           // Any ck_ops_ token is refused here before it is looked up: a revoked one learns nothing more.
           envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedOps) }, body }), 403, 'forbidden');
-          if (env === 'test') envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedShipper) }, body }), 401, 'unauthorized');
-          envelope(await raw(method, path, { headers: { ...headers, ...auth(env === 'test' ? owner.tokens.live : owner.tokens.test) }, body }), 401, 'wrong_environment');
+          if (env === 'test')
+            envelope(await raw(method, path, { headers: { ...headers, ...auth(revokedShipper) }, body }), 401, 'unauthorized');
+          envelope(
+            await raw(method, path, {
+              headers: { ...headers, ...auth(env === 'test' ? owner.tokens.live : owner.tokens.test) },
+              body,
+            }),
+            401,
+            'wrong_environment',
+          );
         }
         count('token', 3);
       }
@@ -823,7 +1152,13 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
     expect(pkg.status).toBe('manifested');
 
     function scan() {
-      return { scan_id: `atk-${randomUUID()}`, location: 'JFK', occurred_at: new Date().toISOString(), event: 'received', tracking_number: owned.dailyNumber };
+      return {
+        scan_id: `atk-${randomUUID()}`,
+        location: 'JFK',
+        occurred_at: new Date().toISOString(),
+        event: 'received',
+        tracking_number: owned.dailyNumber,
+      };
     }
   });
 
@@ -836,7 +1171,11 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
         count('cross-account / env');
         envelope(answer, 404, 'not_found');
         // And the owner's live ids from the owner's own test token: the other environment's are not there.
-        const cross = await raw(method, api('test', fill(pattern, { id: owned.liveManifest, trackingNumber: owned.liveNumber })), { headers: auth(ownerTest.get()), body });
+        const cross = await raw(
+          method,
+          api('test', fill(pattern, { id: owned.liveManifest, trackingNumber: owned.liveNumber })),
+          { headers: auth(ownerTest.get()), body },
+        );
         count('cross-account / env');
         envelope(cross, 404, 'not_found');
       }
@@ -853,7 +1192,17 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
     const answer = ok(
       await raw('POST', api('live', '/ops/scans'), {
         headers: auth(ops),
-        body: jsonBody({ scans: [{ scan_id: `atk-${randomUUID()}`, tracking_number: owned.dailyNumber, event: 'received', location: 'JFK', occurred_at: new Date().toISOString() }] }),
+        body: jsonBody({
+          scans: [
+            {
+              scan_id: `atk-${randomUUID()}`,
+              tracking_number: owned.dailyNumber,
+              event: 'received',
+              location: 'JFK',
+              occurred_at: new Date().toISOString(),
+            },
+          ],
+        }),
       }),
     );
     count('cross-account / env');
@@ -861,7 +1210,17 @@ describe('tokens: ops on shipper routes, shippers on ops, revoked, the other env
     const test = ok(
       await raw('POST', api('test', '/ops/scans'), {
         headers: auth(ops),
-        body: jsonBody({ scans: [{ scan_id: `atk-${randomUUID()}`, tracking_number: owned.liveNumber, event: 'received', location: 'JFK', occurred_at: new Date().toISOString() }] }),
+        body: jsonBody({
+          scans: [
+            {
+              scan_id: `atk-${randomUUID()}`,
+              tracking_number: owned.liveNumber,
+              event: 'received',
+              location: 'JFK',
+              occurred_at: new Date().toISOString(),
+            },
+          ],
+        }),
       }),
     );
     count('cross-account / env');
@@ -887,11 +1246,23 @@ describe('probes', () => {
       count('probe', 3);
     }
     // No METRICS_TOKEN on this server: /metrics is not here, whatever the caller sends.
-    for (const headers of <Record<string, string>[]>[{}, { authorization: 'Bearer x' }, { authorization: `Bearer ${'x'.repeat(8_000)}` }, { authorization: 'Bearer \u00ff' }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: 'Bearer x' },
+      { authorization: `Bearer ${'x'.repeat(8_000)}` },
+      { authorization: 'Bearer \u00ff' },
+    ]) {
       envelope(await raw('GET', '/metrics', { headers }), 404, 'not_found');
       count('probe');
     }
-    for (const path of ['/healthz/', '/healthz/..', '/healthz%00', '/readyz/%ZZ', '/metrics/../healthz', `/healthz/${'x'.repeat(10_000)}`]) {
+    for (const path of [
+      '/healthz/',
+      '/healthz/..',
+      '/healthz%00',
+      '/readyz/%ZZ',
+      '/metrics/../healthz',
+      `/healthz/${'x'.repeat(10_000)}`,
+    ]) {
       const answer = await raw('GET', path);
       count('probe');
       expect(answer.status, `${path.slice(0, 40)}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
@@ -914,7 +1285,9 @@ describe('two at once', () => {
     for (let round = 0; round < 5; round++) {
       const n = tracking('AT2');
       await createDaily(ownerTest.get(), n);
-      const answers = await Promise.all([1, 2, 3].map(() => raw('POST', api('test', `/packages/${n}/cancel`), { headers: auth(ownerTest.get()) })));
+      const answers = await Promise.all(
+        [1, 2, 3].map(() => raw('POST', api('test', `/packages/${n}/cancel`), { headers: auth(ownerTest.get()) })),
+      );
       count('concurrency', 3);
       for (const a of answers) expect(ok(a).status).toBe('cancelled');
       expect((await events(n)).map((e) => `${e.previous_status}>${e.status}`)).toEqual(['manifested>cancelled']);
@@ -925,7 +1298,9 @@ describe('two at once', () => {
     for (let round = 0; round < 3; round++) {
       const numbers = [tracking('ATK'), tracking('ATK')];
       const { manifestId } = await createContainer(ownerTest.get(), numbers);
-      const answers = await Promise.all([1, 2].map(() => raw('POST', api('test', `/manifests/${manifestId}/cancel`), { headers: auth(ownerTest.get()) })));
+      const answers = await Promise.all(
+        [1, 2].map(() => raw('POST', api('test', `/manifests/${manifestId}/cancel`), { headers: auth(ownerTest.get()) })),
+      );
       count('concurrency', 2);
       for (const a of answers) expect(ok(a)).toMatchObject({ status: 'cancelled', totals: { by_status: { cancelled: 2 } } });
       for (const n of numbers) expect((await events(n)).map((e) => e.status)).toEqual(['cancelled']);
@@ -940,7 +1315,17 @@ describe('two at once', () => {
         raw('POST', api('test', `/manifests/${manifestId}/cancel`), { headers: auth(ownerTest.get()) }),
         raw('POST', api('test', '/ops/scans'), {
           headers: auth(ops),
-          body: jsonBody({ scans: [{ scan_id: `atk-${randomUUID()}`, container_id: containerId, event: 'received', location: 'JFK', occurred_at: new Date().toISOString() }] }),
+          body: jsonBody({
+            scans: [
+              {
+                scan_id: `atk-${randomUUID()}`,
+                container_id: containerId,
+                event: 'received',
+                location: 'JFK',
+                occurred_at: new Date().toISOString(),
+              },
+            ],
+          }),
         }),
       ]);
       count('concurrency', 2);
@@ -948,7 +1333,10 @@ describe('two at once', () => {
       if (scanWon) envelope(cancel, 409, 'not_cancellable');
       else {
         expect(ok(cancel).status).toBe('cancelled');
-        expect(scanned.json.results[0]).toMatchObject({ result: 'refused', error: { code: 'illegal_transition', current_status: 'cancelled' } });
+        expect(scanned.json.results[0]).toMatchObject({
+          result: 'refused',
+          error: { code: 'illegal_transition', current_status: 'cancelled' },
+        });
       }
     }
   });
@@ -958,7 +1346,9 @@ describe('two at once', () => {
       const n = tracking('ATM');
       await createDaily(ownerTest.get(), n);
       const answers = await Promise.all(
-        ['delivered', 'delivered', 'exception'].map((status) => raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: jsonBody({ status }) })),
+        ['delivered', 'delivered', 'exception'].map((status) =>
+          raw('POST', api('test', `/packages/${n}/simulate`), { headers: auth(ownerTest.get()), body: jsonBody({ status }) }),
+        ),
       );
       count('concurrency', 3);
       for (const a of answers) {
@@ -982,7 +1372,14 @@ describe('two at once', () => {
   it('two manifest simulates at once on a container: one walk, its packages carried once', async () => {
     const numbers = [tracking('ATW'), tracking('ATW')];
     const { manifestId } = await createContainer(ownerTest.get(), numbers);
-    const answers = await Promise.all([1, 2].map(() => raw('POST', api('test', `/manifests/${manifestId}/simulate`), { headers: auth(ownerTest.get()), body: jsonBody({ status: 'arrived' }) })));
+    const answers = await Promise.all(
+      [1, 2].map(() =>
+        raw('POST', api('test', `/manifests/${manifestId}/simulate`), {
+          headers: auth(ownerTest.get()),
+          body: jsonBody({ status: 'arrived' }),
+        }),
+      ),
+    );
     count('concurrency', 2);
     for (const a of answers) {
       expect([200, 409], a.text).toContain(a.status);
@@ -998,13 +1395,24 @@ describe('two at once', () => {
     for (let round = 0; round < 3; round++) {
       const numbers = Array.from({ length: 20 }, () => tracking('ATQ'));
       for (const n of numbers) await createDaily(ownerTest.get(), n);
-      const batch = numbers.map((n) => ({ scan_id: `atk-${randomUUID()}`, tracking_number: n, event: 'received', location: 'JFK', occurred_at: new Date(Date.now() - 1_000).toISOString() }));
+      const batch = numbers.map((n) => ({
+        scan_id: `atk-${randomUUID()}`,
+        tracking_number: n,
+        event: 'received',
+        location: 'JFK',
+        occurred_at: new Date(Date.now() - 1_000).toISOString(),
+      }));
       const reversed = [...batch].reverse();
-      const answers = await Promise.all([batch, batch, reversed, reversed].map((scans) => raw('POST', api('test', '/ops/scans'), { headers: auth(ops), body: jsonBody({ scans }) })));
+      const answers = await Promise.all(
+        [batch, batch, reversed, reversed].map((scans) =>
+          raw('POST', api('test', '/ops/scans'), { headers: auth(ops), body: jsonBody({ scans }) }),
+        ),
+      );
       count('concurrency', 4);
       for (const a of answers) expect(a.status, a.text.slice(0, 300)).toBe(200);
       const applied = new Map<string, number>();
-      for (const a of answers) for (const r of a.json.results) if (r.result === 'applied') applied.set(r.scan_id, (applied.get(r.scan_id) ?? 0) + 1);
+      for (const a of answers)
+        for (const r of a.json.results) if (r.result === 'applied') applied.set(r.scan_id, (applied.get(r.scan_id) ?? 0) + 1);
       expect(applied.size).toBe(batch.length);
       expect([...applied.values()].every((v) => v === 1)).toBe(true);
       for (const a of answers) for (const r of a.json.results) expect(['applied', 'duplicate']).toContain(r.result);
@@ -1047,7 +1455,12 @@ async function signUp(label: string): Promise<Shipper> {
   return { cookie, csrf: row.csrfToken, accountId: row.accountId, token };
 }
 
-function portal(who: Shipper | null, method: string, path: string, options: { env?: Env | null; body?: string; csrf?: string | null } = {}) {
+function portal(
+  who: Shipper | null,
+  method: string,
+  path: string,
+  options: { env?: Env | null; body?: string; csrf?: string | null } = {},
+) {
   const headers: Record<string, string> = { 'x-forwarded-for': address() };
   if (who) headers.cookie = who.cookie;
   const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
@@ -1116,12 +1529,15 @@ describe('portal-api lifecycle routes', () => {
     for (const route of PORTAL) {
       for (const method of route.methods) {
         if (route.pattern === '/portal-api/manifests' && method === 'POST') continue; // a create: its own
-        const answer = await portal(b, method, fillPortal(route.pattern), { body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined });
+        const answer = await portal(b, method, fillPortal(route.pattern), {
+          body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined,
+        });
         count('portal');
         if (route.pattern.includes(':')) envelope(answer, 404, 'not_found');
         else expect(answer.status, answer.text.slice(0, 200)).toBe(200);
         const path = fillPortal(route.pattern);
-        for (const n of [...data.container, data.daily, data.manifest]) if (!path.includes(n)) expect(answer.text, route.pattern).not.toContain(n);
+        for (const n of [...data.container, data.daily, data.manifest])
+          if (!path.includes(n)) expect(answer.text, route.pattern).not.toContain(n);
         expect(answer.text).not.toContain('Beverly Hills');
       }
     }
@@ -1132,15 +1548,26 @@ describe('portal-api lifecycle routes', () => {
   it('the live environment header does not reach test data; a missing or hostile header is 400', async () => {
     for (const route of PORTAL.filter((r) => r.pattern.includes(':'))) {
       for (const method of route.methods) {
-        const answer = await portal(a, method, fillPortal(route.pattern), { env: 'live', body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined });
+        const answer = await portal(a, method, fillPortal(route.pattern), {
+          env: 'live',
+          body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined,
+        });
         count('portal');
         envelope(answer, 404, 'not_found');
       }
     }
     // A download link naming the environment twice names none: 400, never the first of them.
     for (const query of ['environment=live&environment=test', 'environment=test&environment=live']) {
-      envelope(await raw('GET', `/portal-api/exports/packages?${query}`, { headers: { cookie: a.cookie } }), 400, 'environment_required');
-      envelope(await raw('GET', `/portal-api/manifests/${data.manifest}/export?${query}`, { headers: { cookie: a.cookie } }), 400, 'environment_required');
+      envelope(
+        await raw('GET', `/portal-api/exports/packages?${query}`, { headers: { cookie: a.cookie } }),
+        400,
+        'environment_required',
+      );
+      envelope(
+        await raw('GET', `/portal-api/manifests/${data.manifest}/export?${query}`, { headers: { cookie: a.cookie } }),
+        400,
+        'environment_required',
+      );
       count('portal', 2);
     }
     for (const env of ['', 'LIVE', 'test\u00ff', 'production', 'test,live', 'x'.repeat(8_000)]) {
@@ -1184,12 +1611,18 @@ describe('portal-api lifecycle routes', () => {
       [`/portal-api/manifests/${data.manifest}/packages?limit=-1`, 'limit'],
       [`/portal-api/manifests/${data.manifest}/packages?cursor=%00&cursor=%ZZ`, 'cursor'],
       // Keyset cursors with times no row has (a negative year PostgreSQL refused: a 500 once): refused before any query.
-      ...['0000-01-01T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '1970-01-01T00:00:00.000Z'].flatMap(
-        (t): [string, string][] => [
-          [`/portal-api/manifests?cursor=${Buffer.from(JSON.stringify([t, 0, 'MAN-X'])).toString('base64url')}`, 'cursor'],
-          [`/portal-api/manifests/${data.manifest}/packages?cursor=${Buffer.from(JSON.stringify([t, 0, '1'])).toString('base64url')}`, 'cursor'],
+      ...[
+        '0000-01-01T00:00:00.000Z',
+        '-271821-04-20T00:00:00.000Z',
+        '+275760-09-13T00:00:00.000Z',
+        '1970-01-01T00:00:00.000Z',
+      ].flatMap((t): [string, string][] => [
+        [`/portal-api/manifests?cursor=${Buffer.from(JSON.stringify([t, 0, 'MAN-X'])).toString('base64url')}`, 'cursor'],
+        [
+          `/portal-api/manifests/${data.manifest}/packages?cursor=${Buffer.from(JSON.stringify([t, 0, '1'])).toString('base64url')}`,
+          'cursor',
         ],
-      ),
+      ]),
     ];
     for (const [path, field] of cases) {
       const answer = await portal(a, 'GET', path);
@@ -1213,7 +1646,13 @@ describe('portal-api lifecycle routes', () => {
   });
 
   it('hostile simulate bodies through the portal: 4xx, nothing moved', async () => {
-    for (const body of ['{"status":"\\u0000"}', '{"status":"delivered","code":"\\ud800"}', '{"status":"delivered","status":"x"}', `{"status":${'['.repeat(50_000)}${']'.repeat(50_000)}}`, 'x'.repeat(1_000_001)]) {
+    for (const body of [
+      '{"status":"\\u0000"}',
+      '{"status":"delivered","code":"\\ud800"}',
+      '{"status":"delivered","status":"x"}',
+      `{"status":${'['.repeat(50_000)}${']'.repeat(50_000)}}`,
+      'x'.repeat(1_000_001),
+    ]) {
       for (const path of [`/portal-api/packages/${data.daily}/simulate`, `/portal-api/manifests/${data.manifest}/simulate`]) {
         const answer = await portal(a, 'POST', path, { body });
         count('portal');
@@ -1252,7 +1691,10 @@ describe('portal-api lifecycle routes', () => {
     ]);
     count('concurrency', 4);
     for (const answer of answers) expect(answer.status, answer.text.slice(0, 300)).toBe(200);
-    const { rows } = await pgPool().query<{ n: number }>(`SELECT count(*)::int AS n FROM lifecycle_events WHERE account_id = $1 AND tracking_number = $2`, [a.accountId, n]);
+    const { rows } = await pgPool().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM lifecycle_events WHERE account_id = $1 AND tracking_number = $2`,
+      [a.accountId, n],
+    );
     expect(rows[0]?.n).toBe(1);
   });
 });

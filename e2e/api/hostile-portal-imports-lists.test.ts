@@ -32,7 +32,8 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
     }
     // 1,000 and 1,001 columns are refused by the 200-column count, 9,000 members by the JSON reader's member limit,
     // and near the 1 MB form limit long keys are refused by name. None is a crash.
-    const columns = (n: number, key = (i: number) => `c${i}`) => JSON.stringify({ columns: Object.fromEntries(Array.from({ length: n }, (_, i) => [key(i), 'ToCity'])) });
+    const columns = (n: number, key = (i: number) => `c${i}`) =>
+      JSON.stringify({ columns: Object.fromEntries(Array.from({ length: n }, (_, i) => [key(i), 'ToCity'])) });
     envelope(await portal(owner, 'PUT', MAPPING, { rawBody: columns(1_000) }), 422, 'validation_failed');
     envelope(await portal(owner, 'PUT', MAPPING, { rawBody: columns(1_001) }), 422, 'validation_failed');
     envelope(await portal(owner, 'PUT', MAPPING, { rawBody: columns(9_000) }), 400, 'invalid_json');
@@ -64,11 +65,19 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
 
   it('webhook deliveries and edits: hostile outcome, another account, the other environment, hostile PATCH text', async () => {
     const [owner, other] = await Promise.all([signUp('Attack17Hook'), signUp('Attack17HookOther')]);
-    const created = await portal(owner, 'POST', '/portal-api/webhooks', { body: { url: 'https://93.184.215.14/hook', events: ['package.sorting'] } });
+    const created = await portal(owner, 'POST', '/portal-api/webhooks', {
+      body: { url: 'https://93.184.215.14/hook', events: ['package.sorting'] },
+    });
     expect(created.status, created.text).toBeLessThan(300);
     const id = created.json.id as string;
     const deliveries = `/portal-api/webhooks/${id}/deliveries`;
-    for (const query of ['outcome=%00', 'outcome=%ED%A0%80', 'outcome=%ZZ', 'outcome=failed&outcome=succeeded', `outcome=${'f'.repeat(10_000)}`]) {
+    for (const query of [
+      'outcome=%00',
+      'outcome=%ED%A0%80',
+      'outcome=%ZZ',
+      'outcome=failed&outcome=succeeded',
+      `outcome=${'f'.repeat(10_000)}`,
+    ]) {
       const answer = await portal(owner, 'GET', `${deliveries}?${query}`);
       expect(answer.status, `${query.slice(0, 40)}: ${answer.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
@@ -77,7 +86,11 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
     envelope(await portal(other, 'GET', `${deliveries}?outcome=failed`), 404, 'not_found');
     envelope(await portal(owner, 'GET', `${deliveries}?outcome=failed`, { env: 'live' }), 404, 'not_found');
     // The API's form of the same route, with the owner's token in live: the endpoint is test's.
-    const live = await call(`/webhooks/${id}/deliveries?outcome=failed`, { method: 'GET', env: 'live', token: owner.tokens.live });
+    const live = await call(`/webhooks/${id}/deliveries?outcome=failed`, {
+      method: 'GET',
+      env: 'live',
+      token: owner.tokens.live,
+    });
     expect(live.status).toBe(404);
     // Editing: NUL, a lone surrogate, an unknown event, another account's endpoint, a stale tab.
     for (const raw of [
@@ -90,8 +103,16 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
       const answer = await portal(owner, 'PATCH', `/portal-api/webhooks/${id}`, { rawBody: raw });
       envelope(answer, 422, 'validation_failed');
     }
-    envelope(await portal(other, 'PATCH', `/portal-api/webhooks/${id}`, { body: { url: 'https://93.184.215.14/x' } }), 404, 'not_found');
-    envelope(await portal(owner, 'PATCH', `/portal-api/webhooks/${id}`, { body: { url: 'https://93.184.215.14/x' }, csrf: null }), 403, 'forbidden');
+    envelope(
+      await portal(other, 'PATCH', `/portal-api/webhooks/${id}`, { body: { url: 'https://93.184.215.14/x' } }),
+      404,
+      'not_found',
+    );
+    envelope(
+      await portal(owner, 'PATCH', `/portal-api/webhooks/${id}`, { body: { url: 'https://93.184.215.14/x' }, csrf: null }),
+      403,
+      'forbidden',
+    );
     for (const path of [`/portal-api/webhooks/%ZZ/deliveries`, `/portal-api/webhooks/a%00b/deliveries?outcome=failed`]) {
       const answer = await portal(owner, 'GET', path);
       expect(answer.status, path).toBe(404);
@@ -109,7 +130,10 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
     ] as const) {
       const answer = await portal(owner, 'GET', path);
       envelope(answer, 422, 'validation_failed');
-      expect(answer.json.error.details.map((d: { path: string }) => d.path), path).toContain(field);
+      expect(
+        answer.json.error.details.map((d: { path: string }) => d.path),
+        path,
+      ).toContain(field);
     }
     // The same day on both sides is a valid range.
     envelope(await portal(owner, 'GET', '/portal-api/manifests?from=2026-11-20&to=2026-11-20'), 200);
@@ -117,7 +141,15 @@ describe('import mapping, webhook deliveries, list dates and not-found pages und
 
   it('not-found pages and airports: hostile paths and queries never 5xx', async () => {
     const owner = await signUp('Attack17Paths');
-    for (const path of ['/test/%ZZ', '/test/a%00b', '/live/no/such/page', '/nowhere/%E0%A4', '/readyz/x', '/healthz/%ZZ', '/test/' + 'x'.repeat(5_000)]) {
+    for (const path of [
+      '/test/%ZZ',
+      '/test/a%00b',
+      '/live/no/such/page',
+      '/nowhere/%E0%A4',
+      '/readyz/x',
+      '/healthz/%ZZ',
+      '/test/' + 'x'.repeat(5_000),
+    ]) {
       const answer = await fetch(baseUrl + path, { headers: { cookie: owner.cookie }, redirect: 'manual' });
       expect(answer.status, path.slice(0, 60)).toBeLessThan(500);
       await answer.arrayBuffer();

@@ -30,7 +30,9 @@ const PARAMETERS = ['limit', 'cursor', 'status', 'method', 'path', 'request_id',
 
 /** A raw GET (no URL normalisation of ours) with the account's token. */
 async function rawGet(account: TestAccount, target: string, env: Env = 'test', base = baseUrl) {
-  const response = await fetch(base + pathFor(env, target), { headers: { authorization: `Token ${account.tokens[env]}`, 'x-forwarded-for': address() } });
+  const response = await fetch(base + pathFor(env, target), {
+    headers: { authorization: `Token ${account.tokens[env]}`, 'x-forwarded-for': address() },
+  });
   const text = await response.text();
   let json: { error?: { code?: string; details?: { path: string }[] } } | undefined;
   try {
@@ -68,7 +70,15 @@ describe('GET /requests with hostile parameters', () => {
   });
 
   it('refuses impossible and out-of-range days, naming the parameter', async () => {
-    for (const day of ['2026-02-30', '2026-13-01', '0000-01-01', '9999-12-31', '2026-1-1', '2026-01-01T00:00:00Z', '1999-12-31']) {
+    for (const day of [
+      '2026-02-30',
+      '2026-13-01',
+      '0000-01-01',
+      '9999-12-31',
+      '2026-1-1',
+      '2026-01-01T00:00:00Z',
+      '1999-12-31',
+    ]) {
       for (const name of ['from', 'to']) {
         const answer = await rawGet(acme, `/requests?${name}=${encodeURIComponent(day)}`);
         expect(answer.status, `${name}=${day}`).toBe(422);
@@ -94,7 +104,16 @@ describe('GET /requests with hostile parameters', () => {
   });
 
   it('answers 404 for a hostile id in the path, before any query', async () => {
-    for (const id of ['%00', 'req%00x', '%E0%A4%A', '%ED%A0%80', 'x'.repeat(129), '..%2F..%2Fetc', '%2e%2e', encodeURIComponent('req_\u202E')]) {
+    for (const id of [
+      '%00',
+      'req%00x',
+      '%E0%A4%A',
+      '%ED%A0%80',
+      'x'.repeat(129),
+      '..%2F..%2Fetc',
+      '%2e%2e',
+      encodeURIComponent('req_\u202E'),
+    ]) {
       const answer = await rawGet(acme, `/requests/${id}`);
       expect(answer.status, id).toBe(404);
       expect(answer.json?.error?.code).toBe('not_found');
@@ -165,7 +184,10 @@ describe('the portal Logs routes with hostile input', () => {
 describe('two instances writing one log', () => {
   let second: AppProcess | undefined;
   beforeAll(async () => {
-    second = await startApp({ name: 'second instance', env: testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server') });
+    second = await startApp({
+      name: 'second instance',
+      env: testServerEnv(inject('databaseUrl'), process.env.TEST_SERVER ?? 'server'),
+    });
   }, 120_000);
   afterAll(async () => {
     await second?.stop();

@@ -14,14 +14,23 @@ function refused(answer: PortalAnswer, status: number, code?: string, field?: st
   expect(answer.status, answer.text.slice(0, 300)).toBe(status);
   expect(answer.json?.error?.message, answer.text.slice(0, 300)).toEqual(expect.any(String));
   if (code) expect(answer.json.error.code, answer.text.slice(0, 300)).toBe(code);
-  if (field) expect(answer.json.error.details?.map((d: { path: string }) => d.path), answer.text.slice(0, 300)).toContain(field);
+  if (field)
+    expect(
+      answer.json.error.details?.map((d: { path: string }) => d.path),
+      answer.text.slice(0, 300),
+    ).toContain(field);
 }
 
 /** A raw fetch of `path` with the session, for paths fetch must not normalise (escapes kept as written). */
 async function rawGet(who: Shipper, path: string, method = 'GET'): Promise<number> {
   const answer = await fetch(baseUrl + path, {
     method,
-    headers: { cookie: who.cookie, 'x-csrf-token': who.csrf, 'x-carrier-environment': 'test', 'content-type': 'application/json' },
+    headers: {
+      cookie: who.cookie,
+      'x-csrf-token': who.csrf,
+      'x-carrier-environment': 'test',
+      'content-type': 'application/json',
+    },
     body: method === 'GET' ? undefined : '{}',
   });
   await answer.arrayBuffer();
@@ -48,12 +57,32 @@ describe('teams under attack: invitations, sign-up verification, account switchi
   it('invitations: hostile e-mails and roles, the body limit, another account, the other environment, paths', async () => {
     const [owner, other] = await Promise.all([signUp('AttackInvite'), signUp('AttackInviteOther')]);
     for (const email of HOSTILE) {
-      refused(await portal(owner, 'POST', '/portal-api/invitations', { rawBody: `{"email":"${email}","role":"viewer"}` }), 422, 'validation_failed', 'email');
+      refused(
+        await portal(owner, 'POST', '/portal-api/invitations', { rawBody: `{"email":"${email}","role":"viewer"}` }),
+        422,
+        'validation_failed',
+        'email',
+      );
     }
     for (const role of ['\\u0000', '\\ud800', 'owner\\u0000', 'OWNER', 'root', '', '1']) {
-      refused(await portal(owner, 'POST', '/portal-api/invitations', { rawBody: `{"email":"ok-${randomUUID().slice(0, 6)}@example.com","role":"${role}"}` }), 422, 'validation_failed', 'role');
+      refused(
+        await portal(owner, 'POST', '/portal-api/invitations', {
+          rawBody: `{"email":"ok-${randomUUID().slice(0, 6)}@example.com","role":"${role}"}`,
+        }),
+        422,
+        'validation_failed',
+        'role',
+      );
     }
-    for (const raw of ['[]', 'null', '"x"', '{"email":["a@example.com"],"role":"viewer"}', '{"email":{"$ne":1},"role":"viewer"}', '{', '\u0000']) {
+    for (const raw of [
+      '[]',
+      'null',
+      '"x"',
+      '{"email":["a@example.com"],"role":"viewer"}',
+      '{"email":{"$ne":1},"role":"viewer"}',
+      '{',
+      '\u0000',
+    ]) {
       const answer = await portal(owner, 'POST', '/portal-api/invitations', { rawBody: raw });
       expect(answer.status, `${raw}: ${answer.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
@@ -73,8 +102,16 @@ describe('teams under attack: invitations, sign-up verification, account switchi
     const id = made.json.invitation.id as string;
     expect((await portal(other, 'GET', '/portal-api/invitations')).json.invitations).toEqual([]);
     refused(await portal(other, 'DELETE', `/portal-api/invitations/${id}`), 404, 'not_found');
-    expect((await portal(owner, 'GET', '/portal-api/invitations')).json.invitations.map((i: { id: string }) => i.id)).toEqual([id]);
-    for (const path of [`/portal-api/invitations/%ZZ`, `/portal-api/invitations/%00`, `/portal-api/invitations/%E0%A4%A`, `/portal-api/invitations/${id}%00`, `/portal-api/invitations/${'9'.repeat(5_000)}`]) {
+    expect((await portal(owner, 'GET', '/portal-api/invitations')).json.invitations.map((i: { id: string }) => i.id)).toEqual([
+      id,
+    ]);
+    for (const path of [
+      `/portal-api/invitations/%ZZ`,
+      `/portal-api/invitations/%00`,
+      `/portal-api/invitations/%E0%A4%A`,
+      `/portal-api/invitations/${id}%00`,
+      `/portal-api/invitations/${'9'.repeat(5_000)}`,
+    ]) {
       const status = await rawGet(owner, path, 'DELETE');
       expect(status, path).toBeGreaterThanOrEqual(400);
       expect(status, path).toBeLessThan(500);
@@ -90,25 +127,58 @@ describe('teams under attack: invitations, sign-up verification, account switchi
   it('accepting and verifying: hostile tokens and passwords, the body limit, a used link twice at once', async () => {
     const owner = await signUp('AttackAccept');
     for (const path of ['/portal-api/auth/accept-invitation', '/portal-api/auth/verify-email']) {
-      for (const token of ['\\u0000'.repeat(43), '\\ud800'.repeat(43), 'A'.repeat(42) + '\\u0000', '../../etc/passwd', '', 'A'.repeat(10_000)]) {
-        refused(await portal(null, 'POST', path, { rawBody: `{"token":"${token}","password":"long-enough-password"}` }), 422, 'validation_failed', 'token');
+      for (const token of [
+        '\\u0000'.repeat(43),
+        '\\ud800'.repeat(43),
+        'A'.repeat(42) + '\\u0000',
+        '../../etc/passwd',
+        '',
+        'A'.repeat(10_000),
+      ]) {
+        refused(
+          await portal(null, 'POST', path, { rawBody: `{"token":"${token}","password":"long-enough-password"}` }),
+          422,
+          'validation_failed',
+          'token',
+        );
       }
       // A token of the right shape that is nobody's: 404, never a 5xx.
       const unknown = await portal(null, 'POST', path, { body: { token: 'A'.repeat(43), password: 'long-enough-password' } });
       expect(unknown.status, unknown.text).toBeGreaterThanOrEqual(400);
       expect(unknown.status).toBeLessThan(500);
-      refused(await portal(null, 'POST', path, { rawBody: JSON.stringify({ token: 'A'.repeat(43), password: 'p'.repeat(PAST_THE_LIMIT) }) }), 413);
+      refused(
+        await portal(null, 'POST', path, {
+          rawBody: JSON.stringify({ token: 'A'.repeat(43), password: 'p'.repeat(PAST_THE_LIMIT) }),
+        }),
+        413,
+      );
     }
     const email = `accepting-${randomUUID().slice(0, 8)}@example.com`;
     expect((await portal(owner, 'POST', '/portal-api/invitations', { body: { email, role: 'developer' } })).status).toBe(201);
     const token = await invitationToken(email);
     for (const password of ['\\u0000long-enough-password', 'long-enough-\\ud800-password', 'long-enough-password\\udfff']) {
-      refused(await portal(null, 'POST', '/portal-api/auth/accept-invitation', { rawBody: `{"token":"${token}","password":"${password}"}` }), 422, 'validation_failed', 'password');
+      refused(
+        await portal(null, 'POST', '/portal-api/auth/accept-invitation', {
+          rawBody: `{"token":"${token}","password":"${password}"}`,
+        }),
+        422,
+        'validation_failed',
+        'password',
+      );
     }
-    refused(await portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'x'.repeat(201) } }), 422, 'validation_failed', 'password');
+    refused(
+      await portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'x'.repeat(201) } }),
+      422,
+      'validation_failed',
+      'password',
+    );
     expect(await db.user.count({ where: { email } })).toBe(0);
     // The same link accepted twice at once: one user, one membership; the other answer is a 4xx.
-    const both = await Promise.all([0, 1].map(() => portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'a-good-new-password' } })));
+    const both = await Promise.all(
+      [0, 1].map(() =>
+        portal(null, 'POST', '/portal-api/auth/accept-invitation', { body: { token, password: 'a-good-new-password' } }),
+      ),
+    );
     expect(both.map((b) => b.status).sort()).toEqual([200, 410]);
     expect(await db.membership.count({ where: { accountId: owner.accountId, user: { email } } })).toBe(1);
   });
@@ -117,22 +187,42 @@ describe('teams under attack: invitations, sign-up verification, account switchi
     const [owner, stranger] = await Promise.all([signUp('AttackSwitch'), signUp('AttackSwitchStranger')]);
     const member = await addMember(owner, 'admin');
     for (const accountId of ['\\u0000', '\\ud800', `${owner.accountId}\\u0000`, 'x'.repeat(5_000), '']) {
-      refused(await portal(member, 'POST', '/portal-api/session/account', { rawBody: `{"accountId":"${accountId}"}` }), 422, 'validation_failed', 'accountId');
+      refused(
+        await portal(member, 'POST', '/portal-api/session/account', { rawBody: `{"accountId":"${accountId}"}` }),
+        422,
+        'validation_failed',
+        'accountId',
+      );
     }
     // An account the user is not a member of (a real one, and one that does not exist): 404 naming accountId.
-    refused(await portal(member, 'POST', '/portal-api/session/account', { body: { accountId: stranger.accountId } }), 404, 'not_found', 'accountId');
-    refused(await portal(member, 'POST', '/portal-api/session/account', { body: { accountId: randomUUID() } }), 404, 'not_found', 'accountId');
+    refused(
+      await portal(member, 'POST', '/portal-api/session/account', { body: { accountId: stranger.accountId } }),
+      404,
+      'not_found',
+      'accountId',
+    );
+    refused(
+      await portal(member, 'POST', '/portal-api/session/account', { body: { accountId: randomUUID() } }),
+      404,
+      'not_found',
+      'accountId',
+    );
     // A page of another account (a stale tab), and a header that is no account id at all: 409, nothing written.
     for (const page of [stranger.accountId, 'not-an-account', '%00']) {
       refused(
-        await portal(member, 'POST', '/portal-api/invitations', { body: { email: `stale-${randomUUID().slice(0, 6)}@example.com`, role: 'viewer' }, headers: { 'x-carrier-account': page } }),
+        await portal(member, 'POST', '/portal-api/invitations', {
+          body: { email: `stale-${randomUUID().slice(0, 6)}@example.com`, role: 'viewer' },
+          headers: { 'x-carrier-account': page },
+        }),
         409,
         'account_changed',
       );
     }
     expect(await db.invitation.count({ where: { accountId: owner.accountId } })).toBe(0);
     // Two tabs switching at once to the same account: both succeed, one session, the account the user is in.
-    const both = await Promise.all([0, 1].map(() => portal(member, 'POST', '/portal-api/session/account', { body: { accountId: owner.accountId } })));
+    const both = await Promise.all(
+      [0, 1].map(() => portal(member, 'POST', '/portal-api/session/account', { body: { accountId: owner.accountId } })),
+    );
     expect(both.map((b) => b.status)).toEqual([200, 200]);
     expect((await portal(member, 'GET', '/portal-api/session/accounts')).json.accounts).toHaveLength(1);
   });
@@ -142,17 +232,41 @@ describe('teams under attack: invitations, sign-up verification, account switchi
     const viewer = await addMember(owner, 'viewer', { signIn: false });
     const outsider = await addMember(other, 'viewer', { signIn: false });
     for (const role of ['\\u0000', '\\ud800', 'admin\\u0000', 'superuser', '']) {
-      refused(await portal(owner, 'PATCH', `/portal-api/members/${viewer.membershipId}`, { rawBody: `{"role":"${role}"}` }), 422, 'validation_failed', 'role');
+      refused(
+        await portal(owner, 'PATCH', `/portal-api/members/${viewer.membershipId}`, { rawBody: `{"role":"${role}"}` }),
+        422,
+        'validation_failed',
+        'role',
+      );
     }
     for (const tokens of ['\\u0000', 'delete', '\\ud800']) {
-      refused(await portal(owner, 'DELETE', `/portal-api/members/${viewer.membershipId}`, { rawBody: `{"tokens":"${tokens}"}` }), 422, 'validation_failed', 'tokens');
+      refused(
+        await portal(owner, 'DELETE', `/portal-api/members/${viewer.membershipId}`, { rawBody: `{"tokens":"${tokens}"}` }),
+        422,
+        'validation_failed',
+        'tokens',
+      );
     }
-    refused(await portal(owner, 'PATCH', `/portal-api/members/${viewer.membershipId}`, { rawBody: JSON.stringify({ role: 'x'.repeat(PAST_THE_LIMIT) }) }), 413);
+    refused(
+      await portal(owner, 'PATCH', `/portal-api/members/${viewer.membershipId}`, {
+        rawBody: JSON.stringify({ role: 'x'.repeat(PAST_THE_LIMIT) }),
+      }),
+      413,
+    );
     // Another account's member: 404 for a change and a removal; their role and membership unchanged.
-    refused(await portal(owner, 'PATCH', `/portal-api/members/${outsider.membershipId}`, { body: { role: 'admin' } }), 404, 'not_found');
+    refused(
+      await portal(owner, 'PATCH', `/portal-api/members/${outsider.membershipId}`, { body: { role: 'admin' } }),
+      404,
+      'not_found',
+    );
     refused(await portal(owner, 'DELETE', `/portal-api/members/${outsider.membershipId}`), 404, 'not_found');
     expect((await db.membership.findUniqueOrThrow({ where: { id: outsider.membershipId } })).role).toBe('viewer');
-    for (const path of ['/portal-api/members/%ZZ', '/portal-api/members/%00', `/portal-api/members/${viewer.membershipId}%00`, `/portal-api/members/${'f'.repeat(5_000)}`]) {
+    for (const path of [
+      '/portal-api/members/%ZZ',
+      '/portal-api/members/%00',
+      `/portal-api/members/${viewer.membershipId}%00`,
+      `/portal-api/members/${'f'.repeat(5_000)}`,
+    ]) {
       const status = await rawGet(owner, path, 'PATCH');
       expect(status, path).toBeGreaterThanOrEqual(400);
       expect(status, path).toBeLessThan(500);
@@ -195,7 +309,9 @@ describe('teams under attack: invitations, sign-up verification, account switchi
       }
     }
     // The other account's log never shows the owner's rows, in either environment.
-    await portal(owner, 'POST', '/portal-api/invitations', { body: { email: `audit-${randomUUID().slice(0, 6)}@example.com`, role: 'viewer' } });
+    await portal(owner, 'POST', '/portal-api/invitations', {
+      body: { email: `audit-${randomUUID().slice(0, 6)}@example.com`, role: 'viewer' },
+    });
     const mine = await portal(owner, 'GET', '/portal-api/audit');
     expect(mine.status, mine.text).toBe(200);
     expect(JSON.stringify(mine.json)).toContain('invitation.created');

@@ -40,7 +40,11 @@ describe('transport, as design.md decides it', () => {
   });
 
   it('keeps an incoming x-request-id', async () => {
-    const result = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-request-id': 'client-trace-12345' } });
+    const result = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleAll(),
+      headers: { 'x-request-id': 'client-trace-12345' },
+    });
     expect(result.headers.get('x-request-id')).toBe('client-trace-12345');
   });
 
@@ -106,8 +110,16 @@ describe('authentication', () => {
   });
 
   it('refuses a test token on the live path, and the reverse, with wrong_environment', async () => {
-    expectError(await call('/wf/rate', { env: 'live', token: acme.tokens.test, body: rateSampleAll() }), 401, 'wrong_environment');
-    expectError(await call('/wf/rate', { env: 'test', token: acme.tokens.live, body: rateSampleAll() }), 401, 'wrong_environment');
+    expectError(
+      await call('/wf/rate', { env: 'live', token: acme.tokens.test, body: rateSampleAll() }),
+      401,
+      'wrong_environment',
+    );
+    expectError(
+      await call('/wf/rate', { env: 'test', token: acme.tokens.live, body: rateSampleAll() }),
+      401,
+      'wrong_environment',
+    );
     expect((await call('/wf/rate', { env: 'live', token: acme.tokens.live, body: rateSampleAll() })).status).toBe(200);
   });
 
@@ -161,7 +173,7 @@ describe('rate limit', () => {
 });
 
 describe('RateLimit headers', () => {
-  it('every authenticated answer says the token\'s policy and how much of it is left, counting down', async () => {
+  it("every authenticated answer says the token's policy and how much of it is left, counting down", async () => {
     const shipper = await newAccount('Counting');
     const first = await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });
     const second = await call('/wf/rate', { token: shipper.tokens.test, body: rateSampleAll() });

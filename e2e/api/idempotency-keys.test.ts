@@ -32,20 +32,39 @@ describe('Idempotency-Key', () => {
     expect(again.json).toEqual(first.json);
     expect(await endpoints(acme)).toBe(1);
     // The kept answer holds the endpoint's secret: it is stored sealed, never as text.
-    const { rows } = await pgPool().query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', [key]);
+    const { rows } = await pgPool().query<{ response_body: string }>(
+      'SELECT response_body FROM idempotency_keys WHERE key = $1',
+      [key],
+    );
     expect(rows[0]?.response_body).not.toContain(first.json.secret);
     expect(rows[0]?.response_body).not.toContain('whsec_');
   });
 
   it('the same key with another body is a 422 naming Idempotency-Key; nothing is made', async () => {
     const key = randomUUID();
-    expect((await call('/webhooks', { token: acme.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] }, headers: { 'idempotency-key': key } })).status).toBe(201);
+    expect(
+      (
+        await call('/webhooks', {
+          token: acme.tokens.test,
+          body: { url: PUBLIC_URL, events: ['package.sorting'] },
+          headers: { 'idempotency-key': key },
+        })
+      ).status,
+    ).toBe(201);
     const before = await endpoints(acme);
-    const other = await call('/webhooks', { token: acme.tokens.test, body: { url: `${PUBLIC_URL}/2`, events: ['package.sorting'] }, headers: { 'idempotency-key': key } });
+    const other = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: { url: `${PUBLIC_URL}/2`, events: ['package.sorting'] },
+      headers: { 'idempotency-key': key },
+    });
     const error = expectError(other, 422, 'validation_failed');
     expect(error.details?.[0]?.path).toBe('Idempotency-Key');
     // Another path with the same key is another request too.
-    expectError(await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'idempotency-key': key } }), 422, 'validation_failed');
+    expectError(
+      await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'idempotency-key': key } }),
+      422,
+      'validation_failed',
+    );
     expect(await endpoints(acme)).toBe(before);
   });
 
@@ -66,7 +85,11 @@ describe('Idempotency-Key', () => {
     const shipper = await newAccount('Concurrent keys');
     const key = randomUUID();
     const body = { url: PUBLIC_URL, events: ['package.sorting'] };
-    const answers = await Promise.all(Array.from({ length: 12 }, () => call('/webhooks', { token: shipper.tokens.test, body, headers: { 'idempotency-key': key } })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        call('/webhooks', { token: shipper.tokens.test, body, headers: { 'idempotency-key': key } }),
+      ),
+    );
     const made = answers.filter((a) => a.status === 201 && a.headers.get('idempotent-replayed') === null);
     expect(made).toHaveLength(1);
     for (const answer of answers) {
@@ -83,20 +106,40 @@ describe('Idempotency-Key', () => {
 
   it('a failed answer is not kept: the corrected request with the same key runs', async () => {
     const key = randomUUID();
-    const bad = await call('/wf/rate', { token: acme.tokens.test, body: { ...rateSampleAll(), weight: -1 }, headers: { 'idempotency-key': key } });
+    const bad = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: { ...rateSampleAll(), weight: -1 },
+      headers: { 'idempotency-key': key },
+    });
     expectError(bad, 422, 'validation_failed');
     // The same bad request again is judged again (422), not replayed, and a new body under the key is a new request.
-    expectError(await call('/wf/rate', { token: acme.tokens.test, body: { ...rateSampleAll(), weight: -1 }, headers: { 'idempotency-key': key } }), 422, 'validation_failed');
+    expectError(
+      await call('/wf/rate', {
+        token: acme.tokens.test,
+        body: { ...rateSampleAll(), weight: -1 },
+        headers: { 'idempotency-key': key },
+      }),
+      422,
+      'validation_failed',
+    );
     const good = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'idempotency-key': key } });
     expect(good.status, good.text).toBe(200);
-    const replay = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'idempotency-key': key } });
+    const replay = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleAll(),
+      headers: { 'idempotency-key': key },
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.json).toEqual(good.json);
   });
 
   it('refuses a key that is empty, too long or not visible ASCII, naming the header; GETs ignore it', async () => {
     for (const key of ['x'.repeat(256), 'has space', 'caf\u00e9']) {
-      const answer = await call('/webhooks', { token: acme.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] }, headers: { 'idempotency-key': key } });
+      const answer = await call('/webhooks', {
+        token: acme.tokens.test,
+        body: { url: PUBLIC_URL, events: ['package.sorting'] },
+        headers: { 'idempotency-key': key },
+      });
       expect(expectError(answer, 422, 'validation_failed').details?.[0]?.path).toBe('Idempotency-Key');
     }
     const listed = await call('/webhooks', { method: 'GET', token: acme.tokens.test, headers: { 'idempotency-key': 'any' } });

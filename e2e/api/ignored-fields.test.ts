@@ -16,12 +16,20 @@ const IGNORED = 'is not a field of this operation: ignored, not stored';
 
 describe('warnings name what an operation ignored', () => {
   it('the published samples, both spellings included, draw no warnings', async () => {
-    for (const body of [rateSampleAll(), rateSampleExpress(), rateSampleAirSkip(), { ...rateSampleAll(), lenght: undefined, length: 10 }]) {
+    for (const body of [
+      rateSampleAll(),
+      rateSampleExpress(),
+      rateSampleAirSkip(),
+      { ...rateSampleAll(), lenght: undefined, length: 10 },
+    ]) {
       const quoted = await call('/wf/rate', { token: acme.tokens.test, body });
       expect(quoted.status, quoted.text).toBe(200);
       expect(quoted.json).not.toHaveProperty('warnings');
     }
-    const container = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('IGC')]) });
+    const container = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('IGC')]),
+    });
     expect(container.status, container.text).toBe(200);
     expect(container.json).not.toHaveProperty('warnings');
     const pkg = await call('/wf/package', { token: acme.tokens.test, body: packageSample(tracking('IGP')) });
@@ -52,7 +60,10 @@ describe('warnings name what an operation ignored', () => {
   it('a container names ignored fields of its packages by index; a rate request its own', async () => {
     const body = containerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('IG1'), tracking('IG2')]);
     const details = body.ContainerDetails.map((d, i) => (i === 1 ? { ...d, HSCode: '610910' } : d));
-    const accepted = await call('/wf/manifest', { token: acme.tokens.test, body: { ...body, ContainerDetails: details, ULDType: 'AKE' } });
+    const accepted = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: { ...body, ContainerDetails: details, ULDType: 'AKE' },
+    });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.json.IsSuccess).toBe('true');
     expect(accepted.json.warnings).toEqual([
@@ -76,7 +87,10 @@ describe('warnings name what an operation ignored', () => {
 /** The request log's stored answer for a request id (written in the background, so waited for). */
 async function waitForLogged(requestId: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
-    const { rows } = await pgPool().query<{ response_body: string | null }>('SELECT response_body FROM request_logs WHERE request_id = $1', [requestId]);
+    const { rows } = await pgPool().query<{ response_body: string | null }>(
+      'SELECT response_body FROM request_logs WHERE request_id = $1',
+      [requestId],
+    );
     if (rows[0]?.response_body) return rows[0].response_body;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -7,13 +7,20 @@ import { portalCall as portal, signUp } from './support/portal';
 const PATH = '/portal-api/import-mapping';
 
 describe('GET|PUT /portal-api/import-mapping', () => {
-  it('starts empty, merges imports (the latest wins a header), and is the account\'s in both environments', async () => {
+  it("starts empty, merges imports (the latest wins a header), and is the account's in both environments", async () => {
     const [shipper, stranger] = await Promise.all([signUp('Mapping'), signUp('MappingStranger')]);
     expect((await portal(shipper, 'GET', PATH)).json).toEqual({ columns: {} });
-    const first = await portal(shipper, 'PUT', PATH, { body: { columns: { trackingnumber: 'TrackingNumber', ref: 'ToAddress2', notes: '' } } });
+    const first = await portal(shipper, 'PUT', PATH, {
+      body: { columns: { trackingnumber: 'TrackingNumber', ref: 'ToAddress2', notes: '' } },
+    });
     expect(first.status, first.text).toBe(200);
-    const second = await portal(shipper, 'PUT', PATH, { body: { columns: { ref: 'ToName', gewichtkg: 'PackageWeight' } }, env: 'live' });
-    expect(second.json).toEqual({ columns: { trackingnumber: 'TrackingNumber', ref: 'ToName', notes: '', gewichtkg: 'PackageWeight' } });
+    const second = await portal(shipper, 'PUT', PATH, {
+      body: { columns: { ref: 'ToName', gewichtkg: 'PackageWeight' } },
+      env: 'live',
+    });
+    expect(second.json).toEqual({
+      columns: { trackingnumber: 'TrackingNumber', ref: 'ToName', notes: '', gewichtkg: 'PackageWeight' },
+    });
     expect((await portal(shipper, 'GET', PATH, { env: 'live' })).json).toEqual(second.json);
     expect((await portal(stranger, 'GET', PATH)).json).toEqual({ columns: {} });
     // Without the CSRF token or a session: refused, nothing written.
@@ -24,9 +31,13 @@ describe('GET|PUT /portal-api/import-mapping', () => {
 
   it('two tabs importing at once both land', async () => {
     const shipper = await signUp('MappingTabs');
-    const writes = Array.from({ length: 10 }, (_, i) => portal(shipper, 'PUT', PATH, { body: { columns: { [`col${i}`]: 'ToCity' } } }));
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      portal(shipper, 'PUT', PATH, { body: { columns: { [`col${i}`]: 'ToCity' } } }),
+    );
     expect((await Promise.all(writes)).map((w) => w.status)).toEqual(Array(10).fill(200));
-    expect(Object.keys((await portal(shipper, 'GET', PATH)).json.columns).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `col${i}`).sort());
+    expect(Object.keys((await portal(shipper, 'GET', PATH)).json.columns).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `col${i}`).sort(),
+    );
   });
 
   it('refuses hostile bodies with a 422 naming the field, never a 5xx', async () => {
@@ -48,7 +59,10 @@ describe('GET|PUT /portal-api/import-mapping', () => {
       const refused = await portal(shipper, 'PUT', PATH, { body });
       expect(refused.status, JSON.stringify(body).slice(0, 80)).toBe(422);
       expect(refused.json.error.code).toBe('validation_failed');
-      expect(refused.json.error.details.map((d: { path: string }) => d.path), JSON.stringify(body).slice(0, 80)).toContain(path);
+      expect(
+        refused.json.error.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body).slice(0, 80),
+      ).toContain(path);
     }
     // __proto__ as a header is data, not a prototype.
     const proto = await portal(shipper, 'PUT', PATH, { rawBody: '{"columns":{"__proto__":"ToCity","constructor":""}}' });
@@ -56,7 +70,7 @@ describe('GET|PUT /portal-api/import-mapping', () => {
     expect((await portal(shipper, 'PUT', PATH, { rawBody: '{"columns":' })).status).toBe(400);
   });
 
-  it('keeps at most 1,000 headers: past that, the latest import\'s mapping starts it again', async () => {
+  it("keeps at most 1,000 headers: past that, the latest import's mapping starts it again", async () => {
     const shipper = await signUp('MappingFull');
     for (let batch = 0; batch < 5; batch++) {
       const columns = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`b${batch}c${i}`, 'ToCity']));

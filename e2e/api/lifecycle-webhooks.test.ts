@@ -23,7 +23,14 @@ beforeAll(async () => {
   ops = (await createOpsToken({ name: 'lifecycle webhooks test' })).token;
 });
 
-const SUBSCRIBED = ['package.received', 'package.in_transit', 'package.delivered', 'package.cancelled', 'container.received', 'manifest.cancelled'];
+const SUBSCRIBED = [
+  'package.received',
+  'package.in_transit',
+  'package.delivered',
+  'package.cancelled',
+  'container.received',
+  'manifest.cancelled',
+];
 
 describe('lifecycle webhooks', () => {
   it('delivers each subscribed transition signed per Standard Webhooks, with the exact payload, in order per package', async () => {
@@ -45,12 +52,14 @@ describe('lifecycle webhooks', () => {
     await ok('POST', `/packages/${cancelled}/cancel`, token);
     // Another day's daily manifest cancelled whole: its package, then the manifest.
     const wholeDay = tn('LM');
-    const cancelledDailyId: string = (await ok('POST', '/wf/package', token, packageSample(wholeDay, '2026-11-25T08:00:00Z'))).ManifestID;
+    const cancelledDailyId: string = (await ok('POST', '/wf/package', token, packageSample(wholeDay, '2026-11-25T08:00:00Z')))
+      .ManifestID;
     await ok('POST', `/manifests/${cancelledDailyId}/cancel`, token);
     // A container received and a daily package moved by carrier scans.
     const inContainer = tn('LK');
     const containerId = `ULD-${randomUUID().slice(0, 8)}`;
-    const containerManifestId: string = (await ok('POST', '/wf/manifest', token, containerSample(containerId, [inContainer]))).ManifestID;
+    const containerManifestId: string = (await ok('POST', '/wf/manifest', token, containerSample(containerId, [inContainer])))
+      .ManifestID;
     const scanned = tn('LO');
     const scannedDailyId: string = (await ok('POST', '/wf/package', token, packageSample(scanned))).ManifestID;
     const base = Date.now() - 60_000;
@@ -66,14 +75,21 @@ describe('lifecycle webhooks', () => {
     expect(scans.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'applied']);
 
     const expected = 3 + 1 + 2 + 2 + 2; // simulated, cancelled, whole day (package + manifest), container + its package, scanned
-    const got = await waitFor(() => hooks.receiver.at(path).length >= expected && hooks.receiver.at(path), { what: `${expected} deliveries`, timeoutMs: 30_000 });
+    const got = await waitFor(() => hooks.receiver.at(path).length >= expected && hooks.receiver.at(path), {
+      what: `${expected} deliveries`,
+      timeoutMs: 30_000,
+    });
     await new Promise((r) => setTimeout(r, 500)); // nothing more should come
     expect(hooks.receiver.at(path)).toHaveLength(expected);
 
     const hook = new Webhook(secret);
     const deliveries = got.map((r: Received) => {
       // Verified here with the public package; throws on a bad signature or a stale timestamp.
-      const payload = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+      const payload = hook.verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      });
       expect(r.verifyError).toBeNull();
       expect(r.headers['webhook-id']).toMatch(/^msg_[0-9a-z]+$/);
       // The event's name is in the signed body too, the same as the header's.
@@ -84,7 +100,13 @@ describe('lifecycle webhooks', () => {
     // A tampered body does not verify.
     const first = got[0];
     expect(first).toBeDefined();
-    expect(() => hook.verify(`${first.body} `, { 'webhook-id': String(first.headers['webhook-id']), 'webhook-timestamp': String(first.headers['webhook-timestamp']), 'webhook-signature': String(first.headers['webhook-signature']) })).toThrow();
+    expect(() =>
+      hook.verify(`${first.body} `, {
+        'webhook-id': String(first.headers['webhook-id']),
+        'webhook-timestamp': String(first.headers['webhook-timestamp']),
+        'webhook-signature': String(first.headers['webhook-signature']),
+      }),
+    ).toThrow();
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(expected);
 
     const occurred = (p: Record<string, unknown>) => {
@@ -103,27 +125,98 @@ describe('lifecycle webhooks', () => {
       ['package.in_transit', 'received', 'in_transit'],
       ['package.delivered', 'out_for_delivery', 'delivered'],
     ]);
-    for (const d of sim) expect(d.payload).toEqual({ tracking_number: simulated, manifest_id: dailyId, status: d.payload.status, previous_status: d.payload.previous_status, occurred_at: d.payload.occurred_at, location: null });
+    for (const d of sim)
+      expect(d.payload).toEqual({
+        tracking_number: simulated,
+        manifest_id: dailyId,
+        status: d.payload.status,
+        previous_status: d.payload.previous_status,
+        occurred_at: d.payload.occurred_at,
+        location: null,
+      });
     expect(new Set(sim.map((d) => d.payload.occurred_at)).size).toBe(3);
 
     expect(ofPackage(cancelled).map((d) => [d.type, d.payload])).toEqual([
-      ['package.cancelled', { tracking_number: cancelled, manifest_id: dailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
+      [
+        'package.cancelled',
+        {
+          tracking_number: cancelled,
+          manifest_id: dailyId,
+          status: 'cancelled',
+          previous_status: 'manifested',
+          occurred_at: expect.any(String),
+          location: null,
+        },
+      ],
     ]);
     expect(ofPackage(wholeDay).map((d) => [d.type, d.payload])).toEqual([
-      ['package.cancelled', { tracking_number: wholeDay, manifest_id: cancelledDailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null }],
+      [
+        'package.cancelled',
+        {
+          tracking_number: wholeDay,
+          manifest_id: cancelledDailyId,
+          status: 'cancelled',
+          previous_status: 'manifested',
+          occurred_at: expect.any(String),
+          location: null,
+        },
+      ],
     ]);
     expect(deliveries.filter((d) => d.type === 'manifest.cancelled').map((d) => d.payload)).toEqual([
-      { manifest_id: cancelledDailyId, status: 'cancelled', previous_status: 'manifested', occurred_at: expect.any(String), location: null },
+      {
+        manifest_id: cancelledDailyId,
+        status: 'cancelled',
+        previous_status: 'manifested',
+        occurred_at: expect.any(String),
+        location: null,
+      },
     ]);
     expect(deliveries.filter((d) => d.type === 'container.received').map((d) => d.payload)).toEqual([
-      { container_id: containerId, manifest_id: containerManifestId, status: 'received', previous_status: 'manifested', occurred_at: at(0), location: 'EWR' },
+      {
+        container_id: containerId,
+        manifest_id: containerManifestId,
+        status: 'received',
+        previous_status: 'manifested',
+        occurred_at: at(0),
+        location: 'EWR',
+      },
     ]);
     expect(ofPackage(inContainer).map((d) => [d.type, d.payload])).toEqual([
-      ['package.received', { tracking_number: inContainer, manifest_id: containerManifestId, status: 'received', previous_status: 'manifested', occurred_at: at(0), location: 'EWR' }],
+      [
+        'package.received',
+        {
+          tracking_number: inContainer,
+          manifest_id: containerManifestId,
+          status: 'received',
+          previous_status: 'manifested',
+          occurred_at: at(0),
+          location: 'EWR',
+        },
+      ],
     ]);
     expect(ofPackage(scanned).map((d) => [d.type, d.payload])).toEqual([
-      ['package.received', { tracking_number: scanned, manifest_id: scannedDailyId, status: 'received', previous_status: 'manifested', occurred_at: at(1), location: 'JFK' }],
-      ['package.in_transit', { tracking_number: scanned, manifest_id: scannedDailyId, status: 'in_transit', previous_status: 'received', occurred_at: at(2), location: 'ORD' }],
+      [
+        'package.received',
+        {
+          tracking_number: scanned,
+          manifest_id: scannedDailyId,
+          status: 'received',
+          previous_status: 'manifested',
+          occurred_at: at(1),
+          location: 'JFK',
+        },
+      ],
+      [
+        'package.in_transit',
+        {
+          tracking_number: scanned,
+          manifest_id: scannedDailyId,
+          status: 'in_transit',
+          previous_status: 'received',
+          occurred_at: at(2),
+          location: 'ORD',
+        },
+      ],
     ]);
     // Nothing the endpoint did not subscribe to (out_for_delivery) was sent.
     expect(deliveries.every((d) => SUBSCRIBED.includes(d.type))).toBe(true);
@@ -149,12 +242,21 @@ describe('lifecycle webhooks', () => {
     const number = tn('LQ');
     await ok('POST', '/wf/package', token, packageSample(number));
     await ok('POST', `/packages/${number}/simulate`, token, { status: 'delivered' });
-    const got = await waitFor(() => hooks.receiver.at(path).length >= 5 && hooks.receiver.at(path), { what: '5 attempts', timeoutMs: 30_000 });
+    const got = await waitFor(() => hooks.receiver.at(path).length >= 5 && hooks.receiver.at(path), {
+      what: '5 attempts',
+      timeoutMs: 30_000,
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect(hooks.receiver.at(path)).toHaveLength(5);
     expect(got.map((r) => String(r.headers['x-carrier-event']))).toEqual(['package.received', ...events]);
     expect(got[1]?.headers['webhook-id']).toBe(got[0]?.headers['webhook-id']);
-    expect(got.map((r) => JSON.parse(r.body).status)).toEqual(['received', 'received', 'in_transit', 'out_for_delivery', 'delivered']);
+    expect(got.map((r) => JSON.parse(r.body).status)).toEqual([
+      'received',
+      'received',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+    ]);
     expect(mostOpen).toBe(1);
   });
 });

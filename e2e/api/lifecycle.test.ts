@@ -48,12 +48,35 @@ describe('reads', () => {
 
     const pkg = await call(`/packages/${a}`, { ...GET, token: account.tokens.test });
     expect(pkg.status, pkg.text).toBe(200);
-    expect(pkg.json).toMatchObject({ object: 'package', TrackingNumber: a, ManifestID: manifestId, ContainerID: containerId, ServiceName: 'AirSkip', manifest_type: 'container', status: 'manifested', PackageWeightUnit: 'lb' });
+    expect(pkg.json).toMatchObject({
+      object: 'package',
+      TrackingNumber: a,
+      ManifestID: manifestId,
+      ContainerID: containerId,
+      ServiceName: 'AirSkip',
+      manifest_type: 'container',
+      status: 'manifested',
+      PackageWeightUnit: 'lb',
+    });
     const daily = await call(`/packages/${b}`, { ...GET, token: account.tokens.test });
-    expect(daily.json).toMatchObject({ object: 'package', TrackingNumber: b, ManifestID: dailyId, manifest_type: 'daily', status: 'manifested', ServiceName: 'AirSkip' });
+    expect(daily.json).toMatchObject({
+      object: 'package',
+      TrackingNumber: b,
+      ManifestID: dailyId,
+      manifest_type: 'daily',
+      status: 'manifested',
+      ServiceName: 'AirSkip',
+    });
 
     const manifest = await call(`/manifests/${manifestId}`, { ...GET, token: account.tokens.test });
-    expect(manifest.json).toMatchObject({ object: 'manifest', ManifestID: manifestId, type: 'container', ContainerID: containerId, PackageCount: 1, status: 'manifested' });
+    expect(manifest.json).toMatchObject({
+      object: 'manifest',
+      ManifestID: manifestId,
+      type: 'container',
+      ContainerID: containerId,
+      PackageCount: 1,
+      status: 'manifested',
+    });
     expect(manifest.json.totals).toEqual({ package_count: 1, by_status: { manifested: 1 }, total_weight_lb: '2.50' });
 
     const list = await call('/packages', { ...GET, token: account.tokens.test });
@@ -136,10 +159,15 @@ describe('cancel', () => {
     const again = await call(`/packages/${n}/cancel`, { token: account.tokens.test });
     expect(again.status).toBe(200);
     expect(again.json.status_updated_at).toBe(first.json.status_updated_at);
-    const reuse = await call('/wf/package', { token: account.tokens.test, body: { package: { ...packageSample(n).package, ShipmentDescription: 'other' } } });
+    const reuse = await call('/wf/package', {
+      token: account.tokens.test,
+      body: { package: { ...packageSample(n).package, ShipmentDescription: 'other' } },
+    });
     expect(reuse.status).toBe(409);
     const events = await call(`/packages/${n}/events`, { ...GET, token: account.tokens.test });
-    expect(events.json.data.map((e: { type: string; source: string }) => [e.type, e.source])).toEqual([['package.cancelled', 'cancel']]);
+    expect(events.json.data.map((e: { type: string; source: string }) => [e.type, e.source])).toEqual([
+      ['package.cancelled', 'cancel'],
+    ]);
   });
 
   it('refuses to cancel once the carrier has the package (409 not_cancellable naming the status)', async () => {
@@ -152,7 +180,7 @@ describe('cancel', () => {
     expect(refused).toMatchObject({ current_status: 'received' });
   });
 
-  it('cancels a container with all its packages, and a daily manifest\'s still-manifested packages', async () => {
+  it("cancels a container with all its packages, and a daily manifest's still-manifested packages", async () => {
     const account = await newAccount();
     const [a, b] = [tracking('KA'), tracking('KB')];
     const { manifestId } = await container(account, [a, b]);
@@ -184,7 +212,8 @@ describe('cancel', () => {
       const cancelWon = cancel.status === 200;
       expect(scanWon !== cancelWon, `${cancel.text} ${scanned.text}`).toBe(true);
       if (!cancelWon) expectError(cancel, 409, 'not_cancellable');
-      if (!scanWon) expect(scanned.json.results[0].error).toMatchObject({ code: 'illegal_transition', current_status: 'cancelled' });
+      if (!scanWon)
+        expect(scanned.json.results[0].error).toMatchObject({ code: 'illegal_transition', current_status: 'cancelled' });
     }
   });
 });
@@ -207,7 +236,15 @@ describe('ops scans', () => {
     ];
     const result = await scans(batch);
     expect(result.status, result.text).toBe(200);
-    expect(result.json.results.map((r: { result: string }) => r.result)).toEqual(['applied', 'applied', 'refused', 'recorded', 'refused', 'refused', 'duplicate']);
+    expect(result.json.results.map((r: { result: string }) => r.result)).toEqual([
+      'applied',
+      'applied',
+      'refused',
+      'recorded',
+      'refused',
+      'refused',
+      'duplicate',
+    ]);
     expect(result.json.results[2].error).toMatchObject({ code: 'illegal_transition', current_status: 'in_transit' });
     // Within a batch scans apply in occurred_at order: b was received by its container's scan already.
     expect(result.json.results[3]).toMatchObject({ reason: 'repeat', current_status: 'received' });
@@ -234,7 +271,15 @@ describe('ops scans', () => {
 
     // The whole batch again: nothing applied twice.
     const again = await scans(batch);
-    expect(again.json.results.map((r: { result: string }) => r.result)).toEqual(['duplicate', 'duplicate', 'refused', 'duplicate', 'refused', 'refused', 'duplicate']);
+    expect(again.json.results.map((r: { result: string }) => r.result)).toEqual([
+      'duplicate',
+      'duplicate',
+      'refused',
+      'duplicate',
+      'refused',
+      'refused',
+      'duplicate',
+    ]);
     const after = await call(`/packages/${b}/events`, { ...GET, token: account.tokens.test });
     expect(after.json.data.map((e: { status: string; applied: boolean }) => [e.status, e.applied])).toEqual([
       ['received', true],
@@ -250,9 +295,12 @@ describe('ops scans', () => {
     expect(error.details?.[0]?.path).toBe('scans');
   });
 
-  it('writes each applied transition\'s webhook through the outbox, in its transaction', async () => {
+  it("writes each applied transition's webhook through the outbox, in its transaction", async () => {
     const account = await newAccount();
-    const created = await call('/webhooks', { token: account.tokens.test, body: { url: 'https://93.184.215.14/hooks', events: ['package.received', 'package.in_transit', 'container.received'] } });
+    const created = await call('/webhooks', {
+      token: account.tokens.test,
+      body: { url: 'https://93.184.215.14/hooks', events: ['package.received', 'package.in_transit', 'container.received'] },
+    });
     expect(created.status, created.text).toBe(201);
     const n = tracking('WH');
     const { containerId, manifestId } = await container(account, [n]);
@@ -266,8 +314,20 @@ describe('ops scans', () => {
       ['container.received', 1],
       ['package.received', 1],
     ]);
-    expect(rows[0]?.payload).toMatchObject({ container_id: containerId, manifest_id: manifestId, status: 'received', previous_status: 'manifested', location: 'JFK' });
-    expect(rows[1]?.payload).toMatchObject({ tracking_number: n, manifest_id: manifestId, status: 'received', previous_status: 'manifested', location: 'JFK' });
+    expect(rows[0]?.payload).toMatchObject({
+      container_id: containerId,
+      manifest_id: manifestId,
+      status: 'received',
+      previous_status: 'manifested',
+      location: 'JFK',
+    });
+    expect(rows[1]?.payload).toMatchObject({
+      tracking_number: n,
+      manifest_id: manifestId,
+      status: 'received',
+      previous_status: 'manifested',
+      location: 'JFK',
+    });
   });
 });
 
@@ -286,15 +346,29 @@ describe('simulator', () => {
       'out_for_delivery/simulator',
       'delivered/simulator',
     ]);
-    expectError(await call(`/packages/${n}/simulate`, { token: account.tokens.test, body: { status: 'received' } }), 409, 'illegal_transition');
-    expectError(await call(`/packages/${n}/simulate`, { env: 'live', token: account.tokens.live, body: { status: 'delivered' } }), 404, 'not_found');
+    expectError(
+      await call(`/packages/${n}/simulate`, { token: account.tokens.test, body: { status: 'received' } }),
+      409,
+      'illegal_transition',
+    );
+    expectError(
+      await call(`/packages/${n}/simulate`, { env: 'live', token: account.tokens.live, body: { status: 'delivered' } }),
+      404,
+      'not_found',
+    );
 
     const m = tracking('SX');
     await dailyPackage(account, m);
-    const failed = await call(`/packages/${m}/simulate`, { token: account.tokens.test, body: { status: 'exception', code: 'damaged' } });
+    const failed = await call(`/packages/${m}/simulate`, {
+      token: account.tokens.test,
+      body: { status: 'exception', code: 'damaged' },
+    });
     expect(failed.json.status).toBe('exception');
     const timeline = await call(`/packages/${m}/events`, { ...GET, token: account.tokens.test });
-    expect(timeline.json.data.at(-1)).toMatchObject({ status: 'exception', exception: { code: 'damaged', text: 'Simulated exception' } });
+    expect(timeline.json.data.at(-1)).toMatchObject({
+      status: 'exception',
+      exception: { code: 'damaged', text: 'Simulated exception' },
+    });
   });
 
   it('a container walks with its packages', async () => {
@@ -312,7 +386,10 @@ describe('simulator', () => {
     const { manifestId } = await container(account, numbers);
     // 16 endpoints subscribed to package.received: 700 packages received would be 11,200 deliveries.
     for (let i = 0; i < 16; i++) {
-      const hook = await call('/webhooks', { token: account.tokens.test, body: { url: `https://93.184.215.14/hooks/${i}`, events: ['package.received'] } });
+      const hook = await call('/webhooks', {
+        token: account.tokens.test,
+        body: { url: `https://93.184.215.14/hooks/${i}`, events: ['package.received'] },
+      });
       expect(hook.status, hook.text).toBe(201);
     }
     const refused = await call(`/manifests/${manifestId}/simulate`, { token: account.tokens.test, body: { status: 'received' } });
@@ -320,14 +397,21 @@ describe('simulator', () => {
     expect(error.details?.[0]).toMatchObject({ path: 'status', message: expect.stringContaining('11200 webhook deliveries') });
     const unchanged = await call(`/manifests/${manifestId}`, { ...GET, token: account.tokens.test });
     expect(unchanged.json.status).toBe('manifested');
-    const { rows } = await pgPool().query("SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1 AND event_type = 'package.received'", [account.accountId]);
+    const { rows } = await pgPool().query(
+      "SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1 AND event_type = 'package.received'",
+      [account.accountId],
+    );
     expect(rows[0].n).toBe(0);
     // With 14 endpoints the same walk (9,800 deliveries) is within the bound.
     const hooks = await call('/webhooks', { ...GET, token: account.tokens.test });
-    for (const hook of hooks.json.data.slice(0, 2)) expect((await call(`/webhooks/${hook.id}`, { method: 'DELETE', token: account.tokens.test })).status).toBe(204);
+    for (const hook of hooks.json.data.slice(0, 2))
+      expect((await call(`/webhooks/${hook.id}`, { method: 'DELETE', token: account.tokens.test })).status).toBe(204);
     const walked = await call(`/manifests/${manifestId}/simulate`, { token: account.tokens.test, body: { status: 'received' } });
     expect(walked.status, walked.text).toBe(200);
-    const { rows: after } = await pgPool().query('SELECT count(*)::int AS n FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id WHERE e.account_id = $1', [account.accountId]);
+    const { rows: after } = await pgPool().query(
+      'SELECT count(*)::int AS n FROM webhook_messages m JOIN webhook_events e ON e.id = m.event_id WHERE e.account_id = $1',
+      [account.accountId],
+    );
     expect(after[0].n).toBe(700 * 14);
   });
 });
@@ -337,9 +421,15 @@ describe('state machine property', () => {
     const account = await newAccount('Property');
     const actions = fc.array(
       fc.oneof(
-        fc.record({ kind: fc.constant('scan' as const), event: fc.constantFrom('received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved') }),
+        fc.record({
+          kind: fc.constant('scan' as const),
+          event: fc.constantFrom('received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved'),
+        }),
         fc.record({ kind: fc.constant('cancel' as const) }),
-        fc.record({ kind: fc.constant('simulate' as const), status: fc.constantFrom('received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'cancelled') }),
+        fc.record({
+          kind: fc.constant('simulate' as const),
+          status: fc.constantFrom('received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'cancelled'),
+        }),
       ),
       { minLength: 1, maxLength: 6 },
     );

@@ -45,7 +45,8 @@ const resetLink = (received: Received) => mail.linkIn(received, '/reset-password
 
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
 const emailOf = async (who: Shipper) =>
-  (await db.user.findFirstOrThrow({ where: { memberships: { some: { accountId: who.accountId } } }, select: { email: true } })).email;
+  (await db.user.findFirstOrThrow({ where: { memberships: { some: { accountId: who.accountId } } }, select: { email: true } }))
+    .email;
 
 async function sessionStatus(cookie: string, base = suiteBaseUrl): Promise<number> {
   const response = await fetch(`${base}/portal-api/session`, { headers: { cookie, 'x-carrier-environment': 'test' } });
@@ -270,7 +271,8 @@ describe('password reset by e-mail', () => {
     const who = await signUp('Limited');
     const email = await emailOf(who);
     // Per e-mail, from ever-changing addresses (a stranger bombing one inbox).
-    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++) expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
+    for (let i = 0; i < LEFT_AFTER_SIGN_UP; i++)
+      expect((await post('/portal-api/auth/forgot-password', { email })).status).toBe(202);
     const refused = await post('/portal-api/auth/forgot-password', { email });
     expect(refused.status, refused.text).toBe(429);
     expect(refused.json.error.code).toBe('rate_limited');
@@ -411,7 +413,11 @@ describe('the other routes that send mail are limited too', () => {
     const address = `100.64.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
     const statuses: number[] = [];
     for (let i = 0; i <= PER_ADDRESS; i++) {
-      const answer = await post('/portal-api/auth/reset-password', { token, password: `reset-limit-${i}-password` }, { 'x-forwarded-for': address });
+      const answer = await post(
+        '/portal-api/auth/reset-password',
+        { token, password: `reset-limit-${i}-password` },
+        { 'x-forwarded-for': address },
+      );
       statuses.push(answer.status);
       if (answer.status === 429) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     }

@@ -19,7 +19,10 @@ describe('POST /wf/manifest', () => {
     expect(result.json.IsSuccess).toBe('true');
     expect(result.json.ManifestID).toMatch(/^MAN-[0-9A-HJKMNP-TV-Z]{16}$/);
 
-    const stored = await db.containerManifest.findUniqueOrThrow({ where: { id: result.json.ManifestID }, include: { packages: true } });
+    const stored = await db.containerManifest.findUniqueOrThrow({
+      where: { id: result.json.ManifestID },
+      include: { packages: true },
+    });
     expect(stored.accountId).toBe(acme.accountId);
     expect(stored.environment).toBe('test');
     expect(stored.awb).toBe('00012345675');
@@ -56,7 +59,10 @@ describe('POST /wf/manifest', () => {
 
   it('normalises an AWB written with a hyphen or a space', async () => {
     for (const awb of ['000-12345675', '000 12345675']) {
-      const result = await call('/wf/manifest', { token: acme.tokens.test, body: { ...containerSample(containerId()), AWB: awb } });
+      const result = await call('/wf/manifest', {
+        token: acme.tokens.test,
+        body: { ...containerSample(containerId()), AWB: awb },
+      });
       expect(result.status).toBe(200);
       const stored = await db.containerManifest.findUniqueOrThrow({ where: { id: result.json.ManifestID } });
       expect(stored.awb).toBe('00012345675');
@@ -76,7 +82,11 @@ describe('POST /wf/manifest', () => {
       ShipmentDescription: null,
       ContainerID: undefined,
     };
-    body.ContainerDetails.push({ ...containerDetail('GOOD1'), PackageWeight: 'heavy' as unknown as number, ToPostalCode: 'ABCDE' });
+    body.ContainerDetails.push({
+      ...containerDetail('GOOD1'),
+      PackageWeight: 'heavy' as unknown as number,
+      ToPostalCode: 'ABCDE',
+    });
     const result = await call('/wf/manifest', { token: acme.tokens.test, body });
     const error = expectError(result, 422, 'validation_failed');
     expect(result.json.IsSuccess).toBe('false');
@@ -139,9 +149,14 @@ describe('POST /wf/manifest', () => {
   it('answers 409 when a tracking number is already in another container of the account', async () => {
     const shared = tracking();
     const first = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), [shared]) });
-    const second = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), [tracking(), shared]) });
+    const second = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(containerId(), [tracking(), shared]),
+    });
     const error = expectError(second, 409, 'conflict');
-    expect(error.details).toEqual([{ path: 'ContainerDetails[1].TrackingNumber', message: `${shared} is already in manifest ${first.json.ManifestID}` }]);
+    expect(error.details).toEqual([
+      { path: 'ContainerDetails[1].TrackingNumber', message: `${shared} is already in manifest ${first.json.ManifestID}` },
+    ]);
   });
 
   it('accepts 5,000 packages and refuses 5,001', async () => {

@@ -11,7 +11,14 @@ beforeAll(async () => {
 
 async function subscribe(account: TestAccount, environment: 'test' | 'live' = 'test') {
   return db.webhookEndpoint.create({
-    data: { id: newId('we'), accountId: account.accountId, environment, url: 'http://127.0.0.1:9/hook', events: ['package.sorting'], secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' },
+    data: {
+      id: newId('we'),
+      accountId: account.accountId,
+      environment,
+      url: 'http://127.0.0.1:9/hook',
+      events: ['package.sorting'],
+      secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
+    },
   });
 }
 
@@ -31,11 +38,17 @@ describe('POST /wf/package', () => {
   it('joins packages of one ManifestDate to one daily manifest, another date to another', async () => {
     const shipper = await newAccount('Daily');
     const a = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-01T08:00:00Z') });
-    const b = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-01T17:30:00-05:00') });
+    const b = await call('/wf/package', {
+      token: shipper.tokens.test,
+      body: packageSample(tracking(), '2026-12-01T17:30:00-05:00'),
+    });
     const c = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-02') });
     expect(a.json.ManifestID).toBe(b.json.ManifestID);
     expect(c.json.ManifestID).not.toBe(a.json.ManifestID);
-    const manifests = await db.dailyManifest.findMany({ where: { accountId: shipper.accountId }, include: { _count: { select: { packages: true } } } });
+    const manifests = await db.dailyManifest.findMany({
+      where: { accountId: shipper.accountId },
+      include: { _count: { select: { packages: true } } },
+    });
     expect(manifests.map((m) => [m.manifestDate.toISOString().slice(0, 10), m._count.packages]).sort()).toEqual([
       ['2026-12-01', 2],
       ['2026-12-02', 1],
@@ -56,7 +69,12 @@ describe('POST /wf/package', () => {
 
   it('writes one delivery per enabled, subscribed endpoint of its environment, each with an id of its own', async () => {
     const shipper = await newAccount('Fanout');
-    const [one, two, off, live] = [await subscribe(shipper), await subscribe(shipper), await subscribe(shipper), await subscribe(shipper, 'live')];
+    const [one, two, off, live] = [
+      await subscribe(shipper),
+      await subscribe(shipper),
+      await subscribe(shipper),
+      await subscribe(shipper, 'live'),
+    ];
     await db.webhookEndpoint.update({ where: { id: off.id }, data: { enabled: false } });
     await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking()) });
     const messages = await db.webhookMessage.findMany({ where: { endpoint: { accountId: shipper.accountId } } });
@@ -139,16 +157,36 @@ describe('POST /wf/package', () => {
     const error = expectError(result, 422, 'validation_failed');
     expect(error.details!.map((d) => d.path).sort()).toEqual(
       [
-        'TrackingNumber', 'FinalMileCarrier', 'ManifestDate', 'ServiceName', 'FromCompany', 'FromAddress1', 'FromCity',
-        'FromState', 'FromPostalCode', 'FromCountry', 'ToPostalCode', 'ShipmentDescription', 'PackageSizeLength',
-        'PackageSizeWidth', 'PackageSizeHeight', 'PackageWeight', 'WeightUnit',
-      ].map((f) => `package.${f}`).sort(),
+        'TrackingNumber',
+        'FinalMileCarrier',
+        'ManifestDate',
+        'ServiceName',
+        'FromCompany',
+        'FromAddress1',
+        'FromCity',
+        'FromState',
+        'FromPostalCode',
+        'FromCountry',
+        'ToPostalCode',
+        'ShipmentDescription',
+        'PackageSizeLength',
+        'PackageSizeWidth',
+        'PackageSizeHeight',
+        'PackageWeight',
+        'WeightUnit',
+      ]
+        .map((f) => `package.${f}`)
+        .sort(),
     );
     expect(error.details!.every((d) => d.message === 'is required')).toBe(true);
   });
 
   it('refuses a body without a package object', async () => {
-    const error = expectError(await call('/wf/package', { token: acme.tokens.test, body: { TrackingNumber: 'X' } }), 422, 'validation_failed');
+    const error = expectError(
+      await call('/wf/package', { token: acme.tokens.test, body: { TrackingNumber: 'X' } }),
+      422,
+      'validation_failed',
+    );
     expect(error.details).toEqual([{ path: 'package', message: 'is required' }]);
   });
 

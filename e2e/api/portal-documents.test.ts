@@ -26,7 +26,10 @@ const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([signUp('Printer'), signUp('PrintStranger')]);
   containerNumbers = [tracking('PC'), tracking('PC')];
-  const created = await call('/wf/manifest', { token: owner.tokens.test, body: containerSample(`PRINT-${randomUUID().slice(0, 8)}`, containerNumbers) });
+  const created = await call('/wf/manifest', {
+    token: owner.tokens.test,
+    body: containerSample(`PRINT-${randomUUID().slice(0, 8)}`, containerNumbers),
+  });
   expect(created.status, created.text).toBe(200);
   container = created.json.ManifestID;
   dailyNumber = tracking('PD');
@@ -43,11 +46,19 @@ interface Answer {
 }
 
 /** A GET as the print link sends it: the session's cookie, the environment in the query, no CSRF header (a navigation). */
-async function portalGet(who: Shipper | null, route: string, options: { env?: 'test' | 'live' | null; accept?: string } = {}): Promise<Answer> {
+async function portalGet(
+  who: Shipper | null,
+  route: string,
+  options: { env?: 'test' | 'live' | null; accept?: string } = {},
+): Promise<Answer> {
   const env = options.env === undefined ? 'test' : options.env;
   const url = `${baseUrl}${route}${env ? `${route.includes('?') ? '&' : '?'}environment=${env}` : ''}`;
   const response = await fetch(url, {
-    headers: { 'x-forwarded-for': address(), accept: options.accept ?? NAVIGATION_ACCEPT, ...(who ? { cookie: who.cookie } : {}) },
+    headers: {
+      'x-forwarded-for': address(),
+      accept: options.accept ?? NAVIGATION_ACCEPT,
+      ...(who ? { cookie: who.cookie } : {}),
+    },
   });
   const bytes = new Uint8Array(await response.arrayBuffer());
   return { status: response.status, headers: response.headers, bytes, text: new TextDecoder().decode(bytes) };
@@ -74,7 +85,10 @@ function barcodes(bytes: Uint8Array): string[] {
   const images = readdirSync(dir).filter((name) => name.startsWith(path.basename(file)) && name.endsWith('.png'));
   return images.sort().flatMap((image) => {
     try {
-      return execFileSync('zbarimg', ['-q', '--raw', path.join(dir, image)], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n').filter(Boolean);
+      return execFileSync('zbarimg', ['-q', '--raw', path.join(dir, image)], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .split('\n')
+        .filter(Boolean);
     } catch {
       return [];
     }
@@ -82,9 +96,10 @@ function barcodes(bytes: Uint8Array): string[] {
 }
 
 describe('portal documents: the print buttons', () => {
-  it('each route answers the PDF with the API\'s own Content-Disposition, and the barcodes read back are the manifest\'s', async () => {
+  it("each route answers the PDF with the API's own Content-Disposition, and the barcodes read back are the manifest's", async () => {
     // A label's barcode is its package's carrier barcode; the AWB's, its 11 digits as the API returns them.
-    const barcodeOf = async (number: string) => ((await (await apiGet(`/packages/${number}`)).json()) as { carrier_barcode: string }).carrier_barcode;
+    const barcodeOf = async (number: string) =>
+      ((await (await apiGet(`/packages/${number}`)).json()) as { carrier_barcode: string }).carrier_barcode;
     const containerCodes = await Promise.all(containerNumbers.map(barcodeOf));
     const dailyCode = await barcodeOf(dailyNumber);
     const cases = [
@@ -113,7 +128,7 @@ describe('portal documents: the print buttons', () => {
     }
   });
 
-  it('a new tab\'s navigation Accept, with no ?format=, still gets the PDF; ?format= the API\'s other formats and its 406', async () => {
+  it("a new tab's navigation Accept, with no ?format=, still gets the PDF; ?format= the API's other formats and its 406", async () => {
     const navigation = await portalGet(owner, `/portal-api/manifests/${container}/labels`);
     expect(navigation.status, navigation.text.slice(0, 300)).toBe(200);
     expect(navigation.headers.get('content-type')).toBe('application/pdf');
@@ -153,16 +168,18 @@ describe('portal documents: the print buttons', () => {
     }
   });
 
-  it.each([
-    ['%ZZ'],
-    ['%00'],
-    ['%E0%A4'],
-    ['x'.repeat(5_000)],
-    ['MAN-DOESNOTEXIST'],
-  ])('id %s: a 404 envelope on every route, never 5xx', async (id) => {
-    for (const route of [`/portal-api/manifests/${id}/document`, `/portal-api/manifests/${id}/tags`, `/portal-api/manifests/${id}/labels`, `/portal-api/packages/${id}/label`]) {
-      const answer = await portalGet(owner, route);
-      expectEnvelope(answer, 404, 'not_found');
-    }
-  });
+  it.each([['%ZZ'], ['%00'], ['%E0%A4'], ['x'.repeat(5_000)], ['MAN-DOESNOTEXIST']])(
+    'id %s: a 404 envelope on every route, never 5xx',
+    async (id) => {
+      for (const route of [
+        `/portal-api/manifests/${id}/document`,
+        `/portal-api/manifests/${id}/tags`,
+        `/portal-api/manifests/${id}/labels`,
+        `/portal-api/packages/${id}/label`,
+      ]) {
+        const answer = await portalGet(owner, route);
+        expectEnvelope(answer, 404, 'not_found');
+      }
+    },
+  );
 });

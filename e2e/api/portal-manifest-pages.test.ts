@@ -59,7 +59,8 @@ describe('manifest reads walk their keyset pages (GET /manifests and the portal 
       }
     }
     const scope = { accountId: owner.accountId, environment: 'test' as const };
-    const page = (query: Partial<Parameters<typeof listManifests>[0]['query']>) => listManifests({ ...scope, query: { limit: 2, ...query } });
+    const page = (query: Partial<Parameters<typeof listManifests>[0]['query']>) =>
+      listManifests({ ...scope, query: { limit: 2, ...query } });
     const ids = (list: { data: { ManifestID: string }[] }) => list.data.map((m) => m.ManifestID);
     const all = rows.map((r) => r.id);
 
@@ -91,7 +92,10 @@ describe('manifest reads walk their keyset pages (GET /manifests and the portal 
 
     for (const bad of ['%', 'n1.1', 'a'.repeat(300), Buffer.from(`1|${all[1]}' OR 1=1`).toString('base64url')]) {
       const error = await rejected(page({ cursor: bad }));
-      expect([error.code, error.details]).toEqual(['validation_failed', [{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }]]);
+      expect([error.code, error.details]).toEqual([
+        'validation_failed',
+        [{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }],
+      ]);
     }
   });
 
@@ -120,7 +124,9 @@ describe('manifest reads walk their keyset pages (GET /manifests and the portal 
         containerNumbers[i],
       );
     }
-    const byPosition = [...positions.keys()].sort((a, b) => (positions[a] ?? 0) - (positions[b] ?? 0)).map((i) => containerNumbers[i]);
+    const byPosition = [...positions.keys()]
+      .sort((a, b) => (positions[a] ?? 0) - (positions[b] ?? 0))
+      .map((i) => containerNumbers[i]);
     await db.$executeRawUnsafe(
       `INSERT INTO daily_manifests (id, account_id, environment, manifest_date) VALUES ($1, $2::uuid, 'test', '2026-11-20')`,
       daily,
@@ -143,7 +149,14 @@ describe('manifest reads walk their keyset pages (GET /manifests and the portal 
     const c1 = await listManifestPackages({ ...scope, manifestId: container, limit: 2 });
     expect(numbers(c1)).toEqual(byPosition.slice(0, 2));
     // The package as every read answers it: its stored fields, under the contract's names, with its status.
-    expect(c1.data[0]).toMatchObject({ object: 'package', n: 0, ManifestID: container, ContainerID: container, manifest_type: 'container', status: 'manifested' });
+    expect(c1.data[0]).toMatchObject({
+      object: 'package',
+      n: 0,
+      ManifestID: container,
+      ContainerID: container,
+      manifest_type: 'container',
+      status: 'manifested',
+    });
     const c2 = await listManifestPackages({ ...scope, manifestId: container, limit: 2, cursor: c1.next_cursor ?? 'none' });
     expect(numbers(c2)).toEqual(byPosition.slice(2, 4));
     const c3 = await listManifestPackages({ ...scope, manifestId: container, limit: 2, cursor: c2.next_cursor ?? 'none' });
@@ -159,13 +172,23 @@ describe('manifest reads walk their keyset pages (GET /manifests and the portal 
     expect(d2.next_cursor).toBeNull();
 
     // A cursor of another manifest kind's list, or none of ours: 422 naming cursor. Another account's manifest: 404.
-    expect((await rejected(listManifestPackages({ ...scope, manifestId: daily, limit: 2, cursor: c1.next_cursor ?? 'none' }))).details).toEqual([
-      { path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' },
-    ]);
-    expect((await rejected(listManifestPackages({ ...scope, manifestId: daily, limit: 2, cursor: 'n-1.0' }))).details?.[0]?.path).toBe('cursor');
+    expect(
+      (await rejected(listManifestPackages({ ...scope, manifestId: daily, limit: 2, cursor: c1.next_cursor ?? 'none' }))).details,
+    ).toEqual([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
+    expect(
+      (await rejected(listManifestPackages({ ...scope, manifestId: daily, limit: 2, cursor: 'n-1.0' }))).details?.[0]?.path,
+    ).toBe('cursor');
     const stranger = await newAccount('Package pages stranger');
-    expect((await rejected(listManifestPackages({ accountId: stranger.accountId, environment: 'test', manifestId: container, limit: 2 }))).code).toBe('not_found');
-    expect((await rejected(listManifestPackages({ ...scope, environment: 'live', manifestId: daily, limit: 2 }))).code).toBe('not_found');
+    expect(
+      (
+        await rejected(
+          listManifestPackages({ accountId: stranger.accountId, environment: 'test', manifestId: container, limit: 2 }),
+        )
+      ).code,
+    ).toBe('not_found');
+    expect((await rejected(listManifestPackages({ ...scope, environment: 'live', manifestId: daily, limit: 2 }))).code).toBe(
+      'not_found',
+    );
   });
 });
 
@@ -184,18 +207,25 @@ describe("the portal's manifest routes answer the API's shape", () => {
     expect(drift, path).toEqual([]);
     return answer;
   }
-  const get = (who: Shipper, path: string, env: 'test' | 'live' = 'test') => call(path, { method: 'GET', env, token: who.tokens[env] });
+  const get = (who: Shipper, path: string, env: 'test' | 'live' = 'test') =>
+    call(path, { method: 'GET', env, token: who.tokens[env] });
 
   it('list (every filter and page), detail and packages: the same schema, the same answer as the API', async () => {
     const owner = await signUp('PortalManifests');
     const containerId = `ULD-${randomUUID().slice(0, 8).toUpperCase()}`;
     const containerNumbers = [tracking('PMC'), tracking('PMC'), tracking('PMC')];
-    const created = await call('/wf/manifest', { token: owner.tokens.test, body: containerSample(containerId, containerNumbers) });
+    const created = await call('/wf/manifest', {
+      token: owner.tokens.test,
+      body: containerSample(containerId, containerNumbers),
+    });
     expect(created.status, created.text).toBe(200);
     const containerManifest = created.json.ManifestID as string;
     const dailyNumber = tracking('PMD');
     const sent = packageSample(dailyNumber);
-    const accepted = await call('/wf/package', { token: owner.tokens.test, body: { package: { ...sent.package, ServiceName: 'Carrier Ground' } } });
+    const accepted = await call('/wf/package', {
+      token: owner.tokens.test,
+      body: { package: { ...sent.package, ServiceName: 'Carrier Ground' } },
+    });
     expect(accepted.status, accepted.text).toBe(200);
     const dailyManifest = (await get(owner, `/packages/${dailyNumber}`)).json.ManifestID as string;
 
@@ -225,7 +255,12 @@ describe("the portal's manifest routes answer the API's shape", () => {
     }
     expect(found['']).toEqual([dailyManifest, containerManifest]);
     expect(found['?limit=1']).toEqual([dailyManifest]);
-    for (const query of [`?q=${containerId.toLowerCase()}`, `?q=${containerId.slice(0, 6)}`, `?q=${containerManifest.toLowerCase()}`, `?q=${containerNumbers[1]?.toLowerCase()}`]) {
+    for (const query of [
+      `?q=${containerId.toLowerCase()}`,
+      `?q=${containerId.slice(0, 6)}`,
+      `?q=${containerManifest.toLowerCase()}`,
+      `?q=${containerNumbers[1]?.toLowerCase()}`,
+    ]) {
       expect(found[query], query).toEqual([containerManifest]);
     }
     expect(found[`?q=${dailyNumber}`]).toEqual([dailyManifest]);
@@ -278,9 +313,17 @@ describe("the portal's manifest routes answer the API's shape", () => {
     expect(ZListPackagesResponse.safeParse(p1.json).success).toBe(true);
     expect(p1.json).toEqual((await get(owner, `/manifests/${containerManifest}/packages?limit=2`)).json);
     const p2 = await portal(owner, `/portal-api/manifests/${containerManifest}/packages?limit=2&cursor=${p1.json.next_cursor}`);
-    expect(p2.json).toEqual((await get(owner, `/manifests/${containerManifest}/packages?limit=2&cursor=${p1.json.next_cursor}`)).json);
+    expect(p2.json).toEqual(
+      (await get(owner, `/manifests/${containerManifest}/packages?limit=2&cursor=${p1.json.next_cursor}`)).json,
+    );
     expect([...p1.json.data, ...p2.json.data].map((p: { TrackingNumber: string }) => p.TrackingNumber)).toEqual(containerNumbers);
-    expect(p1.json.data[0]).toMatchObject({ object: 'package', TrackingNumber: containerNumbers[0], PackageWeight: '2.5', ToCity: 'Beverly Hills', status: 'manifested' });
+    expect(p1.json.data[0]).toMatchObject({
+      object: 'package',
+      TrackingNumber: containerNumbers[0],
+      PackageWeight: '2.5',
+      ToCity: 'Beverly Hills',
+      status: 'manifested',
+    });
     const dailyPage = await portal(owner, `/portal-api/manifests/${dailyManifest}/packages`);
     expect(dailyPage.json).toEqual((await get(owner, `/manifests/${dailyManifest}/packages`)).json);
     expect(dailyPage.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber)).toEqual([dailyNumber]);
@@ -299,15 +342,26 @@ describe("the portal's manifest routes answer the API's shape", () => {
       ['?from=2026-11-20&to=2026-11-19', 'to'],
     ] as const) {
       const refused = await portal(owner, `/portal-api/manifests${query}`);
-      expect([refused.status, refused.json.error.code, refused.json.error.details[0].path], query).toEqual([422, 'validation_failed', field]);
+      expect([refused.status, refused.json.error.code, refused.json.error.details[0].path], query).toEqual([
+        422,
+        'validation_failed',
+        field,
+      ]);
       expect(refused.json.error.details).toEqual((await get(owner, `/manifests${query}`)).json.error.details);
     }
     expect((await portal(owner, `/portal-api/manifests/${containerManifest}`, 'live')).status).toBe(404);
     expect((await portal(owner, `/portal-api/manifests/${containerManifest}/packages`, 'live')).status).toBe(404);
     expect((await portal(owner, '/portal-api/manifests/MAN-NOPE/packages')).status).toBe(404);
-    expect((await portal(owner, `/portal-api/manifests/${dailyManifest}/packages?cursor=${p1.json.next_cursor}`)).status).toBe(422);
+    expect((await portal(owner, `/portal-api/manifests/${dailyManifest}/packages?cursor=${p1.json.next_cursor}`)).status).toBe(
+      422,
+    );
     const stranger = await signUp('PortalManifestsStranger');
-    expect((await portal(stranger, '/portal-api/manifests')).json).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
+    expect((await portal(stranger, '/portal-api/manifests')).json).toEqual({
+      object: 'list',
+      data: [],
+      has_more: false,
+      next_cursor: null,
+    });
     expect((await portal(stranger, `/portal-api/manifests/${containerManifest}`)).status).toBe(404);
     expect((await portalCall(stranger, 'GET', '/portal-api/manifests/services')).json).toEqual({ services: [] });
   });

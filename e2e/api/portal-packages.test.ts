@@ -44,7 +44,10 @@ beforeAll(async () => {
   const daily = await call('/wf/package', { token: owner.tokens.test, body: packageSample(dailyTn) });
   expect(daily.status, daily.text).toBe(200);
   const sample = packageSample(formulaTn);
-  const formula = { ...sample, package: { ...sample.package, ToName: '=HYPERLINK("http://evil.example","x")', ToPhone: '+44 20 7946 0958' } };
+  const formula = {
+    ...sample,
+    package: { ...sample.package, ToName: '=HYPERLINK("http://evil.example","x")', ToPhone: '+44 20 7946 0958' },
+  };
   const hostile = await call('/wf/package', { token: owner.tokens.test, body: formula });
   expect(hostile.status, hostile.text).toBe(200);
 });
@@ -56,8 +59,19 @@ describe('portal packages: who may ask', () => {
     expectEnvelope(await portal(owner, 'GET', '/portal-api/packages', { env: null }), 400, 'environment_required');
     expectEnvelope(await portal(owner, 'GET', `/portal-api/packages/${dailyTn}`, { env: null }), 400, 'environment_required');
     expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`, { csrf: null }), 403, 'forbidden');
-    expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`, { csrf: 'x'.repeat(43) }), 403, 'forbidden');
-    expectEnvelope(await portal(owner, 'POST', `/portal-api/manifests/${containerManifest}/simulate`, { csrf: null, body: { status: 'received' } }), 403, 'forbidden');
+    expectEnvelope(
+      await portal(owner, 'POST', `/portal-api/packages/${dailyTn}/cancel`, { csrf: 'x'.repeat(43) }),
+      403,
+      'forbidden',
+    );
+    expectEnvelope(
+      await portal(owner, 'POST', `/portal-api/manifests/${containerManifest}/simulate`, {
+        csrf: null,
+        body: { status: 'received' },
+      }),
+      403,
+      'forbidden',
+    );
     // Nothing was cancelled by the refused requests.
     expect((await portal(owner, 'GET', `/portal-api/packages/${dailyTn}`)).json.status).toBe('manifested');
   });
@@ -89,7 +103,9 @@ describe('portal packages: list, search and filters', () => {
   it('lists container and daily packages; the tracking-number search is a case-insensitive prefix', async () => {
     const all = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix.toLowerCase()}`);
     expect(all.status, all.text).toBe(200);
-    expect(all.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber).sort()).toEqual([...containerTns, dailyTn, formulaTn].sort());
+    expect(all.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber).sort()).toEqual(
+      [...containerTns, dailyTn, formulaTn].sort(),
+    );
     const types = new Set(all.json.data.map((p: { manifest_type: string }) => p.manifest_type));
     expect(types).toEqual(new Set(['container', 'daily']));
     // A prefix, not a substring.
@@ -103,7 +119,11 @@ describe('portal packages: list, search and filters', () => {
     const first = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}&limit=2`);
     expect(first.json.data).toHaveLength(2);
     expect(first.json.has_more).toBe(true);
-    const second = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}&limit=2&cursor=${first.json.next_cursor}`);
+    const second = await portal(
+      owner,
+      'GET',
+      `/portal-api/packages?tracking_number=${prefix}&limit=2&cursor=${first.json.next_cursor}`,
+    );
     expect(second.json.data).toHaveLength(2);
     expect(second.json.has_more).toBe(false);
     expect(second.json.next_cursor).toBeNull();
@@ -118,7 +138,11 @@ describe('portal packages: list, search and filters', () => {
     const seen: string[] = [];
     let cursor = '';
     for (let pages = 0; pages < 10; pages++) {
-      const page = await portal(owner, 'GET', `/portal-api/packages?tracking_number=${prefix}M&limit=5${cursor ? `&cursor=${cursor}` : ''}`);
+      const page = await portal(
+        owner,
+        'GET',
+        `/portal-api/packages?tracking_number=${prefix}M&limit=5${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.status, page.text).toBe(200);
       seen.push(...page.json.data.map((p: { TrackingNumber: string }) => p.TrackingNumber));
       if (!page.json.has_more) break;
@@ -127,8 +151,13 @@ describe('portal packages: list, search and filters', () => {
     expect(seen).toEqual([...many].reverse());
   });
 
-  it("answers exactly what GET /packages answers (one operation, one shape), and refuses what it refuses", async () => {
-    for (const query of [`tracking_number=${prefix}`, `tracking_number=${prefix.toLowerCase()}&limit=1`, 'limit=2', `manifest_id=${containerManifest}`]) {
+  it('answers exactly what GET /packages answers (one operation, one shape), and refuses what it refuses', async () => {
+    for (const query of [
+      `tracking_number=${prefix}`,
+      `tracking_number=${prefix.toLowerCase()}&limit=1`,
+      'limit=2',
+      `manifest_id=${containerManifest}`,
+    ]) {
       const mine = await portal(owner, 'GET', `/portal-api/packages?${query}`);
       const api = await call(`/packages?${query}`, { method: 'GET', token: owner.tokens.test });
       expect(mine.status, mine.text).toBe(200);
@@ -144,9 +173,15 @@ describe('portal packages: list, search and filters', () => {
     ]) {
       const mine = await portal(owner, 'GET', `/portal-api/packages?${query}`);
       const api = await call(`/packages?${query}`, { method: 'GET', token: owner.tokens.test });
-      expect(expectEnvelope(mine, 422, 'validation_failed').details?.map((d) => d.path), query).toEqual([parameter]);
+      expect(
+        expectEnvelope(mine, 422, 'validation_failed').details?.map((d) => d.path),
+        query,
+      ).toEqual([parameter]);
       expect(api.status, api.text).toBe(422);
-      expect(api.json.error.details.map((d: { path: string }) => d.path), query).toEqual([parameter]);
+      expect(
+        api.json.error.details.map((d: { path: string }) => d.path),
+        query,
+      ).toEqual([parameter]);
     }
   });
 
@@ -170,7 +205,7 @@ describe('portal packages: list, search and filters', () => {
     expect(error.details?.map((d) => d.path)).toContain(parameter);
   });
 
-  it('an unknown parameter (the old finder\'s ?tracking=) is a 422 that names it', async () => {
+  it("an unknown parameter (the old finder's ?tracking=) is a 422 that names it", async () => {
     const error = expectEnvelope(await portal(owner, 'GET', '/portal-api/packages?tracking=1Z'), 422, 'validation_failed');
     expect(JSON.stringify(error)).toContain('tracking');
   });
@@ -192,7 +227,11 @@ describe('portal packages: list, search and filters', () => {
 describe('portal packages: timeline, simulate, cancel', () => {
   it('simulate walks every step (test only), the timeline lists them, and cancel is then 409 not_cancellable', async () => {
     const tn = containerTns[0];
-    expectEnvelope(await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { env: 'live', body: { status: 'in_transit' } }), 404, 'not_found');
+    expectEnvelope(
+      await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { env: 'live', body: { status: 'in_transit' } }),
+      404,
+      'not_found',
+    );
     const bad = await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { body: { status: 'departed' } });
     expect(expectEnvelope(bad, 422, 'validation_failed').details?.[0]?.path).toBe('status');
     const simulated = await portal(owner, 'POST', `/portal-api/packages/${tn}/simulate`, { body: { status: 'in_transit' } });
@@ -217,7 +256,9 @@ describe('portal packages: timeline, simulate, cancel', () => {
     expect(again.status).toBe(200);
     expect(again.json.status).toBe('cancelled');
     const events = await portal(owner, 'GET', `/portal-api/packages/${dailyTn}/events`);
-    expect(events.json.data.map((e: { status: string; source: string }) => [e.status, e.source])).toEqual([['cancelled', 'cancel']]);
+    expect(events.json.data.map((e: { status: string; source: string }) => [e.status, e.source])).toEqual([
+      ['cancelled', 'cancel'],
+    ]);
   });
 
   it("a manifest's status counts its packages by status", async () => {
@@ -257,16 +298,26 @@ describe('portal packages: CSV export', () => {
     expect(byTn.get(formulaTn)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(toName).toBeGreaterThan(4);
     // Opened as a spreadsheet would read it, with a CSV parser: the formula is text, the phone number as sent.
-    const parsed = Papa.parse<Record<string, string>>(await (await fetch(`${baseUrl}/portal-api/exports/packages?tracking_number=${formulaTn}&environment=test`, {
-      headers: { cookie: owner.cookie },
-    })).text(), { header: true, skipEmptyLines: true });
+    const parsed = Papa.parse<Record<string, string>>(
+      await (
+        await fetch(`${baseUrl}/portal-api/exports/packages?tracking_number=${formulaTn}&environment=test`, {
+          headers: { cookie: owner.cookie },
+        })
+      ).text(),
+      { header: true, skipEmptyLines: true },
+    );
     expect(parsed.errors).toEqual([]);
     expect(parsed.data).toHaveLength(1);
     expect(parsed.data[0]?.ToName).toBe(`'=HYPERLINK("http://evil.example","x")`);
     expect(parsed.data[0]?.ToPhone).toBe('+44 20 7946 0958');
     // A filter narrows it: only the cancelled one.
     const cancelled = await portal(owner, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}&status=cancelled`);
-    expect(cancelled.text.split('\r\n').filter(Boolean).map((l) => l.split(',')[0])).toEqual(['TrackingNumber', dailyTn]);
+    expect(
+      cancelled.text
+        .split('\r\n')
+        .filter(Boolean)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['TrackingNumber', dailyTn]);
   });
 
   it('a row of hostile text (quotes, CR/LF, leading = + - @ TAB CR, emoji, commas) is written as csv.ts writes it, in both exports', async () => {
@@ -287,7 +338,12 @@ describe('portal packages: CSV export', () => {
       ToPhone: "'already",
     };
     const json = JSON.stringify(hostile);
-    await db.$executeRawUnsafe(`UPDATE packages SET data = data || $1::jsonb WHERE tracking_number = $2 AND account_id = $3::uuid`, json, dailyTn, owner.accountId);
+    await db.$executeRawUnsafe(
+      `UPDATE packages SET data = data || $1::jsonb WHERE tracking_number = $2 AND account_id = $3::uuid`,
+      json,
+      dailyTn,
+      owner.accountId,
+    );
     const containerHostile = { ...hostile, PackageWeightUnit: '-lb' };
     await db.$executeRawUnsafe(
       `UPDATE container_packages SET detail = detail || $1::jsonb WHERE tracking_number = $2 AND account_id = $3::uuid`,
@@ -296,7 +352,12 @@ describe('portal packages: CSV export', () => {
       owner.accountId,
     );
     const lineOf = (columns: readonly string[], values: Record<string, unknown>) =>
-      `${columns.map((c) => { const v = values[c]; return csvCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v); }).join(',')}\r\n`;
+      `${columns
+        .map((c) => {
+          const v = values[c];
+          return csvCell(v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+        })
+        .join(',')}\r\n`;
     const exported = await portal(owner, 'GET', `/portal-api/exports/packages?tracking_number=${prefix}`);
     expect(exported.status).toBe(200);
     expect(exported.text.startsWith(`${PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',')}\r\n`)).toBe(true);
@@ -355,7 +416,11 @@ describe('portal packages: CSV export', () => {
     const pid = inject('serverPid');
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
     // Warm the route (its first compile and pool) before the baseline.
-    await (await fetch(`${baseUrl}/portal-api/exports/packages?environment=test&tracking_number=BULK0000001`, { headers: { cookie: bulk.cookie } })).text();
+    await (
+      await fetch(`${baseUrl}/portal-api/exports/packages?environment=test&tracking_number=BULK0000001`, {
+        headers: { cookie: bulk.cookie },
+      })
+    ).text();
     // Each export streamed as a browser reads it (as fast as it comes), the server's RSS sampled on the way.
     const measure = async (label: string, path: string) => {
       const before = rss();
@@ -381,10 +446,14 @@ describe('portal packages: CSV export', () => {
       peak = Math.max(peak, rss());
       const growthMb = (peak - before) / 1024 / 1024;
       const rowsPerSecond = Math.round(rows / seconds);
-      console.log(`export ${label}: ${rows} rows in ${seconds.toFixed(2)} s (${rowsPerSecond} rows/s), server RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`);
+      console.log(
+        `export ${label}: ${rows} rows in ${seconds.toFixed(2)} s (${rowsPerSecond} rows/s), server RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB (+${growthMb.toFixed(1)} MB)`,
+      );
       return { rows, last, growthMb, rowsPerSecond };
     };
-    await (await fetch(`${baseUrl}/portal-api/manifests/${manifestId}/export?environment=test`, { headers: { cookie: bulk.cookie } })).body?.cancel();
+    await (
+      await fetch(`${baseUrl}/portal-api/manifests/${manifestId}/export?environment=test`, { headers: { cookie: bulk.cookie } })
+    ).body?.cancel();
     for (const [label, path] of [
       ['packages', '/portal-api/exports/packages?environment=test'],
       ['manifest', `/portal-api/manifests/${manifestId}/export?environment=test`],
@@ -395,7 +464,8 @@ describe('portal packages: CSV export', () => {
       expect(result.growthMb).toBeLessThan(50);
       // Issue 13/14's goal is ≥ 50,000 rows/s (bench/export.ts measures it); asserted here only when asked
       // (EXPORT_MIN_ROWS_PER_SECOND), as a shared CI machine's speed is not the code's.
-      if (process.env.EXPORT_MIN_ROWS_PER_SECOND) expect(result.rowsPerSecond).toBeGreaterThanOrEqual(Number(process.env.EXPORT_MIN_ROWS_PER_SECOND));
+      if (process.env.EXPORT_MIN_ROWS_PER_SECOND)
+        expect(result.rowsPerSecond).toBeGreaterThanOrEqual(Number(process.env.EXPORT_MIN_ROWS_PER_SECOND));
     }
   }, 180_000);
 });

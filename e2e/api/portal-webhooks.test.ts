@@ -29,7 +29,11 @@ describe('the portal webhook routes answer the API shape', () => {
     const owner = await signUp('PortalHooks');
     const api = (path: string, method = 'GET') => call(path, { method, token: owner.tokens.test });
 
-    const created = await portal(owner, 'POST', '/portal-api/webhooks', { url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorter' });
+    const created = await portal(owner, 'POST', '/portal-api/webhooks', {
+      url: PUBLIC_URL,
+      events: ['package.sorting'],
+      description: 'Sorter',
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.json).toMatchObject({ object: 'webhook_endpoint', url: PUBLIC_URL, description: 'Sorter', enabled: true });
     expect(created.json.secret).toMatch(/^whsec_/);
@@ -51,7 +55,12 @@ describe('the portal webhook routes answer the API shape', () => {
 
     const test = await portal(owner, 'POST', `${base}/test`);
     expect(test.status, test.text).toBe(202);
-    expect(test.json).toEqual({ object: 'webhook_test', event_id: expect.stringMatching(/^evt_/), message_id: expect.stringMatching(/^msg_/), status: 'pending' });
+    expect(test.json).toEqual({
+      object: 'webhook_test',
+      event_id: expect.stringMatching(/^evt_/),
+      message_id: expect.stringMatching(/^msg_/),
+      status: 'pending',
+    });
 
     const deliveries = await portal(owner, 'GET', `${base}/deliveries?limit=5`);
     expect(deliveries.status).toBe(200);

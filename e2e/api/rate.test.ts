@@ -28,7 +28,11 @@ describe('POST /wf/rate', () => {
     const result = await rate(rateSampleExpress());
     expect(result.status).toBe(200);
     expect(result.json.rates).toHaveLength(1);
-    expect(result.json.rates[0]).toMatchObject({ carrier: 'Carrier', service: 'Carrier Express', amount: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(result.json.rates[0]).toMatchObject({
+      carrier: 'Carrier',
+      service: 'Carrier Express',
+      amount: expect.stringMatching(/^\d+\.\d{2}$/),
+    });
   });
 
   it('prices AirSkip by airports alone, with no ZIPs (the AirSkip sample)', async () => {
@@ -75,7 +79,9 @@ describe('POST /wf/rate', () => {
     const surcharges = card.surcharges as { code: string; amount: string }[];
     await db.rateCard.update({
       where: { id: card.id },
-      data: { surcharges: surcharges.map((s) => (s.code === 'residential' ? { ...s, amount: String(Number(s.amount) + 1) } : s)) },
+      data: {
+        surcharges: surcharges.map((s) => (s.code === 'residential' ? { ...s, amount: String(Number(s.amount) + 1) } : s)),
+      },
     });
     try {
       let after = before;
@@ -94,7 +100,11 @@ describe('POST /wf/rate', () => {
     ['a bad unit', { weight_unit: 'stone' }, [{ path: 'weight_unit', message: 'must be one of: lb, kg, oz' }]],
     ['three decimals in a dimension', { lenght: 10.125 }, [{ path: 'lenght', message: 'must have at most 2 decimal places' }]],
     ['a negative width', { width: -8 }, [{ path: 'width', message: 'must be greater than 0' }]],
-    ['an unknown service', { service: 'Carrier Overnight' }, [{ path: 'service', message: 'must be one of: AirSkip, Carrier Express, Carrier Ground' }]],
+    [
+      'an unknown service',
+      { service: 'Carrier Overnight' },
+      [{ path: 'service', message: 'must be one of: AirSkip, Carrier Express, Carrier Ground' }],
+    ],
     ['a malformed ZIP', { to_zip: '9021' }, [{ path: 'to_zip', message: expect.stringContaining('US ZIP') }]],
     ['an unknown airport', { destination: 'ZZZ' }, [{ path: 'destination', message: expect.stringContaining('ZZZ') }]],
   ])('refuses %s with 422 naming the field', async (_label, change, details) => {
@@ -114,7 +124,11 @@ describe('POST /wf/rate', () => {
   });
 
   it('refuses a request no card can price', async () => {
-    const error = expectError(await rate({ ...rateSampleAll(), from_zip: '', to_zip: '', origin: '', destination: '' }), 422, 'validation_failed');
+    const error = expectError(
+      await rate({ ...rateSampleAll(), from_zip: '', to_zip: '', origin: '', destination: '' }),
+      422,
+      'validation_failed',
+    );
     expect(error.message).toBe('No active rate card can price this request; see details.');
     // Each card, in its order, names the location fields it needs.
     const zip = (service: string) => `required for ${service} (priced by ZIP-to-ZIP distance)`;
@@ -129,7 +143,7 @@ describe('POST /wf/rate', () => {
     ]);
   });
 
-  it('refuses a weight above every card\'s maximum', async () => {
+  it("refuses a weight above every card's maximum", async () => {
     const error = expectError(await rate({ ...rateSampleExpress(), weight: 151 }), 422, 'validation_failed');
     expect(error.details!.map((d) => d.path)).toContain('weight');
   });

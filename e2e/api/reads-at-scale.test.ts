@@ -22,7 +22,12 @@ async function activityDays(accountId: string) {
     _sum: { packages: true, containerManifests: true },
     orderBy: [{ environment: 'asc' }, { day: 'asc' }],
   });
-  return groups.map((g) => [g.environment, g.day.toISOString().slice(0, 10), g._sum.packages ?? 0, g._sum.containerManifests ?? 0]);
+  return groups.map((g) => [
+    g.environment,
+    g.day.toISOString().slice(0, 10),
+    g._sum.packages ?? 0,
+    g._sum.containerManifests ?? 0,
+  ]);
 }
 
 describe('counters kept by the writes', () => {
@@ -35,13 +40,18 @@ describe('counters kept by the writes', () => {
       expect((await call('/wf/package', { token: shipper.tokens.test, body })).status).toBe(200);
     }
     // An identical resend (twice, at once) and a changed resend of the same tracking number.
-    const retries = await Promise.all([0, 1].map(() => call('/wf/package', { token: shipper.tokens.test, body: packageSample(a, '2026-12-01') })));
+    const retries = await Promise.all(
+      [0, 1].map(() => call('/wf/package', { token: shipper.tokens.test, body: packageSample(a, '2026-12-01') })),
+    );
     expect(retries.map((r) => r.status)).toEqual([200, 200]);
     const changed = packageSample(b, '2026-12-01');
     changed.package.ToName = 'Someone Else';
     expectError(await call('/wf/package', { token: shipper.tokens.test, body: changed }), 409, 'conflict');
     // Another environment has its own manifest and counters.
-    expect((await call('/wf/package', { env: 'live', token: shipper.tokens.live, body: packageSample(tracking(), '2026-12-01') })).status).toBe(200);
+    expect(
+      (await call('/wf/package', { env: 'live', token: shipper.tokens.live, body: packageSample(tracking(), '2026-12-01') }))
+        .status,
+    ).toBe(200);
 
     const manifest = await db.dailyManifest.findFirstOrThrow({ where: { accountId: shipper.accountId, environment: 'test' } });
     expect(await packageCount(manifest.id)).toBe(3);

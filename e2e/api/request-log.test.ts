@@ -35,7 +35,8 @@ let acme: TestAccount;
 let globex: TestAccount;
 const suffix = Date.now().toString(36).toUpperCase();
 
-const get = (account: TestAccount, path: string, env: Env = 'test') => call(path, { method: 'GET', token: account.tokens[env], env });
+const get = (account: TestAccount, path: string, env: Env = 'test') =>
+  call(path, { method: 'GET', token: account.tokens[env], env });
 
 /** The request's line, once written (lines are written within a second of their answer). */
 async function logged(account: TestAccount, requestId: string, env: Env = 'test'): Promise<Entry> {
@@ -57,10 +58,25 @@ beforeAll(async () => {
 
 describe('GET /requests/{id}', () => {
   it('shows a rate request as it was sent and answered, with its token and timing', async () => {
-    const sent = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress(), headers: { 'user-agent': 'acme-wms/1.0' } });
+    const sent = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleExpress(),
+      headers: { 'user-agent': 'acme-wms/1.0' },
+    });
     expect(sent.status, sent.text).toBe(200);
     const entry = await logged(acme, idOf(sent));
-    expect(entry).toMatchObject({ id: idOf(sent), object: 'request', source: 'api', method: 'POST', path: '/wf/rate', query: '', status: 200, user: null, user_agent: 'acme-wms/1.0', error_code: null });
+    expect(entry).toMatchObject({
+      id: idOf(sent),
+      object: 'request',
+      source: 'api',
+      method: 'POST',
+      path: '/wf/rate',
+      query: '',
+      status: 200,
+      user: null,
+      user_agent: 'acme-wms/1.0',
+      error_code: null,
+    });
     expect(JSON.parse(entry.request.body ?? '')).toEqual(rateSampleExpress());
     expect(JSON.parse(entry.response.body ?? '')).toEqual(sent.json);
     expect(entry.request.bytes).toBe(Buffer.byteLength(JSON.stringify(rateSampleExpress())));
@@ -96,7 +112,10 @@ describe('GET /requests/{id}', () => {
     const entry = await logged(acme, idOf(created));
     expect(JSON.parse(entry.response.body ?? '').secret).toBe('[redacted]');
     expect(entry.resources).toEqual([{ type: 'webhook_endpoint', id: created.json.id }]);
-    const { rows } = await pgPool().query<{ text: string }>(`SELECT row_to_json(r)::text AS text FROM request_logs r WHERE account_id = $1`, [acme.accountId]);
+    const { rows } = await pgPool().query<{ text: string }>(
+      `SELECT row_to_json(r)::text AS text FROM request_logs r WHERE account_id = $1`,
+      [acme.accountId],
+    );
     const everything = rows.map((r) => r.text).join('\n');
     expect(everything).not.toContain(created.json.secret);
     expect(everything).not.toContain(acme.tokens.test);
@@ -134,8 +153,16 @@ describe('GET /requests/{id}', () => {
     // The router is given `%00` for a segment that cannot be decoded (lib/http/request-target.ts); nobody sent that.
     const warm = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress() });
     expect(warm.status, warm.text).toBe(200);
-    for (const [method, path] of [['POST', '/wf/rate%zz'], ['POST', '/wf/%E0%A4%A'], ['GET', '/manifests/%']] as const) {
-      const sent = await call(path, { method, token: acme.tokens.test, body: method === 'POST' ? rateSampleExpress() : undefined });
+    for (const [method, path] of [
+      ['POST', '/wf/rate%zz'],
+      ['POST', '/wf/%E0%A4%A'],
+      ['GET', '/manifests/%'],
+    ] as const) {
+      const sent = await call(path, {
+        method,
+        token: acme.tokens.test,
+        body: method === 'POST' ? rateSampleExpress() : undefined,
+      });
       expect(sent.status, sent.text).toBe(404);
       // No route at all names the path it was asked; a route's id refusal names the id, not a path.
       if (method === 'POST') expect(sent.json.error.message).toContain(`/version-test/api/1.1${path}`);
@@ -155,7 +182,11 @@ describe('GET /requests/{id}', () => {
 
   it("a client's own x-request-id finds its request, and only in its own account", async () => {
     const mine = `wms:${randomUUID()}`;
-    const first = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleExpress(), headers: { 'x-request-id': mine } });
+    const first = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleExpress(),
+      headers: { 'x-request-id': mine },
+    });
     expect(idOf(first)).toBe(mine);
     const other = await call('/wf/rate', { token: globex.tokens.test, body: { weight: 'x' }, headers: { 'x-request-id': mine } });
     expect(other.status).toBe(422);
@@ -163,7 +194,7 @@ describe('GET /requests/{id}', () => {
     expect((await logged(globex, mine)).status).toBe(422);
   });
 
-  it('does not log a request without a known token, nor the log\'s own reads', async () => {
+  it("does not log a request without a known token, nor the log's own reads", async () => {
     const anonymous = await call('/wf/rate', { token: null, body: rateSampleExpress() });
     expect(anonymous.status).toBe(401);
     const wrong = await call('/wf/rate', { token: acme.tokens.live, body: rateSampleExpress() });
@@ -171,7 +202,9 @@ describe('GET /requests/{id}', () => {
     const read = await get(acme, '/requests?limit=1');
     expect(read.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const { rows } = await pgPool().query(`SELECT 1 FROM request_logs WHERE request_id = ANY($1)`, [[idOf(anonymous), idOf(wrong), idOf(read)]]);
+    const { rows } = await pgPool().query(`SELECT 1 FROM request_logs WHERE request_id = ANY($1)`, [
+      [idOf(anonymous), idOf(wrong), idOf(read)],
+    ]);
     expect(rows).toEqual([]);
   });
 });
@@ -186,7 +219,12 @@ describe('requests refused before their token was checked, and refusals of the r
     expectError(method, 405, 'method_not_allowed');
     const badId = await call('/packages/a%20b', { method: 'GET', token: account.tokens.test });
     expectError(badId, 404, 'not_found');
-    expect(await logged(account, idOf(typo))).toMatchObject({ method: 'POST', path: '/wf/rates', status: 404, error_code: 'not_found' });
+    expect(await logged(account, idOf(typo))).toMatchObject({
+      method: 'POST',
+      path: '/wf/rates',
+      status: 404,
+      error_code: 'not_found',
+    });
     expect((await logged(account, idOf(typo))).request.body).toBe(JSON.stringify(rateSampleExpress()));
     expect(await logged(account, idOf(method))).toMatchObject({ method: 'PUT', path: '/wf/rate', status: 405 });
     expect(await logged(account, idOf(badId))).toMatchObject({ method: 'GET', path: '/packages/a%20b', status: 404 });
@@ -211,7 +249,9 @@ describe('requests refused before their token was checked, and refusals of the r
     await signUp('Limiter');
     const account = await newAccount('Hammer');
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 420 }, () => call('/manifests?limit=1', { method: 'GET', token: account.tokens.test })));
+    const answers = await Promise.all(
+      Array.from({ length: 420 }, () => call('/manifests?limit=1', { method: 'GET', token: account.tokens.test })),
+    );
     const seconds = Math.ceil((Date.now() - started) / 1_000) + 1;
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
@@ -236,7 +276,8 @@ describe('GET /requests', () => {
 
   beforeAll(async () => {
     account = await newAccount('Lister');
-    for (let i = 0; i < 6; i += 1) ids.push(idOf(await call('/wf/rate', { token: account.tokens.test, body: rateSampleExpress() })));
+    for (let i = 0; i < 6; i += 1)
+      ids.push(idOf(await call('/wf/rate', { token: account.tokens.test, body: rateSampleExpress() })));
     ids.push(idOf(await call('/wf/rate', { token: account.tokens.test, body: { weight: '' } })));
     ids.push(idOf(await call(`/manifests?limit=2`, { method: 'GET', token: account.tokens.test })));
     ids.push(idOf(await call('/packages/NOPE-1', { method: 'GET', token: account.tokens.test })));
@@ -295,7 +336,10 @@ describe('GET /requests', () => {
     ] as const) {
       const result = await get(account, `/requests?${query}`);
       expectError(result, 422, 'validation_failed');
-      expect((result.json.error.details as { path: string }[]).map((d) => d.path), query).toContain(path);
+      expect(
+        (result.json.error.details as { path: string }[]).map((d) => d.path),
+        query,
+      ).toContain(path);
     }
   });
 });
@@ -318,7 +362,14 @@ describe('the portal in the log', () => {
     expect(missing.status).toBe(404);
 
     const error = await logged(shipper, refused.headers.get('x-request-id') ?? '');
-    expect(error).toMatchObject({ source: 'portal', method: 'POST', path: '/rates', status: 422, error_code: 'validation_failed', token: null });
+    expect(error).toMatchObject({
+      source: 'portal',
+      method: 'POST',
+      path: '/rates',
+      status: 422,
+      error_code: 'validation_failed',
+      token: null,
+    });
     expect(error.user?.email).toMatch(/^logger-.*@example\.com$/);
     expect((await logged(shipper, quote.headers.get('x-request-id') ?? '')).status).toBe(200);
     expect((await logged(shipper, missing.headers.get('x-request-id') ?? '')).resources).toEqual([]);
@@ -328,9 +379,14 @@ describe('the portal in the log', () => {
     expect(portal.status).toBe(200);
     expect(portal.json).toEqual(error);
     const list = await portalCall(shipper, 'GET', '/portal-api/requests?source=portal&status=error');
-    expect((list.json.data as Entry[]).map((e) => e.id)).toEqual([missing.headers.get('x-request-id'), refused.headers.get('x-request-id')]);
+    expect((list.json.data as Entry[]).map((e) => e.id)).toEqual([
+      missing.headers.get('x-request-id'),
+      refused.headers.get('x-request-id'),
+    ]);
     // A PUT is filtered as such.
-    const put = await portalCall(shipper, 'PUT', '/portal-api/settings/close-out', { body: { cutoff_hour: 18, time_zone: 'UTC' } });
+    const put = await portalCall(shipper, 'PUT', '/portal-api/settings/close-out', {
+      body: { cutoff_hour: 18, time_zone: 'UTC' },
+    });
     expect(put.status, put.text).toBe(200);
     await logged(shipper, put.headers.get('x-request-id') ?? '');
     const puts = await portalCall(shipper, 'GET', '/portal-api/requests?method=PUT');
@@ -363,7 +419,9 @@ describe('retention', () => {
     await insert('req_old', 31);
     await insert('req_recent', 29);
     await pruneRequestLog();
-    const { rows } = await pgPool().query<{ request_id: string }>(`SELECT request_id FROM request_logs WHERE account_id = $1`, [account.accountId]);
+    const { rows } = await pgPool().query<{ request_id: string }>(`SELECT request_id FROM request_logs WHERE account_id = $1`, [
+      account.accountId,
+    ]);
     expect(rows.map((r) => r.request_id)).toEqual(['req_recent']);
   });
 });
@@ -396,8 +454,14 @@ describe('the writer, in this process', () => {
     recordRequest({ ...base, requestId: `req_writer_${suffix}_2`, atMs: atMs + 1, requestBody: null, responseBody: '' });
     await flushRequestLog();
     const { rows } = await pgPool().query<{
-      request_id: string; query: string; duration_ms: number; user_agent: string; request_body: string | null; request_bytes: number;
-      response_body: string | null; created_at: Date;
+      request_id: string;
+      query: string;
+      duration_ms: number;
+      user_agent: string;
+      request_body: string | null;
+      request_bytes: number;
+      response_body: string | null;
+      created_at: Date;
     }>(
       `SELECT request_id, query, duration_ms, user_agent, request_body, request_bytes, response_body, created_at
        FROM request_logs WHERE account_id = $1 ORDER BY request_id`,
@@ -443,7 +507,12 @@ describe('the writer, in this process', () => {
     recordRequest(line(2, parcels, euros));
     recordRequest(line(3, 'after', '{}'));
     await flushRequestLog();
-    const { rows } = await pgPool().query<{ request_id: string; request_body: string; request_bytes: number; response_body: string }>(
+    const { rows } = await pgPool().query<{
+      request_id: string;
+      request_body: string;
+      request_bytes: number;
+      response_body: string;
+    }>(
       `SELECT request_id, request_body, request_bytes, response_body FROM request_logs WHERE account_id = $1 ORDER BY request_id`,
       [account.accountId],
     );

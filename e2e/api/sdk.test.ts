@@ -23,7 +23,18 @@ beforeAll(async () => {
 describe('the SDK', () => {
   it('quotes, manifests a container and a package, and reads them back', async () => {
     // As a caller writes it: the published spelling `lenght`, numeric text, "" for no value.
-    const { rates } = await carrier.quoteRates({ weight: '2.5', weight_unit: 'lb', from_zip: '10001', to_zip: '60601', service: 'Carrier Express', lenght: '12', width: '10', height: '4', origin: '', destination: '' });
+    const { rates } = await carrier.quoteRates({
+      weight: '2.5',
+      weight_unit: 'lb',
+      from_zip: '10001',
+      to_zip: '60601',
+      service: 'Carrier Express',
+      lenght: '12',
+      width: '10',
+      height: '4',
+      origin: '',
+      destination: '',
+    });
     expect(rates.map((r) => r.service)).toEqual(['Carrier Express']);
     expect(rates[0]?.amount).toMatch(/^\d+\.\d{2}$/);
 
@@ -43,7 +54,9 @@ describe('the SDK', () => {
   });
 
   it('answers a refusal with a CarrierApiError carrying the envelope', async () => {
-    const error = await carrier.createPackageManifest({ package: { ...packageSample(tracking('BAD')).package, PackageWeight: 'heavy' } } as PackageBody).catch((e: unknown) => e);
+    const error = await carrier
+      .createPackageManifest({ package: { ...packageSample(tracking('BAD')).package, PackageWeight: 'heavy' } } as PackageBody)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CarrierApiError);
     expect(error).toMatchObject({ status: 422, code: 'validation_failed', requestId: expect.any(String) });
     expect((error as CarrierApiError).details).toContainEqual(expect.objectContaining({ path: 'package.PackageWeight' }));
@@ -60,8 +73,14 @@ describe('the SDK', () => {
       // Answers 503 (Retry-After: 1), then 429 (no Retry-After), then the rate response.
       server = createServer((req, res) => {
         hits.push(Date.now());
-        if (hits.length === 1) return void res.writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":{"code":"service_unavailable","message":"down"}}');
-        if (hits.length === 2) return void res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"code":"rate_limited","message":"slow"}}');
+        if (hits.length === 1)
+          return void res
+            .writeHead(503, { 'retry-after': '1', 'content-type': 'application/json' })
+            .end('{"error":{"code":"service_unavailable","message":"down"}}');
+        if (hits.length === 2)
+          return void res
+            .writeHead(429, { 'content-type': 'application/json' })
+            .end('{"error":{"code":"rate_limited","message":"slow"}}');
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"rates":[]}');
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,10 +99,16 @@ describe('the SDK', () => {
     it('gives up after maxRetries with the last refusal, and names a network failure', async () => {
       hits = [];
       const client = createCarrierClient({ token: 'ck_test_x', baseUrl: origin, maxRetries: 1, maxDelayMs: 10 });
-      await expect(client.quoteRates({ weight: 1, weight_unit: 'kg', length: 1, width: 1, height: 1 })).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+      await expect(client.quoteRates({ weight: 1, weight_unit: 'kg', length: 1, width: 1, height: 1 })).rejects.toMatchObject({
+        status: 429,
+        code: 'rate_limited',
+      });
       expect(hits.length).toBe(2);
       const nowhere = createCarrierClient({ token: 'ck_test_x', baseUrl: 'http://127.0.0.1:1', maxRetries: 1, maxDelayMs: 10 });
-      await expect(nowhere.quoteRates({ weight: 1, weight_unit: 'kg', length: 1, width: 1, height: 1 })).rejects.toMatchObject({ status: 0, code: 'network_error' });
+      await expect(nowhere.quoteRates({ weight: 1, weight_unit: 'kg', length: 1, width: 1, height: 1 })).rejects.toMatchObject({
+        status: 0,
+        code: 'network_error',
+      });
     });
   });
 
@@ -91,7 +116,11 @@ describe('the SDK', () => {
     const secret = `whsec_${Buffer.from('sdk-secret-0123456789abcdefghij').toString('base64')}`;
     const body = JSON.stringify({ manifest_id: 'MAN-1', package_count: 1, tracking_numbers: ['1Z'] });
     const now = new Date();
-    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign('msg_1', now, body) };
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('msg_1', now, body),
+    };
     expect(verifyWebhook(secret, body, headers)).toEqual(JSON.parse(body));
     expect(verifyWebhook(secret, body, new Headers(headers))).toEqual(JSON.parse(body));
     expect(() => verifyWebhook(secret, body.replace('MAN-1', 'MAN-2'), headers)).toThrow();
@@ -111,7 +140,9 @@ describe('the SDK', () => {
       return response;
     };
     const client = createCarrierClient({ token: shipper.tokens.test, baseUrl, fetch: losing, maxDelayMs: 10 });
-    const { data, response } = await client.raw.POST('/webhooks', { body: { url: 'https://93.184.215.14/hooks/sdk', events: ['package.sorting'] } });
+    const { data, response } = await client.raw.POST('/webhooks', {
+      body: { url: 'https://93.184.215.14/hooks/sdk', events: ['package.sorting'] },
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('idempotent-replayed')).toBe('true');
     expect(keys).toHaveLength(2);

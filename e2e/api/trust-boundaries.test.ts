@@ -25,11 +25,23 @@ interface RawResult {
 }
 
 /** One request from a chosen local address (node:http lets us bind the client socket). */
-function fromAddress(localAddress: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResult> {
+function fromAddress(
+  localAddress: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResult> {
   const url = new URL(baseUrl + path);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', localAddress, headers: { 'content-type': 'application/json', ...options.headers }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: options.method ?? 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', ...options.headers },
+        agent: false,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -53,14 +65,26 @@ describe('finding 2: a rotated X-Forwarded-For does not escape the failed-token 
       const headers = { 'x-forwarded-for': `${spoofed()}, ${client}` };
       expectError(await call('/wf/rate', { token: BAD_TOKEN, body: rateSampleAll(), headers }), 401, 'unauthorized');
     }
-    const blocked = await call('/wf/rate', { token: BAD_TOKEN, body: rateSampleAll(), headers: { 'x-forwarded-for': `${spoofed()}, ${client}` } });
+    const blocked = await call('/wf/rate', {
+      token: BAD_TOKEN,
+      body: rateSampleAll(),
+      headers: { 'x-forwarded-for': `${spoofed()}, ${client}` },
+    });
     expectError(blocked, 429, 'rate_limited');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(60);
-    const good = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-forwarded-for': `${spoofed()}, ${client}` } });
+    const good = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleAll(),
+      headers: { 'x-forwarded-for': `${spoofed()}, ${client}` },
+    });
     expect(good.status).toBe(200);
     // The next client behind the same proxy is not affected.
-    const other = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-forwarded-for': `${client}, 100.65.${octet()}.${octet()}` } });
+    const other = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleAll(),
+      headers: { 'x-forwarded-for': `${client}, 100.65.${octet()}.${octet()}` },
+    });
     expect(other.status).toBe(200);
   });
 
@@ -84,9 +108,15 @@ describe('finding 2: a rotated X-Forwarded-For does not escape the failed-token 
     expect(codeOf(blocked)).toBe('rate_limited');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // A valid token from the blocked address is still served; another socket address is someone else.
-    const valid = await fromAddress('127.0.0.2', pathFor('test', '/wf/rate'), { headers: { authorization: `Token ${acme.tokens.test}` }, body });
+    const valid = await fromAddress('127.0.0.2', pathFor('test', '/wf/rate'), {
+      headers: { authorization: `Token ${acme.tokens.test}` },
+      body,
+    });
     expect(valid.status).toBe(200);
-    const other = await fromAddress('127.0.0.3', pathFor('test', '/wf/rate'), { headers: { authorization: `Token ${BAD_TOKEN}` }, body });
+    const other = await fromAddress('127.0.0.3', pathFor('test', '/wf/rate'), {
+      headers: { authorization: `Token ${BAD_TOKEN}` },
+      body,
+    });
     expect(other.status).toBe(401);
   });
 });
@@ -102,7 +132,10 @@ describe('finding 7: every API answer carries nosniff and no-store; HSTS only ov
     expect(rate.status).toBe(200);
     expectSecurityHeaders(rate.headers, 'rate 200');
 
-    const created = await call('/webhooks', { token: acme.tokens.test, body: { url: 'https://93.184.215.14/hooks/trust', events: ['package.sorting'] } });
+    const created = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: { url: 'https://93.184.215.14/hooks/trust', events: ['package.sorting'] },
+    });
     expect(created.status).toBe(201);
     expect(created.json.secret).toMatch(/^whsec_/);
     expectSecurityHeaders(created.headers, 'POST /webhooks 201');
@@ -136,10 +169,18 @@ describe('finding 7: every API answer carries nosniff and no-store; HSTS only ov
   });
 
   it('sends Strict-Transport-Security when our trusted proxy says the request came over TLS, and not when a stranger says so', async () => {
-    const viaProxy = await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers: { 'x-forwarded-proto': 'https' } });
+    const viaProxy = await call('/wf/rate', {
+      token: acme.tokens.test,
+      body: rateSampleAll(),
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(viaProxy.status).toBe(200);
     expect(viaProxy.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
-    const viaProxyError = await call('/wf/rate', { token: null, body: rateSampleAll(), headers: { 'x-forwarded-proto': 'https' } });
+    const viaProxyError = await call('/wf/rate', {
+      token: null,
+      body: rateSampleAll(),
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(viaProxyError.status).toBe(401);
     expect(viaProxyError.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
 

@@ -132,7 +132,15 @@ describe('delivery', () => {
     const sent = log.json.data[0].request;
     expect(sent.body).toBe(got.body);
     expect(sent.body_bytes).toBe(Buffer.byteLength(got.body));
-    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'user-agent', 'x-carrier-event', 'content-length']) {
+    for (const name of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'content-type',
+      'user-agent',
+      'x-carrier-event',
+      'content-length',
+    ]) {
       expect(sent.headers[name], name).toBe(got.headers[name]);
     }
   });
@@ -382,7 +390,14 @@ describe('delivery', () => {
       cases.map(async ([url], index) => {
         const id = `we_reserved${Date.now()}${index}`;
         await db.webhookEndpoint.create({
-          data: { id, accountId: shipper.accountId, environment: 'test', url, events: ['package.sorting'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+          data: {
+            id,
+            accountId: shipper.accountId,
+            environment: 'test',
+            url,
+            events: ['package.sorting'],
+            secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+          },
         });
         return id;
       }),
@@ -396,7 +411,9 @@ describe('delivery', () => {
       });
       expect(attempt.statusCode).toBeNull();
       expect(attempt.durationMs).toBe(0);
-      expect(attempt.error).toBe(`refused before connecting: ${cases[index][1]}${cases[index][1].startsWith('port') ? '' : '; webhooks may only reach public addresses'}`);
+      expect(attempt.error).toBe(
+        `refused before connecting: ${cases[index][1]}${cases[index][1].startsWith('port') ? '' : '; webhooks may only reach public addresses'}`,
+      );
     }
     expect(receiver.received.length).toBe(before);
   });
@@ -479,7 +496,9 @@ describe('rotation with overlap', () => {
   it('signs with both secrets during the grace period, and with the new one only after it', async () => {
     const shipper = await newAccount('Overlap');
     const endpoint = await endpointFor(shipper.tokens.test); // the receiver still holds the old secret
-    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, { grace_period_seconds: 3_600 });
+    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, {
+      grace_period_seconds: 3_600,
+    });
     expect(rotated.status).toBe(200);
     const fresh: string = rotated.json.secret;
 
@@ -492,7 +511,10 @@ describe('rotation with overlap', () => {
     expect(() => new Webhook(`whsec_${generateKey()}`).verify(during.body, headers)).toThrow();
 
     // The grace period ends (its stored end moved into the past, as 3,600 s would).
-    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1_000) } });
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { previousSecretExpiresAt: new Date(Date.now() - 1_000) },
+    });
     await sendPackage(shipper.tokens.test);
     const after = (await waitFor(() => receiver.at(endpoint.path).length >= 2 && receiver.at(endpoint.path)))[1];
     const afterHeaders = after.headers as Record<string, string>;
@@ -504,7 +526,9 @@ describe('rotation with overlap', () => {
   it('with grace_period_seconds 0 the old secret stops at once', async () => {
     const shipper = await newAccount('NoOverlap');
     const endpoint = await endpointFor(shipper.tokens.test, () => ({ status: 204 }));
-    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, { grace_period_seconds: 0 });
+    const rotated = await request('POST', `/webhooks/${endpoint.id}/rotate-secret`, shipper.tokens.test, {
+      grace_period_seconds: 0,
+    });
     expect(rotated.json.previous_secret_expires_at).toBeNull();
     await sendPackage(shipper.tokens.test);
     const [got] = await waitFor(() => receiver.at(endpoint.path).length === 1 && receiver.at(endpoint.path));
@@ -525,7 +549,14 @@ describe('encrypting stored secrets', () => {
     const oldPath = `${path}-old`;
     const id = `we_legacy${Date.now()}`;
     await db.webhookEndpoint.create({
-      data: { id, accountId: shipper.accountId, environment: 'test', url: receiver.url(path), events: ['package.sorting'], secret: plain },
+      data: {
+        id,
+        accountId: shipper.accountId,
+        environment: 'test',
+        url: receiver.url(path),
+        events: ['package.sorting'],
+        secret: plain,
+      },
     });
     // A second endpoint under a key that has since been replaced (WEBHOOK_SECRETS_OLD_KEYS).
     const oldId = `${id}o`;
@@ -551,12 +582,16 @@ describe('encrypting stored secrets', () => {
       const rows = await attemptsOf(oldId);
       return rows.length > 0 && rows;
     });
-    expect(unsent.error).toMatch(/^not sent: the signing secret is encrypted under key [0-9a-f]{12}, which is neither WEBHOOK_SECRETS_KEY/);
+    expect(unsent.error).toMatch(
+      /^not sent: the signing secret is encrypted under key [0-9a-f]{12}, which is neither WEBHOOK_SECRETS_KEY/,
+    );
     expect(receiver.at(oldPath)).toHaveLength(0);
 
     const withOld = buildKeyring(process.env.WEBHOOK_SECRETS_KEY!, [oldKey]);
     // Every secret of this file's database not yet under the current key (other tests wrote plain ones too).
-    const pending = await db.webhookEndpoint.count({ where: { NOT: { secret: { startsWith: `enc:v1:${keyring.current.id}:` } } } });
+    const pending = await db.webhookEndpoint.count({
+      where: { NOT: { secret: { startsWith: `enc:v1:${keyring.current.id}:` } } },
+    });
     expect(pending).toBeGreaterThanOrEqual(2);
     const [a, b] = await Promise.all([
       encryptStoredSecrets({ databaseUrl, keyring: withOld }),

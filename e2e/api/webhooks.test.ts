@@ -209,7 +209,9 @@ describe('POST /webhooks', () => {
   it('holds the cap when 24 creations race: exactly 16 made, the rest 409', async () => {
     const shipper = await newAccount('Racing');
     const results = await Promise.all(
-      Array.from({ length: 24 }, () => call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] } })),
+      Array.from({ length: 24 }, () =>
+        call('/webhooks', { token: shipper.tokens.test, body: { url: PUBLIC_URL, events: ['package.sorting'] } }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(16);
     for (const refused of results.filter((r) => r.status !== 201)) expectError(refused, 409, 'conflict');
@@ -314,7 +316,11 @@ describe('PATCH /webhooks/{id}', () => {
       'validation_failed',
     );
     expect(reserved.details).toEqual([
-      { path: 'url', message: '2001:db8::7 is a reserved (documentation, benchmarking or future use) address; webhooks may only reach public addresses' },
+      {
+        path: 'url',
+        message:
+          '2001:db8::7 is a reserved (documentation, benchmarking or future use) address; webhooks may only reach public addresses',
+      },
     ]);
     const port = expectError(
       await call(path, { method: 'PATCH', token: acme.tokens.test, body: { url: 'https://93.184.215.14:6379/' } }),
@@ -373,13 +379,19 @@ describe('POST /webhooks/{id}/rotate-secret', () => {
 
   it('takes the overlap from grace_period_seconds; 0 ends the old secret at once', async () => {
     const endpoint = await register(owner);
-    const short = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: 60 } });
+    const short = await call(`/webhooks/${endpoint.id}/rotate-secret`, {
+      token: owner.tokens.test,
+      body: { grace_period_seconds: 60 },
+    });
     expect(short.status).toBe(200);
     const row = await stored(endpoint.id);
     const seconds = (row.previousSecretExpiresAt!.getTime() - row.updatedAt.getTime()) / 1_000;
     expect(Math.round(seconds)).toBe(60);
 
-    const now = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: '0' } });
+    const now = await call(`/webhooks/${endpoint.id}/rotate-secret`, {
+      token: owner.tokens.test,
+      body: { grace_period_seconds: '0' },
+    });
     expect(now.status).toBe(200);
     expect(now.json.previous_secret_expires_at).toBeNull();
     const after = await stored(endpoint.id);
@@ -387,7 +399,10 @@ describe('POST /webhooks/{id}/rotate-secret', () => {
     expect(after.previousSecretExpiresAt).toBeNull();
     expect(openSecret(keyring, endpoint.id, after.secret)).toBe(now.json.secret);
 
-    const max = await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body: { grace_period_seconds: 604_800 } });
+    const max = await call(`/webhooks/${endpoint.id}/rotate-secret`, {
+      token: owner.tokens.test,
+      body: { grace_period_seconds: 604_800 },
+    });
     expect(max.status).toBe(200);
     // The old secret kept is the one just replaced, not an older one.
     expect(openSecret(keyring, endpoint.id, (await stored(endpoint.id)).previousSecret!)).toBe(now.json.secret);
@@ -402,14 +417,22 @@ describe('POST /webhooks/{id}/rotate-secret', () => {
   ])('refuses %j with 422 and leaves the secret as it was', async (body, path, message) => {
     const endpoint = await register(owner);
     const before = await stored(endpoint.id);
-    const error = expectError(await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body }), 422, 'validation_failed');
+    const error = expectError(
+      await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, body }),
+      422,
+      'validation_failed',
+    );
     expect(error.details).toEqual([{ path, message }]);
     expect((await stored(endpoint.id)).secret).toBe(before.secret);
   });
 
   it('refuses a body that is not JSON with 400', async () => {
     const endpoint = await register(owner);
-    expectError(await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, rawBody: '{"grace' }), 400, 'invalid_json');
+    expectError(
+      await call(`/webhooks/${endpoint.id}/rotate-secret`, { token: owner.tokens.test, rawBody: '{"grace' }),
+      400,
+      'invalid_json',
+    );
   });
 });
 
@@ -525,7 +548,11 @@ describe('GET /webhooks/{id}/deliveries', () => {
     // A message waiting for its retry says when it is due.
     const waiting = await seedMessage(endpoint.id, shipper.accountId, 1, 'pending');
     const latest = await call(`/webhooks/${endpoint.id}/deliveries?limit=1`, { method: 'GET', token: shipper.tokens.test });
-    expect(latest.json.data[0]).toMatchObject({ message_id: waiting.id, message_status: 'pending', next_attempt_at: waiting.nextAttemptAt.toISOString() });
+    expect(latest.json.data[0]).toMatchObject({
+      message_id: waiting.id,
+      message_status: 'pending',
+      next_attempt_at: waiting.nextAttemptAt.toISOString(),
+    });
   });
 
   it.each([

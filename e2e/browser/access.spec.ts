@@ -1,8 +1,27 @@
 import { apiBase, authed, createToken, expect, portalApi, test } from '../fixtures';
 
-const SECTIONS = ['/dashboard', '/rates', '/tokens', '/rate-cards', '/settings', '/docs', '/manifests', '/manifests/new', '/packages', '/webhooks', '/logs'];
+const SECTIONS = [
+  '/dashboard',
+  '/rates',
+  '/tokens',
+  '/rate-cards',
+  '/settings',
+  '/docs',
+  '/manifests',
+  '/manifests/new',
+  '/packages',
+  '/webhooks',
+  '/logs',
+];
 // Each page in both environments, the bare (pre-environment) URLs that redirect, and the front doors.
-const PORTAL_PAGES = ['/', '/test', '/live', ...SECTIONS, ...SECTIONS.map((p) => `/test${p}`), ...SECTIONS.map((p) => `/live${p}`)];
+const PORTAL_PAGES = [
+  '/',
+  '/test',
+  '/live',
+  ...SECTIONS,
+  ...SECTIONS.map((p) => `/test${p}`),
+  ...SECTIONS.map((p) => `/live${p}`),
+];
 
 test.describe('access control', () => {
   test('every portal page redirects to /sign-in without a session', async ({ page }) => {

@@ -24,54 +24,118 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
     for (const v of results.violations) {
       if (!v.impact || !FAILING.has(v.impact)) {
         minor.push(`${label} at ${width}: ${v.id}`);
         continue;
       }
-      found.push({ page: label, width, id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) });
+      found.push({
+        page: label,
+        width,
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+      });
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
 test.describe('accessibility', () => {
-  test('every portal page, with data, at both widths: no moderate, serious or critical axe violation', async ({ freshPage: page, request, browser }, testInfo) => {
+  test('every portal page, with data, at both widths: no moderate, serious or critical axe violation', async ({
+    freshPage: page,
+    request,
+    browser,
+  }, testInfo) => {
     // 24 pages at two widths, the API reference (/test/docs) alone 45-70 s on two loaded cores. The scopes branch took
     // 235 s of the 240 s this had, and mail's four pages (account, forgot password, refused link, outbox) add ~35 s.
     test.setTimeout(420_000);
     const suffix = Date.now().toString(36).toUpperCase();
     const token = await createToken(page, 'a11y');
     const api = authed(request, token);
-    const container = await api.post(`${apiBase.test}/wf/manifest`, containerSample(`A11Y-${suffix}`, [`A11YC${suffix}1`, `A11YC${suffix}2`]));
+    const container = await api.post(
+      `${apiBase.test}/wf/manifest`,
+      containerSample(`A11Y-${suffix}`, [`A11YC${suffix}1`, `A11YC${suffix}2`]),
+    );
     expect(container.status()).toBe(200);
     const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
     const containerRequestId = container.headers()['x-request-id'] ?? '';
     expect((await api.post(`${apiBase.test}/wf/package`, packageSample(`A11YP${suffix}`))).status()).toBe(200);
-    const hook = await portalApi(page, 'POST', '/portal-api/webhooks', { url: 'http://127.0.0.1:9999/hooks/a11y', events: ['package.sorting'], description: 'a11y' });
+    const hook = await portalApi(page, 'POST', '/portal-api/webhooks', {
+      url: 'http://127.0.0.1:9999/hooks/a11y',
+      events: ['package.sorting'],
+      description: 'a11y',
+    });
     expect(hook.ok(), await hook.text()).toBe(true);
     const hookId = ((await hook.json()) as { id: string }).id;
 
     const found: Found[] = [];
     const pages: [string, string, () => Promise<void>][] = [
-      ['dashboard', '/test/dashboard', async () => void (await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible())],
+      [
+        'dashboard',
+        '/test/dashboard',
+        async () => void (await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()),
+      ],
       ['rates', '/test/rates', async () => void (await expect(page.getByRole('button', { name: 'Get rates' })).toBeVisible())],
-      ['manifests', '/test/manifests', async () => void (await expect(page.getByRole('link', { name: manifestId })).toBeVisible())],
-      ['manifest', `/test/manifests/${manifestId}`, async () => void (await expect(page.getByText(`A11YC${suffix}1`)).toBeVisible())],
+      [
+        'manifests',
+        '/test/manifests',
+        async () => void (await expect(page.getByRole('link', { name: manifestId })).toBeVisible()),
+      ],
+      [
+        'manifest',
+        `/test/manifests/${manifestId}`,
+        async () => void (await expect(page.getByText(`A11YC${suffix}1`)).toBeVisible()),
+      ],
       ['new manifest', '/test/manifests/new', async () => void (await expect(page.getByRole('grid')).toBeVisible())],
       ['packages', '/test/packages', async () => void (await expect(page.getByText(`A11YP${suffix}`)).toBeVisible())],
-      ['package', `/test/packages/A11YP${suffix}`, async () => void (await expect(page.getByText(`A11YP${suffix}`).first()).toBeVisible())],
-      ['webhooks', '/test/webhooks', async () => void (await expect(page.getByText('http://127.0.0.1:9999/hooks/a11y')).toBeVisible())],
-      ['webhook', `/test/webhooks/${hookId}`, async () => void (await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible())],
+      [
+        'package',
+        `/test/packages/A11YP${suffix}`,
+        async () => void (await expect(page.getByText(`A11YP${suffix}`).first()).toBeVisible()),
+      ],
+      [
+        'webhooks',
+        '/test/webhooks',
+        async () => void (await expect(page.getByText('http://127.0.0.1:9999/hooks/a11y')).toBeVisible()),
+      ],
+      [
+        'webhook',
+        `/test/webhooks/${hookId}`,
+        async () => void (await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible()),
+      ],
       ['logs', '/test/logs', async () => void (await expect(page.getByRole('region', { name: 'Requests' })).toBeVisible())],
-      ['request', `/test/logs/${containerRequestId}`, async () => void (await expect(page.getByRole('heading', { name: 'POST /wf/manifest' })).toBeVisible())],
+      [
+        'request',
+        `/test/logs/${containerRequestId}`,
+        async () => void (await expect(page.getByRole('heading', { name: 'POST /wf/manifest' })).toBeVisible()),
+      ],
       ['tokens', '/test/tokens', async () => void (await expect(page.getByText('a11y')).toBeVisible())],
-      ['rate cards', '/test/rate-cards', async () => void (await expect(page.getByRole('heading', { name: /Rate cards/ })).toBeVisible())],
-      ['settings', '/test/settings', async () => void (await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible())],
+      [
+        'rate cards',
+        '/test/rate-cards',
+        async () => void (await expect(page.getByRole('heading', { name: /Rate cards/ })).toBeVisible()),
+      ],
+      [
+        'settings',
+        '/test/settings',
+        async () => void (await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()),
+      ],
       ['account', '/test/account', async () => void (await expect(page.getByTestId('session-row')).toHaveCount(1))],
-      ['docs', '/test/docs', async () => void (await expect(page.getByRole('heading', { name: /API reference/ }).first()).toBeVisible())],
-      ['not found', '/test/no-such-page', async () => void (await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible())],
+      [
+        'docs',
+        '/test/docs',
+        async () => void (await expect(page.getByRole('heading', { name: /API reference/ }).first()).toBeVisible()),
+      ],
+      [
+        'not found',
+        '/test/no-such-page',
+        async () => void (await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()),
+      ],
     ];
     for (const [label, path, ready] of pages) {
       await page.goto(path);
@@ -94,7 +158,10 @@ test.describe('accessibility', () => {
       await scan(outside, label, found);
     }
     await anonymous.close();
-    await testInfo.attach('axe-violations.json', { body: JSON.stringify({ found, minor }, null, 2), contentType: 'application/json' });
+    await testInfo.attach('axe-violations.json', {
+      body: JSON.stringify({ found, minor }, null, 2),
+      contentType: 'application/json',
+    });
     expect(found, JSON.stringify(found, null, 2)).toEqual([]);
   });
 });

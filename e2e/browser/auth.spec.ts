@@ -82,7 +82,9 @@ test.describe('sign up, sign out, sign in', () => {
     await expect(page.getByLabel('Company name')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  test('the environment is in the URL: the switch moves the page, a reload keeps it, bare URLs go to the last used', async ({ page }, testInfo) => {
+  test('the environment is in the URL: the switch moves the page, a reload keeps it, bare URLs go to the last used', async ({
+    page,
+  }, testInfo) => {
     const user = uniqueUser('env');
     await signUpThroughUi(page, user);
     await expect(page).toHaveURL(/\/test\/dashboard$/);
@@ -118,7 +120,10 @@ test.describe('sign up, sign out, sign in', () => {
     await phone.goto('/dashboard');
     await expect(phone).toHaveURL(/\/live\/dashboard$/);
     await phone.getByRole('button', { name: 'Menu' }).click();
-    await expect(phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute('href', '/live/tokens');
+    await expect(phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' })).toHaveAttribute(
+      'href',
+      '/live/tokens',
+    );
     await phone.screenshot({ path: testInfo.outputPath('env-menu-live-390.png'), fullPage: true });
     await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
     await expect(phone).toHaveURL(/\/live\/tokens$/);

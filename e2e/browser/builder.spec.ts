@@ -53,7 +53,9 @@ test.describe('container manifest builder', () => {
     // Listed in the error panel (a link to the cell); the selected cell's error is spelled out under the grid,
     // where it covers no other row.
     await expect(page.getByTestId('error-panel')).toContainText('1 problem to fix');
-    await expect(page.getByTestId('error-panel').getByRole('button', { name: /Row 2, TrackingNumber: .*letters, digits/ })).toBeVisible();
+    await expect(
+      page.getByTestId('error-panel').getByRole('button', { name: /Row 2, TrackingNumber: .*letters, digits/ }),
+    ).toBeVisible();
     await page.keyboard.press('ArrowUp');
     await expectActive(page, 1, 'TrackingNumber');
     await expect(page.getByTestId('cell-error')).toContainText('Row 2, TrackingNumber:');
@@ -176,7 +178,9 @@ test.describe('container manifest builder', () => {
     await expect(field(page, 'Container ID')).toBeFocused();
     await page.keyboard.type(uid('FIX'));
     await page.keyboard.press('Tab');
-    await expect(panel.getByRole('heading', { level: 2 })).toHaveText(`${count - 1} problems to fix before this manifest can be created`);
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveText(
+      `${count - 1} problems to fix before this manifest can be created`,
+    );
     await panel.getByRole('button', { name: /^Row 2, TrackingNumber:/ }).click();
     await expect(activeCell(page)).toHaveAttribute('data-field', 'TrackingNumber');
     await expect(activeCell(page)).toHaveAttribute('data-active', 'true');

@@ -77,7 +77,9 @@ test('a container manifest has no Close button; a refused close shows its reason
   await expect(page.getByRole('dialog').getByRole('alert')).toContainText('Not closed: this manifest is cancelled');
 });
 
-test('the Settings page saves the automatic cut-off and shows a refused time zone at its field', async ({ signedInPage: page }, testInfo) => {
+test('the Settings page saves the automatic cut-off and shows a refused time zone at its field', async ({
+  signedInPage: page,
+}, testInfo) => {
   await page.goto('/test/settings');
   await expect(page.getByRole('heading', { name: 'Automatic close-out' })).toBeVisible();
   await expect(page.getByLabel('Cut-off hour')).toHaveValue('');

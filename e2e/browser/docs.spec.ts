@@ -43,7 +43,10 @@ test('the OpenAPI document is public, valid JSON, and every documented path exis
       for (const method of Object.keys(item).filter((k) => ['get', 'post', 'patch', 'delete'].includes(k))) {
         const url =
           server.url +
-          path.replace('{id}', 'we_doesnotexist').replace('{deliveryId}', 'att_1').replace(/\{trackingNumber\}|\{TrackingNumber\}/i, 'TN0000000000');
+          path
+            .replace('{id}', 'we_doesnotexist')
+            .replace('{deliveryId}', 'att_1')
+            .replace(/\{trackingNumber\}|\{TrackingNumber\}/i, 'TN0000000000');
         const answer = await request.fetch(url, { method, data: method === 'get' || method === 'delete' ? undefined : '{}' });
         // The simulator exists on the test path only: on the live path it is not there at all (404 before any token).
         const expected = path.endsWith('/simulate') && !server.url.includes('/version-test/') ? 404 : 401;
@@ -58,8 +61,12 @@ test('the API reference page renders every operation with schemas and curl examp
   signedInPage: page,
 }, testInfo) => {
   // Every operation the document has is on the page (undeclared tags once hid half of them).
-  const doc = (await (await page.request.get('/api/1.1/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-  const operations = Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)));
+  const doc = (await (await page.request.get('/api/1.1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const operations = Object.values(doc.paths).flatMap((item) =>
+    Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)),
+  );
   expect(operations.length).toBeGreaterThan(30);
   await page.goto('/test/docs');
   await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();

@@ -7,7 +7,13 @@ import type { Page } from '@playwright/test';
 // only ever writes test data, whatever the other tab switched to, and both keep working.
 
 async function manifestIds(page: Page, environment: Env, containerId: string): Promise<string[]> {
-  const response = await portalApi(page, 'GET', `/portal-api/manifests?q=${encodeURIComponent(containerId)}`, undefined, environment);
+  const response = await portalApi(
+    page,
+    'GET',
+    `/portal-api/manifests?q=${encodeURIComponent(containerId)}`,
+    undefined,
+    environment,
+  );
   expect(response.status()).toBe(200);
   return ((await response.json()) as { data: { ManifestID: string }[] }).data.map((m) => m.ManifestID);
 }
@@ -119,7 +125,16 @@ test.describe('two tabs, two environments', () => {
     await expect(tabB.getByTestId('token-row').filter({ hasText: testName })).toHaveCount(0);
 
     // And each token works on its own API base only.
-    const rate = { weight: 1, weight_unit: 'lb', from_zip: '10001', to_zip: '10002', service: 'Carrier Ground', length: 5, width: 5, height: 5 };
+    const rate = {
+      weight: 1,
+      weight_unit: 'lb',
+      from_zip: '10001',
+      to_zip: '10002',
+      service: 'Carrier Ground',
+      length: 5,
+      width: 5,
+      height: 5,
+    };
     expect((await authed(request, testToken).post(`${apiBase.test}/wf/rate`, rate)).status()).toBe(200);
     expect((await authed(request, liveToken).post(`${apiBase.live}/wf/rate`, rate)).status()).toBe(200);
     expect((await authed(request, testToken).post(`${apiBase.live}/wf/rate`, rate)).status()).toBe(401);

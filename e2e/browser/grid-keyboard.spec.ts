@@ -13,7 +13,10 @@ test.describe('package grid keyboard', () => {
 
     // Type two rows; Tab inside the editor moves right, Enter returns to the first column.
     await cell(page, 0, 'TrackingNumber').click();
-    for (const [number, weight, unit] of [[`${tn}-1`, '1', 'lb'], [`${tn}-2`, '2', 'kg']]) {
+    for (const [number, weight, unit] of [
+      [`${tn}-1`, '1', 'lb'],
+      [`${tn}-2`, '2', 'kg'],
+    ]) {
       await page.keyboard.type(number);
       await page.keyboard.press('Tab');
       await page.keyboard.type(weight);
@@ -79,7 +82,9 @@ test.describe('package grid keyboard', () => {
     await cell(page, 1, 'ToCity').click();
     await page.keyboard.press('Tab');
     await expect(activeCell(page)).not.toBeFocused();
-    expect(await page.evaluate(() => document.activeElement !== document.body && !document.activeElement?.closest('[role="grid"]'))).toBe(true);
+    expect(
+      await page.evaluate(() => document.activeElement !== document.body && !document.activeElement?.closest('[role="grid"]')),
+    ).toBe(true);
     await page.keyboard.press('Shift+Tab');
     await expectActive(page, 1, 'ToCity');
   });

@@ -8,16 +8,34 @@ import { cell, pasteText, uid } from './fixtures/manifests';
 // header row that maps columns instead of becoming a package.
 
 const FIELDS = [
-  'TrackingNumber', 'PackageWeight', 'PackageWeightUnit', 'PackageSizeLength', 'PackageSizeWidth', 'PackageSizeHeight', 'ToName', 'ToPhone',
-  'ToEmail', 'ToAddress1', 'ToAddress2', 'ToCity', 'ToState', 'ToPostalCode', 'ToCountry',
+  'TrackingNumber',
+  'PackageWeight',
+  'PackageWeightUnit',
+  'PackageSizeLength',
+  'PackageSizeWidth',
+  'PackageSizeHeight',
+  'ToName',
+  'ToPhone',
+  'ToEmail',
+  'ToAddress1',
+  'ToAddress2',
+  'ToCity',
+  'ToState',
+  'ToPostalCode',
+  'ToCountry',
 ];
 
 test.describe('spreadsheet import', () => {
-  test('everyday headers, a unit, a decimal comma, a remembered mapping and the template', async ({ freshPage: page }, testInfo) => {
+  test('everyday headers, a unit, a decimal comma, a remembered mapping and the template', async ({
+    freshPage: page,
+  }, testInfo) => {
     await page.goto('/test/manifests/new');
 
     // The template: every package field as a header row, nothing else.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV template' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV template' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('container-packages-template.csv');
     const template = await readFile(await download.path(), 'utf8');
     expect(template.split('\r\n')[0]?.split(',').sort()).toEqual([...FIELDS].sort());
@@ -29,7 +47,9 @@ test.describe('spreadsheet import', () => {
       `${tn}-1;1,5;Ana Silva;07114;ana@example.com;A-1`,
       `${tn}-2;0,25;Ben Olsen;10001;ben@example.com;B-2`,
     ].join('\r\n');
-    await page.getByLabel('CSV or Excel file').setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolon) });
+    await page
+      .getByLabel('CSV or Excel file')
+      .setInputFiles({ name: 'export.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolon) });
     await expect(page.getByLabel('Field for column Tracking #')).toHaveValue('TrackingNumber');
     await expect(page.getByLabel('Field for column Weight (kg)')).toHaveValue('PackageWeight');
     await expect(page.getByLabel('Field for column Recipient Name')).toHaveValue('ToName');
@@ -40,7 +60,9 @@ test.describe('spreadsheet import', () => {
     // The shipper maps the column nobody could guess; the next import of such a file remembers it.
     await page.getByLabel('Field for column Ref').selectOption('ToAddress2');
     await screenshots(page, testInfo, 'import-mapping-everyday-headers');
-    const remembered = page.waitForResponse((r) => r.url().endsWith('/portal-api/import-mapping') && r.request().method() === 'PUT');
+    const remembered = page.waitForResponse(
+      (r) => r.url().endsWith('/portal-api/import-mapping') && r.request().method() === 'PUT',
+    );
     await page.getByRole('button', { name: 'Import rows' }).click();
     expect((await remembered).status()).toBe(200);
     await expect(page.getByText('Imported 2 rows.')).toBeVisible();
@@ -57,7 +79,9 @@ test.describe('spreadsheet import', () => {
       await route.continue();
     });
     await page.goto('/test/manifests/new');
-    await page.getByLabel('CSV or Excel file').setInputFiles({ name: 'export-2.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolon) });
+    await page
+      .getByLabel('CSV or Excel file')
+      .setInputFiles({ name: 'export-2.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolon) });
     await expect(page.getByLabel('Field for column Ref')).toHaveValue('ToAddress2');
     await expect(page.getByLabel('Field for column Tracking #')).toHaveValue('TrackingNumber');
   });
@@ -89,16 +113,23 @@ test.describe('spreadsheet import', () => {
     await expect(cell(page, 1, 'ToCity')).toHaveText('Chicago');
 
     // Not a workbook at all, under an .xlsx name: one clear line, nothing imported.
-    await page.getByLabel('CSV or Excel file').setInputFiles({ name: 'fake.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('not a zip') });
+    await page
+      .getByLabel('CSV or Excel file')
+      .setInputFiles({ name: 'fake.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('not a zip') });
     await expect(page.getByText(/Could not read fake\.xlsx as an Excel workbook/)).toBeVisible();
     await expect(cell(page, 0, 'TrackingNumber')).toHaveText(`${tn}-1`);
   });
 
-  test('a pasted header row with everyday names maps the columns and is not inserted as a package', async ({ freshPage: page }) => {
+  test('a pasted header row with everyday names maps the columns and is not inserted as a package', async ({
+    freshPage: page,
+  }) => {
     await page.goto('/test/manifests/new');
     const tn = uid('HDR');
     await cell(page, 0, 'ToCity').click();
-    await pasteText(page, `Tracking Number\tWeight (kg)\tRecipient Name\tZip\r\n${tn}-1\t3\tAna Silva\t07114\r\n${tn}-2\t4,5\tBen Olsen\t10001\r\n`);
+    await pasteText(
+      page,
+      `Tracking Number\tWeight (kg)\tRecipient Name\tZip\r\n${tn}-1\t3\tAna Silva\t07114\r\n${tn}-2\t4,5\tBen Olsen\t10001\r\n`,
+    );
     await expect(page.getByText('Pasted 2 rows (columns matched by their header row).')).toBeVisible();
     await expect(cell(page, 0, 'TrackingNumber')).toHaveText(`${tn}-1`);
     await expect(cell(page, 0, 'PackageWeightUnit')).toHaveText('kg');

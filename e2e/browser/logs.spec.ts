@@ -10,7 +10,9 @@ import { packageBody } from './fixtures/packages';
 const rows = (page: Page) => page.getByRole('region', { name: 'Requests' }).locator('tbody tr');
 
 test.describe('logs', () => {
-  test('lists the API requests, filters them, shows one with its bodies and links, redacted', async ({ freshPage: page }, testInfo) => {
+  test('lists the API requests, filters them, shows one with its bodies and links, redacted', async ({
+    freshPage: page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const token = await createToken(page, 'logs spec');
     const api = authed(page.request, token);
@@ -21,7 +23,10 @@ test.describe('logs', () => {
     const refused = await api.post(`${apiBase.test}/wf/package`, { package: { TrackingNumber: `${tn}X` } });
     expect(refused.status()).toBe(422);
     const refusedId = refused.headers()['x-request-id'] ?? '';
-    const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'https://93.184.215.14/hooks/logs', events: ['package.sorting'] });
+    const hook = await api.post(`${apiBase.test}/webhooks`, {
+      url: 'https://93.184.215.14/hooks/logs',
+      events: ['package.sorting'],
+    });
     expect(hook.status()).toBe(201);
     const secret = ((await hook.json()) as { secret: string }).secret;
 

@@ -152,7 +152,9 @@ test('a stale tab that revokes an invitation accepted meanwhile is told why, bes
 }, testInfo) => {
   // Two sign-ups' worth of argon2 (the owner's, the invitee's) on a shared loaded machine.
   test.setTimeout(180_000);
-  const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as { account: { name: string } };
+  const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
+    account: { name: string };
+  };
   const email = `stale-${Date.now().toString(36)}@e2e.example`;
 
   // The owner invites, and starts to revoke: the confirmation is up in this tab, which is not reloaded from here on.
@@ -167,7 +169,10 @@ test('a stale tab that revokes an invitation accepted meanwhile is told why, bes
   // Meanwhile the invitee accepts, in a browser of their own.
   const origin = new URL(owner.url()).origin;
   const link = new URL(
-    await linkFromOutbox(origin, email, { subject: `You are invited to join ${session.account.name} on Carrier`, path: '/invitations/accept' }),
+    await linkFromOutbox(origin, email, {
+      subject: `You are invited to join ${session.account.name} on Carrier`,
+      path: '/invitations/accept',
+    }),
   );
   const context = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
   const invitee = await context.newPage();
@@ -181,7 +186,9 @@ test('a stale tab that revokes an invitation accepted meanwhile is told why, bes
   // is said above the invitations, with the link to its request in the log.
   await row.getByRole('button', { name: 'Confirm revoke' }).click();
   const refusal = owner.getByTestId('invitations-panel').getByRole('alert');
-  await expect(refusal).toContainText('Not revoked: This invitation was already accepted: remove the member on the Members page instead.');
+  await expect(refusal).toContainText(
+    'Not revoked: This invitation was already accepted: remove the member on the Members page instead.',
+  );
   await expect(owner.locator(':focus')).toContainText('Not revoked');
   await expect(row).toHaveCount(0);
   await expect(owner.getByRole('region', { name: 'Member list' })).toContainText(email);

@@ -3,7 +3,9 @@ import { expect, portalUrl, screenshots, test } from '../fixtures';
 // Addresses that are no page: a branded page with a way on, answered 404, never Next's bare default.
 
 test.describe('not found and errors', () => {
-  test('a portal path that is no page keeps the header and offers the usual places, with a 404', async ({ signedInPage: page }, testInfo) => {
+  test('a portal path that is no page keeps the header and offers the usual places, with a 404', async ({
+    signedInPage: page,
+  }, testInfo) => {
     const response = await page.goto(portalUrl('test', '/no-such-page/at/all'));
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
@@ -15,10 +17,9 @@ test.describe('not found and errors', () => {
     await expect(page).toHaveURL(/\/test\/dashboard$/);
     // In live, the links lead to live.
     await page.goto(portalUrl('live', '/nothing-here'));
-    await expect(page.getByRole('navigation', { name: 'Where to go instead' }).getByRole('link', { name: 'Manifests' })).toHaveAttribute(
-      'href',
-      '/live/manifests',
-    );
+    await expect(
+      page.getByRole('navigation', { name: 'Where to go instead' }).getByRole('link', { name: 'Manifests' }),
+    ).toHaveAttribute('href', '/live/manifests');
   });
 
   test('an address outside the portal gets the branded page with the ways in, with a 404', async ({ page }, testInfo) => {

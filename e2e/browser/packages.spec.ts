@@ -106,9 +106,15 @@ test.describe('packages', () => {
     expect(filteredCsv.name).toMatch(/^packages-test-\d{4}-\d{2}-\d{2}\.csv$/);
     expect(filteredCsv.lines[0]).toMatch(/^TrackingNumber,carrier_barcode,status,status_updated_at,ManifestID,manifest_type,/);
     expect(filteredCsv.lines.slice(1).every((l) => /^[^,]+,CB\d{13},/.test(l))).toBe(true);
-    expect(filteredCsv.lines.slice(1).map((l) => { const [tn, , status] = l.split(','); return `${tn},${status}`; }).sort()).toEqual(
-      [0, 1, 2].map((i) => `${prefix}C0${i},manifested`),
-    );
+    expect(
+      filteredCsv.lines
+        .slice(1)
+        .map((l) => {
+          const [tn, , status] = l.split(',');
+          return `${tn},${status}`;
+        })
+        .sort(),
+    ).toEqual([0, 1, 2].map((i) => `${prefix}C0${i},manifested`));
 
     await page.getByLabel('To postal code').fill('');
     await page.getByLabel('Manifest date to').fill('2026-11-21');
@@ -122,7 +128,9 @@ test.describe('packages', () => {
     await expect(rows(page)).toHaveCount(25);
     await expect(page.getByRole('button', { name: 'Next' })).toBeEnabled();
 
-    expect((await portalApi(page, 'POST', `/portal-api/packages/${prefix}C07/simulate`, { status: 'delivered' })).status()).toBe(200);
+    expect((await portalApi(page, 'POST', `/portal-api/packages/${prefix}C07/simulate`, { status: 'delivered' })).status()).toBe(
+      200,
+    );
     await page.goto(`/test/packages?tracking_number=${prefix}&status=delivered`);
     await expect(rows(page)).toHaveCount(1);
     await expect(rows(page).first()).toContainText(`${prefix}C07`);
@@ -149,7 +157,8 @@ test.describe('packages', () => {
     const token = await createToken(page, 'packages detail spec');
     const api = authed(page.request, token);
     const [moving, stale, cancelled] = [uid('TLA'), uid('TLB'), uid('TLC')];
-    for (const tn of [moving, stale, cancelled]) expect((await api.post(`${apiBase.test}/wf/package`, packageBody(tn))).status()).toBe(200);
+    for (const tn of [moving, stale, cancelled])
+      expect((await api.post(`${apiBase.test}/wf/package`, packageBody(tn))).status()).toBe(200);
 
     await page.goto(`/test/packages/${moving}`);
     await expect(page.getByRole('heading', { name: `Package ${moving}` })).toBeVisible();
@@ -204,7 +213,9 @@ test.describe('packages', () => {
     await expect(page.getByRole('button', { name: 'Cancel package' })).toBeVisible();
     await expect(page.getByRole('form', { name: 'Simulate' })).toHaveCount(0);
     await expect(page.getByLabel('Target status')).toHaveCount(0);
-    expect((await portalApi(page, 'POST', `/portal-api/packages/${liveTn}/simulate`, { status: 'received' }, 'live')).status()).toBe(404);
+    expect(
+      (await portalApi(page, 'POST', `/portal-api/packages/${liveTn}/simulate`, { status: 'received' }, 'live')).status(),
+    ).toBe(404);
     // The test package is not in live.
     await page.goto(`/live/packages/${moving}`);
     await expect(page.getByText('Package not found')).toBeVisible();

@@ -8,7 +8,10 @@ test.describe('phones', () => {
   test('lists are cards and detail pages show only what is there', async ({ freshPage: page, request }, testInfo) => {
     const suffix = Date.now().toString(36).toUpperCase();
     const token = await createToken(page, 'phone');
-    const created = await authed(request, token).post(`${apiBase.test}/wf/manifest`, containerSample(`PH-${suffix}`, [`PHC${suffix}1`]));
+    const created = await authed(request, token).post(
+      `${apiBase.test}/wf/manifest`,
+      containerSample(`PH-${suffix}`, [`PHC${suffix}1`]),
+    );
     expect(created.status()).toBe(200);
     const manifestId = ((await created.json()) as { ManifestID: string }).ManifestID;
     await page.setViewportSize({ width: 390, height: 844 });
@@ -47,7 +50,9 @@ test.describe('phones', () => {
     await screenshots(page, testInfo, 'phone-manifest-detail');
   });
 
-  test('the builder on a phone: required fields first, optional ones a tap away, the grid in its own frame', async ({ freshPage: page }, testInfo) => {
+  test('the builder on a phone: required fields first, optional ones a tap away, the grid in its own frame', async ({
+    freshPage: page,
+  }, testInfo) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/test/manifests/new');
     await expect(page.getByRole('grid')).toBeVisible();

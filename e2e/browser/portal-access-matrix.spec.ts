@@ -108,7 +108,13 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   expect(mapping.status(), await mapping.text()).toBe(200);
 
   // The owner's open invitation (issue 18): account-wide, so the owner sees it in live too; nobody else does.
-  const invited = await portalApi(owner, 'POST', '/portal-api/invitations', { email: `acl-invitee-${Date.now().toString(36)}@example.com`, role: 'viewer' }, 'test');
+  const invited = await portalApi(
+    owner,
+    'POST',
+    '/portal-api/invitations',
+    { email: `acl-invitee-${Date.now().toString(36)}@example.com`, role: 'viewer' },
+    'test',
+  );
   expect(invited.status(), await invited.text()).toBe(201);
   const invitationId = ((await invited.json()) as { invitation: { id: string } }).invitation.id;
 
@@ -188,7 +194,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     },
     'PUT /portal-api/import-mapping': { body: {}, stranger: invalid },
     'GET /portal-api/invitations': {
-      stranger: ok((j: { invitations: { id: string }[] }, caller) => expect(j.invitations.map((i) => i.id).includes(invitationId)).toBe(caller.isOwner)),
+      stranger: ok((j: { invitations: { id: string }[] }, caller) =>
+        expect(j.invitations.map((i) => i.id).includes(invitationId)).toBe(caller.isOwner),
+      ),
     },
     'POST /portal-api/invitations': { body: {}, stranger: invalid },
     // The owner in live would revoke it (invitations are the account's, in both environments); another account's
@@ -197,7 +205,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     // The caller's own accounts; switching with no account id is refused for anyone (a stranger's 404 for the
     // owner's account is in e2e/api/team-invitations.test.ts).
     'GET /portal-api/session/accounts': {
-      stranger: ok((j: { accounts: { id: string }[] }, caller) => expect(j.accounts.map((a) => a.id).includes(ownerSession.account.id)).toBe(caller.isOwner)),
+      stranger: ok((j: { accounts: { id: string }[] }, caller) =>
+        expect(j.accounts.map((a) => a.id).includes(ownerSession.account.id)).toBe(caller.isOwner),
+      ),
     },
     'POST /portal-api/session/account': { body: {}, stranger: invalid },
     'GET /portal-api/rate-cards': { stranger: ok((j: { rateCards: unknown[] }) => expect(j.rateCards).toHaveLength(3)) },

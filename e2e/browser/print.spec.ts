@@ -8,17 +8,28 @@ import { packageBody } from './fixtures/packages';
 // session-authenticated routes in the page's environment.
 
 async function containerManifest(page: Page, trackingNumbers: string[]): Promise<string> {
-  const created = await portalApi(page, 'POST', '/portal-api/manifests', {
-    ManifestDate: '2026-11-23T08:00:00Z',
-    ServiceName: 'AirSkip',
-    FromCompany: 'E2E Shipper Inc',
-    ContainerID: uid('PRINT-ULD'),
-    ContainerLength: 10,
-    ContainerWidth: 10,
-    ContainerHeight: 10,
-    ShipmentDescription: 'Parcels',
-    ContainerDetails: trackingNumbers.map((TrackingNumber) => ({ TrackingNumber, PackageWeight: 3, PackageWeightUnit: 'lb', ToPostalCode: '90210' })),
-  }, 'test');
+  const created = await portalApi(
+    page,
+    'POST',
+    '/portal-api/manifests',
+    {
+      ManifestDate: '2026-11-23T08:00:00Z',
+      ServiceName: 'AirSkip',
+      FromCompany: 'E2E Shipper Inc',
+      ContainerID: uid('PRINT-ULD'),
+      ContainerLength: 10,
+      ContainerWidth: 10,
+      ContainerHeight: 10,
+      ShipmentDescription: 'Parcels',
+      ContainerDetails: trackingNumbers.map((TrackingNumber) => ({
+        TrackingNumber,
+        PackageWeight: 3,
+        PackageWeightUnit: 'lb',
+        ToPostalCode: '90210',
+      })),
+    },
+    'test',
+  );
   expect(created.status(), await created.text()).toBe(200);
   return ((await created.json()) as { ManifestID: string }).ManifestID;
 }
@@ -48,7 +59,11 @@ async function print(page: Page, name: string, path: RegExp) {
   return response;
 }
 
-test('a container manifest prints its manifest, tags and labels; a package its label', async ({ signedInPage: page, request, apiToken }) => {
+test('a container manifest prints its manifest, tags and labels; a package its label', async ({
+  signedInPage: page,
+  request,
+  apiToken,
+}) => {
   // Five documents, each opened in a tab and read again; the first also loads the fonts. A loaded machine needs more than a minute.
   test.setTimeout(150_000);
   const tns = [`PR${Date.now().toString(36).toUpperCase()}A`, `PR${Date.now().toString(36).toUpperCase()}B`];

@@ -7,7 +7,9 @@ import { expect, signUpThroughUi, test, uniqueUser } from '../fixtures';
 const XSS = `<img src=x onerror="window.__xss=1"><svg onload=window.__xss=2>'"`;
 
 test.describe('portal security', () => {
-  test('pages carry a nonce CSP without unsafe-inline scripts, frame-ancestors none, nosniff and a referrer policy', async ({ request }) => {
+  test('pages carry a nonce CSP without unsafe-inline scripts, frame-ancestors none, nosniff and a referrer policy', async ({
+    request,
+  }) => {
     for (const path of ['/sign-in', '/sign-up']) {
       const response = await request.get(path);
       const headers = response.headers();

@@ -6,7 +6,9 @@ import { linkFromOutbox } from '../outbox';
 // that creates the account when confirmed.
 
 test.describe('sign-up verification', () => {
-  test('the form says "check your inbox"; the link opens a page that creates the account; it works once', async ({ page }, testInfo) => {
+  test('the form says "check your inbox"; the link opens a page that creates the account; it works once', async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const user = uniqueUser('verify');
     await page.goto('/sign-up');
@@ -45,7 +47,10 @@ test.describe('sign-up verification', () => {
     await screenshots(page, testInfo, 'verify-email-used');
   });
 
-  test('a company name taken meanwhile: the page asks for another and the link still works', async ({ page, browser }, testInfo) => {
+  test('a company name taken meanwhile: the page asks for another and the link still works', async ({
+    page,
+    browser,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const slow = uniqueUser('slow');
     await page.goto('/sign-up');

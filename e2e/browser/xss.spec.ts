@@ -27,15 +27,23 @@ test('hostile text in manifests, packages and webhooks renders inert', async ({ 
     Consignee: PAYLOAD,
     Reference1: PAYLOAD,
     Reference4: PAYLOAD,
-    ContainerDetails: [{ TrackingNumber: tracking, ToName: PAYLOAD, ToAddress1: PAYLOAD, PackageWeight: 1, PackageWeightUnit: 'lb' }],
+    ContainerDetails: [
+      { TrackingNumber: tracking, ToName: PAYLOAD, ToAddress1: PAYLOAD, PackageWeight: 1, PackageWeightUnit: 'lb' },
+    ],
   });
   expect(container.status(), await container.text()).toBe(200);
   const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
-  const hook = await api.post(`${apiBase.test}/webhooks`, { url: 'http://127.0.0.1:1024/xss', events: ['package.sorting'], description: PAYLOAD });
+  const hook = await api.post(`${apiBase.test}/webhooks`, {
+    url: 'http://127.0.0.1:1024/xss',
+    events: ['package.sorting'],
+    description: PAYLOAD,
+  });
   expect(hook.status(), await hook.text()).toBe(201);
   const hookId = ((await hook.json()) as { id: string }).id;
 
-  for (const path of ['/dashboard', '/manifests', `/manifests/${manifestId}`, '/webhooks', `/webhooks/${hookId}`].map((p) => `/test${p}`)) {
+  for (const path of ['/dashboard', '/manifests', `/manifests/${manifestId}`, '/webhooks', `/webhooks/${hookId}`].map(
+    (p) => `/test${p}`,
+  )) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');
     // Lists show ids and the service name (which the payload was cut into); details show it whole.

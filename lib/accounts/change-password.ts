@@ -39,7 +39,16 @@ export async function changePassword(
     await tx.user.update({ where: { id: options.userId }, data: { passwordHash } });
     await tx.passwordReset.updateMany({ where: { userId: options.userId, usedAt: null }, data: { usedAt: now } });
     const ended = (await tx.session.deleteMany({ where: { userId: options.userId, id: { not: options.sessionId } } })).count;
-    await recordUserAudit(options.origin, { userId: options.userId, action: 'auth.password_changed', target: { type: 'user', id: options.userId }, details: { sessions_ended: ended } }, tx);
+    await recordUserAudit(
+      options.origin,
+      {
+        userId: options.userId,
+        action: 'auth.password_changed',
+        target: { type: 'user', id: options.userId },
+        details: { sessions_ended: ended },
+      },
+      tx,
+    );
     return ended;
   });
   sendMailInBackground(passwordChangedMail({ to: user.email, at: now, how: 'change', resetLink: appLink(FORGOT_PATH) }));

@@ -45,7 +45,11 @@ export async function createApiToken(options: {
         action: 'token.created',
         target: { type: 'api_token', id: created.id },
         // The name and prefix only: the token itself is in the creator's answer and nowhere else.
-        details: { name: created.name, prefix: created.displayPrefix, scopes: created.fullAccess ? ['full_access'] : created.scopes },
+        details: {
+          name: created.name,
+          prefix: created.displayPrefix,
+          scopes: created.fullAccess ? ['full_access'] : created.scopes,
+        },
       },
       tx,
     );
@@ -57,5 +61,10 @@ export async function createApiToken(options: {
 
 /** The account of this name, created on first use. */
 export async function findOrCreateAccount(options: { name: string }) {
-  return db.account.upsert({ where: { name: options.name }, update: {}, create: { name: options.name }, select: { id: true, name: true } });
+  return db.account.upsert({
+    where: { name: options.name },
+    update: {},
+    create: { name: options.name },
+    select: { id: true, name: true },
+  });
 }

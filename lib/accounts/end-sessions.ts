@@ -10,7 +10,12 @@ export async function signOutEverywhere(options: { userId: string; origin: Audit
     const { count } = await tx.session.deleteMany({ where: { userId: options.userId } });
     await recordUserAudit(
       options.origin,
-      { userId: options.userId, action: 'auth.sessions_revoked', target: { type: 'user', id: options.userId }, details: { sessions_ended: count, all: true } },
+      {
+        userId: options.userId,
+        action: 'auth.sessions_revoked',
+        target: { type: 'user', id: options.userId },
+        details: { sessions_ended: count, all: true },
+      },
       tx,
     );
     return count;
@@ -26,7 +31,12 @@ export async function endOneSession(options: { userId: string; publicId: string;
     if (count === 0) return false;
     await recordUserAudit(
       options.origin,
-      { userId: options.userId, action: 'auth.sessions_revoked', target: { type: 'session', id: options.publicId }, details: { sessions_ended: count, all: false } },
+      {
+        userId: options.userId,
+        action: 'auth.sessions_revoked',
+        target: { type: 'session', id: options.publicId },
+        details: { sessions_ended: count, all: false },
+      },
       tx,
     );
     return true;

@@ -107,8 +107,17 @@ export async function resetPassword(
     const ended = (await tx.session.deleteMany({ where: { userId: row.userId } })).count;
     // The one who holds the link acts as the user it was sent to.
     await recordUserAudit(
-      { actor: { kind: 'user', userId: row.userId, email: row.user.email }, address: options.address, userAgent: options.userAgent ?? null },
-      { userId: row.userId, action: 'auth.password_reset', target: { type: 'user', id: row.userId }, details: { sessions_ended: ended } },
+      {
+        actor: { kind: 'user', userId: row.userId, email: row.user.email },
+        address: options.address,
+        userAgent: options.userAgent ?? null,
+      },
+      {
+        userId: row.userId,
+        action: 'auth.password_reset',
+        target: { type: 'user', id: row.userId },
+        details: { sessions_ended: ended },
+      },
       tx,
     );
     return ended;

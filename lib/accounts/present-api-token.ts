@@ -32,5 +32,5 @@ interface ApiTokenRow {
 /** A token as the portal shows it: its scopes null for full access, else the list (lib/auth/scopes.ts order). */
 export function presentApiToken({ fullAccess, scopes, ...row }: ApiTokenRow) {
   const granted = grantedScopes({ fullAccess, scopes });
-  return { ...row, scopes: granted === null ? null : [...granted] satisfies ApiScope[] };
+  return { ...row, scopes: granted === null ? null : ([...granted] satisfies ApiScope[]) };
 }

@@ -19,7 +19,13 @@ export async function revokeApiToken(options: { accountId: string; environment: 
     if (count === 1) {
       await recordAudit(
         options.origin,
-        { accountId: options.accountId, environment: options.environment, action: 'token.revoked', target: { type: 'api_token', id: row.id }, details: { name: row.name, prefix: row.displayPrefix } },
+        {
+          accountId: options.accountId,
+          environment: options.environment,
+          action: 'token.revoked',
+          target: { type: 'api_token', id: row.id },
+          details: { name: row.name, prefix: row.displayPrefix },
+        },
         tx,
       );
     }

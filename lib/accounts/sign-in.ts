@@ -13,9 +13,14 @@ import type { TSignInRequest } from '@/lib/schemas/portal';
  * in the audit log of each account of the e-mail's user; the same one statement runs for an unknown e-mail (and
  * records nothing), so the answer's time does not tell the two apart (lib/audit/record-audit.ts).
  */
-export async function verifySignIn(options: TSignInRequest & { address: string; userAgent?: string | null }): Promise<{ userId: string; email: string }> {
+export async function verifySignIn(
+  options: TSignInRequest & { address: string; userAgent?: string | null },
+): Promise<{ userId: string; email: string }> {
   const attempt = await admitSignIn({ email: options.email, address: options.address });
-  const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true, email: true, passwordHash: true } });
+  const user = await db.user.findUnique({
+    where: { email: options.email },
+    select: { id: true, email: true, passwordHash: true },
+  });
   const ok = await verifyPassword({ hash: user?.passwordHash ?? null, password: options.password });
   await attempt.settle(Boolean(user && ok));
   if (!user || !ok) {
@@ -27,7 +32,11 @@ export async function verifySignIn(options: TSignInRequest & { address: string; 
 
 /** Signs in: checks the password, starts a session (and its cookie), and records the sign-in in the session's account. */
 export async function signIn(options: TSignInRequest & { client: SessionClient }): Promise<void> {
-  const { userId, email } = await verifySignIn({ ...options, address: options.client.address, userAgent: options.client.userAgent });
+  const { userId, email } = await verifySignIn({
+    ...options,
+    address: options.client.address,
+    userAgent: options.client.userAgent,
+  });
   const { accountId } = await createSession({ userId, client: options.client });
   await recordAudit(
     { actor: { kind: 'user', userId, email }, address: options.client.address, userAgent: options.client.userAgent },

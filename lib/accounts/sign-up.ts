@@ -26,7 +26,9 @@ function tokenHash(token: string): string {
 
 /** The company name is taken, by any case variant (names differing only by case would confuse a manifest's reader). */
 async function companyTaken(company: string): Promise<boolean> {
-  return (await db.account.findFirst({ where: { name: { equals: company, mode: 'insensitive' } }, select: { id: true } })) !== null;
+  return (
+    (await db.account.findFirst({ where: { name: { equals: company, mode: 'insensitive' } }, select: { id: true } })) !== null
+  );
 }
 
 function taken(path: 'company' | 'email'): AppError {
@@ -148,7 +150,10 @@ export async function completeSignUp(options: TVerifySignUpRequest): Promise<{ u
       });
       if (await tx.user.findUnique({ where: { email: row.email }, select: { id: true } })) return 'registered' as const;
       const company = (options.company ?? row.company).trim();
-      const existing = await tx.account.findFirst({ where: { name: { equals: company, mode: 'insensitive' } }, select: { id: true } });
+      const existing = await tx.account.findFirst({
+        where: { name: { equals: company, mode: 'insensitive' } },
+        select: { id: true },
+      });
       if (existing) throw taken('company');
       const account = await tx.account.create({ data: { name: company }, select: { id: true } });
       const user = await tx.user.create({ data: { email: row.email, passwordHash: row.passwordHash }, select: { id: true } });

@@ -28,7 +28,17 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an action names. */
-export const AUDIT_TARGET_TYPES = ['user', 'session', 'member', 'invitation', 'api_token', 'webhook_endpoint', 'manifest', 'package', 'settings'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'session',
+  'member',
+  'invitation',
+  'api_token',
+  'webhook_endpoint',
+  'manifest',
+  'package',
+  'settings',
+] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

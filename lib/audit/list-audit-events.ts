@@ -78,10 +78,14 @@ export function decodeAuditCursor(value: string): AuditPosition {
   const [t, id] = parsed as unknown[];
   // occurred_at as PostgreSQL wrote it: 2026-06-15 12:00:00.123+00. Checked as a date here (a 13th month must never
   // reach the cast, which would fail the query), then passed on as it is, exact to the microsecond.
-  const match = typeof t === 'string' ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)([+-]\d{2})(:\d{2})?$/.exec(t) : null;
+  const match =
+    typeof t === 'string' ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)([+-]\d{2})(:\d{2})?$/.exec(t) : null;
   if (!match || typeof t !== 'string') throw invalid();
   const day = Date.parse(`${match[1]}T00:00:00Z`);
-  const valid = !Number.isNaN(day) && new Date(day).toISOString().slice(0, 10) === match[1] && !Number.isNaN(Date.parse(`${match[1]}T${match[2]!.slice(0, 12)}${match[3]}${match[4] ?? ':00'}`));
+  const valid =
+    !Number.isNaN(day) &&
+    new Date(day).toISOString().slice(0, 10) === match[1] &&
+    !Number.isNaN(Date.parse(`${match[1]}T${match[2]!.slice(0, 12)}${match[3]}${match[4] ?? ':00'}`));
   if (!valid || match[1]! < '2000' || match[1]! >= '2100') throw invalid();
   if (typeof id !== 'string' || !/^\d{1,18}$/.test(id)) throw invalid();
   return { t, id };
@@ -104,7 +108,12 @@ function whereOf(accountId: string, filters: AuditFilters, after: AuditPosition 
 }
 
 /** Up to `limit` rows after `after` (none: from the newest), newest first. */
-export async function readAuditRows(options: { accountId: string; filters: AuditFilters; after?: AuditPosition; limit: number }): Promise<Row[]> {
+export async function readAuditRows(options: {
+  accountId: string;
+  filters: AuditFilters;
+  after?: AuditPosition;
+  limit: number;
+}): Promise<Row[]> {
   return queryRows(
     pgPool(),
     sql<Row>`SELECT id::text AS id, occurred_at::text AS t, occurred_at, environment, action, actor_kind, actor_label, actor_user_id::text AS actor_user_id,
@@ -121,7 +130,13 @@ export function presentAuditEvent(row: Row): AuditEventView {
     occurred_at: row.occurred_at.toISOString(),
     environment: row.environment,
     action: row.action,
-    actor: { kind: row.actor_kind, label: row.actor_label, user_id: row.actor_user_id, email: row.actor_email, token_id: row.actor_token_id },
+    actor: {
+      kind: row.actor_kind,
+      label: row.actor_label,
+      user_id: row.actor_user_id,
+      email: row.actor_email,
+      token_id: row.actor_token_id,
+    },
     client_address: row.client_address,
     user_agent: row.user_agent,
     target: row.target_type && row.target_id ? { type: row.target_type, id: row.target_id } : null,

@@ -9,7 +9,8 @@ import type { AuditAction, AuditTargetType } from './actions';
 // back together. There is no update or delete here, nor anywhere in the app: the table's trigger refuses both.
 
 /** Who did it: a signed-in user, an API token (the API's calls), or the service itself (a cut-off close, a CLI). */
-export type AuditActor = { kind: 'user'; userId: string; email: string } | { kind: 'api_token'; tokenId: string } | { kind: 'system' };
+export type AuditActor =
+  { kind: 'user'; userId: string; email: string } | { kind: 'api_token'; tokenId: string } | { kind: 'system' };
 
 /** Who, and from where: the address is the trusted client address (lib/http/request-client.ts), never a raw header. */
 export interface AuditOrigin {
@@ -18,7 +19,11 @@ export interface AuditOrigin {
   userAgent: string | null;
 }
 
-export const SYSTEM_ORIGIN: AuditOrigin = Object.freeze({ actor: Object.freeze({ kind: 'system' as const }), address: null, userAgent: null });
+export const SYSTEM_ORIGIN: AuditOrigin = Object.freeze({
+  actor: Object.freeze({ kind: 'system' as const }),
+  address: null,
+  userAgent: null,
+});
 
 /** A detail's value: short scalars, or a short list of strings. Never a secret (see `safeDetails`). */
 export type AuditDetailValue = string | number | boolean | null | readonly string[];
@@ -51,7 +56,8 @@ export function safeDetails(details: AuditDetails | undefined): Record<string, A
   for (const [key, value] of Object.entries(details ?? {}).slice(0, 20)) {
     if (SECRET_KEY.test(key)) continue;
     if (typeof value === 'string') out[key] = cleanText(value);
-    else if (Array.isArray(value)) out[key] = (value as readonly string[]).slice(0, LIST_MAX).map((item) => cleanText(String(item)));
+    else if (Array.isArray(value))
+      out[key] = (value as readonly string[]).slice(0, LIST_MAX).map((item) => cleanText(String(item)));
     else out[key] = value;
   }
   return out;
@@ -59,7 +65,10 @@ export function safeDetails(details: AuditDetails | undefined): Record<string, A
 
 function cleanText(value: string, max = TEXT_MAX): string {
   // NUL cannot be stored in text or jsonb; other control characters have no place in a log line either.
-  return value.replace(SECRET_VALUE, '[redacted]').replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, max);
+  return value
+    .replace(SECRET_VALUE, '[redacted]')
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .slice(0, max);
 }
 
 const cleanAgent = (agent: string | null) => (agent ? cleanText(agent, USER_AGENT_MAX) : null);
@@ -76,12 +85,26 @@ interface ActorColumns {
 
 /** The actor's columns; a token's name and prefix are copied now (the token may be renamed or revoked later). */
 async function actorColumns(actor: AuditActor, on: AuditWriter | undefined): Promise<ActorColumns> {
-  if (actor.kind === 'user') return { kind: 'user', userId: actor.userId, email: actor.email.toLowerCase(), tokenId: null, label: actor.email.toLowerCase() };
-  if (actor.kind === 'system' || !UUID.test(actor.tokenId)) return { kind: 'system', userId: null, email: null, tokenId: null, label: 'system' };
+  if (actor.kind === 'user')
+    return {
+      kind: 'user',
+      userId: actor.userId,
+      email: actor.email.toLowerCase(),
+      tokenId: null,
+      label: actor.email.toLowerCase(),
+    };
+  if (actor.kind === 'system' || !UUID.test(actor.tokenId))
+    return { kind: 'system', userId: null, email: null, tokenId: null, label: 'system' };
   const token =
     on && isPrisma(on)
       ? await on.apiToken.findUnique({ where: { id: actor.tokenId }, select: { name: true, displayPrefix: true } })
-      : await queryRow(on ?? pgPool(), sql<{ name: string; displayPrefix: string }>`SELECT name, display_prefix AS "displayPrefix" FROM api_tokens WHERE id = ${actor.tokenId}::uuid`);
+      : await queryRow(
+          on ?? pgPool(),
+          sql<{
+            name: string;
+            displayPrefix: string;
+          }>`SELECT name, display_prefix AS "displayPrefix" FROM api_tokens WHERE id = ${actor.tokenId}::uuid`,
+        );
   const label = token ? `${token.name || 'Unnamed token'} (${token.displayPrefix}…)` : `API token ${actor.tokenId}`;
   return { kind: 'api_token', userId: null, email: null, tokenId: actor.tokenId, label };
 }
@@ -108,7 +131,13 @@ export async function recordAudit(origin: AuditOrigin, entry: AuditEntry, on?: A
   );
 }
 
-function prismaRow(origin: AuditOrigin, actor: ActorColumns, accountId: string, entry: Omit<AuditEntry, 'accountId'>, details: Record<string, AuditDetailValue>) {
+function prismaRow(
+  origin: AuditOrigin,
+  actor: ActorColumns,
+  accountId: string,
+  entry: Omit<AuditEntry, 'accountId'>,
+  details: Record<string, AuditDetailValue>,
+) {
   return {
     accountId,
     environment: entry.environment ?? null,

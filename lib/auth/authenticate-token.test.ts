@@ -27,7 +27,15 @@ vi.mock('@/lib/db', () => ({
         const during = state.duringLookup;
         state.duringLookup = null;
         during?.();
-        return { id: 't1', accountId: 'a1', environment: 'test', tokenHash: where.tokenHash, fullAccess: true, scopes: [], ...row };
+        return {
+          id: 't1',
+          accountId: 'a1',
+          environment: 'test',
+          tokenHash: where.tokenHash,
+          fullAccess: true,
+          scopes: [],
+          ...row,
+        };
       },
       update: async () => ({}),
     },

@@ -15,7 +15,12 @@ import { AppError } from '@/lib/errors/app-error';
 /** The table of migration 20261123020000_rate_limits, in the library's own layout. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-function postgresLimiter(options: { keyPrefix: string; points: number; duration: number; inMemoryBlockOnConsumed?: number }): RateLimiterPostgres {
+function postgresLimiter(options: {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+  inMemoryBlockOnConsumed?: number;
+}): RateLimiterPostgres {
   return new RateLimiterPostgres({
     storeClient: pgPool(),
     storeType: 'pool',
@@ -62,7 +67,11 @@ export function limiters(): Limiters {
       duration: 60,
       inMemoryBlockOnConsumed: e.API_AUTH_FAILURES_PER_MINUTE,
     }),
-    signInPair: postgresLimiter({ keyPrefix: 'signin_pair', points: e.SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS, duration: window }),
+    signInPair: postgresLimiter({
+      keyPrefix: 'signin_pair',
+      points: e.SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS,
+      duration: window,
+    }),
     signInAddress: postgresLimiter({ keyPrefix: 'signin_addr', points: e.SIGN_IN_FAILURES_PER_ADDRESS, duration: window }),
     // Never refuses (points far above any count): its count only sets the slowdown.
     signInEmail: postgresLimiter({ keyPrefix: 'signin_email', points: 1_000_000_000, duration: 3_600 }),
@@ -71,7 +80,11 @@ export function limiters(): Limiters {
     mailAddress: postgresLimiter({ keyPrefix: 'mail_addr', points: e.MAIL_REQUESTS_PER_ADDRESS_PER_HOUR, duration: 3_600 }),
     mailEmail: postgresLimiter({ keyPrefix: 'mail_email', points: e.MAIL_REQUESTS_PER_EMAIL_PER_HOUR, duration: 3_600 }),
     // Invitations per account (on top of the two above: per sender's address and per invited e-mail).
-    invitationsAccount: postgresLimiter({ keyPrefix: 'invite_acct', points: e.INVITATIONS_PER_ACCOUNT_PER_HOUR, duration: 3_600 }),
+    invitationsAccount: postgresLimiter({
+      keyPrefix: 'invite_acct',
+      points: e.INVITATIONS_PER_ACCOUNT_PER_HOUR,
+      duration: 3_600,
+    }),
   };
   global[KEY] = made;
   return made;
@@ -108,12 +121,18 @@ export function rateLimited(message: (seconds: number) => string, ms: number): A
 export function isRefusal(error: unknown): error is RateLimiterRes {
   return (
     error instanceof RateLimiterRes ||
-    (typeof error === 'object' && error !== null && !(error instanceof Error) && typeof (error as { msBeforeNext?: unknown }).msBeforeNext === 'number')
+    (typeof error === 'object' &&
+      error !== null &&
+      !(error instanceof Error) &&
+      typeof (error as { msBeforeNext?: unknown }).msBeforeNext === 'number')
   );
 }
 
 /** Consumes one point; resolves to the refusal (a RateLimiterRes) or undefined when allowed. Store errors propagate. */
-export async function consume(limiter: RateLimiterAbstract | RateLimiterPostgres, key: string): Promise<RateLimiterRes | undefined> {
+export async function consume(
+  limiter: RateLimiterAbstract | RateLimiterPostgres,
+  key: string,
+): Promise<RateLimiterRes | undefined> {
   try {
     await limiter.consume(key);
     return undefined;

@@ -33,7 +33,10 @@ export async function admitInvitation(options: { accountId: string; email: strin
   const { invitationsAccount } = limiters();
   const byAccount = await consume(invitationsAccount, options.accountId);
   if (byAccount) {
-    throw rateLimited((s) => `This account has sent too many invitations this hour. Try again in ${waitInWords(s)}.`, byAccount.msBeforeNext);
+    throw rateLimited(
+      (s) => `This account has sent too many invitations this hour. Try again in ${waitInWords(s)}.`,
+      byAccount.msBeforeNext,
+    );
   }
   try {
     await admitMailRequest({ email: options.email, address: options.address });

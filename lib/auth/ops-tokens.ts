@@ -31,11 +31,14 @@ export async function createOpsToken(options: { name: string }): Promise<{ id: s
 
 /** The context of an ops request: no account; the path's environment. */
 export async function authenticateOpsToken(options: { token: string; environment: Environment }): Promise<AuthContext> {
-  const unauthorized = () => new AppError('unauthorized', 'The operations token is not valid or has been revoked.', { challenge: 'Token' });
+  const unauthorized = () =>
+    new AppError('unauthorized', 'The operations token is not valid or has been revoked.', { challenge: 'Token' });
   if (!OPS_TOKEN_FORMAT.test(options.token)) throw unauthorized();
   const row = await queryRow(
     pgPool(),
-    sql<{ id: string }>`UPDATE ops_tokens SET last_used_at = now() WHERE token_hash = ${hashToken(options.token)} AND revoked_at IS NULL RETURNING id`,
+    sql<{
+      id: string;
+    }>`UPDATE ops_tokens SET last_used_at = now() WHERE token_hash = ${hashToken(options.token)} AND revoked_at IS NULL RETURNING id`,
   );
   if (!row) throw unauthorized();
   return { accountId: '', environment: options.environment, tokenId: `ops:${row.id}`, kind: 'ops', scopes: NO_SCOPES };

@@ -14,8 +14,10 @@ export type ApiScope = (typeof API_SCOPES)[number];
 /** What each scope lets a token do, as the portal's form and the API reference say it. */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
   rates: 'Quote rates (POST /wf/rate).',
-  'manifests:read': 'Read manifests, packages and their tracking events, and download their documents (handover manifests, tags, labels).',
-  'manifests:write': 'Create container and package manifests, cancel manifests and packages, close daily manifests, and run the test simulator.',
+  'manifests:read':
+    'Read manifests, packages and their tracking events, and download their documents (handover manifests, tags, labels).',
+  'manifests:write':
+    'Create container and package manifests, cancel manifests and packages, close daily manifests, and run the test simulator.',
   webhooks: 'Manage webhook endpoints: create, change, delete, rotate secrets, send test events, read and redeliver deliveries.',
   'events:read': 'Read the webhook events (GET /events, what npm run listen polls).',
   'requests:read': 'Read the request log (GET /requests): every request of the account with both bodies.',
@@ -92,7 +94,11 @@ export function grantedScopes(row: { fullAccess: boolean; scopes: readonly strin
 /** Refuses a token without the scope its route needs: 403 insufficient_scope naming the scope. */
 export function assertScope(granted: ReadonlySet<ApiScope> | null, required: ApiScope, operation: string): void {
   if (granted === null || granted.has(required)) return;
-  throw new AppError('insufficient_scope', `This token lacks the "${required}" scope, which ${operation} needs. Create a token with it under API tokens in the portal.`, {
-    extra: { required_scope: required, token_scopes: API_SCOPES.filter((scope) => granted.has(scope)) },
-  });
+  throw new AppError(
+    'insufficient_scope',
+    `This token lacks the "${required}" scope, which ${operation} needs. Create a token with it under API tokens in the portal.`,
+    {
+      extra: { required_scope: required, token_scopes: API_SCOPES.filter((scope) => granted.has(scope)) },
+    },
+  );
 }

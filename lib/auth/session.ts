@@ -42,7 +42,11 @@ const LAST_SEEN_EVERY_MS = 5 * 60_000;
  * when given (the user must be a member), else for the account the user joined first; 403 for a user who is a
  * member of no account.
  */
-export async function createSession(options: { userId: string; accountId?: string; client?: SessionClient }): Promise<{ accountId: string }> {
+export async function createSession(options: {
+  userId: string;
+  accountId?: string;
+  client?: SessionClient;
+}): Promise<{ accountId: string }> {
   const membership = await db.membership.findFirst({
     where: { userId: options.userId, ...(options.accountId ? { accountId: options.accountId } : {}) },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -105,7 +109,14 @@ export const getSession = cache(async (): Promise<PortalSession | null> => {
     // Best effort: a page is not refused because its session's last-seen time could not be written.
     await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date() } }).catch(() => undefined);
   }
-  return { id: row.id, publicId: row.publicId, csrfToken: row.csrfToken, user: { id: row.user.id, email: row.user.email }, account: row.account, role: membership.role };
+  return {
+    id: row.id,
+    publicId: row.publicId,
+    csrfToken: row.csrfToken,
+    user: { id: row.user.id, email: row.user.email },
+    account: row.account,
+    role: membership.role,
+  };
 });
 
 /** Deletes the current session row and its cookie. */
@@ -173,5 +184,10 @@ export async function listUserAccounts(options: { userId: string; currentAccount
     select: { role: true, account: { select: { id: true, name: true } } },
     orderBy: { account: { name: 'asc' } },
   });
-  return rows.map((row) => ({ id: row.account.id, name: row.account.name, role: row.role, current: row.account.id === options.currentAccountId }));
+  return rows.map((row) => ({
+    id: row.account.id,
+    name: row.account.name,
+    role: row.role,
+    current: row.account.id === options.currentAccountId,
+  }));
 }

@@ -28,7 +28,10 @@ function keys(attempt: SignInAttempt) {
 }
 
 /** The wait an attempt on an e-mail with this many recent failures is given, in ms. */
-export function slowdownMs(failures: number, settings: Pick<Env, 'SIGN_IN_SLOWDOWN_AFTER' | 'SIGN_IN_SLOWDOWN_MAX_MS'> = env()): number {
+export function slowdownMs(
+  failures: number,
+  settings: Pick<Env, 'SIGN_IN_SLOWDOWN_AFTER' | 'SIGN_IN_SLOWDOWN_MAX_MS'> = env(),
+): number {
   const over = failures - settings.SIGN_IN_SLOWDOWN_AFTER;
   if (over < 0) return 0;
   return Math.min(settings.SIGN_IN_SLOWDOWN_MAX_MS, 250 * (over + 1));

@@ -7,5 +7,6 @@ import { consume, limiters, rateLimited, waitInWords } from './limiters';
 // also counted by lib/auth/mail-limiter.ts, per address and per e-mail.
 export async function admitSignUp(address: string): Promise<void> {
   const refused = await consume(limiters().signUpAddress, addressKey(address));
-  if (refused) throw rateLimited((s) => `Too many sign-ups from this address. Try again in ${waitInWords(s)}.`, refused.msBeforeNext);
+  if (refused)
+    throw rateLimited((s) => `Too many sign-ups from this address. Try again in ${waitInWords(s)}.`, refused.msBeforeNext);
 }

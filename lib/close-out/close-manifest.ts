@@ -40,16 +40,27 @@ async function countPackages(client: pg.PoolClient, ids: string[]): Promise<Map<
 }
 
 /** Plans the close of locked, open daily manifests and writes it (status, history row, manifest.closed). */
-export async function closeLocked(client: pg.PoolClient, rows: DailyManifestRow[], stamp: { occurredAt: Date; source: Source }): Promise<void> {
+export async function closeLocked(
+  client: pg.PoolClient,
+  rows: DailyManifestRow[],
+  stamp: { occurredAt: Date; source: Source },
+): Promise<void> {
   if (rows.length === 0) return;
-  const counts = await countPackages(client, rows.map((r) => r.id));
+  const counts = await countPackages(
+    client,
+    rows.map((r) => r.id),
+  );
   const changes = new Changes();
   for (const row of rows) {
-    changes.closeDaily(row, { occurredAt: stamp.occurredAt, location: null, source: stamp.source }, {
-      package_count: counts.get(row.id) ?? 0,
-      document_path: documentPath(row.environment, row.id),
-      closed_by: stamp.source === 'cutoff' ? 'cutoff' : 'shipper',
-    });
+    changes.closeDaily(
+      row,
+      { occurredAt: stamp.occurredAt, location: null, source: stamp.source },
+      {
+        package_count: counts.get(row.id) ?? 0,
+        document_path: documentPath(row.environment, row.id),
+        closed_by: stamp.source === 'cutoff' ? 'cutoff' : 'shipper',
+      },
+    );
   }
   await persist(client, changes);
 }
@@ -63,7 +74,9 @@ function notClosable(message: string, extra: Record<string, unknown>): AppError 
  * no second event). A container manifest, or a cancelled daily manifest: 409 not_closable naming its type and
  * status. Another account's or environment's id: 404, as every read.
  */
-export async function closeManifest(options: CloseScope & { manifestId: string; now?: Date; origin: AuditOrigin }): Promise<void> {
+export async function closeManifest(
+  options: CloseScope & { manifestId: string; now?: Date; origin: AuditOrigin },
+): Promise<void> {
   await withDeadlockRetry(() =>
     pgTransaction(async (client) => {
       const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
@@ -77,12 +90,21 @@ export async function closeManifest(options: CloseScope & { manifestId: string; 
       if (!daily) throw new AppError('not_found', `No manifest ${options.manifestId} in this account and environment.`);
       if (daily.status === 'closed') return;
       if (daily.status !== 'manifested') {
-        throw notClosable(`Manifest ${daily.id} is ${daily.status}; only an open daily manifest can be closed.`, { type: 'daily', current_status: daily.status });
+        throw notClosable(`Manifest ${daily.id} is ${daily.status}; only an open daily manifest can be closed.`, {
+          type: 'daily',
+          current_status: daily.status,
+        });
       }
       await closeLocked(client, [daily], { occurredAt: options.now ?? new Date(), source: 'api' });
       await recordAudit(
         options.origin,
-        { accountId: options.accountId, environment: options.environment, action: 'manifest.closed', target: { type: 'manifest', id: daily.id }, details: { by: 'hand' } },
+        {
+          accountId: options.accountId,
+          environment: options.environment,
+          action: 'manifest.closed',
+          target: { type: 'manifest', id: daily.id },
+          details: { by: 'hand' },
+        },
         client,
       );
     }),

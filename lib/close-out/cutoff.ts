@@ -35,12 +35,18 @@ export async function getCloseOutSettings(scope: Scope): Promise<CloseOutSetting
 
 /** Whether PostgreSQL (which computes the cut-off) knows this zone name; the caller's schema checked its shape. */
 export async function isKnownTimeZone(name: string): Promise<boolean> {
-  const row = await queryRow(pgPool(), sql<{ known: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`);
+  const row = await queryRow(
+    pgPool(),
+    sql<{ known: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`,
+  );
   return row?.known === true;
 }
 
 /** Stores the setting (validated by the caller: hour 0–23 or null, a zone isKnownTimeZone accepts). */
-export async function setCloseOutSettings(scope: Scope & { origin: AuditOrigin }, settings: CloseOutSettings): Promise<CloseOutSettings> {
+export async function setCloseOutSettings(
+  scope: Scope & { origin: AuditOrigin },
+  settings: CloseOutSettings,
+): Promise<CloseOutSettings> {
   return pgTransaction(async (client) => {
     const before = await queryRow(
       client,
@@ -66,7 +72,12 @@ export async function setCloseOutSettings(scope: Scope & { origin: AuditOrigin }
           environment: scope.environment,
           action: 'settings.updated',
           target: { type: 'settings', id: 'close_out' },
-          details: { cutoff_hour_before: was.cutoff_hour, cutoff_hour: after.cutoff_hour, time_zone_before: was.time_zone, time_zone: after.time_zone },
+          details: {
+            cutoff_hour_before: was.cutoff_hour,
+            cutoff_hour: after.cutoff_hour,
+            time_zone_before: was.time_zone,
+            time_zone: after.time_zone,
+          },
         },
         client,
       );
@@ -104,12 +115,24 @@ export async function closeDueManifests(options: { now: Date; limit?: number }):
          LIMIT ${limit}
          FOR UPDATE OF d`,
       );
-      const rows: DailyManifestRow[] = due.map((r) => ({ id: r.id, accountId: r.account_id, environment: r.environment, status: r.status, statusUpdatedAt: r.status_updated_at }));
+      const rows: DailyManifestRow[] = due.map((r) => ({
+        id: r.id,
+        accountId: r.account_id,
+        environment: r.environment,
+        status: r.status,
+        statusUpdatedAt: r.status_updated_at,
+      }));
       await closeLocked(client, rows, { occurredAt: options.now, source: 'cutoff' });
       for (const row of rows) {
         await recordAudit(
           SYSTEM_ORIGIN,
-          { accountId: row.accountId, environment: row.environment, action: 'manifest.closed', target: { type: 'manifest', id: row.id }, details: { by: 'cut-off' } },
+          {
+            accountId: row.accountId,
+            environment: row.environment,
+            action: 'manifest.closed',
+            target: { type: 'manifest', id: row.id },
+            details: { by: 'cut-off' },
+          },
           client,
         );
       }

@@ -32,7 +32,10 @@ const where = (key: DocumentKey) =>
 
 /** The kept document's bytes, or undefined when none is kept (or not whole). */
 export async function cachedDocument(key: DocumentKey): Promise<Uint8Array | undefined> {
-  const rows = await queryRows(pgPool(), sql<{ parts: number; bytes: Buffer }>`SELECT parts, bytes FROM document_cache WHERE ${where(key)} ORDER BY part`);
+  const rows = await queryRows(
+    pgPool(),
+    sql<{ parts: number; bytes: Buffer }>`SELECT parts, bytes FROM document_cache WHERE ${where(key)} ORDER BY part`,
+  );
   const first = rows[0];
   if (!first || rows.length !== first.parts) return undefined;
   return rows.length === 1 ? first.bytes : Buffer.concat(rows.map((row) => row.bytes));
@@ -57,8 +60,9 @@ export async function keepDocument(key: DocumentKey, bytes: Uint8Array): Promise
   if (Date.now() - retentionAt > RETENTION_EVERY_MS) {
     retentionAt = Date.now();
     // A document's parts share their created_at (the transaction's now()): they go together.
-    void execute(pgPool(), sql`DELETE FROM document_cache WHERE created_at < now() - make_interval(days => ${DOCUMENT_CACHE_DAYS})`).catch((error: unknown) =>
-      log.warn({ err: error }, 'document cache: old documents not deleted'),
-    );
+    void execute(
+      pgPool(),
+      sql`DELETE FROM document_cache WHERE created_at < now() - make_interval(days => ${DOCUMENT_CACHE_DAYS})`,
+    ).catch((error: unknown) => log.warn({ err: error }, 'document cache: old documents not deleted'));
   }
 }

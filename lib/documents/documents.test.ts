@@ -43,13 +43,18 @@ function decodePdf(pdf: Uint8Array, pages?: { first: number; last: number }): st
   const prefix = file.replace(/\.pdf$/, '');
   const range = pages ? ['-f', String(pages.first), '-l', String(pages.last)] : [];
   execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', ...range, file, prefix]);
-  const images = execFileSync('sh', ['-c', `ls ${prefix}-*.png`]).toString().trim().split('\n');
+  const images = execFileSync('sh', ['-c', `ls ${prefix}-*.png`])
+    .toString()
+    .trim()
+    .split('\n');
   return images.flatMap(decodeImage);
 }
 
 function decodeImage(file: string): string[] {
   try {
-    const out = execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString();
+    const out = execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', file], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toString();
     return out.split('\n').filter(Boolean);
   } catch {
     return []; // zbarimg exits 4 when it finds nothing
@@ -68,7 +73,9 @@ function pdfText(pdf: Uint8Array, pages?: { first: number; last: number }): stri
  * block's: the number comes back before or after the words (readsAs accepts both), never with its digits turned.
  */
 function readingText(pdf: Uint8Array): string {
-  return execFileSync('pdftotext', [save(pdf, 'pdf'), '-']).toString().replace(/[\u202a-\u202e]/g, '');
+  return execFileSync('pdftotext', [save(pdf, 'pdf'), '-'])
+    .toString()
+    .replace(/[\u202a-\u202e]/g, '');
 }
 
 const cps = (...points: number[]) => String.fromCodePoint(...points);
@@ -76,7 +83,9 @@ const cps = (...points: number[]) => String.fromCodePoint(...points);
 /** A line of `text` (compared after NFKC: Arabic presentation forms as their letters) reading `words` then `number`, or the number first. */
 function readsAs(text: string, words: string, number?: string): boolean {
   const lines = text.split('\n').map((line) => line.normalize('NFKC').trim());
-  return number === undefined ? lines.includes(words) : lines.includes(`${words} ${number}`) || lines.includes(`${number} ${words}`);
+  return number === undefined
+    ? lines.includes(words)
+    : lines.includes(`${words} ${number}`) || lines.includes(`${number} ${words}`);
 }
 
 function pageCount(pdf: Uint8Array): number {
@@ -84,7 +93,15 @@ function pageCount(pdf: Uint8Array): number {
   return Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
 }
 
-const shipper = { company: 'Acme Parcels', name: 'Jane Dock', address1: '1 Main St', city: 'Newark', state: 'NJ', postalCode: '07102', country: 'US' };
+const shipper = {
+  company: 'Acme Parcels',
+  name: 'Jane Dock',
+  address1: '1 Main St',
+  city: 'Newark',
+  state: 'NJ',
+  postalCode: '07102',
+  country: 'US',
+};
 
 /** A carrier barcode as the database issues them: CB, 12 digits, the Luhn check digit. */
 function cb(i: number): string {
@@ -94,16 +111,41 @@ function cb(i: number): string {
 
 function pkg(i: number, over: Partial<DocumentPackage> = {}): DocumentPackage {
   return {
-    trackingNumber: `1Z${String(i).padStart(8, '0')}`, carrierBarcode: cb(i), weight: 2.5, weightUnit: 'lb', length: 10, width: 8, height: 6,
-    toPostalCode: '90210', toCity: 'Beverly Hills', toName: 'Ann Lee', toAddress1: '9400 Wilshire Blvd', serviceName: 'AirSkip', sortCode: 'LAX-7', ...over,
+    trackingNumber: `1Z${String(i).padStart(8, '0')}`,
+    carrierBarcode: cb(i),
+    weight: 2.5,
+    weightUnit: 'lb',
+    length: 10,
+    width: 8,
+    height: 6,
+    toPostalCode: '90210',
+    toCity: 'Beverly Hills',
+    toName: 'Ann Lee',
+    toAddress1: '9400 Wilshire Blvd',
+    serviceName: 'AirSkip',
+    sortCode: 'LAX-7',
+    ...over,
   };
 }
 
 function manifest(over: Partial<DocumentManifest> = {}): DocumentManifest {
   return {
-    kind: 'container', manifestId: 'MAN-01HX7Q2ABC', state: 'open', manifestDate: '2026-11-23', serviceName: 'AirSkip', carrier: 'Carrier',
-    shipper, fromTerminal: 'EWR', toTerminal: 'LAX', awb: '00012345675', containerId: 'ULD-0001', containerDimensions: { length: 48, width: 40, height: 36 },
-    shipmentDescription: 'Apparel', packages: [pkg(1), pkg(2, { weight: 1, weightUnit: 'kg' })], generatedAt: new Date('2026-11-23T10:00:00Z'), ...over,
+    kind: 'container',
+    manifestId: 'MAN-01HX7Q2ABC',
+    state: 'open',
+    manifestDate: '2026-11-23',
+    serviceName: 'AirSkip',
+    carrier: 'Carrier',
+    shipper,
+    fromTerminal: 'EWR',
+    toTerminal: 'LAX',
+    awb: '00012345675',
+    containerId: 'ULD-0001',
+    containerDimensions: { length: 48, width: 40, height: 36 },
+    shipmentDescription: 'Apparel',
+    packages: [pkg(1), pkg(2, { weight: 1, weightUnit: 'kg' })],
+    generatedAt: new Date('2026-11-23T10:00:00Z'),
+    ...over,
   };
 }
 
@@ -164,7 +206,11 @@ describe('handover manifest', { timeout: 60_000 }, () => {
 
   it('survives extreme text: long names, RTL, emoji, NUL, lone surrogates, without breaking layout or barcodes', async () => {
     const pdf = await renderHandoverManifest(
-      manifest({ shipper: { company: HOSTILE, name: HOSTILE, city: HOSTILE }, shipmentDescription: HOSTILE, packages: [pkg(1, { toCity: HOSTILE }), pkg(2)] }),
+      manifest({
+        shipper: { company: HOSTILE, name: HOSTILE, city: HOSTILE },
+        shipmentDescription: HOSTILE,
+        packages: [pkg(1, { toCity: HOSTILE }), pkg(2)],
+      }),
     );
     expect(pageCount(pdf)).toBe(1);
     expect(decodePdf(pdf).sort()).toEqual(['00012345675', 'MAN-01HX7Q2ABC']);
@@ -181,7 +227,14 @@ describe('handover manifest', { timeout: 60_000 }, () => {
   it('Hebrew and Arabic shipper, cities and description read back in order, barcodes unchanged', async () => {
     const pdf = await renderHandoverManifest(
       manifest({
-        shipper: { company: 'חברת המשלוחים בע״מ', name: 'دار الشحن', address1: 'רחוב הרצל 12', city: 'תל אביב', postalCode: '61000', country: 'IL' },
+        shipper: {
+          company: 'חברת המשלוחים בע״מ',
+          name: 'دار الشحن',
+          address1: 'רחוב הרצל 12',
+          city: 'תל אביב',
+          postalCode: '61000',
+          country: 'IL',
+        },
         shipmentDescription: 'ספרים وكتب',
         packages: [pkg(1, { toCity: 'תל אביב' }), pkg(2, { toCity: 'الرياض' })],
       }),
@@ -209,9 +262,15 @@ describe('container tag', { timeout: 60_000 }, () => {
     const labels = parseZpl(renderContainerTagZpl(manifest()));
     expect(labels).toHaveLength(1);
     const [tag] = labels;
-    expect(tag?.commands.slice(0, 3)).toEqual([['CI', '28'], ['PW', '812'], ['LL', '1218']]);
+    expect(tag?.commands.slice(0, 3)).toEqual([
+      ['CI', '28'],
+      ['PW', '812'],
+      ['LL', '1218'],
+    ]);
     expect(tag?.barcodes).toEqual(['ULD-0001', '00012345675']);
-    expect(tag?.texts).toEqual(expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', 'Manifest date 2026-11-23']));
+    expect(tag?.texts).toEqual(
+      expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', 'Manifest date 2026-11-23']),
+    );
   });
 });
 
@@ -220,20 +279,40 @@ describe('package label', { timeout: 60_000 }, () => {
     const pdf = await renderPackageLabelPdf(label());
     expect(decodePdf(pdf)).toEqual([cb(7)]);
     const text = pdfText(pdf);
-    for (const s of [cb(7), 'Tracking 1Z00000007', '90210', 'LAX-7', 'AIRSKIP', 'Ann Lee', '9400 Wilshire Blvd', 'Manifest MAN-01HX7Q2ABC']) expect(text).toContain(s);
+    for (const s of [
+      cb(7),
+      'Tracking 1Z00000007',
+      '90210',
+      'LAX-7',
+      'AIRSKIP',
+      'Ann Lee',
+      '9400 Wilshire Blvd',
+      'Manifest MAN-01HX7Q2ABC',
+    ])
+      expect(text).toContain(s);
   });
 
   it('PDF: a Hebrew and an Arabic recipient read back in order, Arabic joined, barcodes unchanged', async () => {
     const hebrew = label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'תל אביב', toPostalCode: '61000' });
     // U+0671 (alef wasla) has no glyph in DejaVu Sans: drawn as .notdef, the document still whole
-    const arabic = label({ trackingNumber: 'PKG-AR', carrierBarcode: cb(8), toName: 'محمد عبد الله', toAddress1: 'شارع الملك فهد 123', toAddress2: 'السلام ٱ', toCity: 'الرياض', toPostalCode: '12211' });
+    const arabic = label({
+      trackingNumber: 'PKG-AR',
+      carrierBarcode: cb(8),
+      toName: 'محمد عبد الله',
+      toAddress1: 'شارع الملك فهد 123',
+      toAddress2: 'السلام ٱ',
+      toCity: 'الرياض',
+      toPostalCode: '12211',
+    });
     const pdf = await renderPackageLabelsPdf([hebrew, arabic], 'Labels MAN-01HX7Q2ABC');
     expect(decodePdf(pdf)).toEqual([cb(7), cb(8)]);
     const [first = '', second = ''] = readingText(pdf).split('\f');
     for (const [words, number] of [['דוד כהן'], ['רחוב הרצל', '12'], ['תל אביב', '61000']]) {
       expect(readsAs(first, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
     }
-    expect(second.split('\n')).toContain(`${cps(0xfee3, 0xfea4, 0xfee4, 0xfeaa)} ${cps(0xfecb, 0xfe92, 0xfeaa)} ${cps(0xfe8d, 0xfedf, 0xfee0, 0xfeea)}`); // محمد عبد الله
+    expect(second.split('\n')).toContain(
+      `${cps(0xfee3, 0xfea4, 0xfee4, 0xfeaa)} ${cps(0xfecb, 0xfe92, 0xfeaa)} ${cps(0xfe8d, 0xfedf, 0xfee0, 0xfeea)}`,
+    ); // محمد عبد الله
     expect(second).toContain(cps(0xfe8d, 0xfedf, 0xfeb4, 0xfefc, 0xfee1)); // السلام: lam-alef final
     for (const [words, number] of [['محمد عبد الله'], ['شارع الملك فهد', '123'], ['الرياض', '12211']]) {
       expect(readsAs(second, words ?? '', number), `${words} ${number ?? ''}`).toBe(true);
@@ -246,7 +325,8 @@ describe('package label', { timeout: 60_000 }, () => {
     expect(text).toContain('6100000');
     expect(text).toContain('TLV-NORTH');
     expect(parseZpl(renderPackageLabelZpl(long))[0]?.texts).toEqual(expect.arrayContaining(['6100000', 'TLV-NORTH']));
-    const svgSize = (svg: string, value: string) => Number(new RegExp(`font-size="([\\d.]+)"[^>]*>${value}</text>`).exec(svg)?.[1]);
+    const svgSize = (svg: string, value: string) =>
+      Number(new RegExp(`font-size="([\\d.]+)"[^>]*>${value}</text>`).exec(svg)?.[1]);
     const size = svgSize(packageLabelSvg(long), '6100000');
     expect(size).toBeGreaterThanOrEqual(18);
     expect(size).toBeLessThan(44);
@@ -255,7 +335,9 @@ describe('package label', { timeout: 60_000 }, () => {
   });
 
   it('ZPL: right-to-left field data in visual order, as the printer draws it left to right', () => {
-    const [parsed] = parseZpl(renderPackageLabelZpl(label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'لا', toPostalCode: '61000' })));
+    const [parsed] = parseZpl(
+      renderPackageLabelZpl(label({ toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'لا', toPostalCode: '61000' })),
+    );
     expect(parsed?.texts).toEqual(expect.arrayContaining(['ןהכ דוד', '12 לצרה בוחר', `61000 ${cps(0xfefb)}`]));
     expect(parsed?.barcodes).toEqual([cb(7)]);
   });
@@ -272,13 +354,19 @@ describe('package label', { timeout: 60_000 }, () => {
     const zpl = renderPackageLabelZpl(label({ toName: 'A^XZ~JA\\B', sortCode: 'S^1', trackingNumber: 'T^XZ1' }));
     const [parsed] = parseZpl(zpl);
     expect(parsed?.barcodes).toEqual([cb(7)]);
-    expect(parsed?.texts).toEqual(expect.arrayContaining(['A^XZ~JA\\B', 'S^1', '90210', cb(7), 'Tracking T^XZ1', 'Manifest MAN-01HX7Q2ABC']));
+    expect(parsed?.texts).toEqual(
+      expect.arrayContaining(['A^XZ~JA\\B', 'S^1', '90210', cb(7), 'Tracking T^XZ1', 'Manifest MAN-01HX7Q2ABC']),
+    );
     expect(zpl.match(/\^XZ/g)).toHaveLength(1);
     expect(zplField('^~\\_')).toBe('\\5E\\7E\\5C_');
   });
 
   it('one PDF and one ZPL with every label of a manifest; an empty manifest says so', async () => {
-    const labels = [label(), label({ trackingNumber: 'PKG-2', carrierBarcode: cb(2) }), label({ trackingNumber: undefined, carrierBarcode: cb(3) })];
+    const labels = [
+      label(),
+      label({ trackingNumber: 'PKG-2', carrierBarcode: cb(2) }),
+      label({ trackingNumber: undefined, carrierBarcode: cb(3) }),
+    ];
     const pdf = await renderPackageLabelsPdf(labels, 'Labels MAN-01HX7Q2ABC');
     expect(pageCount(pdf)).toBe(3);
     expect(decodePdf(pdf)).toEqual([cb(7), cb(2), cb(3)]);
@@ -289,7 +377,14 @@ describe('package label', { timeout: 60_000 }, () => {
 
   it('ZPL: every barcode and its quiet zones stay on the 812-dot label, whatever the printer packs (^BC mode A, sized for Subset B)', () => {
     // Mostly numeric numbers are where a Subset-B printer would run past the edge if sized for Subset C.
-    for (const value of [cb(999_999_999_999), '9400111899223856789003', '420902109405511899223856789003', '123456789012', '1Z999AA10123456784', 'X']) {
+    for (const value of [
+      cb(999_999_999_999),
+      '9400111899223856789003',
+      '420902109405511899223856789003',
+      '123456789012',
+      '1Z999AA10123456784',
+      'X',
+    ]) {
       const [parsed] = parseZpl(renderPackageLabelZpl(label({ carrierBarcode: value })));
       expect(parsed?.barcodes).toEqual([value]);
       expect(parsed?.commands.find(([name]) => name === 'BC')?.[1]).toMatch(/,A$/);
@@ -298,7 +393,7 @@ describe('package label', { timeout: 60_000 }, () => {
     expect(tag?.barcodes).toEqual(['AKE12345678901234567', '12345678901']);
   });
 
-  it('real ManifestIDs (MAN- and 16 characters) and the spec\'s service names are drawn whole on tag and label', async () => {
+  it("real ManifestIDs (MAN- and 16 characters) and the spec's service names are drawn whole on tag and label", async () => {
     const long = { manifestId: 'MAN-52CYZ5SA4G06CV9Q', serviceName: 'Carrier Express' };
     const tag = pdfText(await renderContainerTagPdf(manifest(long)));
     expect(tag).toContain('Manifest MAN-52CYZ5SA4G06CV9Q');
@@ -313,7 +408,7 @@ describe('package label', { timeout: 60_000 }, () => {
     }
   });
 
-  it('a cancelled package\'s label says CANCELLED and carries no barcode; so do a cancelled manifest\'s tag and handover', async () => {
+  it("a cancelled package's label says CANCELLED and carries no barcode; so do a cancelled manifest's tag and handover", async () => {
     const cancelled = await renderPackageLabelPdf(label({}, { state: 'cancelled' }));
     expect(pdfText(cancelled)).toContain('CANCELLED');
     expect(pdfText(cancelled)).toContain(cb(7));
@@ -330,19 +425,25 @@ describe('package label', { timeout: 60_000 }, () => {
 });
 
 describe('embedded fonts', { timeout: 60_000 }, () => {
-  it('the per-code-point tables give the glyphs and widths fontkit\'s layout gives, in both faces', async () => {
+  it("the per-code-point tables give the glyphs and widths fontkit's layout gives, in both faces", async () => {
     const canvas = await newCanvas('fonts');
     const simple = Array.from({ length: 0x2200 }, (_, cp) => cp).filter(isSimpleCodePoint);
     expect(simple.length).toBeGreaterThan(300);
     expect(isSimpleCodePoint(0xad)).toBe(false); // the soft hyphen, which fontkit's layout hides
     const all = String.fromCodePoint(...simple);
     // every code point next to every other one at least once, in both orders, as well as one by one
-    const mixed = simple.map((cp, i) => String.fromCodePoint(cp, simple[(i * 7 + 3) % simple.length] ?? 0x41, simple[(i * 13 + 5) % simple.length] ?? 0x42)).join('');
+    const mixed = simple
+      .map((cp, i) =>
+        String.fromCodePoint(cp, simple[(i * 7 + 3) % simple.length] ?? 0x41, simple[(i * 13 + 5) % simple.length] ?? 0x42),
+      )
+      .join('');
     for (const font of [canvas.regular, canvas.bold]) {
       const { face } = font;
       for (const value of [all, [...all].reverse().join(''), mixed, ...simple.map((cp) => String.fromCodePoint(cp))]) {
         const glyphs = face.font.layout(value, PLAIN).glyphs;
-        expect(face.simpleRun(value)?.hex).toBe(glyphs.map((g) => (face.baseIds.get(g.id) ?? -1).toString(16).padStart(4, '0')).join(''));
+        expect(face.simpleRun(value)?.hex).toBe(
+          glyphs.map((g) => (face.baseIds.get(g.id) ?? -1).toString(16).padStart(4, '0')).join(''),
+        );
         const width = glyphs.reduce((sum, g) => sum + g.advanceWidth, 0) * (1000 / face.font.unitsPerEm) * 0.012;
         expect(font.widthOfTextAtSize(value, 12)).toBeCloseTo(width, 6);
       }
@@ -363,10 +464,12 @@ describe('embedded fonts', { timeout: 60_000 }, () => {
     expect(checked).toBeGreaterThan(200);
     // laid out left to right as given: fontkit would reverse a line whose first script is Hebrew
     const face = canvas.regular.face;
-    expect(layoutLeftToRight(face.font, 'םולש').glyphs.map((g) => g.id)).toEqual(Array.from('םולש', (c) => face.font.glyphForCodePoint(c.codePointAt(0) ?? 0).id));
+    expect(layoutLeftToRight(face.font, 'םולש').glyphs.map((g) => g.id)).toEqual(
+      Array.from('םולש', (c) => face.font.glyphForCodePoint(c.codePointAt(0) ?? 0).id),
+    );
   });
 
-  it('a glyph first met as part of another (ﺸ is built on ﺴ) keeps its code point for the next document\'s text layer', async () => {
+  it("a glyph first met as part of another (ﺸ is built on ﺴ) keeps its code point for the next document's text layer", async () => {
     await renderPackageLabelPdf(label({ toCity: 'الشحن المشترك' })); // sheen medial, whose outline is seen medial's
     const text = readingText(await renderPackageLabelPdf(label({ toCity: 'السلام سمسم' })));
     expect(text).toContain(cps(0xfe8d, 0xfedf, 0xfeb4, 0xfefc, 0xfee1)); // السلام with seen medial
@@ -399,7 +502,12 @@ describe('text helpers', () => {
     expect(formatNumber(12500)).toBe('12,500');
     expect(formatNumber(5669.904)).toBe('5,669.9');
     expect(formatNumber(-0.001)).toBe('0');
-    expect([shrinkToFit(200, 44, 100, 18), shrinkToFit(50, 44, 100, 18), shrinkToFit(1000, 44, 100, 18), shrinkToFit(200, 44, 100, undefined)]).toEqual([22, 44, 18, 44]);
+    expect([
+      shrinkToFit(200, 44, 100, 18),
+      shrinkToFit(50, 44, 100, 18),
+      shrinkToFit(1000, 44, 100, 18),
+      shrinkToFit(200, 44, 100, undefined),
+    ]).toEqual([22, 44, 18, 44]);
   });
 });
 
@@ -442,7 +550,9 @@ function parseZpl(zpl: string): ZplLabel[] {
     else if (name === 'BY') moduleWidth = Number(args.split(',')[0]);
     else if (name === 'FO') originX = Number(args.split(',')[0]);
     else if (name === 'FD') {
-      const data = hex ? args.replace(new RegExp(`\\${hex}([0-9A-Fa-f]{2})`, 'g'), (_, h: string) => String.fromCharCode(parseInt(h, 16))) : args;
+      const data = hex
+        ? args.replace(new RegExp(`\\${hex}([0-9A-Fa-f]{2})`, 'g'), (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+        : args;
       (barcode ? current.barcodes : current.texts).push(data);
       if (barcode) {
         // The widest symbol the printer may draw (Subset B: every character a symbol), with its 10-module quiet zones.

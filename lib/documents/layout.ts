@@ -8,7 +8,17 @@ export const LABEL_WIDTH = 4 * 72;
 export const LABEL_HEIGHT = 6 * 72;
 
 export type Element =
-  | { kind: 'text'; x: number; y: number; size: number; minSize?: number; bold?: boolean; maxWidth: number; align?: 'left' | 'center' | 'right'; value: string }
+  | {
+      kind: 'text';
+      x: number;
+      y: number;
+      size: number;
+      minSize?: number;
+      bold?: boolean;
+      maxWidth: number;
+      align?: 'left' | 'center' | 'right';
+      value: string;
+    }
   | { kind: 'barcode'; x: number; y: number; maxWidth: number; height: number; value: string }
   | { kind: 'rule'; x: number; y: number; width: number; thickness: number }
   | { kind: 'stamp'; value: string };
@@ -17,7 +27,14 @@ const M = 12; // margin
 const W = LABEL_WIDTH - 2 * M;
 
 /** minSize: a value that does not fit is drawn smaller, down to that size, before it is shortened (a postal code is not cut). */
-function textEl(value: string | undefined, x: number, y: number, size: number, maxWidth: number, options: { bold?: boolean; align?: 'left' | 'center' | 'right'; minSize?: number } = {}): Element[] {
+function textEl(
+  value: string | undefined,
+  x: number,
+  y: number,
+  size: number,
+  maxWidth: number,
+  options: { bold?: boolean; align?: 'left' | 'center' | 'right'; minSize?: number } = {},
+): Element[] {
   const clean = cleanText(value);
   return clean ? [{ kind: 'text', x, y, size, maxWidth, value: clean, ...options }] : [];
 }
@@ -31,11 +48,18 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   const { pkg, shipper } = label;
   const els: Element[] = [];
   els.push(...textEl(label.carrier, M, M + 16, 16, W * 0.45, { bold: true, minSize: 10 }));
-  els.push(...textEl(pkg.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right', minSize: 9 }));
+  els.push(
+    ...textEl(pkg.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right', minSize: 9 }),
+  );
   els.push(rule(M + 24));
   let y = M + 36;
   els.push(...textEl('FROM', M, y, 6.5, 40, { bold: true }));
-  const from = [shipper.company, shipper.address1, [shipper.city, shipper.state, shipper.postalCode].filter(Boolean).join(' '), shipper.country];
+  const from = [
+    shipper.company,
+    shipper.address1,
+    [shipper.city, shipper.state, shipper.postalCode].filter(Boolean).join(' '),
+    shipper.country,
+  ];
   for (const value of from) {
     if (!cleanText(value)) continue;
     els.push(...textEl(value, M + 40, y, 8, W - 40));
@@ -69,12 +93,26 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
   // cancelled package's label has none, so that nothing scans it. The tracking number stays printed beside it.
   const sortBarcode = label.state === 'cancelled' ? undefined : pkg.carrierBarcode;
   if (sortBarcode) els.push({ kind: 'barcode', x: M + 4, y: y + 10, maxWidth: W - 8, height: 70, value: sortBarcode });
-  els.push(...textEl(pkg.carrierBarcode ?? '', LABEL_WIDTH / 2, y + (sortBarcode ? 96 : 50), 13, W, { bold: true, align: 'center' }));
-  els.push(...textEl(pkg.trackingNumber ? `Tracking ${pkg.trackingNumber}` : 'No tracking number', LABEL_WIDTH / 2, y + (sortBarcode ? 114 : 70), 10, W, { align: 'center' }));
+  els.push(
+    ...textEl(pkg.carrierBarcode ?? '', LABEL_WIDTH / 2, y + (sortBarcode ? 96 : 50), 13, W, { bold: true, align: 'center' }),
+  );
+  els.push(
+    ...textEl(
+      pkg.trackingNumber ? `Tracking ${pkg.trackingNumber}` : 'No tracking number',
+      LABEL_WIDTH / 2,
+      y + (sortBarcode ? 114 : 70),
+      10,
+      W,
+      { align: 'center' },
+    ),
+  );
   y += 124;
   els.push(rule(y));
   const weight = pkg.weight !== undefined ? `${formatNumber(pkg.weight)} ${cleanText(pkg.weightUnit) || 'lb'}` : '';
-  const dims = pkg.length && pkg.width && pkg.height ? `${formatNumber(pkg.length)}×${formatNumber(pkg.width)}×${formatNumber(pkg.height)} in` : '';
+  const dims =
+    pkg.length && pkg.width && pkg.height
+      ? `${formatNumber(pkg.length)}×${formatNumber(pkg.width)}×${formatNumber(pkg.height)} in`
+      : '';
   els.push(...textEl([weight, dims].filter(Boolean).join('   '), M, y + 14, 10, W, { bold: true }));
   els.push(...textEl(`Manifest ${label.manifestId}`, M, y + 28, 9, W * 0.7));
   els.push(...textEl(label.manifestDate, LABEL_WIDTH - M, y + 28, 9, W * 0.3, { align: 'right' }));
@@ -86,13 +124,21 @@ export function packageLabelLayout(label: DocumentLabel): Element[] {
 export function containerTagLayout(manifest: DocumentManifest): Element[] {
   const els: Element[] = [];
   els.push(...textEl(manifest.carrier, M, M + 16, 16, W * 0.45, { bold: true, minSize: 10 }));
-  els.push(...textEl(manifest.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, { bold: true, align: 'right', minSize: 9 }));
+  els.push(
+    ...textEl(manifest.serviceName?.toUpperCase(), LABEL_WIDTH - M, M + 16, 15, W * 0.55, {
+      bold: true,
+      align: 'right',
+      minSize: 9,
+    }),
+  );
   els.push(rule(M + 24));
   let y = M + 38;
   els.push(...textEl('TO TERMINAL', M, y, 7, W, { bold: true }));
   els.push(...textEl(manifest.toTerminal || '—', M, y + 50, 54, W * 0.6, { bold: true, minSize: 20 }));
   els.push(...textEl('FROM', LABEL_WIDTH - M, y, 7, 80, { bold: true, align: 'right' }));
-  els.push(...textEl(manifest.fromTerminal || '—', LABEL_WIDTH - M, y + 24, 20, W * 0.38, { bold: true, align: 'right', minSize: 10 }));
+  els.push(
+    ...textEl(manifest.fromTerminal || '—', LABEL_WIDTH - M, y + 24, 20, W * 0.38, { bold: true, align: 'right', minSize: 10 }),
+  );
   y += 64;
   els.push(rule(y));
   els.push(...textEl('CONTAINER', M, y + 12, 7, W, { bold: true }));
@@ -107,7 +153,8 @@ export function containerTagLayout(manifest: DocumentManifest): Element[] {
   els.push(...textEl('AWB', M, y + 12, 7, W, { bold: true }));
   if (awb) {
     // The barcode holds the AWB as the API returns it (11 digits); the text keeps the hyphen people read.
-    if (scannable) els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 56, value: awbBarcodeValue(manifest.awb) });
+    if (scannable)
+      els.push({ kind: 'barcode', x: M + 4, y: y + 18, maxWidth: W - 8, height: 56, value: awbBarcodeValue(manifest.awb) });
     els.push(...textEl(awb, LABEL_WIDTH / 2, y + 92, 14, W, { bold: true, align: 'center' }));
   } else {
     els.push(...textEl('No AWB', LABEL_WIDTH / 2, y + 50, 12, W, { align: 'center' }));

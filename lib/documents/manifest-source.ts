@@ -3,34 +3,54 @@ import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, M
 // A manifest's documents' data as the database gives it (load-documents.ts), and the DocumentManifest the
 // renderers draw, made from it. Pure, so that it runs where the document is rendered (the render thread,
 // lib/documents/render-pool.ts): the serving thread only reads the rows, the packages as ONE JSON text that
-// PostgreSQL builds (json_agg), and hands that string over. Parsing 5,000 packages' JSON and mapping them
-// cost the serving thread tens of milliseconds per document; a string is copied to the thread as it is.
+// PostgreSQL builds (json_agg), as bytes it hands over undecoded. Decoding, parsing and mapping 5,000
+// packages cost the serving thread tens of milliseconds and a full garbage collection per document or two.
 
 type Json = Record<string, unknown>;
 
-export const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined);
+export const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 export const num = (value: unknown): number | undefined => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(n) ? n : undefined;
 };
-export const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+export const obj = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
 export function party(data: Json): DocumentParty {
   return {
-    company: str(data.FromCompany), name: str(data.FromName), address1: str(data.FromAddress1), address2: str(data.FromAddress2),
-    city: str(data.FromCity), state: str(data.FromState), postalCode: str(data.FromPostalcode) ?? str(data.FromPostalCode),
-    country: str(data.FromCountry), phone: str(data.FromPhone),
+    company: str(data.FromCompany),
+    name: str(data.FromName),
+    address1: str(data.FromAddress1),
+    address2: str(data.FromAddress2),
+    city: str(data.FromCity),
+    state: str(data.FromState),
+    postalCode: str(data.FromPostalcode) ?? str(data.FromPostalCode),
+    country: str(data.FromCountry),
+    phone: str(data.FromPhone),
   };
 }
 
 export function documentPackage(data: Json, header: Json, carrierBarcode: string): DocumentPackage {
   return {
-    trackingNumber: str(data.TrackingNumber), carrierBarcode, weight: num(data.PackageWeight), weightUnit: str(data.PackageWeightUnit) ?? str(data.WeightUnit),
-    length: num(data.PackageSizeLength), width: num(data.PackageSizeWidth), height: num(data.PackageSizeHeight),
-    serviceName: str(data.ServiceName) ?? str(header.ServiceName), sortCode: str(data.SortCode) ?? str(header.SortCode),
-    toName: str(data.ToName) ?? str(data.Consignee) ?? str(header.Consignee), toAddress1: str(data.ToAddress1), toAddress2: str(data.ToAddress2),
-    toCity: str(data.ToCity), toState: str(data.ToState), toPostalCode: str(data.ToPostalCode), toCountry: str(data.ToCountry),
-    toTerminal: str(data.ToTerminal) ?? str(header.ToTerminal), fromTerminal: str(data.FromTerminal) ?? str(header.FromTerminal),
+    trackingNumber: str(data.TrackingNumber),
+    carrierBarcode,
+    weight: num(data.PackageWeight),
+    weightUnit: str(data.PackageWeightUnit) ?? str(data.WeightUnit),
+    length: num(data.PackageSizeLength),
+    width: num(data.PackageSizeWidth),
+    height: num(data.PackageSizeHeight),
+    serviceName: str(data.ServiceName) ?? str(header.ServiceName),
+    sortCode: str(data.SortCode) ?? str(header.SortCode),
+    toName: str(data.ToName) ?? str(data.Consignee) ?? str(header.Consignee),
+    toAddress1: str(data.ToAddress1),
+    toAddress2: str(data.ToAddress2),
+    toCity: str(data.ToCity),
+    toState: str(data.ToState),
+    toPostalCode: str(data.ToPostalCode),
+    toCountry: str(data.ToCountry),
+    toTerminal: str(data.ToTerminal) ?? str(header.ToTerminal),
+    fromTerminal: str(data.FromTerminal) ?? str(header.FromTerminal),
   };
 }
 
@@ -50,7 +70,8 @@ export function handedOver<T extends { status: string }>(packages: T[], state: M
   return state === 'cancelled' ? packages : packages.filter((p) => p.status !== 'cancelled');
 }
 
-export const day = (value: Date | string): string => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10));
+export const day = (value: Date | string): string =>
+  value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
 
 /** A manifest as read: its row's fields, and its packages as JSON text. Plain data (structured-clonable). */
 export interface ManifestSource {
@@ -65,16 +86,24 @@ export interface ManifestSource {
   awb?: string;
   containerId?: string;
   shipmentDescription?: string;
-  /** `[[data, status, carrier_barcode], …]` in document order, cancelled packages included (handedOver decides). */
-  packagesJson: string;
+  /**
+   * UTF-8 JSON text `[[data, status, carrier_barcode], …]` in document order, cancelled packages included (handedOver
+   * decides). Bytes, not a string: transferred to the render thread without a copy, decoded there.
+   */
+  packages: Uint8Array;
   generatedAt: Date;
 }
 
 type Row = [unknown, string, string];
+const utf8 = new TextDecoder();
 
 /** The DocumentManifest of a source: what loadDocumentManifest returned when it parsed the rows itself. */
 export function materializeManifest(source: ManifestSource): DocumentManifest {
-  const all = (JSON.parse(source.packagesJson) as Row[]).map(([data, status, carrierBarcode]) => ({ data: obj(data), status, carrierBarcode }));
+  const all = (JSON.parse(utf8.decode(source.packages)) as Row[]).map(([data, status, carrierBarcode]) => ({
+    data: obj(data),
+    status,
+    carrierBarcode,
+  }));
   const { state } = source;
   const packages = handedOver(all, state);
   const cancelledPackages = all.length - packages.length;
@@ -84,25 +113,54 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
     const width = num(header.ContainerWidth);
     const height = num(header.ContainerHeight);
     return {
-      kind: 'container', manifestId: source.manifestId, state, manifestDate: source.manifestDate, serviceName: source.serviceName, carrier: 'Carrier',
-      shipper: party(header), fromTerminal: str(header.FromTerminal), toTerminal: str(header.ToTerminal), awb: source.awb,
-      containerId: source.containerId, containerName: str(header.ContainerName) ?? str(header['Container Name']),
-      ...(length !== undefined && width !== undefined && height !== undefined ? { containerDimensions: { length, width, height } } : {}),
-      containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']), shipmentDescription: source.shipmentDescription,
-      packages: packages.map((p) => documentPackage(p.data, header, p.carrierBarcode)), cancelledPackages, generatedAt: source.generatedAt,
+      kind: 'container',
+      manifestId: source.manifestId,
+      state,
+      manifestDate: source.manifestDate,
+      serviceName: source.serviceName,
+      carrier: 'Carrier',
+      shipper: party(header),
+      fromTerminal: str(header.FromTerminal),
+      toTerminal: str(header.ToTerminal),
+      awb: source.awb,
+      containerId: source.containerId,
+      containerName: str(header.ContainerName) ?? str(header['Container Name']),
+      ...(length !== undefined && width !== undefined && height !== undefined
+        ? { containerDimensions: { length, width, height } }
+        : {}),
+      containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']),
+      shipmentDescription: source.shipmentDescription,
+      packages: packages.map((p) => documentPackage(p.data, header, p.carrierBarcode)),
+      cancelledPackages,
+      generatedAt: source.generatedAt,
     };
   }
   const first = packages[0]?.data ?? {};
   const services = new Set(packages.map((p) => str(p.data.ServiceName)).filter(Boolean));
   return {
-    kind: 'daily', manifestId: source.manifestId, state, manifestDate: source.manifestDate,
-    serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined, carrier: 'Carrier',
-    shipper: party(first), fromTerminal: str(first.FromTerminal), toTerminal: str(first.ToTerminal),
-    packages: packages.map((p) => documentPackage(p.data, {}, p.carrierBarcode)), cancelledPackages, generatedAt: source.generatedAt,
+    kind: 'daily',
+    manifestId: source.manifestId,
+    state,
+    manifestDate: source.manifestDate,
+    serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined,
+    carrier: 'Carrier',
+    shipper: party(first),
+    fromTerminal: str(first.FromTerminal),
+    toTerminal: str(first.ToTerminal),
+    packages: packages.map((p) => documentPackage(p.data, {}, p.carrierBarcode)),
+    cancelledPackages,
+    generatedAt: source.generatedAt,
   };
 }
 
 /** Labels for every package of a manifest (its cancelled packages are not in it: handedOver). */
 export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
-  return manifest.packages.map((pkg) => ({ manifestId: manifest.manifestId, manifestDate: manifest.manifestDate, carrier: manifest.carrier, shipper: manifest.shipper, pkg, state: manifest.state }));
+  return manifest.packages.map((pkg) => ({
+    manifestId: manifest.manifestId,
+    manifestDate: manifest.manifestDate,
+    carrier: manifest.carrier,
+    shipper: manifest.shipper,
+    pkg,
+    state: manifest.state,
+  }));
 }

@@ -19,7 +19,13 @@ import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 export const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
 
 type GlyphRun = ReturnType<FontkitFont['layout']>;
-type LayoutWithDirection = (text: string, features: Record<string, boolean>, script: string | undefined, language: undefined, direction: 'ltr') => GlyphRun;
+type LayoutWithDirection = (
+  text: string,
+  features: Record<string, boolean>,
+  script: string | undefined,
+  language: undefined,
+  direction: 'ltr',
+) => GlyphRun;
 
 /** Arabic letters and presentation forms: text that arrives shaped already (visual-order.ts). */
 const ARABIC = /[؀-ࣿﭐ-﷿ﹰ-ﻼ]/;
@@ -33,12 +39,21 @@ const ARABIC = /[؀-ࣿﭐ-﷿ﹰ-ﻼ]/;
  * language and direction arguments.)
  */
 export function layoutLeftToRight(font: FontkitFont, text: string, features: Record<string, boolean> = PLAIN): GlyphRun {
-  return (font.layout as unknown as LayoutWithDirection).call(font, text, features, ARABIC.test(text) ? 'latn' : undefined, undefined, 'ltr');
+  return (font.layout as unknown as LayoutWithDirection).call(
+    font,
+    text,
+    features,
+    ARABIC.test(text) ? 'latn' : undefined,
+    undefined,
+    'ltr',
+  );
 }
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** The documents' own punctuation (× · — → …) and the usual typographic marks. */
-const PUNCTUATION = [0xd7, 0xb7, 0xb0, 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2192, 0x20ac, 0x2212, 0x2116, 0x2122];
+const PUNCTUATION = [
+  0xd7, 0xb7, 0xb0, 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2192, 0x20ac, 0x2212, 0x2116, 0x2122,
+];
 /**
  * The base set in subset order, in tiers: a document embeds the smallest tier that holds its glyphs
  * (ASCII and punctuation ~14 kB a face, with Latin-1 ~22 kB, with Latin Extended-A ~26 kB). U+00AD (soft
@@ -180,13 +195,19 @@ async function serializeSubset(font: FontkitFont, glyphs: Glyph[]): Promise<Uint
   const parts: Uint8Array[] = [];
   await new Promise<void>((resolve, reject) => {
     const stream = subset.encodeStream() as unknown as { on(event: string, fn: (value: never) => void): typeof stream };
-    stream.on('data', (bytes: Uint8Array) => parts.push(bytes)).on('end', () => resolve()).on('error', (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+    stream
+      .on('data', (bytes: Uint8Array) => parts.push(bytes))
+      .on('end', () => resolve())
+      .on('error', (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
   });
   return Buffer.concat(parts);
 }
 
 /** A ToUnicode CMap for subset ids 1..n (bfchar blocks of at most 100 entries). */
-function toUnicodeCmap(glyphs: Glyph[], codePointsOf: (glyph: Glyph) => number[] = (glyph) => glyph.codePoints ?? []): Uint8Array {
+function toUnicodeCmap(
+  glyphs: Glyph[],
+  codePointsOf: (glyph: Glyph) => number[] = (glyph) => glyph.codePoints ?? [],
+): Uint8Array {
   const entries: string[] = [];
   glyphs.forEach((glyph, i) => {
     const codePoints = codePointsOf(glyph);
@@ -281,7 +302,10 @@ export class DocumentFont {
     let widths: number[];
     let tag: string;
     if (this.extra.length === 0) {
-      const tier = Math.max(0, face.tierEnds.findIndex((end) => end >= this.maxBase));
+      const tier = Math.max(
+        0,
+        face.tierEnds.findIndex((end) => end >= this.maxBase),
+      );
       ({ fontFile, toUnicode, widths } = await face.baseFont(face.tierEnds[tier] ?? face.baseGlyphs.length));
       tag = `BASEA${'ABC'[tier] ?? 'Z'}`;
     } else {
@@ -324,7 +348,14 @@ export class DocumentFont {
     const toUnicodeRef = context.register(context.stream(toUnicode, { Filter: 'FlateDecode' }));
     context.assign(
       this.ref,
-      context.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: baseFont, Encoding: 'Identity-H', DescendantFonts: [cidFont], ToUnicode: toUnicodeRef }),
+      context.obj({
+        Type: 'Font',
+        Subtype: 'Type0',
+        BaseFont: baseFont,
+        Encoding: 'Identity-H',
+        DescendantFonts: [cidFont],
+        ToUnicode: toUnicodeRef,
+      }),
     );
   }
 }

@@ -13,11 +13,29 @@ import type { DocumentLabel } from './types';
 const dir = mkdtempSync(path.join(tmpdir(), 'pdf-output-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const shipper = { company: 'Acme Parcels', address1: '1 Main St', city: 'Newark', state: 'NJ', postalCode: '07102', country: 'US' };
+const shipper = {
+  company: 'Acme Parcels',
+  address1: '1 Main St',
+  city: 'Newark',
+  state: 'NJ',
+  postalCode: '07102',
+  country: 'US',
+};
 const cb = (i: number) => `CB${String(i).padStart(13, '0')}`;
 const label = (i: number): DocumentLabel => ({
-  manifestId: 'MAN-CHUNKS00000001', manifestDate: '2026-11-23', carrier: 'Carrier', shipper,
-  pkg: { trackingNumber: `TN${String(i).padStart(8, '0')}`, carrierBarcode: cb(i), toName: `Recipient ${i}`, toCity: 'Springfield', toPostalCode: '62701', serviceName: 'AirSkip', sortCode: 'S1' },
+  manifestId: 'MAN-CHUNKS00000001',
+  manifestDate: '2026-11-23',
+  carrier: 'Carrier',
+  shipper,
+  pkg: {
+    trackingNumber: `TN${String(i).padStart(8, '0')}`,
+    carrierBarcode: cb(i),
+    toName: `Recipient ${i}`,
+    toCity: 'Springfield',
+    toPostalCode: '62701',
+    serviceName: 'AirSkip',
+    sortCode: 'S1',
+  },
 });
 
 function barcodesOn(file: string, page: number): string[] {
@@ -30,13 +48,17 @@ function barcodesOn(file: string, page: number): string[] {
 describe('a PDF written out in chunks', () => {
   it(`${2 * CHUNK_PAGES + 7} labels: every page, in order, the file well-formed; the text layer of the last page is its own`, async () => {
     const count = 2 * CHUNK_PAGES + 7;
-    const pdf = await renderPackageLabelsPdf(Array.from({ length: count }, (_, i) => label(i)), 'Chunks');
+    const pdf = await renderPackageLabelsPdf(
+      Array.from({ length: count }, (_, i) => label(i)),
+      'Chunks',
+    );
     const file = path.join(dir, 'chunks.pdf');
     writeFileSync(file, pdf);
     const info = spawnSync('pdfinfo', [file]);
     expect(info.stderr.toString()).toBe(''); // no "Syntax Error" nor a rebuilt cross-reference table
     expect(info.stdout.toString()).toMatch(new RegExp(`Pages:\\s+${count}\\n`));
-    for (const page of [1, CHUNK_PAGES, CHUNK_PAGES + 1, 2 * CHUNK_PAGES + 1, count]) expect(barcodesOn(file, page), `page ${page}`).toEqual([cb(page - 1)]);
+    for (const page of [1, CHUNK_PAGES, CHUNK_PAGES + 1, 2 * CHUNK_PAGES + 1, count])
+      expect(barcodesOn(file, page), `page ${page}`).toEqual([cb(page - 1)]);
     const last = spawnSync('pdftotext', ['-f', String(count), '-l', String(count), file, '-']);
     expect(last.stderr.toString()).toBe('');
     expect(last.stdout.toString()).toContain(`Recipient ${count - 1}`);

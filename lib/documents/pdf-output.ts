@@ -1,4 +1,13 @@
-import { CharCodes, PDFCrossRefSection, PDFHeader, PDFTrailer, PDFTrailerDict, type PDFContext, type PDFObject, type PDFRef } from 'pdf-lib';
+import {
+  CharCodes,
+  PDFCrossRefSection,
+  PDFHeader,
+  PDFTrailer,
+  PDFTrailerDict,
+  type PDFContext,
+  type PDFObject,
+  type PDFRef,
+} from 'pdf-lib';
 
 // A PDF written as it is drawn: each finished page's objects are serialised into the output and dropped from
 // pdf-lib's context, so that a 5,000-label document holds a chunk of pages as objects and the rest only as bytes
@@ -54,10 +63,17 @@ export class PdfOutput {
   finish(): Uint8Array {
     this.write(this.context.enumerateIndirectObjects().map(([ref]) => ref));
     const xref = PDFCrossRefSection.create();
-    for (const [ref, offset] of [...this.offsets].sort((a, b) => a[0].objectNumber - b[0].objectNumber)) xref.addEntry(ref, offset);
+    for (const [ref, offset] of [...this.offsets].sort((a, b) => a[0].objectNumber - b[0].objectNumber))
+      xref.addEntry(ref, offset);
     const { context } = this;
     const trailerDict = PDFTrailerDict.of(
-      context.obj({ Size: context.largestObjectNumber + 1, Root: context.trailerInfo.Root, Encrypt: context.trailerInfo.Encrypt, Info: context.trailerInfo.Info, ID: context.trailerInfo.ID }),
+      context.obj({
+        Size: context.largestObjectNumber + 1,
+        Root: context.trailerInfo.Root,
+        Encrypt: context.trailerInfo.Encrypt,
+        Info: context.trailerInfo.Info,
+        ID: context.trailerInfo.ID,
+      }),
     );
     const trailer = PDFTrailer.forLastCrossRefSectionOffset(this.length);
     const tail = new Uint8Array(xref.sizeInBytes() + 1 + trailerDict.sizeInBytes() + 2 + trailer.sizeInBytes());

@@ -109,18 +109,31 @@ export class Page {
   }
 
   /** Text at (x, baseline y) in PDF coordinates, optionally rotated (radians) and translucent. */
-  drawText(value: string, x: number, y: number, size: number, font: DocumentFont, color: RGB, options: { rotate?: number; opacity?: number } = {}): void {
+  drawText(
+    value: string,
+    x: number,
+    y: number,
+    size: number,
+    font: DocumentFont,
+    color: RGB,
+    options: { rotate?: number; opacity?: number } = {},
+  ): void {
     const hex = font.hex(value);
     const name = this.fontName(font);
     if (options.opacity !== undefined) {
       const gs = `GS${(this.states += 1)}`;
-      this.leaf.setExtGState(PDFName.of(gs), this.canvas.doc.context.obj({ Type: 'ExtGState', ca: options.opacity, CA: options.opacity }));
+      this.leaf.setExtGState(
+        PDFName.of(gs),
+        this.canvas.doc.context.obj({ Type: 'ExtGState', ca: options.opacity, CA: options.opacity }),
+      );
       const saved = this.fill;
       this.ops.push(`q /${gs} gs`);
       this.setFill(color);
       const a = options.rotate ?? 0;
       const m = (v: number) => String(Math.round(v * 1e6) / 1e6 || 0); // the matrix at 6 decimals: 3 moved the far end of the stamp
-      this.ops.push(`BT /${name} ${n(size)} Tf ${m(Math.cos(a))} ${m(Math.sin(a))} ${m(-Math.sin(a))} ${m(Math.cos(a))} ${n(x)} ${n(y)} Tm <${hex}> Tj ET Q`);
+      this.ops.push(
+        `BT /${name} ${n(size)} Tf ${m(Math.cos(a))} ${m(Math.sin(a))} ${m(-Math.sin(a))} ${m(Math.cos(a))} ${n(x)} ${n(y)} Tm <${hex}> Tj ET Q`,
+      );
       this.fill = saved;
       return;
     }
@@ -169,7 +182,9 @@ export class Page {
   finish(): void {
     if (this.content) return;
     const { context } = this.canvas.doc;
-    const stream = context.stream(deflateSync(latin1(this.ops.join('\n')), { chunkSize: DEFLATE_CHUNK }), { Filter: 'FlateDecode' });
+    const stream = context.stream(deflateSync(latin1(this.ops.join('\n')), { chunkSize: DEFLATE_CHUNK }), {
+      Filter: 'FlateDecode',
+    });
     this.content = context.register(stream);
     this.leaf.addContentStream(this.content);
     this.ops.length = 0;
@@ -272,7 +287,10 @@ export function text(page: Page, value: string | undefined, options: TextOptions
     options.maxWidth === undefined || options.minSize === undefined
       ? options.size
       : shrinkToFit(font.widthOfTextAtSize(visualOrder(clean), options.size), options.size, options.maxWidth, options.minSize);
-  const fitted = options.maxWidth === undefined ? clean : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(visualOrder(s), size));
+  const fitted =
+    options.maxWidth === undefined
+      ? clean
+      : fitText(clean, options.maxWidth, (s) => font.widthOfTextAtSize(visualOrder(s), size));
   if (fitted === '') return '';
   const drawn = visualOrder(fitted);
   let x = options.x;
@@ -287,7 +305,14 @@ export function line(page: Page, x1: number, y1: number, x2: number, y2: number,
   page.drawLine(x1, h - y1, x2, h - y2, thickness, color);
 }
 
-export function box(page: Page, x: number, y: number, width: number, height: number, options: { fill?: RGB; border?: number } = {}): void {
+export function box(
+  page: Page,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  options: { fill?: RGB; border?: number } = {},
+): void {
   page.drawRect(x, page.getHeight() - y - height, width, height, options);
 }
 
@@ -310,7 +335,14 @@ export function barcode(
   page.drawBars(symbol.bars.map((bar) => [box.x + bar.x * moduleWidth, top, bar.width * moduleWidth, box.height]));
   if (box.caption !== undefined) {
     const size = box.captionSize ?? 9;
-    text(page, box.caption, { x: box.x + width / 2, y: box.y + box.height + size + 2, size, font: canvas.bold, align: 'center', maxWidth: Math.max(width, box.maxWidth) });
+    text(page, box.caption, {
+      x: box.x + width / 2,
+      y: box.y + box.height + size + 2,
+      size,
+      font: canvas.bold,
+      align: 'center',
+      maxWidth: Math.max(width, box.maxWidth),
+    });
   }
   return width;
 }
@@ -323,7 +355,9 @@ export function cancelledStamp(page: Page, canvas: Canvas, options: { horizontal
     // A label is read by scanners too: one straight band across its middle, clear of the barcode's quiet zone.
     const size = page.getWidth() / 7;
     const width = canvas.bold.widthOfTextAtSize('CANCELLED', size);
-    page.drawText('CANCELLED', (page.getWidth() - width) / 2, page.getHeight() * 0.62, size, canvas.bold, STAMP_RED, { opacity: 0.7 });
+    page.drawText('CANCELLED', (page.getWidth() - width) / 2, page.getHeight() * 0.62, size, canvas.bold, STAMP_RED, {
+      opacity: 0.7,
+    });
     return;
   }
   const size = Math.min(page.getWidth(), page.getHeight()) / 6;

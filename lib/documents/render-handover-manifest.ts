@@ -95,7 +95,13 @@ function sumUp(packages: DocumentPackage[]): Totals {
 function runningHeader(page: Page, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
   const right = page.getWidth() - MARGIN;
   const kind = manifest.kind === 'container' ? 'Container' : 'Daily';
-  text(page, `HANDOVER MANIFEST · ${kind.toUpperCase()}`, { x: MARGIN, y: MARGIN + 10, size: 15, font: canvas.bold, maxWidth: right - MARGIN - 200 });
+  text(page, `HANDOVER MANIFEST · ${kind.toUpperCase()}`, {
+    x: MARGIN,
+    y: MARGIN + 10,
+    size: 15,
+    font: canvas.bold,
+    maxWidth: right - MARGIN - 200,
+  });
   text(page, cleanText(manifest.carrier), { x: MARGIN, y: MARGIN + 26, size: 10, font: canvas.regular, maxWidth: 220 });
   text(page, manifest.manifestId, { x: right, y: MARGIN + 10, size: 13, font: canvas.bold, align: 'right', maxWidth: 200 });
   text(page, `Page ${number} of ${total}`, { x: right, y: MARGIN + 26, size: 10, font: canvas.bold, align: 'right' });
@@ -108,9 +114,18 @@ function footer(page: Page, canvas: Canvas, manifest: DocumentManifest, number: 
   const y = page.getHeight() - FOOTER_TOP + 12;
   const right = page.getWidth() - MARGIN;
   line(page, MARGIN, y - 11, right, y - 11, 0.5, GREY);
-  text(page, `${manifest.manifestId} · ${manifest.manifestDate} · generated ${manifest.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`, {
-    x: MARGIN, y, size: 8, font: canvas.regular, color: GREY, maxWidth: right - MARGIN - 90,
-  });
+  text(
+    page,
+    `${manifest.manifestId} · ${manifest.manifestDate} · generated ${manifest.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    {
+      x: MARGIN,
+      y,
+      size: 8,
+      font: canvas.regular,
+      color: GREY,
+      maxWidth: right - MARGIN - 90,
+    },
+  );
   text(page, `page ${number} of ${total}`, { x: right, y, size: 8, font: canvas.regular, align: 'right', color: GREY });
 }
 
@@ -122,22 +137,48 @@ function firstPageBlocks(page: Page, canvas: Canvas, manifest: DocumentManifest)
   // Barcodes: ManifestID and AWB, each with its text.
   // A cancelled manifest's paper has no barcodes: nothing on it scans (its text still says what it was).
   const scannable = manifest.state !== 'cancelled';
-  if (!scannable || barcode(page, canvas, manifest.manifestId, { x: MARGIN, y, maxWidth: column, height: 44, caption: `ManifestID ${manifest.manifestId}`, captionSize: 10, minModule: 1 }) === 0) {
+  if (
+    !scannable ||
+    barcode(page, canvas, manifest.manifestId, {
+      x: MARGIN,
+      y,
+      maxWidth: column,
+      height: 44,
+      caption: `ManifestID ${manifest.manifestId}`,
+      captionSize: 10,
+      minModule: 1,
+    }) === 0
+  ) {
     text(page, `ManifestID ${manifest.manifestId}`, { x: MARGIN, y: y + 24, size: 12, font: canvas.bold, maxWidth: column });
   }
   const awb = formatAwb(manifest.awb);
   // The barcode holds the AWB as the API returns it (11 digits); the caption keeps the hyphen people read.
-  if (awb && (!scannable || barcode(page, canvas, awbBarcodeValue(manifest.awb), { x: col2, y, maxWidth: column, height: 44, caption: `AWB ${awb}`, captionSize: 10, minModule: 1 }) === 0)) {
+  if (
+    awb &&
+    (!scannable ||
+      barcode(page, canvas, awbBarcodeValue(manifest.awb), {
+        x: col2,
+        y,
+        maxWidth: column,
+        height: 44,
+        caption: `AWB ${awb}`,
+        captionSize: 10,
+        minModule: 1,
+      }) === 0)
+  ) {
     text(page, `AWB ${awb}`, { x: col2, y: y + 24, size: 12, font: canvas.bold, maxWidth: column });
   }
   if (!awb) text(page, 'No AWB', { x: col2, y: y + 24, size: 11, font: canvas.regular, color: GREY });
   y += 74;
-  const label = (title: string, x: number) => text(page, title.toUpperCase(), { x, y, size: 7.5, font: canvas.bold, color: GREY });
+  const label = (title: string, x: number) =>
+    text(page, title.toUpperCase(), { x, y, size: 7.5, font: canvas.bold, color: GREY });
   label('Carrier', MARGIN);
   label('Shipper', col2);
   const carrierLines = [
     manifest.carrier,
-    manifest.fromTerminal || manifest.toTerminal ? `Terminals: ${manifest.fromTerminal || '—'} → ${manifest.toTerminal || '—'}` : '',
+    manifest.fromTerminal || manifest.toTerminal
+      ? `Terminals: ${manifest.fromTerminal || '—'} → ${manifest.toTerminal || '—'}`
+      : '',
   ];
   const s = manifest.shipper;
   const shipperLines = [
@@ -198,7 +239,12 @@ const COLUMNS = [
   { title: 'City', width: 0.22, align: 'left' as const },
 ];
 
-function table(page: Page, canvas: Canvas, packages: DocumentPackage[], slice: { from: number; to: number; tableTop: number }): void {
+function table(
+  page: Page,
+  canvas: Canvas,
+  packages: DocumentPackage[],
+  slice: { from: number; to: number; tableTop: number },
+): void {
   const right = page.getWidth() - MARGIN;
   const full = right - MARGIN;
   const xs: number[] = [];
@@ -224,14 +270,23 @@ function table(page: Page, canvas: Canvas, packages: DocumentPackage[], slice: {
       String(index + 1),
       pkg.trackingNumber || '—',
       pkg.weight !== undefined ? `${formatNumber(pkg.weight)} ${cleanText(pkg.weightUnit) || 'lb'}` : '—',
-      pkg.length || pkg.width || pkg.height ? `${formatNumber(pkg.length)} × ${formatNumber(pkg.width)} × ${formatNumber(pkg.height)}` : '—',
+      pkg.length || pkg.width || pkg.height
+        ? `${formatNumber(pkg.length)} × ${formatNumber(pkg.width)} × ${formatNumber(pkg.height)}`
+        : '—',
       pkg.toPostalCode || '—',
       pkg.toCity || '—',
     ];
     cells.forEach((value, i) => {
       const column = COLUMNS[i];
       if (!column) return;
-      text(page, value, { x: cellX(i), y, size: 8, font: i === 1 ? canvas.bold : canvas.regular, align: column.align, maxWidth: column.width * full - 10 });
+      text(page, value, {
+        x: cellX(i),
+        y,
+        size: 8,
+        font: i === 1 ? canvas.bold : canvas.regular,
+        align: column.align,
+        maxWidth: column.width * full - 10,
+      });
     });
   }
 }
@@ -251,11 +306,15 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
     `Total weight: ${formatNumber(totals.weightLb)} lb (${formatNumber(kg)} kg)`,
     `Billable weight: ${formatNumber(totals.billableLb)} lb`,
   ];
-  facts.forEach((value, i) => text(page, value, { x: MARGIN, y: y + i * 15, size: 11, font: canvas.bold, maxWidth: right - MARGIN }));
+  facts.forEach((value, i) =>
+    text(page, value, { x: MARGIN, y: y + i * 15, size: 11, font: canvas.bold, maxWidth: right - MARGIN }),
+  );
   y += 30;
   const notes = [
     totals.unknownWeights > 0 ? `${totals.unknownWeights} package(s) without a weight are not in the total.` : '',
-    manifest.cancelledPackages ? `${formatNumber(manifest.cancelledPackages, 0)} cancelled package(s) are not listed, counted or handed over.` : '',
+    manifest.cancelledPackages
+      ? `${formatNumber(manifest.cancelledPackages, 0)} cancelled package(s) are not listed, counted or handed over.`
+      : '',
   ].filter(Boolean);
   if (notes.length > 0) {
     y += 13;
@@ -263,9 +322,17 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
   }
   y += 28;
   text(page, 'TENDER', { x: MARGIN, y, size: 8, font: canvas.bold, color: GREY });
-  text(page, `Received by the carrier in apparent good order, ${formatNumber(totals.count, 0)} package(s) as listed, manifest ${manifest.manifestId}.`, {
-    x: MARGIN, y: y + 14, size: 9, font: canvas.regular, maxWidth: right - MARGIN,
-  });
+  text(
+    page,
+    `Received by the carrier in apparent good order, ${formatNumber(totals.count, 0)} package(s) as listed, manifest ${manifest.manifestId}.`,
+    {
+      x: MARGIN,
+      y: y + 14,
+      size: 9,
+      font: canvas.regular,
+      maxWidth: right - MARGIN,
+    },
+  );
   y += 50;
   const half = (right - MARGIN - 24) / 2;
   const sign = (label: string, x: number, yy: number) => {
@@ -278,5 +345,11 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
   sign('Date and time of pickup', MARGIN, y);
   sign('Shipper signature', MARGIN + half + 24, y);
   y += 34;
-  text(page, `Pieces counted at pickup: ________   Exceptions: ______________________________`, { x: MARGIN, y, size: 9, font: canvas.regular, maxWidth: right - MARGIN });
+  text(page, `Pieces counted at pickup: ________   Exceptions: ______________________________`, {
+    x: MARGIN,
+    y,
+    size: 9,
+    font: canvas.regular,
+    maxWidth: right - MARGIN,
+  });
 }

@@ -24,6 +24,14 @@ export type RenderJob =
 
 const utf8 = new TextEncoder();
 
+/**
+ * What the job's message moves to the render thread instead of copying: its packages' bytes (several MB for a full
+ * container). They must be a buffer of their own (load-documents.ts makes one), never a slice of Node's Buffer pool.
+ */
+export function transferables(job: RenderJob): ArrayBuffer[] {
+  return 'source' in job && job.source.packages.buffer instanceof ArrayBuffer ? [job.source.packages.buffer] : [];
+}
+
 /** The document's bytes (ZPL as UTF-8, as it is sent), in an ArrayBuffer of their own (transferable). */
 export async function runRenderJob(job: RenderJob): Promise<Uint8Array> {
   return own(await render(job));
@@ -43,7 +51,11 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
       return job.format === 'zpl' ? labelsZpl(labels) : renderPackageLabelsPdf(labels, `Labels ${manifest.manifestId}`);
     }
     case 'label':
-      return job.format === 'zpl' ? renderPackageLabelZpl(job.label) : job.format === 'png' ? renderPackageLabelPng(job.label) : renderPackageLabelPdf(job.label);
+      return job.format === 'zpl'
+        ? renderPackageLabelZpl(job.label)
+        : job.format === 'png'
+          ? renderPackageLabelPng(job.label)
+          : renderPackageLabelPdf(job.label);
   }
 }
 
@@ -58,7 +70,8 @@ export async function warmUp(): Promise<void> {
 /** Every label as ZPL, encoded CHUNK_PAGES labels at a time: the whole document is never one string (5 MB for 5,000 labels) as well as its bytes. */
 function labelsZpl(labels: DocumentLabel[]): Uint8Array {
   const chunks: Uint8Array[] = [];
-  for (let i = 0; i < labels.length; i += CHUNK_PAGES) chunks.push(utf8.encode(renderPackageLabelsZpl(labels.slice(i, i + CHUNK_PAGES))));
+  for (let i = 0; i < labels.length; i += CHUNK_PAGES)
+    chunks.push(utf8.encode(renderPackageLabelsZpl(labels.slice(i, i + CHUNK_PAGES))));
   const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {

@@ -6,7 +6,15 @@ import type { DocumentLabel } from './types';
 // place for. The text rule keeps NUL, controls and lone surrogates out of storage, but not the noncharacters
 // U+FFFE and U+FFFF: a package stored with one in its address made GET /packages/{TN}/label?format=png a 500.
 
-const shipper = { company: 'Acme \uffff Parcels', name: 'Dock \ufffe 4', address1: '1 Way', city: 'Newark', state: 'NJ', postalCode: '07114', country: 'US' };
+const shipper = {
+  company: 'Acme \uffff Parcels',
+  name: 'Dock \ufffe 4',
+  address1: '1 Way',
+  city: 'Newark',
+  state: 'NJ',
+  postalCode: '07114',
+  country: 'US',
+};
 
 function label(text: string): DocumentLabel {
   return {
@@ -14,7 +22,15 @@ function label(text: string): DocumentLabel {
     manifestDate: '2026-11-23',
     carrier: 'Carrier',
     shipper,
-    pkg: { trackingNumber: '1Z00000007', toName: text, toAddress1: text, toCity: text, toPostalCode: '90210', serviceName: 'AirSkip', sortCode: text },
+    pkg: {
+      trackingNumber: '1Z00000007',
+      toName: text,
+      toAddress1: text,
+      toCity: text,
+      toPostalCode: '90210',
+      serviceName: 'AirSkip',
+      sortCode: text,
+    },
   };
 }
 
@@ -31,7 +47,10 @@ describe('PNG label: text XML cannot hold', { timeout: 60_000 }, () => {
 
 describe('PNG label: right-to-left text', { timeout: 60_000 }, () => {
   it('draws the line the PDF draws: in visual order, held left to right so that resvg does not reorder it again', async () => {
-    const svg = packageLabelSvg({ ...label('x'), pkg: { ...label('x').pkg, toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'سلام' } });
+    const svg = packageLabelSvg({
+      ...label('x'),
+      pkg: { ...label('x').pkg, toName: 'דוד כהן', toAddress1: 'רחוב הרצל 12', toCity: 'سلام' },
+    });
     expect(svg).toContain('>\u202dןהכ דוד\u202c</text>');
     expect(svg).toContain('>\u202d12 לצרה בוחר\u202c</text>');
     expect(svg).toContain(`>\u202d90210 ${String.fromCodePoint(0xfee1, 0xfefc, 0xfeb3)}\u202c</text>`); // city and postal code on one line

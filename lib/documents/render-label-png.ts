@@ -69,7 +69,8 @@ function elementSvg(el: Element): string {
       const m = measure();
       const clean = cleanText(el.value);
       const bold = el.bold === true;
-      const size = el.minSize === undefined ? el.size : shrinkToFit(m(visualOrder(clean), el.size, bold), el.size, el.maxWidth, el.minSize);
+      const size =
+        el.minSize === undefined ? el.size : shrinkToFit(m(visualOrder(clean), el.size, bold), el.size, el.maxWidth, el.minSize);
       const fitted = fitText(clean, el.maxWidth, (s) => m(visualOrder(s), size, bold));
       const drawn = visualOrder(fitted);
       const anchor = el.align === 'center' ? 'middle' : el.align === 'right' ? 'end' : 'start';
@@ -88,7 +89,10 @@ function elementSvg(el: Element): string {
       const moduleWidth = modulePx / pxPerPt;
       const left = el.x + (el.maxWidth - symbol.modules * moduleWidth) / 2;
       return symbol.bars
-        .map((bar) => `<rect x="${(left + bar.x * moduleWidth).toFixed(3)}" y="${el.y}" width="${(bar.width * moduleWidth).toFixed(3)}" height="${el.height}"/>`)
+        .map(
+          (bar) =>
+            `<rect x="${(left + bar.x * moduleWidth).toFixed(3)}" y="${el.y}" width="${(bar.width * moduleWidth).toFixed(3)}" height="${el.height}"/>`,
+        )
         .join('');
     }
     case 'rule':

@@ -36,22 +36,47 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const options = (overrides: Partial<RenderPoolOptions> = {}): RenderPoolOptions => ({
-  script: undefined, threads: 1, queue: 2, perAccount: 2, memoryMb: 192, timeoutMs: 60_000, idleMs: 60_000, ...overrides,
+  script: undefined,
+  threads: 1,
+  queue: 2,
+  perAccount: 2,
+  memoryMb: 192,
+  timeoutMs: 60_000,
+  idleMs: 60_000,
+  ...overrides,
 });
 
 function source(count: number, state: ManifestSource['state'] = 'open'): ManifestSource {
   const rows = Array.from({ length: count }, (_, i) => [
-    { TrackingNumber: `TN${String(i).padStart(8, '0')}`, PackageWeight: 2.5, PackageWeightUnit: 'lb', ToName: `Recipient ${i}`, ToCity: 'Beverly Hills', ToPostalCode: '90210' },
+    {
+      TrackingNumber: `TN${String(i).padStart(8, '0')}`,
+      PackageWeight: 2.5,
+      PackageWeightUnit: 'lb',
+      ToName: `Recipient ${i}`,
+      ToCity: 'Beverly Hills',
+      ToPostalCode: '90210',
+    },
     'manifested',
     `CB${String(i).padStart(13, '0')}`,
   ]);
   return {
-    kind: 'container', manifestId: 'MAN-POOLTEST0000001', state, manifestDate: '2026-11-23', header: { FromCompany: 'Acme', ServiceName: 'AirSkip', SortCode: 'LAX-1' },
-    serviceName: 'AirSkip', containerId: 'ULD-1', packagesJson: JSON.stringify(rows), generatedAt: new Date('2026-11-23T20:00:00Z'),
+    kind: 'container',
+    manifestId: 'MAN-POOLTEST0000001',
+    state,
+    manifestDate: '2026-11-23',
+    header: { FromCompany: 'Acme', ServiceName: 'AirSkip', SortCode: 'LAX-1' },
+    serviceName: 'AirSkip',
+    containerId: 'ULD-1',
+    packages: new TextEncoder().encode(JSON.stringify(rows)),
+    generatedAt: new Date('2026-11-23T20:00:00Z'),
   };
 }
 
-const labels = (count: number, format: 'pdf' | 'zpl' = 'pdf'): RenderJob => ({ document: 'labels', source: source(count), format });
+const labels = (count: number, format: 'pdf' | 'zpl' = 'pdf'): RenderJob => ({
+  document: 'labels',
+  source: source(count),
+  format,
+});
 
 async function renderWith(pool: RenderPool, account: string, job: RenderJob | (() => Promise<RenderJob>)): Promise<Uint8Array> {
   const ticket = pool.admit(account);
@@ -121,7 +146,9 @@ describe('render pool admission', () => {
 
   it('a failure to read the data frees the thread and the places', async () => {
     const pool = new RenderPool(options());
-    await expect(renderWith(pool, 'acct', () => Promise.reject(new AppError('not_found', 'gone')))).rejects.toMatchObject({ code: 'not_found' });
+    await expect(renderWith(pool, 'acct', () => Promise.reject(new AppError('not_found', 'gone')))).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(await renderWith(pool, 'acct', labels(1, 'zpl'))).toBeInstanceOf(Uint8Array);
     expect(pool.stats()).toMatchObject({ admitted: 0, running: 0 });
   });
@@ -132,7 +159,10 @@ describe('render threads', () => {
     const pool = new RenderPool(options({ script }));
     const inline = new RenderPool(options());
     try {
-      const [threaded, here] = await Promise.all([renderWith(pool, 'a', labels(600, 'zpl')), renderWith(inline, 'a', labels(600, 'zpl'))]);
+      const [threaded, here] = await Promise.all([
+        renderWith(pool, 'a', labels(600, 'zpl')),
+        renderWith(inline, 'a', labels(600, 'zpl')),
+      ]);
       expect(Buffer.from(threaded).equals(Buffer.from(here))).toBe(true);
       expect(threaded.byteOffset).toBe(0);
       expect(threaded.byteLength).toBe(threaded.buffer.byteLength);
@@ -146,7 +176,7 @@ describe('render threads', () => {
     }
   });
 
-  it('a render past the thread\'s memory limit fails alone with a 503; the next render gets a fresh thread', async () => {
+  it("a render past the thread's memory limit fails alone with a 503; the next render gets a fresh thread", async () => {
     const pool = new RenderPool(options({ script, memoryMb: 32 }));
     try {
       await expect(renderWith(pool, 'a', labels(60_000, 'zpl'))).rejects.toMatchObject({ code: 'service_unavailable' });
@@ -159,7 +189,10 @@ describe('render threads', () => {
   it('a render past the time limit is stopped with a 503, its thread replaced', async () => {
     const pool = new RenderPool(options({ script, timeoutMs: 50 }));
     try {
-      await expect(renderWith(pool, 'a', labels(2_000))).rejects.toMatchObject({ code: 'service_unavailable', retryAfterSeconds: 5 });
+      await expect(renderWith(pool, 'a', labels(2_000))).rejects.toMatchObject({
+        code: 'service_unavailable',
+        retryAfterSeconds: 5,
+      });
       expect(pool.stats().threads).toBe(0);
     } finally {
       await pool.close();

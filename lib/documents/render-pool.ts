@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
-import type { RenderJob } from './render-job';
+import { runRenderJob, transferables, type RenderJob } from './render-job';
 
 // Documents are rendered off the serving thread (docs/decisions/document-rendering.md). One 5,000-label PDF took
 // 8.7 s of the serving thread's event loop: meanwhile no request was answered, database connections timed out
@@ -88,7 +88,9 @@ export class RenderPool {
 
   constructor(readonly options: RenderPoolOptions) {
     const { script } = options;
-    this.executors = Array.from({ length: Math.max(1, options.threads) }, () => (script ? new ThreadExecutor(script, options) : new InlineExecutor()));
+    this.executors = Array.from({ length: Math.max(1, options.threads) }, () =>
+      script ? new ThreadExecutor(script, options) : new InlineExecutor(),
+    );
   }
 
   /** A place for one render of `accountId`'s, or the 429 / 503 that refuses it. Release the ticket when done. */
@@ -98,12 +100,18 @@ export class RenderPool {
     if (mine >= perAccount) {
       this.refusedPerAccount += 1;
       const seconds = clampSeconds(this.averageMs);
-      throw new AppError('rate_limited', `This account has ${perAccount} document(s) rendering already; retry after ${seconds} second(s).`, { retryAfterSeconds: seconds });
+      throw new AppError(
+        'rate_limited',
+        `This account has ${perAccount} document(s) rendering already; retry after ${seconds} second(s).`,
+        { retryAfterSeconds: seconds },
+      );
     }
     if (this.admitted >= this.executors.length + queue) {
       this.refusedQueueFull += 1;
       const seconds = clampSeconds((this.admitted / this.executors.length) * this.averageMs);
-      throw new AppError('service_unavailable', `Too many documents are being rendered; retry after ${seconds} second(s).`, { retryAfterSeconds: seconds });
+      throw new AppError('service_unavailable', `Too many documents are being rendered; retry after ${seconds} second(s).`, {
+        retryAfterSeconds: seconds,
+      });
     }
     this.admitted += 1;
     this.accounts.set(accountId, mine + 1);
@@ -175,8 +183,7 @@ export class RenderPool {
 class InlineExecutor implements Executor {
   busy = false;
   ready(): void {}
-  async run(job: RenderJob): Promise<Uint8Array> {
-    const { runRenderJob } = await import('./render-job');
+  run(job: RenderJob): Promise<Uint8Array> {
     return runRenderJob(job);
   }
   alive(): boolean {
@@ -219,12 +226,21 @@ class ThreadExecutor implements Executor {
       if (!current || current.id !== reply.id) return;
       this.current = undefined;
       if ('bytes' in reply) current.resolve(reply.bytes);
-      else current.reject(Object.assign(new Error(`document render failed: ${reply.error.message}`), { stack: reply.error.stack }));
+      else
+        current.reject(Object.assign(new Error(`document render failed: ${reply.error.message}`), { stack: reply.error.stack }));
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
       if (!outOfMemory) log.error({ err: error, threadId: worker.threadId }, 'document render thread failed');
-      this.fail(worker, outOfMemory ? new AppError('service_unavailable', `This document needs more memory than a render may use (${this.options.memoryMb} MB); it was not rendered.`) : error);
+      this.fail(
+        worker,
+        outOfMemory
+          ? new AppError(
+              'service_unavailable',
+              `This document needs more memory than a render may use (${this.options.memoryMb} MB); it was not rendered.`,
+            )
+          : error,
+      );
     });
     worker.on('exit', (code) => this.fail(worker, new Error(`the document render thread exited (${code})`)));
     // Never what keeps the process alive: the server's own stop decides that.
@@ -264,7 +280,13 @@ class ThreadExecutor implements Executor {
       const timer = setTimeout(() => {
         if (this.current?.id !== id) return;
         this.current = undefined;
-        reject(new AppError('service_unavailable', `The document took longer than ${this.options.timeoutMs} ms to render; it was stopped.`, { retryAfterSeconds: 5 }));
+        reject(
+          new AppError(
+            'service_unavailable',
+            `The document took longer than ${this.options.timeoutMs} ms to render; it was stopped.`,
+            { retryAfterSeconds: 5 },
+          ),
+        );
         if (this.worker === worker) this.end();
       }, this.options.timeoutMs);
       timer.unref();
@@ -279,7 +301,7 @@ class ThreadExecutor implements Executor {
           reject(error);
         },
       };
-      worker.postMessage({ id, job });
+      worker.postMessage({ id, job }, transferables(job));
     }).then(
       (bytes) => {
         this.jobs += 1;
@@ -345,7 +367,10 @@ export function renderPool(): RenderPool {
     timeoutMs: e.DOCUMENT_RENDER_TIMEOUT_MS,
     idleMs: e.DOCUMENT_RENDER_IDLE_MS,
   });
-  log.info({ threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined }, script ? 'documents render on threads of their own' : 'documents render on the serving thread (no compiled render thread)');
+  log.info(
+    { threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined },
+    script ? 'documents render on threads of their own' : 'documents render on the serving thread (no compiled render thread)',
+  );
   global[KEY] = pool;
   return pool;
 }

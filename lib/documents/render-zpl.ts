@@ -28,7 +28,12 @@ export function zplField(value: string): string {
 function fitByCount(value: string, size: number, maxWidth: number): string {
   const chars = Array.from(value);
   const fit = Math.max(1, Math.floor(maxWidth / (size * 0.6)));
-  return chars.length <= fit ? value : `${chars.slice(0, Math.max(0, fit - 3)).join('').trimEnd()}...`;
+  return chars.length <= fit
+    ? value
+    : `${chars
+        .slice(0, Math.max(0, fit - 3))
+        .join('')
+        .trimEnd()}...`;
 }
 
 /** A Code 128 symbol's width in modules in Subset B alone: start, one symbol a character, check (11 each), stop (13), quiet zones (10 each). */
@@ -70,7 +75,14 @@ function elementZpl(el: Element): string {
 }
 
 function labelZpl(elements: Element[]): string {
-  return ['^XA', '^CI28', `^PW${dots(LABEL_WIDTH)}`, `^LL${dots(6 * 72)}`, ...elements.map(elementZpl).filter(Boolean), '^XZ'].join('\n');
+  return [
+    '^XA',
+    '^CI28',
+    `^PW${dots(LABEL_WIDTH)}`,
+    `^LL${dots(6 * 72)}`,
+    ...elements.map(elementZpl).filter(Boolean),
+    '^XZ',
+  ].join('\n');
 }
 
 export function renderPackageLabelZpl(label: DocumentLabel): string {

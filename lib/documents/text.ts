@@ -91,7 +91,13 @@ export function formatNumber(value: number | undefined, decimals = 2): string {
 export const DIM_DIVISOR = 139;
 
 /** Billable weight of one package in lb: the larger of its actual and its dimensional weight. */
-export function billableLb(pkg: { weight?: number; weightUnit?: string; length?: number; width?: number; height?: number }): number {
+export function billableLb(pkg: {
+  weight?: number;
+  weightUnit?: string;
+  length?: number;
+  width?: number;
+  height?: number;
+}): number {
   const actual = weightInLb(pkg.weight, pkg.weightUnit) ?? 0;
   const { length, width, height } = pkg;
   const dim = length && width && height ? (length * width * height) / DIM_DIVISOR : 0;

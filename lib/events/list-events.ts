@@ -42,7 +42,6 @@ function present(row: EventRow): TWebhookEvent {
 const scoped = (scope: Scope) =>
   sql<never>`e.account_id = ${scope.accountId}::uuid AND e.environment = ${scope.environment}::"Environment"`;
 
-
 export async function listEvents(options: Scope & { query: TListEventsQuery }): Promise<TWebhookEventList> {
   const { query } = options;
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'numeric');

@@ -111,7 +111,10 @@ function fromFastify(error: unknown, limit: number): unknown {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('payload_too_large', `The request body is larger than ${limit} bytes.`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('unsupported_media_type', 'The Content-Type header is not a media type; send the body as application/json.');
+      return new AppError(
+        'unsupported_media_type',
+        'The Content-Type header is not a media type; send the body as application/json.',
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new AppError('bad_request', 'The request body is not as long as its Content-Length says.');
     case 'FST_ERR_BAD_URL':
@@ -215,7 +218,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     }
     // The simulator exists in the test environment only: on the live path it is not there at all.
     if (route.testOnly && environment !== 'test') {
-      throw new AppError('not_found', `No API operation at ${sentPathOf(request)}; the simulator exists on the test path (/version-test/api/1.1) only.`);
+      throw new AppError(
+        'not_found',
+        `No API operation at ${sentPathOf(request)}; the simulator exists on the test path (/version-test/api/1.1) only.`,
+      );
     }
     const methodAccess = access?.[methodOf(request.method, route)];
     // The 405 above refused every method the route lacks; this is a wiring mistake if it happens.
@@ -238,10 +244,15 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   // The body's deadline: a body that has not all arrived within API_BODY_TIMEOUT_MS is answered 408.
   app.addHook('preParsing', (request, reply, payload, done) => {
     const length = request.headers['content-length'];
-    if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined) return done(null, payload);
+    if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
+      return done(null, payload);
     const timer = setTimeout(() => {
       // Only while Fastify still reads it (its reader listens for errors): the error ends the reading.
-      if (payload.listenerCount('error') > 0) payload.emit('error', new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`));
+      if (payload.listenerCount('error') > 0)
+        payload.emit(
+          'error',
+          new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`),
+        );
     }, bodyTimeoutMs);
     const clear = () => clearTimeout(timer);
     payload.once('end', clear);
@@ -258,7 +269,14 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   app.addHook('onResponse', (request, reply, done) => {
     const sent = sentPathOf(request);
     log.info(
-      { requestId: request.id, method: request.method, path: sent, status: reply.statusCode, ms: Math.round(reply.elapsedTime), accountId: request.auth?.accountId },
+      {
+        requestId: request.id,
+        method: request.method,
+        path: sent,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        accountId: request.auth?.accountId,
+      },
       'request',
     );
     recordApiRequest(request, reply.statusCode, sent, reply.elapsedTime);
@@ -299,7 +317,11 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
             search: request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
             accept: headerValue(request.headers.accept),
             requestId: request.id,
-            origin: { actor: { kind: 'api_token', tokenId: auth.tokenId }, address: request.client?.address ?? null, userAgent: headerValue(request.headers['user-agent']) ?? null },
+            origin: {
+              actor: { kind: 'api_token', tokenId: auth.tokenId },
+              address: request.client?.address ?? null,
+              userAgent: headerValue(request.headers['user-agent']) ?? null,
+            },
             json: () => {
               try {
                 return Promise.resolve(parseJsonBody(request.body as string | undefined));
@@ -318,10 +340,21 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
             return reply.send(result.body === undefined ? '' : JSON.stringify(result.body));
           }
           const answer = await onceForKey(
-            { key, accountId: auth.accountId, environment, method: request.method, path: request.url, body: typeof request.body === 'string' ? request.body : '' },
+            {
+              key,
+              accountId: auth.accountId,
+              environment,
+              method: request.method,
+              path: request.url,
+              body: typeof request.body === 'string' ? request.body : '',
+            },
             async () => {
               const result = await operation(context);
-              return { status: result.status ?? 200, body: result.body === undefined ? '' : JSON.stringify(result.body), headers: result.headers ?? {} };
+              return {
+                status: result.status ?? 200,
+                body: result.body === undefined ? '' : JSON.stringify(result.body),
+                headers: result.headers ?? {},
+              };
             },
           );
           return reply.code(answer.status).headers(answer.headers).header('content-type', 'application/json').send(answer.body);
@@ -344,7 +377,9 @@ function recordApiRequest(request: FastifyRequest, status: number, sent: string,
   if (!found) return;
   const [base, environment] = found;
   // Refused before the token was checked (404, 405, an id no id can be): the caller if its token is known already.
-  const auth = request.auth ?? (status === 404 || status === 405 ? recentlyValidCaller(headerValue(request.headers.authorization), environment) : undefined);
+  const auth =
+    request.auth ??
+    (status === 404 || status === 405 ? recentlyValidCaller(headerValue(request.headers.authorization), environment) : undefined);
   if (!auth || auth.kind === 'ops') return;
   if (request.routeOptions.config.route?.unlogged && request.method === 'GET') return;
   if (status === 429 && !shouldRecordRefusal(auth.tokenId)) return;
@@ -368,7 +403,10 @@ function recordApiRequest(request: FastifyRequest, status: number, sent: string,
     clientAddress: request.client?.address ?? null,
     userAgent: headerValue(request.headers['user-agent']),
     requestBody: requestBody.body,
-    requestBytes: requestBody.body === null && Number.isSafeInteger(announced) && announced > 0 ? Math.min(announced, 2_147_483_647) : requestBody.bytes,
+    requestBytes:
+      requestBody.body === null && Number.isSafeInteger(announced) && announced > 0
+        ? Math.min(announced, 2_147_483_647)
+        : requestBody.bytes,
     responseBody: responseBody.body,
     responseBytes: responseBody.bytes,
     atMs: Date.now() - ms,

@@ -31,17 +31,26 @@ describe('errorResponse', () => {
   });
 
   it('passes an AppError through with its status, headers and details', () => {
-    const error = new AppError('conflict', 'taken', { details: [{ path: 'ContainerID', message: 'used' }], extra: { ManifestID: 'MAN-1' } });
+    const error = new AppError('conflict', 'taken', {
+      details: [{ path: 'ContainerID', message: 'used' }],
+      extra: { ManifestID: 'MAN-1' },
+    });
     const response = errorResponse(error, container, 'req_abc', silent);
     expect(response.status).toBe(409);
     expect(JSON.parse(response.body)).toEqual({
-      error: { code: 'conflict', message: 'taken', details: [{ path: 'ContainerID', message: 'used' }], ManifestID: 'MAN-1', request_id: 'req_abc' },
+      error: {
+        code: 'conflict',
+        message: 'taken',
+        details: [{ path: 'ContainerID', message: 'used' }],
+        ManifestID: 'MAN-1',
+        request_id: 'req_abc',
+      },
       IsSuccess: 'false',
     });
     // CORS on every error is @fastify/cors's now: asserted end to end (e2e/api/hostile-input.test.ts, http.test.ts).
   });
 
-  it('adds no IsSuccess to the rate operation\'s errors', () => {
+  it("adds no IsSuccess to the rate operation's errors", () => {
     const response = errorResponse(new AppError('invalid_json', 'bad'), {}, 'req_abc', silent);
     expect(JSON.parse(response.body)).not.toHaveProperty('IsSuccess');
   });
@@ -51,7 +60,14 @@ describe('requestIdFrom', () => {
   it("keeps a caller's id, and replaces one that is a token or secret sent by mistake", () => {
     expect(requestIdFrom('client-trace-12345')).toBe('client-trace-12345');
     expect(requestIdFrom('order:4711.retry-2')).toBe('order:4711.retry-2');
-    for (const id of [`ck_live_${'a'.repeat(43)}`, `ck_test_${'B'.repeat(43)}`, 'ck_ops_abcdefgh', 'whsec_abcdefghij', 'trace.ck_test_abcdefgh', 'api_key:abcdefgh']) {
+    for (const id of [
+      `ck_live_${'a'.repeat(43)}`,
+      `ck_test_${'B'.repeat(43)}`,
+      'ck_ops_abcdefgh',
+      'whsec_abcdefghij',
+      'trace.ck_test_abcdefgh',
+      'api_key:abcdefgh',
+    ]) {
       expect(requestIdFrom(id)).toMatch(/^req_[0-9a-f]{32}$/);
     }
     expect(requestIdFrom('short')).toMatch(/^req_[0-9a-f]{32}$/);

@@ -88,7 +88,8 @@ async function authenticateCaller(route: Route, environment: Environment, author
       await authenticateToken({ authorization, environment });
       throw new AppError('forbidden', 'This route takes a carrier operations token (ck_ops_…); a shipper token cannot call it.');
     }
-    if (!token) throw new AppError('unauthorized', 'Send your operations token as "Authorization: Token <token>".', { challenge: 'Token' });
+    if (!token)
+      throw new AppError('unauthorized', 'Send your operations token as "Authorization: Token <token>".', { challenge: 'Token' });
     return authenticateOpsToken({ token, environment });
   }
   if (token && isOpsToken(token)) {
@@ -99,7 +100,8 @@ async function authenticateCaller(route: Route, environment: Environment, author
 
 /** A request body's text as JSON: empty refused, the shape caps (lib/http/json-shape.ts), then JSON.parse. */
 export function parseJsonBody(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
+  if (text === undefined || text.trim() === '')
+    throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
   assertJsonShape(text);
   try {
     return JSON.parse(text);
@@ -115,17 +117,27 @@ export interface ErrorAnswer {
 }
 
 /** The one way an error leaves the API: any error as the envelope, its status and hint headers. */
-export function errorResponse(error: unknown, route: Pick<Route, 'isSuccess'> | undefined, requestId: string, requestLog: typeof log): ErrorAnswer {
+export function errorResponse(
+  error: unknown,
+  route: Pick<Route, 'isSuccess'> | undefined,
+  requestId: string,
+  requestLog: typeof log,
+): ErrorAnswer {
   let apiError: AppError;
   if (error instanceof AppError) {
     apiError = error;
   } else if (isDatabaseUnavailable(error)) {
     // Known and expected while PostgreSQL is away: no stack, and once per interval with a count.
     logRepeated(requestLog, 'error', 'database unavailable', error, {}, { anyError: true });
-    apiError = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
+    apiError = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', {
+      retryAfterSeconds: 2,
+    });
   } else {
     requestLog.error({ err: error }, 'unhandled error');
-    apiError = new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`);
+    apiError = new AppError(
+      'internal_error',
+      `Something went wrong on our side. Quote request id ${requestId} if you contact us.`,
+    );
   }
   const body = errorBody(apiError, requestId);
   // The container operation reports IsSuccess as text, the package operation as a boolean.

@@ -28,7 +28,11 @@ function trustedProxies(): TrustedProxies {
  * socket address is unknown. A malformed entry stops the walk at the last good address (the
  * proxy that wrote it).
  */
-export function clientAddress(forwardedFor: string | null | undefined, socketAddress: string | undefined, trusted = trustedProxies()): string | undefined {
+export function clientAddress(
+  forwardedFor: string | null | undefined,
+  socketAddress: string | undefined,
+  trusted = trustedProxies(),
+): string | undefined {
   let address = normalizeAddress(socketAddress);
   if (!address || trusted.kind === 'none' || !forwardedFor) return address;
   const entries = forwardedFor.split(',');
@@ -56,6 +60,9 @@ export function arrivedOverTls(
   if (!forwardedProto || trusted.kind === 'none') return false;
   const peer = normalizeAddress(socketAddress);
   if (!peer || !isTrusted(trusted, peer, 0)) return false;
-  const last = forwardedProto.slice(forwardedProto.lastIndexOf(',') + 1).trim().toLowerCase();
+  const last = forwardedProto
+    .slice(forwardedProto.lastIndexOf(',') + 1)
+    .trim()
+    .toLowerCase();
   return last === 'https';
 }

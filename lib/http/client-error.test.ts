@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { Duplex } from 'node:stream';
 import { answerClientError } from './client-error';
 
-
 describe('answerClientError', () => {
   const answer = (code: string) => {
     let written = '';

@@ -5,7 +5,8 @@
 export const CORS = {
   origin: '*',
   allowedHeaders: 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
-  exposedHeaders: 'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed, RateLimit, RateLimit-Policy, Deprecation, Sunset, Link',
+  exposedHeaders:
+    'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed, RateLimit, RateLimit-Policy, Deprecation, Sunset, Link',
   maxAge: 86_400,
 } as const;
 

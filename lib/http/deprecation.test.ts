@@ -4,7 +4,13 @@ import { deprecationHeaders } from './deprecation';
 describe('deprecation headers', () => {
   it('says since when (RFC 9745), until when (RFC 8594) and where to read, or nothing for a live route', () => {
     expect(deprecationHeaders(undefined)).toEqual({});
-    expect(deprecationHeaders({ since: '2026-12-01T00:00:00Z', sunset: '2027-06-01T00:00:00Z', link: 'https://carrier.example/docs/versioning#2026-12-01' })).toEqual({
+    expect(
+      deprecationHeaders({
+        since: '2026-12-01T00:00:00Z',
+        sunset: '2027-06-01T00:00:00Z',
+        link: 'https://carrier.example/docs/versioning#2026-12-01',
+      }),
+    ).toEqual({
       deprecation: '@1796083200',
       sunset: 'Tue, 01 Jun 2027 00:00:00 GMT',
       link: '<https://carrier.example/docs/versioning#2026-12-01>; rel="deprecation"; type="text/html"',

@@ -21,7 +21,8 @@ export function deprecationHeaders(deprecation: Deprecation | undefined): Record
   };
   if (deprecation.sunset) {
     const sunset = Date.parse(deprecation.sunset);
-    if (Number.isNaN(sunset) || sunset <= since) throw new Error(`deprecation.sunset must be a date after since: ${deprecation.sunset}`);
+    if (Number.isNaN(sunset) || sunset <= since)
+      throw new Error(`deprecation.sunset must be a date after since: ${deprecation.sunset}`);
     headers.sunset = new Date(sunset).toUTCString();
   }
   return headers;

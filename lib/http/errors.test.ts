@@ -28,13 +28,20 @@ describe('lib/http/errors: the HTTP side of AppError', () => {
   it('turns the hints into Retry-After, WWW-Authenticate and Allow, and nothing else', () => {
     expect(errorHeaders(new AppError('rate_limited', 'x', { retryAfterSeconds: 7 }))).toEqual({ 'retry-after': '7' });
     expect(errorHeaders(new AppError('unauthorized', 'x', { challenge: 'Token' }))).toEqual({ 'www-authenticate': 'Token' });
-    expect(errorHeaders(new AppError('method_not_allowed', 'x', { allowed: 'POST, OPTIONS' }))).toEqual({ allow: 'POST, OPTIONS' });
+    expect(errorHeaders(new AppError('method_not_allowed', 'x', { allowed: 'POST, OPTIONS' }))).toEqual({
+      allow: 'POST, OPTIONS',
+    });
     expect(errorHeaders(new AppError('conflict', 'x', { extra: { ManifestID: 'MAN-1' } }))).toEqual({});
   });
 
   it('builds the envelope: details only when there are some, extra at the top level, then the request id', () => {
     expect(errorBody(new AppError('not_found', 'gone'))).toEqual({ error: { code: 'not_found', message: 'gone' } });
-    expect(errorBody(new AppError('conflict', 'taken', { details: [{ path: 'a', message: 'b' }], extra: { ManifestID: 'M' } }), 'req_1')).toEqual({
+    expect(
+      errorBody(
+        new AppError('conflict', 'taken', { details: [{ path: 'a', message: 'b' }], extra: { ManifestID: 'M' } }),
+        'req_1',
+      ),
+    ).toEqual({
       error: { code: 'conflict', message: 'taken', details: [{ path: 'a', message: 'b' }], ManifestID: 'M', request_id: 'req_1' },
     });
   });

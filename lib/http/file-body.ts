@@ -16,5 +16,7 @@ export function contentDisposition(file: Pick<File, 'fileName' | 'disposition'>)
 /** The bytes, typed as backed by an ArrayBuffer (what Response accepts); text encoded, bytes copied only if they are not. */
 export function fileBytes(bytes: File['bytes']): Uint8Array<ArrayBuffer> {
   if (typeof bytes === 'string') return new TextEncoder().encode(bytes);
-  return bytes.buffer instanceof ArrayBuffer ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+  return bytes.buffer instanceof ArrayBuffer
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : new Uint8Array(bytes);
 }

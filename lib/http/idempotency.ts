@@ -37,14 +37,23 @@ export async function onceForKey(
 ): Promise<JsonAnswer> {
   const scope = { accountId: options.accountId, environment: options.environment, key: options.key };
   const claim = await claimKey({ ...scope, hash: requestHash(options.method, options.path, options.body) });
-  if (claim.kind === 'replay') return { status: claim.status, body: claim.body, headers: { ...claim.headers, [REPLAYED_HEADER]: 'true' } };
+  if (claim.kind === 'replay')
+    return { status: claim.status, body: claim.body, headers: { ...claim.headers, [REPLAYED_HEADER]: 'true' } };
   if (claim.kind === 'mismatch') {
-    throw new AppError('validation_failed', 'Idempotency-Key: this key was used with another request; send a new key for a new request.', {
-      details: [{ path: 'Idempotency-Key', message: 'was used with another method, path or body; send a new key for a new request' }],
-    });
+    throw new AppError(
+      'validation_failed',
+      'Idempotency-Key: this key was used with another request; send a new key for a new request.',
+      {
+        details: [
+          { path: 'Idempotency-Key', message: 'was used with another method, path or body; send a new key for a new request' },
+        ],
+      },
+    );
   }
   if (claim.kind === 'busy') {
-    throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly.', { retryAfterSeconds: 1 });
+    throw new AppError('conflict', 'A request with this Idempotency-Key is still running; retry shortly.', {
+      retryAfterSeconds: 1,
+    });
   }
   let answer: JsonAnswer;
   try {

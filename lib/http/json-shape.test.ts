@@ -21,7 +21,12 @@ describe('assertJsonShape', () => {
   it('lets a manifest of 5,000 packages through', () => {
     const manifest = JSON.stringify({
       ContainerID: 'C1',
-      ContainerDetails: Array.from({ length: 5000 }, (_, i) => ({ TrackingNumber: `TN${i}`, PackageWeight: 2.5, ToName: 'Ann "[{" Lee', Dims: [1, 2, 3] })),
+      ContainerDetails: Array.from({ length: 5000 }, (_, i) => ({
+        TrackingNumber: `TN${i}`,
+        PackageWeight: 2.5,
+        ToName: 'Ann "[{" Lee',
+        Dims: [1, 2, 3],
+      })),
     });
     expect(refusal(manifest)).toBeUndefined();
   });
@@ -41,11 +46,18 @@ describe('assertJsonShape', () => {
 
   it('refuses more values than any request has, but leaves long arrays under that to the schemas', () => {
     expect(refusal(`[${Array(500_000).fill(1).join(',')}]`)).toBeUndefined();
-    expect(refusal(`[${Array(MAX_JSON_VALUES + 2).fill(1).join(',')}]`)).toMatch(/more than 1,000,000 values/);
+    expect(
+      refusal(
+        `[${Array(MAX_JSON_VALUES + 2)
+          .fill(1)
+          .join(',')}]`,
+      ),
+    ).toMatch(/more than 1,000,000 values/);
   });
 
   it(`refuses an object of more than ${MAX_JSON_OBJECT_MEMBERS} members, at any depth, but not an array that long`, () => {
-    const wide = (n: number) => `{"a":[1,{${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(',')}}],"pad":"${'x'.repeat(40_000)}"}`;
+    const wide = (n: number) =>
+      `{"a":[1,{${Array.from({ length: n }, (_, i) => `"k${i}":0`).join(',')}}],"pad":"${'x'.repeat(40_000)}"}`;
     expect(refusal(wide(MAX_JSON_OBJECT_MEMBERS))).toBeUndefined();
     expect(refusal(wide(MAX_JSON_OBJECT_MEMBERS + 1))).toMatch(/more than 1,000 members/);
     expect(refusal(`[${Array(50_000).fill('1').join(',')}]`)).toBeUndefined();

@@ -56,20 +56,28 @@ export function assertJsonShape(text: string): void {
       if (end === -1) return;
       i = end;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > MAX_JSON_DEPTH) throw new AppError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+      if (++depth > MAX_JSON_DEPTH)
+        throw new AppError('invalid_json', `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
       isObject[depth] = c === OPEN_BRACE ? 1 : 0;
       commas[depth] = 0;
       if (++containers > MAX_JSON_CONTAINERS) {
-        throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays.`);
+        throw new AppError(
+          'invalid_json',
+          `The request body holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays.`,
+        );
       }
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (depth > 0) depth--;
     } else if (c === COMMA) {
-      if (++values > MAX_JSON_VALUES) throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`);
+      if (++values > MAX_JSON_VALUES)
+        throw new AppError('invalid_json', `The request body holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values.`);
       // depth ≤ MAX_JSON_DEPTH, inside the arrays: the ?? only satisfies the index type.
       const members = isObject[depth] === 1 ? (commas[depth] = (commas[depth] ?? 0) + 1) : 0;
       if (members >= MAX_JSON_OBJECT_MEMBERS) {
-        throw new AppError('invalid_json', `An object in the request body has more than ${MAX_JSON_OBJECT_MEMBERS.toLocaleString('en-US')} members.`);
+        throw new AppError(
+          'invalid_json',
+          `An object in the request body has more than ${MAX_JSON_OBJECT_MEMBERS.toLocaleString('en-US')} members.`,
+        );
       }
     }
   }

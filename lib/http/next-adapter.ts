@@ -41,7 +41,9 @@ async function handle(request: Request): Promise<Response> {
   });
   headers[CLIENT_HEADER] = `${client.secure ? '1' : '0'} ${client.address}`;
   const instance = await apiApp();
-  const payload = request.body ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>) : undefined;
+  const payload = request.body
+    ? Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
+    : undefined;
   const response = await instance.inject({
     method: request.method as 'GET',
     url: pathOf(request, url) + url.search,
@@ -59,9 +61,13 @@ async function handle(request: Request): Promise<Response> {
   // does not discard it: the next request on that keep-alive connection would wait behind it for ever, and cutting
   // the upload turns this answer into an EPIPE for the client. As the production server does (node-adapter.ts),
   // the rest is read and thrown away; a body declared past DRAIN_LIMIT closes the connection instead.
-  if (payload && discardUnread(payload, request.headers.get('content-length')) === 'close') answerHeaders.set('connection', 'close');
+  if (payload && discardUnread(payload, request.headers.get('content-length')) === 'close')
+    answerHeaders.set('connection', 'close');
   const status = response.statusCode;
-  return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), { status, headers: answerHeaders });
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload), {
+    status,
+    headers: answerHeaders,
+  });
 }
 
 function discardUnread(payload: Readable, declaredLength: string | null): 'drained' | 'close' {

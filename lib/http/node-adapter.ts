@@ -22,7 +22,11 @@ export function nodeClient(req: IncomingMessage): { address: string | undefined;
   const socket = req.socket;
   return {
     address: clientAddress(headerValue(req.headers['x-forwarded-for']), socket.remoteAddress),
-    secure: arrivedOverTls(headerValue(req.headers['x-forwarded-proto']), socket.remoteAddress, 'encrypted' in socket && socket.encrypted === true),
+    secure: arrivedOverTls(
+      headerValue(req.headers['x-forwarded-proto']),
+      socket.remoteAddress,
+      'encrypted' in socket && socket.encrypted === true,
+    ),
   };
 }
 
@@ -110,7 +114,9 @@ export function answerOddTarget(req: IncomingMessage, res: ServerResponse): bool
     res.end();
     return true;
   }
-  const body = JSON.stringify(errorBody(new AppError('bad_request', 'The request target must be a path such as /api/1.1/wf/rate.'), requestId));
+  const body = JSON.stringify(
+    errorBody(new AppError('bad_request', 'The request target must be a path such as /api/1.1/wf/rate.'), requestId),
+  );
   res.writeHead(400, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
   return true;

@@ -35,7 +35,12 @@ export function installPeerAddressHeader(): void {
       // A request Node's parser refused (headers over 16 KB, say) gets the envelope, not a bare status
       // line, on servers that do not answer it themselves (plain `next start`; the production server does).
       const [first, second] = args;
-      if (event === 'clientError' && this.listenerCount('clientError') === 0 && first instanceof Error && second instanceof Duplex) {
+      if (
+        event === 'clientError' &&
+        this.listenerCount('clientError') === 0 &&
+        first instanceof Error &&
+        second instanceof Duplex
+      ) {
         answerClientError(first, second);
         return true;
       }

@@ -24,8 +24,14 @@ describe("the API's query reader", () => {
   });
 
   it('refuses a parameter given twice, and one it does not know, naming it', () => {
-    expect(refusal(() => read('limit=1&limit=2'))).toEqual({ code: 'validation_failed', details: [{ path: 'limit', message: 'is given more than once' }] });
-    expect(refusal(() => read('limit=1&limit='))).toEqual({ code: 'validation_failed', details: [{ path: 'limit', message: 'is given more than once' }] });
+    expect(refusal(() => read('limit=1&limit=2'))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: 'limit', message: 'is given more than once' }],
+    });
+    expect(refusal(() => read('limit=1&limit='))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: 'limit', message: 'is given more than once' }],
+    });
     expect(refusal(() => read(`${'x'.repeat(300)}=1`))).toEqual({
       code: 'validation_failed',
       details: [{ path: 'x'.repeat(100), message: 'is not a known parameter; use limit, cursor' }],
@@ -48,9 +54,18 @@ describe("the portal's query reader", () => {
   });
 
   it('refuses a repeat, an escape that does not decode and a character a filter cannot hold, naming the parameter', () => {
-    expect(refusal(() => read('?status=a&status=b'))).toEqual({ code: 'validation_failed', details: [{ path: 'status', message: 'is given more than once' }] });
-    expect(refusal(() => read('?service=%ZZ'))).toEqual({ code: 'validation_failed', details: [{ path: 'service', message: 'is not correctly percent-encoded' }] });
-    expect(refusal(() => read('?%ZZ=1'))).toEqual({ code: 'validation_failed', details: [{ path: '%ZZ', message: 'is not correctly percent-encoded' }] });
+    expect(refusal(() => read('?status=a&status=b'))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: 'status', message: 'is given more than once' }],
+    });
+    expect(refusal(() => read('?service=%ZZ'))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: 'service', message: 'is not correctly percent-encoded' }],
+    });
+    expect(refusal(() => read('?%ZZ=1'))).toEqual({
+      code: 'validation_failed',
+      details: [{ path: '%ZZ', message: 'is not correctly percent-encoded' }],
+    });
     expect(refusal(() => read('?tracking_number=1Z%25'))).toEqual({
       code: 'validation_failed',
       details: [{ path: 'tracking_number', message: 'a tracking number holds letters, digits, "-", "_" and "." only' }],

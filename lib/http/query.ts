@@ -20,7 +20,8 @@ export function queryObject(pairs: Iterable<[string, string]>, options: QueryObj
   const out: Record<string, string> = {};
   for (const [key, value] of pairs) {
     if (key === ignore) continue;
-    if (known && !known.includes(key)) throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
+    if (known && !known.includes(key))
+      throw validationError([{ path: key.slice(0, 100), message: `is not a known parameter; use ${known.join(', ')}` }]);
     if (Object.hasOwn(out, key)) throw validationError([{ path: key, message: 'is given more than once' }]);
     if (value !== '' || !dropEmpty) out[key] = value;
   }

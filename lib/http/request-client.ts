@@ -17,7 +17,9 @@ export function webRequestClient(headers: { get(name: string): string | null }):
   if (!peer) {
     if (!warned) {
       warned = true;
-      log.warn('a request reached a route handler without a verified socket address (before instrumentation ran?); counted as one shared address');
+      log.warn(
+        'a request reached a route handler without a verified socket address (before instrumentation ran?); counted as one shared address',
+      );
     }
     return { address: UNVERIFIED_ADDRESS, secure: env().HTTPS_ONLY };
   }

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { routingTarget, splitTarget } from './request-target';
 
 // What the API sees: the path, and the query as parameters.
-const seen = ({ pathname, search }: { pathname: string; search: string }) => ({ pathname, query: [...new URLSearchParams(search)] });
+const seen = ({ pathname, search }: { pathname: string; search: string }) => ({
+  pathname,
+  query: [...new URLSearchParams(search)],
+});
 const parsed = (target: string) => seen(new URL(target, 'http://localhost'));
 
 describe('splitTarget', () => {

@@ -7,7 +7,9 @@ import { apiRoutes, type Route } from './routes';
 // The scope table (lib/auth/scopes.ts) against the route table (lib/http/routes.ts): a route added without a scope
 // fails here (and the API app refuses to start: routeAccess throws when it mounts the route).
 
-const routeMethods = apiRoutes().flatMap((route) => Object.keys(route.methods).map((method) => ({ route, method, key: `${method} ${route.pattern}` })));
+const routeMethods = apiRoutes().flatMap((route) =>
+  Object.keys(route.methods).map((method) => ({ route, method, key: `${method} ${route.pattern}` })),
+);
 
 describe('the scope table', () => {
   it('names a scope for every method of every API route', () => {

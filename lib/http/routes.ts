@@ -65,7 +65,10 @@ const ROUTES: Route[] = [
   { pattern: '/wf/manifest', methods: { POST: createContainerManifestOperation }, isSuccess: 'text' },
   { pattern: '/wf/package', methods: { POST: createPackageManifestOperation }, isSuccess: 'boolean' },
   { pattern: '/webhooks', methods: { GET: listWebhooksOperation, POST: createWebhookOperation } },
-  { pattern: '/webhooks/:id', methods: { GET: getWebhookOperation, PATCH: updateWebhookOperation, DELETE: deleteWebhookOperation } },
+  {
+    pattern: '/webhooks/:id',
+    methods: { GET: getWebhookOperation, PATCH: updateWebhookOperation, DELETE: deleteWebhookOperation },
+  },
   { pattern: '/webhooks/:id/rotate-secret', methods: { POST: rotateWebhookSecretOperation } },
   { pattern: '/webhooks/:id/test', methods: { POST: testWebhookOperation } },
   { pattern: '/webhooks/:id/deliveries', methods: { GET: listWebhookDeliveriesOperation } },

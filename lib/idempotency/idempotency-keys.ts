@@ -54,7 +54,12 @@ export async function claimKey(scope: KeyScope & { hash: string }): Promise<Clai
   if (claimed?.claimed) return { kind: 'claimed' };
   const row = await queryRow(
     pool,
-    sql<{ request_hash: string; status: number | null; response_body: string | null; response_headers: Record<string, string> | null }>`
+    sql<{
+      request_hash: string;
+      status: number | null;
+      response_body: string | null;
+      response_headers: Record<string, string> | null;
+    }>`
       SELECT request_hash, status, response_body, response_headers FROM idempotency_keys
       WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment" AND key = ${scope.key}`,
   );
@@ -67,7 +72,9 @@ export async function claimKey(scope: KeyScope & { hash: string }): Promise<Clai
 }
 
 /** Keeps the answer the claimed key's request got. */
-export async function keepAnswer(scope: KeyScope & { status: number; body: string; headers: Record<string, string> }): Promise<void> {
+export async function keepAnswer(
+  scope: KeyScope & { status: number; body: string; headers: Record<string, string> },
+): Promise<void> {
   await execute(
     pgPool(),
     sql`UPDATE idempotency_keys SET status = ${scope.status}, response_body = ${scope.body === '' ? '' : sealSecret(webhookSecretsKeyring(), boxId(scope), scope.body)}, response_headers = ${JSON.stringify(scope.headers)}::jsonb

@@ -8,7 +8,16 @@ import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier
 import { MAX_SIMULATED_DELIVERIES } from '@/lib/schemas/lifecycle';
 import { queryRow, sql } from '@/lib/sql';
 import { withDeadlockRetry } from './retry';
-import { CONTAINER_STATUSES, containerWalk, isContainerStatus, isPackageStatus, PACKAGE_STATUSES, packageInPossession, packageWalk, type PackageStatus } from './transitions';
+import {
+  CONTAINER_STATUSES,
+  containerWalk,
+  isContainerStatus,
+  isPackageStatus,
+  PACKAGE_STATUSES,
+  packageInPossession,
+  packageWalk,
+  type PackageStatus,
+} from './transitions';
 
 // Shipper-side changes of status: cancel (both environments) and the test-mode simulator. Each runs in one
 // transaction on rows it locked first; a refusal throws before anything is written.
@@ -19,7 +28,7 @@ interface Scope {
 }
 
 function notFoundPackage(): AppError {
-  return new AppError('not_found', "No package with this tracking number in this account and environment.");
+  return new AppError('not_found', 'No package with this tracking number in this account and environment.');
 }
 function notFoundManifest(id: string): AppError {
   return new AppError('not_found', `No manifest ${id} in this account and environment.`);
@@ -37,16 +46,24 @@ async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope:
 }
 
 function notCancellable(what: string, status: string): AppError {
-  return new AppError('not_cancellable', `${what} is ${status}: the carrier has taken possession, so it can no longer be cancelled.`, {
-    extra: { current_status: status },
-  });
+  return new AppError(
+    'not_cancellable',
+    `${what} is ${status}: the carrier has taken possession, so it can no longer be cancelled.`,
+    {
+      extra: { current_status: status },
+    },
+  );
 }
 
 /** A closed daily manifest is handed over as it was closed: nothing of it is cancelled (docs/decisions/lifecycle.md). */
 function closedManifest(what: string, manifestId: string): AppError {
-  return new AppError('not_cancellable', `${what} is in closed manifest ${manifestId}: a closed manifest is not changed, so it can no longer be cancelled.`, {
-    extra: { current_status: 'closed', ManifestID: manifestId },
-  });
+  return new AppError(
+    'not_cancellable',
+    `${what} is in closed manifest ${manifestId}: a closed manifest is not changed, so it can no longer be cancelled.`,
+    {
+      extra: { current_status: 'closed', ManifestID: manifestId },
+    },
+  );
 }
 
 /**
@@ -54,26 +71,37 @@ function closedManifest(what: string, manifestId: string): AppError {
  * and with nothing else: a cancel either commits before a close or sees the manifest closed.
  */
 async function refuseIfClosed(client: Parameters<typeof lockPackages>[0], manifestId: string, what: string): Promise<void> {
-  const manifest = await queryRow(client, sql<{ status: string }>`SELECT status FROM daily_manifests WHERE id = ${manifestId} FOR KEY SHARE`);
+  const manifest = await queryRow(
+    client,
+    sql<{ status: string }>`SELECT status FROM daily_manifests WHERE id = ${manifestId} FOR KEY SHARE`,
+  );
   if (manifest?.status === 'closed') throw closedManifest(what, manifestId);
 }
 
 /** POST /packages/{TrackingNumber}/cancel. Cancelling a cancelled package is a safe retry. */
 export async function cancelPackage(options: Scope & { trackingNumber: string; origin: AuditOrigin }): Promise<void> {
-  await withDeadlockRetry(() => pgTransaction(async (client) => {
-    const row = await lockOnePackage(client, options, options.trackingNumber);
-    if (row.status === 'cancelled') return;
-    if (row.status !== 'manifested') throw notCancellable(`Package ${options.trackingNumber}`, row.status);
-    if (row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
-    const changes = new Changes();
-    changes.movePackage(row, 'cancel', { occurredAt: new Date(), location: null, source: 'cancel' });
-    await persist(client, changes);
-    await recordAudit(
-      options.origin,
-      { accountId: options.accountId, environment: options.environment, action: 'package.cancelled', target: { type: 'package', id: row.trackingNumber ?? row.carrierBarcode }, details: { manifest_id: row.manifestId } },
-      client,
-    );
-  }));
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const row = await lockOnePackage(client, options, options.trackingNumber);
+      if (row.status === 'cancelled') return;
+      if (row.status !== 'manifested') throw notCancellable(`Package ${options.trackingNumber}`, row.status);
+      if (row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
+      const changes = new Changes();
+      changes.movePackage(row, 'cancel', { occurredAt: new Date(), location: null, source: 'cancel' });
+      await persist(client, changes);
+      await recordAudit(
+        options.origin,
+        {
+          accountId: options.accountId,
+          environment: options.environment,
+          action: 'package.cancelled',
+          target: { type: 'package', id: row.trackingNumber ?? row.carrierBarcode },
+          details: { manifest_id: row.manifestId },
+        },
+        client,
+      );
+    }),
+  );
 }
 
 /**
@@ -82,37 +110,50 @@ export async function cancelPackage(options: Scope & { trackingNumber: string; o
  * left alive. Nothing left to cancel because the carrier has them all: 409 not_cancellable.
  */
 export async function cancelManifest(options: Scope & { manifestId: string; origin: AuditOrigin }): Promise<void> {
-  await withDeadlockRetry(() => pgTransaction(async (client) => {
-    const stamp: Stamp = { occurredAt: new Date(), location: null, source: 'cancel' };
-    const changes = new Changes();
-    const audit = (details: Record<string, string | number>) =>
-      recordAudit(options.origin, { accountId: options.accountId, environment: options.environment, action: 'manifest.cancelled', target: { type: 'manifest', id: options.manifestId }, details }, client);
-    const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
-    if (container) {
-      if (container.status === 'cancelled') return;
-      if (container.status !== 'manifested') throw notCancellable(`Container ${container.containerId}`, container.status);
-      const held = container.packages.find((p) => packageInPossession(p.status));
-      if (held) throw notCancellable(`Package ${held.trackingNumber ?? held.id} of container ${container.containerId}`, held.status);
-      const index = changes.moveContainer(container, 'cancel', stamp) ?? null;
-      const cancelled = container.packages.filter((pkg) => pkg.status === 'manifested');
-      for (const pkg of cancelled) changes.movePackage(pkg, 'cancel', stamp, index);
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const stamp: Stamp = { occurredAt: new Date(), location: null, source: 'cancel' };
+      const changes = new Changes();
+      const audit = (details: Record<string, string | number>) =>
+        recordAudit(
+          options.origin,
+          {
+            accountId: options.accountId,
+            environment: options.environment,
+            action: 'manifest.cancelled',
+            target: { type: 'manifest', id: options.manifestId },
+            details,
+          },
+          client,
+        );
+      const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
+      if (container) {
+        if (container.status === 'cancelled') return;
+        if (container.status !== 'manifested') throw notCancellable(`Container ${container.containerId}`, container.status);
+        const held = container.packages.find((p) => packageInPossession(p.status));
+        if (held)
+          throw notCancellable(`Package ${held.trackingNumber ?? held.id} of container ${container.containerId}`, held.status);
+        const index = changes.moveContainer(container, 'cancel', stamp) ?? null;
+        const cancelled = container.packages.filter((pkg) => pkg.status === 'manifested');
+        for (const pkg of cancelled) changes.movePackage(pkg, 'cancel', stamp, index);
+        await persist(client, changes);
+        await audit({ type: 'container', container_id: container.containerId, packages_cancelled: cancelled.length });
+        return;
+      }
+      const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
+      const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
+      if (!daily) throw notFoundManifest(options.manifestId);
+      if (daily.status === 'cancelled') return;
+      if (daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
+      const open = packages.filter((p) => p.status === 'manifested');
+      const held = packages.find((p) => packageInPossession(p.status));
+      if (open.length === 0 && held) throw notCancellable(`Every package of manifest ${daily.id}`, held.status);
+      for (const pkg of open) changes.movePackage(pkg, 'cancel', stamp);
+      if (packages.every((p) => p.status === 'cancelled')) changes.cancelDaily(daily, stamp);
       await persist(client, changes);
-      await audit({ type: 'container', container_id: container.containerId, packages_cancelled: cancelled.length });
-      return;
-    }
-    const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
-    const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
-    if (!daily) throw notFoundManifest(options.manifestId);
-    if (daily.status === 'cancelled') return;
-    if (daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
-    const open = packages.filter((p) => p.status === 'manifested');
-    const held = packages.find((p) => packageInPossession(p.status));
-    if (open.length === 0 && held) throw notCancellable(`Every package of manifest ${daily.id}`, held.status);
-    for (const pkg of open) changes.movePackage(pkg, 'cancel', stamp);
-    if (packages.every((p) => p.status === 'cancelled')) changes.cancelDaily(daily, stamp);
-    await persist(client, changes);
-    await audit({ type: 'daily', packages_cancelled: open.length });
-  }));
+      await audit({ type: 'daily', packages_cancelled: open.length });
+    }),
+  );
 }
 
 /** Simulated steps are a millisecond apart, after whatever set the current status. */
@@ -121,7 +162,9 @@ function stepTime(after: Date, step: number): Date {
 }
 
 function illegal(what: string, current: string, target: string): AppError {
-  return new AppError('illegal_transition', `${what} is ${current}; it cannot reach ${target}.`, { extra: { current_status: current } });
+  return new AppError('illegal_transition', `${what} is ${current}; it cannot reach ${target}.`, {
+    extra: { current_status: current },
+  });
 }
 
 export interface SimulateTarget {
@@ -130,7 +173,12 @@ export interface SimulateTarget {
   text?: string;
 }
 
-function walkPackage(changes: Changes, row: PackageRow, target: PackageStatus, exception: { code?: string; text?: string }): boolean {
+function walkPackage(
+  changes: Changes,
+  row: PackageRow,
+  target: PackageStatus,
+  exception: { code?: string; text?: string },
+): boolean {
   const steps = packageWalk(row.status, target);
   if (steps === undefined) return false;
   const base = row.statusUpdatedAt;
@@ -158,50 +206,68 @@ const simulatorLimit = {
 };
 
 /** Test mode: POST …/packages/{TrackingNumber}/simulate walks every intermediate status to the target, each an event. */
-export async function simulatePackage(options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string }): Promise<void> {
-  await withDeadlockRetry(() => pgTransaction(async (client) => {
-    const row = await lockOnePackage(client, options, options.trackingNumber);
-    if (options.target === 'cancelled' && row.table === 'packages') await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
-    const changes = new Changes();
-    if (!walkPackage(changes, row, options.target, options)) throw illegal(`Package ${options.trackingNumber}`, row.status, options.target);
-    await persist(client, changes, undefined, simulatorLimit);
-  }));
+export async function simulatePackage(
+  options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string },
+): Promise<void> {
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const row = await lockOnePackage(client, options, options.trackingNumber);
+      if (options.target === 'cancelled' && row.table === 'packages')
+        await refuseIfClosed(client, row.manifestId, `Package ${options.trackingNumber}`);
+      const changes = new Changes();
+      if (!walkPackage(changes, row, options.target, options))
+        throw illegal(`Package ${options.trackingNumber}`, row.status, options.target);
+      await persist(client, changes, undefined, simulatorLimit);
+    }),
+  );
 }
 
 /**
  * Test mode: POST …/manifests/{id}/simulate. A container walks to a container status (carrying its packages along);
  * a daily manifest walks each of its packages to a package status (those that cannot reach it are left as they are).
  */
-export async function simulateManifest(options: Scope & { manifestId: string; target: string; code?: string; text?: string }): Promise<void> {
-  await withDeadlockRetry(() => pgTransaction(async (client) => {
-    const changes = new Changes();
-    const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
-    if (container) {
+export async function simulateManifest(
+  options: Scope & { manifestId: string; target: string; code?: string; text?: string },
+): Promise<void> {
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const changes = new Changes();
+      const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
+      if (container) {
+        const target = options.target;
+        if (!isContainerStatus(target))
+          throw validationError([
+            { path: 'status', message: `a container's status is one of: ${CONTAINER_STATUSES.join(', ')}` },
+          ]);
+        const steps = containerWalk(container.status, target);
+        if (steps === undefined) throw illegal(`Container ${container.containerId}`, container.status, options.target);
+        const base = container.statusUpdatedAt;
+        steps.forEach((step, i) => {
+          const stamp: Stamp = { occurredAt: stepTime(base, i), location: null, source: 'simulator' };
+          const index = changes.moveContainer(container, step.event, stamp) ?? null;
+          if (step.event === 'cancel')
+            for (const pkg of container.packages)
+              if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
+        });
+        await persist(client, changes, undefined, simulatorLimit);
+        return;
+      }
+      const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
+      const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
+      if (!daily) throw notFoundManifest(options.manifestId);
       const target = options.target;
-      if (!isContainerStatus(target)) throw validationError([{ path: 'status', message: `a container's status is one of: ${CONTAINER_STATUSES.join(', ')}` }]);
-      const steps = containerWalk(container.status, target);
-      if (steps === undefined) throw illegal(`Container ${container.containerId}`, container.status, options.target);
-      const base = container.statusUpdatedAt;
-      steps.forEach((step, i) => {
-        const stamp: Stamp = { occurredAt: stepTime(base, i), location: null, source: 'simulator' };
-        const index = changes.moveContainer(container, step.event, stamp) ?? null;
-        if (step.event === 'cancel') for (const pkg of container.packages) if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);
-      });
+      if (!isPackageStatus(target))
+        throw validationError([
+          { path: 'status', message: `a daily manifest's packages' status is one of: ${PACKAGE_STATUSES.join(', ')}` },
+        ]);
+      if (target === 'cancelled' && daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
+      let moved = 0;
+      for (const pkg of packages) if (walkPackage(changes, pkg, target, options)) moved++;
+      if (moved === 0 && packages.length > 0) {
+        const first = packages[0];
+        throw illegal(`No package of manifest ${daily.id}`, first?.status ?? 'manifested', options.target);
+      }
       await persist(client, changes, undefined, simulatorLimit);
-      return;
-    }
-    const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
-    const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
-    if (!daily) throw notFoundManifest(options.manifestId);
-    const target = options.target;
-    if (!isPackageStatus(target)) throw validationError([{ path: 'status', message: `a daily manifest's packages' status is one of: ${PACKAGE_STATUSES.join(', ')}` }]);
-    if (target === 'cancelled' && daily.status === 'closed') throw closedManifest(`Manifest ${daily.id}`, daily.id);
-    let moved = 0;
-    for (const pkg of packages) if (walkPackage(changes, pkg, target, options)) moved++;
-    if (moved === 0 && packages.length > 0) {
-      const first = packages[0];
-      throw illegal(`No package of manifest ${daily.id}`, first?.status ?? 'manifested', options.target);
-    }
-    await persist(client, changes, undefined, simulatorLimit);
-  }));
+    }),
+  );
 }

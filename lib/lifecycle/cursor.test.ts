@@ -43,11 +43,25 @@ describe('keyset cursors', () => {
     ];
     for (const token of notOurs) {
       expect(readCursor(token)).toBeUndefined();
-      if (token) expect(() => decodeCursor(token)).toThrow(expect.objectContaining({ details: [{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }] }));
+      if (token)
+        expect(() => decodeCursor(token)).toThrow(
+          expect.objectContaining({ details: [{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }] }),
+        );
     }
     expect(readCursor(undefined)).toBeUndefined();
     expect(() => decodeCursor(encodeCursor({ t: '2026-11-23T08:00:00.123Z', k: 0, i: 'MAN-1' }), 'numeric')).toThrow();
-    for (const token of ['', 'n', 'n1', 'x1.1', 'n-1.0', 'n1.-1', 'nzzzzzzzzzzzzz.1', 'nzzzzzzzzzzzzzz.1', 'n1.1\u0000', 'n1.zzzzzzzzz']) {
+    for (const token of [
+      '',
+      'n',
+      'n1',
+      'x1.1',
+      'n-1.0',
+      'n1.-1',
+      'nzzzzzzzzzzzzz.1',
+      'nzzzzzzzzzzzzzz.1',
+      'n1.1\u0000',
+      'n1.zzzzzzzzz',
+    ]) {
       expect(decodePageKey(token)).toBeUndefined();
     }
   });

@@ -127,7 +127,14 @@ export class Changes {
     return this.pushPackageEvent(row, status, row.status, false, stamp, parent);
   }
 
-  private pushPackageEvent(row: PackageRow, status: PackageStatus, previous: PackageStatus, applied: boolean, stamp: Stamp, parent: number | null): number {
+  private pushPackageEvent(
+    row: PackageRow,
+    status: PackageStatus,
+    previous: PackageStatus,
+    applied: boolean,
+    stamp: Stamp,
+    parent: number | null,
+  ): number {
     const type = packageEventName(status) ?? `package.${status}`;
     this.events.push({
       subjectType: 'package',
@@ -178,7 +185,13 @@ export class Changes {
     return this.pushContainerEvent(row, status, row.status, false, stamp);
   }
 
-  private pushContainerEvent(row: ContainerRow, status: ContainerStatus, previous: ContainerStatus, applied: boolean, stamp: Stamp): number {
+  private pushContainerEvent(
+    row: ContainerRow,
+    status: ContainerStatus,
+    previous: ContainerStatus,
+    applied: boolean,
+    stamp: Stamp,
+  ): number {
     this.events.push({
       subjectType: 'container',
       accountId: row.accountId,
@@ -298,7 +311,14 @@ export async function lockContainers(
 ): Promise<ContainerRow[]> {
   const rows = await queryRows(
     client,
-    sql<{ id: string; account_id: string; environment: Environment; container_id: string; status: string; status_updated_at: Date }>`
+    sql<{
+      id: string;
+      account_id: string;
+      environment: Environment;
+      container_id: string;
+      status: string;
+      status_updated_at: Date;
+    }>`
      SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
      WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)}
        AND ${by.manifestIds ? sql`id = ANY(${by.manifestIds}::text[])` : sql`container_id = ANY(${by.containerIds ?? []}::text[])`}
@@ -306,7 +326,15 @@ export async function lockContainers(
   );
   const containers = rows.map((raw): ContainerRow => {
     if (!isContainerStatus(raw.status)) throw new Error(`stored container status ${raw.status} is not in the table`);
-    return { id: raw.id, accountId: raw.account_id, environment: raw.environment, containerId: raw.container_id, status: raw.status, statusUpdatedAt: raw.status_updated_at, packages: [] };
+    return {
+      id: raw.id,
+      accountId: raw.account_id,
+      environment: raw.environment,
+      containerId: raw.container_id,
+      status: raw.status,
+      statusUpdatedAt: raw.status_updated_at,
+      packages: [],
+    };
   });
   if (containers.length === 0) return containers;
   const byId = new Map(containers.map((c) => [c.id, c]));
@@ -377,7 +405,13 @@ export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope
      WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)} AND id = ANY(${ids}::text[])
      ORDER BY id FOR UPDATE`,
   );
-  return rows.map((raw) => ({ id: raw.id, accountId: raw.account_id, environment: raw.environment, status: raw.status, statusUpdatedAt: raw.status_updated_at }));
+  return rows.map((raw) => ({
+    id: raw.id,
+    accountId: raw.account_id,
+    environment: raw.environment,
+    status: raw.status,
+    statusUpdatedAt: raw.status_updated_at,
+  }));
 }
 
 /** Event ids drawn ahead (so that ops_scans and derived events can name them before they are written). */
@@ -385,7 +419,9 @@ export async function allocateEventIds(client: pg.PoolClient, count: number): Pr
   if (count === 0) return [];
   const rows = await queryRows(
     client,
-    sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('lifecycle_events', 'id'))::text AS id FROM generate_series(1, ${count}::int)`,
+    sql<{
+      id: string;
+    }>`SELECT nextval(pg_get_serial_sequence('lifecycle_events', 'id'))::text AS id FROM generate_series(1, ${count}::int)`,
   );
   return rows.map((r) => r.id);
 }
@@ -405,10 +441,33 @@ export async function persist(
   const more = await allocateEventIds(client, preset.filter((id) => id === undefined).length);
   let next = 0;
   const eventIds = preset.map((id) => id ?? more[next++] ?? '');
-  await updateDailyPackageStatuses(client, [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })));
-  await updateStatuses(client, 'container_packages', 'id', 'bigint', [...changes.packages.values()].filter((c) => c.row.table === 'container_packages').map((c) => ({ id: c.row.id, ...c.update })));
-  await updateStatuses(client, 'container_manifests', 'id', 'text', [...changes.containers.values()].map((c) => ({ id: c.row.id, ...c.update })));
-  await updateStatuses(client, 'daily_manifests', 'id', 'text', [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })));
+  await updateDailyPackageStatuses(
+    client,
+    [...changes.packages.values()].filter((c) => c.row.table === 'packages').map((c) => ({ id: c.row.id, ...c.update })),
+  );
+  await updateStatuses(
+    client,
+    'container_packages',
+    'id',
+    'bigint',
+    [...changes.packages.values()]
+      .filter((c) => c.row.table === 'container_packages')
+      .map((c) => ({ id: c.row.id, ...c.update })),
+  );
+  await updateStatuses(
+    client,
+    'container_manifests',
+    'id',
+    'text',
+    [...changes.containers.values()].map((c) => ({ id: c.row.id, ...c.update })),
+  );
+  await updateStatuses(
+    client,
+    'daily_manifests',
+    'id',
+    'text',
+    [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })),
+  );
   if (events.length === 0) return eventIds;
   const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
   await execute(
@@ -475,7 +534,10 @@ async function updateStatuses(
  * one in its manifest's counters (lib/manifests/counters.ts), in the same statement: one shard row per manifest and
  * status, taken in (manifest, status) order so that two writers on one shard lock them in the same order.
  */
-async function updateDailyPackageStatuses(client: pg.PoolClient, updates: { id: string; from: string; to: string; at: Date }[]): Promise<void> {
+async function updateDailyPackageStatuses(
+  client: pg.PoolClient,
+  updates: { id: string; from: string; to: string; at: Date }[],
+): Promise<void> {
   if (updates.length === 0) return;
   const ids = sql`${updates.map((u) => u.id)}::bigint[]`;
   const row = await queryRow(

@@ -2,9 +2,24 @@ import 'server-only';
 import { pgTransaction } from '@/lib/db';
 import { execute, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { allocateEventIds, Changes, lockContainers, lockPackages, persist, type ContainerRow, type PackageRow, type Stamp } from './engine';
+import {
+  allocateEventIds,
+  Changes,
+  lockContainers,
+  lockPackages,
+  persist,
+  type ContainerRow,
+  type PackageRow,
+  type Stamp,
+} from './engine';
 import { withDeadlockRetry } from './retry';
-import { nextPackageStatus, type ContainerEvent, type ContainerStatus, type PackageEvent, type PackageStatus } from './transitions';
+import {
+  nextPackageStatus,
+  type ContainerEvent,
+  type ContainerStatus,
+  type PackageEvent,
+  type PackageStatus,
+} from './transitions';
 
 /** One scan as POST /ops/scans accepts it (already validated: lib/schemas/lifecycle.ts). */
 export interface Scan {
@@ -27,7 +42,11 @@ export type ScanResult =
   | { scan_id: string; result: 'applied'; status: string; previous_status: string }
   | { scan_id: string; result: 'recorded'; status: string; current_status: string; reason: 'out_of_order' | 'repeat' }
   | { scan_id: string; result: 'duplicate' }
-  | { scan_id: string; result: 'refused'; error: { code: string; message: string; current_status?: string; details?: { path: string; message: string }[] } };
+  | {
+      scan_id: string;
+      result: 'refused';
+      error: { code: string; message: string; current_status?: string; details?: { path: string; message: string }[] };
+    };
 
 const PACKAGE_EVENT_STATUS: Partial<Record<string, { event: PackageEvent; status: PackageStatus }>> = {
   received: { event: 'received', status: 'received' },
@@ -54,73 +73,96 @@ export const CONTAINER_SCAN_EVENTS = Object.keys(CONTAINER_EVENT_STATUS);
  * and persist() writes it in a few more.
  */
 export async function ingestScans(options: { environment: Environment; scans: readonly Scan[] }): Promise<ScanResult[]> {
-  return withDeadlockRetry(() => pgTransaction(async (client) => {
-    const { environment, scans } = options;
-    const results = new Map<number, ScanResult>();
-    const firstIndex = new Map<string, number>();
-    scans.forEach((scan, index) => {
-      if (firstIndex.has(scan.scanId)) results.set(index, { scan_id: scan.scanId, result: 'duplicate' });
-      else firstIndex.set(scan.scanId, index);
-    });
-    // Claims: a scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate.
-    // Each scan's own event id is drawn now, so that its claim names it (ids of duplicates are simply unused).
-    const scanIds = [...firstIndex.keys()];
-    const drawn = await allocateEventIds(client, scanIds.length);
-    const eventIdOf = new Map(scanIds.map((scanId, i) => [scanId, drawn[i] ?? '']));
-    const claimed = await queryRows(
-      client,
-      sql<{ scan_id: string }>`INSERT INTO ops_scans (environment, scan_id, event_id)
+  return withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const { environment, scans } = options;
+      const results = new Map<number, ScanResult>();
+      const firstIndex = new Map<string, number>();
+      scans.forEach((scan, index) => {
+        if (firstIndex.has(scan.scanId)) results.set(index, { scan_id: scan.scanId, result: 'duplicate' });
+        else firstIndex.set(scan.scanId, index);
+      });
+      // Claims: a scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate.
+      // Each scan's own event id is drawn now, so that its claim names it (ids of duplicates are simply unused).
+      const scanIds = [...firstIndex.keys()];
+      const drawn = await allocateEventIds(client, scanIds.length);
+      const eventIdOf = new Map(scanIds.map((scanId, i) => [scanId, drawn[i] ?? '']));
+      const claimed = await queryRows(
+        client,
+        sql<{ scan_id: string }>`INSERT INTO ops_scans (environment, scan_id, event_id)
        SELECT ${environment}::"Environment", s, e FROM unnest(${scanIds}::text[], ${drawn}::bigint[]) AS v(s, e)
        ON CONFLICT DO NOTHING RETURNING scan_id`,
-    );
-    const fresh = new Set(claimed.map((r) => r.scan_id));
-    for (const [scanId, index] of firstIndex) if (!fresh.has(scanId)) results.set(index, { scan_id: scanId, result: 'duplicate' });
-    const todo = [...firstIndex.entries()].filter(([scanId]) => fresh.has(scanId)).map(([, index]) => index);
+      );
+      const fresh = new Set(claimed.map((r) => r.scan_id));
+      for (const [scanId, index] of firstIndex)
+        if (!fresh.has(scanId)) results.set(index, { scan_id: scanId, result: 'duplicate' });
+      const todo = [...firstIndex.entries()].filter(([scanId]) => fresh.has(scanId)).map(([, index]) => index);
 
-    const scope = { environment, accountId: null };
-    const todoScans = todo.flatMap((i) => scans[i] ?? []);
-    const containerIds = todoScans.flatMap((scan) => (isContainerScan(scan) ? [scan.containerId] : []));
-    const carrierBarcodes = todoScans.flatMap((scan) => scan.carrierBarcode ?? []);
-    const trackingNumbers = todoScans.flatMap((scan) => (scan.carrierBarcode === undefined ? (scan.trackingNumber ?? []) : []));
-    const containers = containerIds.length > 0 ? await lockContainers(client, scope, { containerIds }) : [];
-    const byBarcode = carrierBarcodes.length > 0 ? await lockPackages(client, scope, { carrierBarcodes }) : [];
-    const byNumber = trackingNumbers.length > 0 ? await lockPackages(client, scope, { trackingNumbers }) : [];
-    // A container scan and package scans of the same batch must move the same objects in memory.
-    const shared = new Map<string, PackageRow>();
-    for (const container of containers) container.packages = container.packages.map((p) => share(shared, p));
-    const containersById = group(containers, (c) => c.containerId);
-    const packagesByBarcode = group(byBarcode.map((p) => share(shared, p)), (p) => p.carrierBarcode);
-    const packagesByNumber = group(byNumber.map((p) => share(shared, p)), (p) => p.trackingNumber ?? '');
+      const scope = { environment, accountId: null };
+      const todoScans = todo.flatMap((i) => scans[i] ?? []);
+      const containerIds = todoScans.flatMap((scan) => (isContainerScan(scan) ? [scan.containerId] : []));
+      const carrierBarcodes = todoScans.flatMap((scan) => scan.carrierBarcode ?? []);
+      const trackingNumbers = todoScans.flatMap((scan) => (scan.carrierBarcode === undefined ? (scan.trackingNumber ?? []) : []));
+      const containers = containerIds.length > 0 ? await lockContainers(client, scope, { containerIds }) : [];
+      const byBarcode = carrierBarcodes.length > 0 ? await lockPackages(client, scope, { carrierBarcodes }) : [];
+      const byNumber = trackingNumbers.length > 0 ? await lockPackages(client, scope, { trackingNumbers }) : [];
+      // A container scan and package scans of the same batch must move the same objects in memory.
+      const shared = new Map<string, PackageRow>();
+      for (const container of containers) container.packages = container.packages.map((p) => share(shared, p));
+      const containersById = group(containers, (c) => c.containerId);
+      const packagesByBarcode = group(
+        byBarcode.map((p) => share(shared, p)),
+        (p) => p.carrierBarcode,
+      );
+      const packagesByNumber = group(
+        byNumber.map((p) => share(shared, p)),
+        (p) => p.trackingNumber ?? '',
+      );
 
-    const changes = new Changes();
-    const primaryIndex = new Map<string, number>();
-    const ordered = [...todo].sort((a, b) => (scans[a]?.occurredAt.getTime() ?? 0) - (scans[b]?.occurredAt.getTime() ?? 0) || a - b);
-    for (const index of ordered) {
-      const scan = scans[index];
-      if (!scan) continue;
-      const stamp: Stamp = {
-        occurredAt: scan.occurredAt,
-        location: scan.location,
-        source: 'scan',
-        scanId: scan.scanId,
-        exceptionCode: scan.exceptionCode ?? null,
-        exceptionText: scan.exceptionText ?? null,
-      };
-      const before = changes.events.length;
-      const result = isContainerScan(scan)
-        ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
-        : applyPackageScan(changes, scan, stamp, scan.carrierBarcode !== undefined ? (packagesByBarcode.get(scan.carrierBarcode) ?? []) : (packagesByNumber.get(scan.trackingNumber ?? '') ?? []));
-      results.set(index, result);
-      if (changes.events.length > before) primaryIndex.set(scan.scanId, before);
-    }
-    await persist(client, changes, (index, event) => (index === primaryIndex.get(event.scanId ?? '') ? eventIdOf.get(event.scanId ?? '') : undefined));
-    const refused = [...results.values()].flatMap((r) => (r.result === 'refused' && fresh.has(r.scan_id) ? [r.scan_id] : []));
-    if (refused.length > 0) {
-      // A refused scan is not kept: sent again (once its package exists, say), it is judged again.
-      await execute(client, sql`DELETE FROM ops_scans WHERE environment = ${environment}::"Environment" AND scan_id = ANY(${refused}::text[])`);
-    }
-    return scans.map((scan, index) => results.get(index) ?? { scan_id: scan.scanId, result: 'duplicate' as const });
-  }));
+      const changes = new Changes();
+      const primaryIndex = new Map<string, number>();
+      const ordered = [...todo].sort(
+        (a, b) => (scans[a]?.occurredAt.getTime() ?? 0) - (scans[b]?.occurredAt.getTime() ?? 0) || a - b,
+      );
+      for (const index of ordered) {
+        const scan = scans[index];
+        if (!scan) continue;
+        const stamp: Stamp = {
+          occurredAt: scan.occurredAt,
+          location: scan.location,
+          source: 'scan',
+          scanId: scan.scanId,
+          exceptionCode: scan.exceptionCode ?? null,
+          exceptionText: scan.exceptionText ?? null,
+        };
+        const before = changes.events.length;
+        const result = isContainerScan(scan)
+          ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
+          : applyPackageScan(
+              changes,
+              scan,
+              stamp,
+              scan.carrierBarcode !== undefined
+                ? (packagesByBarcode.get(scan.carrierBarcode) ?? [])
+                : (packagesByNumber.get(scan.trackingNumber ?? '') ?? []),
+            );
+        results.set(index, result);
+        if (changes.events.length > before) primaryIndex.set(scan.scanId, before);
+      }
+      await persist(client, changes, (index, event) =>
+        index === primaryIndex.get(event.scanId ?? '') ? eventIdOf.get(event.scanId ?? '') : undefined,
+      );
+      const refused = [...results.values()].flatMap((r) => (r.result === 'refused' && fresh.has(r.scan_id) ? [r.scan_id] : []));
+      if (refused.length > 0) {
+        // A refused scan is not kept: sent again (once its package exists, say), it is judged again.
+        await execute(
+          client,
+          sql`DELETE FROM ops_scans WHERE environment = ${environment}::"Environment" AND scan_id = ANY(${refused}::text[])`,
+        );
+      }
+      return scans.map((scan, index) => results.get(index) ?? { scan_id: scan.scanId, result: 'duplicate' as const });
+    }),
+  );
 }
 
 function share(shared: Map<string, PackageRow>, row: PackageRow): PackageRow {
@@ -143,7 +185,11 @@ function group<T>(items: readonly T[], key: (item: T) => string): Map<string, T[
 }
 
 function refuse(scanId: string, code: string, message: string, currentStatus?: string): ScanResult {
-  return { scan_id: scanId, result: 'refused', error: { code, message, ...(currentStatus ? { current_status: currentStatus } : {}) } };
+  return {
+    scan_id: scanId,
+    result: 'refused',
+    error: { code, message, ...(currentStatus ? { current_status: currentStatus } : {}) },
+  };
 }
 
 function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
@@ -156,13 +202,21 @@ function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
  * packages that can take this scan; what is still more than one is refused, naming the barcodes that would resolve it.
  */
 function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): PackageRow | ScanResult {
-  const name = scan.carrierBarcode !== undefined ? `carrier barcode ${scan.carrierBarcode}` : `tracking number ${scan.trackingNumber}`;
+  const name =
+    scan.carrierBarcode !== undefined ? `carrier barcode ${scan.carrierBarcode}` : `tracking number ${scan.trackingNumber}`;
   const inContext = rows.filter(
-    (row) => (scan.containerId === undefined || row.containerId === scan.containerId) && (scan.manifestId === undefined || row.manifestId === scan.manifestId),
+    (row) =>
+      (scan.containerId === undefined || row.containerId === scan.containerId) &&
+      (scan.manifestId === undefined || row.manifestId === scan.manifestId),
   );
   const [only, other] = inContext;
   if (!only) {
-    const where = scan.containerId !== undefined ? ` in container ${scan.containerId}` : scan.manifestId !== undefined ? ` in manifest ${scan.manifestId}` : '';
+    const where =
+      scan.containerId !== undefined
+        ? ` in container ${scan.containerId}`
+        : scan.manifestId !== undefined
+          ? ` in manifest ${scan.manifestId}`
+          : '';
     return refuse(scan.scanId, 'not_found', `No package with ${name}${where} in this environment.`);
   }
   if (!other) return only;
@@ -174,49 +228,80 @@ function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): Pa
     error: {
       code: 'ambiguous',
       message: `Tracking number ${scan.trackingNumber} names ${inContext.length} packages${able.length > 1 ? ` that can all take a ${scan.event} scan` : ''}; scan the carrier barcode on the label, or send the container_id or manifest_id with the tracking number.`,
-      details: inContext.map((row) => ({ path: 'carrier_barcode', message: `${row.carrierBarcode}: manifest ${row.manifestId}${row.containerId ? `, container ${row.containerId}` : ''}, ${row.status}` })),
+      details: inContext.map((row) => ({
+        path: 'carrier_barcode',
+        message: `${row.carrierBarcode}: manifest ${row.manifestId}${row.containerId ? `, container ${row.containerId}` : ''}, ${row.status}`,
+      })),
     },
   };
 }
 
 function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: PackageRow[]): ScanResult {
   const meaning = PACKAGE_EVENT_STATUS[scan.event];
-  if (!meaning) return refuse(scan.scanId, 'unknown_event', `A package scan's event is one of: ${PACKAGE_SCAN_EVENTS.join(', ')}.`);
+  if (!meaning)
+    return refuse(scan.scanId, 'unknown_event', `A package scan's event is one of: ${PACKAGE_SCAN_EVENTS.join(', ')}.`);
   const row = resolvePackage(scan, meaning.event, rows);
   if ('result' in row) return row;
   scan = { ...scan, trackingNumber: scan.trackingNumber ?? row.trackingNumber ?? row.carrierBarcode };
   // Cancelled never reached the carrier: no scan of it is history, whatever its time.
-  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
+  if (row.status === 'cancelled')
+    return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
   // Older than what set the current status: history only (a package that is only manifested has no such time).
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordPackage(row, meaning.status, stamp);
-    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'out_of_order' };
+    return {
+      scan_id: scan.scanId,
+      result: 'recorded',
+      status: meaning.status,
+      current_status: row.status,
+      reason: 'out_of_order',
+    };
   }
   const previous = row.status;
-  if (changes.movePackage(row, meaning.event, stamp) !== undefined) return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
+  if (changes.movePackage(row, meaning.event, stamp) !== undefined)
+    return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
   if (meaning.status === row.status) {
     changes.recordPackage(row, meaning.status, stamp);
     return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
   }
-  return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is ${row.status}; a ${scan.event} scan cannot apply.`, row.status);
+  return refuse(
+    scan.scanId,
+    'illegal_transition',
+    `Package ${scan.trackingNumber} is ${row.status}; a ${scan.event} scan cannot apply.`,
+    row.status,
+  );
 }
 
 function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: ContainerRow[]): ScanResult {
   const meaning = CONTAINER_EVENT_STATUS[scan.event];
-  if (!meaning) return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
+  if (!meaning)
+    return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
   const [row, other] = rows;
   if (!row) return refuse(scan.scanId, 'not_found', `No container ${scan.containerId} in this environment.`);
   if (other) return refuse(scan.scanId, 'ambiguous', `ContainerID ${scan.containerId} names more than one container.`);
-  if (row.status === 'cancelled') return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is cancelled.`, row.status);
+  if (row.status === 'cancelled')
+    return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is cancelled.`, row.status);
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordContainer(row, meaning.status, stamp);
-    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'out_of_order' };
+    return {
+      scan_id: scan.scanId,
+      result: 'recorded',
+      status: meaning.status,
+      current_status: row.status,
+      reason: 'out_of_order',
+    };
   }
   const previous = row.status;
-  if (changes.moveContainer(row, meaning.event, stamp) !== undefined) return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
+  if (changes.moveContainer(row, meaning.event, stamp) !== undefined)
+    return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
   if (meaning.status === row.status) {
     changes.recordContainer(row, meaning.status, stamp);
     return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
   }
-  return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is ${row.status}; a ${scan.event} scan cannot apply.`, row.status);
+  return refuse(
+    scan.scanId,
+    'illegal_transition',
+    `Container ${scan.containerId} is ${row.status}; a ${scan.event} scan cannot apply.`,
+    row.status,
+  );
 }

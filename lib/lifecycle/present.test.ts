@@ -8,8 +8,26 @@ const valid = new Date('2026-11-23T08:00:00.000Z');
 
 describe('presenters and invalid stored dates', () => {
   it('presentPackage gives null for invalid dates and ISO strings for valid ones', () => {
-    const row = { kind: 0, id: '1', created_at: invalid, tracking_number: 'TN1', carrier_barcode: 'CB0000000000000', manifest_id: 'MAN-1', container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: invalid, status: 'manifested', status_updated_at: invalid, body: {} };
-    expect(presentPackage(row)).toMatchObject({ ManifestDate: null, status_updated_at: null, created_at: null, TrackingNumber: 'TN1' });
+    const row = {
+      kind: 0,
+      id: '1',
+      created_at: invalid,
+      tracking_number: 'TN1',
+      carrier_barcode: 'CB0000000000000',
+      manifest_id: 'MAN-1',
+      container_id: 'ULD-1',
+      service_name: 'AirSkip',
+      manifest_date: invalid,
+      status: 'manifested',
+      status_updated_at: invalid,
+      body: {},
+    };
+    expect(presentPackage(row)).toMatchObject({
+      ManifestDate: null,
+      status_updated_at: null,
+      created_at: null,
+      TrackingNumber: 'TN1',
+    });
     expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid })).toMatchObject({
       ManifestDate: '2026-11-23T08:00:00.000Z',
       status_updated_at: '2026-11-23T08:00:00.000Z',
@@ -18,18 +36,51 @@ describe('presenters and invalid stored dates', () => {
   });
 
   it('presentManifest and presentEvent too', () => {
-    const manifest = { kind: 1, id: 'MAN-1', created_at: invalid, container_id: null, service_name: null, manifest_date: 'not a date', manifest_date_defaulted: false, services: ['AirSkip'], status: 'manifested', status_updated_at: invalid, package_count: 3, header: null };
-    expect(presentManifest(manifest)).toMatchObject({ ManifestDate: null, status_updated_at: null, created_at: null, PackageCount: 3 });
+    const manifest = {
+      kind: 1,
+      id: 'MAN-1',
+      created_at: invalid,
+      container_id: null,
+      service_name: null,
+      manifest_date: 'not a date',
+      manifest_date_defaulted: false,
+      services: ['AirSkip'],
+      status: 'manifested',
+      status_updated_at: invalid,
+      package_count: 3,
+      header: null,
+    };
+    expect(presentManifest(manifest)).toMatchObject({
+      ManifestDate: null,
+      status_updated_at: null,
+      created_at: null,
+      PackageCount: 3,
+    });
     expect(presentManifest({ ...manifest, manifest_date: valid })).toMatchObject({ ManifestDate: '2026-11-23' });
     // A container names its container and service from its row even when its stored header lacks them (an old row).
-    expect(presentManifest({ ...manifest, kind: 0, container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: valid, header: {} })).toMatchObject({
+    expect(
+      presentManifest({ ...manifest, kind: 0, container_id: 'ULD-1', service_name: 'AirSkip', manifest_date: valid, header: {} }),
+    ).toMatchObject({
       ContainerID: 'ULD-1',
       ServiceName: 'AirSkip',
       ManifestDate: '2026-11-23T08:00:00.000Z',
       services: ['AirSkip'],
       manifest_date_defaulted: false,
     });
-    const event = { id: '7', type: 'package.received', status: 'received', previous_status: 'manifested', applied: true, occurred_at: invalid, location: null, source: 'scan', scan_id: null, exception_code: null, exception_text: null, created_at: invalid };
+    const event = {
+      id: '7',
+      type: 'package.received',
+      status: 'received',
+      previous_status: 'manifested',
+      applied: true,
+      occurred_at: invalid,
+      location: null,
+      source: 'scan',
+      scan_id: null,
+      exception_code: null,
+      exception_text: null,
+      created_at: invalid,
+    };
     expect(presentEvent(event)).toMatchObject({ id: 'lev_7', occurred_at: null, created_at: null });
   });
 });

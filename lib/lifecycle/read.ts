@@ -49,7 +49,11 @@ function likePrefix(value: string): string {
   return `${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-function page<T extends { kind: number; id: string; created_at: Date }, U>(rows: T[], limit: number, present: (row: T) => U): ListPage<U> {
+function page<T extends { kind: number; id: string; created_at: Date }, U>(
+  rows: T[],
+  limit: number,
+  present: (row: T) => U,
+): ListPage<U> {
   const has_more = rows.length > limit;
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
@@ -97,9 +101,18 @@ export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
  * One package table's next rows after the cursor, newest first, with the filters: kind 0 a container's packages,
  * kind 1 a daily manifest's. The list and the CSV export both read through it, so a filter is written once.
  */
-export function packageBranch(kind: 0 | 1, scope: Scope, query: PackageFilters, cursor: Cursor | undefined, limit: number): Sql<never> {
+export function packageBranch(
+  kind: 0 | 1,
+  scope: Scope,
+  query: PackageFilters,
+  cursor: Cursor | undefined,
+  limit: number,
+): Sql<never> {
   const manifestColumn = kind === 0 ? sql`x.manifest_id` : sql`x.daily_manifest_id`;
-  const where: Sql<never>[] = [sql`x.account_id = ${scope.accountId}::uuid`, sql`x.environment = ${scope.environment}::"Environment"`];
+  const where: Sql<never>[] = [
+    sql`x.account_id = ${scope.accountId}::uuid`,
+    sql`x.environment = ${scope.environment}::"Environment"`,
+  ];
   if (query.status) where.push(sql`x.status = ${query.status}`);
   if (query.manifestId) where.push(sql`${manifestColumn} = ${query.manifestId}`);
   if (query.service) where.push(sql`x.service_name = ${query.service}`);
@@ -119,7 +132,9 @@ export function packageBranch(kind: 0 | 1, scope: Scope, query: PackageFilters, 
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
 
-export async function listPackages(options: Scope & { query: PackageListQuery }): Promise<ListPage<ReturnType<typeof presentPackage>>> {
+export async function listPackages(
+  options: Scope & { query: PackageListQuery },
+): Promise<ListPage<ReturnType<typeof presentPackage>>> {
   const { query } = options;
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'numeric');
   const limit = query.limit + 1;
@@ -129,7 +144,11 @@ export async function listPackages(options: Scope & { query: PackageListQuery })
     sql<PackageDbRow>`SELECT * FROM (${packageBranch(0, options, query, cursor, limit)} UNION ALL ${packageBranch(1, options, query, cursor, limit)}) AS u
                ORDER BY created_at DESC, kind DESC, id::bigint DESC LIMIT ${limit}`,
   );
-  return page(rows.map((r) => ({ ...r, id: String(r.id), created_at: r.created_at })), query.limit, presentPackage);
+  return page(
+    rows.map((r) => ({ ...r, id: String(r.id), created_at: r.created_at })),
+    query.limit,
+    presentPackage,
+  );
 }
 
 export function presentPackage(row: PackageDbRow) {
@@ -140,7 +159,9 @@ export function presentPackage(row: PackageDbRow) {
     TrackingNumber: row.tracking_number,
     carrier_barcode: row.carrier_barcode,
     ManifestID: row.manifest_id,
-    ...(row.kind === 0 ? { ContainerID: row.container_id, ServiceName: row.service_name, ManifestDate: iso(row.manifest_date) } : {}),
+    ...(row.kind === 0
+      ? { ContainerID: row.container_id, ServiceName: row.service_name, ManifestDate: iso(row.manifest_date) }
+      : {}),
     manifest_type: row.kind === 0 ? ('container' as const) : ('daily' as const),
     status: row.status,
     status_updated_at: iso(row.status_updated_at),
@@ -172,7 +193,8 @@ function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
 /** GET /packages/{TrackingNumber}: by tracking number in any case, or by carrier barcode. */
 export async function getPackage(options: Scope & { trackingNumber: string }) {
   const row = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
-  if (!row) throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
+  if (!row)
+    throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
   return presentPackage(row);
 }
 
@@ -194,7 +216,8 @@ interface EventDbRow {
 /** GET /packages/{TrackingNumber}/events: the timeline, oldest first (all of it: a package has a few dozen events at most). */
 export async function listPackageEvents(options: Scope & { trackingNumber: string }) {
   const found = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
-  if (!found) throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
+  if (!found)
+    throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
   const rows = await queryRows(
     pgPool(),
     sql<EventDbRow>`SELECT id::text AS id, type, status, previous_status, applied, occurred_at, location, source, scan_id, exception_code, exception_text, created_at
@@ -217,7 +240,8 @@ export function presentEvent(row: EventDbRow) {
     location: row.location,
     source: row.source,
     scan_id: row.scan_id,
-    exception: row.exception_code === null && row.exception_text === null ? null : { code: row.exception_code, text: row.exception_text },
+    exception:
+      row.exception_code === null && row.exception_text === null ? null : { code: row.exception_code, text: row.exception_text },
     created_at: iso(row.created_at),
   };
 }
@@ -286,16 +310,26 @@ function manifestSearch(kind: 0 | 1, scope: Scope, q: string): Sql<never> {
         SELECT p.daily_manifest_id FROM packages p WHERE ${inScope('p')} AND lower(p.tracking_number) = ${number})`;
 }
 
-function manifestBranch(kind: 0 | 1, scope: Scope, query: ManifestListQuery, cursor: Cursor | undefined, limit: number): Sql<never> | undefined {
+function manifestBranch(
+  kind: 0 | 1,
+  scope: Scope,
+  query: ManifestListQuery,
+  cursor: Cursor | undefined,
+  limit: number,
+): Sql<never> | undefined {
   if (query.type === 'container' && kind === 1) return undefined;
   if (query.type === 'daily' && kind === 0) return undefined;
   // Daily manifests have no container: a filter on one leaves them out.
   if (kind === 1 && query.containerId) return undefined;
-  const where: Sql<never>[] = [sql`x.account_id = ${scope.accountId}::uuid`, sql`x.environment = ${scope.environment}::"Environment"`];
+  const where: Sql<never>[] = [
+    sql`x.account_id = ${scope.accountId}::uuid`,
+    sql`x.environment = ${scope.environment}::"Environment"`,
+  ];
   if (query.status) where.push(sql`x.status = ${query.status}`);
   // A container has one service (its (account, environment, service_name, created_at, id) index); a daily manifest
   // the services of its packages, a filter on the rows walked (one per account, environment and day).
-  if (query.service) where.push(kind === 0 ? sql`x.service_name = ${query.service}` : sql`${query.service}::text = ANY(x.services)`);
+  if (query.service)
+    where.push(kind === 0 ? sql`x.service_name = ${query.service}` : sql`${query.service}::text = ANY(x.services)`);
   if (query.containerId) where.push(sql`x.container_id = ${query.containerId}`);
   if (query.from) where.push(sql`x.manifest_date >= ${query.from}::date`);
   if (query.to) where.push(sql`x.manifest_date < ${query.to}::date + 1`);
@@ -334,7 +368,10 @@ function uldOf(row: ManifestDbRow): { ULD?: string } {
   return uld ? { ULD: uld } : {};
 }
 
-export function presentManifest(row: ManifestDbRow, totals?: { by_status: Record<string, number>; total_weight_lb: string }): TManifestResponse {
+export function presentManifest(
+  row: ManifestDbRow,
+  totals?: { by_status: Record<string, number>; total_weight_lb: string },
+): TManifestResponse {
   const container = row.kind === 0;
   const base = {
     object: 'manifest' as const,
@@ -382,7 +419,11 @@ export async function getManifest(options: Scope & { manifestId: string }): Prom
       ? sql<{ status: string; n: number; weight: string | null }>`SELECT status, count(*)::int AS n,
               sum(package_weight_lb(detail->>'PackageWeight', detail->>'PackageWeightUnit'))::text AS weight
          FROM container_packages WHERE manifest_id = ${row.id} GROUP BY status`
-      : sql<{ status: string; n: number; weight: string | null }>`SELECT status, sum(packages)::int AS n, sum(weight_lb)::text AS weight
+      : sql<{
+          status: string;
+          n: number;
+          weight: string | null;
+        }>`SELECT status, sum(packages)::int AS n, sum(weight_lb)::text AS weight
          FROM daily_manifest_counts WHERE manifest_id = ${row.id} GROUP BY status`,
   );
   const by_status: Record<string, number> = {};
@@ -410,7 +451,8 @@ export async function listManifestPackages(
   const manifest = await findManifest(options);
   const kind = manifest.kind === 0 ? 0 : 1;
   const cursor = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'numeric');
-  if (cursor && cursor.k !== kind) throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
+  if (cursor && cursor.k !== kind)
+    throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
   const from = cursor?.i ?? '-1';
   const limit = options.limit + 1;
   // The manifest is this account's (findManifest), so its packages are: no account or environment condition here.
@@ -419,11 +461,15 @@ export async function listManifestPackages(
   const rows = await queryRows(
     pgPool(),
     kind === 0
-      ? sql<PackageDbRow & { key: string }>`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id,
+      ? sql<
+          PackageDbRow & { key: string }
+        >`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id,
               ${manifest.container_id}::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
               x.detail AS body, x.position::text AS key
          FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ORDER BY x.position LIMIT ${limit}`
-      : sql<PackageDbRow & { key: string }>`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
+      : sql<
+          PackageDbRow & { key: string }
+        >`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
               NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body, x.id::text AS key
          FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ORDER BY x.id LIMIT ${limit}`,
   );
@@ -448,7 +494,9 @@ const CURSOR_EPOCH = '2000-01-01T00:00:00.000Z';
  * manifests' own lists (one row per day), never a pass over the packages.
  */
 export async function listManifestServices(scope: Scope): Promise<string[]> {
-  const rows = await queryRows(pgPool(), sql<{ service: string }>`
+  const rows = await queryRows(
+    pgPool(),
+    sql<{ service: string }>`
     WITH RECURSIVE container_services AS (
       (SELECT service_name FROM container_manifests
        WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
@@ -463,6 +511,7 @@ export async function listManifestServices(scope: Scope): Promise<string[]> {
     SELECT service_name AS service FROM container_services WHERE service_name IS NOT NULL
     UNION
     SELECT unnest(services) FROM daily_manifests WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
-    ORDER BY 1 LIMIT 100`);
+    ORDER BY 1 LIMIT 100`,
+  );
   return rows.map((r) => r.service).filter((s) => s !== '');
 }

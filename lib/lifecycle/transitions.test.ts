@@ -13,20 +13,36 @@ import {
 describe('the transition table', () => {
   it('cancels only from manifested, for packages and containers', () => {
     for (const status of PACKAGE_STATUSES) expect(PACKAGE_TRANSITIONS[status].cancel !== undefined).toBe(status === 'manifested');
-    for (const status of CONTAINER_STATUSES) expect(CONTAINER_TRANSITIONS[status].cancel !== undefined).toBe(status === 'manifested');
+    for (const status of CONTAINER_STATUSES)
+      expect(CONTAINER_TRANSITIONS[status].cancel !== undefined).toBe(status === 'manifested');
   });
 
   it('raises exceptions only after received and before delivery, and resolves them to in_transit', () => {
-    expect(PACKAGE_STATUSES.filter((s) => PACKAGE_TRANSITIONS[s].exception === 'exception')).toEqual(['received', 'in_transit', 'out_for_delivery']);
+    expect(PACKAGE_STATUSES.filter((s) => PACKAGE_TRANSITIONS[s].exception === 'exception')).toEqual([
+      'received',
+      'in_transit',
+      'out_for_delivery',
+    ]);
     expect(PACKAGE_TRANSITIONS.exception.resolved).toBe('in_transit');
   });
 
   it('the carrier has possession from received on', () => {
-    expect(PACKAGE_STATUSES.filter(packageInPossession)).toEqual(['received', 'in_transit', 'out_for_delivery', 'delivered', 'exception']);
+    expect(PACKAGE_STATUSES.filter(packageInPossession)).toEqual([
+      'received',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+      'exception',
+    ]);
   });
 
   it('every simulator walk is a chain of table steps ending at the target, and the happy path is walked whole', () => {
-    expect(packageWalk('manifested', 'delivered')?.map((s) => s.to)).toEqual(['received', 'in_transit', 'out_for_delivery', 'delivered']);
+    expect(packageWalk('manifested', 'delivered')?.map((s) => s.to)).toEqual([
+      'received',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+    ]);
     expect(containerWalk('manifested', 'closed')?.map((s) => s.to)).toEqual(['received', 'departed', 'arrived', 'closed']);
     expect(packageWalk('delivered', 'received')).toBeUndefined();
     fc.assert(

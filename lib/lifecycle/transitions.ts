@@ -17,7 +17,15 @@ export {
 } from '@/lib/schemas/statuses';
 
 /** What a scan says happened; `resolved` ends an exception (back to in_transit). */
-export const PACKAGE_EVENTS = ['received', 'in_transit', 'out_for_delivery', 'delivered', 'exception', 'resolved', 'cancel'] as const;
+export const PACKAGE_EVENTS = [
+  'received',
+  'in_transit',
+  'out_for_delivery',
+  'delivered',
+  'exception',
+  'resolved',
+  'cancel',
+] as const;
 export const CONTAINER_EVENTS = ['received', 'departed', 'arrived', 'closed', 'cancel'] as const;
 export type PackageEvent = (typeof PACKAGE_EVENTS)[number];
 export type ContainerEvent = (typeof CONTAINER_EVENTS)[number];
@@ -91,7 +99,10 @@ function containerEventTo(from: ContainerStatus, to: ContainerStatus): Container
 export function packageWalk(from: PackageStatus, to: PackageStatus): { event: PackageEvent; to: PackageStatus }[] | undefined {
   return walk(from, to, PACKAGE_TRANSITIONS, PACKAGE_EVENTS, packageEventTo);
 }
-export function containerWalk(from: ContainerStatus, to: ContainerStatus): { event: ContainerEvent; to: ContainerStatus }[] | undefined {
+export function containerWalk(
+  from: ContainerStatus,
+  to: ContainerStatus,
+): { event: ContainerEvent; to: ContainerStatus }[] | undefined {
   return walk(from, to, CONTAINER_TRANSITIONS, CONTAINER_EVENTS, containerEventTo);
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, invitationMail, passwordChangedMail, passwordResetMail, signUpKnownEmailMail, signUpLinkMail } from './messages';
+import {
+  escapeHtml,
+  invitationMail,
+  passwordChangedMail,
+  passwordResetMail,
+  signUpKnownEmailMail,
+  signUpLinkMail,
+} from './messages';
 
 describe('mail messages', () => {
   const link = 'https://carrier.example.com/reset-password?token=abc_DEF-123';
@@ -36,7 +43,11 @@ describe('mail messages', () => {
   it('a sign-up mail carries its link in both bodies and says how long it works, and nothing else of the sign-up', () => {
     const verify = 'https://carrier.example.com/verify-email?token=abc_DEF-123';
     const mail = signUpLinkMail({ to: 'a@example.com', link: verify, hours: 24 });
-    expect(mail).toMatchObject({ to: 'a@example.com', subject: 'Confirm your e-mail to create your Carrier account', links: [verify] });
+    expect(mail).toMatchObject({
+      to: 'a@example.com',
+      subject: 'Confirm your e-mail to create your Carrier account',
+      links: [verify],
+    });
     expect(mail.text).toContain(verify);
     expect(mail.text).toContain('within 24 hours');
     expect(mail.html).toContain(`href="${verify}"`);
@@ -58,8 +69,19 @@ describe('mail messages', () => {
 
   it('an invitation names who invited, the account and the role, carries its link, and escapes the account name', () => {
     const invite = 'https://carrier.example.com/invitations/accept?token=abc_DEF-123';
-    const mail = invitationMail({ to: 'b@example.com', link: invite, accountName: 'Acme <b>&</b>', role: 'operator', invitedBy: 'a@example.com', hours: 72 });
-    expect(mail).toMatchObject({ to: 'b@example.com', subject: 'You are invited to join Acme <b>&</b> on Carrier', links: [invite] });
+    const mail = invitationMail({
+      to: 'b@example.com',
+      link: invite,
+      accountName: 'Acme <b>&</b>',
+      role: 'operator',
+      invitedBy: 'a@example.com',
+      hours: 72,
+    });
+    expect(mail).toMatchObject({
+      to: 'b@example.com',
+      subject: 'You are invited to join Acme <b>&</b> on Carrier',
+      links: [invite],
+    });
     expect(mail.text).toContain('a@example.com invited you to join Acme <b>&</b> on Carrier as operator.');
     expect(mail.text).toContain('within 72 hours');
     expect(mail.html).toContain(`href="${invite}"`);

@@ -103,7 +103,14 @@ export function signUpLinkMail(options: { to: string; link: string; hours: numbe
 }
 
 /** An invitation to join an account: who asked, which account, which role, and the link (single use, `hours`). */
-export function invitationMail(options: { to: string; link: string; accountName: string; role: string; invitedBy: string | null; hours: number }): MailMessage {
+export function invitationMail(options: {
+  to: string;
+  link: string;
+  accountName: string;
+  role: string;
+  invitedBy: string | null;
+  hours: number;
+}): MailMessage {
   const { to, link, accountName, role, invitedBy, hours } = options;
   const who = invitedBy ? `${invitedBy} invited you` : 'You are invited';
   const lead = `${who} to join ${accountName} on Carrier as ${role}.`;

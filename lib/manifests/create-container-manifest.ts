@@ -121,7 +121,15 @@ async function assertTrackingNumbersFree(accountId: string, environment: Environ
   const details: ErrorDetail[] = [];
   request.packages.forEach((p, index) => {
     const manifestId = p.TrackingNumber ? owner.get(p.TrackingNumber) : undefined;
-    if (manifestId) details.push({ path: `ContainerDetails[${index}].TrackingNumber`, message: `${p.TrackingNumber} is already in manifest ${manifestId}` });
+    if (manifestId)
+      details.push({
+        path: `ContainerDetails[${index}].TrackingNumber`,
+        message: `${p.TrackingNumber} is already in manifest ${manifestId}`,
+      });
   });
-  throw new AppError('conflict', `${details.length} tracking number(s) are already manifested in another container; nothing was stored.`, { details });
+  throw new AppError(
+    'conflict',
+    `${details.length} tracking number(s) are already manifested in another container; nothing was stored.`,
+    { details },
+  );
 }

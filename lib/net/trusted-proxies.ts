@@ -73,4 +73,3 @@ export function isTrusted(trusted: TrustedProxies, address: string, hop: number)
   if (trusted.kind === 'hops') return hop < trusted.hops;
   return trusted.list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
 }
-

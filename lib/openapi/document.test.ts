@@ -25,7 +25,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('names every operation\'s scope (lib/auth/scopes.ts) and its 403 insufficient_scope', () => {
+  it("names every operation's scope (lib/auth/scopes.ts) and its 403 insufficient_scope", () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item).filter(([k]) => k !== 'parameters')) {
         const op = operation as { security?: { Token: string[] }[]; responses: Record<string, { description: string }> };
@@ -51,7 +51,11 @@ describe('OpenAPI document', () => {
   });
 
   it('request schemas come from the Zod schemas, with their documented types', () => {
-    const rate = doc.components.schemas.RateRequest as { properties: Record<string, Json>; required: string[]; description: string };
+    const rate = doc.components.schemas.RateRequest as {
+      properties: Record<string, Json>;
+      required: string[];
+      description: string;
+    };
     // `length` or its published spelling `lenght`: both listed, both optional, and the rule in words. A plain object
     // (no allOf/anyOf), so that a renderer lists its fields.
     expect(rate.required.sort()).toEqual(['height', 'weight', 'weight_unit', 'width']);
@@ -59,7 +63,8 @@ describe('OpenAPI document', () => {
     expect(rate).toMatchObject({ type: 'object' });
     expect(Object.keys(rate.properties)).toEqual(expect.arrayContaining(['weight', 'length', 'lenght', 'width', 'height']));
     expect(rate.description).toContain('One of `length` or `lenght` is required.');
-    for (const name of ['length', 'lenght']) expect(rate.properties[name]?.description, name).toContain('One of `length` or `lenght` is required.');
+    for (const name of ['length', 'lenght'])
+      expect(rate.properties[name]?.description, name).toContain('One of `length` or `lenght` is required.');
     // The same for every request schema with published spellings: none is a composition a renderer shows as "any".
     for (const name of ['RateRequest', 'ContainerManifestRequest', 'Package']) {
       const schema = doc.components.schemas[name] as Json;
@@ -135,7 +140,9 @@ describe('OpenAPI document', () => {
     let operations = 0;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item).filter(([k]) => k !== 'parameters')) {
-        const op = operation as { responses: Record<string, { description: string; headers?: Record<string, { required?: boolean }> }> };
+        const op = operation as {
+          responses: Record<string, { description: string; headers?: Record<string, { required?: boolean }> }>;
+        };
         const at = `${method} ${path}`;
         expect(op.responses['401']?.description, at).toContain('token');
         expect(op.responses['403'], at).toBeDefined();
@@ -150,11 +157,15 @@ describe('OpenAPI document', () => {
   });
 
   it('documents the headers of every webhook delivery: x-carrier-event and the Standard Webhooks three', () => {
-    const webhooks = doc.webhooks as Record<string, { post: { parameters: { name: string; in: string; required: boolean; schema: Json }[] } }>;
+    const webhooks = doc.webhooks as Record<
+      string,
+      { post: { parameters: { name: string; in: string; required: boolean; schema: Json }[] } }
+    >;
     expect(Object.keys(webhooks).length).toBeGreaterThan(10);
     for (const [event, item] of Object.entries(webhooks)) {
       const headers = Object.fromEntries(item.post.parameters.filter((p) => p.in === 'header').map((p) => [p.name, p]));
-      for (const name of ['x-carrier-event', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) expect(headers[name]?.required, `${event} ${name}`).toBe(true);
+      for (const name of ['x-carrier-event', 'webhook-id', 'webhook-timestamp', 'webhook-signature'])
+        expect(headers[name]?.required, `${event} ${name}`).toBe(true);
       expect(headers['x-carrier-event']?.schema, event).toEqual({ type: 'string', const: event });
       // Only package.sorting is ever sent as a test event.
       expect(headers['x-carrier-test-event']?.required, event).toBe(event === 'package.sorting' ? false : undefined);

@@ -5,7 +5,12 @@ import { REPLAYED_HEADER } from '@/lib/http/replayed';
 import { eventPaths, eventSchemas } from './events';
 import { requestPaths, requestSchemas } from './requests';
 import { lifecyclePaths, lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
-import { CONTAINER_MANIFEST_ALIASES, MAX_CONTAINER_PACKAGES, ZContainerDetail, ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import {
+  CONTAINER_MANIFEST_ALIASES,
+  MAX_CONTAINER_PACKAGES,
+  ZContainerDetail,
+  ZContainerManifestRequest,
+} from '@/lib/schemas/container-manifest';
 import { PACKAGE_MANIFEST_ALIASES, ZPackage } from '@/lib/schemas/package-manifest';
 import { ZContainerManifestResponse } from '@/lib/schemas/container-manifest';
 import { ZErrorResponse } from '@/lib/schemas/error';
@@ -113,11 +118,18 @@ function withAliases(json: Json, aliases: Aliases): Json {
   const eitherName = new Map<string, string>();
   for (const [field, schema] of Object.entries(json.properties as Record<string, Json>)) {
     const names = aliases[field] ?? [];
-    const rule = names.length > 0 && required.includes(field) ? `One of ${[field, ...names].map((name) => `\`${name}\``).join(' or ')} is required.` : '';
+    const rule =
+      names.length > 0 && required.includes(field)
+        ? `One of ${[field, ...names].map((name) => `\`${name}\``).join(' or ')} is required.`
+        : '';
     if (rule) eitherName.set(field, rule);
     const description = typeof schema.description === 'string' ? schema.description : '';
     properties[field] = rule ? { ...schema, description: `${description} ${rule}`.trim() } : schema;
-    for (const name of names) properties[name] = { ...schema, description: `The published spelling of \`${field}\`; send one of the two. ${rule}`.trim() };
+    for (const name of names)
+      properties[name] = {
+        ...schema,
+        description: `The published spelling of \`${field}\`; send one of the two. ${rule}`.trim(),
+      };
   }
   const rules = [...eitherName.values()];
   return {
@@ -148,7 +160,10 @@ function rateRequestSchema(): Json {
     description: `${typeof properties.length?.description === 'string' ? properties.length.description : ''} Inches. Also accepted as \`lenght\`, as the published samples spell it.`,
   };
   return {
-    ...withAliases({ ...json, description: 'The package to price. Fields may be numbers or numeric text; `""` is no value.' }, RATE_ALIASES),
+    ...withAliases(
+      { ...json, description: 'The package to price. Fields may be numbers or numeric text; `""` is no value.' },
+      RATE_ALIASES,
+    ),
     example: {
       weight: '2.5',
       weight_unit: 'lb',
@@ -221,7 +236,7 @@ function errorResponse(description: string, extra: Json = {}): Json {
 const REPLAYED_HEADERS: Json = {
   [REPLAYED_HEADER]: {
     schema: { type: 'string', const: 'true' },
-    description: 'Present on the answer to an identical retry: nothing new was stored, and the body is the first answer\'s.',
+    description: "Present on the answer to an identical retry: nothing new was stored, and the body is the first answer's.",
   },
 };
 
@@ -235,11 +250,17 @@ const COMMON_ERRORS: Json = {
 
 /** The answers the pipeline gives before any operation runs (lib/http/api-steps.ts authenticateRequest): token, then its rate. */
 const UNAUTHORIZED = errorResponse('Missing or invalid token, or a token of the other environment (`wrong_environment`).', {
-  headers: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Token' }, description: 'The scheme to send the token with.' } },
+  headers: {
+    'WWW-Authenticate': { schema: { type: 'string', const: 'Token' }, description: 'The scheme to send the token with.' },
+  },
 });
 const RATE_LIMITED = errorResponse(
   'Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds.',
-  { headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before retrying.' } } },
+  {
+    headers: {
+      'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait before retrying.' },
+    },
+  },
 );
 
 const idParam = pathParameter('id', 'Webhook endpoint id (`we_…`).', EXAMPLE_ID.webhookEndpoint);
@@ -247,8 +268,21 @@ const idParam = pathParameter('id', 'Webhook endpoint id (`we_…`).', EXAMPLE_I
 // The document routes (lib/http/operations/documents.ts): bytes, not JSON; format by ?format= or Accept.
 function documentPaths(): Json {
   const binary = (types: string[]): Json =>
-    Object.fromEntries(types.map((type) => [type, { schema: type === 'application/zpl' ? { type: 'string' } : { type: 'string', format: 'binary' } }]));
-  const route = (operationId: string, summary: string, description: string, param: Json, formats: string[], types: string[], extra: Json[] = []): Json => ({
+    Object.fromEntries(
+      types.map((type) => [
+        type,
+        { schema: type === 'application/zpl' ? { type: 'string' } : { type: 'string', format: 'binary' } },
+      ]),
+    );
+  const route = (
+    operationId: string,
+    summary: string,
+    description: string,
+    param: Json,
+    formats: string[],
+    types: string[],
+    extra: Json[] = [],
+  ): Json => ({
     parameters: [param],
     get: {
       tags: ['Documents'],
@@ -257,7 +291,11 @@ function documentPaths(): Json {
       description: `${description} Format by \`?format=\` or \`Accept\`; PDF when neither says. \`Content-Disposition\` names the file.`,
       parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: formats } }, ...extra],
       responses: {
-        '200': { description: 'The document.', headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="…"' } }, content: binary(types) },
+        '200': {
+          description: 'The document.',
+          headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="…"' } },
+          content: binary(types),
+        },
         '404': errorResponse('No such manifest or package in this account and environment.'),
         '406': errorResponse('The document does not come in the format asked for (`not_acceptable`).'),
       },
@@ -265,15 +303,42 @@ function documentPaths(): Json {
   });
   const manifestId = pathParameter('id', 'ManifestID (`MAN-…`, container or daily).', EXAMPLE_ID.manifest);
   return {
-    '/manifests/{id}/document': route('getManifestDocument', 'Handover manifest', 'ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block; page n of N on every page. A cancelled manifest\'s says CANCELLED and has no barcode.', manifestId, ['pdf'], ['application/pdf'], [
-      { name: 'paper', in: 'query', required: false, schema: { type: 'string', enum: ['letter', 'a4'] } },
-    ]),
-    '/manifests/{id}/tags': route('getManifestTags', 'Container tag (4×6 in)', 'ContainerID and AWB as Code 128, terminal, pieces, weight.', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
-    '/manifests/{id}/labels': route('getManifestLabels', 'Every package label of a manifest', 'One 4×6 in label per page (PDF) or per ^XA…^XZ (ZPL II).', manifestId, ['pdf', 'zpl'], ['application/pdf', 'application/zpl']),
+    '/manifests/{id}/document': route(
+      'getManifestDocument',
+      'Handover manifest',
+      "ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block; page n of N on every page. A cancelled manifest's says CANCELLED and has no barcode.",
+      manifestId,
+      ['pdf'],
+      ['application/pdf'],
+      [{ name: 'paper', in: 'query', required: false, schema: { type: 'string', enum: ['letter', 'a4'] } }],
+    ),
+    '/manifests/{id}/tags': route(
+      'getManifestTags',
+      'Container tag (4×6 in)',
+      'ContainerID and AWB as Code 128, terminal, pieces, weight.',
+      manifestId,
+      ['pdf', 'zpl'],
+      ['application/pdf', 'application/zpl'],
+    ),
+    '/manifests/{id}/labels': route(
+      'getManifestLabels',
+      'Every package label of a manifest',
+      'One 4×6 in label per page (PDF) or per ^XA…^XZ (ZPL II).',
+      manifestId,
+      ['pdf', 'zpl'],
+      ['application/pdf', 'application/zpl'],
+    ),
     '/packages/{TrackingNumber}/label': route(
-      'getPackageLabel', 'Package label (4×6 in)', 'The carrier barcode as Code 128 (the sort barcode), the tracking number beside it, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi. A cancelled package\'s label says CANCELLED and has no barcode.',
-      pathParameter('TrackingNumber', "The package's TrackingNumber (any case) or its carrier_barcode.", EXAMPLE_ID.trackingNumber),
-      ['pdf', 'zpl', 'png'], ['application/pdf', 'application/zpl', 'image/png'],
+      'getPackageLabel',
+      'Package label (4×6 in)',
+      "The carrier barcode as Code 128 (the sort barcode), the tracking number beside it, sort code, service, destination postal code, recipient, ManifestID. PNG at 203 dpi. A cancelled package's label says CANCELLED and has no barcode.",
+      pathParameter(
+        'TrackingNumber',
+        "The package's TrackingNumber (any case) or its carrier_barcode.",
+        EXAMPLE_ID.trackingNumber,
+      ),
+      ['pdf', 'zpl', 'png'],
+      ['application/pdf', 'application/zpl', 'image/png'],
     ),
   };
 }
@@ -318,7 +383,9 @@ function webhookRequestSchema(schema: z.ZodType): Json {
  */
 function withAccess(paths: Record<string, Json>): Record<string, Json> {
   // Matched by shape: the document names a parameter {TrackingNumber} where the route table has :trackingNumber.
-  const byShape = new Map<string, RouteScope>(Object.entries(ROUTE_SCOPES).map(([key, scope]) => [key.replace(/:[^/]+/g, ':'), scope]));
+  const byShape = new Map<string, RouteScope>(
+    Object.entries(ROUTE_SCOPES).map(([key, scope]) => [key.replace(/:[^/]+/g, ':'), scope]),
+  );
   for (const [template, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (method === 'parameters') continue;
@@ -338,8 +405,12 @@ function withAccess(paths: Record<string, Json>): Record<string, Json> {
       if (method === 'post' && scope !== CARRIER_OPERATIONS) {
         const withKey = op as { parameters?: Json[] };
         withKey.parameters = [...(withKey.parameters ?? []), IDEMPOTENCY_KEY];
-        responses['409'] ??= errorResponse('`conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`.');
-        responses['422'] ??= errorResponse('`validation_failed`, naming each field; or an `Idempotency-Key` already used with another request.');
+        responses['409'] ??= errorResponse(
+          '`conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`.',
+        );
+        responses['422'] ??= errorResponse(
+          '`validation_failed`, naming each field; or an `Idempotency-Key` already used with another request.',
+        );
       }
       op.responses = byStatus(responses);
     }
@@ -363,11 +434,27 @@ function byStatus(responses: Record<string, Json>): Record<string, Json> {
 
 /** The headers of every delivery (lib/webhooks/deliver-message.ts, sign-message.ts): the event's name and the Standard Webhooks three. */
 function deliveryHeaders(event: string): Json[] {
-  const header = (name: string, required: boolean, schema: Json, description: string): Json => ({ name, in: 'header', required, schema, description });
+  const header = (name: string, required: boolean, schema: Json, description: string): Json => ({
+    name,
+    in: 'header',
+    required,
+    schema,
+    description,
+  });
   return [
     header('x-carrier-event', true, { type: 'string', const: event }, `The event's name: \`${event}\`.`),
-    header('webhook-id', true, { type: 'string' }, 'Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it.'),
-    header('webhook-timestamp', true, { type: 'integer' }, 'Unix seconds when this attempt was signed; refuse one too far from your clock.'),
+    header(
+      'webhook-id',
+      true,
+      { type: 'string' },
+      'Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it.',
+    ),
+    header(
+      'webhook-timestamp',
+      true,
+      { type: 'integer' },
+      'Unix seconds when this attempt was signed; refuse one too far from your clock.',
+    ),
     header(
       'webhook-signature',
       true,
@@ -376,7 +463,14 @@ function deliveryHeaders(event: string): Json[] {
     ),
     // A test event (POST /webhooks/{id}/test) is always a package.sorting.
     ...(event === PACKAGE_SORTING_EVENT
-      ? [header('x-carrier-test-event', false, { type: 'string', const: 'true' }, 'Present on a test delivery (an endpoint\'s "send test event") only.')]
+      ? [
+          header(
+            'x-carrier-test-event',
+            false,
+            { type: 'string', const: 'true' },
+            'Present on a test delivery (an endpoint\'s "send test event") only.',
+          ),
+        ]
       : []),
   ];
 }
@@ -401,7 +495,8 @@ const TAGS: Json[] = [
   { name: 'Manifests', description: 'Tell the carrier what it will receive: container manifests and packages.' },
   {
     name: 'Lifecycle',
-    description: 'Manifests and packages after they were sent: read them with their status and timeline, cancel or close them, and (test path only) simulate their progress.',
+    description:
+      'Manifests and packages after they were sent: read them with their status and timeline, cancel or close them, and (test path only) simulate their progress.',
   },
   { name: 'Documents', description: 'Handover manifests, container tags and package labels, as PDF, ZPL II or PNG.' },
   {
@@ -411,7 +506,10 @@ const TAGS: Json[] = [
   },
   { name: 'Events', description: 'What the webhooks announced, to read back or to poll.' },
   { name: 'Requests', description: 'The request log: what was sent and answered, kept 30 days.' },
-  { name: 'Carrier operations', description: "The carrier's own calls, with carrier operations tokens (`ck_ops_…`) only: scans from its terminals." },
+  {
+    name: 'Carrier operations',
+    description: "The carrier's own calls, with carrier operations tokens (`ck_ops_…`) only: scans from its terminals.",
+  },
 ];
 
 const SCOPES_DESCRIPTION =
@@ -430,13 +528,16 @@ export function openApiDocument(): Json {
     info: {
       title: 'Carrier shipping API',
       version: '1.1',
-      license: { name: 'Proprietary: for the carrier\'s shippers under their service agreement', identifier: 'LicenseRef-Carrier-Proprietary' },
+      license: {
+        name: "Proprietary: for the carrier's shippers under their service agreement",
+        identifier: 'LicenseRef-Carrier-Proprietary',
+      },
       description:
         'Rates, container manifests and package manifests, with package-sorting webhooks. Every request carries `Authorization: Token <token>` ' +
         '(`Bearer` is accepted too). Test tokens (`ck_test_…`) work only under `/version-test/api/1.1`, live tokens (`ck_live_…`) only under `/api/1.1`. ' +
         'Bodies are parsed as JSON whatever their Content-Type. Every response carries `x-request-id` and `Access-Control-Allow-Origin: *`. ' +
         'Every answer to a known token carries the IETF `RateLimit-Policy` (`"token";q=<burst>;w=<seconds>`) and `RateLimit` (`"token";r=<left>;t=<seconds to refill>`) headers; ' +
-        'past the burst the answer is 429 with `Retry-After`. Unknown request fields are accepted and named in the answer\'s `warnings`.',
+        "past the burst the answer is 429 with `Retry-After`. Unknown request fields are accepted and named in the answer's `warnings`.",
     },
     servers: [
       { url: '/api/1.1', description: 'Live' },
@@ -487,7 +588,11 @@ export function openApiDocument(): Json {
             '200': {
               description: 'Created (or the identical retry).',
               headers: REPLAYED_HEADERS,
-              content: json(ref('ContainerManifestResponse'), { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', PackageCount: 2 }),
+              content: json(ref('ContainerManifestResponse'), {
+                IsSuccess: 'true',
+                ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z',
+                PackageCount: 2,
+              }),
             },
             '409': errorResponse('The ContainerID or a tracking number is already used with a different body.'),
             ...COMMON_ERRORS,
@@ -504,7 +609,15 @@ export function openApiDocument(): Json {
             'notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
           requestBody: { required: true, content: json(ref('PackageManifestRequest'), { package: packageExample }) },
           responses: {
-            '200': { description: 'Accepted (or the identical retry).', headers: REPLAYED_HEADERS, content: json(ref('PackageManifestResponse'), { IsSuccess: true, ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', TrackingNumber: '1Z999AA10123456784' }) },
+            '200': {
+              description: 'Accepted (or the identical retry).',
+              headers: REPLAYED_HEADERS,
+              content: json(ref('PackageManifestResponse'), {
+                IsSuccess: true,
+                ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z',
+                TrackingNumber: '1Z999AA10123456784',
+              }),
+            },
             '409': errorResponse('The TrackingNumber is already used with a different body.'),
             ...COMMON_ERRORS,
           },
@@ -528,7 +641,7 @@ export function openApiDocument(): Json {
           summary: 'Create a webhook endpoint',
           description:
             'In test and live alike, URLs that resolve to loopback, private, link-local, reserved or metadata addresses are refused, at registration and again at every delivery. ' +
-            'Each delivery is a POST of the event\'s body (see the webhooks), with `x-carrier-event` naming the event and the Standard Webhooks headers ' +
+            "Each delivery is a POST of the event's body (see the webhooks), with `x-carrier-event` naming the event and the Standard Webhooks headers " +
             '`webhook-id`, `webhook-timestamp` and `webhook-signature`, signed with the secret this answer shows.',
           requestBody: {
             required: true,
@@ -639,13 +752,18 @@ export function openApiDocument(): Json {
       '/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
         parameters: [
           idParam,
-          pathParameter('deliveryId', 'A delivery (`att_…`) or message id (`msg_…`, the `webhook-id` of its deliveries).', EXAMPLE_ID.delivery),
+          pathParameter(
+            'deliveryId',
+            'A delivery (`att_…`) or message id (`msg_…`, the `webhook-id` of its deliveries).',
+            EXAMPLE_ID.delivery,
+          ),
         ],
         post: {
           tags: ['Webhooks'],
           operationId: 'redeliverWebhook',
           summary: 'Redeliver a message now',
-          description: 'The same body and `webhook-id` as before, signed again with a fresh `webhook-timestamp` (and the secrets that sign now).',
+          description:
+            'The same body and `webhook-id` as before, signed again with a fresh `webhook-timestamp` (and the secrets that sign now).',
           responses: {
             '202': {
               description: 'Queued for delivery.',

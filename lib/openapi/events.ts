@@ -4,7 +4,6 @@ import { ZListEventsQuery, ZWebhookEvent, ZWebhookEventList } from '@/lib/schema
 // The events API's part of the OpenAPI document, generated from the schemas its operations parse and
 // answer with (lib/schemas/events.ts).
 
-
 export function eventPaths(): Json {
   const parameters = queryParameters(ZListEventsQuery);
   return {
@@ -19,7 +18,10 @@ export function eventPaths(): Json {
           '`package.sorting` names itself in it as `type`); each delivery also carried the event name as `x-carrier-event`. ' +
           '`from` and `to` are UTC days, inclusive. A parameter not listed, or given twice, is a 422 naming it.',
         parameters,
-        responses: { '200': jsonAnswer('A page.', 'WebhookEventList'), '422': errorAnswer('A parameter is invalid; `details` names it.') },
+        responses: {
+          '200': jsonAnswer('A page.', 'WebhookEventList'),
+          '422': errorAnswer('A parameter is invalid; `details` names it.'),
+        },
       },
     },
     '/events/{id}': {
@@ -28,7 +30,10 @@ export function eventPaths(): Json {
         tags: ['Events'],
         operationId: 'getEvent',
         summary: 'One webhook event',
-        responses: { '200': jsonAnswer('The event.', 'WebhookEvent'), '404': errorAnswer('No such event in this account and environment.') },
+        responses: {
+          '200': jsonAnswer('The event.', 'WebhookEvent'),
+          '404': errorAnswer('No such event in this account and environment.'),
+        },
       },
     },
   };

@@ -51,7 +51,8 @@ function idsInExample(value: unknown, where: string, owner: string | undefined, 
   if (Array.isArray(value)) value.forEach((item, i) => idsInExample(item, `${where}/${i}`, owner, out));
   else if (value && typeof value === 'object') {
     for (const [key, inner] of Object.entries(value)) {
-      if (key in FIELD_PREFIX || (key === 'id' && owner && owner in ID_PREFIX)) out.push([`${where}/${key}`, key === 'id' ? `${owner}.id` : key, inner]);
+      if (key in FIELD_PREFIX || (key === 'id' && owner && owner in ID_PREFIX))
+        out.push([`${where}/${key}`, key === 'id' ? `${owner}.id` : key, inner]);
       idsInExample(inner, `${where}/${key}`, owner, out);
     }
   }
@@ -73,13 +74,18 @@ function exampleIds(document: Doc): [string, string, unknown][] {
     for (const [name, property] of Object.entries((json.properties ?? {}) as Record<string, Json>)) {
       const field = name === 'id' && owner && owner in ID_PREFIX ? `${owner}.id` : name in FIELD_PREFIX ? name : undefined;
       if (!field) continue;
-      for (const example of [...((property.examples as unknown[] | undefined) ?? []), ...(property.example === undefined ? [] : [property.example])])
+      for (const example of [
+        ...((property.examples as unknown[] | undefined) ?? []),
+        ...(property.example === undefined ? [] : [property.example]),
+      ])
         out.push([`${where}/properties/${name}`, field, example]);
     }
     if (json.example !== undefined) idsInExample(json.example, `${where}/example`, owner, out);
-    for (const [key, inner] of Object.entries(json)) if (key !== 'example' && key !== 'examples') visitSchema(inner, `${where}/${key}`, owner);
+    for (const [key, inner] of Object.entries(json))
+      if (key !== 'example' && key !== 'examples') visitSchema(inner, `${where}/${key}`, owner);
   };
-  for (const [name, schema] of Object.entries(document.components.schemas)) visitSchema(schema, `#/components/schemas/${name}`, name);
+  for (const [name, schema] of Object.entries(document.components.schemas))
+    visitSchema(schema, `#/components/schemas/${name}`, name);
   const media = (content: unknown, where: string) => {
     for (const [type, m] of Object.entries((content ?? {}) as Record<string, Json>)) {
       const owner = ((m.schema as Json | undefined)?.$ref as string | undefined)?.split('/').at(-1);
@@ -145,7 +151,9 @@ describe('example ids in the OpenAPI document', () => {
     const broken = structuredClone(doc);
     const eventId = (broken.paths['/events/{id}'] as { parameters: Json[] }).parameters[0];
     if (eventId) eventId.example = 'we_3k9x2m4t8v6w1z5q7r0y';
-    expect(pathParameterProblems(broken).problems).toEqual(['get /events/{id} {id}: "we_3k9x2m4t8v6w1z5q7r0y" does not start with evt_']);
+    expect(pathParameterProblems(broken).problems).toEqual([
+      'get /events/{id} {id}: "we_3k9x2m4t8v6w1z5q7r0y" does not start with evt_',
+    ]);
     const sorting = broken.components.schemas.PackageSortingPayload as Json;
     sorting.example = { ...(sorting.example as Json), manifest_id: 'evt_1' };
     expect(idProblems(broken)).toEqual(['#/components/schemas/PackageSortingPayload/example/manifest_id (manifest_id): "evt_1"']);

@@ -41,10 +41,16 @@ export const pathParameter = (name: string, description: string, example: string
 });
 
 /** A JSON answer whose body is the named component. */
-export const jsonAnswer = (description: string, schema: string): Json => ({ description, content: { 'application/json': { schema: ref(schema) } } });
+export const jsonAnswer = (description: string, schema: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ref(schema) } },
+});
 
 /** An error answer: the `Error` envelope. */
-export const errorAnswer = (description: string): Json => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+export const errorAnswer = (description: string): Json => ({
+  description,
+  content: { 'application/json': { schema: ref('Error') } },
+});
 
 /** Every property of a query schema as an optional query parameter. */
 export function queryParameters(schema: z.ZodType): Json[] {

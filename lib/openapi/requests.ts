@@ -4,7 +4,6 @@ import { ZListRequestsQuery, ZRequestLogEntry, ZRequestLogList } from '@/lib/sch
 // The request log's part of the OpenAPI document, generated from the schemas its operations parse and
 // answer with (lib/schemas/request-log.ts).
 
-
 export function requestPaths(): Json {
   const parameters = queryParameters(ZListRequestsQuery);
   return {
@@ -18,7 +17,10 @@ export function requestPaths(): Json {
           "the portal's writes and errors. Bodies are the first 16 KB, with secrets and tokens replaced by `[redacted]`. A request appears " +
           'within a second of its answer and is kept 30 days. Reads of the log itself are not logged. `from` and `to` are UTC days, inclusive.',
         parameters,
-        responses: { '200': jsonAnswer('A page.', 'RequestLogList'), '422': errorAnswer('A parameter is invalid, unknown or repeated; `details` names it.') },
+        responses: {
+          '200': jsonAnswer('A page.', 'RequestLogList'),
+          '422': errorAnswer('A parameter is invalid, unknown or repeated; `details` names it.'),
+        },
       },
     },
     '/requests/{id}': {
@@ -27,8 +29,11 @@ export function requestPaths(): Json {
         tags: ['Requests'],
         operationId: 'getRequest',
         summary: 'One logged request',
-        description: 'For an integrator\'s own support tooling: quote the `x-request-id` of any answer.',
-        responses: { '200': jsonAnswer('The request.', 'RequestLogEntry'), '404': errorAnswer('No such request in this account and environment (yet, or any more).') },
+        description: "For an integrator's own support tooling: quote the `x-request-id` of any answer.",
+        responses: {
+          '200': jsonAnswer('The request.', 'RequestLogEntry'),
+          '404': errorAnswer('No such request in this account and environment (yet, or any more).'),
+        },
       },
     },
   };

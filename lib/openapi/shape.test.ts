@@ -13,7 +13,10 @@ describe('ZOpenApiDocument (what the reference page reads of the document)', () 
 
   it('refuses a document whose fields the page shows have another type', () => {
     const raw = openApiDocument();
-    const result = ZOpenApiDocument.safeParse({ ...raw, components: { schemas: { Broken: { properties: { a: { maxLength: '5' } } } } } });
+    const result = ZOpenApiDocument.safeParse({
+      ...raw,
+      components: { schemas: { Broken: { properties: { a: { maxLength: '5' } } } } },
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(['components', 'schemas', 'Broken', 'properties', 'a', 'maxLength']);
   });

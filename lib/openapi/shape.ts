@@ -68,7 +68,9 @@ const ZOperation = z.looseObject({
   tags: z.array(z.string()).default([]),
   parameters: z.array(ZParameter).default([]),
   requestBody: z.looseObject({ content: ZContent }).optional(),
-  responses: z.record(z.string(), z.looseObject({ description: z.string().optional(), content: ZContent.optional() })).default({}),
+  responses: z
+    .record(z.string(), z.looseObject({ description: z.string().optional(), content: ZContent.optional() }))
+    .default({}),
 });
 
 export const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

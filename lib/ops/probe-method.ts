@@ -17,7 +17,12 @@ export function probeMethodNotAllowed(request: Request): Response {
 
 /** GET /metrics under `next start`: not served there (the production server serves them), the API's 404 envelope. */
 export function metricsNotServed(): Response {
-  return errorAnswer(new AppError('not_found', 'No metrics here: `next start` does not serve them; the production server (npm start) does, on METRICS_PORT or at /metrics with METRICS_TOKEN set.'));
+  return errorAnswer(
+    new AppError(
+      'not_found',
+      'No metrics here: `next start` does not serve them; the production server (npm start) does, on METRICS_PORT or at /metrics with METRICS_TOKEN set.',
+    ),
+  );
 }
 
 function errorAnswer(error: AppError): Response {

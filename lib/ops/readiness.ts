@@ -57,7 +57,10 @@ export interface ReadinessProbe {
 }
 
 /** `migrationsDir`: the project's prisma/migrations (default: under the working directory, where npm start runs). */
-export function readinessProbe(databaseUrl: string, migrationsDir = path.join(process.cwd(), 'prisma', 'migrations')): ReadinessProbe {
+export function readinessProbe(
+  databaseUrl: string,
+  migrationsDir = path.join(process.cwd(), 'prisma', 'migrations'),
+): ReadinessProbe {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 1,
@@ -91,8 +94,14 @@ export function readinessProbe(databaseUrl: string, migrationsDir = path.join(pr
       const text = error instanceof Error ? error.message : String(error);
       // Reachable, but no migrations table at all: never migrated.
       if ((error as { code?: unknown }).code === '42P01')
-        return { database: { ok: true }, migrations: { ok: false, message: 'the database has never been migrated; run npm run db:migrate' } };
-      return { database: { ok: false, message: `unreachable: ${text.split('\n')[0]}` }, migrations: { ok: false, message: 'unknown: the database is unreachable' } };
+        return {
+          database: { ok: true },
+          migrations: { ok: false, message: 'the database has never been migrated; run npm run db:migrate' },
+        };
+      return {
+        database: { ok: false, message: `unreachable: ${text.split('\n')[0]}` },
+        migrations: { ok: false, message: 'unknown: the database is unreachable' },
+      };
     }
   }
 
@@ -124,13 +133,24 @@ export function readinessProbe(databaseUrl: string, migrationsDir = path.join(pr
 }
 
 /** GET /readyz's answer: 200 with the checks, or 503 in the error envelope whose details name each failed check. */
-export function readinessAnswer(result: Readiness, requestId: string): { status: number; headers: Record<string, string>; body: unknown } {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId };
+export function readinessAnswer(
+  result: Readiness,
+  requestId: string,
+): { status: number; headers: Record<string, string>; body: unknown } {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+  };
   const summary = { status: result.ready ? 'ready' : 'not_ready', checks: result.checks };
   if (result.ready) return { status: 200, headers, body: summary };
   const failed = Object.entries(result.checks).filter(([, check]) => !check.ok);
-  const error = new AppError('service_unavailable', `Not ready: ${failed.map(([name, check]) => `${name} ${check.message ?? 'failed'}`).join('; ')}.`, {
-    details: failed.map(([name, check]) => ({ path: name, message: check.message ?? 'failed' })),
-  });
+  const error = new AppError(
+    'service_unavailable',
+    `Not ready: ${failed.map(([name, check]) => `${name} ${check.message ?? 'failed'}`).join('; ')}.`,
+    {
+      details: failed.map(([name, check]) => ({ path: name, message: check.message ?? 'failed' })),
+    },
+  );
   return { status: 503, headers: { ...headers, 'retry-after': '1' }, body: { ...errorBody(error, requestId), ...summary } };
 }

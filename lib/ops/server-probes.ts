@@ -34,7 +34,12 @@ function isMessage(value: unknown): value is { type?: unknown; id?: unknown; tex
   return typeof value === 'object' && value !== null;
 }
 
-export function serverProbes(options: { config: Config; nextDir?: string; migrationsDir?: string; worker: () => WorkerStatus | 'off' }): ServerProbes {
+export function serverProbes(options: {
+  config: Config;
+  nextDir?: string;
+  migrationsDir?: string;
+  worker: () => WorkerStatus | 'off';
+}): ServerProbes {
   const { config } = options;
   const label = routeLabeler({ nextDir: options.nextDir });
   const readiness = readinessProbe(config.DATABASE_URL, options.migrationsDir);
@@ -74,7 +79,12 @@ export function serverProbes(options: { config: Config; nextDir?: string; migrat
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId, ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-request-id': requestId,
+      ...headers,
+    });
     res.end(JSON.stringify(typeof body === 'function' ? (body as (id: string) => unknown)(requestId) : body));
   };
   const sendError = (res: ServerResponse, error: AppError, extra: Record<string, unknown> = {}) =>
@@ -100,21 +110,37 @@ export function serverProbes(options: { config: Config; nextDir?: string; migrat
             res.writeHead(answer.status, answer.headers);
             res.end(JSON.stringify(answer.body));
           },
-          () => sendError(res, new AppError('service_unavailable', 'Not ready: the readiness check failed.', { retryAfterSeconds: 1 })),
+          () =>
+            sendError(
+              res,
+              new AppError('service_unavailable', 'Not ready: the readiness check failed.', { retryAfterSeconds: 1 }),
+            ),
         );
         return true;
       }
       if (metricsHere === undefined) {
-        sendError(res, new AppError('not_found', 'No metrics here: they are served on METRICS_PORT, or at /metrics with METRICS_TOKEN set.'));
+        sendError(
+          res,
+          new AppError('not_found', 'No metrics here: they are served on METRICS_PORT, or at /metrics with METRICS_TOKEN set.'),
+        );
         return true;
       }
       if (!carriesToken(req.headers.authorization, metricsHere)) {
-        sendError(res, new AppError('unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.', { challenge: 'Bearer' }));
+        sendError(
+          res,
+          new AppError('unauthorized', 'GET /metrics needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.', {
+            challenge: 'Bearer',
+          }),
+        );
         return true;
       }
       wholeInstance().then(
         (text) => {
-          if (text === null) return sendError(res, new AppError('service_unavailable', 'Metrics are unavailable right now.', { retryAfterSeconds: 1 }));
+          if (text === null)
+            return sendError(
+              res,
+              new AppError('service_unavailable', 'Metrics are unavailable right now.', { retryAfterSeconds: 1 }),
+            );
           res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' });
           res.end(req.method === 'HEAD' ? undefined : text);
         },

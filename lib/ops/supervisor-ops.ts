@@ -167,7 +167,9 @@ export async function startSupervisorOps(options: {
   const metricsText = async (): Promise<string> => {
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected());
     const replies = await Promise.all(workers.map(askWorker));
-    const sets = replies.filter((reply): reply is client.MetricObjectWithValues<client.MetricValue<string>>[] => Array.isArray(reply));
+    const sets = replies.filter((reply): reply is client.MetricObjectWithValues<client.MetricValue<string>>[] =>
+      Array.isArray(reply),
+    );
     sets.push(await registry.getMetricsAsJSON());
     return client.AggregatorRegistry.aggregate(sets).metrics();
   };
@@ -195,11 +197,16 @@ export async function startSupervisorOps(options: {
         return;
       }
       if (token !== undefined && !carriesToken(req.headers.authorization, token)) {
-        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' }).end('A valid metrics token is required.\n');
+        res
+          .writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
+          .end('A valid metrics token is required.\n');
         return;
       }
       metricsText().then(
-        (text) => res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+        (text) =>
+          res
+            .writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' })
+            .end(req.method === 'HEAD' ? undefined : text),
         () => res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics are unavailable right now.\n'),
       );
     });

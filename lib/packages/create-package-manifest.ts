@@ -188,14 +188,26 @@ async function dailyManifestFor(client: Queryable, accountId: string, environmen
   return existing?.id ?? '';
 }
 
-async function resolveResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+async function resolveResend(
+  on: Queryable,
+  accountId: string,
+  environment: Environment,
+  trackingNumber: string,
+  requestHash: string,
+) {
   const found = await findResend(on, accountId, environment, trackingNumber, requestHash);
   if (!found) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
   return found;
 }
 
 /** The stored package of this tracking number as a resend's answer (a conflict if its body differs), or undefined. */
-async function findResend(on: Queryable, accountId: string, environment: Environment, trackingNumber: string, requestHash: string) {
+async function findResend(
+  on: Queryable,
+  accountId: string,
+  environment: Environment,
+  trackingNumber: string,
+  requestHash: string,
+) {
   const existing = await queryRow(
     on,
     sql<{ daily_manifest_id: string; request_hash: string }>`
@@ -208,7 +220,10 @@ async function findResend(on: Queryable, accountId: string, environment: Environ
     throw new AppError(
       'conflict',
       `Package ${trackingNumber} was already accepted (manifest ${existing.daily_manifest_id}) with a different body; nothing was changed.`,
-      { details: [{ path: 'package.TrackingNumber', message: 'already accepted with different data' }], extra: { ManifestID: existing.daily_manifest_id } },
+      {
+        details: [{ path: 'package.TrackingNumber', message: 'already accepted with different data' }],
+        extra: { ManifestID: existing.daily_manifest_id },
+      },
     );
   }
   return { manifestId: existing.daily_manifest_id, created: false };

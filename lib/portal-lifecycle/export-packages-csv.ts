@@ -26,7 +26,18 @@ import { sql, type Sql } from '@/lib/sql';
  */
 export const EXPORT_BATCH = 500;
 
-const LEAD = ['TrackingNumber', 'carrier_barcode', 'status', 'status_updated_at', 'ManifestID', 'manifest_type', 'ContainerID', 'ServiceName', 'ManifestDate', 'created_at'];
+const LEAD = [
+  'TrackingNumber',
+  'carrier_barcode',
+  'status',
+  'status_updated_at',
+  'ManifestID',
+  'manifest_type',
+  'ContainerID',
+  'ServiceName',
+  'ManifestDate',
+  'created_at',
+];
 /** The lifecycle columns, then every field of either package schema once, in schema order. */
 export const PACKAGE_EXPORT_COLUMNS: readonly string[] = [
   ...LEAD,
@@ -52,7 +63,12 @@ interface BatchRow {
   body: Record<string, unknown>;
 }
 
-function batchSql(scope: { accountId: string; environment: Environment }, filters: Filters, cursor: Cursor | undefined, limit: number): Sql<BatchRow> {
+function batchSql(
+  scope: { accountId: string; environment: Environment },
+  filters: Filters,
+  cursor: Cursor | undefined,
+  limit: number,
+): Sql<BatchRow> {
   // Timestamps as text in toISOString()'s form (no Date per cell), the cursor's as PostgreSQL's own text (exact).
   return sql<BatchRow>`
     SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.manifest_id, u.container_id, u.service_name,
@@ -78,7 +94,9 @@ const OWN: Record<string, (row: BatchRow) => unknown> = {
   status_updated_at: (row) => row.status_updated_at,
   created_at: (row) => row.created_at,
 };
-const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.map((column) => OWN[column] ?? ((row: BatchRow) => row.body[column]));
+const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.map(
+  (column) => OWN[column] ?? ((row: BatchRow) => row.body[column]),
+);
 
 /** One CSV line of a row (csv-fast.ts's cells). */
 function line(row: BatchRow): string {
@@ -96,7 +114,12 @@ function line(row: BatchRow): string {
  * that is away is an error answer, not a download cut short; a failure later errors the stream (the client
  * sees an incomplete transfer, never a short file that looks whole).
  */
-export async function exportPackagesCsv(options: { accountId: string; environment: Environment; filters: Filters; batch?: number }): Promise<ReadableStream<Uint8Array>> {
+export async function exportPackagesCsv(options: {
+  accountId: string;
+  environment: Environment;
+  filters: Filters;
+  batch?: number;
+}): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const limit = options.batch ?? EXPORT_BATCH;
   const scope = { accountId: options.accountId, environment: options.environment };

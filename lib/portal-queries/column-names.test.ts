@@ -40,7 +40,18 @@ describe('matchHeader', () => {
   });
 
   it('matches nothing for unknown, empty or hostile headers', () => {
-    for (const header of ['Notes', '', '   ', '###', '\u0000', '(kg)', 'x'.repeat(10_000), 'constructor', '__proto__', 'toString']) {
+    for (const header of [
+      'Notes',
+      '',
+      '   ',
+      '###',
+      '\u0000',
+      '(kg)',
+      'x'.repeat(10_000),
+      'constructor',
+      '__proto__',
+      'toString',
+    ]) {
       expect(matchHeader(header, DETAIL_FIELDS), JSON.stringify(header.slice(0, 20))).toBeNull();
     }
   });
@@ -83,7 +94,11 @@ describe('mapRow', () => {
   const numeric = new Set(['PackageWeight', 'PackageSizeLength']);
 
   it('trims, drops ignored and empty cells, and fills the header unit', () => {
-    expect(mapRow(['TN1', ' 2 ', 'x', ''], mapping)).toEqual({ TrackingNumber: 'TN1', PackageWeight: '2', PackageWeightUnit: 'kg' });
+    expect(mapRow(['TN1', ' 2 ', 'x', ''], mapping)).toEqual({
+      TrackingNumber: 'TN1',
+      PackageWeight: '2',
+      PackageWeightUnit: 'kg',
+    });
   });
 
   it('reads a decimal comma in numeric fields of a ;-separated file, nowhere else', () => {
@@ -94,7 +109,10 @@ describe('mapRow', () => {
       PackageWeightUnit: 'kg',
     });
     // A thousands separator or text is left for the schema to refuse with its own message.
-    expect(mapRow(['T', '1,234,5', '', '1,5kg'], mapping, { decimalComma: true, numeric })).toMatchObject({ PackageWeight: '1,234,5', PackageSizeLength: '1,5kg' });
+    expect(mapRow(['T', '1,234,5', '', '1,5kg'], mapping, { decimalComma: true, numeric })).toMatchObject({
+      PackageWeight: '1,234,5',
+      PackageSizeLength: '1,5kg',
+    });
     expect(mapRow(['T', '1,5', '', ''], mapping)).toMatchObject({ PackageWeight: '1,5' });
   });
 });

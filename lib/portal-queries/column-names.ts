@@ -4,7 +4,10 @@
 
 /** Lower case letters and digits only; `#` reads as "number" ("Tracking #" is "trackingnumber"). */
 export function normaliseHeader(name: string): string {
-  return name.toLowerCase().replaceAll('#', 'number').replace(/[^a-z0-9]+/g, '');
+  return name
+    .toLowerCase()
+    .replaceAll('#', 'number')
+    .replace(/[^a-z0-9]+/g, '');
 }
 
 /** Other names of each field, normalised; a field's own name always matches too. */
@@ -15,7 +18,17 @@ const SYNONYMS: Record<string, readonly string[]> = {
   PackageSizeLength: ['length', 'len', 'packagelength'],
   PackageSizeWidth: ['width', 'packagewidth'],
   PackageSizeHeight: ['height', 'packageheight'],
-  ToName: ['recipientname', 'recipient', 'name', 'shiptoname', 'consignee', 'consigneename', 'customername', 'fullname', 'receiver'],
+  ToName: [
+    'recipientname',
+    'recipient',
+    'name',
+    'shiptoname',
+    'consignee',
+    'consigneename',
+    'customername',
+    'fullname',
+    'receiver',
+  ],
   ToPhone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile', 'recipientphone', 'shiptophone'],
   ToEmail: ['email', 'emailaddress', 'mail', 'recipientemail', 'shiptoemail'],
   ToAddress1: ['address', 'address1', 'addressline1', 'street', 'streetaddress', 'shiptoaddress', 'recipientaddress'],
@@ -28,7 +41,21 @@ const SYNONYMS: Record<string, readonly string[]> = {
 
 /** A weight unit in brackets at the end of a header: "Weight (kg)", "Gross weight [lbs]". */
 const UNIT_SUFFIX = /^(.*?)[\s_-]*[([]\s*(lbs?|pounds?|kgs?|kilos?|kilograms?|oz|ounces?)\s*[)\]]\s*$/i;
-const UNITS: Record<string, 'lb' | 'kg' | 'oz'> = { lb: 'lb', lbs: 'lb', pound: 'lb', pounds: 'lb', kg: 'kg', kgs: 'kg', kilo: 'kg', kilos: 'kg', kilogram: 'kg', kilograms: 'kg', oz: 'oz', ounce: 'oz', ounces: 'oz' };
+const UNITS: Record<string, 'lb' | 'kg' | 'oz'> = {
+  lb: 'lb',
+  lbs: 'lb',
+  pound: 'lb',
+  pounds: 'lb',
+  kg: 'kg',
+  kgs: 'kg',
+  kilo: 'kg',
+  kilos: 'kg',
+  kilogram: 'kg',
+  kilograms: 'kg',
+  oz: 'oz',
+  ounce: 'oz',
+  ounces: 'oz',
+};
 
 /** The weight unit a header names in brackets at its end, whatever its name ("Gewicht (kg)" is kg). */
 export function headerUnit(header: string): 'lb' | 'kg' | 'oz' | undefined {
@@ -86,7 +113,11 @@ export function mapHeaders<F extends string>(
 }
 
 /** The defaults a mapping's headers give: the unit named by the header of the column mapped to PackageWeight. */
-export function headerDefaults<F extends string>(headers: readonly string[], mapped: readonly (F | null)[], fields: readonly F[]): { field: F; value: string }[] {
+export function headerDefaults<F extends string>(
+  headers: readonly string[],
+  mapped: readonly (F | null)[],
+  fields: readonly F[],
+): { field: F; value: string }[] {
   const unitField = fields.find((f) => f === 'PackageWeightUnit');
   const weight = mapped.findIndex((f) => f === 'PackageWeight');
   const unit = weight < 0 ? undefined : headerUnit(headers[weight] ?? '');

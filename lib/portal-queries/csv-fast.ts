@@ -16,7 +16,14 @@ export function exportCell(value: unknown): string {
   else text = JSON.stringify(value) ?? '';
   const first = text.charCodeAt(0);
   // = @ TAB CR, or + - unless a phone number or a number: a spreadsheet would run it as a formula (csv.ts).
-  if (first === 61 || first === 64 || first === 9 || first === 13 || ((first === 43 || first === 45) && !SIGNED_NUMBER.test(text))) text = `'${text}`;
+  if (
+    first === 61 ||
+    first === 64 ||
+    first === 9 ||
+    first === 13 ||
+    ((first === 43 || first === 45) && !SIGNED_NUMBER.test(text))
+  )
+    text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -6,7 +6,7 @@ describe('csv', () => {
     ['=HYPERLINK("x")', `'=HYPERLINK("x")`],
     ['+SUM(A1)', `'+SUM(A1)`],
     ['-A1', `'-A1`],
-    ['-2+cmd|\' /C calc\'!A0', `'-2+cmd|' /C calc'!A0`],
+    ["-2+cmd|' /C calc'!A0", `'-2+cmd|' /C calc'!A0`],
     ['+1e5', `'+1e5`],
     ['+', `'+`],
     ['- ', `'- `],

@@ -24,7 +24,11 @@ export function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
   // A nested object (never expected in a package's detail) is written as JSON, not as "[object Object]".
   const text = neutraliseFormula(
-    typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : JSON.stringify(value),
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+        ? String(value)
+        : JSON.stringify(value),
   );
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

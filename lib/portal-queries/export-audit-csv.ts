@@ -1,5 +1,11 @@
 import 'server-only';
-import { presentAuditEvent, readAuditRows, type AuditFilters, type AuditPosition, type AuditRow } from '@/lib/audit/list-audit-events';
+import {
+  presentAuditEvent,
+  readAuditRows,
+  type AuditFilters,
+  type AuditPosition,
+  type AuditRow,
+} from '@/lib/audit/list-audit-events';
 import { exportLine } from './csv-fast';
 
 // The Audit page's CSV: every row the filters match, newest first, streamed in keyset batches (one batch read
@@ -45,7 +51,11 @@ function cells(row: AuditRow): Record<string, unknown> {
  * The CSV as a byte stream. The first batch is read before this returns, so a database that is away is an error
  * answer, not a download cut short; a later failure errors the stream (an incomplete transfer, never a short file).
  */
-export async function exportAuditCsv(options: { accountId: string; filters: AuditFilters; batch?: number }): Promise<ReadableStream<Uint8Array>> {
+export async function exportAuditCsv(options: {
+  accountId: string;
+  filters: AuditFilters;
+  batch?: number;
+}): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const limit = options.batch ?? BATCH;
   const read = (after: AuditPosition | undefined) => {

@@ -34,7 +34,10 @@ export async function exportManifestCsv(
   const columns = packageColumns(container ? 'container' : 'daily');
   const batch = (after: string) =>
     container
-      ? sql<{ key: string; body: Record<string, unknown> }>`SELECT x.position::text AS key, x.detail AS body FROM container_packages x
+      ? sql<{
+          key: string;
+          body: Record<string, unknown>;
+        }>`SELECT x.position::text AS key, x.detail AS body FROM container_packages x
             WHERE x.manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.position > ${after}::bigint
             ORDER BY x.position LIMIT ${BATCH}`

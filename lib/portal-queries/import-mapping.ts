@@ -7,7 +7,6 @@ import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';
 /** Kept per account at most; past it, the stored mapping starts again from the latest import's. */
 export const IMPORT_MAPPING_STORED_MAX = 1_000;
 
-
 function columnsOf(value: unknown): Record<string, string> {
   const columns: Record<string, string> = {};
   if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -18,7 +17,10 @@ function columnsOf(value: unknown): Record<string, string> {
 
 /** The account's remembered mapping ({} before its first import). */
 export async function getImportMapping(accountId: string): Promise<TImportMappingResponse> {
-  const row = await queryRow<{ columns: unknown }>(pgPool(), sql`SELECT columns FROM import_mappings WHERE account_id = ${accountId}::uuid`);
+  const row = await queryRow<{ columns: unknown }>(
+    pgPool(),
+    sql`SELECT columns FROM import_mappings WHERE account_id = ${accountId}::uuid`,
+  );
   return { columns: columnsOf(row?.columns) };
 }
 

@@ -13,7 +13,10 @@ import { jsonResponse, portalRoute, readJson } from './route';
  * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
-export function portalOperation<P extends Record<string, string>>(operation: Operation, options: { permission: RouteAccess; audited?: boolean }) {
+export function portalOperation<P extends Record<string, string>>(
+  operation: Operation,
+  options: { permission: RouteAccess; audited?: boolean },
+) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
     const result = await operation({
       environment,
@@ -29,10 +32,15 @@ export function portalOperation<P extends Record<string, string>>(operation: Ope
       // The API's body limit: the container builder sends up to 5,000 packages, as the API takes them.
       json: () => readJson(request, env().API_MAX_BODY_BYTES),
     });
-    if (result.status === 204) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
+    if (result.status === 204)
+      return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
     if (!result.file) return jsonResponse(result.body ?? null, { status: result.status, headers: result.headers });
     return new Response(fileBytes(result.file.bytes), {
-      headers: { ...API_SECURITY_HEADERS, 'content-type': result.file.contentType, 'content-disposition': contentDisposition(result.file) },
+      headers: {
+        ...API_SECURITY_HEADERS,
+        'content-type': result.file.contentType,
+        'content-disposition': contentDisposition(result.file),
+      },
     });
   }, options);
 }

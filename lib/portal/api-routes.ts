@@ -14,7 +14,9 @@ const ROUTES = PORTAL_API_ROUTES.map(([pattern, methods]) => ({
 /** The methods the portal API route at `pathname` answers, or undefined when no route is there. */
 export function portalApiMethods(pathname: string): readonly string[] | undefined {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
-  const route = ROUTES.find((r) => r.segments.length === segments.length && r.segments.every((s, i) => s.startsWith(':') || s === segments[i]));
+  const route = ROUTES.find(
+    (r) => r.segments.length === segments.length && r.segments.every((s, i) => s.startsWith(':') || s === segments[i]),
+  );
   return route?.allow;
 }
 

@@ -85,13 +85,23 @@ describe('a portal-api request names its environment', () => {
   it('is refused when the header and the query disagree', () => {
     const error = refusal(new Request(`${url}?environment=live`, { headers: { 'x-carrier-environment': 'test' } }));
     expect([httpStatus(error), error.message]).toEqual([400, expect.stringMatching(/disagree/)]);
-    expect(requestEnvironment(new Request(`${url}?environment=test`, { headers: { 'x-carrier-environment': 'test' } }))).toBe('test');
+    expect(requestEnvironment(new Request(`${url}?environment=test`, { headers: { 'x-carrier-environment': 'test' } }))).toBe(
+      'test',
+    );
   });
 
   it('is refused when the query names it twice, agreeing with the header or not', () => {
-    for (const [query, header] of [['environment=live&environment=test', null], ['environment=test&environment=live', 'test'], ['environment=test&environment=test', null]] as const) {
+    for (const [query, header] of [
+      ['environment=live&environment=test', null],
+      ['environment=test&environment=live', 'test'],
+      ['environment=test&environment=test', null],
+    ] as const) {
       const error = refusal(new Request(`${url}?${query}`, header ? { headers: { 'x-carrier-environment': header } } : {}));
-      expect([httpStatus(error), error.code, error.message], query).toEqual([400, 'environment_required', expect.stringMatching(/more than once/)]);
+      expect([httpStatus(error), error.code, error.message], query).toEqual([
+        400,
+        'environment_required',
+        expect.stringMatching(/more than once/),
+      ]);
     }
   });
 });

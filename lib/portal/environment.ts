@@ -37,7 +37,8 @@ export function requestEnvironment(request: Request): Environment {
   const method = request.method.toUpperCase();
   const named = method === 'GET' || method === 'HEAD' ? new URL(request.url).searchParams.getAll(ENVIRONMENT_QUERY) : [];
   // Given twice (?environment=live&environment=test), a link names no one environment: refused, never the first.
-  if (named.length > 1) throw new AppError('environment_required', `The ${ENVIRONMENT_QUERY} query parameter is given more than once.`);
+  if (named.length > 1)
+    throw new AppError('environment_required', `The ${ENVIRONMENT_QUERY} query parameter is given more than once.`);
   const query = named[0] ?? null;
   for (const [value, where] of [
     [header, `The ${ENVIRONMENT_HEADER} header`],
@@ -48,7 +49,10 @@ export function requestEnvironment(request: Request): Environment {
     }
   }
   if (header !== null && query !== null && header !== query) {
-    throw new AppError('environment_required', `The ${ENVIRONMENT_HEADER} header and the ${ENVIRONMENT_QUERY} query parameter disagree.`);
+    throw new AppError(
+      'environment_required',
+      `The ${ENVIRONMENT_HEADER} header and the ${ENVIRONMENT_QUERY} query parameter disagree.`,
+    );
   }
   const environment = header ?? query;
   if (environment === null) {

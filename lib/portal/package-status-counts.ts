@@ -13,7 +13,10 @@ import { DASHBOARD_DAYS } from './dashboard';
  * package rows instead read 140,000 index entries at a million packages, most with a heap visit (recent rows are
  * not yet all-visible): 80 ms (bench/RESULTS.md, 10 M packages).
  */
-export async function countPackagesByStatus(options: { accountId: string; environment: Environment }): Promise<Record<PackageStatus, number>> {
+export async function countPackagesByStatus(options: {
+  accountId: string;
+  environment: Environment;
+}): Promise<Record<PackageStatus, number>> {
   const { accountId, environment } = options;
   const rows = await queryRows(
     pgPool(),
@@ -27,7 +30,15 @@ export async function countPackagesByStatus(options: { accountId: string; enviro
                 AND c.created_at >= now() - make_interval(days => ${DASHBOARD_DAYS}::int)) AS n
      FROM unnest(${[...PACKAGE_STATUSES]}::text[]) AS s(status)`,
   );
-  const counts: Record<PackageStatus, number> = { manifested: 0, received: 0, in_transit: 0, out_for_delivery: 0, delivered: 0, exception: 0, cancelled: 0 };
+  const counts: Record<PackageStatus, number> = {
+    manifested: 0,
+    received: 0,
+    in_transit: 0,
+    out_for_delivery: 0,
+    delivered: 0,
+    exception: 0,
+    cancelled: 0,
+  };
   for (const row of rows) {
     const status = PACKAGE_STATUSES.find((s) => s === row.status);
     if (status) counts[status] = Number(row.n);

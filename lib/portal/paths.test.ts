@@ -32,7 +32,16 @@ describe('portal paths carry the environment', () => {
     expect(bareToEnvironmentPath('/dashboard', 'live')).toBe('/live/dashboard');
     expect(bareToEnvironmentPath('/manifests/new', 'test')).toBe('/test/manifests/new');
     expect(bareToEnvironmentPath('/webhooks/we_1', 'live')).toBe('/live/webhooks/we_1');
-    for (const other of ['/', '/sign-in', '/api/1.1/wf/rate', '/version-test/api/1.1/wf/rate', '/portal-api/tokens', '/test/dashboard', '/dashboards', '/favicon.ico']) {
+    for (const other of [
+      '/',
+      '/sign-in',
+      '/api/1.1/wf/rate',
+      '/version-test/api/1.1/wf/rate',
+      '/portal-api/tokens',
+      '/test/dashboard',
+      '/dashboards',
+      '/favicon.ico',
+    ]) {
       expect(bareToEnvironmentPath(other, 'live'), other).toBeNull();
     }
   });
@@ -45,7 +54,9 @@ describe('portal paths carry the environment', () => {
     expect(switchEnvironmentHref('/test/manifests', 'q=ULD&type=container', 'live')).toBe('/live/manifests?q=ULD&type=container');
     expect(switchEnvironmentHref('/test/packages', '?tracking=1Z', 'live')).toBe('/live/packages?tracking=1Z');
     expect(switchEnvironmentHref('/test/webhooks', 'deleted=1', 'live')).toBe('/live/webhooks');
-    expect(switchEnvironmentHref('/test/packages', '?status=received&cursor=abc&back=0', 'live')).toBe('/live/packages?status=received');
+    expect(switchEnvironmentHref('/test/packages', '?status=received&cursor=abc&back=0', 'live')).toBe(
+      '/live/packages?status=received',
+    );
     expect(switchEnvironmentHref('/test/packages', '?cursor=abc', 'live')).toBe('/live/packages');
     expect(switchEnvironmentHref('/test/packages/1Z0001', '', 'live')).toBe('/live/packages');
     expect(switchEnvironmentHref('/test', '', 'live')).toBe('/live');

@@ -18,7 +18,19 @@ export const ENVIRONMENT_QUERY = 'environment';
 export const ENV_COOKIE = 'carrier_env';
 
 /** The portal's sections, each served under /test/… and /live/…; a bare /<section>/… redirects. */
-export const PORTAL_SECTIONS = ['dashboard', 'rates', 'manifests', 'packages', 'webhooks', 'logs', 'tokens', 'rate-cards', 'settings', 'account', 'docs'] as const;
+export const PORTAL_SECTIONS = [
+  'dashboard',
+  'rates',
+  'manifests',
+  'packages',
+  'webhooks',
+  'logs',
+  'tokens',
+  'rate-cards',
+  'settings',
+  'account',
+  'docs',
+] as const;
 
 export function isEnvironment(value: unknown): value is PortalEnvironment {
   return value === 'test' || value === 'live';

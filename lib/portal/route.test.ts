@@ -4,7 +4,10 @@ import { httpStatus } from '@/lib/http/errors';
 import { assertSameOrigin, errorResponse, portalRoute } from './route';
 
 const signIn = (headers: Record<string, string>) =>
-  new Request('http://portal.example/portal-api/auth/sign-in', { method: 'POST', headers: { 'content-type': 'application/json', host: 'portal.example', ...headers } });
+  new Request('http://portal.example/portal-api/auth/sign-in', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', host: 'portal.example', ...headers },
+  });
 
 function refusal(request: Request): AppError | undefined {
   try {
@@ -44,12 +47,18 @@ describe('portalRoute', () => {
   it.each(['\u0000', 'a\u0001b', 'a\ud800', '\u007f', '\u0085', 'x'.repeat(129), ''])(
     'answers an id %j that cannot exist with a 404 envelope and x-request-id, before any session or query',
     async (id) => {
-      const response = await route(new Request('http://portal.example/portal-api/manifests/x'), { params: Promise.resolve({ id }) });
+      const response = await route(new Request('http://portal.example/portal-api/manifests/x'), {
+        params: Promise.resolve({ id }),
+      });
       expect(response.status).toBe(404);
       const requestId = response.headers.get('x-request-id');
       expect(requestId).toMatch(/^req_[0-9a-f]{32}$/);
       expect(await response.json()).toEqual({
-        error: { code: 'not_found', message: 'Nothing exists at this path: its id is not an id this service issues.', request_id: requestId },
+        error: {
+          code: 'not_found',
+          message: 'Nothing exists at this path: its id is not an id this service issues.',
+          request_id: requestId,
+        },
       });
     },
   );

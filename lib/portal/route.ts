@@ -68,19 +68,33 @@ export function newRequestId(): string {
 export function errorResponse(error: unknown, requestId = newRequestId()): Response {
   const headers = { 'x-request-id': requestId };
   if (error instanceof AppError) {
-    return jsonResponse(errorBody(error, requestId), { status: httpStatus(error), headers: { ...errorHeaders(error), ...headers } });
+    return jsonResponse(errorBody(error, requestId), {
+      status: httpStatus(error),
+      headers: { ...errorHeaders(error), ...headers },
+    });
   }
   if (isDatabaseUnavailable(error)) {
     // As the API does (lib/http/api-steps.ts): a 503 to retry, logged once per interval without a stack.
     logRepeated(log, 'error', 'database unavailable', error, { requestId }, { anyError: true });
-    const unavailable = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
-    return jsonResponse(errorBody(unavailable, requestId), { status: httpStatus(unavailable), headers: { ...errorHeaders(unavailable), ...headers } });
+    const unavailable = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', {
+      retryAfterSeconds: 2,
+    });
+    return jsonResponse(errorBody(unavailable, requestId), {
+      status: httpStatus(unavailable),
+      headers: { ...errorHeaders(unavailable), ...headers },
+    });
   }
   log.error({ err: error, requestId }, 'portal request failed');
-  return jsonResponse(errorBody(new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`), requestId), {
-    status: 500,
-    headers,
-  });
+  return jsonResponse(
+    errorBody(
+      new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`),
+      requestId,
+    ),
+    {
+      status: 500,
+      headers,
+    },
+  );
 }
 
 /**

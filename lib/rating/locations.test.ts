@@ -52,7 +52,7 @@ describe('searchAirports', () => {
     expect(searchAirports('heathrow', 3).map((a) => a.iata)).toContain('LHR');
     expect(searchAirports('a', 7)).toHaveLength(7);
   });
-  it('ranks a city\'s large airports before its small and closed ones (LHR was 4th, CGX before ORD)', () => {
+  it("ranks a city's large airports before its small and closed ones (LHR was 4th, CGX before ORD)", () => {
     const london = searchAirports('London', 8).map((a) => a.iata);
     expect(london.slice(0, 4).sort()).toEqual(['LGW', 'LHR', 'LTN', 'STN']);
     expect(london.indexOf('LCY')).toBeGreaterThan(3);
@@ -60,7 +60,11 @@ describe('searchAirports', () => {
     expect(chicago.slice(0, 2).sort()).toEqual(['MDW', 'ORD']);
     expect(chicago.indexOf('CGX')).toBeGreaterThan(1);
     expect(searchAirports('paris', 2).map((a) => a.iata)).toEqual(['CDG', 'ORY']);
-    expect(searchAirports('tokyo', 2).map((a) => a.iata).sort()).toEqual(['HND', 'NRT']);
+    expect(
+      searchAirports('tokyo', 2)
+        .map((a) => a.iata)
+        .sort(),
+    ).toEqual(['HND', 'NRT']);
     // An exact code still wins over any size: CGX asked for by its code comes first.
     expect(searchAirports('cgx', 3)[0]?.iata).toBe('CGX');
   });

@@ -89,7 +89,8 @@ let sizeByIata: Map<string, number> | undefined;
 function sizeClass(iata: string): number {
   if (!sizeByIata) {
     sizeByIata = new Map();
-    for (const [size, codes] of Object.entries(airportSizes)) for (const code of codes.split(' ')) sizeByIata.set(code, Number(size));
+    for (const [size, codes] of Object.entries(airportSizes))
+      for (const code of codes.split(' ')) sizeByIata.set(code, Number(size));
   }
   return sizeByIata.get(iata) ?? 3;
 }

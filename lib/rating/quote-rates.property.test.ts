@@ -24,10 +24,9 @@ const cardArbitrary = fc
     breakCount: fc.integer({ min: 1, max: 5 }),
     breakSizes: fc.array(decimalText(40, 2), { minLength: 5, maxLength: 5 }),
     prices: fc.array(decimalText(500, 3), { minLength: 5, maxLength: 5 }),
-    surcharges: fc.array(
-      fc.record({ kind: fc.constantFrom('flat', 'per_lb', 'percent'), amount: decimalText(30, 3) }),
-      { maxLength: 4 },
-    ),
+    surcharges: fc.array(fc.record({ kind: fc.constantFrom('flat', 'per_lb', 'percent'), amount: decimalText(30, 3) }), {
+      maxLength: 4,
+    }),
   })
   .map((r): RateCardData => {
     let upTo = new Decimal(0);
@@ -57,7 +56,10 @@ const parcelArbitrary = fc.record({
 });
 
 /** The pricing rules in decimal.js, nothing shared with the code under test. */
-function reference(card: RateCardData, p: { weight: string; weightUnit: WeightUnit; length: string; width: string; height: string }) {
+function reference(
+  card: RateCardData,
+  p: { weight: string; weightUnit: WeightUnit; length: string; width: string; height: string },
+) {
   const w = new Decimal(p.weight);
   const actual = p.weightUnit === 'kg' ? w.times('2.20462') : p.weightUnit === 'oz' ? w.dividedBy(16) : w;
   const dim = new Decimal(p.length).times(p.width).times(p.height).dividedBy(D(card.dimDivisor));
@@ -65,10 +67,20 @@ function reference(card: RateCardData, p: { weight: string; weightUnit: WeightUn
   if (billable.gt(D(card.maxWeightLb))) return null;
   const base = D(defined(card.weightBreaks.find((b) => D(b.maxLb).gte(billable))?.prices[0], 'a weight break'));
   const total = card.surcharges.reduce(
-    (sum, s) => sum.plus(s.kind === 'flat' ? D(s.amount) : s.kind === 'per_lb' ? D(s.amount).times(billable) : base.times(D(s.amount)).dividedBy(100)),
+    (sum, s) =>
+      sum.plus(
+        s.kind === 'flat'
+          ? D(s.amount)
+          : s.kind === 'per_lb'
+            ? D(s.amount).times(billable)
+            : base.times(D(s.amount)).dividedBy(100),
+      ),
     base,
   );
-  return { amount: total.toFixed(2, Decimal.ROUND_HALF_UP), billable_weight: billable.toFixed(D(card.weightStepLb).decimalPlaces()) };
+  return {
+    amount: total.toFixed(2, Decimal.ROUND_HALF_UP),
+    billable_weight: billable.toFixed(D(card.weightStepLb).decimalPlaces()),
+  };
 }
 
 describe('quoteRates, fixed point', () => {

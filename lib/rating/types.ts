@@ -179,5 +179,8 @@ export const rateCardSchema = z
     });
     const heaviest = card.weightBreaks[card.weightBreaks.length - 1];
     if (heaviest && compare(heaviest.maxLb, card.maxWeightLb) < 0)
-      issue(['maxWeightLb'], `the last weight break (${heaviest.maxLb.toString()} lb) must cover maxWeightLb (${card.maxWeightLb.toString()} lb)`);
+      issue(
+        ['maxWeightLb'],
+        `the last weight break (${heaviest.maxLb.toString()} lb) must cover maxWeightLb (${card.maxWeightLb.toString()} lb)`,
+      );
   }) satisfies z.ZodType<RateCardData>;

@@ -48,7 +48,8 @@ const COLUMNS = sql<never>`r.id::text AS id, r.request_id, r.source, r.method, r
 /** How long one page of GET /requests may search. */
 const LIST_TIMEOUT_MS = 3_000;
 
-const scoped = (scope: Scope) => sql<never>`r.account_id = ${scope.accountId}::uuid AND r.environment = ${scope.environment}::"Environment"`;
+const scoped = (scope: Scope) =>
+  sql<never>`r.account_id = ${scope.accountId}::uuid AND r.environment = ${scope.environment}::"Environment"`;
 
 function parsed(text: string | null): unknown {
   if (!text) return undefined;
@@ -61,7 +62,10 @@ function parsed(text: string | null): unknown {
 
 function present(row: Row): TRequestLogEntry {
   const response = parsed(row.response_body);
-  const error = row.status >= 400 && response && typeof response === 'object' ? (response as { error?: { code?: unknown } }).error : undefined;
+  const error =
+    row.status >= 400 && response && typeof response === 'object'
+      ? (response as { error?: { code?: unknown } }).error
+      : undefined;
   return {
     id: row.request_id,
     object: 'request',
@@ -82,7 +86,6 @@ function present(row: Row): TRequestLogEntry {
     resources: resourcesOf({ method: row.method, path: row.path, status: row.status, response }),
   };
 }
-
 
 /** `value` with LIKE's wildcards and escape taken literally, for a prefix match. */
 const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -111,7 +114,11 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
   }).catch((error: unknown) => {
     if ((error as { code?: unknown } | null)?.code !== '57014') throw error;
     throw validationError([
-      { path: 'from', message: 'this search reads too much of the log at once: narrow it to fewer days with from and to, or filter by status or request_id' },
+      {
+        path: 'from',
+        message:
+          'this search reads too much of the log at once: narrow it to fewer days with from and to, or filter by status or request_id',
+      },
     ]);
   });
   return newestFirstPage(rows, query.limit, present);

@@ -38,8 +38,19 @@ describe('loggedBody', () => {
   });
 
   it('knows secret names in every spelling, and values that are not quite JSON', () => {
-    const body = JSON.stringify({ clientSecret: 'a', newPassword: 'b', accessToken: 'c', 'x-api-key': 'd', private_key: 'e', ApiSecret: 'f', webhookSecret: 'g', credentials: 'h' });
-    expect(Object.values(JSON.parse(loggedBody(body).text ?? '{}') as Record<string, string>)).toEqual(Array(8).fill('[redacted]'));
+    const body = JSON.stringify({
+      clientSecret: 'a',
+      newPassword: 'b',
+      accessToken: 'c',
+      'x-api-key': 'd',
+      private_key: 'e',
+      ApiSecret: 'f',
+      webhookSecret: 'g',
+      credentials: 'h',
+    });
+    expect(Object.values(JSON.parse(loggedBody(body).text ?? '{}') as Record<string, string>)).toEqual(
+      Array(8).fill('[redacted]'),
+    );
     expect(loggedBody('{"password": hunter2, "a": 1}').text).toBe('{"password": "[redacted]", "a": 1}');
     expect(loggedBody("{'password': 'hunter2'}").text).toBe('{\'password\': "[redacted]"}');
     expect(loggedBody('{"token_count": 3, "tokenizer": "x"}').text).toBe('{"token_count": 3, "tokenizer": "x"}');
@@ -61,9 +72,13 @@ describe('loggedBody', () => {
   });
 
   it("removes a URL's password, and keeps its user and host", () => {
-    expect(loggedBody('{"url":"https:\\/\\/hooks:s3cr3t@example.com"}').text).toBe('{"url":"https:\\/\\/hooks:[redacted]@example.com"}');
+    expect(loggedBody('{"url":"https:\\/\\/hooks:s3cr3t@example.com"}').text).toBe(
+      '{"url":"https:\\/\\/hooks:[redacted]@example.com"}',
+    );
     expect(loggedBody('{"url":"https://:s3cr3t@example.com"}').text).toBe('{"url":"https://:[redacted]@example.com"}');
-    expect(loggedBody('{"url":"https://hooks:s3cr3t@example.com/in"}').text).toBe('{"url":"https://hooks:[redacted]@example.com/in"}');
+    expect(loggedBody('{"url":"https://hooks:s3cr3t@example.com/in"}').text).toBe(
+      '{"url":"https://hooks:[redacted]@example.com/in"}',
+    );
     expect(loggedText('next=https://a:b@c.example/x')).toBe('next=https://a:[redacted]@c.example/x');
     expect(loggedBody('{"url":"https://example.com/a:b@c"}').text).toBe('{"url":"https://example.com/a:b@c"}');
   });
@@ -91,8 +106,22 @@ describe('loggedBody', () => {
 describe('loggedBody on hostile text', () => {
   it('stays linear: long runs, many quotes, escapes and token prefixes, in a 5 MB body', () => {
     const tail = 'x'.repeat(5_000_000);
-    const decoded = ['\\u0077'.repeat(5_000), 'password=' + '%41'.repeat(6_000), 'ck%5Flive_'.repeat(2_000), '"pass\\u0077ord": "' + '\\u0041'.repeat(3_000), 'a%5Bpassword%5D='.repeat(1_200)];
-    for (const body of ['"' + '_'.repeat(17_000), '"a_'.repeat(6_000), '//a:'.repeat(5_000), '"secret": "' + '\\\\'.repeat(9_000), '"secret":' + ' '.repeat(17_000), 'ck_live_'.repeat(3_000), ...decoded]) {
+    const decoded = [
+      '\\u0077'.repeat(5_000),
+      'password=' + '%41'.repeat(6_000),
+      'ck%5Flive_'.repeat(2_000),
+      '"pass\\u0077ord": "' + '\\u0041'.repeat(3_000),
+      'a%5Bpassword%5D='.repeat(1_200),
+    ];
+    for (const body of [
+      '"' + '_'.repeat(17_000),
+      '"a_'.repeat(6_000),
+      '//a:'.repeat(5_000),
+      '"secret": "' + '\\\\'.repeat(9_000),
+      '"secret":' + ' '.repeat(17_000),
+      'ck_live_'.repeat(3_000),
+      ...decoded,
+    ]) {
       const started = performance.now();
       const logged = loggedBody(body + tail);
       expect(performance.now() - started).toBeLessThan(250);

@@ -74,7 +74,8 @@ function secretSpans(text: string, named: RegExp): Span[] {
     spans.push({ start: m.index + m[1]!.length + separator.length, end: m.index + m[0].length, text: marker });
   }
   for (const m of text.matchAll(ISSUED_SECRET)) spans.push({ start: m.index, end: m.index + m[0].length, text: REDACTED });
-  for (const m of text.matchAll(URL_PASSWORD)) spans.push({ start: m.index + m[1]!.length + m[2]!.length, end: m.index + m[0].length - 1, text: REDACTED });
+  for (const m of text.matchAll(URL_PASSWORD))
+    spans.push({ start: m.index + m[1]!.length + m[2]!.length, end: m.index + m[0].length - 1, text: REDACTED });
   return spans;
 }
 
@@ -87,7 +88,7 @@ function replaced(text: string, spans: Span[]): string {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   let out = '';
   let done = 0;
-  for (let i = 0; i < spans.length; ) {
+  for (let i = 0; i < spans.length;) {
     const { start, text: replacement } = spans[i]!;
     let end = spans[i]!.end;
     for (i++; i < spans.length && spans[i]!.start < end; i++) end = Math.max(end, spans[i]!.end);
@@ -152,7 +153,8 @@ function decodedView(text: string): { view: string; from: Int32Array } | null {
  * `text` replaced. Text with no `\u` and no `%` (nearly every request) takes none of that.
  */
 function redact(text: string, named: RegExp): string {
-  if (!text.includes('\\u') && !text.includes('%')) return MAYBE_SECRET.test(text) ? replaced(text, secretSpans(text, named)) : text;
+  if (!text.includes('\\u') && !text.includes('%'))
+    return MAYBE_SECRET.test(text) ? replaced(text, secretSpans(text, named)) : text;
   const decodedText = decodedView(text);
   if (!MAYBE_SECRET.test(text) && !(decodedText && MAYBE_SECRET.test(decodedText.view))) return text;
   // The raw text too: decoding can split what was one secret (a URL password's `%2F` read as `/`).
@@ -179,7 +181,10 @@ export function loggedBody(body: string | null | undefined): LoggedBody {
   if (body === undefined || body === null || body === '') return { text: null, bytes: 0 };
   const bytes = Buffer.byteLength(body);
   // At most LOGGED_BODY_BYTES characters hold the kept bytes; 256 more let a secret across the cut be seen whole.
-  const window = (body.length > LOGGED_BODY_BYTES + 256 ? body.slice(0, LOGGED_BODY_BYTES + 256) : body).replaceAll(CUT, '\uFFFD');
+  const window = (body.length > LOGGED_BODY_BYTES + 256 ? body.slice(0, LOGGED_BODY_BYTES + 256) : body).replaceAll(
+    CUT,
+    '\uFFFD',
+  );
   const kept = cutToBytes(window, LOGGED_BODY_BYTES).length;
   const marked = kept < window.length ? `${window.slice(0, kept)}${CUT}${window.slice(kept)}` : window;
   // A body that is not JSON is read as a form (`a=1&password=…`), whose values run to the next `&`.

@@ -17,7 +17,8 @@ describe('shouldRecordRefusal', () => {
     const t = 2_000_000;
     for (let i = 0; i < REFUSALS_KEPT + 50; i++) expect(shouldRecordRefusal(`rotating_${i}`, t + 1)).toBe(true);
     // Still within their second: every token recorded after the first 50 is still throttled (a clear() would free them all).
-    for (const i of [50, 51, 5_000, REFUSALS_KEPT + 49]) expect(shouldRecordRefusal(`rotating_${i}`, t + 2), `rotating_${i}`).toBe(false);
+    for (const i of [50, 51, 5_000, REFUSALS_KEPT + 49])
+      expect(shouldRecordRefusal(`rotating_${i}`, t + 2), `rotating_${i}`).toBe(false);
     // The first ones were forgotten (recorded longest ago), so their next refusal is a line again.
     expect(shouldRecordRefusal('rotating_0', t + 3)).toBe(true);
   });

@@ -76,7 +76,11 @@ export function setRequestLogEnabled(enabled: boolean): void {
 }
 
 const sizeOf = (line: RequestLogLine) =>
-  (line.requestBody?.length ?? 0) + (line.responseBody?.length ?? 0) + Math.min(line.query.length, 2048) + Math.min(line.path.length, 2048) + 512;
+  (line.requestBody?.length ?? 0) +
+  (line.responseBody?.length ?? 0) +
+  Math.min(line.query.length, 2048) +
+  Math.min(line.path.length, 2048) +
+  512;
 
 /**
  * The part of a body worth keeping until the flush: all of a small one; of a large one a copy of its start (a
@@ -229,7 +233,14 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
     }
     // A line the database refuses must not take its batch with it: one at a time, the bad one dropped. Logged once
     // per interval, without a stack.
-    logRepeated(log, 'warn', 'request log batch refused; writing its lines one at a time', error, { lines: batch.length }, { anyError: true });
+    logRepeated(
+      log,
+      'warn',
+      'request log batch refused; writing its lines one at a time',
+      error,
+      { lines: batch.length },
+      { anyError: true },
+    );
     for (const [i, row] of rows.entries()) {
       try {
         await insert([row]);
@@ -372,7 +383,9 @@ async function insert(rows: Row[]): Promise<void> {
     await copyIn(client, COPY_STATEMENT, text.subarray(0, used));
   } catch (error) {
     // A refused value leaves the connection usable; a broken connection is not given back to the pool.
-    broken = !(typeof (error as { code?: unknown } | null)?.code === 'string' && !/^(08|57P)/.test((error as { code: string }).code));
+    broken = !(
+      typeof (error as { code?: unknown } | null)?.code === 'string' && !/^(08|57P)/.test((error as { code: string }).code)
+    );
     throw error;
   } finally {
     client.release(broken);
@@ -389,7 +402,12 @@ let pool: pg.Pool | undefined;
  */
 function logPool(): pg.Pool {
   if (!pool) {
-    pool = new pg.Pool({ connectionString: env().DATABASE_URL, max: 1, connectionTimeoutMillis: 5_000, options: '-c synchronous_commit=off' });
+    pool = new pg.Pool({
+      connectionString: env().DATABASE_URL,
+      max: 1,
+      connectionTimeoutMillis: 5_000,
+      options: '-c synchronous_commit=off',
+    });
     // An idle connection that breaks (a database restart) is dropped by the pool; the next flush reconnects.
     pool.on('error', (error) => logRepeated(log, 'warn', 'request log connection lost', error, {}, { anyError: true }));
   }

@@ -38,7 +38,10 @@ export const ZAuditEvent = z.object({
   id: z.string(),
   object: z.literal('audit_event'),
   occurred_at: z.string().meta({ format: 'date-time' }),
-  environment: z.enum(['test', 'live']).nullable().meta({ description: 'Null for an action of the account itself (a sign-in, a password).' }),
+  environment: z
+    .enum(['test', 'live'])
+    .nullable()
+    .meta({ description: 'Null for an action of the account itself (a sign-in, a password).' }),
   action: z.string(),
   actor: z.object({
     kind: z.enum(AUDIT_ACTOR_KINDS),

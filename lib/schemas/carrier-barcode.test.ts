@@ -19,7 +19,15 @@ describe('carrier barcode format', () => {
         if (changed !== good) expect(isCarrierBarcode(changed), changed).toBe(false);
       }
     }
-    for (const bad of ['', 'CB', `XX${payload}0`, `CB${payload}`, `CB${payload}00`, `CB ${payload}0`, `CB${payload.slice(1)}a0`]) {
+    for (const bad of [
+      '',
+      'CB',
+      `XX${payload}0`,
+      `CB${payload}`,
+      `CB${payload}00`,
+      `CB ${payload}0`,
+      `CB${payload.slice(1)}a0`,
+    ]) {
       expect(isCarrierBarcode(bad), bad).toBe(false);
     }
   });

@@ -109,49 +109,52 @@ function packageList() {
 
 // POST /wf/manifest: an air-cargo container, its AWB and the packages inside.
 const ZContainerManifestFields = z.object({
-    ManifestDate: isoDateTime(),
-    ServiceName: text({ required: true, max: 100 }),
-    FromName: text(),
-    FromCompany: text({ required: true }),
-    FromPhone: text({ max: 40 }),
-    FromEmail: email(),
-    FromAddress1: text(),
-    FromAddress2: text(),
-    FromCity: text({ max: 100 }),
-    FromState: text({ max: 100 }),
-    FromPostalCode: text({ max: 20 }),
-    FromCountry: text({ max: 100 }),
-    FromTerminal: text({ max: 100 }),
-    ToTerminal: text({ max: 100 }),
-    Consignee: text(),
-    SortCode: text({ max: 100 }),
-    FinalMileCarrier: text({ max: 100 }),
-    ContainerID: text({ required: true, max: 100 }),
-    ContainerCount: text({ max: 20 }),
-    ContainerWeight: decimal({ maxDecimals: 3, max: 100_000 }),
-    ContainerName: text({ max: 100 }),
-    ContainerLength: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    ContainerWidth: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    ContainerHeight: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    ShipmentDescription: text({ required: true, max: 1_000, multiline: true }),
-    AWB: awb(),
-    Reference1: text(),
-    Reference2: text(),
-    Reference3: text(),
-    Reference4: text(),
-    ContainerDetails: packageList(),
-    // Air cargo (lib/schemas/customs.ts). ContainerID stays free text; when ULD is absent, a ULD-shaped ContainerID
-    // is the container's ULD (containerUld), derived, never written into the stored header. The AWB is the master waybill.
-    ULD: uld(),
-    SealNumber: text({ max: 35 }),
-    FlightNumber: flightNumber(),
-    FlightDate: isoDate(),
-    OriginAirport: iataCode(),
-    DestinationAirport: iataCode(),
-    Security: security(),
-  });
+  ManifestDate: isoDateTime(),
+  ServiceName: text({ required: true, max: 100 }),
+  FromName: text(),
+  FromCompany: text({ required: true }),
+  FromPhone: text({ max: 40 }),
+  FromEmail: email(),
+  FromAddress1: text(),
+  FromAddress2: text(),
+  FromCity: text({ max: 100 }),
+  FromState: text({ max: 100 }),
+  FromPostalCode: text({ max: 20 }),
+  FromCountry: text({ max: 100 }),
+  FromTerminal: text({ max: 100 }),
+  ToTerminal: text({ max: 100 }),
+  Consignee: text(),
+  SortCode: text({ max: 100 }),
+  FinalMileCarrier: text({ max: 100 }),
+  ContainerID: text({ required: true, max: 100 }),
+  ContainerCount: text({ max: 20 }),
+  ContainerWeight: decimal({ maxDecimals: 3, max: 100_000 }),
+  ContainerName: text({ max: 100 }),
+  ContainerLength: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  ContainerWidth: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  ContainerHeight: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  ShipmentDescription: text({ required: true, max: 1_000, multiline: true }),
+  AWB: awb(),
+  Reference1: text(),
+  Reference2: text(),
+  Reference3: text(),
+  Reference4: text(),
+  ContainerDetails: packageList(),
+  // Air cargo (lib/schemas/customs.ts). ContainerID stays free text; when ULD is absent, a ULD-shaped ContainerID
+  // is the container's ULD (containerUld), derived, never written into the stored header. The AWB is the master waybill.
+  ULD: uld(),
+  SealNumber: text({ max: 35 }),
+  FlightNumber: flightNumber(),
+  FlightDate: isoDate(),
+  OriginAirport: iataCode(),
+  DestinationAirport: iataCode(),
+  Security: security(),
+});
 
-export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({ header, packages: ContainerDetails ?? [] }));
+export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({
+  header,
+  packages: ContainerDetails ?? [],
+}));
 
 /** What POST /wf/manifest reads, for naming what it ignored. */
 export const CONTAINER_MANIFEST_FIELDS = fieldTree(ZContainerManifestFields.shape, CONTAINER_MANIFEST_ALIASES, {
@@ -167,11 +170,7 @@ export type TContainerManifestHeader = TContainerManifestRequest['header'];
 export const ZContainerManifestResponse = z.object({
   IsSuccess: z.literal('true'),
   ManifestID: z.string().meta({ examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
-  PackageCount: z
-    .number()
-    .int()
-    .min(0)
-    .meta({ description: 'The packages the container holds (none is allowed).' }),
+  PackageCount: z.number().int().min(0).meta({ description: 'The packages the container holds (none is allowed).' }),
   warnings: ZWarnings,
 });
 

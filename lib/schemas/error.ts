@@ -27,7 +27,9 @@ export const ZErrorResponse = z
         .int()
         .min(1)
         .optional()
-        .meta({ description: `Present when more than ${MAX_ERROR_DETAILS} fields failed: how many are not listed in \`details\`.` }),
+        .meta({
+          description: `Present when more than ${MAX_ERROR_DETAILS} fields failed: how many are not listed in \`details\`.`,
+        }),
       request_id: z.string().optional().meta({ description: 'On 500s: quote it to support.' }),
       required_scope: z
         .enum(API_SCOPES)
@@ -41,7 +43,10 @@ export const ZErrorResponse = z
     IsSuccess: z
       .union([z.literal('false'), z.literal(false)])
       .optional()
-      .meta({ description: 'On the manifest operations only: the text `"false"` from POST /wf/manifest, the boolean `false` from POST /wf/package.' }),
+      .meta({
+        description:
+          'On the manifest operations only: the text `"false"` from POST /wf/manifest, the boolean `false` from POST /wf/package.',
+      }),
   })
   .meta({
     example: {

@@ -4,7 +4,9 @@ import { awb, awbCheckDigitValid, decimal, isoDateTime, postalCode, text, usZip 
 
 function parse<S extends z.ZodType>(schema: S, value: unknown) {
   const result = z.object({ f: schema }).safeParse({ f: value });
-  return result.success ? { ok: true as const, value: (result.data as { f: unknown }).f } : { ok: false as const, message: result.error.issues[0]?.message };
+  return result.success
+    ? { ok: true as const, value: (result.data as { f: unknown }).f }
+    : { ok: false as const, message: result.error.issues[0]?.message };
 }
 
 describe('AWB check digit', () => {
@@ -147,7 +149,10 @@ describe('manifest dates are real days in 2000-2099', () => {
   });
 
   it('refuses a date with NUL by the text rule, and an over-long one before any pattern runs', () => {
-    expect(parse(isoDateTime(), '2026-11-23\u0000')).toEqual({ ok: false, message: 'must not contain control characters (found NUL at position 10)' });
+    expect(parse(isoDateTime(), '2026-11-23\u0000')).toEqual({
+      ok: false,
+      message: 'must not contain control characters (found NUL at position 10)',
+    });
     expect(parse(isoDateTime(), '2'.repeat(1_001))).toEqual({ ok: false, message: 'must be at most 40 characters' });
   });
 });
@@ -163,7 +168,10 @@ describe('text limits and the text rule in every field builder', () => {
 
   it('allows tab and line breaks only in multi-line text', () => {
     expect(parse(text({ multiline: true }), 'line 1\r\nline 2\tend')).toEqual({ ok: true, value: 'line 1\r\nline 2\tend' });
-    expect(parse(text(), 'line 1\nline 2')).toEqual({ ok: false, message: 'must not contain control characters (found U+000A at position 6)' });
+    expect(parse(text(), 'line 1\nline 2')).toEqual({
+      ok: false,
+      message: 'must not contain control characters (found U+000A at position 6)',
+    });
     expect(parse(text({ multiline: true }), 'a\u0000')).toMatchObject({ ok: false });
   });
 
@@ -175,8 +183,14 @@ describe('text limits and the text rule in every field builder', () => {
     ['AWB', awb()],
     ['date', isoDateTime()],
   ])('%s: NUL and a lone surrogate get the text rule message', (_name, schema) => {
-    expect(parse(schema, '1\u0000')).toEqual({ ok: false, message: 'must not contain control characters (found NUL at position 1)' });
-    expect(parse(schema, '1\ud800')).toEqual({ ok: false, message: 'must be valid Unicode text (it contains an unpaired surrogate)' });
+    expect(parse(schema, '1\u0000')).toEqual({
+      ok: false,
+      message: 'must not contain control characters (found NUL at position 1)',
+    });
+    expect(parse(schema, '1\ud800')).toEqual({
+      ok: false,
+      message: 'must be valid Unicode text (it contains an unpaired surrogate)',
+    });
   });
 
   it('reads no number from a megabyte of digits', () => {

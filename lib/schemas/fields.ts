@@ -102,7 +102,8 @@ function accepted(json: JsonMeta, required: boolean): JsonMeta {
     out.maxLength ??= TEXT_GATE;
   }
   // Free text also takes a number ("Container Name": 42 in the published sample), read as its text.
-  if (json.type === 'string' && json.pattern === undefined && json.enum === undefined && json.format === undefined) types.add('number');
+  if (json.type === 'string' && json.pattern === undefined && json.enum === undefined && json.format === undefined)
+    types.add('number');
   if (!required) {
     types.add('null');
     if (typeof out.pattern === 'string') out.pattern = `${out.pattern}|${BLANK_TEXT}`;
@@ -266,7 +267,8 @@ export function isoDateTime<R extends boolean = false>(options: Partial<Presence
     const match = raw === undefined ? null : ISO_DATE_TIME.exec(raw);
     if (!raw || !match) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const [, y, m, d, hh = '00', mm = '00', ss = '00', zone] = match;
-    if (y === undefined || m === undefined || d === undefined) return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
+    if (y === undefined || m === undefined || d === undefined)
+      return fail(ctx, 'must be an ISO 8601 date or date-time, e.g. 2024-05-01T09:00:00Z');
     const day = `${y}-${m}-${d}`;
     const dayViolation = calendarDayViolation(y, m, d);
     if (dayViolation) return fail(ctx, dayViolation);
@@ -313,7 +315,14 @@ export type IdentifierReading = { value: string } | { error: string };
  * as its text) and either normalises it or says, in one message, what the field takes.
  */
 export function identifier<R extends boolean = false>(
-  spec: { maxLength: number; description: string; examples?: string[]; pattern?: string; enum?: readonly string[]; number?: boolean },
+  spec: {
+    maxLength: number;
+    description: string;
+    examples?: string[];
+    pattern?: string;
+    enum?: readonly string[];
+    number?: boolean;
+  },
   read: (raw: string) => IdentifierReading,
   options: Partial<Presence<R>> = {},
 ) {
@@ -419,7 +428,8 @@ export function awb<R extends boolean = false>(options: Partial<Presence<R>> = {
   };
   return field(json, presence(options), (value, ctx) => {
     const [, prefix, serial] = AWB.exec(asText(value) ?? '') ?? [];
-    if (prefix === undefined || serial === undefined) return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
+    if (prefix === undefined || serial === undefined)
+      return fail(ctx, 'must be 11 digits: the 3-digit airline prefix and an 8-digit serial');
     const digits = prefix + serial;
     if (!awbCheckDigitValid(digits)) return fail(ctx, 'has a wrong check digit (the last digit must be the 7 before it mod 7)');
     return digits;

@@ -48,7 +48,9 @@ export type TAcceptAsExistingUserForm = z.infer<typeof ZAcceptAsExistingUserForm
 
 // POST /portal-api/session/account
 export const ZSwitchAccountRequest = z.object({
-  accountId: z.string({ error: 'is required' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'is not an account id'),
+  accountId: z
+    .string({ error: 'is required' })
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'is not an account id'),
 });
 export type TSwitchAccountRequest = z.infer<typeof ZSwitchAccountRequest>;
 

@@ -79,7 +79,17 @@ export const ZListManifestsQuery = z
   }));
 
 /** GET /packages's query parameters (the portal's Packages list and CSV export read the same): any other is a 422 naming it. */
-export const PACKAGE_LIST_PARAMETERS = ['limit', 'cursor', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code', 'tracking_number'] as const;
+export const PACKAGE_LIST_PARAMETERS = [
+  'limit',
+  'cursor',
+  'status',
+  'manifest_id',
+  'service',
+  'from',
+  'to',
+  'to_postal_code',
+  'tracking_number',
+] as const;
 
 // GET /packages, GET /manifests/{id}/packages (limit and cursor only)
 export const ZListPackagesQuery = z
@@ -107,7 +117,9 @@ export const ZListPackagesQuery = z
     trackingNumber: q.tracking_number || undefined,
   }));
 
-export const ZPageQuery = z.strictObject({ limit, cursor }).transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
+export const ZPageQuery = z
+  .strictObject({ limit, cursor })
+  .transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
 
 // POST …/simulate (test path only)
 /**
@@ -153,7 +165,13 @@ export const ZScan = z
       .refine((value) => {
         // Date.parse rolls an impossible day over (2026-02-30 is 2 March), so the day is checked as written.
         const [, year = '', month = '', day = '', hour = '', minute = '', second = ''] = OCCURRED_AT.exec(value) ?? [];
-        if (calendarDayViolation(year, month, day) !== undefined || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return false;
+        if (
+          calendarDayViolation(year, month, day) !== undefined ||
+          Number(hour) > 23 ||
+          Number(minute) > 59 ||
+          Number(second) > 59
+        )
+          return false;
         return !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().slice(0, 10) >= '2000-01-01';
       }, 'is not a real date-time')
       .refine((value) => !(Date.parse(value) > Date.now() + 24 * 3_600_000), 'is more than a day in the future'),
@@ -166,7 +184,8 @@ export const ZScan = z
       if (scan.tracking_number !== undefined || scan.container_id !== undefined || scan.manifest_id !== undefined)
         subject('a carrier_barcode names one package alone: send no tracking_number, container_id or manifest_id with it');
     } else if (scan.tracking_number !== undefined) {
-      if (scan.container_id !== undefined && scan.manifest_id !== undefined) subject('narrow a tracking_number by container_id or by manifest_id, not both');
+      if (scan.container_id !== undefined && scan.manifest_id !== undefined)
+        subject('narrow a tracking_number by container_id or by manifest_id, not both');
     } else if (scan.container_id === undefined) {
       subject('name the package (carrier_barcode, or tracking_number) or the container (container_id)');
     }
@@ -198,7 +217,11 @@ const storedIso = iso.nullable();
 export const ZPackageResponse = z.looseObject({
   object: z.literal('package'),
   TrackingNumber: z.string().nullable(),
-  carrier_barcode: z.string().meta({ description: 'Ours, on every package: the label\'s sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.', examples: ['CB4829103756125'] }),
+  carrier_barcode: z.string().meta({
+    description:
+      "Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.",
+    examples: ['CB4829103756125'],
+  }),
   ManifestID: z.string(),
   ContainerID: z.string().nullable().optional(),
   manifest_type: z.enum(['container', 'daily']),
@@ -216,9 +239,12 @@ export const ZManifestResponse = z.looseObject({
   ServiceName: z.string().optional(),
   /** A container: ManifestDate's instant. A daily manifest: its day, YYYY-MM-DD. */
   ManifestDate: z.string().nullable(),
-  manifest_date_defaulted: z.boolean().meta({ description: 'The container was sent without a ManifestDate: it is the day it was received.' }),
+  manifest_date_defaulted: z
+    .boolean()
+    .meta({ description: 'The container was sent without a ManifestDate: it is the day it was received.' }),
   services: z.array(z.string()).meta({
-    description: "A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive).",
+    description:
+      "A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive).",
   }),
   PackageCount: z.number().int(),
   status: z.string(),
@@ -244,7 +270,6 @@ export const ZEventResponse = z.object({
   created_at: storedIso,
 });
 
-
 export const ZListPackagesResponse = keysetList(ZPackageResponse);
 export const ZListManifestsResponse = keysetList(ZManifestResponse);
 export const ZListEventsResponse = keysetList(ZEventResponse);
@@ -261,7 +286,14 @@ export const ZScanResult = z.object({
   previous_status: z.string().optional(),
   current_status: z.string().optional(),
   reason: z.enum(['out_of_order', 'repeat']).optional(),
-  error: z.object({ code: z.string(), message: z.string(), current_status: z.string().optional(), details: z.array(z.object({ path: z.string(), message: z.string() })).optional() }).optional(),
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      current_status: z.string().optional(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    })
+    .optional(),
 });
 
 export const ZScanBatchResponse = z.object({

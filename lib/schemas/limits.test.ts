@@ -164,7 +164,9 @@ function stringFields(schema: z.ZodObject): string[] {
   };
   // A field's documented types: a number field also takes numeric text, an optional one null (fields.ts accepted()).
   return Object.entries(json.properties)
-    .filter(([, p]) => ([] as (string | undefined)[]).concat(p.type).some((t) => t === 'string' || t === 'number' || t === 'integer'))
+    .filter(([, p]) =>
+      ([] as (string | undefined)[]).concat(p.type).some((t) => t === 'string' || t === 'number' || t === 'integer'),
+    )
     .map(([name]) => name);
 }
 
@@ -290,9 +292,10 @@ describe('the text rule reaches every field', () => {
     expect(failure(() => parseOperation(careless, { name: 'ok', other: ['fine', 'a\ud800'] })).details).toEqual([
       { path: 'other[1]', message: 'must be valid Unicode text (it contains an unpaired surrogate)' },
     ]);
-    expect(failure(() => parseOperation(careless, { name: 'ok', deep: [{ fine: '📦' }, { a: { b: ['x', 'tab\there\u0001'] } }] })).details).toEqual([
-      { path: 'deep[1].a.b[1]', message: 'must not contain control characters (found U+0001 at position 8)' },
-    ]);
+    expect(
+      failure(() => parseOperation(careless, { name: 'ok', deep: [{ fine: '📦' }, { a: { b: ['x', 'tab\there\u0001'] } }] }))
+        .details,
+    ).toEqual([{ path: 'deep[1].a.b[1]', message: 'must not contain control characters (found U+0001 at position 8)' }]);
   });
 });
 
@@ -318,13 +321,20 @@ describe('the manifests list filters (GET /manifests and the portal, one schema)
       service: 'AirSkip',
     });
     // A ServiceName is up to 100 characters (the manifest operations'): the filter takes one that long.
-    expect(query({ service: 'S'.repeat(100), q: 'q'.repeat(128) })).toMatchObject({ service: 'S'.repeat(100), q: 'q'.repeat(128) });
+    expect(query({ service: 'S'.repeat(100), q: 'q'.repeat(128) })).toMatchObject({
+      service: 'S'.repeat(100),
+      q: 'q'.repeat(128),
+    });
   });
 
   it("paging is the API's: a bad limit, type or cursor is a 422 naming it, never the first page in silence", () => {
     expect(failure(() => query({ limit: '0' })).details).toEqual([{ path: 'limit', message: 'must be between 1 and 100' }]);
-    expect(failure(() => query({ type: 'nope' })).details).toEqual([{ path: 'type', message: 'must be one of: container, daily' }]);
-    expect(failure(() => query({ cursor: 'x'.repeat(201) })).details).toEqual([{ path: 'cursor', message: 'must be at most 200 characters' }]);
+    expect(failure(() => query({ type: 'nope' })).details).toEqual([
+      { path: 'type', message: 'must be one of: container, daily' },
+    ]);
+    expect(failure(() => query({ cursor: 'x'.repeat(201) })).details).toEqual([
+      { path: 'cursor', message: 'must be at most 200 characters' },
+    ]);
   });
 
   it.each([

@@ -37,7 +37,9 @@ describe('published aliases', () => {
   });
 
   it('never changes the body it was given, and keeps a "__proto__" key a key', () => {
-    const body = JSON.parse('{"weight":1,"weight_unit":"lb","width":2,"height":3,"lenght":5,"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const body = JSON.parse(
+      '{"weight":1,"weight_unit":"lb","width":2,"height":3,"lenght":5,"__proto__":{"polluted":true}}',
+    ) as Record<string, unknown>;
     const before = JSON.stringify(body);
     expect(parseOperation(ZRateRequest, body, { aliases: RATE_ALIASES }).length).toBe('5');
     expect(JSON.stringify(body)).toBe(before);
@@ -46,7 +48,15 @@ describe('published aliases', () => {
   });
 
   it('maps the container spellings to one shape', () => {
-    const base = { ServiceName: 'AirSkip', FromCompany: 'A', ContainerID: 'C', ContainerLength: 1, ContainerWidth: 1, ContainerHeight: 1, ShipmentDescription: 'x' };
+    const base = {
+      ServiceName: 'AirSkip',
+      FromCompany: 'A',
+      ContainerID: 'C',
+      ContainerLength: 1,
+      ContainerWidth: 1,
+      ContainerHeight: 1,
+      ShipmentDescription: 'x',
+    };
     for (const body of [
       { ...base, FromPostalcode: '07114', 'Container Weight': 12, 'Container Name': 7 },
       { ...base, FromPostalCode: '07114', ContainerWeight: '12', ContainerName: '7' },
@@ -58,19 +68,29 @@ describe('published aliases', () => {
 
   it('applies package aliases inside the package object and reports package.* paths', () => {
     const error = failure(() =>
-      parseOperation(ZPackageManifestRequest, { package: { FromPostalcode: 'nope' } }, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' }),
+      parseOperation(
+        ZPackageManifestRequest,
+        { package: { FromPostalcode: 'nope' } },
+        { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' },
+      ),
     );
     expect(error.details).toContainEqual({ path: 'package.FromPostalcode', message: expect.stringContaining('postal code') });
   });
 
   it('treats empty service, origin and destination as no value', () => {
-    const parsed = parseOperation(ZRateRequest, { ...rate, lenght: 1, service: '', origin: '', destination: '' }, { aliases: RATE_ALIASES });
+    const parsed = parseOperation(
+      ZRateRequest,
+      { ...rate, lenght: 1, service: '', origin: '', destination: '' },
+      { aliases: RATE_ALIASES },
+    );
     expect(parsed.service).toBeUndefined();
     expect(parsed.origin).toBeUndefined();
   });
 
   it('refuses an unknown service by name', () => {
-    const error = failure(() => parseOperation(ZRateRequest, { ...rate, lenght: 1, service: 'Carrier Overnight' }, { aliases: RATE_ALIASES }));
+    const error = failure(() =>
+      parseOperation(ZRateRequest, { ...rate, lenght: 1, service: 'Carrier Overnight' }, { aliases: RATE_ALIASES }),
+    );
     expect(error.details).toEqual([{ path: 'service', message: 'must be one of: AirSkip, Carrier Express, Carrier Ground' }]);
   });
 });

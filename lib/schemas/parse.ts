@@ -128,7 +128,8 @@ function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
   for (const key in input) {
     if (!Object.hasOwn(input, key) || names.has(key)) continue;
     // A key "__proto__" stays a key, as JSON.parse made it, rather than setting the prototype.
-    if (key === '__proto__') Object.defineProperty(value, key, { value: input[key], enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(value, key, { value: input[key], enumerable: true, writable: true, configurable: true });
     else value[key] = input[key];
   }
   const sentAs = new Map<string, string>();

@@ -102,7 +102,9 @@ export const ZRateCardView = z.object({
   maxWeightLb: z.string(),
   zones: z.array(z.object({ zone: z.number().int(), maxMiles: z.number().nullable() })),
   weightBreaks: z.array(z.object({ maxLb: z.string(), prices: z.array(z.string()) })),
-  surcharges: z.array(z.object({ code: z.string(), label: z.string(), kind: z.enum(['percent', 'flat', 'per_lb']), amount: z.string() })),
+  surcharges: z.array(
+    z.object({ code: z.string(), label: z.string(), kind: z.enum(['percent', 'flat', 'per_lb']), amount: z.string() }),
+  ),
   deliveryDays: z.array(z.number().int()),
 });
 

@@ -10,7 +10,8 @@ import { storableString } from './text-rule';
 const newPassword = () => storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
 
 /** A company's name, as an account is named: at sign-up, and again when its link is followed. */
-const companyName = () => storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters');
+const companyName = () =>
+  storableString().trim().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters');
 
 export const ZSignUpRequest = z.object({
   company: companyName(),

@@ -13,30 +13,30 @@ export const RATE_ALIASES: Aliases = { length: ['lenght'] };
 // POST /wf/rate. Which of from_zip/to_zip or origin/destination is needed depends on the rate
 // card, so that check belongs to rating (lib/rating), which names the missing field.
 const ZRateFields = z.object({
-    weight: decimal({ required: true, maxDecimals: 3, max: 10_000 }),
-    weight_unit: oneOf(WEIGHT_UNITS, { required: true }),
-    from_zip: usZip(),
-    to_zip: usZip(),
-    service: oneOf(SERVICES),
-    length: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    width: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    height: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
-    origin: iataCode(),
-    destination: iataCode(),
-  });
+  weight: decimal({ required: true, maxDecimals: 3, max: 10_000 }),
+  weight_unit: oneOf(WEIGHT_UNITS, { required: true }),
+  from_zip: usZip(),
+  to_zip: usZip(),
+  service: oneOf(SERVICES),
+  length: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  width: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  height: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
+  origin: iataCode(),
+  destination: iataCode(),
+});
 
 export const ZRateRequest = ZRateFields.transform((r) => ({
-    weight: r.weight,
-    weightUnit: r.weight_unit,
-    fromZip: r.from_zip,
-    toZip: r.to_zip,
-    service: r.service,
-    length: r.length,
-    width: r.width,
-    height: r.height,
-    origin: r.origin,
-    destination: r.destination,
-  }));
+  weight: r.weight,
+  weightUnit: r.weight_unit,
+  fromZip: r.from_zip,
+  toZip: r.to_zip,
+  service: r.service,
+  length: r.length,
+  width: r.width,
+  height: r.height,
+  origin: r.origin,
+  destination: r.destination,
+}));
 
 export type TRateRequestInput = z.input<typeof ZRateRequest>;
 export type TRateRequest = z.output<typeof ZRateRequest>;

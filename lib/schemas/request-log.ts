@@ -10,7 +10,17 @@ export const REQUEST_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as cons
 export const REQUEST_SOURCES = ['api', 'portal'] as const;
 
 /** GET /requests's query parameters: any other is a 422 naming it. */
-export const REQUEST_LIST_PARAMETERS = ['limit', 'cursor', 'status', 'method', 'path', 'request_id', 'source', 'from', 'to'] as const;
+export const REQUEST_LIST_PARAMETERS = [
+  'limit',
+  'cursor',
+  'status',
+  'method',
+  'path',
+  'request_id',
+  'source',
+  'from',
+  'to',
+] as const;
 
 export const ZListRequestsQuery = z
   .strictObject({
@@ -19,10 +29,10 @@ export const ZListRequestsQuery = z
     status: oneOf(REQUEST_STATUS_CLASSES).meta({ description: '`2xx`, `4xx`, `5xx`, or `error` (every status from 400).' }),
     method: oneOf(REQUEST_METHODS),
     path: text({ max: 200 }).meta({
-      description: 'Paths starting with this, under the environment\'s base: `/wf/package`, `/manifests/MAN-…`.',
+      description: "Paths starting with this, under the environment's base: `/wf/package`, `/manifests/MAN-…`.",
     }),
     request_id: text({ max: 128 }).meta({ description: 'One request: the `x-request-id` of its answer.' }),
-    source: oneOf(REQUEST_SOURCES).meta({ description: '`api` (a token) or `portal` (a signed-in user\'s writes and errors).' }),
+    source: oneOf(REQUEST_SOURCES).meta({ description: "`api` (a token) or `portal` (a signed-in user's writes and errors)." }),
     from: day(),
     to: day(),
   })
@@ -45,8 +55,11 @@ export const ZListRequestsQuery = z
 export type TListRequestsQuery = z.output<typeof ZListRequestsQuery>;
 
 const ZLoggedBody = z.object({
-  body: z.string().nullable().meta({ description: 'Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty.' }),
-  bytes: z.number().int().meta({ description: 'The whole body\'s size.' }),
+  body: z
+    .string()
+    .nullable()
+    .meta({ description: 'Its first 16 KB (UTF-8), secrets and tokens replaced by `[redacted]`; null when empty.' }),
+  bytes: z.number().int().meta({ description: "The whole body's size." }),
   truncated: z.boolean(),
 });
 
@@ -62,20 +75,27 @@ export const ZRequestLogEntry = z.object({
   created_at: z.string().meta({ format: 'date-time' }),
   source: z.enum(REQUEST_SOURCES),
   method: z.string(),
-  path: z.string().meta({ description: 'Under the environment\'s base, without the query.' }),
+  path: z.string().meta({ description: "Under the environment's base, without the query." }),
   query: z.string(),
   status: z.number().int(),
   duration_ms: z.number().int(),
   token: z
-    .object({ id: z.string(), name: z.string(), prefix: z.string().meta({ description: 'The first characters of the token, as the portal lists it.' }) })
+    .object({
+      id: z.string(),
+      name: z.string(),
+      prefix: z.string().meta({ description: 'The first characters of the token, as the portal lists it.' }),
+    })
     .nullable()
     .meta({ description: 'The API token that sent it; null for the portal.' }),
-  user: z.object({ id: z.string(), email: z.string().nullable() }).nullable().meta({ description: 'The portal user; null for the API.' }),
+  user: z
+    .object({ id: z.string(), email: z.string().nullable() })
+    .nullable()
+    .meta({ description: 'The portal user; null for the API.' }),
   client_address: z.string().nullable(),
   user_agent: z.string().nullable(),
   request: ZLoggedBody,
   response: ZLoggedBody,
-  error_code: z.string().nullable().meta({ description: 'The error envelope\'s `code`, when the answer was an error.' }),
+  error_code: z.string().nullable().meta({ description: "The error envelope's `code`, when the answer was an error." }),
   resources: z.array(ZRequestResource).meta({ description: 'What the request created or named.' }),
 });
 

@@ -29,7 +29,11 @@ export interface FieldTree {
 }
 
 /** A schema's fields and their published alternative spellings. */
-export function fieldTree(shape: Readonly<Record<string, unknown>>, aliases: Aliases = {}, children?: Record<string, FieldTree>): FieldTree {
+export function fieldTree(
+  shape: Readonly<Record<string, unknown>>,
+  aliases: Aliases = {},
+  children?: Record<string, FieldTree>,
+): FieldTree {
   return { keys: new Set([...Object.keys(shape), ...Object.values(aliases).flat()]), ...(children ? { children } : {}) };
 }
 
@@ -37,13 +41,10 @@ export const ZWarning = z.object({ path: z.string(), message: z.string() });
 export type TWarning = z.output<typeof ZWarning>;
 
 /** Added to an accepted answer that ignored some of what it was sent; absent when nothing was ignored. */
-export const ZWarnings = z
-  .array(ZWarning)
-  .optional()
-  .meta({
-    description:
-      'Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none.',
-  });
+export const ZWarnings = z.array(ZWarning).optional().meta({
+  description:
+    'Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none.',
+});
 
 const WARNINGS_NAMED = 20;
 
@@ -62,7 +63,8 @@ export function ignoredFields(body: unknown, tree: FieldTree): TWarning[] {
       const name = key.length > 100 ? `${key.slice(0, 100)}…` : key;
       const at = path ? `${path}.${name}` : name;
       if (!node.keys.has(key)) {
-        if (warnings.length < WARNINGS_NAMED) warnings.push({ path: at, message: 'is not a field of this operation: ignored, not stored' });
+        if (warnings.length < WARNINGS_NAMED)
+          warnings.push({ path: at, message: 'is not a field of this operation: ignored, not stored' });
         else more++;
         continue;
       }

@@ -226,9 +226,7 @@ export const ZWebhookDelivery = z.object({
   duration_ms: z.number().int(),
   request: z
     .object({
-      headers: z
-        .record(z.string(), z.string())
-        .meta({ description: 'Every header sent, the signature and timestamp included.' }),
+      headers: z.record(z.string(), z.string()).meta({ description: 'Every header sent, the signature and timestamp included.' }),
       body: z.string().meta({ description: 'The JSON body sent, its first 16 KB.' }),
       body_bytes: z.number().int().meta({ description: "The whole body's size in bytes." }),
     })
@@ -240,9 +238,7 @@ export const ZWebhookDelivery = z.object({
   response_body: z.string().nullable().meta({ description: 'First 2 KB of the response.' }),
   error: z.string().nullable(),
   message_status: z.enum(WEBHOOK_MESSAGE_STATUSES),
-  next_attempt_at: dateTime()
-    .nullable()
-    .meta({ description: 'While the message waits for a retry: when it is due.' }),
+  next_attempt_at: dateTime().nullable().meta({ description: 'While the message waits for a retry: when it is due.' }),
 });
 
 // GET /webhooks/{id}/deliveries: a page of attempts, newest first.
@@ -266,9 +262,7 @@ export const ZWebhookRedelivery = z.object({
 // The package.sorting webhook's body, exactly as published: `package_count` equals the length of `tracking_numbers`.
 export const ZPackageSortingPayload = z
   .object({
-    manifest_id: z
-      .string()
-      .meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
+    manifest_id: z.string().meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
     package_count: z.number().int().meta({ description: 'Equals the length of tracking_numbers.' }),
     tracking_numbers: z.array(z.string()),
   })

@@ -36,7 +36,14 @@ const VIEW_SELECT = {
   invitedBy: { select: { email: true } },
 } as const;
 
-function view(row: { id: string; email: string; role: MemberRole; createdAt: Date; expiresAt: Date; invitedBy: { email: string } | null }): TInvitationView {
+function view(row: {
+  id: string;
+  email: string;
+  role: MemberRole;
+  createdAt: Date;
+  expiresAt: Date;
+  invitedBy: { email: string } | null;
+}): TInvitationView {
   return {
     id: row.id,
     email: row.email,
@@ -57,7 +64,12 @@ function emailConflict(message: string): AppError {
  * working) and replaced by this one (`replaced`). Counted per account, per sender's address and per e-mail (429).
  */
 export async function createInvitation(
-  options: TCreateInvitationRequest & { accountId: string; inviter: { id: string; email: string; role: MemberRole }; address: string; origin: AuditOrigin },
+  options: TCreateInvitationRequest & {
+    accountId: string;
+    inviter: { id: string; email: string; role: MemberRole };
+    address: string;
+    origin: AuditOrigin;
+  },
 ): Promise<{ invitation: TInvitationView; replaced: boolean }> {
   const { accountId, email, role } = options;
   if (role === 'owner') assertPermission(options.inviter.role, 'owners:manage');
@@ -73,8 +85,14 @@ export async function createInvitation(
   const write = () =>
     db.$transaction(async (tx) => {
       // Expired ones just stop counting as open; a live one is revoked (its link says so) and replaced.
-      await tx.invitation.updateMany({ where: { accountId, openEmail: email, expiresAt: { lte: now } }, data: { openEmail: null } });
-      const revoked = await tx.invitation.updateMany({ where: { accountId, openEmail: email }, data: { openEmail: null, revokedAt: now } });
+      await tx.invitation.updateMany({
+        where: { accountId, openEmail: email, expiresAt: { lte: now } },
+        data: { openEmail: null },
+      });
+      const revoked = await tx.invitation.updateMany({
+        where: { accountId, openEmail: email },
+        data: { openEmail: null, revokedAt: now },
+      });
       const row = await tx.invitation.create({
         data: {
           accountId,
@@ -91,7 +109,12 @@ export async function createInvitation(
       // Never the link or its token: the e-mail, the role, and whether an open one was replaced.
       await recordAudit(
         options.origin,
-        { accountId, action: 'invitation.created', target: { type: 'invitation', id: row.id }, details: { email, role, replaced: revoked.count > 0 } },
+        {
+          accountId,
+          action: 'invitation.created',
+          target: { type: 'invitation', id: row.id },
+          details: { email, role, replaced: revoked.count > 0 },
+        },
         tx,
       );
       return { row, replaced: revoked.count > 0 };
@@ -139,7 +162,12 @@ export async function listInvitations(options: { accountId: string }): Promise<T
  * Revoking again is a no-op (a retry); an accepted invitation cannot be revoked (409: remove the member instead).
  * An invitation as owner needs `owners:manage` to revoke, as it did to send.
  */
-export async function revokeInvitation(options: { accountId: string; id: string; role: MemberRole; origin: AuditOrigin }): Promise<void> {
+export async function revokeInvitation(options: {
+  accountId: string;
+  id: string;
+  role: MemberRole;
+  origin: AuditOrigin;
+}): Promise<void> {
   const notFound = new AppError('not_found', 'No invitation of this account has this id.');
   if (!UUID.test(options.id)) throw notFound;
   const row = await db.invitation.findFirst({
@@ -158,7 +186,12 @@ export async function revokeInvitation(options: { accountId: string; id: string;
     if (revoked.count === 1) {
       await recordAudit(
         options.origin,
-        { accountId: options.accountId, action: 'invitation.revoked', target: { type: 'invitation', id: options.id }, details: { email: row.email, role: row.role } },
+        {
+          accountId: options.accountId,
+          action: 'invitation.revoked',
+          target: { type: 'invitation', id: options.id },
+          details: { email: row.email, role: row.role },
+        },
         tx,
       );
     }
@@ -176,7 +209,8 @@ export type InvitationLinkState = 'valid' | 'expired' | 'used' | 'revoked' | 'in
 export const INVITATION_LINK_MESSAGES: Record<Exclude<InvitationLinkState, 'valid'>, string> = {
   expired: `This invitation has expired (an invitation works for ${INVITATION_HOURS} hours). Ask the person who invited you to send a new one.`,
   used: 'This invitation has already been accepted. Sign in to use the account; if it was not you who accepted it, tell the person who invited you.',
-  revoked: 'This invitation was withdrawn (revoked, or replaced by a newer invitation to the same e-mail). Use the newest invitation you received, or ask for a new one.',
+  revoked:
+    'This invitation was withdrawn (revoked, or replaced by a newer invitation to the same e-mail). Use the newest invitation you received, or ask for a new one.',
   invalid: 'This is not a valid invitation link. Check that you copied all of it, or ask for a new invitation.',
 };
 
@@ -279,11 +313,17 @@ export async function acceptInvitation(options: {
     // what happened is that the link was used, not that this password is wrong.
     const now = ok ? link : await checkInvitationLink(options.token);
     if (now.state !== 'valid') throw linkRefused(now.state);
-    if (!ok) throw new AppError('unauthorized', `Wrong password for ${existing.email}.`, { details: [{ path: 'password', message: 'is not the password of this e-mail' }] });
+    if (!ok)
+      throw new AppError('unauthorized', `Wrong password for ${existing.email}.`, {
+        details: [{ path: 'password', message: 'is not the password of this e-mail' }],
+      });
     userId = existing.id;
   } else {
     const password = options.password ?? '';
-    if (password.length < 10) throw passwordError(password ? 'must be at least 10 characters' : 'is required: choose a password of at least 10 characters');
+    if (password.length < 10)
+      throw passwordError(
+        password ? 'must be at least 10 characters' : 'is required: choose a password of at least 10 characters',
+      );
     newPasswordHash = await hashPassword(password);
   }
 
@@ -295,11 +335,16 @@ export async function acceptInvitation(options: {
         data: { acceptedAt: now, openEmail: null },
       });
       if (used.count !== 1) {
-        const row = await tx.invitation.findUniqueOrThrow({ where: { id: invitation.id }, select: { acceptedAt: true, revokedAt: true, expiresAt: true } });
+        const row = await tx.invitation.findUniqueOrThrow({
+          where: { id: invitation.id },
+          select: { acceptedAt: true, revokedAt: true, expiresAt: true },
+        });
         const state = stateOf(row);
         throw linkRefused(state === 'valid' ? 'used' : state);
       }
-      const user = userId ?? (await tx.user.create({ data: { email: invitation.email, passwordHash: newPasswordHash! }, select: { id: true } })).id;
+      const user =
+        userId ??
+        (await tx.user.create({ data: { email: invitation.email, passwordHash: newPasswordHash! }, select: { id: true } })).id;
       const made = await tx.membership.createMany({
         data: [{ accountId: invitation.accountId, userId: user, role: invitation.role }],
         skipDuplicates: true,
@@ -307,9 +352,18 @@ export async function acceptInvitation(options: {
       const role =
         made.count === 1
           ? invitation.role
-          : (await tx.membership.findUniqueOrThrow({ where: { accountId_userId: { accountId: invitation.accountId, userId: user } }, select: { role: true } })).role;
+          : (
+              await tx.membership.findUniqueOrThrow({
+                where: { accountId_userId: { accountId: invitation.accountId, userId: user } },
+                select: { role: true },
+              })
+            ).role;
       await recordAudit(
-        { actor: { kind: 'user', userId: user, email: invitation.email }, address: options.address, userAgent: options.userAgent },
+        {
+          actor: { kind: 'user', userId: user, email: invitation.email },
+          address: options.address,
+          userAgent: options.userAgent,
+        },
         {
           accountId: invitation.accountId,
           action: 'invitation.accepted',
@@ -318,15 +372,24 @@ export async function acceptInvitation(options: {
         },
         tx,
       );
-      return { userId: user, account: { id: invitation.accountId, name: invitation.accountName }, role, alreadyMember: made.count === 0 };
+      return {
+        userId: user,
+        account: { id: invitation.accountId, name: invitation.accountName },
+        role,
+        alreadyMember: made.count === 0,
+      };
     });
   } catch (error) {
     // A user with this e-mail was made meanwhile (signed up, or another account's invitation accepted at the same
     // moment): nothing was written and the link still works; they sign in.
     if (isUniqueViolation(error)) {
-      throw new AppError('conflict', `A user with ${invitation.email} was created just now. Open the link again and sign in with its password.`, {
-        details: [{ path: 'password', message: 'sign in with the password of this e-mail' }],
-      });
+      throw new AppError(
+        'conflict',
+        `A user with ${invitation.email} was created just now. Open the link again and sign in with its password.`,
+        {
+          details: [{ path: 'password', message: 'sign in with the password of this e-mail' }],
+        },
+      );
     }
     throw error;
   }

@@ -177,7 +177,14 @@ export async function changeMember(options: {
         action: 'member.removed',
         target: { type: 'member', id: target.userId },
         // (keys naming tokens would be dropped by safeDetails as secret-looking: these name the counts, not a token)
-        details: { email: target.email, role: target.role, left: leaving, sessionsEnded, apiCredentialsRevoked: tokensRevoked, apiCredentialsKept: tokensKept },
+        details: {
+          email: target.email,
+          role: target.role,
+          left: leaving,
+          sessionsEnded,
+          apiCredentialsRevoked: tokensRevoked,
+          apiCredentialsKept: tokensKept,
+        },
       },
       client,
     );

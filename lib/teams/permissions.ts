@@ -10,11 +10,17 @@ export { MEMBER_ROLES };
 
 export const PERMISSIONS = {
   /** Read the account's data: dashboard, manifests, packages, documents, exports, rate cards, members. */
-  'data:read': { label: 'Read manifests, packages, documents and the dashboard', roles: ['owner', 'admin', 'developer', 'operator', 'viewer'] },
+  'data:read': {
+    label: 'Read manifests, packages, documents and the dashboard',
+    roles: ['owner', 'admin', 'developer', 'operator', 'viewer'],
+  },
   /** Quote rates (writes nothing). */
   'rates:quote': { label: 'Calculate rates', roles: ['owner', 'admin', 'developer', 'operator', 'viewer'] },
   /** Create, cancel and close manifests and packages; import mappings. */
-  'shipments:write': { label: 'Create, cancel and close manifests and packages', roles: ['owner', 'admin', 'developer', 'operator'] },
+  'shipments:write': {
+    label: 'Create, cancel and close manifests and packages',
+    roles: ['owner', 'admin', 'developer', 'operator'],
+  },
   /** The request log (both bodies). */
   'logs:read': { label: 'Read the request log', roles: ['owner', 'admin', 'developer', 'operator'] },
   /** API tokens: list, create, revoke. */
@@ -50,7 +56,11 @@ export function can(role: MemberRole, permission: Permission): boolean {
 export function assertPermission(role: MemberRole, permission: Permission): void {
   if (can(role, permission)) return;
   const roles = PERMISSIONS[permission].roles.join(', ');
-  throw new AppError('forbidden', `Your role (${role}) cannot do this: it needs the ${permission} permission, which ${roles} have.`, {
-    details: [{ path: 'permission', message: permission }],
-  });
+  throw new AppError(
+    'forbidden',
+    `Your role (${role}) cannot do this: it needs the ${permission} permission, which ${roles} have.`,
+    {
+      details: [{ path: 'permission', message: permission }],
+    },
+  );
 }

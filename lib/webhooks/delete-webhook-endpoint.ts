@@ -14,7 +14,13 @@ export async function deleteWebhookEndpoint(scope: EndpointScope & { origin: Aud
     if (!deleted || count === 0) throw notFound(scope.id);
     await recordAudit(
       scope.origin,
-      { accountId: scope.accountId, environment: scope.environment, action: 'webhook.deleted', target: { type: 'webhook_endpoint', id: scope.id }, details: { url_host: urlHost(deleted.url) } },
+      {
+        accountId: scope.accountId,
+        environment: scope.environment,
+        action: 'webhook.deleted',
+        target: { type: 'webhook_endpoint', id: scope.id },
+        details: { url_host: urlHost(deleted.url) },
+      },
       tx,
     );
   });

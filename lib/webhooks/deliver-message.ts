@@ -27,7 +27,11 @@ export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
 export function messageBody(eventType: string, payload: unknown): string {
   if (eventType === PACKAGE_SORTING_EVENT) {
     const p = payload as TPackageSortingPayload;
-    const body: TPackageSortingPayload = { manifest_id: p.manifest_id, package_count: p.package_count, tracking_numbers: p.tracking_numbers };
+    const body: TPackageSortingPayload = {
+      manifest_id: p.manifest_id,
+      package_count: p.package_count,
+      tracking_numbers: p.tracking_numbers,
+    };
     return JSON.stringify(body);
   }
   // The event's name inside the signed body: a receiver subscribed to several events tells them apart by what the
@@ -48,7 +52,11 @@ function signingSecrets(message: ClaimedMessage): string[] {
  * sign with a fresh timestamp, POST, and record the outcome. Only 2xx is success; 3xx is a failure
  * (redirects are not followed); 410 disables the endpoint; Retry-After on 429/503 is honoured.
  */
-export async function deliverMessage(message: ClaimedMessage, settings: DeliverySettings, signal?: AbortSignal): Promise<DeliveryResult> {
+export async function deliverMessage(
+  message: ClaimedMessage,
+  settings: DeliverySettings,
+  signal?: AbortSignal,
+): Promise<DeliveryResult> {
   if (!message.enabled) {
     await failUnsent({ messageId: message.id, workerId: settings.workerId });
     return 'skipped';
@@ -70,7 +78,8 @@ export async function deliverMessage(message: ClaimedMessage, settings: Delivery
       statusCode: null,
       durationMs: 0,
       responseBody: null,
-      error: error instanceof DestinationRefusedError ? `refused before connecting: ${error.message}` : `not sent: ${error.message}`,
+      error:
+        error instanceof DestinationRefusedError ? `refused before connecting: ${error.message}` : `not sent: ${error.message}`,
       retryAfter: null,
       requestHeaders: null,
     };

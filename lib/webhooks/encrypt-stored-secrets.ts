@@ -22,7 +22,10 @@ export interface EncryptStoredSecretsResult {
   unreadable: string[];
 }
 
-export async function encryptStoredSecrets(options: { databaseUrl: string; keyring: Keyring }): Promise<EncryptStoredSecretsResult> {
+export async function encryptStoredSecrets(options: {
+  databaseUrl: string;
+  keyring: Keyring;
+}): Promise<EncryptStoredSecretsResult> {
   const { keyring } = options;
   const client = new pg.Client({ connectionString: options.databaseUrl });
   await client.connect();

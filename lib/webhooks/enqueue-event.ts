@@ -3,7 +3,6 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { newId } from '@/lib/ids';
 import { execute, queryRows, queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 
-
 /** An event to notify: stored once, delivered once per enabled endpoint of its account and environment subscribed to its type. */
 export interface WebhookEventInput {
   accountId: string;
@@ -137,7 +136,10 @@ export async function enqueueEvents(
   if (events.length === 0) return 0;
   const subscribed = await queryRows(
     on,
-    sql<{ key: string; endpoints: number }>`SELECT account_id || '|' || environment || '|' || event AS key, count(*)::int AS endpoints
+    sql<{
+      key: string;
+      endpoints: number;
+    }>`SELECT account_id || '|' || environment || '|' || event AS key, count(*)::int AS endpoints
      FROM webhook_endpoints, unnest(events) AS event
      WHERE account_id = ANY(${[...new Set(events.map((e) => e.accountId))]}::uuid[]) AND enabled GROUP BY 1`,
   );
@@ -149,7 +151,14 @@ export async function enqueueEvents(
     const deliveries = sent.reduce((sum, e) => sum + (endpoints.get(`${e.accountId}|${e.environment}|${e.eventType}`) ?? 0), 0);
     if (deliveries > limit.maxDeliveries) throw limit.refuse(deliveries);
   }
-  const rows = sent.map((e) => ({ ...e, id: newId('evt'), payload: e.payload(), isTest: false, endpointId: undefined, orderingKey: e.orderingKey ?? null }));
+  const rows = sent.map((e) => ({
+    ...e,
+    id: newId('evt'),
+    payload: e.payload(),
+    isTest: false,
+    endpointId: undefined,
+    orderingKey: e.orderingKey ?? null,
+  }));
   await execute(on, sql`WITH ${outboxCtes(rows, { dueInOrder: true })} SELECT 1`);
   return sent.length;
 }

@@ -1,6 +1,11 @@
 import 'server-only';
 import { db } from '@/lib/db';
-import { WEBHOOK_MESSAGE_STATUSES, type TListWebhookDeliveriesQuery, type TWebhookDeliveryList, type WebhookMessageStatus } from '@/lib/schemas/webhooks';
+import {
+  WEBHOOK_MESSAGE_STATUSES,
+  type TListWebhookDeliveriesQuery,
+  type TWebhookDeliveryList,
+  type WebhookMessageStatus,
+} from '@/lib/schemas/webhooks';
 import { messageBody } from './deliver-message';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
@@ -12,7 +17,10 @@ function truncateUtf8(text: string, bytes: number): string {
   const buffer = Buffer.from(text);
   if (buffer.length <= bytes) return text;
   // Decoding a cut multi-byte character gives U+FFFD at the end: drop it.
-  return buffer.subarray(0, bytes).toString('utf8').replace(/\uFFFD$/, '');
+  return buffer
+    .subarray(0, bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 /** The headers column as written by record-attempt.ts: an object of strings (anything else is left out). */
@@ -27,7 +35,8 @@ function headersOf(value: unknown): Record<string, string> {
 /** The message's status column (text), one of the statuses the queue writes (claim-messages.ts, record-attempt.ts). */
 function messageStatus(status: string): WebhookMessageStatus {
   const known = WEBHOOK_MESSAGE_STATUSES.find((s) => s === status);
-  if (known === undefined) throw new Error(`A webhook message has the status ${JSON.stringify(status)}, which the queue never writes.`);
+  if (known === undefined)
+    throw new Error(`A webhook message has the status ${JSON.stringify(status)}, which the queue never writes.`);
   return known;
 }
 
@@ -36,7 +45,9 @@ function messageStatus(status: string): WebhookMessageStatus {
  * the attempts that succeeded or failed. Each attempt shows what it sent (its headers as recorded, the body rebuilt
  * from the event exactly as deliver-message.ts builds it) and, while its message waits for a retry, when that is.
  */
-export async function listWebhookDeliveries(options: EndpointScope & { query: TListWebhookDeliveriesQuery }): Promise<TWebhookDeliveryList> {
+export async function listWebhookDeliveries(
+  options: EndpointScope & { query: TListWebhookDeliveriesQuery },
+): Promise<TWebhookDeliveryList> {
   await findWebhookEndpoint(options);
   const limit = options.query.limit ?? 20;
   const before = options.query.cursor ? BigInt(options.query.cursor.slice('att_'.length)) : null;
@@ -62,7 +73,12 @@ export async function listWebhookDeliveries(options: EndpointScope & { query: TL
       error: true,
       success: true,
       message: {
-        select: { status: true, nextAttemptAt: true, eventId: true, event: { select: { eventType: true, isTest: true, payload: true } } },
+        select: {
+          status: true,
+          nextAttemptAt: true,
+          eventId: true,
+          event: { select: { eventType: true, isTest: true, payload: true } },
+        },
       },
     },
   });

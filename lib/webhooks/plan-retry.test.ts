@@ -49,11 +49,16 @@ describe('planRetry', () => {
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(24_000);
     expect(Math.max(...delays)).toBeLessThanOrEqual(36_000);
     // Every 1.2 s slice of the 12 s band gets some, none more than a fifth: no thundering herd.
-    const slices = Array.from({ length: 10 }, (_, i) => delays.filter((d) => d >= 24_000 + i * 1_200 && d < 25_200 + i * 1_200).length);
+    const slices = Array.from(
+      { length: 10 },
+      (_, i) => delays.filter((d) => d >= 24_000 + i * 1_200 && d < 25_200 + i * 1_200).length,
+    );
     expect(slices.every((n) => n > 50 && n < 200)).toBe(true);
     // The same seed, the same plan.
     const again = seeded(42);
-    expect(Array.from({ length: 1_000 }, () => planRetry({ attemptsMade: 2, schedule: DEFAULT, random: again }).delayMs)).toEqual(delays);
+    expect(Array.from({ length: 1_000 }, () => planRetry({ attemptsMade: 2, schedule: DEFAULT, random: again }).delayMs)).toEqual(
+      delays,
+    );
   });
 
   it('waits at least as long as Retry-After asks, capped at 10 h', () => {

@@ -80,7 +80,12 @@ export async function heartbeatQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
     if (beatClient === current && !connectionKept) {
       beatClient = undefined;
       onBeatConnectionLost?.();
-      current.then((client) => client.end(), () => undefined).catch(() => undefined);
+      current
+        .then(
+          (client) => client.end(),
+          () => undefined,
+        )
+        .catch(() => undefined);
     }
     throw error;
   }
@@ -91,7 +96,12 @@ export async function closeQueuePool(): Promise<void> {
   pool = undefined;
   const beat = beatClient;
   beatClient = undefined;
-  await beat?.then((client) => client.end(), () => undefined).catch(() => undefined);
+  await beat
+    ?.then(
+      (client) => client.end(),
+      () => undefined,
+    )
+    .catch(() => undefined);
   await closing?.end();
 }
 

@@ -34,7 +34,9 @@ export async function redeliverMessage(options: EndpointScope & { deliveryId: st
   return pgTransaction(async (client) => {
     const current = await queryRow(
       client,
-      sql<{ status: string }>`SELECT status FROM webhook_messages WHERE id = ${messageId} AND endpoint_id = ${options.id} FOR UPDATE`,
+      sql<{
+        status: string;
+      }>`SELECT status FROM webhook_messages WHERE id = ${messageId} AND endpoint_id = ${options.id} FOR UPDATE`,
     );
     if (!current) throw notFound;
     if (current.status === 'delivering') {

@@ -2,7 +2,16 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildKeyring, generateKey, keyId, openSecret, sealSecret, SecretUnavailableError, storedKeyId, decodeKey } from './secret-box';
+import {
+  buildKeyring,
+  generateKey,
+  keyId,
+  openSecret,
+  sealSecret,
+  SecretUnavailableError,
+  storedKeyId,
+  decodeKey,
+} from './secret-box';
 import { ensureLocalSecretsKey } from './secrets-keyring';
 import { defined } from '@/lib/test-support/defined';
 

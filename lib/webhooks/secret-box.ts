@@ -49,7 +49,8 @@ export function keyId(key: Buffer): string {
 export function buildKeyring(currentKey: string, oldKeys: readonly string[] = []): Keyring {
   const decoded = [currentKey, ...oldKeys].map((text, index) => {
     const key = decodeKey(text);
-    if (!key) throw new Error(`webhook secrets key ${index === 0 ? '(current)' : `#${index} of the old keys`} is not base64 of 32 bytes`);
+    if (!key)
+      throw new Error(`webhook secrets key ${index === 0 ? '(current)' : `#${index} of the old keys`} is not base64 of 32 bytes`);
     return key;
   });
   const byId = new Map(decoded.map((key) => [keyId(key), key] as const));
@@ -104,12 +105,17 @@ export function openSecret(keyring: Keyring, endpointId: string, stored: string)
     decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
     return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
-    throw new SecretUnavailableError(`the stored signing secret does not decrypt under key ${id} (altered, or another endpoint's)`);
+    throw new SecretUnavailableError(
+      `the stored signing secret does not decrypt under key ${id} (altered, or another endpoint's)`,
+    );
   }
 }
 
 /** The keyring of this process's environment (see webhookSecretsKeyring in secrets-keyring.ts). */
-export function keyringFromEnvironment(environment: { WEBHOOK_SECRETS_KEY?: string; WEBHOOK_SECRETS_OLD_KEYS?: string }): Keyring | null {
+export function keyringFromEnvironment(environment: {
+  WEBHOOK_SECRETS_KEY?: string;
+  WEBHOOK_SECRETS_OLD_KEYS?: string;
+}): Keyring | null {
   if (!environment.WEBHOOK_SECRETS_KEY) return null;
   const old = (environment.WEBHOOK_SECRETS_OLD_KEYS ?? '')
     .split(',')

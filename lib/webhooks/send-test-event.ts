@@ -29,7 +29,8 @@ export async function sendTestEvent(scope: EndpointScope) {
       endpointId: scope.id,
     });
     const [messageId] = messageIds;
-    if (messageId === undefined) throw new AppError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
+    if (messageId === undefined)
+      throw new AppError('conflict', `Webhook endpoint ${scope.id} is not subscribed to ${PACKAGE_SORTING_EVENT}.`);
     return { eventId, messageId };
   });
 }

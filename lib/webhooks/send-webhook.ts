@@ -44,7 +44,14 @@ export function sendWebhook(options: {
   const isHttps = url.protocol === 'https:';
   // Only ever a literal address the guard approved: a name here would be resolved again, unchecked.
   if (isIP(destination.address) === 0) {
-    return Promise.resolve({ statusCode: null, durationMs: 0, responseBody: null, error: 'no checked address to connect to', retryAfter: null, requestHeaders: null });
+    return Promise.resolve({
+      statusCode: null,
+      durationMs: 0,
+      responseBody: null,
+      error: 'no checked address to connect to',
+      retryAfter: null,
+      requestHeaders: null,
+    });
   }
   const requestHeaders: Record<string, string> = {
     host: url.host,
@@ -78,7 +85,12 @@ export function sendWebhook(options: {
     }, timeoutMs);
     function onAbort() {
       request.destroy();
-      finish({ statusCode: null, responseBody: null, error: `cut short: ${String(options.signal?.reason ?? 'aborted')}`, retryAfter: null });
+      finish({
+        statusCode: null,
+        responseBody: null,
+        error: `cut short: ${String(options.signal?.reason ?? 'aborted')}`,
+        retryAfter: null,
+      });
     }
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });

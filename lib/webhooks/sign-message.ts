@@ -7,7 +7,9 @@ import { Webhook } from 'standardwebhooks';
  * space-separated, as the specification allows; a receiver's verify() accepts any one that matches.
  */
 export function signMessage(options: { secrets: readonly string[]; messageId: string; timestamp: Date; body: string }) {
-  const signatures = options.secrets.map((secret) => new Webhook(secret).sign(options.messageId, options.timestamp, options.body));
+  const signatures = options.secrets.map((secret) =>
+    new Webhook(secret).sign(options.messageId, options.timestamp, options.body),
+  );
   return {
     'webhook-id': options.messageId,
     'webhook-timestamp': String(Math.floor(options.timestamp.getTime() / 1_000)),

@@ -139,7 +139,9 @@ describe('portRefusalReason', () => {
     [11211, 'memcached'],
     [2375, 'Docker'],
   ])('refuses infrastructure port %i (%s)', (port, service) => {
-    expect(portRefusalReason(port)).toBe(`port ${port} (${service}) is not allowed; use 80, 443 or another port from 1024 to 65535`);
+    expect(portRefusalReason(port)).toBe(
+      `port ${port} (${service}) is not allowed; use 80, 443 or another port from 1024 to 65535`,
+    );
   });
 });
 

@@ -25,21 +25,21 @@ export async function updateWebhookEndpoint(options: EndpointScope & { request: 
         ...(request.enabled !== undefined ? { enabled: request.enabled, disabledReason: null, failingSince: null } : {}),
       },
       select: PUBLIC_ENDPOINT_FIELDS,
-  });
-  const endpoint = updated[0];
-  if (!endpoint) throw notFound(options.id);
-  const fields = (['url', 'events', 'description', 'enabled'] as const).filter((field) => request[field] !== undefined);
-  await recordAudit(
-    options.origin,
-    {
-      accountId: options.accountId,
-      environment: options.environment,
-      action: 'webhook.updated',
-      target: { type: 'webhook_endpoint', id: options.id },
-      details: { fields, url_host: urlHost(endpoint.url), enabled: endpoint.enabled },
-    },
-    tx,
-  );
-  return endpoint;
+    });
+    const endpoint = updated[0];
+    if (!endpoint) throw notFound(options.id);
+    const fields = (['url', 'events', 'description', 'enabled'] as const).filter((field) => request[field] !== undefined);
+    await recordAudit(
+      options.origin,
+      {
+        accountId: options.accountId,
+        environment: options.environment,
+        action: 'webhook.updated',
+        target: { type: 'webhook_endpoint', id: options.id },
+        details: { fields, url_host: urlHost(endpoint.url), enabled: endpoint.enabled },
+      },
+      tx,
+    );
+    return endpoint;
   });
 }

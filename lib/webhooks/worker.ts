@@ -134,7 +134,11 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     // The old id's claims are freed by the next sweep; the new one registers with the next heartbeat.
     if (!stopping) id = newId();
     if (sinceBeatMs !== null || attempts.size > 0) {
-      logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, { reason, attemptsCut: attempts.size, sinceBeatMs });
+      logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, {
+        reason,
+        attemptsCut: attempts.size,
+        sinceBeatMs,
+      });
     }
   }
 
@@ -162,7 +166,10 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         failures += 1;
         logRepeated(log, 'warn', 'webhook worker heartbeat failed', error, {}, { anyError: true });
       }
-      const waitMs = failures > 0 ? Math.min(config.WEBHOOK_HEARTBEAT_MS * 2 ** (failures - 1), MAX_BACKOFF_MS / 5) : config.WEBHOOK_HEARTBEAT_MS;
+      const waitMs =
+        failures > 0
+          ? Math.min(config.WEBHOOK_HEARTBEAT_MS * 2 ** (failures - 1), MAX_BACKOFF_MS / 5)
+          : config.WEBHOOK_HEARTBEAT_MS;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, sentAt + waitMs - Date.now())));
     }
   }
@@ -172,10 +179,16 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     attempts.add(attempt);
     const task = (async () => {
       try {
-        if (Date.now() + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS > message.leaseUntil.getTime() || !alive() || message.claimedBy !== id) {
+        if (
+          Date.now() + config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS > message.leaseUntil.getTime() ||
+          !alive() ||
+          message.claimedBy !== id
+        ) {
           // Too little lease left to finish before another worker may retake it, or this worker's
           // heartbeat is not fresh enough to keep its claim: give it back.
-          logRepeated(log, 'warn', 'webhook worker gave back a claim it could not start in time', null, { sinceBeatMs: Date.now() - beatSentAt });
+          logRepeated(log, 'warn', 'webhook worker gave back a claim it could not start in time', null, {
+            sinceBeatMs: Date.now() - beatSentAt,
+          });
           await releaseMessages({ workerId: message.claimedBy, ids: [message.id] });
           return;
         }
@@ -247,7 +260,11 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     get id() {
       return id;
     },
-    status: () => ({ running: !stopping, heartbeatAgeMs: beatSentAt === 0 ? null : Date.now() - beatSentAt, staleAfterMs: fenceMs }),
+    status: () => ({
+      running: !stopping,
+      heartbeatAgeMs: beatSentAt === 0 ? null : Date.now() - beatSentAt,
+      staleAfterMs: fenceMs,
+    }),
     async stop() {
       if (stopping) return loop;
       stopping = true;

@@ -16,5 +16,7 @@ export default async function VerifyEmailPage({
   const { token } = await searchParams;
   const link = await checkSignUpLink(token);
   if (link.state !== 'valid') return <SignUpLinkRefused message={SIGN_UP_LINK_MESSAGES[link.state]} />;
-  return <VerifySignUpForm token={token as string} email={link.email!} company={link.company!} companyTaken={link.companyTaken!} />;
+  return (
+    <VerifySignUpForm token={token as string} email={link.email!} company={link.company!} companyTaken={link.companyTaken!} />
+  );
 }

@@ -9,7 +9,9 @@ export default function PortalError({ error, reset }: { error: Error & { digest?
     <div className="mx-auto max-w-2xl space-y-4">
       <ErrorState
         title="This page could not be shown"
-        error={error.digest ? `Something went wrong on our side (reference ${error.digest}).` : 'Something went wrong on our side.'}
+        error={
+          error.digest ? `Something went wrong on our side (reference ${error.digest}).` : 'Something went wrong on our side.'
+        }
         onRetry={reset}
       />
       <PortalLink href="/dashboard" className="text-sm font-medium text-brand-700 underline">

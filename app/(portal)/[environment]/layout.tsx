@@ -24,7 +24,16 @@ export default async function PortalLayout({
   return (
     <Providers>
       <meta name="csrf-token" content={session.csrfToken} />
-      <PortalProvider value={{ environment, csrfToken: session.csrfToken, user: session.user, account: session.account, role: session.role, accounts }}>
+      <PortalProvider
+        value={{
+          environment,
+          csrfToken: session.csrfToken,
+          user: session.user,
+          account: session.account,
+          role: session.role,
+          accounts,
+        }}
+      >
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"

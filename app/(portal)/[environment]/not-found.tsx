@@ -9,7 +9,10 @@ export default function PortalNotFound() {
   const nav = useNav();
   return (
     <div className="mx-auto max-w-2xl">
-      <PageHeader title="Page not found" description="There is no page at this address. It may have moved, or the link may be mistyped." />
+      <PageHeader
+        title="Page not found"
+        description="There is no page at this address. It may have moved, or the link may be mistyped."
+      />
       <nav aria-label="Where to go instead" className="rounded-lg border border-slate-200 bg-white p-4">
         <ul className="grid gap-2 sm:grid-cols-2">
           {nav.map((item) => (

@@ -1,6 +1,10 @@
 import { webRequestClient } from '@/lib/http/request-client';
 import { jsonResponse, portalRoute, readBody } from '@/lib/portal/route';
-import { ZCreateInvitationRequest, type TInvitationCreatedResponse, type TInvitationListResponse } from '@/lib/schemas/invitations';
+import {
+  ZCreateInvitationRequest,
+  type TInvitationCreatedResponse,
+  type TInvitationListResponse,
+} from '@/lib/schemas/invitations';
 import { createInvitation, INVITATION_HOURS, listInvitations } from '@/lib/teams/invitations';
 
 // GET /portal-api/invitations: the account's open invitations (members:manage: they name people who are not members).

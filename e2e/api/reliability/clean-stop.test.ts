@@ -140,9 +140,10 @@ describe('clean stops of npm start', () => {
       ]);
       // Its request log line too, answered a moment before the stop: the log's thread writes its last lines
       // before the worker exits (not at its next 100 ms flush, which never comes).
-      const logged = await client.query<{ status: number }>(`SELECT status FROM request_logs WHERE path = '/wf/package' AND request_body LIKE $1`, [
-        `%${trackingNumber}%`,
-      ]);
+      const logged = await client.query<{ status: number }>(
+        `SELECT status FROM request_logs WHERE path = '/wf/package' AND request_body LIKE $1`,
+        [`%${trackingNumber}%`],
+      );
       await client.end();
       expect(rows[0].n).toBe(1);
       expect(logged.rows).toEqual([{ status: 200 }]);

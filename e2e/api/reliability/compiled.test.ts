@@ -96,7 +96,13 @@ describe('npm start runs compiled JavaScript with production packages only', () 
     const proc = spawnProcess({
       name: 'tsx start',
       args: ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs', 'scripts/start.ts'],
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), NODE_OPTIONS: `--import=${GUARD}`, PRODUCTION_MODULES_LOG: refused, PORT: '1' },
+      env: {
+        ...process.env,
+        DATABASE_URL: inject('databaseUrl'),
+        NODE_OPTIONS: `--import=${GUARD}`,
+        PRODUCTION_MODULES_LOG: refused,
+        PORT: '1',
+      },
     });
     // Refused at its first import; were it not, it would start: stopped here rather than left running.
     const timer = setTimeout(() => void proc.stop('SIGKILL'), 30_000);
@@ -116,7 +122,12 @@ describe('npm start runs compiled JavaScript with production packages only', () 
     const production = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.optionalDependencies ?? {})]);
     const packages = info.externals
       .filter((specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier))
-      .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      .map((specifier) =>
+        specifier
+          .split('/')
+          .slice(0, specifier.startsWith('@') ? 2 : 1)
+          .join('/'),
+      );
     expect(packages.length).toBeGreaterThan(10);
     expect([...new Set(packages)].filter((name) => !production.has(name))).toEqual([]);
     // And what production does not load stays out of its dependencies.

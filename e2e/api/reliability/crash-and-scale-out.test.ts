@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { packageSample } from '../support/samples';
-import { dropFreshDatabase, freshDatabase, packageStream, seedAccount, startApiServer, type ServerProcess } from '../support/processes';
+import {
+  dropFreshDatabase,
+  freshDatabase,
+  packageStream,
+  seedAccount,
+  startApiServer,
+  type ServerProcess,
+} from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
 // An accepted package (a 200) is stored exactly once and notified at least once, whatever happens
@@ -68,7 +75,10 @@ describe('crash', () => {
     const beforeRestart = acceptedCount();
     current = await startApiServer(url);
     servers.push(current);
-    await waitFor(() => acceptedCount() >= beforeRestart + 40, { timeoutMs: 60_000, what: '40 more packages accepted after the restart' });
+    await waitFor(() => acceptedCount() >= beforeRestart + 40, {
+      timeoutMs: 60_000,
+      what: '40 more packages accepted after the restart',
+    });
     await stream.stop();
 
     const accepted = stream.outcomes.filter((o) => o.status === 200).map((o) => o.trackingNumber);
@@ -78,7 +88,10 @@ describe('crash', () => {
     const lost = accepted.filter((tn) => stored.get(tn) !== 1);
     expect(lost).toEqual([]);
 
-    await waitFor(() => accepted.every((tn) => deliveries().has(tn)), { timeoutMs: 30_000, what: 'a notification for every accepted package' });
+    await waitFor(() => accepted.every((tn) => deliveries().has(tn)), {
+      timeoutMs: 30_000,
+      what: 'a notification for every accepted package',
+    });
     const byNumber = deliveries();
     // A delivery repeated after the crash carries the same webhook-id as the first attempt.
     expect(accepted.filter((tn) => byNumber.get(tn)!.size !== 1)).toEqual([]);
@@ -96,8 +109,16 @@ describe('scale-out', () => {
     const [a, b] = await Promise.all([startApiServer(url), startApiServer(url)]);
     servers.push(a, b);
     let turn = 0;
-    const stream = packageStream({ baseUrl: () => (turn++ % 2 === 0 ? a : b).baseUrl, token, clients: 6, body: (tn) => packageSample(tn) });
-    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 150, { timeoutMs: 60_000, what: '150 packages accepted' });
+    const stream = packageStream({
+      baseUrl: () => (turn++ % 2 === 0 ? a : b).baseUrl,
+      token,
+      clients: 6,
+      body: (tn) => packageSample(tn),
+    });
+    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 150, {
+      timeoutMs: 60_000,
+      what: '150 packages accepted',
+    });
     await stream.stop();
 
     // The same packages again, each to the other instance: safe retries, nothing new.

@@ -41,7 +41,10 @@ describe('database outage, logging', () => {
     // The close-out timer runs every second, so it surely runs into the outage too (it once logged a stack there).
     server = await startApiServer(url, { LOG_LEVEL: 'warn', WEBHOOK_POLL_MS: undefined, CLOSE_OUT_INTERVAL_MS: '1000' });
     const stream = packageStream({ baseUrl: () => server!.baseUrl, token, body: (tn) => packageSample(tn) });
-    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 20, { timeoutMs: 60_000, what: '20 packages accepted' });
+    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 20, {
+      timeoutMs: 60_000,
+      what: '20 packages accepted',
+    });
 
     const stoppedAt = Date.now();
     await database.stop();
@@ -52,7 +55,8 @@ describe('database outage, logging', () => {
     await stream.stop();
     await new Promise((r) => setTimeout(r, restartedAt + 12_000 - Date.now()));
 
-    if (server.child.exitCode !== null) throw new Error(`the server died (${server.child.exitCode}):\n${server.output().slice(-6000)}`);
+    if (server.child.exitCode !== null)
+      throw new Error(`the server died (${server.child.exitCode}):\n${server.output().slice(-6000)}`);
     const during = server.lines.filter((l) => l.at >= stoppedAt && l.at <= restartedAt + 12_000);
     const requests = stream.outcomes.filter((o) => o.at >= stoppedAt && o.at < restartedAt);
     const byMessage = new Map<string, number>();
@@ -71,7 +75,8 @@ describe('database outage, logging', () => {
         `from the stop to 12 s after the restart (limit 50): ${JSON.stringify(Object.fromEntries(byMessage))}`,
     );
     const before = server.lines.filter((l) => l.at < stoppedAt && l.text.includes('"level"'));
-    if (before.length > 0) console.log(`[reliability] logged before the stop: ${before.map((l) => l.text.slice(0, 300)).join('\n')}`);
+    if (before.length > 0)
+      console.log(`[reliability] logged before the stop: ${before.map((l) => l.text.slice(0, 300)).join('\n')}`);
     expect(requests.length).toBeGreaterThan(20); // the load went on: every one of them could have logged
     expect(during.length).toBeLessThan(50);
     expect(during.filter((l) => /\n?\s+at .+:\d+:\d+/.test(l.text) || l.text.includes('"stack"'))).toEqual([]);

@@ -41,7 +41,10 @@ describe('database outage', () => {
     server = await startApiServer(url);
     const stream = packageStream({ baseUrl: () => server!.baseUrl, token, body: (tn) => packageSample(tn) });
 
-    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 20, { timeoutMs: 60_000, what: '20 packages accepted' });
+    await waitFor(() => stream.outcomes.filter((o) => o.status === 200).length >= 20, {
+      timeoutMs: 60_000,
+      what: '20 packages accepted',
+    });
     const stoppedAt = Date.now();
     await database.stop();
     await new Promise((r) => setTimeout(r, 10_000));
@@ -51,7 +54,8 @@ describe('database outage', () => {
     await new Promise((r) => setTimeout(r, 6_000));
     await stream.stop();
 
-    if (server.child.exitCode !== null) throw new Error(`the server died (${server.child.exitCode}):\n${server.output().slice(-6000)}`);
+    if (server.child.exitCode !== null)
+      throw new Error(`the server died (${server.child.exitCode}):\n${server.output().slice(-6000)}`);
     const during = stream.outcomes.filter((o) => o.at > stoppedAt + 500 && o.at + o.ms < restarting);
     expect(during.length).toBeGreaterThan(0);
     // While it is down: 503 in the envelope, each within the 5 s connection timeout and a margin.
@@ -83,9 +87,13 @@ describe('database outage', () => {
     } finally {
       await client.end();
     }
-    const notified = () => new Set(receiver.at('/hook').flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers));
+    const notified = () =>
+      new Set(receiver.at('/hook').flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers));
     try {
-      await waitFor(() => accepted.every((tn) => notified().has(tn)), { timeoutMs: 30_000, what: 'every accepted package to be notified' });
+      await waitFor(() => accepted.every((tn) => notified().has(tn)), {
+        timeoutMs: 30_000,
+        what: 'every accepted package to be notified',
+      });
     } catch (error) {
       // Say where the missing ones are: never queued, queued, claimed (until when), or given up.
       const missing = accepted.filter((tn) => !notified().has(tn));
@@ -99,7 +107,9 @@ describe('database outage', () => {
           [missing],
         )
         .finally(() => diagnose.end());
-      throw new Error(`${(error as Error).message}: ${missing.length} of ${accepted.length} missing; ${JSON.stringify(rows.rows.slice(0, 10))}\n${server.output().slice(-3000)}`);
+      throw new Error(
+        `${(error as Error).message}: ${missing.length} of ${accepted.length} missing; ${JSON.stringify(rows.rows.slice(0, 10))}\n${server.output().slice(-3000)}`,
+      );
     }
     expect(receiver.at('/hook').every((r) => r.verifyError === null)).toBe(true);
   }, 120_000);

@@ -5,7 +5,14 @@ import { ensureDatabase, removeEmbeddedDatabase } from '../../../scripts/databas
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
 import { packageSample, rateSampleAll } from '../support/samples';
-import { dropFreshDatabase, freePort, freshDatabase, seedAccount, startApiServer, type ServerProcess } from '../support/processes';
+import {
+  dropFreshDatabase,
+  freePort,
+  freshDatabase,
+  seedAccount,
+  startApiServer,
+  type ServerProcess,
+} from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
 // GET /healthz, /readyz and /metrics on `npm start` (lib/ops): the probes answer without a token and are
@@ -144,7 +151,9 @@ describe('probes and metrics', () => {
     expect(value(after, 'http_requests_total', rateKey)).toBe(ratesBefore + 6);
     expect(value(after, 'http_request_duration_seconds_count', rateKey)).toBe(ratesBefore + 6);
     expect(value(after, 'http_request_duration_seconds_bucket', { ...rateKey, le: '+Inf' })).toBe(ratesBefore + 6);
-    expect(value(after, 'http_requests_total', { method: 'GET', route: '/version-test/api/1.1/webhooks/:id', status: '404' })).toBe(1);
+    expect(
+      value(after, 'http_requests_total', { method: 'GET', route: '/version-test/api/1.1/webhooks/:id', status: '404' }),
+    ).toBe(1);
     expect(value(after, 'http_requests_total', { route: '/[environment]/manifests/[id]' })).toBeGreaterThanOrEqual(1);
     // A path no page has is labelled by the portal's not-found catch-all, a template too.
     expect(value(after, 'http_requests_total', { route: '/[environment]/[...missing]' })).toBeGreaterThanOrEqual(1);
@@ -159,7 +168,10 @@ describe('probes and metrics', () => {
     await waitFor(
       async () => {
         const now = await scrape(`${base}/metrics`, TOKEN);
-        return value(now, 'webhook_queue_messages', { state: 'delivering' }) === 0 && value(now, 'webhook_oldest_pending_age_seconds') === 0;
+        return (
+          value(now, 'webhook_queue_messages', { state: 'delivering' }) === 0 &&
+          value(now, 'webhook_oldest_pending_age_seconds') === 0
+        );
       },
       { timeoutMs: 5_000, what: 'the queue gauges to show the delivered message gone' },
     );
@@ -193,7 +205,9 @@ describe('probes and metrics', () => {
     }
     // Never rate-limited: 200 probes at once, all answered 200.
     const burst = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => fetch(`${base}/${i % 2 ? 'healthz' : 'readyz'}`).then(async (r) => (await r.arrayBuffer(), r.status))),
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${base}/${i % 2 ? 'healthz' : 'readyz'}`).then(async (r) => (await r.arrayBuffer(), r.status)),
+      ),
     );
     expect(new Set(burst)).toEqual(new Set([200]));
 
@@ -205,13 +219,18 @@ describe('probes and metrics', () => {
         'DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING *',
       );
       const missing = latest.rows[0].migration_name;
-      const behind = await waitFor(async () => {
-        const r = await readyz(base);
-        return r.status === 503 && r;
-      }, { timeoutMs: 5_000, what: 'readyz 503' });
+      const behind = await waitFor(
+        async () => {
+          const r = await readyz(base);
+          return r.status === 503 && r;
+        },
+        { timeoutMs: 5_000, what: 'readyz 503' },
+      );
       expect(behind.body.status).toBe('not_ready');
       expect(behind.body.error?.code).toBe('service_unavailable');
-      expect(behind.body.error?.details).toEqual([{ path: 'migrations', message: `1 migration(s) not applied: ${missing}; run npm run db:migrate` }]);
+      expect(behind.body.error?.details).toEqual([
+        { path: 'migrations', message: `1 migration(s) not applied: ${missing}; run npm run db:migrate` },
+      ]);
       expect(behind.body.checks.database).toEqual({ ok: true });
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       const row = latest.rows[0] as Record<string, unknown>;
@@ -231,13 +250,20 @@ describe('probes and metrics', () => {
     const url = await freshDatabase(inject('databaseUrl'), 'metricsport');
     databases.push(url);
     const metricsPort = await freePort();
-    const server = await startApiServer(url, { METRICS_PORT: String(metricsPort), METRICS_BIND_ADDRESS: '127.0.0.1', WEBHOOK_WORKER: 'off' });
+    const server = await startApiServer(url, {
+      METRICS_PORT: String(metricsPort),
+      METRICS_BIND_ADDRESS: '127.0.0.1',
+      WEBHOOK_WORKER: 'off',
+    });
     servers.push(server);
     const onApp = await fetch(`${server.baseUrl}/metrics`);
     expect(onApp.status).toBe(404);
     expect(((await onApp.json()) as { error: { code: string } }).error.code).toBe('not_found');
     await waitFor(async () => (await readyz(server.baseUrl)).status === 200, { timeoutMs: 30_000, what: 'ready' });
-    expect((await readyz(server.baseUrl)).body.checks.webhook_worker).toEqual({ ok: true, message: 'off in this process (WEBHOOK_WORKER=off)' });
+    expect((await readyz(server.baseUrl)).body.checks.webhook_worker).toEqual({
+      ok: true,
+      message: 'off in this process (WEBHOOK_WORKER=off)',
+    });
     const samples = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(value(samples, 'http_requests_total', { method: 'GET', route: '/metrics', status: '404' })).toBe(1);
     expect(value(samples, 'app_workers_ready')).toBe(1);
@@ -253,18 +279,28 @@ describe('probes and metrics', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
     // Its webhook worker (started by instrumentation.ts) beats within a second.
-    await waitFor(async () => (await readyz(server.baseUrl)).status === 200, { timeoutMs: 30_000, what: 'ready under next start' });
-    expect((await readyz(server.baseUrl)).body.checks).toEqual({ database: { ok: true }, migrations: { ok: true }, webhook_worker: { ok: true } });
+    await waitFor(async () => (await readyz(server.baseUrl)).status === 200, {
+      timeoutMs: 30_000,
+      what: 'ready under next start',
+    });
+    expect((await readyz(server.baseUrl)).body.checks).toEqual({
+      database: { ok: true },
+      migrations: { ok: true },
+      webhook_worker: { ok: true },
+    });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
       const removed = await client.query<{ migration_name: string }>(
-        "UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = (SELECT min(migration_name) FROM _prisma_migrations) RETURNING migration_name",
+        'UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = (SELECT min(migration_name) FROM _prisma_migrations) RETURNING migration_name',
       );
-      const behind = await waitFor(async () => {
-        const r = await readyz(server.baseUrl);
-        return r.status === 503 && r;
-      }, { timeoutMs: 5_000, what: 'readyz 503 under next start' });
+      const behind = await waitFor(
+        async () => {
+          const r = await readyz(server.baseUrl);
+          return r.status === 503 && r;
+        },
+        { timeoutMs: 5_000, what: 'readyz 503 under next start' },
+      );
       expect(behind.body.error?.details).toEqual([
         { path: 'migrations', message: `1 migration(s) not applied: ${removed.rows[0].migration_name}; run npm run db:migrate` },
       ]);
@@ -285,10 +321,13 @@ describe('probes and metrics', () => {
     await waitFor(async () => (await readyz(server.baseUrl)).status === 200, { timeoutMs: 30_000, what: 'ready' });
 
     await outage.stop();
-    const down = await waitFor(async () => {
-      const r = await readyz(server.baseUrl);
-      return r.status === 503 && r;
-    }, { timeoutMs: 10_000, what: 'readyz 503' });
+    const down = await waitFor(
+      async () => {
+        const r = await readyz(server.baseUrl);
+        return r.status === 503 && r;
+      },
+      { timeoutMs: 10_000, what: 'readyz 503' },
+    );
     expect(down.body.checks.database.ok).toBe(false);
     expect(down.body.checks.database.message).toMatch(/^unreachable: /);
     expect(down.body.error?.details.map((d) => d.path)).toContain('database');
@@ -296,7 +335,10 @@ describe('probes and metrics', () => {
     expect(health.status).toBe(200);
 
     outage = await ensureDatabase({ dataDir: outageDir, port, embedded: true });
-    await waitFor(async () => (await readyz(server.baseUrl)).status === 200, { timeoutMs: 15_000, what: 'ready after the database returned' });
+    await waitFor(async () => (await readyz(server.baseUrl)).status === 200, {
+      timeoutMs: 15_000,
+      what: 'ready after the database returned',
+    });
     expect(server.unexpected).toEqual([]);
   }, 120_000);
 });

@@ -83,7 +83,9 @@ describe('receiver outage', () => {
       return firstAt.size;
     };
     // Waits past the 60 s bound so that a miss is measured, not just timed out.
-    await waitFor(() => notified() === PACKAGES, { timeoutMs: 180_000, what: `all ${PACKAGES} notifications` }).catch(() => undefined);
+    await waitFor(() => notified() === PACKAGES, { timeoutMs: 180_000, what: `all ${PACKAGES} notifications` }).catch(
+      () => undefined,
+    );
 
     const client = new pg.Client({ connectionString: url });
     await client.connect();

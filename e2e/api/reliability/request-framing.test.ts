@@ -49,7 +49,9 @@ function raw(parts: string[], gapMs = 0, timeoutMs = 30_000): Promise<RawAnswer>
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n'), ms: Date.now() - started });
     });
   });
@@ -67,13 +69,17 @@ describe('request targets that are no path', () => {
     const answer = await raw([`${method} * HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`]);
     expect(answer.status).toBe(400);
     expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
-    if (method !== 'HEAD') expect(JSON.parse(answer.body).error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('path') });
+    if (method !== 'HEAD')
+      expect(JSON.parse(answer.body).error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('path') });
   });
 });
 
 describe('headers that trickle in', () => {
   it('closes a connection whose headers have not all arrived within 10 s, with the 408 envelope', async () => {
-    const lines = ['GET /version-test/api/1.1/packages HTTP/1.1\r\n', ...Array.from({ length: 20 }, (_, i) => `X-Trickle-${i}: ${i}\r\n`)];
+    const lines = [
+      'GET /version-test/api/1.1/packages HTTP/1.1\r\n',
+      ...Array.from({ length: 20 }, (_, i) => `X-Trickle-${i}: ${i}\r\n`),
+    ];
     const answer = await raw(lines, 2_000);
     expect(answer.status).toBe(408);
     expect(JSON.parse(answer.body).error.code).toBe('request_timeout');

@@ -19,7 +19,15 @@ function post(base: string, localAddress: string, token: string): Promise<number
   const url = new URL(`${base}/version-test/api/1.1/wf/rate`);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, agent: false, headers: { authorization: `Token ${token}`, 'content-type': 'application/json' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        agent: false,
+        headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

@@ -44,7 +44,10 @@ describe('worker killed mid-delivery', () => {
     const doomed = await startApiServer(url, PRODUCTION_TIMINGS);
     servers.push(doomed);
 
-    const trackingNumbers = Array.from({ length: IN_FLIGHT }, (_, i) => `K${randomUUID().slice(0, 6).toUpperCase()}${String(i).padStart(4, '0')}`);
+    const trackingNumbers = Array.from(
+      { length: IN_FLIGHT },
+      (_, i) => `K${randomUUID().slice(0, 6).toUpperCase()}${String(i).padStart(4, '0')}`,
+    );
     const statuses = await Promise.all(
       trackingNumbers.map(async (tn) => {
         const response = await fetch(`${doomed.baseUrl}/version-test/api/1.1/wf/package`, {
@@ -56,7 +59,10 @@ describe('worker killed mid-delivery', () => {
       }),
     );
     expect(statuses).toEqual(trackingNumbers.map(() => 200));
-    await waitFor(() => receiver.at('/hook').length === IN_FLIGHT, { timeoutMs: 30_000, what: 'every first attempt to be in flight' });
+    await waitFor(() => receiver.at('/hook').length === IN_FLIGHT, {
+      timeoutMs: 30_000,
+      what: 'every first attempt to be in flight',
+    });
 
     // A second worker, started now, so that every message is held by the doomed one.
     const survivor = await startApiServer(url, PRODUCTION_TIMINGS);
@@ -86,7 +92,10 @@ describe('worker killed mid-delivery', () => {
 
     const killedAt = Date.now();
     await doomed.kill('SIGKILL');
-    await waitFor(() => receiver.at('/hook').length >= 2 * IN_FLIGHT, { timeoutMs: 30_000, what: 'every in-flight message to be sent again' });
+    await waitFor(() => receiver.at('/hook').length >= 2 * IN_FLIGHT, {
+      timeoutMs: 30_000,
+      what: 'every in-flight message to be sent again',
+    });
 
     const requests = receiver.at('/hook');
     const first = requests.slice(0, IN_FLIGHT);
@@ -101,7 +110,9 @@ describe('worker killed mid-delivery', () => {
     const ids = (list: typeof requests) => list.map((r) => String(r.headers['webhook-id'])).sort();
     expect(ids(again)).toEqual(ids(first));
     expect(new Set(ids(first)).size).toBe(IN_FLIGHT);
-    expect(again.flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers).sort()).toEqual([...trackingNumbers].sort());
+    expect(again.flatMap((r) => (JSON.parse(r.body) as { tracking_numbers: string[] }).tracking_numbers).sort()).toEqual(
+      [...trackingNumbers].sort(),
+    );
     expect(requests.every((r) => r.verifyError === null)).toBe(true);
     expect(receiver.concurrentDuplicates).toEqual([]);
     await new Promise((r) => setTimeout(r, 1_000)); // room for a third send to show up
@@ -136,9 +147,14 @@ describe('worker killed mid-delivery', () => {
       const locked = await locker.query(`SELECT id FROM webhook_workers WHERE id LIKE $1 FOR UPDATE`, [`%:${stuckPid}:%`]);
       expect(locked.rowCount).toBeGreaterThanOrEqual(1); // every id it has had (one, unless it already lost a heartbeat)
       const lockedAt = Date.now();
-      await waitFor(() => receiver.at('/hook').length === 2, { timeoutMs: 30_000, what: 'the message to be sent by the other worker' });
+      await waitFor(() => receiver.at('/hook').length === 2, {
+        timeoutMs: 30_000,
+        what: 'the message to be sent by the other worker',
+      });
       const [first, second] = receiver.at('/hook');
-      console.log(`[reliability] worker unable to beat: its attempt was cut short and the message resent ${second.at - lockedAt} ms after its heartbeat blocked`);
+      console.log(
+        `[reliability] worker unable to beat: its attempt was cut short and the message resent ${second.at - lockedAt} ms after its heartbeat blocked`,
+      );
       expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
       // The first attempt's connection was closed before the second arrived: never twice at once.
       expect(receiver.concurrentDuplicates).toEqual([]);

@@ -45,7 +45,14 @@ export interface CallResult {
 
 export async function call(
   path: string,
-  options: { env?: Env; token?: string | null; body?: unknown; rawBody?: string; method?: string; headers?: Record<string, string> } = {},
+  options: {
+    env?: Env;
+    token?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    method?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<CallResult> {
   const env = options.env ?? 'test';
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
@@ -71,7 +78,14 @@ export async function call(
     }
   }
   // Every exchange against the OpenAPI document: drift fails the test that met it (support/contract.ts).
-  enforceContract({ method: options.method ?? 'POST', path, status: response.status, contentType: response.headers.get('content-type'), requestBody, responseBody: json });
+  enforceContract({
+    method: options.method ?? 'POST',
+    path,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    requestBody,
+    responseBody: json,
+  });
   return { status: response.status, headers: response.headers, text, json };
 }
 

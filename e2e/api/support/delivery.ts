@@ -51,7 +51,14 @@ export async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals
 export async function startApi(databaseUrl: string, env: Record<string, string>): Promise<{ proc: Proc; url: string }> {
   const app = await startApp({
     name: 'app',
-    env: { ...WORKER_ENV, DATABASE_URL: databaseUrl, APP_WORKERS: '1', API_RATE_LIMIT_PER_SECOND: '5000', API_RATE_LIMIT_BURST: '5000', ...env },
+    env: {
+      ...WORKER_ENV,
+      DATABASE_URL: databaseUrl,
+      APP_WORKERS: '1',
+      API_RATE_LIMIT_PER_SECOND: '5000',
+      API_RATE_LIMIT_BURST: '5000',
+      ...env,
+    },
     readyPath: '/version-test/api/1.1/webhooks',
   });
   return { proc: app, url: app.baseUrl };

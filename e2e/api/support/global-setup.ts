@@ -28,7 +28,9 @@ declare module 'vitest' {
 }
 
 function ensureBuild(serverOnly = false): void {
-  const result = spawnSync(process.execPath, ['scripts/ensure-build.mjs', ...(serverOnly ? ['--server'] : [])], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['scripts/ensure-build.mjs', ...(serverOnly ? ['--server'] : [])], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error('the production build failed (scripts/ensure-build.mjs); see its output above');
 }
 
@@ -38,7 +40,11 @@ export default async function setup(project: TestProject) {
   // start (reliability suite, delivery tests) inherit the same one.
   process.env.WEBHOOK_SECRETS_KEY ||= randomBytes(32).toString('base64');
   const testPort = process.env.EMBEDDED_PG_TEST_PORT;
-  const server = await ensureDatabase({ dataDir: '.data/postgres-test', port: testPort ? Number(testPort) : undefined, defaultPort: 5434 });
+  const server = await ensureDatabase({
+    dataDir: '.data/postgres-test',
+    port: testPort ? Number(testPort) : undefined,
+    defaultPort: 5434,
+  });
   const name = `carrier_test_${process.pid}_${Date.now()}`;
   const databaseUrl: string = await createDatabase(server.url, name);
   await migrateDeploy(databaseUrl);

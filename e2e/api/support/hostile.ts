@@ -53,7 +53,9 @@ export function toMembers(value: unknown): unknown {
 // ---------------------------------------------------------------- hostile values
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
-const controlChar = fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })).map((c) => String.fromCharCode(c));
+const controlChar = fc
+  .oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f }))
+  .map((c) => String.fromCharCode(c));
 
 export const NASTY_STRINGS = [
   '\u0000',
@@ -91,7 +93,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .array(fc.oneof(loneSurrogate, controlChar, fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom(...NASTY_STRINGS)), { maxLength: 8 })
+      .array(
+        fc.oneof(loneSurrogate, controlChar, fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom(...NASTY_STRINGS)),
+        { maxLength: 8 },
+      )
       .map((parts) => parts.join('')),
   },
   { weight: 1, arbitrary: fc.constantFrom(300, 5_000, 100_000, 900_000).map((n) => 'x'.repeat(n)) },
@@ -134,10 +139,27 @@ export const HOSTILE_NUMBERS = [
   '1E2',
 ] as const;
 
-const hostileNumber = fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS).map((t) => new Raw(t)), fc.double({ noNaN: true }), fc.integer());
+const hostileNumber = fc.oneof(
+  fc.constantFrom(...HOSTILE_NUMBERS).map((t) => new Raw(t)),
+  fc.double({ noNaN: true }),
+  fc.integer(),
+);
 
 const hostileKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', '\u0000', 'a.b', '[0]', '$where'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    '',
+    ' ',
+    '\u0000',
+    'a.b',
+    '[0]',
+    '$where',
+  ),
   fc.string({ maxLength: 8 }),
 );
 
@@ -177,7 +199,22 @@ export interface Taint {
 
 const taint: fc.Arbitrary<Taint> = fc.record({
   fragment: fc.oneof(
-    fc.constantFrom('\u0000', '\ud800', '\udfff', '\u0007', '\u001b', '\u007f', '\u0085', '\u202e', '\u200b', '\ufeff', '\u2028', '\t', '\n', 'ש'),
+    fc.constantFrom(
+      '\u0000',
+      '\ud800',
+      '\udfff',
+      '\u0007',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u202e',
+      '\u200b',
+      '\ufeff',
+      '\u2028',
+      '\t',
+      '\n',
+      'ש',
+    ),
     controlChar,
     loneSurrogate,
   ),
@@ -257,7 +294,14 @@ export function applyEdits(sample: unknown, edits: Edit[]): unknown {
       if (change.kind === 'taint') parent.members[index] = [key, tainted(current, change.taint)];
       else if (change.kind === 'set') parent.members[index] = [key, change.value];
       else if (change.kind === 'duplicate') parent.members.push([key, change.value]);
-      else if (change.kind === 'proto') parent.members.push([change.at % 2 ? '__proto__' : 'constructor', new Members([['polluted', change.value], ['prototype', new Members([['polluted', true]])]])]);
+      else if (change.kind === 'proto')
+        parent.members.push([
+          change.at % 2 ? '__proto__' : 'constructor',
+          new Members([
+            ['polluted', change.value],
+            ['prototype', new Members([['polluted', true]])],
+          ]),
+        ]);
       else parent.members.splice(index, 1);
     } else if (change.kind === 'delete') {
       parent.splice(index, 1);
@@ -297,7 +341,23 @@ export const HOSTILE_SEGMENTS = [
   '00000000-0000-0000-0000-000000000000',
 ] as const;
 
-const QUERY_KEYS = ['limit', 'cursor', 'offset', 'from', 'to', 'q', 'service', 'tracking', 'status', 'type', 'environment', 'page', '__proto__', 'constructor', 'toString'];
+const QUERY_KEYS = [
+  'limit',
+  'cursor',
+  'offset',
+  'from',
+  'to',
+  'q',
+  'service',
+  'tracking',
+  'status',
+  'type',
+  'environment',
+  'page',
+  '__proto__',
+  'constructor',
+  'toString',
+];
 const QUERY_VALUES = [
   '%00',
   '%ZZ',
@@ -321,32 +381,53 @@ const QUERY_VALUES = [
 
 /** A query string of repeated and prototype keys with escapes, NUL, impossible dates and numbers. */
 export const hostileQuery: fc.Arbitrary<string> = fc
-  .array(fc.tuple(fc.constantFrom(...QUERY_KEYS), fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.constantFrom(...HOSTILE_DATES).map(encodeURIComponent))), {
-    minLength: 1,
-    maxLength: 5,
-  })
+  .array(
+    fc.tuple(
+      fc.constantFrom(...QUERY_KEYS),
+      fc.oneof(fc.constantFrom(...QUERY_VALUES), fc.constantFrom(...HOSTILE_DATES).map(encodeURIComponent)),
+    ),
+    {
+      minLength: 1,
+      maxLength: 5,
+    },
+  )
   .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
 
 const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
 
 /** Headers a client may send whatever the route: any of them may be odd. */
-export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
-  .record(
-    {
-      'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/json;;;'),
-      'x-request-id': fc.oneof(printable(140), fc.constant('x'.repeat(4_000))),
-      accept: fc.constantFrom('*/*', 'text/html', 'application/xml', ''),
-      origin: fc.constantFrom('null', 'https://evil.example', 'not a url', 'http://[::1', ''),
-      'accept-language': printable(60),
-      'content-encoding': fc.constantFrom('gzip', 'br', 'identity'),
-    },
-    { requiredKeys: [] },
-  );
+export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
+  {
+    'content-type': fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-16',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      'application/json;;;',
+    ),
+    'x-request-id': fc.oneof(printable(140), fc.constant('x'.repeat(4_000))),
+    accept: fc.constantFrom('*/*', 'text/html', 'application/xml', ''),
+    origin: fc.constantFrom('null', 'https://evil.example', 'not a url', 'http://[::1', ''),
+    'accept-language': printable(60),
+    'content-encoding': fc.constantFrom('gzip', 'br', 'identity'),
+  },
+  { requiredKeys: [] },
+);
 
 /** Only with a valid token or session: forwarding headers that would otherwise let the suite lock out its own address. */
 export const hostileForwarding: fc.Arbitrary<Record<string, string>> = fc.record(
   {
-    'x-forwarded-for': fc.constantFrom('not-an-ip', '999.999.999.999', '::ffff:1.2.3.4', '1.1.1.1, 2.2.2.2, 3.3.3.3', ' ', 'unknown', '1'.repeat(300)),
+    'x-forwarded-for': fc.constantFrom(
+      'not-an-ip',
+      '999.999.999.999',
+      '::ffff:1.2.3.4',
+      '1.1.1.1, 2.2.2.2, 3.3.3.3',
+      ' ',
+      'unknown',
+      '1'.repeat(300),
+    ),
     'x-forwarded-host': fc.constantFrom('evil.example', '', 'a'.repeat(300)),
   },
   { requiredKeys: [] },

@@ -37,7 +37,11 @@ export function unQuotedPrintable(raw: string): string {
 }
 
 /** Starts the receiver and the app (`env`: settings beside the test server's, SMTP_URL, MAIL_FROM and APP_URL). */
-export async function startMailServer(options: { name: string; env?: Record<string, string>; answerAfterMs?: number }): Promise<MailServer> {
+export async function startMailServer(options: {
+  name: string;
+  env?: Record<string, string>;
+  answerAfterMs?: number;
+}): Promise<MailServer> {
   const inbox: Received[] = [];
   const errors: Error[] = [];
   const closed = new Set<string>();
@@ -53,7 +57,8 @@ export async function startMailServer(options: { name: string; env?: Record<stri
         // A slow SMTP server (answerAfterMs): the message is taken only when it answers, and only if the client is
         // still there to hear it (a client gone before the answer does not know its mail arrived: it is lost).
         setTimeout(() => {
-          if (!closed.has(session.id)) inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
+          if (!closed.has(session.id))
+            inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: unQuotedPrintable(raw) });
           callback();
         }, options.answerAfterMs ?? 0);
       });
@@ -88,12 +93,15 @@ export async function startMailServer(options: { name: string; env?: Record<stri
       for (;;) {
         const found = inbox.slice(after).find((m) => m.to.includes(to) && match.test(m.text));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${match} within ${timeoutMs} ms (inbox: ${inbox.length})`);
+        if (Date.now() > deadline)
+          throw new Error(`no mail to ${to} matching ${match} within ${timeoutMs} ms (inbox: ${inbox.length})`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
     linkIn(mail, path) {
-      const link = new RegExp(`${appUrl.replaceAll('.', '\\.')}${path.replaceAll('/', '\\/')}\\?token=[A-Za-z0-9_-]{43}`).exec(mail.text)?.[0];
+      const link = new RegExp(`${appUrl.replaceAll('.', '\\.')}${path.replaceAll('/', '\\/')}\\?token=[A-Za-z0-9_-]{43}`).exec(
+        mail.text,
+      )?.[0];
       if (!link) throw new Error(`no ${path} link in:\n${mail.text}`);
       return link;
     },

@@ -27,7 +27,11 @@ export async function signUpTokenFromOutbox(email: string, options: { after?: Da
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   for (;;) {
     const mail = await db.outboxMail.findFirst({
-      where: { to: email, subject: 'Confirm your e-mail to create your Carrier account', ...(options.after ? { createdAt: { gte: options.after } } : {}) },
+      where: {
+        to: email,
+        subject: 'Confirm your e-mail to create your Carrier account',
+        ...(options.after ? { createdAt: { gte: options.after } } : {}),
+      },
       orderBy: { createdAt: 'desc' },
       select: { links: true },
     });
@@ -53,7 +57,11 @@ export async function signUpAndVerify(
   expect(response.status, await response.clone().text()).toBe(202);
   expect(response.headers.get('set-cookie')).toBeNull();
   const token = await signUpTokenFromOutbox(user.email.trim().toLowerCase(), { after: asked });
-  const verified = await fetch(`${base}/portal-api/auth/verify-email`, { method: 'POST', headers, body: JSON.stringify({ token }) });
+  const verified = await fetch(`${base}/portal-api/auth/verify-email`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ token }),
+  });
   expect(verified.status, await verified.clone().text()).toBe(201);
   const cookie = /carrier_session=[^;]+/.exec(verified.headers.get('set-cookie') ?? '')?.[0];
   if (!cookie) throw new Error(`verify-email set no session cookie: ${verified.headers.get('set-cookie')}`);
@@ -94,9 +102,19 @@ export async function portalCall(
   who: Shipper | null,
   method: string,
   path: string,
-  options: { env?: 'test' | 'live' | null; csrf?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  options: {
+    env?: 'test' | 'live' | null;
+    csrf?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<PortalAnswer> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-forwarded-for': address(), ...options.headers };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-forwarded-for': address(),
+    ...options.headers,
+  };
   if (who) headers.cookie = who.cookie;
   const csrf = options.csrf === undefined ? who?.csrf : options.csrf;
   if (csrf) headers['x-csrf-token'] = csrf;

@@ -33,7 +33,10 @@ export async function seedAccount(url: string, options: { webhookUrl?: string; s
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const account = await client.query<{ id: string }>('INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), $1) RETURNING id', [`Reliability ${randomUUID()}`]);
+    const account = await client.query<{ id: string }>(
+      'INSERT INTO accounts (id, name) VALUES (gen_random_uuid(), $1) RETURNING id',
+      [`Reliability ${randomUUID()}`],
+    );
     const accountId = account.rows[0].id;
     const { token, hash, displayPrefix } = generateToken('test');
     await client.query(
@@ -117,7 +120,12 @@ export interface Outcome {
  * A steady stream of package requests from `clients` concurrent senders, each waiting for its
  * answer before the next, until stop() is called. Every request and its answer is recorded.
  */
-export function packageStream(options: { baseUrl: () => string; token: string; clients?: number; body: (trackingNumber: string) => unknown }) {
+export function packageStream(options: {
+  baseUrl: () => string;
+  token: string;
+  clients?: number;
+  body: (trackingNumber: string) => unknown;
+}) {
   const outcomes: Outcome[] = [];
   let running = true;
   let sequence = 0;

@@ -13,7 +13,8 @@ import Module, { register } from 'node:module';
 import path from 'node:path';
 import { refuse } from './production-modules-only-rules.mjs';
 
-if (process.env.PRODUCTION_MODULES_SEEN) appendFileSync(process.env.PRODUCTION_MODULES_SEEN, `${process.pid} ${process.argv.slice(1).join(' ')}\n`);
+if (process.env.PRODUCTION_MODULES_SEEN)
+  appendFileSync(process.env.PRODUCTION_MODULES_SEEN, `${process.pid} ${process.argv.slice(1).join(' ')}\n`);
 
 // Already loaded before this preload ran (--import / --require given before it on the command line).
 for (const file of Object.keys(Module._cache ?? {})) refuse(file, file);

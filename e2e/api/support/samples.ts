@@ -2,15 +2,46 @@
 // numbers where text is documented, the spaced container field names, a Canadian postal code.
 
 export function rateSampleAll() {
-  return { weight: 5, weight_unit: 'lb', from_zip: '10001', to_zip: '90210', service: '', lenght: 10, width: 8, height: 6, origin: 'JFK', destination: 'LAX' };
+  return {
+    weight: 5,
+    weight_unit: 'lb',
+    from_zip: '10001',
+    to_zip: '90210',
+    service: '',
+    lenght: 10,
+    width: 8,
+    height: 6,
+    origin: 'JFK',
+    destination: 'LAX',
+  };
 }
 
 export function rateSampleExpress() {
-  return { weight: '2.5', weight_unit: 'lb', from_zip: '10001', to_zip: '60601', service: 'Carrier Express', lenght: '12', width: '10', height: '4', origin: '', destination: '' };
+  return {
+    weight: '2.5',
+    weight_unit: 'lb',
+    from_zip: '10001',
+    to_zip: '60601',
+    service: 'Carrier Express',
+    lenght: '12',
+    width: '10',
+    height: '4',
+    origin: '',
+    destination: '',
+  };
 }
 
 export function rateSampleAirSkip() {
-  return { weight: 3, weight_unit: 'kg', service: 'AirSkip', lenght: 14, width: 10, height: 8, origin: 'JFK', destination: 'LAX' };
+  return {
+    weight: 3,
+    weight_unit: 'kg',
+    service: 'AirSkip',
+    lenght: 14,
+    width: 10,
+    height: 8,
+    origin: 'JFK',
+    destination: 'LAX',
+  };
 }
 
 // 000-12345675: serial 1234567 mod 7 = 5 is the check digit.

@@ -1,7 +1,12 @@
 import 'server-only';
 import { REPLAYED } from '../replayed';
 import type { Operation } from '../types';
-import { CONTAINER_MANIFEST_ALIASES, CONTAINER_MANIFEST_FIELDS, ZContainerManifestRequest, type TContainerManifestResponse } from '@/lib/schemas/container-manifest';
+import {
+  CONTAINER_MANIFEST_ALIASES,
+  CONTAINER_MANIFEST_FIELDS,
+  ZContainerManifestRequest,
+  type TContainerManifestResponse,
+} from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
 import { ignoredFields } from '@/lib/schemas/unknown-fields';
 import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
@@ -13,7 +18,12 @@ export const createContainerManifestOperation: Operation<TContainerManifestRespo
   const result = await createContainerManifest({ accountId: context.auth.accountId, environment: context.environment, request });
   const warnings = ignoredFields(body, CONTAINER_MANIFEST_FIELDS);
   return {
-    body: { IsSuccess: 'true', ManifestID: result.manifestId, PackageCount: result.packageCount, ...(warnings.length > 0 ? { warnings } : {}) },
+    body: {
+      IsSuccess: 'true',
+      ManifestID: result.manifestId,
+      PackageCount: result.packageCount,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
     headers: result.created ? undefined : REPLAYED,
   };
 };

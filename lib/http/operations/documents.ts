@@ -1,7 +1,7 @@
 import 'server-only';
 import { fileNamePart } from '@/lib/documents';
 import { cachedDocument, keepDocument, type DocumentKey } from '@/lib/documents/document-cache';
-import { loadDocumentLabel, loadManifestHead, loadPackagesJson, type ManifestHead } from '@/lib/documents/load-documents';
+import { loadDocumentLabel, loadManifestHead, loadPackages, type ManifestHead } from '@/lib/documents/load-documents';
 import { CONTENT_TYPES, negotiateFormat, paperSize, type DocumentFormat } from '@/lib/documents/negotiate-format';
 import type { ManifestSource } from '@/lib/documents/manifest-source';
 import type { RenderJob } from '@/lib/documents/render-job';
@@ -49,8 +49,11 @@ async function manifestDocument(
   const keep = head.kind === 'daily' && head.state === 'closed' ? { ...key, manifestId: head.manifestId } : undefined;
   const kept = keep ? await cachedDocument(keep) : undefined;
   if (kept) return kept;
-  const bytes = await rendered(context, async () => job({ ...head, packagesJson: await loadPackagesJson(head) }));
-  if (keep) await keepDocument(keep, bytes).catch((error: unknown) => log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'));
+  const bytes = await rendered(context, async () => job({ ...head, packages: await loadPackages(head) }));
+  if (keep)
+    await keepDocument(keep, bytes).catch((error: unknown) =>
+      log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'),
+    );
   return bytes;
 }
 
@@ -59,7 +62,11 @@ export const getManifestDocumentOperation: Operation = async (context) => {
   const format = formatOf(context, ['pdf']);
   const paper = paperSize(context.query.get('paper'));
   const head = await loadManifestHead(manifestScope(context));
-  const bytes = await manifestDocument(context, head, { document: 'handover', format: 'pdf', paper }, (source) => ({ document: 'handover', source, paper }));
+  const bytes = await manifestDocument(context, head, { document: 'handover', format: 'pdf', paper }, (source) => ({
+    document: 'handover',
+    source,
+    paper,
+  }));
   return file(bytes, format, `handover-${head.manifestId}`);
 };
 
@@ -67,7 +74,11 @@ export const getManifestDocumentOperation: Operation = async (context) => {
 export const getManifestTagsOperation: Operation = async (context) => {
   const format = formatOf(context, ['pdf', 'zpl']) as 'pdf' | 'zpl';
   const head = await loadManifestHead(manifestScope(context));
-  const bytes = await manifestDocument(context, head, { document: 'tag', format, paper: '' }, (source) => ({ document: 'tag', source, format }));
+  const bytes = await manifestDocument(context, head, { document: 'tag', format, paper: '' }, (source) => ({
+    document: 'tag',
+    source,
+    format,
+  }));
   return file(bytes, format, `tag-${head.containerId ?? head.manifestId}`);
 };
 
@@ -75,14 +86,22 @@ export const getManifestTagsOperation: Operation = async (context) => {
 export const getManifestLabelsOperation: Operation = async (context) => {
   const format = formatOf(context, ['pdf', 'zpl']) as 'pdf' | 'zpl';
   const head = await loadManifestHead(manifestScope(context));
-  const bytes = await manifestDocument(context, head, { document: 'labels', format, paper: '' }, (source) => ({ document: 'labels', source, format }));
+  const bytes = await manifestDocument(context, head, { document: 'labels', format, paper: '' }, (source) => ({
+    document: 'labels',
+    source,
+    format,
+  }));
   return file(bytes, format, `labels-${head.manifestId}`);
 };
 
 // GET /packages/:trackingNumber/label: one package label (PDF, ZPL or PNG).
 export const getPackageLabelOperation: Operation = async (context) => {
   const format = formatOf(context, ['pdf', 'zpl', 'png']);
-  const label = await loadDocumentLabel({ accountId: context.auth.accountId, environment: context.environment, trackingNumber: context.params.trackingNumber ?? '' });
+  const label = await loadDocumentLabel({
+    accountId: context.auth.accountId,
+    environment: context.environment,
+    trackingNumber: context.params.trackingNumber ?? '',
+  });
   const bytes = await rendered(context, () => Promise.resolve({ document: 'label', label, format }));
   return file(bytes, format, `label-${label.pkg.trackingNumber ?? label.manifestId}`);
 };

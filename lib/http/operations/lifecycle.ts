@@ -17,7 +17,14 @@ import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { cancelManifest, cancelPackage, simulateManifest, simulatePackage } from '@/lib/lifecycle/change-status';
 import { closeManifest } from '@/lib/close-out/close-manifest';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
-import { getManifest, getPackage, listManifestPackages, listManifests, listPackageEvents, listPackages } from '@/lib/lifecycle/read';
+import {
+  getManifest,
+  getPackage,
+  listManifestPackages,
+  listManifests,
+  listPackageEvents,
+  listPackages,
+} from '@/lib/lifecycle/read';
 import { isPackageStatus } from '@/lib/lifecycle/transitions';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import { formatPath } from '@/lib/schemas/parse';
@@ -52,7 +59,9 @@ export const listManifestsOperation: Operation<TListManifestsResponse> = async (
 };
 
 // GET /manifests/:id: with package counts by status and totals.
-export const getManifestOperation: Operation<TManifestResponse> = async (context) => ({ body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) });
+export const getManifestOperation: Operation<TManifestResponse> = async (context) => ({
+  body: await getManifest({ ...scope(context), manifestId: manifestId(context) }),
+});
 
 // GET /manifests/:id/packages: in the manifest's order (a container's by position, a daily manifest's by arrival).
 export const listManifestPackagesOperation: Operation = async (context) => {
@@ -76,7 +85,13 @@ export const closeManifestOperation: Operation<TManifestResponse> = async (conte
 // POST /version-test/api/1.1/manifests/:id/simulate {status}
 export const simulateManifestOperation: Operation<TManifestResponse> = async (context) => {
   const body = parseOperation(ZSimulateRequest, await context.json());
-  await simulateManifest({ ...scope(context), manifestId: manifestId(context), target: body.status, code: body.code, text: body.text });
+  await simulateManifest({
+    ...scope(context),
+    manifestId: manifestId(context),
+    target: body.status,
+    code: body.code,
+    text: body.text,
+  });
   return { body: await getManifest({ ...scope(context), manifestId: manifestId(context) }) };
 };
 
@@ -89,7 +104,9 @@ export const listPackagesOperation: Operation = async (context) => {
 };
 
 // GET /packages/:trackingNumber
-export const getPackageOperation: Operation = async (context) => ({ body: await getPackage({ ...scope(context), trackingNumber: trackingNumber(context) }) });
+export const getPackageOperation: Operation = async (context) => ({
+  body: await getPackage({ ...scope(context), trackingNumber: trackingNumber(context) }),
+});
 
 // GET /packages/:trackingNumber/events: the timeline.
 export const listPackageEventsOperation: Operation = async (context) => ({
@@ -105,8 +122,15 @@ export const cancelPackageOperation: Operation = async (context) => {
 // POST /version-test/api/1.1/packages/:trackingNumber/simulate {status, code?}
 export const simulatePackageOperation: Operation = async (context) => {
   const body = parseOperation(ZSimulateRequest, await context.json());
-  if (!isPackageStatus(body.status)) throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
-  await simulatePackage({ ...scope(context), trackingNumber: trackingNumber(context), target: body.status, code: body.code, text: body.text });
+  if (!isPackageStatus(body.status))
+    throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
+  await simulatePackage({
+    ...scope(context),
+    trackingNumber: trackingNumber(context),
+    target: body.status,
+    code: body.code,
+    text: body.text,
+  });
   return { body: await getPackage({ ...scope(context), trackingNumber: trackingNumber(context) }) };
 };
 
@@ -148,10 +172,15 @@ export const ingestScansOperation: Operation = async (context) => {
       const details = parsed.success
         ? [unstorable ?? { path: '(scan)', message: 'is invalid' }]
         : parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
-      results.push({ scan_id: scanId ?? '', result: 'refused', error: { code: 'validation_failed', message: `scans[${index}] is invalid.`, details } });
+      results.push({
+        scan_id: scanId ?? '',
+        result: 'refused',
+        error: { code: 'validation_failed', message: `scans[${index}] is invalid.`, details },
+      });
     }
   });
-  const applied = valid.length > 0 ? await ingestScans({ environment: context.environment, scans: valid.map((v) => v.scan) }) : [];
+  const applied =
+    valid.length > 0 ? await ingestScans({ environment: context.environment, scans: valid.map((v) => v.scan) }) : [];
   valid.forEach((v, i) => {
     results[v.index] = applied[i];
   });

@@ -80,7 +80,11 @@ export const deleteWebhookOperation: Operation<never> = async (context) => {
 // grace_period_seconds (body optional; 24 h by default, 0 = stops at once).
 export const rotateWebhookSecretOperation: Operation<TRotatedWebhookEndpoint> = async (context) => {
   const request = parseOperation(ZRotateWebhookSecretRequest, await optionalJson(context));
-  const rotated = await rotateWebhookSecret({ ...scope(context), gracePeriodSeconds: request.gracePeriodSeconds, origin: context.origin });
+  const rotated = await rotateWebhookSecret({
+    ...scope(context),
+    gracePeriodSeconds: request.gracePeriodSeconds,
+    origin: context.origin,
+  });
   return { body: presentRotation(rotated) };
 };
 

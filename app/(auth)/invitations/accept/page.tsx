@@ -1,10 +1,5 @@
 import type { Metadata } from 'next';
-import {
-  AcceptAsOtherUser,
-  AcceptSignedIn,
-  AcceptWithPassword,
-  InvitationRefused,
-} from '@/components/teams/accept-invitation';
+import { AcceptAsOtherUser, AcceptSignedIn, AcceptWithPassword, InvitationRefused } from '@/components/teams/accept-invitation';
 import { getSession } from '@/lib/auth/session';
 import { checkInvitationLink, INVITATION_LINK_MESSAGES, memberRoleOf } from '@/lib/teams/invitations';
 
@@ -33,7 +28,12 @@ export default async function AcceptInvitationPage({
     return <InvitationRefused title={REFUSED_TITLES[state] + about} message={INVITATION_LINK_MESSAGES[state]} />;
   }
   const { invitation } = link;
-  const summary = { email: invitation.email, role: invitation.role, accountName: invitation.accountName, invitedBy: invitation.invitedBy };
+  const summary = {
+    email: invitation.email,
+    role: invitation.role,
+    accountName: invitation.accountName,
+    invitedBy: invitation.invitedBy,
+  };
   const session = await getSession();
   if (session) {
     // The session's CSRF token, which the accept request and the sign-out send (lib/portal/fetcher.ts reads it here).

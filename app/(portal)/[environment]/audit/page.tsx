@@ -14,7 +14,9 @@ export default async function AuditPage() {
     return (
       <>
         <PageHeader title="Audit log" />
-        <EmptyState title="Not available to your role">Only the account&apos;s owners and admins can read its audit log.</EmptyState>
+        <EmptyState title="Not available to your role">
+          Only the account&apos;s owners and admins can read its audit log.
+        </EmptyState>
       </>
     );
   }

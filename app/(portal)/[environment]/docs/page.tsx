@@ -22,11 +22,7 @@ export default async function DocsPage({ params }: { params: Promise<{ environme
         title="API reference"
         description={`Examples use the ${environment} base path; switch environment in the header.`}
       />
-      <OpenApiView
-        doc={ZOpenApiDocument.parse(openApiDocument())}
-        origin={`${proto}://${host}`}
-        environment={environment}
-      />
+      <OpenApiView doc={ZOpenApiDocument.parse(openApiDocument())} origin={`${proto}://${host}`} environment={environment} />
     </>
   );
 }

@@ -21,8 +21,13 @@ export function OPTIONS() {
 // Any other method: the 405 envelope with Allow, as every API answer (Next's own 405 has no body).
 function methodNotAllowed(request: Request): Response {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  const error = new AppError('method_not_allowed', `${request.method} is not allowed here; use GET, HEAD, OPTIONS.`, { allowed: 'GET, HEAD, OPTIONS' });
-  return Response.json(errorBody(error, requestId), { status: 405, headers: { ...corsHeaders('GET, OPTIONS'), ...errorHeaders(error), 'x-request-id': requestId } });
+  const error = new AppError('method_not_allowed', `${request.method} is not allowed here; use GET, HEAD, OPTIONS.`, {
+    allowed: 'GET, HEAD, OPTIONS',
+  });
+  return Response.json(errorBody(error, requestId), {
+    status: 405,
+    headers: { ...corsHeaders('GET, OPTIONS'), ...errorHeaders(error), 'x-request-id': requestId },
+  });
 }
 
 export { methodNotAllowed as POST, methodNotAllowed as PUT, methodNotAllowed as PATCH, methodNotAllowed as DELETE };

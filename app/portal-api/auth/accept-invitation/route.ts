@@ -28,7 +28,11 @@ export async function POST(request: Request) {
     if (session) {
       await switchSessionAccount({ sessionId: session.id, userId: accepted.userId, accountId: accepted.account.id });
     } else {
-      await createSession({ userId: accepted.userId, accountId: accepted.account.id, client: { address, userAgent: request.headers.get('user-agent') } });
+      await createSession({
+        userId: accepted.userId,
+        accountId: accepted.account.id,
+        client: { address, userAgent: request.headers.get('user-agent') },
+      });
     }
     const body: TInvitationAcceptedResponse = {
       ok: true,

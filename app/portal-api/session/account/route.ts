@@ -9,7 +9,10 @@ export const POST = portalRoute(
   async ({ request, session }): Promise<TAccountSwitchedResponse> => {
     const { accountId } = await readBody(request, ZSwitchAccountRequest);
     const switched = await switchSessionAccount({ sessionId: session.id, userId: session.user.id, accountId });
-    if (!switched) throw new AppError('not_found', 'You are not a member of an account with this id.', { details: [{ path: 'accountId', message: 'is not an account you are a member of' }] });
+    if (!switched)
+      throw new AppError('not_found', 'You are not a member of an account with this id.', {
+        details: [{ path: 'accountId', message: 'is not an account you are a member of' }],
+      });
     return switched;
   },
   // Switching is about the session, not the page's account: a tab of any of the user's accounts may switch.

@@ -1,6 +1,14 @@
 import type { ReactNode } from 'react';
 import { Badge, Card, CopyButton } from '@/components/ui';
-import { examplePath, METHODS, type OpenApiSchema, type TOpenApiDocument, type TOpenApiMedia, type TOpenApiOperation, type TOpenApiParameter } from '@/lib/openapi/shape';
+import {
+  examplePath,
+  METHODS,
+  type OpenApiSchema,
+  type TOpenApiDocument,
+  type TOpenApiMedia,
+  type TOpenApiOperation,
+  type TOpenApiParameter,
+} from '@/lib/openapi/shape';
 
 // A small, self-hosted renderer for our OpenAPI 3.1 document: operations, parameters, request and
 // response schemas, examples and curl snippets. Nothing is fetched from outside the machine.
@@ -144,7 +152,12 @@ function CodeBlock({ code, label, of }: { code: string; label: string; of: strin
         <span className="text-xs font-medium text-slate-300">{label}</span>
         <CopyButton value={code} label={`Copy ${label}`} />
       </div>
-      <pre className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100" tabIndex={0} role="region" aria-label={`${label}, ${of}`}>
+      <pre
+        className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100"
+        tabIndex={0}
+        role="region"
+        aria-label={`${label}, ${of}`}
+      >
         <code>{code}</code>
       </pre>
     </div>
@@ -261,13 +274,13 @@ function Operation({
                       </span>
                     </summary>
                     <div className="mt-2 space-y-2 border-l-2 border-slate-200 pl-3">
-                      {media ? (
-                        <SchemaTable doc={doc} schema={media.schema} />
-                      ) : (
-                        <p className="text-slate-600">No body.</p>
-                      )}
+                      {media ? <SchemaTable doc={doc} schema={media.schema} /> : <p className="text-slate-600">No body.</p>}
                       {sample !== undefined ? (
-                        <CodeBlock code={JSON.stringify(sample, null, 2)} label={`${status} example`} of={`${method.toUpperCase()} ${path}`} />
+                        <CodeBlock
+                          code={JSON.stringify(sample, null, 2)}
+                          label={`${status} example`}
+                          of={`${method.toUpperCase()} ${path}`}
+                        />
                       ) : null}
                     </div>
                   </details>
@@ -278,7 +291,11 @@ function Operation({
         </Section>
 
         <Section title="Example request">
-          <CodeBlock code={curl(method, `${baseUrl}${samplePath}`, example)} label="curl example" of={`${method.toUpperCase()} ${path}`} />
+          <CodeBlock
+            code={curl(method, `${baseUrl}${samplePath}`, example)}
+            label="curl example"
+            of={`${method.toUpperCase()} ${path}`}
+          />
         </Section>
       </section>
     </Card>
