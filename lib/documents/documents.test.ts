@@ -22,6 +22,7 @@ import { cleanText, fitText, formatAwb, formatNumber, shrinkToFit } from './text
 import type { DocumentLabel, DocumentManifest, DocumentPackage } from './types';
 import { PRESENTATION_FORMS } from './visual-order';
 import { luhnCheckDigit } from '@/lib/schemas/carrier-barcode';
+import { manifestLabels } from './manifest-source';
 
 // Verified as a hub would: every PDF rendered to PNG by poppler's pdftoppm, every barcode read back
 // by zbarimg, text by pdftotext. Needs poppler-utils and zbar-tools (.ci/run installs them).
@@ -271,6 +272,43 @@ describe('container tag', { timeout: 60_000 }, () => {
     expect(tag?.texts).toEqual(
       expect.arrayContaining(['LAX', 'EWR', 'ULD-0001', '000-12345675', 'Manifest MAN-01HX7Q2ABC', 'Manifest date 2026-11-23']),
     );
+  });
+});
+
+describe('a daily manifest from several senders', { timeout: 60_000 }, () => {
+  it("the handover names every sender, and each label its own package's", async () => {
+    const sender = (company: string, city: string) => ({
+      company,
+      address1: `1 ${company} Way`,
+      city,
+      state: 'ON',
+      postalCode: 'M5V 2T6',
+      country: 'CA',
+    });
+    const senders = [sender('Maple Goods', 'Toronto'), sender('Birch Books', 'Ottawa'), sender('Cedar Crafts', 'Kingston')];
+    const daily = manifest({
+      kind: 'daily',
+      awb: undefined,
+      containerId: undefined,
+      shipper: senders[0],
+      senders,
+      packages: senders.map((from, i) => pkg(i + 1, { from })),
+    });
+    const text = pdfText(await renderHandoverManifest(daily));
+    expect(text).toContain('3 senders:');
+    for (const s of senders) expect(text).toContain(`${s.company} — ${s.city}, ON M5V 2T6`);
+    const labels = manifestLabels(daily);
+    expect(labels.map((l) => l.shipper.company)).toEqual(senders.map((s) => s.company));
+    expect(pdfText(await renderPackageLabelPdf(labels[1]!))).toContain('Birch Books');
+    // Past five, four are named and the rest counted.
+    const many = Array.from({ length: 9 }, (_, i) => sender(`Shop ${i}`, 'Toronto'));
+    const crowded = pdfText(
+      await renderHandoverManifest(manifest({ kind: 'daily', awb: undefined, containerId: undefined, senders: many })),
+    );
+    expect(crowded).toContain('9 senders:');
+    expect(crowded).toContain('Shop 3');
+    expect(crowded).not.toContain('Shop 4 —');
+    expect(crowded).toContain('and 5 more');
   });
 });
 

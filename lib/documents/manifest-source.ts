@@ -31,6 +31,16 @@ export function party(data: Json): DocumentParty {
   };
 }
 
+/** The distinct senders among `parties`, first seen first (compared by company, street and postal code). */
+function distinctParties(parties: DocumentParty[]): DocumentParty[] {
+  const seen = new Map<string, DocumentParty>();
+  for (const p of parties) {
+    const key = [p.company, p.address1, p.postalCode].map((v) => (v ?? '').trim().toLowerCase()).join('|');
+    if (!seen.has(key)) seen.set(key, p);
+  }
+  return [...seen.values()];
+}
+
 export function documentPackage(data: Json, header: Json, carrierBarcode: string): DocumentPackage {
   return {
     trackingNumber: str(data.TrackingNumber),
@@ -137,6 +147,8 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
   }
   const first = packages[0]?.data ?? {};
   const services = new Set(packages.map((p) => str(p.data.ServiceName)).filter(Boolean));
+  // A daily manifest gathers the account's packages of a day, whoever sent each: its paper names every sender.
+  const senders = distinctParties(packages.map((p) => party(p.data)));
   return {
     kind: 'daily',
     manifestId: source.manifestId,
@@ -145,9 +157,10 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
     serviceName: services.size === 1 ? [...services][0] : services.size > 1 ? 'Mixed' : undefined,
     carrier: 'Carrier',
     shipper: party(first),
+    ...(senders.length > 1 ? { senders } : {}),
     fromTerminal: str(first.FromTerminal),
     toTerminal: str(first.ToTerminal),
-    packages: packages.map((p) => documentPackage(p.data, {}, p.carrierBarcode)),
+    packages: packages.map((p) => ({ ...documentPackage(p.data, {}, p.carrierBarcode), from: party(p.data) })),
     cancelledPackages,
     generatedAt: source.generatedAt,
   };
@@ -159,7 +172,8 @@ export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
     manifestId: manifest.manifestId,
     manifestDate: manifest.manifestDate,
     carrier: manifest.carrier,
-    shipper: manifest.shipper,
+    // Each daily package's label names its own sender; a container's packages share the container's.
+    shipper: pkg.from ?? manifest.shipper,
     pkg,
     state: manifest.state,
   }));

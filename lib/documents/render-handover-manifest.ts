@@ -1,7 +1,7 @@
 import { rgb } from 'pdf-lib';
 import { barcode, box, cancelledStamp, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas, type Page } from './pdf';
 import { awbBarcodeValue, billableLb, cleanText, formatAwb, formatNumber, lbToKg, weightInLb } from './text';
-import type { DocumentManifest, DocumentPackage, PaperSize } from './types';
+import type { DocumentParty, DocumentManifest, DocumentPackage, PaperSize } from './types';
 
 const SIZES: Record<PaperSize, [number, number]> = { letter: [8.5 * INCH, 11 * INCH], a4: [595.28, 841.89] };
 const MARGIN = 36;
@@ -181,15 +181,19 @@ function firstPageBlocks(page: Page, canvas: Canvas, manifest: DocumentManifest)
       : '',
   ];
   const s = manifest.shipper;
-  const shipperLines = [
-    s.company,
-    s.name,
-    s.address1,
-    s.address2,
-    [s.city, [s.state, s.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', '),
-    s.country,
-    s.phone,
-  ];
+  const place = (p: DocumentParty) => [p.city, [p.state, p.postalCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const senders = manifest.senders ?? [];
+  // Packages from several senders: each named (the block holds six lines: five, or four and a count), not the first
+  // one's address alone; each package's label names its own.
+  const named = senders.length > 5 ? 4 : 5;
+  const shipperLines =
+    senders.length > 1
+      ? [
+          `${senders.length} senders:`,
+          ...senders.slice(0, named).map((p) => [p.company ?? p.name, place(p)].filter(Boolean).join(' — ')),
+          ...(senders.length > named ? [`and ${senders.length - named} more, each on its packages' labels`] : []),
+        ]
+      : [s.company, s.name, s.address1, s.address2, place(s), s.country, s.phone];
   writeLines(page, canvas, carrierLines, MARGIN, y + 12, column);
   writeLines(page, canvas, shipperLines, col2, y + 12, column);
   y += 92;

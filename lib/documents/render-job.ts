@@ -14,7 +14,7 @@ import type { DocumentLabel, PaperSize } from './types';
  * Part of the key of every kept document (document-cache.ts): raise it whenever a change to the renderers changes
  * what a document looks like, so that closed manifests' documents kept before it are rendered again.
  */
-export const RENDER_VERSION = 1;
+export const RENDER_VERSION = 2;
 
 export type RenderJob =
   | { document: 'handover'; source: ManifestSource; paper: PaperSize }

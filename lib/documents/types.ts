@@ -20,6 +20,8 @@ export interface DocumentPackage {
   trackingNumber?: string;
   /** Ours (CB…), on every package: the label's sort barcode. */
   carrierBarcode?: string;
+  /** A daily package's own sender (a daily manifest gathers several); a container's packages have the container's. */
+  from?: DocumentParty;
   weight?: number;
   /** lb, kg or oz; lb when unknown. */
   weightUnit?: string;
@@ -48,6 +50,8 @@ export interface DocumentManifest {
   serviceName?: string;
   carrier: string;
   shipper: DocumentParty;
+  /** A daily manifest whose packages came from more than one sender: each of them, first seen first. */
+  senders?: DocumentParty[];
   fromTerminal?: string;
   toTerminal?: string;
   awb?: string;
