@@ -5,9 +5,12 @@
 //
 // Eight renders at once: four accounts, two clients each, each client asking for its account's 5,000-label PDF again
 // as soon as the last one arrived (DOCUMENT_RENDERS_PER_ACCOUNT is 2: all eight are admitted, one renders, seven
-// wait). The rate load is a steady 200 quotes a second (8 connections), not as many as the server answers: at
+// wait), in a process of their own (bench/support/download-loop.mjs) so that reading 5 MB answers does not hold up the
+// rate load's timing. The rate load is a steady 200 quotes a second (8 connections), not as many as the server answers: at
 // saturation p99 measures how the cores are shared, not whether a render holds up the serving thread. Rate alone
 // and rate under the renders alternate over three rounds on one server; the medians are compared.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH, RATE_BODY, RATE_PATH, manifestTemplate, uniqueIds } from './support/fixtures';
 import { runLoad, type LoadResult } from './support/load';
 import { rssMb, sampleMemory, type ServerProcess } from './support/processes';
@@ -96,6 +99,10 @@ export async function measureDocumentsLoad(options: {
     `documents: one ${PACKAGES}-label PDF (${(cold.bytes / 2 ** 20).toFixed(1)} MB) ${cold.ms.toFixed(0)} ms cold, ${warm.map((ms) => ms.toFixed(0)).join(' / ')} ms warm`,
   );
 
+  const downloads = Array.from({ length: ACCOUNTS * CLIENTS_PER_ACCOUNT }, (_, c) => ({
+    url: labelsUrl(c % ACCOUNTS),
+    authorization: `Token ${tokens[c % ACCOUNTS]}`,
+  }));
   const rateAlone: LoadResult[] = [];
   const rateUnderRenders: LoadResult[] = [];
   let rendersDone = 0;
@@ -103,20 +110,26 @@ export async function measureDocumentsLoad(options: {
   for (let round = 0; round < ROUNDS; round += 1) {
     rateAlone.push(await rate());
     log(`documents: rate alone p99 ${rateAlone.at(-1)?.exact?.p99} ms`);
-    let running = true;
-    const clients = Array.from({ length: ACCOUNTS * CLIENTS_PER_ACCOUNT }, async (_, c) => {
-      while (running) {
-        const got = await download(c % ACCOUNTS).catch((error: unknown) => ({ status: 0, bytes: 0, ms: 0, error }));
-        if (got.status === 200) rendersDone += 1;
-        else renderFailures.push(String(got.status));
-      }
+    // The downloads in a process of their own: reading 5 MB answers here would hold up autocannon's timing.
+    const clients = spawn(process.execPath, [fileURLToPath(new URL('./support/download-loop.mjs', import.meta.url))], {
+      env: { ...process.env, DOWNLOADS: JSON.stringify(downloads) },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
+    let report = '';
+    clients.stdout.on('data', (chunk: Buffer) => (report += chunk.toString()));
+    const ended = new Promise((resolve) => clients.once('exit', resolve));
     // The renders under way (all eight admitted, the first one rendering) before the quotes are timed.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     rateUnderRenders.push(await rate());
-    log(`documents: rate under renders p99 ${rateUnderRenders.at(-1)?.exact?.p99} ms (${rendersDone} renders done so far)`);
-    running = false;
-    await Promise.all(clients);
+    clients.kill('SIGTERM');
+    await ended;
+    const { done, failures } = JSON.parse(report || '{"done":0,"failures":["no report"]}') as {
+      done: number;
+      failures: unknown[];
+    };
+    rendersDone += done;
+    renderFailures.push(...failures.map(String));
+    log(`documents: rate under renders p99 ${rateUnderRenders.at(-1)?.exact?.p99} ms (${done} renders meanwhile)`);
   }
   const rssPeakMb = Math.max(...memory.stop().map((s) => s.mb));
   log(
