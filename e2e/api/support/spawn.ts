@@ -186,6 +186,9 @@ export function testServerEnv(databaseUrl: string, mode: string): Record<string,
     // of their own (e2e/api/webhooks-delivery.test.ts); this one keeps the strict SSRF guard.
     WEBHOOK_WORKER: 'off',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+    // A document thread ends a second after its last render (20 s in production), so that the suites' memory bounds
+    // on the server measure the requests in front of them, not a render thread left from an earlier test.
+    DOCUMENT_RENDER_IDLE_MS: '1000',
   };
 }
 
