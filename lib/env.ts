@@ -179,6 +179,8 @@ const ZEnv = z
     DOCUMENT_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(60_000),
     /** A render thread idle this long is ended, and its memory with it; the next render starts one (~0.2 s). */
     DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
+    /** The render threads' nice value (Linux: theirs alone): 10 lets the serving thread and the database have the CPU first. */
+    DOCUMENT_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
 
     // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
     /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */

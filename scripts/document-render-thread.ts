@@ -1,20 +1,23 @@
 // A document render thread (lib/documents/render-pool.ts starts it from dist/document-render-thread.js): receives
 // one job at a time as plain data (lib/documents/render-job.ts), renders it with the same renderers the serving
 // thread would use, and hands the bytes back by transfer (no copy), or the error's message.
-import { constants, setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
 import { runRenderJob, warmUp, type RenderJob } from '@/lib/documents/render-job';
 
 if (!parentPort) throw new Error('scripts/document-render-thread.ts runs as a worker thread of the server');
 const port = parentPort;
 
-// This thread yields the CPU to everything else of the machine's (nice 10, this thread only: on Linux a nice value is a
-// thread's own). On two cores a render took one whole core, and the serving thread, PostgreSQL and the clients
-// shared the other: the rate quote's p99 tripled while eight PDFs rendered. A render now runs on what is left over.
-try {
-  setPriority(0, constants.priority.PRIORITY_BELOW_NORMAL);
-} catch {
-  // not permitted here: renders at the serving thread's priority
+// This thread yields the CPU to everything else of the machine's (DOCUMENT_RENDER_NICE, 10 by default; on Linux a nice
+// value is a thread's own). On two cores a render took one whole core at the serving thread's priority, and the
+// serving thread, PostgreSQL and the clients shared the other.
+const { nice } = (workerData ?? {}) as { nice?: number };
+if (nice) {
+  try {
+    setPriority(0, nice);
+  } catch {
+    // not permitted here: renders at the serving thread's priority
+  }
 }
 
 // Started for a render whose data is being read meanwhile: get ready for it (messages wait until this is done).

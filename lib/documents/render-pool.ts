@@ -34,6 +34,8 @@ export interface RenderPoolOptions {
   memoryMb: number;
   timeoutMs: number;
   idleMs: number;
+  /** The render threads' nice value (0: the serving thread's own priority). */
+  nice?: number;
 }
 
 const YOUNG_GENERATION_MB = 8;
@@ -220,6 +222,7 @@ class ThreadExecutor implements Executor {
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,
       stderr: false,
+      workerData: { nice: this.options.nice ?? 0 },
     });
     worker.on('message', (reply: Reply) => {
       const current = this.current;
@@ -243,6 +246,12 @@ class ThreadExecutor implements Executor {
       );
     });
     worker.on('exit', (code) => this.fail(worker, new Error(`the document render thread exited (${code})`)));
+    // A reply that cannot be read would leave its render waiting for the timeout: fail it now.
+    worker.on('messageerror', (error) => {
+      const current = this.current;
+      this.current = undefined;
+      current?.reject(error);
+    });
     // Never what keeps the process alive: the server's own stop decides that.
     worker.unref();
     return worker;
@@ -366,6 +375,7 @@ export function renderPool(): RenderPool {
     memoryMb: e.DOCUMENT_RENDER_MEMORY_MB,
     timeoutMs: e.DOCUMENT_RENDER_TIMEOUT_MS,
     idleMs: e.DOCUMENT_RENDER_IDLE_MS,
+    nice: e.DOCUMENT_RENDER_NICE,
   });
   log.info(
     { threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined },
