@@ -2835,6 +2835,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getManifestTags: {
@@ -2909,6 +2918,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2995,6 +3013,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPackageLabel: {
@@ -3070,6 +3097,15 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -298,6 +298,9 @@ function documentPaths(): Json {
         },
         '404': errorResponse('No such manifest or package in this account and environment.'),
         '406': errorResponse('The document does not come in the format asked for (`not_acceptable`).'),
+        '503': errorResponse(
+          '`service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when.',
+        ),
       },
     },
   });
