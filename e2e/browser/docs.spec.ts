@@ -104,3 +104,17 @@ test('the documented request examples are accepted by the real API', async ({ si
     expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
   }
 });
+
+test('the public reference needs no account: every operation, linked from sign-in', async ({ page, request }, testInfo) => {
+  const doc = (await (await request.get('/api/1.1/openapi.json')).json()) as Doc;
+  const operations = Object.values(doc.paths).flatMap((item) =>
+    Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)),
+  );
+  await page.goto('/sign-in');
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page).toHaveURL(/\/reference$/);
+  await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('operation')).toHaveCount(operations.length);
+  await expect(page.locator('#op-post-wf-rate')).toContainText("curl -X POST 'http://");
+  await screenshots(page, testInfo, 'public-reference');
+});

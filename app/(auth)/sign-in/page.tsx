@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import Link from 'next/link';
 import { Suspense } from 'react';
 import { SignInForm } from '@/components/layout/auth-form';
 import { getSession } from '@/lib/auth/session';
@@ -12,8 +13,17 @@ export const metadata: Metadata = { title: 'Sign in' };
 export default async function SignInPage() {
   if (await getSession()) redirect(portalPath(await lastUsedEnvironment(), '/dashboard'));
   return (
-    <Suspense>
-      <SignInForm />
-    </Suspense>
+    <>
+      <Suspense>
+        <SignInForm />
+      </Suspense>
+      <p className="mt-6 text-center text-sm text-gray-600">
+        Integrating? The{' '}
+        <Link className="text-brand-700 underline" href="/reference">
+          API reference
+        </Link>{' '}
+        needs no account.
+      </p>
+    </>
   );
 }

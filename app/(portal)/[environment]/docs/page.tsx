@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/ui';
 import { openApiDocument } from '@/lib/openapi/document';
 import { ZOpenApiDocument } from '@/lib/openapi/shape';
 import { isEnvironment } from '@/lib/portal/paths';
-import { OpenApiView } from './_components/openapi-view';
+import { OpenApiView } from '@/components/docs/openapi-view';
 
 export const metadata: Metadata = { title: 'API reference' };
 
