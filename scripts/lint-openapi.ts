@@ -1,7 +1,7 @@
 // npm run openapi:lint: `redocly lint` (the @redocly/cli) over the OpenAPI document as the API serves it, written to a
 // temporary file, with Redocly's strictest built-in ruleset (recommended-strict: every recommended rule an error) and
 // operation-tag-defined, which that ruleset leaves off: an operation whose tag is not declared is left out by a
-// renderer that groups by the declared tags. Any problem, warning or error, fails it; lib/openapi/lint.test.ts runs
+// renderer that groups by the declared tags. Any problem, warning or error, fails it; lib/api/openapi/lint.test.ts runs
 // the same in the unit suite, so CI lints on every run.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { openApiDocument } from '../lib/openapi/document';
+import { openApiDocument } from '../lib/api/openapi/document';
 
 /** The rules, for the CLI's config file and for @redocly/openapi-core's createConfig alike. */
 export const LINT_CONFIG = {

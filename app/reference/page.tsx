@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { OpenApiView } from '@/components/docs/openapi-view';
-import { openApiDocument } from '@/lib/openapi/document';
-import { ZOpenApiDocument } from '@/lib/openapi/shape';
+import { openApiDocument } from '@/lib/api/openapi/document';
+import { ZOpenApiDocument } from '@/lib/api/openapi/shape';
 
 export const metadata: Metadata = { title: 'API reference', robots: { index: true } };
 

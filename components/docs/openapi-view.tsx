@@ -8,7 +8,7 @@ import {
   type TOpenApiMedia,
   type TOpenApiOperation,
   type TOpenApiParameter,
-} from '@/lib/openapi/shape';
+} from '@/lib/api/openapi/shape';
 
 // A small, self-hosted renderer for our OpenAPI 3.1 document: operations, parameters, request and
 // response schemas, examples and curl snippets. Nothing is fetched from outside the machine.

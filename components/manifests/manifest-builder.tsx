@@ -15,7 +15,7 @@ import { ZHeaderForm, emptyHeader, type HeaderField, type HeaderValues } from '.
 import { buildManifestBody, issueDetails, placeDetails, type ErrorDetail } from './manifest-validation';
 import { PackageGrid, cellId } from './package-grid';
 import { draftKey, useManifestDraft } from './use-manifest-draft';
-import { REPLAYED_HEADER } from '@/lib/http/replayed';
+import { REPLAYED_HEADER } from '@/lib/api/replayed';
 import type { TContainerManifestResponse } from '@/lib/schemas/container-manifest';
 
 /** POST /wf/manifest's answer, and whether it stored the container now (no Idempotent-Replayed header). */

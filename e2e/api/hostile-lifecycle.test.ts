@@ -236,7 +236,7 @@ const LIFECYCLE_PATTERNS = apiRoutes()
 function fill(pattern: string, ids: { id?: string; trackingNumber?: string } = {}): string {
   return pattern
     .replace(':id', ids.id ?? owned.containerManifest)
-    .replace(':trackingNumber', ids.trackingNumber ?? owned.dailyNumber);
+    .replace(':TrackingNumber', ids.trackingNumber ?? owned.dailyNumber);
 }
 
 function methodOf(pattern: string): 'GET' | 'POST' {
@@ -454,7 +454,7 @@ describe('hostile query parameters on the lists', () => {
       ['/manifests?offset=10', 'offset'],
       ['/manifests?page=2', 'page'],
       // Escapes that do not decode (a cut one, one that decodes to a lone surrogate, `%ZZ`), and a `%` where a
-      // tracking number cannot hold one: one query reader for the API and the portal (lib/http/query.ts).
+      // tracking number cannot hold one: one query reader for the API and the portal (lib/api/query.ts).
       ['/packages?manifest_id=%ED%A0%80', 'manifest_id'],
       ['/packages?tracking_number=%25', 'tracking_number'],
       ['/manifests?q=%E0%A4', 'q'],
@@ -650,7 +650,7 @@ describe('hostile query parameters on the lists', () => {
 
 describe('documents: ?format=, Accept and hostile queries', () => {
   it('formats no document comes in, repeated and hostile format values: 406 not_acceptable; never a 5xx', async () => {
-    const docs = ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels', '/packages/:trackingNumber/label'];
+    const docs = ['/manifests/:id/document', '/manifests/:id/tags', '/manifests/:id/labels', '/packages/:TrackingNumber/label'];
     for (const doc of docs) {
       for (const query of [
         'format=gif',
@@ -758,14 +758,14 @@ describe('documents: ?format=, Accept and hostile queries', () => {
       count('cross-account / env', 4);
     }
     envelope(
-      await raw('GET', api('test', fill('/packages/:trackingNumber/label', { trackingNumber: owned.liveNumber })), {
+      await raw('GET', api('test', fill('/packages/:TrackingNumber/label', { trackingNumber: owned.liveNumber })), {
         headers: auth(ownerTest.get()),
       }),
       404,
       'not_found',
     );
     envelope(
-      await raw('GET', api('test', fill('/packages/:trackingNumber/label')), { headers: auth(strangerTest.get()) }),
+      await raw('GET', api('test', fill('/packages/:TrackingNumber/label')), { headers: auth(strangerTest.get()) }),
       404,
       'not_found',
     );
@@ -1485,7 +1485,7 @@ describe('portal-api lifecycle routes', () => {
   });
 
   const fillPortal = (pattern: string, ids: { id?: string; trackingNumber?: string } = {}) =>
-    pattern.replace(':id', ids.id ?? data.manifest).replace(':trackingNumber', ids.trackingNumber ?? data.daily);
+    pattern.replace(':id', ids.id ?? data.manifest).replace(':TrackingNumber', ids.trackingNumber ?? data.daily);
 
   it('reads the route table: every lifecycle portal route is attacked', () => {
     expect(PORTAL.map((r) => r.pattern)).toEqual(
@@ -1499,10 +1499,10 @@ describe('portal-api lifecycle routes', () => {
         '/portal-api/manifests/:id/simulate',
         '/portal-api/manifests/:id/status',
         '/portal-api/packages',
-        '/portal-api/packages/:trackingNumber',
-        '/portal-api/packages/:trackingNumber/cancel',
-        '/portal-api/packages/:trackingNumber/events',
-        '/portal-api/packages/:trackingNumber/simulate',
+        '/portal-api/packages/:TrackingNumber',
+        '/portal-api/packages/:TrackingNumber/cancel',
+        '/portal-api/packages/:TrackingNumber/events',
+        '/portal-api/packages/:TrackingNumber/simulate',
       ]),
     );
   });
@@ -1671,7 +1671,7 @@ describe('portal-api lifecycle routes', () => {
     ok(await portal(c, 'DELETE', '/portal-api/session'));
     for (const route of PORTAL) {
       for (const method of route.methods) {
-        const answer = await portal(c, method, route.pattern.replace(':trackingNumber', n).replace(':id', 'MAN-X'));
+        const answer = await portal(c, method, route.pattern.replace(':TrackingNumber', n).replace(':id', 'MAN-X'));
         count('portal');
         envelope(answer, 401, 'unauthorized');
       }

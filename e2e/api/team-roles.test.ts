@@ -49,11 +49,11 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /portal-api/manifests/:id/close': 'shipments:write',
   'POST /portal-api/manifests/:id/simulate': 'shipments:write',
   'GET /portal-api/packages': 'data:read',
-  'GET /portal-api/packages/:trackingNumber': 'data:read',
-  'GET /portal-api/packages/:trackingNumber/events': 'data:read',
-  'GET /portal-api/packages/:trackingNumber/label': 'data:read',
-  'POST /portal-api/packages/:trackingNumber/cancel': 'shipments:write',
-  'POST /portal-api/packages/:trackingNumber/simulate': 'shipments:write',
+  'GET /portal-api/packages/:TrackingNumber': 'data:read',
+  'GET /portal-api/packages/:TrackingNumber/events': 'data:read',
+  'GET /portal-api/packages/:TrackingNumber/label': 'data:read',
+  'POST /portal-api/packages/:TrackingNumber/cancel': 'shipments:write',
+  'POST /portal-api/packages/:TrackingNumber/simulate': 'shipments:write',
   'GET /portal-api/rate-cards': 'data:read',
   'POST /portal-api/rates': 'rates:quote',
   'GET /portal-api/requests': 'logs:read',
@@ -122,7 +122,7 @@ describe('every portal-api route × every role', () => {
             : undefined;
           const path = pattern
             .replace(':id', victim?.membershipId ?? randomUUID())
-            .replace(':trackingNumber', 'NOSUCHPACKAGE1')
+            .replace(':TrackingNumber', 'NOSUCHPACKAGE1')
             .replace(':deliveryId', 'msg_nothere');
           const body = method === 'PATCH' && victim ? { role: 'operator' } : undefined;
           const answer = await portalCall(member, method, path, { body });

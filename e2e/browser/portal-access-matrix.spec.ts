@@ -163,11 +163,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
         else expect(j).toEqual({ object: 'list', data: [], has_more: false, next_cursor: null });
       }),
     },
-    'GET /portal-api/packages/:trackingNumber': { stranger: notFound },
-    'GET /portal-api/packages/:trackingNumber/events': { stranger: notFound },
-    'GET /portal-api/packages/:trackingNumber/label': { stranger: notFound },
-    'POST /portal-api/packages/:trackingNumber/cancel': { body: {}, stranger: notFound },
-    'POST /portal-api/packages/:trackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/events': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/label': { stranger: notFound },
+    'POST /portal-api/packages/:TrackingNumber/cancel': { body: {}, stranger: notFound },
+    'POST /portal-api/packages/:TrackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
     // The CSV export of a filtered set: the header line alone for anyone but the owner in test.
     'GET /portal-api/exports/packages': {
       query: () => `?tracking_number=${tracking}`,
@@ -288,7 +288,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
         pattern
           .replace(':id', call.id?.() ?? ':id')
           .replace(':deliveryId', 'msg_nothere')
-          .replace(':trackingNumber', tracking) + query;
+          .replace(':TrackingNumber', tracking) + query;
       return { method, path, body: call.body, stranger: call.stranger, ownerStatus: call.owner };
     });
 

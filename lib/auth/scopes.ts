@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/errors/app-error';
 
-// Scoped API tokens. The one list of scopes and the one table of what every API route needs
-// (docs/decisions/scopes.md). Not server-only: the portal's token form lists the scopes from here.
+// Scoped API tokens: the one list of scopes (docs/decisions/scopes.md); each operation names the scope it needs
+// in its definition (lib/api/operations). Not server-only: the portal's token form lists the scopes from here.
 //
 // A token has full access (every scope, those added later included: tokens from before scopes, and new ones unless
 // their creator narrows them) or exactly the scopes it was given. Each route needs exactly one scope, and no scope
@@ -23,60 +23,9 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
   'requests:read': 'Read the request log (GET /requests): every request of the account with both bodies.',
 };
 
-/** The routes of carrier operations tokens (ck_ops_…, route.auth === 'ops'): no shipper token calls them, whatever its scopes. */
+/** What the carrier's own operations need: a carrier operations token (ck_ops_…); no shipper token calls them, whatever its scopes. */
 export const CARRIER_OPERATIONS = 'carrier:operations' as const;
 export type RouteScope = ApiScope | typeof CARRIER_OPERATIONS;
-
-/**
- * Every API route (lib/http/routes.ts: method and pattern, under both base paths) and the scope it needs. The API
- * app refuses to start with a route missing here, and lib/http/route-scopes.test.ts fails on one either way.
- */
-export const ROUTE_SCOPES = {
-  'POST /wf/rate': 'rates',
-  'POST /wf/manifest': 'manifests:write',
-  'POST /wf/package': 'manifests:write',
-
-  'GET /manifests': 'manifests:read',
-  'GET /manifests/:id': 'manifests:read',
-  'GET /manifests/:id/packages': 'manifests:read',
-  'GET /packages': 'manifests:read',
-  'GET /packages/:trackingNumber': 'manifests:read',
-  'GET /packages/:trackingNumber/events': 'manifests:read',
-  // Documents are renderings of what the reads return: a label printer reads manifests.
-  'GET /manifests/:id/document': 'manifests:read',
-  'GET /manifests/:id/tags': 'manifests:read',
-  'GET /manifests/:id/labels': 'manifests:read',
-  'GET /packages/:trackingNumber/label': 'manifests:read',
-
-  'POST /manifests/:id/cancel': 'manifests:write',
-  'POST /manifests/:id/close': 'manifests:write',
-  'POST /packages/:trackingNumber/cancel': 'manifests:write',
-  'POST /manifests/:id/simulate': 'manifests:write',
-  'POST /packages/:trackingNumber/simulate': 'manifests:write',
-
-  'GET /webhooks': 'webhooks',
-  'POST /webhooks': 'webhooks',
-  'GET /webhooks/:id': 'webhooks',
-  'PATCH /webhooks/:id': 'webhooks',
-  'DELETE /webhooks/:id': 'webhooks',
-  'POST /webhooks/:id/rotate-secret': 'webhooks',
-  'POST /webhooks/:id/test': 'webhooks',
-  'GET /webhooks/:id/deliveries': 'webhooks',
-  'POST /webhooks/:id/deliveries/:deliveryId/redeliver': 'webhooks',
-
-  'GET /events': 'events:read',
-  'GET /events/:id': 'events:read',
-
-  'GET /requests': 'requests:read',
-  'GET /requests/:id': 'requests:read',
-
-  'POST /ops/scans': CARRIER_OPERATIONS,
-} as const satisfies Record<string, RouteScope>;
-
-/** The scope a route's method needs; undefined when the table lacks it (a wiring mistake the API app refuses). */
-export function routeScope(method: string, pattern: string): RouteScope | undefined {
-  return (ROUTE_SCOPES as Record<string, RouteScope>)[`${method} ${pattern}`];
-}
 
 export function isApiScope(value: string): value is ApiScope {
   return (API_SCOPES as readonly string[]).includes(value);

@@ -11,17 +11,17 @@ import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/
 import { authenticateRequest, errorResponse, parseJsonBody, requestIdFrom, routeAccess, type RouteAccess } from './api-steps';
 import { CORS } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
-import { deprecationHeaders } from './deprecation';
+import { deprecationHeaders } from '@/lib/api/deprecation';
 import { idempotencyKeyOf, onceForKey } from './idempotency';
 import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
 import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
-import type { OperationContext, OperationResult } from './types';
+import type { OperationContext, OperationResult } from '@/lib/api/operation';
 
 // The API on Fastify (measured faster than our hand-written pipeline, so it replaced it;
-// docs/decisions/production-server.md). Fastify does the routing (every route of lib/http/routes.ts
-// under both base paths), the body reading (bodyLimit; the declared length is checked before
+// docs/decisions/production-server.md). Fastify does the routing (every operation of lib/api/registry.ts
+// under both base paths, grouped by path in lib/http/routes.ts), the body reading (bodyLimit; the declared length is checked before
 // anything is read) and CORS (@fastify/cors). Ours, in lib/http/api-steps.ts: request ids, token
 // auth and its limiters, the JSON shape caps, the envelope. The order of a request:
 //   onRequest  (1) request id, security headers, HSTS, the route's CORS method list
@@ -303,7 +303,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           cors: { methods: allow },
         },
         handler: async (request, reply) => {
-          const operation = route.methods[methodOf(request.method, route)];
+          const operation = route.methods[methodOf(request.method, route)]?.handler;
           const auth = request.auth;
           // The hooks refused every other case; this is a wiring mistake if it happens.
           if (!operation || !auth) throw new Error(`no operation or caller for ${request.method} ${route.pattern}`);

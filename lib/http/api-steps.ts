@@ -4,7 +4,7 @@ import { authenticateToken, type AuthContext } from '@/lib/auth/authenticate-tok
 import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
 import { looksLikeToken, parseAuthorization } from '@/lib/auth/tokens';
 import { checkRateLimit, type RateLimitState } from '@/lib/auth/rate-limit';
-import { assertScope, CARRIER_OPERATIONS, routeScope, type RouteScope } from '@/lib/auth/scopes';
+import { assertScope, CARRIER_OPERATIONS, type RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { log } from '@/lib/log';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
@@ -35,19 +35,11 @@ export interface RouteAccess {
   operation: string;
 }
 
-/**
- * Each method of a route and what it takes, resolved once when the route is mounted. A route missing from the
- * scope table, or whose table entry disagrees with route.auth, stops the app from starting: no route goes unscoped.
- */
+/** Each method of a route and what it takes (its operation's scope), resolved once when the route is mounted. */
 export function routeAccess(route: Route): Record<string, RouteAccess> {
   const access: Record<string, RouteAccess> = {};
-  for (const method of Object.keys(route.methods)) {
-    const scope = routeScope(method, route.pattern);
-    if (!scope) throw new Error(`${method} ${route.pattern} has no scope in lib/auth/scopes.ts ROUTE_SCOPES`);
-    if ((scope === CARRIER_OPERATIONS) !== (route.auth === 'ops')) {
-      throw new Error(`${method} ${route.pattern}: ROUTE_SCOPES says ${scope}, route.auth says ${route.auth ?? 'shipper'}`);
-    }
-    access[method] = { scope, operation: `${method} ${route.pattern}` };
+  for (const [method, operation] of Object.entries(route.methods)) {
+    access[method] = { scope: operation.scope, operation: `${method} ${route.path}` };
   }
   return access;
 }

@@ -1,4 +1,4 @@
-import type { OperationResult } from './types';
+import type { OperationResult } from '@/lib/api/operation';
 
 // A document operation's file (OperationResult.file) as an answer's headers and body, the same from
 // the API's adapters and the portal's routes.

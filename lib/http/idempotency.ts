@@ -2,7 +2,7 @@ import type { AuthContext } from '@/lib/auth/authenticate-token';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { claimKey, keepAnswer, releaseKey, requestHash } from '@/lib/idempotency/idempotency-keys';
-import { REPLAYED_HEADER } from './replayed';
+import { REPLAYED_HEADER } from '@/lib/api/replayed';
 
 // The Idempotency-Key header on a POST (lib/idempotency): the operation runs once per key; a retry with the same key
 // and request gets the kept answer. A carrier operations token's scans are idempotent by scan_id already.

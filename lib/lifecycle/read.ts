@@ -8,6 +8,8 @@ import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier
 import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import type { Source as EventSource } from './engine';
+import type { PackageStatus } from '@/lib/schemas/statuses';
 
 // The read side: manifests (container and daily) and packages (of both tables) listed newest first with keyset
 // pagination, one resource, its packages, a package's timeline. Two tables per resource are read as UNION ALL of
@@ -89,7 +91,7 @@ interface PackageDbRow {
   container_id: string | null;
   service_name: string | null;
   manifest_date: Date | null;
-  status: string;
+  status: PackageStatus;
   status_updated_at: Date;
   body: Record<string, unknown>;
 }
@@ -206,7 +208,7 @@ interface EventDbRow {
   applied: boolean;
   occurred_at: Date;
   location: string | null;
-  source: string;
+  source: EventSource;
   scan_id: string | null;
   exception_code: string | null;
   exception_text: string | null;

@@ -1,8 +1,8 @@
-import { assertFilterAlphabets, decodedPairs, queryObject } from '@/lib/http/query';
+import { assertFilterAlphabets, decodedPairs, queryObject } from '@/lib/api/query';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 
 // The query string of a portal-api download link (the package export, a plain link that carries the environment
-// in its query), read by the API's own reader (lib/http/query.ts): every parameter once, percent escapes that
+// in its query), read by the API's own reader (lib/api/query.ts): every parameter once, percent escapes that
 // decode, filters in their alphabets, the download link's `environment` left out (lib/portal/environment.ts reads
 // it) and empty form fields dropped.
 

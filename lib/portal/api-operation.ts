@@ -1,24 +1,28 @@
 import 'server-only';
 import { contentDisposition, fileBytes } from '@/lib/http/file-body';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
-import type { Operation } from '@/lib/http/types';
+import type { OperationDefinition } from '@/lib/api/operation';
+import { AppError } from '@/lib/errors/app-error';
 import { env } from '@/lib/env';
 import type { RouteAccess } from '@/lib/teams/permissions';
 import { jsonResponse, portalRoute, readJson } from './route';
 
 /**
- * A portal-api route that runs one of the API's own operations (lib/http/operations) for the signed-in account in
+ * A portal-api route that runs one of the API's own operations (lib/api/operations) for the signed-in account in
  * the page's environment: the same code and the same answer (status, JSON shape, or bytes, type and file name) as
  * the API's route, so a resource has one shape (the webhooks, the documents). The session stands where a token
  * would, behind portalRoute's session, CSRF and environment checks; its query (?format=, ?limit=), Accept header
  * and JSON body reach the operation as the API's would. A 204 answers with no body, as the API's does.
  */
 export function portalOperation<P extends Record<string, string>>(
-  operation: Operation,
+  operation: OperationDefinition,
   options: { permission: RouteAccess; audited?: boolean },
 ) {
   return portalRoute<P>(async ({ request, user, accountId, environment, params, requestId, origin }) => {
-    const result = await operation({
+    // As on the API's live path, the simulator does not exist outside the test environment.
+    if (operation.testOnly && environment !== 'test')
+      throw new AppError('not_found', 'The simulator exists in the test environment only.');
+    const result = await operation.handler({
       environment,
       // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session. Scopes are a
       // token's; what a signed-in user may do is the portal's to decide.

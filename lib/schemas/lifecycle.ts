@@ -264,7 +264,7 @@ export const ZEventResponse = z.object({
   applied: z.boolean(),
   occurred_at: storedIso,
   location: z.string().nullable(),
-  source: z.enum(['scan', 'simulator', 'cancel', 'api']),
+  source: z.enum(['scan', 'simulator', 'cancel', 'api', 'cutoff']),
   scan_id: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).nullable(),
   created_at: storedIso,

@@ -41,7 +41,7 @@ export const ZRateRequest = ZRateFields.transform((r) => ({
 export type TRateRequestInput = z.input<typeof ZRateRequest>;
 export type TRateRequest = z.output<typeof ZRateRequest>;
 
-// The answer to POST /wf/rate (lib/http/operations/rate.ts). `amount` is text with two decimals, as published.
+// The answer to POST /wf/rate (lib/api/operations/quote-rates.ts). `amount` is text with two decimals, as published.
 export const ZRateQuote = z.object({
   carrier: z.string().meta({ examples: ['Carrier'] }),
   service: z.enum(SERVICES),

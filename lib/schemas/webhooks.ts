@@ -4,7 +4,7 @@ import { keysetList } from './list';
 import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 
-// Webhook endpoints: the API (lib/http/operations/webhooks.ts) and the portal's forms share these.
+// Webhook endpoints: the API (lib/api/operations) and the portal's forms share these.
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
 
 /** The one event today: a package manifest was accepted. */
@@ -166,7 +166,7 @@ export type TRotateWebhookSecretRequestInput = { grace_period_seconds?: number }
 export type TRotateWebhookSecretRequest = z.output<typeof ZRotateWebhookSecretRequest>;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Responses: the one shape of each webhook resource, answered by the API (lib/http/operations/webhooks.ts) and, through
+// Responses: the one shape of each webhook resource, answered by the API (lib/api/operations) and, through
 // the same operations, by the portal (app/portal-api/webhooks). The OpenAPI document is generated from these.
 
 const dateTime = () => z.string().meta({ format: 'date-time' });

@@ -1,4 +1,5 @@
-import { createWebhookOperation, listWebhooksOperation } from '@/lib/http/operations/webhooks';
+import { createWebhookOperation } from '@/lib/api/operations/create-webhook';
+import { listWebhooksOperation } from '@/lib/api/operations/list-webhooks';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // The portal's webhook routes run the API's own operations (GET/POST /webhooks): one shape for the resource.

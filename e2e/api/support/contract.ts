@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '@/lib/openapi/document';
+import { openApiDocument } from '@/lib/api/openapi/document';
 
 // Every exchange the API suite makes through call() is checked against the OpenAPI document (issue 16), so that
 // the document and the API cannot drift apart unnoticed:
@@ -110,5 +110,5 @@ export function enforceContract(exchange: Parameters<typeof checkExchange>[0]): 
     );
     return;
   }
-  throw new Error(`the response departs from the OpenAPI document (lib/openapi):\n${found.join('\n')}`);
+  throw new Error(`the response departs from the OpenAPI document (lib/api/openapi):\n${found.join('\n')}`);
 }

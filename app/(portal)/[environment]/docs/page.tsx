@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { headers } from 'next/headers';
 import { PageHeader } from '@/components/ui';
-import { openApiDocument } from '@/lib/openapi/document';
-import { ZOpenApiDocument } from '@/lib/openapi/shape';
+import { openApiDocument } from '@/lib/api/openapi/document';
+import { ZOpenApiDocument } from '@/lib/api/openapi/shape';
 import { isEnvironment } from '@/lib/portal/paths';
 import { OpenApiView } from '@/components/docs/openapi-view';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/errors/app-error';
 import { corsHeaders } from '@/lib/http/cors';
 import { errorBody, errorHeaders } from '@/lib/http/errors';
-import { openApiDocument } from '@/lib/openapi/document';
+import { openApiDocument } from '@/lib/api/openapi/document';
 
 // GET /api/1.1/openapi.json: the API reference, public (no token), CORS *. Wins over the [...path] catch-all;
 // the production server hands it to Next too (scripts/server.ts).

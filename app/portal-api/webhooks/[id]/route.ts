@@ -1,4 +1,6 @@
-import { deleteWebhookOperation, getWebhookOperation, updateWebhookOperation } from '@/lib/http/operations/webhooks';
+import { deleteWebhookOperation } from '@/lib/api/operations/delete-webhook';
+import { getWebhookOperation } from '@/lib/api/operations/get-webhook';
+import { updateWebhookOperation } from '@/lib/api/operations/update-webhook';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 type Params = { id: string };

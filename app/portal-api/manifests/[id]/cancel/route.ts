@@ -1,4 +1,4 @@
-import { cancelManifestOperation } from '@/lib/http/operations/lifecycle';
+import { cancelManifestOperation } from '@/lib/api/operations/cancel-manifest';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // POST /portal-api/manifests/{id}/cancel: POST /manifests/{id}/cancel's own operation (a container with its packages,

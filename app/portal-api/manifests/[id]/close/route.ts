@@ -1,4 +1,4 @@
-import { closeManifestOperation } from '@/lib/http/operations/lifecycle';
+import { closeManifestOperation } from '@/lib/api/operations/close-manifest';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // POST /portal-api/manifests/{id}/close: the portal's "Close manifest", POST /manifests/{id}/close's own operation (a

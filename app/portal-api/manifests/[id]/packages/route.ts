@@ -1,4 +1,4 @@
-import { listManifestPackagesOperation } from '@/lib/http/operations/lifecycle';
+import { listManifestPackagesOperation } from '@/lib/api/operations/list-manifest-packages';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/manifests/{id}/packages?limit&cursor: GET /manifests/{id}/packages's own operation, keyset pages in

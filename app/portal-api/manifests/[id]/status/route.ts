@@ -1,4 +1,4 @@
-import { getManifestOperation } from '@/lib/http/operations/lifecycle';
+import { getManifestOperation } from '@/lib/api/operations/get-manifest';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // GET /portal-api/manifests/{id}/status: the same answer as GET /portal-api/manifests/{id} (GET /manifests/{id}'s

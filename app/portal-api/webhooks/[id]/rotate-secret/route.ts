@@ -1,4 +1,4 @@
-import { rotateWebhookSecretOperation } from '@/lib/http/operations/webhooks';
+import { rotateWebhookSecretOperation } from '@/lib/api/operations/rotate-webhook-secret';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // POST /portal-api/webhooks/{id}/rotate-secret: a new signing secret, shown in this response only; the old one keeps

@@ -1,4 +1,4 @@
-import { redeliverWebhookOperation } from '@/lib/http/operations/webhooks';
+import { redeliverWebhookOperation } from '@/lib/api/operations/redeliver-webhook';
 import { portalOperation } from '@/lib/portal/api-operation';
 
 // POST /portal-api/webhooks/{id}/deliveries/{deliveryId}/redeliver: send that message again now (202).

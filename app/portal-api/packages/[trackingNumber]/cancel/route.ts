@@ -1,9 +1,0 @@
-import { cancelPackageOperation } from '@/lib/http/operations/lifecycle';
-import { portalOperation } from '@/lib/portal/api-operation';
-
-// POST /portal-api/packages/{TrackingNumber}/cancel: POST /packages/{TrackingNumber}/cancel's own operation: 200 with
-// the package (also when cancelled already); 409 not_cancellable once the carrier has it.
-export const POST = portalOperation<{ trackingNumber: string }>(cancelPackageOperation, {
-  permission: 'shipments:write',
-  audited: true,
-});

@@ -1,0 +1,81 @@
+import 'server-only';
+import { fileNamePart } from '@/lib/documents';
+import { cachedDocument, keepDocument, type DocumentKey } from '@/lib/documents/document-cache';
+import { loadPackages, type ManifestHead } from '@/lib/documents/load-documents';
+import { CONTENT_TYPES, negotiateFormat, type DocumentFormat } from '@/lib/documents/negotiate-format';
+import type { ManifestSource } from '@/lib/documents/manifest-source';
+import type { RenderJob } from '@/lib/documents/render-job';
+import { renderPool } from '@/lib/documents/render-pool';
+import { log } from '@/lib/log';
+import type { OperationContext, OperationResult } from './operation';
+import { pathParam } from './context';
+import { errorAnswer, type Json } from './openapi/parts';
+
+// Documents as bytes: the format by ?format= or Accept (406 otherwise), scoped by the token's
+// account and the path's environment (another's id is a plain 404), named for saving.
+// Rendered on a render thread (lib/documents/render-pool.ts): the manifest's row is read first (404 before
+// anything else), a closed daily manifest's kept document is served as it is (document-cache.ts), and
+// otherwise the account's and the process's render limits admit the render (429 / 503) before its
+// packages are read.
+
+export function formatOf(context: OperationContext, allowed: readonly DocumentFormat[]): DocumentFormat {
+  return negotiateFormat({ format: context.query.get('format'), accept: context.accept ?? null, allowed });
+}
+
+export function file(bytes: Uint8Array, format: DocumentFormat, name: string): OperationResult<never> {
+  return { file: { bytes, contentType: CONTENT_TYPES[format], fileName: `${fileNamePart(name)}.${format}` } };
+}
+
+export function manifestScope(context: OperationContext) {
+  return { accountId: context.auth.accountId, environment: context.environment, manifestId: pathParam(context, 'id') };
+}
+
+/** Renders under the account's and the process's limits; `prepare` reads the data once a render thread is free. */
+export async function rendered(context: OperationContext, prepare: () => Promise<RenderJob>): Promise<Uint8Array> {
+  const ticket = renderPool().admit(context.auth.accountId);
+  try {
+    return await ticket.render(prepare);
+  } finally {
+    ticket.release();
+  }
+}
+
+/** A manifest's document: kept (a closed daily manifest's), else rendered, and kept when it may be. */
+export async function manifestDocument(
+  context: OperationContext,
+  head: ManifestHead,
+  key: Omit<DocumentKey, 'manifestId'>,
+  job: (source: ManifestSource) => RenderJob,
+): Promise<Uint8Array> {
+  // A closed manifest never changes: its documents are kept; an open or cancelled one's never are.
+  const keep = head.kind === 'daily' && head.state === 'closed' ? { ...key, manifestId: head.manifestId } : undefined;
+  const kept = keep ? await cachedDocument(keep) : undefined;
+  if (kept) return kept;
+  const bytes = await rendered(context, async () => job({ ...head, packages: await loadPackages(head) }));
+  if (keep)
+    await keepDocument(keep, bytes).catch((error: unknown) =>
+      log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'),
+    );
+  return bytes;
+}
+
+/** What the reference says of every document operation: the format's parameter and the answers they share. */
+export function documentDoc(formats: readonly DocumentFormat[], extra: readonly Json[] = []) {
+  return {
+    parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...formats] } }, ...extra],
+    success: {
+      kind: 'file' as const,
+      description: 'The document.',
+      // The media type without its parameters, as the reference names it.
+      contentTypes: formats.map((format) => CONTENT_TYPES[format].split(';')[0] ?? ''),
+      headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="…"' } },
+    },
+    errors: {
+      '404': errorAnswer('No such manifest or package in this account and environment.'),
+      '406': errorAnswer('The document does not come in the format asked for (`not_acceptable`).'),
+      '503': errorAnswer('`service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when.'),
+    },
+  };
+}
+
+export const FORMAT_NOTE = 'Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.';

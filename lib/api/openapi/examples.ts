@@ -1,0 +1,20 @@
+/** The package of the published sample, as the reference shows it in the request and the Package component. */
+export const PACKAGE_EXAMPLE = {
+  TrackingNumber: '1Z999AA10123456784',
+  FinalMileCarrier: 'USPS',
+  ManifestDate: '2024-05-01',
+  ServiceName: 'AirSkip',
+  FromCompany: 'Acme Shipping',
+  FromAddress1: '1 Main St',
+  FromCity: 'Toronto',
+  FromState: 'ON',
+  FromPostalCode: 'M5V 3L9',
+  FromCountry: 'CA',
+  ToPostalCode: '94105',
+  ShipmentDescription: 'Shoes',
+  PackageSizeLength: 12,
+  PackageSizeWidth: 8,
+  PackageSizeHeight: 5,
+  PackageWeight: 3,
+  WeightUnit: 'lb',
+};

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+import { jsonSchemaOf, ref, type Json } from './parts';
+import { LIFECYCLE_WEBHOOK_EVENTS, ZLifecycleWebhookPayload } from '@/lib/schemas/lifecycle';
+
+// The lifecycle webhooks of the OpenAPI document (lib/api/openapi/document.ts spreads them in), generated from
+// the payload schema the deliveries are built from.
+
+const output = (schema: z.ZodType) => jsonSchemaOf(schema, 'output');
+
+export function lifecycleWebhooks(): Json {
+  return Object.fromEntries(
+    LIFECYCLE_WEBHOOK_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: `on${event
+            .split(/[._]/)
+            .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+            .join('')}`,
+          summary: `${event}`,
+          description:
+            `Sent when a ${event.split('.')[0]} reaches \`${event.split('.')[1]}\`, signed and retried as package.sorting is. ` +
+            `Its signed body names the event as \`type\` (\`${event}\`), as the \`x-carrier-event\` header does.` +
+            (event === 'manifest.closed'
+              ? ' Also carries `package_count`, `document_path` (the API path of its handover document) and `closed_by` (`shipper` or `cutoff`).'
+              : ''),
+          requestBody: { required: true, content: { 'application/json': { schema: ref('LifecycleWebhookPayload') } } },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+        },
+      },
+    ]),
+  );
+}
+
+export function lifecycleSchemas(): Json {
+  return { LifecycleWebhookPayload: withEventType(output(ZLifecycleWebhookPayload)) };
+}
+
+/**
+ * Every lifecycle delivery's body names its event as `type` (lib/webhooks/deliver-message.ts adds it to the stored
+ * payload when it signs): a receiver subscribed to several events tells them apart by what the signature covers.
+ * Written here, first and required, whether or not the payload schema lists it, so the document says it either way.
+ */
+function withEventType(json: Json): Json {
+  const { type: _type, ...rest } = (json.properties ?? {}) as Record<string, Json>;
+  const required = ((json.required ?? []) as string[]).filter((name) => name !== 'type');
+  return {
+    ...json,
+    properties: {
+      type: {
+        type: 'string',
+        description: "The event's name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, …",
+      },
+      ...rest,
+    },
+    required: ['type', ...required],
+  };
+}

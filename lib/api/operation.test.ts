@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJsonOperation } from './operation';
+
+// The definition holds a handler to its schema at compile time: `npm run typecheck` fails if the handlers below
+// marked as expected errors ever compile (the unused directive is then the error).
+const ZAnswer = z.object({ object: z.literal('thing'), count: z.number() });
+const base = { id: 'getThing', method: 'GET', path: '/things', scope: 'rates', tag: 'Rating', summary: 'A thing' } as const;
+
+describe('defineJsonOperation', () => {
+  it('takes a handler whose answer is the schema’s output, and keeps the schema for the document', () => {
+    const definition = defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      handler: () => Promise.resolve({ body: { object: 'thing', count: 1 } }),
+    });
+    expect(definition.success).toMatchObject({ kind: 'json', schema: ZAnswer });
+  });
+
+  it('refuses, at compile time, an answer of another shape', () => {
+    defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      // @ts-expect-error `count` is a number in the schema
+      handler: () => Promise.resolve({ body: { object: 'thing', count: '1' } }),
+    });
+    defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      // @ts-expect-error `object` is the literal 'thing'
+      handler: () => Promise.resolve({ body: { object: 'other', count: 1 } }),
+    });
+    expect(true).toBe(true);
+  });
+});

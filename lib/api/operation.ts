@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import type { AuditOrigin } from '@/lib/audit/record-audit';
+import type { AuthContext } from '@/lib/auth/authenticate-token';
+import type { RouteScope } from '@/lib/auth/scopes';
+import type { Environment } from '@/lib/generated/prisma/enums';
+import type { Deprecation } from './deprecation';
+
+// One API operation is one definition: what the server routes and authorises, what the OpenAPI document says,
+// and the handler, together. The registry (./registry.ts) lists them; everything else is derived from it.
+
+export interface OperationContext {
+  environment: Environment;
+  auth: AuthContext;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The raw query string (no `?`), for the list readers' strict decoding (lib/api/query.ts decodedPairs). */
+  search: string;
+  /** The Accept header, for operations that answer in more than one format (documents). */
+  accept?: string | null;
+  requestId: string;
+  /** Who is calling and from where, for the audit log (lib/audit): the token, or the portal's signed-in user. */
+  origin: AuditOrigin;
+  /** The request body parsed as JSON (400 invalid_json when it is not). */
+  json(): Promise<unknown>;
+}
+
+/** `Body`: the output type of the operation's response schema, so the compiler holds the two together. */
+export interface OperationResult<Body = unknown> {
+  status?: number;
+  body?: Body;
+  headers?: Record<string, string>;
+  /** A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). */
+  file?: { bytes: Uint8Array | string; contentType: string; fileName: string; disposition?: 'inline' | 'attachment' };
+}
+
+export type Handler<Body = unknown> = (context: OperationContext) => Promise<OperationResult<Body>>;
+
+/** An OpenAPI fragment (a parameter, a response, a request body), as the document writes it. */
+export type Json = Record<string, unknown>;
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export const OPERATION_TAGS = [
+  'Rating',
+  'Manifests',
+  'Lifecycle',
+  'Documents',
+  'Webhooks',
+  'Events',
+  'Requests',
+  'Carrier operations',
+] as const;
+export type OperationTag = (typeof OPERATION_TAGS)[number];
+
+/** The success answer: JSON produced through `schema`, a document (bytes), or nothing (204). */
+export type SuccessAnswer =
+  | {
+      kind: 'json';
+      status: 200 | 201 | 202;
+      description: string;
+      schema: z.ZodType;
+      example?: unknown;
+      headers?: Json;
+    }
+  | { kind: 'file'; description: string; contentTypes: readonly string[]; headers?: Json }
+  | { kind: 'empty'; status: 204; description: string };
+
+export interface OperationDefinition<Body = unknown> {
+  /** The OpenAPI operationId, and the SDK's name for it. */
+  id: string;
+  method: HttpMethod;
+  /** Under both base paths; parameters in braces, spelled as the handler reads them from `params`. */
+  path: `/${string}`;
+  /** What a token needs: an API scope, or a carrier operations token. */
+  scope: RouteScope;
+  tag: OperationTag;
+  summary: string;
+  description?: string;
+  /** Path, query and header parameters as the reference documents them. */
+  parameters?: readonly Json[];
+  requestBody?: Json;
+  success: SuccessAnswer;
+  /** This operation's own refusals; those every operation shares (401, 403, 429, the body's) are added to all. */
+  errors?: Readonly<Record<string, Json>>;
+  /** How the error envelope carries IsSuccess, as the contract's samples do for this operation. */
+  isSuccess?: 'text' | 'boolean';
+  /** Exists on the test path only (the simulator): the live path answers 404. */
+  testOnly?: boolean;
+  /** Not written to the request log (the log's own reads). */
+  unlogged?: boolean;
+  /** Going away (docs/versioning.md): every answer says since when, until when and where to read. */
+  deprecation?: Deprecation;
+  handler: Handler<Body>;
+}
+
+type JsonSuccess = Extract<SuccessAnswer, { kind: 'json' }>;
+
+/**
+ * A JSON operation: its answers are produced through `schema` (its handler must return the schema's output type,
+ * or tsc refuses it), and the document describes that schema. The schema comes first, on its own, so that the
+ * handler's literals are checked against it rather than widened. Documents and 204s use `defineOperation`.
+ */
+export function defineJsonOperation<Body>(
+  schema: z.ZodType<Body>,
+  definition: Omit<OperationDefinition, 'success' | 'handler'> & {
+    success: Omit<JsonSuccess, 'schema'>;
+    handler: Handler<Body>;
+  },
+): OperationDefinition {
+  return { ...definition, success: { ...definition.success, schema } };
+}
+
+export function defineOperation(definition: OperationDefinition<never>): OperationDefinition {
+  return definition;
+}

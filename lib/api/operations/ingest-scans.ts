@@ -1,0 +1,148 @@
+import 'server-only';
+import { AppError } from '@/lib/errors/app-error';
+import { defineJsonOperation } from '../operation';
+import { errorAnswer } from '../openapi/parts';
+import { formatPath, parseOperation } from '@/lib/schemas/parse';
+import { ZScan, ZScanBatch, ZScanBatchResponse, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
+import { textRuleViolation } from '@/lib/schemas/text-rule';
+import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
+
+export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
+  id: 'ingestScans',
+  method: 'POST',
+  path: '/ops/scans',
+  scope: 'carrier:operations',
+  tag: 'Carrier operations',
+  summary: 'Carrier scans, up to 1,000 a batch (operations tokens `ck_ops_…` only)',
+  description:
+    "Each scan is applied, recorded (history only: out of order or a repeat) or refused on its own; a `scan_id` already taken is answered `duplicate`. A package is named by `carrier_barcode` (always one package), or by `tracking_number`, narrowed by `container_id` or `manifest_id` when given and then to the packages that can take the scan; still more than one is refused `ambiguous`, with each candidate's barcode in `details`. `container_id` alone scans the container.",
+  requestBody: {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['scans'],
+          properties: {
+            scans: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 1000,
+              items: {
+                type: 'object',
+                required: ['scan_id', 'event', 'location', 'occurred_at'],
+                properties: {
+                  scan_id: { type: 'string', maxLength: 128 },
+                  carrier_barcode: {
+                    type: 'string',
+                    pattern: '^[Cc][Bb][0-9]{13}$',
+                    description:
+                      "The label's sort barcode: CB, 12 digits and a Luhn check digit. Names one package; send nothing else to name it.",
+                  },
+                  tracking_number: { type: 'string' },
+                  container_id: {
+                    type: 'string',
+                    description: "Alone: the container's scan. With tracking_number: the container the package travels in.",
+                  },
+                  manifest_id: { type: 'string', description: 'With tracking_number: the manifest the package is on.' },
+                  event: {
+                    type: 'string',
+                    enum: [
+                      'received',
+                      'in_transit',
+                      'out_for_delivery',
+                      'delivered',
+                      'exception',
+                      'resolved',
+                      'departed',
+                      'arrived',
+                      'closed',
+                    ],
+                  },
+                  location: { type: 'string', description: 'IATA code or US/Canadian postal code.' },
+                  occurred_at: { type: 'string', format: 'date-time' },
+                  exception_code: { type: 'string' },
+                  exception_text: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  success: { kind: 'json', status: 200, description: "Each scan's result." },
+  errors: { '403': errorAnswer('A shipper token.') },
+  handler: async (context) => {
+    if (context.auth.kind !== 'ops') throw new AppError('forbidden', 'Only carrier operations tokens may send scans.');
+    const input = await context.json();
+    // The batch's shape only: parseOperation's text rule walks everything it returns, the scans included, so
+    // one NUL in one scan would refuse the whole batch. Each scan is held to the rule on its own, below.
+    const shape = ZScanBatch.safeParse(input);
+    const batch = shape.success ? shape.data : parseOperation(ZScanBatch, input);
+    const results: (ScanResult | undefined)[] = [];
+    const valid: { index: number; scan: Scan }[] = [];
+    batch.scans.forEach((item, index) => {
+      const parsed = ZScan.safeParse(item);
+      const unstorable = parsed.success ? unstorableField(parsed.data) : undefined;
+      if (parsed.success && !unstorable) {
+        const s = parsed.data;
+        valid.push({
+          index,
+          scan: {
+            scanId: s.scan_id,
+            carrierBarcode: s.carrier_barcode,
+            trackingNumber: s.tracking_number,
+            containerId: s.container_id,
+            manifestId: s.manifest_id,
+            event: s.event,
+            location: s.location,
+            occurredAt: new Date(s.occurred_at),
+            exceptionCode: s.exception_code,
+            exceptionText: s.exception_text,
+          },
+        });
+        results.push(undefined);
+      } else {
+        // Echoed only when it is a well-formed scan id: nothing else of a refused scan is sent back.
+        const sent = typeof item === 'object' && item !== null && 'scan_id' in item ? item.scan_id : undefined;
+        const scanId = typeof sent === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : null;
+        const details = parsed.success
+          ? [unstorable ?? { path: '(scan)', message: 'is invalid' }]
+          : parsed.error.issues
+              .slice(0, 10)
+              .map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
+        results.push({
+          scan_id: scanId ?? '',
+          result: 'refused',
+          error: { code: 'validation_failed', message: `scans[${index}] is invalid.`, details },
+        });
+      }
+    });
+    const applied =
+      valid.length > 0 ? await ingestScans({ environment: context.environment, scans: valid.map((v) => v.scan) }) : [];
+    valid.forEach((v, i) => {
+      results[v.index] = applied[i];
+    });
+    const done = results.filter((r): r is ScanResult => r !== undefined);
+    const count = (kind: ScanResult['result']) => done.filter((r) => r.result === kind).length;
+    const body: TScanBatchResponse = {
+      object: 'scan_batch',
+      applied: count('applied'),
+      recorded: count('recorded'),
+      duplicate: count('duplicate'),
+      refused: count('refused'),
+      results: done,
+    };
+    return { body };
+  },
+});
+
+/** The first field of a parsed scan whose text PostgreSQL or a screen would refuse (the text rule), named. */
+function unstorableField(scan: Record<string, unknown>): { path: string; message: string } | undefined {
+  for (const [key, value] of Object.entries(scan)) {
+    const violation = typeof value === 'string' ? textRuleViolation(value, { multiline: true }) : undefined;
+    if (violation) return { path: key, message: violation };
+  }
+  return undefined;
+}

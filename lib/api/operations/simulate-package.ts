@@ -1,0 +1,39 @@
+import 'server-only';
+import { validationError } from '@/lib/errors/app-error';
+import { defineJsonOperation } from '../operation';
+import { errorAnswer, jsonSchemaOf, PATH_PARAMETERS } from '../openapi/parts';
+import { parseOperation } from '@/lib/schemas/parse';
+import { MAX_SIMULATED_DELIVERIES, ZPackageResponse, ZSimulateRequest } from '@/lib/schemas/lifecycle';
+import { simulatePackage } from '@/lib/lifecycle/change-status';
+import { getPackage } from '@/lib/lifecycle/read';
+import { isPackageStatus } from '@/lib/lifecycle/transitions';
+import { accountScope, pathParam } from '../context';
+
+export const SIMULATE_BOUND = `Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most ${MAX_SIMULATED_DELIVERIES.toLocaleString('en-US')} webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.`;
+
+export const simulatePackageOperation = defineJsonOperation(ZPackageResponse, {
+  id: 'simulatePackage',
+  method: 'POST',
+  path: '/packages/{TrackingNumber}/simulate',
+  scope: 'manifests:write',
+  tag: 'Lifecycle',
+  summary: 'Test path only: walk a package to a status, firing each event',
+  description: SIMULATE_BOUND,
+  parameters: [PATH_PARAMETERS.trackingNumber],
+  requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(ZSimulateRequest, 'input') } } },
+  success: { kind: 'json', status: 200, description: 'The package.' },
+  errors: {
+    '404': errorAnswer('Not found, or the live path.'),
+    '409': errorAnswer('`illegal_transition`.'),
+    '422': errorAnswer('`validation_failed`: an unknown status, or a walk past the deliveries one call may send.'),
+  },
+  testOnly: true,
+  handler: async (context) => {
+    const body = parseOperation(ZSimulateRequest, await context.json());
+    if (!isPackageStatus(body.status))
+      throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
+    const target = { ...accountScope(context), trackingNumber: pathParam(context, 'TrackingNumber') };
+    await simulatePackage({ ...target, target: body.status, code: body.code, text: body.text });
+    return { body: await getPackage(target) };
+  },
+});

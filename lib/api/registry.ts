@@ -1,0 +1,71 @@
+import 'server-only';
+import type { OperationDefinition } from './operation';
+import { quoteRatesOperation } from './operations/quote-rates';
+import { createContainerManifestOperation } from './operations/create-container-manifest';
+import { createPackageManifestOperation } from './operations/create-package-manifest';
+import { listManifestsOperation } from './operations/list-manifests';
+import { getManifestOperation } from './operations/get-manifest';
+import { listManifestPackagesOperation } from './operations/list-manifest-packages';
+import { cancelManifestOperation } from './operations/cancel-manifest';
+import { closeManifestOperation } from './operations/close-manifest';
+import { simulateManifestOperation } from './operations/simulate-manifest';
+import { listPackagesOperation } from './operations/list-packages';
+import { getPackageOperation } from './operations/get-package';
+import { listPackageEventsOperation } from './operations/list-package-events';
+import { cancelPackageOperation } from './operations/cancel-package';
+import { simulatePackageOperation } from './operations/simulate-package';
+import { getManifestDocumentOperation } from './operations/get-manifest-document';
+import { getManifestTagsOperation } from './operations/get-manifest-tags';
+import { getManifestLabelsOperation } from './operations/get-manifest-labels';
+import { getPackageLabelOperation } from './operations/get-package-label';
+import { listWebhooksOperation } from './operations/list-webhooks';
+import { createWebhookOperation } from './operations/create-webhook';
+import { getWebhookOperation } from './operations/get-webhook';
+import { updateWebhookOperation } from './operations/update-webhook';
+import { deleteWebhookOperation } from './operations/delete-webhook';
+import { rotateWebhookSecretOperation } from './operations/rotate-webhook-secret';
+import { testWebhookOperation } from './operations/test-webhook';
+import { listWebhookDeliveriesOperation } from './operations/list-webhook-deliveries';
+import { redeliverWebhookOperation } from './operations/redeliver-webhook';
+import { listEventsOperation } from './operations/list-events';
+import { getEventOperation } from './operations/get-event';
+import { listRequestsOperation } from './operations/list-requests';
+import { getRequestOperation } from './operations/get-request';
+import { ingestScansOperation } from './operations/ingest-scans';
+
+// Every API operation, in the order the reference lists them. The server's routes, the scopes, the OpenAPI
+// document, the metrics' route labels and the portal's mounts are all read from this list.
+export const OPERATIONS: readonly OperationDefinition[] = [
+  quoteRatesOperation,
+  createContainerManifestOperation,
+  createPackageManifestOperation,
+  listWebhooksOperation,
+  createWebhookOperation,
+  getWebhookOperation,
+  updateWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  getManifestDocumentOperation,
+  getManifestTagsOperation,
+  getManifestLabelsOperation,
+  getPackageLabelOperation,
+  testWebhookOperation,
+  listWebhookDeliveriesOperation,
+  redeliverWebhookOperation,
+  listManifestsOperation,
+  getManifestOperation,
+  listManifestPackagesOperation,
+  cancelManifestOperation,
+  closeManifestOperation,
+  simulateManifestOperation,
+  listPackagesOperation,
+  getPackageOperation,
+  listPackageEventsOperation,
+  cancelPackageOperation,
+  simulatePackageOperation,
+  ingestScansOperation,
+  listEventsOperation,
+  getEventOperation,
+  listRequestsOperation,
+  getRequestOperation,
+];
