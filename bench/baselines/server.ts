@@ -49,7 +49,7 @@ const INSERT_PACKAGE = `
     INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
                           final_mile_carrier, to_postal_code, data, request_hash)
     VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
-    ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
+    ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
     RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
   ), event AS (
     INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)

@@ -159,6 +159,63 @@ describe('POST /wf/manifest', () => {
     ]);
   });
 
+  it('answers 409 when a tracking number is already in another container in another case', async () => {
+    const shared = tracking().toLowerCase();
+    const first = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), [shared]) });
+    expect(first.status).toBe(200);
+    const second = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(containerId(), [tracking(), shared.toUpperCase()]),
+    });
+    const error = expectError(second, 409, 'conflict');
+    expect(error.details).toEqual([
+      {
+        path: 'ContainerDetails[1].TrackingNumber',
+        message: `${shared.toUpperCase()} is already in manifest ${first.json.ManifestID} (as ${shared})`,
+      },
+    ]);
+  });
+
+  it('refuses one tracking number twice in a container in two cases, as in one', async () => {
+    const tn = tracking();
+    const result = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(containerId(), [tn, tn.toLowerCase()]),
+    });
+    const error = expectError(result, 422, 'validation_failed');
+    expect(error.details).toEqual([
+      { path: 'ContainerDetails[1].TrackingNumber', message: 'duplicates ContainerDetails[0].TrackingNumber' },
+    ]);
+  });
+
+  it('answers a resend with its tracking numbers in another case as the safe retry', async () => {
+    const numbers = [tracking(), tracking()];
+    const body = containerSample(containerId(), numbers);
+    const first = await call('/wf/manifest', { token: acme.tokens.test, body });
+    const again = await call('/wf/manifest', {
+      token: acme.tokens.test,
+      body: containerSample(body.ContainerID, [numbers[0].toLowerCase(), numbers[1]]),
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.ManifestID).toBe(first.json.ManifestID);
+    expect(await db.containerPackage.count({ where: { manifestId: first.json.ManifestID } })).toBe(2);
+  });
+
+  it('stores a tracking number once when two containers carry it at once in two cases', async () => {
+    const shared = tracking().toLowerCase();
+    const results = await Promise.all(
+      [shared, shared.toUpperCase()].map((tn) =>
+        call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), [tracking(), tn]) }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(
+      await db.containerPackage.count({
+        where: { accountId: acme.accountId, trackingNumber: { in: [shared, shared.toUpperCase()] } },
+      }),
+    ).toBe(1);
+  });
+
   it('accepts 5,000 packages and refuses 5,001', async () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => `BULK${randomUUID().slice(0, 8)}${i}`);
     const max = await call('/wf/manifest', { token: acme.tokens.test, body: containerSample(containerId(), many(5000)) });

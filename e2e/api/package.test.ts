@@ -142,6 +142,44 @@ describe('POST /wf/package', () => {
     expect(await db.webhookEvent.count({ where: { accountId: shipper.accountId } })).toBe(1);
   });
 
+  it('takes a TrackingNumber in another case as the same package: an identical resend is the safe retry, a changed one a 409', async () => {
+    const shipper = await newAccount('AnyCase');
+    const endpoint = await subscribe(shipper);
+    const lower = tracking().toLowerCase();
+    const first = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(lower) });
+    expect(first.status).toBe(200);
+
+    const again = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(lower.toUpperCase()) });
+    expect(again.status, again.text).toBe(200);
+    expect(again.json.ManifestID).toBe(first.json.ManifestID);
+
+    const changed = packageSample(lower.toUpperCase());
+    changed.package.ToName = 'Someone Else';
+    const refused = await call('/wf/package', { token: shipper.tokens.test, body: changed });
+    const error = expectError(refused, 409, 'conflict');
+    expect(error.details).toEqual([{ path: 'package.TrackingNumber', message: 'already accepted with different data' }]);
+    expect(refused.json.error.ManifestID).toBe(first.json.ManifestID);
+
+    const stored = await db.package.findMany({ where: { accountId: shipper.accountId } });
+    expect(stored.map((p) => [p.trackingNumber, (p.data as { ToName: string }).ToName])).toEqual([[lower, 'Jane Doe']]);
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+  });
+
+  it('stores one package when the same TrackingNumber arrives at once in two cases', async () => {
+    const shipper = await newAccount('AnyCaseRace');
+    const endpoint = await subscribe(shipper);
+    const lower = tracking().toLowerCase();
+    const results = await Promise.all(
+      [lower, lower.toUpperCase(), lower, lower.toUpperCase()].map((tn) =>
+        call('/wf/package', { token: shipper.tokens.test, body: packageSample(tn) }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(results.map((r) => r.json.ManifestID)).size).toBe(1);
+    expect(await db.package.count({ where: { accountId: shipper.accountId } })).toBe(1);
+    expect(await db.webhookMessage.count({ where: { endpointId: endpoint.id } })).toBe(1);
+  });
+
   it.each([
     ['an array under package', (b: ReturnType<typeof packageSample>) => ({ package: [b.package] })],
     ['a top-level array', (b: ReturnType<typeof packageSample>) => [b]],

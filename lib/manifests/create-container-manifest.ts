@@ -31,14 +31,14 @@ export async function createContainerManifest(options: {
   const { header, packages } = request;
   const requestHash = canonicalHash(request);
 
-  const existing = await findExisting(accountId, environment, header.ContainerID, requestHash);
+  const existing = await findExisting(accountId, environment, request, requestHash);
   if (existing) return existing;
   try {
     await assertTrackingNumbersFree(accountId, environment, request);
   } catch (error) {
     // An identical request may have committed between the two checks: its own tracking numbers
     // are then "taken", and the right answer is its ManifestID, not a conflict.
-    const raced = await findExisting(accountId, environment, header.ContainerID, requestHash);
+    const raced = await findExisting(accountId, environment, request, requestHash);
     if (raced) return raced;
     throw error;
   }
@@ -82,7 +82,7 @@ export async function createContainerManifest(options: {
   } catch (error) {
     // A concurrent request won a unique key: answer as if it had arrived first.
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
-      const raced = await findExisting(accountId, environment, header.ContainerID, requestHash);
+      const raced = await findExisting(accountId, environment, request, requestHash);
       if (raced) return raced;
       await assertTrackingNumbersFree(accountId, environment, request);
     }
@@ -91,13 +91,19 @@ export async function createContainerManifest(options: {
   return { manifestId, created: true, packageCount: packages.length };
 }
 
-async function findExisting(accountId: string, environment: Environment, containerId: string, requestHash: string) {
+async function findExisting(
+  accountId: string,
+  environment: Environment,
+  request: TContainerManifestRequest,
+  requestHash: string,
+) {
+  const containerId = request.header.ContainerID;
   const row = await db.containerManifest.findUnique({
     where: { accountId_environment_containerId: { accountId, environment, containerId } },
     select: { id: true, requestHash: true, packageCount: true },
   });
   if (!row) return undefined;
-  if (row.requestHash !== requestHash) {
+  if (row.requestHash !== requestHash && !(await sameButForCase(row.id, row.requestHash, request))) {
     throw new AppError(
       'conflict',
       `ContainerID ${containerId} was already manifested as ${row.id} with a different body; nothing was changed. Send a new ContainerID, or the identical body to retry safely.`,
@@ -107,24 +113,50 @@ async function findExisting(accountId: string, environment: Environment, contain
   return { manifestId: row.id, created: false, packageCount: row.packageCount };
 }
 
+/**
+ * Whether a resend whose hash differs from the stored one is the stored request all the same, its tracking numbers
+ * spelled in another case (they are one package in any case). Only on that path: the stored numbers are read and the
+ * request hashed again as if it spelled them as stored.
+ */
+async function sameButForCase(manifestId: string, storedHash: string, request: TContainerManifestRequest): Promise<boolean> {
+  if (!request.packages.some((p) => p.TrackingNumber)) return false;
+  const stored = await queryRows(
+    pgPool(),
+    sql<{ tracking_number: string | null }>`
+      SELECT tracking_number FROM container_packages WHERE manifest_id = ${manifestId} ORDER BY position`,
+  );
+  if (stored.length !== request.packages.length) return false;
+  let differs = false;
+  const packages = request.packages.map((p, index) => {
+    const storedNumber = stored[index]?.tracking_number ?? null;
+    if (p.TrackingNumber === undefined || storedNumber === null || p.TrackingNumber === storedNumber) return p;
+    if (p.TrackingNumber.toLowerCase() !== storedNumber.toLowerCase()) return p;
+    differs = true;
+    return { ...p, TrackingNumber: storedNumber };
+  });
+  return differs && canonicalHash({ ...request, packages }) === storedHash;
+}
+
 async function assertTrackingNumbersFree(accountId: string, environment: Environment, request: TContainerManifestRequest) {
-  const numbers = request.packages.map((p) => p.TrackingNumber).filter((n): n is string => Boolean(n));
+  const numbers = request.packages.map((p) => p.TrackingNumber?.toLowerCase()).filter((n): n is string => Boolean(n));
   if (numbers.length === 0) return;
+  // In any case: 1z999 is the package 1Z999 (the unique index is on lower(tracking_number)).
   const taken = await queryRows(
     pgPool(),
     sql<{ tracking_number: string; manifest_id: string }>`
       SELECT tracking_number, manifest_id FROM container_packages
-      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ANY(${numbers}::text[])`,
+      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+        AND lower(tracking_number) = ANY(${numbers}::text[])`,
   );
   if (taken.length === 0) return;
-  const owner = new Map(taken.map((t) => [t.tracking_number, t.manifest_id]));
+  const owner = new Map(taken.map((t) => [t.tracking_number.toLowerCase(), t]));
   const details: ErrorDetail[] = [];
   request.packages.forEach((p, index) => {
-    const manifestId = p.TrackingNumber ? owner.get(p.TrackingNumber) : undefined;
-    if (manifestId)
+    const found = p.TrackingNumber ? owner.get(p.TrackingNumber.toLowerCase()) : undefined;
+    if (found)
       details.push({
         path: `ContainerDetails[${index}].TrackingNumber`,
-        message: `${p.TrackingNumber} is already in manifest ${manifestId}`,
+        message: `${p.TrackingNumber} is already in manifest ${found.manifest_id}${found.tracking_number === p.TrackingNumber ? '' : ` (as ${found.tracking_number})`}`,
       });
   });
   throw new AppError(

@@ -148,7 +148,7 @@ async function insertPackage(
         SELECT ${accountId}::uuid, ${environment}::"Environment", open.id, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
                 ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}
         FROM open
-        ON CONFLICT (account_id, environment, tracking_number) DO NOTHING
+        ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
         RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
         INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
@@ -167,8 +167,8 @@ async function insertPackage(
   );
   if (row?.inserted) return { manifestId, created: true, delivered: row.delivered };
   // Not open: a resend of an accepted package is still answered as one (its manifest, closed or not).
-  if (!row?.open) return (await findResend(on, accountId, environment, pkg.TrackingNumber, requestHash)) ?? CLOSED;
-  return resolveResend(on, accountId, environment, pkg.TrackingNumber, requestHash);
+  if (!row?.open) return (await findResend(on, accountId, environment, pkg, requestHash)) ?? CLOSED;
+  return resolveResend(on, accountId, environment, pkg, requestHash);
 }
 
 /** The account's manifest for that day, made with its first package (inside that package's transaction). */
@@ -188,38 +188,35 @@ async function dailyManifestFor(client: Queryable, accountId: string, environmen
   return existing?.id ?? '';
 }
 
-async function resolveResend(
-  on: Queryable,
-  accountId: string,
-  environment: Environment,
-  trackingNumber: string,
-  requestHash: string,
-) {
-  const found = await findResend(on, accountId, environment, trackingNumber, requestHash);
-  if (!found) throw new Error(`package ${trackingNumber} conflicted but is not stored`);
+async function resolveResend(on: Queryable, accountId: string, environment: Environment, pkg: TPackage, requestHash: string) {
+  const found = await findResend(on, accountId, environment, pkg, requestHash);
+  if (!found) throw new Error(`package ${pkg.TrackingNumber} conflicted but is not stored`);
   return found;
 }
 
-/** The stored package of this tracking number as a resend's answer (a conflict if its body differs), or undefined. */
-async function findResend(
-  on: Queryable,
-  accountId: string,
-  environment: Environment,
-  trackingNumber: string,
-  requestHash: string,
-) {
+/**
+ * The stored package of this tracking number, in any case, as a resend's answer (a conflict if its body differs), or
+ * undefined. A resend that spells the number in another case is the same package: its body is compared as if it
+ * spelled it as stored (the stored hash is of the body as first sent).
+ */
+async function findResend(on: Queryable, accountId: string, environment: Environment, pkg: TPackage, requestHash: string) {
   const existing = await queryRow(
     on,
-    sql<{ daily_manifest_id: string; request_hash: string }>`
-      SELECT daily_manifest_id, request_hash FROM packages
-      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment" AND tracking_number = ${trackingNumber}`,
+    sql<{ daily_manifest_id: string; tracking_number: string; request_hash: string }>`
+      SELECT daily_manifest_id, tracking_number, request_hash FROM packages
+      WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+        AND lower(tracking_number) = lower(${pkg.TrackingNumber})`,
   );
   if (!existing) return undefined;
-  if (existing.request_hash !== requestHash) {
+  const sameBody =
+    existing.tracking_number === pkg.TrackingNumber
+      ? existing.request_hash === requestHash
+      : existing.request_hash === canonicalHash({ ...pkg, TrackingNumber: existing.tracking_number });
+  if (!sameBody) {
     // Thrown inside the transaction, so a daily manifest created for this request rolls back too.
     throw new AppError(
       'conflict',
-      `Package ${trackingNumber} was already accepted (manifest ${existing.daily_manifest_id}) with a different body; nothing was changed.`,
+      `Package ${pkg.TrackingNumber} was already accepted${existing.tracking_number === pkg.TrackingNumber ? '' : ` as ${existing.tracking_number}`} (manifest ${existing.daily_manifest_id}) with a different body; nothing was changed.`,
       {
         details: [{ path: 'package.TrackingNumber', message: 'already accepted with different data' }],
         extra: { ManifestID: existing.daily_manifest_id },

@@ -81,11 +81,13 @@ function packageList() {
         const result = ZContainerPackage.safeParse(item, { reportInput: true });
         if (result.success) packages.push(result.data);
         else for (const issue of result.error.issues) report(issue, index);
-        // A tracking number identifies one package: twice in one container is a mistake, reported
-        // beside the item's other errors.
-        const tn = result.success
-          ? result.data.TrackingNumber
-          : trackingNumber.safeParse((item as { TrackingNumber?: unknown } | null)?.TrackingNumber).data;
+        // A tracking number identifies one package, in any case: twice in one container is a mistake,
+        // reported beside the item's other errors.
+        const tn = (
+          result.success
+            ? result.data.TrackingNumber
+            : trackingNumber.safeParse((item as { TrackingNumber?: unknown } | null)?.TrackingNumber).data
+        )?.toLowerCase();
         if (!tn) return;
         const seen = firstIndex.get(tn);
         if (seen === undefined) firstIndex.set(tn, index);
