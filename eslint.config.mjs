@@ -14,11 +14,13 @@ const DOMAINS = [
   'lib/schemas',
   'lib/errors',
   'lib/net',
-  'lib/lifecycle',
+  'lib/status',
+  'lib/shipments',
+  'lib/pagination',
   'lib/documents',
   'lib/request-log',
   'lib/close-out',
-  'lib/events',
+  'lib/webhook-events',
   'lib/jobs',
   'lib/cache',
   'lib/mail',
@@ -34,7 +36,7 @@ const TO_HTTP = {
 const UP_TO_TRANSPORT = [
   TO_HTTP,
   {
-    regex: '^(@/lib/|(\\.\\./)+)(portal|portal-queries|openapi)(/|$)',
+    regex: '^(@/lib/|(\\.\\./)+)(portal|spreadsheets|api)(/|$)',
     message:
       'A domain does not import the portal or the API document: they call the domain, not the other way (docs/decisions/layering.md).',
   },

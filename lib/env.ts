@@ -182,7 +182,7 @@ const ZEnv = z
     /** The render threads' nice value (Linux: theirs alone): 10 lets the serving thread and the database have the CPU first. */
     DOCUMENT_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
 
-    // Probes and metrics (lib/ops, README "Operations"): /healthz and /readyz are always served, without a token.
+    // Probes and metrics (lib/probes, README "Operations"): /healthz and /readyz are always served, without a token.
     /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */
     METRICS_PORT: z.preprocess(
       (value) => (value === '' ? undefined : value),

@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
-import type { WorkerStatus } from '@/lib/ops/readiness';
+import type { WorkerStatus } from '@/lib/probes/readiness';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
@@ -93,9 +93,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Dev mode's hot reload talks over a WebSocket upgrade.
   const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
 
-  // /healthz, /readyz, /metrics, and every request counted by route template (lib/ops/server-probes.ts).
+  // /healthz, /readyz, /metrics, and every request counted by route template (lib/probes/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
-    import('@/lib/ops/server-probes'),
+    import('@/lib/probes/server-probes'),
     import('@/lib/telemetry/metrics'),
     import('@/lib/db'),
     import('@/lib/webhooks/queue-pool'),

@@ -168,7 +168,7 @@ async function runCluster(): Promise<void> {
   });
 
   // A worker counts as up once its readiness check passes (database, migrations, its webhook worker:
-  // lib/ops/server-probes.ts), not when it listens; GET /metrics is summed over all workers here.
+  // lib/probes/server-probes.ts), not when it listens; GET /metrics is summed over all workers here.
   const ready = new Set<Worker>();
   let everReady = false;
   cluster.on('message', (worker, message: unknown) => {
@@ -179,7 +179,7 @@ async function runCluster(): Promise<void> {
     if (ready.size === 1 && !everReady) log.info({ port: Number(port), workers: count, supervisorPid: process.pid }, 'app ready');
     everReady = true;
   });
-  const { startSupervisorOps } = await import('@/lib/ops/supervisor-ops');
+  const { startSupervisorOps } = await import('@/lib/probes/supervisor-ops');
   let ops: Awaited<ReturnType<typeof startSupervisorOps>>;
   try {
     ops = await startSupervisorOps({

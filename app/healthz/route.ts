@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-// GET /healthz: the process answers (liveness), under `next start`; the production server answers it itself (lib/ops/server-probes.ts).
+// GET /healthz: the process answers (liveness), under `next start`; the production server answers it itself (lib/probes/server-probes.ts).
 export const dynamic = 'force-dynamic';
 
 export function GET() {
@@ -10,10 +10,10 @@ export function GET() {
   );
 }
 
-// Any other method: the probes' 405 envelope (lib/ops/probe-method.ts), as the production server answers.
+// Any other method: the probes' 405 envelope (lib/probes/probe-method.ts), as the production server answers.
 export {
   probeMethodNotAllowed as POST,
   probeMethodNotAllowed as PUT,
   probeMethodNotAllowed as PATCH,
   probeMethodNotAllowed as DELETE,
-} from '@/lib/ops/probe-method';
+} from '@/lib/probes/probe-method';

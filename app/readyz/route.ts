@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '@/lib/env';
-import { publishedWorkerStatus, readinessAnswer, readinessProbe, type ReadinessProbe } from '@/lib/ops/readiness';
+import { publishedWorkerStatus, readinessAnswer, readinessProbe, type ReadinessProbe } from '@/lib/probes/readiness';
 
-// GET /readyz under `next start`: database, migrations, this process's webhook worker (lib/ops/readiness.ts);
-// the production server answers it itself (lib/ops/server-probes.ts).
+// GET /readyz under `next start`: database, migrations, this process's webhook worker (lib/probes/readiness.ts);
+// the production server answers it itself (lib/probes/server-probes.ts).
 export const dynamic = 'force-dynamic';
 
 const KEY = Symbol.for('carrier.readinessProbe');
@@ -18,10 +18,10 @@ export async function GET() {
   return Response.json(answer.body, { status: answer.status, headers: answer.headers });
 }
 
-// Any other method: the probes' 405 envelope (lib/ops/probe-method.ts), as the production server answers.
+// Any other method: the probes' 405 envelope (lib/probes/probe-method.ts), as the production server answers.
 export {
   probeMethodNotAllowed as POST,
   probeMethodNotAllowed as PUT,
   probeMethodNotAllowed as PATCH,
   probeMethodNotAllowed as DELETE,
-} from '@/lib/ops/probe-method';
+} from '@/lib/probes/probe-method';

@@ -1,6 +1,6 @@
 import { PortalLink } from '@/components/layout/portal-context';
 import { cn } from '@/components/ui';
-import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { StatusBadge } from './status-badge';
 
 const order = (status: string) => PACKAGE_STATUSES.findIndex((known) => known === status);

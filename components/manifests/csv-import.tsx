@@ -4,15 +4,15 @@ import Papa from 'papaparse';
 import { useId, useRef, useState } from 'react';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Select } from '@/components/ui';
-import { headerDefaults, mapHeaders, mapRow, normaliseHeader, type ColumnMapping } from '@/lib/portal-queries/column-names';
-import { toCsv } from '@/lib/portal-queries/csv';
+import { headerDefaults, mapHeaders, mapRow, normaliseHeader, type ColumnMapping } from '@/lib/spreadsheets/column-names';
+import { toCsv } from '@/lib/spreadsheets/csv';
 import { MAX_CONTAINER_PACKAGES } from '@/lib/schemas/container-manifest';
 import { IMPORT_MAPPING_COLUMNS_MAX } from '@/lib/schemas/import-mapping';
 import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';
 import { DETAIL_FIELDS, isBlankRow, type DetailField, type GridStore, type RowValues } from './grid-store';
 
 // Import in two steps: map the file's columns onto the package fields (the account's remembered mapping first,
-// then field names, synonyms and units: lib/portal-queries/column-names.ts), then read the rows. A CSV streams
+// then field names, synonyms and units: lib/spreadsheets/column-names.ts), then read the rows. A CSV streams
 // through papaparse in chunks so a large file shows its progress; a `;`-separated one (as spreadsheets in
 // decimal-comma countries save) reads 1,5 as 1.5 in number columns. An Excel file (.xlsx) is read whole.
 

@@ -1,4 +1,4 @@
-import type { ColumnMapping } from '@/lib/portal-queries/column-names';
+import type { ColumnMapping } from '@/lib/spreadsheets/column-names';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 
 // The package grid's state lives outside React: rows are immutable objects in an array, and each

@@ -20,8 +20,8 @@ import {
   Tr,
 } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import type { TManifest, TPackageList } from '@/lib/portal-lifecycle/types';
-import { packageColumns } from '@/lib/portal-queries/package-columns';
+import type { TManifest, TPackageList } from '@/lib/portal/package-list-types';
+import { packageColumns } from '@/lib/spreadsheets/package-columns';
 import { HEADER_GROUPS } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
 import { ManifestLifecycle } from './manifest-lifecycle';

@@ -6,9 +6,9 @@ import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
 import { Card, CardTitle } from '@/components/ui';
-import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { formatDateTime } from '@/lib/portal/format';
-import type { TManifest } from '@/lib/portal-lifecycle/types';
+import type { TManifest } from '@/lib/portal/package-list-types';
 import { CloseManifestControl } from './close-manifest-control';
 
 /**

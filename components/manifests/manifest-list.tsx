@@ -22,7 +22,7 @@ import {
   useUrlFilters,
 } from '@/components/ui';
 import { formatDateTime } from '@/lib/portal/format';
-import { MANIFEST_FILTERS, type TManifest, type TManifestList, type TManifestServices } from '@/lib/portal-lifecycle/types';
+import { MANIFEST_FILTERS, type TManifest, type TManifestList, type TManifestServices } from '@/lib/portal/package-list-types';
 import { MANIFEST_DAY_RANGE } from './header-fields';
 
 const PAGE_SIZE = 25;

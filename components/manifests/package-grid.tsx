@@ -3,8 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { cn } from '@/components/ui';
-import { isHeaderRow, mapHeaders, type ColumnMapping } from '@/lib/portal-queries/column-names';
-import { parseClipboardTable } from '@/lib/portal-queries/tabular';
+import { isHeaderRow, mapHeaders, type ColumnMapping } from '@/lib/spreadsheets/column-names';
+import { parseClipboardTable } from '@/lib/spreadsheets/tabular';
 import { DETAIL_FIELDS, type DetailField, type GridStore } from './grid-store';
 
 // A spreadsheet-like grid over GridStore: one tab stop (roving tabindex), arrows / Tab / Enter to

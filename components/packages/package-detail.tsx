@@ -8,10 +8,10 @@ import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
-import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { isClientError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
-import type { TEventList, TPackage } from '@/lib/portal-lifecycle/types';
+import type { TEventList, TPackage } from '@/lib/portal/package-list-types';
 
 /** Fields the summary shows; the rest of what the shipper sent is listed under "Package details". */
 const SUMMARY = new Set([

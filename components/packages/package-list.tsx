@@ -21,9 +21,9 @@ import {
   NothingMatches,
   useUrlFilters,
 } from '@/components/ui';
-import { PACKAGE_STATUSES } from '@/lib/lifecycle/transitions';
+import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { formatDateTime } from '@/lib/portal/format';
-import { PACKAGE_FILTERS, type TPackageList } from '@/lib/portal-lifecycle/types';
+import { PACKAGE_FILTERS, type TPackageList } from '@/lib/portal/package-list-types';
 import { SERVICES } from '@/lib/schemas/rate';
 
 const PAGE_SIZE = 25;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db';
-import { getManifest, getPackage, listManifestPackages, listManifests } from '@/lib/lifecycle/read';
+import { getManifest, getPackage, listManifestPackages, listManifests } from '@/lib/shipments/read';
 import { call, expectError, newAccount, tracking, type CallResult, type TestAccount } from './support/api';
 import { containerDetail, containerSample, packageSample, rateSampleAll } from './support/samples';
 

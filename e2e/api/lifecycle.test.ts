@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
 import { pgPool } from '@/lib/db';
-import { PACKAGE_TRANSITIONS, type PackageStatus } from '@/lib/lifecycle/transitions';
+import { PACKAGE_TRANSITIONS, type PackageStatus } from '@/lib/status/transitions';
 import { call, expectError, newAccount, tracking, type TestAccount } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 

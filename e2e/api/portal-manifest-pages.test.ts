@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { listManifestPackages, listManifests } from '@/lib/lifecycle/read';
+import { listManifestPackages, listManifests } from '@/lib/shipments/read';
 import { ZListManifestsResponse, ZListPackagesResponse, ZManifestResponse } from '@/lib/schemas/lifecycle';
 import { ZManifestServicesResponse } from '@/lib/schemas/portal-responses';
 import { baseUrl, call, newAccount, tracking } from './support/api';

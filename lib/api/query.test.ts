@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
-import { portalQuery } from '@/lib/portal-lifecycle/query';
+import { portalQuery } from '@/lib/portal/package-list-query';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import { queryObject } from './query';
 

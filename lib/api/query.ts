@@ -1,7 +1,7 @@
 import { validationError } from '@/lib/errors/app-error';
 
 // The one reader of a list's query string, the API's operations' (lib/api/operations/*) and, through them, the
-// portal's (lib/portal/api-operation.ts, lib/portal-lifecycle/query.ts): every parameter at most once, so a filter
+// portal's (lib/portal/api-operation.ts, lib/portal/package-list-query.ts): every parameter at most once, so a filter
 // never silently takes the first or the last of two values; every percent escape decoded or a 422 naming its
 // parameter (URLSearchParams would keep a `%ZZ` as text that reaches a filter).
 

@@ -4,8 +4,8 @@ import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
-import { Changes, lockContainers, lockDailyManifests, persist, type DailyManifestRow, type Source } from '@/lib/lifecycle/engine';
-import { withDeadlockRetry } from '@/lib/lifecycle/retry';
+import { Changes, lockContainers, lockDailyManifests, persist, type DailyManifestRow, type Source } from '@/lib/status/engine';
+import { withDeadlockRetry } from '@/lib/status/retry';
 import { queryRows, sql } from '@/lib/sql';
 
 // Close-out (design.md "Documents and close-out"): a daily manifest is closed by its shipper

@@ -2,8 +2,8 @@ import 'server-only';
 import { recordAudit, SYSTEM_ORIGIN, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgPool, pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import type { DailyManifestRow } from '@/lib/lifecycle/engine';
-import { withDeadlockRetry } from '@/lib/lifecycle/retry';
+import type { DailyManifestRow } from '@/lib/status/engine';
+import { withDeadlockRetry } from '@/lib/status/retry';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import { closeLocked } from './close-manifest';
 

@@ -21,7 +21,7 @@ export const ERROR_CODES = [
   'conflict',
   // The portal only: the page names another account than the session now acts for (switched in another tab).
   'account_changed',
-  // The lifecycle (lib/lifecycle): the carrier has the package or container, or the table forbids the move.
+  // The status machine (lib/status): the carrier has the package or container, or the table forbids the move.
   'not_cancellable',
   'illegal_transition',
   // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).

@@ -2,7 +2,7 @@ import 'server-only';
 import { pgPool } from '@/lib/db';
 import { queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { PACKAGE_STATUSES, type PackageStatus } from '@/lib/lifecycle/transitions';
+import { PACKAGE_STATUSES, type PackageStatus } from '@/lib/status/transitions';
 import { DASHBOARD_DAYS } from './dashboard';
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { pgPool, pgTransaction } from '@/lib/db';
 import { AppError, validationError } from '@/lib/errors/app-error';
-import { dayStart, decodeCursor, newestFirstPage } from '@/lib/lifecycle/cursor';
+import { dayStart, decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
 import type { TListRequestsQuery, TRequestLogEntry, TRequestLogList } from '@/lib/schemas/request-log';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES } from './redact';

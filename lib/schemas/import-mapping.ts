@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ZContainerDetail } from './container-manifest';
 import { refuseUnknownFields } from './unknown-fields';
 
-// The manifest builder's remembered column mapping (lib/portal-queries/import-mapping.ts): normalised headers
-// (lower-case letters and digits, lib/portal-queries/column-names.ts normaliseHeader) to a package field, or ''
+// The manifest builder's remembered column mapping (lib/spreadsheets/import-mapping.ts): normalised headers
+// (lower-case letters and digits, lib/spreadsheets/column-names.ts normaliseHeader) to a package field, or ''
 // for a column the shipper chose to ignore.
 
 export const IMPORT_MAPPING_COLUMNS_MAX = 200;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors/app-error';
 import { ZCreateTokenRequest, ZSignInRequest, ZSignUpRequest } from '@/lib/schemas/portal';
-import { ZFindPackageQuery } from '@/lib/portal-queries/list-params';
+import { ZFindPackageQuery } from '@/lib/spreadsheets/list-params';
 import { ZListManifestsQuery } from './lifecycle';
 import {
   containerDetail,

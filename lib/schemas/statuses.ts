@@ -1,5 +1,5 @@
 // The lifecycle's statuses (design.md "Lifecycle"): words of the published contract, read by the request and
-// response schemas, the OpenAPI document and the portal. Which status may follow which is lib/lifecycle/transitions.ts.
+// response schemas, the OpenAPI document and the portal. Which status may follow which is lib/status/transitions.ts.
 
 export const PACKAGE_STATUSES = [
   'manifested',

@@ -9,7 +9,7 @@ import { textRuleViolation } from './text-rule';
 
 /** The one event today: a package manifest was accepted. */
 export const PACKAGE_SORTING_EVENT = 'package.sorting';
-/** The lifecycle's events (lib/lifecycle): a package, container or manifest changed status. */
+/** The lifecycle's events (lib/status): a package, container or manifest changed status. */
 export const LIFECYCLE_WEBHOOK_EVENTS = [
   'package.received',
   'package.in_transit',

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 
 // The process's Prometheus metrics, on prom-client's global registry (the one a cluster worker hands
-// its supervisor, lib/ops/supervisor-ops.ts). Labels are bounded by construction: the route is a
-// template (lib/ops/route-label.ts), the method one of a fixed list, the status a number we chose.
+// its supervisor, lib/probes/supervisor-ops.ts). Labels are bounded by construction: the route is a
+// template (lib/probes/route-label.ts), the method one of a fixed list, the status a number we chose.
 // Kept on globalThis: Next's bundles and the server's own modules may load this file twice.
 
 const KEY = Symbol.for('carrier.metrics');

@@ -118,7 +118,7 @@ export interface BatchWebhookEvent {
 }
 
 /**
- * Many events in one statement (a producer that changes thousands of rows at once: lib/lifecycle's engine).
+ * Many events in one statement (a producer that changes thousands of rows at once: lib/status's engine).
  * Unlike enqueueEvent(), only events that some enabled endpoint of their account and environment subscribes
  * to are stored (one lookup over the batch's accounts first, so a batch for accounts without webhooks writes
  * nothing and builds no payload). Each stored event gets one pending message per enabled endpoint subscribed to

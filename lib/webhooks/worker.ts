@@ -28,7 +28,7 @@ export interface WebhookWorker {
   readonly id: string;
   /** Stops claiming, lets attempts in flight finish (each within the timeout), releases the rest. */
   stop(): Promise<void>;
-  /** For GET /readyz (lib/ops/readiness.ts): running, and how fresh its last confirmed heartbeat is. */
+  /** For GET /readyz (lib/probes/readiness.ts): running, and how fresh its last confirmed heartbeat is. */
   status(): { running: boolean; heartbeatAgeMs: number | null; staleAfterMs: number };
 }
 

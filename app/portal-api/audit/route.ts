@@ -1,5 +1,5 @@
 import { listAuditEvents } from '@/lib/audit/list-audit-events';
-import { portalQuery } from '@/lib/portal-lifecycle/query';
+import { portalQuery } from '@/lib/portal/package-list-query';
 import { portalRoute } from '@/lib/portal/route';
 import { AUDIT_LIST_PARAMETERS, ZAuditQuery, type TAuditEventList } from '@/lib/schemas/audit';
 import { parseOperation } from '@/lib/schemas/parse';

@@ -1,4 +1,4 @@
-import { getImportMapping, rememberImportMapping } from '@/lib/portal-queries/import-mapping';
+import { getImportMapping, rememberImportMapping } from '@/lib/spreadsheets/import-mapping';
 import { portalRoute, readBody } from '@/lib/portal/route';
 import { ZImportMappingRequest } from '@/lib/schemas/import-mapping';
 import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';

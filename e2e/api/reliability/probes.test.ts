@@ -15,7 +15,7 @@ import {
 } from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
-// GET /healthz, /readyz and /metrics on `npm start` (lib/ops): the probes answer without a token and are
+// GET /healthz, /readyz and /metrics on `npm start` (lib/probes): the probes answer without a token and are
 // never rate-limited, /readyz says 503 and names what failed when the database is away or behind the
 // code's migrations, and /metrics is the Prometheus text of every worker of the instance (summed by the
 // supervisor), behind METRICS_TOKEN or on METRICS_PORT, labelled by route template, never by raw path.

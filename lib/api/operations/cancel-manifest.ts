@@ -2,8 +2,8 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { errorAnswer, NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZManifestResponse } from '@/lib/schemas/lifecycle';
-import { cancelManifest } from '@/lib/lifecycle/change-status';
-import { getManifest } from '@/lib/lifecycle/read';
+import { cancelManifest } from '@/lib/status/change-status';
+import { getManifest } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const cancelManifestOperation = defineJsonOperation(ZManifestResponse, {

@@ -2,8 +2,8 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { errorAnswer, NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZPackageResponse } from '@/lib/schemas/lifecycle';
-import { cancelPackage } from '@/lib/lifecycle/change-status';
-import { getPackage } from '@/lib/lifecycle/read';
+import { cancelPackage } from '@/lib/status/change-status';
+import { getPackage } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const cancelPackageOperation = defineJsonOperation(ZPackageResponse, {

@@ -3,7 +3,7 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZManifestResponse } from '@/lib/schemas/lifecycle';
 import { closeManifest } from '@/lib/close-out/close-manifest';
-import { getManifest } from '@/lib/lifecycle/read';
+import { getManifest } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const closeManifestOperation = defineJsonOperation(ZManifestResponse, {

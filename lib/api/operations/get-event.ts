@@ -2,7 +2,7 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { errorAnswer, EXAMPLE_ID, pathParameter } from '../openapi/parts';
 import { ZWebhookEvent } from '@/lib/schemas/events';
-import { getEvent } from '@/lib/events/list-events';
+import { getEvent } from '@/lib/webhook-events/list-events';
 import { accountScope, pathParam } from '../context';
 
 export const getEventOperation = defineJsonOperation(ZWebhookEvent, {

@@ -2,7 +2,7 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZManifestResponse } from '@/lib/schemas/lifecycle';
-import { getManifest } from '@/lib/lifecycle/read';
+import { getManifest } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const getManifestOperation = defineJsonOperation(ZManifestResponse, {

@@ -2,7 +2,7 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZPackageResponse } from '@/lib/schemas/lifecycle';
-import { getPackage } from '@/lib/lifecycle/read';
+import { getPackage } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const getPackageOperation = defineJsonOperation(ZPackageResponse, {

@@ -5,7 +5,7 @@ import { errorAnswer } from '../openapi/parts';
 import { formatPath, parseOperation } from '@/lib/schemas/parse';
 import { ZScan, ZScanBatch, ZScanBatchResponse, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
 import { textRuleViolation } from '@/lib/schemas/text-rule';
-import { ingestScans, type Scan, type ScanResult } from '@/lib/lifecycle/ingest-scans';
+import { ingestScans, type Scan, type ScanResult } from '@/lib/status/ingest-scans';
 
 export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
   id: 'ingestScans',

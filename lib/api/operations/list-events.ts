@@ -3,7 +3,7 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, queryParameters } from '../openapi/parts';
 import { EVENT_LIST_PARAMETERS, ZListEventsQuery, ZWebhookEventList } from '@/lib/schemas/events';
 import { parseOperation } from '@/lib/schemas/parse';
-import { listEvents } from '@/lib/events/list-events';
+import { listEvents } from '@/lib/webhook-events/list-events';
 import { accountScope, queryOf } from '../context';
 
 export const listEventsOperation = defineJsonOperation(ZWebhookEventList, {

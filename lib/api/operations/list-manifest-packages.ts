@@ -3,7 +3,7 @@ import { defineJsonOperation } from '../operation';
 import { NOT_FOUND, PATH_PARAMETERS, queryParameters } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { ZListPackagesResponse, ZPageQuery } from '@/lib/schemas/lifecycle';
-import { listManifestPackages } from '@/lib/lifecycle/read';
+import { listManifestPackages } from '@/lib/shipments/read';
 import { accountScope, pathParam, queryOf } from '../context';
 
 export const listManifestPackagesOperation = defineJsonOperation(ZListPackagesResponse, {

@@ -3,7 +3,7 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, queryParameters } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { ZListManifestsQuery, ZListManifestsResponse } from '@/lib/schemas/lifecycle';
-import { listManifests } from '@/lib/lifecycle/read';
+import { listManifests } from '@/lib/shipments/read';
 import { accountScope, queryOf } from '../context';
 
 const FILTERS = ['limit', 'cursor', 'type', 'status', 'service', 'from', 'to', 'container_id', 'q'] as const;

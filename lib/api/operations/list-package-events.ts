@@ -2,7 +2,7 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZListEventsResponse } from '@/lib/schemas/lifecycle';
-import { listPackageEvents } from '@/lib/lifecycle/read';
+import { listPackageEvents } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 
 export const listPackageEventsOperation = defineJsonOperation(ZListEventsResponse, {

@@ -3,7 +3,7 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, queryParameters } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery, ZListPackagesResponse } from '@/lib/schemas/lifecycle';
-import { listPackages } from '@/lib/lifecycle/read';
+import { listPackages } from '@/lib/shipments/read';
 import { assertFilterAlphabets } from '../query';
 import { accountScope, queryOf } from '../context';
 

@@ -3,8 +3,8 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, jsonSchemaOf, PATH_PARAMETERS } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { ZManifestResponse, ZSimulateRequest } from '@/lib/schemas/lifecycle';
-import { simulateManifest } from '@/lib/lifecycle/change-status';
-import { getManifest } from '@/lib/lifecycle/read';
+import { simulateManifest } from '@/lib/status/change-status';
+import { getManifest } from '@/lib/shipments/read';
 import { accountScope, pathParam } from '../context';
 import { SIMULATE_BOUND } from './simulate-package';
 

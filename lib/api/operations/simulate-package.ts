@@ -4,9 +4,9 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, jsonSchemaOf, PATH_PARAMETERS } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { MAX_SIMULATED_DELIVERIES, ZPackageResponse, ZSimulateRequest } from '@/lib/schemas/lifecycle';
-import { simulatePackage } from '@/lib/lifecycle/change-status';
-import { getPackage } from '@/lib/lifecycle/read';
-import { isPackageStatus } from '@/lib/lifecycle/transitions';
+import { simulatePackage } from '@/lib/status/change-status';
+import { getPackage } from '@/lib/shipments/read';
+import { isPackageStatus } from '@/lib/status/transitions';
 import { accountScope, pathParam } from '../context';
 
 export const SIMULATE_BOUND = `Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most ${MAX_SIMULATED_DELIVERIES.toLocaleString('en-US')} webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.`;

@@ -1,6 +1,6 @@
-import { exportAuditCsv } from '@/lib/portal-queries/export-audit-csv';
-import { csvResponse } from '@/lib/portal-queries/csv-response';
-import { portalQuery } from '@/lib/portal-lifecycle/query';
+import { exportAuditCsv } from '@/lib/spreadsheets/export-audit-csv';
+import { csvResponse } from '@/lib/spreadsheets/csv-response';
+import { portalQuery } from '@/lib/portal/package-list-query';
 import { portalRoute } from '@/lib/portal/route';
 import { AUDIT_FILTER_PARAMETERS, ZAuditExportQuery } from '@/lib/schemas/audit';
 import { parseOperation } from '@/lib/schemas/parse';

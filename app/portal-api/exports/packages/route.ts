@@ -1,8 +1,8 @@
 import { validationError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
-import { exportPackagesCsv } from '@/lib/portal-lifecycle/export-packages-csv';
-import { csvResponse } from '@/lib/portal-queries/csv-response';
-import { portalQuery } from '@/lib/portal-lifecycle/query';
+import { exportPackagesCsv } from '@/lib/spreadsheets/export-packages-csv';
+import { csvResponse } from '@/lib/spreadsheets/csv-response';
+import { portalQuery } from '@/lib/portal/package-list-query';
 import { PACKAGE_LIST_PARAMETERS, ZListPackagesQuery } from '@/lib/schemas/lifecycle';
 import { parseOperation } from '@/lib/schemas/parse';
 

@@ -1,4 +1,4 @@
-import { listManifestServices } from '@/lib/lifecycle/read';
+import { listManifestServices } from '@/lib/shipments/read';
 import { portalRoute } from '@/lib/portal/route';
 import type { TManifestServicesResponse } from '@/lib/schemas/portal-responses';
 

@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/errors/app-error';
 import { portalRoute } from '@/lib/portal/route';
-import { csvResponse } from '@/lib/portal-queries/csv-response';
-import { exportManifestCsv } from '@/lib/portal-queries/export-manifest-csv';
+import { csvResponse } from '@/lib/spreadsheets/csv-response';
+import { exportManifestCsv } from '@/lib/spreadsheets/export-manifest-csv';
 
 // GET /portal-api/manifests/{id}/export: the packages as CSV (formula-looking cells neutralised), streamed.
 export const GET = portalRoute<{ id: string }>(

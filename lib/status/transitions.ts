@@ -1,6 +1,6 @@
 // The lifecycle of packages and containers: ONE table of allowed transitions (from → event → to), and the
 // pure functions every writer (ops scans, cancel, the simulator) plans with. Nothing else decides whether a
-// status may change; lib/lifecycle/engine.ts writes what these plans say, guarded by the expected status.
+// status may change; lib/status/engine.ts writes what these plans say, guarded by the expected status.
 // (docs/decisions/lifecycle.md, design.md "Lifecycle")
 
 // The statuses are words of the published contract, so they live with the schemas (lib/schemas/statuses.ts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, decodePageKey, encodeCursor, encodePageKey, readCursor } from './cursor';
+import { decodeCursor, decodePageKey, encodeCursor, encodePageKey, readCursor } from './keyset';
 
 describe('keyset cursors', () => {
   it('round-trips a (created_at, kind, id) key, for the API and for a pager link', () => {

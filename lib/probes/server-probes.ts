@@ -13,7 +13,7 @@ import { METRICS_JSON_REPLY, METRICS_JSON_REQUEST, METRICS_REPLY, METRICS_REQUES
 // The production server's probes (scripts/server.ts), answered before anything else, with no token,
 // no rate limit and no database work beyond the readiness query:
 //   GET /healthz  200 while the process answers at all (liveness: restart me if this fails)
-//   GET /readyz   200 when it may get traffic, else 503 naming each failed check (lib/ops/readiness.ts)
+//   GET /readyz   200 when it may get traffic, else 503 naming each failed check (lib/probes/readiness.ts)
 //   GET /metrics  Prometheus text of every worker of this instance, when METRICS_TOKEN is set and
 //                 METRICS_PORT is not (then it is on that port, served by the supervisor); else 404
 // It also counts and times every request by route template (lib/telemetry/metrics.ts).
@@ -47,7 +47,7 @@ export function serverProbes(options: {
   const inCluster = typeof process.send === 'function';
   let closed = false;
 
-  // The supervisor's questions (lib/ops/supervisor-ops.ts) and its answers to ours.
+  // The supervisor's questions (lib/probes/supervisor-ops.ts) and its answers to ours.
   let nextId = 0;
   const waiting = new Map<number, (text: string | null) => void>();
   const onMessage = (message: unknown) => {

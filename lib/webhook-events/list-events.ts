@@ -2,7 +2,7 @@ import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { pgPool } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
-import { dayStart, decodeCursor, newestFirstPage } from '@/lib/lifecycle/cursor';
+import { dayStart, decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
 import type { TListEventsQuery, TWebhookEvent, TWebhookEventList } from '@/lib/schemas/events';
 import type { WebhookEvent } from '@/lib/schemas/webhooks';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';

@@ -7,8 +7,8 @@ import { dailyPackageCount } from '@/lib/manifests/counters';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
-import { decodeCursor, encodeCursor, type Cursor } from './cursor';
-import type { Source as EventSource } from './engine';
+import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset';
+import type { Source as EventSource } from '@/lib/status/engine';
 import type { PackageStatus } from '@/lib/schemas/statuses';
 
 // The read side: manifests (container and daily) and packages (of both tables) listed newest first with keyset
@@ -96,7 +96,7 @@ interface PackageDbRow {
   body: Record<string, unknown>;
 }
 
-/** GET /packages's filters: what the list and the portal's CSV export (lib/portal-lifecycle) both select by. */
+/** GET /packages's filters: what the list and the portal's CSV export (lib/spreadsheets) both select by. */
 export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
 
 /**

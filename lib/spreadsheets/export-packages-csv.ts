@@ -1,16 +1,16 @@
 import 'server-only';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import type { Cursor } from '@/lib/lifecycle/cursor';
-import { packageBranch, type PackageFilters as Filters } from '@/lib/lifecycle/read';
-import { csvCell } from '@/lib/portal-queries/csv';
-import { exportCell } from '@/lib/portal-queries/csv-fast';
+import type { Cursor } from '@/lib/pagination/keyset';
+import { packageBranch, type PackageFilters as Filters } from '@/lib/shipments/read';
+import { csvCell } from '@/lib/spreadsheets/csv';
+import { exportCell } from '@/lib/spreadsheets/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import { sql, type Sql } from '@/lib/sql';
 
 // Every package of a filtered set as CSV, streamed: keyset batches in the read API's own order (GET /packages,
-// lib/lifecycle/read.ts listPackages: newest first, container before daily at the same instant, stable while
+// lib/shipments/read.ts listPackages: newest first, container before daily at the same instant, stable while
 // rows are inserted) and the same filters, each batch read only when the reader has taken the previous one
 // (one batch in flight while one is sent), so memory stays flat however many rows there are.
 //
@@ -79,7 +79,7 @@ function batchSql(
 }
 
 /**
- * Each column's value as the list API presents the row (lib/lifecycle/read.ts presentPackage: the JSON body,
+ * Each column's value as the list API presents the row (lib/shipments/read.ts presentPackage: the JSON body,
  * then the row's own columns over it), read straight from the row: no presented object per row.
  */
 const OWN: Record<string, (row: BatchRow) => unknown> = {
