@@ -4,7 +4,7 @@ import { admitMailRequest } from '@/lib/auth/mail-limiter';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { admitSignIn } from '@/lib/auth/sign-in-limiter';
 import { db } from '@/lib/db';
-import { AppError } from '@/lib/errors/app-error';
+import { validationError } from '@/lib/errors/app-error';
 import { passwordChangedMail } from '@/lib/mail/messages';
 import { sendMailInBackground } from '@/lib/mail/send-mail';
 import { appLink } from '@/lib/mail/settings';
@@ -26,11 +26,11 @@ export async function changePassword(
   await attempt.settle(ok);
   if (!ok) {
     const message = 'is not your current password';
-    throw new AppError('validation_failed', `currentPassword: ${message}`, { details: [{ path: 'currentPassword', message }] });
+    throw validationError([{ path: 'currentPassword', message }]);
   }
   if (options.newPassword === options.currentPassword) {
     const message = 'must differ from the current password';
-    throw new AppError('validation_failed', `newPassword: ${message}`, { details: [{ path: 'newPassword', message }] });
+    throw validationError([{ path: 'newPassword', message }]);
   }
   await admitMailRequest({ email: user.email, address: options.address });
   const passwordHash = await hashPassword(options.newPassword);

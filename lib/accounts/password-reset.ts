@@ -5,7 +5,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { admitMailRequest } from '@/lib/auth/mail-limiter';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import { passwordChangedMail, passwordResetMail } from '@/lib/mail/messages';
 import { sendMailInBackground } from '@/lib/mail/send-mail';
 import { appLink } from '@/lib/mail/settings';
@@ -129,5 +129,5 @@ export async function resetPassword(
 
 function linkRefused(state: ResetLinkState): AppError {
   const message = state === 'valid' ? RESET_LINK_MESSAGES.invalid : RESET_LINK_MESSAGES[state];
-  return new AppError('validation_failed', message, { details: [{ path: 'token', message }] });
+  return validationError([{ path: 'token', message }], { message });
 }

@@ -5,7 +5,7 @@ import { admitMailRequest } from '@/lib/auth/mail-limiter';
 import { admitSignUp } from '@/lib/auth/sign-up-limiter';
 import { db, Prisma } from '@/lib/db';
 import { env } from '@/lib/env';
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import { signUpKnownEmailMail, signUpLinkMail } from '@/lib/mail/messages';
 import { sendMailInBackground } from '@/lib/mail/send-mail';
 import { appLink } from '@/lib/mail/settings';
@@ -123,7 +123,7 @@ export async function checkSignUpLink(token: unknown): Promise<SignUpLink> {
 
 function linkRefused(state: SignUpLinkState): AppError {
   const message = state === 'valid' ? SIGN_UP_LINK_MESSAGES.invalid : SIGN_UP_LINK_MESSAGES[state];
-  return new AppError('validation_failed', message, { details: [{ path: 'token', message }] });
+  return validationError([{ path: 'token', message }], { message });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import type { PaperSize } from './types';
 
 export type DocumentFormat = 'pdf' | 'zpl' | 'png';
@@ -62,7 +62,5 @@ export function negotiateFormat(options: {
 export function paperSize(value: string | null): PaperSize {
   if (value === null || value.toLowerCase() === 'letter') return 'letter';
   if (value.toLowerCase() === 'a4') return 'a4';
-  throw new AppError('validation_failed', 'paper must be letter or a4.', {
-    details: [{ path: 'paper', message: 'must be letter or a4' }],
-  });
+  throw validationError([{ path: 'paper', message: 'must be letter or a4' }]);
 }

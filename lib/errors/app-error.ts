@@ -77,11 +77,26 @@ export class AppError extends Error {
   }
 }
 
-export function validationError(details: ErrorDetail[], message?: string): AppError {
-  const first = details[0];
-  return new AppError(
-    'validation_failed',
-    message ?? (details.length === 1 && first ? `${first.path}: ${first.message}` : `${details.length} fields are invalid.`),
-    { details },
-  );
+/** At most this many failing fields are listed in one 422; `details_truncated` counts the rest. */
+export const MAX_ERROR_DETAILS = 100;
+
+/**
+ * The one 422 builder: every failing field named in `details` (the first MAX_ERROR_DETAILS; `details_truncated`
+ * counts the ones left out of `total`), and a message that names the field when there is one.
+ */
+export function validationError(details: readonly ErrorDetail[], options: { message?: string; total?: number } = {}): AppError {
+  const total = options.total ?? details.length;
+  const listed = details.slice(0, MAX_ERROR_DETAILS);
+  const first = listed[0];
+  const message =
+    options.message ??
+    (total === 1 && first
+      ? `${first.path}: ${first.message}`
+      : total > listed.length
+        ? `${total} fields are invalid; the first ${listed.length} are listed.`
+        : `${total} fields are invalid.`);
+  return new AppError('validation_failed', message, {
+    details: listed,
+    ...(total > listed.length ? { extra: { details_truncated: total - listed.length } } : {}),
+  });
 }

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
-import { errorResponse, requestIdFrom } from './api-steps';
+import { errorResponse } from './api-steps';
+import { requestIdFrom } from './request-id';
 
 const silent = pino({ level: 'silent' });
 const container = { isSuccess: 'text' as const };

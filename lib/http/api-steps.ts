@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { recordAuthFailure } from '@/lib/auth/auth-failure-limiter';
 import { authenticateToken, type AuthContext } from '@/lib/auth/authenticate-token';
 import { authenticateOpsToken, isOpsToken } from '@/lib/auth/ops-tokens';
@@ -7,27 +6,13 @@ import { checkRateLimit, type RateLimitState } from '@/lib/auth/rate-limit';
 import { assertScope, CARRIER_OPERATIONS, type RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { log } from '@/lib/log';
-import { isDatabaseUnavailable } from '@/lib/db-errors';
-import { logRepeated } from '@/lib/log-repeats';
-import { holdsSecret } from '@/lib/request-log/redact';
 import { AppError } from '@/lib/errors/app-error';
-import { errorBody, errorHeaders, httpStatus } from './errors';
-import { assertJsonShape } from './json-shape';
+import { errorAnswer } from './errors';
 import type { Route } from './routes';
 
-// The API's own steps, whatever carries the request (lib/http/api-app.ts mounts them on Fastify):
-// the request-id rule, token auth with its limiters, the JSON shape caps before JSON.parse, and the
-// one error envelope. Fastify does the routing, the body reading and CORS.
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
-
-/**
- * A caller's X-Request-Id when it is one we can log and echo safely, else a new one. An id that holds what the
- * request log redacts (a token or webhook secret pasted into the header) is not echoed nor logged as the id.
- */
-export function requestIdFrom(incoming: string | null | undefined): string {
-  return incoming && REQUEST_ID.test(incoming) && !holdsSecret(incoming) ? incoming : `req_${randomUUID().replaceAll('-', '')}`;
-}
+// The API's own steps, whatever carries the request (lib/http/api-app.ts mounts them on Fastify): token auth
+// with its limiters and the error envelope with IsSuccess. The request id (request-id.ts), the JSON reader
+// (json-body.ts) and the envelope (errors.ts) are the portal's too. Fastify does the routing, the body reading and CORS.
 
 /** What calling one method of a route takes: its scope (lib/auth/scopes.ts), and how a refusal names the call. */
 export interface RouteAccess {
@@ -90,54 +75,26 @@ async function authenticateCaller(route: Route, environment: Environment, author
   return authenticateToken({ authorization, environment });
 }
 
-/** A request body's text as JSON: empty refused, the shape caps (lib/http/json-shape.ts), then JSON.parse. */
-export function parseJsonBody(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '')
-    throw new AppError('invalid_json', 'The request body is empty; send a JSON object.');
-  assertJsonShape(text);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new AppError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
 export interface ErrorAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
-/** The one way an error leaves the API: any error as the envelope, its status and hint headers. */
+/** The one way an error leaves the API: the shared envelope (lib/http/errors.ts), with IsSuccess where the contract has it. */
 export function errorResponse(
   error: unknown,
   route: Pick<Route, 'isSuccess'> | undefined,
   requestId: string,
   requestLog: typeof log,
 ): ErrorAnswer {
-  let apiError: AppError;
-  if (error instanceof AppError) {
-    apiError = error;
-  } else if (isDatabaseUnavailable(error)) {
-    // Known and expected while PostgreSQL is away: no stack, and once per interval with a count.
-    logRepeated(requestLog, 'error', 'database unavailable', error, {}, { anyError: true });
-    apiError = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', {
-      retryAfterSeconds: 2,
-    });
-  } else {
-    requestLog.error({ err: error }, 'unhandled error');
-    apiError = new AppError(
-      'internal_error',
-      `Something went wrong on our side. Quote request id ${requestId} if you contact us.`,
-    );
-  }
-  const body = errorBody(apiError, requestId);
+  const answer = errorAnswer(error, requestId, requestLog);
   // The container operation reports IsSuccess as text, the package operation as a boolean.
-  if (route?.isSuccess === 'text') body.IsSuccess = 'false';
-  if (route?.isSuccess === 'boolean') body.IsSuccess = false;
+  if (route?.isSuccess === 'text') answer.body.IsSuccess = 'false';
+  if (route?.isSuccess === 'boolean') answer.body.IsSuccess = false;
   return {
-    status: httpStatus(apiError),
-    headers: { ...errorHeaders(apiError), 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    status: answer.status,
+    headers: { ...answer.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(answer.body),
   };
 }

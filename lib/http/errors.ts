@@ -1,6 +1,9 @@
 // The HTTP side of lib/errors: one map from error code to status, the headers an error's hints
 // become, one envelope (docs: design.md, "Errors"; docs/decisions/layering.md).
-import type { AppError, ErrorCode } from '@/lib/errors/app-error';
+import { AppError, type ErrorCode } from '@/lib/errors/app-error';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
+import type { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 import type { TErrorResponse } from '@/lib/schemas/error';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -54,4 +57,27 @@ export function errorBody(error: AppError, requestId?: string): TErrorResponse {
       ...(requestId ? { request_id: requestId } : {}),
     },
   };
+}
+
+/**
+ * Anything thrown, as the answer both the API and the portal give: an AppError as it is; a database outage a 503 to
+ * retry (known and expected while PostgreSQL is away: no stack, logged once per interval with a count); anything
+ * else a logged 500 that says nothing internal.
+ */
+export function errorAnswer(
+  error: unknown,
+  requestId: string,
+  requestLog: typeof log,
+): { status: number; headers: Record<string, string>; body: TErrorResponse & { IsSuccess?: string | boolean } } {
+  let known: AppError;
+  if (error instanceof AppError) {
+    known = error;
+  } else if (isDatabaseUnavailable(error)) {
+    logRepeated(requestLog, 'error', 'database unavailable', error, { requestId }, { anyError: true });
+    known = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
+  } else {
+    requestLog.error({ err: error, requestId }, 'unhandled error');
+    known = new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`);
+  }
+  return { status: httpStatus(known), headers: errorHeaders(known), body: errorBody(known, requestId) };
 }

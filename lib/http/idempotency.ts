@@ -1,5 +1,5 @@
 import type { AuthContext } from '@/lib/auth/authenticate-token';
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { claimKey, keepAnswer, releaseKey, requestHash } from '@/lib/idempotency/idempotency-keys';
 import { REPLAYED_HEADER } from '@/lib/api/replayed';
@@ -20,9 +20,7 @@ export function idempotencyKeyOf(method: string, header: string | string[] | und
   if (method !== 'POST' || header === undefined || auth.kind === 'ops') return undefined;
   const key = Array.isArray(header) ? header.join(',') : header;
   if (!KEY.test(key)) {
-    throw new AppError('validation_failed', 'Idempotency-Key: must be 1 to 255 visible ASCII characters (a UUID, say).', {
-      details: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters (a UUID, say)' }],
-    });
+    throw validationError([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters (a UUID, say)' }]);
   }
   return key;
 }

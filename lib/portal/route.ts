@@ -1,18 +1,16 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { constantTimeEqual } from '@/lib/auth/tokens';
 import { getSession, type PortalSession } from '@/lib/auth/session';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
-import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
-import { assertJsonShape } from '@/lib/http/json-shape';
+import { errorAnswer } from '@/lib/http/errors';
+import { parseJsonBody } from '@/lib/http/json-body';
+import { newRequestId, requestIdFrom } from '@/lib/http/request-id';
 import { isPlausiblePathParam } from '@/lib/http/path-params';
 import { webRequestClient } from '@/lib/http/request-client';
 import { keptBody, recordRequest } from '@/lib/request-log/writer';
-import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
-import { logRepeated } from '@/lib/log-repeats';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { assertPermission, type RouteAccess } from '@/lib/teams/permissions';
@@ -56,45 +54,13 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: R
   return response;
 }
 
-/** A request id in the API's format (lib/http/api-steps.ts), for the portal's answers and log lines. */
-export function newRequestId(): string {
-  return `req_${randomUUID().replaceAll('-', '')}`;
-}
-
 /**
- * Turns anything thrown by a handler into the error envelope, with `x-request-id` (and the same id
- * as `error.request_id`); a database outage a 503, unknown errors a logged 500.
+ * Turns anything thrown by a handler into the error envelope, with `x-request-id` (and the same id as
+ * `error.request_id`): the API's answer (lib/http/errors.ts errorAnswer).
  */
 export function errorResponse(error: unknown, requestId = newRequestId()): Response {
-  const headers = { 'x-request-id': requestId };
-  if (error instanceof AppError) {
-    return jsonResponse(errorBody(error, requestId), {
-      status: httpStatus(error),
-      headers: { ...errorHeaders(error), ...headers },
-    });
-  }
-  if (isDatabaseUnavailable(error)) {
-    // As the API does (lib/http/api-steps.ts): a 503 to retry, logged once per interval without a stack.
-    logRepeated(log, 'error', 'database unavailable', error, { requestId }, { anyError: true });
-    const unavailable = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', {
-      retryAfterSeconds: 2,
-    });
-    return jsonResponse(errorBody(unavailable, requestId), {
-      status: httpStatus(unavailable),
-      headers: { ...errorHeaders(unavailable), ...headers },
-    });
-  }
-  log.error({ err: error, requestId }, 'portal request failed');
-  return jsonResponse(
-    errorBody(
-      new AppError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact us.`),
-      requestId,
-    ),
-    {
-      status: 500,
-      headers,
-    },
-  );
+  const answer = errorAnswer(error, requestId, log);
+  return jsonResponse(answer.body, { status: answer.status, headers: { ...answer.headers, 'x-request-id': requestId } });
 }
 
 /**
@@ -106,12 +72,7 @@ export async function readJson(request: Request, limit = 1_000_000): Promise<unk
   const text = await request.text();
   sentTexts.set(request, text);
   if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
-  assertJsonShape(text);
-  try {
-    return text ? JSON.parse(text) : {};
-  } catch {
-    throw new AppError('invalid_json', 'The request body is not valid JSON.');
-  }
+  return parseJsonBody(text);
 }
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is over ${limit} bytes.`);
@@ -147,7 +108,7 @@ export function portalRoute<P = Record<string, never>>(
   },
 ) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
-    const requestId = newRequestId();
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
     const started = performance.now();
     let who: { accountId: string; environment: Environment; userId: string } | undefined;
     const answer = (response: Response) => {

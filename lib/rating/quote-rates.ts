@@ -320,7 +320,7 @@ export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; i
     }
   }
   if (result.rates.length === 0) {
-    throw validationError(reasons, chosen ? undefined : 'No active rate card can price this request; see details.');
+    throw validationError(reasons, chosen ? {} : { message: 'No active rate card can price this request; see details.' });
   }
   return result;
 }

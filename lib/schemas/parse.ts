@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
+import { MAX_ERROR_DETAILS, validationError, type ErrorDetail } from '@/lib/errors/app-error';
 import { textRuleViolation } from './text-rule';
 
 /** Published alternative spellings of a field: canonical name -> other names clients send. */
 export type Aliases = Readonly<Record<string, readonly string[]>>;
 
 /** A 422 lists at most this many details, and counts the rest: its size does not grow with the input. */
-export const MAX_ERROR_DETAILS = 100;
+export { MAX_ERROR_DETAILS };
 /** An unknown key is named in a path; a key of a megabyte is named by its beginning. */
 const PATH_SEGMENT_MAX = 100;
 
@@ -17,25 +17,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
     if (name.length > PATH_SEGMENT_MAX) name = `${name.slice(0, PATH_SEGMENT_MAX)}…`;
     return out ? `${out}.${name}` : name;
   }, '');
-}
-
-/**
- * The 422 for a list of failing fields: the first MAX_ERROR_DETAILS are listed, and
- * `details_truncated` counts the ones left out.
- */
-export function cappedValidationError(details: readonly ErrorDetail[], total = details.length): AppError {
-  const listed = details.slice(0, MAX_ERROR_DETAILS);
-  const first = listed[0];
-  const message =
-    total === 1 && first
-      ? `${first.path}: ${first.message}`
-      : total > listed.length
-        ? `${total} fields are invalid; the first ${listed.length} are listed.`
-        : `${total} fields are invalid.`;
-  return new AppError('validation_failed', message, {
-    details: listed,
-    ...(total > listed.length ? { extra: { details_truncated: total - listed.length } } : {}),
-  });
 }
 
 /**
@@ -175,7 +156,7 @@ export function parseOperation<S extends z.ZodType>(
   const first = schema.safeParse(input);
   if (first.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(first.data);
-    if (unstorable) throw cappedValidationError([unstorable]);
+    if (unstorable) throw validationError([unstorable]);
     return first.data;
   }
   // Refused: parsed again with reportInput, so that an issue tells a missing value ("is required")
@@ -183,7 +164,7 @@ export function parseOperation<S extends z.ZodType>(
   const result = first.success ? first : schema.safeParse(input, { reportInput: true });
   if (result.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(result.data);
-    if (unstorable) throw cappedValidationError([unstorable]);
+    if (unstorable) throw validationError([unstorable]);
     return result.data;
   }
   const depth = at ? 1 : 0;
@@ -198,7 +179,7 @@ export function parseOperation<S extends z.ZodType>(
     if (typeof key === 'string' && sentAs.has(key)) path[depth] = sentAs.get(key)!;
     return { path: formatPath(path) || '(body)', message: issueMessage(issue) };
   });
-  throw cappedValidationError([...details, ...conflicts], issues.length + omitted + conflicts.length);
+  throw validationError([...details, ...conflicts], { total: issues.length + omitted + conflicts.length });
 }
 
 function issueMessage(issue: z.core.$ZodIssue): string {

@@ -5,7 +5,7 @@ import { admitInvitation } from '@/lib/auth/mail-limiter';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { admitSignIn } from '@/lib/auth/sign-in-limiter';
 import { db, Prisma } from '@/lib/db';
-import { AppError } from '@/lib/errors/app-error';
+import { AppError, validationError } from '@/lib/errors/app-error';
 import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { invitationMail } from '@/lib/mail/messages';
 import { sendMailInBackground } from '@/lib/mail/send-mail';
@@ -396,7 +396,7 @@ export async function acceptInvitation(options: {
 }
 
 function passwordError(message: string): AppError {
-  return new AppError('validation_failed', `password: ${message}`, { details: [{ path: 'password', message }] });
+  return validationError([{ path: 'password', message }]);
 }
 
 /** The user's role in the account, or null when not a member (the accept page says "already a member"). */
