@@ -45,6 +45,7 @@ export const OPERATION_TAGS = [
   'Manifests',
   'Lifecycle',
   'Documents',
+  'Customs',
   'Webhooks',
   'Events',
   'Requests',

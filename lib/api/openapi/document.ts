@@ -434,6 +434,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Lifecycle:
     'Manifests and packages after they were sent: read them with their status and timeline, cancel or close them, and (test path only) simulate their progress.',
   Documents: 'Handover manifests, container tags and package labels, as PDF, ZPL II or PNG.',
+  Customs:
+    'Cross-border air cargo: customs declarations per parcel, house and master waybills, ULDs, readiness per destination regime, customs outcomes, and the ONE Record export.',
   Webhooks:
     'Endpoints that receive `package.sorting` and lifecycle notifications, and the deliveries themselves: each carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`).',
   Events: 'What the webhooks announced, to read back or to poll.',
