@@ -3,6 +3,21 @@ import { randomBytes } from 'node:crypto';
 // Crockford base32: no I, L, O or U, so an id read aloud or retyped from paper survives.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+// Random bytes drawn from the CSPRNG a few kilobytes at a time, each byte handed out once (as crypto.randomUUID
+// caches its entropy): a randomBytes() call per id cost microseconds on every accepted package.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
+function randomPart(length: number): Buffer {
+  if (offset + length > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  offset += length;
+  return pool.subarray(offset - length, offset);
+}
+
 function base32(bytes: Buffer): string {
   let bits = 0;
   let value = 0;
@@ -21,9 +36,9 @@ function base32(bytes: Buffer): string {
 
 /** Opaque, unguessable (80 random bits) and readable: MAN-7K3Q9X2M4T8V6W1Z. */
 export function newManifestId(): string {
-  return `MAN-${base32(randomBytes(10))}`;
+  return `MAN-${base32(randomPart(10))}`;
 }
 
 export function newId(prefix: 'we' | 'msg' | 'evt'): string {
-  return `${prefix}_${base32(randomBytes(15)).toLowerCase()}`;
+  return `${prefix}_${base32(randomPart(15)).toLowerCase()}`;
 }
