@@ -1,7 +1,7 @@
 import 'server-only';
 import { canonicalHash } from '@/lib/canonical-hash';
-import { db, pgPool, pgTransaction } from '@/lib/db';
-import { execute, queryRows, sql } from '@/lib/sql';
+import { db, pgPool } from '@/lib/db';
+import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
@@ -19,8 +19,9 @@ export interface CreateContainerManifestResult {
 }
 
 /**
- * Stores a container manifest and its packages in one transaction. The ContainerID is the
- * idempotency key: an identical resend returns the stored ManifestID, a different body is a 409.
+ * Stores a container manifest and its packages, atomically. The ContainerID is the idempotency key: an identical
+ * resend returns the stored ManifestID, a different body is a 409. Tracking numbers are unique per account and
+ * environment in any case (the unique index on lower(tracking_number)): one already in another container is a 409.
  */
 export async function createContainerManifest(options: {
   accountId: string;
@@ -28,67 +29,75 @@ export async function createContainerManifest(options: {
   request: TContainerManifestRequest;
 }): Promise<CreateContainerManifestResult> {
   const { accountId, environment, request } = options;
-  const { header, packages } = request;
   const requestHash = canonicalHash(request);
-
-  const existing = await findExisting(accountId, environment, request, requestHash);
-  if (existing) return existing;
-  try {
-    await assertTrackingNumbersFree(accountId, environment, request);
-  } catch (error) {
-    // An identical request may have committed between the two checks: its own tracking numbers
-    // are then "taken", and the right answer is its ManifestID, not a conflict.
-    const raced = await findExisting(accountId, environment, request, requestHash);
-    if (raced) return raced;
-    throw error;
-  }
-
-  const manifestId = newManifestId();
-  const defaulted = header.ManifestDate === undefined;
-  // Plain SQL (lib/sql.ts) on a pooled connection: the packages go in as one multi-row insert from arrays
-  // (unnest), where Prisma's createMany spent seconds per thousand rows building its query.
-  try {
-    await pgTransaction(async (client) => {
-      const manifestDate = header.ManifestDate === undefined ? new Date() : new Date(header.ManifestDate.instant);
-      const headerJson = JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant });
-      await execute(
-        client,
-        sql`
-          INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
-                                           service_name, from_company, awb, shipment_description, package_count, header, request_hash)
-          VALUES (${manifestId}, ${accountId}::uuid, ${environment}::"Environment", ${header.ContainerID}, ${manifestDate}, ${defaulted},
-                  ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null}, ${header.ShipmentDescription}, ${packages.length},
-                  ${headerJson}::jsonb, ${requestHash})`,
-      );
-      // The dashboard's rollup, in the same transaction, in one of the day's shards (lib/manifests/counters.ts).
-      await execute(
-        client,
-        sql`
-          INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
-          VALUES (${accountId}::uuid, ${environment}::"Environment", (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1)
-          ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET container_manifests = a.container_manifests + 1`,
-      );
-      if (packages.length > 0) {
-        await execute(
-          client,
-          sql`
-            INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail)
-            SELECT ${manifestId}, ${accountId}::uuid, ${environment}::"Environment", p.position, p.tracking_number, p.detail
-            FROM unnest(${packages.map((_, position) => position)}::int[], ${packages.map((detail) => detail.TrackingNumber ?? null)}::text[],
-                        ${packages.map((detail) => JSON.stringify(detail))}::jsonb[]) AS p(position, tracking_number, detail)`,
-        );
+  // The row that took the ContainerID can vanish between the insert that met it and the look-up (its account was
+  // deleted): one more round settles it.
+  for (let attempt = 0; ; attempt++) {
+    let created: string;
+    try {
+      created = await insertContainer(accountId, environment, request, requestHash);
+    } catch (error) {
+      // A tracking number another container holds (or took meanwhile): the whole statement wrote nothing.
+      if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
+        const raced = await findExisting(accountId, environment, request, requestHash);
+        if (raced) return raced;
+        await assertTrackingNumbersFree(accountId, environment, request);
       }
-    });
-  } catch (error) {
-    // A concurrent request won a unique key: answer as if it had arrived first.
-    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
-      const raced = await findExisting(accountId, environment, request, requestHash);
-      if (raced) return raced;
-      await assertTrackingNumbersFree(accountId, environment, request);
+      throw error;
     }
-    throw error;
+    if (created) return { manifestId: created, created: true, packageCount: request.packages.length };
+    // The ContainerID is taken: this is a retry of it, or a conflict.
+    const existing = await findExisting(accountId, environment, request, requestHash);
+    if (existing) return existing;
+    if (attempt >= 1) throw new Error(`container ${request.header.ContainerID} is taken but not stored`);
   }
-  return { manifestId, created: true, packageCount: packages.length };
+}
+
+/**
+ * The container, its packages and the day's activity count, in ONE statement (atomic by itself: no transaction
+ * round trips), on the happy path the request's only round trip. Nothing is looked up first: the header's unique
+ * ContainerID and the packages' unique tracking numbers are the checks, and a resend or conflict is resolved after
+ * (createContainerManifest). The packages travel as one JSON array, expanded by PostgreSQL, rather than as three
+ * arrays of a thousand elements each that pg would escape one by one; their list columns (service, date, postal
+ * code) are given, so the table's trigger does not look the manifest up again for every row.
+ * Resolves to the new ManifestID, or '' when the ContainerID was already taken (nothing was written).
+ */
+async function insertContainer(
+  accountId: string,
+  environment: Environment,
+  request: TContainerManifestRequest,
+  requestHash: string,
+): Promise<string> {
+  const { header, packages } = request;
+  const manifestId = newManifestId();
+  const manifestDate = header.ManifestDate === undefined ? new Date() : new Date(header.ManifestDate.instant);
+  const headerJson = JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant });
+  const row = await queryRow(
+    pgPool(),
+    sql<{ created: boolean }>`
+      WITH manifest AS (
+        INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
+                                         service_name, from_company, awb, shipment_description, package_count, header, request_hash)
+        VALUES (${manifestId}, ${accountId}::uuid, ${environment}::"Environment", ${header.ContainerID}, ${manifestDate},
+                ${header.ManifestDate === undefined}, ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null},
+                ${header.ShipmentDescription}, ${packages.length}, ${headerJson}::jsonb, ${requestHash})
+        ON CONFLICT (account_id, environment, container_id) DO NOTHING
+        RETURNING id, account_id, environment, service_name, manifest_date
+      ), stored AS (
+        INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail,
+                                        service_name, manifest_date, to_postal_code)
+        SELECT m.id, m.account_id, m.environment, (p.n - 1)::int, p.detail->>'TrackingNumber', p.detail,
+               m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', '')
+        FROM manifest m, jsonb_array_elements(${JSON.stringify(packages)}::jsonb) WITH ORDINALITY AS p(detail, n)
+      ), activity AS (
+        -- The dashboard's rollup, in one of the day's shards (lib/manifests/counters.ts).
+        INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
+        SELECT m.account_id, m.environment, (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1 FROM manifest m
+        ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET container_manifests = a.container_manifests + 1
+      )
+      SELECT EXISTS (SELECT 1 FROM manifest) AS created`.prepared('container_insert'),
+  );
+  return row?.created ? manifestId : '';
 }
 
 async function findExisting(
