@@ -16,6 +16,8 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
   '08006',
   '53300',
+  // A write on a primary that was demoted under it (a switchover): the next connection reaches the new one.
+  '25006',
   'P1001',
   'P1002',
   'P1017',

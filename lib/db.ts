@@ -5,11 +5,53 @@ import { PrismaClient } from '@/lib/generated/prisma/client';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
 
 // One Prisma client per process, created on first use: `next build` imports route modules
 // without a database, and must not need DATABASE_URL. Kept on globalThis so Next's dev-mode
 // module reloads reuse it.
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
+
+/**
+ * A planned primary change (a switchover, rolling maintenance) leaves no primary for a few seconds. A request
+ * that cannot open a connection then waits for one, trying again every RETRY_MS, until the database has been
+ * unreachable for RIDE_OUT_MS; past that, while it stays away, every request fails at once (503) instead of
+ * each waiting. Only opening a connection is retried: nothing has been sent on it, so nothing can run twice.
+ */
+const RIDE_OUT_MS = 5_000;
+const RETRY_MS = 250;
+let unreachableSince: number | undefined;
+
+async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<pg.PoolClient> {
+  for (;;) {
+    try {
+      const client = await connect();
+      unreachableSince = undefined;
+      return client;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      unreachableSince ??= Date.now();
+      if (Date.now() - unreachableSince >= RIDE_OUT_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}
+
+class RideOutPool extends pg.Pool {
+  connect(): Promise<pg.PoolClient>;
+  connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const connecting = connectRidingOut(() => super.connect());
+    if (!callback) return connecting;
+    // pg's Pool.query() calls connect() with a callback.
+    connecting.then(
+      (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+  }
+}
 
 /**
  * The connection pool under the Prisma client. The hottest writes (lib/packages,
@@ -19,7 +61,11 @@ const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: p
 export function pgPool(): pg.Pool {
   if (!globalForDb.pgPool) {
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
-    globalForDb.pgPool = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 5_000 });
+    globalForDb.pgPool = new RideOutPool({
+      connectionString: DATABASE_URL,
+      max: DATABASE_POOL_SIZE,
+      connectionTimeoutMillis: 5_000,
+    });
     // An idle connection that breaks (a database restart) must not crash the process; the pool replaces it.
     globalForDb.pgPool.on('error', (error) => logRepeated(log, 'warn', 'idle database connection lost', error));
     // The pool listens for errors only on idle connections. One that breaks while checked out (by
