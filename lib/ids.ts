@@ -6,7 +6,7 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 // Random bytes drawn from the CSPRNG a few kilobytes at a time, each byte handed out once (as crypto.randomUUID
 // caches its entropy): a randomBytes() call per id cost microseconds on every accepted package.
 const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
+let pool: Buffer = Buffer.alloc(0);
 let offset = 0;
 
 function randomPart(length: number): Buffer {
