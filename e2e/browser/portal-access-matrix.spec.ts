@@ -156,6 +156,9 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id/document': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/tags': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/labels': { id: () => manifestId, stranger: notFound },
+    // The customs documents and the ONE Record export, the API's own operations behind the session.
+    'GET /portal-api/manifests/:id/customs-declarations': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/one-record': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/packages': {
       query: () => `?tracking_number=${tracking.slice(0, 5).toLowerCase()}`,
       stranger: ok((j: { data: { TrackingNumber: string }[] }, caller) => {
@@ -166,6 +169,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/packages/:TrackingNumber': { stranger: notFound },
     'GET /portal-api/packages/:TrackingNumber/events': { stranger: notFound },
     'GET /portal-api/packages/:TrackingNumber/label': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/customs-declaration': { stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/cancel': { body: {}, stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
     // The CSV export of a filtered set: the header line alone for anyone but the owner in test.

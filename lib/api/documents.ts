@@ -46,12 +46,13 @@ export async function manifestDocument(
   head: ManifestHead,
   key: Omit<DocumentKey, 'manifestId'>,
   job: (source: ManifestSource) => RenderJob,
+  load: { houseWaybills?: boolean } = {},
 ): Promise<Uint8Array> {
   // A closed manifest never changes: its documents are kept; an open or cancelled one's never are.
   const keep = head.kind === 'daily' && head.state === 'closed' ? { ...key, manifestId: head.manifestId } : undefined;
   const kept = keep ? await cachedDocument(keep) : undefined;
   if (kept) return kept;
-  const bytes = await rendered(context, async () => job({ ...head, packages: await loadPackages(head) }));
+  const bytes = await rendered(context, async () => job({ ...head, packages: await loadPackages(head, load) }));
   if (keep)
     await keepDocument(keep, bytes).catch((error: unknown) =>
       log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'),

@@ -18,6 +18,9 @@ import { getManifestDocumentOperation } from './operations/get-manifest-document
 import { getManifestTagsOperation } from './operations/get-manifest-tags';
 import { getManifestLabelsOperation } from './operations/get-manifest-labels';
 import { getPackageLabelOperation } from './operations/get-package-label';
+import { getPackageCustomsDeclarationOperation } from './operations/get-package-customs-declaration';
+import { getManifestCustomsDeclarationsOperation } from './operations/get-manifest-customs-declarations';
+import { getManifestOneRecordOperation } from './operations/get-manifest-one-record';
 import { listWebhooksOperation } from './operations/list-webhooks';
 import { createWebhookOperation } from './operations/create-webhook';
 import { getWebhookOperation } from './operations/get-webhook';
@@ -49,6 +52,9 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getManifestTagsOperation,
   getManifestLabelsOperation,
   getPackageLabelOperation,
+  getPackageCustomsDeclarationOperation,
+  getManifestCustomsDeclarationsOperation,
+  getManifestOneRecordOperation,
   testWebhookOperation,
   listWebhookDeliveriesOperation,
   redeliverWebhookOperation,

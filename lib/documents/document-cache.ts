@@ -12,7 +12,7 @@ import { RENDER_VERSION } from './render-job';
 
 export interface DocumentKey {
   manifestId: string;
-  document: 'handover' | 'tag' | 'labels';
+  document: 'handover' | 'tag' | 'labels' | 'customs';
   format: 'pdf' | 'zpl';
   /** The handover's paper size; '' for the others. */
   paper: string;

@@ -1,5 +1,8 @@
+import { manifestDeclarations, type DocumentCustomsDeclaration } from './customs-declaration';
 import { materializeManifest, manifestLabels, type ManifestSource } from './manifest-source';
+import { oneRecordExport, type OneRecordOptions } from './one-record';
 import { CHUNK_PAGES } from './pdf';
+import { renderCustomsDeclaration, renderCustomsDeclarations } from './render-customs-declaration';
 import { renderHandoverManifest } from './render-handover-manifest';
 import { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 import { renderPackageLabelPng } from './render-label-png';
@@ -20,7 +23,10 @@ export type RenderJob =
   | { document: 'handover'; source: ManifestSource; paper: PaperSize }
   | { document: 'tag'; source: ManifestSource; format: 'pdf' | 'zpl' }
   | { document: 'labels'; source: ManifestSource; format: 'pdf' | 'zpl' }
-  | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' };
+  | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' }
+  | { document: 'customs'; source: ManifestSource; paper: PaperSize }
+  | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
+  | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions };
 
 const utf8 = new TextEncoder();
 
@@ -56,6 +62,16 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
         : job.format === 'png'
           ? renderPackageLabelPng(job.label)
           : renderPackageLabelPdf(job.label);
+    case 'customs':
+      return renderCustomsDeclarations(manifestDeclarations(job.source), {
+        paper: job.paper,
+        title: `Customs declarations ${job.source.manifestId}`,
+        generatedAt: job.source.generatedAt,
+      });
+    case 'customs-declaration':
+      return renderCustomsDeclaration(job.declaration, { paper: job.paper });
+    case 'one-record':
+      return oneRecordExport(job.source, job.options);
   }
 }
 
