@@ -1,13 +1,13 @@
 export { Badge } from './badge';
 export { Breadcrumb } from './breadcrumb';
-export { Button, buttonClass, focusRing, type ButtonProps } from './button';
+export { Button, buttonClass, focusRing } from './button';
 export { Card, CardTitle } from './card';
 export { cn } from './cn';
 export { CopyButton } from './copy-button';
 export { Field } from './field';
-export { Input, Select, Textarea } from './input';
+export { Input, Select } from './input';
 export { PageHeader } from './page-header';
-export { LoadingBlock, Skeleton, Spinner } from './spinner';
+export { LoadingBlock } from './spinner';
 export { Alert, EmptyState, ErrorState } from './states';
 export { ListTable, NoValue, Table, Td, Th, Tr } from './table';
 export { DetailItem } from './detail-item';

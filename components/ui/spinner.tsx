@@ -12,7 +12,7 @@ export function Spinner({ className, label = 'Loading…' }: { className?: strin
   );
 }
 
-export function Skeleton({ className }: { className?: string }) {
+function Skeleton({ className }: { className?: string }) {
   return <div aria-hidden="true" className={cn('animate-pulse rounded bg-slate-200', className)} />;
 }
 

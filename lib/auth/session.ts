@@ -137,22 +137,6 @@ export async function listSessions(options: { userId: string; currentId: string 
   return rows.map(({ id, ...row }) => ({ ...row, current: id === options.currentId }));
 }
 
-/** Ends one of the user's sessions by its public id; false when the user has none of that id. */
-export async function revokeSession(options: { userId: string; publicId: string }): Promise<boolean> {
-  // The column is a uuid: anything else names no session (and must not reach the query, which would refuse it).
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.publicId)) return false;
-  const { count } = await db.session.deleteMany({ where: { userId: options.userId, publicId: options.publicId } });
-  return count > 0;
-}
-
-/** Ends every session of the user, or every one but `exceptId` (the session that asked). Returns how many ended. */
-export async function endSessions(options: { userId: string; exceptId?: string }): Promise<number> {
-  const { count } = await db.session.deleteMany({
-    where: { userId: options.userId, ...(options.exceptId ? { id: { not: options.exceptId } } : {}) },
-  });
-  return count;
-}
-
 /** Removes the session cookie (after the session's row is gone). */
 export async function clearSessionCookie(): Promise<void> {
   (await cookies()).delete(SESSION_COOKIE);

@@ -20,12 +20,6 @@ export function looksLikeToken(token: string): boolean {
   return TOKEN_FORMAT.test(token);
 }
 
-/** The environment a token claims by its prefix (the stored row is the authority). */
-export function tokenEnvironment(token: string): Environment | undefined {
-  const match = TOKEN_FORMAT.exec(token);
-  return match ? (match[1] as Environment) : undefined;
-}
-
 export function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

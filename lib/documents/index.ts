@@ -1,8 +1,8 @@
 // lib/documents: handover manifests, container tags and package labels as bytes. Pure: plain input
 // objects in (types.ts), PDF/ZPL/PNG out; no database, no HTTP.
-export { renderHandoverManifest, type HandoverOptions } from './render-handover-manifest';
+export { renderHandoverManifest } from './render-handover-manifest';
 export { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 export { renderContainerTagZpl, renderPackageLabelZpl, renderPackageLabelsZpl, zplField } from './render-zpl';
 export { renderPackageLabelPng } from './render-label-png';
-export { fileNamePart, formatAwb } from './text';
+export { fileNamePart } from './text';
 export type * from './types';

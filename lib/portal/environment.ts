@@ -8,7 +8,6 @@ import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type 
 // portal-api request names it explicitly (requestEnvironment). The `carrier_env` cookie is only the
 // memory of the environment last used, where a bare URL such as /dashboard or an old bookmark goes; it
 // never decides where a read or a write lands.
-export { ENV_COOKIE, ENVIRONMENTS } from './paths';
 export { secureCookies } from '@/lib/auth/cookies';
 
 // Compile-time check that the portal's environments are exactly the database's.

@@ -20,7 +20,6 @@ const dateTimeSeconds = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
   timeZoneName: 'short',
 });
-const date = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** `seconds`: for logs, where attempts a few seconds apart must read apart. */
 /** A value Intl can format, or undefined: Intl throws a RangeError on an invalid date, which would blank the page. */
@@ -33,11 +32,6 @@ function validDate(value: string | Date | null | undefined): Date | undefined {
 export function formatDateTime(value: string | Date | null | undefined, options: { seconds?: boolean } = {}): string {
   const parsed = validDate(value);
   return parsed ? (options.seconds ? dateTimeSeconds : dateTime).format(parsed) : '—';
-}
-
-export function formatDate(value: string | Date | null | undefined): string {
-  const parsed = validDate(value);
-  return parsed ? date.format(parsed) : '—';
 }
 
 export function formatMoney(amount: string): string {

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type {
-  ZEventResponse,
   ZListEventsResponse,
   ZListManifestsResponse,
   ZListPackagesResponse,
@@ -13,7 +12,6 @@ import type { ZManifestServicesResponse } from '@/lib/schemas/portal-responses';
 // operations answer them behind the session (lib/portal/api-operation.ts). Client-safe.
 export type TPackage = z.output<typeof ZPackageResponse>;
 export type TPackageList = z.output<typeof ZListPackagesResponse>;
-export type TEvent = z.output<typeof ZEventResponse>;
 export type TEventList = z.output<typeof ZListEventsResponse>;
 export type TManifest = z.output<typeof ZManifestResponse>;
 export type TManifestList = z.output<typeof ZListManifestsResponse>;
@@ -21,7 +19,6 @@ export type TManifestServices = z.output<typeof ZManifestServicesResponse>;
 
 /** The list filters the Packages page keeps in its URL, under GET /packages's own parameter names. */
 export const PACKAGE_FILTERS = ['tracking_number', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code'] as const;
-export type PackageFilter = (typeof PACKAGE_FILTERS)[number];
 
 /** The list filters the Manifests page keeps in its URL, under GET /manifests's own parameter names. */
 export const MANIFEST_FILTERS = ['q', 'type', 'service', 'from', 'to'] as const;

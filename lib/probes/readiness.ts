@@ -5,7 +5,7 @@ import pg from 'pg';
 import { queryRow, sql } from '@/lib/sql';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from '@/lib/http/errors';
-export { publishedWorkerStatus, publishWorkerStatus } from '@/lib/telemetry/worker-status';
+export { publishedWorkerStatus } from '@/lib/telemetry/worker-status';
 
 // GET /readyz: may this process be sent traffic? The database answers (on a connection of the probe's
 // own, so a busy app pool does not make a live instance look dead, and a probe storm cannot take the

@@ -58,6 +58,5 @@ export const ZAuditEvent = z.object({
 
 export const ZAuditEventList = keysetList(ZAuditEvent);
 
-export type TAuditQuery = z.output<typeof ZAuditQuery>;
 export type TAuditEvent = z.output<typeof ZAuditEvent>;
 export type TAuditEventList = z.output<typeof ZAuditEventList>;

@@ -19,7 +19,6 @@ export const ZCloseOutSettingsRequest = z.strictObject({
     .max(64, 'must be at most 64 characters')
     .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, 'must be a time zone name such as America/New_York'),
 });
-export type TCloseOutSettingsRequest = z.infer<typeof ZCloseOutSettingsRequest>;
 
 /** Time zones offered first in the form (any name PostgreSQL knows is accepted). */
 export const COMMON_TIME_ZONES = [

@@ -33,7 +33,6 @@ export const ZAcceptInvitationRequest = z.object({
   token: ZInvitationToken,
   password: storableString().max(200, 'must be at most 200 characters').optional(),
 });
-export type TAcceptInvitationRequest = z.infer<typeof ZAcceptInvitationRequest>;
 
 /** The accept form of a new user: a password of the sign-up rule. */
 export const ZAcceptAsNewUserForm = z.object({ token: ZInvitationToken, password: newPassword() });
@@ -52,7 +51,6 @@ export const ZSwitchAccountRequest = z.object({
     .string({ error: 'is required' })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'is not an account id'),
 });
-export type TSwitchAccountRequest = z.infer<typeof ZSwitchAccountRequest>;
 
 // Answers. Types only, nothing parses them at runtime; times are ISO 8601 text, as JSON carries them.
 
@@ -104,6 +102,5 @@ export type TInvitationListResponse = z.output<typeof ZInvitationListResponse>;
 export type TInvitationCreatedResponse = z.output<typeof ZInvitationCreatedResponse>;
 export type TInvitationRevokedResponse = z.output<typeof ZInvitationRevokedResponse>;
 export type TInvitationAcceptedResponse = z.output<typeof ZInvitationAcceptedResponse>;
-export type TAccountChoice = z.output<typeof ZAccountChoice>;
 export type TAccountListResponse = z.output<typeof ZAccountListResponse>;
 export type TAccountSwitchedResponse = z.output<typeof ZAccountSwitchedResponse>;

@@ -72,7 +72,6 @@ export const PACKAGE_MANIFEST_FIELDS = fieldTree(
   { package: fieldTree(ZPackage.shape, PACKAGE_MANIFEST_ALIASES, { Customs: CUSTOMS_FIELDS }) },
 );
 
-export type TPackageInput = z.input<typeof ZPackage>;
 export type TPackage = z.output<typeof ZPackage>;
 
 // The answer to POST /wf/package: IsSuccess is the boolean true, unlike the container operation's text.
@@ -83,4 +82,3 @@ export const ZPackageManifestResponse = z.object({
   warnings: ZWarnings,
 });
 
-export type TPackageManifestResponse = z.output<typeof ZPackageManifestResponse>;

@@ -86,11 +86,9 @@ export const ZMemberRole = z.enum(MEMBER_ROLES, { error: `must be one of ${MEMBE
 
 // PATCH /portal-api/members/{membershipId}: the member's new role.
 export const ZChangeMemberRequest = z.object({ role: ZMemberRole });
-export type TChangeMemberRequest = z.infer<typeof ZChangeMemberRequest>;
 
 // DELETE /portal-api/members/{membershipId}: what becomes of the API tokens the member created in this account (both
 // environments): revoked (the default) or kept working (docs/decisions/teams.md).
 export const ZRemoveMemberRequest = z.object({
   tokens: z.enum(['revoke', 'keep'], { error: 'must be revoke or keep' }).default('revoke'),
 });
-export type TRemoveMemberRequest = z.infer<typeof ZRemoveMemberRequest>;

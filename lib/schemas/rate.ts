@@ -38,8 +38,6 @@ export const ZRateRequest = ZRateFields.transform((r) => ({
   destination: r.destination,
 }));
 
-export type TRateRequestInput = z.input<typeof ZRateRequest>;
-export type TRateRequest = z.output<typeof ZRateRequest>;
 
 // The answer to POST /wf/rate (lib/api/operations/quote-rates.ts). `amount` is text with two decimals, as published.
 export const ZRateQuote = z.object({
@@ -66,5 +64,4 @@ export const ZRateResponse = z.object({
     .meta({ description: 'Present when a card was left out: why.' }),
 });
 
-export type TRateQuote = z.output<typeof ZRateQuote>;
 export type TRateResponse = z.output<typeof ZRateResponse>;

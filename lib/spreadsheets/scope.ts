@@ -5,8 +5,3 @@ export interface PortalScope {
   accountId: string;
   environment: Environment;
 }
-
-/** For ILIKE: the text matched literally, wherever it occurs. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

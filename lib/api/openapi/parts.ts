@@ -40,12 +40,6 @@ export const pathParameter = (name: string, description: string, example: string
   example,
 });
 
-/** A JSON answer whose body is the named component. */
-export const jsonAnswer = (description: string, schema: string): Json => ({
-  description,
-  content: { 'application/json': { schema: ref(schema) } },
-});
-
 /** An error answer: the `Error` envelope. */
 export const errorAnswer = (description: string): Json => ({
   description,
