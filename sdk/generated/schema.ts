@@ -201,6 +201,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/packages/{TrackingNumber}/customs-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customs declaration (CN 23 / commercial invoice)
+         * @description The parcel's customs declaration from its `Customs`: sender and exporter (EORI), addressee and importer (EORI, tax ID, IOSS), one line per item (description, quantity, net weight in kg, value, HS code, origin), totals in exact decimals, category of item, incoterm, currency, house and master waybill, the carrier barcode as Code 128, and the sender's certification and signature block. A package sent without `Customs` gets the form with its contents left blank to fill in. A cancelled package's says CANCELLED and has no barcode. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
+         */
+        get: operations["getPackageCustomsDeclaration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manifests/{id}/customs-declarations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every house's customs declaration (CN 23) of a manifest
+         * @description One PDF: each parcel handed over on the manifest (a container's houses, or a daily manifest's packages), its CN 23 / commercial invoice starting on a page of its own, as `GET /packages/{TrackingNumber}/customs-declaration` draws it. A cancelled package is left out, as from the labels; a cancelled manifest's declarations are all there, each saying CANCELLED. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
+         */
+        get: operations["getManifestCustomsDeclarations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manifests/{id}/one-record": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ONE Record export of a container (JSON-LD)
+         * @description The container as IATA ONE Record data (ontology 3.3.0, `https://onerecord.iata.org/ns/cargo#`), one JSON-LD `@graph`: the container's AWB as the MASTER `Waybill` with a HOUSE `Waybill` per parcel, each house's `Shipment` and `Piece` (goods description, gross weight, dimensions, declared items as `Item` → `Product` with `hsCode`, value and origin), the `ULD` (`uldTypeCode`, `uldSerialNumber`, `ownerCode`) composing every piece, the flight (`TransportMovement`), the consignment `SecurityDeclaration`, and `Party` nodes for shipper (SHP) and consignee (CNE). Node ids are fragments of this export's address. Cancelled parcels are left out; a cancelled container, and a daily manifest (no ULD, no master waybill), are a 409. `Accept`: `application/ld+json` or `application/json` (406 otherwise).
+         */
+        get: operations["getManifestOneRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -2966,6 +3026,279 @@ export interface operations {
             };
             /** @description The document does not come in the format asked for (`not_acceptable`). */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPackageCustomsDeclaration: {
+        parameters: {
+            query?: {
+                format?: "pdf";
+                paper?: "letter" | "a4";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document does not come in the format asked for (`not_acceptable`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManifestCustomsDeclarations: {
+        parameters: {
+            query?: {
+                format?: "pdf";
+                paper?: "letter" | "a4";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document does not come in the format asked for (`not_acceptable`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManifestOneRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON-LD document. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_acceptable`: the `Accept` header takes neither `application/ld+json` nor `application/json`. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a daily manifest (not a container), or a cancelled container. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
