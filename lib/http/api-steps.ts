@@ -10,17 +10,13 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorAnswer } from './errors';
 import type { Route } from './routes';
 
-// The API's own steps, whatever carries the request (lib/http/api-app.ts mounts them on Fastify): token auth
-// with its limiters and the error envelope with IsSuccess. The request id (request-id.ts), the JSON reader
-// (json-body.ts) and the envelope (errors.ts) are the portal's too. Fastify does the routing, the body reading and CORS.
+// The API's own steps (token auth with its limiters, the error envelope with IsSuccess); lib/http/api-app.ts mounts them.
 
-/** What calling one method of a route takes: its scope (lib/auth/scopes.ts), and how a refusal names the call. */
 export interface RouteAccess {
   scope: RouteScope;
   operation: string;
 }
 
-/** Each method of a route and what it takes (its operation's scope), resolved once when the route is mounted. */
 export function routeAccess(route: Route): Record<string, RouteAccess> {
   const access: Record<string, RouteAccess> = {};
   for (const [method, operation] of Object.entries(route.methods)) {
@@ -29,21 +25,16 @@ export function routeAccess(route: Route): Record<string, RouteAccess> {
   return access;
 }
 
-/**
- * The caller, in the pipeline's order: the token (a failure counted against the address, and 429 once the
- * address has failed too often; a valid token is never refused for its address), the token's rate, then its scope (403 insufficient_scope).
- * Shipper routes take shipper tokens (authenticateToken); /ops/… routes take carrier operations tokens only.
- * The wrong kind of valid-looking token is 403: it is known who is asking, and this is not theirs to call.
- */
+// A failed token counts against the address, but a valid token is never refused for its address. The wrong kind of
+// valid token is 403: we know who is asking, and the route is not theirs to call.
 export async function authenticateRequest(
   route: Route,
   access: RouteAccess,
   environment: Environment,
   authorization: string | null,
   remoteAddress: string | undefined,
-  /** Told who is asking as soon as the token is known: a request refused for its rate is still the account's (its request log). */
+  /** Called once the token is known: a request then refused for its rate still belongs in the account's request log. */
   identified?: (auth: AuthContext) => void,
-  /** Told how much of its rate the token has left (the RateLimit headers). */
   rated?: (state: RateLimitState) => void,
 ): Promise<AuthContext> {
   const auth = await authenticateCaller(route, environment, authorization).catch(async (error: unknown) => {
@@ -81,7 +72,6 @@ export interface ErrorAnswer {
   body: string;
 }
 
-/** The one way an error leaves the API: the shared envelope (lib/http/errors.ts), with IsSuccess where the contract has it. */
 export function errorResponse(
   error: unknown,
   route: Pick<Route, 'isSuccess'> | undefined,

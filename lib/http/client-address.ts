@@ -3,15 +3,8 @@ import { isTrusted, normalizeAddress, parseTrustedProxies, type TrustedProxies }
 
 export { normalizeAddress, parseTrustedProxies, type TrustedProxies };
 
-// The one way every adapter (node:http, Next route handlers, the portal) learns who is asking.
-//
-// TRUSTED_PROXIES names the proxies in front of us: none by default, a CIDR list
-// (`127.0.0.1/32,10.0.0.0/8`) or a hop count (`1`). The client address is found by starting from
-// the socket's address and walking X-Forwarded-For from the right, for as long as the address in
-// hand is a trusted proxy: each trusted proxy appended the address it saw, so the first untrusted
-// address on that walk is the client. Entries left of it were written by the client and are
-// ignored, so rotating them changes nothing. With no trusted proxies, X-Forwarded-For is never read.
-// (docs/decisions/rate-limiting.md)
+// X-Forwarded-For is read only through TRUSTED_PROXIES, from the right, while the address in hand is a trusted proxy:
+// entries left of the first untrusted one were written by the client (docs/decisions/rate-limiting.md).
 
 let cached: { setting: string | undefined; trusted: TrustedProxies } | undefined;
 
@@ -22,12 +15,7 @@ function trustedProxies(): TrustedProxies {
   return cached.trusted;
 }
 
-/**
- * The client's address: the socket's (normalised), or, when the socket's peer is a trusted proxy,
- * the first untrusted address walking X-Forwarded-For from the right. Undefined only when the
- * socket address is unknown. A malformed entry stops the walk at the last good address (the
- * proxy that wrote it).
- */
+// A malformed entry stops the walk at the last good address (the proxy that wrote it).
 export function clientAddress(
   forwardedFor: string | null | undefined,
   socketAddress: string | undefined,
@@ -44,11 +32,7 @@ export function clientAddress(
   return address;
 }
 
-/**
- * Whether the request reached us over TLS: our own socket is encrypted, a trusted proxy says so
- * (the rightmost X-Forwarded-Proto, written by the proxy we talk to), or HTTPS_ONLY says every
- * request does.
- */
+// Only the rightmost X-Forwarded-Proto, and only from a trusted peer: that is the one the proxy we talk to wrote.
 export function arrivedOverTls(
   forwardedProto: string | null | undefined,
   socketAddress: string | undefined,

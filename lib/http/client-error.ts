@@ -5,15 +5,8 @@ import { AppError } from '@/lib/errors/app-error';
 import { corsHeaders } from './cors';
 import { errorBody } from './errors';
 
-// A module of its own, with nothing of the pipeline behind it: the production server listens with it,
-// and lib/http/peer-address.ts installs it on every server of a `next start` process, where Node
-// would otherwise answer a request its parser refused with a bare status line.
-
-/**
- * node:http's `clientError`: a request its parser refused (headers over 16 KB, a malformed request
- * line, a request that timed out) never reaches a handler, and Node's own answer is a bare status
- * line. This one is the envelope with a request id, and the connection is closed after it.
- */
+// Node answers a request its parser refused (headers over 16 KB, a bad request line, a timeout) with a bare status line;
+// this sends the envelope and closes. No pipeline behind it, since peer-address.ts installs it under `next start` too.
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();

@@ -1,7 +1,4 @@
-// The API's CORS settings, in one place: @fastify/cors applies them to every API answer
-// (lib/http/api-app.ts); the few answers no Fastify route gives — a request Node's parser refused
-// (client-error.ts), the public OpenAPI document (a Next route) — carry the same headers from
-// corsHeaders() below. Any origin, no credentials: tokens travel in the Authorization header.
+// Any origin and no credentials: tokens travel in the Authorization header. corsHeaders() serves answers given outside Fastify.
 export const CORS = {
   origin: '*',
   allowedHeaders: 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
@@ -10,7 +7,6 @@ export const CORS = {
   maxAge: 86_400,
 } as const;
 
-/** The CORS headers of an answer given outside Fastify, for a resource that allows `allow`. */
 export function corsHeaders(allow: string): Record<string, string> {
   return {
     'access-control-allow-origin': CORS.origin,

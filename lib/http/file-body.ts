@@ -1,19 +1,13 @@
 import type { OperationResult } from '@/lib/api/operation';
 
-// A document operation's file (OperationResult.file) as an answer's headers and body, the same from
-// the API's adapters and the portal's routes.
-
 type File = NonNullable<OperationResult['file']>;
 
-/**
- * Inline unless the operation says otherwise (a browser opens a PDF in its viewer), the file name cut
- * down to characters that need no quoting or encoding in any browser.
- */
+// Inline so a browser opens a PDF in its viewer; the name cut to characters no browser needs quoted or encoded.
 export function contentDisposition(file: Pick<File, 'fileName' | 'disposition'>): string {
   return `${file.disposition ?? 'inline'}; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
 }
 
-/** The bytes, typed as backed by an ArrayBuffer (what Response accepts); text encoded, bytes copied only if they are not. */
+// Response takes only ArrayBuffer-backed bytes; copied only when they are not.
 export function fileBytes(bytes: File['bytes']): Uint8Array<ArrayBuffer> {
   if (typeof bytes === 'string') return new TextEncoder().encode(bytes);
   return bytes.buffer instanceof ArrayBuffer

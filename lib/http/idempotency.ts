@@ -4,8 +4,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { claimKey, keepAnswer, releaseKey, requestHash } from '@/lib/idempotency/idempotency-keys';
 import { REPLAYED_HEADER } from '@/lib/api/replayed';
 
-// The Idempotency-Key header on a POST (lib/idempotency): the operation runs once per key; a retry with the same key
-// and request gets the kept answer. A carrier operations token's scans are idempotent by scan_id already.
+// Carrier operations tokens take no key: their scans are idempotent by scan_id already.
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -15,7 +14,6 @@ export interface JsonAnswer {
   headers: Record<string, string>;
 }
 
-/** The key a request sends, checked; undefined when it sends none or the request cannot take one. */
 export function idempotencyKeyOf(method: string, header: string | string[] | undefined, auth: AuthContext): string | undefined {
   if (method !== 'POST' || header === undefined || auth.kind === 'ops') return undefined;
   const key = Array.isArray(header) ? header.join(',') : header;
@@ -25,10 +23,7 @@ export function idempotencyKeyOf(method: string, header: string | string[] | und
   return key;
 }
 
-/**
- * Runs `run` once for the key: a kept answer is given again (with Idempotent-Replayed: true), another request's key is
- * a 422, a key whose first request still runs a 409 with Retry-After. Only successful answers are kept.
- */
+// Only a 2xx is kept, so a failed request can be retried with the same key.
 export async function onceForKey(
   options: { key: string; accountId: string; environment: Environment; method: string; path: string; body: string },
   run: () => Promise<JsonAnswer>,

@@ -7,13 +7,10 @@ import { drainable, drainRest } from './node-adapter';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from './path-params';
 import { webRequestClient } from './request-client';
 
-// Route handlers are this adapter and nothing else: the Web Request goes to the same Fastify app the
-// production server serves the API with (lib/http/api-app.ts: its router, body reader with its
-// limits, CORS), through Fastify's inject(), the body as a stream it reads with the same bodyLimit
-// and deadline; the answer comes back as a Web Response. The route is found from the URL, so every
-// route file exports the same thing. (docs/decisions/production-server.md, "The API on Fastify")
+// Route handlers pass the Web Request to the production server's Fastify app through inject(), so its router, body
+// limits and CORS apply alike (docs/decisions/production-server.md).
 
-/** Who is asking, as webRequestClient found it: written by this adapter over anything the client sent. */
+// Who is asking, as webRequestClient found it: written by this adapter over anything the client sent.
 const CLIENT_HEADER = 'x-carrier-api-client';
 
 let app: Promise<FastifyInstance> | undefined;
@@ -29,7 +26,6 @@ function apiApp(): Promise<FastifyInstance> {
   return app;
 }
 
-/** Hop-by-hop headers of Fastify's answer that a Web Response must not carry. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 async function handle(request: Request): Promise<Response> {
@@ -57,10 +53,8 @@ async function handle(request: Request): Promise<Response> {
     if (Array.isArray(value)) for (const item of value) answerHeaders.append(name, item);
     else answerHeaders.set(name, String(value));
   }
-  // A body refused (413, 408) or answered before it was read (401, 404 …) would stay in the connection, where Next
-  // does not discard it: the next request on that keep-alive connection would wait behind it for ever, and cutting
-  // the upload turns this answer into an EPIPE for the client. As the production server does (node-adapter.ts),
-  // the rest is read and thrown away; a body declared past DRAIN_LIMIT closes the connection instead.
+  // Next does not discard an unread body (refused, or answered before reading): the next request on that keep-alive
+  // connection would wait behind it for ever. So drain it as node-adapter.ts does, or close past DRAIN_LIMIT.
   if (payload && discardUnread(payload, request.headers.get('content-length')) === 'close')
     answerHeaders.set('connection', 'close');
   const status = response.statusCode;
@@ -80,11 +74,7 @@ function discardUnread(payload: Readable, declaredLength: string | null): 'drain
   return 'drained';
 }
 
-/**
- * The path as sent. A path Next could not decode arrives rewritten by proxy.ts to MALFORMED_PATH_ROUTE
- * with the original in a header; that header is believed only when it holds such a path, so a client
- * who sends it itself can reach nothing but the same 404.
- */
+// The header is believed only when it holds an undecodable path, so a client sending it itself reaches the same 404.
 function pathOf(request: Request, url: URL): string {
   if (url.pathname !== MALFORMED_PATH_ROUTE) return url.pathname;
   const original = request.headers.get(MALFORMED_PATH_HEADER);

@@ -5,23 +5,14 @@ import { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import { answerClientError } from './client-error';
 
-// Next's route handlers get a Web Request: no socket, so no peer address. Next 16 itself only
-// fills X-Forwarded-For from the socket when the client sent none
-// (`req.headers['x-forwarded-for'] ??= socket.remoteAddress`, next/dist/server/base-server.js), so
-// a client-sent value reaches the handler as it was sent, and the socket's address is lost.
-//
-// So, in every server process that runs Next (`next start`, `next dev`, the production server),
-// instrumentation.ts installs this: each incoming request gets a header holding the socket's
-// address, written over anything the client sent under that name, and prefixed with a random value
-// made once per process. A route handler believes the header only when the prefix is this
-// process's, so a client cannot forge it (not even for requests that arrived before the patch was
-// installed, which simply carry no valid header).
+// Next fills X-Forwarded-For from the socket only when the client sent none, so a route handler cannot know its peer.
+// instrumentation.ts installs this in every server process: each request gets the socket's address under this header,
+// written over any client value and prefixed with a per-process random nonce, so a client cannot forge it.
 
 export const PEER_HEADER = 'x-carrier-peer';
 const KEY = Symbol.for('carrier.peerAddressNonce');
 type Global = typeof globalThis & { [KEY]?: string };
 
-/** Installs the header writer on every node:http and node:https server of this process, once. */
 export function installPeerAddressHeader(): void {
   const global = globalThis as Global;
   if (global[KEY]) return;
@@ -32,8 +23,7 @@ export function installPeerAddressHeader(): void {
     // eslint-disable-next-line @typescript-eslint/unbound-method
     const emit = Server.prototype.emit;
     Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
-      // A request Node's parser refused (headers over 16 KB, say) gets the envelope, not a bare status
-      // line, on servers that do not answer it themselves (plain `next start`; the production server does).
+      // A request Node's parser refused gets the envelope, not a bare status line, where the server does not answer it.
       const [first, second] = args;
       if (
         event === 'clientError' &&
@@ -55,7 +45,6 @@ export function installPeerAddressHeader(): void {
   }
 }
 
-/** The socket's peer as the header writer recorded it, or undefined when the header is absent or forged. */
 export function peerFromHeaders(headers: {
   get(name: string): string | null;
 }): { address: string; encrypted: boolean } | undefined {

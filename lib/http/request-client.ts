@@ -3,15 +3,10 @@ import { log } from '@/lib/log';
 import { arrivedOverTls, clientAddress } from './client-address';
 import { peerFromHeaders } from './peer-address';
 
-/** What a request with no verifiable socket address is counted as: all such requests share one count (fail closed). */
+// Requests with no verifiable socket address all share one count (fail closed).
 export const UNVERIFIED_ADDRESS = '0.0.0.0';
 let warned = false;
 
-/**
- * The client address and transport of a request served by a Next route handler (the API's
- * catch-all routes, the portal's sign-in and sign-up), found exactly as the node:http adapter
- * finds them, from the socket address that instrumentation.ts records (lib/http/peer-address.ts).
- */
 export function webRequestClient(headers: { get(name: string): string | null }): { address: string; secure: boolean } {
   const peer = peerFromHeaders(headers);
   if (!peer) {

@@ -4,22 +4,16 @@ import type { HttpMethod, OperationDefinition } from '@/lib/api/operation';
 import { OPERATIONS } from '@/lib/api/registry';
 import { CARRIER_OPERATIONS } from '@/lib/auth/scopes';
 
-// The server's routes, derived from the registry of operations (lib/api/registry.ts): one route per path, with
-// each method's operation. The same routes answer under both base paths; the path alone picks the environment.
+// One route per path, derived from lib/api/registry.ts; the base path alone picks the environment.
 
 export interface Route {
-  /** Fastify's pattern: the operation's path with `{name}` as `:name`. */
   pattern: string;
-  /** The operation's path as the reference writes it, for messages. */
   path: string;
   methods: Partial<Record<HttpMethod, OperationDefinition>>;
-  /** How the error envelope carries IsSuccess for this route, if at all. */
   isSuccess?: 'text' | 'boolean';
-  /** 'ops': carrier operations tokens only (and shipper tokens refused); otherwise shipper tokens only. */
+  /** 'ops': carrier operations tokens only; otherwise shipper tokens only. */
   auth?: 'ops';
-  /** Exists on the test path only (the simulator): the live path answers 404. */
   testOnly?: boolean;
-  /** Its GETs are not written to the request log (the log's own reads). */
   unlogged?: boolean;
   deprecation?: Deprecation;
 }
@@ -29,7 +23,6 @@ const BASES: readonly [string, Environment][] = [
   ['/api/1.1', 'live'],
 ];
 
-/** What a route says of all its methods must be said alike by each of its operations; a mismatch stops the start. */
 function agreed<K extends keyof OperationDefinition>(operations: OperationDefinition[], key: K): OperationDefinition[K] {
   const values = new Set(operations.map((operation) => operation[key]));
   if (values.size > 1) throw new Error(`The operations at ${operations[0]?.path} disagree on ${String(key)}.`);
@@ -64,17 +57,14 @@ function routesOf(operations: readonly OperationDefinition[]): Route[] {
 
 const ROUTES = routesOf(OPERATIONS);
 
-/** Every API route, for the server, the metrics' labels and the access-matrix test. */
 export function apiRoutes(): readonly Route[] {
   return ROUTES;
 }
 
-/** The two base paths every route answers under, and the environment each one means. */
 export function apiBases(): readonly (readonly [string, Environment])[] {
   return BASES;
 }
 
-/** Whether a path is the API's (either base, or below it): the production server hands these to the API app. */
 export function isApiPath(path: string): boolean {
   return BASES.some(([base]) => path === base || path.startsWith(`${base}/`));
 }
