@@ -8,9 +8,7 @@ import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES } from './redact';
 import { resourcesOf } from './resources';
 
-// GET /requests and GET /requests/{request_id}, and the portal's Logs page: one account's request log in one
-// environment, newest first. A page walks (account_id, environment, created_at, id) from its cursor, errors only
-// the partial index of statuses from 400 (migration 20261124011656_request_logs); a request id is one lookup.
+// Errors-only pages read the partial index of statuses from 400; a request id is one lookup.
 
 interface Scope {
   accountId: string;
@@ -45,7 +43,6 @@ const COLUMNS = sql<never>`r.id::text AS id, r.request_id, r.source, r.method, r
   r.client_address, r.user_agent, r.request_body, r.request_bytes, r.response_body, r.response_bytes, r.created_at
   FROM request_logs r LEFT JOIN api_tokens t ON t.id = r.token_id LEFT JOIN users u ON u.id = r.user_id`;
 
-/** How long one page of GET /requests may search. */
 const LIST_TIMEOUT_MS = 3_000;
 
 const scoped = (scope: Scope) =>
@@ -87,7 +84,6 @@ function present(row: Row): TRequestLogEntry {
   };
 }
 
-/** `value` with LIKE's wildcards and escape taken literally, for a prefix match. */
 const likePrefix = (value: string) => `${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function listRequests(options: Scope & { query: TListRequestsQuery }): Promise<TRequestLogList> {
@@ -106,8 +102,8 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
   if (query.to) where.push(sql`r.created_at < ${dayStart(query.to, 1)}`);
   if (cursor) where.push(sql`(r.created_at, r.id) < (${cursor.t}::timestamptz, ${cursor.i}::bigint)`);
   const statement = sql<Row>`SELECT ${COLUMNS} WHERE ${sql.join(where, sql` AND `)} ORDER BY r.created_at DESC, r.id DESC LIMIT ${query.limit + 1}`;
-  // Method, path and source have no index of their own (each would cost every request's insert): a rare one is
-  // found by walking the account's lines newest first. The walk is bounded in time; past it, the answer asks for days.
+  // Method, path and source have no index (each would cost every request's insert): the walk is bounded in time, and
+  // past it the answer asks for fewer days.
   const rows = await pgTransaction(async (client) => {
     await execute(client, sql`SELECT set_config('statement_timeout', ${String(LIST_TIMEOUT_MS)}, true)`);
     return queryRows(client, statement);
@@ -124,7 +120,7 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
   return newestFirstPage(rows, query.limit, present);
 }
 
-/** One request by its id; a client may have sent the same x-request-id twice: the latest. */
+// A client may have sent the same x-request-id twice: the latest.
 export async function getRequest(options: Scope & { requestId: string }): Promise<TRequestLogEntry> {
   const row = await queryRow(
     pgPool(),

@@ -1,8 +1,6 @@
 import type { TRequestResource } from '@/lib/schemas/request-log';
 
-// What a logged request created or named, for the Logs page's links: the ids in its path (/manifests/{id}/…,
-// /packages/{TrackingNumber}, /webhooks/{id}, /events/{id}) and in its answer (a container's or a package's
-// ManifestID and TrackingNumber, a new webhook endpoint's id). Pure: read from what the log keeps.
+// Ids a logged request named, for the Logs page's links: read only from what the log keeps (its path and answer).
 
 const PATH_RESOURCES: Record<string, TRequestResource['type']> = {
   manifests: 'manifest',
@@ -16,7 +14,6 @@ function segment(raw: string | undefined): string | undefined {
   try {
     return decodeURIComponent(raw);
   } catch {
-    // A malformed % escape names nothing.
     return undefined;
   }
 }
@@ -29,8 +26,7 @@ export function resourcesOf(request: { method: string; path: string; status: num
   };
   const [, collection, id] = request.path.split('/');
   const type = collection ? PATH_RESOURCES[collection] : undefined;
-  // A path's id names something that exists when the request succeeded or was refused for its state (409); a 404's
-  // id is nothing to link to.
+  // A path's id exists when the request succeeded or was refused for its state (409); a 404's is nothing to link to.
   if (type && (request.status < 400 || request.status === 409)) add(type, segment(id));
   if (request.status < 300 && request.response && typeof request.response === 'object' && !Array.isArray(request.response)) {
     const body = request.response as Record<string, unknown>;

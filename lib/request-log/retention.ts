@@ -4,14 +4,10 @@ import { startPeriodic } from '@/lib/jobs/periodic';
 import { log } from '@/lib/log';
 import { execute, sql } from '@/lib/sql';
 
-/** How long the request log keeps a request. */
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 const BATCH = 5_000;
 
-/**
- * Deletes up to BATCH log lines older than the retention, oldest first (the BRIN index on created_at finds them);
- * answers how many. A batch at a time, so that a backlog never holds one long transaction.
- */
+// A batch at a time, so that a backlog never holds one long transaction.
 export async function pruneRequestLog(): Promise<number> {
   // The database's clock, not this process's: every process's lines are judged by one clock.
   return execute(
@@ -21,7 +17,6 @@ export async function pruneRequestLog(): Promise<number> {
   );
 }
 
-/** The retention job in this process: every `intervalMs`, and at once again while a run fills its batch. */
 export function startRequestLogRetention(intervalMs: number): { stop: () => void } {
   return startPeriodic({
     name: 'request log retention',

@@ -8,18 +8,9 @@ import { logRepeated } from '@/lib/log-repeats';
 import { copyIn, sql } from '@/lib/sql';
 import { holdsSecret, LOGGED_BODY_BYTES, loggedBody, loggedQuery, loggedText, REDACTED } from './redact';
 
-// The request log's writer: a request hands its line to record() and goes on; lines are written in
-// batches, one COPY per batch, every FLUSH_MS or as soon as BATCH_SIZE are waiting. The redaction and the cut to
-// 16 KB happen in the flush, not on the request's path. The buffer is bounded (lines and bytes): while PostgreSQL
-// is away it keeps what fits and counts what it drops, logged once per interval. A log line is never worth a
-// request, nor the memory of the process that serves them.
-//
-// Under load the writer must keep up, or the bounded buffer drops lines (the bench counts lines against requests
-// answered). A flush costs the event loop's turns, not just CPU: on a busy worker each turn serves dozens of
-// requests, so a flush of BEGIN, SET, INSERT, COMMIT and five redaction chunks took ten turns, and at 6,000 rate
-// requests a second a third of the lines were dropped (bench/RESULTS.md). So a batch is one statement on a
-// connection of the log's own, whose sessions commit without waiting for the WAL, and it is redacted in
-// slices of time rather than of lines.
+// record() never waits: lines are redacted and written in batches, one COPY on a connection of the log's own. The buffer is
+// bounded and drops lines (counted) while PostgreSQL is away: a log line is never worth a request, nor the process's memory.
+// A flush yields to the event loop between slices of redaction, or under load a busy worker's buffer overflows.
 
 export interface RequestLogLine {
   requestId: string;
@@ -27,7 +18,6 @@ export interface RequestLogLine {
   environment: Environment;
   source: 'api' | 'portal';
   method: string;
-  /** Under the environment's base, without the query. */
   path: string;
   query: string;
   status: number;
@@ -37,40 +27,34 @@ export interface RequestLogLine {
   clientAddress?: string | null;
   userAgent?: string | null;
   requestBody?: string | null;
-  /** The whole body's size, when the body given was already cut (a large body is kept only in part). */
+  /** The whole body's size, when the body given was already cut. */
   requestBytes?: number;
   responseBody?: string | null;
   responseBytes?: number;
-  /** When the request arrived, in epoch milliseconds. */
   atMs: number;
 }
 
 export const FLUSH_MS = 100;
 export const BATCH_SIZE = 500;
-/** A batch's bodies at most (the rest wait for the next): one COPY stays a few megabytes. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 const MAX_LINES = 8_000;
-/** Buffered and in-flight lines together, bodies counted as kept (at most 16.25 KB each) plus path and query. */
 const MAX_BUFFERED_BYTES = 24 * 1024 * 1024;
-/** Redaction runs this long at most between two turns of the event loop, so that a flush never holds up the requests. */
+// Redaction yields to the event loop after this long, so that a flush never holds up the requests.
 const REDACT_SLICE_MS = 2;
-/** Said once per interval when the buffer is full (made once: an Error's stack is not free, and this is the hot path). */
+// Made once: an Error's stack is not free on the hot path.
 const BUFFER_FULL = new Error('request log buffer full');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const state = {
   lines: [] as RequestLogLine[],
   bytes: 0,
-  /** The batch being written, its bytes: still in memory until its COPY ends. */
   inFlightBytes: 0,
   timer: undefined as NodeJS.Timeout | undefined,
   flushing: undefined as Promise<void> | undefined,
   enabled: undefined as boolean | undefined,
-  /** A token's last logged 429, so that a client hammering past its limit costs one line a second, not one a request. */
   refusals: new Map<string, number>(),
 };
 
-/** For the benchmark's baseline and the tests: the log on or off in this process. */
 export function setRequestLogEnabled(enabled: boolean): void {
   state.enabled = enabled;
 }
@@ -82,10 +66,7 @@ const sizeOf = (line: RequestLogLine) =>
   Math.min(line.path.length, 2048) +
   512;
 
-/**
- * The part of a body worth keeping until the flush: all of a small one; of a large one a copy of its start (a
- * slice would keep the whole multi-megabyte string alive), with its size.
- */
+// A copy of a large body's start: a slice would keep the whole multi-megabyte string alive.
 export function keptBody(body: string | null | undefined): { body: string | null; bytes: number | undefined } {
   if (!body) return { body: null, bytes: 0 };
   const keep = LOGGED_BODY_BYTES + 256;
@@ -93,19 +74,13 @@ export function keptBody(body: string | null | undefined): { body: string | null
   return { body: Buffer.from(body.slice(0, keep)).toString('utf8'), bytes: Buffer.byteLength(body) };
 }
 
-/** Tokens whose last refusal is remembered; past it, the one refused longest ago is forgotten. */
 export const REFUSALS_KEPT = 10_000;
 
-/**
- * Whether a 429 of this token is worth a line: the first of each second is (its answer says when to retry, and the
- * integrator sees that it happened); the rest of that second are not, or a client past its limit would write a row
- * per refused request, which the limit is there to spare.
- */
+// One 429 line per token a second: a row per refused request would cost what the limit is there to spare.
 export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean {
   const last = state.refusals.get(tokenId);
   if (last !== undefined && now - last < 1_000) return false;
-  // Bounded by evicting the token refused longest ago (a Map keeps insertion order; delete + set moves it to the end),
-  // not by forgetting all of them at once, which would let every throttled token write again in the same second.
+  // Evict the oldest (a Map keeps insertion order), not all at once, which would let every throttled token write again.
   state.refusals.delete(tokenId);
   if (state.refusals.size >= REFUSALS_KEPT) {
     const oldest = state.refusals.keys().next();
@@ -115,11 +90,8 @@ export function shouldRecordRefusal(tokenId: string, now = Date.now()): boolean 
   return true;
 }
 
-/**
- * Where lines go when not to this module's own buffer: the request log's thread (lib/request-log/thread.ts), which
- * the production server starts. On globalThis, because Next's bundle of the portal's routes has a copy of this
- * module of its own in the same process, and its lines must take the same way.
- */
+// On globalThis: Next's bundle of the portal's routes has its own copy of this module in the same process, and its
+// lines must reach the same thread (thread.ts).
 export interface RequestLogSink {
   post(line: RequestLogLine): void;
   flush(): Promise<void>;
@@ -132,7 +104,6 @@ export function setRequestLogSink(sink: RequestLogSink | undefined): void {
   holder[SINK] = sink;
 }
 
-/** Records one request's line; never throws, never waits. */
 export function recordRequest(line: RequestLogLine): void {
   state.enabled ??= processSettings().REQUEST_LOG === 'on';
   if (!state.enabled) return;
@@ -141,7 +112,6 @@ export function recordRequest(line: RequestLogLine): void {
   else queueLine(line);
 }
 
-/** Queues a line in this thread's buffer (the request log thread's entry for the lines it receives). */
 export function queueLine(line: RequestLogLine): void {
   const size = sizeOf(line);
   if (state.lines.length >= MAX_LINES || state.bytes + state.inFlightBytes + size > MAX_BUFFERED_BYTES) {
@@ -160,7 +130,6 @@ function scheduleFlush(): void {
   state.timer.unref();
 }
 
-/** The next batch: up to BATCH_SIZE lines and BATCH_BYTES (always at least one line). */
 function takeBatch(): RequestLogLine[] {
   let bytes = 0;
   let count = 0;
@@ -175,20 +144,17 @@ function takeBatch(): RequestLogLine[] {
   return state.lines.splice(0, count);
 }
 
-/** Writes everything recorded so far, here or in the log's thread (the tests use it to read their own lines at once). */
 export async function flushRequestLog(): Promise<void> {
   const sink = holder[SINK];
   if (sink) return sink.flush();
   return flushQueued();
 }
 
-/** Writes everything queued in this thread's buffer. */
 export async function flushQueued(): Promise<void> {
   if (state.timer) {
     clearTimeout(state.timer);
     state.timer = undefined;
   }
-  // One flush at a time; a flush asked for during one runs after it.
   while (state.flushing) await state.flushing;
   if (state.lines.length === 0) return;
   const batch = takeBatch();
@@ -209,17 +175,13 @@ export async function flushQueued(): Promise<void> {
   }
 }
 
-/**
- * A refusal that says nothing about the line: the database is away, full, read-only (a failover), cancelling
- * statements or deadlocked. The batch waits; only a refusal of the row itself (a value it will not take) drops it.
- */
+// The database is away, read-only or busy: the batch waits. Only a refusal of the row itself drops it.
 function waitsForDatabase(error: unknown): boolean {
   if (isDatabaseUnavailable(error)) return true;
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (/^(08|53|57|58)/.test(code) || ['25006', '40001', '40P01', '55P03'].includes(code));
 }
 
-/** Writes a batch; false when the database cannot take it now (the batch then waits in the buffer, as much of it as fits). */
 async function write(batch: RequestLogLine[]): Promise<boolean> {
   const rows = await redactedRows(batch);
   try {
@@ -231,8 +193,7 @@ async function write(batch: RequestLogLine[]): Promise<boolean> {
       for (const line of batch) queueLine(line);
       return false;
     }
-    // A line the database refuses must not take its batch with it: one at a time, the bad one dropped. Logged once
-    // per interval, without a stack.
+    // A line the database refuses must not take its batch with it: one at a time, the bad one dropped.
     logRepeated(
       log,
       'warn',
@@ -261,7 +222,6 @@ interface Row {
   logged: LoggedLine;
 }
 
-/** The texts of a line as the log stores them (before COPY's own escaping). */
 export interface LoggedLine {
   requestId: string;
   path: string | null;
@@ -274,16 +234,13 @@ export interface LoggedLine {
   responseBytes: number;
 }
 
-/**
- * The request id as stored: the API already refuses a client's id that holds a secret (requestIdFrom); this keeps
- * any other way in from storing one, as the redaction marker.
- */
+// requestIdFrom already refuses a client's id holding a secret; this keeps any other way in from storing one.
 function loggedRequestId(requestId: string): string {
   const id = requestId.slice(0, 128);
   return holdsSecret(id) ? REDACTED : id;
 }
 
-/** A line's texts redacted, cut and made storable; pure, so the redaction's property test reads exactly what is stored. */
+// Pure, so the redaction's property test reads exactly what is stored.
 export function loggedLine(line: RequestLogLine): LoggedLine {
   const request = loggedBody(line.requestBody);
   const response = loggedBody(line.responseBody);
@@ -300,10 +257,6 @@ export function loggedLine(line: RequestLogLine): LoggedLine {
   };
 }
 
-/**
- * The batch's bodies redacted and cut, REDACT_SLICE_MS at a time with a turn of the event loop between: a batch of
- * small bodies in one go (a rate line takes a few µs), one of 16 KB bodies over several turns.
- */
 async function redactedRows(batch: RequestLogLine[]): Promise<Row[]> {
   const rows: Row[] = [];
   let sliceStart = performance.now();
@@ -317,10 +270,9 @@ async function redactedRows(batch: RequestLogLine[]): Promise<Row[]> {
   return rows;
 }
 
-/** The text of a string column: a lone surrogate (which UTF-8 cannot carry, and PostgreSQL refuses) as U+FFFD. */
+// A lone surrogate, which UTF-8 cannot carry and PostgreSQL refuses, becomes U+FFFD.
 const wellFormed = (text: string | null): string | null => (text === null || text.isWellFormed() ? text : text.toWellFormed());
 
-/** A value in COPY's text format: \N for none; backslash, tab, newline and carriage return escaped. */
 function copyValue(value: string | number | null): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
@@ -332,17 +284,10 @@ const COPY_STATEMENT = sql`COPY request_logs (request_id, account_id, environmen
                                               token_id, user_id, client_address, user_agent, request_body, request_bytes,
                                               response_body, response_bytes, created_at) FROM STDIN`;
 
-/**
- * The batch as one COPY … FROM STDIN, in COPY's text format. PostgreSQL parses it for less than half the CPU of
- * the INSERT … SELECT FROM json_to_recordset it replaces (15.8 against 32–40 µs of the backend's CPU a rate
- * line, measured on request_logs on 2026-11-24 with batches of rate-sized lines), and the log's lines are most
- * of what it writes under load. Each value is of its column's type or the COPY is refused (write() then writes
- * the lines one at a time).
- */
+// COPY costs PostgreSQL half the CPU of INSERT … SELECT FROM json_to_recordset, and the log is most of what it writes.
 async function insert(rows: Row[]): Promise<void> {
   const uuidOrNull = (value: string | null | undefined) => (value && UUID.test(value) ? value : null);
-  // Each row is encoded into one buffer as it is made. Buffer.from() of the batch joined as one string cost 6 µs a
-  // rate line (flattening and encoding a 350 KB rope), a third of the thread's work; a row at a time costs 0.3 µs.
+  // Each row encoded as it is made: encoding the joined batch (a large rope) was a third of the thread's work.
   let text = Buffer.allocUnsafe(rows.reduce((bytes, row) => bytes + sizeOf(row.line), 0));
   let used = 0;
   for (const { line: l, logged } of rows) {
@@ -394,12 +339,8 @@ async function insert(rows: Row[]): Promise<void> {
 
 let pool: pg.Pool | undefined;
 
-/**
- * The log's own connection (docs/decisions/data-access.md, pools): one, since one flush runs at a time, so the log
- * never takes a connection from requests nor waits behind them. Its session commits without waiting for the WAL
- * (synchronous_commit off): a crash of PostgreSQL itself can lose the last log lines written (never corrupt them),
- * and a log line is not worth a WAL flush of its own, nor the requests' commits queueing behind it.
- */
+// One connection of its own (docs/decisions/data-access.md), synchronous_commit off: a PostgreSQL crash may lose the last
+// lines (never corrupt them), and a log line is not worth a WAL flush, nor the requests' commits queueing behind it.
 function logPool(): pg.Pool {
   if (!pool) {
     pool = new pg.Pool({
@@ -414,7 +355,6 @@ function logPool(): pg.Pool {
   return pool;
 }
 
-/** Writes what is recorded, then closes the log's thread or connection (the server's stop). */
 export async function closeRequestLog(): Promise<void> {
   const sink = holder[SINK];
   if (sink) {
