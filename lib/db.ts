@@ -6,6 +6,8 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { RecentWriters } from '@/lib/read-your-writes';
+import { Gauge } from 'prom-client';
 
 // One Prisma client per process, created on first use: `next build` imports route modules
 // without a database, and must not need DATABASE_URL. Kept on globalThis so Next's dev-mode
@@ -75,6 +77,7 @@ export function pgPool(): pg.Pool {
     globalForDb.pgPool.on('connect', (connection) => {
       connection.on('error', (error) => logRepeated(log, 'warn', 'database connection lost', error));
     });
+    replicaPool(); // with the primary's, so that its lag is in /metrics from the start
   }
   return globalForDb.pgPool;
 }
@@ -103,6 +106,85 @@ export async function pgTransaction<T>(work: (client: pg.PoolClient) => Promise<
     client.off('error', onError);
     client.release(broken);
   }
+}
+
+// --- Reads that may lag: DATABASE_REPLICA_URL ----------------------------------------------------------
+
+const replica = globalThis as unknown as { replicaPool?: pg.Pool | null; recentWriters?: RecentWriters };
+
+/** A streaming replica's pool, or null without DATABASE_REPLICA_URL. A replica that cannot be reached hands its work to the primary. */
+function replicaPool(): pg.Pool | null {
+  if (replica.replicaPool !== undefined) return replica.replicaPool;
+  const { DATABASE_REPLICA_URL, DATABASE_POOL_SIZE } = env();
+  if (!DATABASE_REPLICA_URL) return (replica.replicaPool = null);
+  const pool = new ReplicaPool({ connectionString: DATABASE_REPLICA_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 2_000 });
+  pool.on('error', (error) => logRepeated(log, 'warn', 'idle replica connection lost', error));
+  pool.on('connect', (connection) => {
+    connection.on('error', (error) => logRepeated(log, 'warn', 'replica connection lost', error));
+  });
+  replica.replicaPool = pool;
+  trackReplicaLag(pool);
+  return pool;
+}
+
+class ReplicaPool extends pg.Pool {
+  connect(): Promise<pg.PoolClient>;
+  connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | void {
+    const connecting = super.connect().catch((error: unknown) => {
+      if (!isDatabaseUnavailable(error)) throw error;
+      logRepeated(log, 'warn', 'replica unreachable; reading from the primary', error);
+      return pgPool().connect();
+    });
+    if (!callback) return connecting;
+    connecting.then(
+      (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+  }
+}
+
+function recentWriters(): RecentWriters {
+  replica.recentWriters ??= new RecentWriters();
+  return replica.recentWriters;
+}
+
+/** The account wrote: its lag-tolerant reads go to the primary for a few seconds (lib/read-your-writes.ts). */
+export function noteAccountWrite(accountId: string): void {
+  if (replicaPool()) recentWriters().noteWrite(accountId);
+}
+
+/**
+ * For reads that may lag a little (the portal's dashboard): the replica, unless there is none or the account
+ * has just written. The API's reads and every write use pgPool().
+ */
+export function lagTolerantPool(accountId: string): pg.Pool {
+  const pool = replicaPool();
+  return pool && !recentWriters().wroteRecently(accountId) ? pool : pgPool();
+}
+
+/** db_replica_lag_seconds: how far the replica's replay is behind what it has received, read at each scrape. */
+function trackReplicaLag(pool: pg.Pool): void {
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: 'Replay lag of the replica this process reads from (0 when it has replayed all it received); absent when it cannot be read.',
+    aggregator: 'max',
+    async collect() {
+      this.reset();
+      try {
+        const { rows } = await pool.query<{ lag: number | null }>({
+          text: `SELECT CASE WHEN NOT pg_is_in_recovery() OR pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+                 ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END::float8 AS lag`,
+          query_timeout: 1_000,
+        } as pg.QueryConfig);
+        if (rows[0]?.lag !== null && rows[0]?.lag !== undefined) this.set(rows[0].lag);
+      } catch {
+        // unreadable: the series is absent rather than wrong
+      }
+    },
+  });
 }
 
 function client(): PrismaClient {

@@ -8,6 +8,11 @@ const ZEnv = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** A streaming replica (or a balancer over several) for reads that may lag a little (lib/db.ts lagTolerantPool); unset: the primary. */
+    DATABASE_REPLICA_URL: z.preprocess(
+      emptyIsUnset,
+      z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** Sustained requests per second allowed per API token, and the burst above it. */
     API_RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),

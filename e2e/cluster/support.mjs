@@ -2,6 +2,7 @@
 // client that retries every failure with the same body, a webhook receiver that checks every signature, the
 // database as seen from the ops host, and the knobs that break things (kill, cut a link).
 import { createServer } from 'node:http';
+import { createConnection } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -290,6 +291,22 @@ export function watchReadiness(hosts) {
       await Promise.all(loops);
     },
   };
+}
+
+/** The balancer's `show stat` (its stats socket, a file: reachable from any namespace), as rows keyed by column. */
+export function balancerStats() {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(path.join(STATE, 'lb', 'haproxy.sock'));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [header, ...lines] = text.trim().split('\n');
+      const columns = header.replace(/^# /, '').split(',');
+      resolve(lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value]))));
+    });
+    socket.end('show stat\n');
+  });
 }
 
 export { sleep };

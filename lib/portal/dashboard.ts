@@ -1,9 +1,10 @@
 import 'server-only';
-import { db, pgPool } from '@/lib/db';
+import { db, lagTolerantPool } from '@/lib/db';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
-// The dashboard's numbers, every query scoped by account and environment.
+// The dashboard's numbers, every query scoped by account and environment. Its rollups may lag a little: they
+// come from a replica when there is one (lib/db.ts lagTolerantPool), from the primary after the account's own write.
 
 export const DASHBOARD_DAYS = 30;
 
@@ -20,7 +21,7 @@ export interface DailyCount {
  */
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
   const rows = await queryRows(
-    pgPool(),
+    lagTolerantPool(accountId),
     sql<{ day: string; packages: number; manifests: number }>`
     SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(a.packages, 0)::int AS packages, coalesce(a.manifests, 0)::int AS manifests
     FROM (
@@ -44,7 +45,7 @@ async function dailyActivity(accountId: string, environment: Environment): Promi
  */
 async function webhookStats(accountId: string, environment: Environment) {
   const row = await queryRow(
-    pgPool(),
+    lagTolerantPool(accountId),
     sql<{ attempts: string | null; succeeded: string | null }>`
     SELECT sum(webhook_attempts) AS attempts, sum(webhook_successes) AS succeeded FROM activity_days
     WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"

@@ -11,6 +11,7 @@ import { isPlausiblePathParam } from '@/lib/http/path-params';
 import { webRequestClient } from '@/lib/http/request-client';
 import { keptBody, recordRequest } from '@/lib/request-log/writer';
 import { log } from '@/lib/log';
+import { noteAccountWrite } from '@/lib/db';
 import { parseOperation, type Aliases } from '@/lib/schemas/parse';
 import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { assertPermission, type RouteAccess } from '@/lib/teams/permissions';
@@ -154,6 +155,8 @@ export function portalRoute<P = Record<string, never>>(
         origin,
       });
       response = result instanceof Response ? result : jsonResponse(result ?? null);
+      // Its next dashboard reads go to the primary for a few seconds, not to a replica that may not have the write yet.
+      if (isMutation(request.method) && response.status < 400) noteAccountWrite(session.account.id);
       if (environment === 'live' && response.status < 400 && isMutation(request.method) && !options.audited) {
         liveWriteAudit(request, response, { accountId: session.account.id, permission: options.permission, requestId, origin });
       }

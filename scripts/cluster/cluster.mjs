@@ -335,7 +335,7 @@ ${servers}
  * clients get the app's own 503 with Retry-After and its error envelope, not the balancer's page.
  */
 function balancerConfig() {
-  const servers = APPS.map((host) => `  server ${host} ${HOSTS[host].front}:${APP_PORT} check`).join('\n');
+  const servers = APPS.map((host) => `  server ${host} ${HOSTS[host].front}:${APP_PORT} check cookie ${host}`).join('\n');
   return `global
   maxconn 4000
   stats socket ${path.join(hostDir('lb'), 'haproxy.sock')} mode 600 level admin
@@ -362,6 +362,8 @@ frontend web
 
 backend app
   balance roundrobin
+  # A browser stays on one app host (API clients send no cookie): its reads after its own write see it (lib/read-your-writes.ts).
+  cookie carrier_host insert indirect nocache httponly
   option httpchk GET /readyz
   http-check expect status 200
 ${servers}
