@@ -186,6 +186,11 @@ const ZEnv = z
     DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
     /** The render threads' nice value (Linux: theirs alone): 10 lets the serving thread and the database have the CPU first. */
     DOCUMENT_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+    /**
+     * `on`: every JSON answer of the API is parsed with its operation's response schema before it is sent, and one that
+     * does not match is a 500 logged with the mismatch. The test suites run so; production skips the cost.
+     */
+    API_RESPONSE_CHECK: z.enum(['on', 'off']).default('off'),
 
     // Probes and metrics (lib/probes, README "Operations"): /healthz and /readyz are always served, without a token.
     /** Serve GET /metrics (every worker's, summed by the supervisor) on this port of its own, not the app's. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJsonOperation } from './operation';
+import { checkedHandler, defineJsonOperation, type OperationContext } from './operation';
 
 // The definition holds a handler to its schema at compile time: `npm run typecheck` fails if the handlers below
 // marked as expected errors ever compile (the unused directive is then the error).
@@ -31,5 +31,24 @@ describe('defineJsonOperation', () => {
       handler: () => Promise.resolve({ body: { object: 'other', count: 1 } }),
     });
     expect(true).toBe(true);
+  });
+});
+
+describe('checkedHandler', () => {
+  const context = {} as OperationContext;
+  it('passes an answer that matches the schema, and refuses one that does not (what a cast hides from tsc)', async () => {
+    const good = defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      handler: () => Promise.resolve({ body: { object: 'thing', count: 1 } }),
+    });
+    await expect(checkedHandler(good)(context)).resolves.toEqual({ body: { object: 'thing', count: 1 } });
+    const drifted = defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      handler: () =>
+        Promise.resolve({ body: JSON.parse('{"object":"thing","count":"1"}') as { object: 'thing'; count: number } }),
+    });
+    await expect(checkedHandler(drifted)(context)).rejects.toThrow(/getThing: the answer does not match its schema/);
   });
 });

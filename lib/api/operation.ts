@@ -114,3 +114,23 @@ export function defineJsonOperation<Body>(
 export function defineOperation(definition: OperationDefinition<never>): OperationDefinition {
   return definition;
 }
+
+/**
+ * The handler, with its JSON answer parsed by the operation's response schema (API_RESPONSE_CHECK=on): the type
+ * system holds a handler to its schema, and this catches what types cannot see (stored JSON, casts).
+ */
+export function checkedHandler(definition: OperationDefinition): OperationDefinition['handler'] {
+  const { success } = definition;
+  if (success.kind !== 'json') return definition.handler;
+  return async (context) => {
+    const result = await definition.handler(context);
+    if ((result.status ?? 200) === success.status && result.body !== undefined) {
+      const checked = success.schema.safeParse(result.body);
+      if (!checked.success)
+        throw new Error(
+          `${definition.id}: the answer does not match its schema: ${JSON.stringify(checked.error.issues.slice(0, 5))}`,
+        );
+    }
+    return result;
+  };
+}

@@ -19,7 +19,7 @@ import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
 import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
-import type { OperationContext, OperationResult } from '@/lib/api/operation';
+import { checkedHandler, type OperationContext, type OperationResult } from '@/lib/api/operation';
 
 // The API on Fastify (measured faster than our hand-written pipeline, so it replaced it;
 // docs/decisions/production-server.md). Fastify does the routing (every operation of lib/api/registry.ts
@@ -131,7 +131,8 @@ function fromFastify(error: unknown, limit: number): unknown {
 }
 
 export async function createApiApp(options: ApiAppOptions): Promise<{ app: FastifyInstance; server?: Server }> {
-  const { API_MAX_BODY_BYTES: limit, API_BODY_TIMEOUT_MS: bodyTimeoutMs } = env();
+  const { API_MAX_BODY_BYTES: limit, API_BODY_TIMEOUT_MS: bodyTimeoutMs, API_RESPONSE_CHECK } = env();
+  const checkAnswers = API_RESPONSE_CHECK === 'on';
   let server: Server | undefined;
   const app = Fastify({
     logger: false,
@@ -305,7 +306,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           cors: { methods: allow },
         },
         handler: async (request, reply) => {
-          const operation = route.methods[methodOf(request.method, route)]?.handler;
+          const definition = route.methods[methodOf(request.method, route)];
+          const operation = definition && (checkAnswers ? checkedHandler(definition) : definition.handler);
           const auth = request.auth;
           // The hooks refused every other case; this is a wiring mistake if it happens.
           if (!operation || !auth) throw new Error(`no operation or caller for ${request.method} ${route.pattern}`);

@@ -1,7 +1,7 @@
 import 'server-only';
 import { contentDisposition, fileBytes } from '@/lib/http/file-body';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
-import type { OperationDefinition } from '@/lib/api/operation';
+import { checkedHandler, type OperationDefinition } from '@/lib/api/operation';
 import { AppError } from '@/lib/errors/app-error';
 import { env } from '@/lib/env';
 import type { RouteAccess } from '@/lib/teams/permissions';
@@ -22,7 +22,8 @@ export function portalOperation<P extends Record<string, string>>(
     // As on the API's live path, the simulator does not exist outside the test environment.
     if (operation.testOnly && environment !== 'test')
       throw new AppError('not_found', 'The simulator exists in the test environment only.');
-    const result = await operation.handler({
+    const handler = env().API_RESPONSE_CHECK === 'on' ? checkedHandler(operation) : operation.handler;
+    const result = await handler({
       environment,
       // Like an ops token's `ops:…`, the portal's caller is named by what it is: a user's session. Scopes are a
       // token's; what a signed-in user may do is the portal's to decide.

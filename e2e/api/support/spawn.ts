@@ -189,6 +189,8 @@ export function testServerEnv(databaseUrl: string, mode: string): Record<string,
     // A document thread ends a second after its last render (20 s in production), so that the suites' memory bounds
     // on the server measure the requests in front of them, not a render thread left from an earlier test.
     DOCUMENT_RENDER_IDLE_MS: '1000',
+    // Every JSON answer is parsed with its operation's response schema: a mismatch is a 500 the test sees.
+    API_RESPONSE_CHECK: 'on',
   };
 }
 
