@@ -1,9 +1,7 @@
 import { AppError } from '@/lib/errors/app-error';
 import { PORTAL_API_ROUTES } from './generated/api-routes';
 
-// The portal API's routes and their methods (generated from app/portal-api), so that the proxy answers a method a
-// route lacks with the 405 envelope and Allow; Next's own 405 has no body. A path no route has is answered by the
-// catch-all route (app/portal-api/[...unknown]) with the 404 envelope.
+// Next's own 405 has no body: the proxy answers a method a route lacks with the envelope and Allow, from this list.
 
 const ROUTES = PORTAL_API_ROUTES.map(([pattern, methods]) => ({
   segments: pattern.split('/').slice(1),
@@ -11,7 +9,6 @@ const ROUTES = PORTAL_API_ROUTES.map(([pattern, methods]) => ({
   allow: [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'],
 }));
 
-/** The methods the portal API route at `pathname` answers, or undefined when no route is there. */
 export function portalApiMethods(pathname: string): readonly string[] | undefined {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   const route = ROUTES.find(
@@ -20,7 +17,6 @@ export function portalApiMethods(pathname: string): readonly string[] | undefine
   return route?.allow;
 }
 
-/** The 405 for a method the route at `pathname` does not answer; undefined when it does, or when no route is there. */
 export function portalApiMethodRefusal(method: string, pathname: string): AppError | undefined {
   const allow = portalApiMethods(pathname);
   if (!allow || allow.includes(method)) return undefined;

@@ -4,10 +4,8 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { ENV_COOKIE, ENVIRONMENT_HEADER, ENVIRONMENT_QUERY, isEnvironment, type PortalEnvironment } from './paths';
 
-// The environment of a portal page is in its URL (/test/…, /live/…; lib/portal/paths.ts), and every
-// portal-api request names it explicitly (requestEnvironment). The `carrier_env` cookie is only the
-// memory of the environment last used, where a bare URL such as /dashboard or an old bookmark goes; it
-// never decides where a read or a write lands.
+// A page's environment is in its URL and every portal-api request names it; the `carrier_env` cookie only remembers
+// where a bare URL goes, never where a read or a write lands.
 export { secureCookies } from '@/lib/auth/cookies';
 
 // Compile-time check that the portal's environments are exactly the database's.
@@ -15,22 +13,16 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const environmentsMatch: Same<PortalEnvironment, Environment> = true;
 void environmentsMatch;
 
-/** A cookie value as an environment; test unless it says live, so a new browser never starts in live. */
+// Test unless it says live, so a new browser never starts in live.
 export function parseEnvironment(value: string | undefined | null): Environment {
   return value === 'live' ? 'live' : 'test';
 }
 
-/** The environment last used in this browser (where `/` and bare portal URLs go). */
 export async function lastUsedEnvironment(): Promise<Environment> {
   return parseEnvironment((await cookies()).get(ENV_COOKIE)?.value);
 }
 
-/**
- * The environment a portal-api request is for: the `x-carrier-environment` header, which the portal's one
- * fetcher sets from the page's URL, or for a GET/HEAD (a download link cannot send a header) the
- * `environment` query parameter. Never the cookie: the page decides, not whichever tab switched last.
- * Missing, unknown, or header and query disagreeing → 400.
- */
+// Never the cookie: the page decides, not whichever tab switched last. A GET may use the query (a link sends no header).
 export function requestEnvironment(request: Request): Environment {
   const header = request.headers.get(ENVIRONMENT_HEADER);
   const method = request.method.toUpperCase();

@@ -1,11 +1,8 @@
 import { ACCOUNT_HEADER, ENVIRONMENT_HEADER, type PortalEnvironment } from './paths';
 
-// Client-side fetch for the portal API (no server-only imports). Sends the session's CSRF token and
-// the page's environment (`x-carrier-environment`, from the page's URL: components use it through
-// usePortalEnvironment(), which binds it) on every request, and throws a PortalError carrying the API's error envelope, so a form can map
-// `details[].path` to its fields.
+// Client-safe. A PortalError carries the API's error envelope, so a form can map `details[].path` to its fields.
 
-/** On a portal-api answer whose request was written to the account's request log: its error can link there. */
+// Set when the request was written to the account's request log: its error can link there.
 export const REQUEST_LOGGED_HEADER = 'x-request-logged';
 
 export interface ErrorDetail {
@@ -18,7 +15,6 @@ export class PortalError extends Error {
   readonly code: string;
   readonly details: ErrorDetail[];
   readonly body: unknown;
-  /** The answer's x-request-id: the portal links an error to its line on the Logs page, when it has one (`logged`). */
   readonly requestId: string | undefined;
   readonly logged: boolean;
 
@@ -35,10 +31,7 @@ export class PortalError extends Error {
   }
 }
 
-/**
- * A refusal a retry would only repeat (4xx). Not a 5xx, nor a request that got no answer (status 0): queries retry
- * those.
- */
+// Queries retry a 5xx or no answer (status 0); retrying a 4xx would only repeat it.
 export function isClientError(error: unknown): boolean {
   return error instanceof PortalError && error.status >= 400 && error.status < 500;
 }
@@ -52,21 +45,15 @@ export interface PortalFetchOptions {
   method?: string;
   body?: unknown;
   signal?: AbortSignal;
-  /** The page's environment; every portal-api call except sign-in and sign-up needs it (400 without). */
   environment?: PortalEnvironment;
-  /** Called with a successful answer's headers (the builder reads Idempotent-Replayed). */
   onHeaders?: (headers: Headers) => void;
-  /** The id of the account the page shows (x-carrier-account): refused with 409 once the session acts for another. */
+  /** The account the page shows: a request is refused (409) once the session acts for another. */
   account?: string;
 }
 
-/**
- * What a request that got no answer at all says (the network is down, the server restarting): the browser's own
- * words ("Failed to fetch", "NetworkError when attempting to fetch resource.") tell a person nothing.
- */
+// The browser's own words ("Failed to fetch") tell a person nothing.
 export const NO_ANSWER_MESSAGE = 'The server could not be reached. Check your connection, then try again.';
 
-/** fetch JSON from /portal-api/…; `body` is sent as JSON. Redirects to /sign-in when the session ended. */
 export async function portalFetch<T>(path: string, options: PortalFetchOptions = {}): Promise<T> {
   let response: Response;
   try {
@@ -88,7 +75,6 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
     if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw error;
     throw new PortalError(0, { error: { code: 'no_answer', message: NO_ANSWER_MESSAGE } });
   }
-  // A 204 (DELETE /portal-api/webhooks/{id}, as the API answers it) has no body to read.
   if (response.status === 204) return undefined as T;
   const text = await response.text();
   let body: unknown = null;
@@ -114,7 +100,6 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
   return body as T;
 }
 
-/** Maps an error envelope's details onto react-hook-form fields; returns the messages it could not place. */
 export function applyFieldErrors(
   error: unknown,
   setError: (name: never, error: { type: string; message: string }) => void,

@@ -1,5 +1,4 @@
-// Display formatting shared by portal pages (client-safe). Times are shown in UTC so that what the
-// portal says matches API responses and logs, whatever the viewer's time zone.
+// Times in UTC, so the portal matches API responses and logs whatever the viewer's time zone.
 
 const dateTime = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
@@ -21,8 +20,7 @@ const dateTimeSeconds = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
-/** `seconds`: for logs, where attempts a few seconds apart must read apart. */
-/** A value Intl can format, or undefined: Intl throws a RangeError on an invalid date, which would blank the page. */
+// Intl throws a RangeError on an invalid date, which would blank the page.
 function validDate(value: string | Date | null | undefined): Date | undefined {
   if (!value) return undefined;
   const parsed = new Date(value);

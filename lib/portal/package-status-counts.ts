@@ -5,14 +5,8 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { PACKAGE_STATUSES, type PackageStatus } from '@/lib/status/transitions';
 import { DASHBOARD_DAYS } from './dashboard';
 
-/**
- * Packages of both kinds in the dashboard's window, by status: a daily manifest's from its counters (the shards
- * the writes and the lifecycle engine keep by status, lib/manifests/counters.ts) for the daily manifests opened in
- * the window, a container's counted from its packages (5,000 at most each). Both read a range of the account's
- * manifests by created_at and then a few rows per manifest: never one row per package. Counting the window's
- * package rows instead read 140,000 index entries at a million packages, most with a heap visit (recent rows are
- * not yet all-visible): 80 ms (bench/RESULTS.md, 10 M packages).
- */
+// Read from each daily manifest's status counters (lib/manifests/counters.ts) and each container's packages (5,000 at
+// most): never one row per package, which is too slow at a million packages.
 export async function countPackagesByStatus(options: {
   accountId: string;
   environment: Environment;

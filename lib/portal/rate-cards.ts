@@ -3,7 +3,6 @@ import { db } from '@/lib/db';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
 import type { TRateCardView } from '@/lib/schemas/portal-responses';
 
-/** Every rate card as the portal shows it: validated like the rating code does, decimals as text. */
 export async function listRateCards(): Promise<TRateCardView[]> {
   const rows = await db.rateCard.findMany({ orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }] });
   return rows.map((row) => {
