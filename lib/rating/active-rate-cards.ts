@@ -4,8 +4,6 @@ import { db } from '@/lib/db';
 import { parseRateCard } from './parse-rate-card';
 import { createRateCardCache, type RateCardCache } from './rate-card-cache';
 
-// The active cards, held in memory; the rate_cards trigger's notification (or a lost listener
-// connection) drops them, so an edit in the database is priced from the next request on.
 // Created on first use, so that importing this module (as `next build` does) connects to nothing.
 const globalForCards = globalThis as unknown as { rateCards?: RateCardCache };
 

@@ -1,9 +1,5 @@
-// The one number system for weights, sizes and money (docs/decisions/one-number-system.md):
-// exact non-negative decimals as integers, value = units / 10^scale. Used from the request's
-// decimal text and the rate card's columns through to the price; no binary float and no
-// decimal.js on the way. Every operation is exact except the ones that say how they round.
-// Pricing a card takes a dozen multiplications, additions and comparisons; in BigInt they cost a
-// fraction of decimal.js's per-operation allocations (bench/RESULTS.md, 2026-11-21).
+// The one number system for weights, sizes and money (docs/decisions/one-number-system.md): exact non-negative decimals
+// as BigInt units / 10^scale, no binary float. Every operation is exact except those that say how they round.
 
 export class Fixed {
   constructor(
@@ -11,12 +7,10 @@ export class Fixed {
     readonly scale: number,
   ) {}
 
-  /** Shortest decimal text, trailing zeros dropped ("2.50" → "2.5", "9.00" → "9"), as decimal.js writes it. */
   toString(): string {
     return plainText(normalize(this));
   }
 
-  /** Written with exactly `places` decimals, rounded half up. */
   toFixed(places: number): string {
     return toFixedText(this, places);
   }
@@ -26,17 +20,12 @@ export const ZERO = new Fixed(0n, 0);
 
 const POWERS: bigint[] = [];
 
-/** 10^n as a BigInt, remembered. */
 function pow10(n: number): bigint {
   return (POWERS[n] ??= 10n ** BigInt(n));
 }
 
 const PLAIN = /^\d+(\.\d+)?$/;
 
-/**
- * From plain decimal text ("12", "0.0625", "7.50"): the canonical text lib/schemas/fields.ts outputs.
- * The scale is the number of decimals written ("7.50" has scale 2). Throws on anything else.
- */
 export function fixed(text: string): Fixed {
   if (!PLAIN.test(text)) throw new Error(`not a non-negative decimal: ${text}`);
   return plain(text);
@@ -48,17 +37,12 @@ function plain(text: string): Fixed {
   return new Fixed(BigInt(text.slice(0, dot) + text.slice(dot + 1)), text.length - dot - 1);
 }
 
-// Mantissa with an optional dot on either side, optional exponent: what decimal.js and Prisma's
-// Decimal.toString() can write ("1e-7", "1.5E+21"), and what JSON number text looks like.
+// What decimal.js and Prisma's Decimal.toString() can write ("1e-7", "1.5E+21").
 const GENERAL = /^\+?(\d+\.?\d*|\.\d+)(?:e([+-]?\d+))?$/i;
-/** Exponents beyond this are not weights, sizes or money: refused rather than allocating a huge BigInt. */
+// Exponents beyond this are not weights, sizes or money: refused rather than allocating a huge BigInt.
 const MAX_EXPONENT = 100;
 
-/**
- * From any non-negative decimal text, exponent allowed ("2.5", ".5", "1.5e3", "0.50"), with trailing
- * zeros dropped, so the scale is the number of significant decimals ("0.50" → 0.5, scale 1), as
- * decimal.js would count them. undefined if the text is not such a number.
- */
+// Trailing zeros dropped, so the scale counts significant decimals as decimal.js would ("0.50" → 0.5).
 export function parseDecimal(text: string): Fixed | undefined {
   const [, digits, exponentText] = GENERAL.exec(text) ?? [];
   if (digits === undefined) return undefined;
@@ -72,7 +56,6 @@ export function parseDecimal(text: string): Fixed | undefined {
   return normalize(scale >= 0 ? new Fixed(p.units, scale) : new Fixed(p.units * pow10(-scale), 0));
 }
 
-/** The same value with trailing zero decimals dropped (scale as small as it can be). */
 export function normalize(a: Fixed): Fixed {
   let { units, scale } = a;
   if (scale === 0) return a;
@@ -83,7 +66,6 @@ export function normalize(a: Fixed): Fixed {
   return scale === a.scale ? a : new Fixed(units, scale);
 }
 
-/** The same value written with `scale` decimals (scale ≥ a.scale). */
 function at(a: Fixed, scale: number): bigint {
   return a.units * pow10(scale - a.scale);
 }
@@ -92,7 +74,6 @@ export function times(a: Fixed, b: Fixed): Fixed {
   return new Fixed(a.units * b.units, a.scale + b.scale);
 }
 
-/** a × 10^-n: n decimal places further right (÷ 100 is shift(a, 2)). */
 export function shift(a: Fixed, n: number): Fixed {
   return new Fixed(a.units, a.scale + n);
 }
@@ -102,7 +83,6 @@ export function plus(a: Fixed, b: Fixed): Fixed {
   return new Fixed(at(a, scale) + at(b, scale), scale);
 }
 
-/** -1, 0 or 1. */
 export function compare(a: Fixed, b: Fixed): number {
   if (a.scale === b.scale) return a.units < b.units ? -1 : a.units > b.units ? 1 : 0;
   const scale = Math.max(a.scale, b.scale);
@@ -115,18 +95,14 @@ export function isZero(a: Fixed): boolean {
   return a.units === 0n;
 }
 
-/** ⌈a ÷ b⌉ for b > 0, as a whole number. */
 export function ceilDivide(a: Fixed, b: Fixed): bigint {
-  // a/b = (a.units · 10^b.scale) / (b.units · 10^a.scale)
   const n = a.units * pow10(b.scale);
   const d = b.units * pow10(a.scale);
   return (n + d - 1n) / d;
 }
 
-/** How a result with more decimals than wanted is cut: up (ceiling), down (floor) or half up. */
 export type Rounding = 'up' | 'down' | 'half-up';
 
-/** n ÷ d for d > 0, n ≥ 0, rounded as asked. */
 function divideUnits(n: bigint, d: bigint, rounding: Rounding): bigint {
   const q = n / d;
   const r = n % d;
@@ -136,16 +112,13 @@ function divideUnits(n: bigint, d: bigint, rounding: Rounding): bigint {
   return q;
 }
 
-/** a rounded to `places` decimals (returned with exactly that scale, or a itself if it has fewer). */
 export function round(a: Fixed, places: number, rounding: Rounding): Fixed {
   if (a.scale <= places) return a;
   return new Fixed(divideUnits(a.units, pow10(a.scale - places), rounding), places);
 }
 
-/** a ÷ b (b > 0) with `places` decimals, rounded as asked. Throws on division by zero. */
 export function divide(a: Fixed, b: Fixed, places: number, rounding: Rounding): Fixed {
   if (b.units === 0n) throw new RangeError('division by zero');
-  // a/b · 10^places = (a.units · 10^(b.scale + places)) / (b.units · 10^a.scale)
   const n = a.units * pow10(b.scale + places);
   const d = b.units * pow10(a.scale);
   return new Fixed(divideUnits(n, d, rounding), places);
@@ -161,7 +134,6 @@ function digitsText(units: bigint, scale: number): string {
   return `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
 
-/** Written with exactly `places` decimals, rounded half up (away from zero: values are never negative). */
 export function toFixedText(a: Fixed, places: number): string {
   const units = a.scale <= places ? at(a, places) : divideUnits(a.units, pow10(a.scale - places), 'half-up');
   return digitsText(units, places);

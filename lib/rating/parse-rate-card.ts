@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { rateCardSchema, type RateCardData, type RateCardRow } from './types';
 
-/**
- * A Prisma RateCard row (or a seed create-input) as validated RateCardData.
- * Throws on a malformed row: a broken card must fail loudly at load time, never
- * quietly misprice (e.g. a prices array one zone short).
- */
+// Throws on a malformed row: a broken card must fail loudly at load time, never quietly misprice.
 export function parseRateCard(row: RateCardRow): RateCardData {
   const parsed = rateCardSchema.safeParse(row);
   if (!parsed.success) {

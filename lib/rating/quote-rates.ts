@@ -1,22 +1,8 @@
-// Pure rating: (active rate cards, normalised request) → quotes. No I/O; the cards come
-// from the cache, locations from datasets bundled with npm packages.
-//
-// Pricing, all in exact decimal arithmetic (BigInt fixed point, lib/rating/fixed.ts, from the request's
-// text to the price and in the error messages; no binary float, no decimal.js), rounded once at the end:
-//   billable = max(actual lb, L×W×H ÷ dimDivisor), rounded UP to the card's weight step
-//   base     = price of the first weight break with maxLb ≥ billable, in the zone's column
-//   total    = base + Σ surcharges, where
-//                flat    → amount
-//                per_lb  → amount × billable
-//                percent → amount% of the BASE only (not of other surcharges, so the
-//                          order of surcharges on a card never changes the price)
-//   amount   = total rounded half-up to cents.
-//
-// Unknown locations (the rule, applied the same whatever `service` says):
-//   A ZIP or airport code that is GIVEN but not in the dataset is always a 422 naming that
-//   field, even if no card being quoted needs it: a typo must never silently turn into
-//   "only AirSkip quoted". Only ABSENT inputs make a card be left out with a `messages`
-//   entry (service blank) or a 422 (that service named).
+// Pure rating in exact decimals, rounded once at the end: billable = max(actual, L×W×H ÷ dimDivisor) rounded up to the
+// card's step; base = the first weight break covering it, in the zone's column; a percent surcharge takes the base only,
+// so the order of a card's surcharges never changes the price; amount = total rounded half-up to cents.
+// A ZIP or airport code given but unknown is a 422 even when no quoted card needs it: a typo must never quietly become
+// "only AirSkip quoted". Only an absent one leaves a card out (with a `messages` entry).
 import { AppError, validationError, type ErrorDetail } from '@/lib/errors/app-error';
 import { ceilDivide, compare, divide, Fixed, parseDecimal, plus, round, shift, times, toFixedText } from './fixed';
 import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
@@ -25,7 +11,6 @@ import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, Surc
 const LB_PER_KG = new Fixed(220462n, 5); // 2.20462
 const LB_PER_OZ = new Fixed(625n, 4); // 1/16 = 0.0625 exactly, so ÷ 16 is a multiplication
 
-/** Weight in pounds, exact: 1 kg = 2.20462 lb, 16 oz = 1 lb. Text must be plain decimal text. */
 export function toPounds(weight: string | Fixed, unit: WeightUnit): Fixed {
   const w = typeof weight === 'string' ? parseDecimalOrThrow(weight) : weight;
   if (unit === 'kg') return times(w, LB_PER_KG);
@@ -45,13 +30,8 @@ export interface Dimensions {
   height: Fixed;
 }
 
-/** Decimals kept in a dimensional weight written out (only the error message shows it; pricing never rounds it). */
 const DIM_PLACES = 6;
 
-/**
- * Actual, dimensional and billable pounds for one card. billable is exact (⌈max ÷ step⌉ × step, no
- * intermediate rounding); dimLb is L×W×H ÷ divisor to 6 decimals, rounded up, for display only.
- */
 export function billableWeight(card: Pick<RateCardData, 'dimDivisor' | 'weightStepLb'>, actualLb: Fixed, dims: Dimensions) {
   const volume = times(times(dims.length, dims.width), dims.height);
   const step = card.weightStepLb;
@@ -66,7 +46,6 @@ function maxBig(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
 }
 
-/** Index of the first band whose maxMiles ≥ miles (null = unbounded); -1 if beyond every band. */
 export function zoneIndex(zones: readonly ZoneBand[], miles: number): number {
   return zones.findIndex((z) => z.maxMiles === null || miles <= z.maxMiles);
 }
@@ -81,8 +60,6 @@ function surchargeAmount(kind: SurchargeKind, amount: Fixed, base: Fixed, billab
       return shift(times(base, amount), 2);
   }
 }
-
-// --- Locations -------------------------------------------------------------
 
 interface Place {
   code: string;
@@ -120,7 +97,6 @@ const ROUTE_FIELDS: Record<
 
 type Route = { from?: Place; to?: Place };
 
-/** Looks up every location field that was given; unknown ones are pushed to `errors`. */
 function resolveRoutes(input: RateInput, errors: ErrorDetail[]): Record<LocationKind, Route> {
   const resolve = (kind: LocationKind): Route => {
     const f = ROUTE_FIELDS[kind];
@@ -135,7 +111,6 @@ function resolveRoutes(input: RateInput, errors: ErrorDetail[]): Record<Location
   return { zip: resolve('zip'), airport: resolve('airport') };
 }
 
-/** Paths of the location fields this card needs but the request left out (absent, not unknown). */
 function missingFields(card: RateCardData, input: RateInput): ErrorDetail[] {
   const f = ROUTE_FIELDS[card.locationKind];
   return [input[f.from] ? null : f.paths[0], input[f.to] ? null : f.paths[1]]
@@ -143,11 +118,8 @@ function missingFields(card: RateCardData, input: RateInput): ErrorDetail[] {
     .map((path) => ({ path, message: `required for ${card.service} (priced by ${f.basis})` }));
 }
 
-// --- Request parsing -------------------------------------------------------
-
 const ONE = new Fixed(1n, 0);
 
-/** The request's decimal text (canonical after lib/schemas, but any non-negative decimal text is read). */
 function positive(text: string, path: string, errors: ErrorDetail[]): Fixed {
   const d = parseDecimal(text.trim());
   if (!d || d.units === 0n) {
@@ -157,12 +129,9 @@ function positive(text: string, path: string, errors: ErrorDetail[]): Fixed {
   return d;
 }
 
-// --- Pricing one card --------------------------------------------------------
-
-/** A card's numbers in fixed point, worked out once per card (cards are immutable once loaded). */
+// Worked out once per card (cards are immutable once loaded).
 interface CompiledCard {
   step: Fixed;
-  /** dimDivisor × step: dimensional weight in steps is volume ÷ this. */
   dimStep: Fixed;
   maxWeight: Fixed;
   breaks: { maxLb: Fixed; prices: Fixed[] }[];
@@ -187,12 +156,9 @@ function compiled(card: RateCardData): CompiledCard {
   return c;
 }
 
-/** The request's weight and size in fixed point. */
 interface Parcel {
   dims: Dimensions;
-  /** Pounds. */
   actual: Fixed;
-  /** L × W × H, cubic inches. */
   volume: Fixed;
 }
 
@@ -210,15 +176,13 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
     summary.push(`needs ${missing.map((m) => m.path).join(' and ')} (priced by ${f.basis})`);
   }
 
-  // Billable weight in whole steps: ⌈max(actual, dimensional) ÷ step⌉ = the larger of the two ceilings.
   const actualSteps = ceilDivide(parcel.actual, c.step);
   const dimSteps = ceilDivide(parcel.volume, c.dimStep);
   const billable = new Fixed(maxBig(actualSteps, dimSteps) * c.step.units, c.step.scale);
-  // The schema guarantees the last weight break covers maxWeightLb, so a break is found whenever
-  // billable ≤ maxWeightLb; the second test only keeps the types honest.
+  // The schema makes the last break cover maxWeightLb; the second test only keeps the types honest.
   const breakIndex = c.breaks.findIndex((b) => compare(b.maxLb, billable) >= 0);
   if (compare(billable, c.maxWeight) > 0 || breakIndex < 0) {
-    // Rare. Fixed's toString() writes the text the messages have always had (decimal.js's).
+    // Fixed's toString() writes the text these messages have always had (decimal.js's).
     const { dimHeavier, billable: over } = billableWeight(card, parcel.actual, parcel.dims);
     const why = dimHeavier ? ` (dimensional weight; actual ${round(parcel.actual, 2, 'half-up').toString()} lb)` : '';
     details.push({
@@ -239,7 +203,6 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
     const base = c.breaks[breakIndex]?.prices[zi];
     const zone = card.zones[zi];
     const deliveryDays = card.deliveryDays[zi];
-    // A parsed card (lib/rating/types.ts) has a price per zone in every break and days per zone: a gap is a bug.
     if (base === undefined || zone === undefined || deliveryDays === undefined) {
       throw new Error(`Rate card ${card.service} has no price or delivery days for its zone ${zi + 1}.`);
     }
@@ -259,11 +222,8 @@ function priceCard(card: RateCardData, input: RateInput, parcel: Parcel, route: 
   return { details, summary: `Not quoted: ${summary.join('; ')}.` };
 }
 
-// --- Entry point -----------------------------------------------------------
-
 const ordered = new WeakMap<readonly RateCardData[], RateCardData[]>();
 
-/** The active cards in sortOrder (then by service), worked out once per list of cards (the cache's is immutable). */
 function activeInOrder(cards: readonly RateCardData[]): RateCardData[] {
   let active = ordered.get(cards);
   if (!active) {
@@ -273,13 +233,6 @@ function activeInOrder(cards: readonly RateCardData[]): RateCardData[] {
   return active;
 }
 
-/**
- * Quotes a package against the active rate cards.
- * - `input.service` given: exactly that card; anything stopping it → 422 naming the fields.
- * - not given: one quote per active card that can price it, in sortOrder; each card left
- *   out gets a `messages` entry; if none can → 422 listing every card's reasons.
- * Invalid numbers and unknown ZIP/airport codes → 422 always (see the rule at the top).
- */
 export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; input: RateInput }): RateResult {
   const active = activeInOrder(cards);
   const chosen = input.service ? active.find((c) => c.service === input.service) : undefined;
@@ -290,7 +243,6 @@ export function quoteRates({ cards, input }: { cards: readonly RateCardData[]; i
   // Every card switched off is an operator problem, not the client's: 503, not 422.
   if (candidates.length === 0) throw new AppError('service_unavailable', 'No rate cards are active.');
 
-  // Request-level problems, all reported at once.
   const errors: ErrorDetail[] = [];
   const weight = positive(input.weight, 'weight', errors);
   const dims: Dimensions = {

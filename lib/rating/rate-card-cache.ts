@@ -1,16 +1,6 @@
-// In-process cache of the active rate cards, so quoting doesn't query per request.
-// DB-agnostic: the caller supplies `load` (e.g. Prisma findMany + parseRateCard) and
-// optionally `subscribe` (e.g. PostgreSQL LISTEN cache_invalidation, payload 'rate_cards').
-//
-// Freshness:
-// - invalidate() (a change notification) drops the cached cards: the next get() waits for a
-//   fresh load, so a price edit is never served stale once its notification has arrived.
-// - Otherwise cards older than maxAgeMs are served while one background reload runs
-//   (stale-while-revalidate). This bounds staleness if a notification is ever missed,
-//   e.g. while the LISTEN connection was reconnecting.
-// - Loads are single-flight: concurrent get() calls share one promise.
-// - A failed load is not cached; with no cards cached get() rejects, with stale cards
-//   cached they keep being served and the next get() retries.
+// The active cards in memory, so quoting does not query per request. invalidate() (a change notification) drops them and
+// the next get() waits for a fresh load, so an edit is never priced stale once notified; past maxAgeMs, stale cards are
+// served while one reload runs, which bounds staleness when a notification was missed. A failed load is not cached.
 import type { RateCardData } from './types';
 
 export interface RateCardCache {
@@ -21,10 +11,8 @@ export interface RateCardCache {
 
 export interface RateCardCacheOptions {
   load: () => Promise<RateCardData[]>;
-  /** Registers a change listener; returns its unsubscribe function. */
   subscribe?: (onChange: () => void) => () => void;
   maxAgeMs?: number;
-  /** Clock, injectable for tests. */
   now?: () => number;
 }
 

@@ -1,17 +1,14 @@
-// Rating domain types. Framework-free: no Prisma, no Next, no HTTP (errors are lib/errors AppError).
-// Every weight, size and amount on a card is a Fixed: exact decimal fixed point (lib/rating/fixed.ts).
+// Framework-free: no Prisma, no Next, no HTTP. Every weight, size and amount is an exact Fixed (fixed.ts).
 import { z } from 'zod';
 import { SERVICES, type ServiceName } from '@/lib/schemas/rate';
 import { compare, parseDecimal, type Fixed } from './fixed';
 
 export type WeightUnit = 'lb' | 'kg' | 'oz';
 
-/** The rate request after the API's zod schema: field names camelCased, "" and absent both mean absent. */
+// After the API's schema: "" and absent both mean absent.
 export interface RateInput {
-  /** Decimal text as sent, e.g. "2.5". */
   weight: string;
   weightUnit: WeightUnit;
-  /** US ZIP or ZIP+4 ("10001-1234"), format already checked. */
   fromZip?: string;
   toZip?: string;
   service?: ServiceName;
@@ -19,7 +16,6 @@ export interface RateInput {
   length: string;
   width: string;
   height: string;
-  /** 3-letter uppercase IATA codes, not yet checked against the airport dataset. */
   origin?: string;
   destination?: string;
 }
@@ -27,22 +23,16 @@ export interface RateInput {
 export interface RateQuote {
   carrier: string;
   service: ServiceName;
-  /** Two decimals, e.g. "12.50". */
   amount: string;
   zone: number;
-  /** Pounds, written with the card's weight-step precision. */
   billable_weight: string;
   delivery_days: number;
 }
 
 export interface RateResult {
   rates: RateQuote[];
-  /** Why a card was left out when no service was named. */
   messages: { service: string; message: string }[];
 }
-
-// ---------------------------------------------------------------------------
-// Rate card: the DB row as plain, validated data.
 
 export type LocationKind = 'zip' | 'airport';
 export type SurchargeKind = 'percent' | 'flat' | 'per_lb';
@@ -54,23 +44,19 @@ export interface ZoneBand {
 }
 
 export interface WeightBreak {
-  /** Upper bound in pounds, inclusive. */
   maxLb: Fixed;
-  /** One price per zone band, same order as `zones`. */
   prices: Fixed[];
 }
 
 export interface Surcharge {
   code: string;
   label: string;
-  /** percent: % of the base price only; flat: fixed amount; per_lb: amount × billable lb. */
   kind: SurchargeKind;
   amount: Fixed;
 }
 
 export interface RateCardData {
   id?: string;
-  /** One of the published services: a quote names it, and the API documents `service` as that list. */
   service: ServiceName;
   carrier: string;
   active: boolean;
@@ -81,20 +67,15 @@ export interface RateCardData {
   zones: ZoneBand[];
   weightBreaks: WeightBreak[];
   surcharges: Surcharge[];
-  /** Transit days per zone band, same order as `zones`. */
   deliveryDays: number[];
   sortOrder: number;
 }
 
-// ---------------------------------------------------------------------------
-// Zod schema for a row. Decimal columns arrive as Prisma Decimal objects (a separate
-// decimal.js copy, so no instanceof) or strings: anything whose toString() is decimal text.
-// Json columns hold decimals as strings; numbers are tolerated. Each becomes a Fixed (lib/rating/fixed.ts)
-// with trailing zeros dropped ("0.50" → 0.5), read from its text: no binary float on the way.
+// Decimal columns arrive as Prisma Decimals (another decimal.js copy, so no instanceof) or strings, and Json columns
+// hold decimal strings: each is read from its text, never through a binary float.
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
 
-/** An object read by its toString(): a decimal one (Prisma's Decimal, a decimal.js copy) writes decimal text. */
 function isTextObject(v: unknown): v is { toString(): string } {
   return typeof v === 'object' && v !== null && typeof v.toString === 'function';
 }
@@ -124,7 +105,6 @@ const surcharge = z.object({
   amount: decimal,
 });
 
-/** Input shape accepted by parseRateCard: a Prisma RateCard row, or a seed create-input. */
 export interface RateCardRow {
   id?: string;
   service: string;

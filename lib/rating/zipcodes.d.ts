@@ -1,4 +1,4 @@
-// Minimal types for the parts of `zipcodes` (no published @types) that rating uses.
+// The parts of `zipcodes` (no published @types) that rating uses.
 declare module 'zipcodes' {
   export interface ZipCodeInfo {
     zip: string;
@@ -8,6 +8,5 @@ declare module 'zipcodes' {
     state: string;
     country: string;
   }
-  /** US 5-digit ZIP (or Canadian FSA); undefined when the code is not in the dataset. */
   export function lookup(zip: string | number): ZipCodeInfo | undefined;
 }
