@@ -6,26 +6,19 @@ import { AppError } from '@/lib/errors/app-error';
 import { grantedScopes, type ApiScope } from './scopes';
 import { constantTimeEqual, hashToken, looksLikeToken, parseAuthorization } from './tokens';
 
-/** Who a request's API token belongs to, in which environment. */
 export interface AuthContext {
   accountId: string;
   environment: Environment;
   tokenId: string;
-  /** A carrier operations token (lib/auth/ops-tokens.ts): no account; only /ops/… routes. */
   kind?: 'ops';
-  /**
-   * What the caller may do (lib/auth/scopes.ts): null is every scope (a full-access token, one from before scopes,
-   * the portal's session); an operations token has none (its routes are route.auth's to decide).
-   */
+  /** null is every scope (a full-access token, the portal's session); an operations token has none. */
   scopes: ReadonlySet<ApiScope> | null;
 }
 
-/** The scopes of a caller that has none: operations tokens. */
 export const NO_SCOPES: ReadonlySet<ApiScope> = new Set();
 
-// Valid tokens are cached briefly so the hot path does not query per request. Revocation reaches
-// every instance at once through the api_tokens trigger's notification; the TTL bounds the damage
-// if a notification is ever missed.
+// Valid tokens are cached briefly: a revocation reaches every instance at once through the api_tokens trigger's
+// notification, and the TTL bounds a missed one.
 const TTL_MS = 60_000;
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -37,11 +30,7 @@ interface CachedToken extends AuthContext {
 
 const cache = new Map<string, CachedToken>();
 let subscribed = false;
-/**
- * Counts api_tokens invalidations. A lookup caches its row only if none arrived while it read: otherwise a revoke
- * committed (and announced) between the read and the cache write would be undone by the write, and the revoked
- * token would pass until the TTL ran out.
- */
+// A lookup is cached only if no invalidation arrived while it read, or a revoke announced meanwhile would be undone.
 let invalidations = 0;
 
 function subscribe(): void {
@@ -109,11 +98,7 @@ export async function authenticateToken(options: {
   return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId, scopes: entry.scopes };
 }
 
-/**
- * The caller of a request refused before its token was checked (a path no route has, a method the route lacks, an id
- * no id can be), for its request log: known only from the cache of recently valid tokens, never by a query, so that
- * such requests cost nothing and nobody can make the service look tokens up without the failures being counted.
- */
+// Known only from the cache, never by a query, so that nobody can make the service look tokens up uncounted.
 export function recentlyValidCaller(authorization: string | null, environment: Environment): AuthContext | undefined {
   const token = parseAuthorization(authorization);
   if (!token || !looksLikeToken(token)) return undefined;

@@ -2,12 +2,8 @@ import 'server-only';
 import { addressKey } from '@/lib/net/address-key';
 import { consume, emailKey, limiters, rateLimited, waitInWords } from './limiters';
 
-// Every request that can send mail (a sign-up, a forgotten password, a password change) is counted, in PostgreSQL across
-// instances (docs/decisions/rate-limiting.md): MAIL_REQUESTS_PER_ADDRESS_PER_HOUR from one address, whatever the
-// e-mails, and MAIL_REQUESTS_PER_EMAIL_PER_HOUR for one e-mail, from anywhere, so that nobody can fill a stranger's
-// inbox. Counted whether or not the e-mail has an account (a 429 must not tell which do), and before anything is
-// looked up. A refused request is a 429 with Retry-After.
-// `email` left out: counted per address only.
+// Per address and per e-mail, so nobody can fill a stranger's inbox; counted before any lookup, whether or not the e-mail
+// has an account, since a 429 must not tell which do.
 export async function admitMailRequest(options: { email?: string; address: string }): Promise<void> {
   const { mailAddress, mailEmail } = limiters();
   const address = addressKey(options.address);
@@ -25,10 +21,7 @@ export async function admitMailRequest(options: { email?: string; address: strin
   );
 }
 
-/**
- * An invitation: counted per account (INVITATIONS_PER_ACCOUNT_PER_HOUR, so that one account's members cannot turn
- * the service into a mailer), and like every mail per sender's address and per invited e-mail. 429 with Retry-After.
- */
+// Per account too, so that one account's members cannot turn the service into a mailer.
 export async function admitInvitation(options: { accountId: string; email: string; address: string }): Promise<void> {
   const { invitationsAccount } = limiters();
   const byAccount = await consume(invitationsAccount, options.accountId);

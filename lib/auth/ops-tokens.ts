@@ -7,8 +7,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { NO_SCOPES, type AuthContext } from './authenticate-token';
 import { hashToken } from './tokens';
 
-// Carrier operations tokens (ck_ops_…): they belong to the carrier, not to a shipper account, and may call
-// only the /ops/… routes (route.auth === 'ops'); shipper tokens may not call those. Stored as SHA-256 only.
+// Carrier operations tokens belong to the carrier, not to a shipper account.
 
 export const OPS_TOKEN_PREFIX = 'ck_ops_';
 const OPS_TOKEN_FORMAT = /^ck_ops_[A-Za-z0-9_-]{43}$/;
@@ -17,7 +16,6 @@ export function isOpsToken(token: string): boolean {
   return token.startsWith(OPS_TOKEN_PREFIX);
 }
 
-/** Mints an operations token (npm run token -- --ops); the token is shown this once. */
 export async function createOpsToken(options: { name: string }): Promise<{ id: string; token: string }> {
   const token = OPS_TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const row = await queryRow(
@@ -29,7 +27,6 @@ export async function createOpsToken(options: { name: string }): Promise<{ id: s
   return { id: row.id, token };
 }
 
-/** The context of an ops request: no account; the path's environment. */
 export async function authenticateOpsToken(options: { token: string; environment: Environment }): Promise<AuthContext> {
   const unauthorized = () =>
     new AppError('unauthorized', 'The operations token is not valid or has been revoked.', { challenge: 'Token' });

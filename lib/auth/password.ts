@@ -4,8 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 // argon2id (the library's default algorithm) with OWASP's minimum recommended cost: 19 MiB, 2 passes.
 const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-// A real hash of a random password: verifying against it when the e-mail is unknown makes a failed
-// sign-in take as long as a wrong password, so timing does not reveal which e-mails have accounts.
+// Verified against when the e-mail is unknown, so timing does not reveal which e-mails have accounts.
 const DUMMY_HASH = hash(`dummy-${Math.random()}`, OPTIONS);
 
 export function hashPassword(password: string): Promise<string> {

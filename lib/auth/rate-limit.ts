@@ -1,12 +1,8 @@
 import { env } from '@/lib/env';
 import { isRefusal, limiters, rateLimited, retryAfterSeconds } from './limiters';
 
-// The request rate per API token, in this process's memory (rate-limiter-flexible's
-// RateLimiterMemory): API_RATE_LIMIT_BURST requests per BURST/RATE seconds. With N instances a
-// token may reach N times the limit; the limit protects capacity, it is not a billing quota, and
-// a shared store would put a round trip on every request (docs/decisions/rate-limiting.md).
-
-/** How close a token is to its limit, for the RateLimit headers of every answer. */
+// In memory per process: with N instances a token may reach N times the limit, which guards capacity (it is no quota)
+// without a round trip per request (docs/decisions/rate-limiting.md).
 export interface RateLimitState {
   remaining: number;
   resetSeconds: number;
@@ -24,10 +20,7 @@ export async function checkRateLimit(key: string): Promise<RateLimitState> {
 
 let policy: string | undefined;
 
-/**
- * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers): the token's policy (quota and window) and how
- * much of it is left, so that a client slows down before it meets a 429.
- */
+// So that a client slows down before it meets a 429.
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   if (!policy) {
     const e = env();

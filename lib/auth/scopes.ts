@@ -1,17 +1,12 @@
 import { AppError } from '@/lib/errors/app-error';
 
-// Scoped API tokens: the one list of scopes (docs/decisions/scopes.md); each operation names the scope it needs
-// in its definition (lib/api/operations). Not server-only: the portal's token form lists the scopes from here.
-//
-// A token has full access (every scope, those added later included: tokens from before scopes, and new ones unless
-// their creator narrows them) or exactly the scopes it was given. Each route needs exactly one scope, and no scope
-// implies another (manifests:write does not read): a 403 names the one scope that is missing, and a token given
-// that scope alone can call the route.
+// The one list of scopes (docs/decisions/scopes.md); not server-only, as the portal's token form lists them. A token has
+// full access (later scopes included) or exactly its scopes, and no scope implies another: a 403 names the one missing
+// scope, and a token given that scope alone can call the route.
 
 export const API_SCOPES = ['rates', 'manifests:read', 'manifests:write', 'webhooks', 'events:read', 'requests:read'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
-/** What each scope lets a token do, as the portal's form and the API reference say it. */
 export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
   rates: 'Quote rates (POST /wf/rate).',
   'manifests:read':
@@ -23,7 +18,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
   'requests:read': 'Read the request log (GET /requests): every request of the account with both bodies.',
 };
 
-/** What the carrier's own operations need: a carrier operations token (ck_ops_…); no shipper token calls them, whatever its scopes. */
+// No shipper token calls the carrier's own operations, whatever its scopes.
 export const CARRIER_OPERATIONS = 'carrier:operations' as const;
 export type RouteScope = ApiScope | typeof CARRIER_OPERATIONS;
 
@@ -31,16 +26,12 @@ export function isApiScope(value: string): value is ApiScope {
   return (API_SCOPES as readonly string[]).includes(value);
 }
 
-/**
- * A stored token's scopes as the token cache keeps them: null for full access; else a set of the known names
- * (a name no longer in API_SCOPES grants nothing).
- */
+// A name no longer in API_SCOPES grants nothing.
 export function grantedScopes(row: { fullAccess: boolean; scopes: readonly string[] }): ReadonlySet<ApiScope> | null {
   if (row.fullAccess) return null;
   return new Set(row.scopes.filter(isApiScope));
 }
 
-/** Refuses a token without the scope its route needs: 403 insufficient_scope naming the scope. */
 export function assertScope(granted: ReadonlySet<ApiScope> | null, required: ApiScope, operation: string): void {
   if (granted === null || granted.has(required)) return;
   throw new AppError(

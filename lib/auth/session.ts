@@ -7,19 +7,16 @@ import { secureCookies } from '@/lib/auth/cookies';
 import { AppError } from '@/lib/errors/app-error';
 import type { MemberRole } from '@/lib/generated/prisma/enums';
 
-// Server-side sessions. The cookie carries 32 random bytes; the database stores only their SHA-256,
-// so a leaked sessions table cannot be replayed. Each session has its own CSRF token, which the portal
-// layout hands to the page and lib/portal/fetcher.ts sends back as `x-csrf-token` on every mutation.
+// The cookie carries 32 random bytes and the database only their SHA-256, so a leaked sessions table cannot be replayed.
+// Each session has its own CSRF token, which lib/portal/fetcher.ts sends back as `x-csrf-token`.
 export const SESSION_COOKIE = 'carrier_session';
 const SESSION_DAYS = 30;
 
 export interface PortalSession {
   id: string;
-  /** What the sessions page names it by (the id above is the key's hash, never shown). */
   publicId: string;
   csrfToken: string;
   user: { id: string; email: string };
-  /** The account this session acts for, and the user's role in it (lib/teams/permissions.ts). */
   account: { id: string; name: string };
   role: MemberRole;
 }
@@ -28,20 +25,15 @@ function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/** Where a session was started from, for the sessions page (the route handler knows: lib/http/request-client.ts). */
 export interface SessionClient {
   address: string;
   userAgent: string | null;
 }
 
-/** last_seen_at is written at most this often per session, so a busy page costs no write per request. */
+// Written at most this often, so a busy page costs no write per request.
 const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
-/**
- * Creates a session for a user and sets its cookie (route handlers and server actions only). It acts for `accountId`
- * when given (the user must be a member), else for the account the user joined first; 403 for a user who is a
- * member of no account.
- */
+// Acts for `accountId` when given (the user must be a member), else for the account the user joined first.
 export async function createSession(options: {
   userId: string;
   accountId?: string;
@@ -81,7 +73,6 @@ export async function createSession(options: {
   return { accountId: membership.accountId };
 }
 
-/** The signed-in user's session, or null. Cached per request. */
 export const getSession = cache(async (): Promise<PortalSession | null> => {
   const secret = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!secret || secret.length > 100) return null;
@@ -98,15 +89,13 @@ export const getSession = cache(async (): Promise<PortalSession | null> => {
     },
   });
   if (!row || row.expiresAt.getTime() <= Date.now()) return null;
-  // The role is read on every request, so a role change or a removal takes effect at once; a session whose user is
-  // no longer a member of its account is over (removal deletes those sessions too, lib/teams).
+  // Read on every request, so a role change or a removal takes effect at once.
   const membership = await db.membership.findUnique({
     where: { accountId_userId: { accountId: row.account.id, userId: row.user.id } },
     select: { role: true },
   });
   if (!membership) return null;
   if (!row.lastSeenAt || Date.now() - row.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
-    // Best effort: a page is not refused because its session's last-seen time could not be written.
     await db.session.updateMany({ where: { id: row.id }, data: { lastSeenAt: new Date() } }).catch(() => undefined);
   }
   return {
@@ -119,7 +108,6 @@ export const getSession = cache(async (): Promise<PortalSession | null> => {
   };
 });
 
-/** Deletes the current session row and its cookie. */
 export async function destroySession(): Promise<void> {
   const store = await cookies();
   const secret = store.get(SESSION_COOKIE)?.value;
@@ -127,7 +115,6 @@ export async function destroySession(): Promise<void> {
   store.delete(SESSION_COOKIE);
 }
 
-/** A user's live sessions for the sessions page, newest first; `current` marks the one asking. */
 export async function listSessions(options: { userId: string; currentId: string }) {
   const rows = await db.session.findMany({
     where: { userId: options.userId, expiresAt: { gt: new Date() } },
@@ -137,16 +124,11 @@ export async function listSessions(options: { userId: string; currentId: string 
   return rows.map(({ id, ...row }) => ({ ...row, current: id === options.currentId }));
 }
 
-/** Removes the session cookie (after the session's row is gone). */
 export async function clearSessionCookie(): Promise<void> {
   (await cookies()).delete(SESSION_COOKIE);
 }
 
-/**
- * Makes a session act for another account of its user (the account switcher; accepting an invitation while signed
- * in). Null, changing nothing, when the user is not a member of `accountId`: the caller answers 404, as for any
- * other account's id.
- */
+// Null when the user is not a member of `accountId`: the caller answers 404, as for any other account's id.
 export async function switchSessionAccount(options: {
   sessionId: string;
   userId: string;
@@ -161,7 +143,6 @@ export async function switchSessionAccount(options: {
   return { account: membership.account, role: membership.role };
 }
 
-/** The accounts a user is a member of, by name, with the role in each (the account switcher). */
 export async function listUserAccounts(options: { userId: string; currentAccountId: string }) {
   const rows = await db.membership.findMany({
     where: { userId: options.userId },

@@ -3,16 +3,9 @@ import { env, type Env } from '@/lib/env';
 import { addressKey } from '@/lib/net/address-key';
 import { consume, emailKey, limiters, rateLimited, waitInWords } from './limiters';
 
-// Failed sign-ins, counted in PostgreSQL so that every instance agrees (docs/decisions/rate-limiting.md):
-//  - per (e-mail, address): SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS per window, then that address
-//    is refused for that e-mail (429), right password or not;
-//  - per address: SIGN_IN_FAILURES_PER_ADDRESS per window, whatever the e-mails;
-//  - per e-mail, from anywhere: never refused, only slowed down. Past SIGN_IN_SLOWDOWN_AFTER failures
-//    in an hour every attempt on it waits a little longer (up to SIGN_IN_SLOWDOWN_MAX_MS), so a
-//    stranger can slow a user's sign-in by seconds but never lock it: from an address that has not
-//    been failing, the right password gets in.
-// Attempts are counted before the password is checked, so parallel guesses cannot all slip past
-// the limit; a success gives its point back and forgets its (e-mail, address) failures.
+// Failed sign-ins, counted in PostgreSQL so every instance agrees (docs/decisions/rate-limiting.md). Per (e-mail, address)
+// and per address they refuse (429, right password or not); per e-mail they only slow down, so a stranger can slow a
+// user's sign-in but never lock it. Counted before the password is checked, so parallel guesses cannot all slip past.
 
 const message = (s: number) => `Too many failed sign-in attempts. Try again in ${waitInWords(s)}.`;
 
@@ -27,7 +20,6 @@ function keys(attempt: SignInAttempt) {
   return { pair: `${email}|${address}`, address, email };
 }
 
-/** The wait an attempt on an e-mail with this many recent failures is given, in ms. */
 export function slowdownMs(
   failures: number,
   settings: Pick<Env, 'SIGN_IN_SLOWDOWN_AFTER' | 'SIGN_IN_SLOWDOWN_MAX_MS'> = env(),
@@ -37,10 +29,6 @@ export function slowdownMs(
   return Math.min(settings.SIGN_IN_SLOWDOWN_MAX_MS, 250 * (over + 1));
 }
 
-/**
- * Admits one attempt: throws the 429 when its address is over a limit (for this e-mail or at all),
- * else waits out the e-mail's slowdown. Call `settle` with the outcome once the password is checked.
- */
 export async function admitSignIn(attempt: SignInAttempt): Promise<{ settle(ok: boolean): Promise<void> }> {
   const { signInPair, signInAddress, signInEmail } = limiters();
   const key = keys(attempt);

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
-// API tokens: ck_test_… / ck_live_… followed by 256 random bits. Only the SHA-256 of a token is
-// stored; a token this random needs no slow hash, and SHA-256 lets us look it up by index.
+// Only a token's SHA-256 is stored: 256 random bits need no slow hash, and SHA-256 can be looked up by index.
 
 export const TOKEN_PREFIX: Record<Environment, string> = { test: 'ck_test_', live: 'ck_live_' };
 const TOKEN_FORMAT = /^ck_(test|live)_[A-Za-z0-9_-]{43}$/;
@@ -26,7 +25,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** `Token <token>` as published; `Bearer <token>` too. */
+// `Token <token>` as published; `Bearer <token>` too.
 export function parseAuthorization(header: string | null): string | undefined {
   const match = header ? /^\s*(?:Token|Bearer)\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
