@@ -111,6 +111,57 @@ export async function timeStart(options: {
   }
 }
 
+/**
+ * `npm start`'s command from spawn to its first 200 on /readyz (database, migrations, webhook worker: what a load
+ * balancer waits for), polled every 20 ms; stopped (SIGTERM, waited for) before it returns.
+ */
+export async function timeReady(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<number> {
+  const port = await freePort();
+  const spawnEnv: NodeJS.ProcessEnv = { ...env, PORT: String(port) };
+  for (const [key, value] of Object.entries(spawnEnv)) if (value === undefined) delete spawnEnv[key];
+  const giveUp = new AbortController();
+  const started = performance.now();
+  const proc = spawnProcess({ name: 'npm start', args: commandOf('compiled'), env: spawnEnv, output: 'stderr' });
+  try {
+    const ready = firstStatus(`http://127.0.0.1:${port}/readyz`, { method: 'GET' }, (s) => s === 200, giveUp.signal);
+    const exited = proc.exited.then((code) => {
+      throw new Error(`npm start exited with ${code} before it was ready:\n${proc.output().slice(-4_000)}`);
+    });
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`npm start: not ready within ${timeoutMs / 1000} s`)), timeoutMs).unref(),
+    );
+    return (await Promise.race([ready, exited, timeout])) - started;
+  } finally {
+    giveUp.abort();
+    await proc.stop('SIGTERM', { timeoutMs: 30_000 });
+  }
+}
+
+/**
+ * Start to ready (`npm run bench -- --only ready`, and the check): `rounds` starts on an embedded database that
+ * already exists (.data/postgres-bench-ready, kept between runs; made by an uncounted first start if missing),
+ * then `rounds` on `databaseUrl` (migrated: the app alone). Milliseconds of each start.
+ */
+export async function measureReady(options: {
+  databaseUrl: string;
+  rounds: number;
+  env: NodeJS.ProcessEnv;
+  log: (message: string) => void;
+}): Promise<{ embedded: number[]; external: number[] }> {
+  const base: NodeJS.ProcessEnv = { ...options.env, NODE_ENV: 'production' };
+  const embeddedEnv: NodeJS.ProcessEnv = { ...base, DATABASE_URL: undefined, EMBEDDED_PG_DIR: '.data/postgres-bench-ready' };
+  const embedded: number[] = [];
+  const external: number[] = [];
+  const first = await timeReady(embeddedEnv);
+  options.log(`ready: a start to make sure the embedded database exists: ${Math.round(first)} ms (not counted)`);
+  for (let round = 0; round < options.rounds; round += 1) {
+    embedded.push(await timeReady(embeddedEnv));
+    external.push(await timeReady({ ...base, DATABASE_URL: options.databaseUrl }));
+    options.log(`ready: embedded ${Math.round(embedded.at(-1)!)} ms, DATABASE_URL ${Math.round(external.at(-1)!)} ms`);
+  }
+  return { embedded, external };
+}
+
 /** A test token in the database at `url` (plain SQL: the app's own tables). */
 export async function tokenIn(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
