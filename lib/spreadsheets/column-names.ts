@@ -1,8 +1,6 @@
-// Spreadsheet column headers as people write them ("Tracking #", "Weight (kg)", "Zip", "Recipient Name"), matched
-// to the package fields of a container manifest. Case, spaces and punctuation are ignored; a weight unit in
-// brackets is read as the unit of that column's values. Client-safe: the builder's paste and import use it.
+// Headers as people write them ("Tracking #", "Weight (kg)") matched to package fields, ignoring case, spaces and
+// punctuation; a bracketed weight unit is the unit of that column's values. Client-safe.
 
-/** Lower case letters and digits only; `#` reads as "number" ("Tracking #" is "trackingnumber"). */
 export function normaliseHeader(name: string): string {
   return name
     .toLowerCase()
@@ -10,7 +8,6 @@ export function normaliseHeader(name: string): string {
     .replace(/[^a-z0-9]+/g, '');
 }
 
-/** Other names of each field, normalised; a field's own name always matches too. */
 const SYNONYMS: Record<string, readonly string[]> = {
   TrackingNumber: ['tracking', 'trackingno', 'trackingid', 'trackingcode', 'trackno', 'tn', 'parcelnumber', 'packagenumber'],
   PackageWeight: ['weight', 'wt', 'grossweight', 'pkgweight', 'parcelweight'],
@@ -39,7 +36,6 @@ const SYNONYMS: Record<string, readonly string[]> = {
   ToCountry: ['country', 'countrycode', 'shiptocountry'],
 };
 
-/** A weight unit in brackets at the end of a header: "Weight (kg)", "Gross weight [lbs]". */
 const UNIT_SUFFIX = /^(.*?)[\s_-]*[([]\s*(lbs?|pounds?|kgs?|kilos?|kilograms?|oz|ounces?)\s*[)\]]\s*$/i;
 const UNITS: Record<string, 'lb' | 'kg' | 'oz'> = {
   lb: 'lb',
@@ -57,7 +53,6 @@ const UNITS: Record<string, 'lb' | 'kg' | 'oz'> = {
   ounces: 'oz',
 };
 
-/** The weight unit a header names in brackets at its end, whatever its name ("Gewicht (kg)" is kg). */
 export function headerUnit(header: string): 'lb' | 'kg' | 'oz' | undefined {
   const unit = UNIT_SUFFIX.exec(header.trim())?.[2];
   return unit ? UNITS[unit.toLowerCase()] : undefined;
@@ -65,11 +60,9 @@ export function headerUnit(header: string): 'lb' | 'kg' | 'oz' | undefined {
 
 export interface ColumnMatch<F extends string> {
   field: F;
-  /** The weight unit the header names, for a weight column. */
   unit?: 'lb' | 'kg' | 'oz';
 }
 
-/** The field a header names (its own name or a synonym, with an optional unit), or null. */
 export function matchHeader<F extends string>(header: string, fields: readonly F[]): ColumnMatch<F> | null {
   const suffix = UNIT_SUFFIX.exec(header.trim());
   const unit = headerUnit(header);
@@ -77,7 +70,6 @@ export function matchHeader<F extends string>(header: string, fields: readonly F
   if (!name) return null;
   for (const field of fields) {
     if (normaliseHeader(field) === name || SYNONYMS[field]?.includes(name)) {
-      // A unit only means something on a weight column.
       return unit && field === 'PackageWeight' ? { field, unit } : { field };
     }
   }
@@ -85,13 +77,13 @@ export function matchHeader<F extends string>(header: string, fields: readonly F
 }
 
 export interface ColumnMapping<F extends string> {
-  /** For each column, its field or null (ignored). A field is taken by the first column that names it. */
+  /** Null: the column is ignored. A field is taken by the first column that names it. */
   fields: (F | null)[];
-  /** Values for empty cells, from the headers: a "Weight (kg)" column makes kg the unit of rows that give none. */
+  /** From the headers: a "Weight (kg)" column makes kg the unit of rows that give none. */
   defaults: { field: F; value: string }[];
 }
 
-/** Maps a header row onto fields; `remembered` (normalised header → field, or '' to ignore) is tried first. */
+// `remembered` (normalised header → field, or '' to ignore) is tried first.
 export function mapHeaders<F extends string>(
   headers: readonly string[],
   fields: readonly F[],
@@ -112,7 +104,6 @@ export function mapHeaders<F extends string>(
   return { fields: mapped, defaults: headerDefaults(headers, mapped, fields) };
 }
 
-/** The defaults a mapping's headers give: the unit named by the header of the column mapped to PackageWeight. */
 export function headerDefaults<F extends string>(
   headers: readonly string[],
   mapped: readonly (F | null)[],
@@ -124,10 +115,7 @@ export function headerDefaults<F extends string>(
   return unit && unitField ? [{ field: unitField, value: unit }] : [];
 }
 
-/**
- * True when a first row is a header, not data: at least two of its filled cells (or its only one) name a field,
- * and at least half of them do. "Tracking Number, Weight, Unit, Notes" is a header; a package row is not.
- */
+// A header when at least two of its filled cells (or its only one) name a field, and at least half of them do.
 export function isHeaderRow(row: readonly string[], fields: readonly string[]): boolean {
   const filled = row.filter((cell) => cell.trim() !== '');
   if (filled.length === 0) return false;
@@ -137,11 +125,7 @@ export function isHeaderRow(row: readonly string[], fields: readonly string[]): 
 
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
 
-/**
- * One parsed line as field values through a mapping: cells trimmed, empty ones left out, then the header's
- * defaults for fields still empty. With `decimalComma` (a `;`-separated file, as European spreadsheets write
- * them) a number such as 1,5 in a `numeric` field is read as 1.5.
- */
+// With `decimalComma` (a `;`-separated file, as European spreadsheets write them) 1,5 in a numeric field reads 1.5.
 export function mapRow<F extends string>(
   cells: readonly string[],
   mapping: ColumnMapping<F>,

@@ -1,10 +1,6 @@
 import 'server-only';
 
-/**
- * A streamed CSV download with its headers (both exports). Compression is the framework's (Next compresses a route
- * handler's response for a client that takes gzip, and drops a Content-Encoding the handler sets, so a handler
- * cannot compress its own body).
- */
+// Next compresses a route handler's response and drops a Content-Encoding the handler sets: so no compression here.
 export function csvResponse(stream: ReadableStream<Uint8Array>, filename: string): Response {
   return new Response(stream, {
     headers: {

@@ -1,21 +1,12 @@
-// CSV for spreadsheets: RFC 4180 quoting, CRLF line ends, and formula-injection neutralising.
-// Client-safe (no server imports) so the builder can reuse the same rules.
+// RFC 4180 quoting, CRLF line ends, formula neutralising. Client-safe, so the builder reuses the same rules.
 
-/** A cell a spreadsheet would run as a formula starts with one of these (OWASP "CSV injection"). */
+// A cell a spreadsheet would run as a formula (OWASP "CSV injection"; the rule: docs/decisions/exports.md).
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/**
- * A sign followed only by digits, spaces and . , ( ) / - (with at least one digit): a phone number such as
- * +44 20 7946 0958 or a number such as -12.5. A spreadsheet reads it at most as a number or arithmetic on
- * numbers; without a letter, a quote or a `|` it cannot call a function, name a cell or start a program, so
- * it is written as it is rather than spoiled with a quote.
- */
+// A phone number or a signed number has no letter, quote or `|`, so it cannot call a function or start a program: it is
+// written as it is rather than spoiled with a quote.
 export const SIGNED_NUMBER = /^[+-][\d .,()/-]*\d[\d .,()/-]*$/;
 
-/**
- * Prefixes a single quote to a value a spreadsheet would evaluate as a formula: one that starts with
- * = @ TAB or CR, or with + or - unless it is a SIGNED_NUMBER. docs/decisions/exports.md gives the rule.
- */
 export function neutraliseFormula(value: string): string {
   return FORMULA_START.test(value) && !SIGNED_NUMBER.test(value) ? `'${value}` : value;
 }

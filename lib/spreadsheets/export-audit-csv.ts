@@ -8,9 +8,7 @@ import {
 } from '@/lib/audit/list-audit-events';
 import { exportLine } from './csv-fast';
 
-// The Audit page's CSV: every row the filters match, newest first, streamed in keyset batches (one batch read
-// while one is sent, so memory stays flat however long the log), each cell held to the exports' formula rule
-// (docs/decisions/exports.md: a cell a spreadsheet would evaluate gets a leading ').
+// Streamed in keyset batches (one read while one is sent), so memory stays flat however long the log.
 
 const BATCH = 500;
 
@@ -47,10 +45,7 @@ function cells(row: AuditRow): Record<string, unknown> {
   };
 }
 
-/**
- * The CSV as a byte stream. The first batch is read before this returns, so a database that is away is an error
- * answer, not a download cut short; a later failure errors the stream (an incomplete transfer, never a short file).
- */
+// The first batch is read before this returns, so a database that is away is an error answer, not a download cut short.
 export async function exportAuditCsv(options: {
   accountId: string;
   filters: AuditFilters;
@@ -79,7 +74,6 @@ export async function exportAuditCsv(options: {
         }
         const rows = await pending;
         const last = rows.at(-1);
-        // The next batch is read while this one is sent.
         pending = rows.length === limit && last ? read({ t: last.t, id: last.id }) : undefined;
         if (rows.length === 0) {
           controller.close();

@@ -4,7 +4,7 @@ import { queryRow, sql } from '@/lib/sql';
 import type { TImportMappingRequest } from '@/lib/schemas/import-mapping';
 import type { TImportMappingResponse } from '@/lib/schemas/portal-responses';
 
-/** Kept per account at most; past it, the stored mapping starts again from the latest import's. */
+// Past this many headers, the stored mapping starts again from the latest import's.
 export const IMPORT_MAPPING_STORED_MAX = 1_000;
 
 function columnsOf(value: unknown): Record<string, string> {
@@ -15,7 +15,6 @@ function columnsOf(value: unknown): Record<string, string> {
   return columns;
 }
 
-/** The account's remembered mapping ({} before its first import). */
 export async function getImportMapping(accountId: string): Promise<TImportMappingResponse> {
   const row = await queryRow<{ columns: unknown }>(
     pgPool(),
@@ -24,7 +23,7 @@ export async function getImportMapping(accountId: string): Promise<TImportMappin
   return { columns: columnsOf(row?.columns) };
 }
 
-/** Merges an import's mapping into the account's (its columns win), in one statement, so two tabs both land. */
+// Merged in one statement, so that two tabs' imports both land.
 export async function rememberImportMapping(accountId: string, request: TImportMappingRequest): Promise<TImportMappingResponse> {
   const row = await queryRow<{ columns: unknown }>(
     pgPool(),

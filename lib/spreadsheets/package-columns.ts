@@ -1,8 +1,7 @@
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 
-// A manifest's package columns, in the order of each operation's schema: the portal's packages table on a manifest's
-// page and the manifest's CSV export. Client-safe.
+// In each operation's schema order, for a manifest page's table and its CSV export alike. Client-safe.
 export const CONTAINER_PACKAGE_COLUMNS = Object.keys(ZContainerDetail.shape);
 export const DAILY_PACKAGE_COLUMNS = Object.keys(ZPackage.shape);
 
