@@ -13,10 +13,8 @@ import { appLink } from '@/lib/mail/settings';
 import { ZInvitationToken, type TCreateInvitationRequest, type TInvitationView } from '@/lib/schemas/invitations';
 import { assertPermission } from './permissions';
 
-// Invitations by e-mail (docs/decisions/teams.md "Invitations and switching accounts"). As a password reset
-// link (lib/accounts/password-reset.ts): the link carries 32 random bytes and the table keeps only their SHA-256;
-// opening the link uses nothing; using it is one UPDATE guarded by "not accepted, not revoked, not expired", so of
-// two requests racing with one link exactly one creates the membership.
+// As a password reset link: 32 random bytes, only their SHA-256 stored; opening the link uses nothing; using it is one
+// guarded UPDATE, so of two requests racing with one link exactly one creates the membership (docs/decisions/teams.md).
 
 export const INVITATION_HOURS = 72;
 export const ACCEPT_PATH = '/invitations/accept';
@@ -58,11 +56,7 @@ function emailConflict(message: string): AppError {
   return new AppError('conflict', message, { details: [{ path: 'email', message }] });
 }
 
-/**
- * Invites `email` into the account with `role` and mails the link (after the answer). An existing member: 409 on
- * `email`. Inviting as owner needs `owners:manage`. An open invitation to the same e-mail is revoked (its link stops
- * working) and replaced by this one (`replaced`). Counted per account, per sender's address and per e-mail (429).
- */
+// An open invitation to the same e-mail is revoked (its link stops working) and replaced by this one.
 export async function createInvitation(
   options: TCreateInvitationRequest & {
     accountId: string;
@@ -123,8 +117,7 @@ export async function createInvitation(
   try {
     written = await write();
   } catch (error) {
-    // Two invitations to one e-mail sent at the same moment: the open-invitation key let one through; the later one
-    // replaces it, as it would have a moment later.
+    // Two invitations to one e-mail at once: the open-invitation key let one through; the later one replaces it.
     if (!isUniqueViolation(error)) throw error;
     written = await write();
   }
@@ -146,7 +139,6 @@ function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }
 
-/** The account's open invitations (not accepted, not revoked, not expired), newest first. */
 export async function listInvitations(options: { accountId: string }): Promise<TInvitationView[]> {
   const rows = await db.invitation.findMany({
     where: { accountId: options.accountId, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
@@ -157,11 +149,7 @@ export async function listInvitations(options: { accountId: string }): Promise<T
   return rows.map(view);
 }
 
-/**
- * Revokes an invitation of the account: its link stops working at once. Another account's id, or no such id: 404.
- * Revoking again is a no-op (a retry); an accepted invitation cannot be revoked (409: remove the member instead).
- * An invitation as owner needs `owners:manage` to revoke, as it did to send.
- */
+// Revoking again is a no-op (a retry); an accepted invitation cannot be revoked (409: remove the member instead).
 export async function revokeInvitation(options: {
   accountId: string;
   id: string;
@@ -182,7 +170,6 @@ export async function revokeInvitation(options: {
       where: { id: options.id, accountId: options.accountId, acceptedAt: null, revokedAt: null },
       data: { revokedAt: new Date(), openEmail: null },
     });
-    // Only the request that revoked it records it (a retry changes nothing and records nothing).
     if (revoked.count === 1) {
       await recordAudit(
         options.origin,
@@ -217,7 +204,6 @@ export const INVITATION_LINK_MESSAGES: Record<Exclude<InvitationLinkState, 'vali
 export interface InvitationLink {
   state: InvitationLinkState;
   invitation?: { id: string; email: string; role: MemberRole; accountId: string; accountName: string; invitedBy: string | null };
-  /** Whether a user with the invitation's e-mail exists (they sign in; a new user chooses a password). */
   existingUser?: boolean;
 }
 
@@ -227,7 +213,7 @@ function stateOf(row: { acceptedAt: Date | null; revokedAt: Date | null; expires
   return row.expiresAt.getTime() <= Date.now() ? 'expired' : 'valid';
 }
 
-/** What an invitation link is, for the accept page; opening the page uses nothing (mail scanners open links too). */
+// Opening the page uses nothing: mail scanners open links too.
 export async function checkInvitationLink(token: unknown): Promise<InvitationLink> {
   if (!ZInvitationToken.safeParse(token).success) return { state: 'invalid' };
   const row = await db.invitation.findUnique({
@@ -259,7 +245,6 @@ export async function checkInvitationLink(token: unknown): Promise<InvitationLin
   return { state, invitation, existingUser: Boolean(user) };
 }
 
-/** A link that cannot be used: unknown 404, used / expired / revoked 410 `gone` saying which (`state`). */
 function linkRefused(state: Exclude<InvitationLinkState, 'valid'>): AppError {
   if (state === 'invalid') return new AppError('not_found', INVITATION_LINK_MESSAGES.invalid);
   return new AppError('gone', INVITATION_LINK_MESSAGES[state], { extra: { state } });
@@ -272,15 +257,8 @@ export interface AcceptedInvitation {
   alreadyMember: boolean;
 }
 
-/**
- * Accepts an invitation: the invited e-mail's user joins the account with the invitation's role.
- *  - signed in as the invited user: nothing more is needed;
- *  - signed in as someone else: 409 (sign out first), the link stays usable;
- *  - not signed in, a user with the e-mail exists: their password (the sign-in limits apply; 401 when wrong);
- *  - not signed in, no such user: a new password (the sign-up rule); the user is made, the invitation proving the e-mail.
- * One guarded UPDATE uses the link, in the same transaction as the user and the membership: of two racing requests
- * one wins and the other gets 410 `used`. A user who is a member already keeps their role (`alreadyMember`).
- */
+// Signed in as someone else: 409, and the link stays usable. With no such user, one is made with a new password, the
+// invitation proving the e-mail. Someone who is a member already keeps their role.
 export async function acceptInvitation(options: {
   token: string;
   password?: string;
@@ -309,8 +287,7 @@ export async function acceptInvitation(options: {
     const attempt = await admitSignIn({ email: existing.email, address: options.address });
     const ok = await verifyPassword({ hash: existing.passwordHash, password: options.password });
     await attempt.settle(ok);
-    // The user may have been made a moment ago by an accept of this very link (a new user's, racing this one): then
-    // what happened is that the link was used, not that this password is wrong.
+    // The user may have been made a moment ago by an accept of this very link: then the link was used, not the password wrong.
     const now = ok ? link : await checkInvitationLink(options.token);
     if (now.state !== 'valid') throw linkRefused(now.state);
     if (!ok)
@@ -380,8 +357,7 @@ export async function acceptInvitation(options: {
       };
     });
   } catch (error) {
-    // A user with this e-mail was made meanwhile (signed up, or another account's invitation accepted at the same
-    // moment): nothing was written and the link still works; they sign in.
+    // A user with this e-mail was made meanwhile: nothing was written and the link still works; they sign in.
     if (isUniqueViolation(error)) {
       throw new AppError(
         'conflict',
@@ -399,7 +375,6 @@ function passwordError(message: string): AppError {
   return validationError([{ path: 'password', message }]);
 }
 
-/** The user's role in the account, or null when not a member (the accept page says "already a member"). */
 export async function memberRoleOf(options: { userId: string; accountId: string }): Promise<MemberRole | null> {
   const row = await db.membership.findUnique({
     where: { accountId_userId: { accountId: options.accountId, userId: options.userId } },

@@ -6,11 +6,8 @@ import type { MemberRole } from '@/lib/generated/prisma/enums';
 import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 import { assertPermission } from './permissions';
 
-// An account's members (docs/decisions/teams.md): the list, a role change, a removal. Every change of a
-// membership goes through changeMember() below: the one place that checks who may make it, keeps the account's
-// last owner, and writes it (the audit log records it there).
-
-/** Who is asking: the session's user, the account it acts for, and their role in it. */
+// Every membership change goes through changeMember(): the one place that checks who may make it, keeps the account's
+// last owner, and writes the audit row (docs/decisions/teams.md).
 export interface MemberActor {
   userId: string;
   accountId: string;
@@ -23,11 +20,10 @@ export interface MemberRow {
   email: string;
   role: MemberRole;
   joinedAt: Date;
-  /** Their API tokens in this account (both environments) that are not revoked: what removing them would revoke. */
+  /** Their unrevoked API tokens in this account: what removing them would revoke. */
   liveTokens: number;
 }
 
-/** The account's members, owners first, then by when they joined. */
 export async function listMembers(accountId: string): Promise<MemberRow[]> {
   return pgTransaction((client) =>
     queryRows(
@@ -43,7 +39,6 @@ export async function listMembers(accountId: string): Promise<MemberRow[]> {
   );
 }
 
-/** A removal's API tokens: revoked (the default) or left working. */
 export const TOKEN_POLICIES = ['revoke', 'keep'] as const;
 export type TokenPolicy = (typeof TOKEN_POLICIES)[number];
 
@@ -53,13 +48,9 @@ export interface MemberChangeResult {
   membershipId: string;
   userId: string;
   email: string;
-  /** Before the change. */
   previousRole: MemberRole;
-  /** After it; null once removed. */
   role: MemberRole | null;
-  /** The member removed themselves. */
   left: boolean;
-  /** Removal: their sessions acting for this account that ended, and their tokens revoked (0 when kept). */
   sessionsEnded: number;
   tokensRevoked: number;
   tokensKept: number;
@@ -69,30 +60,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const notFound = (id: string) => new AppError('not_found', `This account has no member ${id.slice(0, 64)}.`);
 
-/**
- * Changes a member's role or removes them, as `actor` (the one function every membership change goes through):
- * - `members:manage` is needed, except to remove yourself (leave), which any member may;
- * - making, unmaking or removing an owner needs `owners:manage` (an admin cannot touch an owner);
- * - the account's last owner is never demoted or removed: 409 `conflict` naming `role`;
- * - a removal ends the member's sessions acting for this account at once, and revokes the API tokens they created
- *   in it (both environments) unless `tokens: 'keep'`.
- * A membership of another account, or an id that is none, is a 404. Concurrent changes are serialised per account by
- * a lock on the account's row (FOR NO KEY UPDATE: it does not hold up inserts that reference the account), taken
- * before the owners are counted, so two owners demoting each other at once leave one owner.
- */
+// Leaving needs no permission; touching an owner needs `owners:manage`; the last owner is never demoted or removed (409).
+// The account row's lock (FOR NO KEY UPDATE, which does not hold up inserts referencing it) is taken before the owners
+// are counted, so two owners demoting each other at once leave one owner.
 export async function changeMember(options: {
   actor: MemberActor;
   membershipId: string;
   change: MemberChange;
-  /** Who asked, from where: the audit log's row (lib/audit), written in this change's transaction. */
   origin: AuditOrigin;
 }): Promise<MemberChangeResult> {
   const { actor, membershipId, change, origin } = options;
   if (!UUID.test(membershipId)) throw notFound(membershipId);
   const result = await pgTransaction(async (client) => {
     await execute(client, sql`SELECT 1 FROM accounts WHERE id = ${actor.accountId}::uuid FOR NO KEY UPDATE`);
-    // The actor's role as it is now, under the lock: a change that raced this request (the actor demoted or removed
-    // meanwhile) decides, not the role its session had when the request began.
+    // The actor's role now, under the lock: a change that raced this request decides, not the session's role.
     const current = await queryRow(
       client,
       sql<{
@@ -154,8 +135,7 @@ export async function changeMember(options: {
     }
 
     await execute(client, sql`DELETE FROM memberships WHERE id = ${membershipId}::uuid`);
-    // Their sessions acting for this account end now (getSession also refuses them, being no member any more);
-    // sessions acting for their other accounts are theirs to keep.
+    // Their sessions acting for their other accounts are theirs to keep.
     const sessionsEnded = await execute(
       client,
       sql`DELETE FROM sessions WHERE user_id = ${target.userId}::uuid AND account_id = ${actor.accountId}::uuid`,
