@@ -11,12 +11,8 @@ import { appLink } from '@/lib/mail/settings';
 import type { TChangePasswordRequest } from '@/lib/schemas/portal';
 import { FORGOT_PATH } from './password-reset';
 
-/**
- * Changes a signed-in user's password, given the current one: ends every other session of the user (this one,
- * `sessionId`, stays), voids unused reset links and sends a notice. A wrong current password is a 422 on
- * `currentPassword`, counted as a failed sign-in (lib/auth/sign-in-limiter.ts), so a borrowed session cannot
- * guess it any faster than the sign-in form could; the notice counts against the mail limits (429).
- */
+// A wrong current password counts as a failed sign-in, so a borrowed session cannot guess it faster than the sign-in
+// form could. Every other session of the user ends.
 export async function changePassword(
   options: TChangePasswordRequest & { userId: string; sessionId: string; address: string; origin: AuditOrigin },
 ): Promise<{ sessionsEnded: number }> {

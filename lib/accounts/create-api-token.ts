@@ -6,18 +6,13 @@ import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { API_TOKEN_SELECT, presentApiToken } from './present-api-token';
 
-/**
- * Creates a token for an account; the plain token is returned once and never stored. `scopes` omitted or null:
- * full access (lib/auth/scopes.ts); else exactly those (callers validate them: ZCreateTokenRequest, the CLI).
- */
+// The plain token is returned once and never stored. `scopes` null is full access; callers validate the list.
 export async function createApiToken(options: {
   accountId: string;
   environment: Environment;
   name?: string;
   scopes?: readonly ApiScope[] | null;
-  /** The portal user creating it; omitted by `npm run token`. */
   createdByUserId?: string | null;
-  /** Who, for the audit log: the portal's user; omitted by `npm run token` (the system). */
   origin?: AuditOrigin;
 }) {
   const { token, hash, displayPrefix } = generateToken(options.environment);
@@ -31,7 +26,6 @@ export async function createApiToken(options: {
         tokenHash: hash,
         displayPrefix,
         fullAccess: !scoped,
-        // In the list's order, each once.
         scopes: scoped ? API_SCOPES.filter((scope) => options.scopes?.includes(scope)) : [],
         createdByUserId: options.createdByUserId ?? null,
       },
@@ -59,7 +53,6 @@ export async function createApiToken(options: {
   return { ...created, token };
 }
 
-/** The account of this name, created on first use. */
 export async function findOrCreateAccount(options: { name: string }) {
   return db.account.upsert({
     where: { name: options.name },

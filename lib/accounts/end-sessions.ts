@@ -4,7 +4,6 @@ import { db } from '@/lib/db';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** "Sign out everywhere": ends every session of the user, this one included, and records it. Returns how many ended. */
 export async function signOutEverywhere(options: { userId: string; origin: AuditOrigin }): Promise<number> {
   return db.$transaction(async (tx) => {
     const { count } = await tx.session.deleteMany({ where: { userId: options.userId } });
@@ -22,7 +21,6 @@ export async function signOutEverywhere(options: { userId: string; origin: Audit
   });
 }
 
-/** Ends one of the user's sessions by its public id, and records it; false when the user has none of that id. */
 export async function endOneSession(options: { userId: string; publicId: string; origin: AuditOrigin }): Promise<boolean> {
   // The column is a uuid: anything else names no session (and must not reach the query, which would refuse it).
   if (!UUID.test(options.publicId)) return false;

@@ -3,7 +3,6 @@ import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { API_TOKEN_SELECT, presentApiToken } from './present-api-token';
 
-/** The account's tokens in one environment, newest first, with their scopes and creator; never the hash. */
 export async function listApiTokens(options: { accountId: string; environment: Environment }) {
   const rows = await db.apiToken.findMany({
     where: { accountId: options.accountId, environment: options.environment },

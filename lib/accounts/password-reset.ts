@@ -11,10 +11,9 @@ import { sendMailInBackground } from '@/lib/mail/send-mail';
 import { appLink } from '@/lib/mail/settings';
 import { ZPasswordResetToken, type TForgotPasswordRequest, type TResetPasswordRequest } from '@/lib/schemas/portal';
 
-// Password reset by e-mail (docs/decisions/mail.md). The link carries 32 random bytes; the database keeps only
-// their SHA-256, so a leaked table resets nobody's password. A link works once, for PASSWORD_RESET_MINUTES: using
-// it is one UPDATE guarded by "not used, not expired", so two requests racing with one link have one winner.
-// Using it (or any change of password) voids the user's other links and ends all the user's sessions.
+// Password reset by e-mail (docs/decisions/mail.md). The database keeps only the link's SHA-256, so a leaked table
+// resets nobody's password. Using a link is one UPDATE guarded by "not used, not expired" (one winner of a race); it
+// voids the user's other links and ends all their sessions.
 
 export const RESET_PATH = '/reset-password';
 export const FORGOT_PATH = '/forgot-password';
@@ -23,10 +22,7 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/**
- * Sends a reset link if `email` has an account; answers the same either way, and takes as long (the mail leaves
- * after the answer, and both ways do one lookup and one write). Counted by the mail limits first (429).
- */
+// The same answer, taking as long, whether `email` has an account or not: the mail leaves after the answer.
 export async function requestPasswordReset(options: TForgotPasswordRequest & { address: string }): Promise<{ message: string }> {
   await admitMailRequest({ email: options.email, address: options.address });
   const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true, email: true } });
@@ -59,7 +55,7 @@ export async function requestPasswordReset(options: TForgotPasswordRequest & { a
 
 export type ResetLinkState = 'valid' | 'expired' | 'used' | 'invalid';
 
-/** What a link is, for the reset page (opening the page uses nothing: mail scanners open links too). */
+// Opening the page uses nothing: mail scanners open links too.
 export async function checkPasswordResetLink(token: unknown): Promise<ResetLinkState> {
   if (!ZPasswordResetToken.safeParse(token).success) return 'invalid';
   const row = await db.passwordReset.findUnique({
@@ -77,11 +73,6 @@ export const RESET_LINK_MESSAGES: Record<Exclude<ResetLinkState, 'valid'>, strin
   invalid: 'This is not a valid password-reset link. Check that you copied all of it, or ask for a new one.',
 };
 
-/**
- * Sets a new password with a reset link: uses the link (once), voids the user's other links, ends every session
- * of the user, and sends a notice. Returns the user, for a fresh session. A used, expired or unknown link: 422
- * naming `token`. Counted by the per-address mail limit (it sends the notice).
- */
 export async function resetPassword(
   options: TResetPasswordRequest & { address: string; userAgent?: string | null },
 ): Promise<{ userId: string; sessionsEnded: number }> {

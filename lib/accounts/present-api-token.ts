@@ -2,7 +2,7 @@ import 'server-only';
 import { grantedScopes, type ApiScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
-/** What a token's row gives its lists and its creation's answer: never the hash. */
+// Never the hash.
 export const API_TOKEN_SELECT = {
   id: true,
   name: true,
@@ -29,7 +29,6 @@ interface ApiTokenRow {
   createdBy: { id: string; email: string } | null;
 }
 
-/** A token as the portal shows it: its scopes null for full access, else the list (lib/auth/scopes.ts order). */
 export function presentApiToken({ fullAccess, scopes, ...row }: ApiTokenRow) {
   const granted = grantedScopes({ fullAccess, scopes });
   return { ...row, scopes: granted === null ? null : ([...granted] satisfies ApiScope[]) };

@@ -4,10 +4,7 @@ import { db } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 
-/**
- * Revokes a token of this account and environment (idempotent: revoking twice keeps the first time).
- * The api_tokens trigger tells every instance to drop it from its token cache.
- */
+// Revoking twice keeps the first time. The api_tokens trigger drops it from every instance's token cache.
 export async function revokeApiToken(options: { accountId: string; environment: Environment; id: string; origin: AuditOrigin }) {
   const where = { id: options.id, accountId: options.accountId, environment: options.environment };
   if (!/^[0-9a-f-]{36}$/i.test(options.id)) throw new AppError('not_found', 'No such token.');
@@ -15,7 +12,6 @@ export async function revokeApiToken(options: { accountId: string; environment: 
     const { count } = await tx.apiToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
     const row = await tx.apiToken.findFirst({ where, select: { id: true, revokedAt: true, name: true, displayPrefix: true } });
     if (!row) throw new AppError('not_found', 'No such token.');
-    // Revoking again changes nothing and records nothing.
     if (count === 1) {
       await recordAudit(
         options.origin,

@@ -7,12 +7,8 @@ import { db } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
 import type { TSignInRequest } from '@/lib/schemas/portal';
 
-/**
- * Checks e-mail and password under the sign-in limits (lib/auth/sign-in-limiter.ts); returns the
- * user id or throws 401/429. `address` is the client's (lib/http/client-address.ts). A wrong password is recorded
- * in the audit log of each account of the e-mail's user; the same one statement runs for an unknown e-mail (and
- * records nothing), so the answer's time does not tell the two apart (lib/audit/record-audit.ts).
- */
+// An unknown e-mail runs the same one statement that records a wrong password (and records nothing), so the answer's
+// time does not tell the two apart.
 export async function verifySignIn(
   options: TSignInRequest & { address: string; userAgent?: string | null },
 ): Promise<{ userId: string; email: string }> {
@@ -30,7 +26,6 @@ export async function verifySignIn(
   return { userId: user.id, email: user.email };
 }
 
-/** Signs in: checks the password, starts a session (and its cookie), and records the sign-in in the session's account. */
 export async function signIn(options: TSignInRequest & { client: SessionClient }): Promise<void> {
   const { userId, email } = await verifySignIn({
     ...options,

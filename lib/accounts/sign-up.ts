@@ -11,12 +11,9 @@ import { sendMailInBackground } from '@/lib/mail/send-mail';
 import { appLink } from '@/lib/mail/settings';
 import { ZSignUpToken, type TSignUpRequest, type TVerifySignUpRequest } from '@/lib/schemas/portal';
 
-// Sign-up with e-mail verification (docs/decisions/portal-auth.md, "Sign-up verification"). A sign-up creates
-// nothing but a pending row and a mail; the answer is the same "check your inbox" whether or not the e-mail has an
-// account, and takes as long, so the form tells nobody who has one. The mail says what happened: a link that
-// creates the account, or "you already have an account". Following the link creates the account, its user and the
-// owner's membership in one transaction, guarded by "not used, not replaced, not expired", so two requests racing
-// with one link make one account.
+// A sign-up creates only a pending row and a mail (docs/decisions/portal-auth.md): the answer is the same, and takes as
+// long, whether or not the e-mail has an account, so the form tells nobody who has one. Following the link creates the
+// account, its user and the owner's membership in one guarded transaction, so two racing requests make one account.
 
 export const VERIFY_PATH = '/verify-email';
 
@@ -24,7 +21,7 @@ function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** The company name is taken, by any case variant (names differing only by case would confuse a manifest's reader). */
+// Taken by any case variant: names differing only by case would confuse a manifest's reader.
 async function companyTaken(company: string): Promise<boolean> {
   return (
     (await db.account.findFirst({ where: { name: { equals: company, mode: 'insensitive' } }, select: { id: true } })) !== null
@@ -39,12 +36,7 @@ function taken(path: 'company' | 'email'): AppError {
   return new AppError('conflict', message, { details: [{ path, message }] });
 }
 
-/**
- * Mails a link that confirms the sign-up (or, for an e-mail that has an account, a mail saying so) and answers
- * "check your inbox" either way. Counted per address (sign-ups) and by the mail limits (per address and per
- * e-mail), before anything is looked up: 429. A taken company name is a 409 naming `company` (names are not secret:
- * they are printed on manifests; telling it now saves a round trip through the mailbox).
- */
+// A taken company name is a 409 at once: names are not secret (manifests print them), and it saves a trip to the mailbox.
 export async function requestSignUp(options: TSignUpRequest & { address: string }): Promise<{ message: string }> {
   await admitSignUp(options.address);
   await admitMailRequest({ email: options.email, address: options.address });
@@ -61,8 +53,7 @@ export async function requestSignUp(options: TSignUpRequest & { address: string 
   const passwordHash = await hashPassword(options.password);
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
-  // The latest link wins: older pending sign-ups for this e-mail stop working (their page says so); dead ones
-  // are kept a day for whoever asks why a link failed, then dropped here.
+  // The latest link wins; dead ones are kept a day for whoever asks why a link failed, then dropped here.
   await db.pendingSignUp.deleteMany({ where: { email, expiresAt: { lt: new Date(now.getTime() - 24 * 3_600_000) } } });
   await db.pendingSignUp.updateMany({ where: { email, usedAt: null, replacedAt: null }, data: { replacedAt: now } });
   if (user) {
@@ -100,13 +91,12 @@ export const SIGN_UP_LINK_MESSAGES: Record<Exclude<SignUpLinkState, 'valid'>, st
 
 export interface SignUpLink {
   state: SignUpLinkState;
-  /** For a valid link: what it will create, and whether its company name was taken meanwhile. */
   email?: string;
   company?: string;
   companyTaken?: boolean;
 }
 
-/** What a link is, for the verification page (opening the page creates nothing: mail scanners open links too). */
+// Opening the page creates nothing: mail scanners open links too.
 export async function checkSignUpLink(token: unknown): Promise<SignUpLink> {
   if (!ZSignUpToken.safeParse(token).success) return { state: 'invalid' };
   const row = await db.pendingSignUp.findUnique({
@@ -126,12 +116,8 @@ function linkRefused(state: SignUpLinkState): AppError {
   return validationError([{ path: 'token', message }], { message });
 }
 
-/**
- * Follows a sign-up link: creates the account (named `company` when given, else as asked at sign-up), its user and
- * the owner's membership, and uses the link, in one transaction. A used, replaced, expired or unknown link: 422 on
- * `token`. A company name taken meanwhile: 409 on `company`, and the link stays good for another name. An e-mail
- * that got an account meanwhile (an invitation accepted): 409 on `email`, and the link is spent.
- */
+// A company name taken meanwhile is a 409 and the link stays good for another name; an e-mail that got an account
+// meanwhile (an invitation accepted) is a 409 and the link is spent.
 export async function completeSignUp(options: TVerifySignUpRequest): Promise<{ userId: string; accountId: string }> {
   const hash = tokenHash(options.token);
   const now = new Date();
