@@ -1,5 +1,4 @@
-// The messages the service sends, as pure functions of what they say: a subject, a plain-text body, a simple HTML
-// body, and the links in them (which the log and the outbox show). No server-only imports: tested on their own.
+// Pure functions of what each message says, with its links (which the log and the outbox show). Client-safe.
 
 export interface MailMessage {
   to: string;
@@ -24,7 +23,6 @@ function layout(paragraphs: string[]): string {
 const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;background:#1d4ed8;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a>`;
 
-/** The password-reset link: the one way to a new password without the old one. */
 export function passwordResetMail(options: { to: string; link: string; minutes: number }): MailMessage {
   const { to, link, minutes } = options;
   return {
@@ -50,7 +48,7 @@ export function passwordResetMail(options: { to: string; link: string; minutes: 
   };
 }
 
-/** Sent after any change of password (a reset or the account page), so that a change nobody asked for is noticed. */
+// So that a change nobody asked for is noticed.
 export function passwordChangedMail(options: { to: string; at: Date; how: 'reset' | 'change'; resetLink: string }): MailMessage {
   const { to, at, how, resetLink } = options;
   const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -74,10 +72,8 @@ export function passwordChangedMail(options: { to: string; at: Date; how: 'reset
   };
 }
 
-/**
- * The link that confirms a sign-up. Nothing the person who signed up typed is in it (not even the company name):
- * the address is not yet proved to be theirs, and a stranger's words must not reach someone else's inbox from us.
- */
+// Nothing the person typed is in it: the address is not yet proved theirs, and a stranger's words must not reach
+// someone else's inbox from us.
 export function signUpLinkMail(options: { to: string; link: string; hours: number }): MailMessage {
   const { to, link, hours } = options;
   return {
@@ -102,7 +98,6 @@ export function signUpLinkMail(options: { to: string; link: string; hours: numbe
   };
 }
 
-/** An invitation to join an account: who asked, which account, which role, and the link (single use, `hours`). */
 export function invitationMail(options: {
   to: string;
   link: string;
@@ -137,10 +132,7 @@ export function invitationMail(options: {
   };
 }
 
-/**
- * Sent instead of a sign-up link when the address already has an account: the sign-up's answer is the same either
- * way (it must not tell who has an account), so the mail is where the person learns what happened.
- */
+// The sign-up's answer must not tell who has an account, so this mail is where the person learns what happened.
 export function signUpKnownEmailMail(options: { to: string; at: Date; signInLink: string; resetLink: string }): MailMessage {
   const { to, at, signInLink, resetLink } = options;
   const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { db } from '@/lib/db';
 
-/** The development outbox's messages, newest first (the page checks outboxEnabled() first). */
+// The outbox page checks outboxEnabled() first.
 export function listOutbox(options: { limit?: number } = {}) {
   return db.outboxMail.findMany({
     orderBy: { createdAt: 'desc' },

@@ -6,15 +6,12 @@ import { log } from '@/lib/log';
 import type { MailMessage } from './messages';
 import { outboxEnabled } from './settings';
 
-// The one mailer. With SMTP_URL: nodemailer's SMTP transport (one per process). Without it (the
-// embedded default): the message's subject, recipient and links go to the server log, and, when the outbox is on
-// (lib/mail/settings.ts), the whole message to the outbox_mails table that /dev/outbox shows, in the database
-// because every worker process of `npm start` must see the same outbox. docs/decisions/mail.md.
+// Without SMTP_URL, mail goes to the server log and, with the outbox on, to the outbox_mails table: in the database,
+// because every worker process must see the same outbox (docs/decisions/mail.md).
 
 const KEY = Symbol.for('carrier.mailer');
 type Global = typeof globalThis & { [KEY]?: { url: string; transport: Transporter } };
 
-/** Unsent mail older than this is dropped from the outbox when a new message arrives. */
 const OUTBOX_KEEP_MS = 24 * 3_600_000;
 
 function transport(url: string): Transporter {
@@ -25,7 +22,6 @@ function transport(url: string): Transporter {
   return made;
 }
 
-/** Sends one message (or logs and keeps it, without SMTP_URL). Rejects when the SMTP server refuses it. */
 export async function sendMail(message: MailMessage): Promise<void> {
   const { SMTP_URL, MAIL_FROM } = env();
   if (SMTP_URL) {
@@ -52,18 +48,12 @@ export async function sendMail(message: MailMessage): Promise<void> {
   ]);
 }
 
-/**
- * Mail being sent in the background, on globalThis: Next's bundle of the portal's routes (which send it) has a copy
- * of this module of its own in the same process, and the server's stop (scripts/server.ts) must see their sends.
- */
+// On globalThis: Next's bundle of the portal's routes has its own copy of this module, and the server's stop must
+// see its sends.
 const IN_FLIGHT = Symbol.for('carrier.mail.in-flight');
 const inFlight = (): Set<Promise<void>> => ((globalThis as { [IN_FLIGHT]?: Set<Promise<void>> })[IN_FLIGHT] ??= new Set());
 
-/**
- * Sends without making the request wait: the answer must take as long whether or not a message goes (the
- * forgotten-password form says the same for every e-mail), and a slow SMTP server must not hold a request.
- * A failure is logged; the user asks again. The server's stop waits for it (drainMail).
- */
+// The answer must take as long whether or not a message goes, and a slow SMTP server must not hold a request.
 export function sendMailInBackground(message: MailMessage): void {
   const sending: Promise<void> = sendMail(message)
     .catch((error: unknown) => log.error({ err: error, mail: { subject: message.subject } }, 'mail could not be sent'))
@@ -71,11 +61,7 @@ export function sendMailInBackground(message: MailMessage): void {
   inFlight().add(sending);
 }
 
-/**
- * The server's stop: waits for the mail still being sent in the background (a sign-up answered "check your inbox"
- * just before a deploy must still get its link), at most `waitMs`, then closes the SMTP connections. A message
- * still unsent then is logged (its recipient asks again).
- */
+// A sign-up answered "check your inbox" just before a deploy must still get its link.
 export async function drainMail(waitMs: number): Promise<void> {
   const sending = [...inFlight()];
   if (sending.length > 0) {

@@ -1,17 +1,11 @@
 import { env, processSettings } from '@/lib/env';
 
-// Where mail goes and what its links start with (lib/env.ts: SMTP_URL, MAIL_FROM, APP_URL, MAIL_OUTBOX).
-
-/** Whether unsent mail is kept for the development outbox page: MAIL_OUTBOX, or unset: everywhere but production. */
 export function outboxEnabled(): boolean {
   const { MAIL_OUTBOX, NODE_ENV } = env();
   return MAIL_OUTBOX ? MAIL_OUTBOX === 'on' : NODE_ENV !== 'production';
 }
 
-/**
- * An absolute link into the portal: APP_URL (or http://localhost:$PORT) and `path`. Never built from the request's
- * Host or X-Forwarded-Host, which whoever asks for a reset chooses (the "password reset poisoning" attack).
- */
+// Never built from the request's Host or X-Forwarded-Host, which whoever asks for a reset chooses ("reset poisoning").
 export function appLink(path: string, query: Record<string, string> = {}): string {
   const base = env().APP_URL ?? `http://localhost:${processSettings().PORT}`;
   const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
