@@ -9,14 +9,29 @@
 // Brings the cluster up if it is not (and down again after), then runs inside the ops host's namespace: all
 // its traffic goes to the cluster's own hosts. Figures go to stdout and .data/cluster/results-<time>.json.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { APPS, DBS, HOSTS, METRICS_PORT, ROOT, hostDir, namespaces, pidsIn } from '../../scripts/cluster/topology.mjs';
-import { appReady, createToken, startAppHost } from '../../scripts/cluster/cluster.mjs';
+import {
+  APPS,
+  DBS,
+  HOSTS,
+  METRICS_PORT,
+  ROOT,
+  STATE,
+  hostDir,
+  inHost,
+  namespaces,
+  pidsIn,
+  run,
+} from '../../scripts/cluster/topology.mjs';
+import { appEnv, appReady, createToken, startAppHost } from '../../scripts/cluster/cluster.mjs';
 import {
   Receiver,
   balancerStats,
+  portalCall,
+  portalUser,
+  replicaCommits,
   call,
   closedLoop,
   leader,
@@ -478,12 +493,90 @@ async function webhookGuarantees() {
   }
 }
 
+// --- Portal reads on a replica, read-your-writes ------------------------------------------------------
+
+async function replicaReads() {
+  const name = 'replica-reads';
+  await waitForCluster();
+  const user = await portalUser();
+  // Each reading of the replicas' statistics is itself a transaction on each replica, and a couple more come and go:
+  // 10 dashboards are 20 reads, so fewer than 5 means they went elsewhere.
+  const replicas = (await members()).filter((m) => m.role !== 'leader');
+  const own = replicas.length;
+  const fromPortal = existsSync(path.join(STATE, 'release/.next/server')) && builtWithReplicaPool();
+  let measured;
+  if (fromPortal) {
+    const dashboards = async (n) => {
+      const before = await replicaCommits();
+      const answers = [];
+      for (let i = 0; i < n; i++) answers.push(await portalCall(user, 'GET', '/portal-api/dashboard'));
+      await sleep(11_500); // a backend's statistics reach pg_stat_database once idle 10 s (or gone: the pool's idle timeout)
+      return { onReplicas: (await replicaCommits()) - before, answers };
+    };
+    const cold = await dashboards(10);
+    const wrote = await portalCall(user, 'POST', '/portal-api/tokens', { name: 'read-your-writes' });
+    const hot = await dashboards(10);
+    await sleep(5_000);
+    const later = await dashboards(10);
+    const answers = [...cold.answers, ...hot.answers, ...later.answers];
+    const servers = new Set(answers.map((a) => a.server));
+    check(`${name}: the portal answers`, wrote.status === 201 && answers.every((a) => a.status === 200), `write ${wrote.status}`);
+    check(`${name}: a browser stays on one app host`, servers.size === 1, [...servers].join(', '));
+    measured = { cold: cold.onReplicas, afterWrite: hot.onReplicas, afterWindow: later.onReplicas };
+  } else {
+    // The cluster's .next build predates the replica pool (the portal's routes run from it): the same reads, from the sources.
+    say(`${name}: the .next build has no replica pool yet (npm run build); measuring getDashboard() from the sources on app1`);
+    const out = inHost(
+      'app1',
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        './scripts/hooks/server-only.mjs',
+        'e2e/cluster/dashboard-reads.mjs',
+        user.accountId,
+        ...replicas.map((m) => `${m.host}:${m.port}`),
+      ],
+      { env: appEnv('app1'), cwd: ROOT },
+    );
+    measured = JSON.parse(out.trim().split('\n').at(-1));
+  }
+  figures[name] = { via: fromPortal ? 'portal' : 'sources', own, ...measured };
+  say(`${name}: ${JSON.stringify(figures[name])}`);
+  check(
+    `${name}: the dashboard reads from a replica`,
+    measured.cold >= own + 10,
+    `${measured.cold - own} transactions on the replicas for 10 dashboards`,
+  );
+  check(
+    `${name}: after its own write the account reads from the primary`,
+    measured.afterWrite < own + 5,
+    `${measured.afterWrite - own} on the replicas for 10 dashboards within 5 s of the write`,
+  );
+  check(
+    `${name}: and from a replica again after the window`,
+    measured.afterWindow >= own + 10,
+    `${measured.afterWindow - own} on the replicas`,
+  );
+}
+
+/** Whether the release's Next build has lib/db.ts's replica pool (its metric's name is in the bundle). */
+function builtWithReplicaPool() {
+  try {
+    run('grep', ['-rlq', 'db_replica_lag_seconds', path.join(STATE, 'release/.next/server')]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // --- Synchronous replication's cost -------------------------------------------------------------------
 
 async function syncCost() {
   const name = 'sync-cost';
   await waitForCluster();
-  const rounds = ['on', 'off', 'off', 'on'];
+  const rounds = ['on', 'off', 'off', 'on', 'on', 'off'];
   const results = { on: [], off: [] };
   // The replica lag each app host reports in /metrics, sampled while the rounds load the primary.
   const lag = Object.fromEntries(APPS.map((h) => [h, []]));
@@ -548,12 +641,13 @@ const ONLY = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',
 
 try {
   if (ONLY) {
-    // One case or a few, while working on them: --only failover,switchover,app-host-killed,db-network-lost,sync-cost
+    // One case or a few, while working on them: --only failover,switchover,app-host-killed,db-network-lost,replica-reads,sync-cost
     const cases = {
       failover: primaryKilled,
       switchover,
       'app-host-killed': appHostKilled,
       'db-network-lost': databaseNetworkLost,
+      'replica-reads': replicaReads,
       'sync-cost': syncCost,
     };
     for (const name of ONLY) await cases[name]();
@@ -565,6 +659,7 @@ try {
       await Promise.all([switchover(), walkLifecycles(some)]);
       await appHostKilled();
       await databaseNetworkLost();
+      await replicaReads();
     }
     await webhookGuarantees();
     if (LONG) await syncCost();

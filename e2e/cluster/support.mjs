@@ -1,6 +1,7 @@
 // What the cluster's failure tests (e2e/cluster/run.mjs) drive the cluster with, from the ops host: a shipper
 // client that retries every failure with the same body, a webhook receiver that checks every signature, the
 // database as seen from the ops host, and the knobs that break things (kill, cut a link).
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createConnection } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -307,6 +308,75 @@ export function balancerStats() {
     });
     socket.end('show stat\n');
   });
+}
+
+/** Transactions committed in the carrier database on the replicas so far (each replica's own statistics). */
+export async function replicaCommits() {
+  let total = 0;
+  for (const member of (await members()).filter((m) => m.role !== 'leader')) {
+    const client = new pg.Client({
+      connectionString: databaseUrl({ host: member.host, port: member.port }),
+      connectionTimeoutMillis: 5_000,
+    });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT xact_commit::int AS n FROM pg_stat_database WHERE datname = 'carrier'`);
+      total += rows[0].n;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  return total;
+}
+
+/** A portal user, signed up and confirmed through the balancer as a browser would: its cookies and CSRF token. */
+export async function portalUser() {
+  const id = randomUUID().slice(0, 8);
+  const email = `cluster-${id}@example.com`;
+  const json = { 'content-type': 'application/json' };
+  const signUp = await fetch(`${LB_URL}/portal-api/auth/sign-up`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ company: `Cluster portal ${id}`, email, password: `pw-${id}-correct-horse-battery` }),
+  });
+  if (signUp.status !== 202) throw new Error(`sign-up answered ${signUp.status}: ${await signUp.text()}`);
+  let link;
+  for (let i = 0; !link && i < 100; i++) {
+    const [row] = await primaryQuery(`SELECT links FROM outbox_mails WHERE "to" = $1 ORDER BY created_at DESC LIMIT 1`, [email]);
+    link = row?.links.find((l) => new URL(l).pathname === '/verify-email');
+    if (!link) await sleep(200);
+  }
+  if (!link) throw new Error('no sign-up link in the outbox');
+  const verified = await fetch(`${LB_URL}/portal-api/auth/verify-email`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ token: new URL(link).searchParams.get('token') }),
+  });
+  if (verified.status !== 201) throw new Error(`verify-email answered ${verified.status}: ${await verified.text()}`);
+  // The session's cookie and the balancer's, which keeps this browser on one app host.
+  const cookies = verified.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const session = cookies.find((c) => c.startsWith('carrier_session='));
+  const secret = decodeURIComponent(session.split('=')[1]);
+  const [row] = await primaryQuery(`SELECT csrf_token, account_id FROM sessions WHERE id_hash = $1`, [
+    createHash('sha256').update(secret).digest('hex'),
+  ]);
+  return { cookie: cookies.join('; '), csrf: row.csrf_token, accountId: row.account_id };
+}
+
+/** One portal-api request as the portal's fetcher sends it. */
+export async function portalCall(user, method, pathname, body) {
+  const response = await fetch(`${LB_URL}${pathname}`, {
+    method,
+    headers: {
+      cookie: user.cookie,
+      'x-csrf-token': user.csrf,
+      'x-carrier-environment': 'test',
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return { status: response.status, server: response.headers.get('x-served-by') };
 }
 
 export { sleep };
