@@ -38,6 +38,16 @@ export function transferables(job: RenderJob): ArrayBuffer[] {
   return 'source' in job && job.source.packages.buffer instanceof ArrayBuffer ? [job.source.packages.buffer] : [];
 }
 
+/**
+ * Whether a large answer means the thread's heap grew for it (render-pool.ts then ends the thread): true of the PDF and
+ * ZPL renderers, whose objects grow with the page count. The ONE Record export's only large allocation is its answer,
+ * chunks of bytes outside the heap, handed over by transfer; ending the thread after each (a new one started, its
+ * fonts and code loaded again) cost more CPU than the export itself (bench/one-record.ts).
+ */
+export function leavesHeapGrown(job: RenderJob): boolean {
+  return job.document !== 'one-record';
+}
+
 /** The document's bytes (ZPL as UTF-8, as it is sent), in an ArrayBuffer of their own (transferable). */
 export async function runRenderJob(job: RenderJob): Promise<Uint8Array> {
   return own(await render(job));

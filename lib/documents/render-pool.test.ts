@@ -199,6 +199,53 @@ describe('render threads', () => {
     }
   });
 
+  it('a ONE Record export past the large-document size keeps its thread (its bytes are its only large allocation)', async () => {
+    const pool = new RenderPool(options({ script }));
+    const customs = {
+      Currency: 'EUR',
+      Items: [1, 2].map((n) => ({
+        Description: `Cotton T-shirt ${n}`,
+        Quantity: n,
+        Value: '12.50',
+        Weight: '0.4',
+        WeightUnit: 'kg',
+        HSCode: '610910',
+        OriginCountry: 'CN',
+      })),
+    };
+    const rows = Array.from({ length: 5_000 }, (_, i) => [
+      {
+        TrackingNumber: `TN${i}`,
+        PackageWeight: 2.5,
+        ToName: `Recipient ${i}`,
+        ToAddress1: `${i} Main St`,
+        ToCity: 'Paris',
+        ToCountry: 'FR',
+        ToPhone: '+33 1 23 45 67 89',
+        Customs: customs,
+      },
+      'manifested',
+      `CB${String(i).padStart(13, '0')}`,
+      `H${String(i).padStart(11, '0')}`,
+    ]);
+    const job: RenderJob = {
+      document: 'one-record',
+      source: {
+        ...source(0),
+        header: { FromCompany: 'Acme', ULD: 'AKE12345XH' },
+        packages: new TextEncoder().encode(JSON.stringify(rows)),
+      },
+      options: { base: 'https://carrier.example/x', codeLists: 'https://carrier.example/c/' },
+    };
+    try {
+      const bytes = await renderWith(pool, 'a', job);
+      expect(bytes.byteLength).toBeGreaterThan(16 * 2 ** 20);
+      expect(pool.stats()).toMatchObject({ threads: 1, rendered: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a thread idle for idleMs ends (its memory with it); the next render starts one', async () => {
     const pool = new RenderPool(options({ script, idleMs: 200 }));
     try {

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
-import { runRenderJob, transferables, type RenderJob } from './render-job';
+import { leavesHeapGrown, runRenderJob, transferables, type RenderJob } from './render-job';
 
 // Documents are rendered off the serving thread (docs/decisions/document-rendering.md). One 5,000-label PDF took
 // 8.7 s of the serving thread's event loop: meanwhile no request was answered, database connections timed out
@@ -314,7 +314,7 @@ class ThreadExecutor implements Executor {
     }).then(
       (bytes) => {
         this.jobs += 1;
-        if (this.jobs >= RECYCLE_AFTER_JOBS || bytes.byteLength >= RECYCLE_AFTER_BYTES) this.end();
+        if (this.jobs >= RECYCLE_AFTER_JOBS || (bytes.byteLength >= RECYCLE_AFTER_BYTES && leavesHeapGrown(job))) this.end();
         this.idleLater();
         return bytes;
       },
