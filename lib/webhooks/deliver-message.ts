@@ -2,7 +2,7 @@ import 'server-only';
 import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
 import type { ClaimedMessage } from './claim-messages';
 import { planRetry, parseRetryAfter } from './plan-retry';
-import { failUnsent, recordAttempt, type AttemptOutcome } from './record-attempt';
+import { failUnsent, recordAttempt, type AttemptOutcome, type SuccessfulAttempt } from './record-attempt';
 import { sendWebhook, type SendResult } from './send-webhook';
 import { openSecret, SecretUnavailableError } from './secret-box';
 import { webhookSecretsKeyring } from './secrets-keyring';
@@ -16,6 +16,8 @@ export interface DeliverySettings {
   allowPrivate: boolean;
   disableAfterMs: number;
   resolver?: Resolver;
+  /** Writes a success (the worker's batching writer, record-attempt.ts successWriter()); else one statement each. */
+  recordSuccess?: (attempt: SuccessfulAttempt) => Promise<void>;
 }
 
 export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
@@ -89,6 +91,20 @@ export async function deliverMessage(
   const success = status !== null && status >= 200 && status < 300;
   const gone = status === 410;
   const attemptNumber = message.attemptCount + 1;
+  if (success && settings.recordSuccess) {
+    await settings.recordSuccess({
+      messageId: message.id,
+      endpointId: message.endpointId,
+      workerId: settings.workerId,
+      attemptNumber,
+      attemptedAt,
+      statusCode: status,
+      durationMs: result.durationMs,
+      responseBody: result.responseBody,
+      requestHeaders: result.requestHeaders,
+    });
+    return 'succeeded';
+  }
   let outcome: AttemptOutcome;
   if (success) {
     outcome = { kind: 'succeeded' };

@@ -87,6 +87,108 @@ export async function recordAttempt(options: {
       AND (NOT ${o.success}::boolean OR e.failing_since IS NOT NULL)`);
 }
 
+/** One successful attempt, as recordSuccesses() writes it. */
+export interface SuccessfulAttempt {
+  messageId: string;
+  endpointId: string;
+  workerId: string;
+  attemptNumber: number;
+  attemptedAt: Date;
+  statusCode: number;
+  durationMs: number;
+  responseBody: string | null;
+  requestHeaders: Record<string, string> | null;
+}
+
+/**
+ * recordAttempt() for many successes at once, in one statement: what it does for each (the message succeeded if
+ * its claim still holds, the attempt logged, the day's counts, the endpoint's failing run ended and its waiting
+ * messages made due), with one commit and one counter update for the batch. At 500 deliveries a second one
+ * statement per attempt kept the queue pool's connections busy with commits and made every claim wait behind
+ * them (docs/decisions/delivery-latency-and-start.md). Failures stay one at a time (recordAttempt): they are rare, and an
+ * endpoint's run of failures must be applied in order.
+ */
+export async function recordSuccesses(attempts: readonly SuccessfulAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const ids = attempts.map((a) => a.messageId);
+  const endpoints = [...new Set(attempts.map((a) => a.endpointId))];
+  await queueQuery(sql`
+    WITH o AS (
+      SELECT * FROM unnest(${ids}::text[], ${attempts.map((a) => a.endpointId)}::text[], ${attempts.map((a) => a.workerId)}::text[],
+                           ${attempts.map((a) => a.attemptNumber)}::int[], ${attempts.map((a) => a.attemptedAt)}::timestamptz[],
+                           ${attempts.map((a) => a.statusCode)}::int[], ${attempts.map((a) => a.durationMs)}::int[],
+                           ${attempts.map((a) => a.responseBody)}::text[],
+                           ${attempts.map((a) => (a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders)))}::jsonb[])
+        AS o(message_id, endpoint_id, worker_id, attempt_number, attempted_at, status_code, duration_ms, response_body, request_headers)
+    ), message AS (
+      UPDATE webhook_messages m
+      SET status = 'succeeded', attempt_count = o.attempt_number, redelivery = false, next_attempt_at = now(),
+          locked_by = NULL, locked_until = NULL, updated_at = now()
+      FROM o WHERE m.id = o.message_id AND m.locked_by = o.worker_id AND m.status = 'delivering'
+      RETURNING m.id
+    ), attempt AS (
+      INSERT INTO webhook_attempts (message_id, endpoint_id, attempt_number, attempted_at, status_code, duration_ms,
+                                    response_body, error, success, request_headers)
+      SELECT o.message_id, o.endpoint_id, o.attempt_number, o.attempted_at, o.status_code, o.duration_ms, o.response_body,
+             NULL, true, o.request_headers
+      FROM o
+      -- Logged even if the claim was lost (it was a real attempt); not if the endpoint was deleted meanwhile.
+      WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = o.message_id)
+      RETURNING endpoint_id, attempted_at
+    ), counted AS (
+      INSERT INTO activity_days AS d (account_id, environment, day, shard, webhook_attempts, webhook_successes)
+      SELECT f.account_id, f.environment, (a.attempted_at AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, count(*), count(*)
+      FROM attempt a JOIN webhook_endpoints f ON f.id = a.endpoint_id
+      GROUP BY 1, 2, 3
+      ON CONFLICT (account_id, environment, day, shard) DO UPDATE
+      SET webhook_attempts = d.webhook_attempts + excluded.webhook_attempts,
+          webhook_successes = d.webhook_successes + excluded.webhook_successes
+    ), recovered AS (
+      -- Not the batch's own messages: one statement must not update a row twice.
+      UPDATE webhook_messages p SET next_attempt_at = now(), updated_at = now()
+      WHERE p.endpoint_id = ANY(${endpoints}::text[]) AND p.status = 'pending' AND p.next_attempt_at > now()
+        AND p.id <> ALL(${ids}::text[])
+        AND EXISTS (SELECT 1 FROM webhook_endpoints f WHERE f.id = p.endpoint_id AND f.failing_since IS NOT NULL AND f.enabled)
+      RETURNING p.id
+    )
+    UPDATE webhook_endpoints e SET failing_since = NULL
+    WHERE e.id = ANY(${endpoints}::text[]) AND e.failing_since IS NOT NULL`);
+}
+
+/**
+ * Writes successes in batches: what finishes while a batch is being written goes into the next, which starts as
+ * soon as that one is done; a lone success is written at once. So there is no timer to wait for, and at most one
+ * statement in flight. The function it returns resolves once that success is written (rejects if the write failed).
+ */
+export function successWriter(maxBatch = 500): (attempt: SuccessfulAttempt) => Promise<void> {
+  let queued: { attempt: SuccessfulAttempt; done: (error?: Error) => void }[] = [];
+  let writing = false;
+  const flush = () => {
+    if (writing || queued.length === 0) return;
+    writing = true;
+    const batch = queued.slice(0, maxBatch);
+    queued = queued.slice(batch.length);
+    recordSuccesses(batch.map((q) => q.attempt))
+      .then(
+        () => batch.forEach((q) => q.done()),
+        (error: unknown) =>
+          batch.forEach((q) =>
+            q.done(error instanceof Error ? error : new Error(`recording the attempts failed: ${String(error)}`)),
+          ),
+      )
+      .finally(() => {
+        writing = false;
+        flush();
+      });
+  };
+  return (attempt) =>
+    new Promise<void>((resolve, reject) => {
+      queued.push({ attempt, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      // After this turn's other callbacks: the attempts that finished together go in one batch.
+      if (!writing) setImmediate(flush);
+    });
+}
+
 /** Ends a message without an attempt: its endpoint was disabled after the message was queued. */
 export async function failUnsent(options: { messageId: string; workerId: string }): Promise<void> {
   await queueQuery(sql`

@@ -9,6 +9,8 @@ import { execute, sql } from '@/lib/sql';
 import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMessage } from './claim-messages';
 import { deliverMessage, type DeliverySettings } from './deliver-message';
 import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
+import { successWriter } from './record-attempt';
+import { onLocalWake } from './wake-workers';
 import { countDelivery } from '@/lib/telemetry/metrics';
 import type { Resolver } from './ssrf-guard';
 
@@ -35,9 +37,11 @@ export interface WebhookWorker {
 /**
  * The delivery loop. Runs inside the app (instrumentation.ts, scripts/server.ts) and as its own
  * process (scripts/worker.ts); any number of them share one queue (see claim-messages.ts). It claims
- * only as many messages as it has free slots, so every claimed message starts at once; it wakes on
- * NOTIFY from the webhook_messages trigger, when a slot frees, and every WEBHOOK_POLL_MS for retries
- * that come due and for notifications missed while the LISTEN connection was down.
+ * only as many messages as it has free slots, so every claimed message starts at once; it wakes when
+ * this process commits deliveries (wake-workers.ts, directly), on NOTIFY (other processes' commits, and
+ * the webhook_messages trigger), when a slot frees, and every WEBHOOK_POLL_MS for retries that come
+ * due and for notifications missed while the LISTEN connection was down. Successes are written in
+ * batches (record-attempt.ts, successWriter), failures one at a time.
  *
  * Heartbeats (webhook_workers): every WEBHOOK_HEARTBEAT_MS the worker renews its row on a connection
  * of its own and frees the claims of dead workers: those whose heartbeat connection's backend is gone
@@ -63,6 +67,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     resolver: options.resolver,
+    recordSuccess: successWriter(),
   };
   const inFlight = new Set<Promise<void>>();
   const attempts = new Set<AbortController>();
@@ -252,6 +257,8 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   })();
 
   onHeartbeatConnectionLost(() => fence('connection'));
+  // A package accepted by this process wakes this worker directly (wake-workers.ts), not through NOTIFY's round trip.
+  const stopLocalWake = onLocalWake(signal);
   const beats = beatLoop();
   void listen();
   log.info({ concurrency: config.WEBHOOK_CONCURRENCY, leaseMs: config.WEBHOOK_LEASE_MS }, 'webhook worker started');
@@ -268,6 +275,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     async stop() {
       if (stopping) return loop;
       stopping = true;
+      stopLocalWake();
       wake?.();
       await loop;
       await Promise.allSettled([...inFlight]);
