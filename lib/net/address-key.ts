@@ -1,12 +1,6 @@
 import { isIP } from 'node:net';
 
-// The address a per-address limit counts under, given the client's address (lib/http/client-address.ts finds it).
-
-/**
- * The key a per-address limit counts under: an IPv4 address as it is, an IPv6 address by its /64
- * (one subscriber usually holds a whole /64, so counting single IPv6 addresses would let one
- * client rotate through 2^64 of them).
- */
+// IPv6 by its /64: one subscriber usually holds a whole /64, and could rotate through 2^64 single addresses.
 export function addressKey(address: string): string {
   if (isIP(address) !== 6) return address;
   const full = expandIpv6(address);

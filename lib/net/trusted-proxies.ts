@@ -1,11 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
-// TRUSTED_PROXIES parsed, and addresses in one spelling. No settings read here: lib/env.ts checks the
-// setting with parseTrustedProxies.
+// No settings read here: lib/env.ts checks the setting with parseTrustedProxies.
 
 export type TrustedProxies = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'cidrs'; list: BlockList; text: string };
 
-/** Parses the TRUSTED_PROXIES setting; throws with a message naming the bad entry. */
 export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   const text = (value ?? '').trim();
   if (text === '' || text === 'none') return { kind: 'none' };
@@ -29,11 +27,7 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
   return { kind: 'cidrs', list, text };
 }
 
-/**
- * An address in one spelling: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as IPv4, IPv6 compressed and in
- * lower case, a port or brackets (`[::1]:80`, `1.2.3.4:5678`) dropped, an IPv6 zone dropped.
- * Undefined for anything that is not an IP address.
- */
+// One spelling per address (mapped IPv6 as IPv4, IPv6 canonical; port, brackets, zone dropped); undefined if no IP.
 const MAPPED_DOTTED = /^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
 const canonicalV6 = new Map<string, string>();
 

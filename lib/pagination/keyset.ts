@@ -1,8 +1,7 @@
 import { validationError } from '@/lib/errors/app-error';
 
-// The keyset cursors of every list, the API's and the portal's: opaque tokens naming the row a page starts after
-// (or before). The API answers a token that is not one of ours with a 422 naming `cursor` (decodeCursor); the
-// portal's pager links treat one as no cursor at all, the first page (readCursor, decodePageKey).
+// Opaque cursors naming the row a page starts after. The API answers one that is not ours with a 422 naming `cursor`;
+// the portal's pager links treat it as the first page.
 
 /** A list position: created_at (ISO, ms), the branch (0 container, 1 daily) and the row id. */
 export interface Cursor {
@@ -18,7 +17,6 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.t, cursor.k, cursor.i])).toString('base64url');
 }
 
-/** Opaque to clients; anything that is not one of ours is a 422 naming `cursor`, never a query. */
 export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): Cursor {
   const invalid = () => validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }]);
   if (value.length > 200 || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
@@ -41,7 +39,6 @@ export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): C
   return { t, k, i };
 }
 
-/** decodeCursor for a pager link: a token that is not one of ours (or none) is the first page, not an error. */
 export function readCursor(value: string | undefined): Cursor | undefined {
   if (!value) return undefined;
   try {
@@ -51,10 +48,7 @@ export function readCursor(value: string | undefined): Cursor | undefined {
   }
 }
 
-/**
- * A place in a manifest's packages (the portal's manifest page): the last row's key (container position or daily
- * package id) and how many rows came before the next page (so that rows keep their position without a count).
- */
+// `seen`: rows before the next page, so that rows keep their position without a count.
 export interface PageKey {
   key: bigint;
   seen: number;
@@ -75,15 +69,10 @@ export function decodePageKey(token: string | undefined): PageKey | undefined {
   return key <= MAX_BIGINT && Number.isSafeInteger(seen) ? { key, seen } : undefined;
 }
 
-/**
- * A page of a list read newest first on (created_at, id) with one row more than `limit` (which says whether there is
- * more): the rows shown, presented, and the cursor of the next page.
- */
 export function newestFirstPage<Row extends { created_at: Date; id: string }, Item>(
   rows: Row[],
   limit: number,
   present: (row: Row) => Item,
-  /** The row's tie-breaker after created_at, when it is not its id. */
   key: (row: Row) => string = (row) => row.id,
 ): { object: 'list'; data: Item[]; has_more: boolean; next_cursor: string | null } {
   const shown = rows.slice(0, limit);
@@ -97,7 +86,6 @@ export function newestFirstPage<Row extends { created_at: Date; id: string }, It
   };
 }
 
-/** A UTC day's first instant (plus `plusDays`), as the lists' from/to read days. */
 export function dayStart(day: string, plusDays = 0): Date {
   const date = new Date(`${day}T00:00:00.000Z`);
   date.setUTCDate(date.getUTCDate() + plusDays);
