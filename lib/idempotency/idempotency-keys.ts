@@ -7,11 +7,9 @@ import { execute, queryRow, sql } from '@/lib/sql';
 import { openSecret, sealSecret } from '@/lib/webhooks/secret-box';
 import { webhookSecretsKeyring } from '@/lib/webhooks/secrets-keyring';
 
-// Idempotency keys (Stripe's semantics) for any POST: the first request with a key runs; its answer, if it succeeded,
-// is kept for KEPT_HOURS and given again to the same request sent with the same key; the same key with another
-// request (method, path or body) is refused; while the first is still running, the key is busy. Keys are per account
-// and environment. Failed answers are not kept (the row is released), so a corrected retry can run. A kept answer may
-// hold a secret (a new webhook endpoint's whsec_…), so it is stored sealed under the webhook secrets' key, as they are.
+// Stripe's semantics, per account and environment: a successful answer is kept KEPT_HOURS and given again to the same
+// request; another request with the key is refused; a failure releases the key, so a corrected retry can run. An answer
+// may hold a secret (a new endpoint's whsec_…), so it is stored sealed under the webhook secrets' key, as they are.
 
 export const KEPT_HOURS = 24;
 
@@ -30,12 +28,10 @@ export type Claim =
 /** What a sealed answer is bound to: it opens only as the answer of this key. */
 const boxId = (scope: KeyScope) => `idempotency:${scope.accountId}:${scope.environment}:${scope.key}`;
 
-/** The request a key stands for: method, path and the body's bytes. */
 export function requestHash(method: string, path: string, body: string): string {
   return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('base64url');
 }
 
-/** Claims `key` for a request, or says what it is already: a kept answer to give again, another request's, or busy. */
 export async function claimKey(scope: KeyScope & { hash: string }): Promise<Claim> {
   const pool = pgPool();
   // A key older than KEPT_HOURS is free again: the expired row goes in the same statement as the claim.
@@ -71,7 +67,6 @@ export async function claimKey(scope: KeyScope & { hash: string }): Promise<Clai
   return { kind: 'replay', status: row.status, body, headers: row.response_headers ?? {} };
 }
 
-/** Keeps the answer the claimed key's request got. */
 export async function keepAnswer(
   scope: KeyScope & { status: number; body: string; headers: Record<string, string> },
 ): Promise<void> {
@@ -82,7 +77,6 @@ export async function keepAnswer(
   );
 }
 
-/** Releases a claimed key whose request failed, so that a retry runs it again. */
 export async function releaseKey(scope: KeyScope): Promise<void> {
   await execute(
     pgPool(),
@@ -91,7 +85,6 @@ export async function releaseKey(scope: KeyScope): Promise<void> {
   );
 }
 
-/** Deletes keys past KEPT_HOURS, a batch at a time (the periodic purge); answers whether the batch was full. */
 export async function purgeExpiredKeys(batch = 5_000): Promise<boolean> {
   const row = await queryRow(
     pgPool(),
@@ -104,7 +97,6 @@ export async function purgeExpiredKeys(batch = 5_000): Promise<boolean> {
   return (row?.n ?? 0) === batch;
 }
 
-/** The purge in this process: every `intervalMs`, and at once again while a run fills its batch. */
 export function startIdempotencyKeyPurge(intervalMs: number): { stop: () => void } {
   return startPeriodic({ name: 'idempotency key purge', intervalMs, run: () => purgeExpiredKeys() });
 }

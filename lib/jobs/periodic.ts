@@ -3,11 +3,7 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 
-/**
- * Runs `run` every `intervalMs` (± 20 % so that processes spread out) in this process, until stopped; the first run
- * comes at a random point of the first interval. A run that answers true (it filled its batch) runs again at once.
- * Errors are logged (a database outage once per interval, lib/log-repeats.ts, no stack) and the next run tries again.
- */
+// ± 20 % and a random first run, so that processes spread out; a run that filled its batch runs again at once.
 export function startPeriodic(options: { name: string; intervalMs: number; run: () => Promise<boolean> }): { stop: () => void } {
   const { name, intervalMs } = options;
   let timer: NodeJS.Timeout | undefined;
@@ -22,7 +18,6 @@ export function startPeriodic(options: { name: string; intervalMs: number; run: 
     try {
       again = await options.run();
     } catch (error) {
-      // While PostgreSQL is away this fails every run: one line per interval with a count, no stack.
       if (isDatabaseUnavailable(error)) logRepeated(log, 'warn', `${name} waits for the database`, error, {}, { anyError: true });
       else log.error({ err: error }, `${name} failed`);
     }
