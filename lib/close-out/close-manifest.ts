@@ -8,28 +8,21 @@ import { Changes, lockContainers, lockDailyManifests, persist, type DailyManifes
 import { withDeadlockRetry } from '@/lib/status/retry';
 import { queryRows, sql } from '@/lib/sql';
 
-// Close-out (design.md "Documents and close-out"): a daily manifest is closed by its shipper
-// (POST /manifests/{id}/close, the portal's "Close manifest") or at its account's cut-off hour (cutoff.ts). A closed
-// manifest takes no more packages: the package insert refuses it under a row lock (lib/packages), and the next
-// package for that ManifestDate opens a new daily manifest. Its packages are neither cancelled nor added to, so its
-// handover document never changes (docs/decisions/lifecycle.md "Close-out").
-//
-// Locking: a close takes the manifest row FOR UPDATE (lockDailyManifests), which conflicts with the FOR KEY SHARE that
-// each package insert and each cancel takes on it: the close waits for the inserts in flight, and an insert or a
-// cancel behind it sees the manifest closed. Two closes of one manifest queue on the same lock: the second sees it
-// closed and changes nothing, so manifest.closed is sent once.
+// A closed manifest takes no more packages (the insert refuses it under a row lock; the next package opens a new daily
+// manifest), so its handover document never changes (docs/decisions/lifecycle.md "Close-out"). The close takes the row
+// FOR UPDATE, which conflicts with each insert's and cancel's FOR KEY SHARE: it waits for inserts in flight, and of two
+// closes the second changes nothing, so manifest.closed is sent once.
 
 export interface CloseScope {
   accountId: string;
   environment: Environment;
 }
 
-/** The API path of a manifest's handover document in its environment (what manifest.closed links to). */
 export function documentPath(environment: Environment, manifestId: string): string {
   return `${environment === 'test' ? '/version-test/api/1.1' : '/api/1.1'}/manifests/${encodeURIComponent(manifestId)}/document`;
 }
 
-/** Packages per manifest, counted under the close's lock: the count a closed manifest keeps for good. */
+// Counted under the close's lock: the count a closed manifest keeps for good.
 async function countPackages(client: pg.PoolClient, ids: string[]): Promise<Map<string, number>> {
   const rows = await queryRows(
     client,
@@ -39,7 +32,6 @@ async function countPackages(client: pg.PoolClient, ids: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
-/** Plans the close of locked, open daily manifests and writes it (status, history row, manifest.closed). */
 export async function closeLocked(
   client: pg.PoolClient,
   rows: DailyManifestRow[],
@@ -69,11 +61,7 @@ function notClosable(message: string, extra: Record<string, unknown>): AppError 
   return new AppError('not_closable', message, { extra });
 }
 
-/**
- * POST /manifests/{id}/close: closes an open daily manifest. Closing a closed one is a safe retry (nothing changes,
- * no second event). A container manifest, or a cancelled daily manifest: 409 not_closable naming its type and
- * status. Another account's or environment's id: 404, as every read.
- */
+// Closing a closed one is a safe retry: nothing changes, no second event.
 export async function closeManifest(
   options: CloseScope & { manifestId: string; now?: Date; origin: AuditOrigin },
 ): Promise<void> {

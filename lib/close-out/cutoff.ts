@@ -7,12 +7,10 @@ import { withDeadlockRetry } from '@/lib/status/retry';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import { closeLocked } from './close-manifest';
 
-// The automatic close-out: an account's setting per environment (close_out_settings: an hour 0–23 and an IANA time
-// zone; none, no automatic close) closes each open daily manifest once cutoff_hour:00 on its ManifestDate in that
-// zone has passed. Every app process runs closeDueManifests() on a timer (timer.ts); any number may run at once.
+// An account's setting per environment (an hour and an IANA zone; none: no automatic close) closes each open daily
+// manifest once cutoff_hour:00 of its ManifestDate in that zone has passed.
 
 export interface CloseOutSettings {
-  /** 0–23, or null: no automatic close. */
   cutoff_hour: number | null;
   time_zone: string;
 }
@@ -33,7 +31,7 @@ export async function getCloseOutSettings(scope: Scope): Promise<CloseOutSetting
   return row ? { cutoff_hour: row.cutoff_hour, time_zone: row.time_zone } : { ...DEFAULT_CLOSE_OUT };
 }
 
-/** Whether PostgreSQL (which computes the cut-off) knows this zone name; the caller's schema checked its shape. */
+// PostgreSQL computes the cut-off, so it must know the zone.
 export async function isKnownTimeZone(name: string): Promise<boolean> {
   const row = await queryRow(
     pgPool(),
@@ -42,7 +40,6 @@ export async function isKnownTimeZone(name: string): Promise<boolean> {
   return row?.known === true;
 }
 
-/** Stores the setting (validated by the caller: hour 0–23 or null, a zone isKnownTimeZone accepts). */
 export async function setCloseOutSettings(
   scope: Scope & { origin: AuditOrigin },
   settings: CloseOutSettings,
@@ -92,13 +89,8 @@ export interface ClosedByCutoff {
   environment: Environment;
 }
 
-/**
- * Closes every open daily manifest whose cut-off (its ManifestDate at cutoff_hour:00 in the setting's zone) is at or
- * before `now`, up to `limit` per call (the timer calls again while a call fills its limit), each with one
- * manifest.closed. Safe with many callers at once: the due rows are locked FOR UPDATE in id order and re-checked
- * after any wait (READ COMMITTED re-evaluates the WHERE on the row as committed), so a manifest another process (or
- * the shipper) closed meanwhile drops out, and each is closed, and announced, exactly once.
- */
+// Every app process runs this, any number at once: due rows are locked in id order and re-checked after any wait (READ
+// COMMITTED re-evaluates the WHERE), so each manifest is closed and announced exactly once.
 export async function closeDueManifests(options: { now: Date; limit?: number }): Promise<ClosedByCutoff[]> {
   const limit = options.limit ?? 200;
   return withDeadlockRetry(() =>

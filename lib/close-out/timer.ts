@@ -3,7 +3,6 @@ import { startPeriodic } from '@/lib/jobs/periodic';
 import { log } from '@/lib/log';
 import { closeDueManifests } from './cutoff';
 
-/** The automatic close-out (cutoff.ts) every `intervalMs` in this process: each run closes what is due, 200 at a time. */
 export function startCloseOutTimer(intervalMs: number): { stop: () => void } {
   return startPeriodic({
     name: 'automatic close-out',
