@@ -2,20 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders, httpStatus } from '@/lib/http/errors';
 
-// The probes (/healthz, /readyz, /metrics) take GET and HEAD only. The production server answers them itself
-// (server-probes.ts) and `next start` through route handlers (app/healthz, app/readyz): both refuse another method
-// with this one answer, the API's envelope, rather than Next's bare 405.
+// The probes take GET and HEAD only; the production server (server-probes.ts) and `next start`'s route handlers refuse
+// another method with this one answer, the API's envelope, rather than Next's bare 405.
 
 export function probeMethodError(method: string): AppError {
   return new AppError('method_not_allowed', `${method} is not allowed here; use GET, HEAD.`, { allowed: 'GET, HEAD' });
 }
 
-/** The refusal as a Web Response, for the route handlers' other methods. */
 export function probeMethodNotAllowed(request: Request): Response {
   return errorAnswer(probeMethodError(request.method));
 }
 
-/** GET /metrics under `next start`: not served there (the production server serves them), the API's 404 envelope. */
+// Not served under `next start`: the production server serves metrics.
 export function metricsNotServed(): Response {
   return errorAnswer(
     new AppError(

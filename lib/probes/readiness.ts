@@ -7,11 +7,9 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from '@/lib/http/errors';
 export { publishedWorkerStatus } from '@/lib/telemetry/worker-status';
 
-// GET /readyz: may this process be sent traffic? The database answers (on a connection of the probe's
-// own, so a busy app pool does not make a live instance look dead, and a probe storm cannot take the
-// app's connections), every migration this code knows has been applied (a database ahead of the code,
-// mid rolling deploy, is fine), and the webhook delivery worker runs (unless WEBHOOK_WORKER=off). One
-// query per check; concurrent probes share it, and its answer is reused for PROBE_CACHE_MS.
+// On a connection of the probe's own, so a busy app pool does not make a live instance look dead and a probe storm
+// cannot take the app's connections. A database ahead of the code (mid rolling deploy) is fine. Concurrent probes share
+// one query per check, reused for PROBE_CACHE_MS.
 
 const PROBE_TIMEOUT_MS = 2_000;
 const PROBE_CACHE_MS = 250;
@@ -27,15 +25,12 @@ export interface Readiness {
 }
 
 export interface WorkerStatus {
-  /** Started and not stopped. */
   running: boolean;
   /** Milliseconds since its last confirmed heartbeat; null: none yet, or lost. */
   heartbeatAgeMs: number | null;
-  /** Past this age a heartbeat counts as lost. */
   staleAfterMs: number;
 }
 
-/** The migrations this code expects: the folders of `dir` (prisma/migrations), read once per directory. */
 const expected = new Map<string, string[]>();
 function expectedMigrations(dir: string): string[] {
   let names = expected.get(dir);
@@ -56,7 +51,6 @@ export interface ReadinessProbe {
   close(): Promise<void>;
 }
 
-/** `migrationsDir`: the project's prisma/migrations (default: under the working directory, where npm start runs). */
 export function readinessProbe(
   databaseUrl: string,
   migrationsDir = path.join(process.cwd(), 'prisma', 'migrations'),
@@ -132,7 +126,6 @@ export function readinessProbe(
   };
 }
 
-/** GET /readyz's answer: 200 with the checks, or 503 in the error envelope whose details name each failed check. */
 export function readinessAnswer(
   result: Readiness,
   requestId: string,

@@ -3,10 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { apiBases, apiRoutes } from '@/lib/http/routes';
 
-// The `route` label of a request: the template it matched, never the raw path, so that ids, search
-// strings and a stranger's made-up paths cannot create new time series. The API's templates come
-// from its route table; the portal's from the routes manifest of Next's build (.next/routes-manifest.json,
-// the same regexes Next routes with). Anything else is `other`.
+// Never the raw path, so that ids and a stranger's made-up paths cannot create new time series. The portal's templates
+// come from Next's build (.next/routes-manifest.json, the regexes Next routes with); anything else is `other`.
 
 interface ManifestRoute {
   page: string;
@@ -15,7 +13,6 @@ interface ManifestRoute {
 
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** The API's templates as label rules: each pattern under each base, a parameter one segment. */
 function apiTemplates(): { page: string; regex: RegExp }[] {
   return apiBases().flatMap(([base]) =>
     apiRoutes().map((route) => {

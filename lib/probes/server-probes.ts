@@ -10,22 +10,15 @@ import { readinessAnswer, readinessProbe, type WorkerStatus } from './readiness'
 import { routeLabeler } from './route-label';
 import { METRICS_JSON_REPLY, METRICS_JSON_REQUEST, METRICS_REPLY, METRICS_REQUEST } from './supervisor-ops';
 
-// The production server's probes (scripts/server.ts), answered before anything else, with no token,
-// no rate limit and no database work beyond the readiness query:
-//   GET /healthz  200 while the process answers at all (liveness: restart me if this fails)
-//   GET /readyz   200 when it may get traffic, else 503 naming each failed check (lib/probes/readiness.ts)
-//   GET /metrics  Prometheus text of every worker of this instance, when METRICS_TOKEN is set and
-//                 METRICS_PORT is not (then it is on that port, served by the supervisor); else 404
-// It also counts and times every request by route template (lib/telemetry/metrics.ts).
+// Answered before anything else, with no token, no rate limit and no database work beyond the readiness query. /healthz
+// is liveness; /metrics is here when METRICS_TOKEN is set and METRICS_PORT is not (then the supervisor serves it).
 
 type Config = { METRICS_PORT?: number; METRICS_TOKEN?: string; DATABASE_URL: string };
 
 const METRICS_WAIT_MS = 5_000;
 
 export interface ServerProbes {
-  /** Counts the request; answers it if it is a probe's (true), else leaves it to the app (false). */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Resolves once this process is first ready (and tells the supervisor); checks every 500 ms until then. */
   whenReady(): Promise<void>;
   close(): Promise<void>;
 }

@@ -6,16 +6,10 @@ import { queryRow, sql } from '@/lib/sql';
 import client from 'prom-client';
 import { carriesToken, METRICS_CONTENT_TYPE } from '@/lib/telemetry/metrics';
 
-// The supervisor's half of GET /metrics (scripts/start.ts runs the app in cluster workers). Each worker
-// keeps its own counters; a scrape reaches one place, and the answer must cover them all, so the
-// supervisor asks every worker for its metrics over the cluster's IPC channel, adds its own (the
-// webhook queue, which is the database's and not any worker's, and the workers' count), and sums them
-// with prom-client's AggregatorRegistry.aggregate (counters and histograms add up; gauges per metric's
-// aggregator). A worker that does not answer within WORKER_REPLY_MS is left out of that scrape.
-//
-// Where it is served: on METRICS_PORT, by the supervisor itself; else, with METRICS_TOKEN, at
-// /metrics on the app's port, where whichever worker got the request asks the supervisor for the
-// whole (IPC message 'carrier:metrics-request').
+// Each cluster worker keeps its own counters, but a scrape reaches one place: the supervisor asks every worker over IPC,
+// adds what is no worker's (the webhook queue, the workers' count) and sums them with AggregatorRegistry.aggregate. A
+// worker that does not answer within WORKER_REPLY_MS is left out of that scrape. Served on METRICS_PORT by the
+// supervisor, else (with METRICS_TOKEN) on the app's port by whichever worker got the request.
 
 const WORKER_REPLY_MS = 2_000;
 /** Scrapes within this long of each other share one queue query. */
@@ -41,7 +35,6 @@ interface QueueRow {
 }
 
 export interface SupervisorOps {
-  /** The aggregated metrics of every worker and the supervisor, in Prometheus text. */
   metricsText(): Promise<string>;
   close(): Promise<void>;
 }

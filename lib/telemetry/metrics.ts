@@ -3,10 +3,8 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
 
-// The process's Prometheus metrics, on prom-client's global registry (the one a cluster worker hands
-// its supervisor, lib/probes/supervisor-ops.ts). Labels are bounded by construction: the route is a
-// template (lib/probes/route-label.ts), the method one of a fixed list, the status a number we chose.
-// Kept on globalThis: Next's bundles and the server's own modules may load this file twice.
+// Labels are bounded by construction (a route template, a fixed list of methods, our statuses). On globalThis: Next's
+// bundles and the server's own modules may load this file twice.
 
 const KEY = Symbol.for('carrier.metrics');
 type Global = typeof globalThis & { [KEY]?: Metrics };
@@ -69,12 +67,10 @@ function metrics(): Metrics {
   return created;
 }
 
-/** Registers the metrics of this process (the default ones of Node too); idempotent. */
 export function initMetrics(): void {
   metrics();
 }
 
-/** Reports a pool's use (pg.Pool's counts) under `name` at every scrape; `read` may return undefined while it is not open. */
 export function trackPool(name: string, read: () => PoolCounts | undefined): void {
   metrics().pools.set(name, read);
 }
@@ -85,7 +81,6 @@ export function countDelivery(outcome: DeliveryOutcome): void {
   metrics().deliveries.inc({ outcome });
 }
 
-/** Counts `req` and times it, once its answer has been sent (or its connection closed), under `route`. */
 export function observeRequest(req: IncomingMessage, res: ServerResponse, route: string): void {
   const { requests, duration } = metrics();
   const started = process.hrtime.bigint();
@@ -101,13 +96,11 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse, route:
   res.on('close', done);
 }
 
-/** This process's metrics, as the supervisor's aggregation takes them. */
 export function localMetricsJson(): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
   metrics();
   return client.register.getMetricsAsJSON();
 }
 
-/** This process's metrics in Prometheus text. */
 export function localMetricsText(): Promise<string> {
   metrics();
   return client.register.metrics();
@@ -115,7 +108,7 @@ export function localMetricsText(): Promise<string> {
 
 export const METRICS_CONTENT_TYPE = client.register.contentType;
 
-/** Whether an Authorization header carries `token` (Bearer or Token), compared in constant time. */
+// Both hashed first, so that timingSafeEqual compares equal lengths.
 export function carriesToken(authorization: string | undefined, token: string): boolean {
   const match = /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match?.[1]) return false;

@@ -1,5 +1,5 @@
-// The webhook worker's status in a `next start` process, where instrumentation.ts started the worker and
-// app/readyz/route.ts (another bundle) reads it: kept on globalThis. No imports: lib/webhooks publishes here.
+// On globalThis: under `next start`, instrumentation.ts starts the worker and app/readyz/route.ts, another bundle, reads
+// its status. No imports: lib/webhooks publishes here.
 
 export interface PublishedWorkerStatus {
   running: boolean;
