@@ -5,10 +5,8 @@ import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { execute, sql } from '@/lib/sql';
 
-// In-memory caches (rate cards, API tokens) must notice changes made by any instance or by hand in
-// the database. Triggers call pg_notify('cache_invalidation', <topic>); one LISTEN connection per
-// process fans the topics out here. If the connection drops, every subscriber is told to drop all
-// it holds (a notification may have been missed) and we reconnect with backoff.
+// Triggers pg_notify('cache_invalidation', <topic>) on changes by any instance or by hand; one LISTEN per process fans
+// them out. A lost connection tells every subscriber to drop everything, since a notification may have been missed.
 
 type Listener = (payload: string | null) => void;
 
