@@ -3,7 +3,7 @@
 // it (dist/, a fresh database on the embedded PostgreSQL or DATABASE_URL's server). Baselines from the same run, on
 // the same rows: JSON.stringify of the 5,000 packages as stored (the least any JSON answer of them costs), and the
 // export built in this process from those rows (what the render thread does, without the database and HTTP).
-// Prints the numbers and writes bench/results/one-record-<date>.json.
+// Prints the numbers and writes them as JSON into bench/results/ (one-record-, then the date).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
