@@ -1,5 +1,4 @@
-// Errors that mean "the database is not reachable right now" (answered 503, retried by the client),
-// as opposed to a bug (500). Driver adapters wrap the pg error, so the cause chain is searched.
+// Answered 503 and retried by the client, not a bug's 500. Driver adapters wrap the pg error, so the cause chain is searched.
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

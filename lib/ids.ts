@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 // Crockford base32: no I, L, O or U, so an id read aloud or retyped from paper survives.
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-// Random bytes drawn from the CSPRNG a few kilobytes at a time, each byte handed out once (as crypto.randomUUID
-// caches its entropy): a randomBytes() call per id cost microseconds on every accepted package.
+// Drawn from the CSPRNG a few kilobytes at a time, each byte handed out once (as randomUUID caches its entropy): a
+// randomBytes() call per id cost microseconds on every accepted package.
 const POOL_BYTES = 4096;
 let pool: Buffer = Buffer.alloc(0);
 let offset = 0;
@@ -34,7 +34,6 @@ function base32(bytes: Buffer): string {
   return out;
 }
 
-/** Opaque, unguessable (80 random bits) and readable: MAN-7K3Q9X2M4T8V6W1Z. */
 export function newManifestId(): string {
   return `MAN-${base32(randomPart(10))}`;
 }

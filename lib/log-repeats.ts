@@ -1,12 +1,8 @@
 import { inspect } from 'node:util';
 import type { Logger } from 'pino';
 
-// A fault that repeats (the database is down, a connection keeps dropping) must not flood the log: a
-// 10 s PostgreSQL stop once wrote 781 error lines with full stacks. Lines logged through logRepeated()
-// are keyed by level, message and error code: the first of a kind is written at once, further ones
-// within the interval are only counted, and at the end of the interval one line says how many there
-// were ("… (repeated N times in the last 10 s)"). A kind that stays quiet for a whole interval is
-// forgotten, so its next occurrence is written at once again.
+// A fault that repeats (the database down) must not flood the log: the first of a kind is written at once, the rest
+// within the interval are counted and reported in one line, and a kind quiet for a whole interval is forgotten.
 
 export const REPEAT_INTERVAL_MS = 10_000;
 
@@ -23,7 +19,6 @@ interface Kind {
 
 const kinds = new Map<string, Kind>();
 
-/** What identifies an error for de-duplication, and what is logged of it: code and message, no stack. */
 export function describeError(error: unknown): { code: string | undefined; message: string } {
   if (error && typeof error === 'object') {
     const e: { code?: unknown; message?: unknown; cause?: unknown } = error;
@@ -39,11 +34,6 @@ export function describeError(error: unknown): { code: string | undefined; messa
   return { code: undefined, message: String(error) };
 }
 
-/**
- * Logs `msg` at `level` unless the same kind (level, message, error code, or error message when it has
- * no code) was logged within the interval, in which case it is counted and reported once, with the
- * count, when the interval ends. `fields` of the first occurrence are the ones written.
- */
 export function logRepeated(
   logger: Logger,
   level: Level,
@@ -81,7 +71,6 @@ export function logRepeated(
   kinds.set(key, { logger, level, msg, fields: errFields, count: 0, timer });
 }
 
-/** Writes every pending count now and forgets every kind (a clean stop, tests). */
 export function flushRepeated(): void {
   for (const [key, kind] of kinds) {
     clearInterval(kind.timer);

@@ -4,11 +4,7 @@ import { processSettings } from './env';
 let lastMs = 0;
 let lastTime = '';
 
-/**
- * pino's isoTime, written once per millisecond: at thousands of requests a second most lines
- * share their millisecond, and a Date and its ISO string per line were a tenth of the rate
- * operation's allocations.
- */
+// Written once per millisecond: most lines share it, and a Date and its ISO string per line were costly allocations.
 export function isoTime(): string {
   const now = Date.now();
   if (now !== lastMs) {
@@ -18,7 +14,6 @@ export function isoTime(): string {
   return lastTime;
 }
 
-// Structured JSON logs on stdout; every request's lines carry its request id (see lib/http/api-steps.ts).
 export const log = pino({
   level: processSettings().LOG_LEVEL,
   base: { service: 'carrier' },

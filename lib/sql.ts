@@ -1,30 +1,17 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
-// The one way the code writes SQL by hand (docs/decisions/data-access.md): a tagged template that
-// keeps every interpolated value a bind parameter ($1, $2, …) and never puts it into the text.
-//
-//   const rows = await queryRows(pgPool(), sql<{ id: string }>`SELECT id FROM t WHERE a = ${a} AND b = ANY(${list}::text[])`);
-//
-// Fragments compose: a sql`` interpolated into another is spliced in and its parameters renumbered
-// (`sql.join` for lists of fragments, `sql.empty` for "nothing", `sql.id` for a quoted identifier).
-// There is deliberately no way to splice a runtime string in as text: SQL text only ever comes from
-// template literals in the source. Runs on any pg Pool, PoolClient or Client (lib/db.ts: pgPool(),
-// pgTransaction()); pure, so the statement it builds is unit-tested without a database (sql.test.ts).
+// The one way the code writes SQL by hand (docs/decisions/data-access.md): every interpolated value is a bind parameter
+// and fragments compose (sql.join, sql.empty, sql.id). There is deliberately no way to splice a runtime string in as
+// text: SQL text only ever comes from template literals in the source.
 
-/** A scalar the pg driver sends as a parameter. Objects are not: pass JSON.stringify(x) and cast it (`::jsonb`). */
 export type SqlScalar = string | number | bigint | boolean | Date | null;
-/** What may be interpolated: a scalar, a Buffer (bytea), an array of scalars (a PostgreSQL array; cast it), or a fragment. */
 export type SqlValue = SqlParam | Sql<unknown>;
-/** A parameter as sent. */
 export type SqlParam = SqlScalar | Buffer | readonly SqlScalar[];
 
-/** A statement or fragment: SQL text with `$n` placeholders and its parameters, typed by the rows it returns. */
 export class Sql<Row = Record<string, unknown>> {
-  /** Literal text around the parameters: always one more piece than parameters. */
   readonly #parts: readonly string[];
   readonly #params: SqlParam[];
-  /** Set by prepared(): pg then parses and plans the statement once per connection. */
   readonly name: string | undefined;
   #text: string | undefined;
   /** Never set: carries the row type to queryRows(). */
@@ -38,7 +25,6 @@ export class Sql<Row = Record<string, unknown>> {
     this.name = name;
   }
 
-  /** The text pg sends, with $1…$n where the values were. */
   get text(): string {
     if (this.#text === undefined) {
       let text = this.#parts[0] ?? '';
@@ -48,7 +34,6 @@ export class Sql<Row = Record<string, unknown>> {
     return this.#text;
   }
 
-  /** The parameters, in $n order. */
   get values(): readonly SqlParam[] {
     return this.#params;
   }
@@ -58,15 +43,11 @@ export class Sql<Row = Record<string, unknown>> {
     return this.#parts;
   }
 
-  /**
-   * The same statement as a named prepared statement (parsed and planned once per connection). Only
-   * for statements whose text never varies: pg refuses a name reused with another text.
-   */
+  // Only for statements whose text never varies: pg refuses a name reused with another text.
   prepared(name: string): Sql<Row> {
     return new Sql<Row>(this.#parts, this.#params, name);
   }
 
-  /** What pg's query() takes. */
   toQuery(): { text: string; values: unknown[]; name?: string } {
     const query: { text: string; values: unknown[]; name?: string } = { text: this.text, values: this.#params };
     if (this.name !== undefined) query.name = this.name;
@@ -81,7 +62,6 @@ function isTemplate(strings: TemplateStringsArray): boolean {
   );
 }
 
-/** Why `value` cannot be a parameter, or undefined when it can. (The message is built only for a refusal.) */
 function refusal(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
@@ -115,7 +95,6 @@ function checkValue(value: unknown, index: number): void {
   if (why !== undefined) throw new TypeError(`sql: value ${index + 1} is ${why}`);
 }
 
-/** The tag. Every `${value}` becomes a parameter; a `${sql`…`}` fragment is spliced in with its parameters. */
 export function sql<Row = Record<string, unknown>>(strings: TemplateStringsArray, ...values: SqlValue[]): Sql<Row> {
   if (!isTemplate(strings)) throw new TypeError('sql must be used as a template tag: sql`…`');
   const first = strings[0] ?? '';
@@ -143,10 +122,8 @@ export function sql<Row = Record<string, unknown>>(strings: TemplateStringsArray
   return new Sql<Row>(parts, params);
 }
 
-/** Nothing: for an optional condition, `${filter ? sql`AND x = ${filter}` : sql.empty}`. */
 sql.empty = new Sql<never>([''], []);
 
-/** Fragments one after another with `separator` (a comma by default) between them. */
 sql.join = function join(fragments: readonly Sql<unknown>[], separator: Sql<unknown> = sql`, `): Sql<never> {
   const parts: string[] = [''];
   const params: SqlParam[] = [];
@@ -166,10 +143,7 @@ sql.join = function join(fragments: readonly Sql<unknown>[], separator: Sql<unkn
   return new Sql<never>(parts, params);
 };
 
-/**
- * A quoted identifier (a table or column chosen by code, e.g. from a fixed list): `sql.id('webhook_endpoints', 'secret')`
- * is "webhook_endpoints"."secret". Refuses what PostgreSQL would not keep as given: empty, NUL, over 63 bytes.
- */
+// Refuses what PostgreSQL would not keep as given: empty, NUL, over 63 bytes.
 sql.id = function id(...names: string[]): Sql<never> {
   if (names.length === 0) throw new TypeError('sql.id: no name');
   const quoted = names.map((name) => {
@@ -181,44 +155,33 @@ sql.id = function id(...names: string[]): Sql<never> {
   return new Sql<never>([quoted.join('.')], []);
 };
 
-/** Anything that runs a statement: pgPool(), a pgTransaction() client, a pg.Client. */
 export interface Queryable {
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig<unknown[]>): Promise<pg.QueryResult<R>>;
 }
 
-/** The rows a statement returns. */
 export async function queryRows<Row>(on: Queryable, statement: Sql<Row>): Promise<Row[]> {
   const result = await on.query<Row & pg.QueryResultRow>(statement.toQuery());
   return result.rows;
 }
 
-/** The first row a statement returns, or undefined. */
 export async function queryRow<Row>(on: Queryable, statement: Sql<Row>): Promise<Row | undefined> {
   const result = await on.query<Row & pg.QueryResultRow>(statement.toQuery());
   return result.rows[0];
 }
 
-/** Runs a statement for its effect; resolves to the number of rows it touched. */
 export async function execute(on: Queryable, statement: Sql<unknown>): Promise<number> {
   const result = await on.query(statement.toQuery());
   return result.rowCount ?? 0;
 }
 
-/** Clients copyIn has given an 'error' listener (see there). */
 const guardedClients = new WeakSet<pg.ClientBase>();
 
-/**
- * Streams rows already in COPY's text format into `COPY … FROM STDIN` (a sql`` statement without parameters, which
- * COPY cannot take): the cheapest bulk write PostgreSQL parses, for a writer whose rows outnumber everything else's
- * (the request log, lib/request-log/writer.ts). Needs one connection, not a pool: COPY holds it until the end.
- */
+// COPY takes no parameters, and holds its connection until the end.
 export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string | Buffer): Promise<void> {
   const query = statement.toQuery();
   if (query.values.length > 0) throw new Error('a COPY statement takes no parameters');
-  // A backend that dies mid-COPY (a restart, pg_terminate_backend) fails the COPY stream, which rejects below, and
-  // also makes the client emit 'error': a pool's lent client has no listener for it (pg-pool takes its own off while
-  // the client is lent), so that event was an uncaught exception, which killed the request log's thread in a
-  // database outage (CI run 37; e2e/api/copy-in.test.ts). One listener per client, added once.
+  // A backend that dies mid-COPY also makes the client emit 'error', and a pool's lent client has no listener for it:
+  // an uncaught exception (e2e/api/copy-in.test.ts). One listener per client.
   if (!guardedClients.has(client)) {
     guardedClients.add(client);
     client.on('error', () => undefined);
