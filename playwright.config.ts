@@ -5,10 +5,11 @@ import { findChromium } from './scripts/test-tools.mjs';
 // e2e: `npm run build && npm run test:e2e`. One production server (`npm start`, the supervisor with one
 // worker; E2E_APP_WORKERS to change it) on a free port, with
 // DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or an embedded
-// PostgreSQL of its own otherwise (.data/postgres-e2e; the app's own, .data/postgres, is left alone). Projects: `api` drives the HTTP API with the request fixture only; `browser`
-// drives the portal in the Chromium scripts/test-tools.mjs finds: CHROMIUM_PATH, else Playwright's own
+// PostgreSQL of its own otherwise (.data/postgres-e2e; the app's own, .data/postgres, is left alone). One project,
+// `browser`: it drives the portal in the Chromium scripts/test-tools.mjs finds: CHROMIUM_PATH, else Playwright's own
 // (`npx playwright install chromium`), else the system's `chromium` (`npm run test:e2e` stops before
-// anything runs, naming the install command, when there is none).
+// anything runs, naming the install command, when there is none). The HTTP API and the portal's JSON endpoints are
+// tested by Vitest (e2e/api/), against a server of its own.
 
 // Chosen once in the runner process; workers inherit the environment, so they agree on it.
 process.env.E2E_PORT ??= String(4100 + Math.floor(Math.random() * 800));
@@ -46,7 +47,6 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'api', testMatch: 'api-pw/**/*.spec.ts' },
     {
       name: 'browser',
       testMatch: 'browser/**/*.spec.ts',
@@ -77,7 +77,7 @@ export default defineConfig({
       API_AUTH_FAILURES_PER_MINUTE: '10000',
       // Every browser test signs up and signs in from 127.0.0.1, and the counts live in PostgreSQL (a
       // rerun within the hour on the same database adds to them): no per-address limit here.
-      // e2e/api-pw/trust-boundaries.spec.ts proves the limits on servers of its own, at their defaults.
+      // e2e/api/trust-boundaries.test.ts proves the limits on servers of its own, at their defaults.
       SIGN_UPS_PER_ADDRESS_PER_HOUR: '100000',
       SIGN_IN_FAILURES_PER_ADDRESS: '100000',
       // No SMTP_URL: mail goes to the development outbox (/dev/outbox), which the password-reset spec reads, and

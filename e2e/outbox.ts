@@ -1,6 +1,7 @@
 // Reading the mail a server "sent" from its development outbox page (/dev/outbox: no SMTP_URL and MAIL_OUTBOX=on,
-// docs/decisions/mail.md), over HTTP, for the Playwright suites and the portal benchmark, which have no handle on
-// the server's database. The API suite reads the outbox table instead (e2e/api/support/portal.ts).
+// docs/decisions/mail.md), over HTTP, for the Playwright suites, the portal benchmark and the API tests' servers of
+// their own (e2e/api/trust-boundaries.test.ts), which have no handle on the server's database. The API suite's own
+// server's outbox table is read instead (e2e/api/support/portal.ts).
 
 export const SIGN_UP_MAIL_SUBJECT = 'Confirm your e-mail to create your Carrier account';
 export const SIGN_UP_PATH = '/verify-email';

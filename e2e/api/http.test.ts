@@ -39,6 +39,20 @@ describe('transport, as design.md decides it', () => {
     expect(response.headers.get('access-control-allow-headers')).toMatch(/authorization/i);
   });
 
+  it('the OpenAPI document answers CORS preflight and is the same under both base paths', async () => {
+    const preflight = await fetch(`${baseUrl}/api/1.1/openapi.json`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const [live, test_] = await Promise.all(
+      ['/api/1.1/openapi.json', '/version-test/api/1.1/openapi.json'].map((path) => fetch(baseUrl + path)),
+    );
+    expect([live.status, test_.status]).toEqual([200, 200]);
+    expect(await test_.json()).toEqual(await live.json());
+  });
+
   it('keeps an incoming x-request-id', async () => {
     const result = await call('/wf/rate', {
       token: acme.tokens.test,
