@@ -21,21 +21,12 @@ import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { checkedHandler, type OperationContext, type OperationResult } from '@/lib/api/operation';
 
-// The API on Fastify (measured faster than our hand-written pipeline, so it replaced it;
-// docs/decisions/production-server.md). Fastify does the routing (every operation of lib/api/registry.ts
-// under both base paths, grouped by path in lib/http/routes.ts), the body reading (bodyLimit; the declared length is checked before
-// anything is read) and CORS (@fastify/cors). Ours, in lib/http/api-steps.ts: request ids, token
-// auth and its limiters, the JSON shape caps, the envelope. The order of a request:
-//   onRequest  (1) request id, security headers, HSTS, the route's CORS method list
-//              (2) @fastify/cors: Allow-Origin and Expose-Headers, and every OPTIONS answered 204 here
-//              (3) 405, a path parameter that can be no id (404), the test-only simulator (404),
-//                  then the caller: blocked address, token, rate limit. Before the body is read.
-//   preParsing the body's deadline (API_BODY_TIMEOUT_MS): 408
-//   parsing    the body as text, whatever its Content-Type (curl -d sends a form type); 413 past bodyLimit
-//   handler    the operation; it parses the text as JSON when it reads it (invalid_json then)
-//   onResponse the request's log line
-// One instance serves the production server (scripts/server.ts hands it the API paths), and one per
-// Next server bundle serves the route handlers under app/api (lib/http/next-adapter.ts, by inject()).
+// The API on Fastify (docs/decisions/production-server.md): Fastify routes (lib/http/routes.ts), reads bodies and does
+// CORS; ours (api-steps.ts) are request ids, token auth, the JSON shape caps and the envelope. A request's order:
+//   onRequest  headers, @fastify/cors (every OPTIONS answered 204), 405, an id no id can be (404), the live simulator
+//              (404), then the caller (blocked address, token, rate): all before the body is read
+//   preParsing the body's deadline (408); parsing: text whatever its Content-Type (curl -d sends a form type), 413
+//   handler    the operation, which parses the JSON when it reads it; onResponse: the request's log line
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,35 +34,25 @@ declare module 'fastify' {
     client: { address: string | undefined; secure: boolean } | null;
   }
   interface FastifyRequest {
-    /** The JSON answer sent (onSend), for the request log. */
     responseText: string | null;
   }
   interface FastifyContextConfig {
     route?: Route;
     environment?: Environment;
-    /** What each of the route's methods takes: its scope (lib/auth/scopes.ts), resolved when mounted. */
     access?: Readonly<Record<string, RouteAccess>>;
-    /** The route's headers every answer on it carries, built once. */
     routeHeaders?: Readonly<Record<string, string>>;
   }
 }
 
 export interface ApiAppOptions {
-  /** Who is asking and whether over TLS, from the raw request (lib/http/client-address.ts). */
   client(raw: IncomingMessage): { address: string | undefined; secure: boolean };
-  /**
-   * What to do with the unread rest of a body refused with 413 or 408, whose answer is about to go
-   * (the production server drains a little and cuts the rest). Absent: nothing.
-   */
   abandonBody?(raw: IncomingMessage, reply: FastifyReply): void;
-  /** The node:http server to serve on: Fastify's handler is given to `dispatch`, which decides which requests reach it. */
   server?: { create(handler: (req: IncomingMessage, res: ServerResponse) => void): Server };
 }
 
-/** Every method a route is mounted for: the ones it lacks answer 405 with Allow, as before. */
+// Every method is mounted, so that the ones a route lacks answer 405 with Allow.
 const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
 
-/** The headers of an answer no route has (404s): CORS for OPTIONS only. */
 const NO_ROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze(routeHeadersFor('OPTIONS'));
 
 function routeHeadersFor(allow: string): Record<string, string> {
@@ -84,7 +65,6 @@ function routeHeadersFor(allow: string): Record<string, string> {
   };
 }
 
-/** The operation a request method runs: HEAD is GET's, without the body (node:http sends none for HEAD). */
 function methodOf(method: string, route: Route): keyof Route['methods'] {
   return (method === 'HEAD' && route.methods.GET ? 'GET' : method) as keyof Route['methods'];
 }
@@ -94,11 +74,7 @@ const pathOf = (url: string) => {
   return q < 0 ? url : url.slice(0, q);
 };
 
-/**
- * The path as the client sent it, for what we show (error messages, the request log): the router is
- * given a rewritten one (lib/http/request-target.ts routingTarget turns `%zz` into `%00`), which
- * would show a path nobody sent.
- */
+// What the client sent, for messages and the log: the router is given routingTarget's rewrite (`%zz` as `%00`).
 const sentPathOf = (request: FastifyRequest) => pathOf(request.originalUrl);
 
 function headerValue(value: string | string[] | undefined): string | null {
@@ -106,7 +82,6 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Fastify's own refusals as our error codes (everything else passes as it is). */
 function fromFastify(error: unknown, limit: number): unknown {
   if (error instanceof AppError || !(error instanceof Error) || !('code' in error)) return error;
   switch (error.code) {
@@ -137,7 +112,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   const app = Fastify({
     logger: false,
     bodyLimit: limit,
-    // Our request-id rule, not Fastify's counter.
     requestIdHeader: false,
     genReqId: (req) => requestIdFrom(headerValue(req.headers['x-request-id'])),
     // HEAD is mounted with the rest and answered as GET without its body where the route has a GET (below).
@@ -162,7 +136,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   app.decorateRequest('client', null);
   app.decorateRequest('responseText', null);
 
-  // Every body is read as text, whatever its Content-Type; the operation parses it when it reads it.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -183,7 +156,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     void reply.code(answer.status).headers(answer.headers).send(answer.body);
   };
 
-  // (1) The headers every answer carries, errors and preflights included.
   app.addHook('onRequest', (request, reply, done) => {
     const client = options.client(request.raw);
     request.client = client;
@@ -203,7 +175,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     strictPreflight: false,
   });
 
-  // (3) The route's own refusals, then the caller: all before the body is read.
   app.addHook('onRequest', async (request, reply) => {
     const { route, environment, access } = request.routeOptions.config;
     if (!route || !environment) return;
@@ -219,7 +190,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
         throw new AppError('not_found', `Nothing exists at this path: its ${name} is not an id this service issues.`);
       }
     }
-    // The simulator exists in the test environment only: on the live path it is not there at all.
     if (route.testOnly && environment !== 'test') {
       throw new AppError(
         'not_found',
@@ -227,7 +197,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       );
     }
     const methodAccess = access?.[methodOf(request.method, route)];
-    // The 405 above refused every method the route lacks; this is a wiring mistake if it happens.
     if (!methodAccess) throw new Error(`no access rule for ${request.method} ${route.pattern}`);
     request.auth = await authenticateRequest(
       route,
@@ -244,7 +213,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     );
   });
 
-  // The body's deadline: a body that has not all arrived within API_BODY_TIMEOUT_MS is answered 408.
   app.addHook('preParsing', (request, reply, payload, done) => {
     const length = request.headers['content-length'];
     if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
@@ -263,7 +231,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     done(null, payload);
   });
 
-  // The JSON answer's text, for the request log (documents' bytes are not logged).
+  // The JSON answer's text, for the request log (a document's bytes are not logged).
   app.addHook('onSend', (request, _reply, payload, done) => {
     if (typeof payload === 'string') request.responseText = payload;
     done(null, payload);
@@ -309,10 +277,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           const definition = route.methods[methodOf(request.method, route)];
           const operation = definition && (checkAnswers ? checkedHandler(definition) : definition.handler);
           const auth = request.auth;
-          // The hooks refused every other case; this is a wiring mistake if it happens.
           if (!operation || !auth) throw new Error(`no operation or caller for ${request.method} ${route.pattern}`);
-          // A plain object: no accessors. An object literal with a getter here made V8 keep every
-          // request's objects alive past the young generation (bench/RESULTS.md, 2026-11-21 08:30).
+          // A plain object, no accessors: a getter here made V8 keep every request's objects past the young generation.
           const context: OperationContext = {
             environment,
             auth,
@@ -370,11 +336,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   return { app, server };
 }
 
-/**
- * The request's line in its account's request log (lib/request-log): every request whose token was known, whatever
- * its answer; not those with no account to show them to (no token, a wrong one, a carrier operations token), nor the
- * log's own reads (GET /requests…), which would fill it with themselves.
- */
+// Not logged: requests with no account to show them to (no token, a wrong one, an ops token), and the log's own reads,
+// which would fill it with themselves.
 function recordApiRequest(request: FastifyRequest, status: number, sent: string, ms: number): void {
   const routed = pathOf(request.url);
   const found = apiBases().find(([base]) => routed === base || routed.startsWith(`${base}/`));

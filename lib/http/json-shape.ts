@@ -17,7 +17,6 @@ const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 
-// Below this size no shape is costly to parse.
 const SCAN_FROM_BYTES = 32 * 1024;
 
 export function assertJsonShape(text: string): void {

@@ -1,7 +1,6 @@
 // A path segment that cannot be an id we issue (short URL-safe ASCII) is answered 404 before any query: PostgreSQL
 // refuses NUL in text, and nothing should reach it that it would refuse.
 
-/** Longer than any id we issue, short enough that no lookup or log line grows with it. */
 export const MAX_PATH_PARAM_LENGTH = 128;
 
 // `:` because a client's own request id (request-id.ts) may hold one, and GET /requests/{id} must find it.

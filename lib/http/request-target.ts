@@ -1,4 +1,4 @@
-/** A plain path: no dot segments, percent-escapes, backslashes or doubled slashes for a URL parser to normalise. */
+// Nothing for a URL parser to normalise: no dot segments, percent-escapes, backslashes or doubled slashes.
 const PLAIN_PATH = /^\/(?!\/)(?:[A-Za-z0-9_~-]|\.(?![./]|$)|\/(?![./]|$))*$/;
 
 // A plain path (every API call) skips the URL parser, which is costly per request; anything else is parsed as Next would.
