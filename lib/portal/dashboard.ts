@@ -3,8 +3,7 @@ import { db, lagTolerantPool } from '@/lib/db';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 
-// The dashboard's numbers, every query scoped by account and environment. Its rollups may lag a little: they
-// come from a replica when there is one (lib/db.ts lagTolerantPool), from the primary after the account's own write.
+// Rollups may lag a little: they come from a replica when there is one, from the primary after the account's own write.
 
 export const DASHBOARD_DAYS = 30;
 
@@ -14,11 +13,7 @@ export interface DailyCount {
   manifests: number;
 }
 
-/**
- * Packages and container manifests received per UTC day, for the last 30 days (zeros included), from
- * the activity_days rollup the writes keep: a range of its primary key (30 days, at most 16 shards a day,
- * lib/manifests/counters.ts), whatever the volume behind them (docs/decisions/reads-at-scale.md).
- */
+// A range of the activity_days rollup's primary key (docs/decisions/reads-at-scale.md), whatever the volume behind it.
 async function dailyActivity(accountId: string, environment: Environment): Promise<DailyCount[]> {
   const rows = await queryRows(
     lagTolerantPool(accountId),
@@ -38,11 +33,6 @@ async function dailyActivity(accountId: string, environment: Environment): Promi
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
 }
 
-/**
- * Delivery attempts to the account's endpoints in the last 30 UTC days (the chart's days), and how many got a 2xx:
- * from the activity_days rollup the delivery worker keeps with each attempt (lib/webhooks/record-attempt.ts), at
- * most 16 rows a day, however many attempts there were.
- */
 async function webhookStats(accountId: string, environment: Environment) {
   const row = await queryRow(
     lagTolerantPool(accountId),
