@@ -6,14 +6,12 @@
 //                                         `prisma migrate deploy` does (same _prisma_migrations)
 //   node scripts/migrate.mjs diff <name>  write prisma/migrations/<UTC YYYYMMDDHHMMSS>_<name>/ with
 //                                         the SQL from the migrations to prisma/schema.prisma
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PrismaPg } from '@prisma/adapter-pg';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
+import pg from 'pg';
 import { createDatabase, dropDatabase } from './database.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,8 +30,11 @@ provider = "postgresql"
 // them, which would keep Node alive 10 s after the work is done (while it works, connections do).
 const WASM_DIR = path.dirname(createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm'));
 let wasmReady;
+// The engine and its adapter are loaded only when there is something to apply: `npm start` on a database that is
+// up to date (every start but the first after an upgrade) needs neither (migrationsPending() below).
 function loadSchemaEngine() {
   wasmReady ??= (async () => {
+    const engineBindings = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     const bytes = await readFile(path.join(WASM_DIR, 'schema_engine_bg.wasm'));
     const imports = { ...engineBindings };
     for (const name of Object.keys(imports).filter((key) => key.startsWith('__wbg_setTimeout_'))) {
@@ -72,6 +73,7 @@ function fixAdapter(adapter) {
 // Every connection is recorded in `opened` so that withEngine can close it.
 function adapterFactory(url, opened) {
   const connect = async (connectionString, afterDispose = async () => {}) => {
+    const { PrismaPg } = await import('@prisma/adapter-pg');
     const adapter = await new PrismaPg({ connectionString }).connect();
     fixAdapter(adapter);
     const dispose = adapter.dispose.bind(adapter);
@@ -96,6 +98,7 @@ function adapterFactory(url, opened) {
 async function withEngine(url, fn) {
   const SchemaEngine = await loadSchemaEngine();
   const opened = [];
+  const { bindMigrationAwareSqlAdapterFactory } = await import('@prisma/driver-adapter-utils');
   const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(url, opened));
   const log = (line) => process.env.DEBUG && console.error(`[schema-engine] ${line.trimEnd()}`);
   let engine;
@@ -129,9 +132,38 @@ async function readMigrations() {
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
+/**
+ * Whether the engine has anything to do: false when every migration directory is recorded in _prisma_migrations as
+ * finished, not rolled back, with the checksum of its file as it is now (Prisma's: SHA-256 of migration.sql), and
+ * no migration is left failed. Anything else (a new migration, a failed one, an edited file, no table yet) goes to
+ * the engine, which does what `prisma migrate deploy` does about it. One query instead of the engine's start.
+ */
+async function migrationsPending(databaseUrl, migrationsList) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      'SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back FROM _prisma_migrations',
+    );
+    if (rows.some((row) => !row.finished && !row.rolled_back)) return true;
+    const applied = new Map(
+      rows.filter((row) => row.finished && !row.rolled_back).map((row) => [row.migration_name, row.checksum]),
+    );
+    return migrationsList.migrationDirectories.some(
+      ({ path: name, migrationFile: { content } }) =>
+        content.tag !== 'ok' || applied.get(name) !== createHash('sha256').update(content.value).digest('hex'),
+    );
+  } catch {
+    return true; // no migrations table yet, or anything unexpected: the engine decides
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Applies the pending migrations to `databaseUrl`; resolves to the names of those applied. */
 export async function migrateDeploy(databaseUrl) {
   const migrationsList = await readMigrations();
+  if (!(await migrationsPending(databaseUrl, migrationsList))) return [];
   const { appliedMigrationNames } = await withEngine(databaseUrl, (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
   );

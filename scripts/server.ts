@@ -88,10 +88,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const { default: next } = await import('next');
   const nextApp = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
-  await nextApp.prepare();
-  const nextHandler: RequestHandler = nextApp.getRequestHandler();
-  // Dev mode's hot reload talks over a WebSocket upgrade.
-  const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
+  // Next prepares (reads its build, runs instrumentation.ts) while the API app is made below: its file reads overlap
+  // that work. Both are done before the server listens.
+  const nextPrepared = nextApp.prepare();
+  nextPrepared.catch(() => undefined); // awaited below; a failure surfaces there
+  const nextRoute: { handler?: RequestHandler } = {};
 
   // /healthz, /readyz, /metrics, and every request counted by route template (lib/probes/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
@@ -112,6 +113,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 }),
   });
 
+  // Started before the server listens: its first heartbeat, which readiness waits for, overlaps making the API app.
+  if (config.WEBHOOK_WORKER === 'on') {
+    const { startWebhookWorker } = await import('@/lib/webhooks/worker');
+    worker = startWebhookWorker();
+  }
+
   // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
   const { app: api, server: created } = await createApiApp({
     client: nodeClient,
@@ -125,12 +132,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           const { pathname } = splitTarget(req.url ?? '/');
           // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked API.
           if (isApiPath(pathname) && !pathname.endsWith('/openapi.json')) return apiHandler(req, res);
-          nextHandler(req, res).catch((error: unknown) => sendServerFailure(res, error));
+          nextRoute.handler!(req, res).catch((error: unknown) => sendServerFailure(res, error));
         }),
     },
   });
   if (!created) throw new Error('the API app made no server');
   const server: Server = created;
+  await nextPrepared;
+  nextRoute.handler = nextApp.getRequestHandler();
+  // Dev mode's hot reload talks over a WebSocket upgrade.
+  const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
   // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
   server.removeAllListeners('clientError');
   server.on('clientError', answerClientError);
@@ -153,10 +164,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const actualPort = (server.address() as AddressInfo).port;
   log.info({ port: actualPort, dev }, 'server listening');
 
-  if (config.WEBHOOK_WORKER === 'on') {
-    const { startWebhookWorker } = await import('@/lib/webhooks/worker');
-    worker = startWebhookWorker();
-  }
   // The supervisor counts this worker as up once it is ready (database, migrations, webhook worker).
   void probes.whenReady();
 
@@ -204,6 +211,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 // DATABASE_URL points at a migrated database. Serves until told to stop.
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
   const { default: cluster } = await import('node:cluster');
+  // Forked before the database was ready (scripts/start.ts): this process has loaded its code meanwhile; the
+  // supervisor sends the database's address once PostgreSQL runs and the migrations are applied.
+  if (cluster.isWorker && process.env.CARRIER_AWAIT_DATABASE === '1') {
+    delete process.env.CARRIER_AWAIT_DATABASE;
+    process.env.DATABASE_URL = await new Promise<string>((resolve) => {
+      // The supervisor gave up (the database did not start) or was stopped: nothing was started here.
+      const onDisconnect = () => process.exit(0);
+      const onMessage = (message: unknown) => {
+        const { type, url } = (message ?? {}) as { type?: unknown; url?: unknown };
+        if (type !== 'carrier:database' || typeof url !== 'string') return;
+        process.off('message', onMessage);
+        process.off('disconnect', onDisconnect);
+        resolve(url);
+      };
+      process.on('message', onMessage);
+      process.once('disconnect', onDisconnect);
+      process.send?.({ type: 'carrier:await-database' });
+    });
+  }
   const running = await startServer({ dev: process.argv.includes('--dev') }).catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);

@@ -43,6 +43,8 @@ const mode = settings.START_MODE;
 
 /** A worker that dies within this long of its start counts as a crash loop: the next start waits longer. */
 const FAST_DEATH_MS = 10_000;
+/** The workers after the first start when it is ready, or this long after it was forked, whichever comes first. */
+const REST_AFTER_MS = 10_000;
 const MAX_BACKOFF_MS = 30_000;
 
 let database: Awaited<ReturnType<typeof ensureDatabase>> | undefined;
@@ -93,6 +95,23 @@ if (refusal) {
   process.exit(1);
 }
 
+// The first worker is forked now, before the database is ready: loading its code (about a second, most of the
+// start) overlaps starting PostgreSQL, the migrations' check and the seed. Once loaded it asks for the database's
+// address (scripts/server.ts, CARRIER_AWAIT_DATABASE) and touches nothing before it has it; a message sent before
+// it listens would be lost, hence the asking.
+const early = mode === 'server' ? forkWorker({ CARRIER_AWAIT_DATABASE: '1' }) : undefined;
+let earlyAsked = false;
+let earlyAnswer: string | undefined;
+const answerEarly = () => {
+  if (early && earlyAsked && earlyAnswer !== undefined && !early.isDead())
+    early.send({ type: 'carrier:database', url: earlyAnswer });
+};
+early?.on('message', (message: unknown) => {
+  if ((message as { type?: unknown } | null)?.type !== 'carrier:await-database') return;
+  earlyAsked = true;
+  answerEarly();
+});
+
 try {
   database = await ensureDatabase(appDatabase());
   if (!stopping) await migrateDeploy(database.url);
@@ -107,6 +126,15 @@ process.env.DATABASE_URL = database!.url;
 
 if (mode === 'next') runNext();
 else await runCluster();
+
+/** Built, this file is dist/start.js and its workers run dist/server.js; from source (`npm run dev`), scripts/server.ts. */
+function forkWorker(env: Record<string, string> = {}): Worker {
+  if (!cluster.settings.exec) {
+    const serverEntry = import.meta.url.endsWith('.ts') ? './server.ts' : './server.js';
+    cluster.setupPrimary({ exec: fileURLToPath(new URL(serverEntry, import.meta.url)), args: dev ? ['--dev'] : [] });
+  }
+  return cluster.fork({ PORT: port, ...env });
+}
 
 function runNext(): void {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -147,10 +175,6 @@ async function runCluster(): Promise<void> {
     return void (await exit(2)); // env() has said what is wrong
   }
   const count = dev ? 1 : (config.APP_WORKERS ?? availableParallelism());
-  // Built, this file is dist/start.js and its workers run dist/server.js (scripts/build-server.mjs);
-  // from source under tsx (`npm run dev`), scripts/server.ts beside it.
-  const serverEntry = import.meta.url.endsWith('.ts') ? './server.ts' : './server.js';
-  cluster.setupPrimary({ exec: fileURLToPath(new URL(serverEntry, import.meta.url)), args: dev ? ['--dev'] : [] });
 
   const startedAt = new Map<Worker, number>();
   const restarts = new Set<NodeJS.Timeout>();
@@ -158,9 +182,17 @@ async function runCluster(): Promise<void> {
   let fastDeaths = 0;
 
   const fork = () => {
-    const worker = cluster.fork({ PORT: port });
+    const worker = forkWorker();
     startedAt.set(worker, Date.now());
   };
+  // The other workers start once the first is ready (or after REST_AFTER_MS, if it is not ready by then): started
+  // together they share the cores while loading, and the first is ready later; the service is up with one.
+  let rest = count - 1;
+  const forkRest = () => {
+    clearTimeout(restTimer);
+    for (; rest > 0 && !stopping; rest -= 1) fork();
+  };
+  const restTimer = setTimeout(forkRest, REST_AFTER_MS);
 
   cluster.on('listening', (worker) => {
     everListening = true;
@@ -178,6 +210,7 @@ async function runCluster(): Promise<void> {
     log.info({ workerPid: worker.process.pid, ready: ready.size }, 'worker ready');
     if (ready.size === 1 && !everReady) log.info({ port: Number(port), workers: count, supervisorPid: process.pid }, 'app ready');
     everReady = true;
+    forkRest();
   });
   const { startSupervisorOps } = await import('@/lib/probes/supervisor-ops');
   let ops: Awaited<ReturnType<typeof startSupervisorOps>>;
@@ -223,6 +256,7 @@ async function runCluster(): Promise<void> {
   });
 
   stopApp = async () => {
+    clearTimeout(restTimer);
     for (const timer of restarts) clearTimeout(timer);
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     log.info({ signal: stopping, workers: workers.length }, 'stopping: workers finish their requests in flight');
@@ -244,7 +278,12 @@ async function runCluster(): Promise<void> {
     log.info('workers stopped');
   };
 
-  for (let i = 0; i < count; i += 1) fork();
+  // The worker forked before the database step gets its address now; if it died meanwhile, a new one starts.
+  if (early && !early.isDead()) {
+    startedAt.set(early, Date.now());
+    earlyAnswer = process.env.DATABASE_URL;
+    answerEarly();
+  } else fork();
   // A signal that came while the workers were being forked.
   if (stopping)
     void stopApp().then(

@@ -120,6 +120,61 @@ describe('worker killed mid-delivery', () => {
     expect(survivor.unexpected).toEqual([]);
   }, 120_000);
 
+  it('resumes the deliveries in flight within 5 s of the kill when the whole instance is killed and started again', async () => {
+    const url = await freshDatabase(inject('databaseUrl'), 'restarted');
+    databases.push(url);
+    await receiver.start();
+    receiver.on('/hook', SECRET, (n) => (n < IN_FLIGHT ? { hold: true } : { status: 200 }));
+    const { token } = await seedAccount(url, { webhookUrl: receiver.url('/hook'), secret: SECRET });
+    // As an instance runs: a worker per core (APP_WORKERS unset), production timings. No other instance.
+    const instance = { ...PRODUCTION_TIMINGS, APP_WORKERS: undefined };
+    const doomed = await startApiServer(url, instance);
+    servers.push(doomed);
+    const trackingNumbers = Array.from(
+      { length: IN_FLIGHT },
+      (_, i) => `R${randomUUID().slice(0, 6).toUpperCase()}${String(i).padStart(4, '0')}`,
+    );
+    const statuses = await Promise.all(
+      trackingNumbers.map(async (tn) => {
+        const response = await fetch(`${doomed.baseUrl}/version-test/api/1.1/wf/package`, {
+          method: 'POST',
+          headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(packageSample(tn)),
+        });
+        return response.status;
+      }),
+    );
+    expect(statuses).toEqual(trackingNumbers.map(() => 200));
+    await waitFor(() => receiver.at('/hook').length === IN_FLIGHT, {
+      timeoutMs: 30_000,
+      what: 'every first attempt to be in flight',
+    });
+
+    // The whole instance (supervisor and workers) killed, and started again at once, as systemd or Kubernetes would.
+    const killedAt = Date.now();
+    await doomed.kill('SIGKILL');
+    const restarted = await startApiServer(url, instance);
+    servers.push(restarted);
+    await waitFor(() => receiver.at('/hook').length >= 2 * IN_FLIGHT, {
+      timeoutMs: 30_000,
+      what: 'every in-flight message to be sent again by the new instance',
+    });
+    const requests = receiver.at('/hook');
+    const again = requests.slice(IN_FLIGHT);
+    const resumedMs = again.map((r) => r.at - killedAt).sort((a, b) => a - b);
+    console.log(
+      `[reliability] instance SIGKILLed holding ${IN_FLIGHT} deliveries and started again: resumed after ${resumedMs[0]}–${resumedMs.at(-1)} ms (limit 5,000 ms)`,
+    );
+    expect(resumedMs.at(-1)!).toBeLessThan(5_000);
+    const ids = (list: typeof requests) => list.map((r) => String(r.headers['webhook-id'])).sort();
+    expect(ids(again)).toEqual(ids(requests.slice(0, IN_FLIGHT)));
+    expect(requests.every((r) => r.verifyError === null)).toBe(true);
+    expect(receiver.concurrentDuplicates).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1_000)); // room for a third send to show up
+    expect(receiver.at('/hook')).toHaveLength(2 * IN_FLIGHT);
+    expect(restarted.unexpected).toEqual([]);
+  }, 120_000);
+
   it('a live worker that cannot renew its heartbeat cuts its attempt short before another worker sends the message', async () => {
     const url = await freshDatabase(inject('databaseUrl'), 'fenced');
     databases.push(url);
