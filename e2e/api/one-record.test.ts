@@ -80,7 +80,7 @@ async function exported(id = manifestId) {
   const { response, text } = await get(`/manifests/${id}/one-record`);
   expect(response.status, text).toBe(200);
   const json = JSON.parse(text) as { '@context': Record<string, string>; '@graph': GraphNode[] };
-  const node = (nodeId: string) => json['@graph'].find((n) => n['@id'] === nodeId);
+  const node = (nodeId: string) => json['@graph'].find((n) => n['@id'] === nodeId) as GraphNode;
   return { response, json, graph: json['@graph'], node };
 }
 
