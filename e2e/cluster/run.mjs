@@ -2,9 +2,12 @@
 //
 //   npm run test:cluster              short form: one failover under 3,000 packages (CI-sized, a few minutes)
 //   npm run test:cluster -- --long    every case: failover, switchover, an app host killed, the database
-//                                     network lost for 20 s, the webhook guarantees across them, and package
-//                                     acceptance's p99 with synchronous replication against without
+//                                     network lost for 20 s, portal reads on a replica, the webhook guarantees
+//                                     across them, and package acceptance's p99 with synchronous replication
+//                                     against without
 //   --packages N --rate R             the failover's load (3,000 at 60/s)    --keep   leave the cluster up
+//   --only a,b                        those cases alone (failover, switchover, app-host-killed, db-network-lost,
+//                                     replica-reads, sync-cost), on a cluster left up by --keep or a fresh one
 //
 // Brings the cluster up if it is not (and down again after), then runs inside the ops host's namespace: all
 // its traffic goes to the cluster's own hosts. Figures go to stdout and .data/cluster/results-<time>.json.

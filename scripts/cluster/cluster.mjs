@@ -263,7 +263,9 @@ async function startDatabases() {
     path.join(STATE, 'post-bootstrap.sh'),
     `#!/bin/sh\nset -e\npsql "$1" -v ON_ERROR_STOP=1 -c "CREATE ROLE carrier LOGIN PASSWORD '${s.appPassword}'" -c "CREATE DATABASE carrier OWNER carrier"\n`,
   );
-  chmodSync(path.join(STATE, 'post-bootstrap.sh'), 0o755);
+  // It holds the app's password: the postgres user's alone.
+  chownSync(path.join(STATE, 'post-bootstrap.sh'), postgresUid, postgresGid);
+  chmodSync(path.join(STATE, 'post-bootstrap.sh'), 0o700);
   for (const host of DBS) {
     const dir = hostDir(host);
     mkdirSync(path.join(dir, 'run'), { recursive: true });
@@ -293,8 +295,9 @@ async function startDatabases() {
 /**
  * Each app host's own HAProxy: the current primary on 127.0.0.1:5432 (the member whose Patroni says
  * /primary 200), the streaming replicas on :5433 (/replica, at most 16 MB behind; with none, the app
- * reads from the primary: lib/db.ts). When a member stops being what its port wants, its sessions are cut (on-marked-down), so the app's
- * connections fail at once instead of writing to a demoted primary or waiting on a dead host.
+ * reads from the primary: lib/db.ts). When a member stops being what its port wants, its sessions are
+ * cut (on-marked-down), so the app's connections fail at once instead of writing to a demoted primary
+ * or waiting on a dead host.
  */
 function sidecarConfig() {
   const servers = DBS.map((host) => `  server ${host} ${HOSTS[host].back}:5432 check port ${PATRONI_PORT}`).join('\n');
@@ -579,6 +582,11 @@ if (isMain) {
   try {
     await commands[command]();
   } catch (error) {
+    // A half-made cluster is taken down again (its logs kept), so that the next `up` starts clean.
+    if (command === 'up' && namespaces().length > 0) {
+      process.argv.push('--keep-data');
+      await down().catch(() => undefined);
+    }
     fail(`${command} failed: ${error.message}`);
   }
 }
