@@ -10,6 +10,8 @@ export { publishedWorkerStatus } from '@/lib/telemetry/worker-status';
 // On a connection of the probe's own, so a busy app pool does not make a live instance look dead and a probe storm
 // cannot take the app's connections. A database ahead of the code (mid rolling deploy) is fine. Concurrent probes share
 // one query per check, reused for PROBE_CACHE_MS.
+// The webhook worker's part is this process's own state, read afresh each time: a start is ready the moment its
+// worker's first heartbeat is confirmed, not up to PROBE_CACHE_MS later.
 
 const PROBE_TIMEOUT_MS = 2_000;
 const PROBE_CACHE_MS = 250;
@@ -64,8 +66,8 @@ export function readinessProbe(
     application_name: 'carrier readiness probe',
   });
   pool.on('error', () => undefined); // an idle probe connection lost: the next probe opens another
-  let inFlight: Promise<Readiness> | undefined;
-  let last: { at: number; result: Readiness } | undefined;
+  let inFlight: Promise<{ database: CheckResult; migrations: CheckResult }> | undefined;
+  let last: { at: number; result: { database: CheckResult; migrations: CheckResult } } | undefined;
 
   async function database(): Promise<{ database: CheckResult; migrations: CheckResult }> {
     const names = expectedMigrations(migrationsDir);
@@ -108,19 +110,21 @@ export function readinessProbe(
   }
 
   return {
-    check(worker) {
-      if (last && Date.now() - last.at < PROBE_CACHE_MS) return Promise.resolve(last.result);
-      inFlight ??= database()
-        .then((db) => {
-          const checks = { ...db, webhook_worker: webhookWorker(worker()) };
-          const result: Readiness = { ready: Object.values(checks).every((c) => c.ok), checks };
-          last = { at: Date.now(), result };
-          return result;
-        })
-        .finally(() => {
-          inFlight = undefined;
-        });
-      return inFlight;
+    async check(worker) {
+      let db = last && Date.now() - last.at < PROBE_CACHE_MS ? last.result : undefined;
+      if (!db) {
+        inFlight ??= database()
+          .then((result) => {
+            last = { at: Date.now(), result };
+            return result;
+          })
+          .finally(() => {
+            inFlight = undefined;
+          });
+        db = await inFlight;
+      }
+      const checks = { ...db, webhook_worker: webhookWorker(worker()) };
+      return { ready: Object.values(checks).every((c) => c.ok), checks };
     },
     close: () => pool.end().catch(() => undefined),
   };
