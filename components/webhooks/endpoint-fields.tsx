@@ -93,6 +93,12 @@ const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'container.cancelled': 'a container manifest was cancelled',
   'manifest.cancelled': 'a manifest was cancelled',
   'manifest.closed': 'a daily manifest was closed',
+  'customs.assessment_complete': 'customs completed its assessment of a house or a container',
+  'customs.information_requested': 'customs asked for more information',
+  'customs.screening_requested': 'customs asked for the goods to be screened',
+  'customs.do_not_load': 'customs said do not load: the container cannot depart with it',
+  'customs.released': 'customs released the goods',
+  'package.amended': "a package's house data (customs declaration, consignee) was amended",
 };
 
 /** An endpoint's URL, events and description: the same fields when adding an endpoint and when editing one. */

@@ -257,7 +257,7 @@ describe('a container with air-cargo data and customs on its packages', () => {
   it('names a failing field by package and item, and header fields by name', async () => {
     const details = [0, 1, 2, 3].map((i) => ({
       ...containerDetail(tracking('CCE')),
-      Customs: { ...CUSTOMS, Items: [{ ...ITEM, Value: i === 3 ? '1.005' : '1' }] },
+      Customs: { ...CUSTOMS, HouseWaybill: `HWB000${i}`, Items: [{ ...ITEM, Value: i === 3 ? '1.005' : '1' }] },
     }));
     const refused = await call('/wf/manifest', {
       token: acme.tokens.test,

@@ -128,6 +128,8 @@ describe('lifecycle webhooks', () => {
     for (const d of sim)
       expect(d.payload).toEqual({
         tracking_number: simulated,
+        carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+        house_waybill: expect.stringMatching(/^H\d{11}$/),
         manifest_id: dailyId,
         status: d.payload.status,
         previous_status: d.payload.previous_status,
@@ -141,6 +143,8 @@ describe('lifecycle webhooks', () => {
         'package.cancelled',
         {
           tracking_number: cancelled,
+          carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: dailyId,
           status: 'cancelled',
           previous_status: 'manifested',
@@ -154,6 +158,8 @@ describe('lifecycle webhooks', () => {
         'package.cancelled',
         {
           tracking_number: wholeDay,
+          carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: cancelledDailyId,
           status: 'cancelled',
           previous_status: 'manifested',
@@ -186,6 +192,9 @@ describe('lifecycle webhooks', () => {
         'package.received',
         {
           tracking_number: inContainer,
+          carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          house_waybill: expect.stringMatching(/^H\d{11}$/),
+          container_id: containerId,
           manifest_id: containerManifestId,
           status: 'received',
           previous_status: 'manifested',
@@ -199,6 +208,8 @@ describe('lifecycle webhooks', () => {
         'package.received',
         {
           tracking_number: scanned,
+          carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'received',
           previous_status: 'manifested',
@@ -210,6 +221,8 @@ describe('lifecycle webhooks', () => {
         'package.in_transit',
         {
           tracking_number: scanned,
+          carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'in_transit',
           previous_status: 'received',

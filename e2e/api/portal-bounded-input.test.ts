@@ -141,7 +141,7 @@ describe('portal bodies', () => {
       body: { url: 'https://example.com/hook', events: Array(400_000).fill(1) },
     });
     const envelope = expect422(huge, ['events']);
-    expect(envelope.error.details![0].message).toBe('must name at most 20 events (got 400000)');
+    expect(envelope.error.details![0].message).toBe('must name at most 40 events (got 400000)');
     expect(Buffer.byteLength(huge.text)).toBeLessThan(1_000);
   });
 });

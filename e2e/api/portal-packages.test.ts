@@ -372,23 +372,26 @@ describe('portal packages: CSV export', () => {
     expect(exported.text).toContain(`,'=1+2,`);
     expect(exported.text).toContain(`,'+SUM(A1),"-2,5",'@cmd,'\tTab,`);
     expect(exported.text).toContain(`,"'\rCR first",`);
-    // The manifest exports: csvCell over the stored JSON's fields, in schema order.
+    // The manifest exports: csvCell over the stored JSON's fields, in schema order, then the house waybill.
     const daily = await db.$queryRawUnsafe<{ id: string; data: Record<string, unknown> }[]>(
-      `SELECT daily_manifest_id AS id, data FROM packages WHERE tracking_number = $1 AND account_id = $2::uuid`,
+      `SELECT daily_manifest_id AS id, data || jsonb_build_object('house_waybill', house_waybill) AS data FROM packages
+       WHERE tracking_number = $1 AND account_id = $2::uuid`,
       dailyTn,
       owner.accountId,
     );
     const dailyExport = await portal(owner, 'GET', `/portal-api/manifests/${daily[0]?.id}/export`);
     expect(dailyExport.status).toBe(200);
-    expect(dailyExport.text).toContain(`\r\n${lineOf(DAILY_PACKAGE_COLUMNS, daily[0]?.data ?? {})}`);
+    expect(dailyExport.text).toContain(`\r\n${lineOf([...DAILY_PACKAGE_COLUMNS, 'house_waybill'], daily[0]?.data ?? {})}`);
     const stored = await db.$queryRawUnsafe<{ detail: Record<string, unknown> }[]>(
-      `SELECT detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
+      `SELECT detail || jsonb_build_object('house_waybill', house_waybill) AS detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
       containerManifest,
     );
     const containerExport = await portal(owner, 'GET', `/portal-api/manifests/${containerManifest}/export`);
     expect(containerExport.status).toBe(200);
     expect(containerExport.text).toBe(
-      `${CONTAINER_PACKAGE_COLUMNS.map(csvCell).join(',')}\r\n${stored.map((row) => lineOf(CONTAINER_PACKAGE_COLUMNS, row.detail)).join('')}`,
+      `${[...CONTAINER_PACKAGE_COLUMNS, 'house_waybill'].map(csvCell).join(',')}\r\n${stored
+        .map((row) => lineOf([...CONTAINER_PACKAGE_COLUMNS, 'house_waybill'], row.detail))
+        .join('')}`,
     );
     expect(containerExport.text).toContain(`,'-lb,`);
   });

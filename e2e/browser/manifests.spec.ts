@@ -112,9 +112,14 @@ test.describe('manifests', () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(1001);
     expect(lines[0]).toBe(
-      'TrackingNumber,PackageWeight,PackageWeightUnit,PackageSizeLength,PackageSizeWidth,PackageSizeHeight,ToName,ToPhone,ToEmail,ToAddress1,ToAddress2,ToCity,ToState,ToPostalCode,ToCountry',
+      'TrackingNumber,PackageWeight,PackageWeightUnit,PackageSizeLength,PackageSizeWidth,PackageSizeHeight,ToName,ToPhone,ToEmail,ToAddress1,ToAddress2,ToCity,ToState,ToPostalCode,ToCountry,house_waybill',
     );
-    expect(lines[1]).toBe(`${prefix}-00001,1.1,lb,,,,"'=HYPERLINK(""http://evil.example"",""click"")",,,,,Newark,,07114,`);
+    // The house waybill last: issued by the carrier (H, 11 digits) when the package declared none.
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^${prefix}-00001,1\\.1,lb,,,,"'=HYPERLINK\\(""http://evil\\.example"",""click""\\)",,,,,Newark,,07114,,H\\d{11}$`,
+      ),
+    );
     expect(lines[2]).toContain(`"'+SUM(1,2)"`);
     expect(lines[3]).toContain(`,'@cmd,`);
     expect(lines[1000]).toContain(`${prefix}-01000`);

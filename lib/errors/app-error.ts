@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   // The status machine (lib/status): the carrier has the package or container, or the table forbids the move.
   'not_cancellable',
   'illegal_transition',
+  // Customs (lib/status, lib/customs): a container holding a house on do_not_load cannot depart; a package's house
+  // data cannot be amended once its container departed (or it is on its way).
+  'do_not_load',
+  'not_amendable',
   // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).
   'not_closable',
   // A link that worked once and no longer does (an invitation used, expired or revoked).

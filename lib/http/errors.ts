@@ -24,6 +24,8 @@ const STATUS: Record<ErrorCode, number> = {
   gone: 410,
   not_cancellable: 409,
   illegal_transition: 409,
+  do_not_load: 409,
+  not_amendable: 409,
   not_closable: 409,
   payload_too_large: 413,
   request_timeout: 408,

@@ -71,6 +71,7 @@ function packageList() {
       }
       const packages: TContainerDetail[] = [];
       const firstIndex = new Map<string, number>();
+      const firstHouse = new Map<string, number>();
       let kept = 0;
       let omitted = 0;
       const report = (issue: z.core.$ZodIssue, index: number) => {
@@ -81,6 +82,22 @@ function packageList() {
         const result = ZContainerPackage.safeParse(item, { reportInput: true });
         if (result.success) packages.push(result.data);
         else for (const issue of result.error.issues) report(issue, index);
+        // Each parcel is one house under the container's AWB: a house waybill twice in one container names two.
+        const house = result.data?.Customs?.HouseWaybill;
+        if (house !== undefined) {
+          const seenHouse = firstHouse.get(house);
+          if (seenHouse === undefined) firstHouse.set(house, index);
+          else
+            report(
+              {
+                code: 'custom',
+                path: ['Customs', 'HouseWaybill'],
+                message: `duplicates ContainerDetails[${seenHouse}].Customs.HouseWaybill: each parcel is a house of its own`,
+                input: house,
+              },
+              index,
+            );
+        }
         // A tracking number identifies one package, in any case: twice in one container is a mistake,
         // reported beside the item's other errors.
         const tn = (

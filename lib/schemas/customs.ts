@@ -275,19 +275,36 @@ function ioss() {
   );
 }
 
+/**
+ * The form of the house waybills the carrier issues (migration 20261129071500_house_waybills_customs_outcomes): H,
+ * 10 digits and a Luhn check digit. Reserved: a shipper's number in this form could one day equal an issued one.
+ */
+export const ISSUED_HOUSE_WAYBILL = /^H\d{11}$/;
+
+/** Reads a house waybill as the declaration takes it. */
+function readHouseWaybill(raw: string): IdentifierReading {
+  if (!/^[A-Za-z0-9]{1,12}$/.test(raw))
+    return { error: 'must be a house waybill number: 1 to 12 letters or digits, no spaces or punctuation' };
+  const value = raw.toUpperCase();
+  if (ISSUED_HOUSE_WAYBILL.test(value))
+    return {
+      error:
+        'has the form of the house waybills the carrier issues (H and 11 digits): leave HouseWaybill out to have one issued, or send your own number in another form',
+    };
+  return { value };
+}
+
 /** A house waybill number as Cargo-IMP (FHL, FWB) carries one: up to 12 letters or digits. */
 function houseWaybill() {
   return identifier(
     {
       maxLength: 12,
       pattern: '^[A-Za-z0-9]{1,12}$',
-      description: 'House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased.',
+      description:
+        'House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. Leave it out and the carrier issues one (H and 11 digits, a form a shipper may not send), read back as `house_waybill`.',
       examples: ['HWB12345678'],
     },
-    (raw): IdentifierReading =>
-      /^[A-Za-z0-9]{1,12}$/.test(raw)
-        ? { value: raw.toUpperCase() }
-        : { error: 'must be a house waybill number: 1 to 12 letters or digits, no spaces or punctuation' },
+    readHouseWaybill,
   );
 }
 

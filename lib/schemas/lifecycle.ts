@@ -1,7 +1,7 @@
 import { isCarrierBarcode, normalizeCarrierBarcode } from './carrier-barcode';
 import { z } from 'zod';
 import { keysetList } from './list';
-import { CONTAINER_STATUSES, PACKAGE_STATUSES } from './statuses';
+import { CONTAINER_STATUSES, CUSTOMS_OUTCOMES, PACKAGE_STATUSES } from './statuses';
 import { calendarDayViolation, integer, oneOf, text, trackingNumber } from './fields';
 
 // The lifecycle API: list queries, cancel/simulate/scan bodies and every response shape. The
@@ -129,11 +129,27 @@ export const ZPageQuery = z
  */
 export const MAX_SIMULATED_DELIVERIES = 10_000;
 
-export const ZSimulateRequest = z.strictObject({
-  status: oneOf(ALL_STATUSES, { required: true }),
-  code: text({ max: 64 }),
-  text: text({ max: 500 }),
-});
+/** Either a status to walk to, or a customs outcome to record (with an optional text: what customs said). */
+export const ZSimulateRequest = z
+  .strictObject({
+    status: oneOf(ALL_STATUSES).meta({ description: 'The status to walk to. Send this or `customs`.' }),
+    customs: oneOf(CUSTOMS_OUTCOMES).meta({
+      description:
+        'A customs outcome to record on the package, on the container itself, or on each package of a daily manifest (sent as `customs.<outcome>`). Send this or `status`.',
+    }),
+    code: text({ max: 64 }).meta({ description: "An exception's code (with `status: exception`)." }),
+    text: text({ max: 500 }).meta({ description: "An exception's text, or what customs said with `customs`." }),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.status === undefined) === (body.customs === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['status'],
+        message: 'send either status (a walk) or customs (an outcome), one of them',
+      });
+    if (body.customs !== undefined && body.code !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['code'], message: "is an exception's code: not sent with customs" });
+  });
 
 /** A scan's location: an IATA airport code or a US / Canadian postal code. */
 const LOCATION = /^(?:[A-Z]{3}|\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)$/;
@@ -177,8 +193,20 @@ export const ZScan = z
       .refine((value) => !(Date.parse(value) > Date.now() + 24 * 3_600_000), 'is more than a day in the future'),
     exception_code: text({ max: 64 }),
     exception_text: text({ max: 500 }),
+    // A customs outcome's (event assessment_complete, …, released): the authority's reference and what it said.
+    customs_reference: text({ max: 70 }),
+    customs_text: text({ max: 500 }),
   })
   .superRefine((scan, ctx) => {
+    if (
+      (scan.customs_reference !== undefined || scan.customs_text !== undefined) &&
+      !(CUSTOMS_OUTCOMES as readonly string[]).includes(scan.event)
+    )
+      ctx.addIssue({
+        code: 'custom',
+        path: [scan.customs_reference !== undefined ? 'customs_reference' : 'customs_text'],
+        message: `goes with a customs outcome (event ${CUSTOMS_OUTCOMES.join(', ')})`,
+      });
     const subject = (message: string) => ctx.addIssue({ code: 'custom', message });
     if (scan.carrier_barcode !== undefined) {
       if (scan.tracking_number !== undefined || scan.container_id !== undefined || scan.manifest_id !== undefined)
@@ -222,11 +250,21 @@ export const ZPackageResponse = z.looseObject({
       "Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.",
     examples: ['CB4829103756125'],
   }),
+  house_waybill: z.string().meta({
+    description:
+      "The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).",
+    examples: ['H40723918566'],
+  }),
   ManifestID: z.string(),
   ContainerID: z.string().nullable().optional(),
   manifest_type: z.enum(['container', 'daily']),
   status: z.enum(PACKAGE_STATUSES),
   status_updated_at: storedIso,
+  customs_status: z
+    .enum(CUSTOMS_OUTCOMES)
+    .nullable()
+    .meta({ description: 'The latest customs outcome recorded on the package (null: none yet).' }),
+  customs_status_updated_at: storedIso,
   created_at: storedIso,
 });
 
@@ -249,6 +287,11 @@ export const ZManifestResponse = z.looseObject({
   PackageCount: z.number().int(),
   status: z.string(),
   status_updated_at: storedIso,
+  customs_status: z
+    .enum(CUSTOMS_OUTCOMES)
+    .nullable()
+    .optional()
+    .meta({ description: "A container's own latest customs outcome (null: none yet); a daily manifest has none." }),
   created_at: storedIso,
   totals: z
     .object({ package_count: z.number().int(), by_status: z.record(z.string(), z.number().int()), total_weight_lb: z.string() })
@@ -267,6 +310,14 @@ export const ZEventResponse = z.object({
   source: z.enum(['scan', 'simulator', 'cancel', 'api', 'cutoff']),
   scan_id: z.string().nullable(),
   exception: z.object({ code: z.string().nullable(), text: z.string().nullable() }).nullable(),
+  customs: z
+    .object({ reference: z.string().nullable(), text: z.string().nullable() })
+    .optional()
+    .meta({ description: "A customs outcome's (type customs.<outcome>): the authority's reference and what it said." }),
+  amended_fields: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "An amendment's (type package.amended): the fields it changed." }),
   created_at: storedIso,
 });
 
@@ -312,7 +363,10 @@ export { LIFECYCLE_WEBHOOK_EVENTS } from './webhooks';
 export const ZLifecycleWebhookPayload = z.object({
   // The event's name (package.delivered, manifest.closed, …), covered by the signature.
   type: z.string(),
-  tracking_number: z.string().optional(),
+  // A package's event names it by all three (its tracking number may be null: a container package without one).
+  tracking_number: z.string().nullable().optional(),
+  carrier_barcode: z.string().optional(),
+  house_waybill: z.string().optional(),
   container_id: z.string().optional(),
   manifest_id: z.string(),
   status: z.string(),

@@ -17,3 +17,17 @@ export const DAILY_MANIFEST_STATUSES = ['manifested', 'closed', 'cancelled'] as 
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
 export type DailyManifestStatus = (typeof DAILY_MANIFEST_STATUSES)[number];
+
+/**
+ * Customs outcomes (design.md "Customs and air cargo"): what a customs authority answered about a house or a
+ * container, recorded by carrier scans or the test simulator, each sent as `customs.<outcome>`. Which may follow
+ * which is lib/status/transitions.ts CUSTOMS_TRANSITIONS.
+ */
+export const CUSTOMS_OUTCOMES = [
+  'assessment_complete',
+  'information_requested',
+  'screening_requested',
+  'do_not_load',
+  'released',
+] as const;
+export type CustomsOutcome = (typeof CUSTOMS_OUTCOMES)[number];

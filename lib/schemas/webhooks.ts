@@ -26,11 +26,28 @@ export const LIFECYCLE_WEBHOOK_EVENTS = [
   // Close-out (lib/close-out): a daily manifest was closed, by its shipper or at the cut-off.
   'manifest.closed',
 ] as const;
-export const WEBHOOK_EVENTS = [PACKAGE_SORTING_EVENT, ...LIFECYCLE_WEBHOOK_EVENTS] as const;
+/**
+ * Customs (lib/status, lib/customs): an outcome recorded on a package or a container (customs.<outcome>, one per
+ * lib/schemas/statuses.ts CUSTOMS_OUTCOMES), and a package's house data amended (package.amended).
+ */
+export const CUSTOMS_WEBHOOK_EVENTS = [
+  'customs.assessment_complete',
+  'customs.information_requested',
+  'customs.screening_requested',
+  'customs.do_not_load',
+  'customs.released',
+] as const;
+export const PACKAGE_AMENDED_EVENT = 'package.amended';
+export const WEBHOOK_EVENTS = [
+  PACKAGE_SORTING_EVENT,
+  ...LIFECYCLE_WEBHOOK_EVENTS,
+  ...CUSTOMS_WEBHOOK_EVENTS,
+  PACKAGE_AMENDED_EVENT,
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;
-/** Event names per endpoint: there is one event today; room for repeats and future names, no more. */
-export const WEBHOOK_EVENTS_MAX = 20;
+/** Event names per endpoint: every event once, with room for repeats and future names, no more. */
+export const WEBHOOK_EVENTS_MAX = 40;
 export const WEBHOOK_DESCRIPTION_MAX = 255;
 
 type Ctx = z.RefinementCtx;

@@ -20,6 +20,9 @@ describe('presenters and invalid stored dates', () => {
       manifest_date: invalid,
       status: 'manifested' as const,
       status_updated_at: invalid,
+      house_waybill: 'H00000000000',
+      customs_status: 'do_not_load',
+      customs_status_updated_at: invalid,
       body: {},
     };
     expect(presentPackage(row)).toMatchObject({
@@ -27,6 +30,9 @@ describe('presenters and invalid stored dates', () => {
       status_updated_at: null,
       created_at: null,
       TrackingNumber: 'TN1',
+      house_waybill: 'H00000000000',
+      customs_status: 'do_not_load',
+      customs_status_updated_at: null,
     });
     expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid })).toMatchObject({
       ManifestDate: '2026-11-23T08:00:00.000Z',
@@ -49,6 +55,7 @@ describe('presenters and invalid stored dates', () => {
       status_updated_at: invalid,
       package_count: 3,
       header: null,
+      customs_status: null,
     };
     expect(presentManifest(manifest)).toMatchObject({
       ManifestDate: null,
@@ -79,8 +86,17 @@ describe('presenters and invalid stored dates', () => {
       scan_id: null,
       exception_code: null,
       exception_text: null,
+      details: null,
       created_at: invalid,
     };
     expect(presentEvent(event)).toMatchObject({ id: 'lev_7', occurred_at: null, created_at: null });
+    expect(presentEvent(event)).not.toHaveProperty('customs');
+    // A customs outcome's details, whatever a stored row holds: text or null, never a 500.
+    expect(
+      presentEvent({ ...event, type: 'customs.information_requested', details: { reference: 'MRN1', text: 42 } }),
+    ).toMatchObject({ customs: { reference: 'MRN1', text: null } });
+    expect(presentEvent({ ...event, type: 'package.amended', details: { fields: ['ToPhone', 7] } })).toMatchObject({
+      amended_fields: ['ToPhone'],
+    });
   });
 });

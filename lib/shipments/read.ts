@@ -9,7 +9,7 @@ import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset';
 import type { Source as EventSource } from '@/lib/status/engine';
-import type { PackageStatus } from '@/lib/schemas/statuses';
+import type { CustomsOutcome, PackageStatus } from '@/lib/schemas/statuses';
 
 // The read side: manifests (container and daily) and packages (of both tables) listed newest first with keyset
 // pagination, one resource, its packages, a package's timeline. Two tables per resource are read as UNION ALL of
@@ -93,11 +93,17 @@ interface PackageDbRow {
   manifest_date: Date | null;
   status: PackageStatus;
   status_updated_at: Date;
+  house_waybill: string;
+  customs_status: string | null;
+  customs_status_updated_at: Date | null;
   body: Record<string, unknown>;
 }
 
 /** GET /packages's filters: what the list and the portal's CSV export (lib/spreadsheets) both select by. */
 export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
+
+/** A package row's house waybill and customs outcome, the same columns in both tables (x). */
+const CUSTOMS_COLUMNS = sql`x.house_waybill, x.customs_status, x.customs_status_updated_at`;
 
 /**
  * One package table's next rows after the cursor, newest first, with the filters: kind 0 a container's packages,
@@ -126,10 +132,10 @@ export function packageBranch(
   const select =
     kind === 0
       ? sql`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
-                x.manifest_date, x.status, x.status_updated_at, x.detail AS body
+                x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.detail AS body
          FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id`
       : sql`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
-                NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body
+                NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data AS body
          FROM packages x`;
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
@@ -160,6 +166,8 @@ export function presentPackage(row: PackageDbRow) {
     ...body,
     TrackingNumber: row.tracking_number,
     carrier_barcode: row.carrier_barcode,
+    // Ours or the shipper's (Customs.HouseWaybill, which the body keeps as sent): the house under the master AWB.
+    house_waybill: row.house_waybill,
     ManifestID: row.manifest_id,
     ...(row.kind === 0
       ? { ContainerID: row.container_id, ServiceName: row.service_name, ManifestDate: iso(row.manifest_date) }
@@ -167,6 +175,8 @@ export function presentPackage(row: PackageDbRow) {
     manifest_type: row.kind === 0 ? ('container' as const) : ('daily' as const),
     status: row.status,
     status_updated_at: iso(row.status_updated_at),
+    customs_status: (row.customs_status ?? null) as CustomsOutcome | null,
+    customs_status_updated_at: iso(row.customs_status_updated_at),
     created_at: iso(row.created_at),
   };
 }
@@ -183,11 +193,11 @@ function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
   const exact = sql`x.tracking_number IS NOT DISTINCT FROM ${identifier}`;
   return sql<PackageDbRow>`
   (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
-          x.manifest_date, x.status, x.status_updated_at, x.detail AS body, ${exact} AS exact
+          x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.detail AS body, ${exact} AS exact
    FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id WHERE ${inScope} AND ${match})
   UNION ALL
   (SELECT 1, x.id::text, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id, NULL, x.service_name, x.manifest_date, x.status,
-          x.status_updated_at, x.data, ${exact}
+          x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data, ${exact}
    FROM packages x WHERE ${inScope} AND ${match})
   ORDER BY exact DESC, kind LIMIT 1`;
 }
@@ -212,6 +222,7 @@ interface EventDbRow {
   scan_id: string | null;
   exception_code: string | null;
   exception_text: string | null;
+  details: Record<string, unknown> | null;
   created_at: Date;
 }
 
@@ -222,7 +233,8 @@ export async function listPackageEvents(options: Scope & { trackingNumber: strin
     throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
   const rows = await queryRows(
     pgPool(),
-    sql<EventDbRow>`SELECT id::text AS id, type, status, previous_status, applied, occurred_at, location, source, scan_id, exception_code, exception_text, created_at
+    sql<EventDbRow>`SELECT id::text AS id, type, status, previous_status, applied, occurred_at, location, source, scan_id, exception_code, exception_text,
+            details, created_at
      FROM lifecycle_events WHERE account_id = ${options.accountId}::uuid AND environment = ${options.environment}::"Environment"
        AND ${found.tracking_number === null ? sql`manifest_id = ${found.manifest_id} AND carrier_barcode = ${found.carrier_barcode}` : sql`tracking_number = ${found.tracking_number} AND manifest_id = ${found.manifest_id}`}
      ORDER BY occurred_at, id LIMIT 1000`,
@@ -244,8 +256,23 @@ export function presentEvent(row: EventDbRow) {
     scan_id: row.scan_id,
     exception:
       row.exception_code === null && row.exception_text === null ? null : { code: row.exception_code, text: row.exception_text },
+    // A customs outcome's reference and text; an amendment's fields.
+    ...(row.type.startsWith('customs.')
+      ? { customs: { reference: detailText(row.details, 'reference'), text: detailText(row.details, 'text') } }
+      : {}),
+    ...(row.type === 'package.amended' ? { amended_fields: detailList(row.details, 'fields') } : {}),
     created_at: iso(row.created_at),
   };
+}
+
+function detailText(details: Record<string, unknown> | null | undefined, key: string): string | null {
+  const value = details?.[key];
+  return typeof value === 'string' ? value : null;
+}
+
+function detailList(details: Record<string, unknown> | null | undefined, key: string): string[] {
+  const value = details?.[key];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 // ---------------------------------------------------------------- manifests
@@ -275,6 +302,7 @@ interface ManifestDbRow {
   status_updated_at: Date;
   package_count: number;
   header: Record<string, unknown> | null;
+  customs_status: string | null;
 }
 
 /** A manifest row's columns in ManifestDbRow's order, `x` being a container_manifests (kind 0) or daily_manifests (1) row. */
@@ -284,10 +312,10 @@ function manifestColumns(kind: 0 | 1): Sql<never> {
   // session's time zone.
   return kind === 0
     ? sql`0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.manifest_date_defaulted,
-          ARRAY[x.service_name] AS services, x.status, x.status_updated_at, x.package_count, x.header`
+          ARRAY[x.service_name] AS services, x.status, x.status_updated_at, x.package_count, x.header, x.customs_status`
     : sql`1 AS kind, x.id, x.created_at, NULL::text AS container_id, NULL::text AS service_name,
           x.manifest_date::timestamp AT TIME ZONE 'UTC' AS manifest_date, false AS manifest_date_defaulted, x.services,
-          x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL::jsonb AS header`;
+          x.status, x.status_updated_at, ${dailyPackageCount()} AS package_count, NULL::jsonb AS header, NULL::text AS customs_status`;
 }
 
 /**
@@ -384,6 +412,8 @@ export function presentManifest(
     ...(container ? { ContainerID: row.container_id ?? '', ServiceName: row.service_name ?? '' } : {}),
     // A container sent without a ULD whose ContainerID is one (AKE12345XH) reads with it: the ContainerID names the unit.
     ...(container ? uldOf(row) : {}),
+    // The container's own customs outcome (its houses' are on each package): a do_not_load holds its departure.
+    ...(container ? { customs_status: (row.customs_status ?? null) as CustomsOutcome | null } : {}),
     ManifestDate: container ? iso(row.manifest_date) : isoDay(row.manifest_date),
     manifest_date_defaulted: row.manifest_date_defaulted,
     services: row.services.filter((s) => s !== ''),
@@ -467,12 +497,13 @@ export async function listManifestPackages(
           PackageDbRow & { key: string }
         >`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id,
               ${manifest.container_id}::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
-              x.detail AS body, x.position::text AS key
+              ${CUSTOMS_COLUMNS}, x.detail AS body, x.position::text AS key
          FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ORDER BY x.position LIMIT ${limit}`
       : sql<
           PackageDbRow & { key: string }
         >`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
-              NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data AS body, x.id::text AS key
+              NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data AS body,
+              x.id::text AS key
          FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ORDER BY x.id LIMIT ${limit}`,
   );
   const shown = rows.slice(0, options.limit);

@@ -3,7 +3,7 @@ import { db } from '@/lib/db';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
 import { sql } from '@/lib/sql';
 import { csvCell } from './csv';
-import { exportLine } from './csv-fast';
+import { exportCell, exportLine } from './csv-fast';
 import { packageColumns } from './package-columns';
 import type { PortalScope } from './scope';
 
@@ -36,12 +36,17 @@ export async function exportManifestCsv(
     container
       ? sql<{
           key: string;
+          house_waybill: string;
           body: Record<string, unknown>;
-        }>`SELECT x.position::text AS key, x.detail AS body FROM container_packages x
+        }>`SELECT x.position::text AS key, x.house_waybill, x.detail AS body FROM container_packages x
             WHERE x.manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.position > ${after}::bigint
             ORDER BY x.position LIMIT ${BATCH}`
-      : sql<{ key: string; body: Record<string, unknown> }>`SELECT x.id::text AS key, x.data AS body FROM packages x
+      : sql<{
+          key: string;
+          house_waybill: string;
+          body: Record<string, unknown>;
+        }>`SELECT x.id::text AS key, x.house_waybill, x.data AS body FROM packages x
             WHERE x.daily_manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.id > ${after}::bigint
             ORDER BY x.id LIMIT ${BATCH}`;
@@ -59,7 +64,8 @@ export async function exportManifestCsv(
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(`${columns.map(csvCell).join(',')}\r\n`));
+        // The schema's fields, then the house waybill (ours or the shipper's), which the stored body need not hold.
+        controller.enqueue(encoder.encode(`${[...columns, 'house_waybill'].map(csvCell).join(',')}\r\n`));
       },
       async pull(controller) {
         if (!pending) return;
@@ -68,7 +74,7 @@ export async function exportManifestCsv(
         pending = rows.length === BATCH && last ? read(last.key) : undefined;
         // One string per batch, one cell function call per cell (csv-fast.ts).
         let chunk = '';
-        for (const row of rows) chunk += exportLine(columns, row.body);
+        for (const row of rows) chunk += `${exportLine(columns, row.body).slice(0, -2)},${exportCell(row.house_waybill)}\r\n`;
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (!pending) controller.close();
       },

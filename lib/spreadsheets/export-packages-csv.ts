@@ -29,6 +29,7 @@ export const EXPORT_BATCH = 500;
 const LEAD = [
   'TrackingNumber',
   'carrier_barcode',
+  'house_waybill',
   'status',
   'status_updated_at',
   'ManifestID',
@@ -53,6 +54,7 @@ interface BatchRow {
   t: string;
   tracking_number: string;
   carrier_barcode: string;
+  house_waybill: string;
   manifest_id: string;
   container_id: string | null;
   service_name: string | null;
@@ -71,7 +73,7 @@ function batchSql(
 ): Sql<BatchRow> {
   // Timestamps as text in toISOString()'s form (no Date per cell), the cursor's as PostgreSQL's own text (exact).
   return sql<BatchRow>`
-    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.manifest_id, u.container_id, u.service_name,
+    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.house_waybill, u.manifest_id, u.container_id, u.service_name,
            ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
            ${iso(sql`u.created_at`)} AS created_at, u.body
     FROM (${packageBranch(0, scope, filters, cursor, limit)} UNION ALL ${packageBranch(1, scope, filters, cursor, limit)}) AS u
@@ -85,6 +87,7 @@ function batchSql(
 const OWN: Record<string, (row: BatchRow) => unknown> = {
   TrackingNumber: (row) => row.tracking_number,
   carrier_barcode: (row) => row.carrier_barcode,
+  house_waybill: (row) => row.house_waybill,
   ManifestID: (row) => row.manifest_id,
   ContainerID: (row) => (row.kind === 0 ? row.container_id : row.body.ContainerID),
   ServiceName: (row) => (row.kind === 0 ? row.service_name : row.body.ServiceName),

@@ -8,8 +8,10 @@ import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier
 import { MAX_SIMULATED_DELIVERIES } from '@/lib/schemas/lifecycle';
 import { queryRow, sql } from '@/lib/sql';
 import { withDeadlockRetry } from './retry';
+import { departureHolds } from './ingest-scans';
 import {
   CONTAINER_STATUSES,
+  type CustomsOutcome,
   containerWalk,
   isContainerStatus,
   isPackageStatus,
@@ -241,6 +243,8 @@ export async function simulateManifest(
           ]);
         const steps = containerWalk(container.status, target);
         if (steps === undefined) throw illegal(`Container ${container.containerId}`, container.status, options.target);
+        const held = steps.some((step) => step.event === 'departed') ? departureHolds(container) : undefined;
+        if (held) throw new AppError('do_not_load', held.message, { details: held.details });
         const base = container.statusUpdatedAt;
         steps.forEach((step, i) => {
           const stamp: Stamp = { occurredAt: stepTime(base, i), location: null, source: 'simulator' };
@@ -267,6 +271,90 @@ export async function simulateManifest(
         const first = packages[0];
         throw illegal(`No package of manifest ${daily.id}`, first?.status ?? 'manifested', options.target);
       }
+      await persist(client, changes, undefined, simulatorLimit);
+    }),
+  );
+}
+
+/** A simulated outcome comes a millisecond after whatever set the subject's current one (and not before now). */
+function outcomeTime(after: Date | null): Date {
+  return new Date(Math.max(Date.now(), (after?.getTime() ?? 0) + 1));
+}
+
+function illegalOutcome(what: string, current: CustomsOutcome | null, outcome: CustomsOutcome): AppError {
+  return new AppError(
+    'illegal_transition',
+    current === 'do_not_load'
+      ? `${what} is on do_not_load; only assessment_complete (a new assessment) lifts it.`
+      : `${what}'s customs outcome is ${current ?? 'none'}; ${outcome} cannot follow it.`,
+    { extra: { current_customs_status: current ?? 'none' } },
+  );
+}
+
+/**
+ * Test mode: POST …/packages/{TrackingNumber}/simulate with `customs`: records the outcome on the package, as a carrier
+ * scan would (its event, its customs.<outcome> webhook). The outcome it already has is a no-op; one the table
+ * forbids, 409.
+ */
+export async function simulatePackageCustoms(
+  options: Scope & { trackingNumber: string; outcome: CustomsOutcome; text?: string },
+): Promise<void> {
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const row = await lockOnePackage(client, options, options.trackingNumber);
+      const what = `Package ${options.trackingNumber}`;
+      if (row.status === 'cancelled') throw illegal(what, row.status, `customs ${options.outcome}`);
+      const changes = new Changes();
+      const stamp: Stamp = {
+        occurredAt: outcomeTime(row.customsStatusUpdatedAt),
+        location: null,
+        source: 'simulator',
+        customsText: options.text ?? null,
+      };
+      if (changes.customsPackage(row, options.outcome, stamp) === undefined) {
+        if (row.customsStatus === options.outcome) return;
+        throw illegalOutcome(what, row.customsStatus, options.outcome);
+      }
+      await persist(client, changes, undefined, simulatorLimit);
+    }),
+  );
+}
+
+/**
+ * Test mode: POST …/manifests/{id}/simulate with `customs`: a container's outcome on the container itself (its houses
+ * keep theirs: simulate those one package at a time); a daily manifest's on each of its packages that can take it.
+ */
+export async function simulateManifestCustoms(
+  options: Scope & { manifestId: string; outcome: CustomsOutcome; text?: string },
+): Promise<void> {
+  await withDeadlockRetry(() =>
+    pgTransaction(async (client) => {
+      const changes = new Changes();
+      const stampAfter = (after: Date | null): Stamp => ({
+        occurredAt: outcomeTime(after),
+        location: null,
+        source: 'simulator',
+        customsText: options.text ?? null,
+      });
+      const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
+      if (container) {
+        const what = `Container ${container.containerId}`;
+        if (container.status === 'cancelled') throw illegal(what, container.status, `customs ${options.outcome}`);
+        if (changes.customsContainer(container, options.outcome, stampAfter(container.customsStatusUpdatedAt)) === undefined) {
+          if (container.customsStatus === options.outcome) return;
+          throw illegalOutcome(what, container.customsStatus, options.outcome);
+        }
+        await persist(client, changes, undefined, simulatorLimit);
+        return;
+      }
+      const packages = await lockPackages(client, options, { dailyManifestIds: [options.manifestId] });
+      const [daily] = await lockDailyManifests(client, options, [options.manifestId]);
+      if (!daily) throw notFoundManifest(options.manifestId);
+      const live = packages.filter((pkg) => pkg.status !== 'cancelled');
+      for (const pkg of live) changes.customsPackage(pkg, options.outcome, stampAfter(pkg.customsStatusUpdatedAt));
+      const first = live.find((pkg) => pkg.customsStatus !== options.outcome);
+      if (changes.isEmpty && first)
+        throw illegalOutcome(`No package of manifest ${daily.id}`, first.customsStatus, options.outcome);
       await persist(client, changes, undefined, simulatorLimit);
     }),
   );

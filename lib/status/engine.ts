@@ -2,19 +2,24 @@ import 'server-only';
 import type pg from 'pg';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { enqueueRecipientMails } from '@/lib/recipient-mail/enqueue';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
   containerEventName,
+  customsEventName,
   isContainerStatus,
+  isCustomsOutcome,
   isPackageStatus,
   nextContainerStatus,
+  nextCustomsStatus,
   nextPackageStatus,
   packageEventName,
   packageWalk,
   type ContainerEvent,
   type ContainerStatus,
+  type CustomsOutcome,
   type PackageEvent,
   type PackageStatus,
 } from './transitions';
@@ -36,9 +41,14 @@ export interface PackageRow {
   manifestId: string;
   trackingNumber: string | null;
   carrierBarcode: string;
+  /** The shipper's Customs.HouseWaybill, or the one issued on insert. */
+  houseWaybill: string;
   containerId: string | null;
   status: PackageStatus;
   statusUpdatedAt: Date;
+  /** The latest customs outcome (null: none yet) and when it happened. */
+  customsStatus: CustomsOutcome | null;
+  customsStatusUpdatedAt: Date | null;
 }
 
 export interface ContainerRow {
@@ -48,6 +58,8 @@ export interface ContainerRow {
   containerId: string;
   status: ContainerStatus;
   statusUpdatedAt: Date;
+  customsStatus: CustomsOutcome | null;
+  customsStatusUpdatedAt: Date | null;
   packages: PackageRow[];
 }
 
@@ -67,6 +79,8 @@ export interface EventDraft {
   trackingNumber: string | null;
   /** A package event's package: its tracking number may be absent (a container package) or shared with another. */
   carrierBarcode: string | null;
+  /** A package event's house waybill: in its webhook, not stored with the event. */
+  houseWaybill: string | null;
   containerId: string | null;
   type: string;
   status: string;
@@ -84,6 +98,8 @@ export interface EventDraft {
   webhook: string | null;
   /** More fields of the webhook's payload (manifest.closed: package_count, document_path). */
   payloadExtra?: Record<string, unknown>;
+  /** Stored with the event (lifecycle_events.details): a customs outcome's reference and text, an amendment's fields. */
+  details?: Record<string, unknown> | null;
 }
 
 interface StatusUpdate {
@@ -99,6 +115,18 @@ export interface Stamp {
   scanId?: string | null;
   exceptionCode?: string | null;
   exceptionText?: string | null;
+  /** A customs outcome's: the authority's reference (an MRN, a message id) and what it said. */
+  customsReference?: string | null;
+  customsText?: string | null;
+}
+
+/** A customs state to write: the row, the state the plan started from (the guard), and the new one. */
+interface CustomsUpdate {
+  table: 'packages' | 'container_packages' | 'container_manifests';
+  id: string;
+  from: CustomsOutcome | null;
+  to: CustomsOutcome;
+  at: Date;
 }
 
 /** What one transaction will write: status changes keyed by row, and events in order. */
@@ -107,6 +135,7 @@ export class Changes {
   readonly packages = new Map<string, { row: PackageRow; update: StatusUpdate }>();
   readonly containers = new Map<string, { row: ContainerRow; update: StatusUpdate }>();
   readonly dailies = new Map<string, { row: DailyManifestRow; update: StatusUpdate }>();
+  readonly customs = new Map<string, CustomsUpdate>();
 
   /** A package moves one step by `event`; its row in memory moves with it. Undefined when the table forbids it. */
   movePackage(row: PackageRow, event: PackageEvent, stamp: Stamp, parent: number | null = null): number | undefined {
@@ -143,6 +172,7 @@ export class Changes {
       manifestId: row.manifestId,
       trackingNumber: row.trackingNumber,
       carrierBarcode: row.carrierBarcode,
+      houseWaybill: row.houseWaybill,
       containerId: row.containerId,
       type,
       status,
@@ -199,6 +229,7 @@ export class Changes {
       manifestId: row.id,
       trackingNumber: null,
       carrierBarcode: null,
+      houseWaybill: null,
       containerId: row.containerId,
       type: containerEventName(status) ?? `container.${status}`,
       status,
@@ -212,6 +243,122 @@ export class Changes {
       exceptionCode: null,
       exceptionText: null,
       webhook: applied ? (containerEventName(status) ?? null) : null,
+    });
+    return this.events.length - 1;
+  }
+
+  /**
+   * A customs outcome on a package: applied when the table allows it from the package's customs state (its webhook
+   * customs.<outcome>, sent for every package, with or without a tracking number), undefined when it forbids it.
+   */
+  customsPackage(row: PackageRow, outcome: CustomsOutcome, stamp: Stamp): number | undefined {
+    const to = nextCustomsStatus(row.customsStatus, outcome);
+    if (to === undefined) return undefined;
+    this.planCustoms(row.table, row.id, row.customsStatus, to, stamp.occurredAt);
+    const index = this.pushCustomsEvent(this.packageSubject(row), outcome, row.customsStatus, true, stamp);
+    row.customsStatus = to;
+    row.customsStatusUpdatedAt = stamp.occurredAt;
+    return index;
+  }
+
+  /** A customs outcome kept in the package's history only (out of order, or a repeat). */
+  recordCustomsPackage(row: PackageRow, outcome: CustomsOutcome, stamp: Stamp): number {
+    return this.pushCustomsEvent(this.packageSubject(row), outcome, row.customsStatus, false, stamp);
+  }
+
+  /** A customs outcome on a container itself (its packages keep theirs). */
+  customsContainer(row: ContainerRow, outcome: CustomsOutcome, stamp: Stamp): number | undefined {
+    const to = nextCustomsStatus(row.customsStatus, outcome);
+    if (to === undefined) return undefined;
+    this.planCustoms('container_manifests', row.id, row.customsStatus, to, stamp.occurredAt);
+    const index = this.pushCustomsEvent(this.containerSubject(row), outcome, row.customsStatus, true, stamp);
+    row.customsStatus = to;
+    row.customsStatusUpdatedAt = stamp.occurredAt;
+    return index;
+  }
+
+  recordCustomsContainer(row: ContainerRow, outcome: CustomsOutcome, stamp: Stamp): number {
+    return this.pushCustomsEvent(this.containerSubject(row), outcome, row.customsStatus, false, stamp);
+  }
+
+  /** A package's house data amended (lib/customs/amend-package.ts): an event in its timeline and package.amended. */
+  amendPackage(row: PackageRow, details: { fields: string[]; previous_house_waybill?: string }, stamp: Stamp): number {
+    this.events.push({
+      ...this.packageSubject(row),
+      type: 'package.amended',
+      status: row.status,
+      previousStatus: row.status,
+      applied: true,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: 'package.amended',
+      details,
+    });
+    return this.events.length - 1;
+  }
+
+  private planCustoms(table: CustomsUpdate['table'], id: string, from: CustomsOutcome | null, to: CustomsOutcome, at: Date) {
+    const key = `${table}:${id}`;
+    const existing = this.customs.get(key);
+    this.customs.set(key, { table, id, from: existing ? existing.from : from, to, at });
+  }
+
+  private packageSubject(row: PackageRow) {
+    return {
+      subjectType: 'package' as const,
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.manifestId,
+      trackingNumber: row.trackingNumber,
+      carrierBarcode: row.carrierBarcode,
+      houseWaybill: row.houseWaybill,
+      containerId: row.containerId,
+    };
+  }
+
+  private containerSubject(row: ContainerRow) {
+    return {
+      subjectType: 'container' as const,
+      accountId: row.accountId,
+      environment: row.environment,
+      manifestId: row.id,
+      trackingNumber: null,
+      carrierBarcode: null,
+      houseWaybill: null,
+      containerId: row.containerId,
+    };
+  }
+
+  private pushCustomsEvent(
+    subject: ReturnType<Changes['packageSubject']> | ReturnType<Changes['containerSubject']>,
+    outcome: CustomsOutcome,
+    previous: CustomsOutcome | null,
+    applied: boolean,
+    stamp: Stamp,
+  ): number {
+    const details: Record<string, unknown> = {};
+    if (stamp.customsReference) details.reference = stamp.customsReference;
+    if (stamp.customsText) details.text = stamp.customsText;
+    this.events.push({
+      ...subject,
+      type: customsEventName(outcome),
+      status: outcome,
+      previousStatus: previous,
+      applied,
+      occurredAt: stamp.occurredAt,
+      location: stamp.location,
+      source: stamp.source,
+      scanId: stamp.scanId ?? null,
+      parent: null,
+      exceptionCode: null,
+      exceptionText: null,
+      webhook: applied ? customsEventName(outcome) : null,
+      details: Object.keys(details).length > 0 ? details : null,
     });
     return this.events.length - 1;
   }
@@ -236,6 +383,7 @@ export class Changes {
       manifestId: row.id,
       trackingNumber: null,
       carrierBarcode: null,
+      houseWaybill: null,
       containerId: null,
       type: `manifest.${to}`,
       status: to,
@@ -264,7 +412,8 @@ export class Changes {
 /** Raised when a guarded UPDATE found a row not in the status its plan started from: the transaction rolls back. */
 export class LostUpdateError extends Error {}
 
-const PACKAGE_COLUMNS = sql`id::text AS id, account_id, environment, tracking_number, carrier_barcode, status, status_updated_at`;
+const PACKAGE_COLUMNS = sql`id::text AS id, account_id, environment, tracking_number, carrier_barcode, house_waybill, status, status_updated_at,
+  customs_status, customs_status_updated_at`;
 
 interface RawPackage {
   id: string;
@@ -272,10 +421,20 @@ interface RawPackage {
   environment: Environment;
   tracking_number: string | null;
   carrier_barcode: string;
+  house_waybill: string;
   status: string;
   status_updated_at: Date;
+  customs_status: string | null;
+  customs_status_updated_at: Date | null;
   manifest_id: string;
   container_id: string | null;
+}
+
+/** A stored customs state, checked as statuses are: a value outside the table is a bug, not a state. */
+function customsState(value: string | null): CustomsOutcome | null {
+  if (value === null) return null;
+  if (!isCustomsOutcome(value)) throw new Error(`stored customs status ${value} is not in the table`);
+  return value;
 }
 
 function packageRow(table: PackageRow['table'], raw: RawPackage): PackageRow {
@@ -288,9 +447,12 @@ function packageRow(table: PackageRow['table'], raw: RawPackage): PackageRow {
     manifestId: raw.manifest_id,
     trackingNumber: raw.tracking_number,
     carrierBarcode: raw.carrier_barcode,
+    houseWaybill: raw.house_waybill,
     containerId: raw.container_id,
     status: raw.status,
     statusUpdatedAt: raw.status_updated_at,
+    customsStatus: customsState(raw.customs_status),
+    customsStatusUpdatedAt: raw.customs_status_updated_at,
   };
 }
 
@@ -318,8 +480,10 @@ export async function lockContainers(
       container_id: string;
       status: string;
       status_updated_at: Date;
+      customs_status: string | null;
+      customs_status_updated_at: Date | null;
     }>`
-     SELECT id, account_id, environment, container_id, status, status_updated_at FROM container_manifests
+     SELECT id, account_id, environment, container_id, status, status_updated_at, customs_status, customs_status_updated_at FROM container_manifests
      WHERE environment = ${scope.environment}::"Environment" ${accountFilter(scope)}
        AND ${by.manifestIds ? sql`id = ANY(${by.manifestIds}::text[])` : sql`container_id = ANY(${by.containerIds ?? []}::text[])`}
      ORDER BY id FOR UPDATE`,
@@ -333,6 +497,8 @@ export async function lockContainers(
       containerId: raw.container_id,
       status: raw.status,
       statusUpdatedAt: raw.status_updated_at,
+      customsStatus: customsState(raw.customs_status),
+      customsStatusUpdatedAt: raw.customs_status_updated_at,
       packages: [],
     };
   });
@@ -373,8 +539,8 @@ export async function lockPackages(
   if (!('dailyManifestIds' in by)) {
     const container = await queryRows(
       client,
-      sql<RawPackage>`SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.carrier_barcode, cp.status, cp.status_updated_at,
-              cp.manifest_id, m.container_id
+      sql<RawPackage>`SELECT cp.id::text AS id, cp.account_id, cp.environment, cp.tracking_number, cp.carrier_barcode, cp.house_waybill, cp.status,
+              cp.status_updated_at, cp.customs_status, cp.customs_status_updated_at, cp.manifest_id, m.container_id
        FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
        WHERE cp.environment = ${scope.environment}::"Environment" ${accountFilter(scope, sql`cp.account_id`)}
          AND ${key.column} = ANY(${key.values}::text[])
@@ -468,12 +634,13 @@ export async function persist(
     'text',
     [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })),
   );
+  await updateCustomsStatuses(client, [...changes.customs.values()]);
   if (events.length === 0) return eventIds;
   const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
   await execute(
     client,
     sql`INSERT INTO lifecycle_events (id, account_id, environment, subject_type, manifest_id, tracking_number, carrier_barcode, container_id, type, status,
-                                   previous_status, applied, occurred_at, location, source, scan_id, parent_id, exception_code, exception_text)
+                                   previous_status, applied, occurred_at, location, source, scan_id, parent_id, exception_code, exception_text, details)
      SELECT * FROM unnest(${eventIds}::bigint[], ${column((e) => e.accountId)}::uuid[], ${column((e) => e.environment)}::"Environment"[],
                           ${column((e) => e.subjectType)}::text[], ${column((e) => e.manifestId)}::text[], ${column((e) => e.trackingNumber)}::text[],
                           ${column((e) => e.carrierBarcode)}::text[],
@@ -481,8 +648,11 @@ export async function persist(
                           ${column((e) => e.previousStatus)}::text[], ${column((e) => e.applied)}::boolean[], ${column((e) => e.occurredAt)}::timestamptz[],
                           ${column((e) => e.location)}::text[], ${column((e) => e.source)}::text[], ${column((e) => e.scanId)}::text[],
                           ${column((e) => (e.parent === null ? null : (eventIds[e.parent] ?? null)))}::bigint[],
-                          ${column((e) => e.exceptionCode)}::text[], ${column((e) => e.exceptionText)}::text[])`,
+                          ${column((e) => e.exceptionCode)}::text[], ${column((e) => e.exceptionText)}::text[],
+                          ${column((e) => (e.details ? JSON.stringify(e.details) : null))}::jsonb[])`,
   );
+  // The shipper's recipients are e-mailed at the statuses it opted in to, once each (lib/recipient-mail).
+  await enqueueRecipientMails(client, events);
   // The outbox (lib/webhooks, its one writer): one event per applied transition in the catalog that an enabled
   // endpoint subscribes to, its deliveries due in the order the transitions happened, and made in that order per
   // package and per manifest.
@@ -497,8 +667,12 @@ export async function persist(
               environment: event.environment,
               eventType: event.webhook,
               payload: () => webhookPayload(event),
-              // One order per package, one per manifest (a container's events and its manifest's share it).
-              orderingKey: event.subjectType === 'package' ? `package:${event.trackingNumber}` : `manifest:${event.manifestId}`,
+              // One order per package, one per manifest (a container's events and its manifest's share it). A package
+              // without a tracking number (customs and amendment events are sent for those too) by its barcode.
+              orderingKey:
+                event.subjectType === 'package'
+                  ? `package:${event.trackingNumber ?? event.carrierBarcode}`
+                  : `manifest:${event.manifestId}`,
             },
           ],
     ),
@@ -565,14 +739,56 @@ async function updateDailyPackageStatuses(
   if (changed !== updates.length) throw new LostUpdateError(`packages: ${updates.length - changed} row(s) changed meanwhile`);
 }
 
-/** The webhook payload of one lifecycle event (design.md "Lifecycle"). */
+/**
+ * Customs states written guarded like statuses: each row only if its state is still the one the plan started from
+ * (IS NOT DISTINCT FROM: none is NULL), one statement per table.
+ */
+async function updateCustomsStatuses(client: pg.PoolClient, updates: CustomsUpdate[]): Promise<void> {
+  for (const table of ['container_manifests', 'container_packages', 'packages'] as const) {
+    const rows = updates.filter((u) => u.table === table);
+    if (rows.length === 0) continue;
+    const idArray =
+      table === 'container_manifests' ? sql`${rows.map((u) => u.id)}::text[]` : sql`${rows.map((u) => u.id)}::bigint[]`;
+    const changed = await execute(
+      client,
+      sql`UPDATE ${sql.id(table)} AS t SET customs_status = u.to_status, customs_status_updated_at = u.at
+       FROM unnest(${idArray}, ${rows.map((u) => u.from)}::text[], ${rows.map((u) => u.to)}::text[], ${rows.map((u) => u.at)}::timestamptz[])
+            AS u(id, from_status, to_status, at)
+       WHERE t.id = ANY(${idArray}) AND t.id = u.id AND t.customs_status IS NOT DISTINCT FROM u.from_status`,
+    );
+    if (changed !== rows.length)
+      throw new LostUpdateError(`${table}: ${rows.length - changed} customs state(s) changed meanwhile`);
+  }
+}
+
+/** The webhook payload of one lifecycle event (design.md "Lifecycle"); a package's names its carrier barcode and house waybill. */
 export function webhookPayload(event: EventDraft): Record<string, unknown> {
   const subject =
     event.subjectType === 'package'
-      ? { tracking_number: event.trackingNumber, manifest_id: event.manifestId }
+      ? {
+          tracking_number: event.trackingNumber,
+          carrier_barcode: event.carrierBarcode,
+          house_waybill: event.houseWaybill,
+          manifest_id: event.manifestId,
+          ...(event.containerId !== null ? { container_id: event.containerId } : {}),
+        }
       : event.subjectType === 'container'
         ? { container_id: event.containerId, manifest_id: event.manifestId }
         : { manifest_id: event.manifestId };
+  if (event.type.startsWith('customs.')) {
+    return {
+      ...subject,
+      outcome: event.status,
+      previous_outcome: event.previousStatus,
+      occurred_at: event.occurredAt.toISOString(),
+      location: event.location,
+      reference: event.details?.reference ?? null,
+      text: event.details?.text ?? null,
+    };
+  }
+  if (event.type === 'package.amended') {
+    return { ...subject, status: event.status, occurred_at: event.occurredAt.toISOString(), ...event.details };
+  }
   return {
     ...subject,
     status: event.status,

@@ -14,9 +14,14 @@ import {
 } from './engine';
 import { withDeadlockRetry } from './retry';
 import {
+  CUSTOMS_OUTCOMES,
+  holdsDeparture,
+  isCustomsOutcome,
+  nextCustomsStatus,
   nextPackageStatus,
   type ContainerEvent,
   type ContainerStatus,
+  type CustomsOutcome,
   type PackageEvent,
   type PackageStatus,
 } from './transitions';
@@ -36,6 +41,9 @@ export interface Scan {
   occurredAt: Date;
   exceptionCode?: string;
   exceptionText?: string;
+  /** A customs outcome's (event one of CUSTOMS_OUTCOMES): the authority's reference and what it said. */
+  customsReference?: string;
+  customsText?: string;
 }
 
 export type ScanResult =
@@ -63,8 +71,8 @@ const CONTAINER_EVENT_STATUS: Partial<Record<string, { event: ContainerEvent; st
   closed: { event: 'closed', status: 'closed' },
 };
 
-export const PACKAGE_SCAN_EVENTS = Object.keys(PACKAGE_EVENT_STATUS);
-export const CONTAINER_SCAN_EVENTS = Object.keys(CONTAINER_EVENT_STATUS);
+export const PACKAGE_SCAN_EVENTS = [...Object.keys(PACKAGE_EVENT_STATUS), ...CUSTOMS_OUTCOMES];
+export const CONTAINER_SCAN_EVENTS = [...Object.keys(CONTAINER_EVENT_STATUS), ...CUSTOMS_OUTCOMES];
 
 /**
  * Applies a batch of carrier scans in one transaction, each applied, recorded (history only) or refused on its
@@ -134,6 +142,8 @@ export async function ingestScans(options: { environment: Environment; scans: re
           scanId: scan.scanId,
           exceptionCode: scan.exceptionCode ?? null,
           exceptionText: scan.exceptionText ?? null,
+          customsReference: scan.customsReference ?? null,
+          customsText: scan.customsText ?? null,
         };
         const before = changes.events.length;
         const result = isContainerScan(scan)
@@ -201,7 +211,7 @@ function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
  * another shipper may have sent the same one: it is narrowed by the scan's container or manifest, then to the
  * packages that can take this scan; what is still more than one is refused, naming the barcodes that would resolve it.
  */
-function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): PackageRow | ScanResult {
+function resolvePackage(scan: Scan, canTake: (row: PackageRow) => boolean, rows: PackageRow[]): PackageRow | ScanResult {
   const name =
     scan.carrierBarcode !== undefined ? `carrier barcode ${scan.carrierBarcode}` : `tracking number ${scan.trackingNumber}`;
   const inContext = rows.filter(
@@ -220,7 +230,7 @@ function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): Pa
     return refuse(scan.scanId, 'not_found', `No package with ${name}${where} in this environment.`);
   }
   if (!other) return only;
-  const able = inContext.filter((row) => row.status !== 'cancelled' && nextPackageStatus(row.status, event) !== undefined);
+  const able = inContext.filter((row) => row.status !== 'cancelled' && canTake(row));
   if (able.length === 1 && able[0]) return able[0];
   return {
     scan_id: scan.scanId,
@@ -237,10 +247,11 @@ function resolvePackage(scan: Scan, event: PackageEvent, rows: PackageRow[]): Pa
 }
 
 function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: PackageRow[]): ScanResult {
+  if (isCustomsOutcome(scan.event)) return applyPackageCustomsScan(changes, scan, scan.event, stamp, rows);
   const meaning = PACKAGE_EVENT_STATUS[scan.event];
   if (!meaning)
     return refuse(scan.scanId, 'unknown_event', `A package scan's event is one of: ${PACKAGE_SCAN_EVENTS.join(', ')}.`);
-  const row = resolvePackage(scan, meaning.event, rows);
+  const row = resolvePackage(scan, (r) => nextPackageStatus(r.status, meaning.event) !== undefined, rows);
   if ('result' in row) return row;
   scan = { ...scan, trackingNumber: scan.trackingNumber ?? row.trackingNumber ?? row.carrierBarcode };
   // Cancelled never reached the carrier: no scan of it is history, whatever its time.
@@ -273,14 +284,18 @@ function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Pack
 }
 
 function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: ContainerRow[]): ScanResult {
+  const outcome = isCustomsOutcome(scan.event) ? scan.event : undefined;
   const meaning = CONTAINER_EVENT_STATUS[scan.event];
-  if (!meaning)
+  if (!meaning && !outcome)
     return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
   const [row, other] = rows;
   if (!row) return refuse(scan.scanId, 'not_found', `No container ${scan.containerId} in this environment.`);
   if (other) return refuse(scan.scanId, 'ambiguous', `ContainerID ${scan.containerId} names more than one container.`);
   if (row.status === 'cancelled')
     return refuse(scan.scanId, 'illegal_transition', `Container ${scan.containerId} is cancelled.`, row.status);
+  if (outcome) return applyCustomsOutcome(changes, scan, outcome, stamp, { kind: 'container', row });
+  if (!meaning)
+    return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordContainer(row, meaning.status, stamp);
     return {
@@ -292,6 +307,9 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
     };
   }
   const previous = row.status;
+  // A container leaves only without a house on do_not_load (nor itself on one).
+  const held = meaning.event === 'departed' && row.status === 'received' ? departureHolds(row) : undefined;
+  if (held) return { scan_id: scan.scanId, result: 'refused', error: held };
   if (changes.moveContainer(row, meaning.event, stamp) !== undefined)
     return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
   if (meaning.status === row.status) {
@@ -303,5 +321,96 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
     'illegal_transition',
     `Container ${scan.containerId} is ${row.status}; a ${scan.event} scan cannot apply.`,
     row.status,
+  );
+}
+
+/** What a container's departure is refused with while it, or a house in it, is on do_not_load; undefined when nothing holds it. */
+export function departureHolds(
+  row: ContainerRow,
+): { code: 'do_not_load'; message: string; details: { path: string; message: string }[] } | undefined {
+  const houses = row.packages.filter((pkg) => holdsDeparture(pkg.customsStatus));
+  const itself = holdsDeparture(row.customsStatus);
+  if (houses.length === 0 && !itself) return undefined;
+  const named = houses.map((pkg) => pkg.trackingNumber ?? pkg.carrierBarcode);
+  const shown = named.slice(0, 10).join(', ') + (named.length > 10 ? ` and ${named.length - 10} more` : '');
+  return {
+    code: 'do_not_load',
+    message: itself
+      ? `Container ${row.containerId} is on do_not_load: it cannot depart until a new assessment completes.`
+      : `Container ${row.containerId} holds ${houses.length} house(s) on do_not_load (${shown}): it cannot depart with them until a new assessment completes or they are taken out.`,
+    details: [
+      ...(itself ? [{ path: 'container_id', message: `${row.containerId}: do_not_load` }] : []),
+      ...houses.map((pkg) => ({
+        path: 'carrier_barcode',
+        message: `${pkg.carrierBarcode}: tracking number ${pkg.trackingNumber ?? '(none)'}, house waybill ${pkg.houseWaybill}, do_not_load`,
+      })),
+    ],
+  };
+}
+
+type CustomsSubject = { kind: 'package'; row: PackageRow } | { kind: 'container'; row: ContainerRow };
+
+function applyPackageCustomsScan(
+  changes: Changes,
+  scan: Scan,
+  outcome: CustomsOutcome,
+  stamp: Stamp,
+  rows: PackageRow[],
+): ScanResult {
+  const row = resolvePackage(scan, (r) => nextCustomsStatus(r.customsStatus, outcome) !== undefined, rows);
+  if ('result' in row) return row;
+  if (row.status === 'cancelled')
+    return refuse(
+      scan.scanId,
+      'illegal_transition',
+      `Package ${row.trackingNumber ?? row.carrierBarcode} is cancelled: it never reached the carrier.`,
+      row.status,
+    );
+  return applyCustomsOutcome(changes, scan, outcome, stamp, { kind: 'package', row });
+}
+
+/**
+ * A customs outcome on its subject, as status scans are judged: older than the subject's latest outcome, or equal
+ * to it, history only; allowed by CUSTOMS_TRANSITIONS, applied (its event and its customs.<outcome> webhook);
+ * otherwise refused, naming the current outcome.
+ */
+function applyCustomsOutcome(
+  changes: Changes,
+  scan: Scan,
+  outcome: CustomsOutcome,
+  stamp: Stamp,
+  subject: CustomsSubject,
+): ScanResult {
+  const { row } = subject;
+  const name =
+    subject.kind === 'container'
+      ? `Container ${subject.row.containerId}`
+      : `Package ${subject.row.trackingNumber ?? subject.row.carrierBarcode}`;
+  const current = row.customsStatus;
+  const record = () =>
+    subject.kind === 'container'
+      ? changes.recordCustomsContainer(subject.row, outcome, stamp)
+      : changes.recordCustomsPackage(subject.row, outcome, stamp);
+  if (current !== null && row.customsStatusUpdatedAt !== null && scan.occurredAt < row.customsStatusUpdatedAt) {
+    record();
+    return { scan_id: scan.scanId, result: 'recorded', status: outcome, current_status: current, reason: 'out_of_order' };
+  }
+  const applied =
+    subject.kind === 'container'
+      ? changes.customsContainer(subject.row, outcome, stamp)
+      : changes.customsPackage(subject.row, outcome, stamp);
+  if (applied !== undefined)
+    return { scan_id: scan.scanId, result: 'applied', status: outcome, previous_status: current ?? 'none' };
+  if (current === outcome) {
+    record();
+    return { scan_id: scan.scanId, result: 'recorded', status: outcome, current_status: current, reason: 'repeat' };
+  }
+  return refuse(
+    scan.scanId,
+    'illegal_transition',
+    current === 'do_not_load'
+      ? `${name} is on do_not_load; only assessment_complete (a new assessment) lifts it.`
+      : `${name}'s customs outcome is ${current ?? 'none'}; ${outcome} cannot follow it.`,
+    current ?? 'none',
   );
 }

@@ -5,10 +5,19 @@
 
 // The statuses are words of the published contract, so they live with the schemas (lib/schemas/statuses.ts);
 // this module owns what may follow what.
-import { CONTAINER_STATUSES, PACKAGE_STATUSES, type ContainerStatus, type PackageStatus } from '@/lib/schemas/statuses';
+import {
+  CONTAINER_STATUSES,
+  CUSTOMS_OUTCOMES,
+  PACKAGE_STATUSES,
+  type ContainerStatus,
+  type CustomsOutcome,
+  type PackageStatus,
+} from '@/lib/schemas/statuses';
 
 export {
   CONTAINER_STATUSES,
+  CUSTOMS_OUTCOMES,
+  type CustomsOutcome,
   DAILY_MANIFEST_STATUSES,
   PACKAGE_STATUSES,
   type ContainerStatus,
@@ -150,4 +159,42 @@ export function packageEventName(status: PackageStatus): string | undefined {
 }
 export function containerEventName(status: ContainerStatus): string | undefined {
   return status === 'manifested' ? undefined : `container.${status}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Customs outcomes: a second, independent state of a package or a container, its latest outcome (none at first).
+// An outcome never moves the status above; a do_not_load holds a container's departure (departureHolds).
+
+export type CustomsState = CustomsOutcome | 'none';
+
+/**
+ * Customs: state → the outcomes that may follow it. A further request for information or screening is a new request,
+ * so those two may follow themselves; do_not_load stands until a new assessment completes; released is final.
+ * Anything else is refused (illegal_transition), and an outcome equal to the state is a repeat (history only).
+ */
+export const CUSTOMS_TRANSITIONS: Readonly<Record<CustomsState, readonly CustomsOutcome[]>> = {
+  none: CUSTOMS_OUTCOMES,
+  assessment_complete: ['information_requested', 'screening_requested', 'do_not_load', 'released'],
+  information_requested: ['assessment_complete', 'information_requested', 'screening_requested', 'do_not_load', 'released'],
+  screening_requested: ['assessment_complete', 'information_requested', 'screening_requested', 'do_not_load', 'released'],
+  do_not_load: ['assessment_complete'],
+  released: [],
+};
+
+export function isCustomsOutcome(value: string): value is CustomsOutcome {
+  return (CUSTOMS_OUTCOMES as readonly string[]).includes(value);
+}
+
+/** The state `outcome` leads to from `from` (null: none yet), or undefined when the table forbids it. */
+export function nextCustomsStatus(from: CustomsOutcome | null, outcome: CustomsOutcome): CustomsOutcome | undefined {
+  return CUSTOMS_TRANSITIONS[from ?? 'none'].includes(outcome) ? outcome : undefined;
+}
+
+export function customsEventName(outcome: CustomsOutcome): `customs.${CustomsOutcome}` {
+  return `customs.${outcome}`;
+}
+
+/** A house (or the container itself) whose latest outcome is do_not_load keeps the container from departing. */
+export function holdsDeparture(status: CustomsOutcome | null): boolean {
+  return status === 'do_not_load';
 }

@@ -113,7 +113,7 @@ describe('OpenAPI document', () => {
     expect(container.properties.ContainerDetails?.maxItems).toBe(5000);
     expect(container.properties.FromCompany?.maxLength).toBe(255);
     const hook = doc.components.schemas.CreateWebhookRequest as { properties: Record<string, Json> };
-    expect(hook.properties.events?.maxItems).toBe(20);
+    expect(hook.properties.events?.maxItems).toBe(40);
     expect(hook.properties.url?.maxLength).toBe(2048);
   });
 

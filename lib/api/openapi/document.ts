@@ -6,6 +6,7 @@ import { OPERATIONS } from '../registry';
 import { OPERATION_TAGS, type OperationDefinition, type OperationTag, type SuccessAnswer } from '../operation';
 import { LISTED_RESPONSES, listedSchemas } from './listed';
 import { lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
+import { customsSchemas, customsWebhooks } from './customs';
 import {
   CONTAINER_MANIFEST_ALIASES,
   MAX_CONTAINER_PACKAGES,
@@ -479,6 +480,7 @@ export function openApiDocument(): Json {
     paths: registryPaths(),
     webhooks: withDeliveries({
       ...lifecycleWebhooks(),
+      ...customsWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
         post: {
           operationId: 'onPackageSorting',
@@ -515,6 +517,7 @@ export function openApiDocument(): Json {
         ...responseSchemas(),
         ...listedSchemas(),
         ...lifecycleSchemas(),
+        ...customsSchemas(),
       },
     },
   };

@@ -6,6 +6,7 @@ import { formatPath, parseOperation } from '@/lib/schemas/parse';
 import { ZScan, ZScanBatch, ZScanBatchResponse, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
 import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/status/ingest-scans';
+import { CUSTOMS_OUTCOMES } from '@/lib/schemas/statuses';
 
 export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
   id: 'ingestScans',
@@ -57,12 +58,26 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
                       'departed',
                       'arrived',
                       'closed',
+                      ...CUSTOMS_OUTCOMES,
                     ],
+                    description:
+                      "A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`.",
                   },
                   location: { type: 'string', description: 'IATA code or US/Canadian postal code.' },
                   occurred_at: { type: 'string', format: 'date-time' },
                   exception_code: { type: 'string' },
                   exception_text: { type: 'string' },
+                  customs_reference: {
+                    type: 'string',
+                    maxLength: 70,
+                    description: "With a customs outcome: the authority's reference (an MRN, a message id).",
+                  },
+                  customs_text: {
+                    type: 'string',
+                    maxLength: 500,
+                    description:
+                      'With a customs outcome: what customs said (the information or screening requested, the reason).',
+                  },
                 },
               },
             },
@@ -100,6 +115,8 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
             occurredAt: new Date(s.occurred_at),
             exceptionCode: s.exception_code,
             exceptionText: s.exception_text,
+            customsReference: s.customs_reference,
+            customsText: s.customs_text,
           },
         });
         results.push(undefined);

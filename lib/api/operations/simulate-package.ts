@@ -4,7 +4,7 @@ import { defineJsonOperation } from '../operation';
 import { errorAnswer, jsonSchemaOf, PATH_PARAMETERS } from '../openapi/parts';
 import { parseOperation } from '@/lib/schemas/parse';
 import { MAX_SIMULATED_DELIVERIES, ZPackageResponse, ZSimulateRequest } from '@/lib/schemas/lifecycle';
-import { simulatePackage } from '@/lib/status/change-status';
+import { simulatePackage, simulatePackageCustoms } from '@/lib/status/change-status';
 import { getPackage } from '@/lib/shipments/read';
 import { isPackageStatus } from '@/lib/status/transitions';
 import { accountScope, pathParam } from '../context';
@@ -17,22 +17,28 @@ export const simulatePackageOperation = defineJsonOperation(ZPackageResponse, {
   path: '/packages/{TrackingNumber}/simulate',
   scope: 'manifests:write',
   tag: 'Lifecycle',
-  summary: 'Test path only: walk a package to a status, firing each event',
-  description: SIMULATE_BOUND,
+  summary: 'Test path only: walk a package to a status, or record a customs outcome, firing each event',
+  description: `${SIMULATE_BOUND} With \`customs\` instead of \`status\`: records that customs outcome on the package, as a carrier scan would (\`customs.<outcome>\`); the outcome it already has changes nothing; one that cannot follow its current outcome (see the Customs operations) is a 409.`,
   parameters: [PATH_PARAMETERS.trackingNumber],
   requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(ZSimulateRequest, 'input') } } },
   success: { kind: 'json', status: 200, description: 'The package.' },
   errors: {
     '404': errorAnswer('Not found, or the live path.'),
-    '409': errorAnswer('`illegal_transition`.'),
+    '409': errorAnswer(
+      '`illegal_transition`: the status cannot be reached, or the customs outcome cannot follow the current one.',
+    ),
     '422': errorAnswer('`validation_failed`: an unknown status, or a walk past the deliveries one call may send.'),
   },
   testOnly: true,
   handler: async (context) => {
     const body = parseOperation(ZSimulateRequest, await context.json());
-    if (!isPackageStatus(body.status))
-      throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
     const target = { ...accountScope(context), trackingNumber: pathParam(context, 'TrackingNumber') };
+    if (body.customs !== undefined) {
+      await simulatePackageCustoms({ ...target, outcome: body.customs, text: body.text });
+      return { body: await getPackage(target) };
+    }
+    if (body.status === undefined || !isPackageStatus(body.status))
+      throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
     await simulatePackage({ ...target, target: body.status, code: body.code, text: body.text });
     return { body: await getPackage(target) };
   },
