@@ -21,6 +21,7 @@ import { getPackageLabelOperation } from './operations/get-package-label';
 import { getPackageCustomsDeclarationOperation } from './operations/get-package-customs-declaration';
 import { getManifestCustomsDeclarationsOperation } from './operations/get-manifest-customs-declarations';
 import { getManifestOneRecordOperation } from './operations/get-manifest-one-record';
+import { amendPackageOperation } from './operations/amend-package';
 import { listWebhooksOperation } from './operations/list-webhooks';
 import { createWebhookOperation } from './operations/create-webhook';
 import { getWebhookOperation } from './operations/get-webhook';
@@ -55,6 +56,7 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getPackageCustomsDeclarationOperation,
   getManifestCustomsDeclarationsOperation,
   getManifestOneRecordOperation,
+  amendPackageOperation,
   testWebhookOperation,
   listWebhookDeliveriesOperation,
   redeliverWebhookOperation,

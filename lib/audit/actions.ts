@@ -20,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'manifest.cancelled',
   'manifest.closed',
   'package.cancelled',
+  /** A package's house data (customs declaration, consignee) amended: lib/customs/amend-package.ts. */
+  'package.amended',
   'settings.updated',
   /** A portal write in live that no action above names (lib/portal/route.ts liveWriteAudit). */
   'live.write',
