@@ -18,6 +18,7 @@ import {
   databaseUrl,
   hostDir,
   run,
+  secrets,
   sleep,
 } from '../../scripts/cluster/topology.mjs';
 
@@ -377,6 +378,39 @@ export async function portalCall(user, method, pathname, body) {
   });
   await response.arrayBuffer();
   return { status: response.status, server: response.headers.get('x-served-by') };
+}
+
+/**
+ * What synchronous replication costs a commit, with the machine's noise cancelled: one connection to the primary,
+ * transactions alternating between waiting for the synchronous standby (synchronous_commit on) and not (local),
+ * each a row of a database of its own (commit_probe, replicated like the app's). Needs synchronous_mode on.
+ */
+export async function commitLatencies(n) {
+  const host = HOSTS[await leader()].back;
+  const url = (database) => `postgresql://postgres:${encodeURIComponent(secrets().superPassword)}@${host}:5432/${database}`;
+  const admin = new pg.Client({ connectionString: url('postgres') });
+  await admin.connect();
+  if ((await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'commit_probe'`)).rowCount === 0)
+    await admin.query('CREATE DATABASE commit_probe');
+  await admin.end();
+  const client = new pg.Client({ connectionString: url('commit_probe') });
+  await client.connect();
+  await client.query('CREATE TABLE IF NOT EXISTS probe (id bigserial PRIMARY KEY, pad text)');
+  const times = { on: [], local: [] };
+  try {
+    for (let i = 0; i < n; i++) {
+      const mode = i % 2 ? 'on' : 'local';
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL synchronous_commit = ${mode}`);
+      await client.query('INSERT INTO probe (pad) VALUES ($1)', ['x'.repeat(500)]);
+      const started = now();
+      await client.query('COMMIT');
+      times[mode].push(now() - started);
+    }
+  } finally {
+    await client.end();
+  }
+  return { on: percentiles(times.on), local: percentiles(times.local) };
 }
 
 export { sleep };
