@@ -31,7 +31,9 @@ async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<
       unreachableSince = undefined;
       return client;
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
+      // A connect timeout has waited its share already, and may mean a busy pool rather than an absent database.
+      const timedOut = error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
+      if (!isDatabaseUnavailable(error) || timedOut) throw error;
       unreachableSince ??= Date.now();
       if (Date.now() - unreachableSince >= RIDE_OUT_MS) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -117,7 +119,11 @@ function replicaPool(): pg.Pool | null {
   if (replica.replicaPool !== undefined) return replica.replicaPool;
   const { DATABASE_REPLICA_URL, DATABASE_POOL_SIZE } = env();
   if (!DATABASE_REPLICA_URL) return (replica.replicaPool = null);
-  const pool = new ReplicaPool({ connectionString: DATABASE_REPLICA_URL, max: DATABASE_POOL_SIZE, connectionTimeoutMillis: 2_000 });
+  const pool = new ReplicaPool({
+    connectionString: DATABASE_REPLICA_URL,
+    max: DATABASE_POOL_SIZE,
+    connectionTimeoutMillis: 2_000,
+  });
   pool.on('error', (error) => logRepeated(log, 'warn', 'idle replica connection lost', error));
   pool.on('connect', (connection) => {
     connection.on('error', (error) => logRepeated(log, 'warn', 'replica connection lost', error));
