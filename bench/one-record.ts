@@ -130,8 +130,8 @@ async function main() {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const rows = await client.query<{ detail: unknown; status: string; carrier_barcode: string; house_waybill: unknown }>(
-      `SELECT detail, status, carrier_barcode, to_jsonb(p) -> 'house_waybill' AS house_waybill
-       FROM container_packages p WHERE manifest_id = $1 ORDER BY position`,
+      `SELECT detail, status, carrier_barcode, house_waybill
+       FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
       [answer.ManifestID],
     );
     const head = await client.query<{ header: Record<string, unknown> }>(`SELECT header FROM container_manifests WHERE id = $1`, [

@@ -165,10 +165,14 @@ describe('GET /packages/{TrackingNumber}/customs-declaration', () => {
     expect(execFileSync('pdfinfo', [save(daily.bytes)]).toString()).toMatch(/Page size:\s+595\.28 x 841\.89/);
   });
 
-  it('a package sent without Customs gets the form with its contents to fill in', async () => {
+  it('a package sent without Customs gets the form with its contents to fill in, and the house waybill issued to it', async () => {
     const { response, bytes } = await get(`/packages/${numbers[2]}/customs-declaration`);
     expect(response.status).toBe(200);
-    expect(words(bytes)).toContain('No customs declaration was sent with this package');
+    const text = words(bytes);
+    expect(text).toContain('No customs declaration was sent with this package');
+    const read = await call(`/packages/${numbers[2]}`, { method: 'GET', token: acme.tokens.test });
+    expect(read.json.house_waybill).toMatch(/^H\d{11}$/);
+    expect(text).toContain(read.json.house_waybill);
   });
 
   it('refuses a format it does not come in (406) and a paper it does not know (422)', async () => {

@@ -21,7 +21,6 @@ export async function loadCustomsDeclaration(
     : sql`lower(p.tracking_number) = lower(${identifier})`;
   const inScope = sql`p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment" AND ${match}`;
   const exact = sql`p.tracking_number IS NOT DISTINCT FROM ${identifier}`;
-  // The house waybill through the row's JSON: null, not an error, where the column does not exist yet.
   const row = await queryRow(
     pgPool(),
     sql<{
@@ -34,15 +33,15 @@ export async function loadCustomsDeclaration(
       carrier_barcode: string;
       awb: string | null;
       container_id: string | null;
-      house_waybill: unknown;
+      house_waybill: string | null;
       exact: boolean;
     }>`
       (SELECT 0 AS kind, p.detail AS data, m.header, m.id AS manifest_id, m.manifest_date, p.status, p.carrier_barcode,
-              m.awb, m.container_id, to_jsonb(p) -> 'house_waybill' AS house_waybill, ${exact} AS exact
+              m.awb, m.container_id, p.house_waybill, ${exact} AS exact
        FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id WHERE ${inScope})
       UNION ALL
       (SELECT 1, p.data, NULL, p.daily_manifest_id, p.manifest_date, p.status, p.carrier_barcode, NULL, NULL,
-              to_jsonb(p) -> 'house_waybill', ${exact}
+              p.house_waybill, ${exact}
        FROM packages p WHERE ${inScope})
       ORDER BY exact DESC, kind LIMIT 1`,
   );

@@ -81,18 +81,17 @@ export async function loadManifestHead(options: LoadScope & { manifestId: string
  * COPY takes no parameters: the manifest's id goes in as a setting of the transaction (set_config), read by the query.
  */
 export async function loadPackages(head: ManifestHead, options: { houseWaybills?: boolean } = {}): Promise<Uint8Array> {
-  // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts), read through the row's JSON so
-  // that a database without the column yet gives null rather than an error.
+  // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts).
   const query =
     head.kind === 'container'
       ? options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, to_jsonb(p) -> 'house_waybill') ORDER BY position), '[]')
-                  FROM container_packages p WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
+        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, house_waybill) ORDER BY position), '[]')
+                  FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
         : sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode) ORDER BY position), '[]')
                   FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
       : options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, to_jsonb(p) -> 'house_waybill') ORDER BY id), '[]')
-                  FROM packages p WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
+        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, house_waybill) ORDER BY id), '[]')
+                  FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
         : sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode) ORDER BY id), '[]')
                   FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`;
   const chunks = await pgTransaction(async (client) => {
