@@ -46,6 +46,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /portal-api/manifests/:id/labels': 'data:read',
   'GET /portal-api/manifests/:id/customs-declarations': 'data:read',
   'GET /portal-api/manifests/:id/one-record': 'data:read',
+  'GET /portal-api/manifests/:id/customs': 'data:read',
   'GET /portal-api/manifests/:id/export': 'data:read',
   'POST /portal-api/manifests/:id/cancel': 'shipments:write',
   'POST /portal-api/manifests/:id/close': 'shipments:write',

@@ -159,6 +159,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     // The customs documents and the ONE Record export, the API's own operations behind the session.
     'GET /portal-api/manifests/:id/customs-declarations': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/one-record': { id: () => manifestId, stranger: notFound },
+    'GET /portal-api/manifests/:id/customs': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/packages': {
       query: () => `?tracking_number=${tracking.slice(0, 5).toLowerCase()}`,
       stranger: ok((j: { data: { TrackingNumber: string }[] }, caller) => {

@@ -21,6 +21,7 @@ import { getPackageLabelOperation } from './operations/get-package-label';
 import { getPackageCustomsDeclarationOperation } from './operations/get-package-customs-declaration';
 import { getManifestCustomsDeclarationsOperation } from './operations/get-manifest-customs-declarations';
 import { getManifestOneRecordOperation } from './operations/get-manifest-one-record';
+import { getManifestCustomsOperation } from './operations/get-manifest-customs';
 import { amendPackageOperation } from './operations/amend-package';
 import { listWebhooksOperation } from './operations/list-webhooks';
 import { createWebhookOperation } from './operations/create-webhook';
@@ -56,6 +57,7 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getPackageCustomsDeclarationOperation,
   getManifestCustomsDeclarationsOperation,
   getManifestOneRecordOperation,
+  getManifestCustomsOperation,
   amendPackageOperation,
   testWebhookOperation,
   listWebhookDeliveriesOperation,

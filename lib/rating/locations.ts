@@ -18,6 +18,8 @@ export interface Airport extends LatLon {
   name: string;
   city: string;
   country: string;
+  /** IANA time zone (customs deadlines read a flight's day there), when the dataset has one. */
+  tz?: string;
 }
 
 /** Centroid of a US ZIP (ZIP+4 uses its first 5 digits); undefined if the ZIP is not in the dataset. */
@@ -37,6 +39,7 @@ interface RawAirport {
   iata?: string | null;
   latitude?: number | null;
   longitude?: number | null;
+  tz?: string | null;
 }
 
 let byIata: Map<string, Airport> | undefined;
@@ -56,6 +59,7 @@ function airportIndex(): Map<string, Airport> {
         country: a.country ?? '',
         latitude: a.latitude,
         longitude: a.longitude,
+        ...(a.tz ? { tz: a.tz } : {}),
       });
     }
   }

@@ -261,6 +261,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/manifests/{id}/customs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A manifest's customs readiness, per destination regime
+         * @description Which regimes the houses fall under, from where they fly to (a container: its DestinationAirport; otherwise each package's ToCountry, or a Canadian or US postal code) and from (a flight within a regime's territory needs no entry filing): EU ICS2 pre-loading (PLACI 7+1) and full ENS, US ACAS and Enhanced ACAS, Canada eManifest. For each: `ready`, and every element missing or invalid, by package (`row`, its ContainerDetails index, and tracking number) and field, the master's (AWB, flight, consignor) first; at most 25,000 listed per regime (`problems_truncated` counts the rest, `by_field` counts them all). The deadline comes from the flight: ICS2 PLACI and ACAS before loading (the departure); ENS and eManifest at departure for flights under 4 h, else 4 h before arrival. A container gives its FlightDate, not times: departure is read as the start of that day at the origin airport and the flight time estimated from the distance (`deadline_basis` says so), so a deadline is never later than the true one. Readiness never blocks acceptance; the houses on `do_not_load` are listed, and hold the container's departure.
+         */
+        get: operations["getManifestCustomsReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A package, under the contract's field names, with its status */
+        get: operations["getPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Amend a package's house data (customs declaration, consignee) until it leaves
+         * @description Until its container departs (a daily package: until it is in transit; not once cancelled or its manifest closed): then 409 `not_amendable`. Each field is checked by the rules of acceptance, every failing one named (422). The change is written with an event in the package's timeline (`package.amended`, naming the fields), the `package.amended` webhook (in order with the package's other events) and an audit record; an amendment that changes nothing records nothing. A new `Customs.HouseWaybill` must be free within its container (409 `conflict`); removing it has one issued (never one used before). The package as accepted stays its idempotency key: resending the original request is still answered as the same package.
+         */
+        patch: operations["amendPackage"];
+        trace?: never;
+    };
     "/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -425,8 +466,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Test path only: walk a container (or a daily manifest's packages) to a status
-         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.
+         * Test path only: walk a container (or a daily manifest's packages) to a status, or record a customs outcome
+         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps. A container does not depart while it, or a house in it, is on `do_not_load` (409 `do_not_load`, naming the packages). With `customs` instead of `status`: records that outcome on the container itself (its packages keep theirs: simulate those one at a time), or on each package of a daily manifest.
          */
         post: operations["simulateManifest"];
         delete?: never;
@@ -444,23 +485,6 @@ export interface paths {
         };
         /** List every package (container and daily), newest first */
         get: operations["listPackages"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/packages/{TrackingNumber}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A package, under the contract's field names, with its status */
-        get: operations["getPackage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -516,8 +540,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Test path only: walk a package to a status, firing each event
-         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps.
+         * Test path only: walk a package to a status, or record a customs outcome, firing each event
+         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps. With `customs` instead of `status`: records that customs outcome on the package, as a carrier scan would (`customs.<outcome>`); the outcome it already has changes nothing; one that cannot follow its current outcome (see the Customs operations) is a 409.
          */
         post: operations["simulatePackage"];
         delete?: never;
@@ -885,6 +909,126 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "customs.assessment_complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customs.assessment_complete
+         * @description Sent when `assessment_complete` is recorded on a package or on a container itself (a carrier scan, or the test simulator), signed and retried as every event is, in order with the package's (or the container's manifest's) other events. A package's names it by `tracking_number` (null when it has none), `carrier_barcode` and `house_waybill`; a container's by `container_id`.
+         */
+        post: operations["onCustomsAssessmentComplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customs.information_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customs.information_requested
+         * @description Sent when `information_requested` is recorded on a package or on a container itself (a carrier scan, or the test simulator), signed and retried as every event is, in order with the package's (or the container's manifest's) other events. A package's names it by `tracking_number` (null when it has none), `carrier_barcode` and `house_waybill`; a container's by `container_id`.
+         */
+        post: operations["onCustomsInformationRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customs.screening_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customs.screening_requested
+         * @description Sent when `screening_requested` is recorded on a package or on a container itself (a carrier scan, or the test simulator), signed and retried as every event is, in order with the package's (or the container's manifest's) other events. A package's names it by `tracking_number` (null when it has none), `carrier_barcode` and `house_waybill`; a container's by `container_id`.
+         */
+        post: operations["onCustomsScreeningRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customs.do_not_load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customs.do_not_load
+         * @description Sent when `do_not_load` is recorded on a package or on a container itself (a carrier scan, or the test simulator), signed and retried as every event is, in order with the package's (or the container's manifest's) other events. A package's names it by `tracking_number` (null when it has none), `carrier_barcode` and `house_waybill`; a container's by `container_id`. While a house or its container is on do_not_load, the container cannot depart; only a later `assessment_complete` lifts it.
+         */
+        post: operations["onCustomsDoNotLoad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customs.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customs.released
+         * @description Sent when `released` is recorded on a package or on a container itself (a carrier scan, or the test simulator), signed and retried as every event is, in order with the package's (or the container's manifest's) other events. A package's names it by `tracking_number` (null when it has none), `carrier_barcode` and `house_waybill`; a container's by `container_id`.
+         */
+        post: operations["onCustomsReleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "package.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * package.amended
+         * @description Sent when a package's house data is amended (PATCH /packages/{TrackingNumber}): `fields` names what changed, `previous_house_waybill` the house waybill before when it changed. In order with the package's other events.
+         */
+        post: operations["onPackageAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "package.sorting": {
         parameters: {
             query?: never;
@@ -1121,7 +1265,7 @@ export interface components {
                 ImporterTaxID?: string | number | null;
                 /** @description EU Import One-Stop Shop number: IM and 10 digits. */
                 IOSS?: string | null;
-                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. */
+                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. Leave it out and the carrier issues one (H and 11 digits, a form a shipper may not send), read back as `house_waybill`. */
                 HouseWaybill?: string | null;
                 /** @description The goods in the parcel, one entry per kind; at most 100. Currency is required with them. */
                 Items?: {
@@ -1291,7 +1435,7 @@ export interface components {
                 ImporterTaxID?: string | number | null;
                 /** @description EU Import One-Stop Shop number: IM and 10 digits. */
                 IOSS?: string | null;
-                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. */
+                /** @description House waybill number: 1 to 12 letters or digits (as Cargo-IMP carries it); upper-cased. Leave it out and the carrier issues one (H and 11 digits, a form a shipper may not send), read back as `house_waybill`. */
                 HouseWaybill?: string | null;
                 /** @description The goods in the parcel, one entry per kind; at most 100. Currency is required with them. */
                 Items?: {
@@ -1324,7 +1468,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1334,7 +1478,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -1408,7 +1552,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -1526,7 +1670,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "do_not_load" | "not_amendable" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {
@@ -1562,6 +1706,11 @@ export interface components {
              * @example CB4829103756125
              */
             carrier_barcode: string;
+            /**
+             * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
+             * @example H40723918566
+             */
+            house_waybill: string;
             ManifestID: string;
             ContainerID?: string | null;
             /** @enum {string} */
@@ -1569,6 +1718,9 @@ export interface components {
             /** @enum {string} */
             status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled";
             status_updated_at: string | null;
+            /** @description The latest customs outcome recorded on the package (null: none yet). */
+            customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+            customs_status_updated_at: string | null;
             created_at: string | null;
         } & {
             [key: string]: unknown;
@@ -1589,6 +1741,8 @@ export interface components {
             PackageCount: number;
             status: string;
             status_updated_at: string | null;
+            /** @description A container's own latest customs outcome (null: none yet); a daily manifest has none. */
+            customs_status?: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
             created_at: string | null;
             totals?: {
                 package_count: number;
@@ -1612,6 +1766,11 @@ export interface components {
                  * @example CB4829103756125
                  */
                 carrier_barcode: string;
+                /**
+                 * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
+                 * @example H40723918566
+                 */
+                house_waybill: string;
                 ManifestID: string;
                 ContainerID?: string | null;
                 /** @enum {string} */
@@ -1619,6 +1778,9 @@ export interface components {
                 /** @enum {string} */
                 status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled";
                 status_updated_at: string | null;
+                /** @description The latest customs outcome recorded on the package (null: none yet). */
+                customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                customs_status_updated_at: string | null;
                 created_at: string | null;
             } & {
                 [key: string]: unknown;
@@ -1645,6 +1807,8 @@ export interface components {
                 PackageCount: number;
                 status: string;
                 status_updated_at: string | null;
+                /** @description A container's own latest customs outcome (null: none yet); a daily manifest has none. */
+                customs_status?: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
                 created_at: string | null;
                 totals?: {
                     package_count: number;
@@ -1679,6 +1843,13 @@ export interface components {
                     code: string | null;
                     text: string | null;
                 } | null;
+                /** @description A customs outcome's (type customs.<outcome>): the authority's reference and what it said. */
+                customs?: {
+                    reference: string | null;
+                    text: string | null;
+                };
+                /** @description An amendment's (type package.amended): the fields it changed. */
+                amended_fields?: string[];
                 created_at: string | null;
             }[];
             has_more: boolean;
@@ -1717,7 +1888,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -1736,7 +1907,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -1859,10 +2030,85 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        CustomsReadiness: {
+            /** @constant */
+            object: "customs_readiness";
+            ManifestID: string;
+            /** @enum {string} */
+            type: "container" | "daily";
+            /** @description Every regime that applies is ready. */
+            ready: boolean;
+            /** Format: date-time */
+            computed_at: string;
+            package_count: number;
+            AWB: string | null;
+            ULD: string | null;
+            FlightNumber: string | null;
+            FlightDate: string | null;
+            OriginAirport: string | null;
+            DestinationAirport: string | null;
+            origin_country: string | null;
+            /** @description The flight's arrival country (from DestinationAirport); null when each house's own ToCountry decides. */
+            destination_country: string | null;
+            /** @description Houses by their latest customs outcome (`none`: no outcome yet). */
+            customs_status: {
+                [key: string]: number;
+            };
+            /** @description The houses on do_not_load: the container cannot depart with them. */
+            do_not_load: {
+                row: number;
+                tracking_number: string | null;
+                carrier_barcode: string;
+                house_waybill: string;
+            }[];
+            regimes: {
+                /** @enum {string} */
+                regime: "eu_ics2_placi" | "eu_ics2_ens" | "us_acas" | "us_enhanced_acas" | "ca_emanifest";
+                name: string;
+                /** @description Some house of the manifest enters this regime's territory from outside it. */
+                applies: boolean;
+                /** @description The destination countries (ISO 3166-1) that bring the regime in. */
+                countries: string[];
+                /** @description The houses the regime applies to. */
+                package_count: number;
+                /** @description Nothing missing or invalid (true too when the regime does not apply). */
+                ready: boolean;
+                /** @description When the filing is due, from the flight; null without one. */
+                deadline: string | null;
+                /** @description How the deadline was computed, in words. */
+                deadline_basis: string;
+                deadline_passed: boolean;
+                problem_count: number;
+                /** @description Problems counted but not listed (more than 25,000). */
+                problems_truncated: number;
+                /** @description Problems by field, indexes left out, most first. */
+                by_field: {
+                    [key: string]: number;
+                };
+                /** @description The master's problems first, then each house's in manifest order. */
+                problems: {
+                    /** @description The package's ContainerDetails index (a daily manifest's: its place in arrival order); null for the master. */
+                    row: number | null;
+                    tracking_number: string | null;
+                    /**
+                     * @example ContainerDetails[3].ToPhone
+                     * @example AWB
+                     */
+                    path: string;
+                    /** @description The field, without the package: ToPhone, Customs.Items[0].HSCode, AWB. */
+                    field: string;
+                    /** @enum {string} */
+                    code: "missing" | "invalid";
+                    message: string;
+                }[];
+            }[];
+        };
         LifecycleWebhookPayload: {
             /** @description The event's name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, … */
             type: string;
-            tracking_number?: string;
+            tracking_number?: string | null;
+            carrier_barcode?: string;
+            house_waybill?: string;
             container_id?: string;
             manifest_id: string;
             status: string;
@@ -1878,6 +2124,37 @@ export interface components {
             document_path?: string;
             /** @enum {string} */
             closed_by?: "shipper" | "cutoff";
+        };
+        CustomsWebhookPayload: {
+            type: string;
+            tracking_number?: string | null;
+            carrier_barcode?: string;
+            house_waybill?: string;
+            container_id?: string;
+            manifest_id: string;
+            /** @enum {string} */
+            outcome: "assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released";
+            previous_outcome: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+            /** Format: date-time */
+            occurred_at: string;
+            location: string | null;
+            reference: string | null;
+            text: string | null;
+        };
+        PackageAmendedPayload: {
+            type: string;
+            tracking_number: string | null;
+            carrier_barcode: string;
+            house_waybill: string;
+            container_id?: string;
+            manifest_id: string;
+            status: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description What changed: ToPhone, Customs.Items, Customs.HouseWaybill, … */
+            fields: string[];
+            /** @description When the house waybill changed: the one before. */
+            previous_house_waybill?: string;
         };
     };
     responses: never;
@@ -3328,6 +3605,276 @@ export interface operations {
             };
         };
     };
+    getManifestCustomsReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readiness, per regime. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomsReadiness"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    amendPackage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ToPhone": "+49 30 1234567",
+                 *       "Customs": {
+                 *         "Items": [
+                 *           {
+                 *             "Description": "Cotton T-shirt",
+                 *             "Quantity": 2,
+                 *             "Value": "12.50",
+                 *             "HSCode": "610910",
+                 *             "OriginCountry": "CN"
+                 *           }
+                 *         ],
+                 *         "Currency": "EUR"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One line: no control characters. */
+                    ToName?: string | number | null;
+                    /** @description One line: no control characters. */
+                    ToPhone?: string | number | null;
+                    ToEmail?: ((string | null | unknown | unknown) | null) | null | unknown | unknown;
+                    /** @description One line: no control characters. */
+                    ToAddress1?: string | number | null;
+                    /** @description One line: no control characters. */
+                    ToAddress2?: string | number | null;
+                    /** @description One line: no control characters. */
+                    ToCity?: string | number | null;
+                    /** @description One line: no control characters. */
+                    ToState?: string | number | null;
+                    /** @description US ZIP, ZIP+4, or Canadian postal code (A1A 1A1). */
+                    ToPostalCode?: string | number | null;
+                    /** @description One line: no control characters. */
+                    ToCountry?: string | number | null;
+                    /**
+                     * @description A merge patch of the declaration (RFC 7396, one level): each field sent replaces the stored one, null or "" removes it, `Items` replaces the list whole; the result is checked as at acceptance. `null` or "" removes the declaration. Without `HouseWaybill` (or after removing it) the carrier issues one; the package's own issued one sent back changes nothing.
+                     * @example {
+                     *       "Items": [
+                     *         {
+                     *           "Description": "Cotton T-shirt",
+                     *           "Quantity": 2,
+                     *           "Value": "12.50",
+                     *           "HSCode": "610910",
+                     *           "OriginCountry": "CN"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    Customs?: Record<string, never> | string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The package, amended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_amendable` (with `current_status`): the house has left; `conflict`: the house waybill is another house's in this container. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: every failing field is listed in `details`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     testWebhook: {
         parameters: {
             query?: never;
@@ -3976,13 +4523,18 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Case-insensitive.
-                     * @enum {string}
+                     * @description The status to walk to. Send this or `customs`.
+                     * @enum {string|null}
                      */
-                    status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled" | "departed" | "arrived" | "closed";
-                    /** @description One line: no control characters. */
+                    status?: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled" | "departed" | "arrived" | "closed" | "" | null;
+                    /**
+                     * @description A customs outcome to record on the package, on the container itself, or on each package of a daily manifest (sent as `customs.<outcome>`). Send this or `status`.
+                     * @enum {string|null}
+                     */
+                    customs?: "assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released" | "" | null;
+                    /** @description An exception's code (with `status: exception`). */
                     code?: string | number | null;
-                    /** @description One line: no control characters. */
+                    /** @description An exception's text, or what customs said with `customs`. */
                     text?: string | number | null;
                 };
             };
@@ -4026,7 +4578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `illegal_transition`: the status cannot be reached. */
+            /** @description `illegal_transition`: the status cannot be reached, or the customs outcome cannot follow the current one; `do_not_load`: the walk would depart a container holding a house on do_not_load. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4107,72 +4659,6 @@ export interface operations {
             };
             /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
             422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getPackage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
-                 * @example 1Z999AA10123456784
-                 */
-                TrackingNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The package. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PackageRead"];
-                };
-            };
-            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
-            401: {
-                headers: {
-                    /** @description The scheme to send the token with. */
-                    "WWW-Authenticate"?: "Token";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such manifest or package in this account and environment. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4366,13 +4852,18 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Case-insensitive.
-                     * @enum {string}
+                     * @description The status to walk to. Send this or `customs`.
+                     * @enum {string|null}
                      */
-                    status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled" | "departed" | "arrived" | "closed";
-                    /** @description One line: no control characters. */
+                    status?: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled" | "departed" | "arrived" | "closed" | "" | null;
+                    /**
+                     * @description A customs outcome to record on the package, on the container itself, or on each package of a daily manifest (sent as `customs.<outcome>`). Send this or `status`.
+                     * @enum {string|null}
+                     */
+                    customs?: "assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released" | "" | null;
+                    /** @description An exception's code (with `status: exception`). */
                     code?: string | number | null;
-                    /** @description One line: no control characters. */
+                    /** @description An exception's text, or what customs said with `customs`. */
                     text?: string | number | null;
                 };
             };
@@ -4416,7 +4907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `illegal_transition`. */
+            /** @description `illegal_transition`: the status cannot be reached, or the customs outcome cannot follow the current one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,14 +4957,21 @@ export interface operations {
                         container_id?: string;
                         /** @description With tracking_number: the manifest the package is on. */
                         manifest_id?: string;
-                        /** @enum {string} */
-                        event: "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "resolved" | "departed" | "arrived" | "closed";
+                        /**
+                         * @description A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`.
+                         * @enum {string}
+                         */
+                        event: "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "resolved" | "departed" | "arrived" | "closed" | "assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released";
                         /** @description IATA code or US/Canadian postal code. */
                         location: string;
                         /** Format: date-time */
                         occurred_at: string;
                         exception_code?: string;
                         exception_text?: string;
+                        /** @description With a customs outcome: the authority's reference (an MRN, a message id). */
+                        customs_reference?: string;
+                        /** @description With a customs outcome: what customs said (the information or screening requested, the reason). */
+                        customs_text?: string;
                     }[];
                 };
             };
@@ -4526,7 +5024,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -5180,6 +5678,192 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LifecycleWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomsAssessmentComplete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `customs.assessment_complete`. */
+                "x-carrier-event": "customs.assessment_complete";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomsWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomsInformationRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `customs.information_requested`. */
+                "x-carrier-event": "customs.information_requested";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomsWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomsScreeningRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `customs.screening_requested`. */
+                "x-carrier-event": "customs.screening_requested";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomsWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomsDoNotLoad: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `customs.do_not_load`. */
+                "x-carrier-event": "customs.do_not_load";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomsWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCustomsReleased: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `customs.released`. */
+                "x-carrier-event": "customs.released";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomsWebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `package.amended`. */
+                "x-carrier-event": "package.amended";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackageAmendedPayload"];
             };
         };
         responses: {

@@ -10,6 +10,7 @@ import {
 } from '@/lib/schemas/lifecycle';
 import { ZWebhookEvent, ZWebhookEventList } from '@/lib/schemas/events';
 import { ZRequestLogEntry, ZRequestLogList } from '@/lib/schemas/request-log';
+import { ZCustomsReadinessResponse } from '@/lib/schemas/customs-api';
 
 /**
  * The reads' answers, each a component of its own (generated one by one: none refers to another), named as the
@@ -26,6 +27,7 @@ export const LISTED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   WebhookEventList: ZWebhookEventList,
   RequestLogEntry: ZRequestLogEntry,
   RequestLogList: ZRequestLogList,
+  CustomsReadiness: ZCustomsReadinessResponse,
 };
 
 export function listedSchemas(): Record<string, Json> {

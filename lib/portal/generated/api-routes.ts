@@ -21,6 +21,7 @@ export const PORTAL_API_ROUTES: readonly (readonly [string, readonly string[]])[
   ['/portal-api/manifests/:id', ['GET']],
   ['/portal-api/manifests/:id/cancel', ['POST']],
   ['/portal-api/manifests/:id/close', ['POST']],
+  ['/portal-api/manifests/:id/customs', ['GET']],
   ['/portal-api/manifests/:id/customs-declarations', ['GET']],
   ['/portal-api/manifests/:id/document', ['GET']],
   ['/portal-api/manifests/:id/export', ['GET']],
