@@ -51,6 +51,20 @@ describe('POST /wf/rate', () => {
     expect(result.json.messages).toEqual([{ service: 'AirSkip', message: expect.stringMatching(/origin.*destination/) }]);
   });
 
+  it("rates the contract's Canadian sender (M5X 1A9) by its postal code, in any spelling", async () => {
+    const body = { ...rateSampleAll(), from_zip: 'M5X 1A9', to_zip: '90210', origin: '', destination: '' };
+    const result = await rate(body);
+    expect(result.status).toBe(200);
+    expect(result.json.rates.map((r: { service: string }) => r.service)).toEqual(['Carrier Ground', 'Carrier Express']);
+    // Toronto → Beverly Hills is a long way, but nearer than New York → Beverly Hills (zone 8).
+    expect(result.json.rates[0]).toMatchObject({ zone: expect.any(Number), amount: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(result.json.rates[0].zone).toBeGreaterThan(1);
+    expect((await rate({ ...body, from_zip: 'm5x1a9' })).json.rates).toEqual(result.json.rates);
+    const bad = await rate({ ...body, from_zip: 'M5X 1A' });
+    expectError(bad, 422, 'validation_failed');
+    expect(bad.json.error.details).toEqual([{ path: 'from_zip', message: expect.stringContaining('Canadian postal code') }]);
+  });
+
   it('is the same in the live environment', async () => {
     const live = await call('/wf/rate', { env: 'live', token: acme.tokens.live, body: rateSampleAll() });
     expect(live.json).toEqual((await rate(rateSampleAll())).json);

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { airport, greatCircleMiles, searchAirports, zipCentroid } from './locations';
+import { airport, canadianPostalCentroid, greatCircleMiles, postalCentroid, searchAirports, zipCentroid } from './locations';
 
 describe('zipCentroid', () => {
   it('finds a US ZIP and uses the first 5 digits of a ZIP+4', () => {
@@ -9,6 +9,29 @@ describe('zipCentroid', () => {
   it('returns undefined for a ZIP not in the dataset or a non-US code', () => {
     expect(zipCentroid('00000')).toBeUndefined();
     expect(zipCentroid('K1A 0B1')).toBeUndefined(); // Canadian FSAs are in the package but not valid here
+  });
+});
+
+describe('canadianPostalCentroid', () => {
+  it("locates the contract's sample sender (M5X 1A9) at its FSA, written any of the usual ways", () => {
+    const toronto = { latitude: 43.6492, longitude: -79.3823 };
+    expect(canadianPostalCentroid('M5X 1A9')).toEqual(toronto);
+    expect(canadianPostalCentroid('m5x1a9')).toEqual(toronto);
+    expect(canadianPostalCentroid(' M5X-1A9 ')).toEqual(toronto);
+    expect(canadianPostalCentroid('K1A 0B1')).toMatchObject({ latitude: expect.closeTo(45.4, 0) });
+  });
+  it('returns undefined for what is not a postal code, or an FSA the dataset lacks', () => {
+    for (const code of ['M5X', 'M5X 1A', 'D5X 1A9', 'W5X 1A9', 'M5X 1A99', '10001', '', 'X0Y 1A1'])
+      expect(canadianPostalCentroid(code), code).toBeUndefined();
+  });
+});
+
+describe('postalCentroid', () => {
+  it('reads a US ZIP as a ZIP and a Canadian postal code as one, nothing else', () => {
+    expect(postalCentroid('10001')).toEqual(zipCentroid('10001'));
+    expect(postalCentroid('M5X 1A9')).toEqual(canadianPostalCentroid('M5X 1A9'));
+    expect(postalCentroid('M5X')).toBeUndefined();
+    expect(postalCentroid('00000')).toBeUndefined();
   });
 });
 

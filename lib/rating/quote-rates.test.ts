@@ -147,6 +147,18 @@ describe('zones', () => {
     expect(quoteOne(withEdge(miles - 1e-9), chicago)).toMatchObject({ zone: 2, amount: '11.00', delivery_days: 3 });
   });
 
+  it("zones the contract's Canadian sender (M5X 1A9, Toronto) by its FSA's centroid", () => {
+    expect(quoteOne(GROUND, { fromZip: 'M5X 1A9', toZip: '14201' })).toMatchObject({ zone: 1, amount: '9.00' }); // Buffalo
+    expect(quoteOne(GROUND, { fromZip: 'M5X 1A9', toZip: '10001' })).toMatchObject({ zone: 2, amount: '11.00' });
+    expect(quoteOne(GROUND, { fromZip: 'M5X 1A9', toZip: '90210' })).toMatchObject({ zone: 3, amount: '14.00' });
+  });
+
+  it('names a Canadian postal code whose FSA the dataset lacks', () => {
+    expect(details422(() => quoteRates({ cards: [GROUND], input: { ...BASE, fromZip: 'X0Y 1A1' } }))).toEqual([
+      { path: 'from_zip', message: "unknown ZIP code 'X0Y 1A1'" },
+    ]);
+  });
+
   it('prices each zone from its own column with its own transit days', () => {
     expect(quoteOne(GROUND, NEAR)).toMatchObject({ zone: 1, amount: '9.00', delivery_days: 1 });
     expect(quoteOne(GROUND, { toZip: '60601' })).toMatchObject({ zone: 2, amount: '11.00', delivery_days: 3 });

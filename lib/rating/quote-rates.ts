@@ -5,7 +5,7 @@
 // "only AirSkip quoted". Only an absent one leaves a card out (with a `messages` entry).
 import { AppError, validationError, type ErrorDetail } from '@/lib/errors/app-error';
 import { ceilDivide, compare, divide, Fixed, parseDecimal, plus, round, shift, times, toFixedText } from './fixed';
-import { airport, greatCircleMiles, zipCentroid, type LatLon } from './locations';
+import { airport, greatCircleMiles, postalCentroid, type LatLon } from './locations';
 import type { LocationKind, RateCardData, RateInput, RateQuote, RateResult, SurchargeKind, WeightUnit, ZoneBand } from './types';
 
 const LB_PER_KG = new Fixed(220462n, 5); // 2.20462
@@ -81,7 +81,7 @@ const ROUTE_FIELDS: Record<
     from: 'fromZip',
     to: 'toZip',
     paths: ['from_zip', 'to_zip'],
-    lookup: zipCentroid,
+    lookup: postalCentroid,
     noun: 'ZIP code',
     basis: 'ZIP-to-ZIP distance',
   },

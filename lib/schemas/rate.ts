@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal, iataCode, oneOf, usZip } from './fields';
+import { decimal, iataCode, oneOf, postalCode } from './fields';
 import type { Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
 
@@ -15,8 +15,8 @@ export const RATE_ALIASES: Aliases = { length: ['lenght'] };
 const ZRateFields = z.object({
   weight: decimal({ required: true, maxDecimals: 3, max: 10_000 }),
   weight_unit: oneOf(WEIGHT_UNITS, { required: true }),
-  from_zip: usZip(),
-  to_zip: usZip(),
+  from_zip: postalCode(),
+  to_zip: postalCode(),
   service: oneOf(SERVICES),
   length: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
   width: decimal({ required: true, maxDecimals: 2, max: 1_000 }),
@@ -37,7 +37,6 @@ export const ZRateRequest = ZRateFields.transform((r) => ({
   origin: r.origin,
   destination: r.destination,
 }));
-
 
 // The answer to POST /wf/rate (lib/api/operations/quote-rates.ts). `amount` is text with two decimals, as published.
 export const ZRateQuote = z.object({

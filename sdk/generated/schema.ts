@@ -1075,10 +1075,10 @@ export interface components {
              * @enum {string}
              */
             weight_unit: "lb" | "kg" | "oz";
-            /** @description Origin US ZIP. Required by Carrier Express and Carrier Ground. */
-            from_zip?: string | null;
-            /** @description Destination US ZIP. Required by Carrier Express and Carrier Ground. */
-            to_zip?: string | null;
+            /** @description Origin US ZIP or Canadian postal code. Required by Carrier Express and Carrier Ground. */
+            from_zip?: string | number | null;
+            /** @description Destination US ZIP or Canadian postal code. Required by Carrier Express and Carrier Ground. */
+            to_zip?: string | number | null;
             /**
              * @description Blank or omitted: one quote per active rate card that can price the request.
              * @enum {string|null}

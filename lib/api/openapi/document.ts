@@ -153,10 +153,13 @@ function rateRequestSchema(): Json {
     ...properties.service,
     description: 'Blank or omitted: one quote per active rate card that can price the request.',
   };
-  properties.from_zip = { ...properties.from_zip, description: 'Origin US ZIP. Required by Carrier Express and Carrier Ground.' };
+  properties.from_zip = {
+    ...properties.from_zip,
+    description: 'Origin US ZIP or Canadian postal code. Required by Carrier Express and Carrier Ground.',
+  };
   properties.to_zip = {
     ...properties.to_zip,
-    description: 'Destination US ZIP. Required by Carrier Express and Carrier Ground.',
+    description: 'Destination US ZIP or Canadian postal code. Required by Carrier Express and Carrier Ground.',
   };
   properties.origin = { ...properties.origin, description: 'Origin IATA airport code. Required by AirSkip.' };
   properties.destination = { ...properties.destination, description: 'Destination IATA airport code. Required by AirSkip.' };
