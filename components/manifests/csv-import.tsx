@@ -34,6 +34,8 @@ const NUMERIC: ReadonlySet<string> = new Set<DetailField>([
   'PackageSizeLength',
   'PackageSizeWidth',
   'PackageSizeHeight',
+  'CustomsValue',
+  'CustomsNetWeight',
 ]);
 
 /** An Excel cell as the text a CSV would hold. */

@@ -1,13 +1,68 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DETAIL_FIELDS, GridStore, isBlankRow, rowPayload, validateRow } from './grid-store';
+import { CUSTOMS_CELLS } from '@/lib/schemas/customs-cells';
 
 const col = (field: (typeof DETAIL_FIELDS)[number]) => DETAIL_FIELDS.indexOf(field);
 const W = col('PackageWeight');
 
 describe('row helpers', () => {
-  it('DETAIL_FIELDS are the schema columns in order', () => {
+  it("DETAIL_FIELDS are the schema columns in order, then the declaration's", () => {
     expect(DETAIL_FIELDS[0]).toBe('TrackingNumber');
-    expect(DETAIL_FIELDS).toHaveLength(15);
+    expect(DETAIL_FIELDS).toHaveLength(22);
+    expect(DETAIL_FIELDS.slice(14)).toEqual(['ToCountry', ...CUSTOMS_CELLS]);
+  });
+
+  it('turns the customs cells into the declaration, one item a row, and puts its errors on their cells', () => {
+    const row = {
+      TrackingNumber: 'T1',
+      PackageWeightUnit: 'kg',
+      CustomsHSCode: '6109.10',
+      CustomsDescription: 'Cotton T-shirt',
+      CustomsValue: '12.5',
+      CustomsCurrency: 'eur',
+      CustomsOriginCountry: 'PT',
+      CustomsNetWeight: '0.2',
+    };
+    expect(rowPayload(row)).toEqual({
+      TrackingNumber: 'T1',
+      PackageWeightUnit: 'kg',
+      Customs: {
+        Currency: 'eur',
+        Items: [
+          {
+            Description: 'Cotton T-shirt',
+            Quantity: '1',
+            Value: '12.5',
+            HSCode: '6109.10',
+            OriginCountry: 'PT',
+            Weight: '0.2',
+            WeightUnit: 'kg',
+          },
+        ],
+      },
+    });
+    expect(validateRow(row)).toBeNull();
+    expect(rowPayload({ TrackingNumber: 'T1' })).toEqual({ TrackingNumber: 'T1' });
+    expect(
+      validateRow({
+        ...row,
+        CustomsHSCode: '61AB',
+        CustomsDescription: 'gift',
+        CustomsValue: '1.234',
+        CustomsOriginCountry: 'QQ',
+        CustomsQuantity: '0',
+      }),
+    ).toEqual({
+      CustomsHSCode: expect.any(String),
+      CustomsDescription: expect.any(String),
+      CustomsValue: expect.any(String),
+      CustomsOriginCountry: expect.any(String),
+      CustomsQuantity: expect.any(String),
+    });
+    expect(validateRow({ TrackingNumber: 'T1', CustomsValue: '5' })).toEqual({
+      CustomsCurrency: expect.stringContaining('required'),
+      CustomsDescription: expect.any(String),
+    });
   });
 
   it('isBlankRow ignores whitespace', () => {
@@ -106,9 +161,9 @@ describe('GridStore', () => {
   it('setBlock drops columns past the last and maps columns by the given fields', () => {
     const store = new GridStore([{}]);
     store.setBlock(0, DETAIL_FIELDS.length - 1, [['US', 'beyond', 'more']]);
-    expect(store.values()).toEqual([{ ToCountry: 'US' }]);
+    expect(store.values()).toEqual([{ CustomsNetWeight: 'US' }]);
     store.setBlock(0, 0, [['T9', 'skip', '4']], { fields: ['TrackingNumber', null, 'PackageWeight'], defaults: [] });
-    expect(store.values()).toEqual([{ ToCountry: 'US', TrackingNumber: 'T9', PackageWeight: '4' }]);
+    expect(store.values()).toEqual([{ CustomsNetWeight: 'US', TrackingNumber: 'T9', PackageWeight: '4' }]);
   });
 
   it('setBlock with a header mapping fills its defaults (the unit of a "Weight (kg)" column) where a row has none', () => {

@@ -1,13 +1,16 @@
 import type { ColumnMapping } from '@/lib/spreadsheets/column-names';
-import { ZContainerDetail } from '@/lib/schemas/container-manifest';
+import { ZContainerDetail, ZContainerPackage } from '@/lib/schemas/container-manifest';
+import { CUSTOMS_CELLS, customsCellOf, customsFromCells, type CustomsCell } from '@/lib/schemas/customs-cells';
 
 // The package grid's state lives outside React: rows are immutable objects in an array, and each
 // visible row subscribes to its own object (useSyncExternalStore), so a keystroke re-renders one
 // row, not five thousand.
 
-export type DetailField = keyof typeof ZContainerDetail.shape;
-/** The grid's columns, in the schema's order. */
-export const DETAIL_FIELDS = Object.keys(ZContainerDetail.shape) as DetailField[];
+type PackageField = keyof typeof ZContainerDetail.shape;
+export type DetailField = PackageField | CustomsCell;
+const PACKAGE_FIELDS = Object.keys(ZContainerDetail.shape) as PackageField[];
+/** The grid's columns: the package's fields in the schema's order, then its declaration's (one item a row). */
+export const DETAIL_FIELDS: readonly DetailField[] = [...PACKAGE_FIELDS, ...CUSTOMS_CELLS];
 
 export type RowValues = Partial<Record<DetailField, string>>;
 export type RowErrors = Partial<Record<DetailField, string>>;
@@ -46,24 +49,27 @@ export function isBlankRow(values: RowValues): boolean {
   return DETAIL_FIELDS.every((f) => !values[f]?.trim());
 }
 
-/** The row as the API receives it: only the cells that hold something. */
-export function rowPayload(values: RowValues): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const field of DETAIL_FIELDS) {
+/** The row as the API receives it: only the cells that hold something, the customs cells as its `Customs`. */
+export function rowPayload(values: RowValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of PACKAGE_FIELDS) {
     const value = values[field]?.trim();
     if (value) out[field] = value;
   }
+  const declaration = customsFromCells(values, values.PackageWeightUnit);
+  if (declaration) out.Customs = declaration;
   return out;
 }
 
-/** Validates one row with the API's own ZContainerDetail schema. */
+/** Validates one row with the API's own ZContainerPackage schema, each issue on its cell. */
 export function validateRow(values: RowValues): RowErrors | null {
   if (isBlankRow(values)) return null;
-  const result = ZContainerDetail.safeParse(rowPayload(values));
+  const result = ZContainerPackage.safeParse(rowPayload(values));
   if (result.success) return null;
   const errors: RowErrors = {};
   for (const issue of result.error.issues) {
-    const field = issue.path[0] as DetailField | undefined;
+    const [head, ...rest] = issue.path;
+    const field = head === 'Customs' ? customsCellOf(rest) : (head as DetailField | undefined);
     if (field && !errors[field]) errors[field] = issue.message;
   }
   return errors;

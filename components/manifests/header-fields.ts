@@ -1,27 +1,75 @@
 import { z } from 'zod';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { SECURITY_STATUSES } from '@/lib/schemas/customs';
 import { FIRST_MANIFEST_YEAR, LAST_MANIFEST_YEAR } from '@/lib/schemas/fields';
 
-// The builder's header fields come from the API's own schema: names, and which are required.
+// The builder's header fields come from the API's own schema: names, and which are required. `Security`, an object,
+// is three inputs of its own (its Status, ScreeningMethod and IssuedBy), put together for the request.
 const shape = ZContainerManifestRequest.in.shape;
-export type HeaderField = Exclude<keyof typeof shape, 'ContainerDetails'>;
+type SchemaField = Exclude<keyof typeof shape, 'ContainerDetails' | 'Security'>;
+const SECURITY_FORM_FIELDS = {
+  SecurityStatus: 'Status',
+  SecurityScreeningMethod: 'ScreeningMethod',
+  SecurityIssuedBy: 'IssuedBy',
+} as const;
+type SecurityFormField = keyof typeof SECURITY_FORM_FIELDS;
+export type HeaderField = SchemaField | SecurityFormField;
 export type HeaderValues = Record<HeaderField, string>;
 
-export const HEADER_FIELDS = (Object.keys(shape) as (keyof typeof shape)[]).filter(
-  (f): f is HeaderField => f !== 'ContainerDetails',
+const SCHEMA_FIELDS = (Object.keys(shape) as (keyof typeof shape)[]).filter(
+  (f): f is SchemaField => f !== 'ContainerDetails' && f !== 'Security',
 );
-export const REQUIRED_HEADER_FIELDS = new Set(HEADER_FIELDS.filter((f) => (shape[f].def.type as string) !== 'optional'));
+export const HEADER_FIELDS: readonly HeaderField[] = [
+  ...SCHEMA_FIELDS,
+  ...(Object.keys(SECURITY_FORM_FIELDS) as SecurityFormField[]),
+];
+export const REQUIRED_HEADER_FIELDS = new Set<HeaderField>(
+  SCHEMA_FIELDS.filter((f) => (shape[f].def.type as string) !== 'optional'),
+);
+
+/** The header as the API takes it: only the fields that hold something, the security inputs as `Security`. */
+export function headerRequest(values: Partial<HeaderValues>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of SCHEMA_FIELDS) {
+    const value = values[field]?.trim();
+    if (value) body[field] = value;
+  }
+  const security: Record<string, string> = {};
+  for (const [field, key] of Object.entries(SECURITY_FORM_FIELDS)) {
+    const value = values[field as SecurityFormField]?.trim();
+    if (value) security[key] = value;
+  }
+  if (Object.keys(security).length) body.Security = security;
+  return body;
+}
+
+/** The form's field for a path in the API's details (`Security.Status` is SecurityStatus), or undefined. */
+export function headerFieldOf(path: string): HeaderField | undefined {
+  if (path === 'Security') return 'SecurityStatus';
+  const security = /^Security\.(\w+)$/.exec(path)?.[1];
+  if (security) {
+    const entry = Object.entries(SECURITY_FORM_FIELDS).find(([, key]) => key === security);
+    return (entry?.[0] as SecurityFormField | undefined) ?? 'SecurityStatus';
+  }
+  return (SCHEMA_FIELDS as readonly string[]).includes(path) ? (path as SchemaField) : undefined;
+}
 
 // The form holds one text per header field (so a resolver's types are the form's) and reports the API's own
 // header schema's issues, each at its field.
 const ZHeader = ZContainerManifestRequest.in.omit({ ContainerDetails: true });
-export const ZHeaderForm = z.record(z.enum(HEADER_FIELDS), z.string()).superRefine((values, ctx) => {
-  for (const issue of ZHeader.safeParse(values).error?.issues ?? []) ctx.addIssue({ ...issue });
-});
+export const ZHeaderForm = z
+  .record(z.enum(HEADER_FIELDS as [HeaderField, ...HeaderField[]]), z.string())
+  .superRefine((values, ctx) => {
+    for (const issue of ZHeader.safeParse(headerRequest(values)).error?.issues ?? []) {
+      const field = headerFieldOf(issue.path.map(String).join('.')) ?? issue.path[0];
+      ctx.addIssue({ ...issue, path: field === undefined ? [] : [field] });
+    }
+  });
 
 /** The documented maximum length of a header field (its schema's metadata), for the input's maxLength. */
 export function headerMaxLength(field: HeaderField): number | undefined {
-  const schema = shape[field] as z.ZodType;
+  if (field in SECURITY_FORM_FIELDS) return field === 'SecurityIssuedBy' ? 100 : 40;
+  const schema = shape[field as SchemaField] as z.ZodType;
   const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
   const maxLength = z.globalRegistry.get(inner)?.maxLength;
   return typeof maxLength === 'number' ? maxLength : undefined;
@@ -85,6 +133,29 @@ const GROUPS: { title: string; fields: FieldSpec[] }[] = [
       { name: 'ContainerWidth', label: 'Width (in)', inputMode: 'decimal' },
       { name: 'ContainerHeight', label: 'Height (in)', inputMode: 'decimal' },
       { name: 'AWB', label: 'Air waybill (AWB)', inputMode: 'numeric', placeholder: '123-45678901' },
+    ],
+  },
+  {
+    title: 'Air cargo',
+    fields: [
+      {
+        name: 'ULD',
+        label: 'ULD',
+        placeholder: 'AKE12345XH',
+        hint: 'IATA type, serial and owner; a ULD-shaped container ID is taken when empty.',
+      },
+      { name: 'SealNumber', label: 'Seal number' },
+      { name: 'FlightNumber', label: 'Flight number', placeholder: 'LH441' },
+      { name: 'FlightDate', label: 'Flight date', type: 'date' },
+      { name: 'OriginAirport', label: 'Origin airport', placeholder: 'YYZ' },
+      { name: 'DestinationAirport', label: 'Destination airport', placeholder: 'FRA' },
+      {
+        name: 'SecurityStatus',
+        label: 'Security status',
+        hint: `Consignment security declaration: ${SECURITY_STATUSES.join(', ')}.`,
+      },
+      { name: 'SecurityScreeningMethod', label: 'Screening method', placeholder: 'XRY EDD' },
+      { name: 'SecurityIssuedBy', label: 'Security issued by', wide: true },
     ],
   },
   {

@@ -2,6 +2,7 @@
 import { useId, useState } from 'react';
 import { useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
 import { Field, Input } from '@/components/ui';
+import { SECURITY_STATUSES } from '@/lib/schemas/customs';
 import { SERVICES } from '@/lib/schemas/rate';
 import {
   headerMaxLength,
@@ -28,6 +29,11 @@ export function HeaderForm({ form }: { form: UseFormReturn<HeaderValues> }) {
       <datalist id="service-names">
         {SERVICES.map((service) => (
           <option key={service} value={service} />
+        ))}
+      </datalist>
+      <datalist id="security-statuses">
+        {SECURITY_STATUSES.map((status) => (
+          <option key={status} value={status} />
         ))}
       </datalist>
     </div>
@@ -62,7 +68,9 @@ function HeaderGroup({ group, form }: { group: Group; form: UseFormReturn<Header
               type={spec.type ?? 'text'}
               inputMode={spec.inputMode}
               placeholder={spec.placeholder}
-              list={spec.name === 'ServiceName' ? 'service-names' : undefined}
+              list={
+                spec.name === 'ServiceName' ? 'service-names' : spec.name === 'SecurityStatus' ? 'security-statuses' : undefined
+              }
               maxLength={spec.type === 'date' ? undefined : headerMaxLength(spec.name)}
               {...(spec.type === 'date' ? MANIFEST_DAY_RANGE : {})}
               autoComplete="off"

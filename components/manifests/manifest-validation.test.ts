@@ -96,6 +96,54 @@ describe('placeDetails', () => {
   });
 });
 
+describe('customs and security in the builder', () => {
+  it("sends the security inputs as Security and a row's customs cells as its Customs", () => {
+    const { body } = buildManifestBody({ ContainerID: 'AKE12345XH', SecurityStatus: 'spx', SecurityScreeningMethod: 'XRY' }, [
+      {
+        TrackingNumber: 'T1',
+        CustomsHSCode: '610910',
+        CustomsDescription: 'Cotton T-shirt',
+        CustomsValue: '10',
+        CustomsCurrency: 'USD',
+      },
+    ]);
+    expect(body).toEqual({
+      ContainerID: 'AKE12345XH',
+      Security: { Status: 'spx', ScreeningMethod: 'XRY' },
+      ContainerDetails: [
+        {
+          TrackingNumber: 'T1',
+          Customs: { Currency: 'USD', Items: [{ Description: 'Cotton T-shirt', Quantity: '1', Value: '10', HSCode: '610910' }] },
+        },
+      ],
+    });
+  });
+
+  it("places the API's customs and security paths on their cells and inputs", () => {
+    const placed = placeDetails(
+      [
+        { path: 'ContainerDetails[1].Customs.Items[0].HSCode', message: 'hs' },
+        { path: 'ContainerDetails[1].Customs.Currency', message: 'cur' },
+        { path: 'ContainerDetails[0].Customs.HouseWaybill', message: 'hwb' },
+        { path: 'Security.Status', message: 'status' },
+        { path: 'Security.ScreeningMethod', message: 'method' },
+        { path: 'FlightNumber', message: 'flight' },
+      ],
+      [2, 5],
+    );
+    expect([...placed.rows]).toEqual([
+      [5, { CustomsHSCode: 'hs', CustomsCurrency: 'cur' }],
+      [2, { CustomsDescription: 'hwb' }],
+    ]);
+    expect(placed.header).toEqual([
+      ['SecurityStatus', 'status'],
+      ['SecurityScreeningMethod', 'method'],
+      ['FlightNumber', 'flight'],
+    ]);
+    expect(placed.unplaced).toEqual([]);
+  });
+});
+
 describe('problemsLead', () => {
   it('counts in singular and plural', () => {
     expect(problemsLead(1)).toBe('1 problem to fix before this manifest can be created.');

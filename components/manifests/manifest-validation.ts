@@ -1,7 +1,8 @@
 import { CONTAINER_MANIFEST_ALIASES } from '@/lib/schemas/container-manifest';
+import { customsCellOfPath } from '@/lib/schemas/customs-cells';
 import { formatPath } from '@/lib/schemas/parse';
 import { DETAIL_FIELDS, isBlankRow, rowPayload, type DetailField, type RowErrors, type RowValues } from './grid-store';
-import { HEADER_FIELDS, type HeaderField, type HeaderValues } from './header-fields';
+import { headerFieldOf, headerRequest, type HeaderField, type HeaderValues } from './header-fields';
 
 // Pure mapping between the builder's state and the API's request and error details: no React, no store.
 
@@ -10,7 +11,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-const DETAIL_PATH = /^ContainerDetails\[(\d+)\]\.(\w+)$/;
+const DETAIL_PATH = /^ContainerDetails\[(\d+)\]\.(.+)$/;
 const CANONICAL = new Map(
   Object.entries(CONTAINER_MANIFEST_ALIASES).flatMap(([canonical, others]) => others.map((o) => [o, canonical])),
 );
@@ -20,13 +21,9 @@ const CANONICAL = new Map(
  * and which grid row each ContainerDetails item came from.
  */
 export function buildManifestBody(header: Partial<HeaderValues>, rows: readonly RowValues[]) {
-  const body: Record<string, unknown> = {};
-  for (const field of HEADER_FIELDS) {
-    const value = header[field]?.trim();
-    if (value) body[field] = value;
-  }
+  const body = headerRequest(header);
   const rowOf: number[] = [];
-  const details: Record<string, string>[] = [];
+  const details: Record<string, unknown>[] = [];
   rows.forEach((values, index) => {
     if (isBlankRow(values)) return;
     rowOf.push(index);
@@ -57,21 +54,19 @@ export function placeDetails(details: readonly ErrorDetail[], rowOf: readonly nu
   const unplaced: string[] = [];
   for (const { path, message } of details) {
     const match = DETAIL_PATH.exec(path);
-    if (match && DETAIL_FIELDS.includes(match[2] as DetailField)) {
+    const cell =
+      match && (DETAIL_FIELDS.includes(match[2] as DetailField) ? (match[2] as DetailField) : customsCellOfPath(match[2]));
+    if (match && cell) {
       const index = Number(match[1]);
       const row = rowOf[index] ?? index;
-      rows.set(row, { ...(rows.get(row) ?? {}), [match[2]]: message });
+      rows.set(row, { ...(rows.get(row) ?? {}), [cell]: message });
       continue;
     }
-    const field = CANONICAL.get(path) ?? path;
-    if (isHeaderField(field)) header.push([field, message]);
+    const field = headerFieldOf(CANONICAL.get(path) ?? path);
+    if (field) header.push([field, message]);
     else unplaced.push(`${path}: ${message}`);
   }
   return { header, rows, unplaced };
-}
-
-function isHeaderField(name: string): name is HeaderField {
-  return (HEADER_FIELDS as readonly string[]).includes(name);
 }
 
 /** The sentence that leads a list of problems. */

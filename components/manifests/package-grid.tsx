@@ -23,6 +23,9 @@ const WIDTHS: Partial<Record<DetailField, number>> = {
   ToEmail: 200,
   ToAddress1: 200,
   ToAddress2: 160,
+  CustomsDescription: 220,
+  CustomsOriginCountry: 180,
+  CustomsNetWeight: 160,
 };
 const widthOf = (field: DetailField) => WIDTHS[field] ?? 140;
 const TOTAL_WIDTH = NUMBER_WIDTH + DETAIL_FIELDS.reduce((sum, f) => sum + widthOf(f), 0);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZContainerDetail } from './container-manifest';
+import { CUSTOMS_CELLS } from './customs-cells';
 import { refuseUnknownFields } from './unknown-fields';
 
 // The manifest builder's remembered column mapping (lib/spreadsheets/import-mapping.ts): normalised headers
@@ -7,7 +8,7 @@ import { refuseUnknownFields } from './unknown-fields';
 // for a column the shipper chose to ignore.
 
 export const IMPORT_MAPPING_COLUMNS_MAX = 200;
-const FIELDS = new Set(Object.keys(ZContainerDetail.shape));
+const FIELDS = new Set([...Object.keys(ZContainerDetail.shape), ...CUSTOMS_CELLS]);
 
 export const ZImportMappingRequest = z
   .looseObject({

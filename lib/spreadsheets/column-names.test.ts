@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
+import { CUSTOMS_CELLS } from '@/lib/schemas/customs-cells';
 import { isHeaderRow, mapHeaders, mapRow, matchHeader } from './column-names';
 
 const DETAIL_FIELDS = Object.keys(ZContainerDetail.shape);
@@ -30,6 +31,65 @@ describe('matchHeader', () => {
     ['  height  ', 'PackageSizeHeight'],
   ])('%j is %s', (header, field) => {
     expect(matchHeader(header, DETAIL_FIELDS)?.field).toBe(field);
+  });
+
+  const WITH_CUSTOMS = [...DETAIL_FIELDS, ...CUSTOMS_CELLS];
+  it.each([
+    ['HS code', 'CustomsHSCode'],
+    ['HS-Code', 'CustomsHSCode'],
+    ['Zolltarifnummer', 'CustomsHSCode'],
+    ['Code SH', 'CustomsHSCode'],
+    ['Código arancelario', 'CustomsHSCode'],
+    ['Description', 'CustomsDescription'],
+    ['Warenbeschreibung', 'CustomsDescription'],
+    ['Désignation', 'CustomsDescription'],
+    ['Descripción', 'CustomsDescription'],
+    ['Declared value', 'CustomsValue'],
+    ['Warenwert', 'CustomsValue'],
+    ['Valeur', 'CustomsValue'],
+    ['Valeur déclarée', 'CustomsValue'],
+    ['Valor', 'CustomsValue'],
+    ['Currency', 'CustomsCurrency'],
+    ['Währung', 'CustomsCurrency'],
+    ['Devise', 'CustomsCurrency'],
+    ['Moneda', 'CustomsCurrency'],
+    ['Country of origin', 'CustomsOriginCountry'],
+    ['Ursprungsland', 'CustomsOriginCountry'],
+    ["Pays d'origine", 'CustomsOriginCountry'],
+    ['País de origen', 'CustomsOriginCountry'],
+    ['Qty', 'CustomsQuantity'],
+    ['Stückzahl', 'CustomsQuantity'],
+    ['Quantité', 'CustomsQuantity'],
+    ['Cantidad', 'CustomsQuantity'],
+    ['Net weight', 'CustomsNetWeight'],
+    ['Nettogewicht', 'CustomsNetWeight'],
+    ['Poids net', 'CustomsNetWeight'],
+    ['Peso neto', 'CustomsNetWeight'],
+    ['Sendungsnummer', 'TrackingNumber'],
+    ['Numéro de suivi', 'TrackingNumber'],
+    ['Número de seguimiento', 'TrackingNumber'],
+    ['Empfänger', 'ToName'],
+    ['Straße', 'ToAddress1'],
+    ['PLZ', 'ToPostalCode'],
+    ['Code postal', 'ToPostalCode'],
+    ['Código postal', 'ToPostalCode'],
+    ['Ville', 'ToCity'],
+    ['País', 'ToCountry'],
+    ['Gewicht (kg)', 'PackageWeight'],
+    ['Poids', 'PackageWeight'],
+  ])('%j is %s (customs columns; German, French and Spanish names)', (header, field) => {
+    expect(matchHeader(header, WITH_CUSTOMS)?.field).toBe(field);
+  });
+
+  it('knows a German header row from data, accents and ß folded', () => {
+    expect(
+      isHeaderRow(['Sendungsnummer', 'Gewicht (kg)', 'Zolltarifnummer', 'Warenbeschreibung', 'Warenwert'], WITH_CUSTOMS),
+    ).toBe(true);
+    expect(isHeaderRow(['1Z0001', '2,5', '6109100010', 'Baumwoll-T-Shirt', '12,50'], WITH_CUSTOMS)).toBe(false);
+    expect(mapHeaders(['País de origen', 'Gewicht (kg)'], WITH_CUSTOMS)).toEqual({
+      fields: ['CustomsOriginCountry', 'PackageWeight'],
+      defaults: [{ field: 'PackageWeightUnit', value: 'kg' }],
+    });
   });
 
   it('reads a weight unit in brackets, and only on a weight column', () => {
