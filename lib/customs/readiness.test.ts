@@ -199,6 +199,21 @@ describe('readiness per regime', () => {
       'package.ToCity',
       'package.ShipmentDescription',
     ]);
+    // A daily package's consignor is its own: named by the package's row and path.
+    const unsent = readiness({ id: 'MAN-D', type: 'daily' }, [
+      { ...daily, body: { ...daily.body, FromAddress1: '', FromCountry: 'Kanada' } },
+    ]);
+    expect(regime(unsent, 'us_acas').problems.slice(0, 2)).toEqual([
+      {
+        row: 0,
+        tracking_number: 'PKG0001',
+        path: 'package.FromAddress1',
+        field: 'FromAddress1',
+        code: 'missing',
+        message: "missing: the consignor's street address",
+      },
+      expect.objectContaining({ row: 0, path: 'package.FromCountry', code: 'invalid' }),
+    ]);
     // A US package from the US is domestic: no regime.
     const domestic = readiness({ id: 'MAN-D', type: 'daily' }, [{ ...daily, body: { ...daily.body, FromCountry: 'USA' } }]);
     expect(domestic.regimes.every((r) => !r.applies)).toBe(true);

@@ -153,6 +153,14 @@ function consigneeCountry(body: Record<string, unknown>): string | undefined {
 }
 
 /** Each element's findings for one house, computed once and shared by the regimes that need it. */
+/** "missing: …" messages, made once each (a container with a gap repeats one for every house). */
+const MISSING = new Map<string, string>();
+function remember(what: string): string {
+  const message = `missing: ${what}`;
+  if (MISSING.size < 1_000) MISSING.set(what, message);
+  return message;
+}
+
 class HouseCheck {
   private readonly cache = new Map<Element, TReadinessProblem[]>();
   private readonly items: Record<string, unknown>[] | undefined;
@@ -180,29 +188,35 @@ class HouseCheck {
   problems(element: Element): TReadinessProblem[] {
     let found = this.cache.get(element);
     if (!found) {
-      found = this.check(element).map((finding) => ({
-        row: this.pkg.row,
-        tracking_number: this.pkg.trackingNumber,
-        path: `${this.prefix}${finding.field}`,
-        ...finding,
-      }));
+      found = this.check(element);
       this.cache.set(element, found);
     }
     return found;
   }
 
-  private out: Finding[] = [];
+  private out: TReadinessProblem[] = [];
 
   private missing(field: string, what: string): void {
-    this.out.push({ field, code: 'missing', message: `missing: ${what}` });
+    this.push(field, 'missing', MISSING.get(what) ?? remember(what));
   }
 
   private invalid(field: string, message: string): void {
-    this.out.push({ field, code: 'invalid', message });
+    this.push(field, 'invalid', message);
+  }
+
+  private push(field: string, code: 'missing' | 'invalid', message: string): void {
+    this.out.push({
+      row: this.pkg.row,
+      tracking_number: this.pkg.trackingNumber,
+      path: this.prefix + field,
+      field,
+      code,
+      message,
+    });
   }
 
   // Methods, not closures made per call: this runs for every element of every house (100,000 times a container).
-  private check(element: Element): Finding[] {
+  private check(element: Element): TReadinessProblem[] {
     const body = this.pkg.body;
     this.out = [];
     switch (element) {
@@ -212,7 +226,11 @@ class HouseCheck {
           this.missing('FromCompany', "the consignor's name (FromCompany or FromName)");
         break;
       case 'consignor_address':
-        if (!this.consignorAtManifest) consignorAddress(this.consignor, this.out);
+        if (!this.consignorAtManifest) {
+          const found: Finding[] = [];
+          consignorAddress(this.consignor, found);
+          for (const finding of found) this.push(finding.field, finding.code, finding.message);
+        }
         break;
       case 'consignor_postal_code':
         if (!this.consignorAtManifest && !text(this.consignor.FromPostalCode))
@@ -360,7 +378,7 @@ function deadlineOf(spec: RegimeSpec, flight: FlightTimes | undefined): { at?: D
 }
 
 /** A problem's field with its indexes taken out (`Customs.Items[2].HSCode` → `Customs.Items[].HSCode`), for by_field. */
-const fieldKey = (field: string) => field.replace(/\[\d+\]/g, '[]');
+const fieldKey = (field: string) => (field.includes('[') ? field.replace(/\[\d+\]/g, '[]') : field);
 
 interface RegimeTally {
   spec: RegimeSpec;
