@@ -130,7 +130,12 @@ async function judgeLoad(name, records, since) {
   const storedCount = new Map(stored.map((row) => [row.tracking_number, row.n]));
   const lost = ok.filter((r) => !storedCount.has(r.tn));
   const duplicated = stored.filter((row) => row.n > 1);
-  const firstOkAfter = attempts.filter((a) => a.status === 200 && a.start > since).sort((a, b) => a.end - b.end)[0];
+  // The first write accepted once refusals began: a dying primary's last backends can still commit for a moment
+  // after its postmaster is killed (synchronously replicated, so kept), which says nothing about the new one.
+  const firstRefusal = Math.min(...failures.map((a) => a.start));
+  const firstOkAfter = attempts
+    .filter((a) => a.status === 200 && a.start > (failures.length ? firstRefusal : since))
+    .sort((a, b) => a.end - b.end)[0];
   const result = {
     packages: records.length,
     accepted: ok.length,
