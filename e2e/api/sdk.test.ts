@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { CarrierApiError, createCarrierClient, verifyWebhook, type CarrierClient } from '@/sdk';
+import { CarrierApiError, createCarrierClient, verifyWebhook, type CarrierClient } from '@/sdk/index';
 
 // The published samples are built by functions whose strings are widened; a caller's inline literal needs no cast.
 type ContainerBody = Parameters<CarrierClient['createContainerManifest']>[0];
