@@ -112,7 +112,7 @@ try {
   });
   const containers: Record<'complete' | 'gaps', string> = { complete: '', gaps: '' };
   for (const kind of ['complete', 'gaps'] as const) {
-    const flight =
+    const flight: Record<string, string> =
       kind === 'complete'
         ? { FlightNumber: 'LH401', OriginAirport: 'JFK', DestinationAirport: 'FRA' }
         : { FlightNumber: 'AC760', OriginAirport: 'YYZ', DestinationAirport: 'JFK', FromCountry: 'CA' };

@@ -57,13 +57,9 @@ export const ZAmendPackageRequest = consignee
 const iso = z.string().meta({ format: 'date-time' });
 
 export const ZReadinessProblem = z.object({
-  row: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description: "The package's ContainerDetails index (a daily manifest's: its place in arrival order); null for the master.",
-    }),
+  row: z.number().int().nullable().meta({
+    description: "The package's ContainerDetails index (a daily manifest's: its place in arrival order); null for the master.",
+  }),
   tracking_number: z.string().nullable(),
   path: z.string().meta({ examples: ['ContainerDetails[3].ToPhone', 'AWB'] }),
   field: z.string().meta({ description: 'The field, without the package: ToPhone, Customs.Items[0].HSCode, AWB.' }),
