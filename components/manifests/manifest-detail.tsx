@@ -22,7 +22,8 @@ import {
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TManifest, TPackageList } from '@/lib/portal/package-list-types';
 import { packageColumns } from '@/lib/spreadsheets/package-columns';
-import { HEADER_GROUPS } from './header-fields';
+import { CustomsReadiness } from './customs-readiness';
+import { HEADER_GROUPS, type HeaderField } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
 import { ManifestLifecycle } from './manifest-lifecycle';
 import { TypeBadge, manifestDay } from './manifest-list';
@@ -94,6 +95,7 @@ export function ManifestDetailView({ id }: { id: string }) {
         </dl>
       </Card>
       <ManifestLifecycle manifest={m} />
+      <CustomsReadiness id={m.ManifestID} container={container} cancelled={m.status === 'cancelled'} />
       {container ? (
         <div className="grid gap-4 lg:grid-cols-2">
           {HEADER_GROUPS.map((group) => (
@@ -101,7 +103,7 @@ export function ManifestDetailView({ id }: { id: string }) {
               <CardTitle>{group.title}</CardTitle>
               <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
                 {group.fields.map((f) => (
-                  <DetailItem key={f.name} label={f.label} value={formatHeaderValue(m[f.name])} />
+                  <DetailItem key={f.name} label={f.label} value={formatHeaderValue(headerValue(m, f.name))} />
                 ))}
               </dl>
             </Card>
@@ -111,6 +113,14 @@ export function ManifestDetailView({ id }: { id: string }) {
       <PackagesTable id={m.ManifestID} columns={packageColumns(m.type)} count={m.PackageCount} />
     </div>
   );
+}
+
+/** A header field as stored; the security inputs read the stored `Security` object's members. */
+function headerValue(m: TManifest, field: HeaderField): unknown {
+  const security = /^Security(\w+)$/.exec(field)?.[1];
+  if (!security) return m[field];
+  const stored: unknown = m.Security;
+  return stored && typeof stored === 'object' ? (stored as Record<string, unknown>)[security] : undefined;
 }
 
 function formatHeaderValue(value: unknown): string | null {

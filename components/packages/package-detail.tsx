@@ -8,6 +8,7 @@ import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
+import { CustomsBadge, CustomsDeclaration, isCustomsEvent } from './customs-declaration';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { isClientError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
@@ -23,6 +24,10 @@ const SUMMARY = new Set([
   'status',
   'status_updated_at',
   'created_at',
+  'house_waybill',
+  'customs_status',
+  'customs_status_updated_at',
+  'Customs',
 ]);
 const SOURCES: Record<string, string> = {
   scan: 'Carrier scan',
@@ -81,6 +86,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         actions={
           <>
             <PrintLink path={`${path}/label`}>Print label</PrintLink>
+            <PrintLink path={`${path}/customs-declaration`}>CN 23 declaration</PrintLink>
             <CancelControl
               path={path}
               subject="package"
@@ -106,6 +112,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
             }
           />
           <DetailItem label="Container" value={p.ContainerID ?? null} />
+          <DetailItem label="House waybill" value={<span className="font-mono">{p.house_waybill}</span>} />
+          <DetailItem label="Customs" value={p.customs_status ? <CustomsBadge outcome={p.customs_status} /> : 'No outcome yet'} />
           <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
           <DetailItem label="Received by us" value={formatDateTime(p.created_at)} />
         </dl>
@@ -134,7 +142,13 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
               <li key={e.id} className="relative border-l-2 border-slate-200 pb-4 pl-4 last:pb-0">
                 <span aria-hidden="true" className="absolute -left-[5px] top-1.5 h-2 w-2 rounded-full bg-brand-600" />
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                  <StatusBadge status={e.status} />
+                  {isCustomsEvent(e.type) ? (
+                    <CustomsBadge outcome={e.type.slice('customs.'.length)} />
+                  ) : e.type === 'package.amended' ? (
+                    <span className="font-medium text-slate-900">Amended</span>
+                  ) : (
+                    <StatusBadge status={e.status} />
+                  )}
                   <time dateTime={e.occurred_at ?? undefined} className="font-medium text-slate-900">
                     {formatDateTime(e.occurred_at, { seconds: true })}
                   </time>
@@ -142,6 +156,16 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                   <span className="text-slate-600">{SOURCES[e.source] ?? e.source}</span>
                   {e.applied ? null : <span className="text-amber-800">recorded out of order (status not moved)</span>}
                 </div>
+                {e.customs && (e.customs.reference || e.customs.text) ? (
+                  <p className="mt-1 break-words text-sm text-slate-800">
+                    {e.customs.reference ? <span className="font-mono">{e.customs.reference}</span> : null}
+                    {e.customs.reference && e.customs.text ? ': ' : null}
+                    {e.customs.text}
+                  </p>
+                ) : null}
+                {e.amended_fields?.length ? (
+                  <p className="mt-1 break-words text-sm text-slate-700">Changed: {e.amended_fields.join(', ')}</p>
+                ) : null}
                 {e.exception ? (
                   <p className="mt-1 break-words text-sm text-amber-900">
                     Exception{e.exception.code ? <span className="font-mono"> {e.exception.code}</span> : null}
@@ -153,6 +177,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           </ol>
         )}
       </section>
+      <CustomsDeclaration declaration={p.Customs} events={events.data?.data ?? []} />
       <Card>
         <CardTitle>Package details</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
