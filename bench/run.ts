@@ -567,6 +567,11 @@ try {
         notes: [],
       };
       rows.push(row);
+      rows.push(
+        await (
+          await import('./baselines/insert-ceiling')
+        ).insertCeilingRow({ databaseUrl, accountId: account.id, connections, seconds: DURATION, packages: measured }),
+      );
       await maybeProfile(row, 'package', load);
     });
 
