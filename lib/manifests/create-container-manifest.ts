@@ -33,9 +33,9 @@ export async function createContainerManifest(options: {
   // The row that took the ContainerID can vanish between the insert that met it and the look-up (its account was
   // deleted): one more round settles it.
   for (let attempt = 0; ; attempt++) {
-    let created: string;
+    let manifestId: string;
     try {
-      created = await insertContainer(accountId, environment, request, requestHash);
+      manifestId = await insertContainer(accountId, environment, request, requestHash);
     } catch (error) {
       // A tracking number another container holds (or took meanwhile): the whole statement wrote nothing.
       if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
@@ -45,7 +45,7 @@ export async function createContainerManifest(options: {
       }
       throw error;
     }
-    if (created) return { manifestId: created, created: true, packageCount: request.packages.length };
+    if (manifestId) return { manifestId, created: true, packageCount: request.packages.length };
     // The ContainerID is taken: this is a retry of it, or a conflict.
     const existing = await findExisting(accountId, environment, request, requestHash);
     if (existing) return existing;
