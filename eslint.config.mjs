@@ -27,6 +27,8 @@ const DOMAINS = [
   'lib/teams',
   'lib/audit',
   'lib/idempotency',
+  'lib/tracking',
+  'lib/recipient-mail',
 ];
 const TO_HTTP = {
   regex: '^(@/lib/|(\\.\\./)+)http(/|$)',

@@ -14,6 +14,11 @@ export async function register(): Promise<void> {
     const { startCloseOutTimer } = await import('./lib/close-out/timer');
     startCloseOutTimer(settings.CLOSE_OUT_INTERVAL_MS);
   }
+  // The e-mails to shipments' recipients (lib/recipient-mail), sent from every process (each mail claimed by one).
+  if (settings.RECIPIENT_MAIL_INTERVAL_MS > 0) {
+    const { startRecipientMailSender } = await import('./lib/recipient-mail/send-due');
+    startRecipientMailSender(settings.RECIPIENT_MAIL_INTERVAL_MS);
+  }
   // The request log's retention (lib/request-log): 30 days, checked hourly in every process; also with
   // REQUEST_LOG=off, which stops new lines, not the deletion of those already kept.
   const { startRequestLogRetention } = await import('./lib/request-log/retention');

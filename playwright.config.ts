@@ -85,6 +85,8 @@ export default defineConfig({
       MAIL_OUTBOX: 'on',
       APP_URL: baseURL,
       MAIL_REQUESTS_PER_ADDRESS_PER_HOUR: '100000',
+      // Public tracking's per-address count too (e2e/api/public-tracking.test.ts proves it at its default).
+      TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE: '100000',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       // Without a DATABASE_URL, an embedded PostgreSQL of the suite's own (e2e/database.ts says why).
       EMBEDDED_PG_DIR: E2E_EMBEDDED_DIR,

@@ -8,6 +8,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody, errorHeaders } from '@/lib/http/errors';
 import { portalApiMethodRefusal } from '@/lib/portal/api-routes';
 import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from '@/lib/http/path-params';
+import { admitTrackingLookup } from '@/lib/tracking/admit-lookup';
 
 // Portal pages get a Content-Security-Policy with a fresh nonce per request: Next puts the nonce on
 // its own scripts, so no inline script runs without it ('unsafe-inline' is never allowed for
@@ -16,8 +17,8 @@ import { hasMalformedEscape, MALFORMED_PATH_HEADER, MALFORMED_PATH_ROUTE } from 
 // The portal's environment is in its URLs (/test/…, /live/…). A bare portal URL (/dashboard,
 // /manifests/new?…: old bookmarks, the sign-in redirect) goes to the same page in the environment last
 // used in this browser, which the `carrier_env` cookie remembers; that memory is all the cookie is.
-export function proxy(request: NextRequest) {
-  const refused = malformedPath(request) ?? methodNotAllowed(request);
+export async function proxy(request: NextRequest) {
+  const refused = malformedPath(request) ?? methodNotAllowed(request) ?? (await tooManyLookups(request));
   if (refused) return refused;
   const { pathname, search } = request.nextUrl;
   // The API's paths come here only for that check (see the matcher): no page headers on JSON.
@@ -106,6 +107,42 @@ function methodNotAllowed(request: NextRequest): NextResponse | undefined {
     status: 405,
     headers: { 'x-request-id': requestId, 'cache-control': 'no-store', ...errorHeaders(error) },
   });
+}
+
+/**
+ * The public tracking pages that look something up (/track/{number}, /unsubscribe) are counted per client address
+ * before they render, since a page cannot answer 429 itself: past the limit, a small page of its own with Retry-After
+ * (lib/tracking/admit-lookup.ts; docs/decisions/public-tracking.md).
+ */
+async function tooManyLookups(request: NextRequest): Promise<NextResponse | undefined> {
+  if (!/^\/(?:track\/[^/]+|unsubscribe)\/?$/.test(request.nextUrl.pathname)) return undefined;
+  try {
+    await admitTrackingLookup(webRequestClient(request.headers).address);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.retryAfterSeconds === undefined) throw error;
+    const seconds = error.retryAfterSeconds;
+    const wait = seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+    const page =
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+      '<meta name="robots" content="noindex, nofollow"><title>Too many lookups · Carrier</title>' +
+      '<style>body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}' +
+      'main{max-width:32rem;margin:0 auto;padding:3rem 1rem}p.brand{font-weight:600;color:#1d4ed8;font-size:1.125rem}' +
+      'h1{font-size:1.5rem;margin:.5rem 0}p{line-height:1.5;color:#334155}a{color:#1d4ed8;font-weight:500}</style></head>' +
+      `<body><main><p class="brand">Carrier</p><h1>Too many lookups</h1><p>This network has looked up many packages in the last minute. Try again in ${wait}.</p>` +
+      '<p><a href="/track">Back to package tracking</a></p></main></body></html>';
+    return new NextResponse(page, {
+      status: 429,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'retry-after': String(seconds),
+        'cache-control': 'no-store',
+        'x-robots-tag': 'noindex',
+        'content-security-policy':
+          "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      },
+    });
+  }
 }
 
 export const config = {

@@ -156,6 +156,11 @@ const ZEnv = z
     MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
     /** Invitations one account may send an hour, whoever sends them (lib/auth/mail-limiter.ts admitInvitation); then 429. */
     INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
+    /**
+     * Public tracking lookups (the /track pages and GET /api/track/{id}) one client address may make per minute, counted
+     * in PostgreSQL across instances (IPv6 by its /64); then 429 with Retry-After (docs/decisions/public-tracking.md).
+     */
+    TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
 
     // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
     /**
@@ -274,6 +279,11 @@ const ZProcessSettings = z.object({
    * (lib/close-out/timer.ts; safe with any number of processes). 0: never (a test that drives the job itself).
    */
   CLOSE_OUT_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
+  /**
+   * How often each app process sends the recipient e-mails that are due (lib/recipient-mail; safe with any number of
+   * processes: each mail is claimed by one). 0: this process sends none.
+   */
+  RECIPIENT_MAIL_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(2_000)),
   /**
    * The request log (lib/request-log): `on` (the default) records every API request and the portal's writes and
    * errors; `off` records nothing (the benchmark's baseline). Its retention job runs hourly in every process.

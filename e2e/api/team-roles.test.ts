@@ -64,6 +64,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /portal-api/requests/:id': 'logs:read',
   'GET /portal-api/settings/close-out': 'data:read',
   'PUT /portal-api/settings/close-out': 'settings:manage',
+  'GET /portal-api/settings/recipient-mail': 'data:read',
+  'PUT /portal-api/settings/recipient-mail': 'settings:manage',
   'GET /portal-api/tokens': 'tokens:manage',
   'POST /portal-api/tokens': 'tokens:manage',
   'DELETE /portal-api/tokens/:id': 'tokens:manage',

@@ -51,9 +51,10 @@ test.describe('accessibility', () => {
     request,
     browser,
   }, testInfo) => {
-    // 24 pages at two widths, the API reference (/test/docs) alone 45-70 s on two loaded cores. The scopes branch took
-    // 235 s of the 240 s this had, and mail's four pages (account, forgot password, refused link, outbox) add ~35 s.
-    test.setTimeout(420_000);
+    // 28 pages at two widths, the API reference (/test/docs) alone 45-70 s on two loaded cores. The scopes branch took
+    // 235 s of the 240 s this had, mail's four pages (account, forgot password, refused link, outbox) add ~35 s, and
+    // public tracking's four about as much.
+    test.setTimeout(480_000);
     const suffix = Date.now().toString(36).toUpperCase();
     const token = await createToken(page, 'a11y');
     const api = authed(request, token);
@@ -65,6 +66,9 @@ test.describe('accessibility', () => {
     const manifestId = ((await container.json()) as { ManifestID: string }).ManifestID;
     const containerRequestId = container.headers()['x-request-id'] ?? '';
     expect((await api.post(`${apiBase.test}/wf/package`, packageSample(`A11YP${suffix}`))).status()).toBe(200);
+    // A live package, for its public tracking page.
+    const live = authed(request, await createToken(page, 'a11y live', 'live'));
+    expect((await live.post(`${apiBase.live}/wf/package`, packageSample(`A11YL${suffix}`))).status()).toBe(200);
     const hook = await portalApi(page, 'POST', '/portal-api/webhooks', {
       url: 'http://127.0.0.1:9999/hooks/a11y',
       events: ['package.sorting'],
@@ -142,7 +146,7 @@ test.describe('accessibility', () => {
       await ready();
       await scan(page, label, found);
     }
-    // Signed out: the auth pages and the site's not-found page.
+    // Signed out: the auth pages, the public tracking pages and the site's not-found page.
     const anonymous = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
     const outside = await anonymous.newPage();
     for (const [label, path] of [
@@ -152,6 +156,10 @@ test.describe('accessibility', () => {
       ['reset link refused', '/reset-password?token=not-a-token'],
       ['sign-up link refused', '/verify-email?token=not-a-token'],
       ['outbox', '/dev/outbox'],
+      ['track', '/track'],
+      ['tracked package', `/track/A11YL${suffix}?postal_code=90210`],
+      ['track, no such package', '/track/NOSUCH1?postal_code=90210'],
+      ['unsubscribe link refused', '/unsubscribe?token=not-a-token'],
       ['site not found', '/nowhere'],
     ] as const) {
       await outside.goto(path);

@@ -36,6 +36,7 @@ interface Limiters {
   mailAddress: RateLimiterPostgres;
   mailEmail: RateLimiterPostgres;
   invitationsAccount: RateLimiterPostgres;
+  trackingAddress: RateLimiterPostgres;
 }
 
 const KEY = Symbol.for('carrier.limiters');
@@ -74,6 +75,13 @@ export function limiters(): Limiters {
       keyPrefix: 'invite_acct',
       points: e.INVITATIONS_PER_ACCOUNT_PER_HOUR,
       duration: 3_600,
+    }),
+    // Public tracking has no account to count against: its lookups are counted per address (lib/tracking).
+    trackingAddress: postgresLimiter({
+      keyPrefix: 'track_addr',
+      points: e.TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE,
+      duration: 60,
+      inMemoryBlockOnConsumed: e.TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE,
     }),
   };
   global[KEY] = made;

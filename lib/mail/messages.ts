@@ -6,6 +6,8 @@ export interface MailMessage {
   text: string;
   html: string;
   links: string[];
+  /** More headers (List-Unsubscribe on the mail a shipper's recipients get). */
+  headers?: Record<string, string>;
 }
 
 export function escapeHtml(value: string): string {
@@ -159,5 +161,66 @@ export function signUpKnownEmailMail(options: { to: string; at: Date; signInLink
       'If it was not you, ignore this message: your account and its password stay as they are.',
     ]),
     links: [signInLink, resetLink],
+  };
+}
+
+const TRACKING_HEADLINES: Record<'out_for_delivery' | 'delivered' | 'exception', (from: string) => string> = {
+  out_for_delivery: (from) => `Your package${from} is out for delivery`,
+  delivered: (from) => `Your package${from} was delivered`,
+  exception: (from) => `Your package${from} is delayed`,
+};
+
+/**
+ * To a shipper's recipient (its ToEmail), when the shipper opted in: the status, the public tracking page and an
+ * unsubscribe link. The shipper's company is the one printed on the label; nothing else the shipper sent is in it.
+ */
+export function trackingUpdateMail(options: {
+  to: string;
+  status: 'out_for_delivery' | 'delivered' | 'exception';
+  shipper: string | null;
+  trackingNumber: string | null;
+  trackLink: string;
+  unsubscribeLink: string;
+  oneClickUnsubscribeLink: string;
+}): MailMessage {
+  const { to, status, shipper, trackingNumber, trackLink, unsubscribeLink } = options;
+  const headline = TRACKING_HEADLINES[status](shipper ? ` from ${shipper}` : '');
+  const detail =
+    status === 'exception'
+      ? 'Something is holding it up, and the carrier is working on it. The tracking page shows the latest.'
+      : status === 'delivered'
+        ? 'The tracking page shows when and where.'
+        : 'It should arrive today. The tracking page shows the latest.';
+  const number = trackingNumber ? `Tracking number: ${trackingNumber}` : null;
+  const why = shipper
+    ? `You get this because ${shipper} ships this package with Carrier and gave us this address for updates.`
+    : 'You get this because the shipper of this package gave us this address for updates.';
+  return {
+    to,
+    subject: headline,
+    text: [
+      `${headline}.`,
+      detail,
+      ...(number ? [number] : []),
+      '',
+      'Track it:',
+      trackLink,
+      '',
+      why,
+      'To stop these e-mails from this shipper:',
+      unsubscribeLink,
+    ].join('\n'),
+    html: layout([
+      `<strong>${escapeHtml(headline)}.</strong> ${escapeHtml(detail)}`,
+      ...(number ? [escapeHtml(number)] : []),
+      button(trackLink, 'Track your package'),
+      `<span style="font-size:13px;color:#475569">${escapeHtml(why)} <a href="${escapeHtml(unsubscribeLink)}" style="color:#1d4ed8">Unsubscribe</a>.</span>`,
+    ]),
+    links: [trackLink, unsubscribeLink],
+    headers: {
+      // RFC 8058: a mail client's one-click unsubscribe POSTs to this address (app/api/unsubscribe/route.ts).
+      'List-Unsubscribe': `<${options.oneClickUnsubscribeLink}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }

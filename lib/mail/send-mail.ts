@@ -31,6 +31,7 @@ export async function sendMail(message: MailMessage): Promise<void> {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      ...(message.headers ? { headers: message.headers } : {}),
     })) as { messageId?: string };
     log.info({ mail: { subject: message.subject, messageId: info.messageId } }, 'mail sent');
     return;

@@ -1,15 +1,23 @@
 import type { Metadata } from 'next';
 import { CloseOutSettingsForm } from '@/components/settings/close-out-settings';
+import { RecipientMailSettingsForm } from '@/components/settings/recipient-mail-settings';
 import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-// GET /{environment}/settings: the account's settings in this environment (the automatic close-out).
+// GET /{environment}/settings: the account's settings in this environment (the automatic close-out), and the account's
+// own (e-mailing its recipients).
 export default function SettingsPage() {
   return (
     <>
-      <PageHeader title="Settings" description="Settings of this environment. Test and live each have their own." />
-      <CloseOutSettingsForm />
+      <PageHeader
+        title="Settings"
+        description="The automatic close-out is set for each environment; recipient e-mail for the whole account."
+      />
+      <div className="space-y-6">
+        <CloseOutSettingsForm />
+        <RecipientMailSettingsForm />
+      </div>
     </>
   );
 }

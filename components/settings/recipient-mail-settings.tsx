@@ -1,0 +1,104 @@
+'use client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { usePortalEnvironment, useCan } from '@/components/layout/portal-context';
+import { RoleNote } from '@/components/layout/role';
+import { Alert, Button, Card, CardTitle, ErrorState, LoadingBlock, RequestLink } from '@/components/ui';
+import { RECIPIENT_MAIL_STATUSES, type RecipientMailStatus, type TRecipientMailSettings } from '@/lib/schemas/public-tracking';
+
+const LABELS: Record<RecipientMailStatus, { label: string; hint: string }> = {
+  out_for_delivery: { label: 'Out for delivery', hint: 'The morning it leaves for its last mile.' },
+  delivered: { label: 'Delivered', hint: 'When the carrier has delivered it.' },
+  exception: { label: 'Delivery exception', hint: 'When something holds it up.' },
+};
+
+/** The account's opt-in to e-mail its recipients (a live package's ToEmail) at some statuses. */
+export function RecipientMailSettingsForm() {
+  const portal = usePortalEnvironment();
+  const key = portal.key('settings', 'recipient-mail');
+  const current = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => portal.fetch<TRecipientMailSettings>('/portal-api/settings/recipient-mail', { signal }),
+  });
+  if (current.isPending) return <LoadingBlock label="Loading recipient e-mail settings…" rows={2} />;
+  if (current.isError)
+    return (
+      <ErrorState
+        title="Could not load the recipient e-mail setting"
+        error={current.error}
+        onRetry={() => void current.refetch()}
+      />
+    );
+  return <Form initial={current.data} queryKey={key} />;
+}
+
+function Form({ initial, queryKey }: { initial: TRecipientMailSettings; queryKey: readonly unknown[] }) {
+  const portal = usePortalEnvironment();
+  const client = useQueryClient();
+  const canChange = useCan('settings:manage');
+  const [chosen, setChosen] = useState<RecipientMailStatus[]>(initial.statuses);
+  const save = useMutation({
+    mutationFn: (body: TRecipientMailSettings) =>
+      portal.fetch<TRecipientMailSettings>('/portal-api/settings/recipient-mail', { method: 'PUT', body }),
+    onSuccess: (data) => client.setQueryData(queryKey, data),
+  });
+  function toggle(status: RecipientMailStatus, on: boolean) {
+    setChosen((list) => RECIPIENT_MAIL_STATUSES.filter((s) => (s === status ? on : list.includes(s))));
+  }
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate({ statuses: chosen });
+  }
+  return (
+    <Card>
+      <CardTitle>E-mail your recipients</CardTitle>
+      <p className="mt-1 text-sm text-slate-600">
+        When a live package that has a <code>ToEmail</code> reaches a status ticked here, we e-mail that address once, with a link
+        to the package&apos;s public tracking page (<code>/track/…</code>) and a link to unsubscribe. The e-mail names your
+        company as on the label. This setting is for the whole account; test packages are never e-mailed.
+      </p>
+      <form onSubmit={submit} aria-label="E-mail your recipients" className="mt-4">
+        <fieldset disabled={!canChange} className="space-y-3">
+          <legend className="text-sm font-medium text-slate-800">E-mail the recipient when the package is</legend>
+          {RECIPIENT_MAIL_STATUSES.map((status) => (
+            <label key={status} className="flex items-start gap-3 text-sm">
+              <input
+                type="checkbox"
+                name="statuses"
+                value={status}
+                checked={chosen.includes(status)}
+                onChange={(e) => toggle(status, e.target.checked)}
+                className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600 focus:ring-brand-500"
+              />
+              <span>
+                <span className="font-medium text-slate-900">{LABELS[status].label}</span>
+                <span className="block text-slate-600">{LABELS[status].hint}</span>
+              </span>
+            </label>
+          ))}
+          <div className="flex flex-wrap items-center gap-3 pt-1">
+            <Button type="submit" loading={save.isPending} disabled={!canChange}>
+              Save
+            </Button>
+            {canChange ? null : <RoleNote what="change settings" permission="settings:manage" />}
+            {save.isSuccess ? (
+              <Alert tone="success">
+                Saved:{' '}
+                {save.data.statuses.length === 0
+                  ? 'recipients are not e-mailed'
+                  : `recipients are e-mailed at ${save.data.statuses.map((s) => LABELS[s].label.toLowerCase()).join(', ')}`}
+                .
+              </Alert>
+            ) : null}
+          </div>
+          {save.isError ? (
+            <Alert tone="danger">
+              {save.error instanceof Error ? save.error.message : 'Could not save.'}
+              <RequestLink error={save.error} />
+            </Alert>
+          ) : null}
+        </fieldset>
+      </form>
+    </Card>
+  );
+}
