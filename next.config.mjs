@@ -15,6 +15,9 @@ const nextConfig = {
     'rate-limiter-flexible',
   ],
   typedRoutes: false,
+  // Pages load when first asked for, not all at start: preloading every page and route took the worker's thread for
+  // 0.4 s of CPU before it could listen (docs/decisions/delivery-latency-and-start.md), and a first page was no faster.
+  experimental: { preloadEntriesOnStart: false },
   // Everywhere, API included; the Content-Security-Policy of pages is set per request in proxy.ts.
   async headers() {
     return [
