@@ -47,6 +47,3 @@ export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 export const AUDIT_ACTOR_KINDS = ['user', 'api_token', 'system'] as const;
 
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
-
-/** How long a row is kept (lib/audit/retention.ts; the table's trigger holds the same year). */
-export const AUDIT_RETENTION = '1 year';

@@ -181,9 +181,7 @@ export const CONTAINER_MANIFEST_FIELDS = fieldTree(ZContainerManifestFields.shap
   Security: SECURITY_FIELDS,
 });
 
-export type TContainerManifestRequestInput = z.input<typeof ZContainerManifestRequest>;
 export type TContainerManifestRequest = z.output<typeof ZContainerManifestRequest>;
-export type TContainerManifestHeader = TContainerManifestRequest['header'];
 
 // The answer to POST /wf/manifest: IsSuccess is the text "true", as published.
 export const ZContainerManifestResponse = z.object({

@@ -325,10 +325,7 @@ export const ZListPackagesResponse = keysetList(ZPackageResponse);
 export const ZListManifestsResponse = keysetList(ZManifestResponse);
 export const ZListEventsResponse = keysetList(ZEventResponse);
 
-export type TPackageResponse = z.output<typeof ZPackageResponse>;
 export type TManifestResponse = z.output<typeof ZManifestResponse>;
-export type TListPackagesResponse = z.output<typeof ZListPackagesResponse>;
-export type TListManifestsResponse = z.output<typeof ZListManifestsResponse>;
 
 export const ZScanResult = z.object({
   scan_id: z.string(),

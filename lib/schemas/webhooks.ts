@@ -146,7 +146,6 @@ export const ZUpdateWebhookRequest = z
   })
   .transform((body) => ({ url: body.url, events: body.events, description: body.description, enabled: body.enabled }));
 
-export type TUpdateWebhookRequestInput = Partial<TCreateWebhookRequestInput> & { enabled?: boolean };
 export type TUpdateWebhookRequest = z.output<typeof ZUpdateWebhookRequest>;
 
 export const DELIVERIES_PAGE_MAX = 100;
@@ -178,9 +177,6 @@ export const ZRotateWebhookSecretRequest = z
   .looseObject({ grace_period_seconds: integer({ min: 0, max: ROTATION_GRACE_MAX_SECONDS }) })
   .superRefine(refuseUnknownFields(['grace_period_seconds']), { when: () => true })
   .transform((body) => ({ gracePeriodSeconds: body.grace_period_seconds ?? ROTATION_GRACE_DEFAULT_SECONDS }));
-
-export type TRotateWebhookSecretRequestInput = { grace_period_seconds?: number };
-export type TRotateWebhookSecretRequest = z.output<typeof ZRotateWebhookSecretRequest>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Responses: the one shape of each webhook resource, answered by the API (lib/api/operations) and, through
