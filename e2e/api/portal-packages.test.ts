@@ -282,7 +282,14 @@ describe('portal packages: CSV export', () => {
     const lines = (await response.text()).split('\r\n');
     expect(lines.pop()).toBe('');
     const header = (lines.shift() ?? '').split(',');
-    expect(header.slice(0, 5)).toEqual(['TrackingNumber', 'carrier_barcode', 'status', 'status_updated_at', 'ManifestID']);
+    expect(header.slice(0, 6)).toEqual([
+      'TrackingNumber',
+      'carrier_barcode',
+      'house_waybill',
+      'status',
+      'status_updated_at',
+      'ManifestID',
+    ]);
     // The paging test's container (…M00 to …M22) shares the prefix: left out here.
     const byTn = new Map<string, string>();
     for (const line of lines) {
