@@ -34,7 +34,7 @@ export function CustomsReadiness({ id, container, cancelled }: { id: string; con
           <a
             // A download cannot send a header: the environment goes in the query (GET only).
             href={`${base}/one-record?${ENVIRONMENT_QUERY}=${portal.environment}`}
-            download={`${id}-one-record.jsonld`}
+            download={`one-record-${id}.jsonld`}
             className={buttonClass({ variant: 'secondary' })}
           >
             ONE Record export
@@ -162,7 +162,7 @@ function Regime({ regime }: { regime: TRegimeReadiness }) {
 function ProblemItem({ problem }: { problem: TReadinessProblem }) {
   return (
     <li className="flex flex-col gap-0.5 px-3 py-2 sm:flex-row sm:gap-3">
-      <span className="shrink-0 sm:w-48">
+      <span className="shrink-0 break-all sm:w-64">
         {problem.row === null ? (
           <span className="font-medium text-slate-900">Container</span>
         ) : (

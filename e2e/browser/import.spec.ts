@@ -23,6 +23,13 @@ const FIELDS = [
   'ToState',
   'ToPostalCode',
   'ToCountry',
+  'CustomsHSCode',
+  'CustomsDescription',
+  'CustomsValue',
+  'CustomsCurrency',
+  'CustomsOriginCountry',
+  'CustomsQuantity',
+  'CustomsNetWeight',
 ];
 
 test.describe('spreadsheet import', () => {
