@@ -16,7 +16,6 @@ export const DAILY_MANIFEST_STATUSES = ['manifested', 'closed', 'cancelled'] as 
 
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
-export type DailyManifestStatus = (typeof DAILY_MANIFEST_STATUSES)[number];
 
 /**
  * Customs outcomes (design.md "Customs and air cargo"): what a customs authority answered about a house or a

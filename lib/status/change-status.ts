@@ -169,12 +169,6 @@ function illegal(what: string, current: string, target: string): AppError {
   });
 }
 
-export interface SimulateTarget {
-  status: string;
-  code?: string;
-  text?: string;
-}
-
 function walkPackage(
   changes: Changes,
   row: PackageRow,

@@ -18,10 +18,8 @@ export {
   CONTAINER_STATUSES,
   CUSTOMS_OUTCOMES,
   type CustomsOutcome,
-  DAILY_MANIFEST_STATUSES,
   PACKAGE_STATUSES,
   type ContainerStatus,
-  type DailyManifestStatus,
   type PackageStatus,
 } from '@/lib/schemas/statuses';
 
@@ -85,9 +83,6 @@ export function nextContainerStatus(from: ContainerStatus, event: ContainerEvent
 
 /** The carrier has taken possession (first received scan): no cancel from here on. */
 export function packageInPossession(status: PackageStatus): boolean {
-  return status !== 'manifested' && status !== 'cancelled';
-}
-export function containerInPossession(status: ContainerStatus): boolean {
   return status !== 'manifested' && status !== 'cancelled';
 }
 
