@@ -201,6 +201,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         .catch(() => undefined);
       const { closeIndexOrderPool } = await import('@/lib/index-order');
       await closeIndexOrderPool();
+      // Accepted packages wake other processes' delivery workers on the queue pool, with or without a worker here.
+      const { closeQueuePool } = await import('@/lib/webhooks/queue-pool');
+      await closeQueuePool();
     })();
     return closing;
   };
