@@ -209,7 +209,7 @@ describe('the SDK package', () => {
     const pages: string[] = [];
     const keys: (string | null)[] = [];
     let conflicts = 0;
-    const answers = [
+    const answers: { status: number; headers: Record<string, string>; body: unknown }[] = [
       { status: 503, headers: { 'retry-after': '0' }, body: { error: { code: 'service_unavailable', message: 'busy' } } },
       { status: 409, headers: { 'retry-after': '0' }, body: { error: { code: 'conflict', message: 'key still running' } } },
       { status: 200, headers: {}, body: { rates: [] } },

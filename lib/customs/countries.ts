@@ -5,7 +5,7 @@ import { airport } from '@/lib/rating/locations';
 // contract's free text: "DE", "DEU", "Germany", "United States") or from an airport (the airport dataset names its
 // country in OpenFlights' English, which mostly matches ISO's short names).
 
-/** Names ISO writes otherwise, as people and the OpenFlights airport data write them (lib/customs/countries.test.ts holds the dataset to it). */
+/** Names ISO writes otherwise, as people and the OpenFlights airport data write them. */
 const ALIASES: Readonly<Record<string, string>> = {
   usa: 'US',
   'united states': 'US',

@@ -11,8 +11,6 @@ export const PACKAGE_STATUSES = [
   'cancelled',
 ] as const;
 export const CONTAINER_STATUSES = ['manifested', 'received', 'departed', 'arrived', 'closed', 'cancelled'] as const;
-/** A daily manifest is open (manifested) until closed, or cancelled when a cancel left it no live package. */
-export const DAILY_MANIFEST_STATUSES = ['manifested', 'closed', 'cancelled'] as const;
 
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
