@@ -141,7 +141,7 @@ function RevokeSessionButton({ session }: { session: TSessionRow }) {
         size="sm"
         loading={revoke.isPending}
         onClick={() => revoke.mutate()}
-        aria-label={`Sign out ${describeAgent(session.userAgent)}, started ${formatDateTime(session.createdAt)}`}
+        aria-label={`${session.current ? 'Sign out' : 'Revoke'} ${describeAgent(session.userAgent)}, started ${formatDateTime(session.createdAt)}`}
       >
         {session.current ? 'Sign out' : 'Revoke'}
       </Button>

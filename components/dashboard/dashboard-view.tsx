@@ -7,6 +7,9 @@ import { StatusCounts } from '@/components/lifecycle/status-counts';
 import { formatDateTime } from '@/lib/portal/format';
 import type { TDashboardResponse } from '@/lib/schemas/portal-responses';
 
+/** Every count on the dashboard with thousands separators: 13,660, not 13660. */
+const count = (n: number) => n.toLocaleString('en-US');
+
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
     <Card>
@@ -24,7 +27,7 @@ function PackagesByStatus({ counts, total }: { counts: TDashboardResponse['packa
       <CardTitle>Packages by status, last 30 days</CardTitle>
       <p className="mt-1 text-sm text-slate-600">
         <span className="font-semibold tabular-nums text-slate-900" data-testid="packages-all">
-          {total.toLocaleString()}
+          {count(total)}
         </span>{' '}
         packages in containers and daily manifests.
       </p>
@@ -36,15 +39,15 @@ function PackagesByStatus({ counts, total }: { counts: TDashboardResponse['packa
 function ActivityChart({ daily }: { daily: TDashboardResponse['daily'] }) {
   const data = daily.map((d) => ({ ...d, label: d.day.slice(5) }));
   return (
-    <figure>
+    <figure data-testid="activity-chart">
       <div className="h-64 w-full" aria-hidden="true" inert>
         <ResponsiveContainer width="100%" height="100%">
           {/* Thirty days of two bars: narrow gaps, or at 390 px each bar is a 2 px line. */}
           <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} barCategoryGap="12%" barGap={1}>
             <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
             <XAxis dataKey="label" tick={{ fontSize: 11, fill: '#475569' }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} />
-            <Tooltip />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: '#475569' }} tickFormatter={count} width={56} />
+            <Tooltip formatter={(value) => (typeof value === 'number' ? count(value) : value)} />
             <Legend />
             <Bar dataKey="packages" name="Packages" fill="#1d4ed8" />
             <Bar dataKey="manifests" name="Container manifests" fill="#b45309" />
@@ -56,7 +59,7 @@ function ActivityChart({ daily }: { daily: TDashboardResponse['daily'] }) {
         Packages and container manifests per day:{' '}
         {daily
           .filter((d) => d.packages || d.manifests)
-          .map((d) => `${d.day}: ${d.packages} packages, ${d.manifests} manifests`)
+          .map((d) => `${d.day}: ${count(d.packages)} packages, ${count(d.manifests)} manifests`)
           .join('; ') || 'none in the last 30 days'}
       </figcaption>
     </figure>
@@ -75,18 +78,22 @@ export function DashboardView() {
     return <ErrorState title="Could not load the dashboard" error={query.error} onRetry={() => void query.refetch()} />;
   const { daily, totals, webhooks, recent, packagesByStatus } = query.data;
   const rate = webhooks.successRate;
-  // Containers' packages too: the by-status counts cover both tables (totals.packages counts daily ones).
+  // Containers' packages too: the by-status counts cover both tables, as the chart's bars do.
   const packagesTotal = Object.values(packagesByStatus).reduce((n, c) => n + c, 0);
 
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-        <Stat label="Packages, last 30 days" value={String(packagesTotal)} />
-        <Stat label="Container manifests, last 30 days" value={String(totals.manifests)} />
+        <Stat label="Packages, last 30 days" value={count(packagesTotal)} />
+        <Stat label="Container manifests, last 30 days" value={count(totals.manifests)} />
         <Stat
           label="Webhook success rate"
           value={rate === null ? '—' : `${(rate * 100).toFixed(rate === 1 ? 0 : 1)}%`}
-          hint={rate === null ? 'No deliveries yet.' : `${webhooks.succeeded} of ${webhooks.attempts} attempts got a 2xx.`}
+          hint={
+            rate === null
+              ? 'No deliveries yet.'
+              : `${count(webhooks.succeeded)} of ${count(webhooks.attempts)} attempts got a 2xx.`
+          }
         />
       </div>
 
@@ -130,7 +137,8 @@ export function DashboardView() {
                   <div className="h-full bg-green-600" style={{ width: `${rate * 100}%` }} />
                 </div>
                 <p className="mt-2 text-sm text-slate-700">
-                  {webhooks.succeeded} succeeded, {webhooks.attempts - webhooks.succeeded} failed in the last 30 days.
+                  {count(webhooks.succeeded)} succeeded, {count(webhooks.attempts - webhooks.succeeded)} failed in the last 30
+                  days.
                 </p>
               </div>
             )}

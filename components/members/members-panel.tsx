@@ -1,10 +1,11 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
 import {
   Badge,
+  Button,
   Card,
   CardTitle,
   ConfirmDialog,
@@ -40,43 +41,136 @@ function mayManage(role: MemberRole, member: TMemberRow): boolean {
   return member.role !== 'owner' || can(role, 'owners:manage');
 }
 
+/** Owner and Admin manage the team (and an Owner the account): asked for with more than one click. */
+const WEIGHTY_ROLES: readonly MemberRole[] = ['owner', 'admin'];
+
+/**
+ * A role is chosen, then changed by "Change role" and a confirmation: the select alone changes nothing (an arrow key
+ * on a focused select used to save at once). The outcome is said in the row's status line; focus returns to the select.
+ */
 function RoleCell({ member }: { member: TMemberRow }) {
   const { role } = usePortal();
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
+  const selectRef = useRef<HTMLSelectElement>(null);
+  const [choice, setChoice] = useState<MemberRole>(member.role);
+  const [confirming, setConfirming] = useState(false);
+  const [understood, setUnderstood] = useState(false);
+  const [status, setStatus] = useState('');
+  // The role as last read: when a refetch brings another (changed elsewhere), the select follows it.
+  const [seenRole, setSeenRole] = useState<MemberRole>(member.role);
+  if (member.role !== seenRole) {
+    setSeenRole(member.role);
+    setChoice(member.role);
+  }
   const change = useMutation({
     mutationFn: (next: MemberRole) =>
       portal.fetch<TMemberChangeResponse>(`/portal-api/members/${encodeURIComponent(member.id)}`, {
         method: 'PATCH',
         body: { role: next },
       }),
+    onSuccess: (_answer, next) => {
+      setConfirming(false);
+      setStatus(`${member.email} is now ${ROLE_TEXT[next].toLowerCase()} (was ${ROLE_TEXT[member.role].toLowerCase()}).`);
+      setRefocus((n) => n + 1);
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: portal.key('members') }),
   });
+  // Back to the select once the dialog has closed (it hands focus to "Change role", which then goes) and the select is
+  // enabled again: the row's control keeps the keyboard, not <body>.
+  const [refocus, setRefocus] = useState(0);
+  const pending = change.isPending;
+  useEffect(() => {
+    if (refocus && !confirming && !pending) selectRef.current?.focus();
+  }, [refocus, confirming, pending]);
   if (!mayManage(role, member)) {
     return <Badge tone={member.role === 'owner' ? 'info' : 'neutral'}>{ROLE_TEXT[member.role]}</Badge>;
   }
   const ownersToo = can(role, 'owners:manage');
+  const weighty = WEIGHTY_ROLES.includes(choice);
+  const close = () => {
+    setConfirming(false);
+    if (change.isError) setChoice(member.role);
+    setRefocus((n) => n + 1);
+  };
   return (
     <div className="space-y-1">
-      <Select
-        aria-label={`Role of ${member.email}`}
-        value={member.role}
-        disabled={change.isPending}
-        onChange={(event) => change.mutate(event.target.value as MemberRole)}
-        className="w-auto min-w-[9rem]"
+      <div className="flex flex-wrap items-center gap-2">
+        <Select
+          ref={selectRef}
+          aria-label={`Role of ${member.email}`}
+          value={choice}
+          disabled={change.isPending}
+          onChange={(event) => {
+            setChoice(event.target.value as MemberRole);
+            setStatus('');
+          }}
+          className="w-auto min-w-[9rem]"
+        >
+          {MEMBER_ROLES.map((r) => (
+            <option key={r} value={r} disabled={r === 'owner' && !ownersToo}>
+              {ROLE_TEXT[r]}
+            </option>
+          ))}
+        </Select>
+        {choice === member.role ? null : (
+          <Button
+            size="sm"
+            aria-label={`Change role of ${member.email}`}
+            onClick={() => {
+              change.reset();
+              setUnderstood(false);
+              setConfirming(true);
+            }}
+          >
+            Change role
+          </Button>
+        )}
+      </div>
+      <p role="status" className="max-w-xs whitespace-normal text-sm text-green-800">
+        {status}
+      </p>
+      <ConfirmDialog
+        open={confirming}
+        title={`Make ${member.email} ${ROLE_TEXT[choice].toLowerCase()}?`}
+        confirmLabel={`Yes, make ${ROLE_TEXT[choice].toLowerCase()}`}
+        cancelLabel="Cancel"
+        busy={change.isPending}
+        confirmDisabled={weighty && !understood}
+        error={
+          change.isError ? (
+            <>
+              {change.error.message}
+              <RequestLink error={change.error} />
+            </>
+          ) : undefined
+        }
+        onConfirm={() => change.mutate(choice)}
+        onClose={close}
       >
-        {MEMBER_ROLES.map((r) => (
-          <option key={r} value={r} disabled={r === 'owner' && !ownersToo}>
-            {ROLE_TEXT[r]}
-          </option>
-        ))}
-      </Select>
-      {change.isError ? (
-        <p role="alert" className="max-w-xs whitespace-normal text-sm text-red-700">
-          {change.error.message}
-          <RequestLink error={change.error} />
+        <p>
+          From {ROLE_TEXT[member.role].toLowerCase()} to <strong>{ROLE_TEXT[choice].toLowerCase()}</strong>, in test and live
+          alike, from their next request on.
         </p>
-      ) : null}
+        {weighty ? (
+          <>
+            <p className="mt-2 font-medium text-red-800">
+              {choice === 'owner'
+                ? 'An owner has every permission: they can make and remove owners, change any role (yours too) and remove anyone.'
+                : 'An admin runs the team and the account: invites and removes members, changes roles, changes settings and manages tokens and webhooks.'}
+            </p>
+            <label className="mt-3 flex items-start gap-2">
+              <input
+                type="checkbox"
+                checked={understood}
+                onChange={(event) => setUnderstood(event.target.checked)}
+                className="mt-1 h-4 w-4 shrink-0"
+              />
+              <span>I understand that {member.email} gets these permissions.</span>
+            </label>
+          </>
+        ) : null}
+      </ConfirmDialog>
     </div>
   );
 }

@@ -79,7 +79,7 @@ function QuotesTable({ result }: { result: TRateResponse }) {
   const cheapest = Math.min(...result.rates.map((r) => Number(r.amount)));
   const fastest = Math.min(...result.rates.map((r) => r.delivery_days));
   return (
-    <Table label="Quotes">
+    <Table label="Quotes by service">
       <caption className="sr-only">Quotes, cheapest and fastest marked</caption>
       <thead>
         <tr>

@@ -15,6 +15,7 @@ import {
   EmptyState,
   ErrorState,
   Field,
+  FocusOnMount,
   Input,
   LoadingBlock,
   RequestLink,
@@ -201,12 +202,18 @@ export function TokensPanel() {
               Access: <TokenScopes scopes={created.scopes} />
             </div>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <code
-                className="block break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-300"
-                data-testid="new-token-value"
+              {/* Focus goes to the token itself: what the submit produced, ready to be read or copied. */}
+              <FocusOnMount
+                focusKey={created.id}
+                className="min-w-0 rounded focus:outline-none focus:ring-2 focus:ring-brand-500"
               >
-                {created.token}
-              </code>
+                <code
+                  className="block break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-300"
+                  data-testid="new-token-value"
+                >
+                  {created.token}
+                </code>
+              </FocusOnMount>
               <CopyButton value={created.token} label="Copy token" />
               <Button variant="ghost" size="sm" onClick={() => setCreated(null)}>
                 Done

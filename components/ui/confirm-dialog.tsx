@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Button } from './button';
 
 /**
@@ -13,6 +13,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = 'Keep it',
   busy,
+  confirmDisabled,
   error,
   onConfirm,
   onClose,
@@ -23,11 +24,14 @@ export function ConfirmDialog({
   confirmLabel: string;
   cancelLabel?: string;
   busy?: boolean;
+  /** The confirm button waits for something inside the dialog (a box ticked). */
+  confirmDisabled?: boolean;
   error?: ReactNode;
   onConfirm: () => void;
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -37,12 +41,14 @@ export function ConfirmDialog({
   return (
     <dialog
       ref={ref}
-      aria-labelledby="confirm-dialog-title"
+      aria-labelledby={titleId}
       onClose={onClose}
-      className="w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+      // m-auto: the base styles' margin reset would pin the modal to the top left instead of the centre. Text set
+      // afresh: a dialog opened from a table cell would otherwise take the cell's alignment and nowrap.
+      className="m-auto max-h-[calc(100dvh-2rem)] w-[min(28rem,calc(100vw-2rem))] whitespace-normal break-words rounded-lg text-left border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="space-y-3 p-5">
-        <h2 id="confirm-dialog-title" className="text-lg font-semibold text-slate-900">
+        <h2 id={titleId} className="text-lg font-semibold text-slate-900">
           {title}
         </h2>
         {children ? <div className="text-sm text-slate-700">{children}</div> : null}
@@ -56,7 +62,7 @@ export function ConfirmDialog({
             {error ? 'Close' : cancelLabel}
           </Button>
           {error ? null : (
-            <Button variant="danger" loading={busy} onClick={onConfirm}>
+            <Button variant="danger" loading={busy} disabled={confirmDisabled} onClick={onConfirm}>
               {confirmLabel}
             </Button>
           )}

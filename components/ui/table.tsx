@@ -4,7 +4,13 @@ import { cn } from './cn';
 /** A table that scrolls sideways on narrow screens instead of squashing its columns. */
 export function Table({ className, label, ...props }: HTMLAttributes<HTMLTableElement> & { label?: string }) {
   return (
-    <div className="relative -mx-4 overflow-x-auto sm:mx-0" role="region" aria-label={label} tabIndex={label ? 0 : undefined}>
+    // A region only when named: an unnamed one is a landmark nobody can tell from the next.
+    <div
+      className="relative -mx-4 overflow-x-auto sm:mx-0"
+      role={label ? 'region' : undefined}
+      aria-label={label}
+      tabIndex={label ? 0 : undefined}
+    >
       <table className={cn('min-w-full divide-y divide-slate-200 text-sm', className)} {...props} />
     </div>
   );

@@ -29,6 +29,7 @@ export function EndpointFormCard<R>({
   idPrefix,
   defaultValues,
   send,
+  beforeSend,
   onSaved,
   onCancel,
 }: {
@@ -37,6 +38,8 @@ export function EndpointFormCard<R>({
   idPrefix: string;
   defaultValues: z.input<typeof ZCreateWebhookRequest>;
   send: (body: TCreateWebhookRequestInput) => Promise<R>;
+  /** Asked before sending a valid form (a confirmation): false sends nothing. */
+  beforeSend?: (body: TCreateWebhookRequest) => Promise<boolean>;
   onSaved: (result: R) => void;
   onCancel: () => void;
 }) {
@@ -47,8 +50,9 @@ export function EndpointFormCard<R>({
     onSuccess: onSaved,
     onError: (error) => setProblem(applyFieldErrors(error, form.setError, ['url', 'events', 'description'])),
   });
-  const submit = form.handleSubmit((values) => {
+  const submit = form.handleSubmit(async (values) => {
     setProblem([]);
+    if (beforeSend && !(await beforeSend(values))) return;
     save.mutate(values);
   });
   return (
@@ -78,7 +82,7 @@ export function EndpointFormCard<R>({
 }
 
 /** What each event announces, next to its checkbox. */
-const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
+export const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'package.sorting': 'a package manifest was accepted',
   'package.received': 'a package was received at the hub',
   'package.in_transit': 'a package is in transit',

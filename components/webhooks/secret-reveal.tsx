@@ -1,8 +1,12 @@
 'use client';
+import { useEffect, useRef } from 'react';
 import { Alert, Button, CopyButton } from '@/components/ui';
 
 /** A signing secret, shown once: no endpoint ever returns it again. */
 export function SecretReveal({ secret, onDone, doneLabel = 'Done' }: { secret: string; onDone: () => void; doneLabel?: string }) {
+  // Focus lands on the secret, selected (onFocus), so that the action's result is where the keyboard is.
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), [secret]);
   return (
     <div className="space-y-3" data-testid="secret-reveal">
       <Alert tone="warning">
@@ -13,6 +17,7 @@ export function SecretReveal({ secret, onDone, doneLabel = 'Done' }: { secret: s
           Signing secret
         </label>
         <input
+          ref={input}
           id="webhook-secret"
           readOnly
           value={secret}

@@ -13,6 +13,7 @@ import {
   CardTitle,
   ErrorState,
   Field,
+  FocusOnMount,
   LoadingBlock,
   PageHeader,
   RequestLink,
@@ -138,10 +139,12 @@ export function WebhookDetailView({ id }: { id: string }) {
         </Alert>
       ) : null}
       {notice ? (
-        <Alert tone={notice.tone}>
-          {notice.text}
-          <RequestLink error={notice.error} />
-        </Alert>
+        <FocusOnMount focusKey={notice} className="rounded-md focus:outline-none focus:ring-2 focus:ring-brand-500">
+          <Alert tone={notice.tone}>
+            {notice.text}
+            <RequestLink error={notice.error} />
+          </Alert>
+        </FocusOnMount>
       ) : null}
       {secret ? (
         <Card>

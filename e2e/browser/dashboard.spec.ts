@@ -59,7 +59,8 @@ test.describe('dashboard', () => {
         )
         .toBeGreaterThanOrEqual(3);
       const dashboard = (await (await portalApi(page, 'GET', '/portal-api/dashboard')).json()) as Dashboard;
-      expect(dashboard.totals).toEqual({ packages: 3, manifests: 1 });
+      // The chart's totals count the container's 2 packages too, as the headline does.
+      expect(dashboard.totals).toEqual({ packages: 5, manifests: 1 });
       expect(dashboard.webhooks.successRate).toBe(1);
       expect(hook.received.length).toBeGreaterThanOrEqual(3);
     } finally {
@@ -81,5 +82,38 @@ test.describe('dashboard', () => {
     // The same account's live environment has none of it.
     await page.getByTestId('env-live').click();
     await expect(page.getByText('No live activity in the last 30 days')).toBeVisible();
+  });
+
+  test("the chart's bars count what the headline counts (containers' packages too), with thousands separators", async ({
+    freshPage: page,
+    request,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const token = await createToken(page, 'dashboard-counts');
+    const api = authed(request, token);
+    const suffix = Date.now().toString(36).toUpperCase();
+    const tracking = Array.from({ length: 1_200 }, (_, i) => `DSEP${suffix}${String(i).padStart(4, '0')}`);
+    const manifest = await api.post(`${apiBase.test}/wf/manifest`, containerSample(`DSEP-${suffix}`, tracking));
+    expect(manifest.status(), await manifest.text()).toBe(200);
+    const daily = await api.post(`${apiBase.test}/wf/package`, packageSample(`DSEPD${suffix}`));
+    expect(daily.status(), await daily.text()).toBe(200);
+
+    await page.goto('/test/dashboard');
+    const stat = (label: string) => page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+    await expect(stat('Packages, last 30 days')).toHaveText('1,201');
+    await expect(page.getByTestId('packages-all')).toHaveText('1,201');
+    // Today's bar, as its text alternative reads it: the container's 1,200 and the daily package.
+    const today = new Date().toISOString().slice(0, 10);
+    await expect(page.getByTestId('activity-chart')).toContainText(`${today}: 1,201 packages, 1 manifests`);
+    await expect(page.getByTestId('recent-activity')).toContainText('1,200 packages');
+    // The y axis too: its top tick is over a thousand, written with a separator.
+    await expect(
+      page
+        .getByTestId('activity-chart')
+        .locator('svg text')
+        .filter({ hasText: /^\d{1,3}(,\d{3})+$/ })
+        .first(),
+    ).toBeVisible();
+    await screenshots(page, testInfo, 'dashboard-thousands');
   });
 });

@@ -99,8 +99,10 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await expect(viewer.getByRole('heading', { name: 'Manifests' })).toBeVisible();
   await expect(viewer.getByRole('link', { name: 'New container manifest' })).toHaveCount(0);
   await viewer.goto(portalUrl('test', '/settings'));
-  await expect(viewer.getByRole('button', { name: 'Save' })).toBeDisabled();
-  await expect(viewer.getByTestId('role-note')).toContainText('Your role (viewer) cannot change settings');
+  await expect(viewer.getByRole('form', { name: 'Automatic close-out' }).getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expect(viewer.getByRole('form', { name: 'Automatic close-out' }).getByTestId('role-note')).toContainText(
+    'Your role (viewer) cannot change settings',
+  );
   // The Members page: the list, no role selects, the permission table with the viewer's column.
   await viewer.goto(portalUrl('test', '/members'));
   await expect(viewer.getByTestId('member-row')).toHaveCount(2);
@@ -123,6 +125,9 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   });
   await axe(owner, 'members (owner)');
   await select.selectOption('operator');
+  await owner.getByRole('button', { name: `Change role of ${viewerUser.email}` }).click();
+  await owner.getByRole('dialog').getByRole('button', { name: 'Yes, make operator' }).click();
+  await expect(owner.getByRole('status').filter({ hasText: `${viewerUser.email} is now operator` })).toBeVisible();
   await expect(owner.getByRole('combobox', { name: `Role of ${viewerUser.email}` })).toHaveValue('operator');
   // Takes effect for the member at once: New manifest is offered now.
   await viewer.goto(portalUrl('test', '/manifests'));
@@ -130,7 +135,12 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   // The owner cannot demote itself, the last owner: the refusal is shown where it was asked.
   const ownRow = owner.getByTestId('member-row').filter({ hasText: 'you' });
   await ownRow.getByRole('combobox').selectOption('admin');
-  await expect(ownRow.getByRole('alert')).toContainText('last owner');
+  await ownRow.getByRole('button', { name: /^Change role of/ }).click();
+  const demote = owner.getByRole('dialog');
+  await demote.getByRole('checkbox', { name: /I understand/ }).check();
+  await demote.getByRole('button', { name: 'Yes, make admin' }).click();
+  await expect(demote.getByRole('alert')).toContainText('last owner');
+  await demote.getByRole('button', { name: 'Close' }).click();
   // The select shows the role the member still has.
   await expect(ownRow.getByRole('combobox')).toHaveValue('owner');
 
@@ -201,4 +211,67 @@ test('a stale tab that revokes an invitation accepted meanwhile is told why, bes
   await expect(owner.getByRole('heading', { level: 1 })).toHaveText(/^DELETE \/invitations\/[0-9a-f-]{36}$/);
   await expect(owner.getByRole('main')).toContainText(/409\s*conflict/);
   await expect(owner.getByRole('region', { name: 'Response' })).toContainText('This invitation was already accepted');
+});
+
+test('a role changes only by "Change role" and its confirmation: an arrow key on the select saves nothing', async ({
+  freshPage: owner,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const session = (await (await portalApi(owner, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
+    account: { id: string };
+  };
+  const member = await addMember(session.account.id, 'viewer');
+  const serverRole = async () => {
+    const list = (await (await portalApi(owner, 'GET', '/portal-api/members', undefined, 'test')).json()) as {
+      members: { email: string; role: string }[];
+    };
+    return list.members.find((m) => m.email === member.email)?.role;
+  };
+
+  await owner.goto(portalUrl('test', '/members'));
+  const select = owner.getByRole('combobox', { name: `Role of ${member.email}` });
+  await expect(select).toHaveValue('viewer');
+  await select.focus();
+  await owner.keyboard.press('ArrowUp');
+  await expect(select).toHaveValue('operator');
+  // Nothing is sent: the server still has the old role a moment later, and the page offers the explicit action.
+  await owner.waitForTimeout(1_500);
+  expect(await serverRole()).toBe('viewer');
+  const change = owner.getByRole('button', { name: `Change role of ${member.email}` });
+  await expect(change).toBeVisible();
+
+  // Owner: the stronger confirmation, in a dialog centred in the viewport, refused until "I understand" is ticked.
+  await select.selectOption('owner');
+  await change.click();
+  const dialog = owner.getByRole('dialog');
+  await expect(dialog).toContainText(`Make ${member.email} owner?`);
+  await expect(dialog).toContainText('An owner has every permission');
+  const confirm = dialog.getByRole('button', { name: 'Yes, make owner' });
+  await expect(confirm).toBeDisabled();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await owner.setViewportSize({ width, height });
+    const box = (await dialog.boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThan(4);
+    expect(Math.abs(box.y + box.height / 2 - height / 2)).toBeLessThan(4);
+  }
+  await owner.setViewportSize({ width: 1440, height: 900 });
+  await screenshots(owner, testInfo, 'members-role-confirm-owner', () => expect(dialog).toBeVisible());
+  // Cancel: nothing changes, focus is back on the row's select.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await serverRole()).toBe('viewer');
+
+  await change.click();
+  await dialog.getByRole('checkbox', { name: `I understand that ${member.email} gets these permissions.` }).check();
+  await expect(confirm).toBeEnabled();
+  await confirm.click();
+  const status = owner.getByRole('status').filter({ hasText: `${member.email} is now owner (was viewer).` });
+  await expect(status).toBeVisible();
+  await expect(select).toBeFocused();
+  await expect(change).toHaveCount(0);
+  expect(await serverRole()).toBe('owner');
+  await screenshots(owner, testInfo, 'members-role-changed', () => expect(status).toBeVisible());
 });

@@ -134,7 +134,7 @@ test.describe('forgotten password, change password, sessions', () => {
     await rows
       .filter({ hasNotText: 'This device' })
       .first()
-      .getByRole('button', { name: /^Sign out / })
+      .getByRole('button', { name: /^Revoke / })
       .click();
     await expect(rows).toHaveCount(2);
     const stillIn = await Promise.all(

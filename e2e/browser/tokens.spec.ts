@@ -27,6 +27,8 @@ test.describe('API tokens', () => {
     const shown = page.getByTestId('new-token-value');
     await expect(shown).toHaveText(/^ck_test_[A-Za-z0-9_-]{43}$/);
     const token = (await shown.textContent())!.trim();
+    // Focus moved to the token, the submit's result.
+    await expect(page.locator(':focus')).toContainText(token);
     await expect(page.getByRole('button', { name: 'Copy token' })).toBeVisible();
     const row = page.getByTestId('token-row').filter({ hasText: 'Warehouse WMS' });
     await expect(row).toContainText(token.slice(0, 12));

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { expect, screenshots, test } from '../fixtures';
+import { expect, portalApi, screenshots, test } from '../fixtures';
 
 // Webhook endpoints in the portal: create (secret shown once), test event, delivery log with the
 // receiver's response, redeliver, disable / enable, delete. A receiver runs inside the test.
@@ -52,9 +52,9 @@ test.describe('webhooks', () => {
       await expect(page.getByRole('checkbox', { name: /package\.sorting/ })).toBeChecked();
       await page.getByRole('button', { name: 'Add endpoint' }).click();
 
-      // The secret, once, with a copy button; focus moved to the result.
-      await expect(page.locator(':focus')).toContainText('Endpoint added');
+      // The secret, once, with a copy button; focus moved to the result: the secret itself.
       const secretBox = page.getByLabel('Signing secret');
+      await expect(secretBox).toBeFocused();
       await expect(secretBox).toHaveValue(/^whsec_/);
       const secret = await secretBox.inputValue();
       await expect(page.getByRole('button', { name: 'Copy secret' })).toBeVisible();
@@ -159,6 +159,66 @@ test.describe('webhooks', () => {
       await expect(page.getByText('Webhook endpoint not found')).toBeVisible();
     } finally {
       receiver.server.close();
+    }
+  });
+
+  test("the list shows each endpoint's health and the event types; the same URL twice is asked first; focus follows", async ({
+    freshPage: page,
+  }, testInfo) => {
+    test.setTimeout(150_000);
+    // A receiver that refuses everything, so that the endpoint has a failure streak to show.
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(500, { 'content-type': 'text/plain' }).end('down for maintenance'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/failing`;
+    const count = async () =>
+      ((await (await portalApi(page, 'GET', '/portal-api/webhooks')).json()) as { data: unknown[] }).data.length;
+    try {
+      await page.goto('/test/webhooks');
+      // The intro names every event type, without opening the form.
+      const types = page.getByTestId('event-types');
+      for (const event of ['package.sorting', 'package.delivered', 'container.departed', 'customs.released', 'package.amended']) {
+        await expect(types).toContainText(event);
+      }
+
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByLabel(/Endpoint URL/).fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect(page.getByLabel('Signing secret')).toBeFocused();
+      await page.getByRole('button', { name: 'I have saved the secret' }).click();
+      await expect(page.getByRole('heading', { name: 'Webhook endpoint' })).toBeVisible();
+
+      // Send test event: focus on the status it produced, not on <body>.
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect(page.locator(':focus')).toContainText('Test event queued');
+      await expect(page.getByTestId('delivery-row').first()).toContainText('500', { timeout: 30_000 });
+
+      // The list: the last delivery, its outcome and the run of failures.
+      await page.goto('/test/webhooks');
+      const health = page.getByTestId('endpoint-health');
+      await expect(health).toContainText(/Last delivery .+: failed \(HTTP 500\)/);
+      await expect(health).toContainText(/\d+ failed attempts? in a row/);
+      await screenshots(page, testInfo, 'webhooks-health', () => expect(health).toBeVisible());
+
+      // The same URL again: asked first. "Don't add" adds nothing.
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByLabel(/Endpoint URL/).fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('This URL already has an endpoint');
+      await screenshots(page, testInfo, 'webhooks-duplicate-url', () => expect(dialog).toBeVisible());
+      await dialog.getByRole('button', { name: "Don't add" }).click();
+      await expect(dialog).toBeHidden();
+      expect(await count()).toBe(1);
+      // Asked again, and added when the user says so.
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await dialog.getByRole('button', { name: 'Add it again' }).click();
+      await expect(page.getByLabel('Signing secret')).toBeFocused();
+      expect(await count()).toBe(2);
+    } finally {
+      server.close();
     }
   });
 });

@@ -7,6 +7,11 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 
 export const DASHBOARD_DAYS = 30;
 
+/** The first instant of the window: midnight UTC, DASHBOARD_DAYS - 1 days before today, as the chart's first bar. */
+export function windowStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DASHBOARD_DAYS - 1)));
+}
+
 export interface DailyCount {
   day: string;
   packages: number;
@@ -31,6 +36,21 @@ async function dailyActivity(accountId: string, environment: Environment): Promi
     ORDER BY days.day`,
   );
   return rows.map((r) => ({ day: r.day, packages: Number(r.packages), manifests: Number(r.manifests) }));
+}
+
+// The rollup counts daily packages only; a container's packages are its package_count, on the day it was received
+// (the headline, lib/portal/package-status-counts.ts, counts both over the same days).
+async function containerPackagesByDay(accountId: string, environment: Environment): Promise<Map<string, number>> {
+  const rows = await queryRows(
+    lagTolerantPool(accountId),
+    sql<{ day: string; packages: string }>`
+    SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, sum(package_count) AS packages
+    FROM container_manifests
+    WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
+      AND created_at >= ${windowStart()}
+    GROUP BY 1`,
+  );
+  return new Map(rows.map((r) => [r.day, Number(r.packages)]));
 }
 
 async function webhookStats(accountId: string, environment: Environment) {
@@ -75,7 +95,7 @@ async function recentActivity(accountId: string, environment: Environment): Prom
       kind: 'container_manifest' as const,
       id: m.id,
       label: `Container ${m.containerId}`,
-      detail: `${m.id} · ${m.packageCount} package${m.packageCount === 1 ? '' : 's'} · ${m.serviceName}`,
+      detail: `${m.id} · ${m.packageCount.toLocaleString('en-US')} package${m.packageCount === 1 ? '' : 's'} · ${m.serviceName}`,
       createdAt: m.createdAt,
     })),
     ...packages.map((p) => ({
@@ -92,11 +112,13 @@ async function recentActivity(accountId: string, environment: Environment): Prom
 
 export async function getDashboard(options: { accountId: string; environment: Environment }) {
   const { accountId, environment } = options;
-  const [daily, webhooks, recent] = await Promise.all([
+  const [dailyOnly, containerPackages, webhooks, recent] = await Promise.all([
     dailyActivity(accountId, environment),
+    containerPackagesByDay(accountId, environment),
     webhookStats(accountId, environment),
     recentActivity(accountId, environment),
   ]);
+  const daily = dailyOnly.map((d) => ({ ...d, packages: d.packages + (containerPackages.get(d.day) ?? 0) }));
   return {
     daily,
     totals: {

@@ -3,7 +3,7 @@ import { pgPool } from '@/lib/db';
 import { queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { PACKAGE_STATUSES, type PackageStatus } from '@/lib/status/transitions';
-import { DASHBOARD_DAYS } from './dashboard';
+import { windowStart } from './dashboard';
 
 // Read from each daily manifest's status counters (lib/manifests/counters.ts) and each container's packages (5,000 at
 // most): never one row per package, which is too slow at a million packages.
@@ -12,16 +12,17 @@ export async function countPackagesByStatus(options: {
   environment: Environment;
 }): Promise<Record<PackageStatus, number>> {
   const { accountId, environment } = options;
+  const start = windowStart();
   const rows = await queryRows(
     pgPool(),
     sql<{ status: string; n: string }>`SELECT s.status,
             coalesce((SELECT sum(c.packages) FROM daily_manifests d
               JOIN daily_manifest_counts c ON c.manifest_id = d.id AND c.status = s.status
               WHERE d.account_id = ${accountId}::uuid AND d.environment = ${environment}::"Environment"
-                AND d.created_at >= now() - make_interval(days => ${DASHBOARD_DAYS}::int)), 0)
+                AND d.created_at >= ${start}), 0)
           + (SELECT count(*) FROM container_packages c
               WHERE c.account_id = ${accountId}::uuid AND c.environment = ${environment}::"Environment" AND c.status = s.status
-                AND c.created_at >= now() - make_interval(days => ${DASHBOARD_DAYS}::int)) AS n
+                AND c.created_at >= ${start}) AS n
      FROM unnest(${[...PACKAGE_STATUSES]}::text[]) AS s(status)`,
   );
   const counts: Record<PackageStatus, number> = {

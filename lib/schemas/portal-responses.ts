@@ -30,6 +30,24 @@ export const ZDashboardResponse = z.object({
   packagesByStatus: z.record(z.enum(PACKAGE_STATUSES), z.number().int()),
 });
 
+/** A failure streak is counted this far and no further: "100 or more failures in a row" says enough. */
+export const WEBHOOK_FAILURE_STREAK_CAP = 100;
+
+// GET /portal-api/webhooks/health: each endpoint's latest delivery attempt and its current run of failures.
+export const ZWebhookHealthResponse = z.object({
+  endpoints: z.array(
+    z.object({
+      endpointId: z.string(),
+      lastAttemptAt: isoTime().nullable(),
+      lastSuccess: z.boolean().nullable(),
+      lastStatusCode: z.number().int().nullable(),
+      lastError: z.string().nullable(),
+      failureStreak: z.number().int(),
+      failingSince: isoTime().nullable(),
+    }),
+  ),
+});
+
 // An API token as the tokens page lists it: never its hash.
 export const ZApiTokenRow = z.object({
   id: z.string(),
@@ -158,6 +176,7 @@ export const ZMemberChangeResponse = z.object({
 });
 
 export type TDashboardResponse = z.output<typeof ZDashboardResponse>;
+export type TWebhookHealthResponse = z.output<typeof ZWebhookHealthResponse>;
 export type TApiTokenRow = z.output<typeof ZApiTokenRow>;
 export type TApiTokenListResponse = z.output<typeof ZApiTokenListResponse>;
 export type TCreatedApiTokenResponse = z.output<typeof ZCreatedApiTokenResponse>;

@@ -58,4 +58,5 @@ export const PORTAL_API_ROUTES: readonly (readonly [string, readonly string[]])[
   ['/portal-api/webhooks/:id/deliveries/:deliveryId/redeliver', ['POST']],
   ['/portal-api/webhooks/:id/rotate-secret', ['POST']],
   ['/portal-api/webhooks/:id/test', ['POST']],
+  ['/portal-api/webhooks/health', ['GET']],
 ];

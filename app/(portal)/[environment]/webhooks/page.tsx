@@ -12,7 +12,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
     <RoleGate permission="webhooks:manage" title="Webhooks" what="manage webhook endpoints">
       <PageHeader
         title="Webhooks"
-        description="Endpoints notified when a package manifest is accepted (package.sorting), signed per the Standard Webhooks spec."
+        description="Endpoints notified of your packages' and containers' events (the types are listed below), signed per the Standard Webhooks spec."
       />
       <WebhookListView deleted={deleted === '1'} />
     </RoleGate>
