@@ -195,7 +195,7 @@ try {
   const f = (ms: number) => ms.toFixed(1);
   const lines = results.map(
     (r) =>
-      `| ${r.kind} | ${f(median(r.rows))} | ${f(median(r.rules))} (+${f(median(r.rules) - median(r.rows))}) | ${f(median(r.rowsJson))} | ${f(median(r.rulesJson))} | ${f(median(r.http))} / ${f(p95(r.http))} | ${(r.bytes / 1e6).toFixed(2)} MB | ${r.problems} (${r.listed} listed) | ${median(r.http) < GOAL_MS ? 'met' : 'missed'} |`,
+      `| ${r.kind} | ${f(median(r.rows))} | ${f(median(r.rules))} (+${f(median(r.rules) - median(r.rows))}) | ${f(median(r.rowsJson))} | ${f(median(r.rulesJson))} | ${f(median(r.http))} / ${f(p95(r.http))} | ${r.bytes < 1e6 ? `${(r.bytes / 1e3).toFixed(1)} KB` : `${(r.bytes / 1e6).toFixed(2)} MB`} | ${r.problems} (${r.listed} listed) | ${median(r.http) < GOAL_MS ? 'met' : 'missed'} |`,
   );
   const conditions = loadConditions();
   const report = [
