@@ -50,7 +50,8 @@ export function CustomsDeclaration({ declaration, events }: { declaration: unkno
             })}
           </dl>
           {items.length > 0 ? (
-            <div className="mt-4 overflow-x-auto">
+            // A wide table scrolls sideways on a phone: a focusable region, so a keyboard can scroll it too.
+            <div role="region" aria-label="Declared items" tabIndex={0} className="mt-4 overflow-x-auto">
               <table className="min-w-full text-sm">
                 <caption className="sr-only">Declared items</caption>
                 <thead className="bg-slate-100">
