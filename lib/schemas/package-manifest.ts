@@ -81,4 +81,3 @@ export const ZPackageManifestResponse = z.object({
   TrackingNumber: z.string(),
   warnings: ZWarnings,
 });
-
