@@ -104,7 +104,9 @@ test.describe('packages', () => {
     // Export of the filtered set: the three packages to 10001, with their status.
     const filteredCsv = await downloadCsv(page, 'Export these packages (CSV)');
     expect(filteredCsv.name).toMatch(/^packages-test-\d{4}-\d{2}-\d{2}\.csv$/);
-    expect(filteredCsv.lines[0]).toMatch(/^TrackingNumber,carrier_barcode,house_waybill,status,status_updated_at,ManifestID,manifest_type,/);
+    expect(filteredCsv.lines[0]).toMatch(
+      /^TrackingNumber,carrier_barcode,house_waybill,status,status_updated_at,ManifestID,manifest_type,/,
+    );
     expect(filteredCsv.lines.slice(1).every((l) => /^[^,]+,CB\d{13},/.test(l))).toBe(true);
     expect(
       filteredCsv.lines
