@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalHash, canonicalJson } from './canonical-hash';
+import { CanonicalText, canonicalHash, canonicalJson } from './canonical-hash';
 
 // The definition the stored request hashes were made with: every hash stored since must still match its resend.
 function reference(value: unknown): string {
@@ -39,6 +39,8 @@ describe('canonicalJson', () => {
       '{"Z":null,"a":[null,{"c":"x"}],"b":1,"é":true}',
     );
     expect(canonicalHash({ a: 1, b: 2 })).toBe(canonicalHash({ b: 2, a: 1 }));
+    const parts = { header: { z: 1, y: [2] }, packages: [{ b: 'x', a: undefined }] };
+    expect(canonicalHash({ ...parts, packages: new CanonicalText(canonicalJson(parts.packages)) })).toBe(canonicalHash(parts));
     expect(canonicalHash({ a: 1 })).not.toBe(canonicalHash({ a: '1' }));
   });
 });

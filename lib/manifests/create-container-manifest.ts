@@ -1,5 +1,5 @@
 import 'server-only';
-import { canonicalHash } from '@/lib/canonical-hash';
+import { CanonicalText, canonicalHash, canonicalJson } from '@/lib/canonical-hash';
 import { db, pgPool } from '@/lib/db';
 import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
@@ -29,13 +29,15 @@ export async function createContainerManifest(options: {
   request: TContainerManifestRequest;
 }): Promise<CreateContainerManifestResult> {
   const { accountId, environment, request } = options;
-  const requestHash = canonicalHash(request);
+  // The packages' canonical JSON is also what is stored (jsonb keeps no key order): serialised once for both.
+  const packagesJson = canonicalJson(request.packages);
+  const requestHash = canonicalHash({ ...request, packages: new CanonicalText(packagesJson) });
   // The row that took the ContainerID can vanish between the insert that met it and the look-up (its account was
   // deleted): one more round settles it.
   for (let attempt = 0; ; attempt++) {
     let manifestId: string;
     try {
-      manifestId = await insertContainer(accountId, environment, request, requestHash);
+      manifestId = await insertContainer(accountId, environment, request, requestHash, packagesJson);
     } catch (error) {
       // A tracking number another container holds (or took meanwhile): the whole statement wrote nothing.
       if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
@@ -67,6 +69,7 @@ async function insertContainer(
   environment: Environment,
   request: TContainerManifestRequest,
   requestHash: string,
+  packagesJson: string,
 ): Promise<string> {
   const { header, packages } = request;
   const manifestId = newManifestId();
@@ -88,7 +91,7 @@ async function insertContainer(
                                         service_name, manifest_date, to_postal_code)
         SELECT m.id, m.account_id, m.environment, (p.n - 1)::int, p.detail->>'TrackingNumber', p.detail,
                m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', '')
-        FROM manifest m, jsonb_array_elements(${JSON.stringify(packages)}::jsonb) WITH ORDINALITY AS p(detail, n)
+        FROM manifest m, jsonb_array_elements(${packagesJson}::jsonb) WITH ORDINALITY AS p(detail, n)
       ), activity AS (
         -- The dashboard's rollup, in one of the day's shards (lib/manifests/counters.ts).
         INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
