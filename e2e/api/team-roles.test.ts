@@ -70,6 +70,7 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /portal-api/tokens': 'tokens:manage',
   'DELETE /portal-api/tokens/:id': 'tokens:manage',
   'GET /portal-api/webhooks': 'webhooks:manage',
+  'GET /portal-api/webhooks/health': 'webhooks:manage',
   'POST /portal-api/webhooks': 'webhooks:manage',
   'GET /portal-api/webhooks/:id': 'webhooks:manage',
   'PATCH /portal-api/webhooks/:id': 'webhooks:manage',

@@ -191,6 +191,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       }),
     },
     'PUT /portal-api/settings/close-out': { body: {}, stranger: invalid },
+    // Recipient e-mail is account-wide: another account sees its own settings, never opted in here.
+    'GET /portal-api/settings/recipient-mail': {
+      stranger: ok((j: { statuses: string[] }) => expect(j).toEqual({ statuses: [] })),
+    },
+    'PUT /portal-api/settings/recipient-mail': { body: {}, stranger: invalid },
     'GET /portal-api/import-mapping': {
       stranger: ok((j: { columns: Record<string, string> }, caller) => {
         if (caller.isOwner) expect(j.columns).toMatchObject({ ownerssheetcolumn: 'ToName' });
@@ -261,6 +266,12 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       }),
     },
     'POST /portal-api/webhooks': { body: {}, stranger: invalid },
+    'GET /portal-api/webhooks/health': {
+      stranger: ok((j: { endpoints: { endpointId: string }[] }, caller) => {
+        if (caller.isOwner) expect(j.endpoints.map((e) => e.endpointId)).not.toContain(hookId);
+        else expect(j).toEqual({ endpoints: [] });
+      }),
+    },
     'GET /portal-api/webhooks/:id': { id: () => hookId, stranger: notFound },
     'PATCH /portal-api/webhooks/:id': { id: () => hookId, body: { enabled: false }, stranger: notFound },
     'DELETE /portal-api/webhooks/:id': { id: () => hookId, stranger: notFound },
