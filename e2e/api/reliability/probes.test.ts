@@ -324,9 +324,10 @@ describe('probes and metrics', () => {
     const down = await waitFor(
       async () => {
         const r = await readyz(server.baseUrl);
-        return r.status === 503 && r;
+        // The delivery worker's check may fail first (its heartbeat's connection ends too): wait for the database's.
+        return r.status === 503 && r.body.checks.database.ok === false && r;
       },
-      { timeoutMs: 10_000, what: 'readyz 503' },
+      { timeoutMs: 15_000, what: 'readyz 503 naming the database' },
     );
     expect(down.body.checks.database.ok).toBe(false);
     expect(down.body.checks.database.message).toMatch(/^unreachable: /);
