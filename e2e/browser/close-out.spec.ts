@@ -85,10 +85,10 @@ test('the Settings page saves the automatic cut-off and shows a refused time zon
   await expect(page.getByLabel('Cut-off hour')).toHaveValue('');
   await page.getByLabel('Cut-off hour').selectOption('17');
   await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Automatic close-out' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('is not a time zone we know')).toBeVisible();
   await page.getByLabel('Time zone').fill('America/Chicago');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('form', { name: 'Automatic close-out' }).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved: closes at 17:00 America/Chicago.')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Cut-off hour')).toHaveValue('17');
