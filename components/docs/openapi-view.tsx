@@ -97,7 +97,8 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
   const entries = Object.entries(properties);
   if (entries.length === 0) return <p className="text-sm text-slate-700">{typeLabel(doc, resolved)}</p>;
   return (
-    <div className="overflow-x-auto">
+    // Focusable so that a keyboard can scroll a wide table on a phone.
+    <div className="overflow-x-auto" tabIndex={0}>
       <table className="min-w-full text-left text-sm">
         <thead className="sr-only">
           <tr>
