@@ -112,7 +112,7 @@ test.describe('packages', () => {
       filteredCsv.lines
         .slice(1)
         .map((l) => {
-          const [tn, , status] = l.split(',');
+          const [tn, , , status] = l.split(',');
           return `${tn},${status}`;
         })
         .sort(),
