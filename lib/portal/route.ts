@@ -62,7 +62,8 @@ export async function readJson(request: Request, limit = 1_000_000): Promise<unk
   const text = await request.text();
   sentTexts.set(request, text);
   if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
-  return parseJsonBody(text);
+  // The portal's forms send no body where nothing is chosen (removing a member): that is `{}`, not a 400.
+  return text.trim() === '' ? {} : parseJsonBody(text);
 }
 
 const tooLarge = (limit: number) => new AppError('payload_too_large', `The request body is over ${limit} bytes.`);
