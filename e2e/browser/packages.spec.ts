@@ -143,7 +143,7 @@ test.describe('packages', () => {
     const all = await downloadCsv(page, 'Export these packages (CSV)');
     expect(all.lines).toHaveLength(29);
     expect(all.lines.find((l) => l.startsWith(`${prefix}C05,`))).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
-    expect(all.lines.find((l) => l.startsWith(`${prefix}C07,`))?.split(',')[2]).toBe('delivered');
+    expect(all.lines.find((l) => l.startsWith(`${prefix}C07,`))?.split(',')[3]).toBe('delivered');
     expect(all.lines.find((l) => l.startsWith(`${dailyTn},`))).toContain(',daily,');
 
     // A hand-edited cursor is refused with a way back.
