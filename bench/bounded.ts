@@ -1,4 +1,4 @@
-// Bounded refusal (issue 10): the worst bodies the 5 MB limit allows, sent one at a time to the
+// Bounded refusal: the worst bodies the 5 MB limit allows, sent one at a time to the
 // production server, each timed to its 4xx while the server's resident memory is sampled.
 // Goal: every one refused in under 1 s, the server's peak RSS under 400 MB.
 // Run by `npm run bench` (the `bounded` section of bench/run.ts): `npm run bench -- --only bounded`.

@@ -1,5 +1,5 @@
 // npm run bench:documents [-- --no-write]: the document renderers in one process (they are pure:
-// what the document routes spend beyond the two queries that load a manifest). Goals (issue 15):
+// what the document routes spend beyond the two queries that load a manifest). Goals:
 // a 5,000-package handover PDF < 2 s with < 100 MB RSS growth; one label < 50 ms p95; 100 labels/s
 // from one worker. Wall time and this process's CPU time are both given: on a shared machine the
 // CPU time is the figure that the machine's other load does not change.

@@ -1,4 +1,4 @@
-// The streamed CSV exports at 100,000 rows (issues 13 and 14: ≥ 50,000 rows/s, server RSS growing < 50 MB):
+// The streamed CSV exports at 100,000 rows (goal: ≥ 50,000 rows/s, server RSS growing < 50 MB):
 // a database of its own, 100,000 daily packages of one account written with generate_series in the app's row
 // format (the API's own JSON, as e2e/api/portal-packages.test.ts writes them), the production server as
 // `npm start` runs it (needs `npm run build`), a signed-in session, then each export downloaded twice (the

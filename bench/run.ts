@@ -611,8 +611,8 @@ try {
         rows.push(row);
         await maybeProfile(row, 'manifest', load);
       });
-  // Every core (issue 14): the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
-  // The request log's cost (issue 16: < 5 % on rate and package). The same server with REQUEST_LOG=off (its baseline)
+  // Every core: the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
+  // The request log's cost (goal: < 5 % on rate and package). The same server with REQUEST_LOG=off (its baseline)
   // and on, alternated over ROUNDS rounds on one database, so that the machine's drift falls on both alike; the
   // verdict compares the medians. With the log on, the run's lines are counted at the end (they were written).
   if (ONLY.has('request-log'))
@@ -677,7 +677,7 @@ try {
               kind.load.path.replace(/^\/version-test\/api\/1\.1|^\/api\/1\.1/, ''),
             ])
           )?.n ?? 0;
-        // Every answered request is a line (issue 16: "every API request recorded"): a log that keeps up by dropping
+        // Every answered request is a line (goal: "every API request recorded"): a log that keeps up by dropping
         // lines under load would pass the throughput goal by losing what it is for, so a missing line misses the goal.
         const answered = on.reduce((sum, m) => sum + (m.answered ?? m.requests), 0);
         rows.push({
@@ -995,7 +995,7 @@ if (ONLY.has('scale'))
       });
   });
 
-// Carrier scan ingestion (bench/scans.ts): issue 13's ≥ 2,000 scans/s in batches of 500.
+// Carrier scan ingestion (bench/scans.ts): the goal's ≥ 2,000 scans/s in batches of 500.
 if (ONLY.has('scans'))
   await attempt('Scans', () =>
     withServer(startSubject, async (server) => {

@@ -1,6 +1,6 @@
 // `npm run bench -- --only scale`: every portal and API read, and package acceptance, on a database
 // of millions of packages (bench/scale-load.ts loads it once and keeps it), against the goals of
-// issue 14: every read p95 < 100 ms; acceptance within 10 % of an empty database; a 100,000-row
+// Goals: every read p95 < 100 ms; acceptance within 10 % of an empty database; a 100,000-row
 // export streamed at ≥ 50,000 rows/s with the server's RSS growing < 50 MB.
 //
 // Reads are measured as one signed-in user makes them: one request at a time, WARMUP unmeasured, then
@@ -273,7 +273,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
       // The 100,000-row exports, read as a browser would (as fast as it comes, gzip accepted as fetch does), the
       // server's RSS sampled; one download to warm up, then EXPORT_ROUNDS, the median kept (rows/s varied ±25 % between
       // single downloads on this machine). The manifest's export, and the packages export filtered to that manifest
-      // (issue 13's "100,000 filtered rows", read along the filter's index).
+      // (the "100,000 filtered rows", read along the filter's index).
       const measureExport = async (path: string, label: string): Promise<NonNullable<ScaleResult['export']>> => {
         const downloads: NonNullable<ScaleResult['export']>[] = [];
         for (let round = 0; round <= EXPORT_ROUNDS; round += 1) {
@@ -320,7 +320,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         'packages filtered',
       );
 
-      // Scan ingestion at scale (issue 13: ≥ 2,000 scans/s in batches of 500): bench/scans.ts's packages written into
+      // Scan ingestion at scale (goal: ≥ 2,000 scans/s in batches of 500): bench/scans.ts's packages written into
       // the big account of this database, scanned through this server by an operations token made for the run.
       {
         const opsToken = `ck_ops_${randomBytes(32).toString('base64url')}`;

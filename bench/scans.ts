@@ -1,4 +1,4 @@
-// `npm run bench -- --only scans`: carrier scan ingestion (POST /version-test/api/1.1/ops/scans) against issue 13's
+// `npm run bench -- --only scans`: carrier scan ingestion (POST /version-test/api/1.1/ops/scans) against the goal's
 // goal of ≥ 2,000 scans/s in batches of 500. The run's database gets PACKAGES daily packages of the bench account
 // (written with SQL in the app's row format, their manifest's counter row with them); then every package is
 // scanned `received`, and then `in_transit`, in batches of 500 with CONCURRENCY batches in flight, by an operations

@@ -8,7 +8,7 @@ import { baseUrl, call, tracking, type Env } from './support/api';
 import { signUp, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
-// The audit log (issue 18, lib/audit) on the real server: each wired action writes exactly one row with its actor,
+// The audit log (lib/audit) on the real server: each wired action writes exactly one row with its actor,
 // the trusted client address and its target, never a secret; the table refuses UPDATE and DELETE (the retention
 // job alone deletes, only rows over a year old); GET /portal-api/audit and its CSV export filter, page and stay
 // inside the account, for owners and admins only.

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newAccount, type TestAccount } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 
-// The events API (issue 16): GET /events and GET /events/{id}, the account's webhook events newest first in the
+// The events API: GET /events and GET /events/{id}, the account's webhook events newest first in the
 // path's environment. package.sorting events are stored for every accepted package; lifecycle events when some
 // endpoint subscribes to their type (lib/webhooks/enqueue-event.ts). The suite's server runs no delivery worker.
 

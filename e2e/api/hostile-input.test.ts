@@ -24,19 +24,19 @@ import {
 import { containerSample, packageSample, rateSampleAll } from './support/samples';
 import { signUpTokenFromOutbox } from './support/portal';
 
-// The hostile-input property suite (issue 10): over EVERY route of the API (lib/http/routes.ts) and
+// The hostile-input property suite: over EVERY route of the API (lib/http/routes.ts) and
 // of the portal (app/portal-api/**/route.ts, read from the files), it varies the path, the query,
 // the headers and the body — huge arrays and strings up to the body limit, deep nesting, NUL, lone
 // surrogates, RTL and zero-width characters, impossible dates and numbers, malformed escapes,
 // repeated and prototype keys — and asserts: never a 5xx; every 4xx is the JSON envelope with
 // error.code and x-request-id; the server's processes all stay alive; and none of them grows past
-// RSS_LIMIT_MB. Then one regression test per finding of issue 10's points 4 and 5.
+// RSS_LIMIT_MB. Then one regression test per finding of the hostile review.
 //
 // The portal part needs a server that serves the portal (TEST_SERVER=server or next; `npm test`'s
 // default is the production server).
 //
 // The memory bound: with a 256 MB heap, a worker that validated each element of a huge array died of
-// heap exhaustion (issue 10, finding 1); bounded validation keeps it far from that. The goal of 400 MB
+// heap exhaustion; bounded validation keeps it far from that. The goal of 400 MB
 // for the worst 5 MB bodies is measured on a quiet machine by `npm run bench -- --only bounded`; this
 // suite runs while other suites load the same server, where the production worker peaked at 361–396 MB
 // and `next start` at 326 MB (docs/reliability.md), so it asserts 450 MB: room for the allocator's noise,
@@ -365,7 +365,7 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     LONG,
   );
 
-  describe('regressions (issue 10, point 4): malformed paths', () => {
+  describe('regressions: malformed paths', () => {
     const expectNotFoundEnvelope = (answer: Answer, allow: string) => {
       expect(answer.status, answer.text).toBe(404);
       const body = JSON.parse(answer.text);
@@ -687,7 +687,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
     LONG,
   );
 
-  describe('regressions (issue 10, points 4 and 5)', () => {
+  describe('regressions: hostile input', () => {
     const expectEnvelope = (answer: Answer, status: number, code: string) => {
       expect(answer.status, answer.text).toBe(status);
       const body = JSON.parse(answer.text);
@@ -747,7 +747,7 @@ describe('hostile input: the portal (every app/portal-api route)', () => {
       expect(JSON.stringify(error.details ?? error.message)).toContain(parameter);
     });
 
-    it.each(['sign-in', 'sign-up'])('Origin: null on %s: 403 envelope (issue 10, point 5)', async (which) => {
+    it.each(['sign-in', 'sign-up'])('Origin: null on %s: 403 envelope', async (which) => {
       const body =
         which === 'sign-in' ? { email: decoy.email, password: 'whatever-it-is' } : SAMPLES['POST /portal-api/auth/sign-up']();
       const answer = await send({

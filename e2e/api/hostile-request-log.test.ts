@@ -4,7 +4,7 @@ import { address, portalCall, signUp, type Shipper } from './support/portal';
 import { rateSampleExpress } from './support/samples';
 import { startApp, testServerEnv, type AppProcess } from './support/spawn';
 
-// The request log's routes as an attacker sends them (issue 16): hostile bytes in every query parameter and in the
+// The request log's routes as an attacker sends them: hostile bytes in every query parameter and in the
 // path, impossible dates, forged cursors, another account's and the other environment's ids, the portal's routes
 // the same way, and two instances writing one log. Every answer is a 4xx envelope or works; never a 5xx.
 

@@ -247,7 +247,7 @@ describe('hostile bodies on the POST routes', () => {
       ['\ufeff{}', 400, 'invalid_json'],
       ['{"scans":[1e999]}', 422, 'validation_failed'],
     ];
-    // On /ops/scans a scan that is no object is refused on its own (200, listed), as issue 13 asks.
+    // On /ops/scans a scan that is no object is refused on its own (200, listed).
     const perScan = await raw('POST', posts[0], { headers: auth(ops), body: '{"scans":[1e999,null,"x",[]]}' });
     count('body');
     expect(ok(perScan)).toMatchObject({ applied: 0, refused: 4 });

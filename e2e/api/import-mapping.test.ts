@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { portalCall as portal, signUp } from './support/portal';
 
-// The manifest builder's remembered column mapping (issue 17): per account, merged by each import, refused with a
+// The manifest builder's remembered column mapping: per account, merged by each import, refused with a
 // 422 naming the field for anything but normalised headers and package field names, bounded in size.
 
 const PATH = '/portal-api/import-mapping';

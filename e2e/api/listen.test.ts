@@ -5,7 +5,7 @@ import { packageSample } from './support/samples';
 import { spawnProcess, type Spawned } from './support/spawn';
 import { WebhookReceiver, waitFor } from './support/webhook-receiver';
 
-// `npm run listen` end to end (issue 16): the CLI polls the events API of the suite's server with a test token
+// `npm run listen` end to end: the CLI polls the events API of the suite's server with a test token
 // and forwards each new event to a receiver on loopback, which verifies every request with the public
 // `standardwebhooks` package against the endpoint's secret, as a shipper's receiver would.
 

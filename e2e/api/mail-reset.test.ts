@@ -6,7 +6,7 @@ import { signUp, type Shipper } from './support/portal';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
 import type { AppProcess } from './support/spawn';
 
-// E-mail, password reset, change password and sessions (issue 18), through a server of this file's own whose
+// E-mail, password reset, change password and sessions, through a server of this file's own whose
 // SMTP_URL points at a real SMTP receiver (smtp-server) started here: the tests read the mail it receives and
 // follow its links. Users are signed up through the suite's server; both servers share the run's database.
 

@@ -8,7 +8,7 @@ import { baseUrl, call, pathFor, tracking } from './support/api';
 import { address, signUp, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
-// The portal's print buttons (issue 15, Portal): GET /portal-api/manifests/{id}/document|tags|labels and
+// The portal's print buttons (Portal): GET /portal-api/manifests/{id}/document|tags|labels and
 // /portal-api/packages/{TrackingNumber}/label run the API's own document operations behind the session.
 // Through the real server: the PDF and its file name are the API's, the barcodes read back are the
 // manifest's, and the session's account and the page's environment (?environment=) scope every id.

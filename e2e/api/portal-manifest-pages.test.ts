@@ -10,7 +10,7 @@ import { checkExchange } from './support/contract';
 import { containerSample, packageSample } from './support/samples';
 import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';
 
-// One resource, one shape (issue 16): the portal's Manifests list, a manifest's page and its packages table read
+// One resource, one shape: the portal's Manifests list, a manifest's page and its packages table read
 // GET /manifests, GET /manifests/{id} and GET /manifests/{id}/packages through the API's own operations
 // (lib/portal/api-operation.ts). Every answer parses with the API's response schema, conforms to the OpenAPI
 // document and equals the API's answer for the same request. Before, the portal answered {items, total, nextCursor,

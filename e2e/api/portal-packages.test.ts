@@ -10,7 +10,7 @@ import { baseUrl, call } from './support/api';
 import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
-// The portal's lifecycle endpoints (issue 13, Portal): the Packages list, a package and its timeline,
+// The portal's lifecycle endpoints (Portal): the Packages list, a package and its timeline,
 // cancel, the test-mode simulator, a manifest's status, and the streamed CSV export. Through the real
 // server: session, CSRF, the environment header, another account's ids, hostile filters, and the export's
 // memory while it streams 100,000 rows.

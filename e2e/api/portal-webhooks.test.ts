@@ -3,7 +3,7 @@ import { call } from './support/api';
 import { checkExchange } from './support/contract';
 import { portalCall, signUp, type PortalAnswer, type Shipper } from './support/portal';
 
-// One resource, one shape (issue 16): the portal's webhook routes run the API's own operations, so every answer is
+// One resource, one shape: the portal's webhook routes run the API's own operations, so every answer is
 // the API's, checked against the OpenAPI document as the API's own exchanges are (support/contract.ts), and equal
 // to what the API answers for the same endpoint. Before, the portal answered {items}, {endpoint, secret} and
 // {id, deleted: true} of its own.

@@ -7,7 +7,7 @@ import { call, expectError, newAccount, type CallResult, type Env, type TestAcco
 import { portalCall, signUp, type Shipper } from './support/portal';
 import { containerDetail, containerSample, packageSample, rateSampleExpress } from './support/samples';
 
-// The request log (issue 16) on the real server: every API request whose token is known is written (in batches, off
+// The request log on the real server: every API request whose token is known is written (in batches, off
 // the request's path) with its bodies redacted and cut to 16 KB; GET /requests and GET /requests/{id} read it per
 // account and environment; the portal's writes and errors are written too; lines older than 30 days are deleted.
 

@@ -10,7 +10,7 @@ type PackageBody = Parameters<CarrierClient['createPackageManifest']>[0];
 import { baseUrl, newAccount, tracking, type TestAccount } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 
-// The SDK (sdk/, issue 16) against the suite's server: the three operations and the reads through its typed client,
+// The SDK (sdk/) against the suite's server: the three operations and the reads through its typed client,
 // a refusal as a typed CarrierApiError, retries that honour Retry-After, and webhook verification.
 
 let acme: TestAccount;

@@ -5,7 +5,7 @@ import { freshClientAddress } from './support/api';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
 import type { AppProcess } from './support/spawn';
 
-// Sign-up with e-mail verification (issue 18), through a server of this file's own whose SMTP_URL points at a real
+// Sign-up with e-mail verification, through a server of this file's own whose SMTP_URL points at a real
 // SMTP receiver (smtp-server) started here, as e2e/api/mail-reset.test.ts does: the tests read the mail it receives
 // and follow its links. docs/decisions/portal-auth.md, "Sign-up verification".
 

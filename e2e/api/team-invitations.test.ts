@@ -7,7 +7,7 @@ import { containerSample } from './support/samples';
 import { startMailServer, type MailServer, type Received } from './support/mail-server';
 import type { AppProcess } from './support/spawn';
 
-// Invitations and switching accounts (issue 18, docs/decisions/teams.md "Invitations and switching accounts"),
+// Invitations and switching accounts (docs/decisions/teams.md "Invitations and switching accounts"),
 // through a server of this file's own whose SMTP_URL points at a real SMTP receiver (smtp-server) started here: the
 // tests read the invitation mails and follow their links. Users sign up through the suite's server; both servers
 // share the run's database, so a session made by one works on the other.

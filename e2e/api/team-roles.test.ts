@@ -8,7 +8,7 @@ import { call } from './support/api';
 import { portalRoutes } from './support/hostile';
 import { addMember, portalCall, signUp, type Member, type Shipper } from './support/portal';
 
-// Members and roles (issue 18, docs/decisions/teams.md): every portal-api route for every role, from the routes on
+// Members and roles (docs/decisions/teams.md): every portal-api route for every role, from the routes on
 // disk (a route without a line in EXPECTED fails the suite), then the rules of membership changes: the last owner,
 // admin against owner, removal (sessions at once, tokens revoked or kept), another account's ids, bad input.
 

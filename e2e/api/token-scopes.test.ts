@@ -13,7 +13,7 @@ import { call, expectError, newAccount, tracking, type Env, type TestAccount } f
 import { portalCall, signUp, type Shipper } from './support/portal';
 import { containerSample, rateSampleAll } from './support/samples';
 
-// Scoped API tokens (issue 18, lib/auth/scopes.ts): every route of the route table, in the test environment (and the
+// Scoped API tokens (lib/auth/scopes.ts): every route of the route table, in the test environment (and the
 // live one where the route exists there), against a token that has every scope but the one it needs (403
 // insufficient_scope naming it: no other scope stands in for it) and a token that has only that scope (let through:
 // whatever the operation answers, it is not a refusal of the caller). Tokens from before scopes keep full access.

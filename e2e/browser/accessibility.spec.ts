@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { containerSample, packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
 
-// axe-core on every page of the portal at 1440 and 390 px wide (issue 17): no violation of WCAG 2.1 A and AA nor of
+// axe-core on every page of the portal at 1440 and 390 px wide: no violation of WCAG 2.1 A and AA nor of
 // axe's best practices (landmarks, headings, regions) rated moderate, serious or critical. Minor findings are
 // attached to the report, not failed on. Pages with data are scanned with data (a container, a package, a webhook endpoint), and the
 // sign-in and sign-up pages signed out.

@@ -70,7 +70,7 @@ test.describe('dashboard', () => {
     await page.goto('/test/dashboard');
     // The stat's own value (the line after its label), whole: the label itself says "30".
     const stat = (label: string) => page.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
-    // Every package, container and daily (issue 13): 3 daily and the container's 2.
+    // Every package, container and daily: 3 daily and the container's 2.
     await expect(stat('Packages, last 30 days')).toHaveText('5');
     await expect(stat('Container manifests, last 30 days')).toHaveText('1');
     await expect(stat('Webhook success rate')).toHaveText('100%');

@@ -1,7 +1,7 @@
 import { expect, screenshots, test } from '../fixtures';
 import { activeCell, cell, expectActive, uid } from './fixtures/manifests';
 
-// The package grid as a spreadsheet and as a WAI-ARIA grid (issue 17): one tab stop, Shift-selected ranges,
+// The package grid as a spreadsheet and as a WAI-ARIA grid: one tab stop, Shift-selected ranges,
 // Ctrl+C / Ctrl+V of ranges through the real clipboard, Ctrl+Z / Ctrl+Y for every edit, Ctrl+D fill down, a
 // removed row brought back, and cells whose accessible name carries their value.
 

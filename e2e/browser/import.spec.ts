@@ -3,7 +3,7 @@ import writeXlsxFile from 'write-excel-file/node';
 import { expect, screenshots, test } from '../fixtures';
 import { cell, pasteText, uid } from './fixtures/manifests';
 
-// Spreadsheet habits in the manifest builder (issue 17): everyday headers and units mapped, a decimal comma read
+// Spreadsheet habits in the manifest builder: everyday headers and units mapped, a decimal comma read
 // from a `;` file, a template to download, the account's last mapping remembered, Excel files, and a pasted
 // header row that maps columns instead of becoming a package.
 

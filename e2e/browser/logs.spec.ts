@@ -3,7 +3,7 @@ import { apiBase, authed, createToken, expect, portalApi, screenshots, test } fr
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
 
-// The Logs page (issue 16): the account's requests in the page's environment, newest first, filtered in the URL; a
+// The Logs page: the account's requests in the page's environment, newest first, filtered in the URL; a
 // request's detail with both bodies (secrets redacted) and links to what it made; an error shown anywhere in the
 // portal links to its request; another account's request and the other environment's are a not-found page.
 

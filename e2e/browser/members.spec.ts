@@ -5,7 +5,7 @@ import { e2eDatabaseUrl } from '../database';
 import { expect, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
 import { linkFromOutbox } from '../outbox';
 
-// Members and roles in the portal (issue 18, docs/decisions/teams.md): a viewer is offered only what it can use and
+// Members and roles in the portal (docs/decisions/teams.md): a viewer is offered only what it can use and
 // told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
 // table shown as the server applies it. The member is written to the database as an accepted invitation would make
 // it (invitations are their own piece of the issue), on the database the server under test uses.

@@ -4,7 +4,7 @@ import { apiBase, authed, createToken, expect, portalApi, screenshots, signUpThr
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
 
-// The Packages page (issue 13, Portal): every package of both kinds, prefix search, filters, keyset pages
+// The Packages page (Portal): every package of both kinds, prefix search, filters, keyset pages
 // kept in the URL, the CSV export; a package's timeline, simulate (test only), cancel with its confirmation
 // and its 409; a manifest's status and counts; another account's package is a not-found page.
 

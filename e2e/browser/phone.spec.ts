@@ -1,7 +1,7 @@
 import { containerSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, screenshots, test } from '../fixtures';
 
-// The portal on a 390 px phone (issue 17): lists are cards whose every value is on screen (the manifests table
+// The portal on a 390 px phone: lists are cards whose every value is on screen (the manifests table
 // showed only Type and Manifest ID), and detail pages leave empty fields out (a manifest was mostly dashes).
 
 test.describe('phones', () => {

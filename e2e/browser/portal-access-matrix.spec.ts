@@ -86,18 +86,18 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     sessions: { id: string; current: boolean }[];
   };
   const ownerSessionId = ownerSessions.sessions.find((s) => s.current)!.id;
-  // The owner's own membership (issue 18): the only owner, so the owner may not remove it (409) and a "change" to its
+  // The owner's own membership: the only owner, so the owner may not remove it (409) and a "change" to its
   // own role is a no-op (200); anyone else's session gets 404 for it.
   const ownerMembers = (await (await portalApi(owner, 'GET', '/portal-api/members', undefined, 'test')).json()) as {
     members: { id: string; you: boolean }[];
   };
   const ownerMembershipId = ownerMembers.members.find((m) => m.you)!.id;
 
-  // The owner's close-out setting in test (issue 15): a value no other account or environment has by default.
+  // The owner's close-out setting in test: a value no other account or environment has by default.
   const ownerCutoff = { cutoff_hour: 17, time_zone: 'Asia/Tokyo' };
   const cutoff = await portalApi(owner, 'PUT', '/portal-api/settings/close-out', ownerCutoff, 'test');
   expect(cutoff.status(), await cutoff.text()).toBe(200);
-  // The owner's remembered import mapping (issue 17): account-wide, so the owner sees it in live too; nobody else does.
+  // The owner's remembered import mapping: account-wide, so the owner sees it in live too; nobody else does.
   const mapping = await portalApi(
     owner,
     'PUT',
@@ -107,7 +107,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   );
   expect(mapping.status(), await mapping.text()).toBe(200);
 
-  // The owner's open invitation (issue 18): account-wide, so the owner sees it in live too; nobody else does.
+  // The owner's open invitation: account-wide, so the owner sees it in live too; nobody else does.
   const invited = await portalApi(
     owner,
     'POST',
@@ -152,7 +152,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/export': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/packages': { id: () => manifestId, stranger: notFound },
-    // The print buttons' documents (issue 15), the API's own operations behind the session.
+    // The print buttons' documents, the API's own operations behind the session.
     'GET /portal-api/manifests/:id/document': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/tags': { id: () => manifestId, stranger: notFound },
     'GET /portal-api/manifests/:id/labels': { id: () => manifestId, stranger: notFound },
@@ -181,7 +181,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/manifests/:id/status': { id: () => manifestId, stranger: notFound },
     'POST /portal-api/manifests/:id/cancel': { id: () => manifestId, body: {}, stranger: notFound },
     'POST /portal-api/manifests/:id/simulate': { id: () => manifestId, body: { status: 'received' }, stranger: notFound },
-    // Close-out (issue 15): the owner's container is not closable (409) for the owner; anyone else must not find it.
+    // Close-out: the owner's container is not closable (409) for the owner; anyone else must not find it.
     'POST /portal-api/manifests/:id/close': { id: () => manifestId, body: {}, stranger: notFound },
     // Each account and environment has its own setting: a stranger reads its own default, never the owner's test one.
     'GET /portal-api/settings/close-out': {

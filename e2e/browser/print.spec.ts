@@ -3,7 +3,7 @@ import { apiBase, authed, expect, portalApi, test } from '../fixtures';
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
 
-// The portal's print buttons (issue 15, Portal): on a manifest's page Print manifest, Print tags (containers
+// The portal's print buttons (Portal): on a manifest's page Print manifest, Print tags (containers
 // only) and Print labels, on a package's page Print label; each opens its PDF in a new tab, from the portal's
 // session-authenticated routes in the page's environment.
 

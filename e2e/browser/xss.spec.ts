@@ -51,7 +51,7 @@ test('hostile text in manifests, packages and webhooks renders inert', async ({ 
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), path).toBeUndefined();
     expect(await page.locator('main img[src="x"], main svg[onload], main script:not([src]):not([nonce])').count(), path).toBe(0);
   }
-  // The package's own page (issue 13), where every field it was sent with is shown.
+  // The package's own page, where every field it was sent with is shown.
   await page.goto(`/test/packages/${encodeURIComponent(tracking)}`);
   await expect(page.getByText(PAYLOAD).first()).toBeVisible();
   expect(await page.locator('main img[src="x"], main svg[onload], main script:not([src]):not([nonce])').count()).toBe(0);

@@ -5,7 +5,7 @@ import { dropFreshDatabase, freshDatabase, seedAccount, startApiServer, type Ser
 
 // Failed token authentications are counted in PostgreSQL (docs/decisions/rate-limiting.md): two
 // instances on one database allow one address API_AUTH_FAILURES_PER_MINUTE failures in all, not
-// that many each. (With per-process counts, as before issue 11, each allowed 10 here: 20 in all.)
+// that many each. (With per-process counts each would allow 10 here: 20 in all.)
 
 const servers: ServerProcess[] = [];
 let database: string | undefined;

@@ -3,7 +3,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { openApiDocument } from '@/lib/api/openapi/document';
 
-// Every exchange the API suite makes through call() is checked against the OpenAPI document (issue 16), so that
+// Every exchange the API suite makes through call() is checked against the OpenAPI document, so that
 // the document and the API cannot drift apart unnoticed:
 //   - a JSON response of a documented operation matches the schema documented for its status; an error (4xx,
 //     5xx) matches the Error envelope; a status the operation does not document is drift too;

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { freePort, startApp, testServerEnv, type AppProcess } from './spawn';
 
 // A server of a test file's own whose SMTP_URL points at a real SMTP receiver (smtp-server) started beside it: the
-// tests read the mail it receives and follow its links (mail-reset, sign-up verification, invitations, issue 18).
+// tests read the mail it receives and follow its links (mail-reset, sign-up verification, invitations).
 // It shares the run's database with the suite's server.
 
 export interface Received {
