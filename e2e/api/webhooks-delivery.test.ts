@@ -373,7 +373,7 @@ describe('delivery', () => {
     );
   });
 
-  // Issue 11, finding 5: the guard missed reserved ranges and let any port through, at delivery too.
+  // The guard covers reserved ranges and ports, at delivery too.
   it('refuses reserved ranges and disallowed ports at delivery, before connecting, for URLs stored earlier', async () => {
     const shipper = await newAccount('Reserved');
     const cases: [string, string][] = [
@@ -491,7 +491,7 @@ describe('delivery', () => {
   });
 });
 
-// Issue 11, finding 8: a rotation used to invalidate the old secret at once.
+// A rotation keeps the old secret signing through its grace period.
 describe('rotation with overlap', () => {
   it('signs with both secrets during the grace period, and with the new one only after it', async () => {
     const shipper = await newAccount('Overlap');
