@@ -79,7 +79,7 @@ async function main() {
       const headers = { cookie: `carrier_session=${secret}`, 'x-carrier-environment': 'test' };
       for (const [label, path] of [
         ['packages (GET /portal-api/exports/packages, no filter)', '/portal-api/exports/packages'],
-        // Issue 13's "100,000 filtered rows": every one of them matches, read along the filter's own index.
+        // The "100,000 filtered rows": every one of them matches, read along the filter's own index.
         [
           'packages (GET /portal-api/exports/packages?status=manifested&service=AirSkip)',
           '/portal-api/exports/packages?status=manifested&service=AirSkip',

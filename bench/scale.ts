@@ -213,7 +213,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
         ['Portal webhook deliveries', `/portal-api/webhooks/${data.endpointId}/deliveries`, portal],
         ['API GET /webhooks', '/version-test/api/1.1/webhooks', api],
         ['API GET /webhooks/{id}/deliveries', `/version-test/api/1.1/webhooks/${data.endpointId}/deliveries?limit=50`, api],
-        // Issue 13's read API (branch w/lifecycle), measured where it exists: a 404 row says it does not yet.
+        // The read API (branch w/lifecycle), measured where it exists: a 404 row says it does not yet.
         ['API GET /packages (w/lifecycle)', '/version-test/api/1.1/packages?limit=50', api],
         ['API GET /packages?service= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&service=Carrier%20Ground', api],
         ['API GET /packages?to_postal_code= (w/lifecycle)', '/version-test/api/1.1/packages?limit=50&to_postal_code=90210', api],

@@ -6,7 +6,7 @@ import { getManifest, getPackage, listManifestPackages, listManifests } from '@/
 import { call, expectError, newAccount, tracking, type CallResult, type TestAccount } from './support/api';
 import { containerDetail, containerSample, packageSample, rateSampleAll } from './support/samples';
 
-// Issue 10, findings 1-3, through the real HTTP server: a huge array, NUL and lone surrogates in
+// through the real HTTP server: a huge array, NUL and lone surrogates in
 // text, and impossible or out-of-range manifest dates are each a small 422 naming the field, quickly,
 // without the server's memory growing, and nothing PostgreSQL would refuse reaches it.
 

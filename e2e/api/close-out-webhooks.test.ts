@@ -6,7 +6,7 @@ import { packageSample } from './support/samples';
 import { waitFor, type Received } from './support/webhook-receiver';
 import { deliveryHarness, testApi, tn } from './support/delivery';
 
-// Issue 15's manifest.closed delivered end to end: the real app and a real worker process on a database of their own,
+// The manifest.closed delivered end to end: the real app and a real worker process on a database of their own,
 // a receiver on loopback. A daily manifest closed by the shipper (POST /manifests/{id}/close, twice) and one closed by
 // the cut-off job (run here with a clock the test sets); the package after the close arrives as package.sorting naming
 // the NEW manifest. Every delivery's signature is verified with the public `standardwebhooks` package.

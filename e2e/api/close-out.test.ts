@@ -12,7 +12,7 @@ import { baseUrl, call, expectError, newAccount, pathFor, tracking, type Env, ty
 import { portalCall, signUp } from './support/portal';
 import { containerSample, packageSample } from './support/samples';
 
-// Issue 15's close-out end to end on the real server: POST /manifests/{id}/close in both environments, the new daily
+// The close-out end to end on the real server: POST /manifests/{id}/close in both environments, the new daily
 // manifest after a close (and its package.sorting), what a closed manifest refuses, its unchanging document, hostile
 // ids and bodies, closes racing package posts (from this process: another instance, whose close the server's cached
 // manifest id does not know of), and the cut-off job driven with a clock the test sets.

@@ -5,7 +5,7 @@ import { containerSample, packageSample } from './support/samples';
 import { waitFor, type Received } from './support/webhook-receiver';
 import { deliveryHarness, testApi, tn } from './support/delivery';
 
-// Issue 13's lifecycle events delivered end to end: the real app and a real worker process on a database of their
+// The lifecycle events delivered end to end: the real app and a real worker process on a database of their
 // own, a receiver on loopback. Transitions are driven by the simulator, cancel and carrier scans (POST /ops/scans);
 // every delivery's signature is verified here with the public `standardwebhooks` package (independently of the
 // receiver's own check), and each payload is the exact object design.md names, in transition order per package.

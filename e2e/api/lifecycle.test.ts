@@ -7,7 +7,7 @@ import { PACKAGE_TRANSITIONS, type PackageStatus } from '@/lib/status/transition
 import { call, expectError, newAccount, tracking, type TestAccount } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 
-// Issue 13 end to end on the real server: reads, lists, cancel, the simulator, carrier scans, their history
+// The lifecycle end to end on the real server: reads, lists, cancel, the simulator, carrier scans, their history
 // and their outbox rows. Each test makes its own account (the per-token rate limit is low here).
 
 let ops: string;

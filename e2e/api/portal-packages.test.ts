@@ -472,7 +472,7 @@ describe('portal packages: CSV export', () => {
       expect(result.last).toBe('');
       expect(result.rows).toBe(100_000);
       expect(result.growthMb).toBeLessThan(50);
-      // Issue 13/14's goal is ≥ 50,000 rows/s (bench/export.ts measures it); asserted here only when asked
+      // the goal is ≥ 50,000 rows/s (bench/export.ts measures it); asserted here only when asked
       // (EXPORT_MIN_ROWS_PER_SECOND), as a shared CI machine's speed is not the code's.
       if (process.env.EXPORT_MIN_ROWS_PER_SECOND)
         expect(result.rowsPerSecond).toBeGreaterThanOrEqual(Number(process.env.EXPORT_MIN_ROWS_PER_SECOND));

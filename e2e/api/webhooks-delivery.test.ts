@@ -537,7 +537,7 @@ describe('rotation with overlap', () => {
   });
 });
 
-// Issue 11, finding 6: secrets written before encryption (plain whsec_) keep working, and the start-up
+// Secrets written before encryption (plain whsec_) keep working, and the start-up
 // data step encrypts them, and moves secrets under an old key to the current one, once.
 describe('encrypting stored secrets', () => {
   it('delivers with a plain secret, encrypts it idempotently (two instances at once), then delivers with the encrypted one', async () => {

@@ -64,7 +64,7 @@ describe('POST /webhooks', () => {
     expect(list.text).not.toContain(secret.slice(6));
   });
 
-  // Issue 11, finding 6: the secret was stored as the whsec_ text itself.
+  // The secret is stored encrypted, never as the whsec_ text itself.
   it('stores the secret encrypted: the row holds no whsec_ text and opens only with the key', async () => {
     const created = await register(await newAccount('Encrypted'));
     const [row] = await db.$queryRaw<Record<string, unknown>[]>`SELECT * FROM webhook_endpoints WHERE id = ${created.id}`;
@@ -168,7 +168,7 @@ describe('POST /webhooks', () => {
       ['https://100.64.1.1/hook', 'carrier-grade NAT'],
       ['https://[fd00::1]/hook', 'unique-local'],
       ['https://[fe80::1]/hook', 'link-local'],
-      // Issue 11, finding 5: a denylist let these through (201).
+      // Reserved and private ranges are refused, not only a denylist's.
       ['http://192.0.2.2:3000/', '192.0.2.2 is a reserved'],
       ['https://198.51.100.7/hook', '198.51.100.7 is a reserved'],
       ['https://203.0.113.9/hook', '203.0.113.9 is a reserved'],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { containerSample, packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, screenshots, test, type Env } from '../fixtures';
 
-// Issue 15's close-out in the portal: "Close manifest" on a daily manifest's page asks first (Keep it closes the
+// The close-out in the portal: "Close manifest" on a daily manifest's page asks first (Keep it closes the
 // dialog and changes nothing), then closes it; the closed state shows on the page and in the manifests list; the
 // day's next package opens a new manifest; a container has no Close button. In both environments. The Settings
 // page saves the automatic cut-off and shows a refused time zone at its field.
