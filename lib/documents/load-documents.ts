@@ -130,11 +130,25 @@ export function copyField(copy: Uint8Array): Uint8Array {
 /** A cancelled package's own label says CANCELLED across it (as its manifest's would). */
 const labelState = (status: string): Pick<DocumentLabel, 'state'> => (status === 'cancelled' ? { state: 'cancelled' } : {});
 
+/** A package as its documents read it: its own data, its manifest's header and master ids. */
+export interface DocumentPackageRow {
+  kind: number;
+  data: unknown;
+  header: unknown;
+  manifest_id: string;
+  manifest_date: Date;
+  status: string;
+  carrier_barcode: string;
+  awb: string | null;
+  container_id: string | null;
+  house_waybill: string | null;
+}
+
 /**
- * One package's label, found as GET /packages/{TrackingNumber} finds it (by carrier barcode, or by tracking number as
+ * One package, found as GET /packages/{TrackingNumber} finds it (by carrier barcode, or by tracking number as
  * stored, then in any case; the container's package first); 404 when not this account's.
  */
-export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
+export async function loadDocumentPackage(options: LoadScope & { trackingNumber: string }): Promise<DocumentPackageRow> {
   const { accountId, environment, trackingNumber: identifier } = options;
   const match = isCarrierBarcode(identifier)
     ? sql`p.carrier_barcode = ${normalizeCarrierBarcode(identifier)}`
@@ -143,24 +157,24 @@ export async function loadDocumentLabel(options: LoadScope & { trackingNumber: s
   const exact = sql`p.tracking_number IS NOT DISTINCT FROM ${identifier}`;
   const row = await queryRow(
     pgPool(),
-    sql<{
-      kind: number;
-      data: unknown;
-      header: unknown;
-      manifest_id: string;
-      manifest_date: Date;
-      status: string;
-      carrier_barcode: string;
-      exact: boolean;
-    }>`
-      (SELECT 0 AS kind, p.detail AS data, m.header, m.id AS manifest_id, m.manifest_date, p.status, p.carrier_barcode, ${exact} AS exact
+    sql<DocumentPackageRow & { exact: boolean }>`
+      (SELECT 0 AS kind, p.detail AS data, m.header, m.id AS manifest_id, m.manifest_date, p.status, p.carrier_barcode,
+              m.awb, m.container_id, p.house_waybill, ${exact} AS exact
        FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id WHERE ${inScope})
       UNION ALL
-      (SELECT 1, p.data, NULL, p.daily_manifest_id, p.manifest_date, p.status, p.carrier_barcode, ${exact} FROM packages p WHERE ${inScope})
+      (SELECT 1, p.data, NULL, p.daily_manifest_id, p.manifest_date, p.status, p.carrier_barcode, NULL, NULL,
+              p.house_waybill, ${exact}
+       FROM packages p WHERE ${inScope})
       ORDER BY exact DESC, kind LIMIT 1`,
   );
   if (!row)
     throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
+  return row;
+}
+
+/** One package's label (loadDocumentPackage finds it). */
+export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
+  const row = await loadDocumentPackage(options);
   const data = obj(row.data);
   const header = obj(row.header);
   return {
