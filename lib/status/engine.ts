@@ -164,30 +164,21 @@ export class Changes {
     stamp: Stamp,
     parent: number | null,
   ): number {
-    const type = packageEventName(status) ?? `package.${status}`;
-    this.events.push({
-      subjectType: 'package',
-      accountId: row.accountId,
-      environment: row.environment,
-      manifestId: row.manifestId,
-      trackingNumber: row.trackingNumber,
-      carrierBarcode: row.carrierBarcode,
-      houseWaybill: row.houseWaybill,
-      containerId: row.containerId,
-      type,
-      status,
-      previousStatus: previous,
-      applied,
-      occurredAt: stamp.occurredAt,
-      location: stamp.location,
-      source: stamp.source,
-      scanId: parent === null ? (stamp.scanId ?? null) : null,
-      parent,
-      exceptionCode: status === 'exception' ? (stamp.exceptionCode ?? null) : null,
-      exceptionText: status === 'exception' ? (stamp.exceptionText ?? null) : null,
-      webhook: applied && row.trackingNumber !== null ? (packageEventName(status) ?? null) : null,
-    });
-    return this.events.length - 1;
+    return this.push(
+      {
+        ...this.packageSubject(row),
+        type: packageEventName(status) ?? `package.${status}`,
+        status,
+        previousStatus: previous,
+        applied,
+        scanId: parent === null ? (stamp.scanId ?? null) : null,
+        parent,
+        exceptionCode: status === 'exception' ? (stamp.exceptionCode ?? null) : null,
+        exceptionText: status === 'exception' ? (stamp.exceptionText ?? null) : null,
+        webhook: applied && row.trackingNumber !== null ? (packageEventName(status) ?? null) : null,
+      },
+      stamp,
+    );
   }
 
   moveContainer(row: ContainerRow, event: ContainerEvent, stamp: Stamp): number | undefined {
@@ -222,29 +213,18 @@ export class Changes {
     applied: boolean,
     stamp: Stamp,
   ): number {
-    this.events.push({
-      subjectType: 'container',
-      accountId: row.accountId,
-      environment: row.environment,
-      manifestId: row.id,
-      trackingNumber: null,
-      carrierBarcode: null,
-      houseWaybill: null,
-      containerId: row.containerId,
-      type: containerEventName(status) ?? `container.${status}`,
-      status,
-      previousStatus: previous,
-      applied,
-      occurredAt: stamp.occurredAt,
-      location: stamp.location,
-      source: stamp.source,
-      scanId: stamp.scanId ?? null,
-      parent: null,
-      exceptionCode: null,
-      exceptionText: null,
-      webhook: applied ? (containerEventName(status) ?? null) : null,
-    });
-    return this.events.length - 1;
+    return this.push(
+      {
+        ...this.containerSubject(row),
+        type: containerEventName(status) ?? `container.${status}`,
+        status,
+        previousStatus: previous,
+        applied,
+        scanId: stamp.scanId ?? null,
+        webhook: applied ? (containerEventName(status) ?? null) : null,
+      },
+      stamp,
+    );
   }
 
   /**
@@ -283,12 +263,33 @@ export class Changes {
 
   /** A package's house data amended (lib/customs/amend-package.ts): an event in its timeline and package.amended. */
   amendPackage(row: PackageRow, details: { fields: string[]; previous_house_waybill?: string }, stamp: Stamp): number {
+    return this.push(
+      {
+        ...this.packageSubject(row),
+        type: 'package.amended',
+        status: row.status,
+        previousStatus: row.status,
+        applied: true,
+        webhook: 'package.amended',
+        details,
+      },
+      stamp,
+    );
+  }
+
+  private planCustoms(table: CustomsUpdate['table'], id: string, from: CustomsOutcome | null, to: CustomsOutcome, at: Date) {
+    const key = `${table}:${id}`;
+    const existing = this.customs.get(key);
+    this.customs.set(key, { table, id, from: existing ? existing.from : from, to, at });
+  }
+
+  /** One event of `subject` at `stamp`: its time, place and source; no scan, parent or exception unless given. */
+  private push(
+    draft: Omit<EventDraft, 'occurredAt' | 'location' | 'source' | 'scanId' | 'parent' | 'exceptionCode' | 'exceptionText'> &
+      Partial<Pick<EventDraft, 'scanId' | 'parent' | 'exceptionCode' | 'exceptionText'>>,
+    stamp: Stamp,
+  ): number {
     this.events.push({
-      ...this.packageSubject(row),
-      type: 'package.amended',
-      status: row.status,
-      previousStatus: row.status,
-      applied: true,
       occurredAt: stamp.occurredAt,
       location: stamp.location,
       source: stamp.source,
@@ -296,16 +297,9 @@ export class Changes {
       parent: null,
       exceptionCode: null,
       exceptionText: null,
-      webhook: 'package.amended',
-      details,
+      ...draft,
     });
     return this.events.length - 1;
-  }
-
-  private planCustoms(table: CustomsUpdate['table'], id: string, from: CustomsOutcome | null, to: CustomsOutcome, at: Date) {
-    const key = `${table}:${id}`;
-    const existing = this.customs.get(key);
-    this.customs.set(key, { table, id, from: existing ? existing.from : from, to, at });
   }
 
   private packageSubject(row: PackageRow) {
@@ -344,23 +338,19 @@ export class Changes {
     const details: Record<string, unknown> = {};
     if (stamp.customsReference) details.reference = stamp.customsReference;
     if (stamp.customsText) details.text = stamp.customsText;
-    this.events.push({
-      ...subject,
-      type: customsEventName(outcome),
-      status: outcome,
-      previousStatus: previous,
-      applied,
-      occurredAt: stamp.occurredAt,
-      location: stamp.location,
-      source: stamp.source,
-      scanId: stamp.scanId ?? null,
-      parent: null,
-      exceptionCode: null,
-      exceptionText: null,
-      webhook: applied ? customsEventName(outcome) : null,
-      details: Object.keys(details).length > 0 ? details : null,
-    });
-    return this.events.length - 1;
+    return this.push(
+      {
+        ...subject,
+        type: customsEventName(outcome),
+        status: outcome,
+        previousStatus: previous,
+        applied,
+        scanId: stamp.scanId ?? null,
+        webhook: applied ? customsEventName(outcome) : null,
+        details: Object.keys(details).length > 0 ? details : null,
+      },
+      stamp,
+    );
   }
 
   /** A daily manifest cancelled (every package it had is cancelled). */
@@ -376,32 +366,28 @@ export class Changes {
   /** A daily manifest's one move out of `manifested`, with its event and webhook (manifest.cancelled, manifest.closed). */
   private endDaily(row: DailyManifestRow, to: 'cancelled' | 'closed', stamp: Stamp, extra?: Record<string, unknown>): number {
     this.dailies.set(row.id, { row, update: { from: row.status, to, at: stamp.occurredAt } });
-    this.events.push({
-      subjectType: 'manifest',
-      accountId: row.accountId,
-      environment: row.environment,
-      manifestId: row.id,
-      trackingNumber: null,
-      carrierBarcode: null,
-      houseWaybill: null,
-      containerId: null,
-      type: `manifest.${to}`,
-      status: to,
-      previousStatus: row.status,
-      applied: true,
-      occurredAt: stamp.occurredAt,
-      location: stamp.location,
-      source: stamp.source,
-      scanId: null,
-      parent: null,
-      exceptionCode: null,
-      exceptionText: null,
-      webhook: `manifest.${to}`,
-      ...(extra ? { payloadExtra: extra } : {}),
-    });
+    const index = this.push(
+      {
+        subjectType: 'manifest',
+        accountId: row.accountId,
+        environment: row.environment,
+        manifestId: row.id,
+        trackingNumber: null,
+        carrierBarcode: null,
+        houseWaybill: null,
+        containerId: null,
+        type: `manifest.${to}`,
+        status: to,
+        previousStatus: row.status,
+        applied: true,
+        webhook: `manifest.${to}`,
+        ...(extra ? { payloadExtra: extra } : {}),
+      },
+      stamp,
+    );
     row.status = to;
     row.statusUpdatedAt = stamp.occurredAt;
-    return this.events.length - 1;
+    return index;
   }
 
   get isEmpty(): boolean {
