@@ -202,6 +202,11 @@ function refuse(scanId: string, code: string, message: string, currentStatus?: s
   };
 }
 
+/** A scan kept as history only: older than the current status, or a repeat of it. */
+function recorded(scanId: string, status: string, currentStatus: string, reason: 'out_of_order' | 'repeat'): ScanResult {
+  return { scan_id: scanId, result: 'recorded', status, current_status: currentStatus, reason };
+}
+
 function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
   return scan.containerId !== undefined && scan.trackingNumber === undefined && scan.carrierBarcode === undefined;
 }
@@ -260,20 +265,14 @@ function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Pack
   // Older than what set the current status: history only (a package that is only manifested has no such time).
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordPackage(row, meaning.status, stamp);
-    return {
-      scan_id: scan.scanId,
-      result: 'recorded',
-      status: meaning.status,
-      current_status: row.status,
-      reason: 'out_of_order',
-    };
+    return recorded(scan.scanId, meaning.status, row.status, 'out_of_order');
   }
   const previous = row.status;
   if (changes.movePackage(row, meaning.event, stamp) !== undefined)
     return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
   if (meaning.status === row.status) {
     changes.recordPackage(row, meaning.status, stamp);
-    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
+    return recorded(scan.scanId, meaning.status, row.status, 'repeat');
   }
   return refuse(
     scan.scanId,
@@ -298,13 +297,7 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
     return refuse(scan.scanId, 'unknown_event', `A container scan's event is one of: ${CONTAINER_SCAN_EVENTS.join(', ')}.`);
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordContainer(row, meaning.status, stamp);
-    return {
-      scan_id: scan.scanId,
-      result: 'recorded',
-      status: meaning.status,
-      current_status: row.status,
-      reason: 'out_of_order',
-    };
+    return recorded(scan.scanId, meaning.status, row.status, 'out_of_order');
   }
   const previous = row.status;
   // A container leaves only without a house on do_not_load (nor itself on one).
@@ -314,7 +307,7 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
     return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };
   if (meaning.status === row.status) {
     changes.recordContainer(row, meaning.status, stamp);
-    return { scan_id: scan.scanId, result: 'recorded', status: meaning.status, current_status: row.status, reason: 'repeat' };
+    return recorded(scan.scanId, meaning.status, row.status, 'repeat');
   }
   return refuse(
     scan.scanId,
@@ -393,7 +386,7 @@ function applyCustomsOutcome(
       : changes.recordCustomsPackage(subject.row, outcome, stamp);
   if (current !== null && row.customsStatusUpdatedAt !== null && scan.occurredAt < row.customsStatusUpdatedAt) {
     record();
-    return { scan_id: scan.scanId, result: 'recorded', status: outcome, current_status: current, reason: 'out_of_order' };
+    return recorded(scan.scanId, outcome, current, 'out_of_order');
   }
   const applied =
     subject.kind === 'container'
@@ -403,7 +396,7 @@ function applyCustomsOutcome(
     return { scan_id: scan.scanId, result: 'applied', status: outcome, previous_status: current ?? 'none' };
   if (current === outcome) {
     record();
-    return { scan_id: scan.scanId, result: 'recorded', status: outcome, current_status: current, reason: 'repeat' };
+    return recorded(scan.scanId, outcome, current, 'repeat');
   }
   return refuse(
     scan.scanId,
