@@ -5,7 +5,7 @@ import { copyIn, sql } from '@/lib/sql';
 // copyIn (lib/sql.ts) when PostgreSQL goes away in the middle of a COPY, as in a database outage under load: the
 // promise rejects and nothing is thrown outside it. Through stream.pipeline, the COPY stream's destroy sent CopyFail
 // on a connection its own error handler had already dropped, a TypeError from a callback that killed the request
-// log's thread (CI run 37, database-outage-log.test.ts).
+// log's thread (database-outage-log.test.ts).
 
 const clients: pg.Client[] = [];
 afterAll(async () => {

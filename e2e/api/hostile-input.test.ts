@@ -44,7 +44,7 @@ import { signUpTokenFromOutbox } from './support/portal';
 //
 // It runs on a server of its own, started as the suite's is (same mode, settings and database): on the shared
 // one, what the other suites had loaded before it came into the measure. That server started this suite at 346 to
-// 412 MB across CI runs, where its own starts near 300 MB, and CI run 22 failed at 452 MB with no change to the
+// 412 MB across CI runs, where its own starts near 300 MB and a run failed at 452 MB with no change to the
 // server's own cost (this suite alone peaked at 347 MB before the change and 354 MB after it).
 
 let app: AppProcess | undefined;

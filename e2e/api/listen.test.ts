@@ -64,7 +64,7 @@ describe('npm run listen', () => {
       expect(() => new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
     }
     expect(await cli.stop('SIGINT')).toBe(0);
-    // The exit can be seen before the last output is read from the pipe (CI run 24): wait for the line.
+    // The exit can be seen before the last output is read from the pipe: wait for the line.
     await waitFor(() => cli!.output().includes('stopped'), { timeoutMs: 5_000, what: 'the CLI to say it stopped' });
   }, 40_000);
 

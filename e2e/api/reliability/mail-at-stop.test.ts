@@ -5,7 +5,7 @@ import { startMailServer, type MailServer } from '../support/mail-server';
 
 // Mail goes out in the background (lib/mail/send-mail.ts): a sign-up answers 202 "check your inbox" before its link
 // is sent. A stop (a deploy's SIGTERM) right after must still send it, or the user waits for a mail that never
-// comes; and a stuck SMTP server must not turn the stop into a kill. Found by CI run 43: the app stopped with a
+// comes; and a stuck SMTP server must not turn the stop into a kill. the app stopped with a
 // message half sent, and the receiver saw the connection reset mid-message. The wait is the production server's
 // stop (scripts/server.ts), so these servers run it whatever TEST_SERVER says: under plain `next start`
 // (START_MODE=next) Next's own SIGTERM handler exits at once, as it does for the request log's last lines.

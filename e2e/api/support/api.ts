@@ -11,7 +11,7 @@ export type Env = 'test' | 'live';
  * A client address no other request of the run has used, for a test that counts a per-address limit: an IPv6
  * address in a /64 of its own (the limits count IPv6 by /64; lib/net/address-key.ts), from 2^32 under the
  * documentation prefix. The limits live in the run's one database, so a random address among 250 IPv4 ones was
- * shared, now and then, with another file's sign-ups, whose requests used the limit up first (CI run 39).
+ * shared, now and then, with another file's sign-ups, whose requests used the limit up first.
  */
 export const freshClientAddress = (): string => {
   const [a, b] = [randomBytes(2).toString('hex'), randomBytes(2).toString('hex')];
