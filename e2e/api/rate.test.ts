@@ -89,7 +89,7 @@ describe('POST /wf/rate', () => {
 
   it('prices from the database: a card edited there is used on the next request', async () => {
     const before = (await rate(rateSampleAll())).json.rates.find((r: { service: string }) => r.service === 'Carrier Ground');
-    const card = await db.rateCard.findUniqueOrThrow({ where: { service: 'Carrier Ground' } });
+    const card = await db.rateCard.findUniqueOrThrow({ where: { service_version: { service: 'Carrier Ground', version: 1 } } });
     const surcharges = card.surcharges as { code: string; amount: string }[];
     await db.rateCard.update({
       where: { id: card.id },
