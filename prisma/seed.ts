@@ -2,7 +2,7 @@ import pg from 'pg';
 import { RATE_CARDS } from './seed-data/rate-cards';
 
 /**
- * Inserts each seeded rate card whose service is not in the database yet. Cards already there,
+ * Inserts each seeded rate card (as version 1) whose service has no version 1 in the database yet. Cards already there,
  * edited or not, are left alone: the database is the authority on prices once seeded.
  */
 export async function seedRateCards(databaseUrl: string): Promise<number> {
@@ -33,7 +33,7 @@ export async function seedRateCards(databaseUrl: string): Promise<number> {
               v.sort_order::int, now()
        FROM (VALUES ${rows.join(', ')}) AS v(service, carrier, active, location_kind, dim_divisor, weight_step_lb, max_weight_lb,
                                             zones, weight_breaks, surcharges, delivery_days, sort_order)
-       ON CONFLICT (service) DO NOTHING`,
+       ON CONFLICT (service, version) DO NOTHING`,
       columns.flat(),
     );
     return result.rowCount ?? 0;
