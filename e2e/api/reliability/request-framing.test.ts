@@ -88,3 +88,18 @@ describe('headers that trickle in', () => {
     expect(answer.ms).toBeLessThan(12_000);
   });
 });
+
+describe('a body that trickles in', () => {
+  it('closes a portal request whose body has not all arrived within the whole-request 60 s, with the 408 envelope', async () => {
+    const body = '{"email":"a@example.com","password":"' + 'x'.repeat(60) + '"}';
+    const head =
+      'POST /portal-api/session HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    // One byte every 2 s: the body would take over 3 minutes, so only the deadline can end it.
+    const answer = await raw([head, ...body.split('')], 2_000, 90_000);
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body).error.code).toBe('request_timeout');
+    expect(answer.ms).toBeGreaterThanOrEqual(59_000);
+    expect(answer.ms).toBeLessThan(63_000);
+  }, 100_000);
+});
