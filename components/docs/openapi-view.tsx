@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Badge, Card, CopyButton } from '@/components/ui';
+import { Badge, Card } from '@/components/ui';
+import { CodeBlock, PageOrigin } from './code-block';
+import { ORIGIN_STAND_IN } from './page-origin';
 import {
   examplePath,
   METHODS,
@@ -44,8 +46,8 @@ export function operationAnchor(method: string, path: string): string {
   return `op-${method}-${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-function refName(schema: OpenApiSchema): string | undefined {
-  return schema.$ref?.split('/').pop();
+function refName(schema: OpenApiSchema | undefined): string | undefined {
+  return schema?.$ref?.split('/').pop();
 }
 
 function resolve(doc: Doc, schema: OpenApiSchema | undefined): OpenApiSchema {
@@ -80,6 +82,18 @@ function constraints(schema: OpenApiSchema): string[] {
   return out;
 }
 
+export function schemaAnchor(name: string): string {
+  return `schema-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+}
+
+function SchemaLink({ name }: { name: string }) {
+  return (
+    <a href={`#${schemaAnchor(name)}`} className="text-xs font-medium text-brand-700 underline">
+      Fields of {name}
+    </a>
+  );
+}
+
 /** Properties of an object schema (allOf merged), as a nested table. */
 function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSchema | undefined; depth?: number }) {
   const resolved = resolve(doc, schema);
@@ -87,7 +101,12 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
   const properties = Object.fromEntries(parts.flatMap((p) => Object.entries(p.properties ?? {})));
   const required = new Set(parts.flatMap((p) => p.required ?? []));
   if (resolved.type === 'array' && resolved.items) {
-    return (
+    const named = refName(resolved.items);
+    return named ? (
+      <p className="text-sm text-slate-700">
+        Array of <SchemaLink name={named} />
+      </p>
+    ) : (
       <div>
         <p className="text-sm text-slate-700">Array of {typeLabel(doc, resolved.items)}:</p>
         <SchemaTable doc={doc} schema={resolved.items} depth={depth + 1} />
@@ -110,7 +129,10 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
           {entries.map(([name, raw]) => {
             const prop = resolve(doc, raw);
             const itemSchema = prop.type === 'array' && prop.items ? resolve(doc, prop.items) : undefined;
-            const nested = depth < 3 && (prop.properties || itemSchema?.properties) ? (itemSchema ?? prop) : undefined;
+            // A named schema is shown once, under Schemas, and linked from every field that uses it: inlined, the
+            // page repeated the same tables hundreds of times (5 MB).
+            const named = refName(raw) ?? (prop.type === 'array' && prop.items ? refName(prop.items) : undefined);
+            const nested = !named && depth < 3 && (prop.properties || itemSchema?.properties) ? (itemSchema ?? prop) : undefined;
             return (
               <tr key={name} className="align-top">
                 <td className="whitespace-nowrap py-2 pr-4">
@@ -127,6 +149,7 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
                   {constraints(prop).length > 0 ? (
                     <p className="text-xs text-slate-600">{constraints(prop).join(' · ')}</p>
                   ) : null}
+                  {named && (itemSchema ?? prop).properties ? <SchemaLink name={named} /> : null}
                   {nested ? (
                     <details className="mt-1">
                       <summary className="cursor-pointer text-xs font-medium text-brand-700">Fields of {name}</summary>
@@ -141,26 +164,6 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
           })}
         </tbody>
       </table>
-    </div>
-  );
-}
-
-/** `of` names what the block belongs to, so that each scrollable region's name is unique on the page. */
-function CodeBlock({ code, label, of }: { code: string; label: string; of: string }) {
-  return (
-    <div className="overflow-hidden rounded-md bg-slate-900">
-      <div className="flex items-center justify-between gap-2 border-b border-slate-700 px-3 py-1.5">
-        <span className="text-xs font-medium text-slate-300">{label}</span>
-        <CopyButton value={code} label={`Copy ${label}`} />
-      </div>
-      <pre
-        className="overflow-x-auto p-4 text-xs leading-relaxed text-slate-100"
-        tabIndex={0}
-        role="region"
-        aria-label={`${label}, ${of}`}
-      >
-        <code>{code}</code>
-      </pre>
     </div>
   );
 }
@@ -275,7 +278,13 @@ function Operation({
                       </span>
                     </summary>
                     <div className="mt-2 space-y-2 border-l-2 border-slate-200 pl-3">
-                      {media ? <SchemaTable doc={doc} schema={media.schema} /> : <p className="text-slate-600">No body.</p>}
+                      {!media ? (
+                        <p className="text-slate-600">No body.</p>
+                      ) : !status.startsWith('2') && refName(media.schema) ? (
+                        <SchemaLink name={refName(media.schema)!} />
+                      ) : (
+                        <SchemaTable doc={doc} schema={media.schema} />
+                      )}
                       {sample !== undefined ? (
                         <CodeBlock
                           code={JSON.stringify(sample, null, 2)}
@@ -303,10 +312,10 @@ function Operation({
   );
 }
 
-export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: string; environment: 'test' | 'live' }) {
+export function OpenApiView({ doc, environment }: { doc: Doc; environment: 'test' | 'live' }) {
   const servers = doc.servers;
   const server = servers.find((s) => s.description.toLowerCase() === environment) ?? servers[0];
-  const baseUrl = `${origin}${server?.url ?? ''}`;
+  const baseUrl = `${ORIGIN_STAND_IN}${server?.url ?? ''}`;
   const { info, tags } = doc;
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
@@ -315,6 +324,7 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
     }),
   );
   const webhooks = Object.entries(doc.webhooks);
+  const schemas = Object.entries(doc.components.schemas).sort(([a], [b]) => a.localeCompare(b));
 
   const contents = (
     <ul className="space-y-3 text-sm">
@@ -347,6 +357,11 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
           </a>
         </li>
       ) : null}
+      <li>
+        <a href="#schemas" className="font-medium text-brand-700 underline">
+          Schemas
+        </a>
+      </li>
     </ul>
   );
 
@@ -383,7 +398,7 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
               {servers.map((s) => (
                 <li key={s.url}>
                   <code>
-                    {origin}
+                    <PageOrigin />
                     {s.url}
                   </code>{' '}
                   — {s.description}
@@ -467,6 +482,29 @@ export function OpenApiView({ doc, origin, environment }: { doc: Doc; origin: st
             })}
           </section>
         ) : null}
+
+        <section id="schemas" aria-labelledby="schemas-title" className="space-y-4">
+          <h2 id="schemas-title" className="text-xl font-semibold text-slate-900">
+            Schemas
+          </h2>
+          {schemas.map(([name, schema]) => (
+            <Card key={name}>
+              <section id={schemaAnchor(name)} aria-labelledby={`${schemaAnchor(name)}-title`} className="scroll-mt-24">
+                <h3 id={`${schemaAnchor(name)}-title`} className="text-lg font-semibold">
+                  <code>{name}</code>
+                </h3>
+                {schema.description ? (
+                  <p className="mt-1 max-w-3xl text-sm text-slate-700">
+                    <Md text={schema.description} />
+                  </p>
+                ) : null}
+                <div className="mt-2">
+                  <SchemaTable doc={doc} schema={schema} />
+                </div>
+              </section>
+            </Card>
+          ))}
+        </section>
       </div>
     </div>
   );

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { headers } from 'next/headers';
 import { PageHeader } from '@/components/ui';
 import { openApiDocument } from '@/lib/api/openapi/document';
 import { ZOpenApiDocument } from '@/lib/api/openapi/shape';
@@ -13,16 +12,13 @@ export const metadata: Metadata = { title: 'API reference' };
 export default async function DocsPage({ params }: { params: Promise<{ environment: string }> }) {
   const { environment } = await params;
   if (!isEnvironment(environment)) notFound();
-  const h = await headers();
-  const host = h.get('x-forwarded-host') ?? h.get('host') ?? 'localhost';
-  const proto = h.get('x-forwarded-proto') ?? (host.startsWith('localhost') || host.startsWith('127.') ? 'http' : 'https');
   return (
     <>
       <PageHeader
         title="API reference"
         description={`Examples use the ${environment} base path; switch environment in the header.`}
       />
-      <OpenApiView doc={ZOpenApiDocument.parse(openApiDocument())} origin={`${proto}://${host}`} environment={environment} />
+      <OpenApiView doc={ZOpenApiDocument.parse(openApiDocument())} environment={environment} />
     </>
   );
 }
