@@ -9,19 +9,25 @@ beforeAll(async () => {
 });
 
 const rate = (body: unknown, env: 'test' | 'live' = 'test') => call('/wf/rate', { env, token: acme.tokens[env], body });
+/** The quotes without their quote ids, which name the request's account, environment and instant. */
+const priced = (rates: Record<string, unknown>[]) => rates.map(({ quote_id: _id, quote_expires_at: _at, ...rest }) => rest);
 
 describe('POST /wf/rate', () => {
   it('quotes every card for the all-services sample, amounts as two-decimal text', async () => {
     const result = await rate(rateSampleAll());
     expect(result.status).toBe(200);
     // 5 lb, 10×8×6 in; 10001→90210 is zone 8 by ZIP distance, JFK→LAX zone 6 by airport distance.
-    expect(result.json).toEqual({
-      rates: [
-        { carrier: 'Carrier', service: 'Carrier Ground', amount: '28.12', zone: 8, billable_weight: '5', delivery_days: 7 },
-        { carrier: 'Carrier', service: 'Carrier Express', amount: '71.15', zone: 8, billable_weight: '5', delivery_days: 3 },
-        { carrier: 'Carrier', service: 'AirSkip', amount: '80.53', zone: 6, billable_weight: '5', delivery_days: 2 },
-      ],
-    });
+    expect(Object.keys(result.json)).toEqual(['rates']);
+    const money = { currency: 'USD', card_version: 1 };
+    expect(priced(result.json.rates)).toEqual([
+      { carrier: 'Carrier', service: 'Carrier Ground', amount: '28.12', zone: 8, billable_weight: '5', delivery_days: 7, ...money },
+      { carrier: 'Carrier', service: 'Carrier Express', amount: '71.15', zone: 8, billable_weight: '5', delivery_days: 3, ...money },
+      { carrier: 'Carrier', service: 'AirSkip', amount: '80.53', zone: 6, billable_weight: '5', delivery_days: 2, ...money },
+    ]);
+    for (const quote of result.json.rates) {
+      expect(quote.quote_id).toMatch(/^qt_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+      expect(Date.parse(quote.quote_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    }
   });
 
   it('quotes one service when it is named (the Express sample)', async () => {
@@ -59,7 +65,7 @@ describe('POST /wf/rate', () => {
     // Toronto → Beverly Hills is a long way, but nearer than New York → Beverly Hills (zone 8).
     expect(result.json.rates[0]).toMatchObject({ zone: expect.any(Number), amount: expect.stringMatching(/^\d+\.\d{2}$/) });
     expect(result.json.rates[0].zone).toBeGreaterThan(1);
-    expect((await rate({ ...body, from_zip: 'm5x1a9' })).json.rates).toEqual(result.json.rates);
+    expect(priced((await rate({ ...body, from_zip: 'm5x1a9' })).json.rates)).toEqual(priced(result.json.rates));
     const bad = await rate({ ...body, from_zip: 'M5X 1A' });
     expectError(bad, 422, 'validation_failed');
     expect(bad.json.error.details).toEqual([{ path: 'from_zip', message: expect.stringContaining('Canadian postal code') }]);
@@ -67,7 +73,10 @@ describe('POST /wf/rate', () => {
 
   it('is the same in the live environment', async () => {
     const live = await call('/wf/rate', { env: 'live', token: acme.tokens.live, body: rateSampleAll() });
-    expect(live.json).toEqual((await rate(rateSampleAll())).json);
+    const test = await rate(rateSampleAll());
+    expect(priced(live.json.rates)).toEqual(priced(test.json.rates));
+    // Each environment's quote ids are its own.
+    expect(live.json.rates[0].quote_id).not.toBe(test.json.rates[0].quote_id);
   });
 
   it('grows with weight, and converts kg and oz exactly', async () => {

@@ -50,7 +50,7 @@ export function zoneIndex(zones: readonly ZoneBand[], miles: number): number {
   return zones.findIndex((z) => z.maxMiles === null || miles <= z.maxMiles);
 }
 
-function surchargeAmount(kind: SurchargeKind, amount: Fixed, base: Fixed, billable: Fixed): Fixed {
+export function surchargeAmount(kind: SurchargeKind, amount: Fixed, base: Fixed, billable: Fixed): Fixed {
   switch (kind) {
     case 'flat':
       return amount;

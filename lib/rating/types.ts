@@ -69,6 +69,9 @@ export interface RateCardData {
   surcharges: Surcharge[];
   deliveryDays: number[];
   sortOrder: number;
+  /** The card's version for its service (1, 2, …) and when it comes into force (docs/decisions/money.md). */
+  version: number;
+  effectiveFrom: Date;
 }
 
 // Decimal columns arrive as Prisma Decimals (another decimal.js copy, so no instanceof) or strings, and Json columns
@@ -119,7 +122,12 @@ export interface RateCardRow {
   surcharges: unknown;
   deliveryDays: unknown;
   sortOrder?: number;
+  version?: number;
+  effectiveFrom?: unknown;
 }
+
+/** What the migration gives a card that predates versions: version 1, in force since ever. */
+export const FIRST_EFFECTIVE_FROM = new Date('2000-01-01T00:00:00Z');
 
 // Defaults mirror the Prisma model so a seed create-input parses the same as a stored row.
 export const rateCardSchema = z
@@ -137,6 +145,8 @@ export const rateCardSchema = z
     surcharges: z.array(surcharge),
     deliveryDays: z.array(z.number().int().nonnegative()),
     sortOrder: z.number().int().default(0),
+    version: z.number().int().positive().default(1),
+    effectiveFrom: z.coerce.date().default(() => FIRST_EFFECTIVE_FROM),
   })
   // Cross-field rules: these are what make a lookup in quoteRates always succeed.
   .superRefine((card, ctx) => {

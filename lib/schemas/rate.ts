@@ -49,6 +49,14 @@ export const ZRateQuote = z.object({
   zone: z.number().int(),
   billable_weight: z.string().meta({ description: 'Pounds.' }),
   delivery_days: z.number().int(),
+  currency: z.string().meta({ description: 'ISO 4217; USD for every card today.', examples: ['USD'] }),
+  card_version: z.number().int().meta({ description: "The version of the service's rate card that priced it." }),
+  quote_id: z.string().meta({
+    description:
+      'Names this quote for 24 hours: send it as `package.QuoteID` (or `ContainerDetails[i].QuoteID`) to be priced at this amount while the package still matches it.',
+    examples: ['qt_MXx0fGFCQ0RFRkdISUpLTHxzNWZ0aHwxfDF8MTIuNDB8M3wxMHw4fDZ8MTAwMDF8OTAyMTA.Yk3hQ2x9cT1mZ0p4dW5ZaQ'],
+  }),
+  quote_expires_at: z.string().meta({ description: 'When quote_id stops holding (24 hours after the quote).' }),
 });
 
 /** What POST /wf/rate reads, for naming what it ignored. */
@@ -64,3 +72,44 @@ export const ZRateResponse = z.object({
 });
 
 export type TRateResponse = z.output<typeof ZRateResponse>;
+
+/** Every amount today is in US dollars (the cards have no other currency). */
+export const CURRENCY = 'USD';
+
+const ZAmount = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .meta({ description: 'Two decimals, as text.', examples: ['12.40'] });
+
+// A package's charge as reads show it (docs/decisions/money.md): priced at acceptance by the card version in force on
+// its ManifestDate (or at the quote it named), unpriced with the reason, or voided when cancelled before possession.
+export const ZCharge = z
+  .object({
+    status: z.enum(['priced', 'unpriced', 'voided']),
+    amount: ZAmount.nullable().meta({ description: 'What the package costs now (after adjustments); null when unpriced.' }),
+    currency: z.string().meta({ examples: ['USD'] }),
+    service: z.string(),
+    card_version: z.number().int().nullable().meta({ description: 'The rate card version that priced it.' }),
+    zone: z.number().int().nullable(),
+    billable_weight: z.string().nullable().meta({ description: 'Pounds.' }),
+    base: ZAmount.nullable().meta({ description: 'The table price before surcharges.' }),
+    surcharges: z.array(z.object({ code: z.string(), label: z.string(), amount: ZAmount })),
+    quote_id: z.string().nullable().meta({ description: 'The quote it was priced at, when it named one that held.' }),
+    reason: z.string().nullable().meta({ description: 'Why it is unpriced; null otherwise.' }),
+    priced_at: z.string(),
+    voided_at: z.string().nullable().optional(),
+    adjustments: z
+      .array(
+        z.object({
+          amount: ZAmount.meta({ description: 'after − before' }),
+          reason: z.enum(['weight', 'dimensions', 'service']),
+          scan_id: z.string(),
+          occurred_at: z.string(),
+        }),
+      )
+      .optional()
+      .meta({ description: 'Re-ratings on what the hub measured at `received`, oldest first.' }),
+  })
+  .meta({ id: 'Charge' });
+
+export type TCharge = z.output<typeof ZCharge>;
