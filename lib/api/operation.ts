@@ -42,6 +42,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export const OPERATION_TAGS = [
   'Rating',
+  'Addresses',
   'Manifests',
   'Lifecycle',
   'Documents',

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { OperationDefinition } from './operation';
 import { quoteRatesOperation } from './operations/quote-rates';
+import { validateAddressOperation } from './operations/validate-address';
 import { createContainerManifestOperation } from './operations/create-container-manifest';
 import { createPackageManifestOperation } from './operations/create-package-manifest';
 import { listManifestsOperation } from './operations/list-manifests';
@@ -42,6 +43,7 @@ import { ingestScansOperation } from './operations/ingest-scans';
 // document, the metrics' route labels and the portal's mounts are all read from this list.
 export const OPERATIONS: readonly OperationDefinition[] = [
   quoteRatesOperation,
+  validateAddressOperation,
   createContainerManifestOperation,
   createPackageManifestOperation,
   listWebhooksOperation,

@@ -1,4 +1,4 @@
-// The parts of `zipcodes` (no published @types) that rating uses.
+// The parts of `zipcodes` (no published @types) that rating and address checks use.
 declare module 'zipcodes' {
   export interface ZipCodeInfo {
     zip: string;
@@ -9,4 +9,8 @@ declare module 'zipcodes' {
     country: string;
   }
   export function lookup(zip: string | number): ZipCodeInfo | undefined;
+  /** Every entry by code: US ZIPs (country "US") and Canadian forward sortation areas (country "Canada"). */
+  export const codes: Record<string, ZipCodeInfo>;
+  /** US state names in upper case → their two-letter codes. */
+  export const states: { full: Record<string, string> };
 }

@@ -434,6 +434,7 @@ function withDeliveries(webhooks: Record<string, Json>): Record<string, Json> {
  */
 const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Rating: 'Price a package against the rate cards.',
+  Addresses: 'Check an address before it goes on a label: its city, state or province and country against its postal code.',
   Manifests: 'Tell the carrier what it will receive: container manifests and packages.',
   Lifecycle:
     'Manifests and packages after they were sent: read them with their status and timeline, cancel or close them, and (test path only) simulate their progress.',
