@@ -19,6 +19,11 @@ export async function register(): Promise<void> {
     const { startRecipientMailSender } = await import('./lib/recipient-mail/send-due');
     startRecipientMailSender(settings.RECIPIENT_MAIL_INTERVAL_MS);
   }
+  // Invoices of the periods that ended (lib/billing), from every process (each period issued once, under a lock).
+  if (settings.INVOICE_INTERVAL_MS > 0) {
+    const { startInvoiceTimer } = await import('./lib/billing/invoice-timer');
+    startInvoiceTimer(settings.INVOICE_INTERVAL_MS);
+  }
   // The request log's retention (lib/request-log): 30 days, checked hourly in every process; also with
   // REQUEST_LOG=off, which stops new lines, not the deletion of those already kept.
   const { startRequestLogRetention } = await import('./lib/request-log/retention');

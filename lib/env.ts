@@ -285,6 +285,11 @@ const ZProcessSettings = z.object({
    */
   RECIPIENT_MAIL_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(2_000)),
   /**
+   * How often each app process issues the invoices of periods that ended (lib/billing/invoice-timer.ts; safe with any
+   * number of processes: a period is issued once, under a lock, by whichever gets there first). 0: never.
+   */
+  INVOICE_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
+  /**
    * The request log (lib/request-log): `on` (the default) records every API request and the portal's writes and
    * errors; `off` records nothing (the benchmark's baseline). Its retention job runs hourly in every process.
    */

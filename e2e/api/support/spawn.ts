@@ -189,6 +189,8 @@ export function testServerEnv(databaseUrl: string, mode: string): Record<string,
     // No recipient mail either: servers of a file's own share the run's database, and would take each other's mail
     // (e2e/api/recipient-mail.test.ts starts the one server that sends it).
     RECIPIENT_MAIL_INTERVAL_MS: '0',
+    // Nor invoices: a file issues them itself (e2e/api/invoices-concurrency.test.ts starts servers that run the job).
+    INVOICE_INTERVAL_MS: '0',
     // A document thread ends a second after its last render (20 s in production), so that the suites' memory bounds
     // on the server measure the requests in front of them, not a render thread left from an earlier test.
     DOCUMENT_RENDER_IDLE_MS: '1000',
