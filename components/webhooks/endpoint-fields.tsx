@@ -103,6 +103,7 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'customs.do_not_load': 'customs said do not load: the container cannot depart with it',
   'customs.released': 'customs released the goods',
   'package.amended': "a package's house data (customs declaration, consignee) was amended",
+  'invoice.created': "an invoice was issued at its period's close (or by a test-path close)",
 };
 
 /** An endpoint's URL, events and description: the same fields when adding an endpoint and when editing one. */

@@ -29,8 +29,16 @@ export interface OperationResult<Body = unknown> {
   status?: number;
   body?: Body;
   headers?: Record<string, string>;
-  /** A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). */
-  file?: { bytes: Uint8Array | string; contentType: string; fileName: string; disposition?: 'inline' | 'attachment' };
+  /**
+   * A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). A stream
+   * is sent as it is read (an export of any length in constant memory); an error after its first bytes ends the body.
+   */
+  file?: {
+    bytes: Uint8Array | string | ReadableStream<Uint8Array>;
+    contentType: string;
+    fileName: string;
+    disposition?: 'inline' | 'attachment';
+  };
 }
 
 export type Handler<Body = unknown> = (context: OperationContext) => Promise<OperationResult<Body>>;
@@ -50,6 +58,7 @@ export const OPERATION_TAGS = [
   'Webhooks',
   'Events',
   'Requests',
+  'Billing',
   'Carrier operations',
 ] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number];

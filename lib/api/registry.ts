@@ -38,6 +38,11 @@ import { getEventOperation } from './operations/get-event';
 import { listRequestsOperation } from './operations/list-requests';
 import { getRequestOperation } from './operations/get-request';
 import { ingestScansOperation } from './operations/ingest-scans';
+import { listInvoicesOperation } from './operations/list-invoices';
+import { getInvoiceOperation } from './operations/get-invoice';
+import { getInvoiceLinesOperation } from './operations/get-invoice-lines';
+import { getInvoiceDocumentOperation } from './operations/get-invoice-document';
+import { closeInvoicePeriodOperation } from './operations/close-invoice-period';
 
 // Every API operation, in the order the reference lists them. The server's routes, the scopes, the OpenAPI
 // document, the metrics' route labels and the portal's mounts are all read from this list.
@@ -80,4 +85,9 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getEventOperation,
   listRequestsOperation,
   getRequestOperation,
+  listInvoicesOperation,
+  getInvoiceOperation,
+  getInvoiceLinesOperation,
+  getInvoiceDocumentOperation,
+  closeInvoicePeriodOperation,
 ];

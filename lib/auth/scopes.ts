@@ -4,7 +4,15 @@ import { AppError } from '@/lib/errors/app-error';
 // full access (later scopes included) or exactly its scopes, and no scope implies another: a 403 names the one missing
 // scope, and a token given that scope alone can call the route.
 
-export const API_SCOPES = ['rates', 'manifests:read', 'manifests:write', 'webhooks', 'events:read', 'requests:read'] as const;
+export const API_SCOPES = [
+  'rates',
+  'manifests:read',
+  'manifests:write',
+  'webhooks',
+  'events:read',
+  'requests:read',
+  'billing:read',
+] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
@@ -16,6 +24,8 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<ApiScope, string>> = {
   webhooks: 'Manage webhook endpoints: create, change, delete, rotate secrets, send test events, read and redeliver deliveries.',
   'events:read': 'Read the webhook events (GET /events, what npm run listen polls).',
   'requests:read': 'Read the request log (GET /requests): every request of the account with both bodies.',
+  'billing:read':
+    'Read invoices (GET /invoices, their lines as CSV and their PDF), and on the test path close the open period now (POST /invoices/close).',
 };
 
 // No shipper token calls the carrier's own operations, whatever its scopes.

@@ -4,6 +4,7 @@ import { oneRecordExport, type OneRecordOptions } from './one-record';
 import { CHUNK_PAGES } from './pdf';
 import { renderCustomsDeclaration, renderCustomsDeclarations } from './render-customs-declaration';
 import { renderHandoverManifest } from './render-handover-manifest';
+import { renderInvoicePdf, type DocumentInvoice } from './render-invoice';
 import { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 import { renderPackageLabelPng } from './render-label-png';
 import { renderContainerTagZpl, renderPackageLabelsZpl, renderPackageLabelZpl } from './render-zpl';
@@ -26,7 +27,8 @@ export type RenderJob =
   | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' }
   | { document: 'customs'; source: ManifestSource; paper: PaperSize }
   | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
-  | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions };
+  | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions }
+  | { document: 'invoice'; invoice: DocumentInvoice };
 
 const utf8 = new TextEncoder();
 
@@ -82,6 +84,8 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
       return renderCustomsDeclaration(job.declaration, { paper: job.paper });
     case 'one-record':
       return oneRecordExport(job.source, job.options);
+    case 'invoice':
+      return renderInvoicePdf(job.invoice);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { recentlyValidCaller, type AuthContext } from '@/lib/auth/authenticate-token';
@@ -381,10 +382,10 @@ function recordApiRequest(request: FastifyRequest, status: number, sent: string,
 }
 
 function sendFile(reply: FastifyReply, file: NonNullable<OperationResult['file']>): FastifyReply {
+  reply.code(200).header('content-type', file.contentType).header('content-disposition', contentDisposition(file));
+  // A stream is read as the client takes it: Fastify pipes it with backpressure and ends the body on its error.
+  if (file.bytes instanceof ReadableStream)
+    return reply.header('cache-control', 'no-store').send(Readable.fromWeb(file.bytes as never));
   const bytes = fileBytes(file.bytes);
-  return reply
-    .code(200)
-    .header('content-type', file.contentType)
-    .header('content-disposition', contentDisposition(file))
-    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return reply.send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

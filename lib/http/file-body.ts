@@ -8,7 +8,7 @@ export function contentDisposition(file: Pick<File, 'fileName' | 'disposition'>)
 }
 
 // Response takes only ArrayBuffer-backed bytes; copied only when they are not.
-export function fileBytes(bytes: File['bytes']): Uint8Array<ArrayBuffer> {
+export function fileBytes(bytes: Exclude<File['bytes'], ReadableStream>): Uint8Array<ArrayBuffer> {
   if (typeof bytes === 'string') return new TextEncoder().encode(bytes);
   return bytes.buffer instanceof ArrayBuffer
     ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)

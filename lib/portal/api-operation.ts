@@ -32,9 +32,11 @@ export function portalOperation<P extends Record<string, string>>(
     if (result.status === 204)
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
     if (!result.file) return jsonResponse(result.body ?? null, { status: result.status, headers: result.headers });
-    return new Response(fileBytes(result.file.bytes), {
+    const { bytes } = result.file;
+    return new Response(bytes instanceof ReadableStream ? bytes : fileBytes(bytes), {
       headers: {
         ...API_SECURITY_HEADERS,
+        ...(bytes instanceof ReadableStream ? { 'cache-control': 'no-store' } : {}),
         'content-type': result.file.contentType,
         'content-disposition': contentDisposition(result.file),
       },

@@ -38,11 +38,14 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.released',
 ] as const;
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
+/** Billing (lib/billing/invoices.ts): an invoice was issued, at its period's close or by a test-path close. */
+export const INVOICE_CREATED_EVENT = 'invoice.created';
 export const WEBHOOK_EVENTS = [
   PACKAGE_SORTING_EVENT,
   ...LIFECYCLE_WEBHOOK_EVENTS,
   ...CUSTOMS_WEBHOOK_EVENTS,
   PACKAGE_AMENDED_EVENT,
+  INVOICE_CREATED_EVENT,
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;

@@ -6,6 +6,7 @@ import { OPERATIONS } from '../registry';
 import { OPERATION_TAGS, type OperationDefinition, type OperationTag, type SuccessAnswer } from '../operation';
 import { LISTED_RESPONSES, listedSchemas } from './listed';
 import { lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
+import { billingSchemas, billingWebhooks } from './billing';
 import { customsSchemas, customsWebhooks } from './customs';
 import {
   CONTAINER_MANIFEST_ALIASES,
@@ -445,6 +446,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
     'Endpoints that receive `package.sorting` and lifecycle notifications, and the deliveries themselves: each carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`).',
   Events: 'What the webhooks announced, to read back or to poll.',
   Requests: 'The request log: what was sent and answered, kept 30 days.',
+  Billing:
+    "Invoices: one per period (a calendar month, or a week) in the account's close-out time zone, numbered without gaps, never changed; their lines as CSV and the PDF.",
   'Carrier operations': "The carrier's own calls, with carrier operations tokens (`ck_ops_…`) only: scans from its terminals.",
 };
 const TAGS: Json[] = OPERATION_TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
@@ -485,6 +488,7 @@ export function openApiDocument(): Json {
     webhooks: withDeliveries({
       ...lifecycleWebhooks(),
       ...customsWebhooks(),
+      ...billingWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
         post: {
           operationId: 'onPackageSorting',
@@ -522,6 +526,7 @@ export function openApiDocument(): Json {
         ...listedSchemas(),
         ...lifecycleSchemas(),
         ...customsSchemas(),
+        ...billingSchemas(),
       },
     },
   };

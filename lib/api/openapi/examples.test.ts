@@ -17,6 +17,7 @@ const COLLECTION_PREFIX: Record<string, readonly string[]> = {
   manifests: ['MAN-'],
   deliveries: ['att_', 'msg_'],
   packages: [''],
+  invoices: ['inv_'],
 };
 
 /** A field → the prefix of the id it holds. */
@@ -41,6 +42,8 @@ const ID_PREFIX: Record<string, string> = {
   WebhookEventList: 'evt_',
   RequestLogEntry: 'req_',
   RequestLogList: 'req_',
+  Invoice: 'inv_',
+  InvoiceList: 'inv_',
 };
 
 type Doc = Json & { paths: Record<string, Json>; webhooks?: Record<string, Json>; components: { schemas: Record<string, Json> } };

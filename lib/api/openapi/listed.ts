@@ -11,6 +11,7 @@ import {
 import { ZWebhookEvent, ZWebhookEventList } from '@/lib/schemas/events';
 import { ZRequestLogEntry, ZRequestLogList } from '@/lib/schemas/request-log';
 import { ZCustomsReadinessResponse } from '@/lib/schemas/customs-api';
+import { ZInvoice, ZInvoiceList } from '@/lib/schemas/invoices';
 
 /**
  * The reads' answers, each a component of its own (generated one by one: none refers to another), named as the
@@ -28,6 +29,8 @@ export const LISTED_RESPONSES: Readonly<Record<string, z.ZodType>> = {
   RequestLogEntry: ZRequestLogEntry,
   RequestLogList: ZRequestLogList,
   CustomsReadiness: ZCustomsReadinessResponse,
+  Invoice: ZInvoice,
+  InvoiceList: ZInvoiceList,
 };
 
 export function listedSchemas(): Record<string, Json> {

@@ -28,6 +28,7 @@ export const EXAMPLE_ID = {
   delivery: 'att_42',
   manifest: 'MAN-7K3Q9X2M4T8V6W1Z',
   trackingNumber: '1Z999AA10123456784',
+  invoice: 'inv_4f1c2a9e7b3d4c5e8f9a0b1c',
 } as const;
 
 /** A required path parameter (a string) with its description and example. */
@@ -73,6 +74,7 @@ export const PATH_PARAMETERS = {
     EXAMPLE_ID.trackingNumber,
   ),
   webhookId: pathParameter('id', 'Webhook endpoint id (`we_…`).', EXAMPLE_ID.webhookEndpoint),
+  invoiceId: pathParameter('id', 'Invoice id (`inv_…`).', EXAMPLE_ID.invoice),
 } as const;
 
 /** The common 404 of the manifest and package operations. */

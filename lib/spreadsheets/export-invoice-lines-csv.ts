@@ -1,0 +1,79 @@
+import 'server-only';
+import { queryRowsInIndexOrder } from '@/lib/index-order';
+import { sql } from '@/lib/sql';
+import { exportCell } from './csv-fast';
+
+// An invoice's lines as CSV (GET /invoices/{id}/lines), streamed: a keyset range of the (invoice_id, id) index per
+// batch, the next batch read while this one is sent, so a million-line invoice costs one batch of memory. The invoice
+// is checked to be the caller's before this is called (lib/billing/invoices.ts loadInvoice); its rows never change
+// (the ledger's trigger), so the export is the invoice however long it takes.
+
+const BATCH = 5_000;
+
+export const INVOICE_LINE_COLUMNS = [
+  'line_id',
+  'kind',
+  'occurred_at',
+  'manifest_id',
+  'tracking_number',
+  'carrier_barcode',
+  'service',
+  'amount',
+  'currency',
+  'reason',
+] as const;
+
+interface LineRow {
+  id: string;
+  kind: string;
+  occurred_at: Date;
+  manifest_id: string;
+  tracking_number: string | null;
+  carrier_barcode: string;
+  service: string;
+  amount: string;
+  currency: string;
+  reason: string | null;
+}
+
+export function invoiceLinesCsv(invoiceId: string): ReadableStream<Uint8Array> {
+  const read = (after: string) => {
+    const query = queryRowsInIndexOrder(
+      sql<LineRow>`SELECT id::text AS id, kind, occurred_at, manifest_id, tracking_number, carrier_barcode, service,
+                          amount::text AS amount, currency, detail->>'reason' AS reason
+                     FROM billing_entries WHERE invoice_id = ${invoiceId} AND id > ${after}::bigint
+                    ORDER BY invoice_id, id LIMIT ${BATCH}`,
+    );
+    // A batch that fails before pull() awaits it must not be an unhandled rejection (pull() still sees it).
+    query.catch(() => undefined);
+    return query;
+  };
+  const encoder = new TextEncoder();
+  let pending: ReturnType<typeof read> | undefined = read('0');
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(`${INVOICE_LINE_COLUMNS.join(',')}\r\n`));
+      },
+      async pull(controller) {
+        if (!pending) return;
+        const rows = await pending;
+        const last = rows[rows.length - 1];
+        pending = rows.length === BATCH && last ? read(last.id) : undefined;
+        let chunk = '';
+        for (const r of rows) {
+          // Amounts are written as numbers (a spreadsheet sums them); exportCell leaves a signed number unquoted.
+          chunk += `${r.id},${r.kind},${r.occurred_at.toISOString()},${exportCell(r.manifest_id)},${exportCell(r.tracking_number)},${exportCell(
+            r.carrier_barcode,
+          )},${exportCell(r.service)},${r.amount},${exportCell(r.currency)},${exportCell(r.reason)}\r\n`;
+        }
+        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (!pending) controller.close();
+      },
+      cancel() {
+        pending = undefined;
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
