@@ -12,9 +12,29 @@ export interface paths {
         put?: never;
         /**
          * Quote rates
-         * @description One quote per active rate card that can price the package, or only the named `service`. Cards that lack an input they need are left out and explained in `messages`. Billable weight is the greater of actual weight and L×W×H ÷ the card's dim divisor, rounded up to the card's weight step.
+         * @description One quote per active rate card that can price the package, or only the named `service`. Cards that lack an input they need are left out and explained in `messages`. Billable weight is the greater of actual weight and L×W×H ÷ the card's dim divisor, rounded up to the card's weight step. Each quote has its `currency`, the `card_version` that priced it and a `quote_id` (`qt_…`) valid 24 hours (`quote_expires_at`): a package that names it (`package.QuoteID` on POST /wf/package, `ContainerDetails[i].QuoteID` or the header `QuoteID` on POST /wf/manifest) is priced at that amount while its service, weight, dimensions and lane still match; otherwise it is priced at the card in force and the answer says why in `warnings`.
          */
         post: operations["quoteRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/addresses/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an address against its postal code
+         * @description Whether a US ZIP agrees with the city and state, and a Canadian postal code with the province or territory, from the ZIP and forward-sortation-area dataset the app ships (the `zipcodes` package) and ISO 3166-2's subdivision names. The street is not checked. A disagreement is an answer (`valid: false`, each field in `messages`, and `suggestion` when the postal code makes the correction certain), never a refusal: manifests and packages with such an address are accepted as the contract requires.
+         */
+        post: operations["validateAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -647,6 +667,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices, newest first
+         * @description The account's invoices in this environment, a page at a time. An invoice is issued a few minutes after its period ends (a calendar month, or an ISO week, in the account's close-out time zone), numbered 1, 2, 3, … without gaps, and never changes. A period without charges has none.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One invoice
+         * @description Its totals by kind (charges, adjustments, voids) and by service; its lines are `lines_path` (CSV), its PDF `document_path`.
+         */
+        get: operations["getInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An invoice's lines (CSV)
+         * @description One row per ledger entry on the invoice, in the order they were written: `line_id`, `kind` (`charge`, `adjustment` or `void`), `occurred_at`, `manifest_id`, `tracking_number`, `carrier_barcode`, `service`, `amount` (signed, exact), `currency` and `reason` (an adjustment's). Streamed: any size. The amounts sum to the invoice's `total`.
+         */
+        get: operations["getInvoiceLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Invoice (PDF)
+         * @description The invoice as a PDF: its period, totals by kind, by service and by manifest, and the adjustments with their reasons; page n of N on every page. A test invoice says TEST on every page.
+         */
+        get: operations["getInvoiceDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invoices/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close the open period now (test path only)
+         * @description Issues a test invoice now for everything not yet invoiced (`period_kind` `on_demand`, from the last invoice’s end to now), as the period’s close would, `invoice.created` included, so that an integration can be tried without waiting for the month. `invoice` is null when nothing was left to invoice (a second close at once: one invoice, the other null). The next invoice starts where this one ended. Not on the live path (404).
+         */
+        post: operations["closeInvoicePeriod"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "package.received": {
@@ -1023,6 +1143,26 @@ export interface webhooks {
          * @description Sent when a package's house data is amended (PATCH /packages/{TrackingNumber}): `fields` names what changed, `previous_house_waybill` the house waybill before when it changed. In order with the package's other events.
          */
         post: operations["onPackageAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invoice.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * invoice.created
+         * @description Sent when an invoice is issued: a few minutes after its period's end, or at once by a test-path close (POST /invoices/close). `type` is `invoice.created` and `invoice` is the invoice as GET /invoices/{id} answers it. Sent once per invoice, signed and retried as every event is.
+         */
+        post: operations["onInvoiceCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1468,7 +1608,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1478,7 +1618,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -1502,6 +1642,20 @@ export interface components {
             /** @description Pounds. */
             billable_weight: string;
             delivery_days: number;
+            /**
+             * @description ISO 4217; USD for every card today.
+             * @example USD
+             */
+            currency: string;
+            /** @description The version of the service's rate card that priced it. */
+            card_version: number;
+            /**
+             * @description Names this quote for 24 hours: send it as `package.QuoteID` (or `ContainerDetails[i].QuoteID`) to be priced at this amount while the package still matches it.
+             * @example qt_MXx0fGFCQ0RFRkdISUpLTHxzNWZ0aHwxfDF8MTIuNDB8M3wxMHw4fDZ8MTAwMDF8OTAyMTA.Yk3hQ2x9cT1mZ0p4dW5ZaQ
+             */
+            quote_id: string;
+            /** @description When quote_id stops holding (24 hours after the quote). */
+            quote_expires_at: string;
         };
         RateResponse: {
             rates: components["schemas"]["RateQuote"][];
@@ -1552,7 +1706,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -1686,9 +1840,9 @@ export interface components {
                  * @description On `insufficient_scope` (403): the scope the operation needs and the token lacks.
                  * @enum {string}
                  */
-                required_scope?: "rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read";
+                required_scope?: "rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read" | "billing:read";
                 /** @description On `insufficient_scope` (403): the scopes the token has. */
-                token_scopes?: ("rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read")[];
+                token_scopes?: ("rates" | "manifests:read" | "manifests:write" | "webhooks" | "events:read" | "requests:read" | "billing:read")[];
             } & {
                 [key: string]: unknown;
             };
@@ -1888,7 +2042,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -1907,7 +2061,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2103,6 +2257,112 @@ export interface components {
                 }[];
             }[];
         };
+        Invoice: {
+            /** @description The invoice id (`inv_…`). */
+            id: string;
+            /** @constant */
+            object: "invoice";
+            /** @description 1, 2, 3, … per account and environment, without gaps: a test invoice's numbers are its own. */
+            number: number;
+            /** @description True for the test environment's invoices: nothing on them is owed. */
+            test: boolean;
+            /**
+             * @description `month` or `week` (the account's billing period, in its close-out time zone); `on_demand` for a test-path close (POST /invoices/close).
+             * @enum {string}
+             */
+            period_kind: "month" | "week" | "on_demand";
+            /** Format: date-time */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description Exclusive. Every entry before it not yet invoiced is on this invoice, those of earlier periods included.
+             */
+            period_end: string;
+            /** @description The IANA time zone the period was read in. */
+            time_zone: string;
+            currency: string;
+            /** @description `charges` + `adjustments` − `voids`: the sum of its lines. */
+            total: string;
+            line_count: number;
+            totals: {
+                /** @description What the packages accepted cost. */
+                charges: string;
+                /** @description Re-rating on what the hub measured, signed. */
+                adjustments: string;
+                /** @description Credits for charges invoiced before, whose packages were cancelled (a positive amount). */
+                voids: string;
+                by_service: {
+                    service: string;
+                    lines: number;
+                    /** @description An exact decimal with two places, e.g. `"12.50"` or `"-3.00"`. */
+                    amount: string;
+                }[];
+            };
+            /** @description Manifests with a line on it (the PDF totals each). */
+            manifest_count: number;
+            /** Format: date-time */
+            issued_at: string;
+            /** @description The API path of its lines as CSV, under this environment's base. */
+            lines_path: string;
+            /** @description The API path of its PDF, under this environment's base. */
+            document_path: string;
+        };
+        InvoiceList: {
+            /** @constant */
+            object: "list";
+            data: {
+                /** @description The invoice id (`inv_…`). */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                /** @description 1, 2, 3, … per account and environment, without gaps: a test invoice's numbers are its own. */
+                number: number;
+                /** @description True for the test environment's invoices: nothing on them is owed. */
+                test: boolean;
+                /**
+                 * @description `month` or `week` (the account's billing period, in its close-out time zone); `on_demand` for a test-path close (POST /invoices/close).
+                 * @enum {string}
+                 */
+                period_kind: "month" | "week" | "on_demand";
+                /** Format: date-time */
+                period_start: string;
+                /**
+                 * Format: date-time
+                 * @description Exclusive. Every entry before it not yet invoiced is on this invoice, those of earlier periods included.
+                 */
+                period_end: string;
+                /** @description The IANA time zone the period was read in. */
+                time_zone: string;
+                currency: string;
+                /** @description `charges` + `adjustments` − `voids`: the sum of its lines. */
+                total: string;
+                line_count: number;
+                totals: {
+                    /** @description What the packages accepted cost. */
+                    charges: string;
+                    /** @description Re-rating on what the hub measured, signed. */
+                    adjustments: string;
+                    /** @description Credits for charges invoiced before, whose packages were cancelled (a positive amount). */
+                    voids: string;
+                    by_service: {
+                        service: string;
+                        lines: number;
+                        /** @description An exact decimal with two places, e.g. `"12.50"` or `"-3.00"`. */
+                        amount: string;
+                    }[];
+                };
+                /** @description Manifests with a line on it (the PDF totals each). */
+                manifest_count: number;
+                /** Format: date-time */
+                issued_at: string;
+                /** @description The API path of its lines as CSV, under this environment's base. */
+                lines_path: string;
+                /** @description The API path of its PDF, under this environment's base. */
+                document_path: string;
+            }[];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         LifecycleWebhookPayload: {
             /** @description The event's name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, … */
             type: string;
@@ -2156,6 +2416,60 @@ export interface components {
             /** @description When the house waybill changed: the one before. */
             previous_house_waybill?: string;
         };
+        InvoiceCreatedPayload: {
+            /** @constant */
+            type: "invoice.created";
+            invoice: {
+                /** @description The invoice id (`inv_…`). */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                /** @description 1, 2, 3, … per account and environment, without gaps: a test invoice's numbers are its own. */
+                number: number;
+                /** @description True for the test environment's invoices: nothing on them is owed. */
+                test: boolean;
+                /**
+                 * @description `month` or `week` (the account's billing period, in its close-out time zone); `on_demand` for a test-path close (POST /invoices/close).
+                 * @enum {string}
+                 */
+                period_kind: "month" | "week" | "on_demand";
+                /** Format: date-time */
+                period_start: string;
+                /**
+                 * Format: date-time
+                 * @description Exclusive. Every entry before it not yet invoiced is on this invoice, those of earlier periods included.
+                 */
+                period_end: string;
+                /** @description The IANA time zone the period was read in. */
+                time_zone: string;
+                currency: string;
+                /** @description `charges` + `adjustments` − `voids`: the sum of its lines. */
+                total: string;
+                line_count: number;
+                totals: {
+                    /** @description What the packages accepted cost. */
+                    charges: string;
+                    /** @description Re-rating on what the hub measured, signed. */
+                    adjustments: string;
+                    /** @description Credits for charges invoiced before, whose packages were cancelled (a positive amount). */
+                    voids: string;
+                    by_service: {
+                        service: string;
+                        lines: number;
+                        /** @description An exact decimal with two places, e.g. `"12.50"` or `"-3.00"`. */
+                        amount: string;
+                    }[];
+                };
+                /** @description Manifests with a line on it (the PDF totals each). */
+                manifest_count: number;
+                /** Format: date-time */
+                issued_at: string;
+                /** @description The API path of its lines as CSV, under this environment's base. */
+                lines_path: string;
+                /** @description The API path of its PDF, under this environment's base. */
+                document_path: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -2196,12 +2510,188 @@ export interface operations {
                      *           "amount": "12.40",
                      *           "zone": 8,
                      *           "billable_weight": "3",
-                     *           "delivery_days": 2
+                     *           "delivery_days": 2,
+                     *           "currency": "USD",
+                     *           "card_version": 1,
+                     *           "quote_id": "qt_MXx0fGFCQ0RFRkdISUpLTHxzNWZ0aHwxfDF8MTIuNDB8M3wxMHw4fDZ8MTAwMDF8OTAyMTA.Yk3hQ2x9cT1mZ0p4dW5ZaQ",
+                     *           "quote_expires_at": "2026-11-30T10:00:00.000Z"
                      *         }
                      *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["RateResponse"];
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `rates` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 5 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: every failing field is listed in `details`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; the body carries a request_id and nothing internal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    validateAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address1": "9450 Wilshire Blvd",
+                 *       "city": "Toronto",
+                 *       "state": "ON",
+                 *       "postal_code": "90210",
+                 *       "country": "US"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One line: no control characters. */
+                    address1?: string | number | null;
+                    /** @description One line: no control characters. */
+                    city?: string | number | null;
+                    /** @description One line: no control characters. */
+                    state?: string | number | null;
+                    /** @description One line: no control characters. */
+                    postal_code: string | number;
+                    /** @description One line: no control characters. */
+                    country?: string | number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "valid": false,
+                     *       "country": "US",
+                     *       "messages": [
+                     *         {
+                     *           "path": "city",
+                     *           "message": "is \"Toronto\", but ZIP 90210 is Beverly Hills, CA"
+                     *         },
+                     *         {
+                     *           "path": "state",
+                     *           "message": "is \"ON\", but ZIP 90210 is in CA"
+                     *         }
+                     *       ],
+                     *       "suggestion": {
+                     *         "city": "Beverly Hills",
+                     *         "state": "CA",
+                     *         "postal_code": "90210",
+                     *         "country": "US"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description True when nothing below disagrees. */
+                        valid: boolean;
+                        /** @description From the postal code's form; null when it is neither. */
+                        country: ("US" | "CA") | null;
+                        /** @description Each field that disagrees with the postal code, and how. */
+                        messages: {
+                            /** @enum {string} */
+                            path: "postal_code" | "city" | "state" | "country";
+                            message: string;
+                        }[];
+                        /** @description The correction, only when the postal code makes it certain and the address differs from it. */
+                        suggestion: {
+                            /** @description The ZIP's city (US); null for Canada, whose dataset is by area. */
+                            city: string | null;
+                            /** @description Two-letter state, province or territory code. */
+                            state: string;
+                            /** @description Normalised: 12345, 12345-6789 or A1A 1A1. */
+                            postal_code: string;
+                            /** @enum {string} */
+                            country: "US" | "CA";
+                        } | null;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
                 };
             };
             /** @description The body is not valid JSON. */
@@ -5024,7 +5514,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -5267,6 +5757,416 @@ export interface operations {
             };
             /** @description No such request in this account and environment (yet, or any more). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                limit?: number | string | null;
+                cursor?: string | number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceList"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `billing:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Invoice id (`inv_…`).
+                 * @example inv_4f1c2a9e7b3d4c5e8f9a0b1c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `billing:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invoice in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoiceLines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Invoice id (`inv_…`).
+                 * @example inv_4f1c2a9e7b3d4c5e8f9a0b1c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lines. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `billing:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invoice in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInvoiceDocument: {
+        parameters: {
+            query?: {
+                format?: "pdf";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Invoice id (`inv_…`).
+                 * @example inv_4f1c2a9e7b3d4c5e8f9a0b1c
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `billing:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such invoice in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document does not come in the format asked for (`not_acceptable`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closeInvoicePeriod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice issued, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "invoice_close";
+                        invoice: {
+                            /** @description The invoice id (`inv_…`). */
+                            id: string;
+                            /** @constant */
+                            object: "invoice";
+                            /** @description 1, 2, 3, … per account and environment, without gaps: a test invoice's numbers are its own. */
+                            number: number;
+                            /** @description True for the test environment's invoices: nothing on them is owed. */
+                            test: boolean;
+                            /**
+                             * @description `month` or `week` (the account's billing period, in its close-out time zone); `on_demand` for a test-path close (POST /invoices/close).
+                             * @enum {string}
+                             */
+                            period_kind: "month" | "week" | "on_demand";
+                            /** Format: date-time */
+                            period_start: string;
+                            /**
+                             * Format: date-time
+                             * @description Exclusive. Every entry before it not yet invoiced is on this invoice, those of earlier periods included.
+                             */
+                            period_end: string;
+                            /** @description The IANA time zone the period was read in. */
+                            time_zone: string;
+                            currency: string;
+                            /** @description `charges` + `adjustments` − `voids`: the sum of its lines. */
+                            total: string;
+                            line_count: number;
+                            totals: {
+                                /** @description What the packages accepted cost. */
+                                charges: string;
+                                /** @description Re-rating on what the hub measured, signed. */
+                                adjustments: string;
+                                /** @description Credits for charges invoiced before, whose packages were cancelled (a positive amount). */
+                                voids: string;
+                                by_service: {
+                                    service: string;
+                                    lines: number;
+                                    /** @description An exact decimal with two places, e.g. `"12.50"` or `"-3.00"`. */
+                                    amount: string;
+                                }[];
+                            };
+                            /** @description Manifests with a line on it (the PDF totals each). */
+                            manifest_count: number;
+                            /** Format: date-time */
+                            issued_at: string;
+                            /** @description The API path of its lines as CSV, under this environment's base. */
+                            lines_path: string;
+                            /** @description The API path of its PDF, under this environment's base. */
+                            document_path: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `billing:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5864,6 +6764,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PackageAmendedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onInvoiceCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `invoice.created`. */
+                "x-carrier-event": "invoice.created";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceCreatedPayload"];
             };
         };
         responses: {
