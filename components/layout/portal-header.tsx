@@ -19,6 +19,7 @@ export const NAV = [
   { href: '/webhooks', label: 'Webhooks', permission: 'webhooks:manage' },
   { href: '/logs', label: 'Logs', permission: 'logs:read' },
   { href: '/audit', label: 'Audit', permission: 'audit:read' },
+  { href: '/billing', label: 'Billing', permission: 'billing:read' },
   { href: '/tokens', label: 'API tokens', permission: 'tokens:manage' },
   { href: '/rate-cards', label: 'Rate cards', permission: 'data:read' },
   { href: '/members', label: 'Members', permission: 'data:read' },

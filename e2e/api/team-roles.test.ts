@@ -90,6 +90,14 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /portal-api/session/account': 'self',
   'GET /portal-api/audit': 'audit:read',
   'GET /portal-api/audit/export': 'audit:read',
+  'GET /portal-api/invoices': 'billing:read',
+  'GET /portal-api/invoices/:id': 'billing:read',
+  'GET /portal-api/invoices/:id/lines': 'billing:read',
+  'GET /portal-api/invoices/:id/document': 'billing:read',
+  'POST /portal-api/invoices/close': 'billing:manage',
+  'GET /portal-api/settings/billing': 'billing:read',
+  'GET /portal-api/billing/open': 'billing:read',
+  'PUT /portal-api/settings/billing': 'billing:manage',
 };
 
 /** These end the caller's session: each role calls them last. */

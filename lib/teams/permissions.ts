@@ -24,6 +24,10 @@ export const PERMISSIONS = {
   'members:manage': { label: 'Invite and remove members, change roles', roles: ['owner', 'admin'] },
   'owners:manage': { label: 'Make and remove owners', roles: ['owner'] },
   'audit:read': { label: 'Read the audit log', roles: ['owner', 'admin'] },
+  // What the account owes is the owners' and admins' business (there is no finance role): the others neither see the
+  // Billing page nor read invoices through the portal.
+  'billing:read': { label: 'Read invoices and the running total', roles: ['owner', 'admin'] },
+  'billing:manage': { label: 'Change the billing period, close a test period', roles: ['owner', 'admin'] },
 } as const satisfies Record<string, { label: string; roles: readonly MemberRole[] }>;
 
 export type Permission = keyof typeof PERMISSIONS;
