@@ -20,4 +20,10 @@ describe('the portal API route table', () => {
     expect(refusal?.code).toBe('method_not_allowed');
     expect(refusal?.allowed).toBe('GET, HEAD, OPTIONS');
   });
+
+  it('prefers a static segment to a parameter: /invoices/close is not /invoices/:id', () => {
+    expect(portalApiMethods('/portal-api/invoices/close')).toEqual(['POST', 'OPTIONS']);
+    expect(portalApiMethods('/portal-api/invoices/inv_0123')).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(portalApiMethodRefusal('POST', '/portal-api/invoices/close')).toBeUndefined();
+  });
 });

@@ -3,11 +3,16 @@ import { PORTAL_API_ROUTES } from './generated/api-routes';
 
 // Next's own 405 has no body: the proxy answers a method a route lacks with the envelope and Allow, from this list.
 
+// A static segment wins over a parameter, as Next routes them: /invoices/close before /invoices/:id.
 const ROUTES = PORTAL_API_ROUTES.map(([pattern, methods]) => ({
   segments: pattern.split('/').slice(1),
   // Next answers HEAD as GET and OPTIONS itself.
   allow: [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'],
-}));
+})).sort((a, b) => parameters(a.segments) - parameters(b.segments));
+
+function parameters(segments: readonly string[]): number {
+  return segments.filter((s) => s.startsWith(':')).length;
+}
 
 export function portalApiMethods(pathname: string): readonly string[] | undefined {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
