@@ -104,6 +104,9 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'customs.released': 'customs released the goods',
   'package.amended': "a package's house data (customs declaration, consignee) was amended",
   'invoice.created': "an invoice was issued at its period's close (or by a test-path close)",
+  'pickup.scheduled': 'a pickup was scheduled',
+  'pickup.cancelled': 'a pickup was cancelled before its window',
+  'pickup.completed': 'the driver collected a pickup',
 };
 
 /** An endpoint's URL, events and description: the same fields when adding an endpoint and when editing one. */

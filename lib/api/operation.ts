@@ -55,6 +55,7 @@ export const OPERATION_TAGS = [
   'Lifecycle',
   'Documents',
   'Customs',
+  'Pickups',
   'Webhooks',
   'Events',
   'Requests',

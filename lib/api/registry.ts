@@ -38,6 +38,12 @@ import { getEventOperation } from './operations/get-event';
 import { listRequestsOperation } from './operations/list-requests';
 import { getRequestOperation } from './operations/get-request';
 import { ingestScansOperation } from './operations/ingest-scans';
+import { schedulePickupOperation } from './operations/schedule-pickup';
+import { listPickupsOperation } from './operations/list-pickups';
+import { getPickupOperation } from './operations/get-pickup';
+import { cancelPickupOperation } from './operations/cancel-pickup';
+import { simulatePickupOperation } from './operations/simulate-pickup';
+import { completePickupOperation } from './operations/complete-pickup';
 import { listInvoicesOperation } from './operations/list-invoices';
 import { getInvoiceOperation } from './operations/get-invoice';
 import { getInvoiceLinesOperation } from './operations/get-invoice-lines';
@@ -85,6 +91,12 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getEventOperation,
   listRequestsOperation,
   getRequestOperation,
+  schedulePickupOperation,
+  listPickupsOperation,
+  getPickupOperation,
+  cancelPickupOperation,
+  simulatePickupOperation,
+  completePickupOperation,
   listInvoicesOperation,
   getInvoiceOperation,
   getInvoiceLinesOperation,

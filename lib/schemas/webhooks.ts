@@ -40,12 +40,15 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
 /** Billing (lib/billing/invoices.ts): an invoice was issued, at its period's close or by a test-path close. */
 export const INVOICE_CREATED_EVENT = 'invoice.created';
+/** Pickups (lib/pickups): scheduled, cancelled by the shipper before the window, completed by the carrier. */
+export const PICKUP_WEBHOOK_EVENTS = ['pickup.scheduled', 'pickup.cancelled', 'pickup.completed'] as const;
 export const WEBHOOK_EVENTS = [
   PACKAGE_SORTING_EVENT,
   ...LIFECYCLE_WEBHOOK_EVENTS,
   ...CUSTOMS_WEBHOOK_EVENTS,
   PACKAGE_AMENDED_EVENT,
   INVOICE_CREATED_EVENT,
+  ...PICKUP_WEBHOOK_EVENTS,
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;

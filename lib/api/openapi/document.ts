@@ -8,6 +8,7 @@ import { LISTED_RESPONSES, listedSchemas } from './listed';
 import { lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { billingSchemas, billingWebhooks } from './billing';
 import { customsSchemas, customsWebhooks } from './customs';
+import { pickupSchemas, pickupWebhooks } from './pickups';
 import {
   CONTAINER_MANIFEST_ALIASES,
   MAX_CONTAINER_PACKAGES,
@@ -442,6 +443,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Documents: 'Handover manifests, container tags and package labels, as PDF, ZPL II or PNG.',
   Customs:
     'Cross-border air cargo: customs declarations per parcel, house and master waybills, ULDs, readiness per destination regime, customs outcomes, and the ONE Record export.',
+  Pickups:
+    'The carrier collects a manifest, or some packages, from an address within a window the service allows; cancel before it opens.',
   Webhooks:
     'Endpoints that receive `package.sorting` and lifecycle notifications, and the deliveries themselves: each carries `x-carrier-event` (the event name) and is signed per the Standard Webhooks spec (`webhook-id`, `webhook-timestamp`, `webhook-signature`).',
   Events: 'What the webhooks announced, to read back or to poll.',
@@ -488,6 +491,7 @@ export function openApiDocument(): Json {
     webhooks: withDeliveries({
       ...lifecycleWebhooks(),
       ...customsWebhooks(),
+      ...pickupWebhooks(),
       ...billingWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
         post: {
@@ -526,6 +530,7 @@ export function openApiDocument(): Json {
         ...listedSchemas(),
         ...lifecycleSchemas(),
         ...customsSchemas(),
+        ...pickupSchemas(),
         ...billingSchemas(),
       },
     },
