@@ -7,6 +7,12 @@ import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
+import { pricePackage } from '@/lib/billing/pricing';
+import { quoteKeys } from '@/lib/billing/quote-keys';
+import { activeRateCards } from '@/lib/rating/active-rate-cards';
+import { fixed, plus, toFixedText, ZERO } from '@/lib/rating/fixed';
+import { CURRENCY, type TCharge } from '@/lib/schemas/rate';
+import type { TWarning } from '@/lib/schemas/unknown-fields';
 
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
@@ -16,6 +22,70 @@ export interface CreateContainerManifestResult {
   /** False when this was a retry of a manifest already stored with an identical body. */
   created: boolean;
   packageCount: number;
+  /** The priced packages' total, and how many were priced and not. */
+  charges: ChargeTotals;
+  /** Why a QuoteID was not used, for the packages that named one that did not hold. */
+  warnings: TWarning[];
+}
+
+export interface ChargeTotals {
+  total: string;
+  currency: string;
+  priced: number;
+  unpriced: number;
+}
+
+/** What each package costs (lib/billing/pricing.ts), before the statement that stores them; no query. */
+async function priceContainer(
+  accountId: string,
+  environment: Environment,
+  request: TContainerManifestRequest,
+  manifestDate: Date,
+) {
+  const { header, packages } = request;
+  const context = { cards: await activeRateCards.get(), keys: quoteKeys(), accountId, environment, now: new Date() };
+  const warnings: TWarning[] = [];
+  // A header QuoteID that does not hold says so once per reason, not once per package.
+  const headerProblems = new Map<string, number[]>();
+  const charges: TCharge[] = packages.map((p, index) => {
+    const { charge, quoteProblem } = pricePackage(context, {
+      service: header.ServiceName,
+      manifestDate,
+      weight: p.PackageWeight,
+      weightUnit: p.PackageWeightUnit,
+      length: p.PackageSizeLength,
+      width: p.PackageSizeWidth,
+      height: p.PackageSizeHeight,
+      fromPostal: header.FromPostalCode,
+      toPostal: p.ToPostalCode,
+      originAirport: header.OriginAirport,
+      destinationAirport: header.DestinationAirport,
+      quoteId: p.QuoteID ?? header.QuoteID,
+    });
+    if (quoteProblem && p.QuoteID) warnings.push({ path: `ContainerDetails[${index}].QuoteID`, message: quoteProblem });
+    else if (quoteProblem) headerProblems.set(quoteProblem, [...(headerProblems.get(quoteProblem) ?? []), index]);
+    return charge;
+  });
+  for (const [message, indexes] of headerProblems) {
+    const named = indexes
+      .slice(0, 5)
+      .map((i) => `ContainerDetails[${i}]`)
+      .join(', ');
+    const more = indexes.length > 5 ? ` and ${indexes.length - 5} more` : '';
+    warnings.push({ path: 'QuoteID', message: `${message} (${indexes.length} package(s): ${named}${more})` });
+  }
+  return { charges, warnings, totals: totalsOf(charges) };
+}
+
+export function totalsOf(charges: readonly Pick<TCharge, 'status' | 'amount'>[]): ChargeTotals {
+  let total = ZERO;
+  let priced = 0;
+  for (const c of charges) {
+    if (c.status !== 'priced' || c.amount === null) continue;
+    total = plus(total, fixed(c.amount));
+    priced++;
+  }
+  return { total: toFixedText(total, 2), currency: CURRENCY, priced, unpriced: charges.length - priced };
 }
 
 /**
@@ -32,12 +102,15 @@ export async function createContainerManifest(options: {
   // The packages' canonical JSON is also what is stored (jsonb keeps no key order): serialised once for both.
   const packagesJson = canonicalJson(request.packages);
   const requestHash = canonicalHash({ ...request, packages: new CanonicalText(packagesJson) });
+  const manifestDate = request.header.ManifestDate === undefined ? new Date() : new Date(request.header.ManifestDate.instant);
+  const priced = await priceContainer(accountId, environment, request, manifestDate);
+  const chargesJson = JSON.stringify(priced.charges);
   // The row that took the ContainerID can vanish between the insert that met it and the look-up (its account was
   // deleted): one more round settles it.
   for (let attempt = 0; ; attempt++) {
     let manifestId: string;
     try {
-      manifestId = await insertContainer(accountId, environment, request, requestHash, packagesJson);
+      manifestId = await insertContainer(accountId, environment, request, requestHash, packagesJson, chargesJson, manifestDate);
     } catch (error) {
       // A tracking number another container holds (or took meanwhile): the whole statement wrote nothing.
       if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) {
@@ -47,7 +120,10 @@ export async function createContainerManifest(options: {
       }
       throw error;
     }
-    if (manifestId) return { manifestId, created: true, packageCount: request.packages.length };
+    if (manifestId) {
+      const { warnings, totals } = priced;
+      return { manifestId, created: true, packageCount: request.packages.length, charges: totals, warnings };
+    }
     // The ContainerID is taken: this is a retry of it, or a conflict.
     const existing = await findExisting(accountId, environment, request, requestHash);
     if (existing) return existing;
@@ -70,10 +146,11 @@ async function insertContainer(
   request: TContainerManifestRequest,
   requestHash: string,
   packagesJson: string,
+  chargesJson: string,
+  manifestDate: Date,
 ): Promise<string> {
   const { header, packages } = request;
   const manifestId = newManifestId();
-  const manifestDate = header.ManifestDate === undefined ? new Date() : new Date(header.ManifestDate.instant);
   const headerJson = JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant });
   const row = await queryRow(
     pgPool(),
@@ -86,12 +163,25 @@ async function insertContainer(
                 ${header.ShipmentDescription}, ${packages.length}, ${headerJson}::jsonb, ${requestHash})
         ON CONFLICT (account_id, environment, container_id) DO NOTHING
         RETURNING id, account_id, environment, service_name, manifest_date
+      ), charges AS MATERIALIZED (
+        SELECT c.charge, c.n FROM jsonb_array_elements(${chargesJson}::jsonb) WITH ORDINALITY AS c(charge, n)
       ), stored AS (
         INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail,
-                                        service_name, manifest_date, to_postal_code)
+                                        service_name, manifest_date, to_postal_code, charge)
         SELECT m.id, m.account_id, m.environment, (p.n - 1)::int, p.detail->>'TrackingNumber', p.detail,
-               m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', '')
+               m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', ''), c.charge
         FROM manifest m, jsonb_array_elements(${packagesJson}::jsonb) WITH ORDINALITY AS p(detail, n)
+        JOIN charges c ON c.n = p.n
+        RETURNING id, manifest_id, account_id, environment, tracking_number, carrier_barcode, charge
+      ), charged AS (
+        -- Each priced package's line in the billing ledger (lib/billing; read by invoicing).
+        INSERT INTO billing_entries (account_id, environment, kind, container_package_id, manifest_id, tracking_number,
+                                     carrier_barcode, service, amount, currency, occurred_at, detail)
+        SELECT s.account_id, s.environment, 'charge', s.id, s.manifest_id, s.tracking_number, s.carrier_barcode,
+               s.charge->>'service', (s.charge->>'amount')::numeric, s.charge->>'currency', now(),
+               jsonb_build_object('card_version', s.charge->'card_version', 'zone', s.charge->'zone',
+                                  'billable_weight', s.charge->'billable_weight', 'quote_id', s.charge->'quote_id')
+        FROM stored s WHERE s.charge->>'status' = 'priced'
       ), activity AS (
         -- The dashboard's rollup, in one of the day's shards (lib/manifests/counters.ts).
         INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
@@ -122,7 +212,13 @@ async function findExisting(
       { details: [{ path: 'ContainerID', message: `already used by ${row.id}` }], extra: { ManifestID: row.id } },
     );
   }
-  return { manifestId: row.id, created: false, packageCount: row.packageCount };
+  const stored = await queryRows(
+    pgPool(),
+    sql<{ status: TCharge['status']; amount: string | null }>`
+      SELECT coalesce(charge->>'status', 'unpriced') AS status, charge->>'amount' AS amount
+      FROM container_packages WHERE manifest_id = ${row.id}`,
+  );
+  return { manifestId: row.id, created: false, packageCount: row.packageCount, charges: totalsOf(stored), warnings: [] };
 }
 
 /**

@@ -9,20 +9,58 @@ import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schema
 import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
+import { pricePackage } from '@/lib/billing/pricing';
+import { quoteKeys } from '@/lib/billing/quote-keys';
+import { activeRateCards } from '@/lib/rating/active-rate-cards';
+import type { TCharge } from '@/lib/schemas/rate';
+import type { TWarning } from '@/lib/schemas/unknown-fields';
 import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-workers';
 
 export interface CreatePackageManifestResult {
   manifestId: string;
   created: boolean;
+  /** What it was priced at, when this request accepted it (a resend's charge is the stored one: read the package). */
+  charge?: TCharge;
+  /** Why its QuoteID was not used, when it named one that did not hold. */
+  warnings: TWarning[];
 }
 
 /** insertPackage's answer: also whether it wrote deliveries, whose workers are woken once it is committed. */
-type Inserted = CreatePackageManifestResult & { delivered?: boolean };
+type Inserted = { manifestId: string; created: boolean; delivered?: boolean };
 
 /** After the commit: the statement turned the in-transaction wake-up off (lib/webhooks/wake-workers.ts). */
-function committed(result: Inserted): CreatePackageManifestResult {
+function committed(result: Inserted, priced: Pricing): CreatePackageManifestResult {
   if (result.delivered) wakeDeliveryWorkers();
-  return { manifestId: result.manifestId, created: result.created };
+  if (!result.created) return { manifestId: result.manifestId, created: false, warnings: [] };
+  return { manifestId: result.manifestId, created: true, charge: priced.charge, warnings: priced.warnings };
+}
+
+interface Pricing {
+  charge: TCharge;
+  warnings: TWarning[];
+}
+
+/**
+ * The package's charge, worked out before the insert that stores it (docs/decisions/money.md): the cards are in memory
+ * (rate-card-cache.ts) and a quote id is checked by its MAC, so pricing adds no round trip.
+ */
+async function pricing(accountId: string, environment: Environment, pkg: TPackage): Promise<Pricing> {
+  const { charge, quoteProblem } = pricePackage(
+    { cards: await activeRateCards.get(), keys: quoteKeys(), accountId, environment, now: new Date() },
+    {
+      service: pkg.ServiceName,
+      manifestDate: new Date(pkg.ManifestDate.instant),
+      weight: pkg.PackageWeight,
+      weightUnit: pkg.WeightUnit,
+      length: pkg.PackageSizeLength,
+      width: pkg.PackageSizeWidth,
+      height: pkg.PackageSizeHeight,
+      fromPostal: pkg.FromPostalCode,
+      toPostal: pkg.ToPostalCode,
+      quoteId: pkg.QuoteID,
+    },
+  );
+  return { charge, warnings: quoteProblem ? [{ path: 'package.QuoteID', message: quoteProblem }] : [] };
 }
 
 /**
@@ -45,22 +83,21 @@ export async function createPackageManifest(options: {
   // statement, atomic by itself, and the request one round trip. The day's first package makes the
   // manifest in a transaction with it, so that a refused package leaves no empty manifest behind.
   const key = `${accountId}|${environment}|${day}`;
+  const priced = await pricing(accountId, environment, pkg);
   // A remembered id may name a manifest that was closed since (by another instance, or the cut-off job): the insert
   // itself refuses a manifest that is not open (insertPackage), and then the day's open manifest is looked up or
   // made. A close racing the lookup can refuse once more; a few rounds settle it (a close is rare).
   for (let attempt = 0; ; attempt++) {
-    const result = await addToOpenManifest(key, options, requestHash);
-    if (result !== CLOSED) return committed(result);
+    const result = await addToOpenManifest(key, { ...options, charge: priced.charge }, requestHash);
+    if (result !== CLOSED) return committed(result, priced);
     manifestIds.delete(key);
     if (attempt >= 4) throw new Error(`the daily manifest for ${day} kept closing under the insert`);
   }
 }
 
-async function addToOpenManifest(
-  key: string,
-  options: { accountId: string; environment: Environment; pkg: TPackage },
-  requestHash: string,
-): Promise<Inserted | typeof CLOSED> {
+type InsertOptions = { accountId: string; environment: Environment; pkg: TPackage; charge: TCharge };
+
+async function addToOpenManifest(key: string, options: InsertOptions, requestHash: string): Promise<Inserted | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
   const day = pkg.ManifestDate.day;
   const remembered = manifestIds.get(key);
@@ -130,10 +167,18 @@ function findDailyManifest(accountId: string, environment: Environment, day: str
 async function insertPackage(
   on: Queryable,
   manifestId: string,
-  options: { accountId: string; environment: Environment; pkg: TPackage },
+  options: InsertOptions,
   requestHash: string,
 ): Promise<Inserted | typeof CLOSED> {
-  const { accountId, environment, pkg } = options;
+  const { accountId, environment, pkg, charge } = options;
+  const chargeJson = JSON.stringify(charge);
+  const amount = charge.status === 'priced' ? charge.amount : null;
+  const entryDetail = JSON.stringify({
+    card_version: charge.card_version,
+    zone: charge.zone,
+    billable_weight: charge.billable_weight,
+    quote_id: charge.quote_id,
+  });
   const payload: TPackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
@@ -144,12 +189,19 @@ async function insertPackage(
         SELECT id FROM daily_manifests WHERE id = ${manifestId} AND status = 'manifested' FOR KEY SHARE
       ), pkg AS (
         INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
-                              final_mile_carrier, to_postal_code, data, request_hash)
+                              final_mile_carrier, to_postal_code, data, request_hash, charge)
         SELECT ${accountId}::uuid, ${environment}::"Environment", open.id, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
-                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}
+                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}, ${chargeJson}::jsonb
         FROM open
         ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
-        RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
+        RETURNING id, carrier_barcode, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
+      ), charged AS (
+        -- Its line in the billing ledger, when priced (lib/billing; read by invoicing).
+        INSERT INTO billing_entries (account_id, environment, kind, package_id, manifest_id, tracking_number, carrier_barcode,
+                                     service, amount, currency, occurred_at, detail)
+        SELECT ${accountId}::uuid, ${environment}::"Environment", 'charge', pkg.id, ${manifestId}, ${pkg.TrackingNumber},
+               pkg.carrier_barcode, ${charge.service}, ${amount}::numeric, ${charge.currency}, now(), ${entryDetail}::jsonb
+        FROM pkg WHERE ${amount}::numeric IS NOT NULL
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
         INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
         SELECT ${manifestId}, 'manifested', ${COUNTER_SHARD}, 1, coalesce(weight_lb, 0) FROM pkg

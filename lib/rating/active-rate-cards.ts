@@ -10,10 +10,9 @@ const globalForCards = globalThis as unknown as { rateCards?: RateCardCache };
 function cache(): RateCardCache {
   globalForCards.rateCards ??= createRateCardCache({
     load: async () => {
-      // Every version of every active card: quoting takes the ones in force now, a package the one in force on its
-      // ManifestDate (card-versions.ts). A card changes by a new version, so old ones stay what priced past packages.
+      // Every version of every card: quoting takes the active ones in force now, a package the one in force on its
+      // ManifestDate (card-versions.ts), and a re-rating the very version its charge names, even one switched off since.
       const rows = await db.rateCard.findMany({
-        where: { active: true },
         orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }, { effectiveFrom: 'asc' }],
       });
       return rows.map(parseRateCard);
@@ -23,5 +22,5 @@ function cache(): RateCardCache {
   return globalForCards.rateCards;
 }
 
-/** Every version of the active cards (pick with cardsInForce / cardInForce in card-versions.ts). */
+/** Every version of every card, active or not (pick with cardsInForce / cardInForce in card-versions.ts). */
 export const activeRateCards = { get: () => cache().get() };

@@ -3,6 +3,7 @@ import { CUSTOMS_FIELDS, customs, flightNumber, security, SECURITY_FIELDS, uld }
 import { awb, decimal, email, iataCode, isoDate, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import { MAX_ERROR_DETAILS, omittedIssues, type Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
+import { quoteId } from './rate';
 
 export const MAX_CONTAINER_PACKAGES = 5_000;
 export const PACKAGE_WEIGHT_UNITS = ['lb', 'kg', 'oz'] as const;
@@ -36,7 +37,7 @@ const ZContainerDetailCells = z.object({
  * A package in a container as the API reads it: the text fields, and its customs declaration (lib/schemas/customs.ts;
  * each parcel is a house waybill under the container's AWB).
  */
-export const ZContainerPackage = ZContainerDetailCells.extend({ Customs: customs() });
+export const ZContainerPackage = ZContainerDetailCells.extend({ Customs: customs(), QuoteID: quoteId() });
 export type TContainerDetail = z.output<typeof ZContainerPackage>;
 
 /**
@@ -168,6 +169,8 @@ const ZContainerManifestFields = z.object({
   OriginAirport: iataCode(),
   DestinationAirport: iataCode(),
   Security: security(),
+  // A quote for every package that names none of its own (lib/billing/quote-id.ts).
+  QuoteID: quoteId(),
 });
 
 export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({
@@ -188,6 +191,27 @@ export const ZContainerManifestResponse = z.object({
   IsSuccess: z.literal('true'),
   ManifestID: z.string().meta({ examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
   PackageCount: z.number().int().min(0).meta({ description: 'The packages the container holds (none is allowed).' }),
+  ChargeTotal: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .optional()
+    .meta({
+      description: "What the priced packages cost together, two decimals as text (each package's `charge` is in its reads).",
+    }),
+  Currency: z
+    .string()
+    .optional()
+    .meta({ examples: ['USD'] }),
+  PricedCount: z.number().int().min(0).optional().meta({ description: 'Packages priced at acceptance.' }),
+  UnpricedCount: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({
+      description:
+        'Packages accepted unpriced (no card for the service, a lane the card cannot price, no weight): each read says why.',
+    }),
   warnings: ZWarnings,
 });
 

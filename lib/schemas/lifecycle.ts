@@ -1,8 +1,9 @@
 import { isCarrierBarcode, normalizeCarrierBarcode } from './carrier-barcode';
+import { WEIGHT_UNITS, ZCharge } from './rate';
 import { z } from 'zod';
 import { keysetList } from './list';
 import { CONTAINER_STATUSES, CUSTOMS_OUTCOMES, PACKAGE_STATUSES } from './statuses';
-import { calendarDayViolation, integer, oneOf, text, trackingNumber } from './fields';
+import { calendarDayViolation, decimal, integer, oneOf, text, trackingNumber } from './fields';
 
 // The lifecycle API: list queries, cancel/simulate/scan bodies and every response shape. The
 // operations parse with these, and the OpenAPI document is generated from them.
@@ -129,6 +130,32 @@ export const ZPageQuery = z
  */
 export const MAX_SIMULATED_DELIVERIES = 10_000;
 
+/**
+ * What the hub measured at a `received` scan (or the simulator's walk through received): the package is re-rated on
+ * them with the card version of its charge, and a difference is an adjustment (lib/billing/adjust.ts). The same
+ * bounds as the package's own fields: a weight with at most 3 decimals, inches with at most 2.
+ */
+export const ZMeasured = z
+  .strictObject({
+    weight: decimal({ maxDecimals: 3, max: 10_000 }),
+    weight_unit: oneOf(WEIGHT_UNITS),
+    length: decimal({ maxDecimals: 2, max: 1_000 }),
+    width: decimal({ maxDecimals: 2, max: 1_000 }),
+    height: decimal({ maxDecimals: 2, max: 1_000 }),
+  })
+  .superRefine((m, ctx) => {
+    const dims = [m.length, m.width, m.height].filter((d) => d !== undefined).length;
+    if (m.weight === undefined && dims === 0)
+      ctx.addIssue({ code: 'custom', path: ['weight'], message: 'send the measured weight, the dimensions, or both' });
+    if (m.weight !== undefined && m.weight_unit === undefined)
+      ctx.addIssue({ code: 'custom', path: ['weight_unit'], message: 'is required with weight (lb, kg or oz)' });
+    if (dims > 0 && dims < 3)
+      for (const name of ['length', 'width', 'height'] as const)
+        if (m[name] === undefined)
+          ctx.addIssue({ code: 'custom', path: [name], message: 'send length, width and height together' });
+  });
+export type TMeasured = z.output<typeof ZMeasured>;
+
 /** Either a status to walk to, or a customs outcome to record (with an optional text: what customs said). */
 export const ZSimulateRequest = z
   .strictObject({
@@ -139,6 +166,10 @@ export const ZSimulateRequest = z
     }),
     code: text({ max: 64 }).meta({ description: "An exception's code (with `status: exception`)." }),
     text: text({ max: 500 }).meta({ description: "An exception's text, or what customs said with `customs`." }),
+    measured: ZMeasured.optional().meta({
+      description:
+        'What the hub measured when the walk passes `received` (weight and weight_unit, and/or length, width and height in inches): the package is re-rated on them, a difference being an adjustment (`package.adjusted`).',
+    }),
   })
   .superRefine((body, ctx) => {
     if ((body.status === undefined) === (body.customs === undefined))
@@ -147,6 +178,8 @@ export const ZSimulateRequest = z
         path: ['status'],
         message: 'send either status (a walk) or customs (an outcome), one of them',
       });
+    if (body.measured !== undefined && body.status === undefined)
+      ctx.addIssue({ code: 'custom', path: ['measured'], message: 'goes with a status walk that passes received' });
     if (body.customs !== undefined && body.code !== undefined)
       ctx.addIssue({ code: 'custom', path: ['code'], message: "is an exception's code: not sent with customs" });
   });
@@ -154,6 +187,7 @@ export const ZSimulateRequest = z
 /** A scan's location: an IATA airport code or a US / Canadian postal code. */
 const LOCATION = /^(?:[A-Z]{3}|\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)$/;
 const SCAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
 const OCCURRED_AT = /^(20\d{2})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
 
 // One scan of POST /ops/scans; each is validated on its own, so one bad scan is refused alone.
@@ -196,8 +230,15 @@ export const ZScan = z
     // A customs outcome's (event assessment_complete, …, released): the authority's reference and what it said.
     customs_reference: text({ max: 70 }),
     customs_text: text({ max: 500 }),
+    measured: ZMeasured.optional(),
   })
   .superRefine((scan, ctx) => {
+    if (scan.measured !== undefined && scan.event !== 'received')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['measured'],
+        message: 'goes with a received scan (what the hub measured on intake)',
+      });
     if (
       (scan.customs_reference !== undefined || scan.customs_text !== undefined) &&
       !(CUSTOMS_OUTCOMES as readonly string[]).includes(scan.event)
@@ -265,6 +306,10 @@ export const ZPackageResponse = z.looseObject({
     .nullable()
     .meta({ description: 'The latest customs outcome recorded on the package (null: none yet).' }),
   customs_status_updated_at: storedIso,
+  charge: ZCharge.nullable().meta({
+    description:
+      'What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing.',
+  }),
   created_at: storedIso,
 });
 
@@ -298,6 +343,19 @@ export const ZManifestResponse = z.looseObject({
     .optional(),
 });
 
+/** A package re-rated on what the hub measured (lib/billing/adjust.ts): in its timeline and its package.adjusted webhook. */
+export const ZAdjustment = z.object({
+  amount: z.string().meta({ description: 'after − before, two decimals (negative: a credit).', examples: ['3.15'] }),
+  before: z.string(),
+  after: z.string(),
+  currency: z.string(),
+  reason: z.enum(['weight', 'dimensions', 'service']),
+  scan_id: z.string().nullable(),
+  card_version: z.number().int(),
+  billable_weight: z.object({ before: z.string().nullable(), after: z.string() }),
+});
+export type TAdjustment = z.output<typeof ZAdjustment>;
+
 export const ZEventResponse = z.object({
   object: z.literal('event'),
   id: z.string(),
@@ -318,6 +376,9 @@ export const ZEventResponse = z.object({
     .array(z.string())
     .optional()
     .meta({ description: "An amendment's (type package.amended): the fields it changed." }),
+  adjustment: ZAdjustment.optional().meta({
+    description: "A re-rating's (type package.adjusted): the charge before and after what the hub measured, and why.",
+  }),
   created_at: storedIso,
 });
 
@@ -375,4 +436,17 @@ export const ZLifecycleWebhookPayload = z.object({
   package_count: z.number().int().optional(),
   document_path: z.string().optional(),
   closed_by: z.enum(['shipper', 'cutoff']).optional(),
+});
+
+/** package.adjusted (lib/status/engine.ts webhookPayload): the package re-rated on what the hub measured. */
+export const ZPackageAdjustedPayload = z.object({
+  type: z.string(),
+  tracking_number: z.string().nullable(),
+  carrier_barcode: z.string(),
+  house_waybill: z.string(),
+  container_id: z.string().optional(),
+  manifest_id: z.string(),
+  status: z.string(),
+  occurred_at: iso,
+  adjustment: ZAdjustment,
 });

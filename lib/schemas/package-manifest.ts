@@ -3,6 +3,7 @@ import { CUSTOMS_FIELDS, customs } from './customs';
 import { awb, decimal, email, integer, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
 import type { Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
+import { quoteId, ZCharge } from './rate';
 
 export const PACKAGE_MANIFEST_ALIASES: Aliases = {
   FromPostalCode: ['FromPostalcode'],
@@ -59,6 +60,8 @@ export const ZPackage = z.object({
   Reference4: text(),
   // The parcel's customs declaration (lib/schemas/customs.ts): optional, stored with the package and read back.
   Customs: customs(),
+  // A quote from POST /wf/rate (lib/billing/quote-id.ts): priced at it while it still matches the package.
+  QuoteID: quoteId(),
 });
 
 // POST /wf/package: exactly one package object under `package` (an array is refused before this
@@ -79,5 +82,6 @@ export const ZPackageManifestResponse = z.object({
   IsSuccess: z.literal(true),
   ManifestID: z.string().meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
   TrackingNumber: z.string(),
+  charge: ZCharge.optional().meta({ description: 'What the package costs (absent on an identical resend: read the package).' }),
   warnings: ZWarnings,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimal, iataCode, oneOf, postalCode } from './fields';
+import { decimal, iataCode, oneOf, postalCode, text } from './fields';
 import type { Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
 
@@ -73,6 +73,11 @@ export const ZRateResponse = z.object({
 
 export type TRateResponse = z.output<typeof ZRateResponse>;
 
+/** A quote id a package names (`qt_…` from POST /wf/rate); one that does not hold prices the package afresh, with a warning. */
+export function quoteId() {
+  return text({ max: 700 });
+}
+
 /** Every amount today is in US dollars (the cards have no other currency). */
 export const CURRENCY = 'USD';
 
@@ -83,33 +88,31 @@ const ZAmount = z
 
 // A package's charge as reads show it (docs/decisions/money.md): priced at acceptance by the card version in force on
 // its ManifestDate (or at the quote it named), unpriced with the reason, or voided when cancelled before possession.
-export const ZCharge = z
-  .object({
-    status: z.enum(['priced', 'unpriced', 'voided']),
-    amount: ZAmount.nullable().meta({ description: 'What the package costs now (after adjustments); null when unpriced.' }),
-    currency: z.string().meta({ examples: ['USD'] }),
-    service: z.string(),
-    card_version: z.number().int().nullable().meta({ description: 'The rate card version that priced it.' }),
-    zone: z.number().int().nullable(),
-    billable_weight: z.string().nullable().meta({ description: 'Pounds.' }),
-    base: ZAmount.nullable().meta({ description: 'The table price before surcharges.' }),
-    surcharges: z.array(z.object({ code: z.string(), label: z.string(), amount: ZAmount })),
-    quote_id: z.string().nullable().meta({ description: 'The quote it was priced at, when it named one that held.' }),
-    reason: z.string().nullable().meta({ description: 'Why it is unpriced; null otherwise.' }),
-    priced_at: z.string(),
-    voided_at: z.string().nullable().optional(),
-    adjustments: z
-      .array(
-        z.object({
-          amount: ZAmount.meta({ description: 'after − before' }),
-          reason: z.enum(['weight', 'dimensions', 'service']),
-          scan_id: z.string(),
-          occurred_at: z.string(),
-        }),
-      )
-      .optional()
-      .meta({ description: 'Re-ratings on what the hub measured at `received`, oldest first.' }),
-  })
-  .meta({ id: 'Charge' });
+export const ZCharge = z.object({
+  status: z.enum(['priced', 'unpriced', 'voided']),
+  amount: ZAmount.nullable().meta({ description: 'What the package costs now (after adjustments); null when unpriced.' }),
+  currency: z.string().meta({ examples: ['USD'] }),
+  service: z.string(),
+  card_version: z.number().int().nullable().meta({ description: 'The rate card version that priced it.' }),
+  zone: z.number().int().nullable(),
+  billable_weight: z.string().nullable().meta({ description: 'Pounds.' }),
+  base: ZAmount.nullable().meta({ description: 'The table price before surcharges.' }),
+  surcharges: z.array(z.object({ code: z.string(), label: z.string(), amount: ZAmount })),
+  quote_id: z.string().nullable().meta({ description: 'The quote it was priced at, when it named one that held.' }),
+  reason: z.string().nullable().meta({ description: 'Why it is unpriced; null otherwise.' }),
+  priced_at: z.string(),
+  voided_at: z.string().nullable().optional(),
+  adjustments: z
+    .array(
+      z.object({
+        amount: ZAmount.meta({ description: 'after − before' }),
+        reason: z.enum(['weight', 'dimensions', 'service']),
+        scan_id: z.string().nullable(),
+        occurred_at: z.string(),
+      }),
+    )
+    .optional()
+    .meta({ description: 'Re-ratings on what the hub measured at `received`, oldest first.' }),
+});
 
 export type TCharge = z.output<typeof ZCharge>;

@@ -38,6 +38,8 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.released',
 ] as const;
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
+/** Billing (lib/billing/adjust.ts): a package re-rated on what the hub measured at received, with the difference and why. */
+export const PACKAGE_ADJUSTED_EVENT = 'package.adjusted';
 /** Billing (lib/billing/invoices.ts): an invoice was issued, at its period's close or by a test-path close. */
 export const INVOICE_CREATED_EVENT = 'invoice.created';
 /** Pickups (lib/pickups): scheduled, cancelled by the shipper before the window, completed by the carrier. */
@@ -47,6 +49,7 @@ export const WEBHOOK_EVENTS = [
   ...LIFECYCLE_WEBHOOK_EVENTS,
   ...CUSTOMS_WEBHOOK_EVENTS,
   PACKAGE_AMENDED_EVENT,
+  PACKAGE_ADJUSTED_EVENT,
   INVOICE_CREATED_EVENT,
   ...PICKUP_WEBHOOK_EVENTS,
 ] as const;

@@ -23,6 +23,7 @@ describe('presenters and invalid stored dates', () => {
       house_waybill: 'H00000000000',
       customs_status: 'do_not_load',
       customs_status_updated_at: invalid,
+      charge: null,
       body: {},
     };
     expect(presentPackage(row)).toMatchObject({

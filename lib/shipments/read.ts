@@ -1,8 +1,9 @@
 import 'server-only';
+import type { TCharge } from '@/lib/schemas/rate';
 import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
-import type { TManifestResponse } from '@/lib/schemas/lifecycle';
+import type { TAdjustment, TManifestResponse } from '@/lib/schemas/lifecycle';
 import { dailyPackageCount } from '@/lib/manifests/counters';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { containerUld } from '@/lib/schemas/customs';
@@ -96,14 +97,16 @@ interface PackageDbRow {
   house_waybill: string;
   customs_status: string | null;
   customs_status_updated_at: Date | null;
+  /** Priced at acceptance (lib/billing/pricing.ts); null for a package accepted before pricing existed. */
+  charge: TCharge | null;
   body: Record<string, unknown>;
 }
 
 /** GET /packages's filters: what the list and the portal's CSV export (lib/spreadsheets) both select by. */
 export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
 
-/** A package row's house waybill and customs outcome, the same columns in both tables (x). */
-const CUSTOMS_COLUMNS = sql`x.house_waybill, x.customs_status, x.customs_status_updated_at`;
+/** A package row's house waybill, customs outcome and charge, the same columns in both tables (x). */
+const CUSTOMS_COLUMNS = sql`x.house_waybill, x.customs_status, x.customs_status_updated_at, x.charge`;
 
 /**
  * One package table's next rows after the cursor, newest first, with the filters: kind 0 a container's packages,
@@ -177,6 +180,7 @@ export function presentPackage(row: PackageDbRow) {
     status_updated_at: iso(row.status_updated_at),
     customs_status: (row.customs_status ?? null) as CustomsOutcome | null,
     customs_status_updated_at: iso(row.customs_status_updated_at),
+    charge: row.charge ?? null,
     created_at: iso(row.created_at),
   };
 }
@@ -261,6 +265,8 @@ export function presentEvent(row: EventDbRow) {
       ? { customs: { reference: detailText(row.details, 'reference'), text: detailText(row.details, 'text') } }
       : {}),
     ...(row.type === 'package.amended' ? { amended_fields: detailList(row.details, 'fields') } : {}),
+    // A re-rating's before, after and reason are stored with its event as they are shown (lib/billing/adjust.ts).
+    ...(row.type === 'package.adjusted' && row.details ? { adjustment: row.details as TAdjustment } : {}),
     created_at: iso(row.created_at),
   };
 }

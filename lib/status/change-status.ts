@@ -1,4 +1,5 @@
 import 'server-only';
+import type { TMeasured } from '@/lib/schemas/lifecycle';
 import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
@@ -173,19 +174,22 @@ function walkPackage(
   changes: Changes,
   row: PackageRow,
   target: PackageStatus,
-  exception: { code?: string; text?: string },
+  exception: { code?: string; text?: string; measured?: TMeasured },
 ): boolean {
   const steps = packageWalk(row.status, target);
   if (steps === undefined) return false;
   const base = row.statusUpdatedAt;
   steps.forEach((step, i) => {
-    changes.movePackage(row, step.event, {
+    const stamp: Stamp = {
       occurredAt: stepTime(base, i),
       location: null,
       source: 'simulator',
       exceptionCode: exception.code ?? 'simulated',
       exceptionText: exception.text ?? 'Simulated exception',
-    });
+    };
+    changes.movePackage(row, step.event, stamp);
+    // As a received scan reporting what the hub measured would (lib/status/ingest-scans.ts).
+    if (step.event === 'received' && exception.measured) changes.measurePackage(row, exception.measured, stamp);
   });
   return true;
 }
@@ -203,7 +207,7 @@ const simulatorLimit = {
 
 /** Test mode: POST …/packages/{TrackingNumber}/simulate walks every intermediate status to the target, each an event. */
 export async function simulatePackage(
-  options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string },
+  options: Scope & { trackingNumber: string; target: PackageStatus; code?: string; text?: string; measured?: TMeasured },
 ): Promise<void> {
   await withDeadlockRetry(() =>
     pgTransaction(async (client) => {
@@ -223,7 +227,7 @@ export async function simulatePackage(
  * a daily manifest walks each of its packages to a package status (those that cannot reach it are left as they are).
  */
 export async function simulateManifest(
-  options: Scope & { manifestId: string; target: string; code?: string; text?: string },
+  options: Scope & { manifestId: string; target: string; code?: string; text?: string; measured?: TMeasured },
 ): Promise<void> {
   await withDeadlockRetry(() =>
     pgTransaction(async (client) => {
@@ -243,6 +247,10 @@ export async function simulateManifest(
         steps.forEach((step, i) => {
           const stamp: Stamp = { occurredAt: stepTime(base, i), location: null, source: 'simulator' };
           const index = changes.moveContainer(container, step.event, stamp) ?? null;
+          // Every package the container carried into received was measured the same way (a test aid).
+          if (step.event === 'received' && options.measured)
+            for (const pkg of container.packages)
+              if (pkg.status === 'received') changes.measurePackage(pkg, options.measured, stamp);
           if (step.event === 'cancel')
             for (const pkg of container.packages)
               if (pkg.status === 'manifested') changes.movePackage(pkg, 'cancel', stamp, index);

@@ -5,6 +5,10 @@ import { COUNTER_SHARD } from '@/lib/manifests/counters';
 import { enqueueRecipientMails } from '@/lib/recipient-mail/enqueue';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
+import { voidCharges } from '@/lib/billing/void';
+import { adjustMeasured } from '@/lib/billing/adjust-store';
+import type { TAdjustment, TMeasured } from '@/lib/schemas/lifecycle';
+import { PACKAGE_ADJUSTED_EVENT } from '@/lib/schemas/webhooks';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
   containerEventName,
@@ -136,6 +140,30 @@ export class Changes {
   readonly containers = new Map<string, { row: ContainerRow; update: StatusUpdate }>();
   readonly dailies = new Map<string, { row: DailyManifestRow; update: StatusUpdate }>();
   readonly customs = new Map<string, CustomsUpdate>();
+  /** What the hub measured at received scans, re-rated by persist() (lib/billing/adjust-store.ts). */
+  readonly measurements: { row: PackageRow; measured: TMeasured; stamp: Stamp }[] = [];
+
+  /** The package was measured at intake: persist() re-rates it and, on a difference, adds its package.adjusted event. */
+  measurePackage(row: PackageRow, measured: TMeasured, stamp: Stamp): void {
+    this.measurements.push({ row, measured, stamp });
+  }
+
+  /** A re-rating's event in the package's timeline, and its package.adjusted webhook. */
+  adjustPackage(row: PackageRow, adjustment: TAdjustment, stamp: Stamp): number {
+    return this.push(
+      {
+        ...this.packageSubject(row),
+        type: PACKAGE_ADJUSTED_EVENT,
+        status: row.status,
+        previousStatus: row.status,
+        applied: true,
+        scanId: stamp.scanId ?? null,
+        webhook: PACKAGE_ADJUSTED_EVENT,
+        details: adjustment,
+      },
+      stamp,
+    );
+  }
 
   /** A package moves one step by `event`; its row in memory moves with it. Undefined when the table forbids it. */
   movePackage(row: PackageRow, event: PackageEvent, stamp: Stamp, parent: number | null = null): number | undefined {
@@ -588,6 +616,22 @@ export async function persist(
   presetId: (index: number, event: EventDraft) => string | undefined = () => undefined,
   deliveryLimit?: Parameters<typeof enqueueEvents>[2],
 ): Promise<string[]> {
+  if (changes.measurements.length > 0) {
+    // Before the events are numbered: each difference adds its package.adjusted event.
+    const adjusted = await adjustMeasured(
+      client,
+      changes.measurements.map((m) => ({
+        table: m.row.table,
+        id: m.row.id,
+        measured: m.measured,
+        scanId: m.stamp.scanId ?? null,
+      })),
+    );
+    for (const [index, rerated] of adjusted) {
+      const m = changes.measurements[index];
+      if (m) changes.adjustPackage(m.row, rerated.adjustment, m.stamp);
+    }
+  }
   const events = changes.events;
   const preset = events.map((event, index) => presetId(index, event));
   const more = await allocateEventIds(client, preset.filter((id) => id === undefined).length);
@@ -621,6 +665,16 @@ export async function persist(
     [...changes.dailies.values()].map((c) => ({ id: c.row.id, ...c.update })),
   );
   await updateCustomsStatuses(client, [...changes.customs.values()]);
+  // Cancelled before possession (cancel is only from manifested): its charge is voided in the same transaction.
+  const cancelled = [...changes.packages.values()].filter((c) => c.update.to === 'cancelled');
+  if (cancelled.length > 0) {
+    const at = new Date(Math.max(...cancelled.map((c) => c.update.at.getTime())));
+    await voidCharges(
+      client,
+      cancelled.map((c) => ({ table: c.row.table, id: c.row.id })),
+      at,
+    );
+  }
   if (events.length === 0) return eventIds;
   const column = <T>(pick: (e: EventDraft, i: number) => T) => events.map(pick);
   await execute(
@@ -774,6 +828,9 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
   }
   if (event.type === 'package.amended') {
     return { ...subject, status: event.status, occurred_at: event.occurredAt.toISOString(), ...event.details };
+  }
+  if (event.type === PACKAGE_ADJUSTED_EVENT) {
+    return { ...subject, status: event.status, occurred_at: event.occurredAt.toISOString(), adjustment: event.details };
   }
   return {
     ...subject,

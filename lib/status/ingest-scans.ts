@@ -13,6 +13,7 @@ import {
   type Stamp,
 } from './engine';
 import { withDeadlockRetry } from './retry';
+import type { TMeasured } from '@/lib/schemas/lifecycle';
 import {
   CUSTOMS_OUTCOMES,
   holdsDeparture,
@@ -44,6 +45,8 @@ export interface Scan {
   /** A customs outcome's (event one of CUSTOMS_OUTCOMES): the authority's reference and what it said. */
   customsReference?: string;
   customsText?: string;
+  /** A received scan's: what the hub measured (the package is re-rated on it, lib/billing/adjust.ts). */
+  measured?: TMeasured;
 }
 
 export type ScanResult =
@@ -262,6 +265,8 @@ function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Pack
   // Cancelled never reached the carrier: no scan of it is history, whatever its time.
   if (row.status === 'cancelled')
     return refuse(scan.scanId, 'illegal_transition', `Package ${scan.trackingNumber} is cancelled.`, row.status);
+  // What the hub measured counts whenever the package was taken in, whatever this scan does to its status.
+  if (scan.measured && meaning.event === 'received') changes.measurePackage(row, scan.measured, stamp);
   // Older than what set the current status: history only (a package that is only manifested has no such time).
   if (row.status !== 'manifested' && scan.occurredAt < row.statusUpdatedAt) {
     changes.recordPackage(row, meaning.status, stamp);

@@ -21,14 +21,24 @@ export const createContainerManifestOperation = defineJsonOperation(ZContainerMa
   summary: 'Create a container manifest',
   description:
     'Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. ' +
-    'Error bodies also carry `"IsSuccess": "false"`.',
+    'Error bodies also carry `"IsSuccess": "false"`. Each package is priced at acceptance by the rate card version in force on the ManifestDate (or at the quote ' +
+    'its `QuoteID`, or the header `QuoteID`, names while it still matches): `ChargeTotal` sums the priced ones; a package the card cannot price ' +
+    "(no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`.",
   requestBody: { required: true, content: { 'application/json': { schema: ref('ContainerManifestRequest') } } },
   success: {
     kind: 'json',
     status: 200,
     description: 'Created (or the identical retry).',
     headers: REPLAYED_HEADERS,
-    example: { IsSuccess: 'true', ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z', PackageCount: 2 },
+    example: {
+      IsSuccess: 'true',
+      ManifestID: 'MAN-7K3Q9X2M4T8V6W1Z',
+      PackageCount: 2,
+      ChargeTotal: '24.80',
+      Currency: 'USD',
+      PricedCount: 2,
+      UnpricedCount: 0,
+    },
   },
   errors: {
     '409': errorAnswer('The ContainerID or a tracking number is already used with a different body.'),
@@ -43,12 +53,16 @@ export const createContainerManifestOperation = defineJsonOperation(ZContainerMa
       environment: context.environment,
       request,
     });
-    const warnings = ignoredFields(body, CONTAINER_MANIFEST_FIELDS);
+    const warnings = [...ignoredFields(body, CONTAINER_MANIFEST_FIELDS), ...result.warnings];
     return {
       body: {
-        IsSuccess: 'true',
+        IsSuccess: 'true' as const,
         ManifestID: result.manifestId,
         PackageCount: result.packageCount,
+        ChargeTotal: result.charges.total,
+        Currency: result.charges.currency,
+        PricedCount: result.charges.priced,
+        UnpricedCount: result.charges.unpriced,
         ...(warnings.length > 0 ? { warnings } : {}),
       },
       headers: result.created ? undefined : REPLAYED,

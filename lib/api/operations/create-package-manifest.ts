@@ -23,7 +23,8 @@ export const createPackageManifestOperation = defineJsonOperation(ZPackageManife
   summary: 'Create a package manifest',
   description:
     "Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` " +
-    'notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
+    'notification goes to every enabled endpoint. It is priced at acceptance (`charge`): at the quote its `QuoteID` names while that still matches it, else by the rate card version in force on its ManifestDate; ' +
+    'a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account\'s, not matching) never refuses the package: `warnings` says why. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
   requestBody: {
     required: true,
     content: { 'application/json': { schema: ref('PackageManifestRequest'), example: { package: PACKAGE_EXAMPLE } } },
@@ -42,12 +43,13 @@ export const createPackageManifestOperation = defineJsonOperation(ZPackageManife
     assertOnePackage(body);
     const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
     const result = await createPackageManifest({ accountId: context.auth.accountId, environment: context.environment, pkg });
-    const warnings = ignoredFields(body, PACKAGE_MANIFEST_FIELDS);
+    const warnings = [...ignoredFields(body, PACKAGE_MANIFEST_FIELDS), ...result.warnings];
     return {
       body: {
         IsSuccess: true,
         ManifestID: result.manifestId,
         TrackingNumber: pkg.TrackingNumber,
+        ...(result.charge ? { charge: result.charge } : {}),
         ...(warnings.length > 0 ? { warnings } : {}),
       },
       headers: result.created ? undefined : REPLAYED,

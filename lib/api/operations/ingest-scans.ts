@@ -78,6 +78,19 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
                     description:
                       'With a customs outcome: what customs said (the information or screening requested, the reason).',
                   },
+                  measured: {
+                    type: 'object',
+                    additionalProperties: false,
+                    description:
+                      "With a received scan: what the hub measured. The package is re-rated with its charge's card version; a difference is an adjustment (`package.adjusted`, in its timeline and `charge.adjustments`), once per scan_id. Invalid values (not a number, negative, zero, too many decimals, too large) refuse the scan `validation_failed`, naming the field (`measured.weight`).",
+                    properties: {
+                      weight: { type: 'number', exclusiveMinimum: 0, maximum: 10000, description: 'At most 3 decimals.' },
+                      weight_unit: { type: 'string', enum: ['lb', 'kg', 'oz'] },
+                      length: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Inches, at most 2 decimals.' },
+                      width: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Inches, at most 2 decimals.' },
+                      height: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Inches, at most 2 decimals.' },
+                    },
+                  },
                 },
               },
             },
@@ -117,6 +130,7 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
             exceptionText: s.exception_text,
             customsReference: s.customs_reference,
             customsText: s.customs_text,
+            measured: s.measured,
           },
         });
         results.push(undefined);

@@ -31,7 +31,8 @@ export const simulateManifestOperation = defineJsonOperation(ZManifestResponse, 
     const body = parseOperation(ZSimulateRequest, await context.json());
     const target = { ...accountScope(context), manifestId: pathParam(context, 'id') };
     if (body.customs !== undefined) await simulateManifestCustoms({ ...target, outcome: body.customs, text: body.text });
-    else await simulateManifest({ ...target, target: body.status ?? '', code: body.code, text: body.text });
+    else
+      await simulateManifest({ ...target, target: body.status ?? '', code: body.code, text: body.text, measured: body.measured });
     return { body: await getManifest(target) };
   },
 });

@@ -39,7 +39,7 @@ export const simulatePackageOperation = defineJsonOperation(ZPackageResponse, {
     }
     if (body.status === undefined || !isPackageStatus(body.status))
       throw validationError([{ path: 'status', message: `a package's status is one of its states, not ${body.status}` }]);
-    await simulatePackage({ ...target, target: body.status, code: body.code, text: body.text });
+    await simulatePackage({ ...target, target: body.status, code: body.code, text: body.text, measured: body.measured });
     return { body: await getPackage(target) };
   },
 });
