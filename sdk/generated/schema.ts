@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a container manifest
-         * @description Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. Error bodies also carry `"IsSuccess": "false"`.
+         * @description Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. Error bodies also carry `"IsSuccess": "false"`. Each package is priced at acceptance by the rate card version in force on the ManifestDate (or at the quote its `QuoteID`, or the header `QuoteID`, names while it still matches): `ChargeTotal` sums the priced ones; a package the card cannot price (no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`.
          */
         post: operations["createContainerManifest"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a package manifest
-         * @description Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` notification goes to every enabled endpoint. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.
+         * @description Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` notification goes to every enabled endpoint. It is priced at acceptance (`charge`): at the quote its `QuoteID` names while that still matches it, else by the rate card version in force on its ManifestDate; a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account's, not matching) never refuses the package: `warnings` says why. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.
          */
         post: operations["createPackageManifest"];
         delete?: never;
@@ -667,6 +667,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pickups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pickups, newest first */
+        get: operations["listPickups"];
+        put?: never;
+        /**
+         * Schedule a pickup of a manifest or of some packages
+         * @description The driver collects, from `address`, between `ready_at` and `close_at`: every package of `manifest_id` not yet received (a container: the container, while it is not yet received), or the packages named in `tracking_numbers` (tracking numbers or carrier barcodes). The window: opens at least the packages' service's lead time from now (AirSkip 4 h, Carrier Express 1 h, Carrier Ground 2 h; the strictest service among them applies; others 2 h), lasts 2 to 12 hours, and opens within 14 days. A package is on one scheduled pickup at a time (409 `conflict` names the other). The address is checked as POST /addresses/validate checks one; a disagreement is a warning, not a refusal. Sends `pickup.scheduled`.
+         */
+        post: operations["schedulePickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One pickup */
+        get: operations["getPickup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pickup before its window opens
+         * @description A cancelled pickup answers as it is (safe to retry); once the window has opened, or the pickup is completed: 409 `not_cancellable`. Sends `pickup.cancelled`.
+         */
+        post: operations["cancelPickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickups/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test path only: complete a pickup, as the driver would
+         * @description Sends `pickup.completed`; a completed pickup answers as it is. The packages keep their status: the hub scan receives them.
+         */
+        post: operations["simulatePickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/pickups/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The driver collected a pickup
+         * @description Carrier operations tokens only. Sends `pickup.completed` to the shipper; a completed pickup answers as it is.
+         */
+        post: operations["completePickup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invoices": {
         parameters: {
             query?: never;
@@ -1029,6 +1127,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "package.adjusted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * package.adjusted
+         * @description Sent when a package is re-rated on what the hub measured at `received` (a carrier scan's `measured`, or the test simulator's) and its charge changes: `adjustment` holds `before`, `after`, `amount` (after − before, negative for a credit), `reason` (`weight` or `dimensions`), the `scan_id` and the card version, the same version that priced it. Once per scan; in order with the package's other events, `type` in the signed body.
+         */
+        post: operations["onPackageAdjusted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "customs.assessment_complete": {
         parameters: {
             query?: never;
@@ -1143,6 +1261,66 @@ export interface webhooks {
          * @description Sent when a package's house data is amended (PATCH /packages/{TrackingNumber}): `fields` names what changed, `previous_house_waybill` the house waybill before when it changed. In order with the package's other events.
          */
         post: operations["onPackageAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup.scheduled
+         * @description Sent when a pickup is scheduled (POST /pickups). `type` names the event; signed and retried as every event is.
+         */
+        post: operations["onPickupScheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup.cancelled
+         * @description Sent when the shipper cancels a pickup before its window opens. `type` names the event; signed and retried as every event is.
+         */
+        post: operations["onPickupCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pickup.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pickup.completed
+         * @description Sent when the driver has collected the packages (on the test path: POST /pickups/{id}/simulate). `type` names the event; signed and retried as every event is.
+         */
+        post: operations["onPickupCompleted"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1350,6 +1528,8 @@ export interface components {
                 /** @description One line: no control characters. */
                 IssuedBy?: string | number | null;
             } | null;
+            /** @description One line: no control characters. */
+            QuoteID?: string | number | null;
         };
         ContainerDetail: {
             TrackingNumber?: string | null;
@@ -1428,6 +1608,8 @@ export interface components {
                     OriginCountry?: string | null;
                 }[] | null;
             } | null;
+            /** @description One line: no control characters. */
+            QuoteID?: string | number | null;
         };
         /**
          * @description One of `FromPostalCode` or `FromPostalcode` is required. One of `WeightUnit` or `PackageWeightUnit` is required.
@@ -1598,6 +1780,8 @@ export interface components {
                     OriginCountry?: string | null;
                 }[] | null;
             } | null;
+            /** @description One line: no control characters. */
+            QuoteID?: string | number | null;
         };
         PackageManifestRequest: {
             package: components["schemas"]["Package"];
@@ -1608,7 +1792,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1618,7 +1802,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -1677,6 +1861,14 @@ export interface components {
             ManifestID: string;
             /** @description The packages the container holds (none is allowed). */
             PackageCount: number;
+            /** @description What the priced packages cost together, two decimals as text (each package's `charge` is in its reads). */
+            ChargeTotal?: string;
+            /** @example USD */
+            Currency?: string;
+            /** @description Packages priced at acceptance. */
+            PricedCount?: number;
+            /** @description Packages accepted unpriced (no card for the service, a lane the card cannot price, no weight): each read says why. */
+            UnpricedCount?: number;
             /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
             warnings?: {
                 path: string;
@@ -1692,6 +1884,50 @@ export interface components {
              */
             ManifestID: string;
             TrackingNumber: string;
+            /** @description What the package costs (absent on an identical resend: read the package). */
+            charge?: {
+                /** @enum {string} */
+                status: "priced" | "unpriced" | "voided";
+                /** @description What the package costs now (after adjustments); null when unpriced. */
+                amount: string | null;
+                /** @example USD */
+                currency: string;
+                service: string;
+                /** @description The rate card version that priced it. */
+                card_version: number | null;
+                zone: number | null;
+                /** @description Pounds. */
+                billable_weight: string | null;
+                /** @description The table price before surcharges. */
+                base: string | null;
+                surcharges: {
+                    code: string;
+                    label: string;
+                    /**
+                     * @description Two decimals, as text.
+                     * @example 12.40
+                     */
+                    amount: string;
+                }[];
+                /** @description The quote it was priced at, when it named one that held. */
+                quote_id: string | null;
+                /** @description Why it is unpriced; null otherwise. */
+                reason: string | null;
+                priced_at: string;
+                voided_at?: string | null;
+                /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                adjustments?: {
+                    /**
+                     * @description after − before
+                     * @example 12.40
+                     */
+                    amount: string;
+                    /** @enum {string} */
+                    reason: "weight" | "dimensions" | "service";
+                    scan_id: string | null;
+                    occurred_at: string;
+                }[];
+            };
             /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
             warnings?: {
                 path: string;
@@ -1706,7 +1942,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -1875,6 +2111,50 @@ export interface components {
             /** @description The latest customs outcome recorded on the package (null: none yet). */
             customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
             customs_status_updated_at: string | null;
+            /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
+            charge: {
+                /** @enum {string} */
+                status: "priced" | "unpriced" | "voided";
+                /** @description What the package costs now (after adjustments); null when unpriced. */
+                amount: string | null;
+                /** @example USD */
+                currency: string;
+                service: string;
+                /** @description The rate card version that priced it. */
+                card_version: number | null;
+                zone: number | null;
+                /** @description Pounds. */
+                billable_weight: string | null;
+                /** @description The table price before surcharges. */
+                base: string | null;
+                surcharges: {
+                    code: string;
+                    label: string;
+                    /**
+                     * @description Two decimals, as text.
+                     * @example 12.40
+                     */
+                    amount: string;
+                }[];
+                /** @description The quote it was priced at, when it named one that held. */
+                quote_id: string | null;
+                /** @description Why it is unpriced; null otherwise. */
+                reason: string | null;
+                priced_at: string;
+                voided_at?: string | null;
+                /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                adjustments?: {
+                    /**
+                     * @description after − before
+                     * @example 12.40
+                     */
+                    amount: string;
+                    /** @enum {string} */
+                    reason: "weight" | "dimensions" | "service";
+                    scan_id: string | null;
+                    occurred_at: string;
+                }[];
+            } | null;
             created_at: string | null;
         } & {
             [key: string]: unknown;
@@ -1935,6 +2215,50 @@ export interface components {
                 /** @description The latest customs outcome recorded on the package (null: none yet). */
                 customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
                 customs_status_updated_at: string | null;
+                /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
+                charge: {
+                    /** @enum {string} */
+                    status: "priced" | "unpriced" | "voided";
+                    /** @description What the package costs now (after adjustments); null when unpriced. */
+                    amount: string | null;
+                    /** @example USD */
+                    currency: string;
+                    service: string;
+                    /** @description The rate card version that priced it. */
+                    card_version: number | null;
+                    zone: number | null;
+                    /** @description Pounds. */
+                    billable_weight: string | null;
+                    /** @description The table price before surcharges. */
+                    base: string | null;
+                    surcharges: {
+                        code: string;
+                        label: string;
+                        /**
+                         * @description Two decimals, as text.
+                         * @example 12.40
+                         */
+                        amount: string;
+                    }[];
+                    /** @description The quote it was priced at, when it named one that held. */
+                    quote_id: string | null;
+                    /** @description Why it is unpriced; null otherwise. */
+                    reason: string | null;
+                    priced_at: string;
+                    voided_at?: string | null;
+                    /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                    adjustments?: {
+                        /**
+                         * @description after − before
+                         * @example 12.40
+                         */
+                        amount: string;
+                        /** @enum {string} */
+                        reason: "weight" | "dimensions" | "service";
+                        scan_id: string | null;
+                        occurred_at: string;
+                    }[];
+                } | null;
                 created_at: string | null;
             } & {
                 [key: string]: unknown;
@@ -2004,6 +2328,25 @@ export interface components {
                 };
                 /** @description An amendment's (type package.amended): the fields it changed. */
                 amended_fields?: string[];
+                /** @description A re-rating's (type package.adjusted): the charge before and after what the hub measured, and why. */
+                adjustment?: {
+                    /**
+                     * @description after − before, two decimals (negative: a credit).
+                     * @example 3.15
+                     */
+                    amount: string;
+                    before: string;
+                    after: string;
+                    currency: string;
+                    /** @enum {string} */
+                    reason: "weight" | "dimensions" | "service";
+                    scan_id: string | null;
+                    card_version: number;
+                    billable_weight: {
+                        before: string | null;
+                        after: string;
+                    };
+                };
                 created_at: string | null;
             }[];
             has_more: boolean;
@@ -2042,7 +2385,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2061,7 +2404,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2385,6 +2728,36 @@ export interface components {
             /** @enum {string} */
             closed_by?: "shipper" | "cutoff";
         };
+        PackageAdjustedPayload: {
+            /** @description The event's name, the same as the `x-carrier-event` header: `package.delivered`, `manifest.closed`, … */
+            type: string;
+            tracking_number: string | null;
+            carrier_barcode: string;
+            house_waybill: string;
+            container_id?: string;
+            manifest_id: string;
+            status: string;
+            /** Format: date-time */
+            occurred_at: string;
+            adjustment: {
+                /**
+                 * @description after − before, two decimals (negative: a credit).
+                 * @example 3.15
+                 */
+                amount: string;
+                before: string;
+                after: string;
+                currency: string;
+                /** @enum {string} */
+                reason: "weight" | "dimensions" | "service";
+                scan_id: string | null;
+                card_version: number;
+                billable_weight: {
+                    before: string | null;
+                    after: string;
+                };
+            };
+        };
         CustomsWebhookPayload: {
             type: string;
             tracking_number?: string | null;
@@ -2415,6 +2788,17 @@ export interface components {
             fields: string[];
             /** @description When the house waybill changed: the one before. */
             previous_house_waybill?: string;
+        };
+        PickupEventPayload: {
+            /** @enum {string} */
+            type: "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
+            pickup_id: string;
+            /** @enum {string} */
+            status: "scheduled" | "completed" | "cancelled";
+            manifest_id: string | null;
+            package_count: number;
+            ready_at: string;
+            close_at: string;
         };
         InvoiceCreatedPayload: {
             /** @constant */
@@ -2800,7 +3184,11 @@ export interface operations {
                      * @example {
                      *       "IsSuccess": "true",
                      *       "ManifestID": "MAN-7K3Q9X2M4T8V6W1Z",
-                     *       "PackageCount": 2
+                     *       "PackageCount": 2,
+                     *       "ChargeTotal": "24.80",
+                     *       "Currency": "USD",
+                     *       "PricedCount": 2,
+                     *       "UnpricedCount": 0
                      *     }
                      */
                     "application/json": components["schemas"]["ContainerManifestResponse"];
@@ -5026,6 +5414,22 @@ export interface operations {
                     code?: string | number | null;
                     /** @description An exception's text, or what customs said with `customs`. */
                     text?: string | number | null;
+                    /** @description What the hub measured when the walk passes `received` (weight and weight_unit, and/or length, width and height in inches): the package is re-rated on them, a difference being an adjustment (`package.adjusted`). */
+                    measured?: {
+                        /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
+                        weight?: number | string | null;
+                        /**
+                         * @description Case-insensitive.
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "lb" | "kg" | "oz" | "" | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        length?: number | string | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        width?: number | string | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        height?: number | string | null;
+                    };
                 };
             };
         };
@@ -5355,6 +5759,22 @@ export interface operations {
                     code?: string | number | null;
                     /** @description An exception's text, or what customs said with `customs`. */
                     text?: string | number | null;
+                    /** @description What the hub measured when the walk passes `received` (weight and weight_unit, and/or length, width and height in inches): the package is re-rated on them, a difference being an adjustment (`package.adjusted`). */
+                    measured?: {
+                        /** @description Decimal, at most 3 decimal places. A numeric string ("2.5") is accepted too. */
+                        weight?: number | string | null;
+                        /**
+                         * @description Case-insensitive.
+                         * @enum {string|null}
+                         */
+                        weight_unit?: "lb" | "kg" | "oz" | "" | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        length?: number | string | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        width?: number | string | null;
+                        /** @description Decimal, at most 2 decimal places. A numeric string ("2.5") is accepted too. */
+                        height?: number | string | null;
+                    };
                 };
             };
         };
@@ -5462,6 +5882,19 @@ export interface operations {
                         customs_reference?: string;
                         /** @description With a customs outcome: what customs said (the information or screening requested, the reason). */
                         customs_text?: string;
+                        /** @description With a received scan: what the hub measured. The package is re-rated with its charge's card version; a difference is an adjustment (`package.adjusted`, in its timeline and `charge.adjustments`), once per scan_id. Invalid values (not a number, negative, zero, too many decimals, too large) refuse the scan `validation_failed`, naming the field (`measured.weight`). */
+                        measured?: {
+                            /** @description At most 3 decimals. */
+                            weight?: number;
+                            /** @enum {string} */
+                            weight_unit?: "lb" | "kg" | "oz";
+                            /** @description Inches, at most 2 decimals. */
+                            length?: number;
+                            /** @description Inches, at most 2 decimals. */
+                            width?: number;
+                            /** @description Inches, at most 2 decimals. */
+                            height?: number;
+                        };
                     }[];
                 };
             };
@@ -5514,7 +5947,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "invoice.created" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -5757,6 +6190,678 @@ export interface operations {
             };
             /** @description No such request in this account and environment (yet, or any more). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPickups: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "scheduled" | "completed" | "cancelled" | "" | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: {
+                            /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                            id: string;
+                            /** @constant */
+                            object: "pickup";
+                            /** @enum {string} */
+                            status: "scheduled" | "completed" | "cancelled";
+                            manifest_id: string | null;
+                            package_count: number;
+                            /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                            tracking_numbers: string[];
+                            address: {
+                                [key: string]: string;
+                            };
+                            ready_at: string;
+                            close_at: string;
+                            instructions: string;
+                            created_at: string;
+                            status_updated_at: string;
+                            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                            warnings?: {
+                                path: string;
+                                message: string;
+                            }[];
+                        }[];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    schedulePickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "manifest_id": "MAN-7K3Q9X2M4T8V6W1Z",
+                 *       "address": {
+                 *         "company": "Acme Parcels",
+                 *         "address1": "1 Industrial Way",
+                 *         "city": "Newark",
+                 *         "state": "NJ",
+                 *         "postal_code": "07114",
+                 *         "country": "US",
+                 *         "phone": "+1 973 555 0100"
+                 *       },
+                 *       "ready_at": "2026-12-01T13:00:00-05:00",
+                 *       "close_at": "2026-12-01T17:00:00-05:00",
+                 *       "instructions": "Dock 4, ring the bell."
+                 *     }
+                 */
+                "application/json": {
+                    /** @description One line: no control characters. */
+                    manifest_id?: string | number | null;
+                    /** @description Tracking numbers or carrier barcodes; instead of manifest_id. */
+                    tracking_numbers?: (string | number)[];
+                    /** @description Where the driver collects. Checked as POST /addresses/validate checks one: a disagreement is a warning. */
+                    address: {
+                        /** @description One line: no control characters. */
+                        name?: string | number | null;
+                        /** @description One line: no control characters. */
+                        company: string | number;
+                        /** @description One line: no control characters. */
+                        address1: string | number;
+                        /** @description One line: no control characters. */
+                        address2?: string | number | null;
+                        /** @description One line: no control characters. */
+                        city: string | number;
+                        /** @description One line: no control characters. */
+                        state: string | number;
+                        /** @description One line: no control characters. */
+                        postal_code: string | number;
+                        /** @description One line: no control characters. */
+                        country?: string | number | null;
+                        /** @description One line: no control characters. */
+                        phone?: string | number | null;
+                    };
+                    /** @description When the packages are ready: an ISO 8601 date-time with its offset. */
+                    ready_at: string | number;
+                    /** @description When the place closes: an ISO 8601 date-time with its offset. */
+                    close_at: string | number;
+                    /** @description Tab and line breaks allowed; no other control characters. */
+                    instructions?: string | number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The pickup, scheduled. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                        id: string;
+                        /** @constant */
+                        object: "pickup";
+                        /** @enum {string} */
+                        status: "scheduled" | "completed" | "cancelled";
+                        manifest_id: string | null;
+                        package_count: number;
+                        /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                        tracking_numbers: string[];
+                        address: {
+                            [key: string]: string;
+                        };
+                        ready_at: string;
+                        close_at: string;
+                        instructions: string;
+                        created_at: string;
+                        status_updated_at: string;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: a package is already on another scheduled pickup. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is over 5 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: every failing field is listed in `details`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; the body carries a request_id and nothing internal. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pickup id (`pu_…`).
+                 * @example pu_4k2m9x7q1c3v5b8n6z0w2e4r
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                        id: string;
+                        /** @constant */
+                        object: "pickup";
+                        /** @enum {string} */
+                        status: "scheduled" | "completed" | "cancelled";
+                        manifest_id: string | null;
+                        package_count: number;
+                        /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                        tracking_numbers: string[];
+                        address: {
+                            [key: string]: string;
+                        };
+                        ready_at: string;
+                        close_at: string;
+                        instructions: string;
+                        created_at: string;
+                        status_updated_at: string;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such pickup in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Pickup id (`pu_…`).
+                 * @example pu_4k2m9x7q1c3v5b8n6z0w2e4r
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup, cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                        id: string;
+                        /** @constant */
+                        object: "pickup";
+                        /** @enum {string} */
+                        status: "scheduled" | "completed" | "cancelled";
+                        manifest_id: string | null;
+                        package_count: number;
+                        /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                        tracking_numbers: string[];
+                        address: {
+                            [key: string]: string;
+                        };
+                        ready_at: string;
+                        close_at: string;
+                        instructions: string;
+                        created_at: string;
+                        status_updated_at: string;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such pickup in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_cancellable`: the window has opened, or the pickup is completed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulatePickup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description Pickup id (`pu_…`).
+                 * @example pu_4k2m9x7q1c3v5b8n6z0w2e4r
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup, completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                        id: string;
+                        /** @constant */
+                        object: "pickup";
+                        /** @enum {string} */
+                        status: "scheduled" | "completed" | "cancelled";
+                        manifest_id: string | null;
+                        package_count: number;
+                        /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                        tracking_numbers: string[];
+                        address: {
+                            [key: string]: string;
+                        };
+                        ready_at: string;
+                        close_at: string;
+                        instructions: string;
+                        created_at: string;
+                        status_updated_at: string;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such pickup in this account and environment, or the live path. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `illegal_transition`: the pickup was cancelled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completePickup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Pickup id (`pu_…`).
+                 * @example pu_4k2m9x7q1c3v5b8n6z0w2e4r
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup, completed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pu_4k2m9x7q1c3v5b8n6z0w2e4r */
+                        id: string;
+                        /** @constant */
+                        object: "pickup";
+                        /** @enum {string} */
+                        status: "scheduled" | "completed" | "cancelled";
+                        manifest_id: string | null;
+                        package_count: number;
+                        /** @description The packages' tracking numbers (their carrier barcode when they have none). */
+                        tracking_numbers: string[];
+                        address: {
+                            [key: string]: string;
+                        };
+                        ready_at: string;
+                        close_at: string;
+                        instructions: string;
+                        created_at: string;
+                        status_updated_at: string;
+                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such pickup in this environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `illegal_transition`: the pickup was cancelled. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6590,6 +7695,37 @@ export interface operations {
             };
         };
     };
+    onPackageAdjusted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `package.adjusted`. */
+                "x-carrier-event": "package.adjusted";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackageAdjustedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onCustomsAssessmentComplete: {
         parameters: {
             query?: never;
@@ -6764,6 +7900,99 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PackageAmendedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPickupScheduled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `pickup.scheduled`. */
+                "x-carrier-event": "pickup.scheduled";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEventPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPickupCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `pickup.cancelled`. */
+                "x-carrier-event": "pickup.cancelled";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEventPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPickupCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `pickup.completed`. */
+                "x-carrier-event": "pickup.completed";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PickupEventPayload"];
             };
         };
         responses: {
