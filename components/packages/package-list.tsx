@@ -1,7 +1,9 @@
 'use client';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { KeysetPager, useExportHref, useKeysetList } from '@/components/layout/keyset-list';
-import { PortalLink } from '@/components/layout/portal-context';
-import { StatusBadge, statusLabel } from '@/components/lifecycle/status-badge';
+import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
+import { statusLabel } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { MANIFEST_DAY_RANGE } from '@/components/manifests/header-fields';
 import {
@@ -11,38 +13,140 @@ import {
   Field,
   FilterBar,
   Input,
-  ListTable,
   LoadingBlock,
-  NoValue,
   Select,
-  Td,
-  Th,
-  Tr,
   NothingMatches,
   useUrlFilters,
 } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { formatDateTime } from '@/lib/portal/format';
-import { PACKAGE_FILTERS, type TPackageList } from '@/lib/portal/package-list-types';
+import { PACKAGE_FILTERS, type TPackage, type TPackageList } from '@/lib/portal/package-list-types';
+import type { TPackageCountResponse } from '@/lib/schemas/package-selection';
 import { SERVICES } from '@/lib/schemas/rate';
+import { PackageBatchBar, type Selection } from './package-batch';
+import { PackageTable, POSTAL_CODE_COLUMN, STATUS_COLUMN, text, TRACKING_COLUMN, type PackageColumn } from './package-table';
 
-const PAGE_SIZE = 25;
+const PAGE_SIZES = [25, 50, 100] as const;
+/** Typing pauses this long before the list follows the search box. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+const COLUMNS: PackageColumn[] = [
+  TRACKING_COLUMN,
+  STATUS_COLUMN,
+  { heading: 'Type', cell: (p) => <TypeBadge type={p.manifest_type} /> },
+  {
+    heading: 'Manifest',
+    cell: (p) => (
+      <PortalLink
+        href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
+        className="font-mono text-brand-700 underline-offset-2 hover:underline"
+      >
+        {p.ManifestID}
+      </PortalLink>
+    ),
+  },
+  { heading: 'Service', cell: (p) => text(p.ServiceName) },
+  { heading: 'Manifest date', cell: (p) => text(typeof p.ManifestDate === 'string' ? p.ManifestDate.slice(0, 10) : null) },
+  POSTAL_CODE_COLUMN,
+  { heading: 'Status since', cell: (p) => formatDateTime(p.status_updated_at) },
+];
+
+const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Every package of the environment, container and daily, newest first; filters and page in the URL. */
 export function PackageListView() {
+  const portal = usePortalEnvironment();
   const filters = useUrlFilters(PACKAGE_FILTERS, {
     history: 'push',
     range: { from: 'from', to: 'to', fromLabel: 'Manifest date from' },
   });
-  const { form, bind, filtered } = filters;
+  const { form, bind, filtered, applied } = filters;
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
   const { list, ...pages } = useKeysetList<TPackageList, (typeof PACKAGE_FILTERS)[number]>(filters, {
     key: 'packages',
     path: '/portal-api/packages',
-    pageSize: PAGE_SIZE,
+    pageSize,
   });
   const { cursor, firstPage } = pages;
   const exportHref = useExportHref(filters, '/portal-api/exports/packages');
   const data = list.data;
+  const filterKey = filters.query().toString();
+  const count = useQuery({
+    queryKey: portal.key('package-count', filterKey),
+    queryFn: ({ signal }) => portal.fetch<TPackageCountResponse>(`/portal-api/package-count?${filterKey}`, { signal }),
+  });
+  const total = count.data && !count.isPlaceholderData ? count.data : undefined;
+
+  // The search box follows the URL (Back, links) but is the user's while typing: the list follows it after a pause.
+  const [search, setSearch] = useState(applied.tracking_number);
+  const [searchFor, setSearchFor] = useState(applied.tracking_number);
+  if (searchFor !== applied.tracking_number) {
+    setSearchFor(applied.tracking_number);
+    setSearch(applied.tracking_number);
+  }
+  useEffect(() => {
+    if (search.trim() === applied.tracking_number.trim()) return;
+    const timer = setTimeout(() => {
+      setSearchFor(search.trim());
+      filters.navigate({ ...applied, tracking_number: search }, {}, 'replace');
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-armed by what was typed, not by each render's `filters`
+  }, [search, applied.tracking_number]);
+
+  // "/" anywhere but a field goes to the search box, as on GitHub and Gmail.
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      event.preventDefault();
+      searchBox.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  // The selection belongs to the filter it was made under: another filter starts with none. Pages keep it.
+  const [selection, setSelection] = useState<Selection & { filterKey: string }>({ kind: 'some', ids: new Map(), filterKey });
+  const current: Selection = selection.filterKey === filterKey ? selection : { kind: 'some', ids: new Map() };
+  const select = (next: Selection) => setSelection({ ...next, filterKey });
+  const rows = data?.data ?? [];
+  const isSelected = (p: TPackage) => current.kind === 'all' || current.ids.has(p.carrier_barcode);
+  const onPage = rows.filter(isSelected).length;
+  const selectedCount = current.kind === 'all' ? (total?.count ?? 0) : current.ids.size;
+
+  const toggle = (p: TPackage) => {
+    if (current.kind === 'all') return;
+    const ids = new Map(current.ids);
+    if (ids.has(p.carrier_barcode)) ids.delete(p.carrier_barcode);
+    else ids.set(p.carrier_barcode, p.TrackingNumber ?? p.carrier_barcode);
+    select({ kind: 'some', ids });
+  };
+  const togglePage = () => {
+    if (current.kind === 'all') return;
+    const ids = new Map(current.ids);
+    if (onPage === rows.length) for (const p of rows) ids.delete(p.carrier_barcode);
+    else for (const p of rows) ids.set(p.carrier_barcode, p.TrackingNumber ?? p.carrier_barcode);
+    select({ kind: 'some', ids });
+  };
+
+  const submit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (filters.errorOf('to')) {
+      event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    setSearchFor(search.trim());
+    filters.navigate({ ...form, tracking_number: search });
+  };
+
+  const summary = total
+    ? `${total.capped ? 'More than ' : ''}${plural(total.count, 'package')}${filtered ? ' match these filters' : ''}`
+    : count.isError
+      ? 'Could not count the packages'
+      : 'Counting packages…';
 
   return (
     <div className="space-y-4">
@@ -50,19 +154,24 @@ export function PackageListView() {
         label="Filter packages"
         columns={4}
         filtered={filtered}
-        onSubmit={filters.apply}
-        onClear={filters.clear}
+        onSubmit={submit}
+        onClear={() => {
+          setSearch('');
+          filters.clear();
+        }}
         actions={
           <a href={exportHref} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
             {filtered ? 'Export these packages (CSV)' : 'Export all packages (CSV)'}
           </a>
         }
       >
-        <Field label="Tracking number" className="sm:col-span-2">
+        <Field label="Tracking number" className="sm:col-span-2" hint="Searches as you type. Press / to come back here.">
           <Input
+            ref={searchBox}
             type="search"
             maxLength={64}
-            {...bind('tracking_number')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
             placeholder="Starts with… (any case)"
             autoComplete="off"
             spellCheck={false}
@@ -103,6 +212,40 @@ export function PackageListView() {
         </Field>
       </FilterBar>
 
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm font-medium text-slate-800" role="status" aria-live="polite">
+          {summary}
+        </p>
+        <label className="flex items-center gap-2 whitespace-nowrap text-sm text-slate-700">
+          Rows per page
+          <Select
+            className="w-auto"
+            value={String(pageSize)}
+            onChange={(e) => {
+              setPageSize(Number(e.target.value));
+              if (cursor) firstPage();
+            }}
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </Select>
+        </label>
+      </div>
+
+      <PackageBatchBar
+        selection={current}
+        count={selectedCount}
+        pageRows={rows.length}
+        allOnPage={rows.length > 0 && onPage === rows.length}
+        total={total}
+        filters={filters.query()}
+        onSelectAll={() => select({ kind: 'all' })}
+        onClear={() => select({ kind: 'some', ids: new Map() })}
+      />
+
       {list.isPending ? (
         <LoadingBlock label="Loading packages…" rows={5} />
       ) : list.isError ? (
@@ -116,69 +259,27 @@ export function PackageListView() {
           </EmptyState>
         )
       ) : data ? (
-        <ListTable
+        <PackageTable
           label="Packages"
           busy={list.isFetching}
-          head={
-            <>
-              <Th>Tracking number</Th>
-              <Th>Status</Th>
-              <Th>Type</Th>
-              <Th>Manifest</Th>
-              <Th>Service</Th>
-              <Th>Manifest date</Th>
-              <Th>To postal code</Th>
-              <Th>Status since</Th>
-            </>
-          }
+          rows={rows}
+          columns={COLUMNS}
+          selection={{
+            isSelected,
+            toggle,
+            page: onPage === 0 ? false : onPage === rows.length ? true : 'mixed',
+            togglePage,
+            locked: current.kind === 'all',
+          }}
           footer={
             <KeysetPager
-              summary={`${data.data.length} package${data.data.length === 1 ? '' : 's'} on this page · newest first`}
+              summary={`${plural(rows.length, 'package')} on this page${total ? ` of ${total.capped ? 'more than ' : ''}${total.count.toLocaleString('en-US')}` : ''} · newest first`}
               page={data}
               pages={pages}
             />
           }
-        >
-          {data.data.map((p) => (
-            <Tr key={`${p.manifest_type}-${p.ManifestID}-${p.TrackingNumber ?? ''}`}>
-              <Td data-label="Tracking number">
-                {p.TrackingNumber ? (
-                  <PortalLink
-                    href={`/packages/${encodeURIComponent(p.TrackingNumber)}`}
-                    className="font-mono font-medium text-brand-700 underline-offset-2 hover:underline"
-                  >
-                    {p.TrackingNumber}
-                  </PortalLink>
-                ) : (
-                  <NoValue />
-                )}
-              </Td>
-              <Td data-label="Status">
-                <StatusBadge status={p.status} />
-              </Td>
-              <Td data-label="Type">
-                <TypeBadge type={p.manifest_type} />
-              </Td>
-              <Td data-label="Manifest">
-                <PortalLink
-                  href={`/manifests/${encodeURIComponent(p.ManifestID)}`}
-                  className="font-mono text-brand-700 underline-offset-2 hover:underline"
-                >
-                  {p.ManifestID}
-                </PortalLink>
-              </Td>
-              <Td data-label="Service">{text(p.ServiceName)}</Td>
-              <Td data-label="Manifest date">{text(typeof p.ManifestDate === 'string' ? p.ManifestDate.slice(0, 10) : null)}</Td>
-              <Td data-label="To postal code">{text(p.ToPostalCode)}</Td>
-              <Td data-label="Status since">{formatDateTime(p.status_updated_at)}</Td>
-            </Tr>
-          ))}
-        </ListTable>
+        />
       ) : null}
     </div>
   );
-}
-
-function text(value: unknown) {
-  return typeof value === 'string' && value !== '' ? value : <NoValue />;
 }

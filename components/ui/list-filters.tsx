@@ -42,11 +42,12 @@ export function useUrlFilters<K extends string>(
     setForm(applied);
   }
 
-  function navigate(filters: Filters<K>, page: Record<string, string | undefined> = {}) {
+  // `as`: a search typed a letter at a time replaces the entry instead of adding one per pause.
+  function navigate(filters: Filters<K>, page: Record<string, string | undefined> = {}, as = history) {
     const next = filterQuery(keys, filters);
     for (const [name, value] of Object.entries(page)) if (value) next.set(name, value);
     const url = `${pathname}${next.size ? `?${next}` : ''}`;
-    if (history === 'push') router.push(url, { scroll: false });
+    if (as === 'push') router.push(url, { scroll: false });
     else router.replace(url, { scroll: false });
   }
 

@@ -41,12 +41,15 @@ export function ListTable({
   head,
   children,
   footer,
+  tall,
 }: {
   label: string;
   busy?: boolean;
   head: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
+  /** A long page of rows scrolls inside its own box, under a sticky header row. */
+  tall?: boolean;
 }) {
   return (
     <div className="rounded-lg border border-slate-200 bg-white shadow-sm" aria-busy={busy}>
@@ -54,10 +57,13 @@ export function ListTable({
         role="region"
         aria-label={label}
         tabIndex={0}
-        className="overflow-x-auto rounded-t-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        className={cn(
+          'overflow-x-auto rounded-t-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500',
+          tall && 'max-h-[32rem] overflow-y-auto',
+        )}
       >
         <table className="list-cards min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50">
+          <thead className={cn('bg-slate-50', tall && 'sticky top-0 z-10')}>
             <tr>{head}</tr>
           </thead>
           <tbody>{children}</tbody>

@@ -1,7 +1,7 @@
 import 'server-only';
 import { to as copyTo } from 'pg-copy-streams';
 import { pgPool, pgTransaction } from '@/lib/db';
-import { execute, queryRow, sql } from '@/lib/sql';
+import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
@@ -174,7 +174,33 @@ export async function loadDocumentPackage(options: LoadScope & { trackingNumber:
 
 /** One package's label (loadDocumentPackage finds it). */
 export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
-  const row = await loadDocumentPackage(options);
+  return labelOf(await loadDocumentPackage(options));
+}
+
+/**
+ * The labels of the packages with these carrier barcodes, in the order given, in one query; a barcode that is not
+ * this account's in this environment is left out (the caller compares the count).
+ */
+export async function loadDocumentLabels(options: LoadScope & { carrierBarcodes: readonly string[] }): Promise<DocumentLabel[]> {
+  const { accountId, environment, carrierBarcodes } = options;
+  const inScope = sql`p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment"
+                      AND p.carrier_barcode = ANY(${[...carrierBarcodes]}::text[])`;
+  const rows = await queryRows(
+    pgPool(),
+    sql<DocumentPackageRow>`
+      (SELECT 0 AS kind, p.detail AS data, m.header, m.id AS manifest_id, m.manifest_date, p.status, p.carrier_barcode,
+              m.awb, m.container_id, p.house_waybill
+       FROM container_packages p JOIN container_manifests m ON m.id = p.manifest_id WHERE ${inScope})
+      UNION ALL
+      (SELECT 1, p.data, NULL, p.daily_manifest_id, p.manifest_date, p.status, p.carrier_barcode, NULL, NULL, p.house_waybill
+       FROM packages p WHERE ${inScope})`,
+  );
+  const order = new Map(carrierBarcodes.map((barcode, i) => [barcode, i]));
+  rows.sort((a, b) => (order.get(a.carrier_barcode) ?? 0) - (order.get(b.carrier_barcode) ?? 0));
+  return rows.map(labelOf);
+}
+
+function labelOf(row: DocumentPackageRow): DocumentLabel {
   const data = obj(row.data);
   const header = obj(row.header);
   return {

@@ -25,6 +25,7 @@ export type RenderJob =
   | { document: 'tag'; source: ManifestSource; format: 'pdf' | 'zpl' }
   | { document: 'labels'; source: ManifestSource; format: 'pdf' | 'zpl' }
   | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' }
+  | { document: 'package-labels'; labels: DocumentLabel[]; title: string; format: 'pdf' | 'zpl' }
   | { document: 'customs'; source: ManifestSource; paper: PaperSize }
   | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
   | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions }
@@ -68,6 +69,8 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
       const labels = manifestLabels(manifest);
       return job.format === 'zpl' ? labelsZpl(labels) : renderPackageLabelsPdf(labels, `Labels ${manifest.manifestId}`);
     }
+    case 'package-labels':
+      return job.format === 'zpl' ? labelsZpl(job.labels) : renderPackageLabelsPdf(job.labels, job.title);
     case 'label':
       return job.format === 'zpl'
         ? renderPackageLabelZpl(job.label)

@@ -49,6 +49,13 @@ export interface PortalFetchOptions {
   onHeaders?: (headers: Headers) => void;
   /** The account the page shows: a request is refused (409) once the session acts for another. */
   account?: string;
+  /** A file to save: answered as { blob, fileName } (its Content-Disposition's name) instead of JSON. */
+  file?: boolean;
+}
+
+export interface PortalFile {
+  blob: Blob;
+  fileName: string;
 }
 
 // The browser's own words ("Failed to fetch") tell a person nothing.
@@ -76,6 +83,10 @@ export async function portalFetch<T>(path: string, options: PortalFetchOptions =
     throw new PortalError(0, { error: { code: 'no_answer', message: NO_ANSWER_MESSAGE } });
   }
   if (response.status === 204) return undefined as T;
+  if (options.file && response.ok) {
+    const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
+    return { blob: await response.blob(), fileName } satisfies PortalFile as T;
+  }
   const text = await response.text();
   let body: unknown = null;
   try {

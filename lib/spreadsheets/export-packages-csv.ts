@@ -7,7 +7,8 @@ import { csvCell } from '@/lib/spreadsheets/csv';
 import { exportCell } from '@/lib/spreadsheets/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
-import { sql, type Sql } from '@/lib/sql';
+import { pgPool } from '@/lib/db';
+import { queryRows, sql, type Sql } from '@/lib/sql';
 
 // Every package of a filtered set as CSV, streamed: keyset batches in the read API's own order (GET /packages,
 // lib/shipments/read.ts listPackages: newest first, container before daily at the same instant, stable while
@@ -78,6 +79,24 @@ function batchSql(
            ${iso(sql`u.created_at`)} AS created_at, u.body
     FROM (${packageBranch(0, scope, filters, cursor, limit)} UNION ALL ${packageBranch(1, scope, filters, cursor, limit)}) AS u
     ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC LIMIT ${limit}`;
+}
+
+/** The rows of these carrier barcodes (one batch's worth), newest first, as batchSql reads them. */
+function selectedSql(scope: { accountId: string; environment: Environment }, carrierBarcodes: readonly string[]): Sql<BatchRow> {
+  const inScope = sql`x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment"
+                      AND x.carrier_barcode = ANY(${[...carrierBarcodes]}::text[])`;
+  return sql<BatchRow>`
+    SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.house_waybill, u.manifest_id, u.container_id, u.service_name,
+           ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
+           ${iso(sql`u.created_at`)} AS created_at, u.body
+    FROM (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.house_waybill, x.manifest_id, m.container_id,
+                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.detail AS body
+          FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id WHERE ${inScope}
+          UNION ALL
+          SELECT 1, x.id::text, x.created_at, x.tracking_number, x.carrier_barcode, x.house_waybill, x.daily_manifest_id, NULL,
+                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data
+          FROM packages x WHERE ${inScope}) AS u
+    ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC`;
 }
 
 /**
@@ -164,6 +183,61 @@ export async function exportPackagesCsv(options: {
       },
     },
     // One batch queued at most: the next is read only when the socket has taken the last.
+    { highWaterMark: 1 },
+  );
+}
+
+/**
+ * The CSV of the packages ticked in the portal (by carrier barcode, at most a batch's worth; another account's or
+ * environment's barcode selects nothing), in the same columns as exportPackagesCsv, streamed EXPORT_BATCH at a time.
+ */
+export async function exportSelectedPackagesCsv(options: {
+  accountId: string;
+  environment: Environment;
+  carrierBarcodes: readonly string[];
+}): Promise<ReadableStream<Uint8Array>> {
+  const encoder = new TextEncoder();
+  const scope = { accountId: options.accountId, environment: options.environment };
+  const chunks: string[][] = [];
+  for (let i = 0; i < options.carrierBarcodes.length; i += EXPORT_BATCH)
+    chunks.push(options.carrierBarcodes.slice(i, i + EXPORT_BATCH));
+  const read = (i: number) => {
+    const chunk = chunks[i];
+    if (!chunk) return undefined;
+    const query = queryRows(pgPool(), selectedSql(scope, chunk));
+    query.catch(() => undefined);
+    return query;
+  };
+  // The first batch before answering, as exportPackagesCsv: a database away is an error answer, not a short file.
+  const first = read(0);
+  if (first) await first;
+  let next = 0;
+  let pending = first;
+  let header = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (header) {
+          header = false;
+          controller.enqueue(encoder.encode(`${PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',')}\r\n`));
+          return;
+        }
+        if (!pending) {
+          controller.close();
+          return;
+        }
+        const rows = await pending;
+        next += 1;
+        pending = read(next);
+        let text = '';
+        for (const row of rows) text += line(row);
+        if (text) controller.enqueue(encoder.encode(text));
+        if (!pending) controller.close();
+      },
+      cancel() {
+        pending = undefined;
+      },
+    },
     { highWaterMark: 1 },
   );
 }
