@@ -6,8 +6,9 @@ import { ZOpenApiDocument } from '@/lib/api/openapi/shape';
 
 export const metadata: Metadata = { title: 'API reference', robots: { index: true } };
 
-// Rendered at build time: the document is the code's, so a request has nothing to add, and rendering it took 1.3 s.
-export const dynamic = 'force-static';
+// Rendered per request, though its content is the build's: the Content-Security-Policy's script nonce is per
+// request (proxy.ts), and a page rendered at build time carries none, so none of its scripts would run.
+export const dynamic = 'force-dynamic';
 
 // GET /reference: the API reference for anyone, no account (the portal's own page points its examples at an
 // environment; this one at the test path, where a new integration starts).
