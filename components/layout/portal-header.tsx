@@ -16,6 +16,7 @@ export const NAV = [
   { href: '/manifests', label: 'Manifests', permission: 'data:read' },
   { href: '/manifests/new', label: 'New manifest', permission: 'shipments:write' },
   { href: '/packages', label: 'Packages', permission: 'data:read' },
+  { href: '/pickups', label: 'Pickups', permission: 'data:read' },
   { href: '/webhooks', label: 'Webhooks', permission: 'webhooks:manage' },
   { href: '/logs', label: 'Logs', permission: 'logs:read' },
   { href: '/audit', label: 'Audit', permission: 'audit:read' },

@@ -98,6 +98,9 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /portal-api/settings/billing': 'billing:read',
   'GET /portal-api/billing/open': 'billing:read',
   'PUT /portal-api/settings/billing': 'billing:manage',
+  'GET /portal-api/pickups': 'data:read',
+  'POST /portal-api/pickups': 'shipments:write',
+  'POST /portal-api/pickups/:id/cancel': 'shipments:write',
 };
 
 /** These end the caller's session: each role calls them last. */

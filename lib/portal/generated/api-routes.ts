@@ -51,6 +51,8 @@ export const PORTAL_API_ROUTES: readonly (readonly [string, readonly string[]])[
   ['/portal-api/packages/:TrackingNumber/events', ['GET']],
   ['/portal-api/packages/:TrackingNumber/label', ['GET']],
   ['/portal-api/packages/:TrackingNumber/simulate', ['POST']],
+  ['/portal-api/pickups', ['GET', 'POST']],
+  ['/portal-api/pickups/:id/cancel', ['POST']],
   ['/portal-api/rate-cards', ['GET']],
   ['/portal-api/rates', ['POST']],
   ['/portal-api/requests', ['GET']],
