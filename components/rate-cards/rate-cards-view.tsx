@@ -67,6 +67,14 @@ function PriceChart({ card }: { card: TRateCardView }) {
   );
 }
 
+/** A version's standing: quotes use the one in force; packages use the one in force on their ManifestDate. */
+const STANDING: Record<TRateCardView['standing'], { label: string; tone: 'success' | 'info' | 'neutral' }> = {
+  in_force: { label: 'In force', tone: 'success' },
+  scheduled: { label: 'Scheduled', tone: 'info' },
+  superseded: { label: 'Superseded', tone: 'neutral' },
+  inactive: { label: 'Inactive', tone: 'neutral' },
+};
+
 function RateCardSection({ card }: { card: TRateCardView }) {
   const headingId = `card-${card.id}`;
   return (
@@ -76,13 +84,20 @@ function RateCardSection({ card }: { card: TRateCardView }) {
           <h2 id={headingId} className="text-lg font-semibold text-slate-900">
             {card.service}
           </h2>
-          <Badge tone={card.active ? 'success' : 'neutral'}>{card.active ? 'Active' : 'Inactive'}</Badge>
+          <Badge tone="neutral">Version {card.version}</Badge>
+          <Badge tone={STANDING[card.standing].tone}>{STANDING[card.standing].label}</Badge>
           <Badge tone="info">{card.locationKind === 'zip' ? 'Zoned by ZIP distance' : 'Zoned by airport distance'}</Badge>
         </div>
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
           <div>
             <dt className="text-slate-600">Carrier</dt>
             <dd className="font-medium">{card.carrier}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">In force from</dt>
+            <dd className="font-medium">
+              <time dateTime={card.effectiveFrom}>{card.effectiveFrom.slice(0, 10)}</time>
+            </dd>
           </div>
           <div>
             <dt className="text-slate-600">Dim divisor</dt>

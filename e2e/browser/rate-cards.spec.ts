@@ -19,6 +19,10 @@ test('rate cards show each card’s seeded table, surcharges, divisor, delivery 
     await expect(card).toHaveCount(1);
     const value = (label: string) => card.getByText(label, { exact: true }).locator('xpath=following-sibling::dd[1]');
     await expect(value('Carrier')).toHaveText(seeded.carrier);
+    // The seeded version 1, in force since ever (docs/decisions/money.md).
+    await expect(card.getByText('Version 1', { exact: true })).toBeVisible();
+    await expect(card.getByText('In force', { exact: true })).toBeVisible();
+    await expect(value('In force from')).toHaveText('2000-01-01');
     await expect(value('Dim divisor')).toHaveText(`${seeded.dimDivisor} in³/lb`);
     await expect(value('Weight step')).toHaveText(`${seeded.weightStepLb} lb`);
     await expect(value('Maximum weight')).toHaveText(`${seeded.maxWeightLb} lb`);

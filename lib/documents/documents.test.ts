@@ -174,6 +174,19 @@ describe('handover manifest', { timeout: 60_000 }, () => {
     }
   });
 
+  it('totals the priced packages’ charges exactly and counts the ones not priced', async () => {
+    const [first, second] = manifest().packages;
+    const packages = [
+      { ...first!, charge: { status: 'priced', amount: '12.10', currency: 'USD' } },
+      { ...second!, charge: { status: 'priced', amount: '0.20', currency: 'USD' } },
+      { ...first!, trackingNumber: '1Z00000099', charge: { status: 'unpriced' } },
+      { ...first!, trackingNumber: '1Z00000098', charge: { status: 'voided', amount: '5.00', currency: 'USD' } },
+    ];
+    const text = pdfText(await renderHandoverManifest(manifest({ packages })));
+    expect(text).toContain('Charges: 12.30 USD (2 priced, 2 not priced)');
+    expect(pdfText(await renderHandoverManifest(manifest({ packages: packages.slice(0, 2) })))).toContain('Charges: 12.30 USD');
+  });
+
   it('paginates 5,000 packages: "Page n of N" and the ManifestID on every page, totals on the last', async () => {
     const packages = Array.from({ length: 5000 }, (_, i) => pkg(i));
     const pdf = await renderHandoverManifest(manifest({ packages }));

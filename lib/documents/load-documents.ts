@@ -80,19 +80,22 @@ export async function loadManifestHead(options: LoadScope & { manifestId: string
  * heap and are transferred to the render thread, which decodes and parses them (manifest-source.ts).
  * COPY takes no parameters: the manifest's id goes in as a setting of the transaction (set_config), read by the query.
  */
+/** A package's charge as the handover's totals read it (lib/billing/pricing.ts): status, amount, currency. */
+const CHARGE = sql`charge->>'status', charge->>'amount', charge->>'currency'`;
+
 export async function loadPackages(head: ManifestHead, options: { houseWaybills?: boolean } = {}): Promise<Uint8Array> {
-  // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts).
+  // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts); then its charge's three.
   const query =
     head.kind === 'container'
       ? options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, house_waybill) ORDER BY position), '[]')
+        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, house_waybill, ${CHARGE}) ORDER BY position), '[]')
                   FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
-        : sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode) ORDER BY position), '[]')
+        : sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, NULL, ${CHARGE}) ORDER BY position), '[]')
                   FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
       : options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, house_waybill) ORDER BY id), '[]')
+        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, house_waybill, ${CHARGE}) ORDER BY id), '[]')
                   FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
-        : sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode) ORDER BY id), '[]')
+        : sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, NULL, ${CHARGE}) ORDER BY id), '[]')
                   FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`;
   const chunks = await pgTransaction(async (client) => {
     await execute(client, sql`SELECT set_config('carrier.document_manifest', ${head.manifestId}, true)`);

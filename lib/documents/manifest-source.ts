@@ -104,16 +104,20 @@ export interface ManifestSource {
   generatedAt: Date;
 }
 
-type Row = [unknown, string, string];
+/** data, status, carrier barcode, house waybill (or null), then the charge's status, amount and currency (or nulls). */
+type Row = [unknown, string, string, unknown?, (string | null)?, (string | null)?, (string | null)?];
 const utf8 = new TextDecoder();
 
 /** The DocumentManifest of a source: what loadDocumentManifest returned when it parsed the rows itself. */
 export function materializeManifest(source: ManifestSource): DocumentManifest {
-  const all = (JSON.parse(utf8.decode(source.packages)) as Row[]).map(([data, status, carrierBarcode]) => ({
-    data: obj(data),
-    status,
-    carrierBarcode,
-  }));
+  const all = (JSON.parse(utf8.decode(source.packages)) as Row[]).map(
+    ([data, status, carrierBarcode, , chargeStatus, amount, currency]) => ({
+      data: obj(data),
+      status,
+      carrierBarcode,
+      charge: chargeStatus ? { status: chargeStatus, amount: amount ?? undefined, currency: currency ?? undefined } : undefined,
+    }),
+  );
   const { state } = source;
   const packages = handedOver(all, state);
   const cancelledPackages = all.length - packages.length;
@@ -140,7 +144,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
         : {}),
       containerWeightLb: num(header.ContainerWeight) ?? num(header['Container Weight']),
       shipmentDescription: source.shipmentDescription,
-      packages: packages.map((p) => documentPackage(p.data, header, p.carrierBarcode)),
+      packages: packages.map((p) => ({ ...documentPackage(p.data, header, p.carrierBarcode), charge: p.charge })),
       cancelledPackages,
       generatedAt: source.generatedAt,
     };
@@ -160,7 +164,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
     ...(senders.length > 1 ? { senders } : {}),
     fromTerminal: str(first.FromTerminal),
     toTerminal: str(first.ToTerminal),
-    packages: packages.map((p) => ({ ...documentPackage(p.data, {}, p.carrierBarcode), from: party(p.data) })),
+    packages: packages.map((p) => ({ ...documentPackage(p.data, {}, p.carrierBarcode), from: party(p.data), charge: p.charge })),
     cancelledPackages,
     generatedAt: source.generatedAt,
   };

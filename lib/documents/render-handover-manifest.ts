@@ -9,7 +9,7 @@ const ROW = 11.5;
 const HEADER_BOTTOM = 74; // the running header on every page ends here
 const FOOTER_TOP = 30; // from the bottom
 const FIRST_TABLE_TOP = 318; // below the blocks of page 1
-const CLOSING_HEIGHT = 230; // totals and tender block
+const CLOSING_HEIGHT = 245; // totals (with the charges) and tender block
 
 export interface HandoverOptions {
   paper?: PaperSize;
@@ -77,6 +77,11 @@ interface Totals {
   weightLb: number;
   billableLb: number;
   unknownWeights: number;
+  /** The priced packages' charges summed in cents (exact), how many were priced, and how many not. */
+  chargeCents: bigint;
+  currency: string;
+  priced: number;
+  unpriced: number;
 }
 
 function sumUp(packages: DocumentPackage[]): Totals {
@@ -89,7 +94,26 @@ function sumUp(packages: DocumentPackage[]): Totals {
     else weightLb += lb;
     billable += billableLb(pkg);
   }
-  return { count: packages.length, weightLb, billableLb: billable, unknownWeights };
+  let chargeCents = 0n;
+  let priced = 0;
+  let currency = 'USD';
+  for (const pkg of packages) {
+    const amount = pkg.charge?.status === 'priced' ? pkg.charge.amount : undefined;
+    if (amount === undefined || !/^\d+\.\d{2}$/.test(amount)) continue;
+    chargeCents += BigInt(amount.replace('.', ''));
+    currency = pkg.charge?.currency ?? currency;
+    priced++;
+  }
+  return {
+    count: packages.length,
+    weightLb,
+    billableLb: billable,
+    unknownWeights,
+    chargeCents,
+    currency,
+    priced,
+    unpriced: packages.length - priced,
+  };
 }
 
 function runningHeader(page: Page, canvas: Canvas, manifest: DocumentManifest, number: number, total: number): void {
@@ -297,6 +321,11 @@ function table(
 
 const rgbStripe = rgb(0.96, 0.96, 0.96);
 
+/** Cents as money text with two decimals (exact: summed as integers). */
+function centsText(cents: bigint): string {
+  return `${formatNumber(Number(cents / 100n), 0)}.${(cents % 100n).toString().padStart(2, '0')}`;
+}
+
 function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals: Totals, top: number): void {
   const right = page.getWidth() - MARGIN;
   let y = top;
@@ -309,11 +338,13 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
     `Packages: ${formatNumber(totals.count, 0)}`,
     `Total weight: ${formatNumber(totals.weightLb)} lb (${formatNumber(kg)} kg)`,
     `Billable weight: ${formatNumber(totals.billableLb)} lb`,
+    `Charges: ${centsText(totals.chargeCents)} ${totals.currency}` +
+      (totals.unpriced > 0 ? ` (${formatNumber(totals.priced, 0)} priced, ${formatNumber(totals.unpriced, 0)} not priced)` : ''),
   ];
   facts.forEach((value, i) =>
     text(page, value, { x: MARGIN, y: y + i * 15, size: 11, font: canvas.bold, maxWidth: right - MARGIN }),
   );
-  y += 30;
+  y += 45;
   const notes = [
     totals.unknownWeights > 0 ? `${totals.unknownWeights} package(s) without a weight are not in the total.` : '',
     manifest.cancelledPackages

@@ -39,6 +39,8 @@ export interface DocumentPackage {
   toCountry?: string;
   toTerminal?: string;
   fromTerminal?: string;
+  /** What it costs (lib/billing/pricing.ts): priced, unpriced or voided, the amount as two-decimal text. */
+  charge?: { status: string; amount?: string; currency?: string };
 }
 
 export interface DocumentManifest {

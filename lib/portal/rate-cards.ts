@@ -1,13 +1,28 @@
 import 'server-only';
 import { db } from '@/lib/db';
+import { cardInForce } from '@/lib/rating/card-versions';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
 import type { TRateCardView } from '@/lib/schemas/portal-responses';
 
 export async function listRateCards(): Promise<TRateCardView[]> {
-  const rows = await db.rateCard.findMany({ orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }] });
-  return rows.map((row) => {
-    const card = parseRateCard(row);
+  // Every version, a service's newest first.
+  const rows = await db.rateCard.findMany({ orderBy: [{ sortOrder: 'asc' }, { service: 'asc' }, { effectiveFrom: 'desc' }] });
+  const cards = rows.map(parseRateCard);
+  const now = new Date();
+  return rows.map((row, index) => {
+    const card = cards[index] ?? parseRateCard(row);
+    const inForce = cardInForce(cards, card.service, now);
+    const standing = !card.active
+      ? ('inactive' as const)
+      : inForce === card
+        ? ('in_force' as const)
+        : card.effectiveFrom > now
+          ? ('scheduled' as const)
+          : ('superseded' as const);
     return {
+      version: card.version,
+      effectiveFrom: card.effectiveFrom.toISOString(),
+      standing,
       id: row.id,
       service: card.service,
       carrier: card.carrier,

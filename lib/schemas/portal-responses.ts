@@ -124,6 +124,11 @@ export const ZRateCardView = z.object({
     z.object({ code: z.string(), label: z.string(), kind: z.enum(['percent', 'flat', 'per_lb']), amount: z.string() }),
   ),
   deliveryDays: z.array(z.number().int()),
+  // Versions (docs/decisions/money.md): packages are priced by the version in force on their ManifestDate.
+  version: z.number().int(),
+  effectiveFrom: z.string(),
+  /** in_force: what quotes use now; scheduled: comes into force later; superseded: a later version is in force. */
+  standing: z.enum(['in_force', 'scheduled', 'superseded', 'inactive']),
 });
 
 // GET /portal-api/rate-cards

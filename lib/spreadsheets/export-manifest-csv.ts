@@ -5,7 +5,14 @@ import { sql } from '@/lib/sql';
 import { csvCell } from './csv';
 import { exportCell, exportLine } from './csv-fast';
 import { packageColumns } from './package-columns';
+import type { TCharge } from '@/lib/schemas/rate';
 import type { PortalScope } from './scope';
+
+const CHARGE_HEADER = ['charge_status', 'charge_amount', 'charge_currency'];
+
+function chargeCells(charge: TCharge | null): string {
+  return charge ? [charge.status, charge.amount, charge.currency].map(exportCell).join(',') : ',,';
+}
 
 /** Rows per query: one keyset range scan each, so that memory holds one batch, never the manifest. */
 const BATCH = 1_000;
@@ -37,16 +44,18 @@ export async function exportManifestCsv(
       ? sql<{
           key: string;
           house_waybill: string;
+          charge: TCharge | null;
           body: Record<string, unknown>;
-        }>`SELECT x.position::text AS key, x.house_waybill, x.detail AS body FROM container_packages x
+        }>`SELECT x.position::text AS key, x.house_waybill, x.charge, x.detail AS body FROM container_packages x
             WHERE x.manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.position > ${after}::bigint
             ORDER BY x.position LIMIT ${BATCH}`
       : sql<{
           key: string;
           house_waybill: string;
+          charge: TCharge | null;
           body: Record<string, unknown>;
-        }>`SELECT x.id::text AS key, x.house_waybill, x.data AS body FROM packages x
+        }>`SELECT x.id::text AS key, x.house_waybill, x.charge, x.data AS body FROM packages x
             WHERE x.daily_manifest_id = ${id} AND x.account_id = ${accountId}::uuid AND x.environment = ${environment}::"Environment"
               AND x.id > ${after}::bigint
             ORDER BY x.id LIMIT ${BATCH}`;
@@ -64,8 +73,9 @@ export async function exportManifestCsv(
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        // The schema's fields, then the house waybill (ours or the shipper's), which the stored body need not hold.
-        controller.enqueue(encoder.encode(`${[...columns, 'house_waybill'].map(csvCell).join(',')}\r\n`));
+        // The schema's fields, then the house waybill (ours or the shipper's), which the stored body need not hold,
+        // then what each package costs (its charge, lib/billing/pricing.ts).
+        controller.enqueue(encoder.encode(`${[...columns, 'house_waybill', ...CHARGE_HEADER].map(csvCell).join(',')}\r\n`));
       },
       async pull(controller) {
         if (!pending) return;
@@ -74,7 +84,8 @@ export async function exportManifestCsv(
         pending = rows.length === BATCH && last ? read(last.key) : undefined;
         // One string per batch, one cell function call per cell (csv-fast.ts).
         let chunk = '';
-        for (const row of rows) chunk += `${exportLine(columns, row.body).slice(0, -2)},${exportCell(row.house_waybill)}\r\n`;
+        for (const row of rows)
+          chunk += `${exportLine(columns, row.body).slice(0, -2)},${exportCell(row.house_waybill)},${chargeCells(row.charge)}\r\n`;
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (!pending) controller.close();
       },

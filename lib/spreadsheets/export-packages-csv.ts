@@ -7,6 +7,7 @@ import { csvCell } from '@/lib/spreadsheets/csv';
 import { exportCell } from '@/lib/spreadsheets/csv-fast';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
+import type { TCharge } from '@/lib/schemas/rate';
 import { pgPool } from '@/lib/db';
 import { queryRows, sql, type Sql } from '@/lib/sql';
 
@@ -40,10 +41,22 @@ const LEAD = [
   'ManifestDate',
   'created_at',
 ];
-/** The lifecycle columns, then every field of either package schema once, in schema order. */
+/** What the package costs (its `charge`, lib/billing/pricing.ts), last so that every earlier column keeps its place. */
+export const CHARGE_COLUMNS: Record<string, (charge: TCharge) => unknown> = {
+  charge_status: (c) => c.status,
+  charge_amount: (c) => c.amount,
+  charge_currency: (c) => c.currency,
+  charge_card_version: (c) => c.card_version,
+  charge_zone: (c) => c.zone,
+  charge_billable_weight: (c) => c.billable_weight,
+  charge_quote_id: (c) => c.quote_id,
+  charge_reason: (c) => c.reason,
+};
+/** The lifecycle columns, then every field of either package schema once, in schema order, then the charge's. */
 export const PACKAGE_EXPORT_COLUMNS: readonly string[] = [
   ...LEAD,
   ...[...new Set([...Object.keys(ZPackage.shape), ...Object.keys(ZContainerDetail.shape)])].filter((c) => !LEAD.includes(c)),
+  ...Object.keys(CHARGE_COLUMNS),
 ];
 
 /** A timestamp as JavaScript's toISOString() writes it (UTC, milliseconds, Z). */
@@ -63,6 +76,7 @@ interface BatchRow {
   status: string;
   status_updated_at: string;
   created_at: string;
+  charge: TCharge | null;
   body: Record<string, unknown>;
 }
 
@@ -76,7 +90,7 @@ function batchSql(
   return sql<BatchRow>`
     SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.house_waybill, u.manifest_id, u.container_id, u.service_name,
            ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
-           ${iso(sql`u.created_at`)} AS created_at, u.body
+           ${iso(sql`u.created_at`)} AS created_at, u.charge, u.body
     FROM (${packageBranch(0, scope, filters, cursor, limit)} UNION ALL ${packageBranch(1, scope, filters, cursor, limit)}) AS u
     ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC LIMIT ${limit}`;
 }
@@ -88,13 +102,13 @@ function selectedSql(scope: { accountId: string; environment: Environment }, car
   return sql<BatchRow>`
     SELECT u.kind, u.id, u.created_at::text AS t, u.tracking_number, u.carrier_barcode, u.house_waybill, u.manifest_id, u.container_id, u.service_name,
            ${iso(sql`u.manifest_date`)} AS manifest_date, u.status, ${iso(sql`u.status_updated_at`)} AS status_updated_at,
-           ${iso(sql`u.created_at`)} AS created_at, u.body
+           ${iso(sql`u.created_at`)} AS created_at, u.charge, u.body
     FROM (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.house_waybill, x.manifest_id, m.container_id,
-                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.detail AS body
+                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.charge, x.detail AS body
           FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id WHERE ${inScope}
           UNION ALL
           SELECT 1, x.id::text, x.created_at, x.tracking_number, x.carrier_barcode, x.house_waybill, x.daily_manifest_id, NULL,
-                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.data
+                 x.service_name, x.manifest_date, x.status, x.status_updated_at, x.charge, x.data
           FROM packages x WHERE ${inScope}) AS u
     ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC`;
 }
@@ -115,6 +129,9 @@ const OWN: Record<string, (row: BatchRow) => unknown> = {
   status: (row) => row.status,
   status_updated_at: (row) => row.status_updated_at,
   created_at: (row) => row.created_at,
+  ...Object.fromEntries(
+    Object.entries(CHARGE_COLUMNS).map(([column, pick]) => [column, (row: BatchRow) => (row.charge ? pick(row.charge) : null)]),
+  ),
 };
 const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.map(
   (column) => OWN[column] ?? ((row: BatchRow) => row.body[column]),
