@@ -28,6 +28,7 @@ const SUMMARY = new Set([
   'customs_status',
   'customs_status_updated_at',
   'Customs',
+  'charge',
 ]);
 const SOURCES: Record<string, string> = {
   scan: 'Carrier scan',
@@ -35,6 +36,15 @@ const SOURCES: Record<string, string> = {
   cancel: 'Cancelled by shipper',
   api: 'API',
 };
+
+/** What the package costs, in words: the amount and how it was priced, or why it is not. */
+function chargeText(charge: TPackage['charge']): string {
+  if (!charge) return 'Not priced (accepted before pricing)';
+  if (charge.status === 'unpriced') return `Not priced: ${charge.reason ?? 'no card prices it'}`;
+  const how = charge.quote_id ? 'at its quote' : `card version ${charge.card_version ?? '?'}`;
+  const adjusted = charge.adjustments?.length ? `, re-rated ${charge.adjustments.length}×` : '';
+  return `${charge.amount ?? '—'} ${charge.currency} (${how}${adjusted})${charge.status === 'voided' ? ', voided' : ''}`;
+}
 
 export function PackageDetailView({ trackingNumber }: { trackingNumber: string }) {
   const portal = usePortalEnvironment();
@@ -116,6 +126,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           <DetailItem label="Customs" value={p.customs_status ? <CustomsBadge outcome={p.customs_status} /> : 'No outcome yet'} />
           <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
           <DetailItem label="Received by us" value={formatDateTime(p.created_at)} />
+          <DetailItem label="Charge" value={chargeText(p.charge)} />
         </dl>
         {canWrite ? null : (
           <RoleNote className="mt-3 text-sm text-slate-600" what="cancel or simulate packages" permission="shipments:write" />
@@ -147,6 +158,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                   ) : e.type === 'package.amended' ? (
                     <span className="font-medium text-slate-900">Amended</span>
                   ) : (
+                  ) : e.type === 'package.adjusted' ? (
+                    <span className="font-medium text-slate-900">Re-rated</span>
                     <StatusBadge status={e.status} />
                   )}
                   <time dateTime={e.occurred_at ?? undefined} className="font-medium text-slate-900">
@@ -167,6 +180,13 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                   <p className="mt-1 break-words text-sm text-slate-700">Changed: {e.amended_fields.join(', ')}</p>
                 ) : null}
                 {e.exception ? (
+                {e.adjustment ? (
+                  <p className="mt-1 break-words text-sm text-slate-700">
+                    Measured {e.adjustment.reason === 'dimensions' ? 'dimensions' : 'weight'} differed: {e.adjustment.before} →{' '}
+                    {e.adjustment.after} {e.adjustment.currency} (adjustment {e.adjustment.amount}, card version{' '}
+                    {e.adjustment.card_version})
+                  </p>
+                ) : null}
                   <p className="mt-1 break-words text-sm text-amber-900">
                     Exception{e.exception.code ? <span className="font-mono"> {e.exception.code}</span> : null}
                     {e.exception.text ? `: ${e.exception.text}` : null}
