@@ -157,9 +157,9 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                     <CustomsBadge outcome={e.type.slice('customs.'.length)} />
                   ) : e.type === 'package.amended' ? (
                     <span className="font-medium text-slate-900">Amended</span>
-                  ) : (
                   ) : e.type === 'package.adjusted' ? (
                     <span className="font-medium text-slate-900">Re-rated</span>
+                  ) : (
                     <StatusBadge status={e.status} />
                   )}
                   <time dateTime={e.occurred_at ?? undefined} className="font-medium text-slate-900">
@@ -179,7 +179,6 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                 {e.amended_fields?.length ? (
                   <p className="mt-1 break-words text-sm text-slate-700">Changed: {e.amended_fields.join(', ')}</p>
                 ) : null}
-                {e.exception ? (
                 {e.adjustment ? (
                   <p className="mt-1 break-words text-sm text-slate-700">
                     Measured {e.adjustment.reason === 'dimensions' ? 'dimensions' : 'weight'} differed: {e.adjustment.before} →{' '}
@@ -187,6 +186,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                     {e.adjustment.card_version})
                   </p>
                 ) : null}
+                {e.exception ? (
                   <p className="mt-1 break-words text-sm text-amber-900">
                     Exception{e.exception.code ? <span className="font-mono"> {e.exception.code}</span> : null}
                     {e.exception.text ? `: ${e.exception.text}` : null}
