@@ -52,6 +52,20 @@ interface StoredTotals {
   by_manifest: { manifest_id: string; lines: number; amount: string }[];
 }
 
+/**
+ * An adjustment's reason as a person reads it, from the detail the re-rating writes (lib/billing/adjust-store.ts):
+ * what was measured and the billable weight before and after ("Measured weight 12 lb (billable 8 → 12 lb)"); a
+ * reason in other words is shown as it is.
+ */
+export const ADJUSTMENT_REASON_SQL = sql<never>`concat_ws(' ',
+    CASE detail->>'reason' WHEN 'weight' THEN 'Measured weight' WHEN 'dimensions' THEN 'Measured size' ELSE detail->>'reason' END,
+    CASE WHEN detail->>'reason' IN ('weight', 'dimensions') AND detail->'measured'->>'weight' IS NOT NULL
+         THEN concat(detail->'measured'->>'weight', ' ', COALESCE(detail->'measured'->>'weight_unit', 'lb')) END,
+    CASE WHEN detail->>'reason' IN ('weight', 'dimensions') AND detail->'measured'->>'length' IS NOT NULL
+         THEN concat(detail->'measured'->>'length', ' × ', detail->'measured'->>'width', ' × ', detail->'measured'->>'height', ' in') END,
+    CASE WHEN detail->'billable_weight'->>'after' IS NOT NULL
+         THEN concat('(billable ', COALESCE(detail->'billable_weight'->>'before', '?'), ' → ', detail->'billable_weight'->>'after', ' lb)') END)`;
+
 const INVOICE_COLUMNS = sql<never>`id, environment, number, period_kind, period_start, period_end, time_zone, currency,
   total::text AS total, line_count, totals, issued_at`;
 
@@ -280,13 +294,17 @@ export async function issueDueInvoices(options: { now: Date; graceMs?: number; l
       timeZone: c.time_zone ?? 'UTC',
     });
     if (period.end.getTime() + grace > options.now.getTime()) continue;
-    const invoice = await issueDueInvoice({
-      accountId: c.account_id,
-      environment: c.environment,
-      now: options.now,
-      graceMs: grace,
-    });
-    if (invoice) issued += 1;
+    // Every period of theirs that is due (a server down over a month's end catches up at once), one invoice each.
+    while (issued < limit) {
+      const invoice = await issueDueInvoice({
+        accountId: c.account_id,
+        environment: c.environment,
+        now: options.now,
+        graceMs: grace,
+      });
+      if (!invoice) break;
+      issued += 1;
+    }
     if (issued >= limit) break;
   }
   return issued;
@@ -328,7 +346,7 @@ export async function getInvoice(scope: Scope & { id: string }): Promise<TInvoic
   return (await loadInvoice(scope)).invoice;
 }
 
-/** An adjustment's lines with their reasons (the PDF lists them): `detail.reason`, as the re-rating writes it. */
+/** An invoice's adjustments with their reasons (the PDF lists them). */
 export async function invoiceAdjustments(
   invoiceId: string,
   limit: number,
@@ -352,8 +370,7 @@ export async function invoiceAdjustments(
       amount: string;
       reason: string;
     }>`
-      SELECT occurred_at, tracking_number, carrier_barcode, service, amount::text AS amount,
-             COALESCE(detail->>'reason', '') AS reason
+      SELECT occurred_at, tracking_number, carrier_barcode, service, amount::text AS amount, ${ADJUSTMENT_REASON_SQL} AS reason
         FROM billing_entries WHERE invoice_id = ${invoiceId} AND kind = 'adjustment' ORDER BY id LIMIT ${limit}`,
   );
 }
@@ -391,7 +408,7 @@ export async function openBillingPeriod(scope: Scope & { now: Date }): Promise<T
         amount: string;
         reason: string;
       }>`
-        SELECT occurred_at, tracking_number, carrier_barcode, service, amount::text AS amount, COALESCE(detail->>'reason', '') AS reason
+        SELECT occurred_at, tracking_number, carrier_barcode, service, amount::text AS amount, ${ADJUSTMENT_REASON_SQL} AS reason
           FROM billing_entries
          WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment"
            AND invoice_id IS NULL AND voided_at IS NULL AND kind = 'adjustment'

@@ -1,5 +1,6 @@
 import 'server-only';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
+import { ADJUSTMENT_REASON_SQL } from '@/lib/billing/invoices';
 import { sql } from '@/lib/sql';
 import { exportCell } from './csv-fast';
 
@@ -40,7 +41,8 @@ export function invoiceLinesCsv(invoiceId: string): ReadableStream<Uint8Array> {
   const read = (after: string) => {
     const query = queryRowsInIndexOrder(
       sql<LineRow>`SELECT id::text AS id, kind, occurred_at, manifest_id, tracking_number, carrier_barcode, service,
-                          amount::text AS amount, currency, detail->>'reason' AS reason
+                          amount::text AS amount, currency,
+                          CASE WHEN kind = 'adjustment' THEN ${ADJUSTMENT_REASON_SQL} END AS reason
                      FROM billing_entries WHERE invoice_id = ${invoiceId} AND id > ${after}::bigint
                     ORDER BY invoice_id, id LIMIT ${BATCH}`,
     );
