@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { PACKAGE_EXPORT_COLUMNS } from '@/lib/spreadsheets/export-packages-csv';
+import { CHARGE_COLUMNS, PACKAGE_EXPORT_COLUMNS } from '@/lib/spreadsheets/export-packages-csv';
 import { csvCell } from '@/lib/spreadsheets/csv';
 import { CONTAINER_PACKAGE_COLUMNS, DAILY_PACKAGE_COLUMNS } from '@/lib/spreadsheets/package-columns';
 import { db } from '@/lib/db';
@@ -358,6 +358,8 @@ describe('portal packages: CSV export', () => {
       containerTns[0],
       owner.accountId,
     );
+    const MANIFEST_TAIL = ['house_waybill', 'charge_status', 'charge_amount', 'charge_currency'];
+    const CHARGE_SQL = `jsonb_build_object('charge_status', charge->>'status', 'charge_amount', charge->>'amount', 'charge_currency', charge->>'currency')`;
     const lineOf = (columns: readonly string[], values: Record<string, unknown>) =>
       `${columns
         .map((c) => {
@@ -372,32 +374,39 @@ describe('portal packages: CSV export', () => {
       // What the export wrote before PostgreSQL did: csvCell over the read API's own presentation of the package.
       const presented = await portal(owner, 'GET', `/portal-api/packages/${tn}`);
       expect(presented.status).toBe(200);
-      const expected = lineOf(PACKAGE_EXPORT_COLUMNS, presented.json);
+      // The charge's object, as its columns (charge_status, charge_amount, …) write it.
+      const charge = Object.fromEntries(
+        Object.entries(CHARGE_COLUMNS).map(([column, pick]) => [
+          column,
+          presented.json.charge ? pick(presented.json.charge) : null,
+        ]),
+      );
+      const expected = lineOf(PACKAGE_EXPORT_COLUMNS, { ...presented.json, ...charge });
       expect(exported.text).toContain(`\r\n${expected}`);
     }
     expect(exported.text).toContain(`"say ""hi"",\r\nthen\nleave 📦 🚚"`);
     expect(exported.text).toContain(`,'=1+2,`);
     expect(exported.text).toContain(`,'+SUM(A1),"-2,5",'@cmd,'\tTab,`);
     expect(exported.text).toContain(`,"'\rCR first",`);
-    // The manifest exports: csvCell over the stored JSON's fields, in schema order, then the house waybill.
+    // The manifest exports: csvCell over the stored JSON's fields, in schema order, then the house waybill and the charge.
     const daily = await db.$queryRawUnsafe<{ id: string; data: Record<string, unknown> }[]>(
-      `SELECT daily_manifest_id AS id, data || jsonb_build_object('house_waybill', house_waybill) AS data FROM packages
+      `SELECT daily_manifest_id AS id, data || jsonb_build_object('house_waybill', house_waybill) || ${CHARGE_SQL} AS data FROM packages
        WHERE tracking_number = $1 AND account_id = $2::uuid`,
       dailyTn,
       owner.accountId,
     );
     const dailyExport = await portal(owner, 'GET', `/portal-api/manifests/${daily[0]?.id}/export`);
     expect(dailyExport.status).toBe(200);
-    expect(dailyExport.text).toContain(`\r\n${lineOf([...DAILY_PACKAGE_COLUMNS, 'house_waybill'], daily[0]?.data ?? {})}`);
+    expect(dailyExport.text).toContain(`\r\n${lineOf([...DAILY_PACKAGE_COLUMNS, ...MANIFEST_TAIL], daily[0]?.data ?? {})}`);
     const stored = await db.$queryRawUnsafe<{ detail: Record<string, unknown> }[]>(
-      `SELECT detail || jsonb_build_object('house_waybill', house_waybill) AS detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
+      `SELECT detail || jsonb_build_object('house_waybill', house_waybill) || ${CHARGE_SQL} AS detail FROM container_packages WHERE manifest_id = $1 ORDER BY position`,
       containerManifest,
     );
     const containerExport = await portal(owner, 'GET', `/portal-api/manifests/${containerManifest}/export`);
     expect(containerExport.status).toBe(200);
     expect(containerExport.text).toBe(
-      `${[...CONTAINER_PACKAGE_COLUMNS, 'house_waybill'].map(csvCell).join(',')}\r\n${stored
-        .map((row) => lineOf([...CONTAINER_PACKAGE_COLUMNS, 'house_waybill'], row.detail))
+      `${[...CONTAINER_PACKAGE_COLUMNS, ...MANIFEST_TAIL].map(csvCell).join(',')}\r\n${stored
+        .map((row) => lineOf([...CONTAINER_PACKAGE_COLUMNS, ...MANIFEST_TAIL], row.detail))
         .join('')}`,
     );
     expect(containerExport.text).toContain(`,'-lb,`);
