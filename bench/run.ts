@@ -1,4 +1,5 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready --profile miss --no-write]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing --profile miss --no-write]
+//   pricing: package acceptance priced against the same package no card prices (today's path), alternated in one run (bench/pricing.ts)
 //   documents-load: rate beside eight 5,000-label PDF renders, one PDF's time, the server's memory (bench/documents-load.ts)
 //   ready: `npm start` to /readyz 200 on an existing embedded database, and on DATABASE_URL
 // npm run bench -- --check: the guard (bench/check.ts). The hot paths briefly (rate, package, manifest at 1,000 and
@@ -121,7 +122,7 @@ const ONLY = new Set(
     args.only ??
     (CHECK
       ? 'rate,package,manifest,webhooks,ready'
-      : 'rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready')
+      : 'rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing')
   )
     .split(',')
     .map((s) => s.trim()),
@@ -612,6 +613,53 @@ try {
         await maybeProfile(row, 'manifest', load);
       });
   // Every core: the rate operation on `npm start` with APP_WORKERS=2 against 1, in the same run.
+  // Pricing's cost at acceptance (goal: pricing adds < 10 %). One server, the same daily package alternated over
+  // ROUNDS rounds (ABBA): priced (Carrier Express) against today's path (a service no card prices, bench/pricing.ts).
+  if (ONLY.has('pricing'))
+    await attempt('Pricing at acceptance', async () => {
+      const { pricingBodies } = await import('./pricing');
+      const bodies = pricingBodies();
+      const ROUNDS = Number(process.env.PRICING_ROUNDS ?? 3);
+      const connections = Number(args['package-connections']);
+      const next = uniqueIds('PR');
+      const runs = { priced: [] as Measured[], today: [] as Measured[] };
+      const server = await subjectServer();
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const mode of round % 2 === 0 ? (['today', 'priced'] as const) : (['priced', 'today'] as const)) {
+          const template = bodies[mode];
+          runs[mode].push(
+            await measure(server, {
+              path: PACKAGE_PATH,
+              connections,
+              headers: auth,
+              body: () => template.replace('__TN__', next()),
+            }),
+          );
+        }
+      }
+      const rps = (list: Measured[]) => medianOf(list.map((m) => m.rps));
+      const added = rps(runs.today) / rps(runs.priced) - 1;
+      const ledger = (
+        await queryOne<{ n: number }>(
+          `SELECT count(*)::int AS n FROM billing_entries WHERE kind = 'charge' AND tracking_number LIKE 'PR%'`,
+        )
+      )?.n;
+      rows.push({
+        name: 'Package manifest priced (charge and ledger row) against today’s path',
+        load: `${connections} connections, ${DURATION} s, ${ROUNDS} rounds each, alternated`,
+        subject: runs.priced[Math.floor(ROUNDS / 2)],
+        baseline: runs.today[Math.floor(ROUNDS / 2)],
+        baselineName:
+          'the same server, same run, the same package under a service no card prices (no pricing work, no ledger row)',
+        goal: 'pricing adds < 10 % (time per request, medians)',
+        met: added < 0.1 && [...runs.priced, ...runs.today].every((m) => loadErrors(m) === undefined),
+        verdict: `pricing adds ${(added * 100).toFixed(1)} % (req/s ${Math.round(rps(runs.priced))} priced against ${Math.round(rps(runs.today))}); p99 ${medianOf(runs.priced.map((m) => m.p99))} ms against ${medianOf(runs.today.map((m) => m.p99))} ms; ${ledger ?? '?'} charge rows written`,
+        notes: [
+          `Pricing rounds, req/s: today ${runs.today.map((m) => Math.round(m.rps)).join(', ')}; priced ${runs.priced.map((m) => Math.round(m.rps)).join(', ')}. CPU per request (worker / PostgreSQL / load generator, µs), medians: today ${cpuPerRequest(runs.today)}; priced ${cpuPerRequest(runs.priced)}.`,
+        ],
+      });
+    });
+
   // The request log's cost (goal: < 5 % on rate and package). The same server with REQUEST_LOG=off (its baseline)
   // and on, alternated over ROUNDS rounds on one database, so that the machine's drift falls on both alike; the
   // verdict compares the medians. With the log on, the run's lines are counted at the end (they were written).
