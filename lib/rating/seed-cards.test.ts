@@ -134,3 +134,10 @@ describe('seeded rate cards', () => {
     }
   });
 });
+
+describe('seeded versions', () => {
+  it('are each service’s version 1, in force since ever (what the migration gave cards that predate versions)', () => {
+    for (const c of CARDS) expect([c.version, c.effectiveFrom.toISOString()]).toEqual([1, '2000-01-01T00:00:00.000Z']);
+    expect(new Set(CARDS.map((c) => c.service)).size).toBe(CARDS.length);
+  });
+});
