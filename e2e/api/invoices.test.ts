@@ -282,6 +282,25 @@ describe('the test path: close now, stragglers and later adjustments, TEST on ev
     expect(lines).toHaveLength(2);
   });
 
+  it('streams every line of a long invoice in order, across batches and ids of different lengths', async () => {
+    // Ids from 9,999,994,000 to 10,000,005,999: ten digits, then eleven, so that a text ordering ('10…' < '9…') or a
+    // batch boundary that loses a row would show; explicit ids, far above the sequence's.
+    await execute(
+      pgPool(),
+      sql`INSERT INTO billing_entries (id, account_id, environment, kind, package_id, manifest_id, carrier_barcode, service, amount, occurred_at)
+          SELECT 9999994000 + g, ${account.accountId}::uuid, 'test', 'charge', 9999994000 + g, 'MAN-LONG0000000000001', 'CB' || g, 'ground',
+                 0.01, now() - interval '1 second'
+            FROM generate_series(0, 11999) AS g`,
+    );
+    const closed = await close();
+    expect(closed.json.invoice).toMatchObject({ line_count: 12_000, total: '120.00' });
+    const rows = csvRows((await download(account, `/invoices/${closed.json.invoice.id}/lines`, 'test')).bytes);
+    expect(rows).toHaveLength(12_000);
+    const ids = rows.map((r) => BigInt(r.line_id ?? '0'));
+    expect(ids[0]).toBe(9_999_994_000n);
+    expect(ids.every((id, i) => i === 0 || id === (ids[i - 1] ?? 0n) + 1n)).toBe(true);
+  });
+
   it('marks a test invoice TEST on every page of its PDF', async () => {
     // Enough manifests for several pages.
     await insertEntries(
@@ -303,6 +322,6 @@ describe('the test path: close now, stragglers and later adjustments, TEST on ev
       expect(page).toContain('TEST');
       expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
     }
-    expect(pdf.headers.get('content-disposition')).toContain('INV-000003-test.pdf');
+    expect(pdf.headers.get('content-disposition')).toContain('INV-000004-test.pdf');
   });
 });

@@ -40,11 +40,13 @@ interface LineRow {
 export function invoiceLinesCsv(invoiceId: string): ReadableStream<Uint8Array> {
   const read = (after: string) => {
     const query = queryRowsInIndexOrder(
-      sql<LineRow>`SELECT id::text AS id, kind, occurred_at, manifest_id, tracking_number, carrier_barcode, service,
-                          amount::text AS amount, currency,
-                          CASE WHEN kind = 'adjustment' THEN ${ADJUSTMENT_REASON_SQL} END AS reason
-                     FROM billing_entries WHERE invoice_id = ${invoiceId} AND id > ${after}::bigint
-                    ORDER BY invoice_id, id LIMIT ${BATCH}`,
+      // e.id, not the text id the row carries: an ORDER BY of the output column would sort as text ('10' < '9')
+      // and the keyset would skip rows.
+      sql<LineRow>`SELECT e.id::text AS id, e.kind, e.occurred_at, e.manifest_id, e.tracking_number, e.carrier_barcode, e.service,
+                          e.amount::text AS amount, e.currency,
+                          CASE WHEN e.kind = 'adjustment' THEN ${ADJUSTMENT_REASON_SQL} END AS reason
+                     FROM billing_entries e WHERE e.invoice_id = ${invoiceId} AND e.id > ${after}::bigint
+                    ORDER BY e.invoice_id, e.id LIMIT ${BATCH}`,
     );
     // A batch that fails before pull() awaits it must not be an unhandled rejection (pull() still sees it).
     query.catch(() => undefined);
