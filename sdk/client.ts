@@ -4,7 +4,7 @@ import type { paths } from './generated/schema.js';
 import { retryingFetch } from './transport.js';
 import type { Body, Data, Method, Path, PathParams, Query, Schemas } from './types.js';
 
-const VERSION = '0.1.0';
+const VERSION = '0.2.0';
 
 export interface CarrierClientOptions {
   /** An API token: ck_test_… or ck_live_… (or a carrier operations token, ck_ops_…, with `environment`). */
@@ -190,6 +190,36 @@ export interface CarrierClient {
   listRequests(query?: Query<'/requests'>, options?: RequestOptions): PagePromise<Schemas['RequestLogList']>;
   /** GET /requests/{id}: one request, by id or by its x-request-id. */
   getRequest(id: string, options?: RequestOptions): Promise<Schemas['RequestLogEntry']>;
+
+  /** GET /invoices: newest first, every page when iterated (billing:read). */
+  listInvoices(query?: Query<'/invoices'>, options?: RequestOptions): PagePromise<Data<'/invoices', 'get'>>;
+  /** GET /invoices/{id}: totals by kind and by service. */
+  getInvoice(id: string, options?: RequestOptions): Promise<Data<'/invoices/{id}', 'get'>>;
+  /** GET /invoices/{id}/lines: every line as CSV, streamed. */
+  getInvoiceLines(id: string, options?: RequestOptions): Promise<CarrierDocument>;
+  /** GET /invoices/{id}/document: the invoice as PDF. */
+  getInvoiceDocument(id: string, options?: RequestOptions): Promise<CarrierDocument>;
+  /** POST /invoices/close: test path only, issues an invoice for everything not invoiced yet. */
+  closeInvoicePeriod(options?: RequestOptions): Promise<Data<'/invoices/close', 'post'>>;
+
+  /** POST /addresses/validate: an address's city, state or province and country against its postal code. */
+  validateAddress(
+    body: Body<'/addresses/validate', 'post'>,
+    options?: RequestOptions,
+  ): Promise<Data<'/addresses/validate', 'post'>>;
+
+  /** POST /pickups: the carrier collects a manifest, or named packages, within a window. */
+  schedulePickup(body: Body<'/pickups', 'post'>, options?: RequestOptions): Promise<Data<'/pickups', 'post'>>;
+  /** GET /pickups: newest first, every page when iterated. */
+  listPickups(query?: Query<'/pickups'>, options?: RequestOptions): PagePromise<Data<'/pickups', 'get'>>;
+  /** GET /pickups/{id}. */
+  getPickup(id: string, options?: RequestOptions): Promise<Data<'/pickups/{id}', 'get'>>;
+  /** POST /pickups/{id}/cancel: before the window opens. */
+  cancelPickup(id: string, options?: RequestOptions): Promise<Data<'/pickups/{id}/cancel', 'post'>>;
+  /** POST /pickups/{id}/simulate: test path only, completes it. */
+  simulatePickup(id: string, options?: RequestOptions): Promise<Data<'/pickups/{id}/simulate', 'post'>>;
+  /** POST /ops/pickups/{id}/complete: the driver collected it (an operations token). */
+  completePickup(id: string, options?: RequestOptions): Promise<Data<'/ops/pickups/{id}/complete', 'post'>>;
 }
 
 /** An answer that came back 2xx, carrying its operation in its type so that `json` can type the body. */
@@ -357,5 +387,20 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
     getEvent: (id, call) => json(send('get', '/events/{id}', { path: { id } }, call)),
     listRequests: (query, call) => list('/requests', undefined, query, call),
     getRequest: (id, call) => json(send('get', '/requests/{id}', { path: { id } }, call)),
+
+    listInvoices: (query, call) => list('/invoices', undefined, query, call),
+    getInvoice: (id, call) => json(send('get', '/invoices/{id}', { path: { id } }, call)),
+    getInvoiceLines: (id, call) => document(send('get', '/invoices/{id}/lines', { path: { id } }, call)),
+    getInvoiceDocument: (id, call) => document(send('get', '/invoices/{id}/document', { path: { id } }, call)),
+    closeInvoicePeriod: (call) => json(send('post', '/invoices/close', {}, call)),
+
+    validateAddress: (body, call) => json(send('post', '/addresses/validate', { body }, call)),
+
+    schedulePickup: (body, call) => json(send('post', '/pickups', { body }, call)),
+    listPickups: (query, call) => list('/pickups', undefined, query, call),
+    getPickup: (id, call) => json(send('get', '/pickups/{id}', { path: { id } }, call)),
+    cancelPickup: (id, call) => json(send('post', '/pickups/{id}/cancel', { path: { id } }, call)),
+    simulatePickup: (id, call) => json(send('post', '/pickups/{id}/simulate', { path: { id } }, call)),
+    completePickup: (id, call) => json(send('post', '/ops/pickups/{id}/complete', { path: { id } }, call)),
   };
 }

@@ -473,9 +473,11 @@ export function OpenApiView({ doc, environment }: { doc: Doc; environment: 'test
                   </Section>
                   <Section title="Payload">
                     <SchemaTable doc={doc} schema={media?.schema} />
-                    <div className="mt-2">
-                      <CodeBlock code={JSON.stringify(exampleOf(doc, media), null, 2)} label="payload example" of={name} />
-                    </div>
+                    {exampleOf(doc, media) !== undefined ? (
+                      <div className="mt-2">
+                        <CodeBlock code={JSON.stringify(exampleOf(doc, media), null, 2)} label="payload example" of={name} />
+                      </div>
+                    ) : null}
                   </Section>
                 </Card>
               );
