@@ -40,12 +40,26 @@ describe('the SDK', () => {
 
     const tn = tracking('SDK');
     const container = await carrier.createContainerManifest(containerSample(`ULD-${tn}`, [tn]) as ContainerBody);
-    expect(container).toEqual({ IsSuccess: 'true', ManifestID: expect.stringMatching(/^MAN-/), PackageCount: 1 });
+    // The sample container is AirSkip without airports: accepted unpriced, its total zero.
+    expect(container).toEqual({
+      IsSuccess: 'true',
+      ManifestID: expect.stringMatching(/^MAN-/),
+      PackageCount: 1,
+      ChargeTotal: '0.00',
+      Currency: 'USD',
+      PricedCount: 0,
+      UnpricedCount: 1,
+    });
     expect((await carrier.getManifest(container.ManifestID)).PackageCount).toBe(1);
 
     const single = tracking('SDP');
     const created = await carrier.createPackageManifest(packageSample(single) as PackageBody);
-    expect(created).toEqual({ IsSuccess: true, ManifestID: expect.stringMatching(/^MAN-/), TrackingNumber: single });
+    expect(created).toEqual({
+      IsSuccess: true,
+      ManifestID: expect.stringMatching(/^MAN-/),
+      TrackingNumber: single,
+      charge: expect.objectContaining({ status: 'unpriced', reason: expect.stringMatching(/airports/) }),
+    });
     const read = await carrier.getPackage(single);
     expect(read).toMatchObject({ TrackingNumber: single, status: 'manifested' });
     const events = await carrier.listEvents({ type: 'package.sorting', limit: 5 });
