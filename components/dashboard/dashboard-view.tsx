@@ -167,7 +167,9 @@ export function DashboardView() {
                             {item.label}
                           </PortalLink>
                         ) : (
-                          item.label
+                          <PortalLink href={`/packages/${encodeURIComponent(item.id)}`} className="underline">
+                            {item.label}
+                          </PortalLink>
                         )}
                       </p>
                       <p className="truncate text-xs text-slate-600">{item.detail}</p>

@@ -1,6 +1,6 @@
 'use client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ManifestPrintLinks } from '@/components/documents/print-links';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { usePortalEnvironment } from '@/components/layout/portal-context';
@@ -15,13 +15,18 @@ import {
   LoadingBlock,
   PageHeader,
   Pager,
-  Td,
-  Th,
-  Tr,
 } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TManifest, TPackageList } from '@/lib/portal/package-list-types';
-import { packageColumns } from '@/lib/spreadsheets/package-columns';
+import {
+  PackageTable,
+  POSTAL_CODE_COLUMN,
+  STATUS_COLUMN,
+  text,
+  TRACKING_COLUMN,
+  weight,
+  type PackageColumn,
+} from '@/components/packages/package-table';
 import { CustomsReadiness } from './customs-readiness';
 import { HEADER_GROUPS, type HeaderField } from './header-fields';
 import { formatDateTime } from '@/lib/portal/format';
@@ -110,7 +115,7 @@ export function ManifestDetailView({ id }: { id: string }) {
           ))}
         </div>
       ) : null}
-      <PackagesTable id={m.ManifestID} columns={packageColumns(m.type)} count={m.PackageCount} />
+      <PackagesTable id={m.ManifestID} count={m.PackageCount} />
     </div>
   );
 }
@@ -129,18 +134,26 @@ function formatHeaderValue(value: unknown): string | null {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A manifest's table: who and where first, so the postal code shows without scrolling sideways at desktop width. */
+const MANIFEST_PACKAGE_COLUMNS: PackageColumn[] = [
+  TRACKING_COLUMN,
+  STATUS_COLUMN,
+  { heading: 'Recipient', cell: (p) => text(p.ToName) },
+  { heading: 'City', cell: (p) => text(p.ToCity) },
+  POSTAL_CODE_COLUMN,
+  { heading: 'Country', cell: (p) => text(p.ToCountry) },
+  { heading: 'Weight', cell: (p) => weight(p), className: 'text-right tabular-nums' },
+  { heading: 'Carrier barcode', cell: (p) => <span className="font-mono text-slate-700">{p.carrier_barcode}</span> },
+];
+
 /** The manifest's packages in its order (GET /manifests/{id}/packages), a keyset page at a time, numbered from 1. */
-function PackagesTable({ id, columns, count }: { id: string; columns: string[]; count: number }) {
+function PackagesTable({ id, count }: { id: string; count: number }) {
   const portal = usePortalEnvironment();
   // Keyset pages: the cursor of every page visited so far (the first page has none), so Previous
   // goes back without an offset.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const offset = cursors.length * PAGE_SIZE;
-  const scroller = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    scroller.current?.scrollTo({ top: 0 });
-  }, [offset]);
   const page = useQuery({
     queryKey: portal.key('manifest-packages', id, cursor ?? ''),
     queryFn: ({ signal }) =>
@@ -152,66 +165,41 @@ function PackagesTable({ id, columns, count }: { id: string; columns: string[]; 
     enabled: count > 0,
   });
   return (
-    <section aria-labelledby="packages-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
-      <h2 id="packages-heading" className="px-4 pt-4 text-base font-semibold text-slate-900 sm:px-6">
+    <section aria-labelledby="packages-heading" className="space-y-3">
+      <h2 id="packages-heading" className="text-base font-semibold text-slate-900">
         Packages
       </h2>
       {count === 0 ? (
-        <p className="px-4 py-6 text-sm text-slate-600 sm:px-6">This manifest has no packages.</p>
+        <p className="text-sm text-slate-600">This manifest has no packages.</p>
       ) : page.isPending ? (
-        <div className="px-4 sm:px-6">
-          <LoadingBlock label="Loading packages…" rows={5} />
-        </div>
+        <LoadingBlock label="Loading packages…" rows={5} />
       ) : page.isError ? (
-        <div className="p-4">
-          <ErrorState title="Could not load packages" error={page.error} onRetry={() => void page.refetch()} />
-        </div>
+        <ErrorState title="Could not load packages" error={page.error} onRetry={() => void page.refetch()} />
       ) : (
-        <>
-          {/* A tall page of rows scrolls inside its own box, under a sticky header row. */}
-          <div
-            ref={scroller}
-            role="region"
-            aria-label={`Packages ${offset + 1} to ${offset + page.data.data.length}`}
-            tabIndex={0}
-            className="mt-3 max-h-[32rem] overflow-auto border-t border-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500"
-          >
-            <table className="min-w-full text-sm">
-              <thead className="sticky top-0 z-10 bg-slate-100">
-                <tr>
-                  <Th className="text-right">#</Th>
-                  {columns.map((c) => (
-                    <Th key={c}>{c}</Th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.data.map((p, i) => (
-                  <Tr key={`${offset + i}-${p.TrackingNumber ?? ''}`}>
-                    <Td className="text-right tabular-nums text-slate-600">{offset + i + 1}</Td>
-                    {columns.map((c) => (
-                      <Td key={c} className={c === 'TrackingNumber' ? 'font-mono' : undefined}>
-                        {formatHeaderValue(p[c]) ?? ''}
-                      </Td>
-                    ))}
-                  </Tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <Pager
-            label="Package pages"
-            className="sm:px-6"
-            summary={`${offset + 1}–${offset + page.data.data.length} of ${count.toLocaleString()}`}
-            hasPrevious={cursors.length > 0}
-            onPrevious={() => setCursors((c) => c.slice(0, -1))}
-            hasNext={page.data.has_more && !!page.data.next_cursor}
-            onNext={() => {
-              const next = page.data.next_cursor;
-              if (next) setCursors((c) => [...c, next]);
-            }}
-          />
-        </>
+        <PackageTable
+          // A new page starts at its top.
+          key={offset}
+          tall
+          label={`Packages ${offset + 1} to ${offset + page.data.data.length}`}
+          busy={page.isFetching}
+          rows={page.data.data}
+          columns={MANIFEST_PACKAGE_COLUMNS}
+          numberFrom={offset + 1}
+          footer={
+            <Pager
+              label="Package pages"
+              className="sm:px-6"
+              summary={`${offset + 1}–${offset + page.data.data.length} of ${count.toLocaleString()}`}
+              hasPrevious={cursors.length > 0}
+              onPrevious={() => setCursors((c) => c.slice(0, -1))}
+              hasNext={page.data.has_more && !!page.data.next_cursor}
+              onNext={() => {
+                const next = page.data.next_cursor;
+                if (next) setCursors((c) => [...c, next]);
+              }}
+            />
+          }
+        />
       )}
     </section>
   );

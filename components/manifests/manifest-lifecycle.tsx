@@ -83,7 +83,8 @@ export function ManifestLifecycle({ manifest: m }: { manifest: TManifest }) {
           href={(s) => `/packages?manifest_id=${encodeURIComponent(m.ManifestID)}&status=${encodeURIComponent(s)}`}
         />
       )}
-      {portal.environment === 'test' ? (
+      {/* A cancelled manifest has nowhere to go: nothing to simulate. */}
+      {portal.environment === 'test' && m.status !== 'cancelled' ? (
         <div className="mt-4">
           <SimulateControl
             path={path}

@@ -3,7 +3,8 @@ import { KeysetPager, useKeysetList } from '@/components/layout/keyset-list';
 import { Can } from '@/components/layout/role';
 import { useQuery } from '@tanstack/react-query';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { StatusBadge } from '@/components/lifecycle/status-badge';
+import { StatusBadge, statusLabel } from '@/components/lifecycle/status-badge';
+import { CONTAINER_STATUSES } from '@/lib/schemas/statuses';
 import {
   Badge,
   EmptyState,
@@ -95,6 +96,16 @@ export function ManifestListView() {
             <option value="">All types</option>
             <option value="container">Container</option>
             <option value="daily">Daily packages</option>
+          </Select>
+        </Field>
+        <Field label="Status">
+          <Select {...bind('status')}>
+            <option value="">All statuses</option>
+            {CONTAINER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
           </Select>
         </Field>
       </FilterBar>

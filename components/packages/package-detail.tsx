@@ -131,7 +131,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         {canWrite ? null : (
           <RoleNote className="mt-3 text-sm text-slate-600" what="cancel or simulate packages" permission="shipments:write" />
         )}
-        {portal.environment === 'test' ? (
+        {/* A cancelled package has nowhere to go: nothing to simulate. */}
+        {portal.environment === 'test' && p.status !== 'cancelled' ? (
           <div className="mt-4">
             <SimulateControl path={path} statuses={PACKAGE_STATUSES.filter((s) => s !== 'manifested')} onChanged={refresh} />
           </div>

@@ -87,7 +87,7 @@ async function recentActivity(accountId: string, environment: Environment): Prom
       where,
       orderBy: { createdAt: 'desc' },
       take: 8,
-      select: { trackingNumber: true, dailyManifestId: true, serviceName: true, createdAt: true },
+      select: { trackingNumber: true, carrierBarcode: true, dailyManifestId: true, serviceName: true, createdAt: true },
     }),
   ]);
   return [
@@ -100,8 +100,9 @@ async function recentActivity(accountId: string, environment: Environment): Prom
     })),
     ...packages.map((p) => ({
       kind: 'package' as const,
-      id: p.trackingNumber,
-      label: `Package ${p.trackingNumber}`,
+      // Its page is found by either; a package sent without a tracking number has only the barcode.
+      id: p.trackingNumber ?? p.carrierBarcode,
+      label: `Package ${p.trackingNumber ?? p.carrierBarcode}`,
       detail: `${p.dailyManifestId} · ${p.serviceName}`,
       createdAt: p.createdAt,
     })),

@@ -18,4 +18,4 @@ export type TManifestServices = z.output<typeof ZManifestServicesResponse>;
 // The filters a list page keeps in its URL, under the list operation's own parameter names.
 export const PACKAGE_FILTERS = ['tracking_number', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code'] as const;
 
-export const MANIFEST_FILTERS = ['q', 'type', 'service', 'from', 'to'] as const;
+export const MANIFEST_FILTERS = ['q', 'type', 'status', 'service', 'from', 'to'] as const;
