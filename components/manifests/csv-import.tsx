@@ -22,7 +22,7 @@ type Source = { kind: 'csv'; file: File; delimiter: string } | { kind: 'xlsx'; f
 type Step =
   | { kind: 'idle' }
   | { kind: 'reading'; file: File }
-  | { kind: 'mapping'; source: Source; headers: string[]; sample: string[]; fields: (DetailField | null)[] }
+  | { kind: 'mapping'; source: Source; headers: string[]; sample: string[]; preview: string[][]; fields: (DetailField | null)[] }
   | { kind: 'importing'; file: File; progress: number; rows: number }
   | { kind: 'done'; rows: number; skipped: number }
   | { kind: 'error'; message: string };
@@ -37,6 +37,16 @@ const NUMERIC: ReadonlySet<string> = new Set<DetailField>([
   'CustomsValue',
   'CustomsNetWeight',
 ]);
+
+/** Rows shown as they will be created, before the import. */
+const PREVIEW_ROWS = 3;
+
+/** What a package is hard to handle without: an unmapped one is warned about before the import. */
+const KEY_FIELDS: readonly { field: DetailField; label: string }[] = [
+  { field: 'TrackingNumber', label: 'tracking number' },
+  { field: 'PackageWeight', label: 'weight' },
+  { field: 'ToPostalCode', label: 'destination postal code' },
+];
 
 /** An Excel cell as the text a CSV would hold. */
 function cellText(value: unknown): string {
@@ -82,7 +92,8 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
     onSuccess: (merged) => queryClient.setQueryData(['import-mapping'], merged),
   });
 
-  async function startMapping(source: Source, headers: string[], sample: string[]) {
+  async function startMapping(source: Source, headers: string[], rows: string[][]) {
+    const sample = rows[0] ?? [];
     if (headers.every((h) => !h.trim())) return setStep({ kind: 'error', message: `${source.file.name} has no header row.` });
     // A file chosen before the remembered mapping arrived waits for it (one small GET, already in flight) rather than
     // being mapped without it: CI caught a file chosen right after the page opened coming out unremembered.
@@ -91,7 +102,7 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
       () => ({}),
     );
     const mapping = mapHeaders(headers, DETAIL_FIELDS, remembered);
-    setStep({ kind: 'mapping', source, headers, sample, fields: mapping.fields });
+    setStep({ kind: 'mapping', source, headers, sample, preview: rows.slice(0, PREVIEW_ROWS), fields: mapping.fields });
     setMode(store.rows.some((r) => !isBlankRow(r.values)) ? 'append' : 'replace');
   }
 
@@ -106,7 +117,7 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
         .then((data) => {
           const rows = data.map((row) => row.map(cellText)).filter((row) => row.some((cell) => cell.trim() !== ''));
           if (rows.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
-          void startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows[1] ?? []);
+          void startMapping({ kind: 'xlsx', file, rows }, rows[0] ?? [], rows.slice(1, 1 + PREVIEW_ROWS));
         })
         .catch((error: unknown) =>
           setStep({
@@ -117,12 +128,12 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
       return;
     }
     Papa.parse<string[]>(file, {
-      preview: 2,
+      preview: 1 + PREVIEW_ROWS,
       skipEmptyLines: 'greedy',
       complete: (result) => {
-        const [headers = [], sample = []] = result.data;
+        const [headers = [], ...rows] = result.data;
         if (headers.length === 0) return setStep({ kind: 'error', message: `${file.name} is empty.` });
-        void startMapping({ kind: 'csv', file, delimiter: result.meta.delimiter }, headers, sample);
+        void startMapping({ kind: 'csv', file, delimiter: result.meta.delimiter }, headers, rows);
       },
       error: (error) => setStep({ kind: 'error', message: `Could not read ${file.name}: ${error.message}` }),
     });
@@ -278,7 +289,11 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
               them
             </label>
           </fieldset>
-          {step.fields.every((m) => m === null) ? <Alert tone="warning">No column is mapped to a field yet.</Alert> : null}
+          {step.fields.every((m) => m === null) ? (
+            <Alert tone="warning">No column is mapped to a field yet.</Alert>
+          ) : (
+            <MappingCheck step={step} />
+          )}
           <div className="flex gap-2">
             <Button
               onClick={() => runImport(step.source, step.headers, step.fields)}
@@ -333,5 +348,66 @@ export function CsvImport({ store, onImported }: { store: GridStore; onImported?
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** The key fields left unmapped, and the file's first rows as the grid will hold them with this mapping. */
+function MappingCheck({ step }: { step: Extract<Step, { kind: 'mapping' }> }) {
+  const missing = KEY_FIELDS.filter((k) => !step.fields.includes(k.field));
+  const mapping: ColumnMapping<DetailField> = {
+    fields: step.fields,
+    defaults: headerDefaults(step.headers, step.fields, DETAIL_FIELDS),
+  };
+  const options = { decimalComma: step.source.kind === 'csv' && step.source.delimiter === ';', numeric: NUMERIC };
+  const rows = step.preview.map((line) => mapRow(line, mapping, options));
+  const shown = DETAIL_FIELDS.filter((f) => rows.some((r) => r[f] !== undefined) || KEY_FIELDS.some((k) => k.field === f));
+  return (
+    <div className="space-y-3">
+      {missing.length ? (
+        <Alert tone="warning">
+          <p className="font-medium">
+            Not mapped: {missing.map((k) => k.label).join(', ')}. Every imported row will be without{' '}
+            {missing.length === 1 ? 'it' : 'them'}.
+          </p>
+          {missing.some((k) => k.field === 'TrackingNumber') ? (
+            <p>Packages without a tracking number get only a carrier barcode; you will be asked before they are created.</p>
+          ) : null}
+        </Alert>
+      ) : null}
+      {rows.length ? (
+        <div
+          role="region"
+          aria-label="Import preview"
+          tabIndex={0}
+          className="overflow-x-auto rounded-md border border-slate-200 bg-white"
+        >
+          <table className="min-w-full text-sm">
+            <caption className="px-3 pt-2 text-left text-sm font-medium text-slate-800">
+              The first {rows.length === 1 ? 'row' : `${rows.length} rows`} as {rows.length === 1 ? 'it' : 'they'} will be created
+            </caption>
+            <thead>
+              <tr className="text-left text-slate-700">
+                {shown.map((f) => (
+                  <th key={f} scope="col" className="whitespace-nowrap px-3 py-1 font-semibold">
+                    {f}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={i} className="border-t border-slate-200">
+                  {shown.map((f) => (
+                    <td key={f} className="whitespace-nowrap px-3 py-1 font-mono text-xs">
+                      {r[f] ?? <span className="text-amber-800">(none)</span>}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </div>
   );
 }

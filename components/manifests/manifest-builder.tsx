@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useForm, useWatch, type Control } from 'react-hook-form';
 import { PortalLink, usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Button, Card, CardTitle, CopyButton, RequestLink } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, ConfirmDialog, CopyButton, RequestLink } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { CsvImport } from './csv-import';
@@ -57,7 +57,12 @@ export function ManifestBuilder() {
     else (panelHeading.current ?? alertRef.current)?.focus();
   }, [submits, result]);
 
+  // Rows without a tracking number, waiting for the user's yes before they are sent.
+  const [untracked, setUntracked] = useState<{ body: Record<string, unknown>; rowOf: number[]; count: number } | null>(null);
   const mutation = useMutation({
+    // Sent now or not at all: offline, TanStack Query would hold the request and send it on reconnecting, with
+    // nobody watching the page for its answer.
+    networkMode: 'always',
     mutationFn: async (body: Record<string, unknown>): Promise<BuilderResult> => {
       let replayed = false;
       const answer = await portal.fetch<TContainerManifestResponse>('/portal-api/manifests', {
@@ -124,6 +129,21 @@ export function ManifestBuilder() {
       const unplaced = applyDetails(details, rowOf);
       setProblem({ kind: 'problems', unplaced });
       return;
+    }
+    const count = ((body.ContainerDetails as Record<string, unknown>[] | undefined) ?? []).filter(
+      (d) => typeof d.TrackingNumber !== 'string' || d.TrackingNumber.trim() === '',
+    ).length;
+    if (count > 0) return setUntracked({ body, rowOf, count });
+    await send(body, rowOf);
+  }
+
+  async function send(body: Record<string, unknown>, rowOf: number[]) {
+    setUntracked(null);
+    if (!navigator.onLine) {
+      return setProblem({
+        kind: 'message',
+        text: 'You are offline: the manifest was not sent, and will not be sent by itself. Your draft is kept in this browser; create it again once you are back online.',
+      });
     }
     try {
       const created = await mutation.mutateAsync(body);
@@ -205,6 +225,21 @@ export function ManifestBuilder() {
       </section>
 
       {problem ? <ProblemAlert problem={problem} ref={alertRef} /> : null}
+      <ConfirmDialog
+        open={untracked !== null}
+        title={`${untracked?.count.toLocaleString('en-US') ?? ''} row${untracked?.count === 1 ? ' has' : 's have'} no tracking number`}
+        confirmLabel="Create them anyway"
+        cancelLabel="Go back"
+        busy={mutation.isPending}
+        onConfirm={() => {
+          if (untracked) void send(untracked.body, untracked.rowOf).finally(() => setSubmits((n) => n + 1));
+        }}
+        onClose={() => setUntracked(null)}
+      >
+        {untracked?.count === 1 ? 'It' : 'They'} will get only a carrier barcode: the shipper&apos;s own number will not be on the
+        label, and {untracked?.count === 1 ? 'it' : 'they'} can be found by the barcode alone. Rows without a tracking number are
+        marked in the grid.
+      </ConfirmDialog>
       <ErrorPanel
         ref={panelHeading}
         store={store}

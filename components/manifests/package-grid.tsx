@@ -5,7 +5,7 @@ import { flushSync } from 'react-dom';
 import { cn } from '@/components/ui';
 import { isHeaderRow, mapHeaders, type ColumnMapping } from '@/lib/spreadsheets/column-names';
 import { parseClipboardTable } from '@/lib/spreadsheets/tabular';
-import { DETAIL_FIELDS, type DetailField, type GridStore } from './grid-store';
+import { DETAIL_FIELDS, isBlankRow, type DetailField, type GridStore } from './grid-store';
 
 // A spreadsheet-like grid over GridStore: one tab stop (roving tabindex), arrows / Tab / Enter to
 // move, typing or F2 to edit, Escape to cancel, Delete to clear, paste of copied spreadsheet cells.
@@ -250,6 +250,8 @@ const GridRowView = memo(function GridRowView({
   const editing = useStoreValue(store, (s) => (s.active.row === index && s.editing ? s.editing.initial : null));
   if (!row) return null;
   const label = `row ${index + 1}`;
+  // A filled row without the shipper's number: accepted, with only a carrier barcode (the builder asks first).
+  const untracked = !isBlankRow(row.values) && !String(row.values.TrackingNumber ?? '').trim();
   return (
     <div
       role="row"
@@ -266,8 +268,16 @@ const GridRowView = memo(function GridRowView({
         )}
         style={{ width: NUMBER_WIDTH }}
       >
-        <span className={cn('w-9 text-right tabular-nums', row.errors ? 'font-semibold text-red-700' : 'text-slate-600')}>
+        <span
+          className={cn(
+            'w-9 text-right tabular-nums',
+            row.errors ? 'font-semibold text-red-700' : untracked ? 'font-semibold text-amber-800' : 'text-slate-600',
+          )}
+          title={untracked ? 'No tracking number: this package will get only a carrier barcode' : undefined}
+          data-untracked={untracked || undefined}
+        >
           {index + 1}
+          {untracked ? <span className="sr-only"> (no tracking number)</span> : null}
         </span>
         <button
           type="button"
