@@ -1,13 +1,15 @@
 // The baselines: bare node:http servers doing the same work as an operation with nothing around it
 // (no pipeline, no auth, no logging, no framework), so that each benchmark compares the production
 // server with what this machine can do at most for that operation. Run by bench/run.ts:
-//   BASELINE=rate      parse + validate the body, quote it from rate cards loaded once, answer the quotes
+//   BASELINE=rate      parse + validate the body, quote it from rate cards loaded once, sign each quote's id, answer the quotes
 //   BASELINE=package   the package operation's SQL statements, run with `pg` directly
 //   BASELINE=manifest  a container and its packages stored with one statement (a multi-row unnest insert)
 // Env: DATABASE_URL, PORT, BENCH_ACCOUNT_ID (the bench account: package and manifest rows are its).
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { issueQuotes } from '@/lib/billing/quote';
+import { quoteKeyFrom } from '@/lib/billing/quote-id';
 import { quoteRates } from '@/lib/rating/quote-rates';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
 import type { RateCardData, RateCardRow } from '@/lib/rating/types';
@@ -35,10 +37,22 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 let cards: RateCardData[] = [];
 
+// The operation signs a quote id per rate (lib/billing/quote-id.ts): the same work here, under a key of its own.
+const quoteKey = quoteKeyFrom(randomBytes(32));
+
 function rate(text: string): unknown {
   const input = parseOperation(ZRateRequest, JSON.parse(text), { aliases: RATE_ALIASES });
   const result = quoteRates({ cards, input });
-  return result.messages.length > 0 ? result : { rates: result.rates };
+  const rates = issueQuotes({
+    rates: result.rates,
+    cards,
+    input,
+    key: quoteKey,
+    accountId,
+    environment: 'test',
+    now: new Date(),
+  });
+  return result.messages.length > 0 ? { ...result, rates } : { rates };
 }
 
 // The statements of lib/packages/create-package-manifest.ts, in the same order: the day's manifest
