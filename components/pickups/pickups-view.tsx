@@ -190,7 +190,7 @@ export function PickupsView() {
             </Button>
           </form>
           {scheduled ? (
-            <div ref={resultRef} tabIndex={-1} role="status" className="mt-4 outline-none">
+            <div ref={resultRef} tabIndex={-1} className="mt-4 outline-none">
               <Alert tone="success">
                 Pickup {scheduled.id} scheduled: {packages(scheduled.package_count)}, {when(scheduled.ready_at)} –{' '}
                 {when(scheduled.close_at)}.
