@@ -180,7 +180,7 @@ describe('the text rule reaches every field', () => {
 
   it('covers the whole field lists', () => {
     expect(containerFields.length).toBeGreaterThan(25);
-    expect(detailFields).toHaveLength(15);
+    expect(detailFields).toHaveLength(16); // QuoteID included
     expect(packageFields).toHaveLength(46); // QuoteID included
     expect(rateFields).toHaveLength(10);
   });
