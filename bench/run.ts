@@ -1,5 +1,6 @@
-// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing --profile miss --no-write]
+// npm run bench [-- --duration 10 --soak-seconds 60 --only rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing,invoices --profile miss --no-write]
 //   pricing: package acceptance priced against the same package no card prices (today's path), alternated in one run (bench/pricing.ts)
+//   invoices: one invoice over 1,000,000 ledger rows, and its lines as CSV, each beside its baseline (bench/invoices.ts)
 //   documents-load: rate beside eight 5,000-label PDF renders, one PDF's time, the server's memory (bench/documents-load.ts)
 //   ready: `npm start` to /readyz 200 on an existing embedded database, and on DATABASE_URL
 // npm run bench -- --check: the guard (bench/check.ts). The hot paths briefly (rate, package, manifest at 1,000 and
@@ -56,6 +57,7 @@ import {
   peak,
   postgresCpu,
   postgresCpuSince,
+  rssMb,
   sampleMemory,
   startAppProcess,
   startFlags,
@@ -122,7 +124,7 @@ const ONLY = new Set(
     args.only ??
     (CHECK
       ? 'rate,package,manifest,webhooks,ready'
-      : 'rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing')
+      : 'rate,package,manifest,bounded,documents-load,webhooks,portal,soak,startup,ready,pricing,invoices')
   )
     .split(',')
     .map((s) => s.trim()),
@@ -1041,6 +1043,45 @@ if (ONLY.has('scale'))
         verdict: result.scans.rounds.map((r) => `${r.event} ${r.scansPerSecond.toLocaleString('en-US')} scans/s`).join('; '),
         notes: [],
       });
+  });
+
+// Invoices (bench/invoices.ts): one invoice over a million ledger rows (< 60 s), and its lines as CSV (≥ 50,000 rows/s).
+if (ONLY.has('invoices'))
+  await attempt('Invoices', async () => {
+    const { runInvoiceCsv, runInvoiceIssue, ENTRIES } = await import('./invoices');
+    const { createApiToken: liveToken } = await import('@/lib/accounts/create-api-token');
+    const { token: live } = await liveToken({ accountId: account.id, environment: 'live', name: 'bench invoices' });
+    const issued = await runInvoiceIssue({ databaseUrl, accountId: account.id, log });
+    const entries = ENTRIES.toLocaleString('en-US');
+    rows.push({
+      name: 'Issue an invoice (lib/billing/invoices.ts issueDueInvoice)',
+      load: `${entries} ledger rows in one closed month`,
+      baselineName: 'bare UPDATE of the same rows, no trigger, rolled back',
+      goal: '< 60 s',
+      met: issued.issueSeconds < 60,
+      verdict: `${issued.issueSeconds.toFixed(1)} s (baseline ${issued.baselineUpdateSeconds.toFixed(1)} s); ${issued.lineCount.toLocaleString('en-US')} lines, total ${issued.total}`,
+      notes: [],
+    });
+    await withServer(startSubject, async (server) => {
+      const r = await runInvoiceCsv({
+        serverUrl: server.url,
+        serverPid: server.pid,
+        databaseUrl,
+        invoiceId: issued.invoiceId,
+        liveToken: live,
+        rss: rssMb,
+        log,
+      });
+      rows.push({
+        name: 'Invoice lines CSV, GET /invoices/{id}/lines',
+        load: `${entries} lines, one client`,
+        baselineName: 'COPY (SELECT …) TO STDOUT, bare client',
+        goal: '≥ 50,000 rows/s',
+        met: r.csvRowsPerSecond >= 50_000,
+        verdict: `${r.csvRowsPerSecond.toLocaleString('en-US')} rows/s in ${r.csvSeconds.toFixed(1)} s (baseline ${r.copyRowsPerSecond.toLocaleString('en-US')} rows/s); server RSS ${r.rssBeforeMb.toFixed(0)} MB before, ${r.rssPeakMb.toFixed(0)} MB peak, ${r.rssAfterMb.toFixed(0)} MB after`,
+        notes: [],
+      });
+    });
   });
 
 // Carrier scan ingestion (bench/scans.ts): the goal's ≥ 2,000 scans/s in batches of 500.
