@@ -1,4 +1,6 @@
+import pg from 'pg';
 import { portalRoutes } from '../api/support/hostile';
+import { e2eDatabaseUrl } from '../database';
 import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
 
 // Every portal endpoint against every caller who must be refused: no session, a forged session
@@ -117,6 +119,22 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   );
   expect(invited.status(), await invited.text()).toBe(201);
   const invitationId = ((await invited.json()) as { invitation: { id: string } }).invitation.id;
+
+  // The owner's test invoice (a ledger row written as the pricing code writes one, then the test path's close) and its
+  // weekly billing period: account-wide, so the owner reads it in live too; nobody else does.
+  const db = new pg.Client({ connectionString: await e2eDatabaseUrl() });
+  await db.connect();
+  await db.query(
+    `INSERT INTO billing_entries (account_id, environment, kind, package_id, manifest_id, carrier_barcode, service, amount, occurred_at)
+     VALUES ($1::uuid, 'test', 'charge', (random() * 1e12)::bigint, $2, 'CBACL', 'AirSkip', 4.20, now() - interval '1 minute')`,
+    [ownerSession.account.id, manifestId],
+  );
+  await db.end();
+  const closed = await api.post(`${apiBase.test}/invoices/close`, { data: {} });
+  expect(closed.status(), await closed.text()).toBe(200);
+  const invoiceId = ((await closed.json()) as { invoice: { id: string } }).invoice.id;
+  const billing = await portalApi(owner, 'PUT', '/portal-api/settings/billing', { period: 'week' }, 'test');
+  expect(billing.status(), await billing.text()).toBe(200);
 
   // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
@@ -289,6 +307,19 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((r) => r.id)).not.toContain(manifestRequestId)),
     },
     'GET /portal-api/requests/:id': { id: () => manifestRequestId, stranger: notFound },
+    'GET /portal-api/invoices': {
+      stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((i) => i.id)).not.toContain(invoiceId)),
+    },
+    'GET /portal-api/invoices/:id': { id: () => invoiceId, stranger: notFound },
+    'GET /portal-api/invoices/:id/lines': { id: () => invoiceId, stranger: notFound },
+    'GET /portal-api/invoices/:id/document': { id: () => invoiceId, stranger: notFound },
+    // Closes the caller's own open period (test only): it names nothing of anyone else's.
+    'POST /portal-api/invoices/close': { body: {}, stranger: 'own session only' },
+    'GET /portal-api/billing/open': { stranger: ok((j: { line_count: number }) => expect(j.line_count).toBe(0)) },
+    'GET /portal-api/settings/billing': {
+      stranger: ok((j: { period: string }, caller) => expect(j.period).toBe(caller.isOwner ? 'week' : 'month')),
+    },
+    'PUT /portal-api/settings/billing': { body: {}, stranger: invalid },
   };
   expect(Object.keys(CALLS).sort(), 'CALLS must cover exactly the routes in app/portal-api').toEqual(
     served.filter((e) => !PUBLIC.includes(e)).sort(),
