@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { usePortalEnvironment, useCan } from '@/components/layout/portal-context';
 import { Alert, Button, ConfirmDialog } from '@/components/ui';
 import type { PortalFile } from '@/lib/portal/fetcher';
-import type { TBatchCancelResponse, TPackageCountResponse } from '@/lib/schemas/package-selection';
+import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
+import { LINK_IDS_MAX, packIds, type TBatchCancelResponse, type TPackageCountResponse } from '@/lib/schemas/package-selection';
 
 // What the Packages page does with its selection: cancel, labels (PDF or ZPL), CSV. The server is sent the ticked
 // carrier barcodes, or the filter when every matching package is selected, and acts only within the page's account
@@ -20,17 +21,33 @@ function body(selection: Selection, filters: URLSearchParams) {
   return selection.kind === 'all' ? { filter: Object.fromEntries(filters) } : { carrier_barcodes: [...selection.ids.keys()] };
 }
 
-/** Saves a fetched file as the browser saves a download link's. */
-function save(file: PortalFile) {
-  const url = URL.createObjectURL(file.blob);
+function follow(href: string, fileName = '') {
   const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
+  link.href = href;
+  link.download = fileName;
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+/** Saves a fetched file as the browser saves a download link's. */
+function save(file: PortalFile) {
+  const url = URL.createObjectURL(file.blob);
+  follow(url, file.fileName);
   // After the click has handed the blob to the download.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * The selection as a download link when it fits one (every package of a filter, or up to LINK_IDS_MAX ticked): the
+ * browser then shows the download as soon as the server answers, and the file arrives as it is sent.
+ */
+function linkQuery(selection: Selection, filters: URLSearchParams, environment: string): URLSearchParams | undefined {
+  if (selection.kind === 'some' && selection.ids.size > LINK_IDS_MAX) return undefined;
+  const query =
+    selection.kind === 'all' ? new URLSearchParams(filters) : new URLSearchParams({ ids: packIds([...selection.ids.keys()]) });
+  query.set(ENVIRONMENT_QUERY, environment);
+  return query;
 }
 
 export function PackageBatchBar({
@@ -67,10 +84,17 @@ export function PackageBatchBar({
       void queryClient.invalidateQueries({ queryKey: portal.key('package-count') });
     },
   });
-  const download = useMutation({
+  const fetched = useMutation({
     mutationFn: (path: string) => portal.fetch<PortalFile>(path, { body: body(selection, filters), file: true }),
     onSuccess: save,
   });
+  const download = (path: string, extra: Record<string, string> = {}) => {
+    const query = linkQuery(selection, filters, portal.environment);
+    if (!query) return fetched.mutate(`${path}${extra.format ? `?format=${extra.format}` : ''}`);
+    for (const [name, value] of Object.entries(extra)) query.set(name, value);
+    follow(`${path}?${query}`);
+  };
+  const busy = (what: string) => fetched.isPending && !!fetched.variables?.includes(what);
 
   const bar =
     count > 0 ? (
@@ -96,24 +120,24 @@ export function PackageBatchBar({
           <Button
             size="sm"
             variant="secondary"
-            loading={download.isPending && download.variables?.includes('format=pdf')}
-            onClick={() => download.mutate('/portal-api/package-batch/labels?format=pdf')}
+            loading={busy('format=pdf')}
+            onClick={() => download('/portal-api/package-batch/labels', { format: 'pdf' })}
           >
             Labels (PDF)
           </Button>
           <Button
             size="sm"
             variant="secondary"
-            loading={download.isPending && download.variables?.includes('format=zpl')}
-            onClick={() => download.mutate('/portal-api/package-batch/labels?format=zpl')}
+            loading={busy('format=zpl')}
+            onClick={() => download('/portal-api/package-batch/labels', { format: 'zpl' })}
           >
             Labels (ZPL)
           </Button>
           <Button
             size="sm"
             variant="secondary"
-            loading={download.isPending && download.variables?.endsWith('/export')}
-            onClick={() => download.mutate('/portal-api/package-batch/export')}
+            loading={busy('/export')}
+            onClick={() => download('/portal-api/package-batch/export')}
           >
             Export selected (CSV)
           </Button>
@@ -127,9 +151,9 @@ export function PackageBatchBar({
   return (
     <>
       {bar}
-      {download.isError ? (
+      {fetched.isError ? (
         <Alert tone="danger">
-          Could not download: {download.error instanceof Error ? download.error.message : 'something went wrong'}
+          Could not download: {fetched.error instanceof Error ? fetched.error.message : 'something went wrong'}
         </Alert>
       ) : null}
       {result ? <CancelResult result={result} onDismiss={() => setResult(null)} /> : null}

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/api';
 import { portalCall as portal, signUp, type PortalAnswer, type Shipper } from './support/portal';
 import { containerSample } from './support/samples';
+import { packIds } from '@/lib/schemas/package-selection';
 
 // The Packages page's batch operations (count, cancel, labels, CSV) through the real server. Hostile: a batch that
 // names another account's packages, or the same account's packages of the other environment, never acts on them;
@@ -78,7 +79,8 @@ describe('portal package batches', () => {
       [{ filter: { status: 'lost' } }, 'filter.status'],
       [{ filter: { limit: '5' } }, 'filter.limit'],
       [{ filter: { account_id: 'x' } }, 'filter.account_id'],
-      [{ ids: ['x'] }, 'ids'],
+      // An unknown member is named in the message, at the body's path (the API's strict objects do the same).
+      [{ ids: ['x'] }, '(body)'],
     ];
     for (const [body, path] of cases)
       expectError(await portal(owner, 'POST', '/portal-api/package-batch/cancel', { body }), 422, 'validation_failed', path);
@@ -141,6 +143,35 @@ describe('portal package batches', () => {
     expect(byFilter.text.split('\r\n').filter(Boolean)).toHaveLength(4);
     expect(byFilter.text).not.toContain(barcode[`stranger-test-${tns[0]}`]);
     expect(byFilter.text).not.toContain(barcode[`owner-live-${tns[0]}`]);
+  });
+
+  it("download links carry packed ids or the filters, and select only the account's own packages of the page environment", async () => {
+    const ids = packIds([barcode[`owner-test-${tns[2]}`], barcode[`owner-live-${tns[2]}`], barcode[`stranger-test-${tns[2]}`]]);
+    const zpl = await portal(owner, 'GET', `/portal-api/package-batch/labels?format=zpl&ids=${ids}`);
+    expect(zpl.status, zpl.text).toBe(200);
+    expect(zpl.headers.get('content-disposition')).toMatch(/^attachment; filename="labels-test-\d{4}-\d{2}-\d{2}\.zpl"$/);
+    expect(zpl.text.match(/\^XA/g)).toHaveLength(1);
+    expect(zpl.text).toContain(barcode[`owner-test-${tns[2]}`]);
+    const csv = await portal(owner, 'GET', `/portal-api/package-batch/export?ids=${ids}`);
+    expect(
+      csv.text
+        .split('\r\n')
+        .filter(Boolean)
+        .map((l) => l.split(',')[1]),
+    ).toEqual(['carrier_barcode', barcode[`owner-test-${tns[2]}`]]);
+    const byFilter = await portal(owner, 'GET', `/portal-api/package-batch/labels?format=zpl&tracking_number=${prefix}`);
+    expect(byFilter.text.match(/\^XA/g)).toHaveLength(3);
+    // Malformed: not base 36, a partial id, over the most a link holds, ids with filters, an unknown parameter.
+    for (const query of [
+      'ids=!!!!!!!!',
+      'ids=abc',
+      `ids=${'0'.repeat(8 * 1_001)}`,
+      `ids=${ids}&status=manifested`,
+      'ids=zzzzzzzz',
+    ])
+      expectError(await portal(owner, 'GET', `/portal-api/package-batch/export?${query}`), 422, 'validation_failed', 'ids');
+    expectError(await portal(owner, 'GET', '/portal-api/package-batch/export?owner=x'), 422, 'validation_failed', 'owner');
+    expectError(await portal(null, 'GET', `/portal-api/package-batch/labels?ids=${ids}`), 401, 'unauthorized');
   });
 
   it("cancels the account's own cancellable packages, says why the others were not, and never touches another's or the other environment's", async () => {

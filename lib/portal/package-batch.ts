@@ -5,7 +5,17 @@ import { renderPool } from '@/lib/documents/render-pool';
 import type { AuditOrigin } from '@/lib/audit/record-audit';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { BATCH_MAX, type TBatchCancelResponse, type TPackageSelection } from '@/lib/schemas/package-selection';
+import {
+  BATCH_MAX,
+  LINK_IDS_MAX,
+  unpackIds,
+  ZPackageSelection,
+  type TBatchCancelResponse,
+  type TPackageSelection,
+} from '@/lib/schemas/package-selection';
+import { PACKAGE_LIST_PARAMETERS } from '@/lib/schemas/lifecycle';
+import { parseOperation } from '@/lib/schemas/parse';
+import { portalQuery } from './package-list-query';
 import { packageBranch, type PackageFilters } from '@/lib/shipments/read';
 import { queryRows, queryRow, sql } from '@/lib/sql';
 import { cancelPackage } from '@/lib/status/change-status';
@@ -130,23 +140,58 @@ export async function cancelSelection(
   return result;
 }
 
-/** The labels of the selection as one document, rendered under the account's and the process's render limits. */
+/**
+ * The labels of the selection as one document, rendered under the account's and the process's render limits. The
+ * selection is read and the render admitted (404, 429, 503) before the answer starts; the bytes follow as a stream,
+ * so the browser's download begins at once while the render thread draws (1,000 PDF labels take about a second).
+ */
 export async function selectionLabels(
   options: Scope & { selection: TPackageSelection; format: 'pdf' | 'zpl' },
-): Promise<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const scope = { accountId: options.accountId, environment: options.environment };
   const carrierBarcodes = await selectedBarcodes(scope, options.selection);
   if (carrierBarcodes.length === 0)
     throw new AppError('not_found', 'None of the selected packages is in this account and environment.');
   const ticket = renderPool().admit(options.accountId);
-  try {
-    return await ticket.render(async () => ({
+  const bytes = ticket
+    .render(async () => ({
       document: 'package-labels',
       labels: await loadDocumentLabels({ ...scope, carrierBarcodes }),
       title: `Labels of ${carrierBarcodes.length} packages`,
       format: options.format,
-    }));
-  } finally {
-    ticket.release();
-  }
+    }))
+    .finally(() => ticket.release());
+  // Awaited by pull(); a render that fails before then must not be an unhandled rejection.
+  bytes.catch(() => undefined);
+  // Every document of the format starts with these bytes (a PDF's header, a ZPL label's start): sent at once, they
+  // make the server send the answer's head, so the browser shows the download while the rest is drawn.
+  const lead = LEADS[options.format];
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(lead.slice());
+        return;
+      }
+      const all = await bytes;
+      if (!lead.every((byte, i) => all[i] === byte)) throw new Error(`a ${options.format} document that does not start as one`);
+      controller.enqueue(all.subarray(lead.length));
+      controller.close();
+    },
+  });
+}
+
+const LEADS = { pdf: new TextEncoder().encode('%PDF-'), zpl: new TextEncoder().encode('^XA') } as const;
+
+/** A selection sent in a download link: packed `ids` (packIds), or the list's filters. */
+export function linkSelection(url: string): TPackageSelection {
+  const { ids, format: _format, ...filter } = portalQuery(url, [...PACKAGE_LIST_PARAMETERS, 'ids', 'format']);
+  if (ids === undefined) return parseOperation(ZPackageSelection, { filter });
+  const carrierBarcodes = unpackIds(ids);
+  if (!carrierBarcodes || Object.keys(filter).length > 0)
+    throw validationError([
+      { path: 'ids', message: `must be up to ${LINK_IDS_MAX.toLocaleString('en-US')} packed carrier barcodes, without filters` },
+    ]);
+  return parseOperation(ZPackageSelection, { carrier_barcodes: carrierBarcodes });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCarrierBarcode, normalizeCarrierBarcode } from './carrier-barcode';
+import { isCarrierBarcode, luhnCheckDigit, normalizeCarrierBarcode } from './carrier-barcode';
 import { ZListPackagesQuery } from './lifecycle';
 
 // The portal's batch operations on packages (cancel, labels, CSV): which packages, either the ones ticked (by carrier
@@ -44,6 +44,33 @@ export const ZPackageSelection = z
   });
 
 export type TPackageSelection = z.output<typeof ZPackageSelection>;
+
+/**
+ * Ticked packages in a link (`ids`), so that their labels and CSV are a plain download the browser shows at once
+ * (a fetched file appears only when all of it has arrived): each carrier barcode's twelve digits in base 36, eight
+ * characters, no separator; the check digit is computed again. 1,000 of them are 8,000 characters, well inside the
+ * 16 KB Node allows a request's head.
+ */
+export const LINK_IDS_MAX = 1_000;
+const PACKED = 8;
+
+export function packIds(carrierBarcodes: readonly string[]): string {
+  return carrierBarcodes.map((b) => Number(b.slice(2, 14)).toString(36).padStart(PACKED, '0')).join('');
+}
+
+/** The carrier barcodes of a packed `ids`, or undefined when it is not one (a 422 naming `ids` for the caller). */
+export function unpackIds(text: string): string[] | undefined {
+  if (text.length === 0 || text.length % PACKED !== 0 || text.length / PACKED > LINK_IDS_MAX || !/^[0-9a-z]+$/.test(text))
+    return undefined;
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += PACKED) {
+    const value = parseInt(text.slice(i, i + PACKED), 36);
+    if (value >= 1e12) return undefined;
+    const digits = String(value).padStart(12, '0');
+    out.push(`CB${digits}${luhnCheckDigit(digits)}`);
+  }
+  return out;
+}
 
 /** POST /portal-api/package-batch/cancel's answer: counts, and each package not cancelled with the single cancel's code and words. */
 export interface TBatchCancelResponse {
