@@ -31,8 +31,15 @@ beforeAll(async () => {
     await insertEntries({ accountId: owner.accountId, environment: env }, [
       { kind: 'charge', amount: '3.00', occurredAt: new Date('2026-07-04T00:00:00Z') },
     ]);
-    const invoice = await issueDueInvoice({ accountId: owner.accountId, environment: env, now: new Date() });
-    invoiceIds[env] = invoice?.id ?? '';
+    await issueDueInvoice({ accountId: owner.accountId, environment: env, now: new Date() });
+    // Issued by this call or by another file's servers' periodic job: either way, one.
+    const [row] = await queryRows(
+      pgPool(),
+      sql<{
+        id: string;
+      }>`SELECT id FROM invoices WHERE account_id = ${owner.accountId}::uuid AND environment = ${env}::"Environment"`,
+    );
+    invoiceIds[env] = row?.id ?? '';
     expect(invoiceIds[env]).toMatch(/^inv_/);
   }
 });
@@ -141,13 +148,13 @@ describe('closing', () => {
   it('a period closed twice is one invoice: the second issue finds it billed and does nothing', async () => {
     const account = await newAccount('Closed twice');
     const scope = { accountId: account.accountId, environment: 'live' as const };
-    await insertEntries(scope, [{ kind: 'charge', amount: '8.00', occurredAt: new Date('2026-05-05T00:00:00Z') }]);
-    const [first, second] = await Promise.all([
-      issueDueInvoice({ ...scope, now: new Date() }),
-      issueDueInvoice({ ...scope, now: new Date() }),
-    ]);
+    // A period that ends in the future, closed at a 'now' after it: no server's periodic job (on the real clock) can
+    // issue it first, so these two calls are the only issuers.
+    await insertEntries(scope, [{ kind: 'charge', amount: '8.00', occurredAt: new Date('2099-05-05T00:00:00Z') }]);
+    const now = new Date('2099-06-02T00:00:00Z');
+    const [first, second] = await Promise.all([issueDueInvoice({ ...scope, now }), issueDueInvoice({ ...scope, now })]);
     expect([first, second].filter(Boolean)).toHaveLength(1);
-    expect(await issueDueInvoice({ ...scope, now: new Date() })).toBeNull();
+    expect(await issueDueInvoice({ ...scope, now })).toBeNull();
     const rows = await queryRows(pgPool(), sql`SELECT id FROM invoices WHERE account_id = ${account.accountId}::uuid`);
     expect(rows).toHaveLength(1);
   });
@@ -155,9 +162,11 @@ describe('closing', () => {
   it('a period not over (or within its grace) is not issued', async () => {
     const account = await newAccount('Not due');
     const scope = { accountId: account.accountId, environment: 'live' as const };
-    await insertEntries(scope, [{ kind: 'charge', amount: '8.00', occurredAt: new Date('2026-05-31T23:00:00Z') }]);
-    expect(await issueDueInvoice({ ...scope, now: new Date('2026-06-01T00:04:00Z') })).toBeNull();
-    expect(await issueDueInvoice({ ...scope, now: new Date('2026-06-01T00:05:00Z') })).toMatchObject({ number: 1 });
+    // In the future, as above: only these calls decide.
+    await insertEntries(scope, [{ kind: 'charge', amount: '8.00', occurredAt: new Date('2099-05-31T23:00:00Z') }]);
+    expect(await issueDueInvoice({ ...scope, now: new Date('2099-05-31T23:30:00Z') })).toBeNull();
+    expect(await issueDueInvoice({ ...scope, now: new Date('2099-06-01T00:04:59Z') })).toBeNull();
+    expect(await issueDueInvoice({ ...scope, now: new Date('2099-06-01T00:05:00Z') })).toMatchObject({ number: 1 });
   });
 
   it('the close does not exist in live: 404, and nothing is issued', async () => {
