@@ -4,6 +4,16 @@ import { db } from '@/lib/db';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type TestAccount } from './support/api';
 import { containerDetail, containerSample, packageSample } from './support/samples';
 
+/** A container's answer: the contract's fields and its charges' totals (money.md). */
+const CONTAINER_ANSWER = {
+  IsSuccess: 'true',
+  ManifestID: expect.stringMatching(/^MAN-/),
+  ChargeTotal: expect.stringMatching(/^\d+\.\d{2}$/),
+  Currency: 'USD',
+  PricedCount: expect.any(Number),
+  UnpricedCount: expect.any(Number),
+};
+
 // Customs declarations on packages (daily and in containers) and air-cargo data on containers, through the production
 // server: stored as parsed, read back by GET /packages and GET /manifests, idempotent on an identical retry, a 409
 // on a changed one, and every refusal a 422 naming the field's path.
@@ -67,7 +77,13 @@ describe('a daily package with a customs declaration', () => {
     const tn = tracking('CUD');
     const accepted = await call('/wf/package', { token: acme.tokens.test, body: dailyWith(tn, CUSTOMS) });
     expect(accepted.status, accepted.text).toBe(200);
-    expect(accepted.json).toEqual({ IsSuccess: true, ManifestID: expect.stringMatching(/^MAN-/), TrackingNumber: tn });
+    // The contract's fields, and what the package costs (its charge).
+    expect(accepted.json).toEqual({
+      IsSuccess: true,
+      ManifestID: expect.stringMatching(/^MAN-/),
+      TrackingNumber: tn,
+      charge: expect.objectContaining({ currency: 'USD' }),
+    });
 
     const read = await call(`/packages/${tn}`, { ...GET, token: acme.tokens.test });
     expect(read.status, read.text).toBe(200);
@@ -201,7 +217,7 @@ describe('a container with air-cargo data and customs on its packages', () => {
     };
     const accepted = await call('/wf/manifest', { token: acme.tokens.test, body });
     expect(accepted.status, accepted.text).toBe(200);
-    expect(accepted.json).toEqual({ IsSuccess: 'true', ManifestID: expect.stringMatching(/^MAN-/), PackageCount: 2 });
+    expect(accepted.json).toEqual({ ...CONTAINER_ANSWER, PackageCount: 2 });
 
     const pkg = await call(`/packages/${a}`, { ...GET, token: acme.tokens.test });
     expect(pkg.status, pkg.text).toBe(200);
@@ -324,7 +340,7 @@ describe('a container with air-cargo data and customs on its packages', () => {
       const answer = await response.text();
       timings.push(performance.now() - started);
       expect(response.status, answer.slice(0, 500)).toBe(200);
-      expect(JSON.parse(answer)).toEqual({ IsSuccess: 'true', ManifestID: expect.stringMatching(/^MAN-/), PackageCount: 5_000 });
+      expect(JSON.parse(answer)).toEqual({ ...CONTAINER_ANSWER, PackageCount: 5_000 });
     }
     const sorted = [...timings].sort((x, y) => x - y);
     console.log(

@@ -373,7 +373,16 @@ describe("the builder's submit is POST /wf/manifest's own operation", () => {
     const viaPortal = containerSample(`ULD-${randomUUID().slice(0, 8).toUpperCase()}`, [tracking('PBM'), tracking('PBM')]);
     const first = await portalCall(owner, 'POST', '/portal-api/manifests', { body: viaPortal });
     expect(first.status, first.text).toBe(200);
-    expect(Object.keys(first.json).sort()).toEqual(['IsSuccess', 'ManifestID', 'PackageCount']);
+    // The contract's fields, then the charges' totals (docs/decisions/money.md).
+    expect(Object.keys(first.json).sort()).toEqual([
+      'ChargeTotal',
+      'Currency',
+      'IsSuccess',
+      'ManifestID',
+      'PackageCount',
+      'PricedCount',
+      'UnpricedCount',
+    ]);
     expect(first.json).toMatchObject({ IsSuccess: 'true', PackageCount: 2 });
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const again = await portalCall(owner, 'POST', '/portal-api/manifests', { body: viaPortal });

@@ -19,19 +19,19 @@ import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-worker
 export interface CreatePackageManifestResult {
   manifestId: string;
   created: boolean;
-  /** What it was priced at, when this request accepted it (a resend's charge is the stored one: read the package). */
+  /** What it was priced at (a resend's: the stored charge, as it is now). */
   charge?: TCharge;
   /** Why its QuoteID was not used, when it named one that did not hold. */
   warnings: TWarning[];
 }
 
 /** insertPackage's answer: also whether it wrote deliveries, whose workers are woken once it is committed. */
-type Inserted = { manifestId: string; created: boolean; delivered?: boolean };
+type Inserted = { manifestId: string; created: boolean; delivered?: boolean; charge?: TCharge | null };
 
 /** After the commit: the statement turned the in-transaction wake-up off (lib/webhooks/wake-workers.ts). */
 function committed(result: Inserted, priced: Pricing): CreatePackageManifestResult {
   if (result.delivered) wakeDeliveryWorkers();
-  if (!result.created) return { manifestId: result.manifestId, created: false, warnings: [] };
+  if (!result.created) return { manifestId: result.manifestId, created: false, charge: result.charge ?? undefined, warnings: [] };
   return { manifestId: result.manifestId, created: true, charge: priced.charge, warnings: priced.warnings };
 }
 
@@ -254,8 +254,8 @@ async function resolveResend(on: Queryable, accountId: string, environment: Envi
 async function findResend(on: Queryable, accountId: string, environment: Environment, pkg: TPackage, requestHash: string) {
   const existing = await queryRow(
     on,
-    sql<{ daily_manifest_id: string; tracking_number: string; request_hash: string }>`
-      SELECT daily_manifest_id, tracking_number, request_hash FROM packages
+    sql<{ daily_manifest_id: string; tracking_number: string; request_hash: string; charge: TCharge | null }>`
+      SELECT daily_manifest_id, tracking_number, request_hash, charge FROM packages
       WHERE account_id = ${accountId}::uuid AND environment = ${environment}::"Environment"
         AND lower(tracking_number) = lower(${pkg.TrackingNumber})`,
   );
@@ -275,5 +275,5 @@ async function findResend(on: Queryable, accountId: string, environment: Environ
       },
     );
   }
-  return { manifestId: existing.daily_manifest_id, created: false };
+  return { manifestId: existing.daily_manifest_id, created: false, charge: existing.charge };
 }

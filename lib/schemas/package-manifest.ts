@@ -82,6 +82,9 @@ export const ZPackageManifestResponse = z.object({
   IsSuccess: z.literal(true),
   ManifestID: z.string().meta({ description: 'The daily manifest the package joined.', examples: ['MAN-7K3Q9X2M4T8V6W1Z'] }),
   TrackingNumber: z.string(),
-  charge: ZCharge.optional().meta({ description: 'What the package costs (absent on an identical resend: read the package).' }),
+  charge: ZCharge.optional().meta({
+    description:
+      'What the package costs (an identical resend answers the stored charge, as it is now); absent for a package accepted before pricing.',
+  }),
   warnings: ZWarnings,
 });

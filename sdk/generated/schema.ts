@@ -1884,7 +1884,7 @@ export interface components {
              */
             ManifestID: string;
             TrackingNumber: string;
-            /** @description What the package costs (absent on an identical resend: read the package). */
+            /** @description What the package costs (an identical resend answers the stored charge, as it is now); absent for a package accepted before pricing. */
             charge?: {
                 /** @enum {string} */
                 status: "priced" | "unpriced" | "voided";
