@@ -373,7 +373,7 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
       FROM webhook_attempts a JOIN webhook_endpoints e ON e.id = a.endpoint_id GROUP BY 1, 2, 3
       ON CONFLICT (account_id, environment, day, shard) DO UPDATE
       SET webhook_attempts = d.webhook_attempts + excluded.webhook_attempts, webhook_successes = d.webhook_successes + excluded.webhook_successes`);
-    // The daily manifests' counters, likewise (lib/manifests/counters.ts; one shard per manifest and status).
+    // The daily manifests' counters, likewise (lib/sharded-counters.ts; one shard per manifest and status).
     await client.query(`
       INSERT INTO daily_manifest_counts (manifest_id, status, shard, packages, weight_lb)
       SELECT daily_manifest_id, status, 0, count(*)::int, coalesce(sum(package_weight_lb(data->>'PackageWeight', data->>'WeightUnit')), 0)

@@ -6,7 +6,7 @@ import { newId } from '@/lib/ids';
 import { call, expectError, newAccount, tracking } from './support/api';
 import { packageSample } from './support/samples';
 
-// The sharded counters (lib/manifests/counters.ts): a daily manifest's counts and weights by status, and the day's
+// The sharded counters (lib/sharded-counters.ts): a daily manifest's counts and weights by status, and the day's
 // activity, kept by the writes in shards. Each check compares what the API answers with a count of the stored rows
 // themselves (the GROUP BY that GET /manifests/{id} used to run), so a lost or doubled increment shows.
 

@@ -8,7 +8,7 @@ import { containerSample, packageSample } from './support/samples';
 
 const today = () => new Date(new Date().toISOString().slice(0, 10));
 
-/** A daily manifest's packages: its counter shards summed (lib/manifests/counters.ts). */
+/** A daily manifest's packages: its counter shards summed (lib/sharded-counters.ts). */
 async function packageCount(manifestId: string): Promise<number> {
   const sum = await db.dailyManifestCount.aggregate({ where: { manifestId }, _sum: { packages: true } });
   return sum._sum.packages ?? 0;

@@ -5,7 +5,7 @@ import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, type ErrorDetail } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
-import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { pricePackage } from '@/lib/billing/pricing';
 import { quoteKeys } from '@/lib/billing/quote-keys';
@@ -183,7 +183,7 @@ async function insertContainer(
                                   'billable_weight', s.charge->'billable_weight', 'quote_id', s.charge->'quote_id')
         FROM stored s WHERE s.charge->>'status' = 'priced'
       ), activity AS (
-        -- The dashboard's rollup, in one of the day's shards (lib/manifests/counters.ts).
+        -- The dashboard's rollup, in one of the day's shards (lib/sharded-counters.ts).
         INSERT INTO activity_days AS a (account_id, environment, day, shard, container_manifests)
         SELECT m.account_id, m.environment, (now() AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1 FROM manifest m
         ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET container_manifests = a.container_manifests + 1

@@ -6,7 +6,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
 import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
-import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
 import { pricePackage } from '@/lib/billing/pricing';

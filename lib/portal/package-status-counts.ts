@@ -5,7 +5,7 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { PACKAGE_STATUSES, type PackageStatus } from '@/lib/status/transitions';
 import { windowStart } from './dashboard';
 
-// Read from each daily manifest's status counters (lib/manifests/counters.ts) and each container's packages (5,000 at
+// Read from each daily manifest's status counters (lib/sharded-counters.ts) and each container's packages (5,000 at
 // most): never one row per package, which is too slow at a million packages.
 export async function countPackagesByStatus(options: {
   accountId: string;

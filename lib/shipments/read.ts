@@ -4,7 +4,7 @@ import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
 import type { TAdjustment, TManifestResponse } from '@/lib/schemas/lifecycle';
-import { dailyPackageCount } from '@/lib/manifests/counters';
+import { dailyPackageCount } from '@/lib/sharded-counters';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
@@ -313,7 +313,7 @@ interface ManifestDbRow {
 
 /** A manifest row's columns in ManifestDbRow's order, `x` being a container_manifests (kind 0) or daily_manifests (1) row. */
 function manifestColumns(kind: 0 | 1): Sql<never> {
-  // A daily manifest's count is kept by the writes (lib/manifests/counters.ts): its shards summed, never counted. Its
+  // A daily manifest's count is kept by the writes (lib/sharded-counters.ts): its shards summed, never counted. Its
   // services are kept on its row by the package insert. Its day is read as that day's UTC midnight, whatever the
   // session's time zone.
   return kind === 0
@@ -446,7 +446,7 @@ async function findManifest(options: Scope & { manifestId: string }): Promise<Ma
 
 /**
  * GET /manifests/{id}: the manifest, its package count by status and the packages' total weight in pounds. A daily
- * manifest's come from its counters (at most 16 rows per status, whatever its size; lib/manifests/counters.ts); a
+ * manifest's come from its counters (at most 16 rows per status, whatever its size; lib/sharded-counters.ts); a
  * container's (5,000 packages at most) are added up from its packages. Both weigh with package_weight_lb().
  */
 export async function getManifest(options: Scope & { manifestId: string }): Promise<TManifestResponse> {

@@ -1,7 +1,7 @@
 import 'server-only';
 import type pg from 'pg';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import { enqueueRecipientMails } from '@/lib/recipient-mail/enqueue';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
@@ -745,7 +745,7 @@ async function updateStatuses(
 
 /**
  * updateStatuses for daily packages, which also moves each package's count and weight from its old status to its new
- * one in its manifest's counters (lib/manifests/counters.ts), in the same statement: one shard row per manifest and
+ * one in its manifest's counters (lib/sharded-counters.ts), in the same statement: one shard row per manifest and
  * status, taken in (manifest, status) order so that two writers on one shard lock them in the same order.
  */
 async function updateDailyPackageStatuses(

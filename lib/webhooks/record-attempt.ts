@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from '@/lib/sql';
-import { COUNTER_SHARD } from '@/lib/manifests/counters';
+import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import { queueQuery } from './queue-pool';
 
 export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
@@ -55,7 +55,7 @@ export async function recordAttempt(options: {
       WHERE EXISTS (SELECT 1 FROM webhook_messages WHERE id = ${o.messageId})
       RETURNING id
     ), counted AS (
-      -- The dashboard's rollup of attempts (activity_days, one of the day's shards: lib/manifests/counters.ts).
+      -- The dashboard's rollup of attempts (activity_days, one of the day's shards: lib/sharded-counters.ts).
       INSERT INTO activity_days AS d (account_id, environment, day, shard, webhook_attempts, webhook_successes)
       SELECT f.account_id, f.environment, (${o.attemptedAt}::timestamptz AT TIME ZONE 'UTC')::date, ${COUNTER_SHARD}, 1,
              CASE WHEN ${o.success}::boolean THEN 1 ELSE 0 END
