@@ -101,6 +101,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /portal-api/pickups': 'data:read',
   'POST /portal-api/pickups': 'shipments:write',
   'POST /portal-api/pickups/:id/cancel': 'shipments:write',
+  'GET /portal-api/settings/customs': 'data:read',
+  'PUT /portal-api/settings/customs': 'settings:manage',
 };
 
 /** These end the caller's session: each role calls them last. */

@@ -135,6 +135,16 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   const invoiceId = ((await closed.json()) as { invoice: { id: string } }).invoice.id;
   const billing = await portalApi(owner, 'PUT', '/portal-api/settings/billing', { period: 'week' }, 'test');
   expect(billing.status(), await billing.text()).toBe(200);
+  // The owner's pickup of its container (AirSkip: four hours' notice).
+  const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+  const pickup = await api.post(`${apiBase.test}/pickups`, {
+    manifest_id: manifestId,
+    address: { company: MARK, address1: '1 Industrial Way', city: 'Newark', state: 'NJ', postal_code: '07114' },
+    ready_at: hours(5),
+    close_at: hours(9),
+  });
+  expect(pickup.status(), await pickup.text()).toBe(201);
+  const pickupId = ((await pickup.json()) as { id: string }).id;
 
   // Every route × method Next serves, read from app/portal-api/**/route.ts: a new route or method is in this
   // list without anyone adding it, and the test fails until CALLS says how to call it and what a stranger gets.
@@ -320,6 +330,16 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       stranger: ok((j: { period: string }, caller) => expect(j.period).toBe(caller.isOwner ? 'week' : 'month')),
     },
     'PUT /portal-api/settings/billing': { body: {}, stranger: invalid },
+    'GET /portal-api/pickups': {
+      stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((p) => p.id)).not.toContain(pickupId)),
+    },
+    'POST /portal-api/pickups': { body: {}, stranger: invalid },
+    'POST /portal-api/pickups/:id/cancel': { id: () => pickupId, body: {}, stranger: notFound },
+    // Account-wide and off unless turned on: a stranger reads its own default.
+    'GET /portal-api/settings/customs': {
+      stranger: ok((j: { enforce_readiness: boolean }) => expect(j).toEqual({ enforce_readiness: false })),
+    },
+    'PUT /portal-api/settings/customs': { body: {}, stranger: invalid },
   };
   expect(Object.keys(CALLS).sort(), 'CALLS must cover exactly the routes in app/portal-api').toEqual(
     served.filter((e) => !PUBLIC.includes(e)).sort(),

@@ -146,3 +146,9 @@ export const ZPackageAmendedPayload = z.object({
   fields: z.array(z.string()).meta({ description: 'What changed: ToPhone, Customs.Items, Customs.HouseWaybill, …' }),
   previous_house_waybill: z.string().optional().meta({ description: 'When the house waybill changed: the one before.' }),
 });
+
+/** The portal's customs setting: hold a live container's departure until its readiness holds. */
+export const ZCustomsSettings = z.strictObject({
+  enforce_readiness: z.boolean({ error: 'must be true or false' }),
+});
+export type TCustomsSettings = z.output<typeof ZCustomsSettings>;

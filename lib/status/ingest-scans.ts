@@ -83,7 +83,17 @@ export const CONTAINER_SCAN_EVENTS = [...Object.keys(CONTAINER_EVENT_STATUS), ..
  * applied again), the subjects are locked in a few statements, the plan is made in memory in occurred_at order,
  * and persist() writes it in a few more.
  */
-export async function ingestScans(options: { environment: Environment; scans: readonly Scan[] }): Promise<ScanResult[]> {
+/** Why containers about to depart may not (keyed by ManifestID), when something outside the lifecycle decides it. */
+export type DepartureCheck = (
+  containers: readonly { id: string; accountId: string; containerId: string }[],
+) => Promise<Map<string, { code: string; message: string; details: { path: string; message: string }[] }>>;
+
+export async function ingestScans(options: {
+  environment: Environment;
+  scans: readonly Scan[];
+  /** Customs readiness (lib/customs), handed in so that the lifecycle does not depend on customs. */
+  departures?: DepartureCheck;
+}): Promise<ScanResult[]> {
   return withDeadlockRetry(() =>
     pgTransaction(async (client) => {
       const { environment, scans } = options;
@@ -121,6 +131,15 @@ export async function ingestScans(options: { environment: Environment; scans: re
       const shared = new Map<string, PackageRow>();
       for (const container of containers) container.packages = container.packages.map((p) => share(shared, p));
       const containersById = group(containers, (c) => c.containerId);
+      const departing = new Set(
+        todoScans.flatMap((scan) =>
+          isContainerScan(scan) && CONTAINER_EVENT_STATUS[scan.event]?.event === 'departed' ? [scan.containerId] : [],
+        ),
+      );
+      const departureHeld =
+        options.departures && departing.size > 0
+          ? await options.departures(containers.filter((c) => departing.has(c.containerId)))
+          : new Map<string, { code: string; message: string; details: { path: string; message: string }[] }>();
       const packagesByBarcode = group(
         byBarcode.map((p) => share(shared, p)),
         (p) => p.carrierBarcode,
@@ -150,7 +169,7 @@ export async function ingestScans(options: { environment: Environment; scans: re
         };
         const before = changes.events.length;
         const result = isContainerScan(scan)
-          ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [])
+          ? applyContainerScan(changes, scan, stamp, containersById.get(scan.containerId) ?? [], departureHeld)
           : applyPackageScan(
               changes,
               scan,
@@ -287,7 +306,13 @@ function applyPackageScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Pack
   );
 }
 
-function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: ContainerRow[]): ScanResult {
+function applyContainerScan(
+  changes: Changes,
+  scan: Scan,
+  stamp: Stamp,
+  rows: ContainerRow[],
+  departureHeld: ReadonlyMap<string, { code: string; message: string; details: { path: string; message: string }[] }>,
+): ScanResult {
   const outcome = isCustomsOutcome(scan.event) ? scan.event : undefined;
   const meaning = CONTAINER_EVENT_STATUS[scan.event];
   if (!meaning && !outcome)
@@ -306,7 +331,8 @@ function applyContainerScan(changes: Changes, scan: Scan, stamp: Stamp, rows: Co
   }
   const previous = row.status;
   // A container leaves only without a house on do_not_load (nor itself on one).
-  const held = meaning.event === 'departed' && row.status === 'received' ? departureHolds(row) : undefined;
+  const held =
+    meaning.event === 'departed' && row.status === 'received' ? (departureHolds(row) ?? departureHeld.get(row.id)) : undefined;
   if (held) return { scan_id: scan.scanId, result: 'refused', error: held };
   if (changes.moveContainer(row, meaning.event, stamp) !== undefined)
     return { scan_id: scan.scanId, result: 'applied', status: row.status, previous_status: previous };

@@ -5,6 +5,7 @@ import { errorAnswer } from '../openapi/parts';
 import { formatPath, parseOperation } from '@/lib/schemas/parse';
 import { ZScan, ZScanBatch, ZScanBatchResponse, type TScanBatchResponse } from '@/lib/schemas/lifecycle';
 import { textRuleViolation } from '@/lib/schemas/text-rule';
+import { departureReadiness } from '@/lib/customs/departure-readiness';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/status/ingest-scans';
 import { CUSTOMS_OUTCOMES } from '@/lib/schemas/statuses';
 
@@ -61,7 +62,7 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
                       ...CUSTOMS_OUTCOMES,
                     ],
                     description:
-                      "A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`.",
+                      "A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`; on the live path, when its shipper enforces customs readiness (a portal setting), `customs_not_ready` while a regime that applies is not ready, each such regime named in `details`.",
                   },
                   location: { type: 'string', description: 'IATA code or US/Canadian postal code.' },
                   occurred_at: { type: 'string', format: 'date-time' },
@@ -151,7 +152,13 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
       }
     });
     const applied =
-      valid.length > 0 ? await ingestScans({ environment: context.environment, scans: valid.map((v) => v.scan) }) : [];
+      valid.length > 0
+        ? await ingestScans({
+            environment: context.environment,
+            scans: valid.map((v) => v.scan),
+            departures: (containers) => departureReadiness(context.environment, containers),
+          })
+        : [];
     valid.forEach((v, i) => {
       results[v.index] = applied[i];
     });

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { CloseOutSettingsForm } from '@/components/settings/close-out-settings';
+import { CustomsSettingsForm } from '@/components/settings/customs-settings';
 import { RecipientMailSettingsForm } from '@/components/settings/recipient-mail-settings';
 import { PageHeader } from '@/components/ui';
 
@@ -12,11 +13,12 @@ export default function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="The automatic close-out is set for each environment; recipient e-mail for the whole account."
+        description="The automatic close-out is set for each environment; recipient e-mail and customs before departure for the whole account."
       />
       <div className="space-y-6">
         <CloseOutSettingsForm />
         <RecipientMailSettingsForm />
+        <CustomsSettingsForm />
       </div>
     </>
   );
