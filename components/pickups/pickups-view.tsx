@@ -232,7 +232,9 @@ export function PickupsView() {
           >
             {list.data.data.map((pickup) => (
               <Tr key={pickup.id}>
-                <Td className="font-mono text-xs">{pickup.id}</Td>
+                <Td data-label="Pickup" className="font-mono text-xs">
+                  {pickup.id}
+                </Td>
                 <Td>
                   <Badge tone={TONE[pickup.status]}>{pickup.status}</Badge>
                 </Td>
@@ -248,7 +250,9 @@ export function PickupsView() {
                     'Named packages'
                   )}
                 </Td>
-                <Td className="text-right tabular-nums">{pickup.package_count.toLocaleString()}</Td>
+                <Td data-label="Packages" className="text-right tabular-nums">
+                  {pickup.package_count.toLocaleString()}
+                </Td>
                 <Td>
                   {when(pickup.ready_at)} – {when(pickup.close_at)}
                 </Td>
