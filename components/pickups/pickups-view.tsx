@@ -235,10 +235,10 @@ export function PickupsView() {
                 <Td data-label="Pickup" className="font-mono text-xs">
                   {pickup.id}
                 </Td>
-                <Td>
+                <Td data-label="Status">
                   <Badge tone={TONE[pickup.status]}>{pickup.status}</Badge>
                 </Td>
-                <Td>
+                <Td data-label="Manifest">
                   {pickup.manifest_id ? (
                     <PortalLink
                       className="text-brand-700 underline"
@@ -253,10 +253,10 @@ export function PickupsView() {
                 <Td data-label="Packages" className="text-right tabular-nums">
                   {pickup.package_count.toLocaleString()}
                 </Td>
-                <Td>
+                <Td data-label="Window">
                   {when(pickup.ready_at)} – {when(pickup.close_at)}
                 </Td>
-                <Td>
+                <Td data-label="Where">
                   {pickup.address.city}, {pickup.address.state}
                 </Td>
                 <Td>
