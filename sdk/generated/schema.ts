@@ -5868,7 +5868,7 @@ export interface operations {
                         /** @description With tracking_number: the manifest the package is on. */
                         manifest_id?: string;
                         /**
-                         * @description A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`.
+                         * @description A status scan, or a customs outcome (assessment_complete, information_requested, screening_requested, do_not_load, released) on the package or, with container_id alone, on the container itself: each applied one is sent as `customs.<outcome>`. A container's departed scan is refused `do_not_load` while it or a house in it is on do_not_load, each such house named in `details`; on the live path, when its shipper enforces customs readiness (a portal setting), `customs_not_ready` while a regime that applies is not ready, each such regime named in `details`.
                          * @enum {string}
                          */
                         event: "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "resolved" | "departed" | "arrived" | "closed" | "assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released";
@@ -6845,6 +6845,15 @@ export interface operations {
                 headers: {
                     /** @description The scheme to send the token with. */
                     "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: a shipper's token; only carrier operations tokens (`ck_ops_…`) complete a pickup. */
+            403: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -18,6 +18,7 @@ const COLLECTION_PREFIX: Record<string, readonly string[]> = {
   deliveries: ['att_', 'msg_'],
   packages: [''],
   invoices: ['inv_'],
+  pickups: ['pu_'],
 };
 
 /** A field → the prefix of the id it holds. */

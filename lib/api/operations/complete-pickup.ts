@@ -17,6 +17,7 @@ export const completePickupOperation = defineJsonOperation(ZPickup, {
   parameters: [PICKUP_ID_PARAMETER],
   success: { kind: 'json', status: 200, description: 'The pickup, completed.' },
   errors: {
+    '403': errorAnswer("`forbidden`: a shipper's token; only carrier operations tokens (`ck_ops_…`) complete a pickup."),
     '404': errorAnswer('No such pickup in this environment.'),
     '409': errorAnswer('`illegal_transition`: the pickup was cancelled.'),
   },
