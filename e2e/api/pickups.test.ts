@@ -34,7 +34,7 @@ describe('POST /pickups', () => {
     const barcode = (await call(`/packages/${b}`, { method: 'GET', token: acme.tokens.test })).json.carrier_barcode;
     const answer = await call('/pickups', {
       token: acme.tokens.test,
-      body: { tracking_numbers: [a!.toLowerCase(), barcode], address: ADDRESS, ...window(), instructions: 'Dock 4' },
+      body: { tracking_numbers: [a.toLowerCase(), barcode], address: ADDRESS, ...window(), instructions: 'Dock 4' },
     });
     expect(answer.status, answer.text).toBe(201);
     expect(answer.json).toMatchObject({ object: 'pickup', status: 'scheduled', package_count: 2, tracking_numbers: [a, b] });
@@ -142,7 +142,7 @@ describe('POST /pickups', () => {
     };
     await refuse({ address: ADDRESS, ...window() }, 'manifest_id');
     await refuse({ manifest_id: 'MAN-X', tracking_numbers: [number], address: ADDRESS, ...window() }, 'manifest_id');
-    await refuse({ tracking_numbers: [number, number!.toLowerCase()], address: ADDRESS, ...window() }, 'tracking_numbers[1]');
+    await refuse({ tracking_numbers: [number, number.toLowerCase()], address: ADDRESS, ...window() }, 'tracking_numbers[1]');
     await refuse(
       { tracking_numbers: Array.from({ length: 5_001 }, (_, i) => `T${i}`), address: ADDRESS, ...window() },
       'tracking_numbers',
