@@ -19,6 +19,10 @@ export interface PortalResult {
   keystrokeP50Ms?: number;
   keystrokeP95Ms?: number;
   keystrokeMaxMs?: number;
+  /** Packages page: from the last typed character to the frame showing the match, at `rows` packages (debounce included). */
+  searchP95Ms?: number;
+  /** The same run's baseline: the list request alone (GET /portal-api/packages?tracking_number=…), p95. */
+  searchApiP95Ms?: number;
   notes: string[];
 }
 
@@ -31,7 +35,7 @@ function csv(rows: number): string {
   return lines.join('\n');
 }
 
-export async function measurePortal(options: { baseUrl: string; rows: number }): Promise<PortalResult> {
+export async function measurePortal(options: { baseUrl: string; rows: number; only?: 'search' }): Promise<PortalResult> {
   if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`, notes: [] };
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const notes: string[] = [];
@@ -53,6 +57,11 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
     if (!verified.ok()) throw new Error(`verify-email answered ${verified.status()}: ${await verified.text()}`);
 
     const page = await context.newPage();
+    if (options.only === 'search') {
+      await page.goto('/test/packages');
+      const search = await timeSearches(page, options.rows, notes);
+      return { searchP95Ms: p95(search.typed), searchApiP95Ms: p95(search.api), notes };
+    }
     // Once unmeasured, so that the measured load is not the server's first (compilation, caches).
     await page.goto('/test/manifests/new');
     const response = await page.goto('/test/manifests/new', { waitUntil: 'commit' });
@@ -85,7 +94,10 @@ export async function measurePortal(options: { baseUrl: string; rows: number }):
     const keystrokes = await timeKeystrokes(page);
     const sorted = [...keystrokes].sort((a, b) => a - b);
     const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
+    const search = await timeSearches(page, options.rows, notes);
     return {
+      searchP95Ms: p95(search.typed),
+      searchApiP95Ms: p95(search.api),
       fcpMs,
       gridVisibleMs,
       keystrokes,
@@ -145,10 +157,102 @@ async function timeKeystrokes(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as { __keyTimes: number[] }).__keyTimes);
 }
 
+const SEARCHES = 20;
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(0.95 * sorted.length))] ?? Number.NaN);
+}
+
+/**
+ * Accepts a container of `rows` packages (the most the grid case seeds), then searches the Packages page for one
+ * package at a time by typing its whole tracking number; each timed from the last key event to the frame whose first
+ * row shows it (the 250 ms debounce included). The baseline, in the same run and page: the list's request alone.
+ */
+async function timeSearches(page: Page, rows: number, notes: string[]): Promise<{ typed: number[]; api: number[] }> {
+  const prefix = `S${Date.now().toString(36).toUpperCase()}`;
+  const tn = (i: number) => `${prefix}${String(i).padStart(5, '0')}`;
+  const created = await page.evaluate(
+    async ({ count, first }) => {
+      const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+      const response = await fetch('/portal-api/manifests', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, 'x-carrier-environment': 'test' },
+        body: JSON.stringify({
+          ManifestDate: new Date().toISOString(),
+          ServiceName: 'AirSkip',
+          FromCompany: 'Bench Shipper',
+          ContainerID: `${first}-ULD`,
+          ContainerLength: 10,
+          ContainerWidth: 10,
+          ContainerHeight: 10,
+          ShipmentDescription: 'Parcels',
+          ContainerDetails: Array.from({ length: count }, (_, i) => ({
+            TrackingNumber: `${first}${String(i).padStart(5, '0')}`,
+            PackageWeight: 2,
+            PackageWeightUnit: 'lb',
+            ToPostalCode: '94105',
+          })),
+        }),
+      });
+      return response.status;
+    },
+    { count: rows, first: prefix },
+  );
+  if (created !== 200) throw new Error(`the search case's container answered ${created}`);
+  await page.goto('/test/packages');
+  const box = page.getByLabel('Tracking number');
+  await box.waitFor();
+  const typed: number[] = [];
+  const api: number[] = [];
+  for (let n = 0; n < SEARCHES; n++) {
+    const wanted = tn(Math.floor(((n + 0.5) * rows) / SEARCHES));
+    api.push(
+      await page.evaluate(async (q) => {
+        const started = performance.now();
+        const response = await fetch(`/portal-api/packages?tracking_number=${q}&limit=25`, {
+          headers: { 'x-carrier-environment': 'test' },
+        });
+        await response.json();
+        return performance.now() - started;
+      }, wanted),
+    );
+    await box.fill(wanted.slice(0, -1));
+    await page.evaluate(() => {
+      const w = window as unknown as { __lastKey: number };
+      document.addEventListener('keydown', (event) => (w.__lastKey = event.timeStamp), { capture: true, once: true });
+    });
+    await box.press(wanted.slice(-1));
+    const shownAt = await page.waitForFunction(
+      (q) => {
+        const first = document.querySelector('[role="region"][aria-label="Packages"] tbody tr');
+        const rowsShown = document.querySelectorAll('[role="region"][aria-label="Packages"] tbody tr').length;
+        return first?.textContent?.includes(q) && rowsShown === 1 ? performance.now() : false;
+      },
+      wanted,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    const lastKey = await page.evaluate(() => (window as unknown as { __lastKey: number }).__lastKey);
+    typed.push(Number(await shownAt.jsonValue()) - lastKey);
+  }
+  notes.push(
+    `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
+      `(plus the account's others), each from the last key to the frame showing the one match (250 ms debounce included); ` +
+      `the baseline is the list request alone from the same page.`,
+  );
+  return { typed, api };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { 'base-url': { type: 'string', default: 'http://127.0.0.1:3000' }, rows: { type: 'string', default: '5000' } },
+    options: {
+      'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
+      rows: { type: 'string', default: '5000' },
+      // `--case search`: the Packages page's search alone.
+      case: { type: 'string' },
+    },
   });
-  const result = await measurePortal({ baseUrl: values['base-url'], rows: Number(values.rows) });
+  const only = values.case === 'search' ? ('search' as const) : undefined;
+  const result = await measurePortal({ baseUrl: values['base-url'], rows: Number(values.rows), only });
   console.log(JSON.stringify(result, null, 2));
 }
