@@ -20,8 +20,24 @@ describe('POST /wf/rate', () => {
     expect(Object.keys(result.json)).toEqual(['rates']);
     const money = { currency: 'USD', card_version: 1 };
     expect(priced(result.json.rates)).toEqual([
-      { carrier: 'Carrier', service: 'Carrier Ground', amount: '28.12', zone: 8, billable_weight: '5', delivery_days: 7, ...money },
-      { carrier: 'Carrier', service: 'Carrier Express', amount: '71.15', zone: 8, billable_weight: '5', delivery_days: 3, ...money },
+      {
+        carrier: 'Carrier',
+        service: 'Carrier Ground',
+        amount: '28.12',
+        zone: 8,
+        billable_weight: '5',
+        delivery_days: 7,
+        ...money,
+      },
+      {
+        carrier: 'Carrier',
+        service: 'Carrier Express',
+        amount: '71.15',
+        zone: 8,
+        billable_weight: '5',
+        delivery_days: 3,
+        ...money,
+      },
       { carrier: 'Carrier', service: 'AirSkip', amount: '80.53', zone: 6, billable_weight: '5', delivery_days: 2, ...money },
     ]);
     for (const quote of result.json.rates) {

@@ -203,15 +203,10 @@ export const ZContainerManifestResponse = z.object({
     .optional()
     .meta({ examples: ['USD'] }),
   PricedCount: z.number().int().min(0).optional().meta({ description: 'Packages priced at acceptance.' }),
-  UnpricedCount: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .meta({
-      description:
-        'Packages accepted unpriced (no card for the service, a lane the card cannot price, no weight): each read says why.',
-    }),
+  UnpricedCount: z.number().int().min(0).optional().meta({
+    description:
+      'Packages accepted unpriced (no card for the service, a lane the card cannot price, no weight): each read says why.',
+  }),
   warnings: ZWarnings,
 });
 
