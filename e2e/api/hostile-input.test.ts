@@ -1,3 +1,4 @@
+import { OPERATIONS } from '@/lib/api/registry';
 import { createHash, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,6 +238,9 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
     'PATCH /webhooks/:id': () => ({ url: PUBLIC_URL, events: ['package.sorting'], description: 'Sorting hub', enabled: true }),
   };
   const sampleFor = (method: string, pattern: string) => SAMPLES[`${method} ${pattern}`]?.() ?? {};
+  const TAKES_NO_BODY = new Set(
+    OPERATIONS.filter((o) => o.method === 'POST' && !o.requestBody && !o.path.includes('{')).map((o) => `${o.method} ${o.path}`),
+  );
 
   const accounts: TestAccount[] = [];
   const endpointIds: Record<Env, string> = { test: '', live: '' };
@@ -353,7 +357,10 @@ describe('hostile input: the API (every route of apiRoutes())', () => {
             const answer = await send(request);
             const ms = performance.now() - started;
             judge(answer, { ...request, body: `<${shape}>` }, { cors: true });
-            expect(answer.status, `${method} ${pattern} ${shape}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+            // A route that reads a body refuses these; one that reads none (closing a test period) may ignore them,
+            // judge() holding it to no 5xx.
+            if (!TAKES_NO_BODY.has(`${method} ${pattern}`))
+              expect(answer.status, `${method} ${pattern} ${shape}: ${answer.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
             // The answer itself stays small, whatever the body held.
             expect(answer.text.length, `${method} ${pattern} ${shape}`).toBeLessThan(64 * 1024);
             timings.push(`${method} ${pattern} ${shape}: ${answer.status} in ${Math.round(ms)} ms`);

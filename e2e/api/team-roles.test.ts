@@ -101,6 +101,12 @@ const EXPECTED: Record<string, RouteAccess> = {
   'GET /portal-api/pickups': 'data:read',
   'POST /portal-api/pickups': 'shipments:write',
   'POST /portal-api/pickups/:id/cancel': 'shipments:write',
+  'GET /portal-api/package-count': 'data:read',
+  'GET /portal-api/package-batch/export': 'data:read',
+  'POST /portal-api/package-batch/export': 'data:read',
+  'GET /portal-api/package-batch/labels': 'data:read',
+  'POST /portal-api/package-batch/labels': 'data:read',
+  'POST /portal-api/package-batch/cancel': 'shipments:write',
   'GET /portal-api/settings/customs': 'data:read',
   'PUT /portal-api/settings/customs': 'settings:manage',
 };
