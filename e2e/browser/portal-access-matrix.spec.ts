@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { portalRoutes } from '../api/support/hostile';
+import { packIds } from '@/lib/schemas/package-selection';
 import { e2eDatabaseUrl } from '../database';
 import { apiBase, authed, csrfToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
 
@@ -135,6 +136,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
   const invoiceId = ((await closed.json()) as { invoice: { id: string } }).invoice.id;
   const billing = await portalApi(owner, 'PUT', '/portal-api/settings/billing', { period: 'week' }, 'test');
   expect(billing.status(), await billing.text()).toBe(200);
+  // The owner's package by its carrier barcode, packed as the Packages page's download links carry a selection.
+  const ownerPackage = await api.get(`${apiBase.test}/packages/${tracking}`);
+  expect(ownerPackage.status(), await ownerPackage.text()).toBe(200);
+  const ownerBarcode = ((await ownerPackage.json()) as { carrier_barcode: string }).carrier_barcode;
+  const packedIds = packIds([ownerBarcode]);
   // The owner's pickup of its container (AirSkip: four hours' notice).
   const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
   const pickup = await api.post(`${apiBase.test}/pickups`, {
@@ -330,6 +336,25 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       stranger: ok((j: { period: string }, caller) => expect(j.period).toBe(caller.isOwner ? 'week' : 'month')),
     },
     'PUT /portal-api/settings/billing': { body: {}, stranger: invalid },
+    // The batch routes act only within the caller's account and environment: the owner's barcode selects nothing.
+    'GET /portal-api/package-count': { stranger: ok((j: { count: number }) => expect(j.count).toBe(0)) },
+    'POST /portal-api/package-batch/cancel': {
+      body: { carrier_barcodes: [ownerBarcode] },
+      stranger: ok((j: { cancelled: number; not_cancelled: { code?: string }[] }) => {
+        expect(j.cancelled).toBe(0);
+        expect(j.not_cancelled).toHaveLength(1);
+      }),
+    },
+    'GET /portal-api/package-batch/export': {
+      query: `?ids=${packedIds}`,
+      stranger: ok((csv: string) => expect(csv.split('\r\n').filter(Boolean)).toHaveLength(1)),
+    },
+    'POST /portal-api/package-batch/export': {
+      body: { carrier_barcodes: [ownerBarcode] },
+      stranger: ok((csv: string) => expect(csv.split('\r\n').filter(Boolean)).toHaveLength(1)),
+    },
+    'GET /portal-api/package-batch/labels': { query: `?format=pdf&ids=${packedIds}`, stranger: notFound },
+    'POST /portal-api/package-batch/labels': { body: { carrier_barcodes: [ownerBarcode] }, stranger: notFound },
     'GET /portal-api/pickups': {
       stranger: ok((j: { data: { id: string }[] }) => expect(j.data.map((p) => p.id)).not.toContain(pickupId)),
     },
