@@ -112,12 +112,12 @@ test.describe('manifests', () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines).toHaveLength(1001);
     expect(lines[0]).toBe(
-      'TrackingNumber,PackageWeight,PackageWeightUnit,PackageSizeLength,PackageSizeWidth,PackageSizeHeight,ToName,ToPhone,ToEmail,ToAddress1,ToAddress2,ToCity,ToState,ToPostalCode,ToCountry,house_waybill',
+      'TrackingNumber,PackageWeight,PackageWeightUnit,PackageSizeLength,PackageSizeWidth,PackageSizeHeight,ToName,ToPhone,ToEmail,ToAddress1,ToAddress2,ToCity,ToState,ToPostalCode,ToCountry,house_waybill,charge_status,charge_amount,charge_currency',
     );
-    // The house waybill last: issued by the carrier (H, 11 digits) when the package declared none.
+    // Then the house waybill, issued by the carrier (H, 11 digits) when the package declared none, and the charge.
     expect(lines[1]).toMatch(
       new RegExp(
-        `^${prefix}-00001,1\\.1,lb,,,,"'=HYPERLINK\\(""http://evil\\.example"",""click""\\)",,,,,Newark,,07114,,H\\d{11}$`,
+        `^${prefix}-00001,1\\.1,lb,,,,"'=HYPERLINK\\(""http://evil\\.example"",""click""\\)",,,,,Newark,,07114,,H\\d{11},(priced|unpriced),[0-9.]*,[A-Z]*$`,
       ),
     );
     expect(lines[2]).toContain(`"'+SUM(1,2)"`);

@@ -58,9 +58,12 @@ test.describe('packages: selection and batch actions', () => {
 
     await page.goto('/test/packages');
     // "/" goes to the search box; typing filters without pressing Apply, and the URL follows.
-    await page.locator('body').press('/');
+    // The key is heard once the page is interactive: pressed before hydration, it is lost, so press until it lands.
     const search = page.getByLabel('Tracking number');
-    await expect(search).toBeFocused();
+    await expect(async () => {
+      await page.locator('body').press('/');
+      await expect(search).toBeFocused({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await search.pressSequentially(prefix.toLowerCase(), { delay: 30 });
     await expect(page).toHaveURL(new RegExp(`tracking_number=${prefix.toLowerCase()}`));
     await expect(page.getByText('30 packages match these filters')).toBeVisible();
