@@ -80,9 +80,12 @@ test.describe('packages', () => {
 
     // Prefix search, in lower case.
     await page.goto('/test/packages');
-    await page.getByLabel('Tracking number').fill(`${prefix}d`.toLowerCase());
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await expect(rows(page)).toHaveCount(1);
+    // Typed before the page is interactive, the text is lost when it hydrates: type until the list follows.
+    await expect(async () => {
+      await page.getByLabel('Tracking number').fill(`${prefix}d`.toLowerCase());
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect(rows(page)).toHaveCount(1, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(rows(page).first()).toContainText(dailyTn);
     // A prefix only: the middle of a number finds nothing.
     await page.getByLabel('Tracking number').fill(prefix.slice(3));
