@@ -2,6 +2,7 @@ import 'server-only';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
 import { ADJUSTMENT_REASON_SQL } from '@/lib/billing/invoices';
 import { sql } from '@/lib/sql';
+import { batchedCsvStream } from './csv-stream';
 import { exportCell } from './csv-fast';
 
 // An invoice's lines as CSV (GET /invoices/{id}/lines), streamed: a keyset range of the (invoice_id, id) index per
@@ -38,8 +39,8 @@ interface LineRow {
 }
 
 export function invoiceLinesCsv(invoiceId: string): ReadableStream<Uint8Array> {
-  const read = (after: string) => {
-    const query = queryRowsInIndexOrder(
+  const read = (after: string) =>
+    queryRowsInIndexOrder(
       // e.id, not the text id the row carries: an ORDER BY of the output column would sort as text ('10' < '9')
       // and the keyset would skip rows.
       sql<LineRow>`SELECT e.id::text AS id, e.kind, e.occurred_at, e.manifest_id, e.tracking_number, e.carrier_barcode, e.service,
@@ -48,36 +49,22 @@ export function invoiceLinesCsv(invoiceId: string): ReadableStream<Uint8Array> {
                      FROM billing_entries e WHERE e.invoice_id = ${invoiceId} AND e.id > ${after}::bigint
                     ORDER BY e.invoice_id, e.id LIMIT ${BATCH}`,
     );
-    // A batch that fails before pull() awaits it must not be an unhandled rejection (pull() still sees it).
-    query.catch(() => undefined);
-    return query;
-  };
-  const encoder = new TextEncoder();
-  let pending: ReturnType<typeof read> | undefined = read('0');
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        controller.enqueue(encoder.encode(`${INVOICE_LINE_COLUMNS.join(',')}\r\n`));
-      },
-      async pull(controller) {
-        if (!pending) return;
-        const rows = await pending;
-        const last = rows[rows.length - 1];
-        pending = rows.length === BATCH && last ? read(last.id) : undefined;
-        let chunk = '';
-        for (const r of rows) {
-          // Amounts are written as numbers (a spreadsheet sums them); exportCell leaves a signed number unquoted.
-          chunk += `${r.id},${r.kind},${r.occurred_at.toISOString()},${exportCell(r.manifest_id)},${exportCell(r.tracking_number)},${exportCell(
-            r.carrier_barcode,
-          )},${exportCell(r.service)},${r.amount},${exportCell(r.currency)},${exportCell(r.reason)}\r\n`;
-        }
-        if (chunk) controller.enqueue(encoder.encode(chunk));
-        if (!pending) controller.close();
-      },
-      cancel() {
-        pending = undefined;
-      },
+  return batchedCsvStream({
+    header: INVOICE_LINE_COLUMNS.join(','),
+    first: read('0'),
+    next: (rows) => {
+      const last = rows[rows.length - 1];
+      return rows.length === BATCH && last ? read(last.id) : undefined;
     },
-    { highWaterMark: 1 },
-  );
+    // Amounts are written as numbers (a spreadsheet sums them); exportCell leaves a signed number unquoted.
+    lines: (rows) =>
+      rows
+        .map(
+          (r) =>
+            `${r.id},${r.kind},${r.occurred_at.toISOString()},${exportCell(r.manifest_id)},${exportCell(r.tracking_number)},${exportCell(
+              r.carrier_barcode,
+            )},${exportCell(r.service)},${r.amount},${exportCell(r.currency)},${exportCell(r.reason)}\r\n`,
+        )
+        .join(''),
+  });
 }

@@ -5,6 +5,7 @@ import type { Cursor } from '@/lib/pagination/keyset';
 import { packageBranch, type PackageFilters as Filters } from '@/lib/shipments/read';
 import { csvCell } from '@/lib/spreadsheets/csv';
 import { exportCell } from '@/lib/spreadsheets/csv-fast';
+import { batchedCsvStream } from '@/lib/spreadsheets/csv-stream';
 import { ZContainerDetail } from '@/lib/schemas/container-manifest';
 import { ZPackage } from '@/lib/schemas/package-manifest';
 import type { TCharge } from '@/lib/schemas/rate';
@@ -138,6 +139,8 @@ const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.m
 );
 
 /** One CSV line of a row (csv-fast.ts's cells). */
+const HEADER = PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',');
+
 function line(row: BatchRow): string {
   let text = '';
   for (let i = 0; i < VALUES.length; i++) {
@@ -159,49 +162,21 @@ export async function exportPackagesCsv(options: {
   filters: Filters;
   batch?: number;
 }): Promise<ReadableStream<Uint8Array>> {
-  const encoder = new TextEncoder();
   const limit = options.batch ?? EXPORT_BATCH;
   const scope = { accountId: options.accountId, environment: options.environment };
-  const read = (cursor: Cursor | undefined) => {
-    // Newest first along the filter's index, whatever the planner guesses of the set's size (lib/index-order.ts).
-    const query = queryRowsInIndexOrder(batchSql(scope, options.filters, cursor, limit));
-    // pull() awaits it; a failure before then must not be an unhandled rejection.
-    query.catch(() => undefined);
-    return query;
-  };
-  type Batch = Awaited<ReturnType<typeof read>>;
-  const first: Batch = await read(undefined);
-  let pending: Promise<Batch> | undefined = Promise.resolve(first);
-  let header = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (header) {
-          header = false;
-          controller.enqueue(encoder.encode(`${PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',')}\r\n`));
-          return;
-        }
-        if (!pending) {
-          controller.close();
-          return;
-        }
-        const rows = await pending;
-        const last = rows[rows.length - 1];
-        // The next batch is asked for before this one is sent: one in flight while the socket takes this one.
-        pending = rows.length === limit && last ? read({ t: last.t, k: last.kind, i: last.id }) : undefined;
-        // One string per batch (csv-fast.ts: one call per cell).
-        let text = '';
-        for (const row of rows) text += line(row);
-        if (text) controller.enqueue(encoder.encode(text));
-        if (!pending) controller.close();
-      },
-      cancel() {
-        pending = undefined;
-      },
+  // Newest first along the filter's index, whatever the planner guesses of the set's size (lib/index-order.ts).
+  const read = (cursor: Cursor | undefined) => queryRowsInIndexOrder(batchSql(scope, options.filters, cursor, limit));
+  const first = read(undefined);
+  await first;
+  return batchedCsvStream({
+    header: HEADER,
+    first,
+    next: (rows) => {
+      const last = rows[rows.length - 1];
+      return rows.length === limit && last ? read({ t: last.t, k: last.kind, i: last.id }) : undefined;
     },
-    // One batch queued at most: the next is read only when the socket has taken the last.
-    { highWaterMark: 1 },
-  );
+    lines: (rows) => rows.map(line).join(''),
+  });
 }
 
 /**
@@ -213,48 +188,17 @@ export async function exportSelectedPackagesCsv(options: {
   environment: Environment;
   carrierBarcodes: readonly string[];
 }): Promise<ReadableStream<Uint8Array>> {
-  const encoder = new TextEncoder();
   const scope = { accountId: options.accountId, environment: options.environment };
   const chunks: string[][] = [];
   for (let i = 0; i < options.carrierBarcodes.length; i += EXPORT_BATCH)
     chunks.push(options.carrierBarcodes.slice(i, i + EXPORT_BATCH));
+  let next = 0;
   const read = (i: number) => {
     const chunk = chunks[i];
-    if (!chunk) return undefined;
-    const query = queryRows(pgPool(), selectedSql(scope, chunk));
-    query.catch(() => undefined);
-    return query;
+    return chunk ? queryRows(pgPool(), selectedSql(scope, chunk)) : undefined;
   };
   // The first batch before answering, as exportPackagesCsv: a database away is an error answer, not a short file.
-  const first = read(0);
-  if (first) await first;
-  let next = 0;
-  let pending = first;
-  let header = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (header) {
-          header = false;
-          controller.enqueue(encoder.encode(`${PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',')}\r\n`));
-          return;
-        }
-        if (!pending) {
-          controller.close();
-          return;
-        }
-        const rows = await pending;
-        next += 1;
-        pending = read(next);
-        let text = '';
-        for (const row of rows) text += line(row);
-        if (text) controller.enqueue(encoder.encode(text));
-        if (!pending) controller.close();
-      },
-      cancel() {
-        pending = undefined;
-      },
-    },
-    { highWaterMark: 1 },
-  );
+  const first = read(0) ?? Promise.resolve([]);
+  await first;
+  return batchedCsvStream({ header: HEADER, first, next: () => read(++next), lines: (rows) => rows.map(line).join('') });
 }
