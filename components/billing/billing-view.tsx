@@ -2,7 +2,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
-import { RoleNote } from '@/components/layout/role';
+import { SaveRow } from '@/components/settings/save-row';
 import {
   Alert,
   Badge,
@@ -285,21 +285,13 @@ function BillingPeriodForm() {
               {value === 'month' ? 'Monthly (calendar months)' : 'Weekly (Monday to Sunday)'}
             </label>
           ))}
-          <div className="flex flex-wrap items-center gap-3 pt-2">
-            <Button type="submit" loading={save.isPending} disabled={!canChange}>
-              Save
-            </Button>
-            {canChange ? null : <RoleNote what="change the billing period" permission="billing:manage" />}
-            {save.isSuccess ? (
-              <Alert tone="success">Saved: invoiced {save.data.period === 'week' ? 'weekly' : 'monthly'}.</Alert>
-            ) : null}
-          </div>
-          {save.isError ? (
-            <Alert tone="danger">
-              {save.error instanceof Error ? save.error.message : 'Could not save.'}
-              <RequestLink error={save.error} />
-            </Alert>
-          ) : null}
+          <SaveRow
+            save={save}
+            canChange={canChange}
+            what="change the billing period"
+            permission="billing:manage"
+            saved={(data) => `Saved: invoiced ${data.period === 'week' ? 'weekly' : 'monthly'}.`}
+          />
         </fieldset>
       </form>
     </Card>

@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
-import { RoleNote } from '@/components/layout/role';
-import { Alert, Button, Card, CardTitle, ErrorState, LoadingBlock, RequestLink } from '@/components/ui';
+import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { SaveRow } from './save-row';
 import type { TCustomsSettings } from '@/lib/schemas/customs-api';
 
 /** Hold a live container at departure until its customs readiness holds. */
@@ -56,24 +56,15 @@ function Form({ initial, queryKey }: { initial: TCustomsSettings; queryKey: read
               <span className="block text-slate-600">Recommended once your manifests carry full customs data.</span>
             </span>
           </label>
-          <div className="flex flex-wrap items-center gap-3 pt-1">
-            <Button type="submit" loading={save.isPending} disabled={!canChange}>
-              Save
-            </Button>
-            {canChange ? null : <RoleNote what="change settings" permission="settings:manage" />}
-            {save.isSuccess ? (
-              <Alert tone="success">
-                Saved:{' '}
-                {save.data.enforce_readiness ? 'live containers depart only when ready' : 'readiness is shown, never enforced'}.
-              </Alert>
-            ) : null}
-          </div>
-          {save.isError ? (
-            <Alert tone="danger">
-              {save.error instanceof Error ? save.error.message : 'Could not save.'}
-              <RequestLink error={save.error} />
-            </Alert>
-          ) : null}
+          <SaveRow
+            save={save}
+            canChange={canChange}
+            what="change settings"
+            permission="settings:manage"
+            saved={(data) =>
+              `Saved: ${data.enforce_readiness ? 'live containers depart only when ready' : 'readiness is shown, never enforced'}.`
+            }
+          />
         </fieldset>
       </form>
     </Card>

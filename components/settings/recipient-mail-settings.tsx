@@ -2,8 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { usePortalEnvironment, useCan } from '@/components/layout/portal-context';
-import { RoleNote } from '@/components/layout/role';
-import { Alert, Button, Card, CardTitle, ErrorState, LoadingBlock, RequestLink } from '@/components/ui';
+import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { SaveRow } from './save-row';
 import { RECIPIENT_MAIL_STATUSES, type RecipientMailStatus, type TRecipientMailSettings } from '@/lib/schemas/public-tracking';
 
 const LABELS: Record<RecipientMailStatus, { label: string; hint: string }> = {
@@ -76,27 +76,19 @@ function Form({ initial, queryKey }: { initial: TRecipientMailSettings; queryKey
               </span>
             </label>
           ))}
-          <div className="flex flex-wrap items-center gap-3 pt-1">
-            <Button type="submit" loading={save.isPending} disabled={!canChange}>
-              Save
-            </Button>
-            {canChange ? null : <RoleNote what="change settings" permission="settings:manage" />}
-            {save.isSuccess ? (
-              <Alert tone="success">
-                Saved:{' '}
-                {save.data.statuses.length === 0
+          <SaveRow
+            save={save}
+            canChange={canChange}
+            what="change settings"
+            permission="settings:manage"
+            saved={(data) =>
+              `Saved: ${
+                data.statuses.length === 0
                   ? 'recipients are not e-mailed'
-                  : `recipients are e-mailed at ${save.data.statuses.map((s) => LABELS[s].label.toLowerCase()).join(', ')}`}
-                .
-              </Alert>
-            ) : null}
-          </div>
-          {save.isError ? (
-            <Alert tone="danger">
-              {save.error instanceof Error ? save.error.message : 'Could not save.'}
-              <RequestLink error={save.error} />
-            </Alert>
-          ) : null}
+                  : `recipients are e-mailed at ${data.statuses.map((s) => LABELS[s].label.toLowerCase()).join(', ')}`
+              }.`
+            }
+          />
         </fieldset>
       </form>
     </Card>

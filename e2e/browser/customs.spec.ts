@@ -167,4 +167,19 @@ test.describe('customs in the portal', () => {
     await expect(cell(page, 0, 'CustomsHSCode')).not.toHaveAttribute('aria-invalid', 'true');
     await lookAt(page, testInfo, 'builder-customs');
   });
+
+  test('an owner holds live departures until customs data is ready, on the Settings page; it stays after a reload', async ({
+    freshPage: page,
+  }, testInfo) => {
+    await page.goto('/live/settings');
+    const form = page.getByRole('form', { name: 'Customs before departure' });
+    const box = form.getByRole('checkbox', { name: /Hold a live container until its customs data is ready/ });
+    await expect(box).not.toBeChecked();
+    await box.check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Saved: live containers depart only when ready.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Customs before departure' }).getByRole('checkbox')).toBeChecked();
+    await lookAt(page, testInfo, 'settings-customs');
+  });
 });
