@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { pgPool, pgTransaction } from '@/lib/db';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
-import { decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
+import { createdAtPosition, decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
 import type { TInvoice, TInvoiceList, TListInvoicesQuery, TOpenBillingPeriod } from '@/lib/schemas/invoices';
 import { queryRow, queryRows, sql, type Queryable } from '@/lib/sql';
 import { enqueueEvent } from '@/lib/webhooks/enqueue-event';
@@ -321,7 +321,7 @@ export async function listInvoices(scope: Scope & { query: TListInvoicesQuery })
          ${cursor ? sql`AND (issued_at, id) < (${cursor.t}::timestamptz, ${cursor.i})` : sql.empty}
        ORDER BY issued_at DESC, id DESC LIMIT ${query.limit + 1}`,
   );
-  return newestFirstPage(rows, query.limit, presentInvoice);
+  return newestFirstPage(rows, query.limit, presentInvoice, createdAtPosition);
 }
 
 const INVOICE_ID = /^inv_[0-9a-f]{24}$/;

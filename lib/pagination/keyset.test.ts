@@ -66,3 +66,13 @@ describe('keyset cursors', () => {
     }
   });
 });
+
+describe('a position to the microsecond', () => {
+  it('round-trips, and the millisecond part must still be a real instant', () => {
+    const key = { t: '2026-11-23T08:00:00.123456Z', k: 0, i: '42' };
+    expect(decodeCursor(encodeCursor(key), 'numeric')).toEqual(key);
+    for (const t of ['2026-02-30T08:00:00.123456Z', '2026-11-23T08:00:00.1234Z', '2026-11-23T08:00:00.1234567Z']) {
+      expect(() => decodeCursor(encodeCursor({ t, k: 0, i: '42' }), 'numeric')).toThrow();
+    }
+  });
+});

@@ -3,14 +3,15 @@ import { validationError } from '@/lib/errors/app-error';
 // Opaque cursors naming the row a page starts after. The API answers one that is not ours with a 422 naming `cursor`;
 // the portal's pager links treat it as the first page.
 
-/** A list position: created_at (ISO, ms), the branch (0 container, 1 daily) and the row id. */
+/** A list position: the row's time (ISO, to the ms, or to the µs where PostgreSQL's own value orders the list), the
+ * branch (0 container, 1 daily) and the row id. */
 export interface Cursor {
   t: string;
   k: number;
   i: string;
 }
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(\d{3})?Z$/;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function encodeCursor(cursor: Cursor): string {
@@ -31,7 +32,9 @@ export function decodeCursor(value: string, ids: 'numeric' | 'text' = 'text'): C
   }
   if (!Array.isArray(parsed) || parsed.length !== 3) throw invalid();
   const [t, k, i] = parsed as unknown[];
-  if (typeof t !== 'string' || !ISO_MS.test(t) || Number.isNaN(Date.parse(t)) || new Date(t).toISOString() !== t) throw invalid();
+  if (typeof t !== 'string' || !ISO.test(t)) throw invalid();
+  const ms = `${t.slice(0, 23)}Z`;
+  if (Number.isNaN(Date.parse(ms)) || new Date(ms).toISOString() !== ms) throw invalid();
   if (k !== 0 && k !== 1) throw invalid();
   if (typeof i !== 'string' || !ID.test(i) || (ids === 'numeric' && !/^\d{1,18}$/.test(i))) throw invalid();
   // Years PostgreSQL and every list can hold; a cursor of ours is never older than the service.
@@ -69,11 +72,17 @@ export function decodePageKey(token: string | undefined): PageKey | undefined {
   return key <= MAX_BIGINT && Number.isSafeInteger(seen) ? { key, seen } : undefined;
 }
 
-export function newestFirstPage<Row extends { created_at: Date; id: string }, Item>(
+/** The position of a row listed by (created_at, id). */
+export function createdAtPosition(row: { created_at: Date; id: string }): Cursor {
+  return { t: row.created_at.toISOString(), k: 0, i: row.id };
+}
+
+/** One page from `limit` + 1 rows read newest first: the extra row only says there is more. */
+export function newestFirstPage<Row, Item>(
   rows: Row[],
   limit: number,
   present: (row: Row) => Item,
-  key: (row: Row) => string = (row) => row.id,
+  position: (row: Row) => Cursor,
 ): { object: 'list'; data: Item[]; has_more: boolean; next_cursor: string | null } {
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
@@ -82,7 +91,7 @@ export function newestFirstPage<Row extends { created_at: Date; id: string }, It
     object: 'list',
     data: shown.map(present),
     has_more: hasMore,
-    next_cursor: hasMore && last ? encodeCursor({ t: last.created_at.toISOString(), k: 0, i: key(last) }) : null,
+    next_cursor: hasMore && last !== undefined ? encodeCursor(position(last)) : null,
   };
 }
 

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { pgPool, pgTransaction } from '@/lib/db';
 import { AppError, validationError } from '@/lib/errors/app-error';
-import { dayStart, decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
+import { createdAtPosition, dayStart, decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
 import type { TListRequestsQuery, TRequestLogEntry, TRequestLogList } from '@/lib/schemas/request-log';
 import { execute, queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { LOGGED_BODY_BYTES } from './redact';
@@ -117,7 +117,7 @@ export async function listRequests(options: Scope & { query: TListRequestsQuery 
       },
     ]);
   });
-  return newestFirstPage(rows, query.limit, present);
+  return newestFirstPage(rows, query.limit, present, createdAtPosition);
 }
 
 // A client may have sent the same x-request-id twice: the latest.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integer, oneOf, text } from './fields';
+import { cursor } from './lifecycle';
 import { keysetList } from './list';
 import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
@@ -164,15 +165,7 @@ export const ZListWebhookDeliveriesQuery = z.object({
   limit: integer({ min: 1, max: DELIVERIES_PAGE_MAX }),
   /** Only the attempts that succeeded (2xx) or only those that did not. */
   outcome: oneOf(['succeeded', 'failed'] as const),
-  cursor: z
-    .unknown()
-    .transform((value, ctx): string | undefined => {
-      if (value === undefined || value === '') return undefined;
-      if (typeof value !== 'string' || !/^att_\d{1,18}$/.test(value))
-        return fail(ctx, 'must be a next_cursor value from a previous page');
-      return value;
-    })
-    .optional(),
+  cursor,
 });
 
 export type TListWebhookDeliveriesQuery = z.output<typeof ZListWebhookDeliveriesQuery>;

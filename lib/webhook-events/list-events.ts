@@ -56,7 +56,7 @@ export async function listEvents(options: Scope & { query: TListEventsQuery }): 
                   WHERE ${sql.join(where, sql` AND `)}
                   ORDER BY e.created_at DESC, e.seq DESC LIMIT ${query.limit + 1}`,
   );
-  return newestFirstPage(rows, query.limit, present, (row) => row.seq);
+  return newestFirstPage(rows, query.limit, present, (row) => ({ t: row.created_at.toISOString(), k: 0, i: row.seq }));
 }
 
 export async function getEvent(options: Scope & { id: string }): Promise<TWebhookEvent> {

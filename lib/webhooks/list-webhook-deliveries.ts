@@ -1,5 +1,6 @@
 import 'server-only';
 import { db } from '@/lib/db';
+import { decodeCursor, newestFirstPage } from '@/lib/pagination/keyset';
 import {
   WEBHOOK_MESSAGE_STATUSES,
   type TListWebhookDeliveriesQuery,
@@ -41,7 +42,7 @@ function messageStatus(status: string): WebhookMessageStatus {
 }
 
 /**
- * The endpoint's attempt log, newest first, a page at a time (cursor: the last attempt id seen), optionally only
+ * The endpoint's attempt log, newest first (by attempt id), a page at a time, optionally only
  * the attempts that succeeded or failed. Each attempt shows what it sent (its headers as recorded, the body rebuilt
  * from the event exactly as deliver-message.ts builds it) and, while its message waits for a retry, when that is.
  */
@@ -50,7 +51,8 @@ export async function listWebhookDeliveries(
 ): Promise<TWebhookDeliveryList> {
   await findWebhookEndpoint(options);
   const limit = options.query.limit ?? 20;
-  const before = options.query.cursor ? BigInt(options.query.cursor.slice('att_'.length)) : null;
+  const after = options.query.cursor ? decodeCursor(options.query.cursor, 'numeric') : undefined;
+  const before = after ? BigInt(after.i) : null;
   const outcome = options.query.outcome;
   // An ordinary read: Prisma (the index on (endpoint_id, id), or (endpoint_id, success, id) by outcome, pages it).
   const rows = await db.webhookAttempt.findMany({
@@ -82,15 +84,14 @@ export async function listWebhookDeliveries(
       },
     },
   });
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  return {
-    object: 'list',
-    data: page.map((row) => {
+  return newestFirstPage(
+    rows,
+    limit,
+    (row) => {
       const body = row.requestHeaders === null ? null : messageBody(row.message.event.eventType, row.message.event.payload);
       return {
         id: `att_${row.id}`,
-        object: 'webhook_delivery',
+        object: 'webhook_delivery' as const,
         message_id: row.messageId,
         event_id: row.message.eventId,
         event_type: row.message.event.eventType,
@@ -113,8 +114,7 @@ export async function listWebhookDeliveries(
         message_status: messageStatus(row.message.status),
         next_attempt_at: row.message.status === 'pending' ? row.message.nextAttemptAt.toISOString() : null,
       };
-    }),
-    has_more: hasMore,
-    next_cursor: hasMore && page.length > 0 ? `att_${page.at(-1)?.id}` : null,
-  };
+    },
+    (row) => ({ t: row.attemptedAt.toISOString(), k: 0, i: String(row.id) }),
+  );
 }
