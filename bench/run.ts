@@ -338,7 +338,7 @@ function busyLoop(): ChildProcess {
 
 /**
  * What work on the machine's other core costs the serving thread by itself: the log off, with a busy loop running
- * (bench/RESULTS.md, request log). Moving the log's work to a thread of its own moves it to the other core; on a
+ * (the request log's row). Moving the log's work to a thread of its own moves it to the other core; on a
  * machine whose cores share their physical core or caches (as this VM's do), that work still slows the thread that
  * answers requests, per request and not only per second. The row compares the serving thread's CPU per request.
  */
@@ -757,7 +757,7 @@ try {
       const connections = Number(args['rate-connections']);
       const load = { path: RATE_PATH, connections, headers: auth, body: RATE_BODY };
       // Alternated rounds (1, 2, 2, 1, 1, 2 …) compared by their medians: on this VM one round's req/s swings by ±15 %
-      // from one minute to the next, as much as the effect measured (bench/RESULTS.md, 2026-11-24 20:36).
+      // from one minute to the next, as much as the effect measured.
       const ROUNDS = Number(process.env.CORES_ROUNDS ?? 3);
       const ones: CoresRun[] = [];
       const twos: CoresRun[] = [];

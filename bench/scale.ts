@@ -21,7 +21,7 @@ const SAMPLES = 40;
 
 /**
  * Acceptance runs on each side, alternated (SCALE_ACCEPTANCE_ROUNDS to change it). Five, not three: single 10 s runs
- * on this 2-core machine swing ±10 % (bench/RESULTS.md, 2026-11-24), as much as the goal's margin, and the median of
+ * on this 2-core machine swing ±10 %, as much as the goal's margin, and the median of
  * five is steadier than that of three.
  */
 const ACCEPTANCE_ROUNDS = Number(process.env.SCALE_ACCEPTANCE_ROUNDS ?? 5);

@@ -12,8 +12,7 @@ export class CanonicalText {
 
 const quotedNames = new Map<string, string>();
 
-// Stored hashes were made from this text, so its output never changes (canonical-hash.test.ts holds the first
-// definition). Loops and cached quoted names (bounded: names come from input), since a container hashes 70,000 values.
+// Stored hashes were made from this text, so its output never changes (canonical-hash.test.ts holds the definition).
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (value instanceof CanonicalText) return value.text;

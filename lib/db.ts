@@ -9,16 +9,12 @@ import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { RecentWriters } from '@/lib/read-your-writes';
 import { Gauge } from 'prom-client';
 
-// One Prisma client per process, created on first use: `next build` imports route modules
-// without a database, and must not need DATABASE_URL. Kept on globalThis so Next's dev-mode
-// module reloads reuse it.
+// Created on first use (`next build` imports routes without a database); on globalThis so dev reloads reuse it.
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 /**
- * A planned primary change (a switchover, rolling maintenance) leaves no primary for a few seconds. A request
- * that cannot open a connection then waits for one, trying again every RETRY_MS, until the database has been
- * unreachable for RIDE_OUT_MS; past that, while it stays away, every request fails at once (503) instead of
- * each waiting. Only opening a connection is retried: nothing has been sent on it, so nothing can run twice.
+ * A planned primary change leaves no primary for a few seconds: opening a connection is retried until the database
+ * has been unreachable for RIDE_OUT_MS, then requests fail at once (503). Only opening is retried, so nothing runs twice.
  */
 const RIDE_OUT_MS = 5_000;
 const RETRY_MS = 250;
@@ -49,7 +45,6 @@ class RideOutPool extends pg.Pool {
   ): Promise<pg.PoolClient> | void {
     const connecting = connectRidingOut(() => super.connect());
     if (!callback) return connecting;
-    // pg's Pool.query() calls connect() with a callback.
     connecting.then(
       (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
       (error: Error) => callback(error, undefined, () => undefined),
@@ -57,11 +52,7 @@ class RideOutPool extends pg.Pool {
   }
 }
 
-/**
- * The connection pool under the Prisma client. The hottest writes (lib/packages,
- * lib/manifests) run their SQL on it directly, without Prisma's per-query overhead, on the same
- * connections (so the pool size still bounds what the process asks of PostgreSQL).
- */
+/** The pool under the Prisma client; the hottest writes run SQL on it directly, so its size still bounds the process. */
 export function pgPool(): pg.Pool {
   if (!globalForDb.pgPool) {
     const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
@@ -72,10 +63,8 @@ export function pgPool(): pg.Pool {
     });
     // An idle connection that breaks (a database restart) must not crash the process; the pool replaces it.
     globalForDb.pgPool.on('error', (error) => logRepeated(log, 'warn', 'idle database connection lost', error));
-    // The pool listens for errors only on idle connections. One that breaks while checked out (by
-    // Prisma's transactions, which attach no listener) would emit an unhandled 'error' and crash the
-    // process; this listener stays for the connection's life. Its next query fails, and the pool
-    // discards it on release. (Found by e2e/api/reliability/database-outage.test.ts.)
+    // The pool listens only on idle connections: one that breaks while Prisma holds it would crash the process with an
+    // unhandled 'error'. Its next query fails instead, and the pool discards it on release.
     globalForDb.pgPool.on('connect', (connection) => {
       connection.on('error', (error) => logRepeated(log, 'warn', 'database connection lost', error));
     });
@@ -84,11 +73,7 @@ export function pgPool(): pg.Pool {
   return globalForDb.pgPool;
 }
 
-/**
- * Runs `work` in a transaction on one connection of pgPool(): COMMIT if it resolves, ROLLBACK if it
- * throws. A connection that fails meanwhile (the database went away) is discarded, not reused, and
- * its error reaches the caller as the failed query's error rather than crashing the process.
- */
+/** COMMIT if `work` resolves, ROLLBACK if it throws; a connection that failed meanwhile is discarded, not reused. */
 export async function pgTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pgPool().connect();
   let broken = false;
@@ -162,16 +147,13 @@ export function noteAccountWrite(accountId: string): void {
   if (replicaPool()) recentWriters().noteWrite(accountId);
 }
 
-/**
- * For reads that may lag a little (the portal's dashboard): the replica, unless there is none or the account
- * has just written. The API's reads and every write use pgPool().
- */
+/** The replica for reads that may lag (the dashboard), unless there is none or the account has just written. */
 export function lagTolerantPool(accountId: string): pg.Pool {
   const pool = replicaPool();
   return pool && !recentWriters().wroteRecently(accountId) ? pool : pgPool();
 }
 
-/** db_replica_lag_seconds: how far the replica's replay is behind what it has received, read at each scrape. */
+/** db_replica_lag_seconds, read at each scrape. */
 function trackReplicaLag(pool: pg.Pool): void {
   new Gauge({
     name: 'db_replica_lag_seconds',

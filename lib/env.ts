@@ -37,10 +37,7 @@ const ZEnv = z
     WEBHOOK_WORKER: z.enum(['on', 'off']).default('on'),
     /** Local development and tests only: lets endpoints reach loopback and private networks (never cloud metadata). */
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
-    /**
-     * Delays before each retry, in ms (±20 % jitter): 5 s, 30 s, 2 min, 5 min ride out short outages, then
-     * design.md's 30 min, 2 h, 5 h, 10 h, 10 h. 10 attempts over about 28 h.
-     */
+    /** Delays before each retry, ms (±20 % jitter): short steps ride out brief outages; 10 attempts over about 28 h. */
     WEBHOOK_RETRY_SCHEDULE_MS: z
       .string()
       .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds, e.g. 5000,300000')
@@ -120,22 +117,13 @@ const ZEnv = z
     SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(10),
 
     // E-mail (lib/mail, docs/decisions/mail.md): password resets and password-change notices.
-    /**
-     * The SMTP server mail goes through, e.g. `smtps://user:pass@smtp.example.com:465` or `smtp://127.0.0.1:2525`.
-     * Unset (the embedded default): nothing is sent; each message is logged, and kept for the outbox page when MAIL_OUTBOX is on.
-     */
+    /** e.g. `smtps://user:pass@smtp.example.com:465`. Unset: nothing is sent; each message is logged (and kept for the outbox). */
     SMTP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional()),
     /** The sender of every message: an address, or `Name <address>`. */
     MAIL_FROM: z.string().trim().min(3).max(320).default('Carrier <no-reply@localhost>'),
-    /**
-     * The portal's public address, which every link in a mail starts with (never the request's Host header, which a
-     * client chooses). Unset: http://localhost:$PORT, for a laptop; required in production once SMTP_URL is set.
-     */
+    /** The portal's public address every mailed link starts with (never the client-chosen Host). Required in production with SMTP_URL. */
     APP_URL: z.preprocess(emptyIsUnset, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
-    /**
-     * The development outbox (/dev/outbox): unsent mail kept in the database and shown to anyone who can reach the page.
-     * Unset: on unless NODE_ENV is production. Never turn it on for a server others can reach.
-     */
+    /** /dev/outbox shows unsent mail to anyone who can reach it. Unset: on unless NODE_ENV is production. */
     MAIL_OUTBOX: z.preprocess(emptyIsUnset, z.enum(['on', 'off']).optional()),
     /** How long a password-reset link works. */
     PASSWORD_RESET_MINUTES: z.coerce
@@ -156,24 +144,13 @@ const ZEnv = z
     MAIL_REQUESTS_PER_EMAIL_PER_HOUR: z.coerce.number().int().positive().default(5),
     /** Invitations one account may send an hour, whoever sends them (lib/auth/mail-limiter.ts admitInvitation); then 429. */
     INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
-    /**
-     * Public tracking lookups (the /track pages and GET /api/track/{id}) one client address may make per minute, counted
-     * in PostgreSQL across instances (IPv6 by its /64); then 429 with Retry-After (docs/decisions/public-tracking.md).
-     */
+    /** Public tracking lookups per client address (IPv6 by its /64) per minute, across instances; then 429. */
     TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
 
     // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
-    /**
-     * Each delivery worker writes its heartbeat (webhook_workers) this often, on a connection of its own;
-     * each heartbeat also frees the claims of dead workers. A worker whose process died is dead as soon as
-     * PostgreSQL has ended that connection's backend, so its claims come back within about this long.
-     */
+    /** Each heartbeat also frees dead workers' claims: a dead process's claims come back within about this long. */
     WEBHOOK_HEARTBEAT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
-    /**
-     * A worker whose heartbeat is older than this is dead too (a hung process, a lost machine). A live
-     * worker that cannot confirm a heartbeat for half of it cuts its own attempts short first, so no
-     * message is ever sent twice at once.
-     */
+    /** A worker silent this long is dead too; a live one that cannot beat for half of it cuts its attempts short first. */
     WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
 
     // Documents (lib/documents/render-pool.ts, docs/decisions/document-rendering.md): rendered on threads of their own.
@@ -191,10 +168,7 @@ const ZEnv = z
     DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
     /** The render threads' nice value (Linux: theirs alone): 10 lets the serving thread and the database have the CPU first. */
     DOCUMENT_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-    /**
-     * `on`: every JSON answer of the API is parsed with its operation's response schema before it is sent, and one that
-     * does not match is a 500 logged with the mismatch. The test suites run so; production skips the cost.
-     */
+    /** `on`: every API answer is checked against its response schema (a mismatch is a logged 500); the tests run so. */
     API_RESPONSE_CHECK: z.enum(['on', 'off']).default('off'),
 
     // Probes and metrics (lib/probes, README "Operations"): /healthz and /readyz are always served, without a token.
@@ -205,10 +179,7 @@ const ZEnv = z
     ),
     /** The address METRICS_PORT listens on; unset: every interface (then firewall it, or set METRICS_TOKEN too). */
     METRICS_BIND_ADDRESS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
-    /**
-     * GET /metrics requires `Authorization: Bearer <this>`: at /metrics on the app's port when METRICS_PORT is unset,
-     * and on METRICS_PORT too when both are set. Neither set: no metrics are served.
-     */
+    /** Requires `Authorization: Bearer <this>` for GET /metrics. Neither this nor METRICS_PORT set: no metrics are served. */
     METRICS_TOKEN: z.preprocess(
       (value) => (value === '' ? undefined : value),
       z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
@@ -249,13 +220,9 @@ export function env(): Env {
   return parsed;
 }
 
-// --- Process settings: read before the database is known, or where the whole configuration is not
-// needed (scripts/start.ts, scripts/server.ts, proxy.ts, lib/auth/cookies.ts, lib/log.ts,
-// instrumentation.ts). No DATABASE_URL required; parsed at every call (a handful of fields), so a
-// test's stubbed variable counts at once. `npm start` parses them first thing and stops on a bad one
-// with the reason, before anything else starts. The one exception that reads process.env itself:
-// scripts/database.mjs and scripts/migrate.mjs (EMBEDDED_PG_DIR, EMBEDDED_PG_PORT, EMBEDDED_PG_HOME,
-// DEBUG), plain JavaScript that the tests and `npm run db:migrate` run with no TypeScript.
+// --- Process settings: read before the database is known (scripts/start.ts, proxy.ts, lib/log.ts, …). No
+// DATABASE_URL required; parsed at every call, so a test's stubbed variable counts at once. Only scripts/database.mjs
+// and scripts/migrate.mjs read process.env themselves: plain JavaScript run without TypeScript.
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
 const ZProcessSettings = z.object({
   /** Set by `npm start` (production) or `npm run dev` (development) when not given. */
@@ -274,25 +241,13 @@ const ZProcessSettings = z.object({
   LOG_LEVEL: z.preprocess(unsetIfEmpty, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   /** As in env() above; instrumentation.ts reads it before anything else is loaded. */
   WEBHOOK_WORKER: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
-  /**
-   * How often each app process looks for daily manifests past their account's cut-off hour and closes them
-   * (lib/close-out/timer.ts; safe with any number of processes). 0: never (a test that drives the job itself).
-   */
+  /** How often each process closes daily manifests past their cut-off (safe with any number of processes). 0: never. */
   CLOSE_OUT_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
-  /**
-   * How often each app process sends the recipient e-mails that are due (lib/recipient-mail; safe with any number of
-   * processes: each mail is claimed by one). 0: this process sends none.
-   */
+  /** How often each process sends due recipient e-mails (each mail is claimed by one). 0: none. */
   RECIPIENT_MAIL_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(2_000)),
-  /**
-   * How often each app process issues the invoices of periods that ended (lib/billing/invoice-timer.ts; safe with any
-   * number of processes: a period is issued once, under a lock, by whichever gets there first). 0: never.
-   */
+  /** How often each process issues invoices of ended periods (once each, under a lock). 0: never. */
   INVOICE_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
-  /**
-   * The request log (lib/request-log): `on` (the default) records every API request and the portal's writes and
-   * errors; `off` records nothing (the benchmark's baseline). Its retention job runs hourly in every process.
-   */
+  /** `on` records every API request and the portal's writes and errors; `off` nothing. Retention runs hourly. */
   REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
   /** Internal: set by scripts/server.ts, which runs the in-app delivery worker itself (instrumentation.ts then does not). */
   WEBHOOK_WORKER_STARTED_BY: z.preprocess(unsetIfEmpty, z.enum(['server']).optional()),

@@ -1,7 +1,5 @@
-// Read-your-writes for reads served by a replica: an account that has just written reads from the primary
-// for a short window, longer than the replica's usual lag, so that a page shown after a write includes it.
-// Per process: the balancer keeps a portal session on one app host (a cookie), so the writer's next reads
-// come to the process that saw its write.
+// An account that has just written reads from the primary for a while longer than replica lag. Per process: the
+// balancer keeps a portal session on one host, so the writer's next reads come to the process that saw its write.
 
 export const READ_YOUR_WRITES_MS = 5_000;
 const MAX_TRACKED = 50_000;

@@ -180,8 +180,7 @@ const guardedClients = new WeakSet<pg.ClientBase>();
 export async function copyIn(client: pg.ClientBase, statement: Sql<unknown>, text: string | Buffer): Promise<void> {
   const query = statement.toQuery();
   if (query.values.length > 0) throw new Error('a COPY statement takes no parameters');
-  // A backend that dies mid-COPY also makes the client emit 'error', and a pool's lent client has no listener for it:
-  // an uncaught exception (e2e/api/copy-in.test.ts). One listener per client.
+  // A backend dying mid-COPY makes the client emit 'error', and a pool's lent client has no listener: one per client.
   if (!guardedClients.has(client)) {
     guardedClients.add(client);
     client.on('error', () => undefined);

@@ -281,8 +281,8 @@ async function initialise(binDir, dataDir, user, logFile) {
  * Makes sure the postmaster `pid` does not outlive this process, however this process ends. A clean
  * stop stops it (stopPostmaster), but a SIGKILL cannot be caught: Playwright kills its webServer's
  * whole process group with SIGKILL unless told otherwise, as does `kill -9 -<pgid>`, and the
- * postmaster, in a process group of its own, used to be left running (the next start reused it and
- * nobody ever stopped it). So a watchdog, a shell in a process group of its own too, holds the read
+ * postmaster, in a process group of its own, would be left running (reused by the next start and
+ * never stopped). So a watchdog, a shell in a process group of its own too, holds the read
  * end of a pipe whose only write end is this process's (Node opens it close-on-exec: the workers and
  * children started later do not hold it). When this process is gone the pipe reaches its end, and the
  * watchdog asks the postmaster for a fast shutdown (SIGINT) if that pid is still a postgres (Linux;

@@ -1,6 +1,6 @@
 // wrk (Debian's `wrk` package, C): a load generator that costs the machine far less CPU per request than
 // autocannon (Node). The cores benchmark uses it when it is installed: on a 2-core machine autocannon took 0.37
-// of a core at 4-6k req/s, a share the second worker could not have (bench/RESULTS.md, "Every core").
+// of a core at 4-6k req/s, a share the second worker could not have.
 // Fixed bodies only (wrk's Lua script sends the same request each time).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -130,7 +130,7 @@ function SchemaTable({ doc, schema, depth = 0 }: { doc: Doc; schema: OpenApiSche
             const prop = resolve(doc, raw);
             const itemSchema = prop.type === 'array' && prop.items ? resolve(doc, prop.items) : undefined;
             // A named schema is shown once, under Schemas, and linked from every field that uses it: inlined, the
-            // page repeated the same tables hundreds of times (5 MB).
+            // page would repeat the same tables hundreds of times.
             const named = refName(raw) ?? (prop.type === 'array' && prop.items ? refName(prop.items) : undefined);
             const nested = !named && depth < 3 && (prop.properties || itemSchema?.properties) ? (itemSchema ?? prop) : undefined;
             return (

@@ -46,7 +46,7 @@ const WEIGHTY_ROLES: readonly MemberRole[] = ['owner', 'admin'];
 
 /**
  * A role is chosen, then changed by "Change role" and a confirmation: the select alone changes nothing (an arrow key
- * on a focused select used to save at once). The outcome is said in the row's status line; focus returns to the select.
+ * on a focused select must not save). The outcome is said in the row's status line; focus returns to the select.
  */
 function RoleCell({ member }: { member: TMemberRow }) {
   const { role } = usePortal();

@@ -48,7 +48,7 @@ describe('huge arrays are refused with one small 422', () => {
     // A bound against a pathological cost, not the goal: the < 1 s figure is measured by `npm run bench`
     // on a quiet machine (a timed assertion on a shared CI machine would only measure its load).
     expect(elapsed).toBeLessThan(5_000);
-    // The 1 MB body is parsed once; per-element errors used to take the heap past 256 MB.
+    // The 1 MB body is parsed once: per-element errors would take the heap past 256 MB.
     expect(serverRssBytes() - before).toBeLessThan(64 * 1024 * 1024);
   });
 

@@ -8,7 +8,7 @@ import { packageSample } from './support/samples';
 
 // The sharded counters (lib/sharded-counters.ts): a daily manifest's counts and weights by status, and the day's
 // activity, kept by the writes in shards. Each check compares what the API answers with a count of the stored rows
-// themselves (the GROUP BY that GET /manifests/{id} used to run), so a lost or doubled increment shows.
+// themselves (a GROUP BY over the packages), so a lost or doubled increment shows.
 
 let ops: string;
 beforeAll(async () => {

@@ -31,7 +31,7 @@ import { signUpTokenFromOutbox } from './support/portal';
 // surrogates, RTL and zero-width characters, impossible dates and numbers, malformed escapes,
 // repeated and prototype keys — and asserts: never a 5xx; every 4xx is the JSON envelope with
 // error.code and x-request-id; the server's processes all stay alive; and none of them grows past
-// RSS_LIMIT_MB. Then one regression test per finding of the hostile review.
+// RSS_LIMIT_MB. Then one regression test per weakness found by attacking it.
 //
 // The portal part needs a server that serves the portal (TEST_SERVER=server or next; `npm test`'s
 // default is the production server).
@@ -44,9 +44,7 @@ import { signUpTokenFromOutbox } from './support/portal';
 // none for a leak or a per-element cost.
 //
 // It runs on a server of its own, started as the suite's is (same mode, settings and database): on the shared
-// one, what the other suites had loaded before it came into the measure. That server started this suite at 346 to
-// 412 MB across CI runs, where its own starts near 300 MB and a run failed at 452 MB with no change to the
-// server's own cost (this suite alone peaked at 347 MB before the change and 354 MB after it).
+// one, what the other suites had loaded before it came into the measure, by as much as the margin.
 
 let app: AppProcess | undefined;
 let baseUrl = '';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { baseUrl, call } from './support/api';
 import { portalCall as portal, signUp, type PortalAnswer } from './support/portal';
 
-// Import mapping, webhook deliveries, list date ranges and not-found pages, attacked as the outside review would: NUL and lone surrogates in every
+// Import mapping, webhook deliveries, list date ranges and not-found pages, attacked as an outsider would: NUL and lone surrogates in every
 // text, the largest body the limit allows and one past it, malformed escapes and NUL in paths, impossible dates,
 // another account's ids, the other environment, a stale tab (no CSRF token), and two sessions at once. Every answer is
 // a 4xx envelope or works; never a 5xx.

@@ -5,7 +5,7 @@ import { baseUrl } from './support/api';
 import { addMember, portalCall as portal, signUp, type PortalAnswer, type Shipper } from './support/portal';
 
 // The teams routes (invitations, accepting one, verifying a sign-up, switching accounts, members, the audit
-// log), attacked as the outside review would: NUL and lone surrogates in every text, the largest body the limit allows
+// log), attacked as an outsider would: NUL and lone surrogates in every text, the largest body the limit allows
 // and one past it, malformed escapes and NUL in paths and queries, impossible dates, another account's ids, the other
 // environment, a stale tab, and two sessions at once. Every answer is a 4xx envelope naming what is wrong, or works;
 // never a 5xx, and nothing is written by a refused request.

@@ -8,7 +8,7 @@ import { linkFromOutbox } from '../outbox';
 // Members and roles in the portal (docs/decisions/teams.md): a viewer is offered only what it can use and
 // told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
 // table shown as the server applies it. The member is written to the database as an accepted invitation would make
-// it (invitations are their own piece of the issue), on the database the server under test uses.
+// it (invitations have tests of their own), on the database the server under test uses.
 
 async function addMember(accountId: string, role: string) {
   const user = uniqueUser(role);

@@ -11,12 +11,8 @@ import type { OperationContext, OperationResult } from './operation';
 import { pathParam } from './context';
 import { errorAnswer, type Json } from './openapi/parts';
 
-// Documents as bytes: the format by ?format= or Accept (406 otherwise), scoped by the token's
-// account and the path's environment (another's id is a plain 404), named for saving.
-// Rendered on a render thread (lib/documents/render-pool.ts): the manifest's row is read first (404 before
-// anything else), a closed daily manifest's kept document is served as it is (document-cache.ts), and
-// otherwise the account's and the process's render limits admit the render (429 / 503) before its
-// packages are read.
+// Documents as bytes, the format by ?format= or Accept (406 otherwise), scoped like every read. The manifest row is
+// read first (404), a kept document is served as it is, else the render limits admit the render before any package is read.
 
 export function formatOf(context: OperationContext, allowed: readonly DocumentFormat[]): DocumentFormat {
   return negotiateFormat({ format: context.query.get('format'), accept: context.accept ?? null, allowed });

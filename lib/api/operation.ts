@@ -29,10 +29,7 @@ export interface OperationResult<Body = unknown> {
   status?: number;
   body?: Body;
   headers?: Record<string, string>;
-  /**
-   * A document instead of JSON: sent as it is with its own content type and file name (Content-Disposition). A stream
-   * is sent as it is read (an export of any length in constant memory); an error after its first bytes ends the body.
-   */
+  /** A document instead of JSON; a stream is sent as read (constant memory), an error after its first bytes ends the body. */
   file?: {
     bytes: Uint8Array | string | ReadableStream<Uint8Array>;
     contentType: string;
@@ -108,8 +105,7 @@ export interface OperationDefinition<Body = unknown> {
 type JsonSuccess = Extract<SuccessAnswer, { kind: 'json' }>;
 
 /**
- * A JSON operation: its answers are produced through `schema` (its handler must return the schema's output type,
- * or tsc refuses it), and the document describes that schema. The schema comes first, on its own, so that the
+ * Its handler must return the response schema's output type, or tsc refuses it. The schema comes first, so that the
  * handler's literals are checked against it rather than widened. Documents and 204s use `defineOperation`.
  */
 export function defineJsonOperation<Body>(
@@ -126,10 +122,7 @@ export function defineOperation(definition: OperationDefinition<never>): Operati
   return definition;
 }
 
-/**
- * The handler, with its JSON answer parsed by the operation's response schema (API_RESPONSE_CHECK=on): the type
- * system holds a handler to its schema, and this catches what types cannot see (stored JSON, casts).
- */
+/** Checks the answer against its schema (API_RESPONSE_CHECK=on): catches what types cannot see (stored JSON, casts). */
 export function checkedHandler(definition: OperationDefinition): OperationDefinition['handler'] {
   const { success } = definition;
   if (success.kind !== 'json') return definition.handler;

@@ -1,9 +1,7 @@
 import { validationError } from '@/lib/errors/app-error';
 
-// The one reader of a list's query string, the API's operations' (lib/api/operations/*) and, through them, the
-// portal's (lib/portal/api-operation.ts, lib/portal/package-list-query.ts): every parameter at most once, so a filter
-// never silently takes the first or the last of two values; every percent escape decoded or a 422 naming its
-// parameter (URLSearchParams would keep a `%ZZ` as text that reaches a filter).
+// The one reader of a list's query string: every parameter at most once (never silently the first or last of two),
+// every percent escape decoded or a 422 naming it (URLSearchParams would keep a `%ZZ` that reaches a filter).
 
 export interface QueryObjectOptions {
   /** The parameters there may be; any other is a 422 naming it (the API). Without it, the schema decides. */
@@ -50,10 +48,7 @@ function decode(text: string, name: string): string {
   }
 }
 
-/**
- * Filters whose values have a known alphabet: a character none of them can hold (a `%` left of an escape that did
- * not decode) is a mistake to name, not a search that finds nothing.
- */
+/** A character none of a filter's values can hold (a `%` that did not decode) is a mistake to name, not a search. */
 const ALPHABETS: Record<string, { pattern: RegExp; message: string }> = {
   tracking_number: { pattern: /^[A-Za-z0-9._-]*$/, message: 'a tracking number holds letters, digits, "-", "_" and "." only' },
   manifest_id: { pattern: /^[A-Za-z0-9._~-]*$/, message: 'a ManifestID holds letters, digits, "-" and "_" only' },

@@ -4,9 +4,8 @@ import type { Environment } from '@/lib/generated/prisma/enums';
 import { execute, queryRow, sql, type Queryable } from '@/lib/sql';
 import type { AuditAction, AuditTargetType } from './actions';
 
-// Writing the audit log (docs/decisions/audit.md). One INSERT per action, in the caller's transaction when it has
-// one (a pg client of pgTransaction, or a Prisma transaction client), so an action and its record commit or roll
-// back together. There is no update or delete here, nor anywhere in the app: the table's trigger refuses both.
+// The audit log (docs/decisions/audit.md): one INSERT per action, in the caller's transaction when it has one, so the
+// action and its record commit together. The table's trigger refuses every update and delete.
 
 /** Who did it: a signed-in user, an API token (the API's calls), or the service itself (a cut-off close, a CLI). */
 export type AuditActor =
@@ -46,7 +45,6 @@ const TEXT_MAX = 200;
 const LIST_MAX = 20;
 /** Keys that could only hold a secret; refused whatever their value. */
 const SECRET_KEY = /secret|password|token|api[_-]?key|authorization|cookie|hash/i;
-/** This service's own credentials, wherever they appear in a value. */
 /** This service's own credentials (a token's 12-character display prefix is not one, and stays). */
 const SECRET_VALUE = /\b(ck_(live|test|ops)_|whsec_)[A-Za-z0-9_+/=-]{16,}/g;
 
@@ -155,10 +153,7 @@ function prismaRow(
   };
 }
 
-/**
- * Records a user's own action (a password change, a reset, signing out everywhere) in every account the user is a
- * member of: each account's owners see what happened to a member's credentials.
- */
+/** A user's own action (a password change), in every account they belong to: each account's owners see it. */
 export async function recordUserAudit(
   origin: AuditOrigin,
   entry: Omit<AuditEntry, 'accountId' | 'environment'> & { userId: string },
@@ -171,11 +166,7 @@ export async function recordUserAudit(
   await on.auditEvent.createMany({ data: memberships.map((m) => prismaRow(origin, actor, m.accountId, entry, details)) });
 }
 
-/**
- * A failed sign-in, recorded in every account of the e-mail's user, the user as its actor and target. One statement
- * whether or not the e-mail has a user (then it inserts nothing): an unknown e-mail takes as long as a known one, and
- * leaves no row.
- */
+/** One statement whether or not the e-mail has a user: an unknown e-mail takes as long as a known one, and leaves no row. */
 export async function recordFailedSignIn(options: { email: string; address: string; userAgent: string | null }): Promise<void> {
   const details = JSON.stringify(safeDetails({ reason: 'wrong_password' }));
   await execute(

@@ -23,10 +23,8 @@ interface StoredRow {
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
- * Re-rates measured packages in the scan's transaction, whose rows it already holds locked (lib/status/engine.ts),
- * so two received scans of one package re-rate one after the other and the second compares with what the first
- * wrote. Each difference is one 'adjustment' row in the ledger (unique per scan_id) and the package's charge is
- * updated; answers the adjustments, by measurement index, for the caller's timeline events and webhooks.
+ * Re-rates in the scan's transaction, on rows it holds locked, so two received scans of one package re-rate in turn.
+ * Each difference is one 'adjustment' ledger row (unique per scan_id) and an updated charge.
  */
 export async function adjustMeasured(client: pg.PoolClient, measurements: readonly Measurement[]): Promise<Map<number, Rerated>> {
   const out = new Map<number, Rerated>();

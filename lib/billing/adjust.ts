@@ -38,11 +38,7 @@ function sameParcel(a: NormalParcel, b: NormalParcel, what: 'weight' | 'dimensio
   return compare(a.length, b.length) === 0 && compare(a.width, b.width) === 0 && compare(a.height, b.height) === 0;
 }
 
-/**
- * The package re-rated on its measured weight and/or dimensions (the declared ones standing in for what was not
- * measured), or undefined when nothing changes what it costs: not priced (unpriced or voided), its card version gone,
- * the measured parcel beyond what the card can price, or the same amount.
- */
+/** Undefined when nothing changes the price: not priced, card version gone, beyond the card, or the same amount. */
 export function rerate(options: {
   cards: readonly RateCardData[];
   stored: StoredForRerating;

@@ -10,14 +10,9 @@ import { enqueueEvent } from '@/lib/webhooks/enqueue-event';
 import { getBillingSettings } from './billing-settings';
 import { nextInvoicePeriod, type BillingPeriodKind } from './periods';
 
-// Invoices (docs/decisions/invoices.md). One account and environment's invoice is issued in ONE transaction under a
-// lock of that account and environment: the last invoice's end and the oldest open entry are read again under it, the
-// counter gives the next number, every un-invoiced, un-voided entry before the period's end is marked with the
-// invoice in one UPDATE whose RETURNING rows are summed in the same statement (set-based: a million entries are one
-// statement, not a million), the invoice row and its invoice.created event are written, and all commit together. A
-// second issuer of the same period waits on the lock, then finds the period billed and does nothing; the unique
-// (account, environment, period_start) key refuses it even without the lock. A period without entries has no invoice
-// (and takes no number).
+// Invoices (docs/decisions/invoices.md). One account and environment's invoice is issued in ONE transaction under its
+// lock, entries marked and summed in one set-based UPDATE; a second issuer waits, then finds the period billed, and the
+// unique (account, environment, period_start) key refuses it even without the lock. No entries: no invoice, no number.
 
 /** After a period's end, how long before its invoice is issued: acceptances in flight at the end commit meanwhile. */
 export const INVOICE_GRACE_MS = 5 * 60_000;
@@ -52,11 +47,7 @@ interface StoredTotals {
   by_manifest: { manifest_id: string; lines: number; amount: string }[];
 }
 
-/**
- * An adjustment's reason as a person reads it, from the detail the re-rating writes (lib/billing/adjust-store.ts):
- * what was measured and the billable weight before and after ("Measured weight 12 lb (billable 8 → 12 lb)"); a
- * reason in other words is shown as it is.
- */
+/** An adjustment's reason as a person reads it ("Measured weight 12 lb (billable 8 → 12 lb)"); other words as they are. */
 export const ADJUSTMENT_REASON_SQL = sql<never>`concat_ws(' ',
     CASE detail->>'reason' WHEN 'weight' THEN 'Measured weight' WHEN 'dimensions' THEN 'Measured size' ELSE detail->>'reason' END,
     CASE WHEN detail->>'reason' IN ('weight', 'dimensions') AND detail->'measured'->>'weight' IS NOT NULL
@@ -123,10 +114,7 @@ async function openState(on: Queryable, scope: Scope): Promise<OpenState> {
 /** Thrown inside the transaction to roll back a period that had nothing to bill (its number is not used). */
 class NothingToBill extends Error {}
 
-/**
- * Bills [start, end) under the lock already held: the number, the entries, the invoice and its event. Null (rolled
- * back) when no entry is billed.
- */
+/** Bills [start, end) under the lock already held; null (rolled back) when no entry is billed. */
 async function bill(
   client: Queryable,
   scope: Scope,
@@ -189,7 +177,6 @@ async function bill(
   return row;
 }
 
-/** Runs `work` under the account and environment's invoice lock; NothingToBill rolls back to null. */
 async function underInvoiceLock(scope: Scope, work: (client: Queryable) => Promise<InvoiceRow | null>): Promise<TInvoice | null> {
   try {
     const row = await pgTransaction(async (client) => {
@@ -205,10 +192,7 @@ async function underInvoiceLock(scope: Scope, work: (client: Queryable) => Promi
   }
 }
 
-/**
- * Issues the invoice of the account and environment's next period if that period ended at least INVOICE_GRACE_MS
- * before `now` and has entries; null otherwise (not due, nothing to bill, or another issuer got there first).
- */
+/** Null when not due, nothing to bill, or another issuer got there first. */
 export async function issueDueInvoice(scope: Scope & { now: Date; graceMs?: number }): Promise<TInvoice | null> {
   const grace = scope.graceMs ?? INVOICE_GRACE_MS;
   return underInvoiceLock(scope, async (client) => {
@@ -227,10 +211,8 @@ export async function issueDueInvoice(scope: Scope & { now: Date; graceMs?: numb
 }
 
 /**
- * The test path's close (POST /invoices/close): everything un-invoiced that occurred before `now`, from the last
- * invoice's end (or the start of the oldest entry's period) to now, as one `on_demand` invoice. Null when nothing is
- * open. The next periodic invoice starts where it ended. Never in live: the operation exists on the test path only,
- * and this refuses live as well.
+ * The test path's close: everything open from the last invoice's end to now as one `on_demand` invoice; the next
+ * periodic invoice starts where it ended. Refuses live as well.
  */
 export async function closeOpenPeriodNow(scope: Scope & { now: Date }): Promise<TInvoice | null> {
   if (scope.environment !== 'test') throw new AppError('not_found', 'Invoices are closed early in the test environment only.');
@@ -250,10 +232,8 @@ export async function closeOpenPeriodNow(scope: Scope & { now: Date }): Promise<
 }
 
 /**
- * Every account and environment with open entries whose next period is due, issued one after another. The candidates
- * are found with one skip scan of the open entries' index (one probe per account and environment, however many
- * entries) and filtered here; each is then issued under its own lock. Resolves to how many were issued; `limit`
- * bounds one run (the periodic job runs again at once when it was reached).
+ * Candidates are found by one skip scan of the open entries' index (one probe per account and environment), each then
+ * issued under its own lock. `limit` bounds one run; the periodic job runs again at once when it was reached.
  */
 export async function issueDueInvoices(options: { now: Date; graceMs?: number; limit?: number }): Promise<number> {
   const grace = options.graceMs ?? INVOICE_GRACE_MS;
@@ -377,11 +357,7 @@ export async function invoiceAdjustments(
 
 const RECENT_ADJUSTMENTS = 50;
 
-/**
- * What the next invoice holds so far (the portal's running total): every un-invoiced, un-voided entry, stragglers of
- * earlier periods included, and the latest adjustments among them with their reasons. The period shown is the one
- * holding `now`, started no earlier than the last invoice's end.
- */
+/** The portal's running total: every open entry (earlier stragglers included) and the latest adjustments' reasons. */
 export async function openBillingPeriod(scope: Scope & { now: Date }): Promise<TOpenBillingPeriod> {
   const [settings, state, sums, recent] = await Promise.all([
     getBillingSettings(scope),

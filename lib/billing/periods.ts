@@ -1,7 +1,5 @@
-// Billing periods (docs/decisions/invoices.md): calendar months, or ISO weeks (Monday to Monday), read in the account's
-// close-out time zone. A period is [start, end) in instants; its bounds are local midnights, found from the zone's
-// offsets on either side of the day, so a month that starts or ends across a daylight-saving change is still exact
-// (a November in New York is 30 days and one hour long). Pure: no database, no clock.
+// Billing periods (docs/decisions/invoices.md): months or ISO weeks in the account's close-out time zone. Bounds are
+// local midnights found from the zone's offsets either side, so a period across a DST change is exact. Pure.
 
 export const BILLING_PERIOD_KINDS = ['month', 'week'] as const;
 export type BillingPeriodKind = (typeof BILLING_PERIOD_KINDS)[number];
@@ -64,9 +62,8 @@ function localDate(instant: Date, timeZone: string): LocalDate {
 const DAY = 86_400_000;
 
 /**
- * The first instant of a local day (month and day may overflow: day 0 is the last of the month before). Midnight is
- * tried with the offset a day before and a day after; of those that read back as midnight, the earlier (a repeated
- * hour); when none does (clocks that skip midnight), the first instant whose wall clock is on that day.
+ * The first instant of a local day (day 0 is the last of the month before): midnight by the offset either side, the
+ * earlier when both read back (a repeated hour), else the first instant on that day (clocks that skip midnight).
  */
 export function startOfLocalDay(year: number, month: number, day: number, timeZone: string): Date {
   const naive = Date.UTC(year, month - 1, day);
@@ -82,7 +79,6 @@ export function startOfLocalDay(year: number, month: number, day: number, timeZo
   return new Date(onTheDay ?? candidates[0] ?? naive);
 }
 
-/** The period of `kind` that holds `instant`, in `timeZone`. */
 export function periodContaining(instant: Date, kind: BillingPeriodKind, timeZone: string): Period {
   const { year, month, day } = localDate(instant, timeZone);
   if (kind === 'month') {
@@ -96,11 +92,7 @@ export function periodContaining(instant: Date, kind: BillingPeriodKind, timeZon
   };
 }
 
-/**
- * The period the next invoice covers: the one holding `anchor` (the oldest un-invoiced entry, or the last invoice's
- * end if that is later), started no earlier than the last invoice's end, so that a change of setting or a test-mode
- * close in the middle of a period never bills an instant twice.
- */
+/** Started no earlier than the last invoice's end, so that a change of setting or a test close never bills an instant twice. */
 export function nextInvoicePeriod(options: {
   oldestOpen: Date;
   lastEnd: Date | null;

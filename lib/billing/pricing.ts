@@ -1,7 +1,5 @@
-// What a package costs at acceptance (docs/decisions/money.md). Pure: the cards, the keys and the clock are given, so
-// the hot path adds arithmetic and one HMAC, no query. Acceptance never refuses a package over its price: a service
-// without a card, a lane the card cannot price or a quote that does not hold is an answer (unpriced, or priced afresh
-// with a warning naming why), and the contract's operations keep answering as published.
+// What a package costs at acceptance (docs/decisions/money.md). Pure, so the hot path adds arithmetic and one HMAC, no
+// query. Acceptance never refuses a package over its price: it is an answer (unpriced, or priced afresh with a warning).
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { cardInForce } from '@/lib/rating/card-versions';
 import { parseDecimal, type Fixed } from '@/lib/rating/fixed';

@@ -1,8 +1,5 @@
-// Quote ids (docs/decisions/money.md): stateless and signed, so quoting writes nothing. The id carries what the quote
-// was for (environment, a keyed tag of the account, service, card version, amount, parcel and lane, expiry) and an
-// HMAC-SHA-256 over all of it under a key every instance shares, derived from WEBHOOK_SECRETS_KEY. Changing any part
-// (a cheaper amount, a later expiry, another account's tag) breaks the MAC; a valid id names its own account and
-// environment, so one presented by another account or environment is recognised as such, not taken as forged.
+// Quote ids (docs/decisions/money.md): stateless and signed, so quoting writes nothing. An HMAC over what the quote was
+// for, under a key derived from WEBHOOK_SECRETS_KEY; a valid id names its own account, so another's is recognised.
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { SERVICES, type ServiceName } from '@/lib/schemas/rate';
@@ -74,10 +71,7 @@ export type QuoteReading =
 
 const SHAPE = /^qt_([A-Za-z0-9_-]{1,600})\.([A-Za-z0-9_-]{22})$/;
 
-/**
- * Reads a quote id presented by `accountId` in `environment`. The MAC is checked first (under the current key, then
- * the earlier ones while a key rotation is under way), so every later reason is about a genuine quote.
- */
+/** The MAC is checked first (current key, then earlier ones), so every later reason is about a genuine quote. */
 export function readQuoteId(
   keys: readonly QuoteKey[],
   id: string,

@@ -8,11 +8,8 @@ export interface VoidTarget {
 }
 
 /**
- * Voids the charges of packages cancelled before possession, in the cancel's transaction (docs/decisions/money.md).
- * A charge not yet invoiced gets voided_at (never billed); one already on an invoice stays as it was billed and a
- * 'void' row credits its amount on the next invoice. The charge rows are locked first, so an invoice issued meanwhile
- * is seen as issued: a row is either voided before it is invoiced or credited after, never neither. The package's
- * own `charge` shows status voided.
+ * Voids the charges of packages cancelled before possession (docs/decisions/money.md): not yet invoiced, voided_at;
+ * already invoiced, a 'void' row credits it next time. Charge rows are locked first: voided before invoiced or credited after.
  */
 export async function voidCharges(client: pg.PoolClient, targets: readonly VoidTarget[], at: Date): Promise<void> {
   if (targets.length === 0) return;

@@ -8,10 +8,8 @@ import { Changes, lockContainers, lockDailyManifests, persist, type DailyManifes
 import { withDeadlockRetry } from '@/lib/status/retry';
 import { queryRows, sql } from '@/lib/sql';
 
-// A closed manifest takes no more packages (the insert refuses it under a row lock; the next package opens a new daily
-// manifest), so its handover document never changes (docs/decisions/lifecycle.md "Close-out"). The close takes the row
-// FOR UPDATE, which conflicts with each insert's and cancel's FOR KEY SHARE: it waits for inserts in flight, and of two
-// closes the second changes nothing, so manifest.closed is sent once.
+// A closed manifest takes no more packages, so its handover document never changes (docs/decisions/lifecycle.md).
+// The close's FOR UPDATE conflicts with each insert's and cancel's FOR KEY SHARE, and a second close changes nothing.
 
 export interface CloseScope {
   accountId: string;

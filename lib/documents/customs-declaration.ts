@@ -1,9 +1,7 @@
 import { handedOver, num, obj, party, str, type ManifestSource } from './manifest-source';
 import type { DocumentParty, ManifestState } from './types';
 
-// A parcel's customs declaration (CN 23 / commercial invoice) as the documents draw it and the ONE Record export
-// writes it: read from the package as stored (its Customs object, lib/schemas/customs.ts) and its container's
-// header. Pure, so that it runs on the render thread beside the other documents (render-job.ts).
+// A parcel's customs declaration (CN 23) as the documents draw it and ONE Record writes it. Pure: runs on the render thread.
 
 type Json = Record<string, unknown>;
 
@@ -88,10 +86,7 @@ function lines(customs: Json): CustomsLine[] {
   });
 }
 
-/**
- * One package's declaration. `header` is its container's (empty for a daily package, whose sender is its own);
- * `houseWaybill` the one stored beside the package when there is one (issued by us), else the one it was sent with.
- */
+/** `header` is its container's (empty for a daily package); `houseWaybill` the stored one (issued by us), else as sent. */
 export function customsDeclaration(options: {
   data: Json;
   header: Json;
@@ -137,10 +132,7 @@ export function customsDeclaration(options: {
 
 const utf8 = new TextDecoder();
 
-/**
- * Every house of a manifest that is handed over (as its labels: a cancelled package of an open or closed manifest is
- * left out; a cancelled manifest keeps them all, stamped), in document order.
- */
+/** Every house handed over, in document order (as its labels: see handedOver). */
 export function manifestDeclarations(source: ManifestSource): DocumentCustomsDeclaration[] {
   const rows = (JSON.parse(utf8.decode(source.packages)) as CustomsRow[]).map(([data, status, carrierBarcode, house]) => ({
     data: obj(data),
@@ -181,7 +173,6 @@ export function addDecimal(a: string, b: string): string {
 
 const DECIMAL = /^\d+(?:\.\d+)?$/;
 
-/** The declaration's total value, or undefined when no line has one. */
 export function totalValue(items: readonly CustomsLine[]): string | undefined {
   let total: string | undefined;
   for (const item of items)

@@ -4,17 +4,13 @@ import { log } from '@/lib/log';
 import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 import { RENDER_VERSION } from './render-job';
 
-// Closed daily manifests' documents, rendered once and served again as they were (docs/decisions/document-rendering.md):
-// a closed manifest never changes, and its documents are dated by the close (load-documents.ts), so the bytes of a
-// second render would be the same. Kept in PostgreSQL (table document_cache), so that every process and every
-// instance serves what one of them rendered, and a manifest's documents go with it (ON DELETE CASCADE, an account's
-// deletion too: labels carry names and addresses). Open and cancelled manifests' documents are never kept.
+// Closed daily manifests' documents, rendered once and kept in PostgreSQL (docs/decisions/document-rendering.md): a
+// closed manifest never changes. They go with the manifest (ON DELETE CASCADE): labels carry names and addresses.
 
 export interface DocumentKey {
   manifestId: string;
   document: 'handover' | 'tag' | 'labels' | 'customs';
   format: 'pdf' | 'zpl';
-  /** The handover's paper size; '' for the others. */
   paper: string;
 }
 
@@ -30,7 +26,6 @@ let retentionAt = 0;
 const where = (key: DocumentKey) =>
   sql`manifest_id = ${key.manifestId} AND document = ${key.document} AND format = ${key.format} AND paper = ${key.paper} AND version = ${RENDER_VERSION}`;
 
-/** The kept document's bytes, or undefined when none is kept (or not whole). */
 export async function cachedDocument(key: DocumentKey): Promise<Uint8Array | undefined> {
   const rows = await queryRows(
     pgPool(),
@@ -41,10 +36,7 @@ export async function cachedDocument(key: DocumentKey): Promise<Uint8Array | und
   return rows.length === 1 ? first.bytes : Buffer.concat(rows.map((row) => row.bytes));
 }
 
-/**
- * Keeps a closed manifest's document. In one transaction, so a reader sees all of its parts or none; the first of two
- * concurrent renders to commit is the one kept (the other's part 0 conflicts, and it writes nothing).
- */
+/** In one transaction, so a reader sees all parts or none; of two concurrent renders, the first to commit is kept. */
 export async function keepDocument(key: DocumentKey, bytes: Uint8Array): Promise<void> {
   if (bytes.byteLength > MAX_BYTES) return;
   const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

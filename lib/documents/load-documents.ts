@@ -8,20 +8,15 @@ import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier
 import type { DocumentLabel } from './types';
 import { day, documentPackage, obj, party, stateOf, type ManifestSource } from './manifest-source';
 
-// The documents' data: a manifest (container or daily) and its packages, scoped by account and
-// environment; another's id is a plain 404. It reads the stored request JSON the API accepted, and
-// the manifest's lifecycle status (a cancelled manifest's paper says so). The packages come as one
-// JSON text built by PostgreSQL, as bytes, parsed where the document is rendered (manifest-source.ts).
+// A manifest's documents' data, scoped by account and environment (another's id is a plain 404).
 
 export interface LoadScope {
   accountId: string;
   environment: Environment;
 }
 
-/** A manifest without its packages: enough to name its files and to know whether its documents can be kept. */
 export type ManifestHead = Omit<ManifestSource, 'packages'>;
 
-/** The manifest's row; 404 when it is not this account's in this environment. */
 export async function loadManifestHead(options: LoadScope & { manifestId: string }): Promise<ManifestHead> {
   const { accountId, environment, manifestId } = options;
   const pool = pgPool();
@@ -71,18 +66,13 @@ export async function loadManifestHead(options: LoadScope & { manifestId: string
   };
 }
 
-/**
- * Every package of the manifest (cancelled ones too) as the UTF-8 JSON text `[[data, status, carrier_barcode], …]` in
- * document order, built by PostgreSQL (json_agg) and read with COPY … TO STDOUT (FORMAT binary): the bytes arrive as
- * they were sent and are never decoded here. Read as a text column, 5,000 packages were a 3.6 MB string on the
- * serving thread's heap per render (a UTF-8 decode, then a structured-clone copy), whose old generation then ran a
- * full collection every render or two (30–50 ms pauses: the heap holds Next too). This way the bytes sit outside the
- * heap and are transferred to the render thread, which decodes and parses them (manifest-source.ts).
- * COPY takes no parameters: the manifest's id goes in as a setting of the transaction (set_config), read by the query.
- */
 /** A package's charge as the handover's totals read it (lib/billing/pricing.ts): status, amount, currency. */
 const CHARGE = sql`charge->>'status', charge->>'amount', charge->>'currency'`;
 
+/**
+ * Every package as UTF-8 JSON bytes built by PostgreSQL and read by binary COPY, never decoded on the serving
+ * thread (docs/decisions/document-rendering.md). COPY takes no parameters: the id goes in through set_config.
+ */
 export async function loadPackages(head: ManifestHead, options: { houseWaybills?: boolean } = {}): Promise<Uint8Array> {
   // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts); then its charge's three.
   const query =
@@ -100,8 +90,7 @@ export async function loadPackages(head: ManifestHead, options: { houseWaybills?
   const chunks = await pgTransaction(async (client) => {
     await execute(client, sql`SELECT set_config('carrier.document_manifest', ${head.manifestId}, true)`);
     const received: Buffer[] = [];
-    // COPY … TO has no helper in lib/sql.ts (copyIn is the other direction): the text is a sql`` template's, without
-    // parameters. pgTransaction's client has an 'error' listener for the length of the COPY (see copyIn).
+    // COPY … TO has no helper in lib/sql.ts; the text is a sql`` template's, without parameters.
     // eslint-disable-next-line no-restricted-syntax
     for await (const chunk of client.query(copyTo(query.toQuery().text)) as AsyncIterable<Buffer>) received.push(chunk);
     return received;
@@ -116,7 +105,6 @@ export async function loadPackages(head: ManifestHead, options: { houseWaybills?
   return copyField(all);
 }
 
-/** PGCOPY\n\377\r\n\0: the binary COPY format's signature. */
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
 
 /** The one field of the one row of a binary COPY (PostgreSQL's "Binary Format" of COPY), as a view of `copy`. */
@@ -130,7 +118,6 @@ export function copyField(copy: Uint8Array): Uint8Array {
   return copy.subarray(start + 6, start + 6 + length);
 }
 
-/** A cancelled package's own label says CANCELLED across it (as its manifest's would). */
 const labelState = (status: string): Pick<DocumentLabel, 'state'> => (status === 'cancelled' ? { state: 'cancelled' } : {});
 
 /** A package as its documents read it: its own data, its manifest's header and master ids. */
@@ -147,10 +134,7 @@ export interface DocumentPackageRow {
   house_waybill: string | null;
 }
 
-/**
- * One package, found as GET /packages/{TrackingNumber} finds it (by carrier barcode, or by tracking number as
- * stored, then in any case; the container's package first); 404 when not this account's.
- */
+/** Found as GET /packages/{TrackingNumber} finds it; 404 when not this account's. */
 export async function loadDocumentPackage(options: LoadScope & { trackingNumber: string }): Promise<DocumentPackageRow> {
   const { accountId, environment, trackingNumber: identifier } = options;
   const match = isCarrierBarcode(identifier)
@@ -175,15 +159,11 @@ export async function loadDocumentPackage(options: LoadScope & { trackingNumber:
   return row;
 }
 
-/** One package's label (loadDocumentPackage finds it). */
 export async function loadDocumentLabel(options: LoadScope & { trackingNumber: string }): Promise<DocumentLabel> {
   return labelOf(await loadDocumentPackage(options));
 }
 
-/**
- * The labels of the packages with these carrier barcodes, in the order given, in one query; a barcode that is not
- * this account's in this environment is left out (the caller compares the count).
- */
+/** In the order given, in one query; a barcode not this account's is left out (the caller compares the count). */
 export async function loadDocumentLabels(options: LoadScope & { carrierBarcodes: readonly string[] }): Promise<DocumentLabel[]> {
   const { accountId, environment, carrierBarcodes } = options;
   const inScope = sql`p.account_id = ${accountId}::uuid AND p.environment = ${environment}::"Environment"

@@ -1,10 +1,7 @@
 import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, ManifestKind, ManifestState } from './types';
 
-// A manifest's documents' data as the database gives it (load-documents.ts), and the DocumentManifest the
-// renderers draw, made from it. Pure, so that it runs where the document is rendered (the render thread,
-// lib/documents/render-pool.ts): the serving thread only reads the rows, the packages as ONE JSON text that
-// PostgreSQL builds (json_agg), as bytes it hands over undecoded. Decoding, parsing and mapping 5,000
-// packages cost the serving thread tens of milliseconds and a full garbage collection per document or two.
+// A manifest's data as the database gives it, and the DocumentManifest the renderers draw. Pure, so that the decoding
+// and parsing run on the render thread, not the serving thread (docs/decisions/document-rendering.md).
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +28,6 @@ export function party(data: Json): DocumentParty {
   };
 }
 
-/** The distinct senders among `parties`, first seen first (compared by company, street and postal code). */
 function distinctParties(parties: DocumentParty[]): DocumentParty[] {
   const seen = new Map<string, DocumentParty>();
   for (const p of parties) {
@@ -64,17 +60,13 @@ export function documentPackage(data: Json, header: Json, carrierBarcode: string
   };
 }
 
-/**
- * A cancelled manifest's paper says CANCELLED across it, a closed daily manifest's says CLOSED; every other status
- * prints as open. (A container's `closed` is the end of its journey, not a close-out: it prints as open.)
- */
+/** A container's `closed` is the end of its journey, not a close-out: it prints as open. */
 export const stateOf = (status: string, kind: ManifestKind = 'container'): ManifestState =>
   status === 'cancelled' ? 'cancelled' : kind === 'daily' && status === 'closed' ? 'closed' : 'open';
 
 /**
- * The packages the carrier is handed: on an open or closed manifest a cancelled package is left out of the list,
- * the totals, the tag's piece count and the labels (a dock counting boxes against the paper must not count it).
- * A cancelled manifest's paper shows everything it held, under its CANCELLED stamp.
+ * On an open or closed manifest a cancelled package is left out of the list, the totals and the labels (a dock
+ * counting boxes against the paper must not count it); a cancelled manifest shows everything under its stamp.
  */
 export function handedOver<T extends { status: string }>(packages: T[], state: ManifestState): T[] {
   return state === 'cancelled' ? packages : packages.filter((p) => p.status !== 'cancelled');
@@ -88,7 +80,6 @@ export interface ManifestSource {
   kind: ManifestKind;
   manifestId: string;
   state: ManifestState;
-  /** YYYY-MM-DD */
   manifestDate: string;
   /** A container's: the manifest row's header JSON (the request without its packages), service, AWB, ids. */
   header?: Json;
@@ -96,10 +87,7 @@ export interface ManifestSource {
   awb?: string;
   containerId?: string;
   shipmentDescription?: string;
-  /**
-   * UTF-8 JSON text `[[data, status, carrier_barcode], …]` in document order, cancelled packages included (handedOver
-   * decides). Bytes, not a string: transferred to the render thread without a copy, decoded there.
-   */
+  /** `[[data, status, carrier_barcode], …]` as UTF-8 bytes: transferred to the render thread without a copy. */
   packages: Uint8Array;
   generatedAt: Date;
 }
@@ -108,7 +96,6 @@ export interface ManifestSource {
 type Row = [unknown, string, string, unknown?, (string | null)?, (string | null)?, (string | null)?];
 const utf8 = new TextDecoder();
 
-/** The DocumentManifest of a source: what loadDocumentManifest returned when it parsed the rows itself. */
 export function materializeManifest(source: ManifestSource): DocumentManifest {
   const all = (JSON.parse(utf8.decode(source.packages)) as Row[]).map(
     ([data, status, carrierBarcode, , chargeStatus, amount, currency]) => ({
@@ -170,7 +157,6 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
   };
 }
 
-/** Labels for every package of a manifest (its cancelled packages are not in it: handedOver). */
 export function manifestLabels(manifest: DocumentManifest): DocumentLabel[] {
   return manifest.packages.map((pkg) => ({
     manifestId: manifest.manifestId,

@@ -2,20 +2,11 @@ import { deflateSync } from 'node:zlib';
 import fontkit, { type Font as FontkitFont, type Glyph } from '@pdf-lib/fontkit';
 import { PDFString, type PDFDocument, type PDFRef } from 'pdf-lib';
 
-// DejaVu embedded as a CIDFontType2 (Identity-H) subset, as pdf-lib's own subset embedder writes it, but
-// with the work done once per process instead of once per document:
-// - The fonts are parsed once (fontkit, tens of milliseconds for a 700 kB TTF).
-// - A fixed base subset (Basic Latin and the punctuation the documents use; then Latin-1; then Latin
-//   Extended-A) is serialised and compressed once per tier; a document whose text stays in the base set
-//   (nearly all) embeds the bytes of the smallest tier that holds its glyphs.
-//   Glyph ids 1..N are the base glyphs in that fixed order; glyphs outside it (Hebrew, Arabic, symbols)
-//   get ids after N in the order a document meets them, and only such a document subsets the font itself.
-// - Text in the base set is encoded and measured per code point from tables (fontkit's layout costs
-//   ~50 µs a string even with every optional feature off). For these code points fontkit's layout picks
-//   exactly the glyph of the code point, one per character (documents.test.ts checks it); any other
-//   string goes through fontkit's layout as before.
+// DejaVu embedded as a CIDFontType2 (Identity-H) subset, with the work done once per process instead of once per
+// document: a fixed base subset in tiers, glyphs outside it appended per document, and base-set text encoded from
+// tables (docs/decisions/document-rendering.md, "Fonts").
 
-/** fontkit's layout features the documents use: none of the optional ones (text arrives shaped and in visual order). */
+/** None of fontkit's optional features: text arrives shaped and in visual order. */
 export const PLAIN = { liga: false, clig: false, calt: false, kern: false, rlig: false, dlig: false, hlig: false };
 
 type GlyphRun = ReturnType<FontkitFont['layout']>;
@@ -27,16 +18,11 @@ type LayoutWithDirection = (
   direction: 'ltr',
 ) => GlyphRun;
 
-/** Arabic letters and presentation forms: text that arrives shaped already (visual-order.ts). */
 const ARABIC = /[؀-ࣿﭐ-﷿ﹰ-ﻼ]/;
 
 /**
- * fontkit's layout of text already in visual order (visual-order.ts), kept left to right: by default fontkit
- * reverses a whole string whose first script is Hebrew or Arabic, which turned right-to-left words around
- * in one line and not in the next. A line with Arabic is laid out as Latin, without fontkit's Arabic shaper:
- * its letters are in their presentation forms already, and the shaper would join the few letters that have
- * none to their neighbours in visual order, that is to the wrong ones. (fontkit.d.ts omits the script,
- * language and direction arguments.)
+ * fontkit's layout kept left to right: by default it reverses a whole string whose first script is right-to-left,
+ * and its Arabic shaper would join presentation forms to the wrong neighbours in visual order.
  */
 export function layoutLeftToRight(font: FontkitFont, text: string, features: Record<string, boolean> = PLAIN): GlyphRun {
   return (font.layout as unknown as LayoutWithDirection).call(
@@ -54,11 +40,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 const PUNCTUATION = [
   0xd7, 0xb7, 0xb0, 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026, 0x2192, 0x20ac, 0x2212, 0x2116, 0x2122,
 ];
-/**
- * The base set in subset order, in tiers: a document embeds the smallest tier that holds its glyphs
- * (ASCII and punctuation ~14 kB a face, with Latin-1 ~22 kB, with Latin Extended-A ~26 kB). U+00AD (soft
- * hyphen) is left out: fontkit's layout hides it.
- */
+/** The base set in subset order, in tiers; U+00AD (soft hyphen) is left out: fontkit's layout hides it. */
 const TIERS: number[][] = [
   [...range(0x20, 0x7e), ...PUNCTUATION],
   range(0xa0, 0xff).filter((cp) => cp !== 0xad && !PUNCTUATION.includes(cp)),
@@ -82,13 +64,11 @@ interface Metrics {
 }
 
 interface BaseFont {
-  /** The compressed TrueType subset (FontFile2) and ToUnicode CMap, shared by every document. */
   fontFile: Uint8Array;
   toUnicode: Uint8Array;
   widths: number[];
 }
 
-/** One parsed font file, shared by every document of the process. */
 export class Face {
   readonly font: FontkitFont;
   readonly scale: number;
@@ -131,10 +111,8 @@ export class Face {
   private reverseCmap: Map<number, number> | undefined;
 
   /**
-   * The code points a glyph stands for. fontkit caches one Glyph per id with the code points of its first
-   * use, and a subset's serialiser (or a composite's outline) asks for component glyphs with none: after a
-   * document embedded ﺸ (sheen medial, built from the seen-medial outline), the next one's ﺴ had no code
-   * point and its ToUnicode map dropped the letter. Such a glyph is looked up in the font's cmap instead.
+   * fontkit caches one Glyph per id with the code points of its first use, and component glyphs come with none
+   * (the ToUnicode map then dropped letters): such a glyph is looked up in the font's cmap.
    */
   codePointsOf(glyph: Glyph): number[] {
     if (glyph.codePoints?.length) return glyph.codePoints;
@@ -203,7 +181,6 @@ async function serializeSubset(font: FontkitFont, glyphs: Glyph[]): Promise<Uint
   return Buffer.concat(parts);
 }
 
-/** A ToUnicode CMap for subset ids 1..n (bfchar blocks of at most 100 entries). */
 function toUnicodeCmap(
   glyphs: Glyph[],
   codePointsOf: (glyph: Glyph) => number[] = (glyph) => glyph.codePoints ?? [],
@@ -247,7 +224,6 @@ export class DocumentFont {
   /** Glyphs outside the base subset, in the order met: subset id = base count + index + 1. */
   private readonly extra: Glyph[] = [];
   private readonly extraIds = new Map<number, number>();
-  /** The highest base subset id used. */
   private maxBase = 0;
 
   constructor(
@@ -257,7 +233,6 @@ export class DocumentFont {
     this.ref = doc.context.nextRef();
   }
 
-  /** The text as a hex string of subset glyph ids (for `<…> Tj`). */
   hex(text: string): string {
     const run = this.face.simpleRun(text);
     if (run) {

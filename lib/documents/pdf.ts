@@ -7,18 +7,10 @@ import { DocumentFont, Face } from './pdf-font';
 import { cleanText, fitText, shrinkToFit } from './text';
 import { visualOrder } from './visual-order';
 
-// Drawing helpers shared by the handover manifest, tags and labels. Coordinates are PDF points
-// from the top-left of the page (converted here), which reads like the layout it draws.
-//
-// pdf-lib keeps the document's structure (pages, objects); the page content is written here as PDF
-// operators in one string per page and compressed with zlib, and the fonts are embedded by pdf-font.ts.
-// pdf-lib's drawText built ~10 objects per string and added two entries to the page's font dictionary
-// per call (a 5,000-package manifest draws ~30,000 strings).
-//
-// Memory does not grow with the page count: a page's content is compressed as soon as the next page is
-// started, and every CHUNK_PAGES pages the finished pages are written out as bytes (pdf-output.ts) and
-// leave pdf-lib's context. Pages go straight into the root page tree: pdf-lib's addPage walks every
-// page before it (lookups of the pages already written out would fail, and 5,000 pages cost 12 million).
+// Drawing helpers shared by the handover manifest, tags and labels, in points from the page's top-left. Page content
+// is written as PDF operators, one compressed string per page (pdf-lib's drawText made ~10 objects a string), and
+// finished pages leave pdf-lib every CHUNK_PAGES, so memory does not grow with the page count
+// (docs/decisions/document-rendering.md).
 
 export const INCH = 72;
 export const BLACK = rgb(0, 0, 0);
@@ -39,7 +31,6 @@ function loadFaces(): { regular: Face; bold: Face } {
 
 export type PDFFont = DocumentFont;
 
-/** A number as PDF writes it: at most 3 decimals, no exponent. */
 function n(value: number): string {
   const rounded = Math.round(value * 1000) / 1000;
   return rounded === 0 ? '0' : String(rounded);
@@ -49,20 +40,16 @@ function colour(c: RGB): string {
   return `${n(c.red)} ${n(c.green)} ${n(c.blue)}`;
 }
 
-/**
- * zlib's output buffer: a page compresses to ~1 kB, and the result of deflateSync is a slice of its first output buffer
- * (16 kB by default), which pdf-lib holds until the page is written out: 80 MB of buffers for 5,000 labels.
- */
+/** deflateSync's result is a slice of its first output buffer, which pdf-lib holds until the page is written out. */
 const DEFLATE_CHUNK = 2048;
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
-/** A page's operators as bytes for zlib, in one buffer reused for every page (they are copied by the compression). */
+/** One buffer reused for every page (the compression copies it). */
 function latin1(text: string): Buffer {
   if (text.length > scratch.length) scratch = Buffer.allocUnsafe(text.length);
   return scratch.subarray(0, scratch.write(text, 'latin1'));
 }
 
-/** One page: its size and the operators drawn on it so far. */
 export class Page {
   private readonly ops: string[] = [];
   private fill = '0 0 0';
@@ -71,7 +58,6 @@ export class Page {
   private readonly fonts = new Map<DocumentFont, string>();
   private states = 0;
 
-  /** The content stream's reference once finish() wrote it. */
   content: PDFRef | undefined;
 
   constructor(
@@ -108,7 +94,6 @@ export class Page {
     }
   }
 
-  /** Text at (x, baseline y) in PDF coordinates, optionally rotated (radians) and translucent. */
   drawText(
     value: string,
     x: number,
@@ -141,7 +126,6 @@ export class Page {
     this.ops.push(`BT /${name} ${n(size)} Tf 1 0 0 1 ${n(x)} ${n(y)} Tm <${hex}> Tj ET`);
   }
 
-  /** A filled rectangle (PDF coordinates, from its lower-left corner), with an optional black border. */
   drawRect(x: number, y: number, width: number, height: number, options: { fill?: RGB; border?: number }): void {
     const path = `${n(x)} ${n(y)} ${n(width)} ${n(height)} re`;
     if (options.border) {
@@ -178,7 +162,6 @@ export class Page {
     }
   }
 
-  /** The page's content as one compressed stream. */
   finish(): void {
     if (this.content) return;
     const { context } = this.canvas.doc;
@@ -211,7 +194,7 @@ export class Canvas {
     this.pagesRef = doc.catalog.get(PDFName.of('Pages')) as PDFRef;
   }
 
-  /** A new page; the one before it is finished (its content compressed) and, every chunkPages pages, written out. */
+  /** The one before it is finished and, every chunkPages pages, written out. */
   addPage([width, height]: [number, number]): Page {
     const last = this.pages[this.pages.length - 1];
     last?.finish();
@@ -229,7 +212,6 @@ export class Canvas {
     return page;
   }
 
-  /** The finished pages' objects into the output, out of pdf-lib's context. */
   private writePages(): void {
     this.output.write(this.pages.flatMap((page) => (page.content ? [page.ref, page.content] : [page.ref])));
     this.pages.length = 0;
@@ -245,10 +227,7 @@ export class Canvas {
   }
 }
 
-/**
- * `date`: the document's creation and modification date. pdf-lib stamps the current time otherwise, so that a
- * closed manifest's document (dated by its close) would differ byte for byte at every download.
- */
+/** Without `date`, pdf-lib stamps the current time, and a closed manifest's document would differ at every download. */
 export async function newCanvas(title: string, date?: Date, chunkPages?: number): Promise<Canvas> {
   const doc = await PDFDocument.create();
   if (date) {
@@ -263,11 +242,9 @@ export async function newCanvas(title: string, date?: Date, chunkPages?: number)
 
 export interface TextOptions {
   x: number;
-  /** Baseline, from the top of the page. */
   y: number;
   size: number;
   font: PDFFont;
-  /** Shortened with an ellipsis to this width. */
   maxWidth?: number;
   /** First drawn smaller, down to this size, to fit maxWidth. */
   minSize?: number;
@@ -275,10 +252,7 @@ export interface TextOptions {
   color?: RGB;
 }
 
-/**
- * Draws one line of text, cleaned and fitted; returns what it drew (in visual order). The line is shortened in
- * logical order, measured as drawn, then put in visual order (right-to-left runs reversed, Arabic shaped).
- */
+/** One line, cleaned and fitted: shortened in logical order, measured as drawn, then put in visual order. */
 export function text(page: Page, value: string | undefined, options: TextOptions): string {
   const { font } = options;
   const clean = cleanText(value);
@@ -316,11 +290,7 @@ export function box(
   page.drawRect(x, page.getHeight() - y - height, width, height, options);
 }
 
-/**
- * A Code 128 barcode of `value` in the box (x, y, maxWidth, height), bars as filled rectangles
- * (vector, crisp at any zoom), with the human-readable `caption` under it. The module is as wide as
- * fits, at least `minModule` points; returns the width used, 0 when the value cannot be encoded.
- */
+/** A Code 128 barcode as vector bars, module as wide as fits; returns the width used, 0 if it cannot be encoded. */
 export function barcode(
   page: Page,
   canvas: Canvas,

@@ -10,14 +10,9 @@ import { renderPackageLabelPng } from './render-label-png';
 import { renderContainerTagZpl, renderPackageLabelsZpl, renderPackageLabelZpl } from './render-zpl';
 import type { DocumentLabel, PaperSize } from './types';
 
-// One document to render, as plain data (structured-clonable: it crosses to the render thread as it is), and
-// the function that renders it, the same on the render thread (scripts/document-render-thread.ts) and, where
-// there is none (tsx, Next alone, tests), on the serving thread (render-pool.ts).
+// One document to render, as structured-clonable data, and its renderer: on the render thread, or inline where none.
 
-/**
- * Part of the key of every kept document (document-cache.ts): raise it whenever a change to the renderers changes
- * what a document looks like, so that closed manifests' documents kept before it are rendered again.
- */
+/** Part of every kept document's key: raise it when a renderer's output changes, so kept documents render again. */
 export const RENDER_VERSION = 2;
 
 export type RenderJob =
@@ -33,19 +28,14 @@ export type RenderJob =
 
 const utf8 = new TextEncoder();
 
-/**
- * What the job's message moves to the render thread instead of copying: its packages' bytes (several MB for a full
- * container). They must be a buffer of their own (load-documents.ts makes one), never a slice of Node's Buffer pool.
- */
+/** Transferred, not copied: a buffer of its own (load-documents.ts makes one), never a slice of Node's Buffer pool. */
 export function transferables(job: RenderJob): ArrayBuffer[] {
   return 'source' in job && job.source.packages.buffer instanceof ArrayBuffer ? [job.source.packages.buffer] : [];
 }
 
 /**
- * Whether a large answer means the thread's heap grew for it (render-pool.ts then ends the thread): true of the PDF and
- * ZPL renderers, whose objects grow with the page count. The ONE Record export's only large allocation is its answer,
- * chunks of bytes outside the heap, handed over by transfer; ending the thread after each (a new one started, its
- * fonts and code loaded again) cost more CPU than the export itself (bench/one-record.ts).
+ * Whether a large answer means the heap grew (render-pool.ts then ends the thread): PDF and ZPL, not ONE Record, whose
+ * answer lives outside the heap and for which a fresh thread each time cost more than the export.
  */
 export function leavesHeapGrown(job: RenderJob): boolean {
   return job.document !== 'one-record';
@@ -92,10 +82,7 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
   }
 }
 
-/**
- * What the first render of a thread would do before drawing: parse the fonts, build the shared font subset, compile the
- * drawing code. A new render thread does it while the serving thread reads the data of the render it was started for.
- */
+/** The first render's setup (fonts, subset, code), done while the serving thread reads the data. */
 export async function warmUp(): Promise<void> {
   await renderPackageLabelsPdf([], 'warm-up');
 }

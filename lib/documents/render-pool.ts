@@ -8,25 +8,12 @@ import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
 import { leavesHeapGrown, runRenderJob, transferables, type RenderJob } from './render-job';
 
-// Documents are rendered off the serving thread (docs/decisions/document-rendering.md). One 5,000-label PDF took
-// 8.7 s of the serving thread's event loop: meanwhile no request was answered, database connections timed out
-// waiting to be handed out, and the webhook worker missed its heartbeats. Here:
-//  - a bounded pool of render threads (DOCUMENT_RENDER_THREADS, one by default: the serving thread keeps the other
-//    core), each rendering one document at a time from plain data and handing the bytes back by transfer;
-//  - admission before any work: an account has at most DOCUMENT_RENDERS_PER_ACCOUNT renders running or waiting
-//    (429 rate_limited beyond, with Retry-After), and the process at most threads + DOCUMENT_RENDER_QUEUE
-//    (503 service_unavailable beyond, with Retry-After), so a burst of renders queues a bounded amount of work;
-//  - the data is read only once a thread is free (the caller's `prepare`), so waiting renders hold no documents;
-//  - a thread's heap is capped (DOCUMENT_RENDER_MEMORY_MB) and a render timed (DOCUMENT_RENDER_TIMEOUT_MS): a
-//    runaway render ends its thread and fails alone with a 503, never growing the process; a thread idle for
-//    DOCUMENT_RENDER_IDLE_MS, one that rendered a very large document, or one that rendered RECYCLE_AFTER_JOBS,
-//    is ended and its memory returned (the next render starts a fresh one in ~0.2 s).
-// The thread runs dist/document-render-thread.js (scripts/document-render-thread.ts, compiled by
-// scripts/build-server.mjs), found next to the running server; where there is none (tsx, `next start`, tests that
-// import lib/ directly) the same admission and queue hold, and the render runs on the calling thread.
+// Documents render off the serving thread (docs/decisions/document-rendering.md): a bounded pool of threads, admission
+// before any work (429 per account, 503 for the process), the data read only once a thread is free, each thread's heap
+// capped and each render timed. Without the compiled render thread (tsx, `next start`, tests importing lib/), the same
+// admission and queue hold and the render runs on the calling thread.
 
 export interface RenderPoolOptions {
-  /** The compiled render thread; undefined: render on the calling thread. */
   script: string | undefined;
   threads: number;
   queue: number;
@@ -34,33 +21,26 @@ export interface RenderPoolOptions {
   memoryMb: number;
   timeoutMs: number;
   idleMs: number;
-  /** The render threads' nice value (0: the serving thread's own priority). */
   nice?: number;
 }
 
 const YOUNG_GENERATION_MB = 8;
-/** A render thread is replaced after this many documents (heap fragmentation does not build up under steady load). */
+/** Replaced after this many documents, so heap fragmentation does not build up. */
 const RECYCLE_AFTER_JOBS = 200;
-/** …or after a document this large (its heap grew for it: give that memory back now rather than at the next idle). */
+/** …or after a document this large: give its heap back now rather than at the next idle. */
 const RECYCLE_AFTER_BYTES = 16 * 2 ** 20;
 
 export interface RenderTicket {
   /** Waits for a thread, then reads the job's data (`prepare`, on this thread) and renders it there. */
   render(prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
-  /** Frees the account's and the queue's place; idempotent. */
   release(): void;
 }
 
 export interface RenderPoolStats {
-  /** Admitted renders not yet released (waiting, reading or rendering). */
   admitted: number;
-  /** Renders running on a thread now. */
   running: number;
-  /** Admitted renders waiting for a thread. */
   waiting: number;
-  /** Render threads alive now. */
   threads: number;
-  /** Documents rendered since the start. */
   rendered: number;
   refusedPerAccount: number;
   refusedQueueFull: number;
@@ -68,7 +48,6 @@ export interface RenderPoolStats {
 
 interface Executor {
   busy: boolean;
-  /** About to be given a job: start if not running. */
   ready(): void;
   run(job: RenderJob): Promise<Uint8Array>;
   alive(): boolean;
@@ -85,7 +64,7 @@ export class RenderPool {
   private rendered = 0;
   private refusedPerAccount = 0;
   private refusedQueueFull = 0;
-  /** How long a render takes, moving average (ms): what Retry-After is made of. */
+  /** Moving average, ms: what Retry-After is made of. */
   private averageMs = 2_000;
 
   constructor(readonly options: RenderPoolOptions) {
@@ -156,7 +135,6 @@ export class RenderPool {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** The thread goes to the longest-waiting render, else becomes free. */
   private handOver(executor: Executor): void {
     const next = this.waiting.shift();
     if (next) next(executor);
@@ -175,13 +153,11 @@ export class RenderPool {
     };
   }
 
-  /** Ends every thread (renders running on them fail). */
   async close(): Promise<void> {
     await Promise.all(this.executors.map((e) => e.close()));
   }
 }
 
-/** Renders on the calling thread: where no compiled render thread exists. */
 class InlineExecutor implements Executor {
   busy = false;
   ready(): void {}
@@ -196,7 +172,6 @@ class InlineExecutor implements Executor {
 
 type Reply = { id: number; bytes: Uint8Array } | { id: number; error: { message: string; stack?: string } };
 
-/** One worker thread, started when a render needs it, rendering one document at a time. */
 class ThreadExecutor implements Executor {
   busy = false;
   private worker: Worker | undefined;
@@ -216,9 +191,8 @@ class ThreadExecutor implements Executor {
 
   private start(): Worker {
     const worker = new Worker(this.script, {
-      // The old generation's cap makes a runaway render fail here, with ERR_WORKER_OUT_OF_MEMORY, instead of growing the
-      // process. A small young generation: a render's garbage is short-lived and plentiful, and V8 grew the default one
-      // to tens of megabytes of RSS for no gain in speed (measured: 4, 8 and 16 MB render a 5,000-label PDF alike).
+      // The old generation's cap makes a runaway render fail here instead of growing the process; a small young generation
+      // because V8 grew the default to tens of megabytes of RSS for no gain in speed.
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,
       stderr: false,
@@ -257,7 +231,6 @@ class ThreadExecutor implements Executor {
     return worker;
   }
 
-  /** The thread is gone or going: its render (if any) fails with `error`, and the next render starts a new thread. */
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;

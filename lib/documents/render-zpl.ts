@@ -4,17 +4,9 @@ import { cleanText, shrinkToFit } from './text';
 import type { DocumentLabel, DocumentManifest } from './types';
 import { visualOrder } from './visual-order';
 
-// ZPL II for 203 dpi thermal printers, 4×6 in (812 × 1218 dots), per the ZPL II programming guide:
-// ^XA … ^XZ per label, ^CI28 (UTF-8 field data), ^PW/^LL the label size, ^FO origin, ^A0 the
-// scalable font, ^GB a rule, ^BY + ^BC Code 128, ^FH\ with every field so that ^ ~ and \ in data
-// are sent as hex escapes and cannot end the field or start a command.
-//
-// Right-to-left text goes in visual order with Arabic in its presentation forms (visual-order.ts), the
-// same string the PDF and PNG draw: a Zebra printer draws field data left to right as sent, one glyph per
-// character. The advanced text layout of newer firmware (^PA: bidi and shaping, off by default) is left
-// off on purpose, since it would reorder the line a second time. Shortened in logical order first, so
-// the "..." lands where a reader of the line's direction reaches its end. Whether the glyphs exist is the
-// printer's font's business (the resident ^A0 font is Latin; a downloaded Unicode font draws the rest).
+// ZPL II for 203 dpi 4×6 in thermal labels, every field sent with ^FH\ so that ^ ~ and \ in data cannot end it or
+// start a command. Right-to-left text goes in visual order with Arabic shaped (visual-order.ts), as the PDF draws it;
+// the printer's own bidi layout (^PA) stays off, since it would reorder the line a second time.
 
 const DPI = 203;
 const dots = (points: number) => Math.round((points * DPI) / 72);
@@ -59,9 +51,7 @@ function elementZpl(el: Element): string {
     }
     case 'barcode': {
       if (!encodable(el.value)) return '';
-      // ^BC mode A: the printer packs digits in pairs (Subset C); with no mode it prints all of it in Subset B (ZPL II
-      // guide, ^BC "Code 128 Subsets"), which is wider. The width is sized for Subset B throughout, the widest any
-      // packing of printable ASCII (encodable) can be, so the symbol and its quiet zones stay on the label.
+      // Sized for Subset B throughout, the widest any packing can be, so the symbol and its quiet zones stay on the label.
       const modules = subsetBModules(el.value);
       const moduleWidth = Math.max(1, Math.min(4, Math.floor(dots(el.maxWidth) / modules)));
       const left = dots(el.x) + Math.max(0, Math.floor((dots(el.maxWidth) - modules * moduleWidth) / 2));
@@ -89,7 +79,6 @@ export function renderPackageLabelZpl(label: DocumentLabel): string {
   return `${labelZpl(packageLabelLayout(label))}\n`;
 }
 
-/** Every label of a manifest, one ^XA…^XZ each. */
 export function renderPackageLabelsZpl(labels: DocumentLabel[]): string {
   return labels.map((label) => `${labelZpl(packageLabelLayout(label))}\n`).join('');
 }

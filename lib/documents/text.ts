@@ -1,10 +1,8 @@
-// Text as the documents draw it: safe for any input (NUL, control characters, lone surrogates),
-// shortened with an ellipsis by measured width, never wider than its box.
+// Text as the documents draw it: safe for any input, shortened with an ellipsis by measured width.
 
 /** Anything the replaces below would change: control characters, surrogates, white space other than single inner spaces. */
 const NEEDS_CLEANING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff]|[^\S ]|\s\s|^\s|\s$/;
 
-/** Control characters become spaces, unpaired surrogates U+FFFD; runs of white space one space. */
 export function cleanText(value: string | undefined | null): string {
   if (!value) return '';
   if (!NEEDS_CLEANING.test(value)) return value; // most text: nothing to replace (saves three replaces a cell)
@@ -19,10 +17,7 @@ export interface Measure {
   (text: string): number;
 }
 
-/**
- * The longest prefix (by whole code points) that fits `maxWidth` with an ellipsis after it; the
- * text itself when it fits. Binary search over code points: a 10,000-character name costs ~14 measurements.
- */
+/** The longest prefix that fits `maxWidth` with an ellipsis; binary search, so 10,000 characters cost ~14 measurements. */
 export function fitText(text: string, maxWidth: number, measure: Measure): string {
   if (measure(text) <= maxWidth) return text;
   const chars = Array.from(text);
@@ -58,7 +53,6 @@ export function awbBarcodeValue(awb: string | undefined): string {
 
 const LB_PER_KG = 2.2046226218;
 
-/** A weight in pounds; undefined when unknown. */
 export function weightInLb(weight: number | undefined, unit: string | undefined): number | undefined {
   if (weight === undefined || !Number.isFinite(weight)) return undefined;
   switch ((unit ?? 'lb').toLowerCase()) {
@@ -90,7 +84,6 @@ export function formatNumber(value: number | undefined, decimals = 2): string {
 /** The dimensional divisor (in³ per lb) billable weight is computed with, as the rate cards' default. */
 export const DIM_DIVISOR = 139;
 
-/** Billable weight of one package in lb: the larger of its actual and its dimensional weight. */
 export function billableLb(pkg: {
   weight?: number;
   weightUnit?: string;
@@ -104,7 +97,6 @@ export function billableLb(pkg: {
   return Math.max(actual, Number.isFinite(dim) ? dim : 0);
 }
 
-/** A file name part: letters, digits, dot, dash and underscore only. */
 export function fileNamePart(value: string): string {
   return value.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'document';
 }

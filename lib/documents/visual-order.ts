@@ -1,14 +1,8 @@
 import bidiFactory from 'bidi-js';
 
-// One line of stored (logical-order) text as the documents draw it: left to right, glyph after glyph.
-// Neither our PDF writer, nor the ZPL printer, nor (once told so) resvg lays out right-to-left text, so:
-// 1. Arabic letters take their contextual presentation forms (U+FB50–FDFF, U+FE70–FEFF) and lam + alef
-//    its ligature, decided in logical order (a letter joins the letters before and after it in storage);
-// 2. the Unicode Bidirectional Algorithm (UAX #9, bidi-js) resolves embedding levels for the line as one
-//    paragraph, its direction from the first strong letter; runs are reversed per rule L2 and mirrored
-//    characters (parentheses, brackets) swapped in right-to-left runs (L4);
-// 3. the bidi formatting characters and ZWJ/ZWNJ, whose work is done, are removed (X9): they have no glyph.
-// Reversal moves whole clusters, so a mark stays after its base letter and a surrogate pair stays a pair. A line with no right-to-left character and no bidi control is returned as it is (nearly all).
+// One line of stored (logical-order) text as drawn left to right: none of our PDF writer, the ZPL printer or resvg
+// lays out right-to-left text. Arabic is shaped in logical order, then the line is reordered by UAX #9 (bidi-js)
+// and formatting characters removed. Whole clusters move, so marks stay with their base and surrogate pairs stay whole.
 
 const bidi = bidiFactory();
 
@@ -22,10 +16,8 @@ const FORMATTING = /[\u061c\u200c-\u200f\u202a-\u202e\u2066-\u2069]/g;
 // --- Arabic shaping ----------------------------------------------------------------------------------
 
 /**
- * Base letter → [isolated, final, initial, medial] presentation form, 0 where Unicode has none. Taken from
- * the <isolated>/<final>/<initial>/<medial> compatibility decompositions of U+FB50–FDFF and U+FE70–FEFF
- * (Unicode 14). DejaVu Sans draws every form of every letter whose base it draws (documents.test.ts checks
- * it); U+0671, 0677, 06C0, 06C1, 06C5, 06C9, 06D2, 06D3 it draws in neither, so they stay .notdef as before.
+ * Base letter → [isolated, final, initial, medial] presentation form, 0 where Unicode has none (from the
+ * compatibility decompositions of U+FB50–FDFF and U+FE70–FEFF, Unicode 14).
  */
 const FORMS_TABLE: [number, number, number, number, number][] = [
   [0x0621, 0xfe80, 0, 0, 0],
@@ -120,7 +112,7 @@ const LAM_ALEF = new Map([
 ]);
 const LAM = 0x0644;
 
-/** Presentation forms the shaper writes: the inverse of FORMS_TABLE and LAM_ALEF, for tests and glyph checks. */
+/** The inverse of FORMS_TABLE and LAM_ALEF, for tests and glyph checks. */
 export const PRESENTATION_FORMS: ReadonlyMap<number, number[]> = new Map([
   ...FORMS_TABLE.flatMap(([base, ...forms]) => forms.filter(Boolean).map((form) => [form, [base]] as [number, number[]])),
   ...[...LAM_ALEF].flatMap(([alef, forms]) => forms.map((form) => [form, [LAM, alef]] as [number, number[]])),
@@ -164,12 +156,10 @@ function joiningType(cp: number): Joining {
 const joinsBefore = (type: Joining | undefined) => type === 'D' || type === 'R' || type === 'C'; // may join the letter before it
 const joinsAfter = (type: Joining | undefined) => type === 'D' || type === 'L' || type === 'C'; // may join the letter after it
 
-/** Arabic letters in their contextual presentation forms, lam + alef as one ligature; anything else as it is. */
 export function shapeArabic(text: string): string {
   if (!/[\u0621-\u06d3]/.test(text)) return text;
   const cps = Array.from(text, (c) => c.codePointAt(0) ?? 0);
   const types = cps.map(joiningType);
-  /** The nearest index before/after i that is not transparent. */
   const neighbour = (i: number, step: -1 | 1): number => {
     let j = i + step;
     while (j >= 0 && j < cps.length && types[j] === 'T') j += step;
@@ -202,17 +192,12 @@ export function shapeArabic(text: string): string {
 
 // --- Bidirectional reordering --------------------------------------------------------------------------
 
-/**
- * What moves as one when a run is reversed: a character with the marks, joiners and emoji modifiers after it,
- * an emoji ZWJ sequence, a flag's two regional indicators. Intl.Segmenter's grapheme clusters, which this
- * follows for what a line on a label holds, cost 30 µs a line, five times the rest of the work.
- */
+/** What moves as one when a run is reversed (Intl.Segmenter cost five times the rest of the work). */
 const CLUSTER = /(?:[\u{1f1e6}-\u{1f1ff}]{2}|[^])(?:\u200d\p{Extended_Pictographic}|[\p{M}\u200c\u200d\u{1f3fb}-\u{1f3ff}])*/gsu;
 
 /**
- * bidi-js reads the string one UTF-16 unit at a time, so a supplementary character's surrogates would read as
- * two strong left-to-right letters (an emoji before a Hebrew word would make the whole line left-to-right).
- * Each such character is given to it as two units of a BMP stand-in of the same bidi class.
+ * bidi-js reads UTF-16 units, so a supplementary character would read as two strong left-to-right letters: it is
+ * given a BMP stand-in of the same bidi class.
  */
 function bidiInput(text: string): string {
   if (!/[\ud800-\udfff]/.test(text)) return text;
@@ -250,11 +235,8 @@ export function needsVisualLayout(text: string): boolean {
 }
 
 /**
- * The line as drawn left to right: Arabic shaped, then reordered by the Unicode Bidirectional Algorithm with
- * the paragraph direction of its first strong letter (left to right when it has none), mirrored where a
- * right-to-left run holds a bracket, formatting characters removed. Safe for any string (NUL, lone surrogates).
- * A line is shortened before this, in logical order: an ellipsis added at the logical end lands at the end a
- * reader of that direction reaches last.
+ * The line as drawn left to right; safe for any string. Shorten before this, in logical order, so an ellipsis lands
+ * at the end a reader of that direction reaches last.
  */
 export function visualOrder(text: string): string {
   if (!NEEDS_LAYOUT.test(text)) return text;

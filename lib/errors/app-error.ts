@@ -1,6 +1,5 @@
-// The one error class and the one list of error codes. Transport-free: domains throw these, and the
-// transport that answers (lib/http/errors.ts for the API and the portal) maps a code to its status
-// and the hints below to its headers. (docs/decisions/layering.md)
+// The one error class and list of codes. Transport-free: lib/http/errors.ts maps a code to its status and the hints
+// below to headers (docs/decisions/layering.md).
 
 export const ERROR_CODES = [
   // A request the HTTP parser refuses before any route sees it (lib/http/client-error.ts answerClientError).
@@ -84,10 +83,7 @@ export class AppError extends Error {
 /** At most this many failing fields are listed in one 422; `details_truncated` counts the rest. */
 export const MAX_ERROR_DETAILS = 100;
 
-/**
- * The one 422 builder: every failing field named in `details` (the first MAX_ERROR_DETAILS; `details_truncated`
- * counts the ones left out of `total`), and a message that names the field when there is one.
- */
+/** The one 422 builder: the first MAX_ERROR_DETAILS fields in `details`, `details_truncated` counting the rest. */
 export function validationError(details: readonly ErrorDetail[], options: { message?: string; total?: number } = {}): AppError {
   const total = options.total ?? details.length;
   const listed = details.slice(0, MAX_ERROR_DETAILS);

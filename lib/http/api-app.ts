@@ -22,12 +22,8 @@ import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { checkedHandler, type OperationContext, type OperationResult } from '@/lib/api/operation';
 
-// The API on Fastify (docs/decisions/production-server.md): Fastify routes (lib/http/routes.ts), reads bodies and does
-// CORS; ours (api-steps.ts) are request ids, token auth, the JSON shape caps and the envelope. A request's order:
-//   onRequest  headers, @fastify/cors (every OPTIONS answered 204), 405, an id no id can be (404), the live simulator
-//              (404), then the caller (blocked address, token, rate): all before the body is read
-//   preParsing the body's deadline (408); parsing: text whatever its Content-Type (curl -d sends a form type), 413
-//   handler    the operation, which parses the JSON when it reads it; onResponse: the request's log line
+// The API on Fastify (docs/decisions/production-server.md): Fastify routes, reads bodies and does CORS; api-steps.ts
+// does ids, auth, caps and the envelope. Everything up to the caller's token and rate runs before the body is read.
 
 declare module 'fastify' {
   interface FastifyRequest {

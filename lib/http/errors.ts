@@ -61,11 +61,7 @@ export function errorBody(error: AppError, requestId?: string): TErrorResponse {
   };
 }
 
-/**
- * Anything thrown, as the answer both the API and the portal give: an AppError as it is; a database outage a 503 to
- * retry (known and expected while PostgreSQL is away: no stack, logged once per interval with a count); anything
- * else a logged 500 that says nothing internal.
- */
+/** An AppError as it is; a database outage a 503 to retry (no stack, logged once per interval); else a logged 500. */
 export function errorAnswer(
   error: unknown,
   requestId: string,

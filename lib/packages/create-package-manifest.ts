@@ -78,7 +78,7 @@ export async function createPackageManifest(options: {
   const requestHash = canonicalHash(pkg);
   const day = pkg.ManifestDate.day;
   // The hot path is plain SQL (lib/sql.ts) on the pg pool (Prisma's interactive transaction costs more than these
-  // statements do; bench/RESULTS.md). Usually the day's manifest exists and its id is remembered
+  // statements do). Usually the day's manifest exists and its id is remembered
   // (daily manifests are never deleted): then the package, its event and its deliveries are one
   // statement, atomic by itself, and the request one round trip. The day's first package makes the
   // manifest in a transaction with it, so that a refused package leaves no empty manifest behind.
@@ -162,7 +162,7 @@ function findDailyManifest(accountId: string, environment: Environment, day: str
  * (`counted`, `activity`), chosen by the connection's backend pid, and the manifest's row is written only when a
  * service it has not seen yet arrives (`serviced`; otherwise its WHERE is false and the row is neither written
  * nor locked). A row written here stays locked until the commit is flushed, so one row for all of a day's
- * packages made them commit one at a time (bench/RESULTS.md, 2026-11-23 "Counters without a hot row").
+ * packages made them commit one at a time (docs/decisions/reads-at-scale.md, "counters without a hot row").
  */
 async function insertPackage(
   on: Queryable,

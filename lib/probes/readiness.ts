@@ -7,11 +7,8 @@ import { AppError } from '@/lib/errors/app-error';
 import { errorBody } from '@/lib/http/errors';
 export { publishedWorkerStatus } from '@/lib/telemetry/worker-status';
 
-// On a connection of the probe's own, so a busy app pool does not make a live instance look dead and a probe storm
-// cannot take the app's connections. A database ahead of the code (mid rolling deploy) is fine. Concurrent probes share
-// one query per check, reused for PROBE_CACHE_MS.
-// The webhook worker's part is this process's own state, read afresh each time: a start is ready the moment its
-// worker's first heartbeat is confirmed, not up to PROBE_CACHE_MS later.
+// On a connection of the probe's own, so a busy app pool does not make a live instance look dead. Concurrent probes
+// share one query per check for PROBE_CACHE_MS; the webhook worker's part is read afresh, so a start is ready at once.
 
 const PROBE_TIMEOUT_MS = 2_000;
 const PROBE_CACHE_MS = 250;

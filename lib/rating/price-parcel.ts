@@ -1,7 +1,5 @@
-// One package priced on one card, itemised: what a package's charge stores at acceptance and what a re-rating on
-// measured weight or dimensions compares. The same arithmetic as quoteRates (quote-rates.ts), so a quote and the
-// package it names agree to the cent; a lane or weight the card cannot price is an answer (unpriced, with the reason),
-// never an error, because acceptance never refuses a package over its price.
+// One package priced on one card, itemised, with quoteRates' arithmetic so a quote and its package agree to the cent.
+// A lane or weight the card cannot price is an answer (unpriced), never an error: acceptance never refuses over price.
 import { compare, Fixed, plus, round, times, toFixedText, ceilDivide } from './fixed';
 import { airport, greatCircleMiles, postalCentroid, type LatLon } from './locations';
 import { surchargeAmount, zoneIndex } from './quote-rates';

@@ -9,10 +9,8 @@ import { appLink } from '@/lib/mail/settings';
 import type { RecipientMailStatus } from '@/lib/schemas/public-tracking';
 import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 
-// Sends the pending recipient mails (enqueue.ts wrote them), from every app process at once: each claim takes rows
-// with SKIP LOCKED and moves them a lease ahead, so two processes never hold the same mail. A mail is marked sent when
-// the SMTP server took it; a process that dies between the two leaves it to be sent again once the lease is over,
-// the only way one could go twice. Failures are retried, then given up (docs/decisions/public-tracking.md).
+// Sends pending recipient mails from every app process: claims take rows with SKIP LOCKED under a lease, so two
+// processes never hold the same mail; only a process dying between the send and its mark sends one twice.
 
 const BATCH = 20;
 const LEASE_SECONDS = 600;

@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { pgPool } from '@/lib/db';
 import { queryRow, sql } from '@/lib/sql';
 
-// The unsubscribe link in a recipient mail (send-due.ts): its token names that mail (only the token's SHA-256 is
-// stored), and so the shipper and the address it went to. Opening the link changes nothing (mail scanners open
-// links); the page's button, or a mail client's one-click POST (RFC 8058), unsubscribes the address from every
-// tracking e-mail of that shipper. No account: whoever holds the mail holds the link.
+// The unsubscribe link's token names one mail (only its SHA-256 is stored), hence the shipper and the address. Opening
+// the link changes nothing (mail scanners open links); the button or a one-click POST (RFC 8058) unsubscribes.
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 

@@ -8,9 +8,8 @@ import { logRepeated } from '@/lib/log-repeats';
 import { copyIn, sql } from '@/lib/sql';
 import { holdsSecret, LOGGED_BODY_BYTES, loggedBody, loggedQuery, loggedText, REDACTED } from './redact';
 
-// record() never waits: lines are redacted and written in batches, one COPY on a connection of the log's own. The buffer is
-// bounded and drops lines (counted) while PostgreSQL is away: a log line is never worth a request, nor the process's memory.
-// A flush yields to the event loop between slices of redaction, or under load a busy worker's buffer overflows.
+// record() never waits: lines are redacted and COPYed in batches on a connection of the log's own. The buffer is
+// bounded and drops lines (counted) while PostgreSQL is away, and redaction yields so a flush never holds up requests.
 
 export interface RequestLogLine {
   requestId: string;
@@ -339,8 +338,7 @@ async function insert(rows: Row[]): Promise<void> {
 
 let pool: pg.Pool | undefined;
 
-// One connection of its own (docs/decisions/data-access.md), synchronous_commit off: a PostgreSQL crash may lose the last
-// lines (never corrupt them), and a log line is not worth a WAL flush, nor the requests' commits queueing behind it.
+// synchronous_commit off: a crash may lose the last lines (never corrupt them); a log line is not worth a WAL flush.
 function logPool(): pg.Pool {
   if (!pool) {
     pool = new pg.Pool({

@@ -33,28 +33,21 @@ const ZContainerDetailCells = z.object({
   ToCountry: text({ max: 100 }),
 });
 
-/**
- * A package in a container as the API reads it: the text fields, and its customs declaration (lib/schemas/customs.ts;
- * each parcel is a house waybill under the container's AWB).
- */
+/** Each parcel is a house waybill under the container's AWB. */
 export const ZContainerPackage = ZContainerDetailCells.extend({ Customs: customs(), QuoteID: quoteId() });
 export type TContainerDetail = z.output<typeof ZContainerPackage>;
 
 /**
- * The container's package fields. Its shape is the text fields alone, because the portal's grid, CSV import and
- * package columns make one text cell of each (components/manifests/grid-store.ts): an object is not a cell. The
- * API reads Customs too (ZContainerPackage), and the metadata documents it, so the OpenAPI ContainerDetail shows
- * every field a request may send.
+ * The text fields alone, since the portal's grid makes one text cell of each; the metadata documents Customs too,
+ * so the OpenAPI ContainerDetail shows every field a request may send.
  */
 export const ZContainerDetail = ZContainerDetailCells.meta({
   properties: (z.toJSONSchema(ZContainerPackage, { io: 'input', unrepresentable: 'any' }) as { properties: unknown }).properties,
 });
 
 /**
- * ContainerDetails, read within a memory budget: the length is checked before any item (a huge
- * array costs one error), and items are validated one at a time, keeping at most
- * MAX_ERROR_DETAILS of their errors and counting the rest (omittedIssues), so 5,000 packages with
- * every field wrong cost a hundred errors, not 75,000.
+ * Read within a memory budget: the length is checked before any item, and items one at a time, keeping at most
+ * MAX_ERROR_DETAILS errors: 5,000 packages with every field wrong cost a hundred errors, not 75,000.
  */
 function packageList() {
   const trackingNumber = ZContainerPackage.shape.TrackingNumber;
@@ -99,8 +92,7 @@ function packageList() {
               index,
             );
         }
-        // A tracking number identifies one package, in any case: twice in one container is a mistake,
-        // reported beside the item's other errors.
+        // A tracking number identifies one package, in any case: twice in one container is a mistake.
         const tn = (
           result.success
             ? result.data.TrackingNumber
@@ -160,8 +152,7 @@ const ZContainerManifestFields = z.object({
   Reference3: text(),
   Reference4: text(),
   ContainerDetails: packageList(),
-  // Air cargo (lib/schemas/customs.ts). ContainerID stays free text; when ULD is absent, a ULD-shaped ContainerID
-  // is the container's ULD (containerUld), derived, never written into the stored header. The AWB is the master waybill.
+  // ContainerID stays free text; without ULD, a ULD-shaped ContainerID is the ULD, derived, never stored.
   ULD: uld(),
   SealNumber: text({ max: 35 }),
   FlightNumber: flightNumber(),

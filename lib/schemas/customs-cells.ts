@@ -1,7 +1,5 @@
-// The customs declaration as spreadsheet cells: the manifest builder's grid and its CSV import take one declared
-// item per package row (HS code, description, value, currency, origin, quantity, net weight), and these turn the
-// cells into the `Customs` object the API reads (lib/schemas/customs.ts) and the API's paths back into cells.
-// Client-safe.
+// The customs declaration as spreadsheet cells (one declared item per package row), to the `Customs` object the API
+// reads and its paths back to cells. Client-safe.
 
 export const CUSTOMS_CELLS = [
   'CustomsHSCode',

@@ -4,19 +4,14 @@ import { z } from 'zod';
 import { decimal, identifier, integer, oneOf, text, type IdentifierReading } from './fields';
 import { fieldTree, type FieldTree } from './unknown-fields';
 
-// Customs declarations of a parcel and the air-cargo data of a container (docs/decisions/customs.md). Every rule
-// answers with the field's path and what the field takes, like the other builders (lib/schemas/fields.ts), and
-// every field goes through the same text gate and text rule.
+// Customs declarations and a container's air-cargo data (docs/decisions/customs.md).
 
 // ---------------------------------------------------------------------------------------------------------------
-// Reference data: from packages, not typed here, except where no package has it (the HS chapters, ULD types and
-// screening codes below, each with its source).
+// Reference data: from packages, except where no package has it (each with its source).
 
 /**
- * ISO 4217 list one (the `currency-codes` package) with each currency's minor-unit digits. A customs value is money,
- * so the entries that are not a currency are left out: those ISO files under "ZZ…" (precious metals, bond-market
- * units, the testing code XTS, "no currency" XXX) and the units of account it gives no minor unit (XDR, XSU, XUA).
- * customs.test.ts checks this against the list's own XML shipped in the package.
+ * ISO 4217 (the `currency-codes` package) with minor-unit digits. A customs value is money, so non-currencies
+ * (the "ZZ…" entries, XTS, XXX) and units of account (XDR, XSU, XUA) are left out.
  */
 const UNITS_OF_ACCOUNT = new Set(['XDR', 'XSU', 'XUA']);
 export const CURRENCY_MINOR_UNITS: ReadonlyMap<string, number> = new Map(
@@ -26,16 +21,10 @@ export const CURRENCY_MINOR_UNITS: ReadonlyMap<string, number> = new Map(
   ]),
 );
 
-/**
- * ISO 3166-1 alpha-2 codes assigned to a country or territory (the `iso-3166` package), and XK: user-assigned,
- * not in the standard, but the code the European Commission and customs authorities use for Kosovo.
- */
+/** ISO 3166-1 alpha-2, plus XK: user-assigned, but what customs authorities use for Kosovo. */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set([...iso31661.map((c) => c.alpha2), 'XK']);
 
-/**
- * Chapters of the Harmonized System (WCO HS Nomenclature, 2022 edition): 01 to 97. Chapter 77 is reserved for
- * future use, and 98 and 99 are left to national tariffs, so none of them begins an HS code a shipper declares.
- */
+/** HS chapters 01 to 97 (2022): 77 is reserved, and 98 and 99 are national, so neither begins a declared code. */
 export const HS_CHAPTERS: ReadonlySet<string> = new Set(
   Array.from({ length: 97 }, (_, i) => String(i + 1).padStart(2, '0')).filter((chapter) => chapter !== '77'),
 );
@@ -118,10 +107,7 @@ function hsCode() {
   );
 }
 
-/**
- * Words that say nothing of what goods are: customs authorities refuse a description made only of them (CBP's and
- * the EU ICS2 guidance on acceptable goods descriptions list these and the like). Plural and singular both.
- */
+/** Words that say nothing of what goods are: customs authorities refuse a description made only of them. */
 const GENERIC_WORDS = new Set([
   'accessories',
   'accessory',
@@ -165,11 +151,9 @@ const GENERIC_WORDS = new Set([
   'things',
   'various',
 ]);
-/** Words that join others and say nothing by themselves. */
 const FILLER_WORDS = new Set(['a', 'an', 'and', 'for', 'in', 'of', 'or', 'the', 'to', 'with']);
 const SAY_WHAT = 'say what the goods are and what they are made of or for, e.g. "Cotton T-shirt" or "Leather wallet"';
 
-/** Why a goods description is too vague for customs, or undefined when it will do. */
 export function vagueDescription(description: string): string | undefined {
   const words = description.split(/\s+/).filter(Boolean);
   if (words.length < 2) return `is too vague for customs: one word is not a description; ${SAY_WHAT}`;
@@ -201,10 +185,7 @@ function goodsDescription() {
 
 const DECIMAL_TEXT = /^(\d+)(?:\.(\d+))?$/;
 
-/**
- * A declared value: a non-negative decimal written out ("12.50"; a JSON number is read as its text, so 1e308 is
- * refused, not rounded). Its decimals are checked against the declaration's currency by the declaration.
- */
+/** A non-negative decimal written out: a JSON number is read as its text, so 1e308 is refused, not rounded. */
 function declaredValue() {
   return identifier(
     {
@@ -224,7 +205,6 @@ function declaredValue() {
       const whole = (match[1] ?? '0').replace(/^0+(?=\d)/, '');
       const fraction = match[2] ?? '';
       if (BigInt(whole) >= MAX_CUSTOMS_VALUE) return { error: `must be less than ${MAX_CUSTOMS_VALUE}` };
-      // How many decimals is the currency's to say (readItems); the text gate bounds how long they can be.
       return { value: fraction ? `${whole}.${fraction}` : whole };
     },
     { required: true },
@@ -275,13 +255,9 @@ function ioss() {
   );
 }
 
-/**
- * The form of the house waybills the carrier issues (migration 20261129071500_house_waybills_customs_outcomes): H,
- * 10 digits and a Luhn check digit. Reserved: a shipper's number in this form could one day equal an issued one.
- */
+/** The form of house waybills the carrier issues: reserved, as a shipper's number in it could equal an issued one. */
 export const ISSUED_HOUSE_WAYBILL = /^H\d{11}$/;
 
-/** Reads a house waybill as the declaration takes it. */
 function readHouseWaybill(raw: string): IdentifierReading {
   if (!/^[A-Za-z0-9]{1,12}$/.test(raw))
     return { error: 'must be a house waybill number: 1 to 12 letters or digits, no spaces or punctuation' };
@@ -322,7 +298,6 @@ export const ZCustomsItem = z.object({
 });
 export type TCustomsItem = z.output<typeof ZCustomsItem>;
 
-/** Everything in the declaration but its items, which are read one at a time (readItems). */
 const ZCustomsHead = z.object({
   ContentsType: oneOf(CONTENTS_TYPES),
   Incoterm: oneOf(INCOTERMS),
@@ -342,7 +317,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** "", whitespace and null mean "no value", as for every field. */
 function blank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -362,7 +336,6 @@ function fieldByField(item: Record<string, unknown>): Partial<TCustomsItem> {
   return out;
 }
 
-/** `value` (canonical, from declaredValue) with exactly the currency's decimals, or why it has too many. */
 function inCurrency(value: string, code: string, digits: number): IdentifierReading {
   const [whole, fraction = ''] = value.split('.');
   if (fraction.length > digits) {
@@ -377,9 +350,8 @@ function inCurrency(value: string, code: string, digits: number): IdentifierRead
 }
 
 /**
- * The items, measured before they are read (a long list costs one error, not one per item), each read by itself so
- * that every failing field of every item is named (`Items[3].HSCode`). Undefined when none were sent; NEVER when
- * something was wrong (its issues are added).
+ * The items, measured before they are read (a long list costs one error, not one per item), each read alone so
+ * that every failing field is named (`Items[3].HSCode`).
  */
 function readItems(value: unknown, currencyCode: string | undefined, ctx: Ctx): TCustomsItem[] | undefined | typeof z.NEVER {
   if (blank(value)) return undefined;
@@ -439,13 +411,10 @@ const ITEMS_JSON = {
   description: `The goods in the parcel, one entry per kind; at most ${MAX_CUSTOMS_ITEMS}. Currency is required with them.`,
 };
 
-/** The declaration as documented: its head's fields and Items (what clients send; the OpenAPI document shows it). */
+/** The declaration as documented (the OpenAPI document shows it). */
 const ZCustomsDocumented = ZCustomsHead.extend({ Items: z.unknown().meta(ITEMS_JSON).optional() });
 
-/**
- * `Customs` on a package (daily or in a container): optional, "" and null meaning none. Read in one pass that
- * names every failing field; the items' values are checked against, and written with, the currency's decimals.
- */
+/** `Customs` on a package: read in one pass that names every failing field. */
 export function customs() {
   return z
     .unknown()
@@ -476,17 +445,12 @@ export function customs() {
     .optional();
 }
 
-/** What the warnings walk reads inside a declaration (lib/schemas/unknown-fields.ts): unknown keys there are named too. */
 export const CUSTOMS_FIELDS: FieldTree = fieldTree(ZCustomsDocumented.shape, {}, { Items: fieldTree(ZCustomsItem.shape) });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Air cargo: the container's ULD, flight and security status
 
-/**
- * ULD type codes (IATA ULD Regulations, Resolution 686: category, base size and contour letters) of the containers
- * and pallets airlines fly in common fleets. Not the whole register: a type missing here is added when a shipper
- * needs it.
- */
+/** ULD type codes (IATA Resolution 686) of common fleets; a missing type is added when a shipper needs it. */
 export const ULD_TYPES: ReadonlySet<string> = new Set([
   // Certified containers: LD3 and variants, LD1, LD6, LD11, LD9, LD26, LD29, M1 and main-deck types
   'AKE',
@@ -554,10 +518,7 @@ export function uld() {
   );
 }
 
-/**
- * The container's ULD: `ULD` as sent, else `ContainerID` when it is written as one (the header is stored as sent,
- * so a read derives it, and an old container that sent a ULD-shaped ContainerID reads the same way).
- */
+/** `ULD` as sent, else a ULD-shaped `ContainerID`: derived at read, since the header is stored as sent. */
 export function containerUld(header: { ULD?: string; ContainerID?: string }): string | undefined {
   if (header.ULD) return header.ULD;
   if (!header.ContainerID) return undefined;
@@ -592,10 +553,7 @@ export function flightNumber() {
 
 /** Security status of a consignment, as a Consignment Security Declaration (ICAO Annex 17, IATA e-CSD) states it. */
 export const SECURITY_STATUSES = ['SPX', 'SCO', 'SHR', 'NSC'] as const;
-/**
- * e-CSD screening method codes: physical search, visual check, X-ray, explosive detection system, explosive
- * detection dogs, explosive trace detection, metal detection, any other means.
- */
+/** e-CSD screening method codes. */
 export const SCREENING_METHODS: ReadonlySet<string> = new Set(['PHS', 'VCK', 'XRY', 'EDS', 'EDD', 'ETD', 'CMD', 'AOM']);
 
 function screeningMethods() {

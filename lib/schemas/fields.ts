@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { textRuleViolation } from './text-rule';
 
-// Field builders shared by every operation's schema. Each accepts what published clients really
-// send (numbers where text is documented, numeric text where numbers are, "" or null for "no value")
-// and outputs one normalised form, with exactly one clear message per failing field.
+// Field builders shared by every operation's schema: each accepts what published clients really send (numbers as
+// text, text as numbers, "" or null for "no value") and outputs one normalised form, with one message per field.
 
 type Ctx = z.RefinementCtx;
 
@@ -12,7 +11,6 @@ function fail(ctx: Ctx, message: string): never {
   return z.NEVER;
 }
 
-/** "", whitespace and null mean "no value", as in the published samples. */
 function blank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
@@ -29,26 +27,21 @@ interface Presence<R extends boolean> {
 }
 type Out<T, R extends boolean> = R extends true ? T : T | undefined;
 
-/** A builder's `required` option, absent meaning false, typed as the builder's own R. */
 function presence<R extends boolean>(options: Partial<Presence<R>>): R;
 function presence(options: Partial<Presence<boolean>>): boolean {
   return options.required ?? false;
 }
 
-/** JSON Schema for a field's documented input (the OpenAPI document is generated from these schemas). */
 type JsonMeta = Record<string, unknown> & { type: string | string[]; description?: string; maxLength?: number };
 
 /** No field reads more text than this, whatever its own (smaller) maximum. */
 const TEXT_GATE = 1_000;
 
 /**
- * Every field, whatever it holds, first passes the same gate on text it was sent: a hard length
- * limit (so no pattern or conversion ever sees a megabyte) and the one text rule
- * (lib/schemas/text-rule.ts), so no field can carry what PostgreSQL refuses. `tooLong` is the
- * field's own message for text over the gate.
+ * Every field first passes the same gate: a hard length limit (so no pattern or conversion sees a megabyte) and the
+ * text rule (text-rule.ts), so no field carries what PostgreSQL refuses. Overloaded so the output type follows
+ * `required`.
  */
-// Overloaded so that the schema's output type follows `required` (T, or T | undefined) while the body
-// decides at run time: the declaration says what the implementation below does.
 function field<T, R extends boolean>(
   json: JsonMeta,
   required: R,
@@ -72,26 +65,20 @@ function field(
     if (blank(value)) return required ? fail(ctx, 'is required') : undefined;
     return convert(value, ctx);
   });
-  // A transform has no input type of its own; the metadata tells z.toJSONSchema what clients send.
   const schema = transform.meta(accepted(json, required));
   // Optional fields must be marked so, or Zod reports an absent key as missing.
   return required ? schema : schema.optional();
 }
 
-/** Numeric text a number field reads (surrounding spaces are trimmed first). */
 const NUMERIC_TEXT = { integer: '^\\s*\\d+\\s*$', number: '^\\s*[+-]?\\d+(?:\\.\\d+)?\\s*$' } as const;
-/** "No value": an empty or all-space string (or null, by type). */
 const BLANK_TEXT = '^\\s*$';
 
-/** Array.isArray, typed: an array of unknowns rather than of `any`. */
 const isList = (value: unknown): value is readonly unknown[] => Array.isArray(value);
 
 /**
- * A field's JSON Schema widened to everything the field really accepts, so that the OpenAPI document describes
- * the API and a client generated from it takes the published samples: a number field also takes
- * numeric text; an optional field also takes null and blank text ("" means no value), so its pattern, enum or
- * format allows blank too. Keywords apply by type (a pattern to strings, a maximum to numbers), so one schema with
- * a list of types stays exact without anyOf, except for a format, which cannot allow blank itself.
+ * A field's JSON Schema widened to all it accepts, so a client generated from the OpenAPI document takes the
+ * published samples: numbers as numeric text, null and blank for optional fields. Keywords apply by type, so one
+ * schema with a list of types needs no anyOf.
  */
 function accepted(json: JsonMeta, required: boolean): JsonMeta {
   const out: JsonMeta = { ...json };
@@ -117,10 +104,7 @@ function accepted(json: JsonMeta, required: boolean): JsonMeta {
   return out;
 }
 
-/**
- * Free text. `multiline` fields (descriptions) may hold tab and line breaks; no field may hold any
- * other control character, NUL or an unpaired surrogate.
- */
+/** Free text: `multiline` allows tab and line breaks; never other control characters, NUL or lone surrogates. */
 export function text<R extends boolean = false>(options: { max?: number; multiline?: boolean } & Partial<Presence<R>> = {}) {
   const max = options.max ?? 255;
   const json: JsonMeta = {
@@ -165,10 +149,7 @@ export function oneOf<const V extends string, R extends boolean = false>(
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 
-/**
- * A positive decimal, output as canonical text ("007.50" -> "7.50") so no binary float ever
- * touches a weight, a dimension or a price.
- */
+/** A positive decimal as canonical text ("007.50" -> "7.50"): no binary float touches a weight or a price. */
 export function decimal<R extends boolean = false>(
   options: { maxDecimals?: number; max?: number; allowZero?: boolean } & Partial<Presence<R>> = {},
 ) {
@@ -227,10 +208,7 @@ export const FIRST_MANIFEST_YEAR = 2000;
 export const LAST_MANIFEST_YEAR = 2099;
 const DATE_TIME_MAX_LENGTH = 40;
 
-/**
- * Why `year-month-day` is not a manifest day (a real calendar date within the documented years),
- * or undefined when it is. The parts are the digits as written.
- */
+/** Why `year-month-day` is not a real calendar date within the documented years, or undefined. */
 export function calendarDayViolation(year: string, month: string, day: string): string | undefined {
   const y = Number(year);
   const m = Number(month);
@@ -250,7 +228,6 @@ export interface ManifestDateValue {
   day: string;
 }
 
-/** ISO 8601 date or date-time. */
 export function isoDateTime<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
@@ -306,14 +283,9 @@ export function isoDate<R extends boolean = false>(options: Partial<Presence<R>>
   });
 }
 
-/** What an `identifier` reader answers: the normalised value, or why the text is not one. */
 export type IdentifierReading = { value: string } | { error: string };
 
-/**
- * A code or identifier with a format of its own (a currency, a country, an HS code, a ULD, a flight number): the
- * common gate and text rule first, like every field, then `read`, which gets the trimmed text (a number is read
- * as its text) and either normalises it or says, in one message, what the field takes.
- */
+/** A code with a format of its own: the common gate and text rule, then `read` normalises it or says what it takes. */
 export function identifier<R extends boolean = false>(
   spec: {
     maxLength: number;
@@ -349,7 +321,6 @@ const AWB = /^(\d{3})[- ]?(\d{8})$/;
 const TRACKING = /^[A-Za-z0-9._-]{1,64}$/;
 const CA_POSTAL = /^([ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z])\s?(\d[ABCEGHJ-NPRSTV-Z]\d)$/i;
 
-/** US ZIP or ZIP+4, output as 12345 or 12345-6789. */
 export function usZip<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
@@ -365,7 +336,6 @@ export function usZip<R extends boolean = false>(options: Partial<Presence<R>> =
   });
 }
 
-/** US ZIP, ZIP+4, or Canadian postal code (A1A 1A1), normalised. */
 export function postalCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
@@ -392,7 +362,6 @@ export function email<R extends boolean = false>(options: Partial<Presence<R>> =
   });
 }
 
-/** IATA airport code: three letters, output in upper case. */
 export function iataCode<R extends boolean = false>(options: Partial<Presence<R>> = {}) {
   const json: JsonMeta = {
     type: 'string',
@@ -408,10 +377,7 @@ export function iataCode<R extends boolean = false>(options: Partial<Presence<R>
   });
 }
 
-/**
- * The air waybill's check digit: the last of the 11 digits is the 7-digit serial before it, mod 7.
- * The three-digit airline prefix is not part of the check.
- */
+/** The last of the 11 digits is the 7-digit serial before it, mod 7 (the airline prefix is not checked). */
 export function awbCheckDigitValid(digits: string): boolean {
   if (!/^\d{11}$/.test(digits)) return false;
   return Number(digits.slice(3, 10)) % 7 === Number(digits[10]);

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { MemberRole } from '@/lib/generated/prisma/enums';
 import { storableString } from './text-rule';
 
-// Invitations and switching accounts (docs/decisions/teams.md "Invitations and switching accounts"): the
-// requests, shared by the forms (zodResolver) and the handlers, and the answers. A file of their own beside
-// portal.ts and portal-responses.ts, so that the teams work of several branches does not edit one list.
+// Invitations and switching accounts (docs/decisions/teams.md), a file of its own so that teams work does not edit one list.
 
 const ROLES = Object.values(MemberRole) as [MemberRole, ...MemberRole[]];
 
@@ -13,7 +11,6 @@ export const ZMemberRole = z.enum(ROLES, { error: `must be one of ${ROLES.join('
 /** The rule for every new password (as ZSignUpRequest's): a new user sets one when accepting. */
 const newPassword = () => storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
 
-// POST /portal-api/invitations
 export const ZCreateInvitationRequest = z.object({
   email: storableString()
     .trim()
@@ -45,14 +42,11 @@ export const ZAcceptAsExistingUserForm = z.object({
 });
 export type TAcceptAsExistingUserForm = z.infer<typeof ZAcceptAsExistingUserForm>;
 
-// POST /portal-api/session/account
 export const ZSwitchAccountRequest = z.object({
   accountId: z
     .string({ error: 'is required' })
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'is not an account id'),
 });
-
-// Answers. Types only, nothing parses them at runtime; times are ISO 8601 text, as JSON carries them.
 
 const isoTime = () => z.string().meta({ format: 'date-time' });
 
@@ -68,7 +62,6 @@ export const ZInvitationView = z.object({
 // GET /portal-api/invitations: the open ones (not accepted, not revoked, not expired), newest first.
 export const ZInvitationListResponse = z.object({ invitations: z.array(ZInvitationView) });
 
-// POST /portal-api/invitations (201)
 export const ZInvitationCreatedResponse = z.object({
   invitation: ZInvitationView,
   /** An open invitation to the same e-mail was revoked (its link no longer works) and this one sent instead. */
@@ -76,10 +69,8 @@ export const ZInvitationCreatedResponse = z.object({
   message: z.string(),
 });
 
-// DELETE /portal-api/invitations/{id}
 export const ZInvitationRevokedResponse = z.object({ ok: z.literal(true) });
 
-// POST /portal-api/auth/accept-invitation
 export const ZInvitationAcceptedResponse = z.object({
   ok: z.literal(true),
   account: z.object({ id: z.string(), name: z.string() }),
@@ -94,7 +85,6 @@ export const ZAccountChoice = z.object({ id: z.string(), name: z.string(), role:
 // GET /portal-api/session/accounts: the accounts the user is a member of, by name.
 export const ZAccountListResponse = z.object({ accounts: z.array(ZAccountChoice) });
 
-// POST /portal-api/session/account
 export const ZAccountSwitchedResponse = z.object({ account: z.object({ id: z.string(), name: z.string() }), role: ZMemberRole });
 
 export type TInvitationView = z.output<typeof ZInvitationView>;

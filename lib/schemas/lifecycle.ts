@@ -5,8 +5,7 @@ import { keysetList } from './list';
 import { CONTAINER_STATUSES, CUSTOMS_OUTCOMES, PACKAGE_STATUSES } from './statuses';
 import { calendarDayViolation, decimal, integer, oneOf, text, trackingNumber } from './fields';
 
-// The lifecycle API: list queries, cancel/simulate/scan bodies and every response shape. The
-// operations parse with these, and the OpenAPI document is generated from them.
+// The lifecycle API's queries, bodies and responses; the OpenAPI document is generated from them.
 
 export const LIST_LIMIT_MAX = 100;
 export const LIST_LIMIT_DEFAULT = 25;
@@ -14,7 +13,6 @@ export const SCAN_BATCH_MAX = 1_000;
 
 const ALL_STATUSES = [...new Set([...PACKAGE_STATUSES, ...CONTAINER_STATUSES])];
 
-/** A calendar day YYYY-MM-DD in the manifest years, for from/to. */
 export function day() {
   return z
     .unknown()
@@ -123,18 +121,10 @@ export const ZPageQuery = z
   .transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
 
 // POST …/simulate (test path only)
-/**
- * What one simulate call may make receivers take: its events times the endpoints subscribed to each. Walking a
- * 5,000-package container one step makes 5,000 package events, so one step to two endpoints fits; a larger walk is
- * refused whole before anything is written (unbounded, two calls made about 160,000 deliveries).
- */
+/** Events times subscribed endpoints one simulate call may make: a larger walk is refused before anything is written. */
 export const MAX_SIMULATED_DELIVERIES = 10_000;
 
-/**
- * What the hub measured at a `received` scan (or the simulator's walk through received): the package is re-rated on
- * them with the card version of its charge, and a difference is an adjustment (lib/billing/adjust.ts). The same
- * bounds as the package's own fields: a weight with at most 3 decimals, inches with at most 2.
- */
+/** What the hub measured at a `received` scan: the package is re-rated on it (lib/billing/adjust.ts). */
 export const ZMeasured = z
   .strictObject({
     weight: decimal({ maxDecimals: 3, max: 10_000 }),
@@ -184,7 +174,6 @@ export const ZSimulateRequest = z
       ctx.addIssue({ code: 'custom', path: ['code'], message: "is an exception's code: not sent with customs" });
   });
 
-/** A scan's location: an IATA airport code or a US / Canadian postal code. */
 const LOCATION = /^(?:[A-Z]{3}|\d{5}(?:-\d{4})?|[A-Z]\d[A-Z] ?\d[A-Z]\d)$/;
 const SCAN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -280,7 +269,7 @@ export const ZScanBatch = z.strictObject({
 // ---------------------------------------------------------------- responses
 
 const iso = z.string().meta({ format: 'date-time' });
-/** A stored date: null only for a stored value JavaScript cannot represent (never a 500 for it). */
+/** Null only for a stored value JavaScript cannot represent (never a 500 for it). */
 const storedIso = iso.nullable();
 
 export const ZPackageResponse = z.looseObject({

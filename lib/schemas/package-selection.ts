@@ -46,10 +46,8 @@ export const ZPackageSelection = z
 export type TPackageSelection = z.output<typeof ZPackageSelection>;
 
 /**
- * Ticked packages in a link (`ids`), so that their labels and CSV are a plain download the browser shows at once
- * (a fetched file appears only when all of it has arrived): each carrier barcode's twelve digits in base 36, eight
- * characters, no separator; the check digit is computed again. 1,000 of them are 8,000 characters, well inside the
- * 16 KB Node allows a request's head.
+ * Ticked packages in a link, so labels and CSV download as the browser shows them at once: each barcode's digits
+ * in base 36, eight characters. 1,000 are 8,000 characters, well inside Node's 16 KB request head.
  */
 export const LINK_IDS_MAX = 1_000;
 const PACKED = 8;

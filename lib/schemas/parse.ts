@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { MAX_ERROR_DETAILS, validationError, type ErrorDetail } from '@/lib/errors/app-error';
 import { textRuleViolation } from './text-rule';
 
-/** Published alternative spellings of a field: canonical name -> other names clients send. */
 export type Aliases = Readonly<Record<string, readonly string[]>>;
 
 /** A 422 lists at most this many details, and counts the rest: its size does not grow with the input. */
@@ -19,10 +18,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
-/**
- * An issue that stands for `count` issues a schema chose not to keep (see ContainerDetails):
- * counted in `details_truncated`, never listed.
- */
+/** Stands for `count` issues a schema chose not to keep: counted in `details_truncated`, never listed. */
 export function omittedIssues(count: number) {
   return { code: 'custom' as const, message: `has ${count} more errors (not listed)`, params: { omittedIssues: count } };
 }
@@ -33,11 +29,8 @@ function omittedCount(issue: z.core.$ZodIssue): number {
 }
 
 /**
- * The last line of defence for storage: no text anywhere in a parsed request (keys included) may
- * hold what PostgreSQL refuses. Every field builder applies the text rule already, and objects drop
- * unknown keys; this walk makes sure a future schema that forgets cannot store such text. It runs on
- * every accepted request, so it allocates nothing until it finds something: the path is built on the
- * way back out, only for the value that failed.
+ * The last line of defence for storage: no text in a parsed request (keys included) may hold what PostgreSQL
+ * refuses, even if a future schema forgets the text rule. Allocates nothing until it finds something.
  */
 function findUnstorableText(value: unknown): ErrorDetail | undefined {
   const path: PropertyKey[] = [];
@@ -47,7 +40,6 @@ function findUnstorableText(value: unknown): ErrorDetail | undefined {
   return { path: formatPath(path) || '(body)', message: violation };
 }
 
-/** The first violation under `value`; `path` receives its segments innermost first. */
 function unstorableAt(value: unknown, path: PropertyKey[]): string | undefined {
   if (typeof value === 'string') return textRuleViolation(value, { multiline: true });
   if (typeof value !== 'object' || value === null) return undefined;
@@ -90,11 +82,8 @@ function comparable(value: unknown): string {
 }
 
 /**
- * Renames aliases to their canonical name. Remembers which name the client used, so that an
- * error about `length` is reported under `lenght` when that is what was sent. The input is never
- * changed: a body that uses no alias is passed on as it is, one that does is copied without the
- * alias keys (built anew rather than with `delete`, which would leave V8 a slow dictionary object
- * for the schema to read).
+ * Renames aliases to their canonical name, remembering which was used so errors name what was sent. A body using an
+ * alias is copied without it (not `delete`, which would leave V8 a slow dictionary object).
  */
 function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
   let names = aliasNames.get(aliases);
@@ -131,10 +120,7 @@ function resolveAliases(input: Record<string, unknown>, aliases: Aliases) {
   return { value, sentAs, conflicts };
 }
 
-/**
- * Parses an operation body with its schema. Aliases apply to the object at `at` (the body itself
- * when omitted). Every failing field is reported at once; throws AppError('validation_failed').
- */
+/** Parses an operation body, reporting every failing field at once; throws AppError('validation_failed'). */
 export function parseOperation<S extends z.ZodType>(
   schema: S,
   body: unknown,
@@ -151,16 +137,14 @@ export function parseOperation<S extends z.ZodType>(
     conflicts = resolved.conflicts.map((c) => ({ ...c, path: at ? `${at}.${c.path}` : c.path }));
     input = at ? { ...(body as Record<string, unknown>), [at]: resolved.value } : resolved.value;
   }
-  // Parsed first without options: Zod's fast path for objects is taken only then (with any
-  // options object a rate request parses about 40 % slower).
+  // Without options first: only then does Zod take its fast path for objects.
   const first = schema.safeParse(input);
   if (first.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(first.data);
     if (unstorable) throw validationError([unstorable]);
     return first.data;
   }
-  // Refused: parsed again with reportInput, so that an issue tells a missing value ("is required")
-  // from one of the wrong type. Only failing requests pay for the second parse.
+  // Refused: parsed again with reportInput, so an issue tells a missing value from one of the wrong type.
   const result = first.success ? first : schema.safeParse(input, { reportInput: true });
   if (result.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(result.data);
@@ -172,7 +156,6 @@ export function parseOperation<S extends z.ZodType>(
   let omitted = 0;
   for (const issue of all) omitted += omittedCount(issue);
   const issues = omitted ? all.filter((issue) => !omittedCount(issue)) : all;
-  // Only the listed issues are formatted; the rest are counted.
   const details = issues.slice(0, MAX_ERROR_DETAILS).map((issue) => {
     const path = [...issue.path];
     const key = path[depth];

@@ -3,11 +3,8 @@ import { API_SCOPES } from '@/lib/auth/scopes';
 import { MEMBER_ROLES } from './member-roles';
 import { PACKAGE_STATUSES } from './statuses';
 
-// The answers of the portal-api routes that have no API operation behind them (the API's resources, webhooks,
-// documents, manifests and packages, answer through their operations and schemas: lib/portal/api-operation.ts). Each
-// route's handler returns its schema's output type, and the component that fetches it reads the same type, so the two
-// cannot drift.
-// Types only: nothing parses these at runtime. Times are ISO 8601 text, as JSON carries them.
+// Answers of portal-api routes with no API operation behind them: the handler returns its schema's output type and
+// the component reads the same type, so the two cannot drift. Types only; times are ISO 8601 text.
 
 const isoTime = () => z.string().meta({ format: 'date-time' });
 const ENVIRONMENTS = ['test', 'live'] as const;
@@ -63,7 +60,6 @@ export const ZApiTokenRow = z.object({
   createdBy: z.object({ id: z.string(), email: z.string() }).nullable(),
 });
 
-// GET /portal-api/tokens
 export const ZApiTokenListResponse = z.object({ tokens: z.array(ZApiTokenRow) });
 
 // POST /portal-api/tokens (201): the plain token, in this answer only.
@@ -72,7 +68,6 @@ export const ZCreatedApiTokenResponse = ZApiTokenRow.omit({ lastUsedAt: true, re
 // DELETE /portal-api/tokens/{id}: revoked (the row stays for the audit trail).
 export const ZRevokedApiTokenResponse = z.object({ id: z.string(), revokedAt: isoTime().nullable() });
 
-// GET /portal-api/session: who is signed in, and in which environment.
 export const ZSessionResponse = z.object({
   user: z.object({ id: z.string(), email: z.string() }),
   account: z.object({ id: z.string(), name: z.string() }),
@@ -81,7 +76,6 @@ export const ZSessionResponse = z.object({
   environment: z.enum(ENVIRONMENTS),
 });
 
-// DELETE /portal-api/session: signed out.
 export const ZSignOutResponse = z.object({ ok: z.literal(true) });
 
 // POST /portal-api/auth/sign-up (202): "check your inbox", the same whether or not the e-mail has an account.
@@ -131,7 +125,6 @@ export const ZRateCardView = z.object({
   standing: z.enum(['in_force', 'scheduled', 'superseded', 'inactive']),
 });
 
-// GET /portal-api/rate-cards
 export const ZRateCardsResponse = z.object({ rateCards: z.array(ZRateCardView) });
 
 // GET /portal-api/airports?q=: the rate calculator's airport search.

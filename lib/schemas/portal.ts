@@ -3,8 +3,7 @@ import { API_SCOPES } from '@/lib/auth/scopes';
 import { MEMBER_ROLES } from './member-roles';
 import { storableString } from './text-rule';
 
-// The portal's own request schemas (sign-up, sign-in, tokens), shared by the forms (zodResolver) and the portal-api handlers.
-// Every text field obeys the one text rule (lib/schemas/text-rule.ts) and has a maximum length.
+// The portal's request schemas, shared by the forms (zodResolver) and the portal-api handlers.
 
 /** The rule for every new password: at sign-up, a reset and a change alike. */
 const newPassword = () => storableString().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
@@ -65,7 +64,6 @@ export const ZChangePasswordRequest = z.object({
 });
 export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 
-/** One scope's name (lib/auth/scopes.ts). */
 export const ZApiScope = z.enum(API_SCOPES, { error: `must be one of ${API_SCOPES.join(', ')}` });
 
 export const ZCreateTokenRequest = z.object({
@@ -81,10 +79,8 @@ export const ZCreateTokenRequest = z.object({
 });
 export type TCreateTokenRequest = z.infer<typeof ZCreateTokenRequest>;
 
-/** A member's role (lib/teams/permissions.ts). */
 export const ZMemberRole = z.enum(MEMBER_ROLES, { error: `must be one of ${MEMBER_ROLES.join(', ')}` });
 
-// PATCH /portal-api/members/{membershipId}: the member's new role.
 export const ZChangeMemberRequest = z.object({ role: ZMemberRole });
 
 // DELETE /portal-api/members/{membershipId}: what becomes of the API tokens the member created in this account (both

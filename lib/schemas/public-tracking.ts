@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { PACKAGE_STATUSES } from './statuses';
 
-// Public tracking (docs/decisions/public-tracking.md): what anyone holding a tracking number and its destination postal
-// code, or a carrier barcode, is shown about a live package, on the /track pages and at GET /api/track/{id}; and the
-// shipper's recipient e-mail setting. Nothing here may name an address, a phone, an e-mail, contents, a reference, a
-// customs value or the account: only what the label shows (the shipper's company, the numbers) and city-level places.
+// Public tracking (docs/decisions/public-tracking.md): nothing here may name an address, a phone, an e-mail, contents,
+// a reference, a customs value or the account; only what the label shows and city-level places.
 
 /** The statuses at which a shipper may have its recipients e-mailed. */
 export const RECIPIENT_MAIL_STATUSES = ['out_for_delivery', 'delivered', 'exception'] as const;

@@ -15,11 +15,7 @@ export const CONTAINER_STATUSES = ['manifested', 'received', 'departed', 'arrive
 export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
 export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
 
-/**
- * Customs outcomes (design.md "Customs and air cargo"): what a customs authority answered about a house or a
- * container, recorded by carrier scans or the test simulator, each sent as `customs.<outcome>`. Which may follow
- * which is lib/status/transitions.ts CUSTOMS_TRANSITIONS.
- */
+/** What a customs authority answered about a house or a container, each sent as `customs.<outcome>`. */
 export const CUSTOMS_OUTCOMES = [
   'assessment_complete',
   'information_requested',

@@ -3,11 +3,7 @@ import type { Aliases } from './parse';
 
 const UNKNOWN_FIELDS_NAMED = 10;
 
-/**
- * Unknown fields are refused by name, so a typo (`event` for `events`) is not silently ignored. At most
- * a few are named, and one error counts the rest: an object with a million keys earns two errors,
- * not a million.
- */
+/** Refused by name, so a typo is not silently ignored; a few named and one counting the rest, however many keys. */
 export function refuseUnknownFields(known: readonly string[]) {
   return (body: Record<string, unknown>, ctx: z.RefinementCtx) => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
@@ -49,9 +45,8 @@ export const ZWarnings = z.array(ZWarning).optional().meta({
 const WARNINGS_NAMED = 20;
 
 /**
- * What an accepted request sent that its operation ignored. Unknown fields are still accepted (clients written to the
- * published samples send extra ones), but never silently: the answer names them. At most 20 are named, one more
- * warning counts the rest. Runs on every accepted request: it allocates nothing while every key is known.
+ * What an accepted request sent that its operation ignored: accepted (clients of the published samples send extras),
+ * but named in the answer. Allocates nothing while every key is known.
  */
 export function ignoredFields(body: unknown, tree: FieldTree): TWarning[] {
   const warnings: TWarning[] = [];

@@ -5,12 +5,9 @@ import { keysetList } from './list';
 import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 
-// Webhook endpoints: the API (lib/api/operations) and the portal's forms share these.
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
 
-/** The one event today: a package manifest was accepted. */
 export const PACKAGE_SORTING_EVENT = 'package.sorting';
-/** The lifecycle's events (lib/status): a package, container or manifest changed status. */
 export const LIFECYCLE_WEBHOOK_EVENTS = [
   'package.received',
   'package.in_transit',
@@ -27,10 +24,7 @@ export const LIFECYCLE_WEBHOOK_EVENTS = [
   // Close-out (lib/close-out): a daily manifest was closed, by its shipper or at the cut-off.
   'manifest.closed',
 ] as const;
-/**
- * Customs (lib/status, lib/customs): an outcome recorded on a package or a container (customs.<outcome>, one per
- * lib/schemas/statuses.ts CUSTOMS_OUTCOMES), and a package's house data amended (package.amended).
- */
+/** Customs outcomes (customs.<outcome>) and amended house data (package.amended). */
 export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.assessment_complete',
   'customs.information_requested',
@@ -39,11 +33,8 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.released',
 ] as const;
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
-/** Billing (lib/billing/adjust.ts): a package re-rated on what the hub measured at received, with the difference and why. */
 export const PACKAGE_ADJUSTED_EVENT = 'package.adjusted';
-/** Billing (lib/billing/invoices.ts): an invoice was issued, at its period's close or by a test-path close. */
 export const INVOICE_CREATED_EVENT = 'invoice.created';
-/** Pickups (lib/pickups): scheduled, cancelled by the shipper before the window, completed by the carrier. */
 export const PICKUP_WEBHOOK_EVENTS = ['pickup.scheduled', 'pickup.cancelled', 'pickup.completed'] as const;
 export const WEBHOOK_EVENTS = [
   PACKAGE_SORTING_EVENT,
@@ -115,7 +106,6 @@ function boolean() {
   });
 }
 
-// POST /api/1.1/webhooks
 export const ZCreateWebhookRequest = z
   .looseObject({
     url: webhookUrl(),
@@ -181,12 +171,10 @@ export const ZRotateWebhookSecretRequest = z
   .transform((body) => ({ gracePeriodSeconds: body.grace_period_seconds ?? ROTATION_GRACE_DEFAULT_SECONDS }));
 
 // ---------------------------------------------------------------------------------------------------------------
-// Responses: the one shape of each webhook resource, answered by the API (lib/api/operations) and, through
-// the same operations, by the portal (app/portal-api/webhooks). The OpenAPI document is generated from these.
+// Responses, answered by the API and, through the same operations, by the portal.
 
 const dateTime = () => z.string().meta({ format: 'date-time' });
 
-// GET /webhooks/{id}, and the element of GET /webhooks's list (never the secret).
 export const ZWebhookEndpoint = z.object({
   id: z.string().meta({ examples: ['we_3k9x2m4t8v6w1z5q7r0y'] }),
   object: z.literal('webhook_endpoint'),
@@ -199,21 +187,18 @@ export const ZWebhookEndpoint = z.object({
   updated_at: dateTime(),
 });
 
-// GET /webhooks: every endpoint of the account in this environment, in one page.
 export const ZWebhookEndpointList = z.object({
   object: z.literal('list'),
   data: z.array(ZWebhookEndpoint),
   has_more: z.boolean(),
 });
 
-// POST /webhooks (201): the endpoint and its signing secret, shown only here. Intersections rather than .extend(): the
-// document says "a WebhookEndpoint and …" (allOf with its $ref), as the SDK's types then do, instead of a copy.
+// Intersections rather than .extend(): the document says "a WebhookEndpoint and …" (allOf with its $ref), not a copy.
 export const ZWebhookEndpointWithSecret = z.intersection(
   ZWebhookEndpoint,
   z.object({ secret: z.string().meta({ description: 'Signing secret (`whsec_…`), shown only in this response.' }) }),
 );
 
-// POST /webhooks/{id}/rotate-secret: the endpoint, its new secret (shown only here), and when the old one stops signing.
 export const ZRotatedWebhookEndpoint = z.intersection(
   ZWebhookEndpointWithSecret,
   z.object({
@@ -226,7 +211,6 @@ export const ZRotatedWebhookEndpoint = z.intersection(
 export const WEBHOOK_MESSAGE_STATUSES = ['pending', 'delivering', 'succeeded', 'failed'] as const;
 export type WebhookMessageStatus = (typeof WEBHOOK_MESSAGE_STATUSES)[number];
 
-// An element of GET /webhooks/{id}/deliveries: one delivery attempt, with what it sent and what came back.
 export const ZWebhookDelivery = z.object({
   id: z.string().meta({ examples: ['att_42'] }),
   object: z.literal('webhook_delivery'),
@@ -256,10 +240,8 @@ export const ZWebhookDelivery = z.object({
   next_attempt_at: dateTime().nullable().meta({ description: 'While the message waits for a retry: when it is due.' }),
 });
 
-// GET /webhooks/{id}/deliveries: a page of attempts, newest first.
 export const ZWebhookDeliveryList = keysetList(ZWebhookDelivery);
 
-// POST /webhooks/{id}/test (202): a test package.sorting event queued for this endpoint.
 export const ZWebhookTest = z.object({
   object: z.literal('webhook_test'),
   event_id: z.string(),
@@ -267,7 +249,6 @@ export const ZWebhookTest = z.object({
   status: z.literal('pending'),
 });
 
-// POST /webhooks/{id}/deliveries/{deliveryId}/redeliver (202): the message queued to be sent again now.
 export const ZWebhookRedelivery = z.object({
   object: z.literal('webhook_redelivery'),
   message_id: z.string(),

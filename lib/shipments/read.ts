@@ -12,10 +12,8 @@ import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset
 import type { Source as EventSource } from '@/lib/status/engine';
 import type { CustomsOutcome, PackageStatus } from '@/lib/schemas/statuses';
 
-// The read side: manifests (container and daily) and packages (of both tables) listed newest first with keyset
-// pagination, one resource, its packages, a package's timeline. Two tables per resource are read as UNION ALL of
-// two branches, each walking its own (account_id, environment, …, created_at, id) index from the cursor
-// (docs/decisions/lifecycle.md). Every query is scoped by account and environment: another's id is a 404.
+// The read side, newest first in keyset pages. Two tables per resource are read as UNION ALL of two branches, each
+// walking its own index from the cursor (docs/decisions/lifecycle.md); scoped by account and environment.
 
 interface Scope {
   accountId: string;
@@ -29,10 +27,7 @@ export interface ListPage<T> {
   next_cursor: string | null;
 }
 
-/**
- * The keyset condition of one branch (kind k) after cursor c, in the order (created_at DESC, kind DESC, id DESC).
- * c.t is any text PostgreSQL reads as a timestamptz (the API's cursors hold ISO, the CSV export PostgreSQL's own).
- */
+/** Keyset after cursor c in (created_at DESC, kind DESC, id DESC); c.t is any text PostgreSQL reads as a timestamptz. */
 function after(kind: number, cursor: Cursor | undefined): Sql<never> {
   if (!cursor) return sql`TRUE`;
   const ts = sql`${cursor.t}::timestamptz`;
@@ -102,16 +97,11 @@ interface PackageDbRow {
   body: Record<string, unknown>;
 }
 
-/** GET /packages's filters: what the list and the portal's CSV export (lib/spreadsheets) both select by. */
 export type PackageFilters = Omit<PackageListQuery, 'limit' | 'cursor'>;
 
-/** A package row's house waybill, customs outcome and charge, the same columns in both tables (x). */
 const CUSTOMS_COLUMNS = sql`x.house_waybill, x.customs_status, x.customs_status_updated_at, x.charge`;
 
-/**
- * One package table's next rows after the cursor, newest first, with the filters: kind 0 a container's packages,
- * kind 1 a daily manifest's. The list and the CSV export both read through it, so a filter is written once.
- */
+/** One package table's rows after the cursor: the list and the CSV export both read through it, so a filter is written once. */
 export function packageBranch(
   kind: 0 | 1,
   scope: Scope,
@@ -185,10 +175,7 @@ export function presentPackage(row: PackageDbRow) {
   };
 }
 
-/**
- * A package by its carrier barcode (any case), or by tracking number: exactly as stored first, then in any case, as
- * the list's filter matches; the container's package first when both tables hold the number (as cancel and simulate pick).
- */
+/** By carrier barcode, or tracking number as stored, then in any case; the container's package first (as cancel picks). */
 function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
   const inScope = sql`x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment"`;
   const match = isCarrierBarcode(identifier)
@@ -206,7 +193,6 @@ function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
   ORDER BY exact DESC, kind LIMIT 1`;
 }
 
-/** GET /packages/{TrackingNumber}: by tracking number in any case, or by carrier barcode. */
 export async function getPackage(options: Scope & { trackingNumber: string }) {
   const row = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
   if (!row)
@@ -313,9 +299,7 @@ interface ManifestDbRow {
 
 /** A manifest row's columns in ManifestDbRow's order, `x` being a container_manifests (kind 0) or daily_manifests (1) row. */
 function manifestColumns(kind: 0 | 1): Sql<never> {
-  // A daily manifest's count is kept by the writes (lib/sharded-counters.ts): its shards summed, never counted. Its
-  // services are kept on its row by the package insert. Its day is read as that day's UTC midnight, whatever the
-  // session's time zone.
+  // A daily manifest's count is its counter shards summed, never counted; its day is read as that day's UTC midnight.
   return kind === 0
     ? sql`0 AS kind, x.id, x.created_at, x.container_id, x.service_name, x.manifest_date, x.manifest_date_defaulted,
           ARRAY[x.service_name] AS services, x.status, x.status_updated_at, x.package_count, x.header, x.customs_status`
@@ -325,10 +309,8 @@ function manifestColumns(kind: 0 | 1): Sql<never> {
 }
 
 /**
- * `q`: the start of the ManifestID or the ContainerID (any case), or the whole tracking number (any case) of one of
- * the manifest's packages. One set of ids, each part read from an index (the lower(…) text_pattern_ops ones, of the
- * manifests and of the packages' tracking numbers), so the planner may take the few matching manifests first
- * instead of filtering the account's manifests one by one.
+ * `q`: the start of the ManifestID or ContainerID, or a package's whole tracking number (any case). Each part reads an
+ * index, so the planner may take the few matching manifests first instead of filtering the account's one by one.
  */
 function manifestSearch(kind: 0 | 1, scope: Scope, q: string): Sql<never> {
   const inScope = (alias: string) =>
@@ -362,8 +344,7 @@ function manifestBranch(
     sql`x.environment = ${scope.environment}::"Environment"`,
   ];
   if (query.status) where.push(sql`x.status = ${query.status}`);
-  // A container has one service (its (account, environment, service_name, created_at, id) index); a daily manifest
-  // the services of its packages, a filter on the rows walked (one per account, environment and day).
+  // A container has one service (indexed); a daily manifest the services of its packages, filtered on the rows walked.
   if (query.service)
     where.push(kind === 0 ? sql`x.service_name = ${query.service}` : sql`${query.service}::text = ANY(x.services)`);
   if (query.containerId) where.push(sql`x.container_id = ${query.containerId}`);
@@ -375,7 +356,6 @@ function manifestBranch(
   return sql`(SELECT ${manifestColumns(kind)} FROM ${table} x WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
 }
 
-/** GET /manifests (and the portal's Manifests list): container and daily manifests, newest first, in keyset pages. */
 export async function listManifests(options: Scope & { query: ManifestListQuery }): Promise<ListPage<TManifestResponse>> {
   const { query } = options;
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
@@ -395,10 +375,6 @@ function isoDay(value: Date | string): string | null {
   return iso(value)?.slice(0, 10) ?? null;
 }
 
-/**
- * A manifest as every read answers it (the API's and the portal's): the container's request header as accepted,
- * then what the service keeps (`services`, `PackageCount`, the status and times); `totals` on GET /manifests/{id}.
- */
 function uldOf(row: ManifestDbRow): { ULD?: string } {
   const uld = containerUld({ ...(row.header as { ULD?: string } | null), ContainerID: row.container_id ?? undefined });
   return uld ? { ULD: uld } : {};
@@ -444,11 +420,7 @@ async function findManifest(options: Scope & { manifestId: string }): Promise<Ma
   return row;
 }
 
-/**
- * GET /manifests/{id}: the manifest, its package count by status and the packages' total weight in pounds. A daily
- * manifest's come from its counters (at most 16 rows per status, whatever its size; lib/sharded-counters.ts); a
- * container's (5,000 packages at most) are added up from its packages. Both weigh with package_weight_lb().
- */
+/** A daily manifest's counts come from its counter shards, a container's (5,000 packages at most) from its packages. */
 export async function getManifest(options: Scope & { manifestId: string }): Promise<TManifestResponse> {
   const row = await findManifest(options);
   const counts = await queryRows(
@@ -476,11 +448,8 @@ export async function getManifest(options: Scope & { manifestId: string }): Prom
 }
 
 /**
- * GET /manifests/{id}/packages (and the portal's packages table on a manifest's page): its packages in the order the
- * manifest lists them, as its handover document and CSV export do: a container's by position (the order of its
- * ContainerDetails), a daily manifest's by arrival. A page is one range scan of (manifest_id, position) or
- * (daily_manifest_id, id) from the cursor, whatever the manifest's size; the cursor is the lists' own, its id the
- * last row's position or package id.
+ * In the order the manifest lists them, as its handover document does: a container's by position, a daily manifest's
+ * by arrival. A page is one range scan from the cursor, whatever the manifest's size.
  */
 export async function listManifestPackages(
   options: Scope & { manifestId: string; limit: number; cursor?: string },
@@ -493,9 +462,8 @@ export async function listManifestPackages(
     throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
   const from = cursor?.i ?? '-1';
   const limit = options.limit + 1;
-  // The manifest is this account's (findManifest), so its packages are: no account or environment condition here.
-  // With one, a cached generic plan ANDs the account's million-row index into the scan (150 ms a page at 10 M
-  // packages, bench/RESULTS.md); without, the one plan there is reads the manifest's index from the cursor on.
+  // The manifest is this account's, so its packages are: with an account condition, a cached generic plan ANDs the
+  // account's million-row index into the scan; without, the plan reads the manifest's index from the cursor on.
   const rows = await queryRows(
     pgPool(),
     kind === 0
@@ -519,19 +487,14 @@ export async function listManifestPackages(
     object: 'list',
     data: shown.map(presentPackage),
     has_more,
-    // The time only keeps the lists' one cursor format (this order does not use it); a stored time JavaScript cannot
-    // show is the earliest a cursor may hold.
+    // The time only keeps the lists' one cursor format; an unrepresentable stored time is the earliest a cursor holds.
     next_cursor: has_more && last ? encodeCursor({ t: iso(last.created_at) ?? CURSOR_EPOCH, k: kind, i: last.key }) : null,
   };
 }
 
 const CURSOR_EPOCH = '2000-01-01T00:00:00.000Z';
 
-/**
- * The services the account's manifests in this environment have, for the portal's filter: one probe of the
- * (account_id, environment, service_name, …) index per distinct container service (a skip scan) and the daily
- * manifests' own lists (one row per day), never a pass over the packages.
- */
+/** For the portal's filter: a skip scan of the service index and the daily manifests' own lists, never the packages. */
 export async function listManifestServices(scope: Scope): Promise<string[]> {
   const rows = await queryRows(
     pgPool(),

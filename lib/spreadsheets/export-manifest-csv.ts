@@ -18,15 +18,9 @@ function chargeCells(charge: TCharge | null): string {
 const BATCH = 1_000;
 
 /**
- * A manifest's packages as CSV (one column per schema field, formula-looking cells neutralised);
- * null when the manifest is not this account's. Streamed: a batch of rows is read (a keyset range of
- * (manifest_id, position) or (daily_manifest_id, id)) only when the client has taken the previous one,
- * so a 100,000-row daily manifest costs the server one batch of memory and the database one range scan
- * per batch (docs/decisions/reads-at-scale.md).
- *
- * Each row comes as its stored JSON (one column, parsed once by pg, not one `->>` per field), its cells
- * written by csv-fast.ts (csv.ts's rules without the per-cell regex work), a batch as one string, and
- * the next batch is read while this one is sent (bench/export.ts; 7.5k rows/s before, see bench/RESULTS.md).
+ * A manifest's packages as CSV (formula-looking cells neutralised); null when not this account's. Streamed one keyset
+ * batch at a time, the next read while one is sent, so a 100,000-row manifest costs one batch of memory
+ * (docs/decisions/reads-at-scale.md). Rows come as stored JSON, parsed once by pg, cells written by csv-fast.ts.
  */
 export async function exportManifestCsv(
   options: PortalScope & { id: string },
@@ -62,8 +56,7 @@ export async function exportManifestCsv(
   const read = (after: string) => {
     // In manifest order, from the (manifest, key) index, whatever the planner guesses of the manifest's size.
     const query = queryRowsInIndexOrder(batch(after));
-    // Handled here too: a batch that fails before pull() awaits it must not be an unhandled rejection
-    // (pull() still sees the error and the stream errors with it).
+    // A batch that fails before pull() awaits it must not be an unhandled rejection; pull() still sees the error.
     query.catch(() => undefined);
     return query;
   };
@@ -73,8 +66,7 @@ export async function exportManifestCsv(
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        // The schema's fields, then the house waybill (ours or the shipper's), which the stored body need not hold,
-        // then what each package costs (its charge, lib/billing/pricing.ts).
+        // The schema's fields, then the house waybill (which the stored body need not hold), then the charge.
         controller.enqueue(encoder.encode(`${[...columns, 'house_waybill', ...CHARGE_HEADER].map(csvCell).join(',')}\r\n`));
       },
       async pull(controller) {
@@ -82,7 +74,6 @@ export async function exportManifestCsv(
         const rows = await pending;
         const last = rows[rows.length - 1];
         pending = rows.length === BATCH && last ? read(last.key) : undefined;
-        // One string per batch, one cell function call per cell (csv-fast.ts).
         let chunk = '';
         for (const row of rows)
           chunk += `${exportLine(columns, row.body).slice(0, -2)},${exportCell(row.house_waybill)},${chargeCells(row.charge)}\r\n`;

@@ -12,21 +12,11 @@ import type { TCharge } from '@/lib/schemas/rate';
 import { pgPool } from '@/lib/db';
 import { queryRows, sql, type Sql } from '@/lib/sql';
 
-// Every package of a filtered set as CSV, streamed: keyset batches in the read API's own order (GET /packages,
-// lib/shipments/read.ts listPackages: newest first, container before daily at the same instant, stable while
-// rows are inserted) and the same filters, each batch read only when the reader has taken the previous one
-// (one batch in flight while one is sent), so memory stays flat however many rows there are.
-//
-// One query per batch of its own over the list's own branches (read.ts packageBranch: the same filters, written
-// once), not the list API's function: no Date objects, no presented objects kept;
-// the cells what the list API presents (presentPackage: timestamps as toISOString() writes them, written by
-// PostgreSQL's to_char), built by csv-fast.ts into one string per batch (bench/export.ts: 8-10k rows/s before).
+// Every package of a filtered set as CSV, streamed in keyset batches in the list API's order and with its filters
+// (read.ts packageBranch, written once), one batch in flight while one is sent, so memory stays flat. Cells are
+// written by PostgreSQL's to_char and csv-fast.ts: no Date or presented object per row.
 
-/**
- * Rows per batch: small enough that a batch in flight and one in hand die young (V8 promoted 5,000-row batches, held
- * across awaits, into old space, and the server's RSS grew 23–69 MB during a 100,000-row export; with 500, 0–32 MB),
- * large enough that the per-query cost stays small next to the rows.
- */
+/** Small enough that batches in flight die young (5,000-row batches reached old space and grew RSS), large enough per query. */
 export const EXPORT_BATCH = 500;
 
 const LEAD = [
@@ -53,14 +43,12 @@ export const CHARGE_COLUMNS: Record<string, (charge: TCharge) => unknown> = {
   charge_quote_id: (c) => c.quote_id,
   charge_reason: (c) => c.reason,
 };
-/** The lifecycle columns, then every field of either package schema once, in schema order, then the charge's. */
 export const PACKAGE_EXPORT_COLUMNS: readonly string[] = [
   ...LEAD,
   ...[...new Set([...Object.keys(ZPackage.shape), ...Object.keys(ZContainerDetail.shape)])].filter((c) => !LEAD.includes(c)),
   ...Object.keys(CHARGE_COLUMNS),
 ];
 
-/** A timestamp as JavaScript's toISOString() writes it (UTC, milliseconds, Z). */
 const iso = (value: Sql<unknown>) => sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 interface BatchRow {
@@ -96,7 +84,6 @@ function batchSql(
     ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC LIMIT ${limit}`;
 }
 
-/** The rows of these carrier barcodes (one batch's worth), newest first, as batchSql reads them. */
 function selectedSql(scope: { accountId: string; environment: Environment }, carrierBarcodes: readonly string[]): Sql<BatchRow> {
   const inScope = sql`x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment"
                       AND x.carrier_barcode = ANY(${[...carrierBarcodes]}::text[])`;
@@ -114,10 +101,7 @@ function selectedSql(scope: { accountId: string; environment: Environment }, car
     ORDER BY u.created_at DESC, u.kind DESC, u.id::bigint DESC`;
 }
 
-/**
- * Each column's value as the list API presents the row (lib/shipments/read.ts presentPackage: the JSON body,
- * then the row's own columns over it), read straight from the row: no presented object per row.
- */
+/** Each column's value as the list API presents the row (read.ts presentPackage), read straight from the row. */
 const OWN: Record<string, (row: BatchRow) => unknown> = {
   TrackingNumber: (row) => row.tracking_number,
   carrier_barcode: (row) => row.carrier_barcode,
@@ -138,7 +122,6 @@ const VALUES: readonly ((row: BatchRow) => unknown)[] = PACKAGE_EXPORT_COLUMNS.m
   (column) => OWN[column] ?? ((row: BatchRow) => row.body[column]),
 );
 
-/** One CSV line of a row (csv-fast.ts's cells). */
 const HEADER = PACKAGE_EXPORT_COLUMNS.map(csvCell).join(',');
 
 function line(row: BatchRow): string {
@@ -152,9 +135,8 @@ function line(row: BatchRow): string {
 }
 
 /**
- * The CSV as a byte stream. The first batch is read before this returns, so a refused filter or a database
- * that is away is an error answer, not a download cut short; a failure later errors the stream (the client
- * sees an incomplete transfer, never a short file that looks whole).
+ * The first batch is read before this returns, so a refused filter or an absent database is an error answer; a later
+ * failure errors the stream (an incomplete transfer, never a short file that looks whole).
  */
 export async function exportPackagesCsv(options: {
   accountId: string;
@@ -179,10 +161,7 @@ export async function exportPackagesCsv(options: {
   });
 }
 
-/**
- * The CSV of the packages ticked in the portal (by carrier barcode, at most a batch's worth; another account's or
- * environment's barcode selects nothing), in the same columns as exportPackagesCsv, streamed EXPORT_BATCH at a time.
- */
+/** The packages ticked in the portal, by carrier barcode (another account's selects nothing), as exportPackagesCsv. */
 export async function exportSelectedPackagesCsv(options: {
   accountId: string;
   environment: Environment;

@@ -22,8 +22,7 @@ import {
   type PackageStatus,
 } from './transitions';
 
-// Shipper-side changes of status: cancel (both environments) and the test-mode simulator. Each runs in one
-// transaction on rows it locked first; a refusal throws before anything is written.
+// Shipper-side changes of status: cancel and the test-mode simulator. A refusal throws before anything is written.
 
 interface Scope {
   accountId: string;
@@ -37,7 +36,6 @@ function notFoundManifest(id: string): AppError {
   return new AppError('not_found', `No manifest ${id} in this account and environment.`);
 }
 
-/** The package a tracking number names for its account: the container's one first, when both tables have it. */
 /** The package a path names, as GET /packages/{TrackingNumber} finds it: by carrier barcode, or tracking number as stored, then in any case. */
 async function lockOnePackage(client: Parameters<typeof lockPackages>[0], scope: Scope, identifier: string): Promise<PackageRow> {
   const rows = isCarrierBarcode(identifier)
@@ -69,10 +67,7 @@ function closedManifest(what: string, manifestId: string): AppError {
   );
 }
 
-/**
- * Refuses a package of a closed daily manifest. FOR KEY SHARE conflicts with the close's FOR UPDATE (lib/close-out)
- * and with nothing else: a cancel either commits before a close or sees the manifest closed.
- */
+/** FOR KEY SHARE conflicts only with the close's FOR UPDATE: a cancel either commits before a close or sees it closed. */
 async function refuseIfClosed(client: Parameters<typeof lockPackages>[0], manifestId: string, what: string): Promise<void> {
   const manifest = await queryRow(
     client,
@@ -108,9 +103,8 @@ export async function cancelPackage(options: Scope & { trackingNumber: string; o
 }
 
 /**
- * POST /manifests/{id}/cancel. A container: with all its packages, only while none is in the carrier's hands.
- * A daily manifest: its still-manifested packages; the manifest itself is cancelled once none of its packages is
- * left alive. Nothing left to cancel because the carrier has them all: 409 not_cancellable.
+ * A container with all its packages, only while none is in the carrier's hands. A daily manifest: its manifested
+ * packages, and itself once none is left alive. Nothing left to cancel: 409 not_cancellable.
  */
 export async function cancelManifest(options: Scope & { manifestId: string; origin: AuditOrigin }): Promise<void> {
   await withDeadlockRetry(() =>
@@ -159,7 +153,6 @@ export async function cancelManifest(options: Scope & { manifestId: string; orig
   );
 }
 
-/** Simulated steps are a millisecond apart, after whatever set the current status. */
 function stepTime(after: Date, step: number): Date {
   return new Date(Math.max(Date.now(), after.getTime() + 1) + step);
 }
@@ -222,10 +215,7 @@ export async function simulatePackage(
   );
 }
 
-/**
- * Test mode: POST …/manifests/{id}/simulate. A container walks to a container status (carrying its packages along);
- * a daily manifest walks each of its packages to a package status (those that cannot reach it are left as they are).
- */
+/** Test mode: a container walks with its packages; a daily manifest walks each package that can reach the status. */
 export async function simulateManifest(
   options: Scope & { manifestId: string; target: string; code?: string; text?: string; measured?: TMeasured },
 ): Promise<void> {
@@ -278,7 +268,6 @@ export async function simulateManifest(
   );
 }
 
-/** A simulated outcome comes a millisecond after whatever set the subject's current one (and not before now). */
 function outcomeTime(after: Date | null): Date {
   return new Date(Math.max(Date.now(), (after?.getTime() ?? 0) + 1));
 }
@@ -293,11 +282,7 @@ function illegalOutcome(what: string, current: CustomsOutcome | null, outcome: C
   );
 }
 
-/**
- * Test mode: POST …/packages/{TrackingNumber}/simulate with `customs`: records the outcome on the package, as a carrier
- * scan would (its event, its customs.<outcome> webhook). The outcome it already has is a no-op; one the table
- * forbids, 409.
- */
+/** Test mode: records the outcome as a carrier scan would; a repeat is a no-op, one the table forbids 409. */
 export async function simulatePackageCustoms(
   options: Scope & { trackingNumber: string; outcome: CustomsOutcome; text?: string },
 ): Promise<void> {
@@ -322,10 +307,7 @@ export async function simulatePackageCustoms(
   );
 }
 
-/**
- * Test mode: POST …/manifests/{id}/simulate with `customs`: a container's outcome on the container itself (its houses
- * keep theirs: simulate those one package at a time); a daily manifest's on each of its packages that can take it.
- */
+/** Test mode: a container's outcome on the container itself (houses keep theirs); a daily manifest's on each package. */
 export async function simulateManifestCustoms(
   options: Scope & { manifestId: string; outcome: CustomsOutcome; text?: string },
 ): Promise<void> {

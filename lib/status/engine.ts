@@ -28,11 +28,9 @@ import {
   type PackageStatus,
 } from './transitions';
 
-// The one writer of statuses. A caller locks the rows it will change (lock*, in one global order: container
-// manifests, container packages, packages, daily manifests, each by id, so two writers never deadlock), plans
-// transitions in memory through the table (transitions.ts), and persist() writes every status change, its
-// event rows and their webhooks in set-based statements of the same transaction. Each UPDATE is guarded by
-// the status the plan started from, so a change that was not planned on the locked row cannot land.
+// The one writer of statuses. A caller locks its rows in one global order (container manifests, container packages,
+// packages, daily manifests, each by id: no deadlock), plans transitions in memory (transitions.ts), and persist()
+// writes them set-based in the same transaction, each UPDATE guarded by the status its plan started from.
 
 /** `cutoff`: the automatic close-out at the account's cut-off hour (lib/close-out). */
 export type Source = 'scan' | 'simulator' | 'cancel' | 'api' | 'cutoff';
@@ -81,9 +79,9 @@ export interface EventDraft {
   environment: Environment;
   manifestId: string;
   trackingNumber: string | null;
-  /** A package event's package: its tracking number may be absent (a container package) or shared with another. */
+  /** Its tracking number may be absent (a container package) or shared with another. */
   carrierBarcode: string | null;
-  /** A package event's house waybill: in its webhook, not stored with the event. */
+  /** In its webhook, not stored with the event. */
   houseWaybill: string | null;
   containerId: string | null;
   type: string;
@@ -133,7 +131,6 @@ interface CustomsUpdate {
   at: Date;
 }
 
-/** What one transaction will write: status changes keyed by row, and events in order. */
 export class Changes {
   readonly events: EventDraft[] = [];
   readonly packages = new Map<string, { row: PackageRow; update: StatusUpdate }>();
@@ -165,7 +162,7 @@ export class Changes {
     );
   }
 
-  /** A package moves one step by `event`; its row in memory moves with it. Undefined when the table forbids it. */
+  /** Undefined when the table forbids it. */
   movePackage(row: PackageRow, event: PackageEvent, stamp: Stamp, parent: number | null = null): number | undefined {
     const to = nextPackageStatus(row.status, event);
     if (to === undefined) return undefined;
@@ -255,10 +252,7 @@ export class Changes {
     );
   }
 
-  /**
-   * A customs outcome on a package: applied when the table allows it from the package's customs state (its webhook
-   * customs.<outcome>, sent for every package, with or without a tracking number), undefined when it forbids it.
-   */
+  /** Applied when the table allows it from the package's customs state; undefined when it forbids it. */
   customsPackage(row: PackageRow, outcome: CustomsOutcome, stamp: Stamp): number | undefined {
     const to = nextCustomsStatus(row.customsStatus, outcome);
     if (to === undefined) return undefined;
@@ -311,7 +305,6 @@ export class Changes {
     this.customs.set(key, { table, id, from: existing ? existing.from : from, to, at });
   }
 
-  /** One event of `subject` at `stamp`: its time, place and source; no scan, parent or exception unless given. */
   private push(
     draft: Omit<EventDraft, 'occurredAt' | 'location' | 'source' | 'scanId' | 'parent' | 'exceptionCode' | 'exceptionText'> &
       Partial<Pick<EventDraft, 'scanId' | 'parent' | 'exceptionCode' | 'exceptionText'>>,
@@ -381,7 +374,6 @@ export class Changes {
     );
   }
 
-  /** A daily manifest cancelled (every package it had is cancelled). */
   cancelDaily(row: DailyManifestRow, stamp: Stamp): number {
     return this.endDaily(row, 'cancelled', stamp);
   }
@@ -476,10 +468,7 @@ export interface LockScope {
   accountId: string | null;
 }
 
-/**
- * Locks containers (found by ContainerID or ManifestID) and then every package they hold, in id order.
- * Call before lockPackages in the same transaction.
- */
+/** Locks containers and then every package they hold, in id order; call before lockPackages. */
 export async function lockContainers(
   client: pg.PoolClient,
   scope: LockScope,
@@ -530,10 +519,7 @@ export async function lockContainers(
   return containers;
 }
 
-/**
- * Locks packages of both tables by tracking number, by carrier barcode, or a daily manifest's packages; container
- * packages first, each in id order. Rows a lockContainers call of the same transaction holds already are locked again harmlessly.
- */
+/** Container packages first, each in id order (rows lockContainers already holds are locked again harmlessly). */
 export async function lockPackages(
   client: pg.PoolClient,
   scope: LockScope,
@@ -572,7 +558,6 @@ export async function lockPackages(
   return out;
 }
 
-/** The account condition (`AND …`): none for carrier operations. */
 function accountFilter(scope: LockScope, column: Sql<never> = sql`account_id`): Sql<never> {
   return scope.accountId === null ? sql.empty : sql`AND ${column} = ${scope.accountId}::uuid`;
 }
@@ -594,7 +579,7 @@ export async function lockDailyManifests(client: pg.PoolClient, scope: LockScope
   }));
 }
 
-/** Event ids drawn ahead (so that ops_scans and derived events can name them before they are written). */
+/** Drawn ahead, so that ops_scans and derived events can name them before they are written. */
 export async function allocateEventIds(client: pg.PoolClient, count: number): Promise<string[]> {
   if (count === 0) return [];
   const rows = await queryRows(
@@ -606,10 +591,7 @@ export async function allocateEventIds(client: pg.PoolClient, count: number): Pr
   return rows.map((r) => r.id);
 }
 
-/**
- * Writes `changes` in the caller's transaction; returns the event ids in order. `presetId` may name an id drawn
- * earlier for an event (a scan's claim names its event); the others are drawn here.
- */
+/** Writes `changes` in the caller's transaction; `presetId` may name an id drawn earlier (a scan's claim names its event). */
 export async function persist(
   client: pg.PoolClient,
   changes: Changes,
@@ -693,9 +675,7 @@ export async function persist(
   );
   // The shipper's recipients are e-mailed at the statuses it opted in to, once each (lib/recipient-mail).
   await enqueueRecipientMails(client, events);
-  // The outbox (lib/webhooks, its one writer): one event per applied transition in the catalog that an enabled
-  // endpoint subscribes to, its deliveries due in the order the transitions happened, and made in that order per
-  // package and per manifest.
+  // Deliveries due in the order the transitions happened, and made in that order per package and per manifest.
   await enqueueEvents(
     client,
     events.flatMap((event) =>
@@ -707,8 +687,7 @@ export async function persist(
               environment: event.environment,
               eventType: event.webhook,
               payload: () => webhookPayload(event),
-              // One order per package, one per manifest (a container's events and its manifest's share it). A package
-              // without a tracking number (customs and amendment events are sent for those too) by its barcode.
+              // One order per package, one per manifest (shared with its container's events); a package without a tracking number by its barcode.
               orderingKey:
                 event.subjectType === 'package'
                   ? `package:${event.trackingNumber ?? event.carrierBarcode}`
@@ -744,9 +723,8 @@ async function updateStatuses(
 }
 
 /**
- * updateStatuses for daily packages, which also moves each package's count and weight from its old status to its new
- * one in its manifest's counters (lib/sharded-counters.ts), in the same statement: one shard row per manifest and
- * status, taken in (manifest, status) order so that two writers on one shard lock them in the same order.
+ * Also moves each package's count and weight between statuses in its manifest's counters, in the same statement,
+ * shard rows taken in (manifest, status) order so two writers lock them in the same order.
  */
 async function updateDailyPackageStatuses(
   client: pg.PoolClient,
@@ -779,10 +757,7 @@ async function updateDailyPackageStatuses(
   if (changed !== updates.length) throw new LostUpdateError(`packages: ${updates.length - changed} row(s) changed meanwhile`);
 }
 
-/**
- * Customs states written guarded like statuses: each row only if its state is still the one the plan started from
- * (IS NOT DISTINCT FROM: none is NULL), one statement per table.
- */
+/** Guarded like statuses (IS NOT DISTINCT FROM: none is NULL), one statement per table. */
 async function updateCustomsStatuses(client: pg.PoolClient, updates: CustomsUpdate[]): Promise<void> {
   for (const table of ['container_manifests', 'container_packages', 'packages'] as const) {
     const rows = updates.filter((u) => u.table === table);

@@ -27,15 +27,14 @@ import {
   type PackageStatus,
 } from './transitions';
 
-/** One scan as POST /ops/scans accepts it (already validated: lib/schemas/lifecycle.ts). */
 export interface Scan {
   scanId: string;
   /** Names one package alone (lib/schemas/carrier-barcode.ts). */
   carrierBarcode?: string;
   trackingNumber?: string;
-  /** Alone: the container's scan. With trackingNumber: the container whose package that is. */
+  /** Alone: the container's scan. With trackingNumber: the container holding that package. */
   containerId?: string;
-  /** With trackingNumber: the manifest whose package that is. */
+  /** With trackingNumber: the manifest holding that package. */
   manifestId?: string;
   event: string;
   location: string;
@@ -77,17 +76,15 @@ const CONTAINER_EVENT_STATUS: Partial<Record<string, { event: ContainerEvent; st
 export const PACKAGE_SCAN_EVENTS = [...Object.keys(PACKAGE_EVENT_STATUS), ...CUSTOMS_OUTCOMES];
 export const CONTAINER_SCAN_EVENTS = [...Object.keys(CONTAINER_EVENT_STATUS), ...CUSTOMS_OUTCOMES];
 
-/**
- * Applies a batch of carrier scans in one transaction, each applied, recorded (history only) or refused on its
- * own. Set-based: the scan ids are claimed in one statement (a scan_id already taken is a duplicate and is not
- * applied again), the subjects are locked in a few statements, the plan is made in memory in occurred_at order,
- * and persist() writes it in a few more.
- */
 /** Why containers about to depart may not (keyed by ManifestID), when something outside the lifecycle decides it. */
 export type DepartureCheck = (
   containers: readonly { id: string; accountId: string; containerId: string }[],
 ) => Promise<Map<string, { code: string; message: string; details: { path: string; message: string }[] }>>;
 
+/**
+ * Applies a batch of carrier scans in one transaction, each applied, recorded (history only) or refused on its own,
+ * set-based: scan ids claimed in one statement, subjects locked in a few, planned in memory in occurred_at order.
+ */
 export async function ingestScans(options: {
   environment: Environment;
   scans: readonly Scan[];
@@ -103,8 +100,8 @@ export async function ingestScans(options: {
         if (firstIndex.has(scan.scanId)) results.set(index, { scan_id: scan.scanId, result: 'duplicate' });
         else firstIndex.set(scan.scanId, index);
       });
-      // Claims: a scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate.
-      // Each scan's own event id is drawn now, so that its claim names it (ids of duplicates are simply unused).
+      // A scan_id already stored (or claimed by a concurrent batch, which we wait for) is a duplicate. Each claim names its
+      // event id, drawn now.
       const scanIds = [...firstIndex.keys()];
       const drawn = await allocateEventIds(client, scanIds.length);
       const eventIdOf = new Map(scanIds.map((scanId, i) => [scanId, drawn[i] ?? '']));
@@ -224,7 +221,6 @@ function refuse(scanId: string, code: string, message: string, currentStatus?: s
   };
 }
 
-/** A scan kept as history only: older than the current status, or a repeat of it. */
 function recorded(scanId: string, status: string, currentStatus: string, reason: 'out_of_order' | 'repeat'): ScanResult {
   return { scan_id: scanId, result: 'recorded', status, current_status: currentStatus, reason };
 }
@@ -234,9 +230,8 @@ function isContainerScan(scan: Scan): scan is Scan & { containerId: string } {
 }
 
 /**
- * The one package a scan means. A carrier barcode names one. A tracking number is only the shipper's word, and
- * another shipper may have sent the same one: it is narrowed by the scan's container or manifest, then to the
- * packages that can take this scan; what is still more than one is refused, naming the barcodes that would resolve it.
+ * A carrier barcode names one package; a tracking number is only the shipper's word, so it is narrowed by the scan's
+ * container or manifest and by what can take this scan. Still more than one: refused, naming the barcodes that resolve it.
  */
 function resolvePackage(scan: Scan, canTake: (row: PackageRow) => boolean, rows: PackageRow[]): PackageRow | ScanResult {
   const name =
@@ -393,11 +388,7 @@ function applyPackageCustomsScan(
   return applyCustomsOutcome(changes, scan, outcome, stamp, { kind: 'package', row });
 }
 
-/**
- * A customs outcome on its subject, as status scans are judged: older than the subject's latest outcome, or equal
- * to it, history only; allowed by CUSTOMS_TRANSITIONS, applied (its event and its customs.<outcome> webhook);
- * otherwise refused, naming the current outcome.
- */
+/** Judged as status scans are: older or equal is history only; allowed by CUSTOMS_TRANSITIONS, applied; else refused. */
 function applyCustomsOutcome(
   changes: Changes,
   scan: Scan,

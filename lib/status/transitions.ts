@@ -1,10 +1,6 @@
-// The lifecycle of packages and containers: ONE table of allowed transitions (from → event → to), and the
-// pure functions every writer (ops scans, cancel, the simulator) plans with. Nothing else decides whether a
-// status may change; lib/status/engine.ts writes what these plans say, guarded by the expected status.
-// (docs/decisions/lifecycle.md, design.md "Lifecycle")
-
-// The statuses are words of the published contract, so they live with the schemas (lib/schemas/statuses.ts);
-// this module owns what may follow what.
+// The lifecycle: ONE table of allowed transitions (from → event → to) and the pure functions every writer plans
+// with; lib/status/engine.ts writes what they say (docs/decisions/lifecycle.md). The statuses are contract words, so
+// they live in lib/schemas/statuses.ts.
 import {
   CONTAINER_STATUSES,
   CUSTOMS_OUTCOMES,
@@ -51,7 +47,6 @@ export const PACKAGE_TRANSITIONS: Table<PackageStatus, PackageEvent> = {
   cancelled: {},
 };
 
-/** Container: from → event → to. */
 export const CONTAINER_TRANSITIONS: Table<ContainerStatus, ContainerEvent> = {
   manifested: { received: 'received', cancel: 'cancelled' },
   received: { departed: 'departed' },
@@ -86,7 +81,6 @@ export function packageInPossession(status: PackageStatus): boolean {
   return status !== 'manifested' && status !== 'cancelled';
 }
 
-/** The event that moves a package from `from` to `to` in one step, if any. */
 function packageEventTo(from: PackageStatus, to: PackageStatus): PackageEvent | undefined {
   const row = PACKAGE_TRANSITIONS[from];
   return PACKAGE_EVENTS.find((event) => row[event] === to);
@@ -96,10 +90,7 @@ function containerEventTo(from: ContainerStatus, to: ContainerStatus): Container
   return CONTAINER_EVENTS.find((event) => row[event] === to);
 }
 
-/**
- * The shortest walk of events from `from` to `to` through the table (the simulator plays every step), or
- * undefined when `to` cannot be reached. Cancel is never a step of a walk unless `to` is cancelled.
- */
+/** The shortest walk from `from` to `to` (the simulator plays every step); cancel only when `to` is cancelled. */
 export function packageWalk(from: PackageStatus, to: PackageStatus): { event: PackageEvent; to: PackageStatus }[] | undefined {
   return walk(from, to, PACKAGE_TRANSITIONS, PACKAGE_EVENTS, packageEventTo);
 }
@@ -157,15 +148,13 @@ export function containerEventName(status: ContainerStatus): string | undefined 
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Customs outcomes: a second, independent state of a package or a container, its latest outcome (none at first).
-// An outcome never moves the status above; a do_not_load holds a container's departure (departureHolds).
+// Customs outcomes: a second, independent state; it never moves the status, but do_not_load holds a departure.
 
 export type CustomsState = CustomsOutcome | 'none';
 
 /**
- * Customs: state → the outcomes that may follow it. A further request for information or screening is a new request,
- * so those two may follow themselves; do_not_load stands until a new assessment completes; released is final.
- * Anything else is refused (illegal_transition), and an outcome equal to the state is a repeat (history only).
+ * A further request for information or screening may follow itself; do_not_load stands until a new assessment
+ * completes; released is final. Anything else is refused; an outcome equal to the state is a repeat.
  */
 export const CUSTOMS_TRANSITIONS: Readonly<Record<CustomsState, readonly CustomsOutcome[]>> = {
   none: CUSTOMS_OUTCOMES,

@@ -8,10 +8,8 @@ import type { WebhookEvent } from '@/lib/schemas/webhooks';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
 import { messageBody } from '@/lib/webhooks/deliver-message';
 
-// The events API (GET /events, GET /events/{id}): the outbox's events of one account and environment, newest first.
-// Events of one transaction share created_at; seq, the order they were written, breaks the tie, so a package's
-// received always lists after its delivered in a newest-first page. Each page walks the index (account_id,
-// environment, created_at, seq), or with ?type= the one with event_type before created_at, from the cursor.
+// The events API, newest first. Events of one transaction share created_at; seq breaks the tie, so a package's
+// received lists after its delivered in a newest-first page.
 
 interface Scope {
   accountId: string;

@@ -13,7 +13,7 @@ export interface ClaimedMessage {
   /** When this claim's lease runs out: no attempt may start after that, less the timeout. */
   leaseUntil: Date;
   url: string;
-  /** As stored: encrypted (secret-box.ts); opened only to sign. */
+  /** Encrypted (secret-box.ts); opened only to sign. */
   secret: string;
   /** The secret a rotation replaced, while its overlap lasts (by the database's clock); else null. */
   previousSecret: string | null;
@@ -40,15 +40,11 @@ interface Row {
 }
 
 /**
- * Claims up to `limit` due messages for this worker. Several workers (processes, machines) share
- * the queue: FOR UPDATE SKIP LOCKED hands each row to one claimer, and the claim is a lease. It
- * sets status `delivering` and moves next_attempt_at to the lease's end, so one condition finds
- * both due messages and the claims of a worker that died (SIGKILL, lost machine) once their lease
- * has run out. A dead worker's claims come due much sooner than that: see heartbeat() below.
+ * Claims up to `limit` due messages under a lease: FOR UPDATE SKIP LOCKED hands each row to one worker, and
+ * next_attempt_at moves to the lease's end, so one condition finds due messages and an expired claim alike.
  */
 export async function claimMessages(options: { workerId: string; limit: number; leaseMs: number }): Promise<ClaimedMessage[]> {
-  // Measured on this machine's clock, before the database starts the lease: never later than the
-  // database's own lease end, whatever the clocks' offset.
+  // Taken before the database starts the lease: never later than its lease end, whatever the clocks' offset.
   const leaseUntil = new Date(Date.now() + options.leaseMs);
   const rows = await queueQuery(sql<Row>`
     WITH due AS (
@@ -94,7 +90,7 @@ export async function claimMessages(options: { workerId: string; limit: number; 
   }));
 }
 
-/** Gives claimed messages back (shutdown, or a lease too short to start on): due again at once. */
+/** Due again at once. */
 export async function releaseMessages(options: { workerId: string; ids: string[] }): Promise<void> {
   if (options.ids.length === 0) return;
   await queueQuery(sql`
@@ -104,16 +100,9 @@ export async function releaseMessages(options: { workerId: string; ids: string[]
 }
 
 /**
- * A worker's heartbeat, in one statement on its own connection (queue-pool.ts, heartbeatQuery): registers
- * `workerId` with that connection's backend (or renews its heartbeat), and makes due at once the claims
- * of every registered worker that is dead, instead of after their lease. Dead: its heartbeat connection's
- * backend is gone (the process died: the kernel closed its sockets, and PostgreSQL ended the backend at
- * once), or its heartbeat is older than `staleMs` (a hung process, a lost machine, or a worker that cut
- * its own attempts short because it could not beat; see worker.ts). A worker whose heartbeat connection
- * drops takes a new id (worker.ts), so a backend belongs to one id. Returns how many claims it freed. A freed row keeps
- * status `delivering` and its `locked_by` until someone claims it, so an outcome written meanwhile by
- * its old claimer still counts. Claims by a worker that never registered (an older version) wait for
- * their lease as before. Workers silent for an hour and holding nothing are forgotten.
+ * Registers `workerId` with its heartbeat connection's backend, and frees at once the claims of dead workers:
+ * backend gone (the process died) or heartbeat older than `staleMs`. A freed row keeps `locked_by` until
+ * reclaimed, so an outcome its old claimer writes meanwhile still counts. Returns how many claims it freed.
  */
 export async function heartbeat(options: { workerId: string; staleMs: number }): Promise<number> {
   const rows = await heartbeatQuery(sql<{ freed: number }>`

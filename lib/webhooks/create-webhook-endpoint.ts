@@ -26,8 +26,7 @@ export async function createWebhookEndpoint(options: {
   const secret = generateWebhookSecret();
   const id = newId('we');
   const endpoint = await db.$transaction(async (tx) => {
-    // Concurrent creations for one account and environment queue on this lock until the first commits, so the
-    // count below sees every endpoint already made: a count outside it let 24 parallel requests past a cap of 16.
+    // Serialises creations for the account and environment, so the count below sees every endpoint already made.
     await lockForTransaction(tx, `webhook_endpoints:${accountId}:${environment}`);
     const count = await tx.webhookEndpoint.count({ where: { accountId, environment } });
     if (count >= MAX_ENDPOINTS) {

@@ -22,10 +22,7 @@ export interface DeliverySettings {
 
 export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
 
-/**
- * The body a receiver gets. For package.sorting exactly {manifest_id, package_count, tracking_numbers},
- * in that order, whatever order the stored JSON has.
- */
+/** package.sorting's body is exactly {manifest_id, package_count, tracking_numbers}, in that order. */
 export function messageBody(eventType: string, payload: unknown): string {
   if (eventType === PACKAGE_SORTING_EVENT) {
     const p = payload as TPackageSortingPayload;
@@ -36,8 +33,7 @@ export function messageBody(eventType: string, payload: unknown): string {
     };
     return JSON.stringify(body);
   }
-  // The event's name inside the signed body: a receiver subscribed to several events tells them apart by what the
-  // signature covers, not by a header. package.sorting keeps the contract's exact body (its name is the x-carrier-event header).
+  // The event's name inside the signed body, so receivers tell events apart by what the signature covers.
   return JSON.stringify({ type: eventType, ...(payload as object) });
 }
 
@@ -49,11 +45,7 @@ function signingSecrets(message: ClaimedMessage): string[] {
   return secrets;
 }
 
-/**
- * One attempt at one claimed message: check the destination again (DNS now, not at registration),
- * sign with a fresh timestamp, POST, and record the outcome. Only 2xx is success; 3xx is a failure
- * (redirects are not followed); 410 disables the endpoint; Retry-After on 429/503 is honoured.
- */
+/** One attempt: check the destination again (DNS now), sign, POST, record. Only 2xx succeeds; 410 disables. */
 export async function deliverMessage(
   message: ClaimedMessage,
   settings: DeliverySettings,

@@ -3,15 +3,9 @@ import pg from 'pg';
 import { execute, queryRows, sql } from '@/lib/sql';
 import { ENCRYPTED_PREFIX, openSecret, sealSecret, storedKeyId, type Keyring } from './secret-box';
 
-// The data step that goes with migration 20261123020100_webhook_secret_overlap: SQL cannot encrypt
-// under an application key, so `npm start` (scripts/start.ts) runs this after the migrations, and
-// `npm run db:encrypt-secrets` runs it alone. It encrypts every plain `whsec_…` secret and re-encrypts
-// every secret still under an older key (WEBHOOK_SECRETS_OLD_KEYS) under the current one.
-//
-// Idempotent and safe with several instances starting at once, and with the API rotating secrets
-// meanwhile: each row is written with a compare-and-set on the value that was read, so a value
-// someone else changed in between is left alone. Until a row is converted, signing reads it as it is
-// (secret-box.ts opens plain values), so nothing waits for this step.
+// The data step of migration 20261123020100_webhook_secret_overlap (SQL cannot encrypt under an application key):
+// encrypts plain secrets and re-encrypts old-key ones. Each row is a compare-and-set on the value read, so it is
+// safe with several instances starting at once and with rotations meanwhile.
 
 const BATCH = 500;
 const COLUMNS = ['secret', 'previous_secret'] as const;

@@ -9,7 +9,6 @@ export interface WebhookEventInput {
   environment: Environment;
   /** One of WEBHOOK_EVENT_TYPES (lib/schemas/webhooks.ts). */
   eventType: string;
-  /** The event's `data`, as receivers get it. */
   payload: object;
   /** A test event (the endpoint's "send test event"): stored with is_test, sent with `x-carrier-test-event: true`. */
   isTest?: boolean;
@@ -17,7 +16,7 @@ export interface WebhookEventInput {
   endpointId?: string;
 }
 
-/** An event as the outbox stores it: its id chosen beforehand (newId('evt')), its payload already built. */
+/** An event as the outbox stores it: its id chosen beforehand, its payload already built. */
 interface OutboxRow {
   id: string;
   accountId: string;
@@ -31,16 +30,9 @@ interface OutboxRow {
 }
 
 /**
- * The one statement that writes the outbox, as common table expressions to put in a statement's WITH list:
- * `webhook_event` inserts the events, `webhook_deliveries` one pending message per enabled endpoint of the
- * event's account and environment subscribed to its type (only the event's endpointId, when it names one; the
- * messages' insert trigger wakes the delivery workers). With `onlyIf`, nothing is written unless that condition
- * holds. A message's id is its event's random part and the endpoint's ordinal, so no id costs a round trip
- * (newId's format: prefix, then [0-9a-z]). With `dueInOrder`, the deliveries are due 1 ms apart in the events'
- * order, so that a worker claims them in that order; otherwise they are due at once (the column's default).
- *
- * eventOutboxCtes(), enqueueEvent() and enqueueEvents() below write through it, and nothing else writes
- * webhook_events or webhook_messages.
+ * The outbox write as WITH-list CTEs: the events, and one pending message per enabled subscribed endpoint (the
+ * insert trigger wakes the workers). Message ids derive from the event's id and the endpoint's ordinal, so no id
+ * costs a round trip. Nothing else writes webhook_events or webhook_messages.
  */
 function outboxCtes(events: readonly OutboxRow[], options: { onlyIf?: Sql<unknown>; dueInOrder?: boolean } = {}): Sql<never> {
   const ids = events.map((e) => e.id);
@@ -77,19 +69,14 @@ function outboxRow(event: WebhookEventInput, eventId: string): OutboxRow {
   return { ...event, id: eventId, isTest: event.isTest ?? false, endpointId: event.endpointId, orderingKey: null };
 }
 
-/**
- * One event's outbox write (outboxCtes), for a producer that writes its row and its event in ONE statement:
- * with `onlyIf`, the event only if that condition holds (the package hot path: only if the package was new).
- */
+/** One event's outbox write, for a producer that writes its row and its event in ONE statement. */
 export function eventOutboxCtes(event: WebhookEventInput, options: { eventId?: string; onlyIf?: Sql<unknown> } = {}): Sql<never> {
   return outboxCtes([outboxRow(event, options.eventId ?? newId('evt'))], { onlyIf: options.onlyIf });
 }
 
 /**
- * Writes an event and one pending delivery per enabled endpoint subscribed to it, in one statement.
- * `on` is pgPool() for an event alone, or a pgTransaction() client so that the event commits (or not)
- * with the change it reports. Resolves to the event's id and its messages' ids (none when no endpoint
- * is subscribed: the event is stored all the same).
+ * Writes an event and its pending deliveries in one statement. Pass a pgTransaction() client so the event commits
+ * (or not) with the change it reports; the event is stored even when no endpoint is subscribed.
  */
 export async function enqueueEvent(on: Queryable, event: WebhookEventInput): Promise<{ eventId: string; messageIds: string[] }> {
   const eventId = newId('evt');
@@ -108,24 +95,16 @@ export interface BatchWebhookEvent {
   environment: Environment;
   /** One of WEBHOOK_EVENT_TYPES (lib/schemas/webhooks.ts). */
   eventType: string;
-  /** The event's `data`; called only for an event that some enabled endpoint subscribes to. */
+  /** Called only for an event that some enabled endpoint subscribes to. */
   payload: () => object;
-  /**
-   * The event's subject (a package, a manifest): an endpoint gets the deliveries of one subject one at a time, in
-   * the order they were written, a later one only once the earlier has succeeded or been given up.
-   */
+  /** An endpoint gets one subject's deliveries one at a time, in the order written. */
   orderingKey?: string;
 }
 
 /**
- * Many events in one statement (a producer that changes thousands of rows at once: lib/status's engine).
- * Unlike enqueueEvent(), only events that some enabled endpoint of their account and environment subscribes
- * to are stored (one lookup over the batch's accounts first, so a batch for accounts without webhooks writes
- * nothing and builds no payload). Each stored event gets one pending message per enabled endpoint subscribed to
- * its type, ids as enqueueEvent's (event: newId('evt'); message: the event's random part and the endpoint's
- * ordinal). Deliveries are due 1 ms apart in the batch's order, so that a worker claims them in that order, and
- * those of one `orderingKey` are made one at a time in that order (claim-messages.ts).
- * Run it in the transaction of the change it reports. Resolves to the number of events stored.
+ * Many events in one statement, in the transaction of the change they report. Unlike enqueueEvent(), only events
+ * some endpoint subscribes to are stored (a batch for accounts without webhooks writes nothing and builds no
+ * payload). Deliveries are due 1 ms apart in batch order so that workers claim them in that order.
  */
 export async function enqueueEvents(
   on: Queryable,

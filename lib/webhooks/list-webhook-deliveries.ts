@@ -13,7 +13,6 @@ import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint
 /** The first 16 KB of the body an attempt sent is shown in the log (a manifest's 5,000 tracking numbers are ~100 KB). */
 export const REQUEST_LOG_BYTES = 16_384;
 
-/** At most `bytes` of UTF-8 `text`, cut at a character boundary. */
 function truncateUtf8(text: string, bytes: number): string {
   const buffer = Buffer.from(text);
   if (buffer.length <= bytes) return text;
@@ -24,7 +23,6 @@ function truncateUtf8(text: string, bytes: number): string {
     .replace(/\uFFFD$/, '');
 }
 
-/** The headers column as written by record-attempt.ts: an object of strings (anything else is left out). */
 function headersOf(value: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -33,7 +31,6 @@ function headersOf(value: unknown): Record<string, string> {
   return headers;
 }
 
-/** The message's status column (text), one of the statuses the queue writes (claim-messages.ts, record-attempt.ts). */
 function messageStatus(status: string): WebhookMessageStatus {
   const known = WEBHOOK_MESSAGE_STATUSES.find((s) => s === status);
   if (known === undefined)
@@ -41,11 +38,7 @@ function messageStatus(status: string): WebhookMessageStatus {
   return known;
 }
 
-/**
- * The endpoint's attempt log, newest first (by attempt id), a page at a time, optionally only
- * the attempts that succeeded or failed. Each attempt shows what it sent (its headers as recorded, the body rebuilt
- * from the event exactly as deliver-message.ts builds it) and, while its message waits for a retry, when that is.
- */
+/** The endpoint's attempt log, newest first, each with what it sent (the body rebuilt as deliver-message.ts builds it). */
 export async function listWebhookDeliveries(
   options: EndpointScope & { query: TListWebhookDeliveriesQuery },
 ): Promise<TWebhookDeliveryList> {
@@ -54,7 +47,6 @@ export async function listWebhookDeliveries(
   const after = options.query.cursor ? decodeCursor(options.query.cursor, 'numeric') : undefined;
   const before = after ? BigInt(after.i) : null;
   const outcome = options.query.outcome;
-  // An ordinary read: Prisma (the index on (endpoint_id, id), or (endpoint_id, success, id) by outcome, pages it).
   const rows = await db.webhookAttempt.findMany({
     where: {
       endpointId: options.id,

@@ -1,22 +1,13 @@
-// After a failed attempt: when to try again, or not at all. Pure, so it is unit-tested alone.
-
-/**
- * ±20 %: spreads the retries of many messages that failed together (a receiver's outage), so they
- * do not all return in the same second; the early steps (5 s, 30 s) stay short either way.
- */
+/** Spreads the retries of messages that failed together, so they do not all return in the same second. */
 export const JITTER = 0.2;
 /** A Retry-After is honoured up to the longest step of the default schedule. */
 const MAX_RETRY_AFTER_MS = 10 * 3_600_000;
 
 export interface RetryPlan {
-  /** Delay before the next attempt, or null: the message has failed for good. */
   delayMs: number | null;
 }
 
-/**
- * `attemptsMade` counts the attempt that just failed. Attempt n+1 waits schedule[n-1] (with jitter),
- * or longer if the receiver asked so with Retry-After (429, 503). A manual redelivery gets no retries.
- */
+/** `attemptsMade` counts the attempt that just failed; Retry-After (429, 503) may lengthen the wait. */
 export function planRetry(options: {
   attemptsMade: number;
   schedule: readonly number[];

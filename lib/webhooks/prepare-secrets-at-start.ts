@@ -3,14 +3,11 @@ import { encryptStoredSecrets } from './encrypt-stored-secrets';
 import { keyringFromEnvironment } from './secret-box';
 import { ensureLocalSecretsKey } from './secrets-keyring';
 
-// What `npm start` (scripts/start.ts) does for webhook secrets. Reads process.env directly, not
-// lib/env.ts: that one is parsed once, and the server sets NODE_ENV after this runs.
+// Reads process.env directly: lib/env.ts is parsed once, and the server sets NODE_ENV after this runs.
 
 /**
- * Makes sure this process has WEBHOOK_SECRETS_KEY before anything needs it. Production on a database
- * of one's own (DATABASE_URL) must be given the key: one made up here would be lost with the machine,
- * and every stored secret with it. Returns the one-line reason to refuse to start, or null. Otherwise
- * (the embedded database, development) the key lives in `<dataDir>/webhook-secrets.key`.
+ * Production on its own database must be given WEBHOOK_SECRETS_KEY: a key made up here would be lost with the
+ * machine, and every stored secret with it. Returns the reason to refuse to start, or null.
  */
 export function ensureWebhookSecretsKey(options: { embedded: boolean; production: boolean; dataDir: string }): string | null {
   if (process.env.WEBHOOK_SECRETS_KEY) return null;

@@ -5,12 +5,8 @@ import { queryRows, type Sql } from '@/lib/sql';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 
-// The delivery worker's own small connection pool, apart from the request pool (lib/db.ts pgPool(),
-// which Prisma and the API's hot paths share). When the worker runs inside the app, the API's package
-// transactions and the worker's claims and outcome writes would otherwise queue for the same
-// connections, and a burst of packages would delay every delivery behind it (and a delivery backlog
-// would take connections from requests). One pool per kind of work: docs/decisions/data-access.md.
-// Its statements are the one SQL helper's (lib/sql.ts) on the queue tables.
+// The worker's own pool, apart from the request pool: otherwise a burst of packages would delay every delivery
+// and a delivery backlog would take connections from requests (docs/decisions/data-access.md).
 
 let pool: pg.Pool | undefined;
 
@@ -28,7 +24,6 @@ function queuePool(): pg.Pool {
   return pool;
 }
 
-/** The rows of a sql`` statement (lib/sql.ts), run on the queue pool. */
 export async function queueQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
   return queryRows(queuePool(), statement);
 }
@@ -36,25 +31,19 @@ export async function queueQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
 let beatClient: Promise<pg.Client> | undefined;
 let onBeatConnectionLost: (() => void) | undefined;
 
-/**
- * Called (synchronously) whenever the heartbeat connection is lost or dropped: the worker must then take
- * itself for dead at once (its backend is gone, so others free its claims), before anything else runs.
- */
+/** Called synchronously when the heartbeat connection is lost: the worker must take itself for dead at once. */
 export function onHeartbeatConnectionLost(callback: () => void): void {
   onBeatConnectionLost = callback;
 }
 
 /**
- * Like queueQuery(), on a connection of its own that nothing else queues on: the worker's heartbeat must
- * not wait behind a burst of claims and outcome writes, or a busy live worker would be taken for dead;
- * and its backend is the worker's sign of life (claim-messages.ts, heartbeat()), so it must be one
- * connection, not any of a pool's. A connection that fails is dropped; the next call opens another.
+ * On a connection of its own: a heartbeat queued behind claims would make a busy live worker look dead, and its
+ * backend is the worker's sign of life, so it must be one connection.
  */
 export async function heartbeatQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
   beatClient ??= (async () => {
     // query_timeout: a heartbeat stuck on a half-dead connection must fail (and reconnect), not hang the beats.
     const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });
-    // Its next query then fails, and the catch below drops it.
     client.on('error', (error) => {
       onBeatConnectionLost?.();
       logRepeated(log, 'warn', 'webhook heartbeat connection lost', error, {}, { anyError: true });
@@ -73,8 +62,7 @@ export async function heartbeatQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
     const client = await current;
     return await queryRows(client, statement);
   } catch (error) {
-    // An SQL error (it has a SQLSTATE, e.g. a lock timeout) leaves the connection, and its backend, as
-    // they were; anything else (connection refused or broken, our query timeout) drops it.
+    // An SQL error keeps the connection (and its backend); anything else drops it.
     const sqlState = (error as { code?: unknown }).code;
     const connectionKept = typeof sqlState === 'string' && /^[0-9A-Z]{5}$/.test(sqlState) && !/^(08|57P)/.test(sqlState);
     if (beatClient === current && !connectionKept) {
@@ -105,7 +93,7 @@ export async function closeQueuePool(): Promise<void> {
   await closing?.end();
 }
 
-/** The queue pool's use, for GET /metrics (db_pool_connections{pool="webhook"}); undefined while it is not open. */
+/** For GET /metrics; undefined while not open. */
 export function queuePoolCounts(): { totalCount: number; idleCount: number; waitingCount: number } | undefined {
   return pool && { totalCount: pool.totalCount, idleCount: pool.idleCount, waitingCount: pool.waitingCount };
 }

@@ -15,10 +15,7 @@ export interface EndpointHealth {
   failingSince: Date | null;
 }
 
-/**
- * Each endpoint's latest attempt and its current run of failures, for the webhook list: two short walks of
- * webhook_attempts' (endpoint_id, id) and (endpoint_id, success, id) indexes per endpoint, whatever the log's size.
- */
+/** Two short index walks per endpoint, whatever the log's size. */
 export async function readEndpointHealth(options: { accountId: string; environment: Environment }): Promise<EndpointHealth[]> {
   const rows = await queryRows(
     pgPool(),

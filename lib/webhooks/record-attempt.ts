@@ -6,15 +6,10 @@ import { queueQuery } from './queue-pool';
 export type AttemptOutcome = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
 
 /**
- * Logs one attempt and moves its message on, in one statement (one round trip on the hot path):
- * the attempt row, the message's new state (only while this worker still holds its claim), and the
- * endpoint's health. A success ends the endpoint's failing run; a failure starts one, and disables
- * the endpoint when it answered 410 Gone or has failed without a single success for `disableAfterMs`.
- *
- * The first success after failures means the receiver is back: the endpoint's other messages waiting
- * for a retry are made due now instead of each waiting out its own step (after a 30 s outage, half of
- * them used to wait for the 5-minute retry). Only a success does this, so a down endpoint is never
- * tried faster than its schedule.
+ * Logs one attempt and moves its message on in one statement (only while this worker still holds its claim), and
+ * updates the endpoint's health: 410 Gone or `disableAfterMs` without a success disables it. The first success
+ * after failures makes the endpoint's waiting retries due now: the receiver is back. Only a success does this, so a
+ * down endpoint is never tried faster than its schedule.
  */
 export async function recordAttempt(options: {
   messageId: string;
@@ -87,7 +82,6 @@ export async function recordAttempt(options: {
       AND (NOT ${o.success}::boolean OR e.failing_since IS NOT NULL)`);
 }
 
-/** One successful attempt, as recordSuccesses() writes it. */
 export interface SuccessfulAttempt {
   messageId: string;
   endpointId: string;
@@ -101,12 +95,9 @@ export interface SuccessfulAttempt {
 }
 
 /**
- * recordAttempt() for many successes at once, in one statement: what it does for each (the message succeeded if
- * its claim still holds, the attempt logged, the day's counts, the endpoint's failing run ended and its waiting
- * messages made due), with one commit and one counter update for the batch. At 500 deliveries a second one
- * statement per attempt kept the queue pool's connections busy with commits and made every claim wait behind
- * them (docs/decisions/delivery-latency-and-start.md). Failures stay one at a time (recordAttempt): they are rare, and an
- * endpoint's run of failures must be applied in order.
+ * recordAttempt() for many successes in one statement and one commit: one statement per attempt kept the queue
+ * pool busy with commits (docs/decisions/delivery-latency-and-start.md). Failures stay one at a time: an endpoint's
+ * run of failures must be applied in order.
  */
 export async function recordSuccesses(attempts: readonly SuccessfulAttempt[]): Promise<void> {
   if (attempts.length === 0) return;
@@ -156,9 +147,8 @@ export async function recordSuccesses(attempts: readonly SuccessfulAttempt[]): P
 }
 
 /**
- * Writes successes in batches: what finishes while a batch is being written goes into the next, which starts as
- * soon as that one is done; a lone success is written at once. So there is no timer to wait for, and at most one
- * statement in flight. The function it returns resolves once that success is written (rejects if the write failed).
+ * Writes successes in batches, at most one statement in flight and no timer: what finishes during a write goes in
+ * the next. The returned function resolves once that success is written.
  */
 export function successWriter(maxBatch = 500): (attempt: SuccessfulAttempt) => Promise<void> {
   let queued: { attempt: SuccessfulAttempt; done: (error?: Error) => void }[] = [];

@@ -4,12 +4,7 @@ import { AppError } from '@/lib/errors/app-error';
 import { execute, queryRow, sql } from '@/lib/sql';
 import { findWebhookEndpoint, type EndpointScope } from './find-webhook-endpoint';
 
-/**
- * Sends a message again, now. `deliveryId` is an attempt id from the delivery log (att_…) or the
- * message id (msg_…, the webhook-id header); the redelivery keeps that webhook-id so receivers can
- * deduplicate. A finished message (succeeded or failed) gets one more attempt, without a new retry
- * schedule; a message waiting for its next retry is simply made due at once.
- */
+/** Keeps the webhook-id so receivers can deduplicate; a finished message gets one more attempt, a waiting one is due now. */
 export async function redeliverMessage(options: EndpointScope & { deliveryId: string }) {
   const endpoint = await findWebhookEndpoint(options);
   const notFound = new AppError('not_found', `No delivery ${options.deliveryId} for webhook endpoint ${options.id}.`);

@@ -9,18 +9,13 @@ import { sealSecret } from './secret-box';
 import { webhookSecretsKeyring } from './secrets-keyring';
 
 /**
- * Replaces the signing secret. For `gracePeriodSeconds` (24 h by default; 0 = at once) the old
- * secret keeps signing beside the new one: each attempt carries one `v1,` signature per secret, so
- * receivers still holding the old one verify until they are redeployed. Rotating again within that
- * time keeps only the secret just replaced. The new secret is shown this once and stored encrypted;
- * the old one moves to previous_secret as it is stored (one statement, so two rotations at once
- * cannot both keep the same old secret).
+ * For `gracePeriodSeconds` the old secret keeps signing beside the new one, so receivers verify until redeployed.
+ * The old secret moves to previous_secret in the same UPDATE, so two rotations at once cannot both keep it.
  */
 export async function rotateWebhookSecret(scope: EndpointScope & { gracePeriodSeconds?: number; origin: AuditOrigin }) {
   const grace = scope.gracePeriodSeconds ?? ROTATION_GRACE_DEFAULT_SECONDS;
   const secret = generateWebhookSecret();
   const sealed = sealSecret(webhookSecretsKeyring(), scope.id, secret);
-  // SQL, not Prisma: the old secret moves over in the same UPDATE (SET previous_secret = secret).
   const row = await pgTransaction(async (client) => {
     const rotated = await queryRow(
       client,

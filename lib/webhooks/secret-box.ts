@@ -1,17 +1,10 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
-// Webhook signing secrets are encrypted at rest (AES-256-GCM, Node's crypto): a database dump or
-// backup alone no longer lets anyone forge webhooks. Stored form, one text column:
-//
-//   enc:v1:<key id>:<iv, base64url>:<ciphertext + 16-byte tag, base64url>
-//
-// The key id is a fingerprint of the key (first 12 hex digits of SHA-256 over a label and the key),
-// so keys need no names and a wrong key is recognised before any decryption is tried. The endpoint
-// id is the additional authenticated data: a ciphertext copied onto another endpoint does not open.
-// A plain `whsec_…` value (written before encryption, or by hand) still opens, as itself, until the
-// start-up data step (encrypt-stored-secrets.ts) converts it. Nothing but signing and the one-time
-// reveal on create/rotate ever needs the plaintext. Keys: docs/decisions/webhooks.md.
+// Signing secrets are encrypted at rest (AES-256-GCM) so a database dump alone cannot forge webhooks. Stored as
+// enc:v1:<key id>:<iv>:<ciphertext + tag>; the key id is the key's fingerprint, so a wrong key is recognised before
+// decrypting. The endpoint id is the AAD: a ciphertext copied onto another endpoint does not open. Plain `whsec_`
+// values still open until the start-up step (encrypt-stored-secrets.ts) converts them. Keys: docs/decisions/webhooks.md.
 
 export const ENCRYPTED_PREFIX = 'enc:v1:';
 const PLAIN_PREFIX = 'whsec_';
@@ -27,13 +20,11 @@ export class SecretUnavailableError extends Error {
 }
 
 export interface Keyring {
-  /** The key new secrets are encrypted under. */
   current: { id: string; key: Buffer };
   /** Every key that may decrypt, by id (the current one included). */
   byId: ReadonlyMap<string, Buffer>;
 }
 
-/** The 32-byte key a base64 text stands for, or null when it is not exactly that. */
 export function decodeKey(text: string): Buffer | null {
   const trimmed = text.trim();
   if (!/^[A-Za-z0-9+/]{43}=?$/.test(trimmed)) return null;
@@ -59,7 +50,7 @@ export function buildKeyring(currentKey: string, oldKeys: readonly string[] = []
   return { current: { id: keyId(current), key: current }, byId };
 }
 
-/** A new random key, base64: what `openssl rand -base64 32` prints. */
+/** What `openssl rand -base64 32` prints. */
 export function generateKey(): string {
   return randomBytes(KEY_BYTES).toString('base64');
 }
@@ -68,7 +59,6 @@ function aad(endpointId: string): Buffer {
   return Buffer.from(`webhook_endpoints:${endpointId}`, 'utf8');
 }
 
-/** Encrypts a signing secret for endpoint `endpointId` under the keyring's current key. */
 export function sealSecret(keyring: Keyring, endpointId: string, secret: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', keyring.current.key, iv);

@@ -8,10 +8,8 @@ import { buildKeyring, decodeKey, generateKey, keyringFromEnvironment, type Keyr
 export const LOCAL_KEY_FILE = 'webhook-secrets.key';
 
 /**
- * The key of a machine without WEBHOOK_SECRETS_KEY (the embedded default, local development): read
- * from `<dataDir>/webhook-secrets.key`, or made on first start with mode 0600. Several processes may
- * start at once: the file appears whole or not at all (written aside, then hard-linked into place,
- * which fails if another got there first), and every one of them reads the same key.
+ * The key of a machine without WEBHOOK_SECRETS_KEY, made on first start with mode 0600. Written aside and then
+ * hard-linked into place, so processes starting at once all read the same key.
  */
 export function ensureLocalSecretsKey(dataDir: string): string {
   const file = path.join(dataDir, LOCAL_KEY_FILE);
@@ -48,10 +46,7 @@ function readKeyFile(file: string): string | null {
 
 let cached: Keyring | undefined;
 
-/**
- * This process's keyring: WEBHOOK_SECRETS_KEY (+ WEBHOOK_SECRETS_OLD_KEYS). Without it, outside
- * production, the local key file under ./.data; in production lib/env.ts refuses to start instead.
- */
+/** WEBHOOK_SECRETS_KEY, else (outside production) the local key file. */
 export function webhookSecretsKeyring(): Keyring {
   if (cached) return cached;
   const settings = env();

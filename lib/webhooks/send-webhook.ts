@@ -4,13 +4,11 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { CheckedDestination } from './ssrf-guard';
 
-/** The first 2 KB of a response body are kept in the attempt log. */
 export const RESPONSE_LOG_BYTES = 2_048;
 
 export interface SendResult {
   statusCode: number | null;
   durationMs: number;
-  /** First 2 KB of the response body (decoded as UTF-8). */
   responseBody: string | null;
   error: string | null;
   retryAfter: string | null;
@@ -18,17 +16,15 @@ export interface SendResult {
   requestHeaders: Record<string, string> | null;
 }
 
-// Keep-alive pools: the hot path sends many messages to few receivers. A pooled socket is
-// connected to an address that was checked when it was opened, so reuse is as safe as the first use.
+// Keep-alive: a pooled socket is connected to an address checked when it was opened, so reuse is as safe.
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 30_000 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 30_000 }),
 };
 
 /**
- * POSTs `body` to the destination, connecting to its checked address (never re-resolving the name);
- * the Host header and TLS name stay the URL's. Never throws: failures come back as `error`.
- * Redirects are not followed (a 3xx is a failed attempt).
+ * POSTs to the checked address, never re-resolving the name; Host and the TLS name stay the URL's. Never throws
+ * (failures come back as `error`); redirects are not followed.
  */
 export function sendWebhook(options: {
   destination: CheckedDestination;
@@ -147,10 +143,7 @@ function describeError(error: NodeJS.ErrnoException): string {
   return `${known[code] ?? error.message}${code ? ` (${code})` : ''}`.slice(0, 500);
 }
 
-/**
- * A receiver's answer as text PostgreSQL will store: invalid UTF-8 (a cut multi-byte character
- * included) becomes U+FFFD by the decoder, and NUL, which a text column refuses, becomes U+FFFD too.
- */
+/** Text a PostgreSQL text column accepts: invalid UTF-8 and NUL become U+FFFD. */
 export function storableText(bytes: Buffer): string {
   return bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
 }

@@ -1,11 +1,7 @@
 import 'server-only';
 import { Webhook } from 'standardwebhooks';
 
-/**
- * The three Standard Webhooks headers for one attempt, signed by the reference implementation. With
- * several secrets (a rotation's overlap) `webhook-signature` carries one `v1,` signature per secret,
- * space-separated, as the specification allows; a receiver's verify() accepts any one that matches.
- */
+/** Standard Webhooks headers; during a rotation's overlap, one `v1,` signature per secret. */
 export function signMessage(options: { secrets: readonly string[]; messageId: string; timestamp: Date; body: string }) {
   const signatures = options.secrets.map((secret) =>
     new Webhook(secret).sign(options.messageId, options.timestamp, options.body),

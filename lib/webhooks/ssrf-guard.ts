@@ -3,19 +3,10 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// Webhook destinations are chosen by shippers, so every URL is a request our network makes on a
-// stranger's behalf. An allowlist, not a denylist: an address may be a destination only when it is
-// globally routable unicast, which is what ipaddr.js's range() calls 'unicast' once every IANA
-// special-purpose block (loopback, private, link-local, CGNAT, documentation, benchmarking, 6to4
-// relay, AS112, AMT, multicast, reserved, ...) has been matched; IPv6 must also lie in 2000::/3, the
-// only block IANA allocates for global unicast. IPv6 forms that carry an IPv4 address the packet
-// really goes to (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96) are judged by that IPv4 address.
-// WEBHOOK_ALLOW_PRIVATE_NETWORKS (development, tests) also admits loopback, RFC 1918 and unique-local
-// addresses; cloud metadata addresses and link-local are refused whatever the setting. Ports: 80, 443
-// and 1024-65535, less well-known infrastructure ports (databases, caches, cluster control planes).
-// The check runs at registration and again at each delivery, on the addresses DNS gives at that
-// moment; the delivery then connects to the very address checked (send-webhook.ts), so a name that
-// re-resolves elsewhere (DNS rebinding) cannot slip through. Test and live alike: docs/decisions/webhooks.md.
+// Shippers choose webhook destinations, so every URL is a request our network makes for a stranger. An allowlist:
+// only globally routable unicast (IPv6 also within 2000::/3); IPv6 forms carrying an IPv4 address are judged by it.
+// Metadata and link-local are refused whatever WEBHOOK_ALLOW_PRIVATE_NETWORKS says. Checked at registration and at
+// each delivery, which connects to the very address checked, so DNS rebinding cannot slip through.
 
 export class DestinationRefusedError extends Error {
   constructor(message: string) {
@@ -54,7 +45,6 @@ const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 /** NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 address the packet goes to. */
 const NAT64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
 
-/** The ranges WEBHOOK_ALLOW_PRIVATE_NETWORKS admits (ipaddr.js range names). */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal']);
 
 const LABELS: Record<string, string> = {
@@ -91,7 +81,6 @@ function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
-/** Why `address` may not be a destination under this policy, or null when it may. */
 export function refusalReason(address: string, options: { allowPrivate: boolean }): string | null {
   if (isIP(address) === 0) return 'is not an IP address';
   let parsed: Address;
@@ -171,17 +160,12 @@ export function parseDestinationUrl(raw: string): URL {
 
 export interface CheckedDestination {
   url: URL;
-  /** The host name as written (brackets stripped from IPv6 literals). */
   hostname: string;
-  /** The checked address to connect to. */
   address: string;
   family: 4 | 6;
 }
 
-/**
- * Resolves the URL's host and checks every address it resolves to (one bad address refuses the
- * whole name: which one a client would pick is not ours to guess). Returns the address to connect to.
- */
+/** Checks every address the host resolves to (one bad address refuses the name); returns the address to connect to. */
 export async function checkDestination(
   raw: string,
   options: { allowPrivate: boolean; resolver?: Resolver },

@@ -7,8 +7,7 @@ export function startWorkerInApp(): void {
   const worker = startWebhookWorker();
   // GET /readyz under `next start` (app/readyz/route.ts) reads it from here.
   publishWorkerStatus(() => worker.status());
-  // Next (or the custom server) exits on SIGTERM without waiting for us; an attempt cut short is
-  // retried after its lease. If nothing else handles SIGTERM, our listener must exit, as the default would.
+  // Next exits on SIGTERM without waiting; an attempt cut short is retried after its lease.
   process.once('SIGTERM', () => {
     const alone = process.listenerCount('SIGTERM') === 0;
     void worker.stop().finally(() => {

@@ -7,10 +7,7 @@ import { urlHost } from './create-webhook-endpoint';
 import { findWebhookEndpoint, notFound, type EndpointScope } from './find-webhook-endpoint';
 import { PUBLIC_ENDPOINT_FIELDS } from './present-webhook-endpoint';
 
-/**
- * Changes URL, events, description or enabled. Enabling clears why it was disabled and its failing
- * run; disabling by hand records no reason (the portal shows it as switched off).
- */
+/** Enabling clears why it was disabled and its failing run. */
 export async function updateWebhookEndpoint(options: EndpointScope & { request: TUpdateWebhookRequest; origin: AuditOrigin }) {
   const { request } = options;
   await findWebhookEndpoint(options);

@@ -4,15 +4,10 @@ import { logRepeated } from '@/lib/log-repeats';
 import { sql, type Sql } from '@/lib/sql';
 import { queueQuery } from './queue-pool';
 
-// Waking the delivery workers after a commit instead of in it. The webhook_messages trigger's pg_notify makes
-// every notifying commit of the cluster take one lock in turn, held until its commit is flushed: the package hot
-// path's statements queued on it (bench/results/2026-11.md, 2026-11-23 "Counters without a hot row"). A
-// writer that puts `wakeAfterCommit` into its statement turns the trigger off for its transaction and calls
-// wakeDeliveryWorkers() once committed. The worker in this process, if any, is woken at once, without a round trip;
-// the others (other processes, other machines) by a pg_notify in a transaction of its own, which writes no commit
-// record, so it holds that lock for microseconds; one is in flight per process at a time (more wake-ups meanwhile
-// become one more after it). It goes on the delivery queue's pool, not the request pool, whose connections a burst
-// of requests holds. Workers also poll, so a wake-up lost with a dying process costs latency, never a delivery.
+// Workers are woken after the commit, not by the trigger: pg_notify in a commit takes a cluster-wide lock held until
+// the commit is flushed, and the package hot path queued on it. This process's worker is woken directly; the others
+// by a pg_notify in a transaction of its own (no commit record), one in flight per process. Workers also poll, so a
+// lost wake-up costs latency, never a delivery.
 
 /** A select-list item: this transaction's deliveries wake the workers after its commit (wakeDeliveryWorkers). */
 export const wakeAfterCommit: Sql<never> = sql`set_config('carrier.webhook_wake_after_commit', 'on', true)`;

@@ -19,45 +19,29 @@ const CHANNEL = 'webhook_messages';
 const LEASE_MARGIN_MS = 300;
 /** While attempts are in flight, a wake-up waits this long so that one claim serves several free slots. */
 const COALESCE_MS = 3;
-/**
- * Longest wait between tries while the database is unreachable (claims and the LISTEN connection
- * both back off, doubling, up to this): deliveries resume within about this long of its return.
- */
+/** Longest back-off between tries while the database is unreachable: deliveries resume within this of its return. */
 const MAX_BACKOFF_MS = 5_000;
 
 export interface WebhookWorker {
-  /** The id its claims are made under now (a new one after it lost its heartbeat, see below). */
+  /** Changes after a lost heartbeat. */
   readonly id: string;
   /** Stops claiming, lets attempts in flight finish (each within the timeout), releases the rest. */
   stop(): Promise<void>;
-  /** For GET /readyz (lib/probes/readiness.ts): running, and how fresh its last confirmed heartbeat is. */
+  /** For GET /readyz. */
   status(): { running: boolean; heartbeatAgeMs: number | null; staleAfterMs: number };
 }
 
 /**
- * The delivery loop. Runs inside the app (instrumentation.ts, scripts/server.ts) and as its own
- * process (scripts/worker.ts); any number of them share one queue (see claim-messages.ts). It claims
- * only as many messages as it has free slots, so every claimed message starts at once; it wakes when
- * this process commits deliveries (wake-workers.ts, directly), on NOTIFY (other processes' commits, and
- * the webhook_messages trigger), when a slot frees, and every WEBHOOK_POLL_MS for retries that come
- * due and for notifications missed while the LISTEN connection was down. Successes are written in
- * batches (record-attempt.ts, successWriter), failures one at a time.
- *
- * Heartbeats (webhook_workers): every WEBHOOK_HEARTBEAT_MS the worker renews its row on a connection
- * of its own and frees the claims of dead workers: those whose heartbeat connection's backend is gone
- * (the process died) or who are silent for WEBHOOK_WORKER_STALE_MS (claim-messages.ts, heartbeat()),
- * so a killed worker's messages are sent again within about a second, not after their lease. The other
- * half keeps "never twice at once": a worker claims and starts attempts only while its last heartbeat
- * is fresh, and one that loses its heartbeat connection, or has not confirmed a heartbeat for half the
- * staleness (measured from when it sent it, on its own clock, so well before anyone else can think it
- * dead), cuts every attempt in flight short, closing the connections, and takes a new id: its old
- * claims are freed by the next sweep, and its new id registers with the next heartbeat that succeeds.
+ * The delivery loop; any number share one queue (claim-messages.ts), in the app or as its own process. It claims
+ * only as many messages as it has free slots, and wakes on this process's commits, on NOTIFY, when a slot frees,
+ * and every WEBHOOK_POLL_MS. "Never twice at once": it claims only while its last heartbeat is fresh; one that
+ * cannot confirm a heartbeat for half the staleness cuts its attempts short and takes a new id
+ * (docs/decisions/webhooks.md, "Heartbeats").
  */
 export function startWebhookWorker(options: { resolver?: Resolver } = {}): WebhookWorker {
   const config = env();
   const newId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let id = newId();
-  /** Every id this worker registered, marked dead when it stops. */
   const registered = new Set<string>();
   const log = rootLog.child({ component: 'webhook-worker', processId: id });
   const settings: DeliverySettings = {
@@ -73,7 +57,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   const attempts = new Set<AbortController>();
   /** Half the staleness: a live worker gives up its claims well before anyone may take it for dead. */
   const fenceMs = Math.floor(config.WEBHOOK_WORKER_STALE_MS / 2);
-  /** Local time at which the last confirmed heartbeat was sent; 0: none yet (or lost). */
+  /** Local time the last confirmed heartbeat was sent; 0: none. */
   let beatSentAt = 0;
   let fenceTimer: ReturnType<typeof setTimeout> | undefined;
   let beating = true;
@@ -117,13 +101,9 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     }
   }
 
-  /**
-   * No heartbeat confirmed for fenceMs, or the heartbeat connection (whose backend tells the others this
-   * worker lives) is gone: cut every attempt short before anyone may retake its message, and take a new id.
-   */
+  /** Cut every attempt short before anyone may retake its message, and take a new id. */
   function fence(reason: 'stale' | 'connection'): void {
-    // Stopped beating on purpose (stop(), every attempt ended, the worker retired): the heartbeat connection that
-    // closes next is the stop's own doing, not a loss to cut attempts for or to warn about.
+    // Stopped on purpose: the heartbeat connection closing next is not a loss.
     if (stopping && !beating) return;
     if (reason === 'stale' && beatSentAt === 0) return;
     if (reason === 'stale' && alive()) {
@@ -136,7 +116,6 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     beatSentAt = 0;
     clearTimeout(fenceTimer);
     for (const attempt of attempts) attempt.abort('this worker could not renew its heartbeat');
-    // The old id's claims are freed by the next sweep; the new one registers with the next heartbeat.
     if (!stopping) id = newId();
     if (sinceBeatMs !== null || attempts.size > 0) {
       logRepeated(log, 'warn', 'webhook worker lost its heartbeat; attempts in flight were cut short', null, {
@@ -189,8 +168,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           !alive() ||
           message.claimedBy !== id
         ) {
-          // Too little lease left to finish before another worker may retake it, or this worker's
-          // heartbeat is not fresh enough to keep its claim: give it back.
+          // Too little lease or too stale a heartbeat to keep the claim: give it back.
           logRepeated(log, 'warn', 'webhook worker gave back a claim it could not start in time', null, {
             sinceBeatMs: Date.now() - beatSentAt,
           });
@@ -201,7 +179,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         countDelivery(result);
         log.debug({ messageId: message.id, endpointId: message.endpointId, result }, 'webhook attempt');
       } catch (error) {
-        // Left claimed: the heartbeat sweep (or the lease) frees it and any worker retries it. At least once, never lost.
+        // Left claimed: the heartbeat sweep or the lease frees it. At least once, never lost.
         countDelivery('error');
         logRepeated(log, 'error', 'webhook attempt could not be recorded', error, { messageId: message.id });
       } finally {
@@ -238,7 +216,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       }
       if (claimedAll && !pendingWake) continue; // more may be due: claim again at once
       if (pendingWake && free > 0 && failures === 0 && alive()) {
-        // Busy: let the attempts finishing about now free their slots too, then claim them all in one query.
+        // Let attempts finishing about now free their slots too, then claim them in one query.
         if (inFlight.size > 0) await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
         continue;
       }
@@ -257,7 +235,6 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   })();
 
   onHeartbeatConnectionLost(() => fence('connection'));
-  // A package accepted by this process wakes this worker directly (wake-workers.ts), not through NOTIFY's round trip.
   const stopLocalWake = onLocalWake(signal);
   const beats = beatLoop();
   void listen();
@@ -279,8 +256,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       wake?.();
       await loop;
       await Promise.allSettled([...inFlight]);
-      // Beat until every attempt has ended, then say so: anything still held (an outcome that could
-      // not be written) is freed at once by the others instead of after its lease.
+      // Beat until every attempt has ended, then retire so anything still held is freed at once.
       beating = false;
       clearTimeout(fenceTimer);
       await beats;

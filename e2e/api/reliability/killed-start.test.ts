@@ -6,9 +6,9 @@ import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Sp
 // `npm start` killed with SIGKILL, all of its process group at once: what Playwright does to its
 // webServer when no graceful shutdown is configured, and what `kill -9 -<pgid>` does. Nothing can
 // catch that signal, and the embedded PostgreSQL (in a process group of its own, so that a Ctrl+C
-// reaches the app first) used to be left running: the next start reused it, and nobody ever stopped
-// it. Now a watchdog (scripts/database.mjs, watchPostmaster) asks it to stop when the process that
-// started it is gone, however it went.
+// reaches the app first) would be left running, reused by the next start and never stopped. A
+// watchdog (scripts/database.mjs, watchPostmaster) asks it to stop when the process that started it
+// is gone, however it went.
 
 const dataDirs: string[] = [];
 let current: Spawned | undefined;

@@ -41,19 +41,12 @@ import {
   ZWebhookTest,
 } from '@/lib/schemas/webhooks';
 
-// The OpenAPI 3.1 document, generated from the registry of operations (lib/api/registry.ts) and the Zod schemas
-// they parse and answer with, so the reference cannot drift from what the server accepts and answers. Each path
-// is its operation's definition plus the answers every operation shares (below). Written here: the components a
-// request schema cannot say of itself (the published aliases, the types of the webhook fields built from bare
-// transforms, the package request's wrapper), the webhooks, and the document's head.
+// The OpenAPI 3.1 document, generated from the operation registry and the Zod schemas, so the reference cannot drift
+// from what the server accepts and answers. Written here: what a schema cannot say of itself, the webhooks, the head.
 
 const inputSchema = (schema: z.ZodType) => jsonSchemaOf(schema, 'input');
 
-/**
- * The response components, each generated from the schema its operation's answer is typed with. Generated together
- * (one registry), so a schema used inside another (WebhookEndpoint in the list, RateQuote in RateResponse) is a $ref
- * to its component rather than a copy.
- */
+/** Generated together, so a schema used inside another is a $ref to its component rather than a copy. */
 const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   RateQuote: ZRateQuote,
   RateResponse: ZRateResponse,
@@ -76,7 +69,6 @@ const COMPONENT_NAMES = new Map<z.ZodType, string>(
   [...Object.entries(RESPONSE_COMPONENTS), ...Object.entries(LISTED_RESPONSES)].map(([name, schema]) => [schema, name]),
 );
 
-/** Every schema an intersection is made of, the parts of nested intersections included. */
 function intersectionParts(schemas: Iterable<z.ZodType>): Set<unknown> {
   const parts = new Set<unknown>();
   const visit = (schema: unknown) => {
@@ -99,25 +91,19 @@ function responseSchemas(): Record<string, Json> {
     unrepresentable: 'any',
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
-    // Zod closes every object (additionalProperties: false), so that an answer's undocumented field is drift the API
-    // suite catches. An intersection (the endpoint with its secret) is allOf its parts, each listing only its own
-    // properties: closed, each would refuse the others' and nothing could match. Its parts are left open (the
-    // WebhookEndpoint component among them, as it was written by hand) and the whole is closed instead.
+    // Zod closes every object, so an undocumented field is drift the API suite catches. An intersection's parts each
+    // list only their own properties, so they are left open and the whole is closed instead.
     override: ({ zodSchema, jsonSchema }) => {
       if (parts.has(zodSchema)) delete jsonSchema.additionalProperties;
       if (zodSchema instanceof z.ZodIntersection) jsonSchema.unevaluatedProperties = false;
     },
   }) as { schemas: Record<string, Json> };
-  // Each is a component of this document, not a document of its own.
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema]));
 }
 
 /**
- * The published spellings the API also reads (`lenght`, `FromPostalcode`, `Container Weight`…): each is a property
- * with its field's schema, listed after it, so that the published samples validate against the document. A required
- * field with another spelling is required in words, in both properties' descriptions and the object's: as
- * allOf/anyOf of `required` lists it made renderers show the object as "any", its fields unlisted. The API still
- * refuses a request that sends neither (the Zod schema).
+ * Published alternative spellings, each a property listed after its field's, so the published samples validate. A
+ * required field with another spelling is required in words: allOf/anyOf of `required` made renderers show "any".
  */
 function withAliases(json: Json, aliases: Aliases): Json {
   const required = (json.required as string[] | undefined) ?? [];
@@ -307,11 +293,8 @@ function successResponses(success: SuccessAnswer): Record<string, Json> {
 }
 
 /**
- * One operation as the document says it: its own definition, plus the answers every operation shares, added here
- * and nowhere else. Each request passes the same steps before its operation runs (lib/http/api-steps.ts
- * authenticateRequest): a token (401), counted against the token's rate (429, with Retry-After), and, for a
- * shipper's operation, the scope it needs (its security requirement, and 403 insufficient_scope; OpenAPI 3.1 lets
- * an apiKey scheme's requirement list the roles an operation needs). An operation's own 401 or 429 is kept.
+ * One operation plus the answers every operation shares, added here and nowhere else: 401, 429 with Retry-After, and
+ * for a shipper's operation its scope (OpenAPI 3.1 lets an apiKey requirement list roles) and 403. Its own 401/429 are kept.
  */
 function operationObject(definition: OperationDefinition): Json {
   const { scope, method } = definition;
@@ -429,11 +412,7 @@ function withDeliveries(webhooks: Record<string, Json>): Record<string, Json> {
   return webhooks;
 }
 
-/**
- * What each tag an operation may use (lib/api/operation.ts OPERATION_TAGS) says, declared in the order the reference
- * shows them: a renderer groups by the declared tags and leaves out an operation whose tag is not among them, so
- * the type requires every one.
- */
+/** In the order the reference shows them; renderers leave out operations whose tag is undeclared, so all are required. */
 const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Rating: 'Price a package against the rate cards.',
   Addresses: 'Check an address before it goes on a label: its city, state or province and country against its postal code.',

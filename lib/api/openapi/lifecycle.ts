@@ -54,11 +54,7 @@ export function lifecycleSchemas(): Json {
   };
 }
 
-/**
- * Every lifecycle delivery's body names its event as `type` (lib/webhooks/deliver-message.ts adds it to the stored
- * payload when it signs): a receiver subscribed to several events tells them apart by what the signature covers.
- * Written here, first and required, whether or not the payload schema lists it, so the document says it either way.
- */
+/** `type` first and required in every lifecycle delivery body, as deliver-message.ts signs it, whatever the schema lists. */
 function withEventType(json: Json): Json {
   const { type: _type, ...rest } = (json.properties ?? {}) as Record<string, Json>;
   const required = ((json.required ?? []) as string[]).filter((name) => name !== 'type');

@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-// The small pieces the OpenAPI document and the operations' definitions are built from:
-// a schema's JSON Schema as a request reads it or as a response is written, a reference to a
-// component, a JSON answer, the error envelope, and a query schema's parameters.
-
 export type Json = Record<string, unknown>;
 
 /** A Zod schema as JSON Schema 2020-12: `input`, what a request may send; `output`, what an answer holds. */
@@ -15,11 +11,7 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/**
- * One example id of each kind the API hands out (lib/ids.ts, the request id of lib/http/api-steps.ts, att_<n> of the
- * delivery log), for the path parameters: a snippet built from the document (the portal's curl) sends a real-looking
- * id with the right prefix. lib/api/openapi/examples.test.ts checks every id example against its resource's prefix.
- */
+/** Example ids with the right prefix, so a snippet built from the document sends a real-looking id (examples.test.ts). */
 export const EXAMPLE_ID = {
   webhookEndpoint: 'we_3k9x2m4t8v6w1z5q7r0y',
   event: 'evt_7k3q9x2m4t8v6w1z5q7r0y2b',
