@@ -39,6 +39,7 @@ export const ENTRIES = {
   worker: 'scripts/worker.ts',
   token: 'scripts/token.ts',
   'encrypt-webhook-secrets': 'scripts/encrypt-webhook-secrets.ts',
+  'next-request-target': 'scripts/next-request-target.ts',
 };
 
 /** Whether dist/ is missing or older than any file it was built from (or than package-lock.json). */

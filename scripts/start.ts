@@ -146,7 +146,10 @@ function runNext(): void {
   // The production server's keep-alive (65 s, scripts/server.ts) here too: with Node's default 5 s a client that
   // reuses a connection idle for about that long races the server's close and gets "other side closed".
   const command = dev ? ['dev'] : ['start', '--keepAliveTimeout', '65000'];
-  const app: ChildProcess = spawn(process.execPath, [...v8Flags, nextBin, ...command, '--port', port], {
+  // Built, the answer to request targets that are no path (dist/next-request-target.js); `npm run dev` goes without.
+  const targets = fileURLToPath(new URL('./next-request-target.js', import.meta.url));
+  const hooks = !import.meta.url.endsWith('.ts') && existsSync(targets) ? ['--import', targets] : [];
+  const app: ChildProcess = spawn(process.execPath, [...v8Flags, ...hooks, nextBin, ...command, '--port', port], {
     env: process.env,
     stdio: 'inherit',
   });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db';
 import { hashToken } from '@/lib/auth/tokens';
 import { baseUrl, call, expectError, newAccount, pathFor, type TestAccount } from './support/api';
+import { rawExchange } from './support/raw-socket';
 import { rateSampleAll } from './support/samples';
 
 let acme: TestAccount;
@@ -222,5 +223,25 @@ describe('guessing tokens', () => {
       expect((await call('/wf/rate', { token: acme.tokens.test, body: rateSampleAll(), headers })).status).toBe(200);
     }
     expectError(await call('/wf/rate', { token: null, body: rateSampleAll(), headers }), 429, 'rate_limited');
+  });
+});
+
+// Next makes a URL of every target: these reach it in `next start` mode too (scripts/next-request-target.ts).
+describe('request targets that are no path', () => {
+  it('answers OPTIONS * with 204, Allow and a request id', async () => {
+    const answer = await rawExchange(baseUrl, ['OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    expect(answer.status).toBe(204);
+    expect(answer.headers.allow).toContain('POST');
+    expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it.each(['GET', 'POST', 'DELETE', 'HEAD'])('answers %s * with the 400 envelope', async (method) => {
+    const answer = await rawExchange(baseUrl, [
+      `${method} * HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    ]);
+    expect(answer.status).toBe(400);
+    expect(answer.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+    if (method !== 'HEAD')
+      expect(JSON.parse(answer.body).error).toMatchObject({ code: 'bad_request', message: expect.stringContaining('path') });
   });
 });
