@@ -249,8 +249,6 @@ const ZProcessSettings = z.object({
   INVOICE_INTERVAL_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(3_600_000).default(60_000)),
   /** `on` records every API request and the portal's writes and errors; `off` nothing. Retention runs hourly. */
   REQUEST_LOG: z.preprocess(unsetIfEmpty, z.enum(['on', 'off']).default('on')),
-  /** Internal: set by scripts/server.ts, which runs the in-app delivery worker itself (instrumentation.ts then does not). */
-  WEBHOOK_WORKER_STARTED_BY: z.preprocess(unsetIfEmpty, z.enum(['server']).optional()),
   /** Unset: `npm start` runs the embedded PostgreSQL (scripts/database.mjs). */
   DATABASE_URL: z.preprocess(unsetIfEmpty, z.string().optional()),
 });

@@ -56,10 +56,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostname = options.hostname ?? settings.BIND_ADDRESS;
   const port = options.port ?? settings.PORT;
 
-  // This process's delivery worker is started (and stopped) here, not by instrumentation.ts inside
-  // Next, so that a stop can wait for its attempts in flight. Set before Next loads.
-  process.env.WEBHOOK_WORKER_STARTED_BY = 'server';
-
   // Imported after NODE_ENV is settled: lib/log and lib/env read the environment once.
   const [
     { answerClientError, answerOddTarget, discardRest, nodeClient, sendServerFailure },
@@ -114,10 +110,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
 
   // Started before the server listens: its first heartbeat, which readiness waits for, overlaps making the API app.
-  if (config.WEBHOOK_WORKER === 'on') {
-    const { startWebhookWorker } = await import('@/lib/webhooks/worker');
-    worker = startWebhookWorker();
-  }
+  // Stopped by this server's shutdown, after its requests in flight (instrumentation.ts, in Next, finds it running).
+  const { runWebhookWorker } = await import('@/lib/webhooks/run-worker');
+  worker = runWebhookWorker({ stopOnSignals: false });
 
   // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
   const { app: api, server: created } = await createApiApp({
