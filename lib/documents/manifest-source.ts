@@ -1,4 +1,12 @@
-import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, ManifestKind, ManifestState } from './types';
+import type {
+  DocumentLabel,
+  DocumentManifest,
+  DocumentPackage,
+  DocumentParty,
+  DocumentPickup,
+  ManifestKind,
+  ManifestState,
+} from './types';
 
 // A manifest's documents' data as the database gives it (load-documents.ts), and the DocumentManifest the
 // renderers draw, made from it. Pure, so that it runs where the document is rendered (the render thread,
@@ -102,6 +110,8 @@ export interface ManifestSource {
    */
   packages: Uint8Array;
   generatedAt: Date;
+  /** The handover's only (load-documents.ts loadManifestPickups). */
+  pickups?: DocumentPickup[];
 }
 
 /** data, status, carrier barcode, house waybill (or null), then the charge's status, amount and currency (or nulls). */
@@ -147,6 +157,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
       packages: packages.map((p) => ({ ...documentPackage(p.data, header, p.carrierBarcode), charge: p.charge })),
       cancelledPackages,
       generatedAt: source.generatedAt,
+      ...(source.pickups?.length ? { pickups: source.pickups } : {}),
     };
   }
   const first = packages[0]?.data ?? {};
@@ -167,6 +178,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
     packages: packages.map((p) => ({ ...documentPackage(p.data, {}, p.carrierBarcode), from: party(p.data), charge: p.charge })),
     cancelledPackages,
     generatedAt: source.generatedAt,
+    ...(source.pickups?.length ? { pickups: source.pickups } : {}),
   };
 }
 
