@@ -150,6 +150,10 @@ export function PickupsView() {
         form.setValue(field, value.trim(), { shouldDirty: true });
     }
   }, [sender, form]);
+  // Focus moves to the result once it is on the page (a frame's callback could run before React had rendered it).
+  useEffect(() => {
+    if (scheduled) resultRef.current?.focus();
+  }, [scheduled]);
   const [problem, setProblem] = useState<string[]>([]);
   const schedule = useMutation({
     mutationFn: (v: FormValues) =>
@@ -174,7 +178,6 @@ export function PickupsView() {
     onSuccess: (pickup) => {
       setScheduled(pickup);
       void queryClient.invalidateQueries({ queryKey: portal.key('pickups') });
-      requestAnimationFrame(() => resultRef.current?.focus());
     },
     onError: (error) => {
       if (!(error instanceof PortalError)) return setProblem([error instanceof Error ? error.message : 'Something went wrong.']);
