@@ -31,7 +31,7 @@ const AGREEING = [
   { TrackingNumber: 'T3', ToCity: 'New York', ToState: 'NY', ToPostalCode: '10001-1234' },
 ];
 const none: { path: string; message: string }[] = [];
-time('destination warnings, agreeing addresses', (i) => addDestinationWarnings(none, AGREEING[i % AGREEING.length]!, 'package'));
+time('destination warnings, agreeing addresses', (i) => addDestinationWarnings(none, AGREEING[i % AGREEING.length], 'package'));
 time('destination warnings, one that disagrees', () =>
   addDestinationWarnings([], { TrackingNumber: 'T4', ToCity: 'Toronto', ToState: 'ON', ToPostalCode: '90210' }, 'package'),
 );

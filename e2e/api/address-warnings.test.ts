@@ -60,8 +60,8 @@ describe('address warnings on accepted packages', () => {
   it('a container manifest names each package by its index and tracking number', async () => {
     const [good, bad, none] = [tracking('AW'), tracking('AW'), tracking('AW')];
     const body = containerSample(`ULD-${randomUUID().slice(0, 8)}`, [good, bad, none]);
-    Object.assign(body.ContainerDetails[1]!, { ToCity: 'Springfield', ToState: 'IL' });
-    Object.assign(body.ContainerDetails[2]!, { ToCity: undefined, ToState: undefined, ToPostalCode: undefined });
+    Object.assign(body.ContainerDetails[1], { ToCity: 'Springfield', ToState: 'IL' });
+    Object.assign(body.ContainerDetails[2], { ToCity: undefined, ToState: undefined, ToPostalCode: undefined });
     const answer = await post('/wf/manifest', body);
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json.PackageCount).toBe(3);
