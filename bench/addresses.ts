@@ -2,6 +2,7 @@
 // run: the zipcodes lookup alone (what the check cannot do without). The goal: < 1 ms a call.
 import { lookup } from 'zipcodes';
 import { validateAddress } from '@/lib/addresses/validate-address';
+import { addDestinationWarnings } from '@/lib/addresses/destination-warnings';
 
 const CALLS = 200_000;
 const INPUTS = [
@@ -22,6 +23,18 @@ function time(label: string, run: (i: number) => unknown): number {
 
 const baseline = time('baseline: zipcodes lookup alone', (i) => lookup(INPUTS[i % INPUTS.length].postalCode.slice(0, 5)));
 const check = time('validateAddress', (i) => validateAddress(INPUTS[i % INPUTS.length]));
+// What every accepted package pays: its destination checked for the answer's warnings. Agreeing addresses (the
+// common case) take the fast path, which allocates nothing; one that disagrees builds its messages.
+const AGREEING = [
+  { TrackingNumber: 'T1', ToCity: 'Beverly Hills', ToState: 'CA', ToPostalCode: '90210', ToCountry: 'US' },
+  { TrackingNumber: 'T2', ToCity: 'Toronto', ToState: 'ON', ToPostalCode: 'M5V 2T6', ToCountry: 'CA' },
+  { TrackingNumber: 'T3', ToCity: 'New York', ToState: 'NY', ToPostalCode: '10001-1234' },
+];
+const none: { path: string; message: string }[] = [];
+time('destination warnings, agreeing addresses', (i) => addDestinationWarnings(none, AGREEING[i % AGREEING.length], 'package'));
+time('destination warnings, one that disagrees', () =>
+  addDestinationWarnings([], { TrackingNumber: 'T4', ToCity: 'Toronto', ToState: 'ON', ToPostalCode: '90210' }, 'package'),
+);
 console.log(
   `\nvalidateAddress: ${(check / baseline).toFixed(1)} × the lookup; goal < 1,000 µs a call: ${check < 1_000 ? 'met' : 'missed'}`,
 );

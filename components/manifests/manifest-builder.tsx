@@ -21,6 +21,16 @@ import type { TContainerManifestResponse } from '@/lib/schemas/container-manifes
 /** POST /wf/manifest's answer, and whether it stored the container now (no Idempotent-Replayed header). */
 type BuilderResult = TContainerManifestResponse & { created: boolean };
 
+/** The answer's warnings in the grid's words: `ContainerDetails[i]` is the row it came from. */
+function warningLines(warnings: { path: string; message: string }[], rowOf: number[]): string[] {
+  return warnings.map(({ path, message }) => {
+    const at = /^ContainerDetails\[(\d+)\]\.?(.*)$/.exec(path);
+    if (!at) return `${path}: ${message}`;
+    const row = rowOf[Number(at[1])];
+    return `Row ${row === undefined ? Number(at[1]) + 1 : row + 1}${at[2] ? `, ${at[2]}` : ''}: ${message}`;
+  });
+}
+
 /** Why the last submit was refused: a message (network, server), or problems the error panel lists. */
 type Problem =
   | { kind: 'message'; text: string; error?: unknown }
@@ -45,7 +55,7 @@ export function ManifestBuilder() {
   const form = useForm<HeaderValues>({ resolver, mode: 'onTouched', defaultValues: emptyHeader(), shouldFocusError: false });
   const { draftNote, setDraftNote, clearDraft } = useManifestDraft(key, store, form);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [result, setResult] = useState<BuilderResult | null>(null);
+  const [result, setResult] = useState<(BuilderResult & { rowOf: number[] }) | null>(null);
   // After every submit focus moves to what it produced: the error panel's heading, or the result's.
   const panelHeading = useRef<HTMLHeadingElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -148,7 +158,7 @@ export function ManifestBuilder() {
     try {
       const created = await mutation.mutateAsync(body);
       clearDraft();
-      setResult(created);
+      setResult({ ...created, rowOf });
     } catch (error) {
       if (!(error instanceof PortalError))
         return setProblem({ kind: 'message', text: 'Could not reach the server. Your draft is kept; try again.' });
@@ -184,6 +194,21 @@ export function ManifestBuilder() {
           </code>
           <CopyButton value={result.ManifestID} label="Copy ID" />
         </div>
+        {result.warnings?.length ? (
+          <div className="mt-4" data-testid="manifest-warnings">
+            <Alert tone="warning">
+              <p className="font-medium">
+                Accepted with {result.warnings.length} warning{result.warnings.length === 1 ? '' : 's'}: check these before the
+                labels are printed.
+              </p>
+              <ul className="mt-2 list-disc space-y-1 pl-5 break-words">
+                {warningLines(result.warnings, result.rowOf).map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
+            </Alert>
+          </div>
+        ) : null}
         <div className="mt-6 flex flex-wrap gap-3">
           <PortalLink
             href={`/manifests/${encodeURIComponent(result.ManifestID)}`}

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ManifestPrintLinks } from '@/components/documents/print-links';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
-import { usePortalEnvironment } from '@/components/layout/portal-context';
+import { PortalLink, useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import {
   Breadcrumb,
   buttonClass,
@@ -41,6 +41,7 @@ const PAGE_SIZE = 100;
  */
 export function ManifestDetailView({ id }: { id: string }) {
   const portal = usePortalEnvironment();
+  const canSchedule = useCan('shipments:write');
   const manifest = useQuery({
     queryKey: portal.key('manifest', id),
     queryFn: ({ signal }) => portal.fetch<TManifest>(`/portal-api/manifests/${encodeURIComponent(id)}`, { signal }),
@@ -84,6 +85,14 @@ export function ManifestDetailView({ id }: { id: string }) {
             >
               Export packages (CSV)
             </a>
+            {canSchedule && m.status !== 'cancelled' ? (
+              <PortalLink
+                href={`/pickups?manifest=${encodeURIComponent(m.ManifestID)}`}
+                className={buttonClass({ variant: 'secondary' })}
+              >
+                Schedule a pickup
+              </PortalLink>
+            ) : null}
           </>
         }
       />

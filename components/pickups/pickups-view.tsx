@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { PortalLink, useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import {
@@ -23,6 +23,7 @@ import {
 } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import type { TPickup } from '@/lib/schemas/pickups';
+import type { TManifest, TPackageList } from '@/lib/portal/package-list-types';
 
 interface PickupList {
   data: TPickup[];
@@ -71,6 +72,41 @@ function localInput(hours: number): string {
 
 const packages = (n: number) => `${n.toLocaleString()} package${n === 1 ? '' : 's'}`;
 
+/** The form's address fields and the manifest's sender fields they are prefilled from. */
+const SENDER_FIELDS = [
+  ['company', 'FromCompany'],
+  ['address1', 'FromAddress1'],
+  ['city', 'FromCity'],
+  ['state', 'FromState'],
+  ['postal_code', 'FromPostalCode'],
+  ['country', 'FromCountry'],
+  ['phone', 'FromPhone'],
+] as const;
+
+/**
+ * Where a manifest's packages are collected from, as its sender gave it: a container's header, a daily manifest's first
+ * package (its packages' senders are usually one dock). Undefined while it loads, or for an unknown manifest.
+ */
+function useManifestSender(manifestId: string): Record<string, unknown> | undefined {
+  const portal = usePortalEnvironment();
+  const id = encodeURIComponent(manifestId);
+  const manifest = useQuery({
+    queryKey: portal.key('manifest', manifestId),
+    queryFn: ({ signal }) => portal.fetch<TManifest>(`/portal-api/manifests/${id}`, { signal }),
+    enabled: manifestId !== '',
+    retry: false,
+  });
+  const daily = manifest.data?.type === 'daily';
+  const first = useQuery({
+    queryKey: portal.key('manifest-first-package', manifestId),
+    queryFn: ({ signal }) => portal.fetch<TPackageList>(`/portal-api/manifests/${id}/packages?limit=1`, { signal }),
+    enabled: daily,
+    retry: false,
+  });
+  if (!manifest.data) return undefined;
+  return daily ? first.data?.data[0] : manifest.data;
+}
+
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function PickupsView() {
@@ -100,6 +136,24 @@ export function PickupsView() {
       instructions: '',
     },
   });
+  // From a manifest's "Schedule a pickup": its sender's address fills the fields still empty, once.
+  const sender = useManifestSender(manifest);
+  const prefilled = useRef(false);
+  useEffect(() => {
+    if (!sender || prefilled.current) return;
+    prefilled.current = true;
+    for (const [field, from] of SENDER_FIELDS) {
+      const value = sender[from];
+      // The country's field starts as US, a default rather than what someone typed.
+      const untouched = field === 'country' ? !form.getFieldState(field).isDirty : form.getValues(field).trim() === '';
+      if (typeof value === 'string' && value.trim() !== '' && untouched)
+        form.setValue(field, value.trim(), { shouldDirty: true });
+    }
+  }, [sender, form]);
+  // Focus moves to the result once it is on the page (a frame's callback could run before React had rendered it).
+  useEffect(() => {
+    if (scheduled) resultRef.current?.focus();
+  }, [scheduled]);
   const [problem, setProblem] = useState<string[]>([]);
   const schedule = useMutation({
     mutationFn: (v: FormValues) =>
@@ -124,7 +178,6 @@ export function PickupsView() {
     onSuccess: (pickup) => {
       setScheduled(pickup);
       void queryClient.invalidateQueries({ queryKey: portal.key('pickups') });
-      requestAnimationFrame(() => resultRef.current?.focus());
     },
     onError: (error) => {
       if (!(error instanceof PortalError)) return setProblem([error instanceof Error ? error.message : 'Something went wrong.']);
@@ -170,6 +223,12 @@ export function PickupsView() {
             The driver collects every package of the manifest not yet received. AirSkip needs 4 hours&apos; notice, Carrier
             Express 1 hour, others 2 hours; the window lasts 2 to 12 hours. Times are in your browser&apos;s time zone.
           </p>
+          {manifest && sender ? (
+            <p className="mt-2 text-sm text-slate-700" data-testid="pickup-prefilled">
+              For manifest <span className="font-mono">{manifest}</span>: the address is its sender&apos;s; check it before you
+              schedule.
+            </p>
+          ) : null}
           <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4">
             <div className="grid gap-4 sm:grid-cols-2">
               {text('manifest_id', 'Manifest ID', { required: true, hint: 'MAN-… from the manifest page.' })}

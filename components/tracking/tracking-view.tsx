@@ -86,10 +86,40 @@ function Progress({ tracking }: { tracking: TPublicTracking }) {
   );
 }
 
-export function TrackingView({ tracking }: { tracking: TPublicTracking }) {
+/** The shipper's branding (lib/branding): its accent colour, the text colour that reads on it, its logo as a data: URL. */
+export interface TrackingBranding {
+  accent: string | null;
+  onAccent: string;
+  logo: string | null;
+}
+
+function ShipperBand({ branding, shipper }: { branding: TrackingBranding; shipper: string | null }) {
+  if (!branding.accent && !branding.logo) return null;
+  return (
+    <div
+      data-testid="shipper-branding"
+      className="flex min-h-14 items-center gap-4 rounded-lg border border-slate-200 px-4 py-3"
+      style={branding.accent ? { backgroundColor: branding.accent, color: branding.onAccent } : undefined}
+    >
+      {branding.logo ? (
+        // A data: URL of bytes checked on upload (lib/branding/logo.ts): next/image would only pass it through.
+        // eslint-disable-next-line @next/next/no-img-element
+        <img
+          src={branding.logo}
+          alt={shipper ? `${shipper} logo` : 'Shipper logo'}
+          className="h-10 w-auto max-w-[12rem] object-contain"
+        />
+      ) : null}
+      {shipper ? <p className="min-w-0 break-words text-sm font-medium">A shipment from {shipper}</p> : null}
+    </div>
+  );
+}
+
+export function TrackingView({ tracking, branding }: { tracking: TPublicTracking; branding?: TrackingBranding }) {
   const events = [...tracking.events].reverse();
   return (
     <div className="space-y-6">
+      {branding ? <ShipperBand branding={branding} shipper={tracking.shipper} /> : null}
       <Card>
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">

@@ -129,6 +129,7 @@ describe('lifecycle webhooks', () => {
       expect(d.payload).toEqual({
         tracking_number: simulated,
         carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+        tracking_url: null, // a test package has no public page
         house_waybill: expect.stringMatching(/^H\d{11}$/),
         manifest_id: dailyId,
         status: d.payload.status,
@@ -144,6 +145,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: cancelled,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          tracking_url: null, // a test package has no public page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: dailyId,
           status: 'cancelled',
@@ -159,6 +161,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: wholeDay,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          tracking_url: null, // a test package has no public page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: cancelledDailyId,
           status: 'cancelled',
@@ -193,6 +196,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: inContainer,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          tracking_url: null, // a test package has no public page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           container_id: containerId,
           manifest_id: containerManifestId,
@@ -209,6 +213,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: scanned,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          tracking_url: null, // a test package has no public page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'received',
@@ -222,6 +227,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: scanned,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
+          tracking_url: null, // a test package has no public page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'in_transit',

@@ -109,6 +109,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'POST /portal-api/package-batch/cancel': 'shipments:write',
   'GET /portal-api/settings/customs': 'data:read',
   'PUT /portal-api/settings/customs': 'settings:manage',
+  'GET /portal-api/settings/branding': 'data:read',
+  'PUT /portal-api/settings/branding': 'settings:manage',
 };
 
 /** These end the caller's session: each role calls them last. */

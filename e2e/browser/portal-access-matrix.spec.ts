@@ -370,6 +370,13 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       stranger: ok((j: { enforce_readiness: boolean }) => expect(j).toEqual({ enforce_readiness: false })),
     },
     'PUT /portal-api/settings/customs': { body: {}, stranger: invalid },
+    // Account-wide: a stranger reads its own, none set.
+    'GET /portal-api/settings/branding': {
+      stranger: ok((j: { accent_color: string | null; logo: unknown }) =>
+        expect(j).toMatchObject({ accent_color: null, logo: null }),
+      ),
+    },
+    'PUT /portal-api/settings/branding': { body: {}, stranger: invalid },
   };
   expect(Object.keys(CALLS).sort(), 'CALLS must cover exactly the routes in app/portal-api').toEqual(
     served.filter((e) => !PUBLIC.includes(e)).sort(),

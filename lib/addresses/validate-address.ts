@@ -95,6 +95,51 @@ function stateCode(country: 'US' | 'CA', value: string): string | undefined {
   return subdivisions().byName.get(`${country}:${value.toUpperCase().replace(/\./g, '').replace(/\s+/g, ' ').trim()}`);
 }
 
+/** Equal ignoring ASCII case, without allocating (the common case of a city spelled as the dataset spells it). */
+function sameAsciiCase(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y && (x | 0x20) !== (y | 0x20)) return false;
+    if (x !== y && ((x | 0x20) < 0x61 || (x | 0x20) > 0x7a)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the postal code's country is one the dataset covers, judged from the given country only: an address in
+ * another country (a 5-digit code is also German or French) is not checked at all.
+ */
+export function checkedCountry(country: string | undefined): boolean {
+  if (country === undefined || country === '' || country === 'US' || country === 'CA') return true;
+  return COUNTRY_NAMES[normalCountry(country)] !== undefined;
+}
+
+/**
+ * True when validateAddress would find nothing to say about an address whose postal code is already normalised
+ * (12345, 12345-6789 or A1A 1A1, as the package schemas store it) and whose fields are trimmed, as they are when
+ * it is spelled as the dataset spells it; it allocates nothing then (it runs for every package accepted). False
+ * means "maybe not": the caller asks validateAddress for the messages.
+ */
+export function addressAgrees(input: AddressInput): boolean {
+  const { postalCode, city, state, country } = input;
+  const first = postalCode.charCodeAt(0);
+  if (first >= 0x30 && first <= 0x39) {
+    if (country && country !== 'US') return false;
+    if (postalCode.length !== 5 && postalCode.length !== 10) return false;
+    const place = lookup(postalCode.length === 5 ? postalCode : postalCode.slice(0, 5));
+    if (!place) return false;
+    if (state && !(state.length === 2 && sameAsciiCase(state, place.state))) return false;
+    return !city || sameAsciiCase(city, place.city);
+  }
+  if (postalCode.length !== 7 || postalCode.charCodeAt(3) !== 0x20) return false;
+  if (country && country !== 'CA') return false;
+  const provinces = subdivisions().caByLetter.get(postalCode.charAt(0));
+  if (!provinces) return false;
+  return !state || (state.length === 2 && provinces.has(state));
+}
+
 export function validateAddress(input: AddressInput): AddressCheck {
   const messages: AddressMessage[] = [];
   const raw = input.postalCode.trim().toUpperCase();

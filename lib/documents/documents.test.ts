@@ -187,6 +187,50 @@ describe('handover manifest', { timeout: 60_000 }, () => {
     expect(pdfText(await renderHandoverManifest(manifest({ packages: packages.slice(0, 2) })))).toContain('Charges: 12.30 USD');
   });
 
+  it('the driver block shows the manifest’s pickups (window in UTC, address, packages, instructions), never over the signatures', async () => {
+    const pickups = [
+      {
+        id: 'pu_first',
+        status: 'scheduled' as const,
+        readyAt: '2026-12-01T18:00:00.000Z',
+        closeAt: '2026-12-01T22:00:00.000Z',
+        address: 'Acme Parcels, 1 Industrial Way, Newark, NJ 07114, US',
+        packageCount: 2,
+        instructions: 'Dock 4,\nring twice',
+      },
+      {
+        id: 'pu_second',
+        status: 'completed' as const,
+        readyAt: '2026-12-01T23:00:00.000Z',
+        closeAt: '2026-12-02T01:00:00.000Z',
+        address: 'Acme Parcels, 2 Side St, Newark, NJ 07114',
+        packageCount: 1,
+      },
+    ];
+    const text = pdfText(await renderHandoverManifest(manifest({ pickups })));
+    expect(text).toContain('PICKUPS');
+    expect(text).toMatch(/Scheduled Tue, 1 Dec 2026, 18:00–22:00 UTC · 2 package\(s\) · pu_first/);
+    expect(text).toContain('Acme Parcels, 1 Industrial Way, Newark, NJ 07114, US · Dock 4, ring twice');
+    expect(text).toMatch(/Collected Tue, 1 Dec 2026 23:00 – Wed, 2 Dec 2026 01:00 UTC/);
+    expect(text.indexOf('PICKUPS')).toBeLessThan(text.indexOf('Driver signature'));
+    expect(pdfText(await renderHandoverManifest(manifest()))).not.toContain('PICKUP');
+    // A page whose rows leave room for the closing block without pickups but not with them: the closing moves on.
+    for (let count = 1; count < 60; count++) {
+      const packages = Array.from({ length: count }, (_, i) => pkg(i));
+      const plain = pageCount(await renderHandoverManifest(manifest({ packages })));
+      const withPickups = await renderHandoverManifest(
+        manifest({ packages, pickups: [...pickups, { ...pickups[0]!, id: 'pu_third' }] }),
+      );
+      const pages = pdfText(withPickups)
+        .split('\f')
+        .filter((p) => p.trim() !== '');
+      const last = pages.at(-1)!;
+      expect(last).toContain('pu_third');
+      expect(last).toContain('Shipper signature');
+      if (pages.length > plain) break;
+    }
+  }, 60_000);
+
   it('paginates 5,000 packages: "Page n of N" and the ManifestID on every page, totals on the last', async () => {
     const packages = Array.from({ length: 5000 }, (_, i) => pkg(i));
     const pdf = await renderHandoverManifest(manifest({ packages }));

@@ -5,7 +5,7 @@ import { execute, queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
-import type { DocumentLabel } from './types';
+import type { DocumentLabel, DocumentPickup } from './types';
 import { day, documentPackage, obj, party, stateOf, type ManifestSource } from './manifest-source';
 
 // A manifest's documents' data, scoped by account and environment (another's id is a plain 404).
@@ -194,4 +194,49 @@ function labelOf(row: DocumentPackageRow): DocumentLabel {
     pkg: documentPackage(data, header, row.carrier_barcode),
     ...labelState(row.status),
   };
+}
+
+/** At most this many pickups are shown on the handover (a manifest normally has one). */
+const PICKUPS_SHOWN = 3;
+
+/**
+ * The manifest's pickups that are not cancelled, earliest window first: scheduled for the manifest, or for a set of
+ * packages one of which is on it (pickups.md). One statement; the account's pickups are few beside its packages.
+ */
+export async function loadManifestPickups(head: ManifestHead, scope: LoadScope): Promise<DocumentPickup[]> {
+  const barcodes =
+    head.kind === 'container'
+      ? sql`SELECT carrier_barcode FROM container_packages WHERE manifest_id = ${head.manifestId}`
+      : sql`SELECT carrier_barcode FROM packages WHERE daily_manifest_id = ${head.manifestId}`;
+  const rows = await queryRows(
+    pgPool(),
+    sql<{
+      id: string;
+      status: 'scheduled' | 'completed';
+      ready_at: Date;
+      close_at: Date;
+      address: Record<string, unknown>;
+      package_count: number;
+      instructions: string;
+    }>`
+      SELECT id, status, ready_at, close_at, address, cardinality(carrier_barcodes) AS package_count, instructions
+      FROM pickups
+      WHERE account_id = ${scope.accountId}::uuid AND environment = ${scope.environment}::"Environment" AND status <> 'cancelled'
+        AND (manifest_id = ${head.manifestId} OR carrier_barcodes && ARRAY(${barcodes}))
+      ORDER BY ready_at, id LIMIT ${PICKUPS_SHOWN}`,
+  );
+  return rows.map((row) => {
+    const a = row.address;
+    const part = (key: string) => (typeof a[key] === 'string' && a[key] ? a[key] : undefined);
+    const cityLine = [part('city'), [part('state'), part('postal_code')].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+    return {
+      id: row.id,
+      status: row.status,
+      readyAt: row.ready_at.toISOString(),
+      closeAt: row.close_at.toISOString(),
+      address: [part('company'), part('address1'), part('address2'), cityLine, part('country')].filter(Boolean).join(', '),
+      packageCount: row.package_count,
+      ...(row.instructions ? { instructions: row.instructions } : {}),
+    };
+  });
 }

@@ -1,4 +1,12 @@
-import type { DocumentLabel, DocumentManifest, DocumentPackage, DocumentParty, ManifestKind, ManifestState } from './types';
+import type {
+  DocumentLabel,
+  DocumentManifest,
+  DocumentPackage,
+  DocumentParty,
+  DocumentPickup,
+  ManifestKind,
+  ManifestState,
+} from './types';
 
 // A manifest's data as the database gives it, and the DocumentManifest the renderers draw. Pure, so that the decoding
 // and parsing run on the render thread, not the serving thread (docs/decisions/document-rendering.md).
@@ -90,6 +98,8 @@ export interface ManifestSource {
   /** `[[data, status, carrier_barcode], …]` as UTF-8 bytes: transferred to the render thread without a copy. */
   packages: Uint8Array;
   generatedAt: Date;
+  /** The handover's only (load-documents.ts loadManifestPickups). */
+  pickups?: DocumentPickup[];
 }
 
 /** data, status, carrier barcode, house waybill (or null), then the charge's status, amount and currency (or nulls). */
@@ -134,6 +144,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
       packages: packages.map((p) => ({ ...documentPackage(p.data, header, p.carrierBarcode), charge: p.charge })),
       cancelledPackages,
       generatedAt: source.generatedAt,
+      ...(source.pickups?.length ? { pickups: source.pickups } : {}),
     };
   }
   const first = packages[0]?.data ?? {};
@@ -154,6 +165,7 @@ export function materializeManifest(source: ManifestSource): DocumentManifest {
     packages: packages.map((p) => ({ ...documentPackage(p.data, {}, p.carrierBarcode), from: party(p.data), charge: p.charge })),
     cancelledPackages,
     generatedAt: source.generatedAt,
+    ...(source.pickups?.length ? { pickups: source.pickups } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { rgb } from 'pdf-lib';
 import { barcode, box, cancelledStamp, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas, type Page } from './pdf';
 import { awbBarcodeValue, billableLb, cleanText, formatAwb, formatNumber, lbToKg, weightInLb } from './text';
-import type { DocumentParty, DocumentManifest, DocumentPackage, PaperSize } from './types';
+import type { DocumentParty, DocumentManifest, DocumentPackage, DocumentPickup, PaperSize } from './types';
 
 const SIZES: Record<PaperSize, [number, number]> = { letter: [8.5 * INCH, 11 * INCH], a4: [595.28, 841.89] };
 const MARGIN = 36;
@@ -10,6 +10,8 @@ const HEADER_BOTTOM = 74; // the running header on every page ends here
 const FOOTER_TOP = 30; // from the bottom
 const FIRST_TABLE_TOP = 318; // below the blocks of page 1
 const CLOSING_HEIGHT = 245; // totals (with the charges) and tender block
+const PICKUP_HEADING = 30; // the driver block's pickup heading
+const PICKUP_LINES = 26; // and each pickup's two lines
 
 export interface HandoverOptions {
   paper?: PaperSize;
@@ -29,7 +31,12 @@ interface Plan {
 export async function renderHandoverManifest(manifest: DocumentManifest, options: HandoverOptions = {}): Promise<Uint8Array> {
   const [width, height] = SIZES[options.paper ?? 'letter'];
   const canvas = await newCanvas(`Handover manifest ${manifest.manifestId}`, manifest.generatedAt);
-  const plan = paginate(manifest.packages.length, height);
+  const pickups = manifest.pickups ?? [];
+  const plan = paginate(
+    manifest.packages.length,
+    height,
+    pickups.length > 0 ? PICKUP_HEADING + PICKUP_LINES * pickups.length : 0,
+  );
   const total = plan.pages.length;
   const totals = sumUp(manifest.packages);
   plan.pages.forEach((slice, index) => {
@@ -49,7 +56,7 @@ export async function renderHandoverManifest(manifest: DocumentManifest, options
 }
 
 /** Which packages go on which page, and where the closing block starts on the last one. */
-function paginate(count: number, pageHeight: number): Plan {
+function paginate(count: number, pageHeight: number, pickupHeight: number): Plan {
   const bottom = pageHeight - FOOTER_TOP - 8;
   const rowsFrom = (top: number) => Math.max(0, Math.floor((bottom - top - ROW) / ROW)); // one ROW for the column heads
   const pages: Plan['pages'] = [];
@@ -65,7 +72,7 @@ function paginate(count: number, pageHeight: number): Plan {
   const last = pages[pages.length - 1];
   const lastRows = last ? last.to - last.from : 0;
   let closingTop = (last?.tableTop ?? FIRST_TABLE_TOP) + (lastRows > 0 ? ROW * (lastRows + 1) : 0) + emptyHeight + 14;
-  if (closingTop + CLOSING_HEIGHT > bottom) {
+  if (closingTop + CLOSING_HEIGHT + pickupHeight > bottom) {
     pages.push({ from: count, to: count, tableTop: HEADER_BOTTOM + 6 });
     closingTop = HEADER_BOTTOM + 14;
   }
@@ -369,6 +376,7 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
     },
   );
   y += 50;
+  if (manifest.pickups?.length) y = pickupBlock(page, canvas, manifest.pickups, y - 14, right) + 14;
   const half = (right - MARGIN - 24) / 2;
   const sign = (label: string, x: number, yy: number) => {
     line(page, x, yy, x + half, yy, 0.75);
@@ -387,4 +395,41 @@ function closing(page: Page, canvas: Canvas, manifest: DocumentManifest, totals:
     font: canvas.regular,
     maxWidth: right - MARGIN,
   });
+}
+
+/** "Tue 1 Dec 2026, 18:00–22:00 UTC": the pickup's window as the driver reads it (UTC: the paper has no time zone). */
+function windowText(readyAt: string, closeAt: string): string {
+  const ready = new Date(readyAt);
+  const close = new Date(closeAt);
+  const dayText = (d: Date) =>
+    d.toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  const time = (d: Date) => d.toISOString().slice(11, 16);
+  const sameDay = ready.toISOString().slice(0, 10) === close.toISOString().slice(0, 10);
+  return sameDay
+    ? `${dayText(ready)}, ${time(ready)}–${time(close)} UTC`
+    : `${dayText(ready)} ${time(ready)} – ${dayText(close)} ${time(close)} UTC`;
+}
+
+/** The driver's pickup: its window, where, how many packages; returns where the block ends. */
+function pickupBlock(page: Page, canvas: Canvas, pickups: readonly DocumentPickup[], top: number, right: number): number {
+  let y = top;
+  text(page, pickups.length === 1 ? 'PICKUP' : 'PICKUPS', { x: MARGIN, y, size: 8, font: canvas.bold, color: GREY });
+  y += 16;
+  for (const pickup of pickups) {
+    const state = pickup.status === 'completed' ? 'Collected' : 'Scheduled';
+    text(
+      page,
+      `${state} ${windowText(pickup.readyAt, pickup.closeAt)} · ${formatNumber(pickup.packageCount, 0)} package(s) · ${pickup.id}`,
+      { x: MARGIN, y, size: 9.5, font: canvas.bold, maxWidth: right - MARGIN },
+    );
+    text(page, [pickup.address, pickup.instructions].filter(Boolean).join(' · '), {
+      x: MARGIN,
+      y: y + 12,
+      size: 8,
+      font: canvas.regular,
+      maxWidth: right - MARGIN,
+    });
+    y += PICKUP_LINES;
+  }
+  return y;
 }

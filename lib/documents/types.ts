@@ -43,6 +43,19 @@ export interface DocumentPackage {
   charge?: { status: string; amount?: string; currency?: string };
 }
 
+/** A pickup of the manifest or of some of its packages (lib/pickups), shown in the handover's driver block. */
+export interface DocumentPickup {
+  id: string;
+  status: 'scheduled' | 'completed';
+  /** ISO instants: the window the driver comes in. */
+  readyAt: string;
+  closeAt: string;
+  /** The pickup address on one line. */
+  address: string;
+  packageCount: number;
+  instructions?: string;
+}
+
 export interface DocumentManifest {
   kind: ManifestKind;
   manifestId: string;
@@ -68,6 +81,8 @@ export interface DocumentManifest {
   cancelledPackages?: number;
   /** When the document was produced (shown in the footer); a closed manifest passes its closing time. */
   generatedAt: Date;
+  /** Its pickups that are not cancelled, earliest window first (the handover's driver block). */
+  pickups?: DocumentPickup[];
 }
 
 /** A package label: its package plus the manifest it travels on. */

@@ -280,6 +280,14 @@ export const ZPackageResponse = z.looseObject({
       "Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.",
     examples: ['CB4829103756125'],
   }),
+  tracking_url: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.",
+      examples: ['https://carrier.example/track/CB4829103756125'],
+    }),
   house_waybill: z.string().meta({
     description:
       "The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).",
@@ -413,6 +421,8 @@ export const ZLifecycleWebhookPayload = z.object({
   // A package's event names it by all three (its tracking number may be null: a container package without one).
   tracking_number: z.string().nullable().optional(),
   carrier_barcode: z.string().optional(),
+  // The package's public tracking page (null in test): events written before it existed do not carry it.
+  tracking_url: z.string().nullable().optional(),
   house_waybill: z.string().optional(),
   container_id: z.string().optional(),
   manifest_id: z.string(),
@@ -432,6 +442,7 @@ export const ZPackageAdjustedPayload = z.object({
   type: z.string(),
   tracking_number: z.string().nullable(),
   carrier_barcode: z.string(),
+  tracking_url: z.string().nullable().optional(),
   house_waybill: z.string(),
   container_id: z.string().optional(),
   manifest_id: z.string(),

@@ -39,7 +39,7 @@ export type TWarning = z.output<typeof ZWarning>;
 /** Added to an accepted answer that ignored some of what it was sent; absent when nothing was ignored. */
 export const ZWarnings = z.array(ZWarning).optional().meta({
   description:
-    'Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none.',
+    'What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none.',
 });
 
 const WARNINGS_NAMED = 20;

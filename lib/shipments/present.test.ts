@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { presentEvent, presentManifest, presentPackage } from './read';
 
 // A stored date JavaScript cannot represent (a year-0000 row, or one pg hands over as an Invalid Date) must never make
@@ -8,6 +8,8 @@ const valid = new Date('2026-11-23T08:00:00.000Z');
 
 describe('presenters and invalid stored dates', () => {
   it('presentPackage gives null for invalid dates and ISO strings for valid ones', () => {
+    vi.stubEnv('DATABASE_URL', 'postgresql://localhost/unit');
+    vi.stubEnv('APP_URL', 'https://carrier.example/base/');
     const row = {
       kind: 0,
       id: '1',
@@ -26,7 +28,8 @@ describe('presenters and invalid stored dates', () => {
       charge: null,
       body: {},
     };
-    expect(presentPackage(row)).toMatchObject({
+    expect(presentPackage(row, 'test')).toMatchObject({
+      tracking_url: null,
       ManifestDate: null,
       status_updated_at: null,
       created_at: null,
@@ -35,7 +38,8 @@ describe('presenters and invalid stored dates', () => {
       customs_status: 'do_not_load',
       customs_status_updated_at: null,
     });
-    expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid })).toMatchObject({
+    expect(presentPackage({ ...row, created_at: valid, manifest_date: valid, status_updated_at: valid }, 'live')).toMatchObject({
+      tracking_url: 'https://carrier.example/base/track/CB0000000000000',
       ManifestDate: '2026-11-23T08:00:00.000Z',
       status_updated_at: '2026-11-23T08:00:00.000Z',
       created_at: '2026-11-23T08:00:00.000Z',

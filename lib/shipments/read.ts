@@ -8,6 +8,7 @@ import { dailyPackageCount } from '@/lib/sharded-counters';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { containerUld } from '@/lib/schemas/customs';
 import { queryRow, queryRows, sql, type Sql } from '@/lib/sql';
+import { trackingUrl } from '@/lib/tracking/tracking-url';
 import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset';
 import type { Source as EventSource } from '@/lib/status/engine';
 import type { CustomsOutcome, PackageStatus } from '@/lib/schemas/statuses';
@@ -148,17 +149,18 @@ export async function listPackages(
   return page(
     rows.map((r) => ({ ...r, id: String(r.id), created_at: r.created_at })),
     query.limit,
-    presentPackage,
+    (row) => presentPackage(row, options.environment),
   );
 }
 
-export function presentPackage(row: PackageDbRow) {
+export function presentPackage(row: PackageDbRow, environment: Environment) {
   const body = row.body;
   return {
     object: 'package' as const,
     ...body,
     TrackingNumber: row.tracking_number,
     carrier_barcode: row.carrier_barcode,
+    tracking_url: trackingUrl(environment, row.carrier_barcode),
     // Ours or the shipper's (Customs.HouseWaybill, which the body keeps as sent): the house under the master AWB.
     house_waybill: row.house_waybill,
     ManifestID: row.manifest_id,
@@ -197,7 +199,7 @@ export async function getPackage(options: Scope & { trackingNumber: string }) {
   const row = await queryRow(pgPool(), packageLookup(options, options.trackingNumber));
   if (!row)
     throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
-  return presentPackage(row);
+  return presentPackage(row, options.environment);
 }
 
 interface EventDbRow {
@@ -485,7 +487,7 @@ export async function listManifestPackages(
   const has_more = rows.length > options.limit;
   return {
     object: 'list',
-    data: shown.map(presentPackage),
+    data: shown.map((row) => presentPackage(row, options.environment)),
     has_more,
     // The time only keeps the lists' one cursor format; an unrepresentable stored time is the earliest a cursor holds.
     next_cursor: has_more && last ? encodeCursor({ t: iso(last.created_at) ?? CURSOR_EPOCH, k: kind, i: last.key }) : null,

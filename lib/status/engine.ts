@@ -9,6 +9,7 @@ import { voidCharges } from '@/lib/billing/void';
 import { adjustMeasured } from '@/lib/billing/adjust-store';
 import type { TAdjustment, TMeasured } from '@/lib/schemas/lifecycle';
 import { PACKAGE_ADJUSTED_EVENT } from '@/lib/schemas/webhooks';
+import { trackingUrl } from '@/lib/tracking/tracking-url';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
   containerEventName,
@@ -783,6 +784,7 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
       ? {
           tracking_number: event.trackingNumber,
           carrier_barcode: event.carrierBarcode,
+          tracking_url: trackingUrl(event.environment, event.carrierBarcode),
           house_waybill: event.houseWaybill,
           manifest_id: event.manifestId,
           ...(event.containerId !== null ? { container_id: event.containerId } : {}),

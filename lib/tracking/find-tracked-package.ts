@@ -16,7 +16,11 @@ import { plausiblePostalCode, samePostalCode } from './postal-code';
 // refused by its shape before any query.
 
 export type TrackingLookup =
-  | { outcome: 'found'; tracking: TPublicTracking }
+  | {
+      outcome: 'found';
+      tracking: TPublicTracking;
+      /** Whose package: its branding (lib/branding), never in the answer. */ accountId: string;
+    }
   | { outcome: 'not_found' }
   /** A tracking number without a postal code: asked for, nothing looked up. */
   | { outcome: 'needs_postal_code' }
@@ -118,7 +122,7 @@ export async function findTrackedPackage(options: { id: string; postalCode?: str
   const [row, another] = rows;
   if (!row || !isPackageStatus(row.status)) return { outcome: 'not_found' };
   if (another) return { outcome: 'ambiguous' };
-  return { outcome: 'found', tracking: await present(row, row.status) };
+  return { outcome: 'found', tracking: await present(row, row.status), accountId: row.account_id };
 }
 
 async function present(row: CandidateRow, status: PackageStatus): Promise<TPublicTracking> {

@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Create a container manifest
-         * @description Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. Error bodies also carry `"IsSuccess": "false"`. Each package is priced at acceptance by the rate card version in force on the ManifestDate (or at the quote its `QuoteID`, or the header `QuoteID`, names while it still matches): `ChargeTotal` sums the priced ones; a package the card cannot price (no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`.
+         * @description Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. Error bodies also carry `"IsSuccess": "false"`. Each package is priced at acceptance by the rate card version in force on the ManifestDate (or at the quote its `QuoteID`, or the header `QuoteID`, names while it still matches): `ChargeTotal` sums the priced ones; a package the card cannot price (no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`. A destination whose city, state or country disagrees with its US ZIP or Canadian postal code (the check of `POST /addresses/validate`) never refuses a package either: each such field is a `warnings` entry (`ContainerDetails[3].ToCity`, …) naming the package; the first 50 packages with one are named, one more entry counts the rest.
          */
         post: operations["createContainerManifest"];
         delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Create a package manifest
-         * @description Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` notification goes to every enabled endpoint. It is priced at acceptance (`charge`): at the quote its `QuoteID` names while that still matches it, else by the rate card version in force on its ManifestDate; a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account's, not matching) never refuses the package: `warnings` says why. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.
+         * @description Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` notification goes to every enabled endpoint. It is priced at acceptance (`charge`): at the quote its `QuoteID` names while that still matches it, else by the rate card version in force on its ManifestDate; a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account's, not matching) never refuses the package: `warnings` says why. Nor does a destination whose city, state or country disagrees with its US ZIP or Canadian postal code (the check of `POST /addresses/validate`): each such field is a `warnings` entry (`package.ToCity`, …) naming the package. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.
          */
         post: operations["createPackageManifest"];
         delete?: never;
@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Handover manifest
-         * @description ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block; page n of N on every page. A cancelled manifest's says CANCELLED and has no barcode. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
+         * @description ManifestID and AWB (its 11 digits, as the API returns it) as Code 128, one line per package, totals, tender block with the driver's: the manifest's pickups (scheduled or completed, for it or for some of its packages: window, address, package count); page n of N on every page. A cancelled manifest's says CANCELLED and has no barcode. Format by `?format=` or `Accept`; PDF when neither says. `Content-Disposition` names the file.
          */
         get: operations["getManifestDocument"];
         put?: never;
@@ -1843,7 +1843,7 @@ export interface components {
         };
         RateResponse: {
             rates: components["schemas"]["RateQuote"][];
-            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
             warnings?: {
                 path: string;
                 message: string;
@@ -1869,7 +1869,7 @@ export interface components {
             PricedCount?: number;
             /** @description Packages accepted unpriced (no card for the service, a lane the card cannot price, no weight): each read says why. */
             UnpricedCount?: number;
-            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
             warnings?: {
                 path: string;
                 message: string;
@@ -1928,7 +1928,7 @@ export interface components {
                     occurred_at: string;
                 }[];
             };
-            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
             warnings?: {
                 path: string;
                 message: string;
@@ -2097,6 +2097,11 @@ export interface components {
              */
             carrier_barcode: string;
             /**
+             * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+             * @example https://carrier.example/track/CB4829103756125
+             */
+            tracking_url: string | null;
+            /**
              * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
              * @example H40723918566
              */
@@ -2200,6 +2205,11 @@ export interface components {
                  * @example CB4829103756125
                  */
                 carrier_barcode: string;
+                /**
+                 * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                 * @example https://carrier.example/track/CB4829103756125
+                 */
+                tracking_url: string | null;
                 /**
                  * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
                  * @example H40723918566
@@ -2711,6 +2721,7 @@ export interface components {
             type: string;
             tracking_number?: string | null;
             carrier_barcode?: string;
+            tracking_url?: string | null;
             house_waybill?: string;
             container_id?: string;
             manifest_id: string;
@@ -2733,6 +2744,7 @@ export interface components {
             type: string;
             tracking_number: string | null;
             carrier_barcode: string;
+            tracking_url?: string | null;
             house_waybill: string;
             container_id?: string;
             manifest_id: string;
@@ -2762,6 +2774,7 @@ export interface components {
             type: string;
             tracking_number?: string | null;
             carrier_barcode?: string;
+            tracking_url?: string | null;
             house_waybill?: string;
             container_id?: string;
             manifest_id: string;
@@ -2778,6 +2791,7 @@ export interface components {
             type: string;
             tracking_number: string | null;
             carrier_barcode: string;
+            tracking_url?: string | null;
             house_waybill: string;
             container_id?: string;
             manifest_id: string;
@@ -3070,7 +3084,7 @@ export interface operations {
                             /** @enum {string} */
                             country: "US" | "CA";
                         } | null;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;
@@ -6251,7 +6265,7 @@ export interface operations {
                             instructions: string;
                             created_at: string;
                             status_updated_at: string;
-                            /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                             warnings?: {
                                 path: string;
                                 message: string;
@@ -6394,7 +6408,7 @@ export interface operations {
                         instructions: string;
                         created_at: string;
                         status_updated_at: string;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;
@@ -6520,7 +6534,7 @@ export interface operations {
                         instructions: string;
                         created_at: string;
                         status_updated_at: string;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;
@@ -6613,7 +6627,7 @@ export interface operations {
                         instructions: string;
                         created_at: string;
                         status_updated_at: string;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;
@@ -6724,7 +6738,7 @@ export interface operations {
                         instructions: string;
                         created_at: string;
                         status_updated_at: string;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;
@@ -6832,7 +6846,7 @@ export interface operations {
                         instructions: string;
                         created_at: string;
                         status_updated_at: string;
-                        /** @description Fields the request sent that this operation does not read, so they were not stored: each named by its path (a misspelling, or data this version does not take yet). Absent when there were none. */
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
                         warnings?: {
                             path: string;
                             message: string;

@@ -9,6 +9,7 @@ import {
   ZContainerManifestResponse,
 } from '@/lib/schemas/container-manifest';
 import { parseOperation } from '@/lib/schemas/parse';
+import { containerDestinationWarnings } from '@/lib/addresses/destination-warnings';
 import { ignoredFields } from '@/lib/schemas/unknown-fields';
 import { createContainerManifest } from '@/lib/manifests/create-container-manifest';
 
@@ -23,7 +24,8 @@ export const createContainerManifestOperation = defineJsonOperation(ZContainerMa
     'Sending the same `ContainerID` again with an identical body returns the original `ManifestID` (safe retry); with a different body, 409 naming the existing ManifestID. ' +
     'Error bodies also carry `"IsSuccess": "false"`. Each package is priced at acceptance by the rate card version in force on the ManifestDate (or at the quote ' +
     'its `QuoteID`, or the header `QuoteID`, names while it still matches): `ChargeTotal` sums the priced ones; a package the card cannot price ' +
-    "(no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`.",
+    "(no weight, an unknown service, AirSkip without the container's OriginAirport and DestinationAirport) is accepted unpriced, counted in `UnpricedCount`. " +
+    'A destination whose city, state or country disagrees with its US ZIP or Canadian postal code (the check of `POST /addresses/validate`) never refuses a package either: each such field is a `warnings` entry (`ContainerDetails[3].ToCity`, …) naming the package; the first 50 packages with one are named, one more entry counts the rest.',
   requestBody: { required: true, content: { 'application/json': { schema: ref('ContainerManifestRequest') } } },
   success: {
     kind: 'json',
@@ -53,7 +55,11 @@ export const createContainerManifestOperation = defineJsonOperation(ZContainerMa
       environment: context.environment,
       request,
     });
-    const warnings = [...ignoredFields(body, CONTAINER_MANIFEST_FIELDS), ...result.warnings];
+    const warnings = [
+      ...ignoredFields(body, CONTAINER_MANIFEST_FIELDS),
+      ...result.warnings,
+      ...containerDestinationWarnings(request.packages),
+    ];
     return {
       body: {
         IsSuccess: 'true' as const,

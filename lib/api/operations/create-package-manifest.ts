@@ -13,6 +13,7 @@ import {
 import { ignoredFields } from '@/lib/schemas/unknown-fields';
 import { parseOperation } from '@/lib/schemas/parse';
 import { createPackageManifest } from '@/lib/packages/create-package-manifest';
+import { addDestinationWarnings } from '@/lib/addresses/destination-warnings';
 
 export const createPackageManifestOperation = defineJsonOperation(ZPackageManifestResponse, {
   id: 'createPackageManifest',
@@ -24,7 +25,8 @@ export const createPackageManifestOperation = defineJsonOperation(ZPackageManife
   description:
     "Exactly one package under `package` (an array: 422 `one_package_per_request`). The package joins the account's manifest for its ManifestDate, and a `package.sorting` " +
     'notification goes to every enabled endpoint. It is priced at acceptance (`charge`): at the quote its `QuoteID` names while that still matches it, else by the rate card version in force on its ManifestDate; ' +
-    'a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account\'s, not matching) never refuses the package: `warnings` says why. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
+    "a service without a card or a lane the card cannot price is accepted all the same, `charge.status` `unpriced` with the reason. A QuoteID that does not hold (expired, altered, another account's, not matching) never refuses the package: `warnings` says why. " +
+    'Nor does a destination whose city, state or country disagrees with its US ZIP or Canadian postal code (the check of `POST /addresses/validate`): each such field is a `warnings` entry (`package.ToCity`, …) naming the package. The same TrackingNumber again: identical body → 200 with nothing duplicated; different body → 409. Error bodies also carry `"IsSuccess": false`.',
   requestBody: {
     required: true,
     content: { 'application/json': { schema: ref('PackageManifestRequest'), example: { package: PACKAGE_EXAMPLE } } },
@@ -44,6 +46,7 @@ export const createPackageManifestOperation = defineJsonOperation(ZPackageManife
     const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
     const result = await createPackageManifest({ accountId: context.auth.accountId, environment: context.environment, pkg });
     const warnings = [...ignoredFields(body, PACKAGE_MANIFEST_FIELDS), ...result.warnings];
+    addDestinationWarnings(warnings, pkg, 'package');
     return {
       body: {
         IsSuccess: true,

@@ -61,6 +61,7 @@ export const PORTAL_API_ROUTES: readonly (readonly [string, readonly string[]])[
   ['/portal-api/session/account', ['POST']],
   ['/portal-api/session/accounts', ['GET']],
   ['/portal-api/settings/billing', ['GET', 'PUT']],
+  ['/portal-api/settings/branding', ['GET', 'PUT']],
   ['/portal-api/settings/close-out', ['GET', 'PUT']],
   ['/portal-api/settings/customs', ['GET', 'PUT']],
   ['/portal-api/settings/recipient-mail', ['GET', 'PUT']],

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { BrandingSettingsForm } from '@/components/settings/branding-settings';
 import { CloseOutSettingsForm } from '@/components/settings/close-out-settings';
 import { CustomsSettingsForm } from '@/components/settings/customs-settings';
 import { RecipientMailSettingsForm } from '@/components/settings/recipient-mail-settings';
@@ -13,12 +14,13 @@ export default function SettingsPage() {
     <>
       <PageHeader
         title="Settings"
-        description="The automatic close-out is set for each environment; recipient e-mail and customs before departure for the whole account."
+        description="The automatic close-out is set for each environment; recipient e-mail, customs before departure and the tracking page's branding for the whole account."
       />
       <div className="space-y-6">
         <CloseOutSettingsForm />
         <RecipientMailSettingsForm />
         <CustomsSettingsForm />
+        <BrandingSettingsForm />
       </div>
     </>
   );

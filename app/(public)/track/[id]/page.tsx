@@ -3,6 +3,7 @@ import { TrackForm } from '@/components/tracking/track-form';
 import { TrackingView } from '@/components/tracking/tracking-view';
 import { Alert, Card } from '@/components/ui';
 import { findTrackedPackage } from '@/lib/tracking/find-tracked-package';
+import { publicBranding } from '@/lib/branding/branding';
 
 export const metadata: Metadata = {
   title: { absolute: 'Track a package · Carrier' },
@@ -23,7 +24,8 @@ export default async function TrackPackagePage({
   const query = await searchParams;
   const postalCode = typeof query.postal_code === 'string' ? query.postal_code : '';
   const lookup = await findTrackedPackage({ id, postalCode });
-  if (lookup.outcome === 'found') return <TrackingView tracking={lookup.tracking} />;
+  if (lookup.outcome === 'found')
+    return <TrackingView tracking={lookup.tracking} branding={await publicBranding(lookup.accountId)} />;
   const message = {
     needs_postal_code: 'Enter the postal code this package is going to: a tracking number alone could be another shipper’s.',
     not_found:
