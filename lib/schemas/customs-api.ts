@@ -68,8 +68,12 @@ export const ZReadinessProblem = z.object({
 });
 export type TReadinessProblem = z.output<typeof ZReadinessProblem>;
 
+/** The destination regimes readiness is computed for (lib/customs/readiness.ts REGIMES), as the API names them. */
+export const CUSTOMS_REGIMES = ['eu_ics2_placi', 'eu_ics2_ens', 'us_acas', 'us_enhanced_acas', 'ca_emanifest'] as const;
+export type CustomsRegime = (typeof CUSTOMS_REGIMES)[number];
+
 export const ZRegimeReadiness = z.object({
-  regime: z.enum(['eu_ics2_placi', 'eu_ics2_ens', 'us_acas', 'us_enhanced_acas', 'ca_emanifest']),
+  regime: z.enum(CUSTOMS_REGIMES),
   name: z.string(),
   applies: z.boolean().meta({ description: "Some house of the manifest enters this regime's territory from outside it." }),
   countries: z.array(z.string()).meta({ description: 'The destination countries (ISO 3166-1) that bring the regime in.' }),
@@ -79,6 +83,10 @@ export const ZRegimeReadiness = z.object({
   deadline_basis: z.string().meta({ description: 'How the deadline was computed, in words.' }),
   deadline_passed: z.boolean(),
   problem_count: z.number().int(),
+  houses_not_ready: z.number().int().meta({
+    description:
+      "The houses with a problem of their own for this regime (the master's are not counted here): what `GET /packages?manifest_id=…&customs_not_ready=<regime>` lists.",
+  }),
   problems_truncated: z.number().int().meta({ description: 'Problems counted but not listed (more than 25,000).' }),
   by_field: z.record(z.string(), z.number().int()).meta({ description: 'Problems by field, indexes left out, most first.' }),
   problems: z.array(ZReadinessProblem).meta({ description: "The master's problems first, then each house's in manifest order." }),
