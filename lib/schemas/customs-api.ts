@@ -155,6 +155,29 @@ export const ZPackageAmendedPayload = z.object({
   previous_house_waybill: z.string().optional().meta({ description: 'When the house waybill changed: the one before.' }),
 });
 
+/** package.offloaded: a house held by customs taken out of its container before departure (POST /packages/{TrackingNumber}/offload). */
+export const ZPackageOffloadedPayload = z.object({
+  type: z.string(),
+  tracking_number: z.string().nullable(),
+  carrier_barcode: z.string(),
+  house_waybill: z.string(),
+  container_id: z.string().optional(),
+  manifest_id: z.string(),
+  status: z.string().meta({ description: "The house's status, which the offload leaves as it was." }),
+  occurred_at: iso,
+  customs_status: z.enum(CUSTOMS_OUTCOMES).nullable().meta({ description: 'The outcome that held it.' }),
+});
+
+/** container.amended: a container's air cargo header changed (PATCH /manifests/{id}). */
+export const ZContainerAmendedPayload = z.object({
+  type: z.string(),
+  container_id: z.string(),
+  manifest_id: z.string(),
+  status: z.string(),
+  occurred_at: iso,
+  fields: z.array(z.string()).meta({ description: 'What changed: FlightNumber, FlightDate, AWB, …' }),
+});
+
 /** The portal's customs setting: hold a live container's departure until its readiness holds. */
 export const ZCustomsSettings = z.strictObject({
   enforce_readiness: z.boolean({ error: 'must be true or false' }),

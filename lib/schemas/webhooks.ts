@@ -38,6 +38,10 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.released',
 ] as const;
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
+/** A house held by customs taken out of its container before departure (lib/customs/offload-package.ts). */
+export const PACKAGE_OFFLOADED_EVENT = 'package.offloaded';
+/** A container's air cargo header (flight, AWB, ULD, security) amended before departure (lib/customs/amend-container.ts). */
+export const CONTAINER_AMENDED_EVENT = 'container.amended';
 /** Billing (lib/billing/adjust.ts): a package re-rated on what the hub measured at received, with the difference and why. */
 export const PACKAGE_ADJUSTED_EVENT = 'package.adjusted';
 /** Billing (lib/billing/invoices.ts): an invoice was issued, at its period's close or by a test-path close. */
@@ -49,6 +53,8 @@ export const WEBHOOK_EVENTS = [
   ...LIFECYCLE_WEBHOOK_EVENTS,
   ...CUSTOMS_WEBHOOK_EVENTS,
   PACKAGE_AMENDED_EVENT,
+  PACKAGE_OFFLOADED_EVENT,
+  CONTAINER_AMENDED_EVENT,
   PACKAGE_ADJUSTED_EVENT,
   INVOICE_CREATED_EVENT,
   ...PICKUP_WEBHOOK_EVENTS,
