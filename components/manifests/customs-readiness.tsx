@@ -10,7 +10,7 @@ import type { CustomsRegime, TCustomsReadiness, TReadinessProblem, TRegimeReadin
 
 /** A regime's short name, for the Packages filter and the link to it. */
 export const REGIME_LABELS: Record<CustomsRegime, string> = {
-  eu_ics2_placi: 'EU ICS2 pre-loading (PLACI)',
+  eu_ics2_placi: 'EU ICS2 PLACI',
   eu_ics2_ens: 'EU ICS2 ENS',
   us_acas: 'US ACAS',
   us_enhanced_acas: 'US Enhanced ACAS',

@@ -62,11 +62,11 @@ test('"not ready for <regime>": from the manifest page to the filtered Packages 
 
   await page.goto(`/test/manifests/${manifestId}`);
   const customs = page.getByRole('region', { name: 'Customs' });
-  const link = customs.getByRole('link', { name: '2 packages not ready for EU ICS2 pre-loading (PLACI)' });
+  const link = customs.getByRole('link', { name: '2 packages not ready for EU ICS2 PLACI' });
   await expect(link).toBeVisible();
   await link.click();
   await expect(page).toHaveURL(new RegExp(`/test/packages\\?.*customs_not_ready=eu_ics2_placi`));
-  const table = page.getByRole('table', { name: 'Packages' });
+  const table = page.getByRole('region', { name: 'Packages' });
   await expect(table.getByRole('link', { name: `${id}-2` })).toBeVisible();
   await expect(table.getByRole('link', { name: `${id}-3` })).toBeVisible();
   await expect(table.getByRole('link', { name: `${id}-1` })).toHaveCount(0);
@@ -83,6 +83,6 @@ test('"not ready for <regime>": from the manifest page to the filtered Packages 
   await page.getByLabel('Manifest ID').fill(manifestId);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/customs_not_ready=eu_ics2_ens/);
-  await expect(page.getByRole('table', { name: 'Packages' }).getByRole('link', { name: `${id}-2` })).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Packages' }).getByRole('link', { name: `${id}-4` })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Packages' }).getByRole('link', { name: `${id}-2` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Packages' }).getByRole('link', { name: `${id}-4` })).toHaveCount(0);
 });
