@@ -77,6 +77,8 @@ export interface CarrierClient {
   listManifests(query?: Query<'/manifests'>, options?: RequestOptions): PagePromise<Schemas['ManifestList']>;
   /** GET /manifests/{id}: counts by status and total weight. */
   getManifest(id: string, options?: RequestOptions): Promise<Schemas['Manifest']>;
+  /** PATCH /manifests/{id}: a container's air cargo header (AWB, ULD, seal, flight, airports, security), until it departs. */
+  amendContainer(id: string, body: Body<'/manifests/{id}', 'patch'>, options?: RequestOptions): Promise<Schemas['Manifest']>;
   /** GET /manifests/{id}/packages */
   listManifestPackages(
     id: string,
@@ -108,6 +110,8 @@ export interface CarrierClient {
   listPackageEvents(trackingNumber: string, options?: RequestOptions): Promise<Schemas['EventList']>;
   /** POST /packages/{TrackingNumber}/cancel */
   cancelPackage(trackingNumber: string, options?: RequestOptions): Promise<Schemas['PackageRead']>;
+  /** POST /packages/{TrackingNumber}/offload: a house held by customs taken out of its container before departure. */
+  offloadPackage(trackingNumber: string, options?: RequestOptions): Promise<Schemas['PackageRead']>;
   /** POST /packages/{TrackingNumber}/simulate (test path only) */
   simulatePackage(
     trackingNumber: string,
@@ -338,6 +342,7 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
 
     listManifests: (query, call) => list('/manifests', undefined, query, call),
     getManifest: (id, call) => json(send('get', '/manifests/{id}', { path: { id } }, call)),
+    amendContainer: (id, body, call) => json(send('patch', '/manifests/{id}', { path: { id }, body }, call)),
     listManifestPackages: (id, query, call) => list('/manifests/{id}/packages', { id }, query, call),
     cancelManifest: (id, call) => json(send('post', '/manifests/{id}/cancel', { path: { id } }, call)),
     closeManifest: (id, call) => json(send('post', '/manifests/{id}/close', { path: { id } }, call)),
@@ -351,6 +356,8 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
       json(send('get', '/packages/{TrackingNumber}/events', { path: { TrackingNumber } }, call)),
     cancelPackage: (TrackingNumber, call) =>
       json(send('post', '/packages/{TrackingNumber}/cancel', { path: { TrackingNumber } }, call)),
+    offloadPackage: (TrackingNumber, call) =>
+      json(send('post', '/packages/{TrackingNumber}/offload', { path: { TrackingNumber } }, call)),
     simulatePackage: (TrackingNumber, body, call) =>
       json(send('post', '/packages/{TrackingNumber}/simulate', { path: { TrackingNumber }, body }, call)),
     ingestScans: (body, call) => json(send('post', '/ops/scans', { body }, call)),

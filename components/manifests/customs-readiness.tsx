@@ -6,7 +6,16 @@ import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-con
 import { Badge, buttonClass, Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import { formatDateTime } from '@/lib/portal/format';
-import type { TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
+import type { CustomsRegime, TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
+
+/** A regime's short name, for the Packages filter and the link to it. */
+export const REGIME_LABELS: Record<CustomsRegime, string> = {
+  eu_ics2_placi: 'EU ICS2 PLACI',
+  eu_ics2_ens: 'EU ICS2 ENS',
+  us_acas: 'US ACAS',
+  us_enhanced_acas: 'US Enhanced ACAS',
+  ca_emanifest: 'Canada eManifest',
+};
 
 /** Problems listed a regime before "Show all": a 5,000-house container can have tens of thousands. */
 const SHOWN = 50;
@@ -52,13 +61,13 @@ export function CustomsReadiness({ id, container, cancelled }: { id: string; con
           />
         </div>
       ) : (
-        <ReadinessBody data={readiness.data} />
+        <ReadinessBody id={id} data={readiness.data} />
       )}
     </section>
   );
 }
 
-function ReadinessBody({ data }: { data: TCustomsReadiness }) {
+function ReadinessBody({ id, data }: { id: string; data: TCustomsReadiness }) {
   const applying = data.regimes.filter((r) => r.applies);
   const others = data.regimes.filter((r) => !r.applies);
   return (
@@ -88,14 +97,14 @@ function ReadinessBody({ data }: { data: TCustomsReadiness }) {
         </div>
       ) : null}
       {applying.map((regime) => (
-        <Regime key={regime.regime} regime={regime} />
+        <Regime key={regime.regime} manifestId={id} regime={regime} />
       ))}
       {others.length > 0 ? <p className="text-slate-600">Does not apply: {others.map((r) => r.name).join(', ')}.</p> : null}
     </div>
   );
 }
 
-function Regime({ regime }: { regime: TRegimeReadiness }) {
+function Regime({ manifestId, regime }: { manifestId: string; regime: TRegimeReadiness }) {
   const [all, setAll] = useState(false);
   const shown = all ? regime.problems : regime.problems.slice(0, SHOWN);
   const headingId = `regime-${regime.regime}`;
@@ -136,6 +145,17 @@ function Regime({ regime }: { regime: TRegimeReadiness }) {
                   .join(', ')}`
               : ''}
           </p>
+          {regime.houses_not_ready > 0 ? (
+            <p className="mt-1">
+              <PortalLink
+                href={`/packages?${new URLSearchParams({ manifest_id: manifestId, customs_not_ready: regime.regime })}`}
+                className="font-medium text-brand-700 underline underline-offset-2"
+              >
+                {regime.houses_not_ready.toLocaleString()} package{regime.houses_not_ready === 1 ? '' : 's'} not ready for{' '}
+                {REGIME_LABELS[regime.regime]}
+              </PortalLink>
+            </p>
+          ) : null}
           <ul aria-labelledby={headingId} className="mt-2 divide-y divide-slate-100 rounded-md border border-slate-200">
             {shown.map((p, i) => (
               <ProblemItem key={`${p.path}-${i}`} problem={p} />

@@ -27,6 +27,7 @@ const SUMMARY = new Set([
   'house_waybill',
   'customs_status',
   'customs_status_updated_at',
+  'offloaded_at',
   'Customs',
   'charge',
 ]);
@@ -121,7 +122,19 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
               </PortalLink>
             }
           />
-          <DetailItem label="Container" value={p.ContainerID ?? null} />
+          <DetailItem
+            label="Container"
+            value={
+              p.offloaded_at ? (
+                <>
+                  {p.ContainerID ?? null} · offloaded {formatDateTime(p.offloaded_at)} (held by customs; the container departs
+                  without it)
+                </>
+              ) : (
+                (p.ContainerID ?? null)
+              )
+            }
+          />
           <DetailItem label="House waybill" value={<span className="font-mono">{p.house_waybill}</span>} />
           <DetailItem label="Customs" value={p.customs_status ? <CustomsBadge outcome={p.customs_status} /> : 'No outcome yet'} />
           <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
@@ -160,6 +173,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                     <span className="font-medium text-slate-900">Amended</span>
                   ) : e.type === 'package.adjusted' ? (
                     <span className="font-medium text-slate-900">Re-rated</span>
+                  ) : e.type === 'package.offloaded' ? (
+                    <span className="font-medium text-slate-900">Offloaded from its container (held by customs)</span>
                   ) : (
                     <StatusBadge status={e.status} />
                   )}

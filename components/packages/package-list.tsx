@@ -6,6 +6,7 @@ import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-con
 import { statusLabel } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { MANIFEST_DAY_RANGE } from '@/components/manifests/header-fields';
+import { REGIME_LABELS } from '@/components/manifests/customs-readiness';
 import {
   buttonClass,
   EmptyState,
@@ -19,6 +20,7 @@ import {
   useUrlFilters,
 } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
+import { CUSTOMS_REGIMES } from '@/lib/schemas/customs-api';
 import { formatDateTime } from '@/lib/portal/format';
 import { PACKAGE_FILTERS, type TPackage, type TPackageList } from '@/lib/portal/package-list-types';
 import type { TPackageCountResponse } from '@/lib/schemas/package-selection';
@@ -132,9 +134,13 @@ export function PackageListView() {
     select({ kind: 'some', ids });
   };
 
+  // Readiness is a manifest's: the customs filter needs one named (the API refuses it alone).
+  const customsError =
+    form.customs_not_ready && !form.manifest_id.trim() ? 'Name a manifest: readiness is checked per manifest.' : undefined;
+
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (filters.errorOf('to')) {
+    if (filters.errorOf('to') || customsError) {
       event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
@@ -203,6 +209,16 @@ export function PackageListView() {
         </Field>
         <Field label="To postal code">
           <Input maxLength={16} {...bind('to_postal_code')} autoComplete="off" />
+        </Field>
+        <Field label="Customs" error={customsError}>
+          <Select {...bind('customs_not_ready')}>
+            <option value="">Any readiness</option>
+            {CUSTOMS_REGIMES.map((r) => (
+              <option key={r} value={r}>
+                Not ready for {REGIME_LABELS[r]}
+              </option>
+            ))}
+          </Select>
         </Field>
         <Field label="Manifest date from">
           <Input type="date" {...MANIFEST_DAY_RANGE} {...bind('from')} />

@@ -103,6 +103,8 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'customs.do_not_load': 'customs said do not load: the container cannot depart with it',
   'customs.released': 'customs released the goods',
   'package.amended': "a package's house data (customs declaration, consignee) was amended",
+  'package.offloaded': 'a house held by customs was taken out of its container before departure',
+  'container.amended': "a container's air cargo header (flight, AWB, ULD, security) was amended",
   'package.adjusted': 'a package was re-rated on what the hub measured (weight or dimensions), with the difference',
   'invoice.created': "an invoice was issued at its period's close (or by a test-path close)",
   'pickup.scheduled': 'a pickup was scheduled',

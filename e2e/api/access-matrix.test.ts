@@ -71,7 +71,11 @@ function pathOf(pattern: string, env: Env): string {
 function bodyOf(pattern: string, method: string): unknown {
   if (method === 'GET' || method === 'DELETE') return undefined;
   // A valid change for PATCH and the simulator, so that only ownership can refuse it.
-  if (method === 'PATCH') return pattern.startsWith('/packages/') ? { ToName: 'taken over' } : { description: 'taken over' };
+  if (method === 'PATCH') {
+    if (pattern.startsWith('/packages/')) return { ToName: 'taken over' };
+    if (pattern.startsWith('/manifests/')) return { FlightNumber: 'LH401' };
+    return { description: 'taken over' };
+  }
   if (pattern.endsWith('/simulate')) return { status: 'received' };
   return {};
 }

@@ -24,6 +24,8 @@ import { getManifestCustomsDeclarationsOperation } from './operations/get-manife
 import { getManifestOneRecordOperation } from './operations/get-manifest-one-record';
 import { getManifestCustomsOperation } from './operations/get-manifest-customs';
 import { amendPackageOperation } from './operations/amend-package';
+import { amendContainerOperation } from './operations/amend-container';
+import { offloadPackageOperation } from './operations/offload-package';
 import { listWebhooksOperation } from './operations/list-webhooks';
 import { createWebhookOperation } from './operations/create-webhook';
 import { getWebhookOperation } from './operations/get-webhook';
@@ -72,6 +74,8 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   getManifestOneRecordOperation,
   getManifestCustomsOperation,
   amendPackageOperation,
+  amendContainerOperation,
+  offloadPackageOperation,
   testWebhookOperation,
   listWebhookDeliveriesOperation,
   redeliverWebhookOperation,

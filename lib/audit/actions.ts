@@ -22,6 +22,10 @@ export const AUDIT_ACTIONS = [
   'package.cancelled',
   /** A package's house data (customs declaration, consignee) amended: lib/customs/amend-package.ts. */
   'package.amended',
+  /** A held house offloaded from its container before departure: lib/customs/offload-package.ts. */
+  'package.offloaded',
+  /** A container's air cargo header amended before departure: lib/customs/amend-container.ts. */
+  'container.amended',
   'settings.updated',
   /** A portal write in live that no action above names (lib/portal/route.ts liveWriteAudit). */
   'live.write',

@@ -81,7 +81,7 @@ interface Located {
 }
 
 /** Where the path's package is, found as GET /packages/{TrackingNumber} finds it (barcode, or tracking number as stored, then in any case). */
-async function locate(client: pg.PoolClient, scope: Scope, identifier: string): Promise<Located> {
+export async function locatePackage(client: pg.PoolClient, scope: Scope, identifier: string): Promise<Located> {
   const inScope = sql`x.account_id = ${scope.accountId}::uuid AND x.environment = ${scope.environment}::"Environment"`;
   const match = isCarrierBarcode(identifier)
     ? sql`x.carrier_barcode = ${normalizeCarrierBarcode(identifier)}`
@@ -128,7 +128,7 @@ function notAmendable(message: string, current: string): AppError {
  * SHARE, as a cancel takes it: a close waits or is seen).
  */
 async function lockForAmendment(client: pg.PoolClient, scope: Scope, identifier: string): Promise<LockedPackage> {
-  const at = await locate(client, scope, identifier);
+  const at = await locatePackage(client, scope, identifier);
   let containerId: string | null = null;
   if (at.table === 'container_packages') {
     const container = await queryRow(

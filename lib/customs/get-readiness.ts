@@ -3,7 +3,7 @@ import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { containerUld } from '@/lib/schemas/customs';
-import type { TCustomsReadiness } from '@/lib/schemas/customs-api';
+import type { CustomsRegime, TCustomsReadiness } from '@/lib/schemas/customs-api';
 import { queryRow, queryRows, sql, type Queryable } from '@/lib/sql';
 import { ReadinessBuilder, type ReadinessManifest, type ReadinessPackage } from './readiness';
 
@@ -29,6 +29,7 @@ interface ManifestRow {
 
 export interface PackageRow {
   key: string;
+  id: string;
   tracking_number: string | null;
   carrier_barcode: string;
   house_waybill: string;
@@ -47,16 +48,41 @@ async function findManifest(on: Queryable, scope: Scope, manifestId: string): Pr
   return row;
 }
 
-/** One batch of a manifest's packages after `after` (a container's position, a daily package's id), in manifest order. */
+/**
+ * One batch of a manifest's packages after `after` (a container's position, a daily package's id), in manifest order;
+ * a container's houses offloaded before departure are not aboard and not read.
+ */
 export function packageBatch(manifest: { kind: number; id: string }, after: string, limit: number) {
   return manifest.kind === 0
-    ? sql<PackageRow>`SELECT x.position::text AS key, x.tracking_number, x.carrier_barcode, x.house_waybill, x.customs_status, x.detail AS body
-       FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${after}::bigint ORDER BY x.position LIMIT ${limit}`
-    : sql<PackageRow>`SELECT x.id::text AS key, x.tracking_number, x.carrier_barcode, x.house_waybill, x.customs_status, x.data AS body
+    ? sql<PackageRow>`SELECT x.position::text AS key, x.id::text AS id, x.tracking_number, x.carrier_barcode, x.house_waybill, x.customs_status, x.detail AS body
+       FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${after}::bigint AND x.offloaded_at IS NULL
+       ORDER BY x.position LIMIT ${limit}`
+    : sql<PackageRow>`SELECT x.id::text AS key, x.id::text AS id, x.tracking_number, x.carrier_barcode, x.house_waybill, x.customs_status, x.data AS body
        FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${after}::bigint ORDER BY x.id LIMIT ${limit}`;
 }
 
 export async function getCustomsReadiness(options: Scope & { manifestId: string; now?: Date }): Promise<TCustomsReadiness> {
+  return (await readManifestReadiness(options)).result(options.now);
+}
+
+/**
+ * The ids of the manifest's houses (container_packages or packages rows) with a problem of their own for `regime`:
+ * the package list's `customs_not_ready` filter. The same reads and rules as the manifest's readiness, so the list
+ * holds exactly the houses its `houses_not_ready` counts. Another account's or environment's manifest has none.
+ */
+export async function housesNotReady(options: Scope & { manifestId: string; regime: CustomsRegime }): Promise<string[]> {
+  try {
+    return (await readManifestReadiness(options, options.regime)).notReady;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return [];
+    throw error;
+  }
+}
+
+async function readManifestReadiness(
+  options: Scope & { manifestId: string },
+  collect?: CustomsRegime,
+): Promise<ReadinessBuilder> {
   const pool = pgPool();
   const row = await findManifest(pool, options, options.manifestId);
   const container = row.kind === 0;
@@ -70,6 +96,7 @@ export async function getCustomsReadiness(options: Scope & { manifestId: string;
       : null,
   };
   const present = (p: PackageRow, row: number): ReadinessPackage => ({
+    id: p.id,
     row,
     trackingNumber: p.tracking_number,
     carrierBarcode: p.carrier_barcode,
@@ -87,11 +114,11 @@ export async function getCustomsReadiness(options: Scope & { manifestId: string;
       if (seen.has(p.house_waybill)) duplicates.add(p.house_waybill);
       seen.add(p.house_waybill);
     }
-    const builder = new ReadinessBuilder(manifest, duplicates);
+    const builder = new ReadinessBuilder(manifest, duplicates, collect);
     builder.add(packages.map((p) => present(p, Number(p.key))));
-    return builder.result(options.now);
+    return builder;
   }
-  const builder = new ReadinessBuilder(manifest);
+  const builder = new ReadinessBuilder(manifest, undefined, collect);
   let after = '-1';
   let ordinal = 0;
   for (;;) {
@@ -101,5 +128,5 @@ export async function getCustomsReadiness(options: Scope & { manifestId: string;
     if (batch.length < READINESS_BATCH || !last) break;
     after = last.key;
   }
-  return builder.result(options.now);
+  return builder;
 }

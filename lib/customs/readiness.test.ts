@@ -294,3 +294,22 @@ describe('countries and flights', () => {
     expect(flightTimes({ OriginAirport: 'JFK' }).departure).toBeUndefined();
   });
 });
+
+describe('houses not ready', () => {
+  it("counts each house with a problem of its own once per regime, never the master's, and collects the asked regime's ids", () => {
+    const houses = [
+      { ...fullHouse(0), id: '10' },
+      { ...fullHouse(1, { ToName: '', ToCity: '' }), id: '11' },
+      { ...fullHouse(2, { ToEmail: '' }), id: '12' },
+    ];
+    // The master lacks its AWB: a problem of every regime, counted in problem_count, not in houses_not_ready.
+    const builder = new ReadinessBuilder(container({ ...FULL_HEADER, AWB: '' }), undefined, 'eu_ics2_placi');
+    builder.add(houses);
+    const result = builder.result(NOW);
+    expect(regime(result, 'eu_ics2_placi')).toMatchObject({ houses_not_ready: 1, problem_count: 3 });
+    expect(builder.notReady).toEqual(['11']);
+    // ENS needs what PLACI does; the e-mail is Enhanced ACAS's only, which does not apply to Berlin.
+    expect(regime(result, 'eu_ics2_ens')).toMatchObject({ houses_not_ready: 1 });
+    expect(regime(result, 'us_enhanced_acas')).toMatchObject({ applies: false, houses_not_ready: 0 });
+  });
+});

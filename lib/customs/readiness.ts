@@ -1,5 +1,5 @@
 import { vagueDescription } from '@/lib/schemas/customs';
-import type { TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
+import type { CustomsRegime, TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
 import { CUSTOMS_OUTCOMES } from '@/lib/schemas/statuses';
 import { airportCountry, countryCode } from './countries';
 import { flightTimes, type FlightTimes } from './flight';
@@ -9,9 +9,6 @@ import { flightTimes, type FlightTimes } from './flight';
 // the master lacks or holds in a form the authority refuses, with the filing deadline computed from the flight.
 // A pure function of the stored manifest and packages (lib/customs/get-readiness.ts reads them), so the rules are
 // tested without a database and the benchmark can time them apart from the reads.
-
-export const CUSTOMS_REGIMES = ['eu_ics2_placi', 'eu_ics2_ens', 'us_acas', 'us_enhanced_acas', 'ca_emanifest'] as const;
-export type CustomsRegime = (typeof CUSTOMS_REGIMES)[number];
 
 /** Problems listed per regime at most; the rest are counted (`problems_truncated`) and still in `by_field`. */
 export const MAX_LISTED_PROBLEMS = 25_000;
@@ -118,6 +115,8 @@ export interface ReadinessManifest {
 
 /** One package as stored. */
 export interface ReadinessPackage {
+  /** The row's id in its table, for the list's filter of houses not ready (absent where no one asks). */
+  id?: string;
   /** ContainerDetails index of a container's package; arrival order (from 0) of a daily manifest's. */
   row: number;
   trackingNumber: string | null;
@@ -387,6 +386,8 @@ interface RegimeTally {
   problems: TReadinessProblem[];
   total: number;
   byField: Map<string, number>;
+  /** Houses with a problem of their own. */
+  houses: number;
 }
 
 /**
@@ -401,7 +402,10 @@ export class ReadinessBuilder {
     problems: [],
     total: 0,
     byField: new Map(),
+    houses: 0,
   }));
+  /** The ids of the houses not ready for `collect`'s regime, when asked (the package list's filter). */
+  readonly notReady: string[] = [];
   private readonly header: Record<string, unknown> | undefined;
   private readonly flight: FlightTimes | undefined;
   private readonly destination: string | undefined;
@@ -414,6 +418,7 @@ export class ReadinessBuilder {
     private readonly manifest: ReadinessManifest,
     /** Container house waybills held by more than one parcel (a stored container may predate the check at acceptance). */
     private readonly duplicateHouses: ReadonlySet<string> = new Set(),
+    private readonly collect?: CustomsRegime,
   ) {
     this.header = manifest.type === 'container' ? (manifest.header ?? {}) : undefined;
     this.flight = this.header ? flightTimes(this.header) : undefined;
@@ -455,7 +460,12 @@ export class ReadinessBuilder {
         container && this.duplicateHouses.has(pkg.houseWaybill),
         container ? `ContainerDetails[${pkg.row}].` : 'package.',
       );
+      const before = tally.total;
       for (const element of spec.house) for (const problem of check.problems(element)) this.tally(tally, problem);
+      if (tally.total > before) {
+        tally.houses++;
+        if (spec.id === this.collect && pkg.id !== undefined) this.notReady.push(pkg.id);
+      }
     }
   }
 
@@ -495,6 +505,7 @@ export class ReadinessBuilder {
         deadline_basis: deadline.basis,
         deadline_passed: deadline.at ? deadline.at.getTime() <= now.getTime() : false,
         problem_count: tally.total,
+        houses_not_ready: tally.houses,
         problems_truncated: tally.total - tally.problems.length,
         by_field: Object.fromEntries([...tally.byField].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
         problems: tally.problems,

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   // data cannot be amended once its container departed (or it is on its way).
   'do_not_load',
   'not_amendable',
+  // Only a house held by customs, in a container still on the ground, can be offloaded.
+  'not_offloadable',
   // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).
   'not_closable',
   // A link that worked once and no longer does (an invitation used, expired or revoked).

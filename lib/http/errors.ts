@@ -26,6 +26,7 @@ const STATUS: Record<ErrorCode, number> = {
   illegal_transition: 409,
   do_not_load: 409,
   not_amendable: 409,
+  not_offloadable: 409,
   not_closable: 409,
   payload_too_large: 413,
   request_timeout: 408,

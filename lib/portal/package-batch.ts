@@ -16,7 +16,7 @@ import {
 import { PACKAGE_LIST_PARAMETERS } from '@/lib/schemas/lifecycle';
 import { parseOperation } from '@/lib/schemas/parse';
 import { portalQuery } from './package-list-query';
-import { packageBranch, type PackageFilters } from '@/lib/shipments/read';
+import { packageBranch, withCustomsFilter, type PackageFilters } from '@/lib/shipments/read';
 import { queryRows, queryRow, sql } from '@/lib/sql';
 import { cancelPackage } from '@/lib/status/change-status';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
@@ -42,10 +42,11 @@ const COUNT_CAP = 100_000;
 /** How many packages the list's filters match (up to COUNT_CAP), over the list's own filters (packageBranch). */
 export async function countPackages(options: Scope & { filters: PackageFilters }) {
   const limit = COUNT_CAP + 1;
+  const filters = await withCustomsFilter(options, options.filters);
   const row = await queryRow(
     pgPool(),
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM (${packageBranch(0, options, options.filters, undefined, limit)}
-                       UNION ALL ${packageBranch(1, options, options.filters, undefined, limit)}) AS u`,
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM (${packageBranch(0, options, filters, undefined, limit)}
+                       UNION ALL ${packageBranch(1, options, filters, undefined, limit)}) AS u`,
   );
   const n = row?.n ?? 0;
   return { count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
@@ -62,7 +63,7 @@ async function resolve(scope: Scope, selection: TPackageSelection): Promise<Sele
                     UNION ALL SELECT x.carrier_barcode, x.tracking_number, x.status FROM packages x WHERE ${inScope}`,
     );
   }
-  const filters = selection.filters ?? {};
+  const filters = await withCustomsFilter(scope, selection.filters ?? {});
   const limit = BATCH_MAX + 1;
   const rows = await queryRowsInIndexOrder(
     sql<Selected & { created_at: Date; kind: number; id: string }>`

@@ -16,6 +16,15 @@ export type TManifestList = z.output<typeof ZListManifestsResponse>;
 export type TManifestServices = z.output<typeof ZManifestServicesResponse>;
 
 // The filters a list page keeps in its URL, under the list operation's own parameter names.
-export const PACKAGE_FILTERS = ['tracking_number', 'status', 'manifest_id', 'service', 'from', 'to', 'to_postal_code'] as const;
+export const PACKAGE_FILTERS = [
+  'tracking_number',
+  'status',
+  'manifest_id',
+  'service',
+  'from',
+  'to',
+  'to_postal_code',
+  'customs_not_ready',
+] as const;
 
 export const MANIFEST_FILTERS = ['q', 'type', 'status', 'service', 'from', 'to'] as const;

@@ -164,6 +164,29 @@ const ZContainerManifestFields = z.object({
   QuoteID: quoteId(),
 });
 
+/** A container's air cargo header, amendable until it departs (PATCH /manifests/{id}): each checked as at acceptance. */
+export const CONTAINER_AMENDABLE_FIELDS = [
+  'AWB',
+  'ULD',
+  'SealNumber',
+  'FlightNumber',
+  'FlightDate',
+  'OriginAirport',
+  'DestinationAirport',
+  'Security',
+] as const;
+export type ContainerAmendableField = (typeof CONTAINER_AMENDABLE_FIELDS)[number];
+export const ZContainerAmendment = ZContainerManifestFields.pick({
+  AWB: true,
+  ULD: true,
+  SealNumber: true,
+  FlightNumber: true,
+  FlightDate: true,
+  OriginAirport: true,
+  DestinationAirport: true,
+  Security: true,
+});
+
 export const ZContainerManifestRequest = ZContainerManifestFields.transform(({ ContainerDetails, ...header }) => ({
   header,
   packages: ContainerDetails ?? [],

@@ -68,8 +68,12 @@ export const ZReadinessProblem = z.object({
 });
 export type TReadinessProblem = z.output<typeof ZReadinessProblem>;
 
+/** The destination regimes readiness is computed for (lib/customs/readiness.ts REGIMES), as the API names them. */
+export const CUSTOMS_REGIMES = ['eu_ics2_placi', 'eu_ics2_ens', 'us_acas', 'us_enhanced_acas', 'ca_emanifest'] as const;
+export type CustomsRegime = (typeof CUSTOMS_REGIMES)[number];
+
 export const ZRegimeReadiness = z.object({
-  regime: z.enum(['eu_ics2_placi', 'eu_ics2_ens', 'us_acas', 'us_enhanced_acas', 'ca_emanifest']),
+  regime: z.enum(CUSTOMS_REGIMES),
   name: z.string(),
   applies: z.boolean().meta({ description: "Some house of the manifest enters this regime's territory from outside it." }),
   countries: z.array(z.string()).meta({ description: 'The destination countries (ISO 3166-1) that bring the regime in.' }),
@@ -79,6 +83,10 @@ export const ZRegimeReadiness = z.object({
   deadline_basis: z.string().meta({ description: 'How the deadline was computed, in words.' }),
   deadline_passed: z.boolean(),
   problem_count: z.number().int(),
+  houses_not_ready: z.number().int().meta({
+    description:
+      "The houses with a problem of their own for this regime (the master's are not counted here): what `GET /packages?manifest_id=…&customs_not_ready=<regime>` lists.",
+  }),
   problems_truncated: z.number().int().meta({ description: 'Problems counted but not listed (more than 25,000).' }),
   by_field: z.record(z.string(), z.number().int()).meta({ description: 'Problems by field, indexes left out, most first.' }),
   problems: z.array(ZReadinessProblem).meta({ description: "The master's problems first, then each house's in manifest order." }),
@@ -147,6 +155,29 @@ export const ZPackageAmendedPayload = z.object({
   occurred_at: iso,
   fields: z.array(z.string()).meta({ description: 'What changed: ToPhone, Customs.Items, Customs.HouseWaybill, …' }),
   previous_house_waybill: z.string().optional().meta({ description: 'When the house waybill changed: the one before.' }),
+});
+
+/** package.offloaded: a house held by customs taken out of its container before departure (POST /packages/{TrackingNumber}/offload). */
+export const ZPackageOffloadedPayload = z.object({
+  type: z.string(),
+  tracking_number: z.string().nullable(),
+  carrier_barcode: z.string(),
+  house_waybill: z.string(),
+  container_id: z.string().optional(),
+  manifest_id: z.string(),
+  status: z.string().meta({ description: "The house's status, which the offload leaves as it was." }),
+  occurred_at: iso,
+  customs_status: z.enum(CUSTOMS_OUTCOMES).nullable().meta({ description: 'The outcome that held it.' }),
+});
+
+/** container.amended: a container's air cargo header changed (PATCH /manifests/{id}). */
+export const ZContainerAmendedPayload = z.object({
+  type: z.string(),
+  container_id: z.string(),
+  manifest_id: z.string(),
+  status: z.string(),
+  occurred_at: iso,
+  fields: z.array(z.string()).meta({ description: 'What changed: FlightNumber, FlightDate, AWB, …' }),
 });
 
 /** The portal's customs setting: hold a live container's departure until its readiness holds. */

@@ -3,6 +3,7 @@ import { WEIGHT_UNITS, ZCharge } from './rate';
 import { z } from 'zod';
 import { keysetList } from './list';
 import { CONTAINER_STATUSES, CUSTOMS_OUTCOMES, PACKAGE_STATUSES } from './statuses';
+import { CUSTOMS_REGIMES } from './customs-api';
 import { calendarDayViolation, decimal, integer, oneOf, text, trackingNumber } from './fields';
 
 // The lifecycle API's queries, bodies and responses; the OpenAPI document is generated from them.
@@ -88,9 +89,10 @@ export const PACKAGE_LIST_PARAMETERS = [
   'to',
   'to_postal_code',
   'tracking_number',
+  'customs_not_ready',
 ] as const;
 
-// GET /packages, GET /manifests/{id}/packages (limit and cursor only)
+// GET /packages
 export const ZListPackagesQuery = z
   .strictObject({
     limit,
@@ -102,8 +104,20 @@ export const ZListPackagesQuery = z
     to: day(),
     to_postal_code: text({ max: 16 }),
     tracking_number: text({ max: 64 }),
+    customs_not_ready: oneOf(CUSTOMS_REGIMES).meta({
+      description:
+        "The manifest's houses not ready for this customs regime (a problem of their own in `GET /manifests/{id}/customs`); needs `manifest_id`, as readiness is a manifest's.",
+    }),
   })
   .superRefine(rangeInOrder)
+  .superRefine((q, ctx) => {
+    if (q.customs_not_ready && !q.manifest_id)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customs_not_ready'],
+        message: "needs manifest_id: readiness is a manifest's (its flight and destination decide the regimes)",
+      });
+  })
   .transform((q) => ({
     limit: q.limit ?? LIST_LIMIT_DEFAULT,
     cursor: q.cursor || undefined,
@@ -114,11 +128,23 @@ export const ZListPackagesQuery = z
     to: q.to,
     toPostalCode: q.to_postal_code || undefined,
     trackingNumber: q.tracking_number || undefined,
+    customsNotReady: q.customs_not_ready,
   }));
 
-export const ZPageQuery = z
-  .strictObject({ limit, cursor })
-  .transform((q) => ({ limit: q.limit ?? LIST_LIMIT_DEFAULT, cursor: q.cursor || undefined }));
+// GET /manifests/{id}/packages
+export const ZManifestPackagesQuery = z
+  .strictObject({
+    limit,
+    cursor,
+    customs_not_ready: oneOf(CUSTOMS_REGIMES).meta({
+      description: 'Only the houses not ready for this customs regime (a problem of their own in `GET /manifests/{id}/customs`).',
+    }),
+  })
+  .transform((q) => ({
+    limit: q.limit ?? LIST_LIMIT_DEFAULT,
+    cursor: q.cursor || undefined,
+    customsNotReady: q.customs_not_ready,
+  }));
 
 // POST …/simulate (test path only)
 /** Events times subscribed endpoints one simulate call may make: a larger walk is refused before anything is written. */
@@ -303,6 +329,10 @@ export const ZPackageResponse = z.looseObject({
     .nullable()
     .meta({ description: 'The latest customs outcome recorded on the package (null: none yet).' }),
   customs_status_updated_at: storedIso,
+  offloaded_at: storedIso.optional().meta({
+    description:
+      'Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it.',
+  }),
   charge: ZCharge.nullable().meta({
     description:
       'What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing.',

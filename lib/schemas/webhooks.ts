@@ -33,6 +33,10 @@ export const CUSTOMS_WEBHOOK_EVENTS = [
   'customs.released',
 ] as const;
 export const PACKAGE_AMENDED_EVENT = 'package.amended';
+/** A house held by customs taken out of its container before departure (lib/customs/offload-package.ts). */
+export const PACKAGE_OFFLOADED_EVENT = 'package.offloaded';
+/** A container's air cargo header amended before departure (lib/customs/amend-container.ts). */
+export const CONTAINER_AMENDED_EVENT = 'container.amended';
 export const PACKAGE_ADJUSTED_EVENT = 'package.adjusted';
 export const INVOICE_CREATED_EVENT = 'invoice.created';
 export const PICKUP_WEBHOOK_EVENTS = ['pickup.scheduled', 'pickup.cancelled', 'pickup.completed'] as const;
@@ -41,6 +45,8 @@ export const WEBHOOK_EVENTS = [
   ...LIFECYCLE_WEBHOOK_EVENTS,
   ...CUSTOMS_WEBHOOK_EVENTS,
   PACKAGE_AMENDED_EVENT,
+  PACKAGE_OFFLOADED_EVENT,
+  CONTAINER_AMENDED_EVENT,
   PACKAGE_ADJUSTED_EVENT,
   INVOICE_CREATED_EVENT,
   ...PICKUP_WEBHOOK_EVENTS,

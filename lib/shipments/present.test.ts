@@ -26,6 +26,7 @@ describe('presenters and invalid stored dates', () => {
       customs_status: 'do_not_load',
       customs_status_updated_at: invalid,
       charge: null,
+      offloaded_at: null,
       body: {},
     };
     expect(presentPackage(row, 'test')).toMatchObject({

@@ -12,6 +12,8 @@ import { trackingUrl } from '@/lib/tracking/tracking-url';
 import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset';
 import type { Source as EventSource } from '@/lib/status/engine';
 import type { CustomsOutcome, PackageStatus } from '@/lib/schemas/statuses';
+import type { CustomsRegime } from '@/lib/schemas/customs-api';
+import { housesNotReady } from '@/lib/customs/get-readiness';
 
 // The read side, newest first in keyset pages. Two tables per resource are read as UNION ALL of two branches, each
 // walking its own index from the cursor (docs/decisions/lifecycle.md); scoped by account and environment.
@@ -76,6 +78,10 @@ export interface PackageListQuery {
   to?: string;
   toPostalCode?: string;
   trackingNumber?: string;
+  /** With manifestId: its houses not ready for this regime, resolved to ids by withCustomsFilter before a branch is built. */
+  customsNotReady?: CustomsRegime;
+  /** The houses customsNotReady stands for (lib/customs/get-readiness.ts housesNotReady): row ids of the manifest's table. */
+  houseIds?: string[];
 }
 
 interface PackageDbRow {
@@ -95,6 +101,8 @@ interface PackageDbRow {
   customs_status_updated_at: Date | null;
   /** Priced at acceptance (lib/billing/pricing.ts); null for a package accepted before pricing existed. */
   charge: TCharge | null;
+  /** A container's house offloaded before departure (lib/customs/offload-package.ts); null while aboard, and for a daily package. */
+  offloaded_at: Date | null;
   body: Record<string, unknown>;
 }
 
@@ -122,22 +130,41 @@ export function packageBranch(
   if (query.to) where.push(sql`x.manifest_date < ${query.to}::date + 1`);
   if (query.toPostalCode) where.push(sql`x.to_postal_code = ${query.toPostalCode}`);
   if (query.trackingNumber) where.push(sql`lower(x.tracking_number) LIKE ${likePrefix(query.trackingNumber)}`);
+  if (query.customsNotReady) {
+    if (!query.houseIds) throw new Error('customs_not_ready must be resolved (withCustomsFilter) before the query is built');
+    // The ids are the manifest's rows of one table; the manifest condition above keeps the other table's out.
+    where.push(sql`x.id = ANY(${query.houseIds}::bigint[])`);
+  }
   where.push(after(kind, cursor));
   const select =
     kind === 0
       ? sql`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
-                x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.detail AS body
+                x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.offloaded_at, x.detail AS body
          FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id`
       : sql`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
-                NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data AS body
+                NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, NULL::timestamptz AS offloaded_at, x.data AS body
          FROM packages x`;
   return sql`(${select} WHERE ${sql.join(where, sql` AND `)} ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit})`;
+}
+
+/**
+ * The filters with `customs_not_ready` resolved: the manifest's readiness read once (a container's ≤ 5,000 houses in one
+ * read, a daily manifest's in batches, as GET /manifests/{id}/customs reads them) and its houses not ready for the
+ * regime become an id condition on the primary key. Readiness depends on the manifest's flight and header, which no
+ * column of a package row holds, so it is computed, never stored stale (docs/decisions/customs.md).
+ */
+export async function withCustomsFilter<F extends PackageFilters>(scope: Scope, filters: F): Promise<F> {
+  if (!filters.customsNotReady || filters.houseIds) return filters;
+  if (!filters.manifestId)
+    throw validationError([{ path: 'customs_not_ready', message: "needs manifest_id: readiness is a manifest's" }]);
+  const houseIds = await housesNotReady({ ...scope, manifestId: filters.manifestId, regime: filters.customsNotReady });
+  return { ...filters, houseIds };
 }
 
 export async function listPackages(
   options: Scope & { query: PackageListQuery },
 ): Promise<ListPage<ReturnType<typeof presentPackage>>> {
-  const { query } = options;
+  const query = await withCustomsFilter(options, options.query);
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'numeric');
   const limit = query.limit + 1;
   // The ids are text in the branches' output: ordered as numbers, as each branch and the cursor compare them.
@@ -173,6 +200,8 @@ export function presentPackage(row: PackageDbRow, environment: Environment) {
     customs_status: (row.customs_status ?? null) as CustomsOutcome | null,
     customs_status_updated_at: iso(row.customs_status_updated_at),
     charge: row.charge ?? null,
+    // Only once it happened: a held house taken out of its container, which departed without it.
+    ...(row.offloaded_at ? { offloaded_at: iso(row.offloaded_at) } : {}),
     created_at: iso(row.created_at),
   };
 }
@@ -186,11 +215,11 @@ function packageLookup(scope: Scope, identifier: string): Sql<PackageDbRow> {
   const exact = sql`x.tracking_number IS NOT DISTINCT FROM ${identifier}`;
   return sql<PackageDbRow>`
   (SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id, m.container_id, x.service_name,
-          x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.detail AS body, ${exact} AS exact
+          x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.offloaded_at, x.detail AS body, ${exact} AS exact
    FROM container_packages x JOIN container_manifests m ON m.id = x.manifest_id WHERE ${inScope} AND ${match})
   UNION ALL
   (SELECT 1, x.id::text, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id, NULL, x.service_name, x.manifest_date, x.status,
-          x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data, ${exact}
+          x.status_updated_at, ${CUSTOMS_COLUMNS}, NULL::timestamptz AS offloaded_at, x.data, ${exact}
    FROM packages x WHERE ${inScope} AND ${match})
   ORDER BY exact DESC, kind LIMIT 1`;
 }
@@ -454,7 +483,7 @@ export async function getManifest(options: Scope & { manifestId: string }): Prom
  * by arrival. A page is one range scan from the cursor, whatever the manifest's size.
  */
 export async function listManifestPackages(
-  options: Scope & { manifestId: string; limit: number; cursor?: string },
+  options: Scope & { manifestId: string; limit: number; cursor?: string; customsNotReady?: CustomsRegime },
 ): Promise<ListPage<ReturnType<typeof presentPackage>>> {
   // Only whether it exists (one row by primary key) and its kind: the page does not show the manifest's totals.
   const manifest = await findManifest(options);
@@ -464,6 +493,9 @@ export async function listManifestPackages(
     throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
   const from = cursor?.i ?? '-1';
   const limit = options.limit + 1;
+  const only = options.customsNotReady
+    ? sql`AND x.id = ANY(${await housesNotReady({ ...options, manifestId: manifest.id, regime: options.customsNotReady })}::bigint[])`
+    : sql``;
   // The manifest is this account's, so its packages are: with an account condition, a cached generic plan ANDs the
   // account's million-row index into the scan; without, the plan reads the manifest's index from the cursor on.
   const rows = await queryRows(
@@ -473,14 +505,14 @@ export async function listManifestPackages(
           PackageDbRow & { key: string }
         >`SELECT 0 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.manifest_id,
               ${manifest.container_id}::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at,
-              ${CUSTOMS_COLUMNS}, x.detail AS body, x.position::text AS key
-         FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ORDER BY x.position LIMIT ${limit}`
+              ${CUSTOMS_COLUMNS}, x.offloaded_at, x.detail AS body, x.position::text AS key
+         FROM container_packages x WHERE x.manifest_id = ${manifest.id} AND x.position > ${from}::bigint ${only} ORDER BY x.position LIMIT ${limit}`
       : sql<
           PackageDbRow & { key: string }
         >`SELECT 1 AS kind, x.id::text AS id, x.created_at, x.tracking_number, x.carrier_barcode, x.daily_manifest_id AS manifest_id,
-              NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, x.data AS body,
+              NULL::text AS container_id, x.service_name, x.manifest_date, x.status, x.status_updated_at, ${CUSTOMS_COLUMNS}, NULL::timestamptz AS offloaded_at, x.data AS body,
               x.id::text AS key
-         FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ORDER BY x.id LIMIT ${limit}`,
+         FROM packages x WHERE x.daily_manifest_id = ${manifest.id} AND x.id > ${from}::bigint ${only} ORDER BY x.id LIMIT ${limit}`,
   );
   const shown = rows.slice(0, options.limit);
   const last = shown.at(-1);

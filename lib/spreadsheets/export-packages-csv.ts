@@ -2,7 +2,7 @@ import 'server-only';
 import { queryRowsInIndexOrder } from '@/lib/index-order';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { Cursor } from '@/lib/pagination/keyset';
-import { packageBranch, type PackageFilters as Filters } from '@/lib/shipments/read';
+import { packageBranch, withCustomsFilter, type PackageFilters as Filters } from '@/lib/shipments/read';
 import { csvCell } from '@/lib/spreadsheets/csv';
 import { exportCell } from '@/lib/spreadsheets/csv-fast';
 import { batchedCsvStream } from '@/lib/spreadsheets/csv-stream';
@@ -147,7 +147,8 @@ export async function exportPackagesCsv(options: {
   const limit = options.batch ?? EXPORT_BATCH;
   const scope = { accountId: options.accountId, environment: options.environment };
   // Newest first along the filter's index, whatever the planner guesses of the set's size (lib/index-order.ts).
-  const read = (cursor: Cursor | undefined) => queryRowsInIndexOrder(batchSql(scope, options.filters, cursor, limit));
+  const filters = await withCustomsFilter(scope, options.filters);
+  const read = (cursor: Cursor | undefined) => queryRowsInIndexOrder(batchSql(scope, filters, cursor, limit));
   const first = read(undefined);
   await first;
   return batchedCsvStream({

@@ -8,7 +8,7 @@ import { enqueueEvents } from '@/lib/webhooks/enqueue-event';
 import { voidCharges } from '@/lib/billing/void';
 import { adjustMeasured } from '@/lib/billing/adjust-store';
 import type { TAdjustment, TMeasured } from '@/lib/schemas/lifecycle';
-import { PACKAGE_ADJUSTED_EVENT } from '@/lib/schemas/webhooks';
+import { CONTAINER_AMENDED_EVENT, PACKAGE_ADJUSTED_EVENT, PACKAGE_OFFLOADED_EVENT } from '@/lib/schemas/webhooks';
 import { trackingUrl } from '@/lib/tracking/tracking-url';
 import {
   CONTAINER_MOVES_PACKAGES_TO,
@@ -300,6 +300,38 @@ export class Changes {
     );
   }
 
+  /** A held house offloaded from its container (lib/customs/offload-package.ts): an event in its timeline and package.offloaded. */
+  offloadPackage(row: PackageRow, details: { customs_status: string | null }, stamp: Stamp): number {
+    return this.push(
+      {
+        ...this.packageSubject(row),
+        type: PACKAGE_OFFLOADED_EVENT,
+        status: row.status,
+        previousStatus: row.status,
+        applied: true,
+        webhook: PACKAGE_OFFLOADED_EVENT,
+        details,
+      },
+      stamp,
+    );
+  }
+
+  /** A container's air cargo header amended (lib/customs/amend-container.ts): an event of the container and container.amended. */
+  amendContainer(row: ContainerRow, details: { fields: string[] }, stamp: Stamp): number {
+    return this.push(
+      {
+        ...this.containerSubject(row),
+        type: CONTAINER_AMENDED_EVENT,
+        status: row.status,
+        previousStatus: row.status,
+        applied: true,
+        webhook: CONTAINER_AMENDED_EVENT,
+        details,
+      },
+      stamp,
+    );
+  }
+
   private planCustoms(table: CustomsUpdate['table'], id: string, from: CustomsOutcome | null, to: CustomsOutcome, at: Date) {
     const key = `${table}:${id}`;
     const existing = this.customs.get(key);
@@ -510,8 +542,9 @@ export async function lockContainers(
   const byId = new Map(containers.map((c) => [c.id, c]));
   const packages = await queryRows(
     client,
+    // An offloaded house (lib/customs/offload-package.ts) is no longer aboard: the container neither carries it nor is held by it.
     sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, manifest_id, NULL::text AS container_id FROM container_packages
-     WHERE manifest_id = ANY(${containers.map((c) => c.id)}::text[]) ORDER BY id FOR UPDATE`,
+     WHERE manifest_id = ANY(${containers.map((c) => c.id)}::text[]) AND offloaded_at IS NULL ORDER BY id FOR UPDATE`,
   );
   for (const raw of packages) {
     const container = byId.get(raw.manifest_id);
@@ -803,7 +836,7 @@ export function webhookPayload(event: EventDraft): Record<string, unknown> {
       text: event.details?.text ?? null,
     };
   }
-  if (event.type === 'package.amended') {
+  if (event.type === 'package.amended' || event.type === PACKAGE_OFFLOADED_EVENT || event.type === CONTAINER_AMENDED_EVENT) {
     return { ...subject, status: event.status, occurred_at: event.occurredAt.toISOString(), ...event.details };
   }
   if (event.type === PACKAGE_ADJUSTED_EVENT) {

@@ -322,6 +322,47 @@ export interface paths {
         patch: operations["amendPackage"];
         trace?: never;
     };
+    "/manifests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A manifest with its package counts by status and totals */
+        get: operations["getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Amend a container's air cargo header (AWB, ULD, seal, flight, airports, security) until it departs
+         * @description A container manifest only (a daily manifest has no air cargo header: 409 `not_amendable` with `current_status` `daily`), while it is manifested or received; after it departed, 409 `not_amendable` with `current_status`. Each field is checked by the rule it had at acceptance, every failing one named (422); null or "" removes it. The change is written with an event of the container (`container.amended`, naming the fields), the `container.amended` webhook and an audit record; readiness (`GET /manifests/{id}/customs`) follows at once. An amendment that changes nothing records nothing.
+         */
+        patch: operations["amendContainer"];
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/offload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offload a house held by customs from its container, so the rest departs
+         * @description A container's house on `do_not_load`, `information_requested` or `screening_requested`, while the container is on the ground (manifested or received). The house keeps its status and customs outcome and gains `offloaded_at`; its timeline and the `package.offloaded` webhook say so, with an audit record. From then on the container's departure, its readiness (`GET /manifests/{id}/customs`, and the enforcement before a live departure) and its do_not_load hold leave the house out. Offloading again answers 200 with the package and records nothing. After departure, or for a house not held, a cancelled one or a daily package: 409 `not_offloadable` with `current_status`.
+         */
+        post: operations["offloadPackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -399,23 +440,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/manifests/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A manifest with its package counts by status and totals */
-        get: operations["getManifest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/manifests/{id}/packages": {
         parameters: {
             query?: never;
@@ -425,7 +449,7 @@ export interface paths {
         };
         /**
          * A manifest's packages
-         * @description In the manifest's order: a container's by position, a daily manifest's by arrival.
+         * @description In the manifest's order: a container's by position, a daily manifest's by arrival. `customs_not_ready` keeps the houses not ready for a regime (those `houses_not_ready` counts in `GET /manifests/{id}/customs`).
          */
         get: operations["listManifestPackages"];
         put?: never;
@@ -1267,6 +1291,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "package.offloaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * package.offloaded
+         * @description Sent when a house held by customs is offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. `customs_status` is the outcome that held it. In order with the package's other events.
+         */
+        post: operations["onPackageOffloaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "container.amended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * container.amended
+         * @description Sent when a container's air cargo header is amended before departure (PATCH /manifests/{id}): `fields` names what changed. In order with the container's other events.
+         */
+        post: operations["onContainerAmended"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "pickup.scheduled": {
         parameters: {
             query?: never;
@@ -1792,7 +1856,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1802,7 +1866,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -1942,7 +2006,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -2060,7 +2124,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "do_not_load" | "not_amendable" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "do_not_load" | "not_amendable" | "not_offloadable" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {
@@ -2116,6 +2180,8 @@ export interface components {
             /** @description The latest customs outcome recorded on the package (null: none yet). */
             customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
             customs_status_updated_at: string | null;
+            /** @description Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. */
+            offloaded_at?: string | null;
             /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
             charge: {
                 /** @enum {string} */
@@ -2225,6 +2291,8 @@ export interface components {
                 /** @description The latest customs outcome recorded on the package (null: none yet). */
                 customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
                 customs_status_updated_at: string | null;
+                /** @description Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. */
+                offloaded_at?: string | null;
                 /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
                 charge: {
                     /** @enum {string} */
@@ -2395,7 +2463,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2414,7 +2482,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2586,6 +2654,8 @@ export interface components {
                 deadline_basis: string;
                 deadline_passed: boolean;
                 problem_count: number;
+                /** @description The houses with a problem of their own for this regime (the master's are not counted here): what `GET /packages?manifest_id=…&customs_not_ready=<regime>` lists. */
+                houses_not_ready: number;
                 /** @description Problems counted but not listed (more than 25,000). */
                 problems_truncated: number;
                 /** @description Problems by field, indexes left out, most first. */
@@ -2802,6 +2872,30 @@ export interface components {
             fields: string[];
             /** @description When the house waybill changed: the one before. */
             previous_house_waybill?: string;
+        };
+        PackageOffloadedPayload: {
+            type: string;
+            tracking_number: string | null;
+            carrier_barcode: string;
+            house_waybill: string;
+            container_id?: string;
+            manifest_id: string;
+            /** @description The house's status, which the offload leaves as it was. */
+            status: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description The outcome that held it. */
+            customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+        };
+        ContainerAmendedPayload: {
+            type: string;
+            container_id: string;
+            manifest_id: string;
+            status: string;
+            /** Format: date-time */
+            occurred_at: string;
+            /** @description What changed: FlightNumber, FlightDate, AWB, … */
+            fields: string[];
         };
         PickupEventPayload: {
             /** @enum {string} */
@@ -4767,6 +4861,281 @@ export interface operations {
             };
         };
     };
+    getManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    amendContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A ManifestID (`MAN-…`), container or daily.
+                 * @example MAN-7K3Q9X2M4T8V6W1Z
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "FlightNumber": "LH401",
+                 *       "FlightDate": "2026-11-24",
+                 *       "AWB": "020-12345675"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Air waybill: 3-digit airline prefix and 8-digit serial; the last digit is the 7 before it mod 7. */
+                    AWB?: string | null;
+                    /** @description Unit load device (IATA Resolution 686): type code, 4-5 digit serial, 2-3 character owner code; output upper-case, without separators. */
+                    ULD?: string | null;
+                    /** @description One line: no control characters. */
+                    SealNumber?: string | number | null;
+                    /** @description Flight: 2-character IATA airline designator, 1-4 digits, optional letter suffix; output upper-case without a space. */
+                    FlightNumber?: string | null;
+                    /** @description ISO 8601 date (YYYY-MM-DD), a real date in the years 2000 to 2099. */
+                    FlightDate?: string | null;
+                    /** @description Three-letter IATA airport code. */
+                    OriginAirport?: string | null;
+                    /** @description Three-letter IATA airport code. */
+                    DestinationAirport?: string | null;
+                    /** @description Consignment security declaration: Status (SPX, SCO, SHR or NSC), ScreeningMethod codes, IssuedBy (the regulated agent). */
+                    Security?: {
+                        /**
+                         * @description Case-insensitive.
+                         * @enum {string}
+                         */
+                        Status: "SPX" | "SCO" | "SHR" | "NSC";
+                        /** @description One or more e-CSD screening method codes (PHS, VCK, XRY, EDS, EDD, ETD, CMD, AOM), separated by commas or spaces; output space-separated. */
+                        ScreeningMethod?: string | number | null;
+                        /** @description One line: no control characters. */
+                        IssuedBy?: string | number | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The manifest, amended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_amendable` (with `current_status`): the container departed, or the manifest is a daily one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation failed: every failing field is listed in `details`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    offloadPackage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The package, offloaded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_offloadable`, with `current_status`: the container departed (its status), the house is not held (its customs outcome, or `none`), it is cancelled, or it is a daily package (`daily`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     testWebhook: {
         parameters: {
             query?: never;
@@ -5086,77 +5455,12 @@ export interface operations {
             };
         };
     };
-    getManifest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description A ManifestID (`MAN-…`), container or daily.
-                 * @example MAN-7K3Q9X2M4T8V6W1Z
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The manifest. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Manifest"];
-                };
-            };
-            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
-            401: {
-                headers: {
-                    /** @description The scheme to send the token with. */
-                    "WWW-Authenticate"?: "Token";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No such manifest or package in this account and environment. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     listManifestPackages: {
         parameters: {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
+                customs_not_ready?: "eu_ics2_placi" | "eu_ics2_ens" | "us_acas" | "us_enhanced_acas" | "ca_emanifest" | "" | null;
             };
             header?: never;
             path: {
@@ -5201,6 +5505,15 @@ export interface operations {
             };
             /** @description No such manifest or package in this account and environment. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A query parameter is invalid, unknown or repeated; `details` names it. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5529,6 +5842,7 @@ export interface operations {
                 to?: string;
                 to_postal_code?: string | number | null;
                 tracking_number?: string | number | null;
+                customs_not_ready?: "eu_ics2_placi" | "eu_ics2_ens" | "us_acas" | "us_enhanced_acas" | "ca_emanifest" | "" | null;
             };
             header?: never;
             path?: never;
@@ -5961,7 +6275,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -7923,6 +8237,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PackageAmendedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageOffloaded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `package.offloaded`. */
+                "x-carrier-event": "package.offloaded";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackageOffloadedPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onContainerAmended: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `container.amended`. */
+                "x-carrier-event": "container.amended";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContainerAmendedPayload"];
             };
         };
         responses: {

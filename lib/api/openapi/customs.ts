@@ -1,6 +1,16 @@
 import { jsonSchemaOf, ref, type Json } from './parts';
-import { ZCustomsWebhookPayload, ZPackageAmendedPayload } from '@/lib/schemas/customs-api';
-import { CUSTOMS_WEBHOOK_EVENTS, PACKAGE_AMENDED_EVENT } from '@/lib/schemas/webhooks';
+import {
+  ZContainerAmendedPayload,
+  ZCustomsWebhookPayload,
+  ZPackageAmendedPayload,
+  ZPackageOffloadedPayload,
+} from '@/lib/schemas/customs-api';
+import {
+  CONTAINER_AMENDED_EVENT,
+  CUSTOMS_WEBHOOK_EVENTS,
+  PACKAGE_AMENDED_EVENT,
+  PACKAGE_OFFLOADED_EVENT,
+} from '@/lib/schemas/webhooks';
 
 // The customs webhooks of the OpenAPI document (document.ts spreads them in beside the lifecycle's), generated from
 // the payload schemas the deliveries are built from (lib/status/engine.ts webhookPayload).
@@ -41,6 +51,26 @@ export function customsWebhooks(): Json {
         responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
       },
     },
+    [PACKAGE_OFFLOADED_EVENT]: {
+      post: {
+        operationId: operationId(PACKAGE_OFFLOADED_EVENT),
+        summary: PACKAGE_OFFLOADED_EVENT,
+        description:
+          "Sent when a house held by customs is offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. `customs_status` is the outcome that held it. In order with the package's other events.",
+        requestBody: { required: true, content: { 'application/json': { schema: ref('PackageOffloadedPayload') } } },
+        responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+      },
+    },
+    [CONTAINER_AMENDED_EVENT]: {
+      post: {
+        operationId: operationId(CONTAINER_AMENDED_EVENT),
+        summary: CONTAINER_AMENDED_EVENT,
+        description:
+          "Sent when a container's air cargo header is amended before departure (PATCH /manifests/{id}): `fields` names what changed. In order with the container's other events.",
+        requestBody: { required: true, content: { 'application/json': { schema: ref('ContainerAmendedPayload') } } },
+        responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
+      },
+    },
   };
 }
 
@@ -48,5 +78,7 @@ export function customsSchemas(): Json {
   return {
     CustomsWebhookPayload: jsonSchemaOf(ZCustomsWebhookPayload, 'output'),
     PackageAmendedPayload: jsonSchemaOf(ZPackageAmendedPayload, 'output'),
+    PackageOffloadedPayload: jsonSchemaOf(ZPackageOffloadedPayload, 'output'),
+    ContainerAmendedPayload: jsonSchemaOf(ZContainerAmendedPayload, 'output'),
   };
 }
