@@ -222,12 +222,3 @@ export async function returnLinks(scope: Scope & { carrierBarcode: string }): Pr
     return_of: original ? { tracking_number: original.tracking_number, carrier_barcode: original.carrier_barcode } : null,
   };
 }
-
-/** Whether the account lets the public tracking page offer a return (off unless set). */
-export async function publicReturnsAllowed(accountId: string): Promise<boolean> {
-  const row = await queryRow(
-    pgPool(),
-    sql<{ public_returns: boolean }>`SELECT public_returns FROM return_settings WHERE account_id = ${accountId}::uuid`,
-  );
-  return row?.public_returns ?? false;
-}
