@@ -10,7 +10,14 @@ test('shows the proof of delivery, makes a return label and links the two packag
   const token = await createToken(page, `returns ${Date.now()}`);
   const tracking = `RPB${Date.now()}`;
   const api = authed(page.request, token);
-  expect((await api.post(`${apiBase.test}/wf/package`, packageBody(tracking))).status()).toBe(200);
+  expect(
+    (
+      await api.post(
+        `${apiBase.test}/wf/package`,
+        packageBody(tracking, { ToAddress1: '9 Palm Dr', ToCity: 'Beverly Hills', ToState: 'CA', ToCountry: 'US' }),
+      )
+    ).status(),
+  ).toBe(200);
   // The simulator delivers it with a sample proof (a drawn signature and a photo).
   expect((await api.post(`${apiBase.test}/packages/${tracking}/simulate`, { status: 'delivered' })).status()).toBe(200);
 
