@@ -18,7 +18,7 @@ export async function proofDocumentData(
     const found = await proofImage({ ...scope, identifier: proof.carrierBarcode, image: part });
     return { bytes: found.bytes, type: found.type };
   };
-  const field = (key: string) => (typeof pkg[key] === 'string' ? (pkg[key]) : '');
+  const field = (key: string) => (typeof pkg[key] === 'string' ? pkg[key] : '');
   return {
     test: scope.environment === 'test',
     shipper: field('FromCompany') || account?.name || '',
