@@ -118,6 +118,19 @@ export interface CarrierClient {
     body: Body<'/packages/{TrackingNumber}/simulate', 'post'>,
     options?: RequestOptions,
   ): Promise<Schemas['PackageRead']>;
+  /** POST /packages/{TrackingNumber}/return: a return package for one out for delivery or delivered (the same one again on a retry). */
+  createReturn(trackingNumber: string, options?: RequestOptions): Promise<Schemas['PackageRead']>;
+  /** GET /packages/{TrackingNumber}/proof-of-delivery: who took it, when and where, the images by path. */
+  getProofOfDelivery(
+    trackingNumber: string,
+    options?: RequestOptions,
+  ): Promise<Data<'/packages/{TrackingNumber}/proof-of-delivery', 'get'>>;
+  /** GET /packages/{TrackingNumber}/proof-of-delivery/signature (PNG or JPEG). */
+  getProofOfDeliverySignature(trackingNumber: string, options?: RequestOptions): Promise<CarrierDocument>;
+  /** GET /packages/{TrackingNumber}/proof-of-delivery/photo (PNG or JPEG). */
+  getProofOfDeliveryPhoto(trackingNumber: string, options?: RequestOptions): Promise<CarrierDocument>;
+  /** GET /packages/{TrackingNumber}/proof-of-delivery/document: the certificate (PDF). */
+  getProofOfDeliveryDocument(trackingNumber: string, options?: RequestOptions): Promise<CarrierDocument>;
   /** POST /ops/scans: carrier scans (an operations token). */
   ingestScans(body: Body<'/ops/scans', 'post'>, options?: RequestOptions): Promise<Schemas['ScanBatchResult']>;
 
@@ -360,6 +373,16 @@ export function createCarrierClient(options: CarrierClientOptions): CarrierClien
       json(send('post', '/packages/{TrackingNumber}/offload', { path: { TrackingNumber } }, call)),
     simulatePackage: (TrackingNumber, body, call) =>
       json(send('post', '/packages/{TrackingNumber}/simulate', { path: { TrackingNumber }, body }, call)),
+    createReturn: (TrackingNumber, call) =>
+      json(send('post', '/packages/{TrackingNumber}/return', { path: { TrackingNumber } }, call)),
+    getProofOfDelivery: (TrackingNumber, call) =>
+      json(send('get', '/packages/{TrackingNumber}/proof-of-delivery', { path: { TrackingNumber } }, call)),
+    getProofOfDeliverySignature: (TrackingNumber, call) =>
+      document(send('get', '/packages/{TrackingNumber}/proof-of-delivery/signature', { path: { TrackingNumber } }, call)),
+    getProofOfDeliveryPhoto: (TrackingNumber, call) =>
+      document(send('get', '/packages/{TrackingNumber}/proof-of-delivery/photo', { path: { TrackingNumber } }, call)),
+    getProofOfDeliveryDocument: (TrackingNumber, call) =>
+      document(send('get', '/packages/{TrackingNumber}/proof-of-delivery/document', { path: { TrackingNumber } }, call)),
     ingestScans: (body, call) => json(send('post', '/ops/scans', { body }, call)),
 
     getManifestDocument: (id, query, call) => document(send('get', '/manifests/{id}/document', { path: { id }, query }, call)),

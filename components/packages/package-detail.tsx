@@ -9,6 +9,7 @@ import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
 import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
 import { CustomsBadge, CustomsDeclaration, isCustomsEvent } from './customs-declaration';
+import { PackageReturns, ProofOfDelivery } from './returns-and-proof';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { isClientError } from '@/lib/portal/fetcher';
 import { formatDateTime } from '@/lib/portal/format';
@@ -30,6 +31,8 @@ const SUMMARY = new Set([
   'offloaded_at',
   'Customs',
   'charge',
+  'returns',
+  'return_of',
 ]);
 const SOURCES: Record<string, string> = {
   scan: 'Carrier scan',
@@ -151,6 +154,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           </div>
         ) : null}
       </Card>
+      <PackageReturns pkg={p} path={path} onChanged={refresh} />
+      <ProofOfDelivery path={path} status={p.status} />
       <section aria-labelledby="timeline-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
         <h2 id="timeline-heading" className="text-base font-semibold text-slate-900">
           Timeline

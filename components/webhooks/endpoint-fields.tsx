@@ -110,6 +110,7 @@ export const EVENT_DESCRIPTIONS: Record<WebhookEvent, string> = {
   'pickup.scheduled': 'a pickup was scheduled',
   'pickup.cancelled': 'a pickup was cancelled before its window',
   'pickup.completed': 'the driver collected a pickup',
+  'package.return_created': 'a return package was made for a delivered package',
 };
 
 /** An endpoint's URL, events and description: the same fields when adding an endpoint and when editing one. */

@@ -207,6 +207,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'GET /portal-api/packages/:TrackingNumber/customs-declaration': { stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/cancel': { body: {}, stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
+    'POST /portal-api/packages/:TrackingNumber/return': { body: {}, stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/proof-of-delivery': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/proof-of-delivery/signature': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/proof-of-delivery/photo': { stranger: notFound },
+    'GET /portal-api/packages/:TrackingNumber/proof-of-delivery/document': { stranger: notFound },
     // The CSV export of a filtered set: the header line alone for anyone but the owner in test.
     'GET /portal-api/exports/packages': {
       query: () => `?tracking_number=${tracking}`,

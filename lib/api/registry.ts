@@ -15,6 +15,13 @@ import { getPackageOperation } from './operations/get-package';
 import { listPackageEventsOperation } from './operations/list-package-events';
 import { cancelPackageOperation } from './operations/cancel-package';
 import { simulatePackageOperation } from './operations/simulate-package';
+import { createReturnOperation } from './operations/create-return';
+import { getProofOfDeliveryOperation } from './operations/get-proof-of-delivery';
+import {
+  getProofOfDeliveryPhotoOperation,
+  getProofOfDeliverySignatureOperation,
+} from './operations/get-proof-of-delivery-images';
+import { getProofOfDeliveryDocumentOperation } from './operations/get-proof-of-delivery-document';
 import { getManifestDocumentOperation } from './operations/get-manifest-document';
 import { getManifestTagsOperation } from './operations/get-manifest-tags';
 import { getManifestLabelsOperation } from './operations/get-manifest-labels';
@@ -90,6 +97,11 @@ export const OPERATIONS: readonly OperationDefinition[] = [
   listPackageEventsOperation,
   cancelPackageOperation,
   simulatePackageOperation,
+  createReturnOperation,
+  getProofOfDeliveryOperation,
+  getProofOfDeliverySignatureOperation,
+  getProofOfDeliveryPhotoOperation,
+  getProofOfDeliveryDocumentOperation,
   ingestScansOperation,
   listEventsOperation,
   getEventOperation,

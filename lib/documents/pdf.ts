@@ -57,6 +57,7 @@ export class Page {
   private lineWidth = -1;
   private readonly fonts = new Map<DocumentFont, string>();
   private states = 0;
+  private images = 0;
 
   content: PDFRef | undefined;
 
@@ -145,6 +146,13 @@ export class Page {
     this.ops.push(rects.map(([x, y, w, h]) => `${n(x)} ${n(y)} ${n(w)} ${n(h)} re f`).join(' '));
   }
 
+  /** An embedded image (Canvas.embedImage) in the rectangle from its lower-left corner (x, y), in PDF coordinates. */
+  drawImage(image: PDFRef, x: number, y: number, width: number, height: number): void {
+    const name = `Im${(this.images += 1)}`;
+    this.leaf.setXObject(PDFName.of(name), image);
+    this.ops.push(`q ${n(width)} 0 0 ${n(height)} ${n(x)} ${n(y)} cm /${name} Do Q`);
+  }
+
   drawLine(x1: number, y1: number, x2: number, y2: number, thickness: number, color: RGB): void {
     this.setStroke(color, thickness);
     this.ops.push(`${n(x1)} ${n(y1)} m ${n(x2)} ${n(y2)} l S`);
@@ -210,6 +218,13 @@ export class Canvas {
     const page = new Page(this, leaf, ref, width, height);
     this.pages.push(page);
     return page;
+  }
+
+  /** A PNG or JPEG (checked by the caller), embedded now: its reference and its size in pixels. */
+  async embedImage(bytes: Uint8Array, type: 'image/png' | 'image/jpeg'): Promise<{ ref: PDFRef; width: number; height: number }> {
+    const image = type === 'image/png' ? await this.doc.embedPng(bytes) : await this.doc.embedJpg(bytes);
+    await image.embed();
+    return { ref: image.ref, width: image.width, height: image.height };
   }
 
   private writePages(): void {

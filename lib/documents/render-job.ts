@@ -5,6 +5,7 @@ import { CHUNK_PAGES } from './pdf';
 import { renderCustomsDeclaration, renderCustomsDeclarations } from './render-customs-declaration';
 import { renderHandoverManifest } from './render-handover-manifest';
 import { renderInvoicePdf, type DocumentInvoice } from './render-invoice';
+import { renderProofOfDeliveryPdf, type DocumentProof } from './render-proof-of-delivery';
 import { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 import { renderPackageLabelPng } from './render-label-png';
 import { renderContainerTagZpl, renderPackageLabelsZpl, renderPackageLabelZpl } from './render-zpl';
@@ -24,7 +25,8 @@ export type RenderJob =
   | { document: 'customs'; source: ManifestSource; paper: PaperSize }
   | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
   | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions }
-  | { document: 'invoice'; invoice: DocumentInvoice };
+  | { document: 'invoice'; invoice: DocumentInvoice }
+  | { document: 'proof-of-delivery'; proof: DocumentProof };
 
 const utf8 = new TextEncoder();
 
@@ -79,6 +81,8 @@ async function render(job: RenderJob): Promise<Uint8Array | string> {
       return oneRecordExport(job.source, job.options);
     case 'invoice':
       return renderInvoicePdf(job.invoice);
+    case 'proof-of-delivery':
+      return renderProofOfDeliveryPdf(job.proof);
   }
 }
 

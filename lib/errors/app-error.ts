@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'not_offloadable',
   // Close-out (lib/close-out): only an open daily manifest can be closed (a container's, a cancelled one cannot).
   'not_closable',
+  // Returns (lib/returns): only a package out for delivery or delivered, and not itself a return, can be returned.
+  'not_returnable',
   // A link that worked once and no longer does (an invitation used, expired or revoked).
   'gone',
   'payload_too_large',

@@ -28,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_amendable: 409,
   not_offloadable: 409,
   not_closable: 409,
+  not_returnable: 409,
   payload_too_large: 413,
   request_timeout: 408,
   unsupported_media_type: 415,

@@ -95,6 +95,24 @@ export async function createPackageManifest(options: {
   }
 }
 
+/**
+ * One package inside the caller's transaction (a return, with its link: lib/returns): the day's open manifest is found
+ * or made on the same client, so the package, its manifest and what the caller writes beside it commit together.
+ * The caller wakes the delivery workers after its commit (wakeDeliveryWorkers).
+ */
+export async function createPackageIn(
+  client: Queryable,
+  options: { accountId: string; environment: Environment; pkg: TPackage },
+): Promise<CreatePackageManifestResult & { delivered: boolean }> {
+  const priced = await pricing(options.accountId, options.environment, options.pkg);
+  const manifestId = await dailyManifestFor(client, options.accountId, options.environment, options.pkg.ManifestDate.day);
+  const result = await insertPackage(client, manifestId, { ...options, charge: priced.charge }, canonicalHash(options.pkg));
+  // A close between the lookup and the insert: rare; the caller's request fails as a conflict and may be retried.
+  if (result === CLOSED)
+    throw new AppError('conflict', "The day's manifest closed meanwhile; retry the request.", { retryAfterSeconds: 1 });
+  return { ...committed({ ...result, delivered: false }, priced), delivered: result.delivered ?? false };
+}
+
 type InsertOptions = { accountId: string; environment: Environment; pkg: TPackage; charge: TCharge };
 
 async function addToOpenManifest(key: string, options: InsertOptions, requestHash: string): Promise<Inserted | typeof CLOSED> {

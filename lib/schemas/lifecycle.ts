@@ -246,8 +246,18 @@ export const ZScan = z
     customs_reference: text({ max: 70 }),
     customs_text: text({ max: 500 }),
     measured: ZMeasured.optional(),
+    // With a delivered scan: who signed, and the signature and photo as base64 (checked by lib/proof-of-delivery/images.ts).
+    proof_of_delivery: z
+      .strictObject({
+        recipient_name: text({ max: 100 }),
+        signature: z.string().optional(),
+        photo: z.string().optional(),
+      })
+      .optional(),
   })
   .superRefine((scan, ctx) => {
+    if (scan.proof_of_delivery !== undefined && scan.event !== 'delivered')
+      ctx.addIssue({ code: 'custom', path: ['proof_of_delivery'], message: 'goes with a delivered scan' });
     if (scan.measured !== undefined && scan.event !== 'received')
       ctx.addIssue({
         code: 'custom',
@@ -338,6 +348,22 @@ export const ZPackageResponse = z.looseObject({
       'What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing.',
   }),
   created_at: storedIso,
+  returns: z
+    .array(
+      z.object({
+        tracking_number: z.string().nullable(),
+        carrier_barcode: z.string(),
+        status: z.string(),
+        created_at: z.string(),
+      }),
+    )
+    .optional()
+    .meta({ description: 'GET and POST …/return only: the return packages made for this package, oldest first.' }),
+  return_of: z
+    .object({ tracking_number: z.string().nullable(), carrier_barcode: z.string() })
+    .nullable()
+    .optional()
+    .meta({ description: 'GET and POST …/return only: the package this one returns (null: not a return).' }),
 });
 
 export const ZManifestResponse = z.looseObject({

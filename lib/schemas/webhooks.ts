@@ -40,6 +40,8 @@ export const CONTAINER_AMENDED_EVENT = 'container.amended';
 export const PACKAGE_ADJUSTED_EVENT = 'package.adjusted';
 export const INVOICE_CREATED_EVENT = 'invoice.created';
 export const PICKUP_WEBHOOK_EVENTS = ['pickup.scheduled', 'pickup.cancelled', 'pickup.completed'] as const;
+/** Returns (lib/returns): a return package was made for a delivered or out-for-delivery package. */
+export const PACKAGE_RETURN_CREATED_EVENT = 'package.return_created';
 export const WEBHOOK_EVENTS = [
   PACKAGE_SORTING_EVENT,
   ...LIFECYCLE_WEBHOOK_EVENTS,
@@ -50,6 +52,7 @@ export const WEBHOOK_EVENTS = [
   PACKAGE_ADJUSTED_EVENT,
   INVOICE_CREATED_EVENT,
   ...PICKUP_WEBHOOK_EVENTS,
+  PACKAGE_RETURN_CREATED_EVENT,
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_URL_MAX = 2_048;

@@ -585,9 +585,109 @@ export interface paths {
         put?: never;
         /**
          * Test path only: walk a package to a status, or record a customs outcome, firing each event
-         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps. With `customs` instead of `status`: records that customs outcome on the package, as a carrier scan would (`customs.<outcome>`); the outcome it already has changes nothing; one that cannot follow its current outcome (see the Customs operations) is a 409.
+         * @description Walks every intermediate status, each an event sent to the endpoints subscribed to it. One call may make at most 10,000 webhook deliveries (events times subscribed endpoints); a longer walk is refused with 422 before anything changes: walk in smaller steps. Walked to `delivered`, the package gets a sample proof of delivery (a recipient name, a drawn signature and a photo; GET /packages/{TrackingNumber}/proof-of-delivery). With `customs` instead of `status`: records that customs outcome on the package, as a carrier scan would (`customs.<outcome>`); the outcome it already has changes nothing; one that cannot follow its current outcome (see the Customs operations) is a 409.
          */
         post: operations["simulatePackage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a return package for a package out for delivery or delivered
+         * @description A new package on today's daily manifest, from the original's recipient back to its shipper (the original's From address; a container package's: its manifest's), with the original's service, size and weight: its own TrackingNumber (`RTN-<original carrier barcode>-<n>`) and carrier_barcode, priced, labelled (GET /packages/{TrackingNumber}/label) and tracked like any package. Its `return_of` names the original, and the original's `returns` lists it. One return per package: asking again answers the same return (with `Idempotent-Replayed`) until it is cancelled, after which a new one can be made. Sends `package.sorting` and `package.return_created`. 409 `not_returnable` (with `current_status`): not yet out for delivery, cancelled, itself a return, or missing what a label needs (named in `details`).
+         */
+        post: operations["createReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/proof-of-delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivered package's proof of delivery: who took it, when and where, and its images by path
+         * @description What the latest delivered scan carried (`proof_of_delivery` on POST /ops/scans; on the test path, the simulator attaches samples). The signature and photo are answered by their own paths, the PDF certificate by `document_path`.
+         */
+        get: operations["getProofOfDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/proof-of-delivery/signature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signature of a package's proof of delivery (PNG or JPEG)
+         * @description The bytes the delivered scan sent, as the type they were checked to be (PNG or JPEG), `inline`.
+         */
+        get: operations["getProofOfDeliverySignature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/proof-of-delivery/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The photo of a package's proof of delivery (PNG or JPEG)
+         * @description The bytes the delivered scan sent, as the type they were checked to be (PNG or JPEG), `inline`.
+         */
+        get: operations["getProofOfDeliveryPhoto"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/packages/{TrackingNumber}/proof-of-delivery/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proof-of-delivery certificate (PDF)
+         * @description One Letter page: the package, when and where it was delivered, who took it, the signature and the photo. A test package's certificate says TEST.
+         */
+        get: operations["getProofOfDeliveryDocument"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1391,6 +1491,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "package.return_created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * package.return_created
+         * @description Sent when a return package is made (POST /packages/{TrackingNumber}/return): `original` and `return` name both packages; `return.manifest_id` is the daily manifest it joined. `type` in the signed body; signed and retried as every event is.
+         */
+        post: operations["onPackageReturnCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "invoice.created": {
         parameters: {
             query?: never;
@@ -1856,7 +1976,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created")[];
             /** @description One line: no control characters. */
             description?: string | null;
         };
@@ -1866,7 +1986,7 @@ export interface components {
              * @description http(s) URL that receives the notifications.
              */
             url?: string;
-            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events?: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created")[];
             /** @description One line: no control characters. */
             description?: string | null;
             /** @description Enabling clears the reason it was disabled. */
@@ -2006,7 +2126,7 @@ export interface components {
             /** Format: uri */
             url: string;
             description: string;
-            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed")[];
+            events: ("package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created")[];
             enabled: boolean;
             disabled_reason: string | null;
             /** Format: date-time */
@@ -2124,7 +2244,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "do_not_load" | "not_amendable" | "not_offloadable" | "not_closable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
+                code: "bad_request" | "headers_too_large" | "invalid_json" | "validation_failed" | "one_package_per_request" | "unauthorized" | "wrong_environment" | "environment_required" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "account_changed" | "not_cancellable" | "illegal_transition" | "do_not_load" | "not_amendable" | "not_offloadable" | "not_closable" | "not_returnable" | "gone" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "not_acceptable" | "rate_limited" | "service_unavailable" | "internal_error";
                 message: string;
                 /** @description Every failing field, up to 100; `details_truncated` counts the rest. */
                 details?: {
@@ -2227,6 +2347,18 @@ export interface components {
                 }[];
             } | null;
             created_at: string | null;
+            /** @description GET and POST …/return only: the return packages made for this package, oldest first. */
+            returns?: {
+                tracking_number: string | null;
+                carrier_barcode: string;
+                status: string;
+                created_at: string;
+            }[];
+            /** @description GET and POST …/return only: the package this one returns (null: not a return). */
+            return_of?: {
+                tracking_number: string | null;
+                carrier_barcode: string;
+            } | null;
         } & {
             [key: string]: unknown;
         };
@@ -2338,6 +2470,18 @@ export interface components {
                     }[];
                 } | null;
                 created_at: string | null;
+                /** @description GET and POST …/return only: the return packages made for this package, oldest first. */
+                returns?: {
+                    tracking_number: string | null;
+                    carrier_barcode: string;
+                    status: string;
+                    created_at: string;
+                }[];
+                /** @description GET and POST …/return only: the package this one returns (null: not a return). */
+                return_of?: {
+                    tracking_number: string | null;
+                    carrier_barcode: string;
+                } | null;
             } & {
                 [key: string]: unknown;
             })[];
@@ -2463,7 +2607,7 @@ export interface components {
             /** @constant */
             object: "webhook_event";
             /** @enum {string} */
-            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
+            type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created";
             /** Format: date-time */
             created_at: string;
             /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -2482,7 +2626,7 @@ export interface components {
                 /** @constant */
                 object: "webhook_event";
                 /** @enum {string} */
-                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed";
+                type: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created";
                 /** Format: date-time */
                 created_at: string;
                 /** @description A test event sent from an endpoint ("send test event"); it went to that endpoint only. */
@@ -6176,6 +6320,415 @@ export interface operations {
             };
         };
     };
+    createReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say), to make a retry safe: the first answer to a key is kept 24 hours and given again, with `Idempotent-Replayed: true`, to the same request sent with the same key; the same key with another method, path or body is a 422; while the first request runs, a 409 with `Retry-After`. Per account and environment. Failed answers are not kept: a corrected retry runs. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return package (with `Idempotent-Replayed` when it already existed). */
+            200: {
+                headers: {
+                    /** @description Present on the answer to an identical retry: nothing new was stored, and the body is the first answer's. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackageRead"];
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:write` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such manifest or package in this account and environment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_returnable`, with `current_status`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; or an `Idempotency-Key` already used with another request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProofOfDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof of delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "proof_of_delivery";
+                        tracking_number: string | null;
+                        carrier_barcode: string;
+                        status: string;
+                        delivered_at: string;
+                        location: string | null;
+                        recipient_name: string | null;
+                        scan_id: string;
+                        signature: {
+                            /** @enum {string} */
+                            content_type: "image/png" | "image/jpeg";
+                            /** @description Its size in bytes. */
+                            bytes: number;
+                            /** @description The API path that answers the image itself (the same scope). */
+                            path: string;
+                        } | null;
+                        photo: {
+                            /** @enum {string} */
+                            content_type: "image/png" | "image/jpeg";
+                            /** @description Its size in bytes. */
+                            bytes: number;
+                            /** @description The API path that answers the image itself (the same scope). */
+                            path: string;
+                        } | null;
+                        /** @description The API path of the PDF certificate. */
+                        document_path: string;
+                    };
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such package in this account and environment, or it has no proof of delivery. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProofOfDeliverySignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signature. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such package in this account and environment, or its proof of delivery has no signature. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProofOfDeliveryPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such package in this account and environment, or its proof of delivery has no photo. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProofOfDeliveryDocument: {
+        parameters: {
+            query?: {
+                format?: "pdf";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The package's TrackingNumber (matched in any case) or its carrier_barcode (CB…).
+                 * @example 1Z999AA10123456784
+                 */
+                TrackingNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    /** @description inline; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
+            401: {
+                headers: {
+                    /** @description The scheme to send the token with. */
+                    "WWW-Authenticate"?: "Token";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `manifests:read` scope (`insufficient_scope`; `required_scope` names it), or is a carrier operations token (`forbidden`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such package in this account and environment, or it has no proof of delivery. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document does not come in the format asked for (`not_acceptable`). */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests for this token (`rate_limited`), or too many failed authentications from this address. Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: every render thread is busy and the queue is full; `Retry-After` says when. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     ingestScans: {
         parameters: {
             query?: never;
@@ -6210,6 +6763,12 @@ export interface operations {
                         customs_reference?: string;
                         /** @description With a customs outcome: what customs said (the information or screening requested, the reason). */
                         customs_text?: string;
+                        /** @description With a delivered scan only: who took the package, a signature and a photo, kept apart from the package and served to its shipper (GET /packages/{TrackingNumber}/proof-of-delivery). Each image is base64 (standard alphabet, padded, no data: prefix) of a PNG or JPEG, told by its bytes, at most 512 KB decoded, with nothing after its end (IEND or EOI); anything else refuses the scan `validation_failed` naming the field. The request body's own limit (5 MB by default) bounds how many a batch can carry. */
+                        proof_of_delivery?: {
+                            recipient_name?: string;
+                            signature?: string;
+                            photo?: string;
+                        };
                         /** @description With a received scan: what the hub measured. The package is re-rated with its charge's card version; a difference is an adjustment (`package.adjusted`, in its timeline and `charge.adjustments`), once per scan_id. Invalid values (not a number, negative, zero, too many decimals, too large) refuse the scan `validation_failed`, naming the field (`measured.weight`). */
                         measured?: {
                             /** @description At most 3 decimals. */
@@ -6275,7 +6834,7 @@ export interface operations {
             query?: {
                 limit?: number | string | null;
                 cursor?: string | number | null;
-                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "" | null;
+                type?: "package.sorting" | "package.received" | "package.in_transit" | "package.out_for_delivery" | "package.delivered" | "package.exception" | "package.cancelled" | "container.received" | "container.departed" | "container.arrived" | "container.closed" | "container.cancelled" | "manifest.cancelled" | "manifest.closed" | "customs.assessment_complete" | "customs.information_requested" | "customs.screening_requested" | "customs.do_not_load" | "customs.released" | "package.amended" | "package.offloaded" | "container.amended" | "package.adjusted" | "invoice.created" | "pickup.scheduled" | "pickup.cancelled" | "pickup.completed" | "package.return_created" | "" | null;
                 from?: string;
                 to?: string;
             };
@@ -8392,6 +8951,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PickupEventPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPackageReturnCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's name: `package.return_created`. */
+                "x-carrier-event": "package.return_created";
+                /** @description Message id (`msg_…`); the same on every retry and redelivery: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse one too far from your clock. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `<webhook-id>.<webhook-timestamp>.<body>`, one per signing secret (two while a rotated secret overlaps): accept any one that verifies. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "package.return_created";
+                    original: {
+                        tracking_number: string | null;
+                        carrier_barcode: string | null;
+                    };
+                    return: {
+                        tracking_number: string | null;
+                        carrier_barcode: string | null;
+                        manifest_id?: string;
+                    };
+                };
             };
         };
         responses: {

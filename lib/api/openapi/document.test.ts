@@ -150,7 +150,7 @@ describe('OpenAPI document', () => {
         operations += 1;
       }
     }
-    expect(operations).toBe(51);
+    expect(operations).toBe(56);
   });
 
   it('documents the headers of every webhook delivery: x-carrier-event and the Standard Webhooks three', () => {

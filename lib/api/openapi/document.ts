@@ -9,6 +9,7 @@ import { lifecycleSchemas, lifecycleWebhooks } from './lifecycle';
 import { billingSchemas, billingWebhooks } from './billing';
 import { customsSchemas, customsWebhooks } from './customs';
 import { pickupSchemas, pickupWebhooks } from './pickups';
+import { returnWebhooks } from './returns';
 import {
   CONTAINER_MANIFEST_ALIASES,
   MAX_CONTAINER_PACKAGES,
@@ -471,6 +472,7 @@ export function openApiDocument(): Json {
       ...lifecycleWebhooks(),
       ...customsWebhooks(),
       ...pickupWebhooks(),
+      ...returnWebhooks(),
       ...billingWebhooks(),
       [PACKAGE_SORTING_EVENT]: {
         post: {

@@ -2,7 +2,7 @@ import 'server-only';
 import { defineJsonOperation } from '../operation';
 import { NOT_FOUND, PATH_PARAMETERS } from '../openapi/parts';
 import { ZPackageResponse } from '@/lib/schemas/lifecycle';
-import { getPackage } from '@/lib/shipments/read';
+import { readPackageWithReturns } from '@/lib/returns/read';
 import { accountScope, pathParam } from '../context';
 
 export const getPackageOperation = defineJsonOperation(ZPackageResponse, {
@@ -16,6 +16,6 @@ export const getPackageOperation = defineJsonOperation(ZPackageResponse, {
   success: { kind: 'json', status: 200, description: 'The package.' },
   errors: { '404': NOT_FOUND },
   handler: async (context) => ({
-    body: await getPackage({ ...accountScope(context), trackingNumber: pathParam(context, 'TrackingNumber') }),
+    body: await readPackageWithReturns({ ...accountScope(context), trackingNumber: pathParam(context, 'TrackingNumber') }),
   }),
 });

@@ -8,6 +8,8 @@ import { textRuleViolation } from '@/lib/schemas/text-rule';
 import { departureReadiness } from '@/lib/customs/departure-readiness';
 import { ingestScans, type Scan, type ScanResult } from '@/lib/status/ingest-scans';
 import { CUSTOMS_OUTCOMES } from '@/lib/schemas/statuses';
+import { checkImage, MAX_IMAGE_BYTES } from '@/lib/proof-of-delivery/images';
+import { keepScanProof, type ProofInput } from '@/lib/proof-of-delivery/proofs';
 
 export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
   id: 'ingestScans',
@@ -79,6 +81,16 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
                     description:
                       'With a customs outcome: what customs said (the information or screening requested, the reason).',
                   },
+                  proof_of_delivery: {
+                    type: 'object',
+                    additionalProperties: false,
+                    description: `With a delivered scan only: who took the package, a signature and a photo, kept apart from the package and served to its shipper (GET /packages/{TrackingNumber}/proof-of-delivery). Each image is base64 (standard alphabet, padded, no data: prefix) of a PNG or JPEG, told by its bytes, at most ${MAX_IMAGE_BYTES / 1024} KB decoded, with nothing after its end (IEND or EOI); anything else refuses the scan \`validation_failed\` naming the field. The request body's own limit (5 MB by default) bounds how many a batch can carry.`,
+                    properties: {
+                      recipient_name: { type: 'string', maxLength: 100 },
+                      signature: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/png' },
+                      photo: { type: 'string', contentEncoding: 'base64', contentMediaType: 'image/jpeg' },
+                    },
+                  },
                   measured: {
                     type: 'object',
                     additionalProperties: false,
@@ -110,11 +122,12 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
     const shape = ZScanBatch.safeParse(input);
     const batch = shape.success ? shape.data : parseOperation(ZScanBatch, input);
     const results: (ScanResult | undefined)[] = [];
-    const valid: { index: number; scan: Scan }[] = [];
+    const valid: { index: number; scan: Scan; proof?: ProofInput }[] = [];
     batch.scans.forEach((item, index) => {
       const parsed = ZScan.safeParse(item);
       const unstorable = parsed.success ? unstorableField(parsed.data) : undefined;
-      if (parsed.success && !unstorable) {
+      const proof = parsed.success && !unstorable ? checkProof(parsed.data.proof_of_delivery) : undefined;
+      if (parsed.success && !unstorable && (proof === undefined || !('problem' in proof))) {
         const s = parsed.data;
         valid.push({
           index,
@@ -133,6 +146,7 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
             customsText: s.customs_text,
             measured: s.measured,
           },
+          proof,
         });
         results.push(undefined);
       } else {
@@ -140,7 +154,7 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
         const sent = typeof item === 'object' && item !== null && 'scan_id' in item ? item.scan_id : undefined;
         const scanId = typeof sent === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(sent) ? sent : null;
         const details = parsed.success
-          ? [unstorable ?? { path: '(scan)', message: 'is invalid' }]
+          ? [unstorable ?? (proof && 'problem' in proof ? proof.problem : { path: '(scan)', message: 'is invalid' })]
           : parsed.error.issues
               .slice(0, 10)
               .map((issue) => ({ path: formatPath(issue.path) || '(scan)', message: issue.message }));
@@ -162,6 +176,11 @@ export const ingestScansOperation = defineJsonOperation(ZScanBatchResponse, {
     valid.forEach((v, i) => {
       results[v.index] = applied[i];
     });
+    // A delivered scan's proof, kept once its scan is: through the event the scan wrote (lib/proof-of-delivery).
+    for (const [i, v] of valid.entries()) {
+      const result = applied[i];
+      if (v.proof && result && result.result !== 'refused') await keepScanProof(context.environment, v.scan.scanId, v.proof);
+    }
     const done = results.filter((r): r is ScanResult => r !== undefined);
     const count = (kind: ScanResult['result']) => done.filter((r) => r.result === kind).length;
     const body: TScanBatchResponse = {
@@ -183,4 +202,24 @@ function unstorableField(scan: Record<string, unknown>): { path: string; message
     if (violation) return { path: key, message: violation };
   }
   return undefined;
+}
+
+/** A delivered scan's proof with its images checked (PNG or JPEG by their bytes, size), or the first problem, named. */
+function checkProof(
+  proof: { recipient_name?: string; signature?: string; photo?: string } | undefined,
+): ProofInput | { problem: { path: string; message: string } } | undefined {
+  if (proof === undefined) return undefined;
+  const checked: ProofInput = {};
+  if (proof.recipient_name !== undefined) {
+    const violation = textRuleViolation(proof.recipient_name);
+    if (violation) return { problem: { path: 'proof_of_delivery.recipient_name', message: violation } };
+    checked.recipientName = proof.recipient_name;
+  }
+  for (const key of ['signature', 'photo'] as const) {
+    if (proof[key] === undefined) continue;
+    const image = checkImage(proof[key]);
+    if (typeof image === 'string') return { problem: { path: `proof_of_delivery.${key}`, message: image } };
+    checked[key] = image;
+  }
+  return checked;
 }

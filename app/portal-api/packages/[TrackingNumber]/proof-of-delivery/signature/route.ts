@@ -1,0 +1,5 @@
+import { getProofOfDeliverySignatureOperation } from '@/lib/api/operations/get-proof-of-delivery-images';
+import { portalOperation } from '@/lib/portal/api-operation';
+
+// GET /portal-api/packages/{TrackingNumber}/proof-of-delivery/signature: the API's own operation (the image's bytes).
+export const GET = portalOperation<{ TrackingNumber: string }>(getProofOfDeliverySignatureOperation, { permission: 'data:read' });
