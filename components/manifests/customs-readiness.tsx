@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PrintLink } from '@/components/documents/print-links';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Badge, buttonClass, Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { Badge, buttonClass, Card, CardTitle, ErrorState, LoadingBlock, DateTime } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
 
 /** Problems listed a regime before "Show all": a 5,000-house container can have tens of thousands. */
@@ -69,7 +68,9 @@ function ReadinessBody({ data }: { data: TCustomsReadiness }) {
           : data.ready
             ? `Ready for ${applying.map((r) => r.name).join(', ')}.`
             : `Not ready: ${applying.filter((r) => !r.ready).length} of ${applying.length} regimes have problems to fix.`}{' '}
-        <span className="text-slate-600">Checked {formatDateTime(data.computed_at)}.</span>
+        <span className="text-slate-600">
+          Checked <DateTime value={data.computed_at} />.
+        </span>
       </p>
       {data.do_not_load.length > 0 ? (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
@@ -113,7 +114,10 @@ function Regime({ regime }: { regime: TRegimeReadiness }) {
       <p className="mt-2 text-slate-700">
         {regime.deadline ? (
           <>
-            File by <strong>{formatDateTime(regime.deadline)}</strong>
+            File by{' '}
+            <strong>
+              <DateTime value={regime.deadline} />
+            </strong>
             {regime.deadline_passed ? (
               <Badge tone="danger" className="ml-2">
                 Deadline passed

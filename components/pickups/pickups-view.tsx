@@ -20,6 +20,8 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
+  useFormatDateTime,
 } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import type { TPickup } from '@/lib/schemas/pickups';
@@ -71,9 +73,8 @@ function localInput(hours: number): string {
 
 const packages = (n: number) => `${n.toLocaleString()} package${n === 1 ? '' : 's'}`;
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 export function PickupsView() {
+  const when = useFormatDateTime();
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const canSchedule = useCan('shipments:write');
@@ -192,8 +193,8 @@ export function PickupsView() {
           {scheduled ? (
             <div ref={resultRef} tabIndex={-1} className="mt-4 outline-none">
               <Alert tone="success">
-                Pickup {scheduled.id} scheduled: {packages(scheduled.package_count)}, {when(scheduled.ready_at)} –{' '}
-                {when(scheduled.close_at)}.
+                Pickup {scheduled.id} scheduled: {packages(scheduled.package_count)}, <DateTime value={scheduled.ready_at} /> –{' '}
+                <DateTime value={scheduled.close_at} />.
                 {scheduled.warnings?.length
                   ? ` Check the address: ${scheduled.warnings.map((w) => `${w.path} ${w.message}`).join('; ')}.`
                   : ''}
@@ -254,7 +255,7 @@ export function PickupsView() {
                   {pickup.package_count.toLocaleString()}
                 </Td>
                 <Td data-label="Window">
-                  {when(pickup.ready_at)} – {when(pickup.close_at)}
+                  <DateTime value={pickup.ready_at} /> – <DateTime value={pickup.close_at} />
                 </Td>
                 <Td data-label="Where">
                   {pickup.address.city}, {pickup.address.state}
