@@ -50,7 +50,7 @@ export function useTimeZonePreference(): [TimeZonePreference, (next: TimeZonePre
 }
 
 /** The zone to write times in. */
-export function useTimeZone(): string {
+function useTimeZone(): string {
   const browser = useBrowserTimeZone();
   const [preference] = useTimeZonePreference();
   return preference === 'utc' ? 'UTC' : browser;
