@@ -1,7 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { PortalLink, useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import {
@@ -82,6 +82,10 @@ export function PickupsView() {
   const [scheduled, setScheduled] = useState<TPickup | null>(null);
   const [cancelling, setCancelling] = useState<TPickup | null>(null);
   const resultRef = useRef<HTMLDivElement>(null);
+  // Focus on the result once it is on the page (a frame after the answer was not always late enough on a busy machine).
+  useEffect(() => {
+    if (scheduled) resultRef.current?.focus();
+  }, [scheduled]);
   const list = useQuery({
     queryKey: portal.key('pickups'),
     queryFn: ({ signal }) => portal.fetch<PickupList>('/portal-api/pickups?limit=100', { signal }),
@@ -125,7 +129,6 @@ export function PickupsView() {
     onSuccess: (pickup) => {
       setScheduled(pickup);
       void queryClient.invalidateQueries({ queryKey: portal.key('pickups') });
-      requestAnimationFrame(() => resultRef.current?.focus());
     },
     onError: (error) => {
       if (!(error instanceof PortalError)) return setProblem([error instanceof Error ? error.message : 'Something went wrong.']);
