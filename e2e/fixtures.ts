@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { linkFromOutbox } from './outbox';
 
 // Fixtures shared by the e2e specs:
@@ -114,6 +114,16 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string, 
     await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** A link of the main navigation, its group's menu opened first when it sits in one (at desktop widths). */
+export async function navLink(page: Page, label: string, group?: string): Promise<Locator> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  if (group) {
+    const button = nav.getByRole('button', { name: group });
+    if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  }
+  return nav.getByRole('link', { name: label, exact: true });
 }
 
 export const apiBase = { test: '/version-test/api/1.1', live: '/api/1.1' } as const;

@@ -20,8 +20,9 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
+  useFormatDateTime,
 } from '@/components/ui';
-import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZChangePasswordRequest, type TChangePasswordRequest } from '@/lib/schemas/portal';
 import type {
@@ -126,6 +127,7 @@ function signedOutHere() {
 function RevokeSessionButton({ session }: { session: TSessionRow }) {
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
+  const formatDateTime = useFormatDateTime();
   const revoke = useMutation({
     mutationFn: () =>
       portal.fetch<TSessionsEndedResponse>(`/portal-api/account/sessions/${encodeURIComponent(session.id)}`, {
@@ -200,10 +202,10 @@ export function SessionsPanel() {
                     ) : null}
                   </p>
                   <p className="mt-1 text-sm text-slate-700">
-                    {session.address ?? 'Unknown address'} · signed in {formatDateTime(session.createdAt)}
+                    {session.address ?? 'Unknown address'} · signed in <DateTime value={session.createdAt} />
                   </p>
                   <p className="text-sm text-slate-700">
-                    Last seen {session.lastSeenAt ? formatDateTime(session.lastSeenAt) : '—'}
+                    Last seen {session.lastSeenAt ? <DateTime value={session.lastSeenAt} /> : '—'}
                   </p>
                   <div className="mt-2">
                     <RevokeSessionButton session={session} />
@@ -236,8 +238,10 @@ export function SessionsPanel() {
                         ) : null}
                       </Td>
                       <Td>{session.address ?? '—'}</Td>
-                      <Td>{formatDateTime(session.createdAt)}</Td>
-                      <Td>{session.lastSeenAt ? formatDateTime(session.lastSeenAt) : '—'}</Td>
+                      <Td>
+                        <DateTime value={session.createdAt} />
+                      </Td>
+                      <Td>{session.lastSeenAt ? <DateTime value={session.lastSeenAt} /> : '—'}</Td>
                       <Td>
                         <RevokeSessionButton session={session} />
                       </Td>

@@ -16,9 +16,9 @@ import {
   Th,
   Tr,
   useUrlFilters,
+  DateTime,
 } from '@/components/ui';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TAuditEvent, TAuditEventList } from '@/lib/schemas/audit';
 
 /** The Audit page's filters, as GET /portal-api/audit takes them (and the page's URL keeps them). */
@@ -135,7 +135,7 @@ export function AuditListView() {
           {data.data.map((event) => (
             <Tr key={event.id}>
               <Td data-label="Time" className="whitespace-nowrap">
-                {formatDateTime(event.occurred_at, { seconds: true })}
+                <DateTime value={event.occurred_at} seconds />
               </Td>
               <Td data-label="Action">
                 <div className="text-right sm:text-left">

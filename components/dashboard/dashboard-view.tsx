@@ -2,9 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
+import { Badge, Card, CardTitle, EmptyState, ErrorState, LoadingBlock, DateTime } from '@/components/ui';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TDashboardResponse } from '@/lib/schemas/portal-responses';
 
 /** Every count on the dashboard with thousands separators: 13,660, not 13660. */
@@ -175,7 +174,7 @@ export function DashboardView() {
                       <p className="truncate text-xs text-slate-600">{item.detail}</p>
                     </div>
                     <time className="shrink-0 text-xs text-slate-600" dateTime={item.createdAt}>
-                      {formatDateTime(item.createdAt)}
+                      <DateTime value={item.createdAt} />
                     </time>
                   </li>
                 ))}

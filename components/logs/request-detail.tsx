@@ -2,9 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { DetailLoadError } from '@/components/layout/not-in-environment';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, LoadingBlock, PageHeader } from '@/components/ui';
+import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, LoadingBlock, PageHeader, DateTime } from '@/components/ui';
 import { isClientError, PortalError } from '@/lib/portal/fetcher';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TRequestLogEntry, TRequestResource } from '@/lib/schemas/request-log';
 import { StatusCode } from './request-list';
 
@@ -95,7 +94,7 @@ export function RequestDetailView({ requestId }: { requestId: string }) {
         <CardTitle>Summary</CardTitle>
         <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <DetailItem label="Request ID" value={<span className="break-all font-mono">{r.id}</span>} />
-          <DetailItem label="Time" value={formatDateTime(r.created_at, { seconds: true })} />
+          <DetailItem label="Time" value={<DateTime value={r.created_at} seconds />} />
           <DetailItem label="Duration" value={`${r.duration_ms} ms`} />
           <DetailItem label="Source" value={r.source === 'api' ? 'API' : 'Portal'} />
           <DetailItem

@@ -16,8 +16,8 @@ import {
   Tr,
   NothingMatches,
   useUrlFilters,
+  DateTime,
 } from '@/components/ui';
-import { formatDateTime } from '@/lib/portal/format';
 import { REQUEST_METHODS, type TRequestLogList } from '@/lib/schemas/request-log';
 
 /** The Logs page's filters, as GET /requests takes them (and the page's URL keeps them). */
@@ -141,7 +141,9 @@ export function RequestListView() {
         >
           {data.data.map((r) => (
             <Tr key={`${r.id}-${r.created_at}`}>
-              <Td data-label="Time">{formatDateTime(r.created_at, { seconds: true })}</Td>
+              <Td data-label="Time">
+                <DateTime value={r.created_at} seconds />
+              </Td>
               <Td data-label="Status">
                 <StatusCode status={r.status} />
               </Td>

@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PrintLink } from '@/components/documents/print-links';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Badge, buttonClass, Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { Badge, buttonClass, Card, CardTitle, ErrorState, LoadingBlock, DateTime } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import { formatDateTime } from '@/lib/portal/format';
 import type { CustomsRegime, TCustomsReadiness, TReadinessProblem, TRegimeReadiness } from '@/lib/schemas/customs-api';
 
 /** A regime's short name, for the Packages filter and the link to it. */
@@ -78,7 +77,9 @@ function ReadinessBody({ id, data }: { id: string; data: TCustomsReadiness }) {
           : data.ready
             ? `Ready for ${applying.map((r) => r.name).join(', ')}.`
             : `Not ready: ${applying.filter((r) => !r.ready).length} of ${applying.length} regimes have problems to fix.`}{' '}
-        <span className="text-slate-600">Checked {formatDateTime(data.computed_at)}.</span>
+        <span className="text-slate-600">
+          Checked <DateTime value={data.computed_at} />.
+        </span>
       </p>
       {data.do_not_load.length > 0 ? (
         <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-800">
@@ -122,7 +123,10 @@ function Regime({ manifestId, regime }: { manifestId: string; regime: TRegimeRea
       <p className="mt-2 text-slate-700">
         {regime.deadline ? (
           <>
-            File by <strong>{formatDateTime(regime.deadline)}</strong>
+            File by{' '}
+            <strong>
+              <DateTime value={regime.deadline} />
+            </strong>
             {regime.deadline_passed ? (
               <Badge tone="danger" className="ml-2">
                 Deadline passed

@@ -15,6 +15,7 @@ import {
   LoadingBlock,
   PageHeader,
   Pager,
+  DateTime,
 } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import type { TManifest, TPackageList } from '@/lib/portal/package-list-types';
@@ -29,7 +30,6 @@ import {
 } from '@/components/packages/package-table';
 import { CustomsReadiness } from './customs-readiness';
 import { HEADER_GROUPS, type HeaderField } from './header-fields';
-import { formatDateTime } from '@/lib/portal/format';
 import { ManifestLifecycle } from './manifest-lifecycle';
 import { TypeBadge, manifestDay } from './manifest-list';
 
@@ -105,7 +105,7 @@ export function ManifestDetailView({ id }: { id: string }) {
           />
           <DetailItem label="Service" value={m.services.join(', ') || null} />
           <DetailItem label="Packages" value={m.PackageCount.toLocaleString()} />
-          <DetailItem label="Created" value={formatDateTime(m.created_at)} />
+          <DetailItem label="Created" value={<DateTime value={m.created_at} />} />
         </dl>
       </Card>
       <ManifestLifecycle manifest={m} />

@@ -5,9 +5,8 @@ import { RoleNote } from '@/components/layout/role';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { StatusCounts } from '@/components/lifecycle/status-counts';
-import { Card, CardTitle } from '@/components/ui';
+import { Card, CardTitle, DateTime } from '@/components/ui';
 import { CONTAINER_STATUSES, PACKAGE_STATUSES } from '@/lib/status/transitions';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TManifest } from '@/lib/portal/package-list-types';
 import { CloseManifestControl } from './close-manifest-control';
 
@@ -35,7 +34,7 @@ export function ManifestLifecycle({ manifest: m }: { manifest: TManifest }) {
         <div>
           <CardTitle>Status</CardTitle>
           <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-            <StatusBadge status={m.status} /> since {formatDateTime(m.status_updated_at)}
+            <StatusBadge status={m.status} /> since <DateTime value={m.status_updated_at} />
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -21,8 +21,8 @@ import {
   Th,
   Tr,
   useUrlFilters,
+  DateTime,
 } from '@/components/ui';
-import { formatDateTime } from '@/lib/portal/format';
 import { MANIFEST_FILTERS, type TManifest, type TManifestList, type TManifestServices } from '@/lib/portal/package-list-types';
 import { MANIFEST_DAY_RANGE } from './header-fields';
 
@@ -182,7 +182,9 @@ export function ManifestListView() {
               <Td data-label="Status">
                 <StatusBadge status={m.status} />
               </Td>
-              <Td data-label="Created">{formatDateTime(m.created_at)}</Td>
+              <Td data-label="Created">
+                <DateTime value={m.created_at} />
+              </Td>
             </Tr>
           ))}
         </ListTable>

@@ -18,9 +18,9 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
 } from '@/components/ui';
 import type { MemberRole } from '@/lib/generated/prisma/enums';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TMemberChangeResponse, TMemberListResponse, TMemberRow } from '@/lib/schemas/portal-responses';
 import { can, MEMBER_ROLES, PERMISSION_NAMES, PERMISSIONS } from '@/lib/teams/permissions';
 
@@ -293,7 +293,9 @@ function MembersTable({ members }: { members: TMemberRow[] }) {
           <Td data-label="Role">
             <RoleCell member={member} />
           </Td>
-          <Td data-label="Joined">{formatDateTime(member.joinedAt)}</Td>
+          <Td data-label="Joined">
+            <DateTime value={member.joinedAt} />
+          </Td>
           <Td data-label="API tokens">{member.liveTokens}</Td>
           <Td data-label="Actions">{member.you || mayManage(role, member) ? <RemoveButton member={member} /> : null}</Td>
         </Tr>

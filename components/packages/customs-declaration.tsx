@@ -1,5 +1,4 @@
-import { Badge, Card, CardTitle, DetailItem, Td, Th } from '@/components/ui';
-import { formatDateTime } from '@/lib/portal/format';
+import { Badge, Card, CardTitle, DetailItem, Td, Th, DateTime } from '@/components/ui';
 import type { TEventList } from '@/lib/portal/package-list-types';
 import type { TCustoms } from '@/lib/schemas/customs';
 
@@ -96,7 +95,7 @@ export function CustomsDeclaration({ declaration, events }: { declaration: unkno
             <li key={e.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <CustomsBadge outcome={e.type.slice('customs.'.length)} />
               <time dateTime={e.occurred_at ?? undefined} className="text-slate-900">
-                {formatDateTime(e.occurred_at)}
+                <DateTime value={e.occurred_at} />
               </time>
               {e.location ? <span className="text-slate-700">at {e.location}</span> : null}
               {e.customs?.reference ? <span className="font-mono text-slate-700">{e.customs.reference}</span> : null}

@@ -7,33 +7,24 @@ import { RoleNote } from '@/components/layout/role';
 import { CancelControl, SimulateControl } from '@/components/lifecycle/lifecycle-controls';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { TypeBadge } from '@/components/manifests/manifest-list';
-import { Breadcrumb, Card, CardTitle, CopyButton, DetailItem, ErrorState, LoadingBlock, PageHeader } from '@/components/ui';
+import {
+  Breadcrumb,
+  Card,
+  CardTitle,
+  CopyButton,
+  DetailItem,
+  ErrorState,
+  LoadingBlock,
+  PageHeader,
+  DateTime,
+} from '@/components/ui';
 import { CustomsBadge, CustomsDeclaration, isCustomsEvent } from './customs-declaration';
 import { PackageReturns, ProofOfDelivery } from './returns-and-proof';
+import { fieldLabel, PackageFields } from './package-fields';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { isClientError } from '@/lib/portal/fetcher';
-import { formatDateTime } from '@/lib/portal/format';
 import type { TEventList, TPackage } from '@/lib/portal/package-list-types';
 
-/** Fields the summary shows; the rest of what the shipper sent is listed under "Package details". */
-const SUMMARY = new Set([
-  'object',
-  'TrackingNumber',
-  'ManifestID',
-  'ContainerID',
-  'manifest_type',
-  'status',
-  'status_updated_at',
-  'created_at',
-  'house_waybill',
-  'customs_status',
-  'customs_status_updated_at',
-  'offloaded_at',
-  'Customs',
-  'charge',
-  'returns',
-  'return_of',
-]);
 const SOURCES: Record<string, string> = {
   scan: 'Carrier scan',
   simulator: 'Simulator',
@@ -85,7 +76,6 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
     );
   }
   const p = pkg.data;
-  const details = Object.entries(p).filter(([k, v]) => !SUMMARY.has(k) && v !== null && v !== undefined && v !== '');
   return (
     <div className="space-y-6">
       <Breadcrumb parentHref={portal.href('/packages')} parentLabel="Packages" current={trackingNumber} />
@@ -130,7 +120,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
             value={
               p.offloaded_at ? (
                 <>
-                  {p.ContainerID ?? null} · offloaded {formatDateTime(p.offloaded_at)} (held by customs; the container departs
+                  {p.ContainerID ?? null} · offloaded <DateTime value={p.offloaded_at} /> (held by customs; the container departs
                   without it)
                 </>
               ) : (
@@ -140,8 +130,8 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           />
           <DetailItem label="House waybill" value={<span className="font-mono">{p.house_waybill}</span>} />
           <DetailItem label="Customs" value={p.customs_status ? <CustomsBadge outcome={p.customs_status} /> : 'No outcome yet'} />
-          <DetailItem label="Status since" value={formatDateTime(p.status_updated_at)} />
-          <DetailItem label="Received by us" value={formatDateTime(p.created_at)} />
+          <DetailItem label="Status since" value={<DateTime value={p.status_updated_at} />} />
+          <DetailItem label="Received by us" value={<DateTime value={p.created_at} />} />
           <DetailItem label="Charge" value={chargeText(p.charge)} />
         </dl>
         {canWrite ? null : (
@@ -165,7 +155,9 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         ) : events.isError ? (
           <ErrorState title="Could not load the timeline" error={events.error} onRetry={() => void events.refetch()} />
         ) : events.data.data.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">Manifested {formatDateTime(p.created_at)}; no scans or changes yet.</p>
+          <p className="mt-2 text-sm text-slate-600">
+            Manifested <DateTime value={p.created_at} />; no scans or changes yet.
+          </p>
         ) : (
           <ol aria-label="Events" className="mt-3 space-y-0">
             {events.data.data.map((e) => (
@@ -183,9 +175,9 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                   ) : (
                     <StatusBadge status={e.status} />
                   )}
-                  <time dateTime={e.occurred_at ?? undefined} className="font-medium text-slate-900">
-                    {formatDateTime(e.occurred_at, { seconds: true })}
-                  </time>
+                  <span className="font-medium text-slate-900">
+                    <DateTime value={e.occurred_at} seconds />
+                  </span>
                   {e.location ? <span className="text-slate-700">at {e.location}</span> : null}
                   <span className="text-slate-600">{SOURCES[e.source] ?? e.source}</span>
                   {e.applied ? null : <span className="text-amber-800">recorded out of order (status not moved)</span>}
@@ -198,7 +190,9 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
                   </p>
                 ) : null}
                 {e.amended_fields?.length ? (
-                  <p className="mt-1 break-words text-sm text-slate-700">Changed: {e.amended_fields.join(', ')}</p>
+                  <p className="mt-1 break-words text-sm text-slate-700">
+                    Changed: {e.amended_fields.map(fieldLabel).join(', ')}
+                  </p>
                 ) : null}
                 {e.adjustment ? (
                   <p className="mt-1 break-words text-sm text-slate-700">
@@ -219,14 +213,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
         )}
       </section>
       <CustomsDeclaration declaration={p.Customs} events={events.data?.data ?? []} />
-      <Card>
-        <CardTitle>Package details</CardTitle>
-        <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
-          {details.map(([k, v]) => (
-            <DetailItem key={k} label={k} value={typeof v === 'string' ? v : JSON.stringify(v)} />
-          ))}
-        </dl>
-      </Card>
+      <PackageFields pkg={p} />
     </div>
   );
 }

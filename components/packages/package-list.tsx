@@ -18,10 +18,10 @@ import {
   Select,
   NothingMatches,
   useUrlFilters,
+  DateTime,
 } from '@/components/ui';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
 import { CUSTOMS_REGIMES } from '@/lib/schemas/customs-api';
-import { formatDateTime } from '@/lib/portal/format';
 import { PACKAGE_FILTERS, type TPackage, type TPackageList } from '@/lib/portal/package-list-types';
 import type { TPackageCountResponse } from '@/lib/schemas/package-selection';
 import { SERVICES } from '@/lib/schemas/rate';
@@ -50,7 +50,7 @@ const COLUMNS: PackageColumn[] = [
   { heading: 'Service', cell: (p) => text(p.ServiceName) },
   { heading: 'Manifest date', cell: (p) => text(typeof p.ManifestDate === 'string' ? p.ManifestDate.slice(0, 10) : null) },
   POSTAL_CODE_COLUMN,
-  { heading: 'Status since', cell: (p) => formatDateTime(p.status_updated_at) },
+  { heading: 'Status since', cell: (p) => <DateTime value={p.status_updated_at} /> },
 ];
 
 const plural = (n: number, noun: string) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;

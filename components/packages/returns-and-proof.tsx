@@ -4,7 +4,7 @@ import { PrintLink } from '@/components/documents/print-links';
 import { PortalLink, useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Alert, Button, Card, CardTitle, DetailItem, LoadingBlock, RequestLink } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
-import { formatDateTime } from '@/lib/portal/format';
+import { DateTime } from '@/components/ui/date-time';
 import { isClientError } from '@/lib/portal/fetcher';
 import type { TPackage } from '@/lib/portal/package-list-types';
 import type { TProofOfDelivery } from '@/lib/schemas/proof-of-delivery';
@@ -101,7 +101,7 @@ export function ProofOfDelivery({ path, status }: { path: string; status: string
         <>
           <dl className="mt-3 grid gap-x-6 gap-y-3 text-sm sm:grid-cols-3">
             <DetailItem label="Received by" value={proof.data.recipient_name ?? 'Not recorded'} />
-            <DetailItem label="Delivered" value={formatDateTime(proof.data.delivered_at)} />
+            <DetailItem label="Delivered" value={<DateTime value={proof.data.delivered_at} />} />
             <DetailItem label="Scanned at" value={proof.data.location} />
           </dl>
           <div className="mt-4 grid gap-4 sm:grid-cols-2">

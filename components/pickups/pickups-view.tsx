@@ -20,6 +20,8 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
+  useFormatDateTime,
 } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import type { TPickup } from '@/lib/schemas/pickups';
@@ -107,9 +109,8 @@ function useManifestSender(manifestId: string): Record<string, unknown> | undefi
   return daily ? first.data?.data[0] : manifest.data;
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 export function PickupsView() {
+  const when = useFormatDateTime();
   const portal = usePortalEnvironment();
   const queryClient = useQueryClient();
   const canSchedule = useCan('shipments:write');
@@ -117,6 +118,10 @@ export function PickupsView() {
   const [scheduled, setScheduled] = useState<TPickup | null>(null);
   const [cancelling, setCancelling] = useState<TPickup | null>(null);
   const resultRef = useRef<HTMLDivElement>(null);
+  // Focus on the result once it is on the page (a frame after the answer was not always late enough on a busy machine).
+  useEffect(() => {
+    if (scheduled) resultRef.current?.focus();
+  }, [scheduled]);
   const list = useQuery({
     queryKey: portal.key('pickups'),
     queryFn: ({ signal }) => portal.fetch<PickupList>('/portal-api/pickups?limit=100', { signal }),
@@ -251,8 +256,8 @@ export function PickupsView() {
           {scheduled ? (
             <div ref={resultRef} tabIndex={-1} className="mt-4 outline-none">
               <Alert tone="success">
-                Pickup {scheduled.id} scheduled: {packages(scheduled.package_count)}, {when(scheduled.ready_at)} –{' '}
-                {when(scheduled.close_at)}.
+                Pickup {scheduled.id} scheduled: {packages(scheduled.package_count)}, <DateTime value={scheduled.ready_at} /> –{' '}
+                <DateTime value={scheduled.close_at} />.
                 {scheduled.warnings?.length
                   ? ` Check the address: ${scheduled.warnings.map((w) => `${w.path} ${w.message}`).join('; ')}.`
                   : ''}
@@ -313,7 +318,7 @@ export function PickupsView() {
                   {pickup.package_count.toLocaleString()}
                 </Td>
                 <Td data-label="Window">
-                  {when(pickup.ready_at)} – {when(pickup.close_at)}
+                  <DateTime value={pickup.ready_at} /> – <DateTime value={pickup.close_at} />
                 </Td>
                 <Td data-label="Where">
                   {pickup.address.city}, {pickup.address.state}

@@ -23,9 +23,9 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
 } from '@/components/ui';
 import type { MemberRole } from '@/lib/generated/prisma/enums';
-import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors, PortalError } from '@/lib/portal/fetcher';
 import {
   ZCreateInvitationRequest,
@@ -206,7 +206,7 @@ function PendingInvitations() {
                 <span className="block max-w-[18rem] whitespace-normal break-all sm:min-w-[10rem]">{row.email}</span>
                 {/* On a phone the role and the expiry go under the e-mail, so that the row fits its width. */}
                 <span className="mt-1 block whitespace-normal text-xs text-slate-600 sm:hidden">
-                  <Badge tone="info">{row.role}</Badge> · expires {formatDateTime(row.expiresAt)}
+                  <Badge tone="info">{row.role}</Badge> · expires <DateTime value={row.expiresAt} />
                 </span>
               </Td>
               <Td className="hidden sm:table-cell">
@@ -215,7 +215,9 @@ function PendingInvitations() {
               <Td className="hidden md:table-cell">
                 <span className="block max-w-[16rem] whitespace-normal break-all">{row.invitedBy ?? '—'}</span>
               </Td>
-              <Td className="hidden sm:table-cell">{formatDateTime(row.expiresAt)}</Td>
+              <Td className="hidden sm:table-cell">
+                <DateTime value={row.expiresAt} />
+              </Td>
               <Td className="text-right">
                 <RevokeInvitation invitation={row} onOvertaken={setRefused} />
               </Td>

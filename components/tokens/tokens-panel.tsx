@@ -23,9 +23,9 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
 } from '@/components/ui';
 import { API_SCOPES, SCOPE_DESCRIPTIONS } from '@/lib/auth/scopes';
-import { formatDateTime } from '@/lib/portal/format';
 import { applyFieldErrors } from '@/lib/portal/fetcher';
 import { ZCreateTokenRequest, type TCreateTokenRequest } from '@/lib/schemas/portal';
 import type {
@@ -161,7 +161,12 @@ function RevokeButton({ token }: { token: TApiTokenRow }) {
       portal.fetch<TRevokedApiTokenResponse>(`/portal-api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: portal.key('tokens') }),
   });
-  if (token.revokedAt) return <span className="text-sm text-slate-600">Revoked {formatDateTime(token.revokedAt)}</span>;
+  if (token.revokedAt)
+    return (
+      <span className="text-sm text-slate-600">
+        Revoked <DateTime value={token.revokedAt} />
+      </span>
+    );
   return (
     <ConfirmInline
       label="Revoke"
@@ -257,7 +262,7 @@ export function TokensPanel() {
                         <code className="block">{token.displayPrefix}…</code>
                         <span className="block">{token.scopes === null ? 'Full access' : token.scopes.join(' · ')}</span>
                         <span className="mt-1 block">
-                          Last used {token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'never'}
+                          Last used {token.lastUsedAt ? <DateTime value={token.lastUsedAt} /> : 'never'}
                         </span>
                       </span>
                     </Td>
@@ -271,12 +276,12 @@ export function TokensPanel() {
                       <TokenScopes scopes={token.scopes} />
                     </Td>
                     <Td className="hidden md:table-cell">
-                      {formatDateTime(token.createdAt)}
+                      <DateTime value={token.createdAt} />
                       <span className="block text-xs text-slate-600">
                         {token.createdBy ? `by ${token.createdBy.email}` : 'creator not recorded'}
                       </span>
                     </Td>
-                    <Td className="hidden sm:table-cell">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : 'Never'}</Td>
+                    <Td className="hidden sm:table-cell">{token.lastUsedAt ? <DateTime value={token.lastUsedAt} /> : 'Never'}</Td>
                     <Td>
                       <RevokeButton token={token} />
                     </Td>

@@ -17,3 +17,4 @@ export { FilterBar, NothingMatches, useKeysetPages, useUrlFilters } from './list
 export { Pager } from './pager';
 export { FocusOnMount } from './focus-on-mount';
 export { RequestLink } from './request-link';
+export { DateTime, useFormatDateTime, useTimeZonePreference, useBrowserTimeZone } from './date-time';

@@ -22,6 +22,8 @@ import {
   Td,
   Th,
   Tr,
+  DateTime,
+  useFormatDateTime,
 } from '@/components/ui';
 import type {
   TRotatedWebhookEndpoint,
@@ -33,7 +35,6 @@ import type {
 } from '@/lib/schemas/webhooks';
 import { EndpointFormCard } from './endpoint-fields';
 import { SecretReveal } from './secret-reveal';
-import { formatDateTime } from '@/lib/portal/format';
 import { EndpointStatus } from './webhook-list';
 
 /** A line above the page's content: what an action did, or why it was refused (linked to its request in Logs). */
@@ -64,6 +65,7 @@ export function WebhookDetailView({ id }: { id: string }) {
     void queryClient.invalidateQueries({ queryKey: portal.key('webhooks') });
   };
 
+  const formatDateTime = useFormatDateTime();
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => portal.fetch<TWebhookEndpoint>(base, { method: 'PATCH', body: { enabled } }),
     onSuccess: (updated) => {
@@ -186,7 +188,9 @@ export function WebhookDetailView({ id }: { id: string }) {
           </div>
           <div>
             <dt className="text-slate-600">Created</dt>
-            <dd className="text-slate-900">{formatDateTime(e.created_at, { seconds: true })}</dd>
+            <dd className="text-slate-900">
+              <DateTime value={e.created_at} seconds />
+            </dd>
           </div>
         </dl>
         <div className="mt-5 flex flex-wrap gap-2">
@@ -367,7 +371,9 @@ function DeliveryLog({ id, enabled, onNotice }: { id: string; enabled: boolean; 
                           </span>
                         </button>
                       </Td>
-                      <Td>{formatDateTime(d.attempted_at, { seconds: true })}</Td>
+                      <Td>
+                        <DateTime value={d.attempted_at} seconds />
+                      </Td>
                       <Td>
                         <span className="font-mono">{d.event_type}</span> {d.test ? <Badge tone="info">test</Badge> : null}
                       </Td>
@@ -380,7 +386,7 @@ function DeliveryLog({ id, enabled, onNotice }: { id: string; enabled: boolean; 
                         )}
                         {d.next_attempt_at ? (
                           <span className="mt-1 block text-xs text-slate-600">
-                            Retry at {formatDateTime(d.next_attempt_at, { seconds: true })}
+                            Retry at <DateTime value={d.next_attempt_at} seconds />
                           </span>
                         ) : null}
                       </Td>
@@ -412,7 +418,7 @@ function DeliveryLog({ id, enabled, onNotice }: { id: string; enabled: boolean; 
                           </p>
                           {d.next_attempt_at ? (
                             <p className="mt-1 text-slate-700">
-                              Next attempt: {formatDateTime(d.next_attempt_at, { seconds: true })}
+                              Next attempt: <DateTime value={d.next_attempt_at} seconds />
                             </p>
                           ) : null}
                           {d.request ? (

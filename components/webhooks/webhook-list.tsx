@@ -3,8 +3,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { PortalLink, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Badge, Button, Card, CardTitle, ConfirmDialog, EmptyState, ErrorState, LoadingBlock } from '@/components/ui';
-import { formatDateTime } from '@/lib/portal/format';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CardTitle,
+  ConfirmDialog,
+  EmptyState,
+  ErrorState,
+  LoadingBlock,
+  DateTime,
+} from '@/components/ui';
 import { WEBHOOK_FAILURE_STREAK_CAP, type TWebhookHealthResponse } from '@/lib/schemas/portal-responses';
 import {
   PACKAGE_SORTING_EVENT,
@@ -33,7 +43,7 @@ function EndpointHealth({ health }: { health: Health | undefined }) {
   return (
     <div className="mt-1 space-y-0.5 text-sm" data-testid="endpoint-health">
       <p className={health.lastSuccess ? 'text-slate-700' : 'text-red-800'}>
-        Last delivery {formatDateTime(health.lastAttemptAt)}: {health.lastSuccess ? 'succeeded' : 'failed'}
+        Last delivery <DateTime value={health.lastAttemptAt} />: {health.lastSuccess ? 'succeeded' : 'failed'}
         {code}
         {!health.lastSuccess && health.lastStatusCode === null && health.lastError ? (
           <span className="break-words"> — {health.lastError.slice(0, 160)}</span>
@@ -43,7 +53,11 @@ function EndpointHealth({ health }: { health: Health | undefined }) {
         <p className="font-medium text-red-800">
           {streak >= WEBHOOK_FAILURE_STREAK_CAP ? `${streak.toLocaleString('en-US')} or more` : streak.toLocaleString('en-US')}{' '}
           failed attempt{streak === 1 ? '' : 's'} in a row
-          {health.failingSince ? `, failing since ${formatDateTime(health.failingSince)}` : ''}
+          {health.failingSince ? (
+            <>
+              , failing since <DateTime value={health.failingSince} />
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, screenshots, signUpThroughUi, test, uniqueUser } from '../fixtures';
+import { expect, navLink, screenshots, signUpThroughUi, test, uniqueUser } from '../fixtures';
 
 // Forgot password → the mail (read on the development outbox page, which this server has: MAIL_OUTBOX=on in
 // playwright.config.ts, no SMTP_URL) → its link → a new password; then the account page: change password and
@@ -103,7 +103,7 @@ test.describe('forgotten password, change password, sessions', () => {
     const other = await device(browser, baseURL);
     await signIn(other, user.email, user.password);
 
-    await desk.getByRole('link', { name: 'Account', exact: true }).first().click();
+    await (await navLink(desk, 'Account', 'Team')).click();
     await expect(desk).toHaveURL(/\/test\/account$/);
     await expect(desk.getByRole('heading', { name: 'Your account' })).toBeVisible();
     const rows = desk.getByTestId('session-row');

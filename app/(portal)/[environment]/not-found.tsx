@@ -1,6 +1,6 @@
 'use client';
 import { PortalLink } from '@/components/layout/portal-context';
-import { useNav } from '@/components/layout/portal-header';
+import { useNav } from '@/components/layout/portal-nav';
 import { PageHeader } from '@/components/ui';
 
 // A portal path that is no page (or a page that called notFound()): the header stays, and the way on is

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ChangePasswordForm, SessionsPanel } from '@/components/account/account-security';
+import { TimeZoneSetting } from '@/components/account/time-zone-setting';
 import { PageHeader } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Your account' };
@@ -10,11 +11,12 @@ export default function AccountPage() {
     <>
       <PageHeader
         title="Your account"
-        description="Your password and where you are signed in. These are yours, not the environment's."
+        description="Your password, where you are signed in and how times are shown. These are yours, not the environment's."
       />
       <div className="space-y-6">
         <ChangePasswordForm />
         <SessionsPanel />
+        <TimeZoneSetting />
       </div>
     </>
   );
