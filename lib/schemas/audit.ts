@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from '@/lib/audit/actions';
 import { oneOf, text } from './fields';
-import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { cursor } from './list';
 import { keysetList } from './list';
 
 // The audit log: GET /portal-api/audit (a page) and GET /portal-api/audit/export (CSV of every filtered

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { cursor } from './list';
 import { keysetList } from './list';
 import { oneOf } from './fields';
 import { WEBHOOK_EVENTS } from './webhooks';

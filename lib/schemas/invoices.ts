@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf } from './fields';
-import { cursor, limit, LIST_LIMIT_DEFAULT } from './lifecycle';
+import { limit, LIST_LIMIT_DEFAULT } from './lifecycle';
+import { cursor } from './list';
 import { keysetList } from './list';
 
 // Invoices (lib/billing/invoices.ts, docs/decisions/invoices.md): GET /invoices, GET /invoices/{id}, the test path's

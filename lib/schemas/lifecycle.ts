@@ -1,7 +1,7 @@
 import { isCarrierBarcode, normalizeCarrierBarcode } from './carrier-barcode';
 import { WEIGHT_UNITS, ZCharge } from './rate';
 import { z } from 'zod';
-import { keysetList } from './list';
+import { cursor, keysetList } from './list';
 import { CONTAINER_STATUSES, CUSTOMS_OUTCOMES, PACKAGE_STATUSES } from './statuses';
 import { CUSTOMS_REGIMES } from './customs-api';
 import { calendarDayViolation, decimal, integer, oneOf, text, trackingNumber } from './fields';
@@ -41,7 +41,6 @@ export function rangeInOrder(q: { from?: string; to?: string }, ctx: z.Refinemen
   }
 }
 
-export const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
 export const limit = integer({ min: 1, max: LIST_LIMIT_MAX });
 
 /** A ServiceName is free text of up to 100 characters (ZContainerManifestRequest, ZPackage): a filter takes any of them. */

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { text } from './fields';
+
+export const cursor = text({ max: 200 }).meta({ description: 'The next_cursor of the previous page.' });
 
 /** A keyset page of `item`s, as every cursor list answers (the lifecycle, events, request log, deliveries): `next_cursor` is null on the last page. */
 export function keysetList<T extends z.ZodType>(item: T) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf, text } from './fields';
-import { cursor, day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { day, LIST_LIMIT_DEFAULT, limit, rangeInOrder } from './lifecycle';
+import { cursor } from './list';
 import { keysetList } from './list';
 
 // The request log: GET /requests and GET /requests/{request_id}, and the portal's Logs page.

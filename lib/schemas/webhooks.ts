@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { integer, oneOf, text } from './fields';
-import { cursor } from './lifecycle';
-import { keysetList } from './list';
+import { cursor, keysetList } from './list';
 import { refuseUnknownFields } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 

@@ -30,9 +30,14 @@ describe('the OpenAPI document', () => {
   it('fails the lint when an operation uses a tag the document does not declare', async () => {
     const document = structuredClone(openApiDocument()) as { tags: { name: string }[] };
     document.tags = document.tags.filter((tag) => tag.name !== 'Documents');
+    const paths = openApiDocument().paths as Record<string, Record<string, { tags?: string[] }>>;
+    const documents = Object.values(paths)
+      .flatMap((item) => Object.values(item))
+      .filter((operation) => operation.tags?.includes('Documents')).length;
+    expect(documents).toBeGreaterThan(0);
     const report = await redoclyLint(document);
-    expect(report.totals.errors).toBe(6);
+    expect(report.totals.errors).toBe(documents);
     expect(new Set(report.problems.map((p) => `${p.severity} ${p.ruleId}`))).toEqual(new Set(['error operation-tag-defined']));
-    expect((await engineLint(document)).map((p) => p.ruleId)).toEqual(Array(6).fill('operation-tag-defined'));
+    expect((await engineLint(document)).map((p) => p.ruleId)).toEqual(Array(documents).fill('operation-tag-defined'));
   }, 120_000);
 });
