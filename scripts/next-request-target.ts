@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { answerOddTarget } from '@/lib/http/node-adapter';
 
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called with the server as `this` below
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function emitRequest(this: http.Server, event: string | symbol, ...args: unknown[]) {
   if (event === 'request' && answerOddTarget(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;

@@ -20,7 +20,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
-import type { WorkerStatus } from '@/lib/probes/readiness';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
@@ -100,7 +99,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   initMetrics();
   trackPool('app', () => pgPool());
   trackPool('webhook', queuePoolCounts);
-  let worker: { stop(): Promise<void>; status(): WorkerStatus } | undefined;
+  // Started before the server listens: its first heartbeat, which readiness waits for, overlaps making the API app.
+  // Stopped by this server's shutdown, after its requests in flight (instrumentation.ts, in Next, finds it running).
+  const { runWebhookWorker } = await import('@/lib/webhooks/run-worker');
+  const worker = runWebhookWorker({ stopOnSignals: false });
   const probes = serverProbes({
     config,
     nextDir: path.join(ROOT, '.next'),
@@ -108,11 +110,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     worker: () =>
       config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 }),
   });
-
-  // Started before the server listens: its first heartbeat, which readiness waits for, overlaps making the API app.
-  // Stopped by this server's shutdown, after its requests in flight (instrumentation.ts, in Next, finds it running).
-  const { runWebhookWorker } = await import('@/lib/webhooks/run-worker');
-  worker = runWebhookWorker({ stopOnSignals: false });
 
   // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
   const { app: api, server: created } = await createApiApp({
