@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pgPool } from '@/lib/db';
 import { call, expectError, newAccount, tracking, type Env, type TestAccount } from './support/api';
-import { containerDetail, containerSample, packageSample } from './support/samples';
+import { euContainerSample, packageSample } from './support/samples';
 
 // PATCH /manifests/{id}: a container's air cargo header (AWB, ULD, seal, flight, airports, security) amended until it
 // departs, each field held to its rule at acceptance, with readiness following, an event of the container, its
@@ -10,7 +10,6 @@ import { containerDetail, containerSample, packageSample } from './support/sampl
 
 const GET = { method: 'GET' } as const;
 const PATCH = { method: 'PATCH' } as const;
-const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
 
 let acme: TestAccount;
 let other: TestAccount;
@@ -26,21 +25,7 @@ beforeAll(async () => {
 /** A container to Berlin whose header lacks the flight: not ready for ICS2 until it is amended in. */
 async function container(env: Env = 'test') {
   const containerId = `ULD-${randomUUID().slice(0, 8)}`;
-  const body = {
-    ...containerSample(containerId),
-    OriginAirport: 'JFK',
-    DestinationAirport: 'FRA',
-    ContainerDetails: [tracking('CAM')].map((tn) => ({
-      ...containerDetail(tn),
-      ToName: 'Erika Mustermann',
-      ToAddress1: 'Unter den Linden 1',
-      ToCity: 'Berlin',
-      ToState: '',
-      ToPostalCode: '10117',
-      ToCountry: 'DE',
-      Customs: { Currency: 'USD', Items: [ITEM] },
-    })),
-  };
+  const body = { ...euContainerSample(containerId, [tracking('CAM')]), FlightNumber: undefined, FlightDate: undefined };
   const accepted = await call('/wf/manifest', { env, token: acme.tokens[env], body });
   expect(accepted.status, accepted.text).toBe(200);
   return { manifestId: accepted.json.ManifestID as string, containerId };

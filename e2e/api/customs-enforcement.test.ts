@@ -3,37 +3,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
 import { pgPool } from '@/lib/db';
 import { call, newAccount, tracking, type Env, type TestAccount } from './support/api';
-import { containerDetail, containerSample } from './support/samples';
+import { euContainerSample } from './support/samples';
 
 // Readiness enforced at departure: a live container whose shipper turned enforcement on departs only when its customs
 // readiness holds for every regime that applies; the scan is refused `customs_not_ready`, naming the regimes. Off, or
 // on the test path, readiness is shown and never holds a container.
 
 let ops: string;
-const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
 
 /** A JFK → FRA container to Berlin: every ICS2 element present, or (gaps) no customs declaration at all. */
-function euContainer(gaps: boolean) {
-  return {
-    ...containerSample(`ULD-${randomUUID().slice(0, 8)}`),
-    FlightNumber: 'LH401',
-    FlightDate: '2026-11-23',
-    OriginAirport: 'JFK',
-    DestinationAirport: 'FRA',
-    ContainerDetails: [tracking('CE'), tracking('CE')].map((tn) => ({
-      ...containerDetail(tn),
-      ToName: 'Erika Mustermann',
-      ToPhone: '+49 30 1234567',
-      ToEmail: 'erika@example.de',
-      ToAddress1: 'Unter den Linden 1',
-      ToCity: 'Berlin',
-      ToState: '',
-      ToPostalCode: '10117',
-      ToCountry: 'DE',
-      ...(gaps ? {} : { Customs: { Currency: 'USD', Items: [ITEM] } }),
-    })),
-  };
-}
+const euContainer = (gaps: boolean) =>
+  euContainerSample(`ULD-${randomUUID().slice(0, 8)}`, [tracking('CE'), tracking('CE')], () =>
+    gaps ? { Customs: undefined } : {},
+  );
 
 async function enforce(account: TestAccount, on: boolean) {
   await pgPool().query(

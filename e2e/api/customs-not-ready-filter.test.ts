@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type TestAccount } from './support/api';
-import { containerDetail, containerSample } from './support/samples';
+import { euContainerSample } from './support/samples';
 
 // `customs_not_ready=<regime>` on GET /packages (with manifest_id) and GET /manifests/{id}/packages: the manifest's
 // houses with a problem of their own for the regime, exactly those its readiness counts in `houses_not_ready`.
 
 const GET = { method: 'GET' } as const;
-const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
 
 let acme: TestAccount;
 let other: TestAccount;
@@ -18,24 +17,7 @@ beforeAll(async () => {
 /** JFK → FRA to Berlin: houses 1 and 3 lack the consignee's name (not ready for ICS2 PLACI), house 0 and 2 are whole. */
 async function euContainer(env: 'test' | 'live' = 'test') {
   const numbers = [0, 1, 2, 3].map(() => tracking('NR'));
-  const body = {
-    ...containerSample(`ULD-${randomUUID().slice(0, 8)}`),
-    FlightNumber: 'LH401',
-    FlightDate: '2026-11-23',
-    OriginAirport: 'JFK',
-    DestinationAirport: 'FRA',
-    ContainerDetails: numbers.map((tn, i) => ({
-      ...containerDetail(tn),
-      ToName: i % 2 === 1 ? '' : 'Erika Mustermann',
-      ToPhone: '+49 30 1234567',
-      ToAddress1: 'Unter den Linden 1',
-      ToCity: 'Berlin',
-      ToState: '',
-      ToPostalCode: '10117',
-      ToCountry: 'DE',
-      Customs: { Currency: 'USD', Items: [ITEM] },
-    })),
-  };
+  const body = euContainerSample(`ULD-${randomUUID().slice(0, 8)}`, numbers, (_tn, i) => (i % 2 === 1 ? { ToName: '' } : {}));
   const accepted = await call('/wf/manifest', { env, token: acme.tokens[env], body });
   expect(accepted.status, accepted.text).toBe(200);
   return { numbers, manifestId: accepted.json.ManifestID as string };

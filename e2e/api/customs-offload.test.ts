@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
 import { pgPool } from '@/lib/db';
 import { call, expectError, newAccount, tracking, type Env, type TestAccount } from './support/api';
-import { containerDetail, containerSample, packageSample } from './support/samples';
+import { euContainerSample, packageSample } from './support/samples';
 
 // POST /packages/{TrackingNumber}/offload: a house held by customs taken out of its container before departure, so
 // the rest departs: the hold, the readiness and the enforcement before a live departure leave it out; its timeline,
@@ -11,7 +11,6 @@ import { containerDetail, containerSample, packageSample } from './support/sampl
 
 const GET = { method: 'GET' } as const;
 const POST = { method: 'POST' } as const;
-const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
 
 let ops: string;
 let acme: TestAccount;
@@ -31,24 +30,7 @@ function euContainer(gapAt?: number) {
   const numbers = [0, 1, 2].map(() => tracking('OFF'));
   return {
     numbers,
-    body: {
-      ...containerSample(`ULD-${randomUUID().slice(0, 8)}`),
-      FlightNumber: 'LH401',
-      FlightDate: '2026-11-23',
-      OriginAirport: 'JFK',
-      DestinationAirport: 'FRA',
-      ContainerDetails: numbers.map((tn, i) => ({
-        ...containerDetail(tn),
-        ToName: i === gapAt ? '' : 'Erika Mustermann',
-        ToPhone: '+49 30 1234567',
-        ToAddress1: 'Unter den Linden 1',
-        ToCity: 'Berlin',
-        ToState: '',
-        ToPostalCode: '10117',
-        ToCountry: 'DE',
-        Customs: { Currency: 'USD', Items: [ITEM] },
-      })),
-    },
+    body: euContainerSample(`ULD-${randomUUID().slice(0, 8)}`, numbers, (_tn, i) => (i === gapAt ? { ToName: '' } : {})),
   };
 }
 

@@ -4,7 +4,7 @@ import { pgPool } from '@/lib/db';
 import { exportManifestCsv } from '@/lib/spreadsheets/export-manifest-csv';
 import { exportPackagesCsv } from '@/lib/spreadsheets/export-packages-csv';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type TestAccount } from './support/api';
-import { containerDetail, containerSample, packageSample } from './support/samples';
+import { CUSTOMS_ITEM, containerDetail, containerSample, euContainerSample, packageSample } from './support/samples';
 
 // House waybills (given, or issued by us) and customs readiness per destination regime, through the production
 // server: GET /manifests/{id}/customs, the house waybill in reads and CSV exports, hostile ids and another account's.
@@ -18,32 +18,12 @@ beforeAll(async () => {
   [acme, other] = await Promise.all([newAccount('Readiness'), newAccount('Readiness other')]);
 });
 
-const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
+const ITEM = CUSTOMS_ITEM;
 const containerId = () => `ULD-${randomUUID().slice(0, 8)}`;
 
 /** A JFK → FRA container whose houses go to Berlin, every ICS2 element present. */
-function euContainer(numbers: string[], detail: (tn: string, i: number) => Record<string, unknown> = () => ({})) {
-  return {
-    ...containerSample(containerId()),
-    FlightNumber: 'LH401',
-    FlightDate: '2026-11-23',
-    OriginAirport: 'JFK',
-    DestinationAirport: 'FRA',
-    ContainerDetails: numbers.map((tn, i) => ({
-      ...containerDetail(tn),
-      ToName: 'Erika Mustermann',
-      ToPhone: '+49 30 1234567',
-      ToEmail: 'erika@example.de',
-      ToAddress1: 'Unter den Linden 1',
-      ToCity: 'Berlin',
-      ToState: '',
-      ToPostalCode: '10117',
-      ToCountry: 'DE',
-      Customs: { Currency: 'USD', Items: [ITEM] },
-      ...detail(tn, i),
-    })),
-  };
-}
+const euContainer = (numbers: string[], detail?: (tn: string, i: number) => Record<string, unknown>) =>
+  euContainerSample(containerId(), numbers, detail);
 
 async function manifest(account: TestAccount, body: unknown): Promise<string> {
   const accepted = await call('/wf/manifest', { token: account.tokens.test, body });

@@ -137,3 +137,41 @@ export function packageSample(trackingNumber: string, manifestDate = '2026-11-23
     },
   };
 }
+
+/** One customs line whole for every regime. */
+export const CUSTOMS_ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '12.50', HSCode: '610910', OriginCountry: 'CN' };
+
+/** A house to a consignee in Berlin with whole customs data: ready for EU ICS2 on a container that is. */
+export function berlinHouse(trackingNumber: string) {
+  return {
+    ...containerDetail(trackingNumber),
+    ToName: 'Erika Mustermann',
+    ToPhone: '+49 30 1234567',
+    ToEmail: 'erika@example.de',
+    ToAddress1: 'Unter den Linden 1',
+    ToCity: 'Berlin',
+    ToState: '',
+    ToPostalCode: '10117',
+    ToCountry: 'DE',
+    Customs: { Currency: 'USD', Items: [CUSTOMS_ITEM] },
+  };
+}
+
+/**
+ * A container on LH401 JFK → FRA of Berlin houses, `house(tn, i)` changing any of them: the air cargo header is whole,
+ * so what a test takes out of a house is what its readiness reports.
+ */
+export function euContainerSample(
+  containerId: string,
+  trackingNumbers: string[],
+  house: (trackingNumber: string, index: number) => Record<string, unknown> = () => ({}),
+) {
+  return {
+    ...containerSample(containerId),
+    FlightNumber: 'LH401',
+    FlightDate: '2026-11-23',
+    OriginAirport: 'JFK',
+    DestinationAirport: 'FRA',
+    ContainerDetails: trackingNumbers.map((tn, i) => ({ ...berlinHouse(tn), ...house(tn, i) })),
+  };
+}
