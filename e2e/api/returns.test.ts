@@ -123,6 +123,25 @@ describe('POST /packages/{TrackingNumber}/return', () => {
     expect(returns.map((r: { status: string }) => r.status)).toEqual(['cancelled', 'manifested']);
   });
 
+  it('a body it does not read is accepted but named in `warnings`, on the return and on a cancel alike', async () => {
+    const original = await dailyPackage(acme, 'delivered');
+    const made = await call(`/packages/${original}/return`, {
+      token: acme.tokens.test,
+      body: { reason: 'too small', RMA: 'R-1' },
+    });
+    expect(made.status, made.text).toBe(200);
+    expect(made.json.warnings).toEqual([
+      { path: 'reason', message: 'is not a field of this operation: ignored, not stored' },
+      { path: 'RMA', message: 'is not a field of this operation: ignored, not stored' },
+    ]);
+    const plain = await call(`/packages/${original}/return`, { token: acme.tokens.test });
+    expect(plain.json.TrackingNumber).toBe(made.json.TrackingNumber);
+    expect(plain.json).not.toHaveProperty('warnings');
+    const cancelled = await call(`/packages/${made.json.TrackingNumber}/cancel`, { token: acme.tokens.test, body: [] });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json.warnings).toEqual([{ path: '(body)', message: 'this operation reads no body: ignored' }]);
+  });
+
   it('refuses a package before out for delivery, a cancelled one and a return itself: 409 not_returnable naming the status', async () => {
     for (const status of [undefined, 'received', 'in_transit', 'exception', 'cancelled']) {
       const number = await dailyPackage(acme, status === 'cancelled' ? undefined : status);

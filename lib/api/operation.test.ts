@@ -52,3 +52,46 @@ describe('checkedHandler', () => {
     await expect(checkedHandler(drifted)(context)).rejects.toThrow(/getThing: the answer does not match its schema/);
   });
 });
+
+describe('a write that reads no body', () => {
+  const cancel = defineJsonOperation(ZAnswer, {
+    ...base,
+    id: 'cancelThing',
+    method: 'POST',
+    path: '/things/{id}/cancel',
+    success: { kind: 'json', status: 200, description: 'The thing.' },
+    handler: () => Promise.resolve({ body: { object: 'thing', count: 1 } }),
+  });
+  const sending = (json: () => Promise<unknown>) => ({ json }) as OperationContext;
+
+  it('names each field it was sent in `warnings`, and the document says the answer may carry them', async () => {
+    const answer = await cancel.handler(sending(() => Promise.resolve({ reason: 'wrong size', notify: { email: true } })));
+    expect(answer.body).toEqual({
+      object: 'thing',
+      count: 1,
+      warnings: [
+        { path: 'reason', message: 'is not a field of this operation: ignored, not stored' },
+        { path: 'notify', message: 'is not a field of this operation: ignored, not stored' },
+      ],
+    });
+    expect(cancel.success.kind === 'json' && cancel.success.schema.safeParse(answer.body).success).toBe(true);
+  });
+
+  it('answers as before for no body, an empty object or a body that is no JSON; JSON that is no object is named whole', async () => {
+    for (const json of [() => Promise.reject(new Error('empty')), () => Promise.resolve({})]) {
+      expect((await cancel.handler(sending(json))).body).toEqual({ object: 'thing', count: 1 });
+    }
+    expect((await cancel.handler(sending(() => Promise.resolve([1, 2])))).body).toMatchObject({
+      warnings: [{ path: '(body)', message: 'this operation reads no body: ignored' }],
+    });
+  });
+
+  it('leaves reads and writes that declare their body alone', () => {
+    const read = defineJsonOperation(ZAnswer, {
+      ...base,
+      success: { kind: 'json', status: 200, description: 'The thing.' },
+      handler: () => Promise.resolve({ body: { object: 'thing', count: 1 } }),
+    });
+    expect(read.success).toMatchObject({ schema: ZAnswer });
+  });
+});

@@ -1,9 +1,10 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AuditOrigin } from '@/lib/audit/record-audit';
 import type { AuthContext } from '@/lib/auth/authenticate-token';
 import type { RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import type { Deprecation } from './deprecation';
+import { ignoredFields, ZWarnings, type TWarning } from '@/lib/schemas/unknown-fields';
 
 // One API operation is one definition: what the server routes and authorises, what the OpenAPI document says,
 // and the handler, together. The registry (./registry.ts) lists them; everything else is derived from it.
@@ -115,7 +116,38 @@ export function defineJsonOperation<Body>(
     handler: Handler<Body>;
   },
 ): OperationDefinition {
+  if (definition.method !== 'GET' && !definition.requestBody && schema instanceof z.ZodObject) {
+    // A schema the document lists as a component says `warnings` itself, so that operations keep referring to it.
+    const answered = 'warnings' in schema.shape ? schema : schema.extend({ warnings: ZWarnings });
+    return {
+      ...definition,
+      success: { ...definition.success, schema: answered },
+      handler: namingIgnoredBody(definition.handler),
+    };
+  }
   return { ...definition, success: { ...definition.success, schema } };
+}
+
+const NO_FIELDS = { keys: new Set<string>() };
+
+/**
+ * A write that reads no body (cancel, close, return, offload…) still accepts one, as every operation accepts fields it
+ * does not read, but never silently: its answer names each field in `warnings`. A body that is no JSON is ignored, as
+ * it always was; one that is JSON but no object is named as a whole.
+ */
+function namingIgnoredBody<Body>(handler: Handler<Body>): Handler<Body> {
+  return async (context) => {
+    const result = await handler(context);
+    const answer = result.body as Record<string, unknown> | undefined;
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return result;
+    const sent = await context.json().catch(() => undefined);
+    if (sent === undefined) return result;
+    const warnings: TWarning[] =
+      typeof sent === 'object' && sent !== null && !Array.isArray(sent)
+        ? ignoredFields(sent, NO_FIELDS)
+        : [{ path: '(body)', message: 'this operation reads no body: ignored' }];
+    return warnings.length === 0 ? result : { ...result, body: { ...answer, warnings } as Body };
+  };
 }
 
 export function defineOperation(definition: OperationDefinition<never>): OperationDefinition {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { integer, oneOf, text } from './fields';
 import { cursor, keysetList } from './list';
-import { refuseUnknownFields } from './unknown-fields';
+import { refuseUnknownFields, ZWarnings } from './unknown-fields';
 import { textRuleViolation } from './text-rule';
 
 // Only syntax is checked here; whether a URL may be reached (SSRF guard) is the server's check.
@@ -255,12 +255,15 @@ export const ZWebhookTest = z.object({
   event_id: z.string(),
   message_id: z.string(),
   status: z.literal('pending'),
+  // They read no body: one sent is named here (lib/api/operation.ts).
+  warnings: ZWarnings,
 });
 
 export const ZWebhookRedelivery = z.object({
   object: z.literal('webhook_redelivery'),
   message_id: z.string(),
   status: z.literal('pending'),
+  warnings: ZWarnings,
 });
 
 // The package.sorting webhook's body, exactly as published: `package_count` equals the length of `tracking_numbers`.

@@ -2200,6 +2200,11 @@ export interface components {
             message_id: string;
             /** @constant */
             status: "pending";
+            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+            warnings?: {
+                path: string;
+                message: string;
+            }[];
         };
         WebhookRedelivery: {
             /** @constant */
@@ -2207,6 +2212,11 @@ export interface components {
             message_id: string;
             /** @constant */
             status: "pending";
+            /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+            warnings?: {
+                path: string;
+                message: string;
+            }[];
         };
         /**
          * @example {
@@ -5217,7 +5227,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PackageRead"];
+                    "application/json": {
+                        /** @constant */
+                        object: "package";
+                        TrackingNumber: string | null;
+                        /**
+                         * @description Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.
+                         * @example CB4829103756125
+                         */
+                        carrier_barcode: string;
+                        /**
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @example https://carrier.example/track/CB4829103756125
+                         */
+                        tracking_url: string | null;
+                        /**
+                         * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
+                         * @example H40723918566
+                         */
+                        house_waybill: string;
+                        ManifestID: string;
+                        ContainerID?: string | null;
+                        /** @enum {string} */
+                        manifest_type: "container" | "daily";
+                        /** @enum {string} */
+                        status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled";
+                        status_updated_at: string | null;
+                        /** @description The latest customs outcome recorded on the package (null: none yet). */
+                        customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                        customs_status_updated_at: string | null;
+                        /** @description Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. */
+                        offloaded_at?: string | null;
+                        /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
+                        charge: {
+                            /** @enum {string} */
+                            status: "priced" | "unpriced" | "voided";
+                            /** @description What the package costs now (after adjustments); null when unpriced. */
+                            amount: string | null;
+                            /** @example USD */
+                            currency: string;
+                            service: string;
+                            /** @description The rate card version that priced it. */
+                            card_version: number | null;
+                            zone: number | null;
+                            /** @description Pounds. */
+                            billable_weight: string | null;
+                            /** @description The table price before surcharges. */
+                            base: string | null;
+                            surcharges: {
+                                code: string;
+                                label: string;
+                                /**
+                                 * @description Two decimals, as text.
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                            }[];
+                            /** @description The quote it was priced at, when it named one that held. */
+                            quote_id: string | null;
+                            /** @description Why it is unpriced; null otherwise. */
+                            reason: string | null;
+                            priced_at: string;
+                            voided_at?: string | null;
+                            /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                            adjustments?: {
+                                /**
+                                 * @description after − before
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                                /** @enum {string} */
+                                reason: "weight" | "dimensions" | "service";
+                                scan_id: string | null;
+                                occurred_at: string;
+                            }[];
+                        } | null;
+                        created_at: string | null;
+                        /** @description GET and POST …/return only: the return packages made for this package, oldest first. */
+                        returns?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                            status: string;
+                            created_at: string;
+                        }[];
+                        /** @description GET and POST …/return only: the package this one returns (null: not a return). */
+                        return_of?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                        } | null;
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -5702,7 +5807,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Manifest"];
+                    "application/json": {
+                        /** @constant */
+                        object: "manifest";
+                        ManifestID: string;
+                        /** @enum {string} */
+                        type: "container" | "daily";
+                        ContainerID?: string;
+                        ServiceName?: string;
+                        ManifestDate: string | null;
+                        /** @description The container was sent without a ManifestDate: it is the day it was received. */
+                        manifest_date_defaulted: boolean;
+                        /** @description A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive). */
+                        services: string[];
+                        PackageCount: number;
+                        status: string;
+                        status_updated_at: string | null;
+                        /** @description A container's own latest customs outcome (null: none yet); a daily manifest has none. */
+                        customs_status?: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                        created_at: string | null;
+                        totals?: {
+                            package_count: number;
+                            by_status: {
+                                [key: string]: number;
+                            };
+                            total_weight_lb: string;
+                        };
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -5789,7 +5927,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Manifest"];
+                    "application/json": {
+                        /** @constant */
+                        object: "manifest";
+                        ManifestID: string;
+                        /** @enum {string} */
+                        type: "container" | "daily";
+                        ContainerID?: string;
+                        ServiceName?: string;
+                        ManifestDate: string | null;
+                        /** @description The container was sent without a ManifestDate: it is the day it was received. */
+                        manifest_date_defaulted: boolean;
+                        /** @description A container's ServiceName; a daily manifest's packages' services, first seen first (kept on the manifest as packages arrive). */
+                        services: string[];
+                        PackageCount: number;
+                        status: string;
+                        status_updated_at: string | null;
+                        /** @description A container's own latest customs outcome (null: none yet); a daily manifest has none. */
+                        customs_status?: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                        created_at: string | null;
+                        totals?: {
+                            package_count: number;
+                            by_status: {
+                                [key: string]: number;
+                            };
+                            total_weight_lb: string;
+                        };
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -6135,7 +6306,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PackageRead"];
+                    "application/json": {
+                        /** @constant */
+                        object: "package";
+                        TrackingNumber: string | null;
+                        /**
+                         * @description Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.
+                         * @example CB4829103756125
+                         */
+                        carrier_barcode: string;
+                        /**
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @example https://carrier.example/track/CB4829103756125
+                         */
+                        tracking_url: string | null;
+                        /**
+                         * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
+                         * @example H40723918566
+                         */
+                        house_waybill: string;
+                        ManifestID: string;
+                        ContainerID?: string | null;
+                        /** @enum {string} */
+                        manifest_type: "container" | "daily";
+                        /** @enum {string} */
+                        status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled";
+                        status_updated_at: string | null;
+                        /** @description The latest customs outcome recorded on the package (null: none yet). */
+                        customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                        customs_status_updated_at: string | null;
+                        /** @description Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. */
+                        offloaded_at?: string | null;
+                        /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
+                        charge: {
+                            /** @enum {string} */
+                            status: "priced" | "unpriced" | "voided";
+                            /** @description What the package costs now (after adjustments); null when unpriced. */
+                            amount: string | null;
+                            /** @example USD */
+                            currency: string;
+                            service: string;
+                            /** @description The rate card version that priced it. */
+                            card_version: number | null;
+                            zone: number | null;
+                            /** @description Pounds. */
+                            billable_weight: string | null;
+                            /** @description The table price before surcharges. */
+                            base: string | null;
+                            surcharges: {
+                                code: string;
+                                label: string;
+                                /**
+                                 * @description Two decimals, as text.
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                            }[];
+                            /** @description The quote it was priced at, when it named one that held. */
+                            quote_id: string | null;
+                            /** @description Why it is unpriced; null otherwise. */
+                            reason: string | null;
+                            priced_at: string;
+                            voided_at?: string | null;
+                            /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                            adjustments?: {
+                                /**
+                                 * @description after − before
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                                /** @enum {string} */
+                                reason: "weight" | "dimensions" | "service";
+                                scan_id: string | null;
+                                occurred_at: string;
+                            }[];
+                        } | null;
+                        created_at: string | null;
+                        /** @description GET and POST …/return only: the return packages made for this package, oldest first. */
+                        returns?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                            status: string;
+                            created_at: string;
+                        }[];
+                        /** @description GET and POST …/return only: the package this one returns (null: not a return). */
+                        return_of?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                        } | null;
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -6346,7 +6612,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PackageRead"];
+                    "application/json": {
+                        /** @constant */
+                        object: "package";
+                        TrackingNumber: string | null;
+                        /**
+                         * @description Ours, on every package: the label's sort barcode (CB, 12 digits, a Luhn check digit); scans by it are never ambiguous.
+                         * @example CB4829103756125
+                         */
+                        carrier_barcode: string;
+                        /**
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @example https://carrier.example/track/CB4829103756125
+                         */
+                        tracking_url: string | null;
+                        /**
+                         * @description The house waybill under the master AWB: the shipper's `Customs.HouseWaybill`, or, when it sent none, issued by the carrier (H, 10 digits, a Luhn check digit: unique across the carrier, never reused).
+                         * @example H40723918566
+                         */
+                        house_waybill: string;
+                        ManifestID: string;
+                        ContainerID?: string | null;
+                        /** @enum {string} */
+                        manifest_type: "container" | "daily";
+                        /** @enum {string} */
+                        status: "manifested" | "received" | "in_transit" | "out_for_delivery" | "delivered" | "exception" | "cancelled";
+                        status_updated_at: string | null;
+                        /** @description The latest customs outcome recorded on the package (null: none yet). */
+                        customs_status: ("assessment_complete" | "information_requested" | "screening_requested" | "do_not_load" | "released") | null;
+                        customs_status_updated_at: string | null;
+                        /** @description Present once the house, held by customs, was offloaded from its container before departure (POST /packages/{TrackingNumber}/offload): the container departs without it. */
+                        offloaded_at?: string | null;
+                        /** @description What the package costs (priced at acceptance, re-rated on what the hub measured, voided when cancelled before possession); null for a package accepted before pricing. */
+                        charge: {
+                            /** @enum {string} */
+                            status: "priced" | "unpriced" | "voided";
+                            /** @description What the package costs now (after adjustments); null when unpriced. */
+                            amount: string | null;
+                            /** @example USD */
+                            currency: string;
+                            service: string;
+                            /** @description The rate card version that priced it. */
+                            card_version: number | null;
+                            zone: number | null;
+                            /** @description Pounds. */
+                            billable_weight: string | null;
+                            /** @description The table price before surcharges. */
+                            base: string | null;
+                            surcharges: {
+                                code: string;
+                                label: string;
+                                /**
+                                 * @description Two decimals, as text.
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                            }[];
+                            /** @description The quote it was priced at, when it named one that held. */
+                            quote_id: string | null;
+                            /** @description Why it is unpriced; null otherwise. */
+                            reason: string | null;
+                            priced_at: string;
+                            voided_at?: string | null;
+                            /** @description Re-ratings on what the hub measured at `received`, oldest first. */
+                            adjustments?: {
+                                /**
+                                 * @description after − before
+                                 * @example 12.40
+                                 */
+                                amount: string;
+                                /** @enum {string} */
+                                reason: "weight" | "dimensions" | "service";
+                                scan_id: string | null;
+                                occurred_at: string;
+                            }[];
+                        } | null;
+                        created_at: string | null;
+                        /** @description GET and POST …/return only: the return packages made for this package, oldest first. */
+                        returns?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                            status: string;
+                            created_at: string;
+                        }[];
+                        /** @description GET and POST …/return only: the package this one returns (null: not a return). */
+                        return_of?: {
+                            tracking_number: string | null;
+                            carrier_barcode: string;
+                        } | null;
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Missing or invalid token, or a token of the other environment (`wrong_environment`). */
@@ -8134,6 +8495,11 @@ export interface operations {
                             /** @description The API path of its PDF, under this environment's base. */
                             document_path: string;
                         } | null;
+                        /** @description What was accepted but is worth a look, each named by its path: fields this operation does not read, so they were not stored (a misspelling, or data this version does not take yet); a QuoteID that did not hold; a destination city, state or country that disagrees with its postal code. Absent when there were none. */
+                        warnings?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
