@@ -3,6 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState, type FormEvent } from 'react';
 import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { SaveRow } from '@/components/settings/save-row';
+import { SettingLoader, useSaveSetting, type SettingSource } from '@/components/settings/setting-loader';
 import {
   Alert,
   Badge,
@@ -237,36 +238,33 @@ function InvoiceRow({ invoice }: { invoice: TInvoice }) {
 }
 
 function BillingPeriodForm() {
+  return (
+    <SettingLoader<TBillingSettings> name="billing" what="the billing period" rows={1}>
+      {(current, source) => <BillingPeriodFields current={current} source={source} />}
+    </SettingLoader>
+  );
+}
+
+function BillingPeriodFields({ current, source }: { current: TBillingSettings; source: SettingSource }) {
   const portal = usePortalEnvironment();
   const client = useQueryClient();
   const canChange = useCan('billing:manage');
-  const key = portal.key('billing', 'settings');
-  const current = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<TBillingSettings>('/portal-api/settings/billing', { signal }),
-  });
   const [chosen, setChosen] = useState<'month' | 'week' | undefined>(undefined);
-  const save = useMutation({
-    mutationFn: (period: 'month' | 'week') =>
-      portal.fetch<TBillingSettings>('/portal-api/settings/billing', { method: 'PUT', body: { period } }),
-    onSuccess: (data) => {
-      client.setQueryData(key, data);
-      void client.invalidateQueries({ queryKey: portal.key('billing', 'open') });
-    },
-  });
-  if (current.isPending) return <LoadingBlock label="Loading the billing period…" rows={1} />;
-  if (current.isError)
-    return <ErrorState title="Could not load the billing period" error={current.error} onRetry={() => void current.refetch()} />;
-  const period = chosen ?? current.data.period;
+  // The open period's dates follow the setting, so its running total is read again.
+  const save = useSaveSetting<{ period: 'month' | 'week' }, TBillingSettings>(
+    source,
+    () => void client.invalidateQueries({ queryKey: portal.key('billing', 'open') }),
+  );
+  const period = chosen ?? current.period;
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate(period);
+    save.mutate({ period });
   }
   return (
     <Card>
       <CardTitle>Billing period</CardTitle>
       <p className="mt-1 text-sm text-slate-600">
-        For the whole account, both environments, read in this environment&apos;s close-out time zone ({current.data.time_zone}
+        For the whole account, both environments, read in this environment&apos;s close-out time zone ({current.time_zone}
         ). A change applies from the next invoice.
       </p>
       <form onSubmit={submit} aria-label="Billing period" className="mt-4">

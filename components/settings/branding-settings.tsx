@@ -1,27 +1,22 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, Card, CardTitle, ErrorState, Field, Input, LoadingBlock } from '@/components/ui';
+import { useCan } from '@/components/layout/portal-context';
+import { Alert, Card, CardTitle, Field, Input } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import type { TBranding, TBrandingRequest } from '@/lib/schemas/branding';
 import { SaveRow } from './save-row';
+import { SettingLoader, useSaveSetting, type SettingSource } from './setting-loader';
 
 /** The size the server takes (lib/branding/logo.ts): checked here first only to say so before uploading. */
 const LOGO_MAX_BYTES = 256 * 1024;
 
 /** The account's branding of its packages' public tracking page: an accent colour and a logo. */
 export function BrandingSettingsForm() {
-  const portal = usePortalEnvironment();
-  const key = portal.key('settings', 'branding');
-  const current = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<TBranding>('/portal-api/settings/branding', { signal }),
-  });
-  if (current.isPending) return <LoadingBlock label="Loading branding…" rows={2} />;
-  if (current.isError)
-    return <ErrorState title="Could not load the branding" error={current.error} onRetry={() => void current.refetch()} />;
-  return <Form initial={current.data} queryKey={key} />;
+  return (
+    <SettingLoader<TBranding> name="branding" what="the branding">
+      {(shown, source) => <Form shown={shown} source={source} />}
+    </SettingLoader>
+  );
 }
 
 function base64Of(buffer: ArrayBuffer): string {
@@ -31,22 +26,14 @@ function base64Of(buffer: ArrayBuffer): string {
   return btoa(binary);
 }
 
-function Form({ initial, queryKey }: { initial: TBranding; queryKey: readonly unknown[] }) {
-  const portal = usePortalEnvironment();
-  const client = useQueryClient();
+/** `shown` is the stored branding: the loader passes the server's answer again after each save. */
+function Form({ shown, source }: { shown: TBranding; source: SettingSource }) {
   const canChange = useCan('settings:manage');
-  const [useAccent, setUseAccent] = useState(initial.accent_color !== null);
-  const [accent, setAccent] = useState(initial.accent_color ?? '#1d4ed8');
+  const [useAccent, setUseAccent] = useState(shown.accent_color !== null);
+  const [accent, setAccent] = useState(shown.accent_color ?? '#1d4ed8');
   const [logo, setLogo] = useState<{ name: string; content_base64: string } | null | undefined>(undefined);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (body: TBrandingRequest) => portal.fetch<TBranding>('/portal-api/settings/branding', { method: 'PUT', body }),
-    onSuccess: (data) => {
-      client.setQueryData(queryKey, data);
-      setLogo(undefined);
-    },
-  });
-  const shown = client.getQueryData<TBranding>(queryKey) ?? initial;
+  const save = useSaveSetting<TBrandingRequest, TBranding>(source, () => setLogo(undefined));
   const details = save.error instanceof PortalError ? save.error.details : [];
 
   async function choose(file: File | undefined) {

@@ -1,43 +1,31 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortalEnvironment, useCan } from '@/components/layout/portal-context';
+import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { RoleNote } from '@/components/layout/role';
-import { Alert, Button, Card, CardTitle, ErrorState, Field, Input, LoadingBlock, RequestLink, Select } from '@/components/ui';
+import { Alert, Button, Card, CardTitle, Field, Input, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
 import { COMMON_TIME_ZONES } from '@/lib/schemas/close-out';
 import type { TCloseOutSettingsResponse } from '@/lib/schemas/portal-responses';
+import { SettingLoader, useSaveSetting, type SettingSource } from './setting-loader';
 
 const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
 
 /** The automatic close of daily manifests in this environment: a cut-off hour and its time zone, or none. */
 export function CloseOutSettingsForm() {
-  const portal = usePortalEnvironment();
-  const key = portal.key('settings', 'close-out');
-  const current = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<TCloseOutSettingsResponse>('/portal-api/settings/close-out', { signal }),
-  });
-  if (current.isPending) return <LoadingBlock label="Loading settings…" rows={2} />;
-  if (current.isError)
-    return (
-      <ErrorState title="Could not load the close-out setting" error={current.error} onRetry={() => void current.refetch()} />
-    );
-  return <Form initial={current.data} queryKey={key} />;
+  return (
+    <SettingLoader<TCloseOutSettingsResponse> name="close-out" what="the close-out setting">
+      {(initial, source) => <Form initial={initial} source={source} />}
+    </SettingLoader>
+  );
 }
 
-function Form({ initial, queryKey }: { initial: TCloseOutSettingsResponse; queryKey: readonly unknown[] }) {
+function Form({ initial, source }: { initial: TCloseOutSettingsResponse; source: SettingSource }) {
   const portal = usePortalEnvironment();
-  const client = useQueryClient();
   // A role without settings:manage sees the settings, disabled, and why.
   const canChange = useCan('settings:manage');
   const [hour, setHour] = useState(initial.cutoff_hour === null ? '' : String(initial.cutoff_hour));
   const [zone, setZone] = useState(initial.time_zone);
-  const save = useMutation({
-    mutationFn: (body: TCloseOutSettingsResponse) =>
-      portal.fetch<TCloseOutSettingsResponse>('/portal-api/settings/close-out', { method: 'PUT', body }),
-    onSuccess: (data) => client.setQueryData(queryKey, data),
-  });
+  const save = useSaveSetting<TCloseOutSettingsResponse, TCloseOutSettingsResponse>(source);
   const fieldError = (path: string) =>
     save.error instanceof PortalError ? save.error.details?.find((d) => d.path === path)?.message : undefined;
   function submit(event: FormEvent) {

@@ -1,35 +1,24 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { useCan } from '@/components/layout/portal-context';
+import { Card, CardTitle } from '@/components/ui';
 import { SaveRow } from './save-row';
+import { SettingLoader, useSaveSetting, type SettingSource } from './setting-loader';
 import type { TCustomsSettings } from '@/lib/schemas/customs-api';
 
 /** Hold a live container at departure until its customs readiness holds. */
 export function CustomsSettingsForm() {
-  const portal = usePortalEnvironment();
-  const key = portal.key('settings', 'customs');
-  const current = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<TCustomsSettings>('/portal-api/settings/customs', { signal }),
-  });
-  if (current.isPending) return <LoadingBlock label="Loading the customs setting…" rows={2} />;
-  if (current.isError)
-    return <ErrorState title="Could not load the customs setting" error={current.error} onRetry={() => void current.refetch()} />;
-  return <Form initial={current.data} queryKey={key} />;
+  return (
+    <SettingLoader<TCustomsSettings> name="customs" what="the customs setting">
+      {(initial, source) => <Form initial={initial} source={source} />}
+    </SettingLoader>
+  );
 }
 
-function Form({ initial, queryKey }: { initial: TCustomsSettings; queryKey: readonly unknown[] }) {
-  const portal = usePortalEnvironment();
-  const client = useQueryClient();
+function Form({ initial, source }: { initial: TCustomsSettings; source: SettingSource }) {
   const canChange = useCan('settings:manage');
   const [enforce, setEnforce] = useState(initial.enforce_readiness);
-  const save = useMutation({
-    mutationFn: (body: TCustomsSettings) =>
-      portal.fetch<TCustomsSettings>('/portal-api/settings/customs', { method: 'PUT', body }),
-    onSuccess: (data) => client.setQueryData(queryKey, data),
-  });
+  const save = useSaveSetting<TCustomsSettings, TCustomsSettings>(source);
   function submit(event: FormEvent) {
     event.preventDefault();
     save.mutate({ enforce_readiness: enforce });

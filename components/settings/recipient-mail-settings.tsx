@@ -1,9 +1,9 @@
 'use client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { usePortalEnvironment, useCan } from '@/components/layout/portal-context';
-import { Card, CardTitle, ErrorState, LoadingBlock } from '@/components/ui';
+import { useCan } from '@/components/layout/portal-context';
+import { Card, CardTitle } from '@/components/ui';
 import { SaveRow } from './save-row';
+import { SettingLoader, useSaveSetting, type SettingSource } from './setting-loader';
 import { RECIPIENT_MAIL_STATUSES, type RecipientMailStatus, type TRecipientMailSettings } from '@/lib/schemas/public-tracking';
 
 const LABELS: Record<RecipientMailStatus, { label: string; hint: string }> = {
@@ -14,34 +14,17 @@ const LABELS: Record<RecipientMailStatus, { label: string; hint: string }> = {
 
 /** The account's opt-in to e-mail its recipients (a live package's ToEmail) at some statuses. */
 export function RecipientMailSettingsForm() {
-  const portal = usePortalEnvironment();
-  const key = portal.key('settings', 'recipient-mail');
-  const current = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => portal.fetch<TRecipientMailSettings>('/portal-api/settings/recipient-mail', { signal }),
-  });
-  if (current.isPending) return <LoadingBlock label="Loading recipient e-mail settings…" rows={2} />;
-  if (current.isError)
-    return (
-      <ErrorState
-        title="Could not load the recipient e-mail setting"
-        error={current.error}
-        onRetry={() => void current.refetch()}
-      />
-    );
-  return <Form initial={current.data} queryKey={key} />;
+  return (
+    <SettingLoader<TRecipientMailSettings> name="recipient-mail" what="the recipient e-mail setting">
+      {(initial, source) => <Form initial={initial} source={source} />}
+    </SettingLoader>
+  );
 }
 
-function Form({ initial, queryKey }: { initial: TRecipientMailSettings; queryKey: readonly unknown[] }) {
-  const portal = usePortalEnvironment();
-  const client = useQueryClient();
+function Form({ initial, source }: { initial: TRecipientMailSettings; source: SettingSource }) {
   const canChange = useCan('settings:manage');
   const [chosen, setChosen] = useState<RecipientMailStatus[]>(initial.statuses);
-  const save = useMutation({
-    mutationFn: (body: TRecipientMailSettings) =>
-      portal.fetch<TRecipientMailSettings>('/portal-api/settings/recipient-mail', { method: 'PUT', body }),
-    onSuccess: (data) => client.setQueryData(queryKey, data),
-  });
+  const save = useSaveSetting<TRecipientMailSettings, TRecipientMailSettings>(source);
   function toggle(status: RecipientMailStatus, on: boolean) {
     setChosen((list) => RECIPIENT_MAIL_STATUSES.filter((s) => (s === status ? on : list.includes(s))));
   }

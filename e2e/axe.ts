@@ -1,0 +1,43 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, screenshots } from './fixtures';
+
+/** What fails a page: axe's moderate, serious and critical findings. Minor ones are left to the full scan's report. */
+export const FAILING_IMPACTS = new Set(['moderate', 'serious', 'critical']);
+
+/** WCAG 2.1 A and AA and axe's best practices (landmarks, headings, regions): the bar every portal page is held to. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+export const DESKTOP_AND_PHONE = [1440, 390] as const;
+
+/**
+ * The failing axe findings of the page as it is, at each width, one line each. It also runs the rule axe keeps
+ * experimental that a visible label must start the accessible name (a "Revoke" button named "Sign out …" fails it).
+ */
+export async function axeFindings(page: Page, label: string, widths: readonly number[] = DESKTOP_AND_PHONE): Promise<string[]> {
+  const found: string[] = [];
+  const before = page.viewportSize();
+  for (const width of widths) {
+    // A page already at the width is scanned as it is: a resize may close what the test opened (a menu).
+    if (page.viewportSize()?.width !== width) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(300); // let the layout settle after the resize
+    }
+    const results = await new AxeBuilder({ page })
+      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+      .withTags(AXE_TAGS)
+      .analyze();
+    for (const v of results.violations) {
+      if (v.impact && FAILING_IMPACTS.has(v.impact))
+        found.push(`${label} at ${width}: ${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+  }
+  if (before && page.viewportSize()?.width !== before.width) await page.setViewportSize(before);
+  return found;
+}
+
+/** A page checked the way a reviewer would: no failing axe finding at desktop and phone widths, then photographed at both. */
+export async function lookAt(page: Page, testInfo: TestInfo, name: string) {
+  expect(await axeFindings(page, name)).toEqual([]);
+  await screenshots(page, testInfo, name);
+}
