@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { containerSample, packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
+import { AXE_TAGS, axeFindings, FAILING_IMPACTS } from '../axe';
 
 // axe-core on every page of the portal at 1440 and 390 px wide: no violation of WCAG 2.1 A and AA nor of
 // axe's best practices (landmarks, headings, regions) rated moderate, serious or critical. Minor findings are
@@ -8,7 +9,6 @@ import { apiBase, authed, createToken, expect, portalApi, signUpThroughUi, test,
 // sign-in and sign-up pages signed out.
 
 const WIDTHS = [1440, 390] as const;
-const FAILING = new Set(['moderate', 'serious', 'critical']);
 const minor: string[] = [];
 
 interface Found {
@@ -24,11 +24,9 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
     for (const v of results.violations) {
-      if (!v.impact || !FAILING.has(v.impact)) {
+      if (!v.impact || !FAILING_IMPACTS.has(v.impact)) {
         minor.push(`${label} at ${width}: ${v.id}`);
         continue;
       }
@@ -43,28 +41,6 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
     }
   }
   await page.setViewportSize({ width: 1440, height: 900 });
-}
-
-/**
- * Serious and moderate nodes (and critical ones) at both widths, with the rule axe keeps experimental that a visible
- * label must start the accessible name (label-content-name-mismatch): a "Revoke" button named "Sign out …" fails it.
- */
-async function seriousAndModerate(page: import('@playwright/test').Page, label: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    for (const v of results.violations) {
-      if (v.impact && FAILING.has(v.impact))
-        found.push(`${label} at ${width}: ${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  return found;
 }
 
 test.describe('accessibility', () => {
@@ -91,7 +67,7 @@ test.describe('accessibility', () => {
     await page.goto('/test/account');
     await expect(page.getByTestId('session-row')).toHaveCount(2);
     await expect(page.getByRole('button', { name: /^Revoke / })).toHaveCount(1);
-    found.push(...(await seriousAndModerate(page, 'account')));
+    found.push(...(await axeFindings(page, 'account')));
 
     await page.goto('/test/rates');
     await page.getByLabel('Weight', { exact: false }).first().fill('2');
@@ -100,15 +76,15 @@ test.describe('accessibility', () => {
     await page.getByLabel('Height').fill('4');
     await page.getByLabel('From ZIP').fill('10001');
     await page.getByLabel('To ZIP').fill('60601');
-    found.push(...(await seriousAndModerate(page, 'rates')));
+    found.push(...(await axeFindings(page, 'rates')));
     await page.getByRole('button', { name: 'Get rates' }).click();
     await expect(page.getByTestId('quote-row').first()).toBeVisible();
-    found.push(...(await seriousAndModerate(page, 'rates with quotes')));
+    found.push(...(await axeFindings(page, 'rates with quotes')));
 
     await page.goto('/test/members');
     await page.getByRole('combobox', { name: `Role of ${user.email}` }).selectOption('admin');
     await expect(page.getByRole('button', { name: /^Change role of/ })).toBeVisible();
-    found.push(...(await seriousAndModerate(page, 'members, a role chosen')));
+    found.push(...(await axeFindings(page, 'members, a role chosen')));
 
     const hook = await portalApi(page, 'POST', '/portal-api/webhooks', {
       url: 'http://127.0.0.1:9999/hooks/axe',
@@ -117,11 +93,11 @@ test.describe('accessibility', () => {
     expect(hook.ok(), await hook.text()).toBe(true);
     await page.goto('/test/webhooks');
     await expect(page.getByTestId('endpoint-health')).toBeVisible();
-    found.push(...(await seriousAndModerate(page, 'webhooks')));
+    found.push(...(await axeFindings(page, 'webhooks')));
 
     await page.goto('/test/dashboard');
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-    found.push(...(await seriousAndModerate(page, 'dashboard')));
+    found.push(...(await axeFindings(page, 'dashboard')));
     await context.close();
     expect(found).toEqual([]);
   });

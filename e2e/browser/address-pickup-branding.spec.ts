@@ -1,23 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { SAMPLE_PNG } from '../../lib/branding/logo-samples';
 import { packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, portalApi, portalUrl, screenshots, test } from '../fixtures';
 import { fillHeader, uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
+import { axeFindings } from '../axe';
 
 // Three portal pieces of the recipient services: the builder shows a created manifest's address warnings by row; a
 // manifest's page schedules its pickup through the Pickups form, prefilled with the manifest's sender; Settings
 // uploads a logo and an accent colour that the live package's public page shows. Screenshots at 1440 and 390; axe.
-
-async function axe(page: Page) {
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(results.violations.filter((v) => ['serious', 'critical', 'moderate'].includes(v.impact ?? ''))).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test('the builder shows a created manifest’s address warnings, each by its row and field', async ({
   signedInPage: page,
@@ -41,7 +31,7 @@ test('the builder shows a created manifest’s address warnings, each by its row
   await expect(warnings).toContainText(`Row 2, ToState: is "ON", but ZIP 90210 is in CA (package ${bad})`);
   await expect(warnings).toContainText(`Row 2, ToCity: is "Toronto", but ZIP 90210 is Beverly Hills, CA (package ${bad})`);
   await expect(warnings).not.toContainText(good);
-  await axe(page);
+  expect(await axeFindings(page, 'builder-address-warnings')).toEqual([]);
   await screenshots(page, testInfo, 'builder-address-warnings');
 });
 
@@ -75,7 +65,7 @@ test('“Schedule a pickup” on a manifest’s page opens the pickup form for i
   await expect(page.getByLabel('State or province')).toHaveValue('NJ');
   await expect(page.getByLabel('Postal code')).toHaveValue('07114');
   await expect(page.getByLabel('Country')).toHaveValue('US');
-  await axe(page);
+  expect(await axeFindings(page, 'manifest-pickup')).toEqual([]);
   await screenshots(page, testInfo, 'pickup-from-manifest');
   await page.getByRole('button', { name: 'Schedule pickup' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'scheduled:' })).toContainText('1 package,');
@@ -107,7 +97,7 @@ test('Settings: a logo and an accent colour, refused when they are not images, s
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.getByText('Saved: logo maple.png, accent #b91c1c.')).toBeVisible();
   await expect(form.getByTestId('branding-logo')).toBeVisible();
-  await axe(page);
+  expect(await axeFindings(page, 'settings-branding')).toEqual([]);
   await screenshots(page, testInfo, 'settings-branding');
 
   const live = authed(request, await createToken(page, `branding ${Date.now()}`, 'live'));
@@ -125,7 +115,7 @@ test('Settings: a logo and an accent colour, refused when they are not images, s
     await expect(band).toContainText('A shipment from Maple Goods');
     await expect(band).toHaveCSS('background-color', 'rgb(185, 28, 28)');
     await expect(band.getByRole('img', { name: 'Maple Goods logo' })).toBeVisible();
-    await axe(visitor);
+    expect(await axeFindings(visitor, 'public-branded')).toEqual([]);
     await screenshots(visitor, testInfo, 'tracking-branded');
   } finally {
     await context.close();

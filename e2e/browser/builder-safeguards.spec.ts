@@ -1,17 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, screenshots, test } from '../fixtures';
 import { fillHeader, uid } from './fixtures/manifests';
+import { axeFindings } from '../axe';
 
 // The manifest builder's safeguards: an import that leaves tracking number, weight or postal code unmapped says so
 // and shows its first rows as they will be created; rows without a tracking number are marked and need a yes before
 // they are sent; and a submit while the browser is offline says so at once, keeps the draft and is never sent later
 // behind the user's back.
-
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'moderate' || v.impact === 'critical');
-}
 
 test('an import warns of unmapped key columns, previews its rows, and rows without a tracking number need a yes', async ({
   freshPage: page,
@@ -37,7 +31,7 @@ test('an import warns of unmapped key columns, previews its rows, and rows witho
   await expect(preview.getByRole('row').nth(1)).toContainText('kg');
   await expect(preview.getByRole('row').nth(1)).toContainText('07114');
   await expect(preview.getByRole('row').nth(1)).toContainText('(none)');
-  expect(await axe(page)).toEqual([]);
+  expect(await axeFindings(page, 'builder-safeguards 1', [page.viewportSize()!.width])).toEqual([]);
   await screenshots(page, testInfo, 'import-unmapped-preview');
 
   // Mapping Ref to the tracking number: the warning goes, the preview follows.
@@ -58,7 +52,7 @@ test('an import warns of unmapped key columns, previews its rows, and rows witho
   await page.getByRole('button', { name: 'Create manifest' }).click();
   const dialog = page.getByRole('dialog', { name: '1 row has no tracking number' });
   await expect(dialog).toContainText('only a carrier barcode');
-  expect(await axe(page)).toEqual([]);
+  expect(await axeFindings(page, 'builder-safeguards 2', [page.viewportSize()!.width])).toEqual([]);
   await screenshots(page, testInfo, 'builder-untracked-confirm');
   await dialog.getByRole('button', { name: 'Go back' }).click();
   await expect(dialog).toBeHidden();

@@ -1,31 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
 import { containerSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, test } from '../fixtures';
 import { uid } from './fixtures/manifests';
+import { lookAt } from '../axe';
 
 // The Packages filter "not ready for <regime>", reached from the manifest page's readiness ("N packages not ready
 // for …"), and chosen on the Packages page itself. Scanned by axe and photographed at 1440 and 390 px wide.
-
-const WIDTHS = [1440, 390] as const;
-
-async function lookAt(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    const failing = results.violations
-      .filter((v) => v.impact && v.impact !== 'minor')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(failing, `${name} at ${width}`).toEqual([]);
-    const path = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 const ITEM = { Description: 'Cotton T-shirt', Quantity: 2, Value: '25.00', HSCode: '6109100010', OriginCountry: 'PT' };
 

@@ -1,32 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
 import { containerSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, test } from '../fixtures';
 import { cell, uid } from './fixtures/manifests';
+import { lookAt } from '../axe';
 
 // Customs in the portal: readiness per regime on the manifest page (each problem linked to its package), the
 // package's declaration and customs events, the builder's customs columns and a German spreadsheet's headers.
 // Each page is scanned by axe and photographed at 1280 and 390 px wide.
-
-const WIDTHS = [1280, 390] as const;
-
-async function lookAt(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    const failing = results.violations
-      .filter((v) => v.impact && v.impact !== 'minor')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect(failing, `${name} at ${width}`).toEqual([]);
-    const path = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
-    await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const DECLARED = {
   ContentsType: 'merchandise',

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { e2eDatabaseUrl } from '../database';
 import { expect, navLink, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
 import { linkFromOutbox } from '../outbox';
+import { axeFindings } from '../axe';
 
 // Members and roles in the portal (docs/decisions/teams.md): a viewer is offered only what it can use and
 // told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
@@ -34,23 +34,6 @@ async function addMember(accountId: string, role: string) {
 }
 
 /** axe at 1440 and 390 (as e2e/browser/accessibility.spec.ts): no moderate, serious or critical violation. */
-async function axe(page: import('@playwright/test').Page, label: string) {
-  const found: string[] = [];
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    for (const v of results.violations) {
-      if (v.impact && ['moderate', 'serious', 'critical'].includes(v.impact))
-        found.push(`${label} at ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  expect(found).toEqual([]);
-}
-
 test('a viewer is offered what it can use; an owner changes roles and removes members', async ({
   freshPage: owner,
   browser,
@@ -122,10 +105,10 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await screenshots(viewer, testInfo, 'members-viewer', async () => {
     await expect(viewer.getByTestId('member-row')).toHaveCount(2);
   });
-  await axe(viewer, 'members (viewer)');
+  expect(await axeFindings(viewer, 'members (viewer)')).toEqual([]);
   await viewer.goto(portalUrl('test', '/webhooks'));
   await expect(viewer.getByTestId('role-cannot')).toBeVisible();
-  await axe(viewer, 'webhooks refused (viewer)');
+  expect(await axeFindings(viewer, 'webhooks refused (viewer)')).toEqual([]);
 
   // The owner: a role select for the viewer, the permission table, and the page at both widths.
   await owner.goto(portalUrl('test', '/members'));
@@ -134,7 +117,7 @@ test('a viewer is offered what it can use; an owner changes roles and removes me
   await screenshots(owner, testInfo, 'members-owner', async () => {
     await expect(owner.getByTestId('member-row')).toHaveCount(2);
   });
-  await axe(owner, 'members (owner)');
+  expect(await axeFindings(owner, 'members (owner)')).toEqual([]);
   await select.selectOption('operator');
   await owner.getByRole('button', { name: `Change role of ${viewerUser.email}` }).click();
   await owner.getByRole('dialog').getByRole('button', { name: 'Yes, make operator' }).click();

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, portalApi, screenshots, test } from '../fixtures';
 import { uid } from './fixtures/manifests';
+import { axeFindings } from '../axe';
 
 // The Packages page at work: search as you type (the URL follows), the total count, rows per page, row checkboxes
 // that survive paging and clear on a new filter, "select all N matching", and the batch actions on the selection:
@@ -38,11 +38,6 @@ async function download(page: Page, button: string) {
   const [file] = await Promise.all([page.waitForEvent('download'), bar(page).getByRole('button', { name: button }).click()]);
   const ms = Date.now() - started;
   return { ms, name: file.suggestedFilename(), text: readFileSync(await file.path(), 'latin1') };
-}
-
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'moderate' || v.impact === 'critical');
 }
 
 test.describe('packages: selection and batch actions', () => {
@@ -118,7 +113,7 @@ test.describe('packages: selection and batch actions', () => {
     await bar(page).getByRole('button', { name: 'Cancel selected' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel 30 packages?' });
     await expect(dialog).toBeVisible();
-    expect(await axe(page)).toEqual([]);
+    expect(await axeFindings(page, 'package-batch 1', [page.viewportSize()!.width])).toEqual([]);
     await screenshots(page, testInfo, 'packages-batch-cancel-confirm');
     await dialog.getByRole('button', { name: 'Yes, cancel 30 packages' }).click();
     const result = page.getByRole('status').filter({ hasText: 'cancelled' });
@@ -127,7 +122,7 @@ test.describe('packages: selection and batch actions', () => {
     await expect(result).toContainText('received');
     await expect(bar(page)).toHaveCount(0);
     await expect(rows(page).first().getByText('Cancelled')).toBeVisible();
-    expect(await axe(page)).toEqual([]);
+    expect(await axeFindings(page, 'package-batch 2', [page.viewportSize()!.width])).toEqual([]);
     await screenshots(page, testInfo, 'packages-batch-cancel-result');
 
     // A new filter starts with no selection.

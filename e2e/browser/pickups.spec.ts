@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { apiBase, authed, createToken, expect, portalUrl, screenshots, test } from '../fixtures';
+import { apiBase, authed, createToken, expect, portalUrl, test } from '../fixtures';
 import { packageBody } from './fixtures/packages';
+import { lookAt } from '../axe';
 
 // The Pickups page: a shipper schedules the collection of a manifest by hand (the manifest page's id, an address, a
 // window in the browser's time zone), reads a refusal on the field it names, sees the pickup in the list and cancels
@@ -50,13 +50,7 @@ test('schedules a manifest pickup, names a refused field, lists it and cancels i
   await expect(row).toContainText('scheduled');
   await expect(row).toContainText('Newark, NJ');
 
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(axe.violations.filter((v) => ['serious', 'critical', 'moderate'].includes(v.impact ?? ''))).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await screenshots(page, testInfo, 'pickups');
+  await lookAt(page, testInfo, 'pickups');
 
   await row.getByRole('button', { name: 'Cancel' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel this pickup?' });

@@ -1,32 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { apiBase, authed, createToken, expect, portalApi, portalUrl, screenshots, test, type Account } from '../fixtures';
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
+import { axeFindings } from '../axe';
 
 // What every portal page shares: the grouped navigation (one line on a desktop, a menu on a phone, by keyboard too),
 // times in the reader's own time zone (named; UTC on hover, or UTC throughout as a setting), a dark mode that follows
 // the system with AA contrast, and a package's details in words with their units.
-
-const FAILING = new Set(['critical', 'serious', 'moderate']);
-
-/** axe's moderate, serious and critical findings on the page as it is, at both widths. */
-async function axeFindings(page: Page, label: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    for (const v of results.violations) {
-      if (v.impact && FAILING.has(v.impact))
-        found.push(`${label} at ${width}: ${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  return found;
-}
 
 async function contextPage(
   browser: Browser,
@@ -139,13 +119,7 @@ test.describe('portal chrome', () => {
     }
     await expect(nav.getByRole('list', { name: 'Developers' })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('nav-phone-menu-390.png'), fullPage: true });
-    const findings = await (async () => {
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      return results.violations.filter((v) => v.impact && FAILING.has(v.impact)).map((v) => v.id);
-    })();
-    expect(findings).toEqual([]);
+    expect(await axeFindings(page, 'phone menu open', [390])).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await expect(menu).toBeFocused();

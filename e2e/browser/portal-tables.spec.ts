@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { apiBase, authed, createToken, expect, portalApi, screenshots, test } from '../fixtures';
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
+import { axeFindings } from '../axe';
 
 // A manifest's package table (the Packages page's table: linked tracking numbers, a status column, headings in
 // words, the postal code on screen at desktop width), the manifests list's status filter, and the dashboard's recent
@@ -35,11 +35,6 @@ async function container(page: Page, prefix: string, count: number) {
   return { manifestId: ((await created.json()) as { ManifestID: string }).ManifestID, containerId };
 }
 
-async function axe(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'moderate' || v.impact === 'critical');
-}
-
 test('a manifest’s packages: linked tracking numbers, status, headings in words, postal code on screen at 1440 px', async ({
   freshPage: page,
 }, testInfo) => {
@@ -70,7 +65,7 @@ test('a manifest’s packages: linked tracking numbers, status, headings in word
   expect(box && box.x + box.width).toBeLessThanOrEqual(1440);
   const scroller = await table.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   expect(scroller.scroll).toBeLessThanOrEqual(scroller.client);
-  expect(await axe(page)).toEqual([]);
+  expect(await axeFindings(page, 'portal-tables 1', [page.viewportSize()!.width])).toEqual([]);
   await screenshots(page, testInfo, 'manifest-package-table');
   await second.getByRole('link', { name: `${prefix}001` }).click();
   await expect(page).toHaveURL(new RegExp(`/test/packages/${prefix}001$`));
@@ -102,7 +97,7 @@ test('manifests list filters by status, cancelled and closed included; the dashb
   await status.selectOption('closed');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('No manifests match these filters')).toBeVisible();
-  expect(await axe(page)).toEqual([]);
+  expect(await axeFindings(page, 'portal-tables 2', [page.viewportSize()!.width])).toEqual([]);
 
   await page.goto('/test/dashboard');
   const recent = page.getByTestId('recent-activity');

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { apiBase, authed, createToken, expect, portalUrl, screenshots, test } from '../fixtures';
 import { packageBody } from './fixtures/packages';
+import { lookAt } from '../axe';
 
 // The package page of a delivered package: its proof of delivery (who took it, the signature and the photo, the
 // certificate link), "Make a return label", and the return's link back. Screenshots at 1440 and 390 px; axe at both.
@@ -38,13 +38,7 @@ test('shows the proof of delivery, makes a return label and links the two packag
   await expect(returnLink).toBeVisible();
   await expect(page.getByRole('link', { name: /Print return label/ })).toBeVisible();
 
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(axe.violations.filter((v) => ['serious', 'critical', 'moderate'].includes(v.impact ?? ''))).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await screenshots(page, testInfo, 'package-delivered-returned');
+  await lookAt(page, testInfo, 'package-delivered-returned');
 
   await returnLink.click();
   await expect(page.getByRole('heading', { name: /^Package RTN-/, level: 1 })).toBeVisible();
