@@ -12,7 +12,13 @@ import { containerSample, packageSample } from './support/samples';
 
 let acme: TestAccount;
 const dir = mkdtempSync(path.join(tmpdir(), 'handover-pickup-'));
-const hours = (n: number) => new Date(Date.now() + n * 3_600_000).toISOString();
+/** `hour` UTC on the day `days` after today: a window at fixed hours, not hours from whenever the suite runs. */
+const at = (days: number, hour: number) => {
+  const date = new Date();
+  date.setUTCHours(hour, 0, 0, 0);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString();
+};
 const ADDRESS = { company: 'Acme Parcels', address1: '1 Industrial Way', city: 'Newark', state: 'NJ', postal_code: '07114' };
 
 beforeAll(async () => {
@@ -44,9 +50,10 @@ describe('the handover’s pickup', () => {
     });
     const manifestId: string = container.json.ManifestID;
     expect(await handoverText(manifestId)).not.toContain('PICKUP');
-    const pickup = await schedule({ manifest_id: manifestId, ready_at: hours(5), close_at: hours(9), instructions: 'Dock 4' });
+    const pickup = await schedule({ manifest_id: manifestId, ready_at: at(2, 13), close_at: at(2, 17), instructions: 'Dock 4' });
     const text = await handoverText(manifestId);
-    expect(text).toMatch(new RegExp(`Scheduled .+ UTC · 2 package\\(s\\) · ${pickup.id}`));
+    expect(text).toMatch(/Scheduled \w{3}, \d+ \w{3} \d{4}, 13:00–17:00 UTC/);
+    expect(text).toContain(`2 package(s) · ${pickup.id}`);
     expect(text).toContain('Acme Parcels, 1 Industrial Way, Newark, NJ 07114 · Dock 4');
     expect(text.indexOf(pickup.id)).toBeLessThan(text.indexOf('Driver signature'));
   });
@@ -64,9 +71,11 @@ describe('the handover’s pickup', () => {
     expect(closed.status, closed.text).toBe(200);
     const before = await handoverText(manifestId);
     expect(before).not.toContain('PICKUP');
-    const pickup = await schedule({ tracking_numbers: [b], ready_at: hours(5), close_at: hours(9) });
+    // Across midnight: the window names both dates, and the pickup's id is still on the page.
+    const pickup = await schedule({ tracking_numbers: [b], ready_at: at(2, 21), close_at: at(3, 1) });
     const withPickup = await handoverText(manifestId);
-    expect(withPickup).toMatch(new RegExp(`Scheduled .+ · 1 package\\(s\\) · ${pickup.id}`));
+    expect(withPickup).toMatch(/Scheduled \w{3}, \d+ \w{3} \d{4} 21:00 – \w{3}, \d+ \w{3} \d{4} 01:00 UTC/);
+    expect(withPickup).toContain(`1 package(s) · ${pickup.id}`);
     expect(await handoverText(manifestId)).toBe(withPickup);
     const cancelled = await call(`/pickups/${pickup.id}/cancel`, { token: acme.tokens.test });
     expect(cancelled.status, cancelled.text).toBe(200);
@@ -83,7 +92,7 @@ describe('the handover’s pickup', () => {
     expect(theirs.status).toBe(200);
     const pickup = await call('/pickups', {
       token: rival.tokens.test,
-      body: { tracking_numbers: [number], address: ADDRESS, ready_at: hours(5), close_at: hours(9) },
+      body: { tracking_numbers: [number], address: ADDRESS, ready_at: at(2, 13), close_at: at(2, 17) },
     });
     expect(pickup.status, pickup.text).toBe(201);
     expect(await handoverText(mine.json.ManifestID)).not.toContain('PICKUP');

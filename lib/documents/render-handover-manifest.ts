@@ -11,7 +11,7 @@ const FOOTER_TOP = 30; // from the bottom
 const FIRST_TABLE_TOP = 318; // below the blocks of page 1
 const CLOSING_HEIGHT = 245; // totals (with the charges) and tender block
 const PICKUP_HEADING = 30; // the driver block's pickup heading
-const PICKUP_LINES = 26; // and each pickup's two lines
+const PICKUP_LINES = 37; // and each pickup's three lines
 
 export interface HandoverOptions {
   paper?: PaperSize;
@@ -415,16 +415,26 @@ function pickupBlock(page: Page, canvas: Canvas, pickups: readonly DocumentPicku
   let y = top;
   text(page, pickups.length === 1 ? 'PICKUP' : 'PICKUPS', { x: MARGIN, y, size: 8, font: canvas.bold, color: GREY });
   y += 16;
+  // Three lines each: a window across midnight names two dates, and on one line with the id it pushed the id off the page.
   for (const pickup of pickups) {
     const state = pickup.status === 'completed' ? 'Collected' : 'Scheduled';
-    text(
-      page,
-      `${state} ${windowText(pickup.readyAt, pickup.closeAt)} · ${formatNumber(pickup.packageCount, 0)} package(s) · ${pickup.id}`,
-      { x: MARGIN, y, size: 9.5, font: canvas.bold, maxWidth: right - MARGIN },
-    );
-    text(page, [pickup.address, pickup.instructions].filter(Boolean).join(' · '), {
+    text(page, `${state} ${windowText(pickup.readyAt, pickup.closeAt)}`, {
+      x: MARGIN,
+      y,
+      size: 9.5,
+      font: canvas.bold,
+      maxWidth: right - MARGIN,
+    });
+    text(page, `${formatNumber(pickup.packageCount, 0)} package(s) · ${pickup.id}`, {
       x: MARGIN,
       y: y + 12,
+      size: 8,
+      font: canvas.regular,
+      maxWidth: right - MARGIN,
+    });
+    text(page, [pickup.address, pickup.instructions].filter(Boolean).join(' · '), {
+      x: MARGIN,
+      y: y + 23,
       size: 8,
       font: canvas.regular,
       maxWidth: right - MARGIN,
