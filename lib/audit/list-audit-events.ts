@@ -1,7 +1,7 @@
 import 'server-only';
 import { pgPool } from '@/lib/db';
-import { validationError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
+import { dayStart, decodeCursor, newestFirstPage, type Cursor } from '@/lib/pagination/keyset';
 import { queryRows, sql, type Sql } from '@/lib/sql';
 import type { AuditAction, AuditActorKind } from './actions';
 
@@ -36,14 +36,9 @@ export interface AuditEventView {
   details: Record<string, unknown>;
 }
 
-export interface AuditPosition {
-  /** occurred_at as PostgreSQL writes it (exact to the microsecond it stores). */
-  t: string;
-  id: string;
-}
-
 interface Row {
   id: string;
+  /** occurred_at in UTC to the microsecond: the list's position. */
   t: string;
   occurred_at: Date;
   environment: Environment | null;
@@ -60,50 +55,13 @@ interface Row {
   details: Record<string, unknown>;
 }
 
-export function encodeAuditCursor(position: AuditPosition): string {
-  return Buffer.from(JSON.stringify([position.t, position.id])).toString('base64url');
-}
-
-/** A cursor of ours, or a 422 naming `cursor`: nothing else reaches the query. */
-export function decodeAuditCursor(value: string): AuditPosition {
-  const invalid = () => validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page' }]);
-  if (value.length > 200 || !/^[A-Za-z0-9_-]+$/.test(value)) throw invalid();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw invalid();
-  const [t, id] = parsed as unknown[];
-  // occurred_at as PostgreSQL wrote it: 2026-06-15 12:00:00.123+00. Checked as a date here (a 13th month must never
-  // reach the cast, which would fail the query), then passed on as it is, exact to the microsecond.
-  const match =
-    typeof t === 'string' ? /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?)([+-]\d{2})(:\d{2})?$/.exec(t) : null;
-  if (!match || typeof t !== 'string') throw invalid();
-  const day = Date.parse(`${match[1]}T00:00:00Z`);
-  const valid =
-    !Number.isNaN(day) &&
-    new Date(day).toISOString().slice(0, 10) === match[1] &&
-    !Number.isNaN(Date.parse(`${match[1]}T${match[2]!.slice(0, 12)}${match[3]}${match[4] ?? ':00'}`));
-  if (!valid || match[1]! < '2000' || match[1]! >= '2100') throw invalid();
-  if (typeof id !== 'string' || !/^\d{1,18}$/.test(id)) throw invalid();
-  return { t, id };
-}
-
-function dayStart(day: string, plusDays = 0): Date {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  date.setUTCDate(date.getUTCDate() + plusDays);
-  return date;
-}
-
-function whereOf(accountId: string, filters: AuditFilters, after: AuditPosition | undefined): Sql<never> {
+function whereOf(accountId: string, filters: AuditFilters, after: Cursor | undefined): Sql<never> {
   const where: Sql<never>[] = [sql`account_id = ${accountId}::uuid`];
   if (filters.action) where.push(sql`action = ${filters.action}`);
   if (filters.actor) where.push(sql`lower(actor_email) = lower(${filters.actor})`);
   if (filters.from) where.push(sql`occurred_at >= ${dayStart(filters.from)}`);
   if (filters.to) where.push(sql`occurred_at < ${dayStart(filters.to, 1)}`);
-  if (after) where.push(sql`(occurred_at, id) < (${after.t}::timestamptz, ${after.id}::bigint)`);
+  if (after) where.push(sql`(occurred_at, id) < (${after.t}::timestamptz, ${after.i}::bigint)`);
   return sql.join(where, sql` AND `);
 }
 
@@ -111,12 +69,12 @@ function whereOf(accountId: string, filters: AuditFilters, after: AuditPosition 
 export async function readAuditRows(options: {
   accountId: string;
   filters: AuditFilters;
-  after?: AuditPosition;
+  after?: Cursor;
   limit: number;
 }): Promise<Row[]> {
   return queryRows(
     pgPool(),
-    sql<Row>`SELECT id::text AS id, occurred_at::text AS t, occurred_at, environment, action, actor_kind, actor_label, actor_user_id::text AS actor_user_id,
+    sql<Row>`SELECT id::text AS id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t, occurred_at, environment, action, actor_kind, actor_label, actor_user_id::text AS actor_user_id,
                actor_email, actor_token_id::text AS actor_token_id, client_address, user_agent, target_type, target_id, details
              FROM audit_events WHERE ${whereOf(options.accountId, options.filters, options.after)}
              ORDER BY occurred_at DESC, id DESC LIMIT ${options.limit}`,
@@ -146,18 +104,15 @@ export function presentAuditEvent(row: Row): AuditEventView {
 
 export type AuditRow = Row;
 
+/** The row's place in the list, to the microsecond PostgreSQL stores (rows written in one millisecond stay apart). */
+export function auditPosition(row: Row): Cursor {
+  return { t: row.t, k: 0, i: row.id };
+}
+
 /** One page of the account's audit log. */
 export async function listAuditEvents(options: { accountId: string; query: AuditQuery }) {
   const { query } = options;
-  const after = query.cursor ? decodeAuditCursor(query.cursor) : undefined;
+  const after = query.cursor ? decodeCursor(query.cursor, 'numeric') : undefined;
   const rows = await readAuditRows({ accountId: options.accountId, filters: query, after, limit: query.limit + 1 });
-  const shown = rows.slice(0, query.limit);
-  const last = shown.at(-1);
-  const hasMore = rows.length > query.limit;
-  return {
-    object: 'list' as const,
-    data: shown.map(presentAuditEvent),
-    has_more: hasMore,
-    next_cursor: hasMore && last ? encodeAuditCursor({ t: last.t, id: last.id }) : null,
-  };
+  return newestFirstPage(rows, query.limit, presentAuditEvent, auditPosition);
 }

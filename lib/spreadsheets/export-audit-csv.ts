@@ -1,12 +1,8 @@
 import 'server-only';
-import {
-  presentAuditEvent,
-  readAuditRows,
-  type AuditFilters,
-  type AuditPosition,
-  type AuditRow,
-} from '@/lib/audit/list-audit-events';
+import { auditPosition, presentAuditEvent, readAuditRows, type AuditFilters, type AuditRow } from '@/lib/audit/list-audit-events';
+import type { Cursor } from '@/lib/pagination/keyset';
 import { exportLine } from './csv-fast';
+import { batchedCsvStream } from './csv-stream';
 
 // Streamed in keyset batches (one read while one is sent), so memory stays flat however long the log.
 
@@ -51,39 +47,20 @@ export async function exportAuditCsv(options: {
   filters: AuditFilters;
   batch?: number;
 }): Promise<ReadableStream<Uint8Array>> {
-  const encoder = new TextEncoder();
   const limit = options.batch ?? BATCH;
-  const read = (after: AuditPosition | undefined) => {
-    const query = readAuditRows({ accountId: options.accountId, filters: options.filters, after, limit });
-    query.catch(() => undefined);
-    return query;
-  };
-  let pending: Promise<AuditRow[]> | undefined = Promise.resolve(await read(undefined));
-  let header = true;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (header) {
-          header = false;
-          controller.enqueue(encoder.encode(`${AUDIT_EXPORT_COLUMNS.join(',')}\r\n`));
-          return;
-        }
-        if (!pending) {
-          controller.close();
-          return;
-        }
-        const rows = await pending;
-        const last = rows.at(-1);
-        pending = rows.length === limit && last ? read({ t: last.t, id: last.id }) : undefined;
-        if (rows.length === 0) {
-          controller.close();
-          return;
-        }
-        let text = '';
-        for (const row of rows) text += exportLine(AUDIT_EXPORT_COLUMNS, cells(row));
-        controller.enqueue(encoder.encode(text));
-      },
+  const read = (after: Cursor | undefined) =>
+    readAuditRows({ accountId: options.accountId, filters: options.filters, after, limit });
+  return batchedCsvStream<AuditRow>({
+    header: AUDIT_EXPORT_COLUMNS.join(','),
+    first: Promise.resolve(await read(undefined)),
+    next: (rows) => {
+      const last = rows.at(-1);
+      return rows.length === limit && last ? read(auditPosition(last)) : undefined;
     },
-    { highWaterMark: 0 },
-  );
+    lines: (rows) => {
+      let text = '';
+      for (const row of rows) text += exportLine(AUDIT_EXPORT_COLUMNS, cells(row));
+      return text;
+    },
+  });
 }
