@@ -165,25 +165,27 @@ export function PackageListView() {
           setSearch('');
           filters.clear();
         }}
+        primary={
+          <Field label="Tracking number" className="sm:col-span-2" hint="Searches as you type. Press / to come back here.">
+            <Input
+              ref={searchBox}
+              type="search"
+              maxLength={64}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder="Starts with… (any case)"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
+            />
+          </Field>
+        }
         actions={
           <a href={exportHref} download className={`${buttonClass({ variant: 'secondary' })} sm:ml-auto`}>
             {filtered ? 'Export these packages (CSV)' : 'Export all packages (CSV)'}
           </a>
         }
       >
-        <Field label="Tracking number" className="sm:col-span-2" hint="Searches as you type. Press / to come back here.">
-          <Input
-            ref={searchBox}
-            type="search"
-            maxLength={64}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Starts with… (any case)"
-            autoComplete="off"
-            spellCheck={false}
-            className="font-mono"
-          />
-        </Field>
         <Field label="Status">
           <Select {...bind('status')}>
             <option value="">All statuses</option>

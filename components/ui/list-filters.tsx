@@ -1,6 +1,6 @@
 'use client';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from './button';
 import { EmptyState } from './states';
 import { cn } from './cn';
@@ -92,7 +92,11 @@ export function useUrlFilters<K extends string>(
 const GRID = { 4: 'lg:grid-cols-4', 6: 'lg:grid-cols-6' } as const;
 const SPAN = { 4: 'lg:col-span-4', 6: 'lg:col-span-6' } as const;
 
-/** A list's filter form (a search landmark): the fields, then Apply, Clear filters once any is applied, and `actions`. */
+/**
+ * A list's filter form (a search landmark): `primary` (the search, always shown), the fields, then Apply, Clear filters
+ * once any is applied, and `actions`. On a phone the fields and buttons fold behind a "Filters" button, so that the
+ * results come first; from the `sm` width up they are always open.
+ */
 export function FilterBar({
   label,
   columns,
@@ -100,6 +104,7 @@ export function FilterBar({
   onSubmit,
   onClear,
   actions,
+  primary,
   children,
 }: {
   label: string;
@@ -108,8 +113,11 @@ export function FilterBar({
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onClear: () => void;
   actions?: ReactNode;
+  primary?: ReactNode;
   children: ReactNode;
 }) {
+  const [open, setOpen] = useState(false);
+  const foldId = useId();
   return (
     <form
       onSubmit={onSubmit}
@@ -117,15 +125,24 @@ export function FilterBar({
       aria-label={label}
       className={cn('grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2', GRID[columns])}
     >
-      {children}
-      <div className={cn('flex flex-wrap gap-2 sm:col-span-2', SPAN[columns])}>
-        <Button type="submit">Apply</Button>
-        {filtered ? (
-          <Button variant="secondary" onClick={onClear}>
-            Clear filters
-          </Button>
-        ) : null}
-        {actions}
+      {primary}
+      <div className="sm:hidden">
+        <Button variant="secondary" aria-expanded={open} aria-controls={foldId} onClick={() => setOpen((o) => !o)}>
+          {open ? 'Hide filters' : filtered ? 'Filters (applied)' : 'Filters'}
+        </Button>
+      </div>
+      {/* `contents`: the fields stay items of the form's grid. */}
+      <div id={foldId} className={cn('contents', !open && 'max-sm:hidden')}>
+        {children}
+        <div className={cn('flex flex-wrap gap-2 sm:col-span-2', SPAN[columns])}>
+          <Button type="submit">Apply</Button>
+          {filtered ? (
+            <Button variant="secondary" onClick={onClear}>
+              Clear filters
+            </Button>
+          ) : null}
+          {actions}
+        </div>
       </div>
     </form>
   );

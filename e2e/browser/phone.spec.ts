@@ -92,3 +92,44 @@ test.describe('phones', () => {
     await expect(shipment.getByRole('button', { name: /optional field/ })).toBeHidden();
   });
 });
+
+test('on a phone the results come first: the filters fold behind one button, the search stays', async ({
+  freshPage: page,
+  request,
+}, testInfo) => {
+  const suffix = Date.now().toString(36).toUpperCase();
+  const token = await createToken(page, 'phone-filters');
+  const created = await authed(request, token).post(
+    `${apiBase.test}/wf/manifest`,
+    containerSample(`PF-${suffix}`, [`PFC${suffix}1`]),
+  );
+  expect(created.status()).toBe(200);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/test/packages');
+  const filters = page.getByRole('search', { name: 'Filter packages' });
+  const toggle = filters.getByRole('button', { name: 'Filters' });
+  await expect(filters.getByLabel('Tracking number')).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(filters.getByLabel('Status')).toBeHidden();
+  // The first result is on the first screen, above where the open form used to end.
+  const row = page.getByRole('row').filter({ hasText: `PFC${suffix}1` });
+  const box = await row.boundingBox();
+  expect(box && box.y + box.height <= 844, JSON.stringify(box)).toBe(true);
+  await screenshots(page, testInfo, 'phone-packages-filters-folded');
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  await toggle.click();
+  await expect(filters.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
+  await filters.getByLabel('Status').selectOption('cancelled');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(page).toHaveURL(/status=cancelled/);
+  await expect(row).toHaveCount(0);
+  // Folded again on the next page, it says filters are applied.
+  await page.reload();
+  await expect(filters.getByRole('button', { name: 'Filters (applied)' })).toBeVisible();
+
+  // From the sm width up the form is always open and the button is not there.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(filters.getByLabel('Status')).toBeVisible();
+  await expect(filters.getByRole('button', { name: /^Filters/ })).toBeHidden();
+});
