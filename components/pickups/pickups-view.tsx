@@ -267,8 +267,9 @@ export function PickupsView() {
         </Card>
       ) : null}
 
-      <section aria-labelledby="pickups-title" className="space-y-3">
-        <h2 id="pickups-title" className="text-lg font-semibold text-slate-900">
+      {/* A heading, not a second landmark: the table below is the "Pickups" region already. */}
+      <div className="space-y-3">
+        <h2 className="text-lg font-semibold text-slate-900">
           Pickups
         </h2>
         {list.isPending ? (
@@ -334,7 +335,7 @@ export function PickupsView() {
             ))}
           </ListTable>
         )}
-      </section>
+      </div>
       <ConfirmDialog
         open={cancelling !== null}
         title="Cancel this pickup?"
