@@ -110,7 +110,7 @@ async function container(accountId: string, n: number, houses: number, minutesAg
 try {
   const wide = await findOrCreateAccount({ name: `Not-ready bench ${process.pid}` });
   const scope = { accountId: wide.id, environment: 'test' as const };
-  let started = performance.now();
+  const started = performance.now();
   const ids: string[] = [];
   for (let n = 0; n < CONTAINERS; n++) ids.push(await container(wide.id, n, HOUSES, CONTAINERS - n));
   await pgPool().query('ANALYZE');
