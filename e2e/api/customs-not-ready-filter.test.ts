@@ -314,6 +314,25 @@ describe('customs_not_ready across the account', () => {
     expect(await acasNumbers()).toEqual([]);
   });
 
+  it('answers concurrent requests alike while a house is amended, and then lists it', async () => {
+    const account = await newAccount('Not ready race');
+    const containers = await Promise.all([0, 1, 2].map(() => berlinContainer(account, 'test', [0])));
+    const before = containers.map((c) => c.numbers[0] as string).sort();
+    const amendedHouse = containers[0]?.numbers[1] as string;
+    const list = () => call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: account.tokens.test });
+    const [answers, amended] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, list)),
+      call(`/packages/${amendedHouse}`, { method: 'PATCH', token: account.tokens.test, body: { ToName: '' } }),
+    ]);
+    expect(amended.status, amended.text).toBe(200);
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(200);
+      // Before the amendment or after it, never anything else.
+      expect([before, [...before, amendedHouse].sort()]).toContainEqual(numbersOf(answer).sort());
+    }
+    expect(numbersOf(await list()).sort()).toEqual([...before, amendedHouse].sort());
+  });
+
   it('pages every house once, newest first, through houses accepted at the same time', async () => {
     const account = await newAccount('Not ready pages');
     // One container's houses are inserted by one statement: they share their created time, the keyset's tie.

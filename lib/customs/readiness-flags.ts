@@ -81,10 +81,14 @@ async function refreshContainer(scope: Scope, first: StaleContainer): Promise<vo
         await execute(client, sql`SET LOCAL synchronous_commit = off`);
         const locked = await queryRow(
           client,
-          sql<{ version: string }>`SELECT customs_version::text AS version FROM container_manifests
-            WHERE id = ${current.id} FOR NO KEY UPDATE`,
+          sql<{ version: string; checked: string }>`SELECT customs_version::text AS version,
+              customs_checked_version::text AS checked
+            FROM container_manifests WHERE id = ${current.id} FOR NO KEY UPDATE`,
         );
-        if (!locked || locked.version !== current.version) return false;
+        if (!locked) return true;
+        // A concurrent read stored this version while this one computed it: nothing to write.
+        if (locked.checked === locked.version) return true;
+        if (locked.version !== current.version) return false;
         await execute(
           client,
           sql`UPDATE container_packages x SET customs_not_ready = v.mask
