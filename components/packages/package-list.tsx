@@ -134,13 +134,9 @@ export function PackageListView() {
     select({ kind: 'some', ids });
   };
 
-  // Readiness is a manifest's: the customs filter needs one named (the API refuses it alone).
-  const customsError =
-    form.customs_not_ready && !form.manifest_id.trim() ? 'Name a manifest: readiness is checked per manifest.' : undefined;
-
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (filters.errorOf('to') || customsError) {
+    if (filters.errorOf('to')) {
       event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
@@ -212,7 +208,7 @@ export function PackageListView() {
         <Field label="To postal code">
           <Input maxLength={16} {...bind('to_postal_code')} autoComplete="off" />
         </Field>
-        <Field label="Customs" error={customsError}>
+        <Field label="Customs">
           <Select {...bind('customs_not_ready')}>
             <option value="">Any readiness</option>
             {CUSTOMS_REGIMES.map((r) => (

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type TestAccount } from './support/api';
-import { euContainerSample } from './support/samples';
+import { containerDetail, CUSTOMS_ITEM, euContainerSample, packageSample } from './support/samples';
 
-// `customs_not_ready=<regime>` on GET /packages (with manifest_id) and GET /manifests/{id}/packages: the manifest's
-// houses with a problem of their own for the regime, exactly those its readiness counts in `houses_not_ready`.
+// `customs_not_ready=<regime>` on GET /packages (across the account, or with manifest_id) and GET /manifests/{id}/packages:
+// the houses with a problem of their own for the regime, exactly those their manifest's readiness counts in
+// `houses_not_ready`, each judged on its own container (or, a daily package, on its own data).
 
 const GET = { method: 'GET' } as const;
 
@@ -100,7 +101,7 @@ describe('customs_not_ready', () => {
     expect(numbersOf(after)).toEqual([numbers[3]]);
   });
 
-  it('refuses an unknown regime, a repeated one, or one without manifest_id, naming customs_not_ready', async () => {
+  it('refuses an unknown regime or a repeated one, naming customs_not_ready', async () => {
     const { manifestId } = await euContainer();
     for (const value of ['ics2', 'eu_ics2_placi ', '%00', '%ED%A0%80', 'x'.repeat(10_000), '', 'eu_ics2_placi%00']) {
       for (const path of [`/packages?manifest_id=${manifestId}&`, `/manifests/${manifestId}/packages?`]) {
@@ -119,14 +120,14 @@ describe('customs_not_ready', () => {
         expect(error.details?.map((d) => d.path)).toContain('customs_not_ready');
       }
     }
-    const alone = expectError(
-      await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: acme.tokens.test }),
-      422,
-      'validation_failed',
-    );
-    expect(alone.details).toEqual([
-      expect.objectContaining({ path: 'customs_not_ready', message: expect.stringMatching(/manifest_id/) }),
-    ]);
+    for (const value of ['ics2', 'x'.repeat(10_000), '%00']) {
+      const alone = expectError(
+        await call(`/packages?customs_not_ready=${value}`, { ...GET, token: acme.tokens.test }),
+        422,
+        'validation_failed',
+      );
+      expect(alone.details?.map((d) => d.path)).toEqual(['customs_not_ready']);
+    }
     const twice = expectError(
       await call(`/manifests/${manifestId}/packages?customs_not_ready=us_acas&customs_not_ready=eu_ics2_placi`, {
         ...GET,
@@ -169,5 +170,185 @@ describe('customs_not_ready', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.data.map((p) => p.TrackingNumber).sort()).toEqual([numbers[1], numbers[3]].sort());
     }
+  });
+});
+
+describe('customs_not_ready across the account', () => {
+  let wide: TestAccount;
+  beforeAll(async () => {
+    wide = await newAccount('Not ready wide');
+  });
+
+  /** Every page of `query` at `limit` a page, in order. */
+  async function everyPage(account: TestAccount, env: 'test' | 'live', query: string, limit: number) {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 50; pages++) {
+      const answer = await call(`/packages?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        ...GET,
+        env,
+        token: account.tokens[env],
+      });
+      expect(answer.status, answer.text).toBe(200);
+      seen.push(...numbersOf(answer));
+      cursor = answer.json.next_cursor;
+      if (!cursor) return seen;
+    }
+    throw new Error('more pages than houses');
+  }
+
+  /** FRA → ORD, houses in the US: `gaps` lack the consignee's name (not ready for US ACAS). */
+  async function usContainer(account: TestAccount, env: 'test' | 'live', gaps: number[], count = 3) {
+    const numbers = Array.from({ length: count }, () => tracking('NRUS'));
+    const body = {
+      ...euContainerSample(`ULD-${randomUUID().slice(0, 8)}`, numbers, (tn, i) => ({
+        ...containerDetail(tn),
+        Customs: { Currency: 'USD', Items: [CUSTOMS_ITEM] },
+        ...(gaps.includes(i) ? { ToName: '' } : {}),
+      })),
+      OriginAirport: 'FRA',
+      DestinationAirport: 'ORD',
+      FromCountry: 'DE',
+      FromCity: 'Frankfurt',
+      FromPostalCode: '60549',
+    };
+    const accepted = await call('/wf/manifest', { env, token: account.tokens[env], body });
+    expect(accepted.status, accepted.text).toBe(200);
+    return { numbers, manifestId: accepted.json.ManifestID as string };
+  }
+
+  async function berlinContainer(account: TestAccount, env: 'test' | 'live', gaps: number[], count = 3) {
+    const numbers = Array.from({ length: count }, () => tracking('NREU'));
+    const body = euContainerSample(`ULD-${randomUUID().slice(0, 8)}`, numbers, (_tn, i) =>
+      gaps.includes(i) ? { ToName: '' } : {},
+    );
+    const accepted = await call('/wf/manifest', { env, token: account.tokens[env], body });
+    expect(accepted.status, accepted.text).toBe(200);
+    return { numbers, manifestId: accepted.json.ManifestID as string };
+  }
+
+  it("lists each house not ready on its own container, daily packages too, never another account's or environment's", async () => {
+    const berlin = await berlinContainer(wide, 'test', [0, 2]);
+    const chicago = await usContainer(wide, 'test', [1]);
+    // Toronto to Beverly Hills: US ACAS applies to a daily package on its own data; described by one word ("Books")
+    // and no declared items, it is not ready.
+    const daily = tracking('NRDAY');
+    const created = await call('/wf/package', { token: wide.tokens.test, body: packageSample(daily) });
+    expect(created.status, created.text).toBe(200);
+    // Not ready too, elsewhere: another account's, and this account's live houses.
+    const foreign = await berlinContainer(other, 'test', [0, 1, 2]);
+    const live = await berlinContainer(wide, 'live', [1]);
+
+    const placi = await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: wide.tokens.test });
+    expect(placi.status, placi.text).toBe(200);
+    expect(numbersOf(placi).sort()).toEqual([berlin.numbers[0], berlin.numbers[2]].sort());
+    const acas = await call('/packages?customs_not_ready=us_acas', { ...GET, token: wide.tokens.test });
+    expect(numbersOf(acas).sort()).toEqual([chicago.numbers[1], daily].sort());
+    // Each the same as its manifest's own list.
+    const perManifest = await call(`/manifests/${chicago.manifestId}/packages?customs_not_ready=us_acas`, {
+      ...GET,
+      token: wide.tokens.test,
+    });
+    expect(numbersOf(perManifest)).toEqual([chicago.numbers[1]]);
+
+    const liveList = await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, env: 'live', token: wide.tokens.live });
+    expect(numbersOf(liveList)).toEqual([live.numbers[1]]);
+    const otherList = await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: other.tokens.test });
+    expect(numbersOf(otherList)).toEqual(expect.arrayContaining(foreign.numbers));
+    expect(numbersOf(otherList)).not.toEqual(expect.arrayContaining([berlin.numbers[0]]));
+
+    // Combined with the other filters; a regime that applies to none of them lists none.
+    const combined = await call(`/packages?customs_not_ready=us_acas&tracking_number=${daily}`, {
+      ...GET,
+      token: wide.tokens.test,
+    });
+    expect(numbersOf(combined)).toEqual([daily]);
+    const delivered = await call('/packages?customs_not_ready=us_acas&status=delivered', { ...GET, token: wide.tokens.test });
+    expect(delivered.json.data).toEqual([]);
+    const canada = await call('/packages?customs_not_ready=ca_emanifest', { ...GET, token: wide.tokens.test });
+    expect(canada.json.data).toEqual([]);
+  });
+
+  it("follows a container's new destination, a house's amendment and a daily package's amendment", async () => {
+    const account = await newAccount('Not ready follows');
+    const berlin = await berlinContainer(account, 'test', [1]);
+    const placi = async () =>
+      numbersOf(await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: account.tokens.test }));
+    expect(await placi()).toEqual([berlin.numbers[1]]);
+
+    // The container now flies Frankfurt to Chicago: its houses (consignees in Berlin) are judged for the US, not the EU.
+    const moved = await call(`/manifests/${berlin.manifestId}`, {
+      method: 'PATCH',
+      token: account.tokens.test,
+      body: { OriginAirport: 'FRA', DestinationAirport: 'ORD' },
+    });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await placi()).toEqual([]);
+    const acas = await call('/packages?customs_not_ready=us_acas', { ...GET, token: account.tokens.test });
+    expect(numbersOf(acas)).toEqual([berlin.numbers[1]]);
+    const readiness = await call(`/manifests/${berlin.manifestId}/customs`, { ...GET, token: account.tokens.test });
+    const us = readiness.json.regimes.find((r: { regime: string }) => r.regime === 'us_acas');
+    expect(us).toMatchObject({ applies: true, houses_not_ready: 1 });
+
+    const fixed = await call(`/packages/${berlin.numbers[1]}`, {
+      method: 'PATCH',
+      token: account.tokens.test,
+      body: { ToName: 'Max Mustermann' },
+    });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect((await call('/packages?customs_not_ready=us_acas', { ...GET, token: account.tokens.test })).json.data).toEqual([]);
+
+    const daily = tracking('NRDAY');
+    const created = await call('/wf/package', { token: account.tokens.test, body: packageSample(daily) });
+    expect(created.status, created.text).toBe(200);
+    const acasNumbers = async () =>
+      numbersOf(await call('/packages?customs_not_ready=us_acas', { ...GET, token: account.tokens.test }));
+    expect(await acasNumbers()).toEqual([daily]);
+    // Declared items describe the goods: the daily package is ready, and leaves the list.
+    const declared = await call(`/packages/${daily}`, {
+      method: 'PATCH',
+      token: account.tokens.test,
+      body: { Customs: { Currency: 'USD', Items: [CUSTOMS_ITEM] } },
+    });
+    expect(declared.status, declared.text).toBe(200);
+    expect(await acasNumbers()).toEqual([]);
+  });
+
+  it('answers concurrent requests alike while a house is amended, and then lists it', async () => {
+    const account = await newAccount('Not ready race');
+    const containers = await Promise.all([0, 1, 2].map(() => berlinContainer(account, 'test', [0])));
+    const before = containers.map((c) => c.numbers[0]).sort();
+    const amendedHouse = containers[0]?.numbers[1];
+    const list = () => call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: account.tokens.test });
+    const [answers, amended] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, list)),
+      call(`/packages/${amendedHouse}`, { method: 'PATCH', token: account.tokens.test, body: { ToName: '' } }),
+    ]);
+    expect(amended.status, amended.text).toBe(200);
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(200);
+      // Before the amendment or after it, never anything else.
+      expect([before, [...before, amendedHouse].sort()]).toContainEqual(numbersOf(answer).sort());
+    }
+    expect(numbersOf(await list()).sort()).toEqual([...before, amendedHouse].sort());
+  });
+
+  it('pages every house once, newest first, through houses accepted at the same time', async () => {
+    const account = await newAccount('Not ready pages');
+    // One container's houses are inserted by one statement: they share their created time, the keyset's tie.
+    const first = await berlinContainer(account, 'test', [0, 1, 2, 3, 4, 6], 8);
+    const second = await usContainer(account, 'test', [0, 2], 3);
+    const third = await berlinContainer(account, 'test', [1, 2], 3);
+    const expected = [...[0, 1, 2, 3, 4, 6].map((i) => first.numbers[i]), ...[1, 2].map((i) => third.numbers[i])] as string[];
+    const whole = await everyPage(account, 'test', 'customs_not_ready=eu_ics2_placi', 100);
+    expect([...whole].sort()).toEqual([...expected].sort());
+    for (const limit of [1, 2, 3]) {
+      const paged = await everyPage(account, 'test', 'customs_not_ready=eu_ics2_placi', limit);
+      expect(paged).toEqual(whole);
+    }
+    // The newer container's houses come first.
+    expect(whole.slice(0, 2).sort()).toEqual([third.numbers[1], third.numbers[2]].sort());
+    const us = await everyPage(account, 'test', 'customs_not_ready=us_acas', 1);
+    expect(us.sort()).toEqual([second.numbers[0], second.numbers[2]].sort());
   });
 });

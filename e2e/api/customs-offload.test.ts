@@ -223,3 +223,89 @@ describe('POST /packages/{TrackingNumber}/offload', () => {
     }
   });
 });
+
+describe('cancelling a container with an offloaded house', () => {
+  beforeAll(async () => {
+    const endpoint = await call('/webhooks', {
+      token: acme.tokens.test,
+      body: { url: 'https://93.184.215.14/package-cancelled', events: ['package.cancelled'] },
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+  });
+
+  /** The package.cancelled events stored for `n` (an endpoint subscribed to them in the test). */
+  async function cancelledEvents(n: string) {
+    const events = (await read('/events?type=package.cancelled&limit=100')).data as { data: Record<string, unknown> }[];
+    return events.filter((e) => e.data.tracking_number === n);
+  }
+
+  it('cancels the house with its container, once, with its package.cancelled event; the filter leaves it out', async () => {
+    // House b lacks the consignee's name: not ready for ICS2 until offloaded.
+    const { numbers, manifestId } = await accept(acme, 'test', 1);
+    const [a, b, c] = numbers as [string, string, string];
+    const notReady = async () =>
+      (await read(`/packages?manifest_id=${manifestId}&customs_not_ready=eu_ics2_placi`)).data.map(
+        (p: { TrackingNumber: string }) => p.TrackingNumber,
+      );
+    expect(await notReady()).toEqual([b]);
+    await holdOnTestPath(b);
+    expect((await offload(b)).status).toBe(200);
+    // Offloaded, it is not aboard: its container's filings, and the filter, leave it out.
+    expect(await notReady()).toEqual([]);
+
+    // Another account's token, or the other environment, finds no such container and cancels nothing.
+    expectError(await call(`/manifests/${manifestId}/cancel`, { ...POST, token: other.tokens.test }), 404, 'not_found');
+    expectError(
+      await call(`/manifests/${manifestId}/cancel`, { ...POST, env: 'live', token: acme.tokens.live }),
+      404,
+      'not_found',
+    );
+    expect((await read(`/packages/${b}`)).status).toBe('manifested');
+
+    const cancelled = await call(`/manifests/${manifestId}/cancel`, { ...POST, token: acme.tokens.test });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.json.status).toBe('cancelled');
+    for (const n of [a, c]) expect((await read(`/packages/${n}`)).status).toBe('cancelled');
+    // Still offloaded and still on its customs outcome: only its lifecycle followed the container.
+    expect(await read(`/packages/${b}`)).toMatchObject({
+      status: 'cancelled',
+      customs_status: 'do_not_load',
+      offloaded_at: expect.stringMatching(/^\d{4}-/),
+    });
+    expect(await cancelledEvents(b)).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ tracking_number: b, status: 'cancelled' }) }),
+    ]);
+
+    // Cancelled again: 200, and nothing more is recorded.
+    const again = await call(`/manifests/${manifestId}/cancel`, { ...POST, token: acme.tokens.test });
+    expect(again.status, again.text).toBe(200);
+    expect(await cancelledEvents(b)).toHaveLength(1);
+    const { rows } = await pgPool().query(
+      `SELECT 1 FROM audit_events WHERE account_id = $1 AND target_id = $2 AND action = 'manifest.cancelled'`,
+      [acme.accountId, manifestId],
+    );
+    expect(rows).toHaveLength(1);
+  });
+
+  it('cancels once under concurrent requests, and a container cancelled before its house followed takes it along', async () => {
+    const { numbers, manifestId } = await accept(acme, 'test');
+    await holdOnTestPath(numbers[0]);
+    expect((await offload(numbers[0])).status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => call(`/manifests/${manifestId}/cancel`, { ...POST, token: acme.tokens.test })),
+    );
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    expect((await read(`/packages/${numbers[0]}`)).status).toBe('cancelled');
+    expect(await cancelledEvents(numbers[0])).toHaveLength(1);
+
+    // A container cancelled before this rule left its offloaded house manifested: cancelling it again finishes the job.
+    const earlier = await accept(acme, 'test');
+    await holdOnTestPath(earlier.numbers[2]);
+    expect((await offload(earlier.numbers[2])).status).toBe(200);
+    expect((await call(`/manifests/${earlier.manifestId}/cancel`, { ...POST, token: acme.tokens.test })).status).toBe(200);
+    await pgPool().query(`UPDATE container_packages SET status = 'manifested' WHERE tracking_number = $1`, [earlier.numbers[2]]);
+    const healed = await call(`/manifests/${earlier.manifestId}/cancel`, { ...POST, token: acme.tokens.test });
+    expect(healed.status, healed.text).toBe(200);
+    expect((await read(`/packages/${earlier.numbers[2]}`)).status).toBe('cancelled');
+  });
+});

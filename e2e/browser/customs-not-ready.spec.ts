@@ -53,12 +53,15 @@ test('"not ready for <regime>": from the manifest page to the filtered Packages 
   await expect(page.getByLabel('Customs', { exact: true })).toHaveValue('eu_ics2_placi');
   await lookAt(page, testInfo, 'packages-not-ready');
 
-  // Chosen on the page: without a manifest it says what it needs, with one it lists that manifest's houses.
+  // Chosen on the page: across the account without a manifest (each house judged on its own container), and
+  // narrowed to one manifest with its ID.
   await page.goto('/test/packages');
   await page.getByLabel('Customs', { exact: true }).selectOption('eu_ics2_ens');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(page.getByText('Name a manifest: readiness is checked per manifest.')).toBeVisible();
-  await lookAt(page, testInfo, 'packages-not-ready-needs-manifest');
+  await expect(page).toHaveURL(/customs_not_ready=eu_ics2_ens/);
+  await expect(page.getByRole('region', { name: 'Packages' }).getByRole('link', { name: `${id}-3` })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Packages' }).getByRole('link', { name: `${id}-1` })).toHaveCount(0);
+  await lookAt(page, testInfo, 'packages-not-ready-account-wide');
   await page.getByLabel('Manifest ID').fill(manifestId);
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/customs_not_ready=eu_ics2_ens/);

@@ -3,7 +3,7 @@ import { pgPool } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { containerUld } from '@/lib/schemas/customs';
-import type { CustomsRegime, TCustomsReadiness } from '@/lib/schemas/customs-api';
+import type { TCustomsReadiness } from '@/lib/schemas/customs-api';
 import { queryRow, queryRows, sql, type Queryable } from '@/lib/sql';
 import { ReadinessBuilder, type ReadinessManifest, type ReadinessPackage } from './readiness';
 
@@ -19,7 +19,7 @@ interface Scope {
 /** Packages per read: a whole container at once (its most), a daily manifest in as many as it takes. */
 export const READINESS_BATCH = 5_000;
 
-interface ManifestRow {
+export interface ManifestRow {
   kind: number;
   id: string;
   container_id: string | null;
@@ -65,29 +65,11 @@ export async function getCustomsReadiness(options: Scope & { manifestId: string;
   return (await readManifestReadiness(options)).result(options.now);
 }
 
-/**
- * The ids of the manifest's houses (container_packages or packages rows) with a problem of their own for `regime`:
- * the package list's `customs_not_ready` filter. The same reads and rules as the manifest's readiness, so the list
- * holds exactly the houses its `houses_not_ready` counts. Another account's or environment's manifest has none.
- */
-export async function housesNotReady(options: Scope & { manifestId: string; regime: CustomsRegime }): Promise<string[]> {
-  try {
-    return (await readManifestReadiness(options, options.regime)).notReady;
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'not_found') return [];
-    throw error;
-  }
-}
-
-async function readManifestReadiness(
-  options: Scope & { manifestId: string },
-  collect?: CustomsRegime,
-): Promise<ReadinessBuilder> {
-  const pool = pgPool();
-  const row = await findManifest(pool, options, options.manifestId);
+/** The manifest as the rules read it: a container's header with its AWB column, or a daily manifest. */
+export function readinessManifest(row: Omit<ManifestRow, 'kind'> & { kind: number }): ReadinessManifest {
   const container = row.kind === 0;
   const header = container ? { ...(row.header ?? {}), ...(row.awb ? { AWB: row.awb } : {}) } : undefined;
-  const manifest: ReadinessManifest = {
+  return {
     id: row.id,
     type: container ? 'container' : 'daily',
     header,
@@ -95,7 +77,11 @@ async function readManifestReadiness(
       ? (containerUld({ ...(header as { ULD?: string }), ContainerID: row.container_id ?? undefined }) ?? null)
       : null,
   };
-  const present = (p: PackageRow, row: number): ReadinessPackage => ({
+}
+
+/** A stored package as the rules read it; `row` is its ContainerDetails index or its arrival order. */
+export function readinessPackage(p: PackageRow, row: number): ReadinessPackage {
+  return {
     id: p.id,
     row,
     trackingNumber: p.tracking_number,
@@ -103,27 +89,40 @@ async function readManifestReadiness(
     houseWaybill: p.house_waybill,
     customsStatus: p.customs_status,
     body: p.body,
-  });
-  if (container) {
-    // A container's packages are one batch (5,000 at most). A stored container could hold one house waybill twice
-    // (acceptance refuses it now, an amendment checks it): each house that shares one is named.
-    const packages = await queryRows(pool, packageBatch(row, '-1', READINESS_BATCH));
-    const seen = new Set<string>();
-    const duplicates = new Set<string>();
-    for (const p of packages) {
-      if (seen.has(p.house_waybill)) duplicates.add(p.house_waybill);
-      seen.add(p.house_waybill);
-    }
-    const builder = new ReadinessBuilder(manifest, duplicates, collect);
-    builder.add(packages.map((p) => present(p, Number(p.key))));
-    return builder;
+  };
+}
+
+/**
+ * A container's readiness over its houses aboard (one batch, 5,000 at most). A stored container could hold one house
+ * waybill twice (acceptance refuses it now, an amendment checks it): each house that shares one is named.
+ */
+export function containerReadiness(
+  manifest: ReadinessManifest,
+  packages: readonly PackageRow[],
+  collectMasks = false,
+): ReadinessBuilder {
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const p of packages) {
+    if (seen.has(p.house_waybill)) duplicates.add(p.house_waybill);
+    seen.add(p.house_waybill);
   }
-  const builder = new ReadinessBuilder(manifest, undefined, collect);
+  const builder = new ReadinessBuilder(manifest, duplicates, collectMasks);
+  builder.add(packages.map((p) => readinessPackage(p, Number(p.key))));
+  return builder;
+}
+
+async function readManifestReadiness(options: Scope & { manifestId: string }): Promise<ReadinessBuilder> {
+  const pool = pgPool();
+  const row = await findManifest(pool, options, options.manifestId);
+  const manifest = readinessManifest(row);
+  if (row.kind === 0) return containerReadiness(manifest, await queryRows(pool, packageBatch(row, '-1', READINESS_BATCH)));
+  const builder = new ReadinessBuilder(manifest);
   let after = '-1';
   let ordinal = 0;
   for (;;) {
     const batch = await queryRows(pool, packageBatch(row, after, READINESS_BATCH));
-    builder.add(batch.map((p) => present(p, ordinal++)));
+    builder.add(batch.map((p) => readinessPackage(p, ordinal++)));
     const last = batch.at(-1);
     if (batch.length < READINESS_BATCH || !last) break;
     after = last.key;

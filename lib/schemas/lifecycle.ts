@@ -105,18 +105,10 @@ export const ZListPackagesQuery = z
     tracking_number: text({ max: 64 }),
     customs_not_ready: oneOf(CUSTOMS_REGIMES).meta({
       description:
-        "The manifest's houses not ready for this customs regime (a problem of their own in `GET /manifests/{id}/customs`); needs `manifest_id`, as readiness is a manifest's.",
+        "Houses not ready for this customs regime: a problem of their own in their manifest's `GET /manifests/{id}/customs` (a container's house on its container, a daily package on its own data). Across the account, or one manifest's with `manifest_id`; combines with the other filters.",
     }),
   })
   .superRefine(rangeInOrder)
-  .superRefine((q, ctx) => {
-    if (q.customs_not_ready && !q.manifest_id)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customs_not_ready'],
-        message: "needs manifest_id: readiness is a manifest's (its flight and destination decide the regimes)",
-      });
-  })
   .transform((q) => ({
     limit: q.limit ?? LIST_LIMIT_DEFAULT,
     cursor: q.cursor || undefined,

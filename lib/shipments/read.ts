@@ -13,7 +13,8 @@ import { decodeCursor, encodeCursor, type Cursor } from '@/lib/pagination/keyset
 import type { Source as EventSource } from '@/lib/status/engine';
 import type { CustomsOutcome, PackageStatus } from '@/lib/schemas/statuses';
 import type { CustomsRegime } from '@/lib/schemas/customs-api';
-import { housesNotReady } from '@/lib/customs/get-readiness';
+import { refreshReadinessFlags } from '@/lib/customs/readiness-flags';
+import { regimeBit } from '@/lib/customs/readiness';
 
 // The read side, newest first in keyset pages. Two tables per resource are read as UNION ALL of two branches, each
 // walking its own index from the cursor (docs/decisions/lifecycle.md); scoped by account and environment.
@@ -78,10 +79,10 @@ export interface PackageListQuery {
   to?: string;
   toPostalCode?: string;
   trackingNumber?: string;
-  /** With manifestId: its houses not ready for this regime, resolved to ids by withCustomsFilter before a branch is built. */
+  /** Houses not ready for this regime: their stored masks brought up to date by withCustomsFilter before a branch is built. */
   customsNotReady?: CustomsRegime;
-  /** The houses customsNotReady stands for (lib/customs/get-readiness.ts housesNotReady): row ids of the manifest's table. */
-  houseIds?: string[];
+  /** Set by withCustomsFilter: the stored masks the filter reads are current. */
+  readinessCurrent?: boolean;
 }
 
 interface PackageDbRow {
@@ -131,9 +132,9 @@ export function packageBranch(
   if (query.toPostalCode) where.push(sql`x.to_postal_code = ${query.toPostalCode}`);
   if (query.trackingNumber) where.push(sql`lower(x.tracking_number) LIKE ${likePrefix(query.trackingNumber)}`);
   if (query.customsNotReady) {
-    if (!query.houseIds) throw new Error('customs_not_ready must be resolved (withCustomsFilter) before the query is built');
-    // The ids are the manifest's rows of one table; the manifest condition above keeps the other table's out.
-    where.push(sql`x.id = ANY(${query.houseIds}::bigint[])`);
+    if (!query.readinessCurrent)
+      throw new Error('customs_not_ready must be brought up to date (withCustomsFilter) before the query is built');
+    where.push(notReadyFor(query.customsNotReady));
   }
   where.push(after(kind, cursor));
   const select =
@@ -148,17 +149,22 @@ export function packageBranch(
 }
 
 /**
- * The filters with `customs_not_ready` resolved: the manifest's readiness read once (a container's ≤ 5,000 houses in one
- * read, a daily manifest's in batches, as GET /manifests/{id}/customs reads them) and its houses not ready for the
- * regime become an id condition on the primary key. Readiness depends on the manifest's flight and header, which no
- * column of a package row holds, so it is computed, never stored stale (docs/decisions/customs.md).
+ * A house not ready for the regime by its stored mask (lib/customs/readiness-flags.ts). `<> 0` is written out so the
+ * planner reads the partial index of houses not ready for any regime, newest first.
+ */
+function notReadyFor(regime: CustomsRegime): Sql<never> {
+  return sql`x.customs_not_ready <> 0 AND (x.customs_not_ready & ${regimeBit(regime)}::smallint) <> 0`;
+}
+
+/**
+ * The filters with `customs_not_ready` made current: the stored masks of the account's houses (or the one manifest's)
+ * recomputed where a container or a package changed since, so the branches filter by a column
+ * (docs/decisions/customs.md).
  */
 export async function withCustomsFilter<F extends PackageFilters>(scope: Scope, filters: F): Promise<F> {
-  if (!filters.customsNotReady || filters.houseIds) return filters;
-  if (!filters.manifestId)
-    throw validationError([{ path: 'customs_not_ready', message: "needs manifest_id: readiness is a manifest's" }]);
-  const houseIds = await housesNotReady({ ...scope, manifestId: filters.manifestId, regime: filters.customsNotReady });
-  return { ...filters, houseIds };
+  if (!filters.customsNotReady || filters.readinessCurrent) return filters;
+  await refreshReadinessFlags({ ...scope, manifestId: filters.manifestId });
+  return { ...filters, readinessCurrent: true };
 }
 
 export async function listPackages(
@@ -493,9 +499,9 @@ export async function listManifestPackages(
     throw validationError([{ path: 'cursor', message: 'must be a next_cursor value from a previous page of this list' }]);
   const from = cursor?.i ?? '-1';
   const limit = options.limit + 1;
-  const only = options.customsNotReady
-    ? sql`AND x.id = ANY(${await housesNotReady({ ...options, manifestId: manifest.id, regime: options.customsNotReady })}::bigint[])`
-    : sql``;
+  // Stored masks, recomputed only when the manifest changed since: a page is one range scan, not the manifest's rules.
+  if (options.customsNotReady) await refreshReadinessFlags({ ...options, manifestId: manifest.id });
+  const only = options.customsNotReady ? sql`AND ${notReadyFor(options.customsNotReady)}` : sql``;
   // The manifest is this account's, so its packages are: with an account condition, a cached generic plan ANDs the
   // account's million-row index into the scan; without, the plan reads the manifest's index from the cursor on.
   const rows = await queryRows(

@@ -4,7 +4,16 @@ import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { pgTransaction } from '@/lib/db';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError, validationError } from '@/lib/errors/app-error';
-import { Changes, lockContainers, lockDailyManifests, lockPackages, persist, type PackageRow, type Stamp } from './engine';
+import {
+  Changes,
+  lockContainers,
+  lockDailyManifests,
+  lockOffloadedHouses,
+  lockPackages,
+  persist,
+  type PackageRow,
+  type Stamp,
+} from './engine';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import { MAX_SIMULATED_DELIVERIES } from '@/lib/schemas/lifecycle';
 import { queryRow, sql } from '@/lib/sql';
@@ -125,13 +134,24 @@ export async function cancelManifest(options: Scope & { manifestId: string; orig
         );
       const [container] = await lockContainers(client, options, { manifestIds: [options.manifestId] });
       if (container) {
-        if (container.status === 'cancelled') return;
+        // Its offloaded houses go where it goes: a shipper cancelling the container cancels the parcels it shipped
+        // under it (docs/decisions/customs.md). Only those still manifested: one the carrier has taken on its own
+        // since stays, and does not hold the container's cancellation (it is no longer aboard).
+        const offloaded = (await lockOffloadedHouses(client, [container])).filter((pkg) => pkg.status === 'manifested');
+        if (container.status === 'cancelled') {
+          // Cancelled again: a retry, unless the container was cancelled before its offloaded houses followed it.
+          if (offloaded.length === 0) return;
+          for (const pkg of offloaded) changes.movePackage(pkg, 'cancel', stamp);
+          await persist(client, changes);
+          await audit({ type: 'container', container_id: container.containerId, packages_cancelled: offloaded.length });
+          return;
+        }
         if (container.status !== 'manifested') throw notCancellable(`Container ${container.containerId}`, container.status);
         const held = container.packages.find((p) => packageInPossession(p.status));
         if (held)
           throw notCancellable(`Package ${held.trackingNumber ?? held.id} of container ${container.containerId}`, held.status);
         const index = changes.moveContainer(container, 'cancel', stamp) ?? null;
-        const cancelled = container.packages.filter((pkg) => pkg.status === 'manifested');
+        const cancelled = [...container.packages.filter((pkg) => pkg.status === 'manifested'), ...offloaded];
         for (const pkg of cancelled) changes.movePackage(pkg, 'cancel', stamp, index);
         await persist(client, changes);
         await audit({ type: 'container', container_id: container.containerId, packages_cancelled: cancelled.length });

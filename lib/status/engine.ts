@@ -553,6 +553,23 @@ export async function lockContainers(
   return containers;
 }
 
+/**
+ * The houses offloaded from these containers (lib/customs/offload-package.ts), locked in id order after their
+ * containers: cancelling a container cancels them too (docs/decisions/customs.md).
+ */
+export async function lockOffloadedHouses(client: pg.PoolClient, containers: readonly ContainerRow[]): Promise<PackageRow[]> {
+  if (containers.length === 0) return [];
+  const byId = new Map(containers.map((c) => [c.id, c]));
+  const rows = await queryRows(
+    client,
+    sql<RawPackage>`SELECT ${PACKAGE_COLUMNS}, manifest_id, NULL::text AS container_id FROM container_packages
+     WHERE manifest_id = ANY(${[...byId.keys()]}::text[]) AND offloaded_at IS NOT NULL ORDER BY id FOR UPDATE`,
+  );
+  return rows.map((raw) =>
+    packageRow('container_packages', { ...raw, container_id: byId.get(raw.manifest_id)?.containerId ?? null }),
+  );
+}
+
 /** Container packages first, each in id order (rows lockContainers already holds are locked again harmlessly). */
 export async function lockPackages(
   client: pg.PoolClient,

@@ -471,7 +471,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a container with its packages, or a daily manifest's still-manifested packages
-         * @description Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.
+         * @description A container's houses offloaded from it (`POST /packages/{TrackingNumber}/offload`) are cancelled with it while still manifested, each with its `package.cancelled` event. Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.
          */
         post: operations["cancelManifest"];
         delete?: never;
@@ -527,7 +527,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every package (container and daily), newest first */
+        /**
+         * List every package (container and daily), newest first
+         * @description Keyset pages, newest first; the filters combine. `customs_not_ready=<regime>` keeps the houses not ready for that customs regime, account-wide or within `manifest_id`: each house as its manifest's `GET /manifests/{id}/customs` judges it (a container's house with its container's flight and destination, a daily package by its own data), its master's problems (AWB, flight) left to the manifest. An offloaded house is not aboard and not listed.
+         */
         get: operations["listPackages"];
         put?: never;
         post?: never;

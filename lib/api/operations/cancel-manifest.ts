@@ -14,7 +14,7 @@ export const cancelManifestOperation = defineJsonOperation(ZManifestResponse, {
   tag: 'Lifecycle',
   summary: "Cancel a container with its packages, or a daily manifest's still-manifested packages",
   description:
-    'Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.',
+    "A container's houses offloaded from it (`POST /packages/{TrackingNumber}/offload`) are cancelled with it while still manifested, each with its `package.cancelled` event. Cancelling again answers 200 with the cancelled manifest. After the carrier took possession: 409 `not_cancellable`.",
   parameters: [PATH_PARAMETERS.manifestId],
   success: { kind: 'json', status: 200, description: 'The manifest.' },
   errors: { '404': NOT_FOUND, '409': errorAnswer('`not_cancellable`, with `current_status`.') },

@@ -14,6 +14,8 @@ export const listPackagesOperation = defineJsonOperation(ZListPackagesResponse, 
   scope: 'manifests:read',
   tag: 'Lifecycle',
   summary: 'List every package (container and daily), newest first',
+  description:
+    "Keyset pages, newest first; the filters combine. `customs_not_ready=<regime>` keeps the houses not ready for that customs regime, account-wide or within `manifest_id`: each house as its manifest's `GET /manifests/{id}/customs` judges it (a container's house with its container's flight and destination, a daily package by its own data), its master's problems (AWB, flight) left to the manifest. An offloaded house is not aboard and not listed.",
   parameters: queryParameters(ZListPackagesQuery),
   success: { kind: 'json', status: 200, description: 'A page.' },
   errors: { '422': errorAnswer('A query parameter is invalid, unknown or repeated; `details` names it.') },
