@@ -1,7 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { RoleNote } from '@/components/layout/role';
@@ -74,7 +74,6 @@ function AmendForm({ manifest: m, onRefused }: { manifest: TManifest; onRefused:
   const portal = usePortalEnvironment();
   const client = useQueryClient();
   const id = m.ManifestID;
-  const formId = useId();
   const [open, setOpen] = useState(false);
   const [formError, setFormError] = useState<{ text: string; error?: unknown } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -88,7 +87,7 @@ function AmendForm({ manifest: m, onRefused }: { manifest: TManifest; onRefused:
     onSuccess: (answer, body) => {
       client.setQueryData(portal.key('manifest', id), answer);
       form.reset(amendValues(answer));
-      setSaved(`Saved: ${Object.keys(body).map(labelOf).join(', ')}. Readiness below is checked again.`);
+      setSaved(`Saved: ${Object.keys(body).map(labelOf).join(', ')}. Customs readiness is checked again.`);
     },
     onError: (error) => {
       if (error instanceof PortalError && error.code === 'not_amendable') onRefused(error);
@@ -115,11 +114,16 @@ function AmendForm({ manifest: m, onRefused }: { manifest: TManifest; onRefused:
     },
   });
 
+  // The button that opened the form is gone: focus goes to its first field, not to the page's top.
+  useEffect(() => {
+    if (open) form.setFocus(AMEND_FIELDS[0]);
+  }, [open, form]);
+
   if (!open) {
     return (
       <div className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-700">
         <p className="mr-auto">AWB, ULD, seal, flight, airports and security can be changed until the container departs.</p>
-        <Button variant="secondary" aria-expanded={false} aria-controls={formId} onClick={() => setOpen(true)}>
+        <Button variant="secondary" onClick={() => setOpen(true)}>
           Amend air cargo header
         </Button>
         {saved ? (
@@ -133,7 +137,6 @@ function AmendForm({ manifest: m, onRefused }: { manifest: TManifest; onRefused:
 
   return (
     <form
-      id={formId}
       noValidate
       aria-labelledby="amend-heading"
       className="mt-3 space-y-4"

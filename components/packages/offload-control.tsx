@@ -36,7 +36,8 @@ export function OffloadControl({ pkg, path, onChanged }: { pkg: TPackage; path: 
       title="Offload this package from its container?"
       confirmLabel="Yes, offload it"
       cancelLabel="Keep it in the container"
-      variant="danger"
+      // Not red beside "Cancel package": the house is kept, only taken off this flight (the dialog's confirm is red).
+      variant="primary"
       refusal={refusal}
       available={offloadable(pkg)}
       onChanged={onChanged}
