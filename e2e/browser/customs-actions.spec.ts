@@ -1,7 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { euContainerSample } from '../api/support/samples';
-import { apiBase, authed, createToken, expect, test } from '../fixtures';
+import { apiBase, authed, createToken, expect, portalApi, test } from '../fixtures';
 import { uid } from './fixtures/manifests';
+import { addMember } from './fixtures/members';
 import { lookAt } from '../axe';
 
 // The customs actions the portal offers: offloading a house customs holds (package page) and amending a container's
@@ -135,4 +136,35 @@ test('careless clicks: cancelling the offload dialog changes nothing', async ({ 
   await expect(open).toBeVisible();
   const pkg = (await (await api.get(`${apiBase.test}/packages/${houses[1]}`)).json()) as { offloaded_at?: string };
   expect(pkg.offloaded_at).toBeUndefined();
+});
+
+test('a viewer is not offered the offload or the amendment, and is told why', async ({
+  freshPage: page,
+  request,
+  browser,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const { manifestId, houses } = await heldContainer(page, request, 'customs-viewer');
+  const session = (await (await portalApi(page, 'GET', '/portal-api/session', undefined, 'test')).json()) as {
+    account: { id: string };
+  };
+  const user = await addMember(session.account.id, 'viewer');
+  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, viewport: { width: 1440, height: 900 } });
+  const viewer = await context.newPage();
+  await viewer.goto('/sign-in');
+  await viewer.getByLabel('E-mail').fill(user.email);
+  await viewer.getByLabel('Password').fill(user.password);
+  await viewer.getByRole('button', { name: 'Sign in' }).click();
+  await expect(viewer).toHaveURL(/\/test\/dashboard$/, { timeout: 30_000 });
+
+  await viewer.goto(`/test/packages/${houses[1]}`);
+  await expect(viewer.getByRole('heading', { name: `Package ${houses[1]}` })).toBeVisible();
+  await expect(viewer.getByRole('button', { name: 'Offload from container' })).toHaveCount(0);
+  await expect(viewer.getByTestId('role-note')).toContainText('Your role (viewer) cannot cancel, offload or simulate packages');
+
+  await viewer.goto(`/test/manifests/${manifestId}`);
+  const amend = viewer.getByRole('region', { name: 'Amend air cargo header' });
+  await expect(amend.getByTestId('role-note')).toContainText('Your role (viewer) cannot amend the air cargo header');
+  await expect(amend.getByRole('button', { name: 'Amend air cargo header' })).toHaveCount(0);
+  await context.close();
 });
