@@ -1,6 +1,6 @@
 'use client';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useCan, usePortalEnvironment } from '@/components/layout/portal-context';
 import { Button, ConfirmDialog, Field, Input, RequestLink, Select } from '@/components/ui';
 import { PortalError } from '@/lib/portal/fetcher';
@@ -24,7 +24,7 @@ export function errorText(error: unknown): string {
 }
 
 /**
- * A lifecycle action behind a confirmation dialog (cancel, close): the button shows while `available`; confirming
+ * A lifecycle action behind a confirmation dialog (cancel, close, offload): the button shows while `available`; confirming
  * POSTs `{path}/{action}` and calls `onChanged` after an answer either way (a refusal means the status changed under
  * this page: a scan arrived). The dialog stays mounted, so a refusal stays readable after the status has reloaded.
  */
@@ -33,6 +33,7 @@ export function ConfirmedAction({
   action,
   label,
   confirmLabel,
+  cancelLabel,
   title,
   variant,
   refusal,
@@ -41,9 +42,10 @@ export function ConfirmedAction({
   children,
 }: {
   path: string;
-  action: 'cancel' | 'close';
+  action: 'cancel' | 'close' | 'offload';
   label: string;
   confirmLabel: string;
+  cancelLabel?: string;
   title: string;
   variant: 'danger' | 'primary';
   refusal: (error: unknown) => string;
@@ -55,6 +57,8 @@ export function ConfirmedAction({
   // A role without shipments:write is not offered the action (the page says so once: RoleNote).
   const allowed = useCan('shipments:write');
   const [open, setOpen] = useState(false);
+  // A double click lands before the pending state re-renders the button disabled: one request only.
+  const sending = useRef(false);
   const mutation = useMutation({
     mutationFn: () => portal.fetch(`${path}/${action}`, { method: 'POST', body: {} }),
     onSuccess: () => {
@@ -62,6 +66,9 @@ export function ConfirmedAction({
       onChanged();
     },
     onError: () => onChanged(),
+    onSettled: () => {
+      sending.current = false;
+    },
   });
   return (
     <>
@@ -80,6 +87,7 @@ export function ConfirmedAction({
         open={open}
         title={title}
         confirmLabel={confirmLabel}
+        cancelLabel={cancelLabel}
         busy={mutation.isPending}
         error={
           mutation.isError ? (
@@ -89,7 +97,11 @@ export function ConfirmedAction({
             </>
           ) : undefined
         }
-        onConfirm={() => mutation.mutate()}
+        onConfirm={() => {
+          if (sending.current) return;
+          sending.current = true;
+          mutation.mutate();
+        }}
         onClose={() => setOpen(false)}
       >
         {children}

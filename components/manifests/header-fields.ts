@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { SECURITY_STATUSES } from '@/lib/schemas/customs';
 import { FIRST_MANIFEST_YEAR, LAST_MANIFEST_YEAR } from '@/lib/schemas/fields';
+import type { TManifest } from '@/lib/portal/package-list-types';
 
 // The builder's header fields come from the API's own schema: names, and which are required. `Security`, an object,
 // is three inputs of its own (its Status, ScreeningMethod and IssuedBy), put together for the request.
@@ -177,4 +178,62 @@ export const HEADER_GROUPS = GROUPS;
 
 export function emptyHeader(): HeaderValues {
   return Object.fromEntries(HEADER_FIELDS.map((f) => [f, ''])) as HeaderValues;
+}
+
+/** A header field as stored; the security inputs read the stored `Security` object's members. */
+export function headerValue(m: TManifest, field: HeaderField): unknown {
+  const security = /^Security(\w+)$/.exec(field)?.[1];
+  if (!security) return m[field];
+  const stored: unknown = m.Security;
+  return stored && typeof stored === 'object' ? (stored as Record<string, unknown>)[security] : undefined;
+}
+
+/** The air cargo header PATCH /manifests/{id} amends, as the form's inputs (Security as its three members). */
+export const AMEND_FIELDS = [
+  'AWB',
+  'ULD',
+  'SealNumber',
+  'FlightNumber',
+  'FlightDate',
+  'OriginAirport',
+  'DestinationAirport',
+  'SecurityStatus',
+  'SecurityScreeningMethod',
+  'SecurityIssuedBy',
+] as const;
+export type AmendField = (typeof AMEND_FIELDS)[number];
+export type AmendValues = Record<AmendField, string>;
+const SECURITY_INPUTS = ['SecurityStatus', 'SecurityScreeningMethod', 'SecurityIssuedBy'] as const;
+
+// The API holds each field to its acceptance rule (AWB check digit, airport codes, flight number, screening codes)
+// and names every refused one in a 422, which the form puts on that field. The form itself checks only what needs
+// no rule: a security declaration without its Status.
+export const ZAmendForm = z
+  .object(Object.fromEntries(AMEND_FIELDS.map((f) => [f, z.string().trim()])) as Record<AmendField, z.ZodString>)
+  .superRefine((values, ctx) => {
+    if (!values.SecurityStatus && (values.SecurityScreeningMethod || values.SecurityIssuedBy))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SecurityStatus'],
+        message: `is required with a screening method or issuer: ${SECURITY_STATUSES.join(', ')}`,
+      });
+  });
+
+/** The form's values: the container's header as stored, '' for what it lacks. */
+export function amendValues(m: TManifest): AmendValues {
+  // Stored header values are text; anything else reads as its JSON, never "[object Object]".
+  const text = (value: unknown) =>
+    value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  return Object.fromEntries(AMEND_FIELDS.map((f) => [f, text(headerValue(m, f))])) as AmendValues;
+}
+
+/** Only what changed: a field emptied is sent as null (removed); the security inputs go as one `Security`. */
+export function changedFields(values: AmendValues, before: AmendValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const field of AMEND_FIELDS) {
+    if (field.startsWith('Security') || values[field].trim() === before[field].trim()) continue;
+    body[field] = values[field].trim() || null;
+  }
+  if (SECURITY_INPUTS.some((f) => values[f].trim() !== before[f].trim())) body.Security = headerRequest(values).Security ?? null;
+  return body;
 }

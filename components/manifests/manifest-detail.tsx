@@ -29,7 +29,8 @@ import {
   type PackageColumn,
 } from '@/components/packages/package-table';
 import { CustomsReadiness } from './customs-readiness';
-import { HEADER_GROUPS, type HeaderField } from './header-fields';
+import { AmendHeader } from './amend-header';
+import { HEADER_GROUPS, headerValue } from './header-fields';
 import { ManifestLifecycle } from './manifest-lifecycle';
 import { TypeBadge, manifestDay } from './manifest-list';
 
@@ -110,6 +111,7 @@ export function ManifestDetailView({ id }: { id: string }) {
       </Card>
       <ManifestLifecycle manifest={m} />
       <CustomsReadiness id={m.ManifestID} container={container} cancelled={m.status === 'cancelled'} />
+      {container ? <AmendHeader manifest={m} /> : null}
       {container ? (
         <div className="grid gap-4 lg:grid-cols-2">
           {HEADER_GROUPS.map((group) => (
@@ -127,14 +129,6 @@ export function ManifestDetailView({ id }: { id: string }) {
       <PackagesTable id={m.ManifestID} count={m.PackageCount} />
     </div>
   );
-}
-
-/** A header field as stored; the security inputs read the stored `Security` object's members. */
-function headerValue(m: TManifest, field: HeaderField): unknown {
-  const security = /^Security(\w+)$/.exec(field)?.[1];
-  if (!security) return m[field];
-  const stored: unknown = m.Security;
-  return stored && typeof stored === 'object' ? (stored as Record<string, unknown>)[security] : undefined;
 }
 
 function formatHeaderValue(value: unknown): string | null {

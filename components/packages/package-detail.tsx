@@ -19,6 +19,7 @@ import {
   DateTime,
 } from '@/components/ui';
 import { CustomsBadge, CustomsDeclaration, isCustomsEvent } from './customs-declaration';
+import { offloadable, OffloadControl } from './offload-control';
 import { PackageReturns, ProofOfDelivery } from './returns-and-proof';
 import { fieldLabel, PackageFields } from './package-fields';
 import { PACKAGE_STATUSES } from '@/lib/status/transitions';
@@ -60,6 +61,13 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
     void client.invalidateQueries({ queryKey: portal.key('package', trackingNumber) });
     void client.invalidateQueries({ queryKey: portal.key('package-events', trackingNumber) });
     void client.invalidateQueries({ queryKey: portal.key('packages') });
+    // An offload changes its container's readiness and counts, which its manifest page shows.
+    const manifestId = pkg.data?.ManifestID;
+    if (manifestId) {
+      void client.invalidateQueries({ queryKey: portal.key('manifest', manifestId) });
+      void client.invalidateQueries({ queryKey: portal.key('manifest-customs', manifestId) });
+      void client.invalidateQueries({ queryKey: portal.key('manifest-packages', manifestId) });
+    }
   };
 
   if (pkg.isPending) return <LoadingBlock label="Loading package…" rows={6} />;
@@ -98,6 +106,7 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
               detail={`Package ${trackingNumber} is cancelled, with a package.cancelled event, if the carrier has not received it yet.`}
               onChanged={refresh}
             />
+            <OffloadControl pkg={p} path={path} onChanged={refresh} />
           </>
         }
       />
@@ -135,7 +144,11 @@ export function PackageDetailView({ trackingNumber }: { trackingNumber: string }
           <DetailItem label="Charge" value={chargeText(p.charge)} />
         </dl>
         {canWrite ? null : (
-          <RoleNote className="mt-3 text-sm text-slate-600" what="cancel or simulate packages" permission="shipments:write" />
+          <RoleNote
+            className="mt-3 text-sm text-slate-600"
+            what={offloadable(p) ? 'cancel, offload or simulate packages' : 'cancel or simulate packages'}
+            permission="shipments:write"
+          />
         )}
         {/* A cancelled package has nowhere to go: nothing to simulate. */}
         {portal.environment === 'test' && p.status !== 'cancelled' ? (

@@ -127,13 +127,19 @@ describe('portal-api lifecycle routes', () => {
     }
   });
 
+  // A body the route would take from its owner: a refusal must be the 404, not the body's 422 (which comes first).
+  const validBody = (pattern: string, method: string) =>
+    pattern.endsWith('/simulate')
+      ? jsonBody({ status: 'delivered' })
+      : method === 'PATCH' && pattern === '/portal-api/manifests/:id'
+        ? jsonBody({ SealNumber: 'HOSTILE-1' })
+        : undefined;
+
   it("another account's session sees none of it: 404 for ids, its own empty lists, nothing changed", async () => {
     for (const route of PORTAL) {
       for (const method of route.methods) {
         if (route.pattern === '/portal-api/manifests' && method === 'POST') continue; // a create: its own
-        const answer = await portal(b, method, fillPortal(route.pattern), {
-          body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined,
-        });
+        const answer = await portal(b, method, fillPortal(route.pattern), { body: validBody(route.pattern, method) });
         count('portal');
         if (route.pattern.includes(':')) envelope(answer, 404, 'not_found');
         else expect(answer.status, answer.text.slice(0, 200)).toBe(200);
@@ -152,7 +158,7 @@ describe('portal-api lifecycle routes', () => {
       for (const method of route.methods) {
         const answer = await portal(a, method, fillPortal(route.pattern), {
           env: 'live',
-          body: route.pattern.endsWith('/simulate') ? jsonBody({ status: 'delivered' }) : undefined,
+          body: validBody(route.pattern, method),
         });
         count('portal');
         envelope(answer, 404, 'not_found');

@@ -1,37 +1,12 @@
-import { hash } from '@node-rs/argon2';
-import pg from 'pg';
-import { e2eDatabaseUrl } from '../database';
-import { expect, navLink, portalApi, portalUrl, screenshots, test, uniqueUser } from '../fixtures';
+import { expect, navLink, portalApi, portalUrl, screenshots, test } from '../fixtures';
 import { linkFromOutbox } from '../outbox';
 import { axeFindings } from '../axe';
+import { addMember } from './fixtures/members';
 
 // Members and roles in the portal (docs/decisions/teams.md): a viewer is offered only what it can use and
 // told plainly what it cannot; an owner changes roles and removes members on the Members page, with the permission
 // table shown as the server applies it. The member is written to the database as an accepted invitation would make
 // it (invitations have tests of their own), on the database the server under test uses.
-
-async function addMember(accountId: string, role: string) {
-  const user = uniqueUser(role);
-  const url = await e2eDatabaseUrl();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const passwordHash = await hash(user.password, { memoryCost: 19_456, timeCost: 2, parallelism: 1 });
-
-    const created = await client.query<{ id: string }>(
-      'INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, $2) RETURNING id',
-      [user.email, passwordHash],
-    );
-
-    await client.query(
-      'INSERT INTO memberships (id, account_id, user_id, role) VALUES (gen_random_uuid(), $1, $2, $3::"MemberRole")',
-      [accountId, created.rows[0].id, role],
-    );
-  } finally {
-    await client.end();
-  }
-  return user;
-}
 
 /** axe at 1440 and 390 (as e2e/browser/accessibility.spec.ts): no moderate, serious or critical violation. */
 test('a viewer is offered what it can use; an owner changes roles and removes members', async ({

@@ -208,6 +208,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     'POST /portal-api/packages/:TrackingNumber/cancel': { body: {}, stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/simulate': { body: { status: 'delivered' }, stranger: notFound },
     'POST /portal-api/packages/:TrackingNumber/return': { body: {}, stranger: notFound },
+    'POST /portal-api/packages/:TrackingNumber/offload': { body: {}, stranger: notFound },
     'GET /portal-api/packages/:TrackingNumber/proof-of-delivery': { stranger: notFound },
     'GET /portal-api/packages/:TrackingNumber/proof-of-delivery/signature': { stranger: notFound },
     'GET /portal-api/packages/:TrackingNumber/proof-of-delivery/photo': { stranger: notFound },
@@ -219,6 +220,7 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
     },
     'GET /portal-api/manifests/:id/status': { id: () => manifestId, stranger: notFound },
     'POST /portal-api/manifests/:id/cancel': { id: () => manifestId, body: {}, stranger: notFound },
+    'PATCH /portal-api/manifests/:id': { id: () => manifestId, body: { SealNumber: 'ACL-SEAL' }, stranger: notFound },
     'POST /portal-api/manifests/:id/simulate': { id: () => manifestId, body: { status: 'received' }, stranger: notFound },
     // Close-out: the owner's container is not closable (409) for the owner; anyone else must not find it.
     'POST /portal-api/manifests/:id/close': { id: () => manifestId, body: {}, stranger: notFound },
