@@ -496,12 +496,14 @@ describe('GET /portal-api/audit and its CSV export', () => {
 
   beforeAll(async () => {
     team = await owner('AuditReader');
-    // Nine rows at one instant (a page boundary falls among them), two other actors, and a hostile one for the CSV.
+    // Nine rows at one instant (a page boundary falls among them), their ids across a power of ten (as text 100 sorts
+    // before 99: a list ordered by the text id skipped rows), two other actors, and a hostile one for the CSV.
+    const base = 10n ** 12n - 4n; // each run has a database of its own
     for (let i = 0; i < 9; i++) {
       await execute(
         pgPool(),
-        sql`INSERT INTO audit_events (account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, client_address)
-        VALUES (${team.accountId}::uuid, ${at}::timestamptz, 'user', 'same@example.com', 'same@example.com', 'webhook.updated', 'webhook_endpoint', ${`we_${i}`}, '198.18.0.1')`,
+        sql`INSERT INTO audit_events (id, account_id, occurred_at, actor_kind, actor_email, actor_label, action, target_type, target_id, client_address)
+        VALUES (${(base + BigInt(i)).toString()}::bigint, ${team.accountId}::uuid, ${at}::timestamptz, 'user', 'same@example.com', 'same@example.com', 'webhook.updated', 'webhook_endpoint', ${`we_${i}`}, '198.18.0.1')`,
       );
     }
     await execute(

@@ -264,7 +264,7 @@ export async function listPackageEvents(options: Scope & { trackingNumber: strin
             details, created_at
      FROM lifecycle_events WHERE account_id = ${options.accountId}::uuid AND environment = ${options.environment}::"Environment"
        AND ${found.tracking_number === null ? sql`manifest_id = ${found.manifest_id} AND carrier_barcode = ${found.carrier_barcode}` : sql`tracking_number = ${found.tracking_number} AND manifest_id = ${found.manifest_id}`}
-     ORDER BY occurred_at, id LIMIT 1000`,
+     ORDER BY lifecycle_events.occurred_at, lifecycle_events.id LIMIT 1000`,
   );
   return { object: 'list' as const, data: rows.map(presentEvent), has_more: false, next_cursor: null };
 }
