@@ -161,10 +161,9 @@ function Invoices() {
   if (list.isError) return <ErrorState title="Could not load invoices" error={list.error} onRetry={() => void list.refetch()} />;
   const invoices = list.data.pages.flatMap((page) => page.data);
   return (
-    <section aria-labelledby="invoices-title">
-      <h2 id="invoices-title" className="mb-2 text-lg font-semibold text-slate-900">
-        Invoices
-      </h2>
+    // A heading, not a second landmark: the table below is the "Invoices" region already.
+    <div>
+      <h2 className="mb-2 text-lg font-semibold text-slate-900">Invoices</h2>
       {invoices.length === 0 ? (
         <EmptyState title="No invoices yet">
           The first is issued when a period with charges ends.
@@ -198,7 +197,7 @@ function Invoices() {
           ))}
         </ListTable>
       )}
-    </section>
+    </div>
   );
 }
 
