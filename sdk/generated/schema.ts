@@ -2291,7 +2291,7 @@ export interface components {
              */
             carrier_barcode: string;
             /**
-             * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+             * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
              * @example https://carrier.example/track/CB4829103756125
              */
             tracking_url: string | null;
@@ -2414,7 +2414,7 @@ export interface components {
                  */
                 carrier_barcode: string;
                 /**
-                 * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                 * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                  * @example https://carrier.example/track/CB4829103756125
                  */
                 tracking_url: string | null;
@@ -5237,7 +5237,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;
@@ -6316,7 +6316,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;
@@ -6622,7 +6622,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;
