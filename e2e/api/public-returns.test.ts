@@ -16,7 +16,7 @@ let rival: TestAccount;
 
 beforeAll(async () => {
   ops = (await createOpsToken({ name: 'public returns tests' })).token;
-  [shipper, rival] = await Promise.all([signUp('Public returns'), newAccount('Public returns rival')]);
+  [shipper, rival] = await Promise.all([signUp('PublicReturns'), newAccount('Public returns rival')]);
   const allowed = await portalCall(shipper, 'PUT', '/portal-api/settings/returns', { body: { public_returns: true } });
   expect(allowed.status, allowed.text).toBe(200);
   // Events are stored when an endpoint subscribes to them.
@@ -54,6 +54,7 @@ async function livePackage(account: TestAccount, status: 'manifested' | 'out_for
   expect(made.status, made.text).toBe(200);
   if (status !== 'manifested') {
     await scan(number, 'received');
+    await scan(number, 'in_transit');
     await scan(number, 'out_for_delivery');
     if (status === 'delivered') await scan(number, 'delivered');
   }
@@ -120,7 +121,7 @@ async function returnsOf(barcode: string) {
 
 describe('the shipper’s setting', () => {
   it('is off by default, read and changed in Settings, audited; only settings:manage changes it', async () => {
-    const fresh = await signUp('Returns setting');
+    const fresh = await signUp('ReturnsSetting');
     const read = await portalCall(fresh, 'GET', '/portal-api/settings/returns');
     expect(read.status, read.text).toBe(200);
     expect(read.json).toEqual({ public_returns: false });
@@ -202,11 +203,18 @@ describe('POST /api/track/{id}/return', () => {
 
   it('two requests at once make one return', async () => {
     const { barcode } = await livePackage(shipper, 'out_for_delivery');
-    const answers = await Promise.all([ask(barcode, '90210'), ask(barcode, '90210'), submit(barcode, '90210')]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 201, 303]);
-    expect(new Set(answers.filter((a) => a.json).map((a) => a.json.return_tracking_number))).toEqual(
-      new Set([`RTN-${barcode}-1`]),
-    );
+    const answers = await Promise.all([
+      ask(barcode, '90210'),
+      ask(barcode, '90210'),
+      ask(barcode, '90210'),
+      submit(barcode, '90210'),
+    ]);
+    const json = answers.slice(0, 3);
+    // Whichever came first made it (201, or the form's 303); the others found it (200).
+    expect(answers[3]!.status).toBe(303);
+    for (const answer of json) expect([200, 201]).toContain(answer.status);
+    expect(json.filter((a) => a.status === 201).length).toBeLessThanOrEqual(1);
+    expect(new Set(json.map((a) => a.json.return_tracking_number))).toEqual(new Set([`RTN-${barcode}-1`]));
     expect(await returnsOf(barcode)).toHaveLength(1);
   });
 

@@ -50,6 +50,7 @@ test('a recipient starts a return on the public page; a test package has a page 
   const ops = await opsToken();
   for (const [event, location] of [
     ['received', 'JFK'],
+    ['in_transit', 'ORD'],
     ['out_for_delivery', '90210'],
     ['delivered', '90210'],
   ] as const) {
