@@ -34,20 +34,25 @@ function json(status: number, body: unknown, requestId: string, extra: Record<st
   });
 }
 
-/** A cross-site form or script cannot start a return in a visitor's name (the answer would set a cookie for it). */
+/**
+ * A cross-site form or script cannot start a return in a visitor's name (the answer would set a cookie for it). A
+ * browser says where a request comes from in Sec-Fetch-Site, which no page can set: only `same-origin` passes. The
+ * tracking page's `Referrer-Policy: no-referrer` makes browsers send `Origin: null` with its own form, so Origin decides
+ * only without Sec-Fetch-Site (older browsers): it must then be this host. A client sending neither is no browser and
+ * may send JSON, which no other site's page can send here without a preflight this route never grants.
+ */
 function assertSameSite(request: Request, form: boolean): void {
+  const refuse = () => new AppError('forbidden', 'Cross-site request refused: start the return on the tracking page.');
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none')
-    throw new AppError('forbidden', 'Cross-site request refused: start the return on the tracking page.');
-  if (origin === null) {
-    // Browsers send Origin with every form POST; only a non-browser JSON client has none.
-    if (form) throw new AppError('forbidden', 'Cross-site request refused: the form was sent without an Origin.');
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  const ours = origin !== null && URL.canParse(origin) && host !== null && new URL(origin).host === host;
+  if (site !== null) {
+    if (site !== 'same-origin' || (origin !== null && origin !== 'null' && !ours)) throw refuse();
     return;
   }
-  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  if (!URL.canParse(origin) || !host || new URL(origin).host !== host)
-    throw new AppError('forbidden', 'Cross-site request refused: start the return on the tracking page.');
+  if (origin === null && !form) return;
+  if (!ours) throw refuse();
 }
 
 async function readPostalCode(request: Request, form: boolean): Promise<string> {
