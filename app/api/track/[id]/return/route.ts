@@ -55,11 +55,29 @@ function assertSameSite(request: Request, form: boolean): void {
   if (!ours) throw refuse();
 }
 
+/** The body, read no further than the limit: a chunked body has no Content-Length to refuse it by. */
+async function cappedText(request: Request): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  if (!reader) return '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > BODY_MAX_BYTES) {
+      await reader.cancel();
+      throw new AppError('payload_too_large', `The body is over ${BODY_MAX_BYTES} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function readPostalCode(request: Request, form: boolean): Promise<string> {
   if (Number(request.headers.get('content-length') ?? 0) > BODY_MAX_BYTES)
     throw new AppError('payload_too_large', `The body is over ${BODY_MAX_BYTES} bytes.`);
-  const text = await request.text();
-  if (text.length > BODY_MAX_BYTES) throw new AppError('payload_too_large', `The body is over ${BODY_MAX_BYTES} bytes.`);
+  const text = await cappedText(request);
   let value: unknown;
   if (form) value = new URLSearchParams(text).get('postal_code');
   else {
