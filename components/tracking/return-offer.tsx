@@ -4,24 +4,21 @@ import { Alert, Card, Field, Input, buttonClass } from '@/components/ui';
 // POST form, so it works without JavaScript; the answer comes back to the page (?return=…). The page shows no address:
 // the recipient types the postal code, and only their browser, holding the grant cookie, sees the label.
 
-const PROBLEMS: Record<string, { tone: 'danger' | 'warning'; text: string }> = {
-  wrong: {
-    tone: 'danger',
-    text: 'That postal code does not match this parcel. Type the postal code of the delivery address, as printed on the label.',
-  },
-  invalid: { tone: 'danger', text: 'Type a postal code as printed on the label: 3 to 10 letters or digits.' },
-  limited: {
-    tone: 'warning',
-    text: 'Too many attempts for this parcel or from your network. Try again in an hour, or contact the shipper.',
-  },
-  unavailable: {
-    tone: 'warning',
-    text: 'This parcel cannot be returned online: the shipper did not give us all that a return label needs. Contact the shipper.',
-  },
+// A wrong or malformed code is said once, at the field; what the field cannot fix is said above the form.
+const FIELD_PROBLEMS: Record<string, string> = {
+  wrong: 'That postal code does not match this parcel. Type the delivery address’s postal code, as printed on the label.',
+  invalid: 'Type a postal code as printed on the label: 3 to 10 letters or digits.',
+};
+
+const FORM_PROBLEMS: Record<string, string> = {
+  limited: 'Too many attempts for this parcel or from your network. Try again in an hour, or contact the shipper.',
+  unavailable:
+    'This parcel cannot be returned online: the shipper did not give us all that a return label needs. Contact the shipper.',
 };
 
 export function ReturnOffer({ barcode, problem }: { barcode: string; problem?: string }) {
-  const shown = problem ? PROBLEMS[problem] : undefined;
+  const atField = problem ? FIELD_PROBLEMS[problem] : undefined;
+  const atForm = problem ? FORM_PROBLEMS[problem] : undefined;
   return (
     <Card>
       <section aria-labelledby="return-title">
@@ -32,9 +29,9 @@ export function ReturnOffer({ barcode, problem }: { barcode: string; problem?: s
           The shipper lets you send this parcel back. To show that you have it, type the postal code of the address it was
           delivered to, as printed on its label. You then get a return label to print.
         </p>
-        {shown ? (
+        {atForm ? (
           <div className="mt-4">
-            <Alert tone={shown.tone}>{shown.text}</Alert>
+            <Alert tone="warning">{atForm}</Alert>
           </div>
         ) : null}
         <form
@@ -46,7 +43,7 @@ export function ReturnOffer({ barcode, problem }: { barcode: string; problem?: s
           <Field
             label="Postal code on the label"
             hint="The delivery address's postal code."
-            error={problem === 'wrong' || problem === 'invalid' ? 'Does not match this parcel.' : undefined}
+            error={atField}
             id="return-postal-code"
             required
           >

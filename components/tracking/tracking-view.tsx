@@ -122,7 +122,8 @@ function TestNotice() {
     <div role="note" className="rounded-lg border-2 border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">
       <p className="text-base font-semibold">Test package: this is not a real shipment</p>
       <p className="mt-1 text-sm">
-        A shipper made this package to try out its connection to the carrier. Nothing is on its way, and its status is made up.
+        A shipper made this package to try out its connection to the carrier. Nothing is on its way: the status below comes from
+        the shipper&apos;s tests.
       </p>
     </div>
   );
