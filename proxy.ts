@@ -110,12 +110,12 @@ function methodNotAllowed(request: NextRequest): NextResponse | undefined {
 }
 
 /**
- * The public tracking pages that look something up (/track/{number}, /unsubscribe) are counted per client address
+ * The public tracking pages that look something up (/track/{number}, /track/test/{barcode}, /unsubscribe) are counted per client address
  * before they render, since a page cannot answer 429 itself: past the limit, a small page of its own with Retry-After
  * (lib/tracking/admit-lookup.ts; docs/decisions/public-tracking.md).
  */
 async function tooManyLookups(request: NextRequest): Promise<NextResponse | undefined> {
-  if (!/^\/(?:track\/[^/]+|unsubscribe)\/?$/.test(request.nextUrl.pathname)) return undefined;
+  if (!/^\/(?:track\/(?:test\/)?[^/]+|unsubscribe)\/?$/.test(request.nextUrl.pathname)) return undefined;
   try {
     await admitTrackingLookup(webRequestClient(request.headers).address);
     return undefined;

@@ -146,6 +146,10 @@ const ZEnv = z
     INVITATIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().positive().default(50),
     /** Public tracking lookups per client address (IPv6 by its /64) per minute, across instances; then 429. */
     TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /** Returns started on the public tracking page per client address per hour, right or wrong; then 429. */
+    PUBLIC_RETURN_ATTEMPTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().positive().default(20),
+    /** Wrong postal codes for one package per hour, from anywhere; then 429 for that package, right code or not. */
+    PUBLIC_RETURN_FAILURES_PER_PACKAGE_PER_HOUR: z.coerce.number().int().positive().default(5),
 
     // Webhook worker liveness (lib/webhooks/worker.ts, docs/decisions/webhooks.md "Heartbeats").
     /** Each heartbeat also frees dead workers' claims: a dead process's claims come back within about this long. */

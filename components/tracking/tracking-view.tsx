@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { StatusBadge } from '@/components/lifecycle/status-badge';
 import { Card, DetailItem } from '@/components/ui';
 import type { TPublicTracking } from '@/lib/schemas/public-tracking';
@@ -115,10 +116,33 @@ function ShipperBand({ branding, shipper }: { branding: TrackingBranding; shippe
   );
 }
 
-export function TrackingView({ tracking, branding }: { tracking: TPublicTracking; branding?: TrackingBranding }) {
+/** On the test page: said first, and plainly, so that nobody takes a shipper's rehearsal for their parcel. */
+function TestNotice() {
+  return (
+    <div role="note" className="rounded-lg border-2 border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">
+      <p className="text-base font-semibold">Test package: this is not a real shipment</p>
+      <p className="mt-1 text-sm">
+        A shipper made this package to try out its connection to the carrier. Nothing is on its way: the status below comes from
+        the shipper&apos;s tests.
+      </p>
+    </div>
+  );
+}
+
+export function TrackingView({
+  tracking,
+  branding,
+  children,
+}: {
+  tracking: TPublicTracking;
+  branding?: TrackingBranding;
+  /** Below the status card: the return offer, when the page makes one. */
+  children?: ReactNode;
+}) {
   const events = [...tracking.events].reverse();
   return (
     <div className="space-y-6">
+      {tracking.environment === 'test' ? <TestNotice /> : null}
       {branding ? <ShipperBand branding={branding} shipper={tracking.shipper} /> : null}
       <Card>
         <div className="flex flex-wrap items-start justify-between gap-3">
@@ -149,6 +173,7 @@ export function TrackingView({ tracking, branding }: { tracking: TPublicTracking
           <DetailItem label="Last update" value={<LocalTime iso={tracking.status_updated_at} />} />
         </dl>
       </Card>
+      {children}
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-base font-semibold text-slate-900">
           History

@@ -175,7 +175,7 @@ describe('customs outcomes', () => {
     expect(ofA[1]?.payload).toEqual({
       tracking_number: a,
       carrier_barcode: pa.carrier_barcode,
-      tracking_url: null, // a test package has no public page
+      tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
       house_waybill: pa.house_waybill,
       container_id: containerId,
       manifest_id: manifestId,
@@ -255,7 +255,7 @@ describe('customs outcomes', () => {
     expect(deliveries.find((d) => d.type === 'package.amended')?.payload).toEqual({
       tracking_number: c,
       carrier_barcode: pkg.carrier_barcode,
-      tracking_url: null, // a test package has no public page
+      tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
       house_waybill: pkg.house_waybill,
       container_id: containerId,
       manifest_id: manifestId,

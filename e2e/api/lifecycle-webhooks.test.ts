@@ -129,7 +129,7 @@ describe('lifecycle webhooks', () => {
       expect(d.payload).toEqual({
         tracking_number: simulated,
         carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-        tracking_url: null, // a test package has no public page
+        tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
         house_waybill: expect.stringMatching(/^H\d{11}$/),
         manifest_id: dailyId,
         status: d.payload.status,
@@ -145,7 +145,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: cancelled,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-          tracking_url: null, // a test package has no public page
+          tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: dailyId,
           status: 'cancelled',
@@ -161,7 +161,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: wholeDay,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-          tracking_url: null, // a test package has no public page
+          tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: cancelledDailyId,
           status: 'cancelled',
@@ -196,7 +196,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: inContainer,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-          tracking_url: null, // a test package has no public page
+          tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           container_id: containerId,
           manifest_id: containerManifestId,
@@ -213,7 +213,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: scanned,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-          tracking_url: null, // a test package has no public page
+          tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'received',
@@ -227,7 +227,7 @@ describe('lifecycle webhooks', () => {
         {
           tracking_number: scanned,
           carrier_barcode: expect.stringMatching(/^CB\d{13}$/),
-          tracking_url: null, // a test package has no public page
+          tracking_url: expect.stringMatching(/\/track\/test\/CB\d{13}$/), // a test package's link is the test page
           house_waybill: expect.stringMatching(/^H\d{11}$/),
           manifest_id: scannedDailyId,
           status: 'in_transit',

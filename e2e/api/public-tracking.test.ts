@@ -266,6 +266,61 @@ describe('what is not one live package of the asker', () => {
   });
 });
 
+describe('the test page', () => {
+  it('answers for test packages by carrier barcode only, says so plainly, and knows no live package', async () => {
+    const account = await newAccount('Public tracking test page');
+    const test = tracking('TP');
+    const live = tracking('TP');
+    const testBarcode = await dailyPackage(account, test, 'test');
+    const liveBarcode = await dailyPackage(account, live);
+    const json = await get(`/api/track/test/${testBarcode}`);
+    expect(json.status, json.text).toBe(200);
+    expect(json.json).toMatchObject({
+      object: 'tracking',
+      environment: 'test',
+      carrier_barcode: testBarcode,
+      tracking_number: test,
+    });
+    expect(json.headers.get('x-robots-tag')).toBe('noindex');
+    expect(json.headers.get('cache-control')).toBe('no-store');
+    const page = await get(`/track/test/${testBarcode}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Test package: this is not a real shipment');
+    expect(page.text).toContain('noindex');
+    for (const secret of PRIVATE) {
+      expect(json.text, secret).not.toContain(secret);
+      expect(page.text, secret).not.toContain(secret);
+    }
+    // The live page's JSON says live.
+    expect((await track(liveBarcode)).json.environment).toBe('live');
+
+    // A live number on the test page, a test number on the live page, a tracking number on the test page: unknown.
+    const unknown = await get('/api/track/test/CB0000000000000');
+    expect(unknown.status).toBe(404);
+    for (const miss of [
+      await get(`/api/track/test/${liveBarcode}`),
+      await get(`/api/track/test/${test}?postal_code=90210`),
+      await get(`/api/track/test/${encodeURIComponent('<script>')}`),
+      await get(`/api/track/test/${'X'.repeat(10_000)}`),
+    ]) {
+      expect(miss.status, miss.text).toBe(404);
+      expect(missBody(miss)).toEqual(missBody(unknown));
+    }
+    expect((await track(testBarcode)).status).toBe(404);
+    const livePage = await get(`/track/test/${liveBarcode}`);
+    expect(livePage.text).toContain('No test package has this carrier barcode');
+    expect(livePage.text).not.toContain(live);
+    expect((await get(`/track/${testBarcode}`)).text).toMatch(/No package matches this number/);
+  });
+
+  it('counts the test page per client address with the live one', async () => {
+    const address = freshClientAddress();
+    for (let i = 0; i < 30; i++) expect((await get('/api/track/test/CB0000000000000', address)).status).toBe(404);
+    expect((await get('/api/track/test/CB0000000000000', address)).status).toBe(429);
+    expect((await get('/track/test/CB0000000000000', address)).status).toBe(429);
+  });
+});
+
 describe('limits and methods', () => {
   it('counts lookups per client address: 429 with Retry-After past the limit, for the JSON and the page alike, never a 5xx', async () => {
     const address = freshClientAddress();

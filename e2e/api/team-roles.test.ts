@@ -73,6 +73,8 @@ const EXPECTED: Record<string, RouteAccess> = {
   'PUT /portal-api/settings/close-out': 'settings:manage',
   'GET /portal-api/settings/recipient-mail': 'data:read',
   'PUT /portal-api/settings/recipient-mail': 'settings:manage',
+  'GET /portal-api/settings/returns': 'data:read',
+  'PUT /portal-api/settings/returns': 'settings:manage',
   'GET /portal-api/tokens': 'tokens:manage',
   'POST /portal-api/tokens': 'tokens:manage',
   'DELETE /portal-api/tokens/:id': 'tokens:manage',

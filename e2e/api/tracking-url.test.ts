@@ -5,7 +5,7 @@ import { baseUrl, call, newAccount, tracking, type Env, type TestAccount } from 
 import { containerSample, packageSample } from './support/samples';
 
 // `tracking_url`: the package's public tracking page (by carrier barcode, under the app's public origin) in the reads
-// and in the webhook payloads of package events; null for a test package, which the public page never shows.
+// and in the webhook payloads of package events; a test package's is the test page (/track/test/…), which says so.
 
 let acme: TestAccount;
 let ops: string;
@@ -28,6 +28,7 @@ const get = (path: string, env: Env) => call(path, { ...GET, env, token: acme.to
 
 /** The link the server builds (APP_URL unset in the test server: http://localhost:<its port>). */
 const linkFor = (barcode: string) => `http://localhost:${new URL(baseUrl).port}/track/${barcode}`;
+const testLinkFor = (barcode: string) => `http://localhost:${new URL(baseUrl).port}/track/test/${barcode}`;
 
 describe('tracking_url', () => {
   it('a live package: in GET, the list, the manifest’s packages and a container’s; the link opens its public page', async () => {
@@ -59,15 +60,19 @@ describe('tracking_url', () => {
     expect(read.json.tracking_url).toBe(linkFor(read.json.carrier_barcode));
   });
 
-  it('a test package: null, in the reads and in its events', async () => {
+  it('a test package: the test page, in the reads and in its events; the link opens a page that says it is a test', async () => {
     const tn = tracking('TU');
     expect((await call('/wf/package', { token: acme.tokens.test, body: packageSample(tn) })).status).toBe(200);
     const one = await get(`/packages/${tn}`, 'test');
-    expect(one.json).toHaveProperty('tracking_url', null);
+    const barcode: string = one.json.carrier_barcode;
+    expect(one.json).toHaveProperty('tracking_url', testLinkFor(barcode));
+    const page = await fetch(`${baseUrl}${new URL(one.json.tracking_url).pathname}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Test package: this is not a real shipment');
     expect((await call(`/packages/${tn}/cancel`, { token: acme.tokens.test })).status).toBe(200);
     const events = await get('/events?type=package.cancelled&limit=100', 'test');
     const cancelled = events.json.data.find((e: { data: { tracking_number: string } }) => e.data.tracking_number === tn);
-    expect(cancelled.data).toHaveProperty('tracking_url', null);
+    expect(cancelled.data).toHaveProperty('tracking_url', testLinkFor(barcode));
   });
 
   it('in the payload of a live package’s lifecycle events (a carrier scan)', async () => {

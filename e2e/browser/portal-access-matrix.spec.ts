@@ -237,6 +237,11 @@ test('every portal endpoint refuses strangers and leaks nothing', async ({
       stranger: ok((j: { statuses: string[] }) => expect(j).toEqual({ statuses: [] })),
     },
     'PUT /portal-api/settings/recipient-mail': { body: {}, stranger: invalid },
+    // Returns from the tracking page are account-wide too: another account sees its own setting, off.
+    'GET /portal-api/settings/returns': {
+      stranger: ok((j: { public_returns: boolean }) => expect(j).toEqual({ public_returns: false })),
+    },
+    'PUT /portal-api/settings/returns': { body: {}, stranger: invalid },
     'GET /portal-api/import-mapping': {
       stranger: ok((j: { columns: Record<string, string> }, caller) => {
         if (caller.isOwner) expect(j.columns).toMatchObject({ ownerssheetcolumn: 'ToName' });

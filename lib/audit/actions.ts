@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'package.cancelled',
   /** A package's house data (customs declaration, consignee) amended: lib/customs/amend-package.ts. */
   'package.amended',
+  /** A return made by a recipient on the public tracking page (lib/returns/public-returns.ts). */
+  'package.return_created',
   /** A held house offloaded from its container before departure: lib/customs/offload-package.ts. */
   'package.offloaded',
   /** A container's air cargo header amended before departure: lib/customs/amend-container.ts. */

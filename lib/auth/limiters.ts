@@ -37,6 +37,8 @@ interface Limiters {
   mailEmail: RateLimiterPostgres;
   invitationsAccount: RateLimiterPostgres;
   trackingAddress: RateLimiterPostgres;
+  returnAddress: RateLimiterPostgres;
+  returnPackage: RateLimiterPostgres;
 }
 
 const KEY = Symbol.for('carrier.limiters');
@@ -82,6 +84,18 @@ export function limiters(): Limiters {
       points: e.TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE,
       duration: 60,
       inMemoryBlockOnConsumed: e.TRACKING_LOOKUPS_PER_ADDRESS_PER_MINUTE,
+    }),
+    // A public return's proof is a postal code, a small space: attempts per address, and wrong codes per package
+    // from any address (lib/returns/admit-public-return.ts).
+    returnAddress: postgresLimiter({
+      keyPrefix: 'return_addr',
+      points: e.PUBLIC_RETURN_ATTEMPTS_PER_ADDRESS_PER_HOUR,
+      duration: 3_600,
+    }),
+    returnPackage: postgresLimiter({
+      keyPrefix: 'return_pkg',
+      points: e.PUBLIC_RETURN_FAILURES_PER_PACKAGE_PER_HOUR,
+      duration: 3_600,
     }),
   };
   global[KEY] = made;

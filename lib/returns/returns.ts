@@ -1,5 +1,6 @@
 import 'server-only';
 import { pgPool, pgTransaction } from '@/lib/db';
+import { recordAudit, type AuditOrigin } from '@/lib/audit/record-audit';
 import { AppError } from '@/lib/errors/app-error';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { createPackageIn } from '@/lib/packages/create-package-manifest';
@@ -113,7 +114,13 @@ export interface CreatedReturn {
  * POST /packages/{TrackingNumber}/return. 404 for a package not in this account and environment; 409 not_returnable
  * (with current_status) before out for delivery, for a return itself, or when the original lacks what a label needs.
  */
-export async function createReturn(scope: Scope & { identifier: string }): Promise<CreatedReturn> {
+export async function createReturn(
+  scope: Scope & {
+    identifier: string;
+    /** Records the creation in the audit log, in its transaction: a return made without a token (the public page). */
+    audit?: { origin: AuditOrigin; via: string };
+  },
+): Promise<CreatedReturn> {
   const original = await findOriginal(scope, scope.identifier);
   if (!original)
     throw new AppError('not_found', 'No package with this tracking number or carrier barcode in this account and environment.');
@@ -164,7 +171,7 @@ export async function createReturn(scope: Scope & { identifier: string }): Promi
           details: parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPath(issue.path), message: issue.message })),
         },
       );
-    const made = await createPackageIn(client, { ...scope, pkg: parsed.data });
+    const made = await createPackageIn(client, { accountId: scope.accountId, environment: scope.environment, pkg: parsed.data });
     const link = await queryRow(
       client,
       sql<{ carrier_barcode: string }>`
@@ -175,8 +182,21 @@ export async function createReturn(scope: Scope & { identifier: string }): Promi
           RETURNING return_barcode
         ) SELECT return_barcode AS carrier_barcode FROM link`,
     );
+    if (scope.audit)
+      await recordAudit(
+        scope.audit.origin,
+        {
+          accountId: scope.accountId,
+          environment: scope.environment,
+          action: 'package.return_created',
+          target: { type: 'package', id: original.carrier_barcode },
+          details: { return_tracking_number: trackingNumber, via: scope.audit.via },
+        },
+        client,
+      );
     const events = await enqueueEvent(client, {
-      ...scope,
+      accountId: scope.accountId,
+      environment: scope.environment,
       eventType: PACKAGE_RETURN_CREATED_EVENT,
       payload: {
         type: PACKAGE_RETURN_CREATED_EVENT,

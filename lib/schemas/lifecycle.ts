@@ -312,7 +312,7 @@ export const ZPackageResponse = z.looseObject({
     .nullable()
     .meta({
       description:
-        "The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.",
+        "The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.",
       examples: ['https://carrier.example/track/CB4829103756125'],
     }),
   house_waybill: z.string().meta({

@@ -34,6 +34,8 @@ const ZPublicEvent = z.object({
 
 export const ZPublicTrackingResponse = z.object({
   object: z.literal('tracking'),
+  /** `test`: a test package, on the test page only (/track/test/…): not a real shipment. */
+  environment: z.enum(['live', 'test']),
   carrier_barcode: z.string(),
   tracking_number: z.string().nullable(),
   status: z.enum(PACKAGE_STATUSES),

@@ -30,7 +30,8 @@ describe('presenters and invalid stored dates', () => {
       body: {},
     };
     expect(presentPackage(row, 'test')).toMatchObject({
-      tracking_url: null,
+      // A test package's link is the test page, which says it is not a real shipment.
+      tracking_url: 'https://carrier.example/base/track/test/CB0000000000000',
       ManifestDate: null,
       status_updated_at: null,
       created_at: null,

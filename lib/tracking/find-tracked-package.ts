@@ -9,11 +9,12 @@ import { estimateDelivery } from './estimate-delivery';
 import { publicPlace } from './places';
 import { plausiblePostalCode, samePostalCode } from './postal-code';
 
-// The public lookup (docs/decisions/public-tracking.md). Live packages only, of any shipper: by carrier barcode (ours,
+// The public lookup (docs/decisions/public-tracking.md). Live packages, of any shipper: by carrier barcode (ours,
 // unique across the carrier), or by tracking number AND destination postal code, since shippers choose tracking
 // numbers and two of them may choose the same one. Whatever is not one live package answering both (unknown, another
 // shipper's, a test package, a wrong postal code) is the same `not_found`; input that no package could have is
-// refused by its shape before any query.
+// refused by its shape before any query. The test page (/track/test/…) looks up test packages the same way, by
+// carrier barcode only: a tracking number's index holds live rows, and a test package is found from its own link.
 
 export type TrackingLookup =
   | {
@@ -49,16 +50,20 @@ interface CandidateRow {
   to_country: string | null;
 }
 
-// 'live' is written out, not bound: the partial indexes on lower(tracking_number) hold live rows only, and a plan made
-// for a parameter could not use them.
-function candidates(where: { daily: Sql<unknown>; container: Sql<unknown> }): Sql<CandidateRow> {
+export type PublicEnvironment = 'live' | 'test';
+
+// The environment is written out, not bound: the partial indexes on lower(tracking_number) hold live rows only, and a
+// plan made for a parameter could not use them.
+const ENVIRONMENT: Record<PublicEnvironment, Sql<unknown>> = { live: sql`'live'`, test: sql`'test'` };
+
+function candidates(environment: PublicEnvironment, where: { daily: Sql<unknown>; container: Sql<unknown> }): Sql<CandidateRow> {
   return sql<CandidateRow>`
     SELECT p.account_id, p.daily_manifest_id AS manifest_id, p.tracking_number, p.carrier_barcode, p.status,
            p.status_updated_at, p.created_at, p.manifest_date, p.service_name, p.to_postal_code,
            p.data->>'FromCompany' AS shipper, p.data->>'FromPostalCode' AS from_postal_code,
            p.data->>'FromTerminal' AS from_terminal, p.data->>'ToTerminal' AS to_terminal,
            p.data->>'ToCity' AS to_city, p.data->>'ToState' AS to_state, p.data->>'ToCountry' AS to_country
-    FROM packages p WHERE p.environment = 'live' AND ${where.daily}
+    FROM packages p WHERE p.environment = ${ENVIRONMENT[environment]} AND ${where.daily}
     UNION ALL
     SELECT cp.account_id, cp.manifest_id, cp.tracking_number, cp.carrier_barcode, cp.status,
            cp.status_updated_at, cp.created_at, cp.manifest_date, cp.service_name, cp.to_postal_code,
@@ -66,7 +71,7 @@ function candidates(where: { daily: Sql<unknown>; container: Sql<unknown> }): Sq
            coalesce(cp.detail->>'FromTerminal', m.header->>'FromTerminal'), coalesce(cp.detail->>'ToTerminal', m.header->>'ToTerminal'),
            cp.detail->>'ToCity', cp.detail->>'ToState', cp.detail->>'ToCountry'
     FROM container_packages cp JOIN container_manifests m ON m.id = cp.manifest_id
-    WHERE cp.environment = 'live' AND ${where.container}
+    WHERE cp.environment = ${ENVIRONMENT[environment]} AND ${where.container}
     LIMIT 20`;
 }
 
@@ -94,8 +99,16 @@ export function describeStatus(status: PackageStatus): string {
 const isPackageStatus = (value: string): value is PackageStatus => (PACKAGE_STATUSES as readonly string[]).includes(value);
 const text = (value: string | null) => (value && value.trim() !== '' ? value.trim() : null);
 
-/** `id`: a carrier barcode or a tracking number, as typed; `postalCode`: the destination's, for a tracking number. */
-export async function findTrackedPackage(options: { id: string; postalCode?: string | null }): Promise<TrackingLookup> {
+/**
+ * `id`: a carrier barcode or a tracking number, as typed; `postalCode`: the destination's, for a tracking number.
+ * `environment` test: the test page's lookup, by carrier barcode only.
+ */
+export async function findTrackedPackage(options: {
+  id: string;
+  postalCode?: string | null;
+  environment?: PublicEnvironment;
+}): Promise<TrackingLookup> {
+  const environment = options.environment ?? 'live';
   const id = options.id.trim();
   const postalCode = options.postalCode?.trim() ?? '';
   let rows: CandidateRow[];
@@ -103,16 +116,17 @@ export async function findTrackedPackage(options: { id: string; postalCode?: str
     const barcode = normalizeCarrierBarcode(id);
     rows = await queryRows(
       pgPool(),
-      candidates({ daily: sql`p.carrier_barcode = ${barcode}`, container: sql`cp.carrier_barcode = ${barcode}` }),
+      candidates(environment, { daily: sql`p.carrier_barcode = ${barcode}`, container: sql`cp.carrier_barcode = ${barcode}` }),
     );
   } else {
+    if (environment === 'test') return { outcome: 'not_found' };
     if (!TRACKING_NUMBER.test(id)) return { outcome: 'not_found' };
     if (postalCode === '') return { outcome: 'needs_postal_code' };
     if (!plausiblePostalCode(postalCode)) return { outcome: 'not_found' };
     const lower = id.toLowerCase();
     const found = await queryRows(
       pgPool(),
-      candidates({
+      candidates(environment, {
         daily: sql`lower(p.tracking_number) = ${lower}`,
         container: sql`lower(cp.tracking_number) = ${lower}`,
       }),
@@ -122,11 +136,11 @@ export async function findTrackedPackage(options: { id: string; postalCode?: str
   const [row, another] = rows;
   if (!row || !isPackageStatus(row.status)) return { outcome: 'not_found' };
   if (another) return { outcome: 'ambiguous' };
-  return { outcome: 'found', tracking: await present(row, row.status), accountId: row.account_id };
+  return { outcome: 'found', tracking: await present(row, row.status, environment), accountId: row.account_id };
 }
 
-async function present(row: CandidateRow, status: PackageStatus): Promise<TPublicTracking> {
-  const [events, cards] = await Promise.all([eventsOf(row), activeRateCards.get()]);
+async function present(row: CandidateRow, status: PackageStatus, environment: PublicEnvironment): Promise<TPublicTracking> {
+  const [events, cards] = await Promise.all([eventsOf(row, environment), activeRateCards.get()]);
   const timeline: TPublicTrackingEvent[] = [
     {
       status: 'manifested',
@@ -168,6 +182,7 @@ async function present(row: CandidateRow, status: PackageStatus): Promise<TPubli
   const country = text(row.to_country);
   return {
     object: 'tracking',
+    environment,
     carrier_barcode: row.carrier_barcode,
     tracking_number: row.tracking_number,
     status,
@@ -185,7 +200,7 @@ async function present(row: CandidateRow, status: PackageStatus): Promise<TPubli
 // The package's own status changes, oldest first: not its customs outcomes or amendments (the shipper's business), nor
 // scans kept for history only. A package with a tracking number is found by it (unique in its account and
 // environment: the index's prefix); one without, by its manifest and barcode.
-function eventsOf(row: CandidateRow): Promise<EventRow[]> {
+function eventsOf(row: CandidateRow, environment: PublicEnvironment): Promise<EventRow[]> {
   const subject =
     row.tracking_number !== null
       ? sql`tracking_number = ${row.tracking_number}`
@@ -193,7 +208,7 @@ function eventsOf(row: CandidateRow): Promise<EventRow[]> {
   return queryRows(
     pgPool(),
     sql<EventRow>`SELECT status, occurred_at, location FROM lifecycle_events
-     WHERE account_id = ${row.account_id}::uuid AND environment = 'live' AND ${subject}
+     WHERE account_id = ${row.account_id}::uuid AND environment = ${ENVIRONMENT[environment]} AND ${subject}
        AND subject_type = 'package' AND applied AND type = 'package.' || status
      ORDER BY occurred_at, id LIMIT 200`,
   );

@@ -3,12 +3,12 @@ import { appLink } from '@/lib/mail/settings';
 
 /**
  * A package's public tracking page, the link recipient e-mail carries: by carrier barcode (ours, unique across the
- * carrier, unguessable), under the app's public origin (APP_URL, never the request's Host). Null for a test
- * package: the public page never shows one (docs/decisions/public-tracking.md "Live only").
+ * carrier, unguessable), under the app's public origin (APP_URL, never the request's Host). A test package's is the
+ * test page, which says it is not a real shipment (docs/decisions/public-tracking.md "Test packages").
  */
 export function trackingUrl(environment: Environment, carrierBarcode: string | null): string | null {
-  if (environment !== 'live' || !carrierBarcode) return null;
-  return `${trackBase()}${encodeURIComponent(carrierBarcode)}`;
+  if (!carrierBarcode) return null;
+  return `${trackBase()}${environment === 'test' ? 'test/' : ''}${encodeURIComponent(carrierBarcode)}`;
 }
 
 let base: { from: string; url: string } | undefined;

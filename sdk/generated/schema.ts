@@ -2294,7 +2294,7 @@ export interface components {
              */
             carrier_barcode: string;
             /**
-             * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+             * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
              * @example https://carrier.example/track/CB4829103756125
              */
             tracking_url: string | null;
@@ -2417,7 +2417,7 @@ export interface components {
                  */
                 carrier_barcode: string;
                 /**
-                 * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                 * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                  * @example https://carrier.example/track/CB4829103756125
                  */
                 tracking_url: string | null;
@@ -5240,7 +5240,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;
@@ -6319,7 +6319,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;
@@ -6625,7 +6625,7 @@ export interface operations {
                          */
                         carrier_barcode: string;
                         /**
-                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. Null for a test package, which the public page never shows.
+                         * @description The package's public tracking page (by its carrier barcode, under the app's public address): the link to give its recipient. A test package's is the test page (`/track/test/…`), which says it is a test package and not a real shipment.
                          * @example https://carrier.example/track/CB4829103756125
                          */
                         tracking_url: string | null;

@@ -71,6 +71,7 @@ export const PORTAL_API_ROUTES: readonly (readonly [string, readonly string[]])[
   ['/portal-api/settings/close-out', ['GET', 'PUT']],
   ['/portal-api/settings/customs', ['GET', 'PUT']],
   ['/portal-api/settings/recipient-mail', ['GET', 'PUT']],
+  ['/portal-api/settings/returns', ['GET', 'PUT']],
   ['/portal-api/tokens', ['GET', 'POST']],
   ['/portal-api/tokens/:id', ['DELETE']],
   ['/portal-api/webhooks', ['GET', 'POST']],
