@@ -65,7 +65,10 @@ function whereOf(accountId: string, filters: AuditFilters, after: Cursor | undef
   return sql.join(where, sql` AND `);
 }
 
-/** Up to `limit` rows after `after` (none: from the newest), newest first. */
+/**
+ * Up to `limit` rows after `after` (none: from the newest), newest first. Ordered by the table's columns, not the text
+ * `id` the statement selects: as text, id 100 sorted before 99 and the keyset skipped rows.
+ */
 export async function readAuditRows(options: {
   accountId: string;
   filters: AuditFilters;
@@ -77,8 +80,7 @@ export async function readAuditRows(options: {
     sql<Row>`SELECT id::text AS id, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t, occurred_at, environment, action, actor_kind, actor_label, actor_user_id::text AS actor_user_id,
                actor_email, actor_token_id::text AS actor_token_id, client_address, user_agent, target_type, target_id, details
              FROM audit_events WHERE ${whereOf(options.accountId, options.filters, options.after)}
-             -- The table's columns, not the text \`id\` selected above: as text, id 100 sorted before 99 and the keyset skipped rows.
-             ORDER BY audit_events.occurred_at DESC, audit_events.id DESC LIMIT \${options.limit}`,
+             ORDER BY audit_events.occurred_at DESC, audit_events.id DESC LIMIT ${options.limit}`,
   );
 }
 
