@@ -269,9 +269,7 @@ export function PickupsView() {
 
       {/* A heading, not a second landmark: the table below is the "Pickups" region already. */}
       <div className="space-y-3">
-        <h2 className="text-lg font-semibold text-slate-900">
-          Pickups
-        </h2>
+        <h2 className="text-lg font-semibold text-slate-900">Pickups</h2>
         {list.isPending ? (
           <LoadingBlock label="Loading pickups" />
         ) : list.isError ? (
