@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
 import { pgPool } from '@/lib/db';
-import { baseUrl, call, freshClientAddress, newAccount, tracking, type TestAccount } from './support/api';
+import { baseUrl, call, freshClientAddress, newAccount, tracking, type TestAccount, liveScan } from './support/api';
 import { portalCall, signUp, type Shipper } from './support/portal';
 import { packageSample } from './support/samples';
 
@@ -28,35 +28,16 @@ beforeAll(async () => {
   expect(hook.status, hook.text).toBe(201);
 });
 
-async function scan(number: string, event: string) {
-  const result = await call('/ops/scans', {
-    env: 'live',
-    token: ops,
-    body: {
-      scans: [
-        {
-          scan_id: `scan-${crypto.randomUUID()}`,
-          tracking_number: number,
-          event,
-          location: '90210',
-          occurred_at: new Date().toISOString(),
-        },
-      ],
-    },
-  });
-  expect(result.status, result.text).toBe(200);
-}
-
 /** A live package of `account`, walked to `status` by carrier scans; its tracking number and carrier barcode. */
 async function livePackage(account: TestAccount, status: 'manifested' | 'out_for_delivery' | 'delivered' = 'delivered') {
   const number = tracking('PR');
   const made = await call('/wf/package', { env: 'live', token: account.tokens.live, body: packageSample(number) });
   expect(made.status, made.text).toBe(200);
   if (status !== 'manifested') {
-    await scan(number, 'received');
-    await scan(number, 'in_transit');
-    await scan(number, 'out_for_delivery');
-    if (status === 'delivered') await scan(number, 'delivered');
+    await liveScan(ops, number, 'received');
+    await liveScan(ops, number, 'in_transit');
+    await liveScan(ops, number, 'out_for_delivery');
+    if (status === 'delivered') await liveScan(ops, number, 'delivered');
   }
   const read = await call(`/packages/${number}`, { env: 'live', token: account.tokens.live, method: 'GET' });
   return { number, barcode: read.json.carrier_barcode as string };

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOpsToken } from '@/lib/auth/ops-tokens';
-import { baseUrl, call, freshClientAddress, newAccount, tracking, type Env, type TestAccount } from './support/api';
+import { baseUrl, call, freshClientAddress, newAccount, tracking, type Env, type TestAccount, liveScan } from './support/api';
 import { containerSample, packageSample } from './support/samples';
 
 // Public tracking (docs/decisions/public-tracking.md) on the real server: GET /api/track/{id} and the /track pages,
@@ -45,26 +45,6 @@ async function dailyPackage(account: TestAccount, number: string, env: Env = 'li
   expect(result.status, result.text).toBe(200);
   const read = await call(`/packages/${number}`, { env, token: account.tokens[env], method: 'GET' });
   return read.json.carrier_barcode as string;
-}
-
-async function scan(number: string, event: string, location: string, extra: Record<string, unknown> = {}) {
-  const result = await call('/ops/scans', {
-    env: 'live',
-    token: ops,
-    body: {
-      scans: [
-        {
-          scan_id: `scan-${crypto.randomUUID()}`,
-          tracking_number: number,
-          event,
-          location,
-          occurred_at: new Date().toISOString(),
-          ...extra,
-        },
-      ],
-    },
-  });
-  expect(result.status, result.text).toBe(200);
 }
 
 // Everything packageSample and containerSample send that is not on a label's public face.
@@ -161,10 +141,10 @@ describe('looking a package up', () => {
     const before = await track(number, '90210');
     expect(before.json.estimated_delivery, before.text).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(before.json.estimated_delivery > ahead).toBe(true);
-    await scan(number, 'received', 'JFK');
-    await scan(number, 'exception', '10001', { exception_code: 'ADDR', exception_text: 'Driver note: gate code 4411' });
-    await scan(number, 'resolved', '10001');
-    await scan(number, 'out_for_delivery', '90210');
+    await liveScan(ops, number, 'received', 'JFK');
+    await liveScan(ops, number, 'exception', '10001', { exception_code: 'ADDR', exception_text: 'Driver note: gate code 4411' });
+    await liveScan(ops, number, 'resolved', '10001');
+    await liveScan(ops, number, 'out_for_delivery', '90210');
     const found = await track(number, '90210');
     expect(found.json.status).toBe('out_for_delivery');
     expect(found.json.events.map((e: { status: string }) => e.status)).toEqual([
@@ -178,7 +158,7 @@ describe('looking a package up', () => {
     expect(found.json.events[4].location).toBe('Beverly Hills, CA');
     expect(found.text).not.toContain('gate code');
     expect(found.text).not.toContain('ADDR');
-    await scan(number, 'delivered', '90210');
+    await liveScan(ops, number, 'delivered', '90210');
     const delivered = await track(number, '90210');
     expect(delivered.json).toMatchObject({ status: 'delivered', estimated_delivery: null });
     expect(delivered.json.delivered_at).toBe(delivered.json.status_updated_at);

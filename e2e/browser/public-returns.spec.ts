@@ -1,31 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { packageSample } from '../api/support/samples';
 import { lookAt } from '../axe';
-import { e2eDatabaseUrl } from '../database';
 import { apiBase, authed, createToken, expect, portalUrl, test } from '../fixtures';
+import { opsToken } from './fixtures/ops';
 
 // Returns from the public tracking page and the test page, in the browser (docs/decisions/returns.md "From the public
 // tracking page", docs/decisions/public-tracking.md "Test packages"): the shipper allows returns in Settings; a
 // signed-out recipient opens the delivered package's page, types a wrong postal code, then the right one, and downloads
 // the label; a test package's link opens the test page. Each page checked by axe and photographed at 1440 and 390.
-
-/** A carrier operations token, written as `npm run token -- --ops` writes it, on the database the server uses. */
-async function opsToken(): Promise<string> {
-  const token = `ck_ops_${randomBytes(32).toString('base64url')}`;
-  const client = new pg.Client({ connectionString: await e2eDatabaseUrl() });
-  await client.connect();
-  try {
-    await client.query('INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), $1, $2, $3)', [
-      'browser public returns',
-      token.slice(0, 11),
-      createHash('sha256').update(token).digest('hex'),
-    ]);
-  } finally {
-    await client.end();
-  }
-  return token;
-}
 
 test('a recipient starts a return on the public page; a test package has a page that says so', async ({
   signedInPage: page,
@@ -47,7 +28,7 @@ test('a recipient starts a return on the public page; a test package has a page 
   const body = packageSample(number);
   Object.assign(body.package, { FromCompany: 'Maple Goods' });
   expect((await live.post(`${apiBase.live}/wf/package`, body)).status()).toBe(200);
-  const ops = await opsToken();
+  const ops = await opsToken('browser public returns');
   for (const [event, location] of [
     ['received', 'JFK'],
     ['in_transit', 'ORD'],

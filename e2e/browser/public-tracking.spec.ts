@@ -1,30 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { packageSample } from '../api/support/samples';
-import { e2eDatabaseUrl } from '../database';
 import { apiBase, authed, createToken, expect, portalUrl, screenshots, test } from '../fixtures';
+import { opsToken } from './fixtures/ops';
 
 // Public tracking and recipient e-mail in the browser (docs/decisions/public-tracking.md): a shipper ticks the statuses
 // on the Settings page; a carrier scan moves its live package; the recipient's mail (the server's development outbox)
 // links to the public page, which a signed-out browser opens and follows to the unsubscribe page. Screenshots at
 // 1440 and 390 of each page.
-
-/** A carrier operations token, written as `npm run token -- --ops` writes it, on the database the server uses. */
-async function opsToken(): Promise<string> {
-  const token = `ck_ops_${randomBytes(32).toString('base64url')}`;
-  const client = new pg.Client({ connectionString: await e2eDatabaseUrl() });
-  await client.connect();
-  try {
-    await client.query('INSERT INTO ops_tokens (id, name, display_prefix, token_hash) VALUES (gen_random_uuid(), $1, $2, $3)', [
-      'browser public tracking',
-      token.slice(0, 11),
-      createHash('sha256').update(token).digest('hex'),
-    ]);
-  } finally {
-    await client.end();
-  }
-  return token;
-}
 
 test('a recipient follows the mailed link to the public page, and unsubscribes without an account', async ({
   signedInPage: page,
@@ -49,7 +30,7 @@ test('a recipient follows the mailed link to the public page, and unsubscribes w
   const body = packageSample(number);
   Object.assign(body.package, { ToEmail: to, FromCompany: 'Maple Goods' });
   expect((await live.post(`${apiBase.live}/wf/package`, body)).status()).toBe(200);
-  const ops = await opsToken();
+  const ops = await opsToken('browser public tracking');
   for (const [event, location] of [
     ['received', 'JFK'],
     ['in_transit', 'ORD'],

@@ -101,3 +101,22 @@ export function expectError(result: CallResult, status: number, code: string) {
   }
   return result.json.error as { code: string; message: string; details?: { path: string; message: string }[] };
 }
+
+/** One carrier scan of a live package by `tracking_number`, through POST /ops/scans with an operations token; 200 or it throws. */
+export async function liveScan(
+  opsToken: string,
+  trackingNumber: string,
+  event: string,
+  location = '90210',
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const scan = {
+    scan_id: `scan-${randomUUID()}`,
+    tracking_number: trackingNumber,
+    event,
+    location,
+    occurred_at: new Date().toISOString(),
+  };
+  const result = await call('/ops/scans', { env: 'live', token: opsToken, body: { scans: [{ ...scan, ...extra }] } });
+  if (result.status !== 200) throw new Error(`scan ${event} of ${trackingNumber}: ${result.status} ${result.text}`);
+}
