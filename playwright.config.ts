@@ -20,7 +20,8 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  // Two: each worker has its own account (e2e/fixtures.ts), and a browser test spends most of its time waiting on pages.
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
