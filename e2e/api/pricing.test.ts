@@ -76,7 +76,10 @@ describe('pricing at acceptance', () => {
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.json.charge).toMatchObject({ status: 'priced', amount: q.amount, quote_id: q.quote_id, card_version: 1 });
     expect(accepted.json.warnings).toBeUndefined();
-    expect((await ledger(acme.accountId, tn))[0]?.detail).toMatchObject({ quote_id: q.quote_id, card_version: 1 });
+    // The ledger's charge row has no detail: the package's charge keeps the quote and the card version.
+    const read = await call(`/packages/${tn}`, { method: 'GET', token: acme.tokens.test });
+    expect(read.json.charge).toMatchObject({ quote_id: q.quote_id, card_version: 1 });
+    expect((await ledger(acme.accountId, tn))[0]).toMatchObject({ amount: q.amount, detail: {} });
   });
 
   it('prices afresh when the package no longer matches its quote, and the warning says what differs', async () => {
@@ -224,5 +227,16 @@ describe('quotes', () => {
     const b = await quote(acme, { ...EXPRESS_RATE, weight: 4 });
     expect(a.quote_id).not.toBe(b.quote_id);
     expect(a.currency).toBe('USD');
+  });
+});
+
+describe('the ledger without a foreign key to accounts', () => {
+  it("an account's deletion deletes its ledger rows, as the cascade did", async () => {
+    const gone = await newAccount('Pricing gone');
+    const tn = tracking('PG');
+    expect((await send(expressPackage(tn), gone)).status).toBe(200);
+    expect(await ledger(gone.accountId, tn)).toHaveLength(1);
+    await pgPool().query('DELETE FROM accounts WHERE id = $1', [gone.accountId]);
+    expect(await ledger(gone.accountId)).toEqual([]);
   });
 });

@@ -174,13 +174,12 @@ async function insertContainer(
         JOIN charges c ON c.n = p.n
         RETURNING id, manifest_id, account_id, environment, tracking_number, carrier_barcode, charge
       ), charged AS (
-        -- Each priced package's line in the billing ledger (lib/billing; read by invoicing).
+        -- Each priced package's line in the billing ledger (lib/billing; read by invoicing). No detail: the package's
+        -- charge holds the card version, zone, billable weight and quote (docs/decisions/money.md, "Cost").
         INSERT INTO billing_entries (account_id, environment, kind, container_package_id, manifest_id, tracking_number,
-                                     carrier_barcode, service, amount, currency, occurred_at, detail)
+                                     carrier_barcode, service, amount, currency, occurred_at)
         SELECT s.account_id, s.environment, 'charge', s.id, s.manifest_id, s.tracking_number, s.carrier_barcode,
-               s.charge->>'service', (s.charge->>'amount')::numeric, s.charge->>'currency', now(),
-               jsonb_build_object('card_version', s.charge->'card_version', 'zone', s.charge->'zone',
-                                  'billable_weight', s.charge->'billable_weight', 'quote_id', s.charge->'quote_id')
+               s.charge->>'service', (s.charge->>'amount')::numeric, s.charge->>'currency', now()
         FROM stored s WHERE s.charge->>'status' = 'priced'
       ), activity AS (
         -- The dashboard's rollup, in one of the day's shards (lib/sharded-counters.ts).

@@ -191,12 +191,6 @@ async function insertPackage(
   const { accountId, environment, pkg, charge } = options;
   const chargeJson = JSON.stringify(charge);
   const amount = charge.status === 'priced' ? charge.amount : null;
-  const entryDetail = JSON.stringify({
-    card_version: charge.card_version,
-    zone: charge.zone,
-    billable_weight: charge.billable_weight,
-    quote_id: charge.quote_id,
-  });
   const payload: TPackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
@@ -214,11 +208,12 @@ async function insertPackage(
         ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
         RETURNING id, carrier_barcode, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
       ), charged AS (
-        -- Its line in the billing ledger, when priced (lib/billing; read by invoicing).
+        -- Its line in the billing ledger, when priced (lib/billing; read by invoicing). No detail: the package's charge
+        -- holds the card version, zone, billable weight and quote (docs/decisions/money.md, "Cost").
         INSERT INTO billing_entries (account_id, environment, kind, package_id, manifest_id, tracking_number, carrier_barcode,
-                                     service, amount, currency, occurred_at, detail)
+                                     service, amount, currency, occurred_at)
         SELECT ${accountId}::uuid, ${environment}::"Environment", 'charge', pkg.id, ${manifestId}, ${pkg.TrackingNumber},
-               pkg.carrier_barcode, ${charge.service}, ${amount}::numeric, ${charge.currency}, now(), ${entryDetail}::jsonb
+               pkg.carrier_barcode, ${charge.service}, ${amount}::numeric, ${charge.currency}, now()
         FROM pkg WHERE ${amount}::numeric IS NOT NULL
       ), ${eventOutboxCtes(event, { onlyIf: sql`EXISTS (SELECT 1 FROM pkg)` })}, counted AS (
         INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
