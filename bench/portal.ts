@@ -216,6 +216,21 @@ function p95(values: number[]): number {
 async function timeSearches(page: Page, rows: number, notes: string[]): Promise<{ typed: number[]; api: number[] }> {
   const prefix = `S${Date.now().toString(36).toUpperCase()}`;
   const tn = (i: number) => `${prefix}${String(i).padStart(5, '0')}`;
+  await seedSearchContainer(page, rows, prefix);
+  const timed = await timeTypedSearches(
+    page,
+    Array.from({ length: SEARCHES }, (_, n) => tn(Math.floor(((n + 0.5) * rows) / SEARCHES))),
+  );
+  notes.push(
+    `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
+      `(plus the account's others), each from the last key to the frame showing the one match (250 ms debounce included); ` +
+      `the baseline is the list request alone from the same page.`,
+  );
+  return timed;
+}
+
+/** A container of `rows` packages numbered `prefix` + 5 digits, accepted through the portal's own request. */
+async function seedSearchContainer(page: Page, rows: number, prefix: string): Promise<void> {
   const created = await page.evaluate(
     async ({ count, first }) => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
@@ -244,13 +259,20 @@ async function timeSearches(page: Page, rows: number, notes: string[]): Promise<
     { count: rows, first: prefix },
   );
   if (created !== 200) throw new Error(`the search case's container answered ${created}`);
+}
+
+/**
+ * On the Packages page (test environment), each tracking number typed whole (all but its last character filled, the
+ * last one pressed), timed from that key event to the frame whose only row shows it; and before each, the list's
+ * request alone from the same page (the baseline).
+ */
+export async function timeTypedSearches(page: Page, numbers: string[]): Promise<{ typed: number[]; api: number[] }> {
   await page.goto('/test/packages');
   const box = page.getByLabel('Tracking number');
   await box.waitFor();
   const typed: number[] = [];
   const api: number[] = [];
-  for (let n = 0; n < SEARCHES; n++) {
-    const wanted = tn(Math.floor(((n + 0.5) * rows) / SEARCHES));
+  for (const wanted of numbers) {
     api.push(
       await page.evaluate(async (q) => {
         const started = performance.now();
@@ -279,12 +301,31 @@ async function timeSearches(page: Page, rows: number, notes: string[]): Promise<
     const lastKey = await page.evaluate(() => (window as unknown as { __lastKey: number }).__lastKey);
     typed.push(Number(await shownAt.jsonValue()) - lastKey);
   }
-  notes.push(
-    `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
-      `(plus the account's others), each from the last key to the frame showing the one match (250 ms debounce included); ` +
-      `the baseline is the list request alone from the same page.`,
-  );
   return { typed, api };
+}
+
+/**
+ * The same searches as a signed-in user of an existing account (the scale benchmark's big account): the session
+ * cookie given, the numbers its packages have. `warmUp` (another of its numbers) searched first, unmeasured: the page's
+ * and the queries' first run.
+ */
+export async function measureSearchAsUser(options: {
+  baseUrl: string;
+  sessionCookie: { name: string; value: string };
+  warmUp: string;
+  trackingNumbers: string[];
+}): Promise<{ typed: number[]; api: number[] } | { pending: string }> {
+  if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ baseURL: options.baseUrl, viewport: { width: 1400, height: 900 } });
+    await context.addCookies([{ ...options.sessionCookie, url: options.baseUrl }]);
+    const page = await context.newPage();
+    await timeTypedSearches(page, [options.warmUp]);
+    return await timeTypedSearches(page, options.trackingNumbers);
+  } finally {
+    await browser.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
