@@ -266,12 +266,15 @@ async function seedSearchContainer(page: Page, rows: number, prefix: string): Pr
  * last one pressed), timed from that key event to the frame whose only row shows it; and before each, the list's
  * request alone from the same page (the baseline).
  */
-export async function timeTypedSearches(page: Page, numbers: string[]): Promise<{ typed: number[]; api: number[] }> {
+export async function timeTypedSearches(page: Page, numbers: string[]): Promise<TypedSearches> {
   await page.goto('/test/packages');
   const box = page.getByLabel('Tracking number');
   await box.waitFor();
+  // Room for every search's requests in the resource timings (250 entries by default, then dropped).
+  await page.evaluate(() => performance.setResourceTimingBufferSize(100_000));
   const typed: number[] = [];
   const api: number[] = [];
+  const parts: SearchParts[] = [];
   for (const wanted of numbers) {
     api.push(
       await page.evaluate(async (q) => {
@@ -299,9 +302,37 @@ export async function timeTypedSearches(page: Page, numbers: string[]): Promise<
       { polling: 'raf', timeout: 30_000 },
     );
     const lastKey = await page.evaluate(() => (window as unknown as { __lastKey: number }).__lastKey);
-    typed.push(Number(await shownAt.jsonValue()) - lastKey);
+    const shown = Number(await shownAt.jsonValue());
+    typed.push(shown - lastKey);
+    // Where the time went: the list request the page made for the whole number (the last one, in the resource timings).
+    const request = await page.evaluate((q) => {
+      const entries = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/portal-api/packages?') && new URL(e.name).searchParams.get('tracking_number') === q);
+      const last = entries[entries.length - 1] as PerformanceResourceTiming | undefined;
+      return last ? { start: last.startTime, end: last.responseEnd } : null;
+    }, wanted);
+    if (request)
+      parts.push({
+        beforeRequest: request.start - lastKey,
+        request: request.end - request.start,
+        afterResponse: shown - request.end,
+      });
   }
-  return { typed, api };
+  return { typed, api, parts };
+}
+
+/** One typed search's time, split at the page's list request: the debounce and navigation before it, it, the render after. */
+export interface SearchParts {
+  beforeRequest: number;
+  request: number;
+  afterResponse: number;
+}
+
+export interface TypedSearches {
+  typed: number[];
+  api: number[];
+  parts: SearchParts[];
 }
 
 /**
@@ -314,7 +345,7 @@ export async function measureSearchAsUser(options: {
   sessionCookie: { name: string; value: string };
   warmUp: string;
   trackingNumbers: string[];
-}): Promise<{ typed: number[]; api: number[] } | { pending: string }> {
+}): Promise<TypedSearches | { pending: string }> {
   if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
