@@ -216,6 +216,21 @@ function p95(values: number[]): number {
 async function timeSearches(page: Page, rows: number, notes: string[]): Promise<{ typed: number[]; api: number[] }> {
   const prefix = `S${Date.now().toString(36).toUpperCase()}`;
   const tn = (i: number) => `${prefix}${String(i).padStart(5, '0')}`;
+  await seedSearchContainer(page, rows, prefix);
+  const timed = await timeTypedSearches(
+    page,
+    Array.from({ length: SEARCHES }, (_, n) => tn(Math.floor(((n + 0.5) * rows) / SEARCHES))),
+  );
+  notes.push(
+    `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
+      `(plus the account's others), each from the last key to the frame showing the one match (250 ms debounce included); ` +
+      `the baseline is the list request alone from the same page.`,
+  );
+  return timed;
+}
+
+/** A container of `rows` packages numbered `prefix` + 5 digits, accepted through the portal's own request. */
+async function seedSearchContainer(page: Page, rows: number, prefix: string): Promise<void> {
   const created = await page.evaluate(
     async ({ count, first }) => {
       const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
@@ -244,13 +259,23 @@ async function timeSearches(page: Page, rows: number, notes: string[]): Promise<
     { count: rows, first: prefix },
   );
   if (created !== 200) throw new Error(`the search case's container answered ${created}`);
+}
+
+/**
+ * On the Packages page (test environment), each tracking number typed whole (all but its last character filled, the
+ * last one pressed), timed from that key event to the frame whose only row shows it; and before each, the list's
+ * request alone from the same page (the baseline).
+ */
+export async function timeTypedSearches(page: Page, numbers: string[]): Promise<TypedSearches> {
   await page.goto('/test/packages');
   const box = page.getByLabel('Tracking number');
   await box.waitFor();
+  // Room for every search's requests in the resource timings (250 entries by default, then dropped).
+  await page.evaluate(() => performance.setResourceTimingBufferSize(100_000));
   const typed: number[] = [];
   const api: number[] = [];
-  for (let n = 0; n < SEARCHES; n++) {
-    const wanted = tn(Math.floor(((n + 0.5) * rows) / SEARCHES));
+  const parts: SearchParts[] = [];
+  for (const wanted of numbers) {
     api.push(
       await page.evaluate(async (q) => {
         const started = performance.now();
@@ -277,14 +302,61 @@ async function timeSearches(page: Page, rows: number, notes: string[]): Promise<
       { polling: 'raf', timeout: 30_000 },
     );
     const lastKey = await page.evaluate(() => (window as unknown as { __lastKey: number }).__lastKey);
-    typed.push(Number(await shownAt.jsonValue()) - lastKey);
+    const shown = Number(await shownAt.jsonValue());
+    typed.push(shown - lastKey);
+    // Where the time went: the list request the page made for the whole number (the last one, in the resource timings).
+    const request = await page.evaluate((q) => {
+      const entries = performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('/portal-api/packages?') && new URL(e.name).searchParams.get('tracking_number') === q);
+      const last = entries[entries.length - 1] as PerformanceResourceTiming | undefined;
+      return last ? { start: last.startTime, end: last.responseEnd } : null;
+    }, wanted);
+    if (request)
+      parts.push({
+        beforeRequest: request.start - lastKey,
+        request: request.end - request.start,
+        afterResponse: shown - request.end,
+      });
   }
-  notes.push(
-    `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
-      `(plus the account's others), each from the last key to the frame showing the one match (250 ms debounce included); ` +
-      `the baseline is the list request alone from the same page.`,
-  );
-  return { typed, api };
+  return { typed, api, parts };
+}
+
+/** One typed search's time, split at the page's list request: the debounce and navigation before it, it, the render after. */
+export interface SearchParts {
+  beforeRequest: number;
+  request: number;
+  afterResponse: number;
+}
+
+export interface TypedSearches {
+  typed: number[];
+  api: number[];
+  parts: SearchParts[];
+}
+
+/**
+ * The same searches as a signed-in user of an existing account (the scale benchmark's big account): the session
+ * cookie given, the numbers its packages have. `warmUp` (another of its numbers) searched first, unmeasured: the page's
+ * and the queries' first run.
+ */
+export async function measureSearchAsUser(options: {
+  baseUrl: string;
+  sessionCookie: { name: string; value: string };
+  warmUp: string;
+  trackingNumbers: string[];
+}): Promise<TypedSearches | { pending: string }> {
+  if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ baseURL: options.baseUrl, viewport: { width: 1400, height: 900 } });
+    await context.addCookies([{ ...options.sessionCookie, url: options.baseUrl }]);
+    const page = await context.newPage();
+    await timeTypedSearches(page, [options.warmUp]);
+    return await timeTypedSearches(page, options.trackingNumbers);
+  } finally {
+    await browser.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

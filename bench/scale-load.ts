@@ -3,7 +3,10 @@
 // them, daily manifests with their counters, container manifests with their packages, and for the big
 // account a webhook endpoint with the last 30 days of events, deliveries and attempts). Kept between
 // runs in database `carrier_scale_<N>` of the bench's PostgreSQL, recognised by its marker row;
-// `--scale-reload` loads it again.
+// `--scale-reload` loads it again. Carrier barcodes and house waybills are the columns' defaults (the migrations' keyed
+// permutations, as the API's inserts draw them), so they are present and unique; container packages carry the
+// service, manifest date and destination postal code columns the API writes beside `detail` (the public lookup by
+// tracking number and postal code reads that column).
 //
 // Time: rows are written day by day, oldest first, every account's rows of a day together (so an
 // account's rows are spread over the heap as real arrivals would be, not packed), with the secondary
@@ -32,8 +35,22 @@ export interface ScaleData {
   someDailyId: string;
   someTrackingNumber: string;
   someContainerTracking: string;
+  /** A live package of another account (public tracking shows live packages only): a daily one and a container's. */
+  live: PublicLookup;
+  liveContainer: PublicLookup;
+  /** The carrier barcode of the big account's test package `someTrackingNumber` (the public test page's lookup). */
+  someTestBarcode: string;
+  /** Tracking numbers of the big account spread over its two years, daily and container: the portal search's. */
+  searchTrackingNumbers: string[];
   endpointId: string;
   counts: Record<string, number>;
+}
+
+/** What a recipient holds: the label's carrier barcode, or its tracking number with the destination postal code. */
+export interface PublicLookup {
+  carrierBarcode: string;
+  trackingNumber: string;
+  postalCode: string;
 }
 
 /** Days of history: the big account has two years, the others one. */
@@ -130,7 +147,52 @@ async function describe(url: string, size: ScaleSize): Promise<Omit<ScaleData, '
       `SELECT id FROM container_manifests WHERE account_id = $1::uuid AND environment = 'test' ORDER BY created_at LIMIT 1 OFFSET 100`,
       [big],
     );
-    const tracking = await one(`SELECT tracking_number FROM packages WHERE daily_manifest_id = $1 LIMIT 1`, [daily.id]);
+    const tracking = await one(`SELECT tracking_number, carrier_barcode FROM packages WHERE daily_manifest_id = $1 LIMIT 1`, [
+      daily.id,
+    ]);
+    // Account 2 is live (odd accounts and account 0 are test) and has containers in its last year.
+    const lookup = (row: Record<string, string>): PublicLookup => ({
+      carrierBarcode: String(row.carrier_barcode),
+      trackingNumber: String(row.tracking_number),
+      postalCode: String(row.to_postal_code),
+    });
+    const live = lookup(
+      await one(
+        `SELECT tracking_number, carrier_barcode, to_postal_code FROM packages WHERE account_id = $1::uuid AND environment = 'live'
+         ORDER BY created_at, id LIMIT 1 OFFSET 1000`,
+        [accountUuid(2)],
+      ),
+    );
+    const liveContainer = lookup(
+      await one(
+        `SELECT tracking_number, carrier_barcode, to_postal_code FROM container_packages WHERE account_id = $1::uuid AND environment = 'live'
+         ORDER BY created_at, id LIMIT 1 OFFSET 100`,
+        [accountUuid(2)],
+      ),
+    );
+    // Twenty of the big account's numbers: sixteen daily packages, one from each of sixteen manifests spread over the
+    // two years (the middle of each manifest), and four container packages.
+    const searchTrackingNumbers: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const row = await one(
+        `WITH p AS (
+           SELECT tracking_number, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total FROM packages
+           WHERE daily_manifest_id = (SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test'
+                                      ORDER BY manifest_date OFFSET $2 LIMIT 1))
+         SELECT tracking_number FROM p WHERE n = total / 2 + 1`,
+        [big, Math.floor(((i + 0.5) * BIG_DAYS) / 16)],
+      );
+      searchTrackingNumbers.push(String(row.tracking_number));
+    }
+    for (let i = 0; i < 4; i++) {
+      const row = await one(
+        `SELECT tracking_number FROM container_packages WHERE manifest_id = (
+           SELECT id FROM container_manifests WHERE account_id = $1::uuid AND environment = 'test' ORDER BY created_at OFFSET $2 LIMIT 1)
+         ORDER BY position OFFSET 60 LIMIT 1`,
+        [big, Math.floor(((i + 0.5) * BIG_DAYS) / 4)],
+      );
+      searchTrackingNumbers.push(String(row.tracking_number));
+    }
     const containerTracking = await one(`SELECT tracking_number FROM container_packages WHERE manifest_id = $1 LIMIT 1`, [
       container.id,
     ]);
@@ -162,6 +224,10 @@ async function describe(url: string, size: ScaleSize): Promise<Omit<ScaleData, '
       someDailyId: String(daily.id),
       someTrackingNumber: String(tracking.tracking_number),
       someContainerTracking: String(containerTracking.tracking_number),
+      live,
+      liveContainer,
+      someTestBarcode: String(tracking.carrier_barcode),
+      searchTrackingNumbers,
       endpointId: 'we_scale',
       counts,
     };
@@ -302,8 +368,9 @@ async function load(url: string, size: ScaleSize, log: (m: string) => void): Pro
                   md5(id) || md5(id || 'x'), at, at
            FROM ids
          )
-         INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, created_at, status_updated_at, detail)
-         SELECT id, ${uuid}, ${env}, p, container || '-' || lpad(p::text, 5, '0'), at, at,
+         INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, created_at, status_updated_at,
+                                         service_name, manifest_date, to_postal_code, detail)
+         SELECT id, ${uuid}, ${env}, p, container || '-' || lpad(p::text, 5, '0'), at, at, 'AirSkip', at, '94105',
                 jsonb_build_object('TrackingNumber', container || '-' || lpad(p::text, 5, '0'), 'PackageWeight', '2.5',
                   'PackageWeightUnit', 'lb', 'PackageSizeLength', '12', 'PackageSizeWidth', '9', 'PackageSizeHeight', '4',
                   'ToName', 'Recipient ' || p, 'ToAddress1', p || ' Market St', 'ToCity', 'San Francisco', 'ToState', 'CA',
