@@ -34,7 +34,7 @@ export async function register(): Promise<void> {
   // Idempotency keys are kept 24 hours (lib/idempotency); the expired ones go hourly.
   const { startIdempotencyKeyPurge } = await import('./lib/idempotency/idempotency-keys');
   startIdempotencyKeyPurge(3_600_000);
-  // Under the production server (scripts/server.ts, npm start) the server has started it already: this finds it.
+  // Under the production server (server/server.ts, npm start) the server has started it already: this finds it.
   const { runWebhookWorker } = await import('./lib/webhooks/run-worker');
   runWebhookWorker({ stopOnSignals: true });
 }

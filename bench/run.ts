@@ -20,8 +20,8 @@
 //   that one client's samples are counted, not refused), and the Packages page's search as you type in Chromium as
 //   the big account's user.
 //
-// Measures every operation on the production server (`npm start`'s command: scripts/start.ts with one
-// worker running scripts/server.ts, on the production build; memory is the worker's) and,
+// Measures every operation on the production server (`npm start`'s command: server/start.ts with one
+// worker running server/server.ts, on the production build; memory is the worker's) and,
 // in the same run on the same machine, its baseline: what this machine can do at most for that
 // operation without our server around it (bench/baselines/server.ts). Load comes from autocannon;
 // the servers are child processes whose resident memory is sampled from /proc. Where a goal is

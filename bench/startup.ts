@@ -3,7 +3,7 @@
 // on a portal page (/sign-in, rendered by Next), both polled every 20 ms from the spawn on. Measured
 // for the compiled start (`npm start`: node on dist/start.js, built by `npm run build`) and, in the
 // same run, for the old way (the same supervisor from source under tsx: `node --import tsx --import
-// ./scripts/hooks/server-only.mjs scripts/start.ts`, what `npm start` ran before), alternately, each
+// ./scripts/hooks/server-only.mjs server/start.ts`, what `npm start` ran before), alternately, each
 // several times:
 //   - on the embedded PostgreSQL, as `npm start` runs on a laptop: its data directory already
 //     initialised, so the time includes starting PostgreSQL, the migrations' check and the seed;
@@ -36,7 +36,7 @@ export interface StartSample {
 
 export function commandOf(variant: Variant): string[] {
   // The compiled one is `npm start`'s own (package.json); the old one, the same V8 flags on the sources.
-  return variant === 'compiled' ? startCommand() : [...startFlags(), ...NODE_HOOKS, 'scripts/start.ts'];
+  return variant === 'compiled' ? startCommand() : [...startFlags(), ...NODE_HOOKS, 'server/start.ts'];
 }
 
 async function firstStatus(
@@ -270,7 +270,7 @@ export function startupTable(samples: StartSample[]): string {
     const api = group.flatMap((s) => (s.apiMs === undefined ? [] : [s.apiMs]));
     const answer = group.flatMap((s) => (s.apiAnswerMs === undefined ? [] : [s.apiAnswerMs]));
     const apiCell = api.length ? spread(api) : `first answer ${spread(answer)} (no token yet: a 401)`;
-    const command = variant === 'compiled' ? '`npm start` (node dist/start.js)' : 'old: tsx on scripts/start.ts';
+    const command = variant === 'compiled' ? '`npm start` (node dist/start.js)' : 'old: tsx on server/start.ts';
     lines.push(
       `| ${database} | ${command} | ${group.length} | ${apiCell} | ${spread(group.map((s) => s.portalMs))} | ${median(group.map((s) => s.supervisorRssMb))} / ${median(group.map((s) => s.workerRssMb))} |`,
     );

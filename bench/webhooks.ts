@@ -3,7 +3,7 @@
 // Acceptance → delivery of package.sorting webhooks. Starts what it needs: a fresh database (on
 // DATABASE_URL's server, or the embedded PostgreSQL under .data/postgres-bench), migrations, seed,
 // the app as `npm start` runs it (one worker, whose in-process webhook worker delivers; --workers N adds
-// `scripts/worker.ts` processes), and a receiver on 127.0.0.1 that verifies every signature with
+// `server/worker.ts` processes), and a receiver on 127.0.0.1 that verifies every signature with
 // `standardwebhooks`. autocannon (bench/support/package-load.ts, a process of its own) sends --packages
 // packages at --rate a second through the API, and the receiver times each
 // from its 200 (accepted) to its arrival at the receiver. Appends the result to bench/RESULTS.md and

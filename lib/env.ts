@@ -60,7 +60,7 @@ const ZEnv = z
       .positive()
       .default(5 * 24 * 3_600_000),
 
-    // Supervisor: `npm start` (scripts/start.ts) runs the server in worker processes (docs/reliability.md).
+    // Supervisor: `npm start` (server/start.ts) runs the server in worker processes (docs/reliability.md).
     /** Worker processes `npm start` runs; unset: one per core. `npm run dev` always runs one. */
     APP_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
     /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are closed. */
@@ -224,7 +224,7 @@ export function env(): Env {
   return parsed;
 }
 
-// --- Process settings: read before the database is known (scripts/start.ts, proxy.ts, lib/log.ts, …). No
+// --- Process settings: read before the database is known (server/start.ts, proxy.ts, lib/log.ts, …). No
 // DATABASE_URL required; parsed at every call, so a test's stubbed variable counts at once. Only scripts/database.mjs
 // and scripts/migrate.mjs read process.env themselves: plain JavaScript run without TypeScript.
 const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
@@ -235,7 +235,7 @@ const ZProcessSettings = z.object({
   PORT: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).max(65_535).default(3000)),
   /** The address the production server listens on; unset: every interface, as `next start` does. */
   BIND_ADDRESS: z.preprocess(unsetIfEmpty, z.string().optional()),
-  /** `server` (the default): the production server (scripts/server.ts); `next`: plain `next start`. */
+  /** `server` (the default): the production server (server/server.ts); `next`: plain `next start`. */
   START_MODE: z.preprocess(
     unsetIfEmpty,
     z.enum(['server', 'next'], { error: 'must be "server" (the default) or "next"' }).default('server'),

@@ -2,11 +2,11 @@
 // production runs, compiled from TypeScript into JavaScript under dist/, so that `npm start` runs
 // plain Node: no TypeScript compiler, no tsx, no esbuild at run time (docs/decisions/production-server.md).
 //
-//   dist/start.js                    npm start: the supervisor (scripts/start.ts)
-//   dist/server.js                   what each of its workers runs (scripts/server.ts)
-//   dist/request-log-thread.js       the request log's writer thread in each of them (scripts/request-log-thread.ts)
-//   dist/document-render-thread.js   their document render threads (scripts/document-render-thread.ts)
-//   dist/worker.js                   npm run worker (scripts/worker.ts)
+//   dist/start.js                    npm start: the supervisor (server/start.ts)
+//   dist/server.js                   what each of its workers runs (server/server.ts)
+//   dist/request-log-thread.js       the request log's writer thread in each of them (server/request-log-thread.ts)
+//   dist/document-render-thread.js   their document render threads (server/document-render-thread.ts)
+//   dist/worker.js                   npm run worker (server/worker.ts)
 //   dist/token.js                    npm run token (scripts/token.ts)
 //   dist/encrypt-webhook-secrets.js  npm run db:encrypt-secrets (scripts/encrypt-webhook-secrets.ts)
 //
@@ -32,14 +32,14 @@ const OUT = path.join(ROOT, 'dist');
 const INFO = path.join(OUT, 'build-info.json');
 
 export const ENTRIES = {
-  start: 'scripts/start.ts',
-  server: 'scripts/server.ts',
-  'request-log-thread': 'scripts/request-log-thread.ts',
-  'document-render-thread': 'scripts/document-render-thread.ts',
-  worker: 'scripts/worker.ts',
+  start: 'server/start.ts',
+  server: 'server/server.ts',
+  'request-log-thread': 'server/request-log-thread.ts',
+  'document-render-thread': 'server/document-render-thread.ts',
+  worker: 'server/worker.ts',
   token: 'scripts/token.ts',
   'encrypt-webhook-secrets': 'scripts/encrypt-webhook-secrets.ts',
-  'next-request-target': 'scripts/next-request-target.ts',
+  'next-request-target': 'server/next-request-target.ts',
 };
 
 /** Whether dist/ is missing or older than any file it was built from (or than package-lock.json). */

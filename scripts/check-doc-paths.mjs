@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
-const ROOTS = ['app', 'lib', 'components', 'scripts', 'docs', 'e2e', 'bench', 'prisma', 'sdk', 'public', '.ci'];
+const ROOTS = ['app', 'lib', 'components', 'server', 'scripts', 'docs', 'e2e', 'bench', 'prisma', 'sdk', 'public', '.ci'];
 const PATH = new RegExp(
   String.raw`(?<![\w/.@-])((?:${ROOTS.map((r) => r.replace('.', '\\.')).join('|')})/[A-Za-z0-9_.\-/\[\]()@+]*[A-Za-z0-9_\])])`,
   'g',

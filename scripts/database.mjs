@@ -68,7 +68,7 @@ export async function dropDatabase(serverUrl, name) {
 }
 
 /**
- * A start that cannot go on, in one line that says what to do. scripts/start.ts (and token.ts)
+ * A start that cannot go on, in one line that says what to do. server/start.ts (and token.ts)
  * print its message alone, never a stack trace.
  */
 export class StartError extends Error {

@@ -226,7 +226,7 @@ describe('guessing tokens', () => {
   });
 });
 
-// Next makes a URL of every target: these reach it in `next start` mode too (scripts/next-request-target.ts).
+// Next makes a URL of every target: these reach it in `next start` mode too (server/next-request-target.ts).
 describe('request targets that are no path', () => {
   it('answers OPTIONS * with 204, Allow and a request id', async () => {
     const answer = await rawExchange(baseUrl, ['OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);

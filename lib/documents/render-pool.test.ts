@@ -22,7 +22,7 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['scripts/document-render-thread.ts'],
+    entryPoints: ['server/document-render-thread.ts'],
     outfile: script,
     bundle: true,
     platform: 'node',

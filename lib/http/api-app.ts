@@ -113,7 +113,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     genReqId: (req) => requestIdFrom(headerValue(req.headers['x-request-id'])),
     // HEAD is mounted with the rest and answered as GET without its body where the route has a GET (below).
     exposeHeadRoutes: false,
-    // The server's stop (scripts/server.ts) lets requests in flight and on open connections finish.
+    // The server's stop (server/server.ts) lets requests in flight and on open connections finish.
     return503OnClosing: false,
     // Ids are checked by our rule (≤ 128 characters, 404 past it), not refused with Fastify's 414.
     routerOptions: { maxParamLength: 65_536 },

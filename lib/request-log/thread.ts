@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { log } from '@/lib/log';
 import { queueLine, setRequestLogSink, type RequestLogLine } from './writer';
 
-// Redaction, JSON and batching run on the log's own thread and heap (scripts/request-log-thread.ts), off the serving thread,
+// Redaction, JSON and batching run on the log's own thread and heap (server/request-log-thread.ts), off the serving thread,
 // where their garbage collection cost the most. If it dies, lines fall back to this thread's writer: never lost, never a 500.
 // Messages, in order on one port: to the thread { lines }, { flush, id }, { close, id }; from it { done, id }.
 

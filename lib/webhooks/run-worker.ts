@@ -4,9 +4,9 @@ import { log } from '@/lib/log';
 import { publishWorkerStatus } from '@/lib/telemetry/worker-status';
 import { startWebhookWorker, type WebhookWorker } from './worker';
 
-// The one way this process's delivery worker starts, from each entrance: the production server (scripts/server.ts,
+// The one way this process's delivery worker starts, from each entrance: the production server (server/server.ts,
 // which stops it in its own shutdown, after the requests in flight), `next start` (instrumentation.ts) and
-// `npm run worker` (scripts/worker.ts). Kept on `process`: under the production server Next's bundle has its own copy
+// `npm run worker` (server/worker.ts). Kept on `process`: under the production server Next's bundle has its own copy
 // of this module and its own global object, and its instrumentation must find the worker the server started.
 const RUNNING = Symbol.for('carrier.webhookWorker');
 type WithWorker = NodeJS.Process & { [RUNNING]?: WebhookWorker };

@@ -91,11 +91,11 @@ describe('npm start runs compiled JavaScript with production packages only', () 
     240_000,
   );
 
-  it('the check can fail: the old way (tsx loading scripts/start.ts) is refused before it starts', async () => {
+  it('the check can fail: the old way (tsx loading server/start.ts) is refused before it starts', async () => {
     const refused = path.join(scratch, 'tsx-refused.log');
     const proc = spawnProcess({
       name: 'tsx start',
-      args: ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs', 'scripts/start.ts'],
+      args: ['--import', 'tsx', '--import', './scripts/hooks/server-only.mjs', 'server/start.ts'],
       env: {
         ...process.env,
         DATABASE_URL: inject('databaseUrl'),

@@ -7,7 +7,7 @@ import { startMailServer, type MailServer } from '../support/mail-server';
 // is sent. A stop (a deploy's SIGTERM) right after must still send it, or the user waits for a mail that never
 // comes; and a stuck SMTP server must not turn the stop into a kill. the app stopped with a
 // message half sent, and the receiver saw the connection reset mid-message. The wait is the production server's
-// stop (scripts/server.ts), so these servers run it whatever TEST_SERVER says: under plain `next start`
+// stop (server/server.ts), so these servers run it whatever TEST_SERVER says: under plain `next start`
 // (START_MODE=next) Next's own SIGTERM handler exits at once, as it does for the request log's last lines.
 const PRODUCTION_SERVER = { START_MODE: 'server' };
 

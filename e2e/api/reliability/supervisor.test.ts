@@ -12,7 +12,7 @@ import {
 } from '../support/processes';
 import { WebhookReceiver, waitFor } from '../support/webhook-receiver';
 
-// `npm start` runs the app in supervised worker processes (scripts/start.ts): a worker that dies
+// `npm start` runs the app in supervised worker processes (server/start.ts): a worker that dies
 // (a bug we have not found yet, the kernel's OOM killer) costs its own requests in flight, not the
 // service. The other workers keep answering, the dead one is replaced, nothing accepted is lost.
 

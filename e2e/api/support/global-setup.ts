@@ -9,7 +9,7 @@ import { childPids, startApp, testServerEnv } from './spawn';
 
 // Each run gets a database of its own on the server (DATABASE_URL, or the embedded default),
 // migrated from prisma/migrations, and the app on it, started as `npm start` starts it
-// (scripts/start.ts: the supervisor and one worker, TEST_APP_WORKERS to change):
+// (server/start.ts: the supervisor and one worker, TEST_APP_WORKERS to change):
 //   TEST_SERVER=server (default) the production server: API on its Fastify app (lib/http/api-app.ts), the rest by Next
 //   TEST_SERVER=next             plain `next start` (START_MODE=next): the API through Next's route handlers
 // Both need the production build: made here if there is none (and, for `next`, whose API comes

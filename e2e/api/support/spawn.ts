@@ -1,7 +1,7 @@
 // The one way the tests and benchmarks start a process and wait for it: the API suite's server
 // (global-setup.ts), the reliability suite's servers (processes.ts), the delivery tests' workers,
 // and the benchmarks' servers and baselines (bench/). The app itself is always started with
-// `npm start`'s own command (startCommand(), read from package.json), i.e. dist/start.js (scripts/start.ts
+// `npm start`'s own command (startCommand(), read from package.json), i.e. dist/start.js (server/start.ts
 // compiled), the supervisor, with its worker processes: what users run is what is tested and measured.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
@@ -53,7 +53,7 @@ export interface Spawned {
   lines: { at: number; text: string }[];
   /** Whole log lines of errors the app did not expect (it answered 500 for them). */
   unexpected: string[];
-  /** Whole log lines of the supervisor (scripts/start.ts): workers listening, dying, restarted; stops. */
+  /** Whole log lines of the supervisor (server/start.ts): workers listening, dying, restarted; stops. */
   supervisor: string[];
   /** Resolves with the exit code (or the signal's name) once the process has exited. */
   exited: Promise<number | string>;

@@ -5,7 +5,7 @@ import { errorBody, errorHeaders } from '@/lib/http/errors';
 import { openApiDocument } from '@/lib/api/openapi/document';
 
 // GET /api/1.1/openapi.json: the API reference, public (no token), CORS *. Wins over the [...path] catch-all;
-// the production server hands it to Next too (scripts/server.ts).
+// the production server hands it to Next too (server/server.ts).
 function headers(): Record<string, string> {
   return { 'cache-control': 'public, max-age=300', 'x-request-id': randomUUID(), ...corsHeaders('GET, OPTIONS') };
 }

@@ -6,7 +6,7 @@ import { closeRequestLog, flushQueued, queueLine, type RequestLogLine } from '@/
 
 type Message = { lines: RequestLogLine[] } | { flush: true; id: number } | { close: true; id: number };
 
-if (!parentPort) throw new Error('scripts/request-log-thread.ts runs as a worker thread of the server');
+if (!parentPort) throw new Error('server/request-log-thread.ts runs as a worker thread of the server');
 const port = parentPort;
 
 port.on('message', (message: Message) => {

@@ -5,7 +5,7 @@
 // .data/ (scripts/database.mjs) started and stopped with the app. Then, once, the migrations and
 // the seeded rate cards, and the server:
 //   default          APP_WORKERS worker processes (Node's cluster; one per core unless set, one for
-//                    `npm run dev`) sharing the port, each running scripts/server.ts: the API on
+//                    `npm run dev`) sharing the port, each running server/server.ts: the API on
 //                    Fastify (lib/http/api-app.ts), every other path by Next, and a webhook delivery
 //                    worker. A worker that dies is replaced (after a back-off when they keep
 //                    dying), so a crash costs its own requests in flight, not the service.
@@ -26,8 +26,8 @@ import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
 import { processSettings, type ProcessSettings } from '../lib/env';
 import { encryptSecretsAtStart, ensureWebhookSecretsKey } from '../lib/webhooks/prepare-secrets-at-start';
-import { appDatabase, ensureDatabase, StartError } from './database.mjs';
-import { migrateDeploy } from './migrate.mjs';
+import { appDatabase, ensureDatabase, StartError } from '../scripts/database.mjs';
+import { migrateDeploy } from '../scripts/migrate.mjs';
 
 const dev = process.argv.includes('--dev');
 // The settings read before the database is known (lib/env.ts, processSettings): a bad one stops here, with the reason.
@@ -97,7 +97,7 @@ if (refusal) {
 
 // The first worker is forked now, before the database is ready: loading its code (about a second, most of the
 // start) overlaps starting PostgreSQL, the migrations' check and the seed. Once loaded it asks for the database's
-// address (scripts/server.ts, CARRIER_AWAIT_DATABASE) and touches nothing before it has it; a message sent before
+// address (server/server.ts, CARRIER_AWAIT_DATABASE) and touches nothing before it has it; a message sent before
 // it listens would be lost, hence the asking.
 const early = mode === 'server' ? forkWorker({ CARRIER_AWAIT_DATABASE: '1' }) : undefined;
 let earlyAsked = false;
@@ -127,7 +127,7 @@ process.env.DATABASE_URL = database!.url;
 if (mode === 'next') runNext();
 else await runCluster();
 
-/** Built, this file is dist/start.js and its workers run dist/server.js; from source (`npm run dev`), scripts/server.ts. */
+/** Built, this file is dist/start.js and its workers run dist/server.js; from source (`npm run dev`), server/server.ts. */
 function forkWorker(env: Record<string, string> = {}): Worker {
   if (!cluster.settings.exec) {
     const serverEntry = import.meta.url.endsWith('.ts') ? './server.ts' : './server.js';
@@ -143,7 +143,7 @@ function runNext(): void {
   const v8Flags = process.execArgv.filter((arg) =>
     /^--(max-old-space-size|max-semi-space-size|no-allocation-site-pretenuring)\b/.test(arg),
   );
-  // The production server's keep-alive (65 s, scripts/server.ts) here too: with Node's default 5 s a client that
+  // The production server's keep-alive (65 s, server/server.ts) here too: with Node's default 5 s a client that
   // reuses a connection idle for about that long races the server's close and gets "other side closed".
   const command = dev ? ['dev'] : ['start', '--keepAliveTimeout', '65000'];
   // Built, the answer to request targets that are no path (dist/next-request-target.js); `npm run dev` goes without.

@@ -5,7 +5,7 @@ import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runRenderJob, warmUp, type RenderJob } from '@/lib/documents/render-job';
 
-if (!parentPort) throw new Error('scripts/document-render-thread.ts runs as a worker thread of the server');
+if (!parentPort) throw new Error('server/document-render-thread.ts runs as a worker thread of the server');
 const port = parentPort;
 
 // This thread yields the CPU to everything else of the machine's (DOCUMENT_RENDER_NICE, 10 by default; on Linux a nice

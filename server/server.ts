@@ -8,7 +8,7 @@
 // Next, and the API suite runs against both ways in. It also runs this process's webhook delivery
 // worker (WEBHOOK_WORKER=off: none), which it stops with the server.
 //
-// This file is what each worker process of `npm start` runs: scripts/start.ts (the supervisor)
+// This file is what each worker process of `npm start` runs: server/start.ts (the supervisor)
 // prepares the database and forks it with Node's cluster module. `npm start` is the one way to run
 // it; the tests and benchmarks run `npm start`'s command too (e2e/api/support/spawn.ts).
 // SIGTERM / SIGINT, a stop message from the supervisor, or the supervisor's disappearance: stop
@@ -24,7 +24,7 @@ import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
  * How long a stop waits for mail still being sent in the background, once requests have finished: within the
- * margin the supervisor leaves a worker past its grace (scripts/start.ts), so that a slow SMTP server never turns
+ * margin the supervisor leaves a worker past its grace (server/start.ts), so that a slow SMTP server never turns
  * a stop into a kill.
  */
 const MAIL_STOP_WAIT_MS = 4_000;
@@ -202,11 +202,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return { server, port: actualPort, close };
 }
 
-// Run directly: a worker of `npm start` (scripts/start.ts forks this file), or alone once
+// Run directly: a worker of `npm start` (server/start.ts forks this file), or alone once
 // DATABASE_URL points at a migrated database. Serves until told to stop.
 if (process.argv[1] && pathToFileURL(path.resolve(process.argv[1])).href === import.meta.url) {
   const { default: cluster } = await import('node:cluster');
-  // Forked before the database was ready (scripts/start.ts): this process has loaded its code meanwhile; the
+  // Forked before the database was ready (server/start.ts): this process has loaded its code meanwhile; the
   // supervisor sends the database's address once PostgreSQL runs and the migrations are applied.
   if (cluster.isWorker && process.env.CARRIER_AWAIT_DATABASE === '1') {
     delete process.env.CARRIER_AWAIT_DATABASE;
