@@ -1,6 +1,8 @@
 // A document render thread (lib/documents/render-pool.ts starts it from dist/document-render-thread.js): receives
 // one job at a time as plain data (lib/documents/render-job.ts), renders it with the same renderers the serving
 // thread would use, and hands the bytes back by transfer (no copy), or the error's message.
+import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runRenderJob, warmUp, type RenderJob } from '@/lib/documents/render-job';
@@ -11,12 +13,22 @@ const port = parentPort;
 // This thread yields the CPU to everything else of the machine's (DOCUMENT_RENDER_NICE, 10 by default; on Linux a nice
 // value is a thread's own). On two cores a render took one whole core at the serving thread's priority, and the
 // serving thread, PostgreSQL and the clients shared the other.
-const { nice } = (workerData ?? {}) as { nice?: number };
+const { nice, policy } = (workerData ?? {}) as { nice?: number; policy?: 'idle' | 'nice' };
 if (nice) {
   try {
     setPriority(0, nice);
   } catch {
     // not permitted here: renders at the serving thread's priority
+  }
+}
+// SCHED_IDLE: a thread of any other policy that wakes takes the core at once, where a nice thread may first finish its
+// time slice. Node has no call for it; `chrt` (util-linux) sets it for this thread's id. Without chrt, the nice value.
+if (policy === 'idle') {
+  try {
+    const tid = readlinkSync('/proc/thread-self').split('/').at(-1) ?? '';
+    execFileSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 5_000 });
+  } catch {
+    // not Linux, or no chrt: the nice value above
   }
 }
 

@@ -30,7 +30,7 @@ import { PackageTable, POSTAL_CODE_COLUMN, STATUS_COLUMN, text, TRACKING_COLUMN,
 
 const PAGE_SIZES = [25, 50, 100] as const;
 /** Typing pauses this long before the list follows the search box. */
-const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_DEBOUNCE_MS = 150;
 
 const COLUMNS: PackageColumn[] = [
   TRACKING_COLUMN,
@@ -80,16 +80,20 @@ export function PackageListView() {
   const total = count.data && !count.isPlaceholderData ? count.data : undefined;
 
   // The search box follows the URL (Back, links) but is the user's while typing: the list follows it after a pause.
+  // When the URL arrives at what the box asked for, the box keeps what was typed since; only a URL the box did not ask
+  // for (Back, a link) replaces its text.
   const [search, setSearch] = useState(applied.tracking_number);
-  const [searchFor, setSearchFor] = useState(applied.tracking_number);
-  if (searchFor !== applied.tracking_number) {
-    setSearchFor(applied.tracking_number);
-    setSearch(applied.tracking_number);
+  const [syncedWith, setSyncedWith] = useState(applied.tracking_number);
+  const [requested, setRequested] = useState<string | null>(null);
+  if (syncedWith !== applied.tracking_number) {
+    setSyncedWith(applied.tracking_number);
+    if (requested !== applied.tracking_number) setSearch(applied.tracking_number);
+    setRequested(null);
   }
   useEffect(() => {
     if (search.trim() === applied.tracking_number.trim()) return;
     const timer = setTimeout(() => {
-      setSearchFor(search.trim());
+      setRequested(search.trim());
       filters.navigate({ ...applied, tracking_number: search }, {}, 'replace');
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -140,7 +144,7 @@ export function PackageListView() {
       event.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    setSearchFor(search.trim());
+    setRequested(search.trim());
     filters.navigate({ ...form, tracking_number: search });
   };
 

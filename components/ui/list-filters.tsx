@@ -1,5 +1,5 @@
 'use client';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useSearchParams } from 'next/navigation';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from './button';
 import { EmptyState } from './states';
@@ -30,7 +30,6 @@ export function useUrlFilters<K extends string>(
   { history, range }: { history: 'push' | 'replace'; range?: { from: K; to: K; fromLabel: string } },
 ) {
   const params = useSearchParams();
-  const router = useRouter();
   const pathname = usePathname();
   const applied = filtersOf(keys, params);
   const [form, setForm] = useState<Filters<K>>(applied);
@@ -42,13 +41,15 @@ export function useUrlFilters<K extends string>(
     setForm(applied);
   }
 
-  // `as`: a search typed a letter at a time replaces the entry instead of adding one per pause.
+  // `as`: a search typed a letter at a time replaces the entry instead of adding one per pause. The lists read their
+  // filters on the client, so the URL changes through the History API, which Next keeps useSearchParams in step with:
+  // router.push would first fetch the page's server payload, a round trip the list then waited for.
   function navigate(filters: Filters<K>, page: Record<string, string | undefined> = {}, as = history) {
     const next = filterQuery(keys, filters);
     for (const [name, value] of Object.entries(page)) if (value) next.set(name, value);
     const url = `${pathname}${next.size ? `?${next}` : ''}`;
-    if (as === 'push') router.push(url, { scroll: false });
-    else router.replace(url, { scroll: false });
+    if (as === 'push') window.history.pushState(null, '', url);
+    else window.history.replaceState(null, '', url);
   }
 
   // Days as YYYY-MM-DD compare as text.

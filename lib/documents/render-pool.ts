@@ -22,6 +22,7 @@ export interface RenderPoolOptions {
   timeoutMs: number;
   idleMs: number;
   nice?: number;
+  policy?: 'idle' | 'nice';
 }
 
 const YOUNG_GENERATION_MB = 8;
@@ -196,7 +197,7 @@ class ThreadExecutor implements Executor {
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,
       stderr: false,
-      workerData: { nice: this.options.nice ?? 0 },
+      workerData: { nice: this.options.nice ?? 0, policy: this.options.policy ?? 'nice' },
     });
     worker.on('message', (reply: Reply) => {
       const current = this.current;
@@ -349,6 +350,7 @@ export function renderPool(): RenderPool {
     timeoutMs: e.DOCUMENT_RENDER_TIMEOUT_MS,
     idleMs: e.DOCUMENT_RENDER_IDLE_MS,
     nice: e.DOCUMENT_RENDER_NICE,
+    policy: e.DOCUMENT_RENDER_POLICY,
   });
   log.info(
     { threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined },
