@@ -211,7 +211,7 @@ function p95(values: number[]): number {
 /**
  * Accepts a container of `rows` packages (the most the grid case seeds), then searches the Packages page for one
  * package at a time by typing its whole tracking number; each timed from the last key event to the frame whose first
- * row shows it (the 150 ms debounce included). The baseline, in the same run and page: the list's request alone.
+ * row shows it (the 100 ms debounce included). The baseline, in the same run and page: the list's request alone.
  */
 async function timeSearches(page: Page, rows: number, notes: string[]): Promise<{ typed: number[]; api: number[] }> {
   const prefix = `S${Date.now().toString(36).toUpperCase()}`;
@@ -223,7 +223,7 @@ async function timeSearches(page: Page, rows: number, notes: string[]): Promise<
   );
   notes.push(
     `Packages page search: ${SEARCHES} whole tracking numbers typed among ${rows.toLocaleString('en-US')} packages of one container ` +
-      `(plus the account's others), each from the last key to the frame showing the one match (150 ms debounce included); ` +
+      `(plus the account's others), each from the last key to the frame showing the one match (100 ms debounce included); ` +
       `the baseline is the list request alone from the same page.`,
   );
   return timed;

@@ -1,5 +1,5 @@
 'use client';
-import { Card, CardTitle, cn, focusRing, useBrowserTimeZone, useTimeZonePreference } from '@/components/ui';
+import { Card, CardTitle, useBrowserTimeZone, useTimeZonePreference } from '@/components/ui';
 
 // Where the reader chooses the zone the portal writes times in: their own (the browser's) or UTC, the zone of the
 // API's answers and logs. Kept in this browser; every time on every page follows at once.
@@ -30,7 +30,7 @@ export function TimeZoneSetting() {
                 checked={preference === choice.value}
                 onChange={() => setPreference(choice.value)}
                 aria-describedby={`time-zone-${choice.value}-hint`}
-                className={cn('mt-0.5 h-4 w-4 accent-brand-600', focusRing)}
+                className="mt-0.5 h-4 w-4 accent-brand-600"
               />
               <div>
                 <label htmlFor={`time-zone-${choice.value}`} className="font-medium text-slate-900">

@@ -277,7 +277,7 @@ function BillingPeriodFields({ current, source }: { current: TBillingSettings; s
                 value={value}
                 checked={period === value}
                 onChange={() => setChosen(value)}
-                className="h-4 w-4 border-slate-400 text-brand-600 focus:ring-brand-500"
+                className="h-4 w-4 border-slate-400 text-brand-600"
               />
               {value === 'month' ? 'Monthly (calendar months)' : 'Weekly (Monday to Sunday)'}
             </label>

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { AccountSwitcher } from '@/components/teams/account-switcher';
-import { Button, cn, focusRing } from '@/components/ui';
+import { Button, cn } from '@/components/ui';
 import { ENVIRONMENTS, switchEnvironmentHref } from '@/lib/portal/paths';
 import { usePortal, usePortalEnvironment } from './portal-context';
 import { PortalNav } from './portal-nav';
@@ -30,7 +30,6 @@ function EnvironmentSwitch() {
           data-testid={`env-${env}`}
           className={cn(
             'rounded px-3 py-1 text-sm font-medium capitalize',
-            focusRing,
             environment === env
               ? env === 'live'
                 ? 'bg-green-700 text-white'
@@ -96,10 +95,7 @@ export function PortalHeader() {
       ) : null}
       <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-3 gap-y-0 px-4 py-2 lg:flex-nowrap">
         <div className="flex min-w-0 items-center gap-3 py-1">
-          <Link
-            href={portal.href('/dashboard')}
-            className={cn('text-lg font-semibold text-brand-700 dark:text-brand-100', focusRing)}
-          >
+          <Link href={portal.href('/dashboard')} className="text-lg font-semibold text-brand-700 dark:text-brand-100">
             Carrier
           </Link>
           <AccountSwitcher />

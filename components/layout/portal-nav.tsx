@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useId, useRef, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { cn, focusRing } from '@/components/ui';
+import { cn } from '@/components/ui';
 import { environmentOfPath } from '@/lib/portal/paths';
 import { can, type RouteAccess } from '@/lib/teams/permissions';
 import { usePortal, usePortalEnvironment } from './portal-context';
@@ -65,7 +65,6 @@ function isActive(fullPathname: string, href: string): boolean {
 const linkClass = (active: boolean) =>
   cn(
     'block rounded-md px-3 py-2 text-sm font-medium',
-    focusRing,
     active
       ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100'
       : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white',
@@ -172,7 +171,6 @@ function NavGroup({
         onClick={() => onOpenChange(!open)}
         className={cn(
           'flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium',
-          focusRing,
           current
             ? 'bg-brand-50 text-brand-700 dark:bg-slate-800 dark:text-brand-100'
             : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white',

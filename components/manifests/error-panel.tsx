@@ -51,15 +51,14 @@ export const ErrorPanel = forwardRef<HTMLHeadingElement, PanelProps>(function Er
   });
   const total = header.length + cellCount + unplaced.length;
   if (total === 0) return null;
-  const link =
-    'text-left font-medium text-red-900 underline underline-offset-2 hover:text-red-950 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-red-700';
+  const link = 'text-left font-medium text-red-900 underline underline-offset-2 hover:text-red-950';
   return (
     <section
       aria-labelledby="error-panel-title"
       data-testid="error-panel"
       className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900"
     >
-      <h2 id="error-panel-title" ref={headingRef} tabIndex={-1} className="text-base font-semibold focus:outline-none">
+      <h2 id="error-panel-title" ref={headingRef} tabIndex={-1} className="text-base font-semibold">
         {total} problem{total === 1 ? '' : 's'} to fix before this manifest can be created
       </h2>
       {unplaced.length ? (

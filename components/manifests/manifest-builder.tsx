@@ -179,7 +179,7 @@ export function ManifestBuilder() {
   if (result) {
     return (
       <Card className="max-w-2xl">
-        <div ref={resultHeading} tabIndex={-1} className="focus:outline-none">
+        <div ref={resultHeading} tabIndex={-1}>
           <CardTitle>{result.created ? 'Manifest created' : 'Already manifested'}</CardTitle>
         </div>
         <p className="mt-2 text-sm text-slate-700">
@@ -212,7 +212,7 @@ export function ManifestBuilder() {
         <div className="mt-6 flex flex-wrap gap-3">
           <PortalLink
             href={`/manifests/${encodeURIComponent(result.ManifestID)}`}
-            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+            className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
           >
             View manifest {result.ManifestID}
           </PortalLink>
@@ -292,7 +292,7 @@ const ProblemAlert = forwardRef<HTMLDivElement, { problem: Problem }>(function P
     return problem.error ? <RequestLink error={problem.error} className="block text-xs text-slate-700" /> : null;
   }
   return (
-    <div ref={ref} tabIndex={-1} className="focus:outline-none">
+    <div ref={ref} tabIndex={-1}>
       <Alert tone="danger">
         {problem.kind === 'message' ? (
           problem.text

@@ -30,7 +30,7 @@ import { PackageTable, POSTAL_CODE_COLUMN, STATUS_COLUMN, text, TRACKING_COLUMN,
 
 const PAGE_SIZES = [25, 50, 100] as const;
 /** Typing pauses this long before the list follows the search box. */
-const SEARCH_DEBOUNCE_MS = 150;
+const SEARCH_DEBOUNCE_MS = 100;
 
 const COLUMNS: PackageColumn[] = [
   TRACKING_COLUMN,

@@ -24,7 +24,7 @@ interface PackageTableSelection {
   locked?: boolean;
 }
 
-const checkbox = 'h-4 w-4 rounded border-slate-400 text-brand-600 focus-visible:ring-2 focus-visible:ring-brand-500';
+const checkbox = 'h-4 w-4 rounded border-slate-400 text-brand-600';
 
 export function PackageTable({
   label,

@@ -51,7 +51,7 @@ function Form({ initial, source }: { initial: TRecipientMailSettings; source: Se
                 value={status}
                 checked={chosen.includes(status)}
                 onChange={(e) => toggle(status, e.target.checked)}
-                className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600 focus:ring-brand-500"
+                className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600"
               />
               <span>
                 <span className="font-medium text-slate-900">{LABELS[status].label}</span>

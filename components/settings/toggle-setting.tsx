@@ -55,7 +55,7 @@ function Toggle<K extends string>({
               name={field}
               checked={on}
               onChange={(e) => setOn(e.target.checked)}
-              className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600 focus:ring-brand-500"
+              className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600"
             />
             <span>
               <span className="font-medium text-slate-900">{label}</span>

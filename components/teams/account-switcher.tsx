@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useRef, useState } from 'react';
 import { usePortal, usePortalEnvironment } from '@/components/layout/portal-context';
-import { Alert, cn, focusRing } from '@/components/ui';
+import { Alert, cn } from '@/components/ui';
 import type { TAccountSwitchedResponse } from '@/lib/schemas/invitations';
 
 // The header's account name; for a user in several accounts, a menu of them (with the role in each) that switches the
@@ -67,7 +67,6 @@ export function AccountSwitcher() {
         data-testid="account-switcher"
         className={cn(
           'flex max-w-[7rem] items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-50 sm:max-w-[16rem]',
-          focusRing,
         )}
       >
         <span className="sr-only">Account: </span>
@@ -95,7 +94,6 @@ export function AccountSwitcher() {
                   onClick={() => void switchTo(choice.id)}
                   className={cn(
                     'flex w-full items-center justify-between gap-2 rounded px-3 py-2 text-left text-sm',
-                    focusRing,
                     choice.current ? 'bg-brand-50 text-brand-700' : 'text-slate-800 hover:bg-slate-100 disabled:opacity-60',
                   )}
                 >

@@ -208,10 +208,7 @@ export function TokensPanel() {
             </div>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
               {/* Focus goes to the token itself: what the submit produced, ready to be read or copied. */}
-              <FocusOnMount
-                focusKey={created.id}
-                className="min-w-0 rounded focus:outline-none focus:ring-2 focus:ring-brand-500"
-              >
+              <FocusOnMount focusKey={created.id} className="min-w-0 rounded">
                 <code
                   className="block break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-slate-300"
                   data-testid="new-token-value"

@@ -11,16 +11,12 @@ const VARIANTS: Record<Variant, string> = {
   ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400',
 };
 
-export const focusRing =
-  'focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2';
-
 /** A button's classes, for what must be another element but look like one (a download link). */
 export function buttonClass({ variant = 'primary', size = 'md' }: { variant?: Variant; size?: 'sm' | 'md' } = {}): string {
   return cn(
     'inline-flex items-center justify-center gap-2 rounded-md font-medium transition-colors disabled:cursor-not-allowed',
     size === 'sm' ? 'px-2.5 py-1.5 text-sm' : 'px-4 py-2 text-sm',
     VARIANTS[variant],
-    focusRing,
   );
 }
 

@@ -1,6 +1,6 @@
 export { Badge } from './badge';
 export { Breadcrumb } from './breadcrumb';
-export { Button, buttonClass, focusRing } from './button';
+export { Button, buttonClass } from './button';
 export { Card, CardTitle } from './card';
 export { cn } from './cn';
 export { CopyButton } from './copy-button';

@@ -3,7 +3,7 @@ import { cn } from './cn';
 
 const control =
   'block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-sm text-slate-900 placeholder:text-slate-500 ' +
-  'focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-500 ' +
+  'focus:border-brand-600 ' +
   'aria-[invalid=true]:border-red-700 aria-[invalid=true]:ring-red-600 disabled:bg-slate-100';
 
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(

@@ -57,10 +57,7 @@ export function ListTable({
         role="region"
         aria-label={label}
         tabIndex={0}
-        className={cn(
-          'overflow-x-auto rounded-t-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500',
-          tall && 'max-h-[32rem] overflow-y-auto',
-        )}
+        className={cn('overflow-x-auto rounded-t-lg', tall && 'max-h-[32rem] overflow-y-auto')}
       >
         <table className="list-cards min-w-full divide-y divide-slate-200 text-sm">
           <thead className={cn('bg-slate-50', tall && 'sticky top-0 z-10')}>

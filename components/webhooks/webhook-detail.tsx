@@ -141,7 +141,7 @@ export function WebhookDetailView({ id }: { id: string }) {
         </Alert>
       ) : null}
       {notice ? (
-        <FocusOnMount focusKey={notice} className="rounded-md focus:outline-none focus:ring-2 focus:ring-brand-500">
+        <FocusOnMount focusKey={notice} className="rounded-md">
           <Alert tone={notice.tone}>
             {notice.text}
             <RequestLink error={notice.error} />
@@ -363,7 +363,7 @@ function DeliveryLog({ id, enabled, onNotice }: { id: string; enabled: boolean; 
                           aria-expanded={expanded}
                           aria-controls={`${d.id}-details`}
                           onClick={() => toggle(d.id)}
-                          className="rounded px-1 text-brand-700 hover:bg-brand-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                          className="rounded px-1 text-brand-700 hover:bg-brand-50"
                         >
                           <span aria-hidden="true">{expanded ? '▾' : '▸'}</span>
                           <span className="sr-only">

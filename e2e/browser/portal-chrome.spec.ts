@@ -2,7 +2,8 @@ import type { Browser, Page, TestInfo } from '@playwright/test';
 import { apiBase, authed, createToken, expect, portalApi, portalUrl, screenshots, test, type Account } from '../fixtures';
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
-import { axeFindings } from '../axe';
+import AxeBuilder from '@axe-core/playwright';
+import { AXE_TAGS, axeFindings, FAILING_IMPACTS } from '../axe';
 
 // What every portal page shares: the grouped navigation (one line on a desktop, a menu on a phone, by keyboard too),
 // times in the reader's own time zone (named; UTC on hover, or UTC throughout as a setting), a dark mode that follows
@@ -292,5 +293,61 @@ test.describe('portal chrome', () => {
     await page.screenshot({ path: testInfo.outputPath('dark-nav-open-1440.png') });
     expect(await axeFindings(page, 'settings with Shipping open (dark)')).toEqual([]);
     await page.context().close();
+  });
+  test('one focus ring wherever the keyboard goes, light and dark; the API reference in dark', async ({
+    browser,
+    account,
+  }, testInfo) => {
+    // Every element Tab reaches on these pages, by its computed outline: one style is the whole answer.
+    const rings = new Map<string, string[]>();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await contextPage(browser, account, testInfo, { colorScheme });
+      for (const path of ['/dashboard', '/packages', '/manifests/new', '/webhooks', '/tokens', '/settings', '/account']) {
+        await page.goto(portalUrl('test', path));
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByText(/Loading/)).toHaveCount(0, { timeout: 15_000 });
+        for (let i = 0; i < 30; i++) {
+          await page.keyboard.press('Tab');
+          const focused = await page.evaluate(() => {
+            const element = document.activeElement as HTMLElement | null;
+            // The builder's grid marks its active cell its own way (an inset ring inside the cell).
+            if (!element || element === document.body || element.closest('[role="grid"]')) return null;
+            const style = getComputedStyle(element);
+            return {
+              what: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30)}"`,
+              ring: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}, offset ${style.outlineOffset}`,
+            };
+          });
+          if (focused) rings.set(focused.ring, [...(rings.get(focused.ring) ?? []), `${colorScheme} ${path}: ${focused.what}`]);
+        }
+      }
+      if (colorScheme === 'dark') {
+        // The reference in dark: its header and one operation of each kind (axe over all of them takes minutes; the rest
+        // are the same cards).
+        await page.goto('/reference');
+        await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
+        const results = await new AxeBuilder({ page })
+          .include('header')
+          .include('#op-post-wf-rate')
+          .include('#op-get-events')
+          .include('#op-get-requests-id')
+          .withTags(AXE_TAGS)
+          .analyze();
+        const failing = results.violations
+          .filter((v) => v.impact && FAILING_IMPACTS.has(v.impact))
+          .map((v) => `${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(failing).toEqual([]);
+        await page.locator('#op-post-wf-rate').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: testInfo.outputPath('dark-reference-1440.png') });
+        await testInfo.attach('dark-reference-1440', {
+          path: testInfo.outputPath('dark-reference-1440.png'),
+          contentType: 'image/png',
+        });
+      }
+      await page.context().close();
+    }
+    const byRing = Object.fromEntries([...rings].map(([ring, where]) => [ring, where.slice(0, 4)]));
+    expect(Object.keys(byRing), JSON.stringify(byRing, null, 1)).toEqual(['solid 2px rgb(37, 99, 235), offset 2px']);
+    expect(rings.get('solid 2px rgb(37, 99, 235), offset 2px')!.length).toBeGreaterThan(100);
   });
 });

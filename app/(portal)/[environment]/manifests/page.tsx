@@ -18,7 +18,7 @@ export default function ManifestsPage() {
           <Can permission="shipments:write">
             <PortalLink
               href="/manifests/new"
-              className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+              className="inline-flex items-center rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
             >
               New container manifest
             </PortalLink>
