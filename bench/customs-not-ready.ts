@@ -1,4 +1,4 @@
-// npm run bench:customs-not-ready [-- --containers 200 --houses 500 --rounds 9]
+// npm run bench:customs-not-ready [-- --containers 200 --houses 500 --accepted 200 --rounds 9]
 //
 // GET /packages?customs_not_ready=<regime> across an account, and a 5,000-house container's filtered pages, read
 // through the list functions themselves (lib/shipments/read.ts) in this process, on a fresh database:
@@ -6,9 +6,13 @@
 //             ready for ICS2 PLACI): the first request (every container computed and stored), a warm page and
 //             the pages after it, and a page after one container's header changed (that one recomputed);
 //   container one 5,000-house container, every tenth not ready: a page as the filter read it before the masks were
-//             stored (the container's readiness recomputed for every page, then an id condition) and as it reads now.
-// Rows are written by SQL (one statement a container), not by the API: the bench is about the reads.
+//             stored (the container's readiness recomputed for every page, then an id condition) and as it reads now;
+//   accepted  --accepted containers of --houses the same houses accepted through the API's acceptance function
+//             (lib/manifests/create-container-manifest.ts, which stores the masks), then the first filtered request.
+// The account's and the big container's rows are written by SQL (one statement a container), not by the API: those
+// cases are about the reads.
 // Database: the embedded PostgreSQL of the API tests (.data/postgres-test, EMBEDDED_PG_TEST_PORT), a database of its own.
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createDatabase, dropDatabase, ensureDatabase } from '../scripts/database.mjs';
 import { migrateDeploy } from '../scripts/migrate.mjs';
@@ -17,12 +21,14 @@ const { values: args } = parseArgs({
   options: {
     containers: { type: 'string', default: '200' },
     houses: { type: 'string', default: '500' },
+    accepted: { type: 'string', default: '200' },
     rounds: { type: 'string', default: '9' },
   },
 });
 const CONTAINERS = Math.max(1, Number(args.containers));
 const HOUSES = Math.min(5_000, Math.max(1, Number(args.houses)));
 const ROUNDS = Math.max(3, Number(args.rounds));
+const ACCEPTED = Math.max(0, Number(args.accepted));
 
 const log = (message: string) => console.error(`[not-ready bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -41,12 +47,16 @@ const databaseUrl: string = await createDatabase(dbServer.url, dbName);
 await migrateDeploy(databaseUrl);
 process.env.DATABASE_URL = databaseUrl;
 process.env.LOG_LEVEL = 'warn';
+// Acceptance prices its packages, and a quote id's MAC needs a key.
+process.env.WEBHOOK_SECRETS_KEY ||= randomBytes(32).toString('base64');
 
 const { findOrCreateAccount } = await import('@/lib/accounts/create-api-token');
 const { pgPool } = await import('@/lib/db');
 const { queryRows, sql } = await import('@/lib/sql');
 const { listPackages, listManifestPackages } = await import('@/lib/shipments/read');
 const { containerReadiness, packageBatch, readinessManifest, READINESS_BATCH } = await import('@/lib/customs/get-readiness');
+const { createContainerManifest } = await import('@/lib/manifests/create-container-manifest');
+const { ZContainerManifestRequest } = await import('@/lib/schemas/container-manifest');
 
 const header = (id: string) => ({
   ManifestDate: '2026-11-23T08:00:00Z',
@@ -195,6 +205,43 @@ try {
   log(
     `container of 5,000, now: first page (computed and stored once) ${firstPage.toFixed(1)} ms; the other ${after.length} pages median ${median(after).toFixed(1)} ms, max ${Math.max(...after).toFixed(1)} ms (${pages} pages of 100)`,
   );
+
+  // Containers accepted as the API accepts them, on an account of their own: their masks are stored by the insert.
+  const acceptedAccount = await findOrCreateAccount({ name: `Not-ready bench accepted ${process.pid}` });
+  const acceptedScope = { accountId: acceptedAccount.id, environment: 'test' as const };
+  const accepting: number[] = [];
+  for (let n = 0; n < ACCEPTED; n++) {
+    const uld = `ULD${process.pid}A${n}`;
+    const request = ZContainerManifestRequest.parse({
+      ...header(uld),
+      ContainerLength: 48,
+      ContainerWidth: 40,
+      ContainerHeight: 36,
+      ContainerDetails: Array.from({ length: HOUSES }, (_, i) => ({
+        ...HOUSE,
+        TrackingNumber: `${uld}-${i}`,
+        ToName: i % 10 === 3 ? '' : HOUSE.ToName,
+      })),
+    });
+    accepting.push((await timed(() => createContainerManifest({ ...acceptedScope, request })))[0]);
+  }
+  const stale = await queryRows(
+    pgPool(),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM container_manifests
+      WHERE account_id = ${acceptedAccount.id}::uuid AND customs_checked_version <> customs_version`,
+  );
+  const [acceptedFirst, acceptedPage] = ACCEPTED
+    ? await timed(() => listPackages({ ...acceptedScope, query }))
+    : [NaN, { data: [] }];
+  const acceptedWarm: number[] = [];
+  for (let round = 0; ACCEPTED && round < ROUNDS; round++)
+    acceptedWarm.push((await timed(() => listPackages({ ...acceptedScope, query })))[0]);
+  log(
+    `accepted: ${ACCEPTED} containers × ${HOUSES} houses through createContainerManifest, median ${median(accepting).toFixed(1)} ms each; stale after: ${stale[0]?.n}`,
+  );
+  log(
+    `accepted, first request: ${acceptedFirst.toFixed(1)} ms (${acceptedPage.data.length} listed); warm: median ${median(acceptedWarm).toFixed(1)} ms`,
+  );
   console.log(
     JSON.stringify({
       containers: CONTAINERS,
@@ -208,6 +255,11 @@ try {
       container_page_before_ms: +median(before).toFixed(1),
       container_first_page_now_ms: +firstPage.toFixed(1),
       container_page_now_ms: +median(after).toFixed(1),
+      accepted_containers: ACCEPTED,
+      accepted_container_ms: +median(accepting).toFixed(1),
+      accepted_stale: stale[0]?.n,
+      accepted_first_request_ms: +acceptedFirst.toFixed(1),
+      accepted_warm_page_ms: +median(acceptedWarm).toFixed(1),
     }),
   );
 } finally {

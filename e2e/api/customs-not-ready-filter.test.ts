@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { regimeBit } from '@/lib/customs/readiness';
+import { pgPool } from '@/lib/db';
+import { queryRows, sql } from '@/lib/sql';
 import { baseUrl, call, expectError, newAccount, pathFor, tracking, type TestAccount } from './support/api';
 import { containerDetail, CUSTOMS_ITEM, euContainerSample, packageSample } from './support/samples';
 
@@ -331,6 +334,70 @@ describe('customs_not_ready across the account', () => {
       expect([before, [...before, amendedHouse].sort()]).toContainEqual(numbersOf(answer).sort());
     }
     expect(numbersOf(await list()).sort()).toEqual([...before, amendedHouse].sort());
+  });
+
+  it('stores the masks at acceptance: nothing is stale after it, and they are what a recomputation gives', async () => {
+    const account = await newAccount('Not ready at acceptance');
+    const berlin = await berlinContainer(account, 'test', [1]);
+    // Toronto to Beverly Hills described by one word and no declared items: not ready for US ACAS; with them, ready.
+    const [vague, declared] = [tracking('NRACC'), tracking('NRACC')];
+    for (const [number, customs] of [
+      [vague, undefined],
+      [declared, { Currency: 'USD', Items: [CUSTOMS_ITEM] }],
+    ] as const) {
+      const sample = packageSample(number);
+      const created = await call('/wf/package', {
+        token: account.tokens.test,
+        body: { package: { ...sample.package, ...(customs ? { Customs: customs } : {}) } },
+      });
+      expect(created.status, created.text).toBe(200);
+    }
+
+    const stored = async () => {
+      const versions = await queryRows(
+        pgPool(),
+        sql<{ version: string; checked: string }>`SELECT customs_version::text AS version,
+            customs_checked_version::text AS checked FROM container_manifests WHERE id = ${berlin.manifestId}`,
+      );
+      const masks = await queryRows(
+        pgPool(),
+        sql<{ tracking_number: string; mask: number | null }>`
+          SELECT tracking_number, customs_not_ready AS mask FROM container_packages WHERE manifest_id = ${berlin.manifestId}
+          UNION ALL SELECT tracking_number, customs_not_ready FROM packages
+            WHERE lower(tracking_number) = ANY(${[vague, declared].map((n) => n.toLowerCase())}::text[])`,
+      );
+      return { versions, masks: Object.fromEntries(masks.map((m) => [m.tracking_number, m.mask])) };
+    };
+    // Before any read: the container is current and each house holds its mask (a container's ready house none).
+    const accepted = await stored();
+    expect(accepted.versions).toHaveLength(1);
+    expect(accepted.versions[0]?.checked).toBe(accepted.versions[0]?.version);
+    const placi = regimeBit('eu_ics2_placi');
+    expect((accepted.masks[berlin.numbers[1] ?? ''] ?? 0) & placi).toBe(placi);
+    for (const i of [0, 2]) expect(accepted.masks[berlin.numbers[i] ?? '']).toBeNull();
+    const acas = regimeBit('us_acas');
+    expect((accepted.masks[vague] ?? 0) & acas).toBe(acas);
+    expect(accepted.masks[declared]).not.toBeNull();
+    expect((accepted.masks[declared] ?? 0) & acas).toBe(0);
+
+    expect(numbersOf(await call('/packages?customs_not_ready=eu_ics2_placi', { ...GET, token: account.tokens.test }))).toEqual([
+      berlin.numbers[1],
+    ]);
+    expect(numbersOf(await call('/packages?customs_not_ready=us_acas', { ...GET, token: account.tokens.test }))).toEqual([vague]);
+
+    // Made stale by hand, the read recomputes them: the same masks as acceptance stored.
+    await queryRows(pgPool(), sql`UPDATE container_manifests SET customs_checked_version = 0 WHERE id = ${berlin.manifestId}`);
+    await queryRows(
+      pgPool(),
+      sql`UPDATE container_packages SET customs_not_ready = NULL WHERE manifest_id = ${berlin.manifestId}`,
+    );
+    await queryRows(
+      pgPool(),
+      sql`UPDATE packages SET customs_not_ready = NULL
+        WHERE lower(tracking_number) = ANY(${[vague, declared].map((n) => n.toLowerCase())}::text[])`,
+    );
+    expect((await call('/packages?customs_not_ready=us_acas', { ...GET, token: account.tokens.test })).status).toBe(200);
+    expect(await stored()).toEqual(accepted);
   });
 
   it('pages every house once, newest first, through houses accepted at the same time', async () => {

@@ -99,7 +99,7 @@ export function readinessPackage(p: PackageRow, row: number): ReadinessPackage {
 export function containerReadiness(
   manifest: ReadinessManifest,
   packages: readonly PackageRow[],
-  collectMasks = false,
+  collectMasks: boolean | 'only' = false,
 ): ReadinessBuilder {
   const seen = new Set<string>();
   const duplicates = new Set<string>();

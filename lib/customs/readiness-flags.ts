@@ -12,7 +12,7 @@ import {
   type ManifestRow,
   type PackageRow,
 } from './get-readiness';
-import { ReadinessBuilder } from './readiness';
+import { ReadinessBuilder, type ReadinessManifest } from './readiness';
 
 // Each house's readiness stored as a mask of the regimes it is not ready for (customs_not_ready; migration
 // 20261129160000_customs_readiness_flags), so GET /packages?customs_not_ready=<regime> filters an account's houses by an
@@ -20,6 +20,8 @@ import { ReadinessBuilder } from './readiness';
 // triggers only say what changed (a container's version, a daily package's cleared mask), and a read that filters
 // recomputes what changed first. A container is recomputed whole (its houses depend on its header and on each other)
 // by the same reads and rules as GET /manifests/{id}/customs, so the list holds what `houses_not_ready` counts.
+// Acceptance stores the masks with the rows it inserts (acceptedContainerMasks, acceptedPackageMask), so what a read
+// recomputes is only what changed after it.
 
 interface Scope {
   accountId: string;
@@ -74,7 +76,7 @@ async function refreshContainer(scope: Scope, first: StaleContainer): Promise<vo
     const packages = await queryRows(pgPool(), packageBatch(current, '-1', READINESS_BATCH));
     // Only the houses not ready are written: most houses of most containers are ready, and a write of the column
     // touches every index of the row (the partial ones read it), so writing all of them cost most of a refresh.
-    const notReady = [...containerReadiness(readinessManifest(current), packages, true).masks].filter(([, mask]) => mask !== 0);
+    const notReady = [...containerReadiness(readinessManifest(current), packages, 'only').masks].filter(([, mask]) => mask !== 0);
     const ids = notReady.map(([id]) => id);
     const written = await withDeadlockRetry(() =>
       pgTransaction(async (client) => {
@@ -113,6 +115,48 @@ async function refreshContainer(scope: Scope, first: StaleContainer): Promise<vo
   }
 }
 
+/** A daily package is its own consignor and destination: the rules of a daily manifest, one package at a time. */
+const DAILY: ReadinessManifest = { id: '', type: 'daily' };
+
+/**
+ * A container's houses' masks as it is accepted, in ContainerDetails order, null for a ready house (as refreshContainer
+ * stores them): the same rules over the header and details the insert stores. A house that names no house waybill is
+ * issued one by the insert, unlike any other (`\0` and its position stand for it); acceptance refuses two alike.
+ */
+export function acceptedContainerMasks(
+  container: { id: string; containerId: string; header: Record<string, unknown>; awb: string | null },
+  details: readonly Record<string, unknown>[],
+): (number | null)[] {
+  const rows: PackageRow[] = details.map((body, position) => {
+    const house = (body.Customs as { HouseWaybill?: unknown } | undefined)?.HouseWaybill;
+    return {
+      key: String(position),
+      id: String(position),
+      tracking_number: null,
+      carrier_barcode: '',
+      house_waybill: (typeof house === 'string' ? house.trim().toUpperCase() : '') || `\0${position}`,
+      customs_status: null,
+      body,
+    };
+  });
+  const manifest = readinessManifest({
+    kind: 0,
+    id: container.id,
+    container_id: container.containerId,
+    header: container.header,
+    awb: container.awb,
+  });
+  const { masks } = containerReadiness(manifest, rows, 'only');
+  return rows.map((row) => masks.get(row.id) || null);
+}
+
+/** A daily package's mask as it is accepted (0 when ready), from the data the insert stores. */
+export function acceptedPackageMask(data: Record<string, unknown>): number {
+  const builder = new ReadinessBuilder(DAILY, undefined, 'only');
+  builder.add([{ id: '', row: 0, trackingNumber: null, carrierBarcode: '', houseWaybill: '', customsStatus: null, body: data }]);
+  return builder.masks.get('') ?? 0;
+}
+
 /**
  * Daily packages whose mask a change of their data cleared (or never computed), in batches by id. A package's mask
  * is written only if the row is the version read (its xmin), so a change meanwhile leaves it cleared for the next read.
@@ -132,8 +176,7 @@ async function refreshDailyPackages(scope: Scope & { manifestId?: string }): Pro
     );
     const last = batch.at(-1);
     if (!last) return;
-    // A daily package is its own consignor and destination: the rules of a daily manifest, one package at a time.
-    const builder = new ReadinessBuilder({ id: '', type: 'daily' }, undefined, true);
+    const builder = new ReadinessBuilder(DAILY, undefined, 'only');
     builder.add(batch.map((p, i) => readinessPackage(p, i)));
     const ids = batch.map((p) => p.id);
     await withDeadlockRetry(() =>

@@ -314,4 +314,26 @@ describe('houses not ready', () => {
     expect(regime(result, 'eu_ics2_ens')).toMatchObject({ houses_not_ready: 1 });
     expect(regime(result, 'us_enhanced_acas')).toMatchObject({ applies: false, houses_not_ready: 0 });
   });
+
+  it('gives the same masks when asked for the masks alone (what acceptance and the stored masks use)', () => {
+    const houses = [
+      { ...fullHouse(0), id: '20' },
+      { ...fullHouse(1, { ToName: '', ToCity: '' }), id: '21' },
+      { ...fullHouse(2, { ToEmail: '', ToPhone: '12' }), id: '22' },
+      { ...fullHouse(3, { Customs: undefined }), id: '23' },
+      { ...fullHouse(4, { ToCountry: 'US', ToPostalCode: '90210' }), id: '24', houseWaybill: 'HWB0' },
+      { ...fullHouse(5, { ToCountry: 'CA', ToPostalCode: '' }), id: '25' },
+    ];
+    for (const manifest of [
+      container(FULL_HEADER),
+      container({ ...FULL_HEADER, OriginAirport: 'FRA', DestinationAirport: 'ORD', ShipmentDescription: 'gift' }),
+      { id: 'MAN-D', type: 'daily' } as const,
+    ]) {
+      const both = new ReadinessBuilder(manifest, new Set(['HWB0']), true);
+      const alone = new ReadinessBuilder(manifest, new Set(['HWB0']), 'only');
+      both.add(houses);
+      alone.add(houses);
+      expect(Object.fromEntries(alone.masks)).toEqual(Object.fromEntries(both.masks));
+    }
+  });
 });

@@ -328,6 +328,10 @@ function consignorAddress(consignor: Record<string, unknown>, out: Finding[]): v
     });
 }
 
+function hasProblem(this: HouseCheck, element: Element): boolean {
+  return this.problems(element).length > 0;
+}
+
 /** The master's (a container header's) findings for one regime: its AWB, its flight, and its consignor. */
 function masterFindings(spec: RegimeSpec, header: Record<string, unknown>): Finding[] {
   const out: Finding[] = [];
@@ -426,7 +430,8 @@ export class ReadinessBuilder {
     private readonly manifest: ReadinessManifest,
     /** Container house waybills held by more than one parcel (a stored container may predate the check at acceptance). */
     private readonly duplicateHouses: ReadonlySet<string> = new Set(),
-    private readonly collectMasks = false,
+    /** True: each house's mask as well; 'only': the masks alone (no problem is listed or counted, result() is empty). */
+    private readonly collectMasks: boolean | 'only' = false,
   ) {
     this.header = manifest.type === 'container' ? (manifest.header ?? {}) : undefined;
     this.flight = this.header ? flightTimes(this.header) : undefined;
@@ -469,6 +474,11 @@ export class ReadinessBuilder {
         container && this.duplicateHouses.has(pkg.houseWaybill),
         container ? `ContainerDetails[${pkg.row}].` : 'package.',
       );
+      if (this.collectMasks === 'only') {
+        // What acceptance and the stored masks need: whether the house has a problem for the regime, not which.
+        if (spec.house.some(hasProblem, check)) mask |= 1 << index;
+        continue;
+      }
       const before = tally.total;
       for (const element of spec.house) for (const problem of check.problems(element)) this.tally(tally, problem);
       if (tally.total > before) {

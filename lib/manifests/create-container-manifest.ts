@@ -8,6 +8,7 @@ import { newManifestId } from '@/lib/ids';
 import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import type { TContainerManifestRequest } from '@/lib/schemas/container-manifest';
 import { pricePackage } from '@/lib/billing/pricing';
+import { acceptedContainerMasks } from '@/lib/customs/readiness-flags';
 import { quoteKeys } from '@/lib/billing/quote-keys';
 import { activeRateCards } from '@/lib/rating/active-rate-cards';
 import { fixed, plus, toFixedText, ZERO } from '@/lib/rating/fixed';
@@ -138,6 +139,8 @@ export async function createContainerManifest(options: {
  * (createContainerManifest). The packages travel as one JSON array, expanded by PostgreSQL, rather than as three
  * arrays of a thousand elements each that pg would escape one by one; their list columns (service, date, postal
  * code) are given, so the table's trigger does not look the manifest up again for every row.
+ * Each house's customs readiness is computed here and stored with it, and the container is inserted current
+ * (customs_checked_version = customs_version): the first filtered list after acceptance has nothing to recompute.
  * Resolves to the new ManifestID, or '' when the ContainerID was already taken (nothing was written).
  */
 async function insertContainer(
@@ -152,24 +155,39 @@ async function insertContainer(
   const { header, packages } = request;
   const manifestId = newManifestId();
   const headerJson = JSON.stringify({ ...header, ManifestDate: header.ManifestDate?.instant });
+  // The header as stored (JSON), so the rules read what a later refresh would; the details are plain JSON already.
+  const masks = acceptedContainerMasks(
+    {
+      id: manifestId,
+      containerId: header.ContainerID,
+      header: JSON.parse(headerJson) as Record<string, unknown>,
+      awb: header.AWB ?? null,
+    },
+    packages,
+  );
+  // One array literal, not an array pg would escape element by element. 0 for a ready house, stored as NULL: an array
+  // without NULLs is indexed directly, one with them is walked from its start for every row.
+  const masksLiteral = `{${masks.map((mask) => mask ?? 0).join(',')}}`;
   const row = await queryRow(
     pgPool(),
     sql<{ created: boolean }>`
       WITH manifest AS (
         INSERT INTO container_manifests (id, account_id, environment, container_id, manifest_date, manifest_date_defaulted,
-                                         service_name, from_company, awb, shipment_description, package_count, header, request_hash)
+                                         service_name, from_company, awb, shipment_description, package_count, header, request_hash,
+                                         customs_version, customs_checked_version)
         VALUES (${manifestId}, ${accountId}::uuid, ${environment}::"Environment", ${header.ContainerID}, ${manifestDate},
                 ${header.ManifestDate === undefined}, ${header.ServiceName}, ${header.FromCompany}, ${header.AWB ?? null},
-                ${header.ShipmentDescription}, ${packages.length}, ${headerJson}::jsonb, ${requestHash})
+                ${header.ShipmentDescription}, ${packages.length}, ${headerJson}::jsonb, ${requestHash}, 1, 1)
         ON CONFLICT (account_id, environment, container_id) DO NOTHING
         RETURNING id, account_id, environment, service_name, manifest_date
       ), charges AS MATERIALIZED (
         SELECT c.charge, c.n FROM jsonb_array_elements(${chargesJson}::jsonb) WITH ORDINALITY AS c(charge, n)
       ), stored AS (
         INSERT INTO container_packages (manifest_id, account_id, environment, position, tracking_number, detail,
-                                        service_name, manifest_date, to_postal_code, charge)
+                                        service_name, manifest_date, to_postal_code, charge, customs_not_ready)
         SELECT m.id, m.account_id, m.environment, (p.n - 1)::int, p.detail->>'TrackingNumber', p.detail,
-               m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', ''), c.charge
+               m.service_name, m.manifest_date, NULLIF(p.detail->>'ToPostalCode', ''), c.charge,
+               NULLIF((${masksLiteral}::smallint[])[p.n::int], 0)
         FROM manifest m, jsonb_array_elements(${packagesJson}::jsonb) WITH ORDINALITY AS p(detail, n)
         JOIN charges c ON c.n = p.n
         RETURNING id, manifest_id, account_id, environment, tracking_number, carrier_barcode, charge

@@ -10,6 +10,7 @@ import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import { queryRow, sql, type Queryable } from '@/lib/sql';
 import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
 import { pricePackage } from '@/lib/billing/pricing';
+import { acceptedPackageMask } from '@/lib/customs/readiness-flags';
 import { quoteKeys } from '@/lib/billing/quote-keys';
 import { activeRateCards } from '@/lib/rating/active-rate-cards';
 import type { TCharge } from '@/lib/schemas/rate';
@@ -193,6 +194,8 @@ async function insertPackage(
   const amount = charge.status === 'priced' ? charge.amount : null;
   const payload: TPackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
   const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
+  // Its customs readiness, stored with it (0 when ready): the first filtered list after acceptance has nothing to compute.
+  const notReady = acceptedPackageMask(JSON.parse(data) as Record<string, unknown>);
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(
     on,
@@ -201,9 +204,10 @@ async function insertPackage(
         SELECT id FROM daily_manifests WHERE id = ${manifestId} AND status = 'manifested' FOR KEY SHARE
       ), pkg AS (
         INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
-                              final_mile_carrier, to_postal_code, data, request_hash, charge)
+                              final_mile_carrier, to_postal_code, data, request_hash, charge, customs_not_ready)
         SELECT ${accountId}::uuid, ${environment}::"Environment", open.id, ${pkg.TrackingNumber}, ${new Date(pkg.ManifestDate.instant)},
-                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}, ${chargeJson}::jsonb
+                ${pkg.ServiceName}, ${pkg.FinalMileCarrier}, ${pkg.ToPostalCode}, ${data}::jsonb, ${requestHash}, ${chargeJson}::jsonb,
+                ${notReady}::smallint
         FROM open
         ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
         RETURNING id, carrier_barcode, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
