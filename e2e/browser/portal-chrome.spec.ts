@@ -314,7 +314,7 @@ test.describe('portal chrome', () => {
             if (!element || element === document.body || element.closest('[role="grid"]')) return null;
             const style = getComputedStyle(element);
             return {
-              what: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30)}"`,
+              what: `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}[${element.getAttribute('type') ?? ''}] "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 30)}" ${element.className}`,
               ring: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}, offset ${style.outlineOffset}`,
             };
           });
