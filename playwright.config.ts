@@ -20,8 +20,7 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  // Two: each worker has its own account (e2e/fixtures.ts), and a browser test spends most of its time waiting on pages.
-  workers: 2,
+  workers: process.env.CI ? 1 : 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -31,21 +31,6 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['e2e/api/**/*.test.ts'],
-          exclude: ['e2e/api/reliability/**'],
-          environment: 'node',
-          globalSetup: ['e2e/api/support/global-setup.ts'],
-          setupFiles: ['e2e/api/support/worker-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      },
-      // Servers started, killed and starved by the files themselves, each on a database of its own: mostly waiting on
-      // timeouts and restarts, so `npm test` runs this project in a Vitest process of its own beside the others.
-      {
-        resolve,
-        test: {
-          name: 'reliability',
-          include: ['e2e/api/reliability/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/api/support/global-setup.ts'],
           setupFiles: ['e2e/api/support/worker-setup.ts'],

@@ -39,14 +39,11 @@ export default async function setup(project: TestProject) {
   // under. Set here, in the runner, so the test files (which read stored rows) and every server they
   // start (reliability suite, delivery tests) inherit the same one.
   process.env.WEBHOOK_SECRETS_KEY ||= randomBytes(32).toString('base64');
-  // The reliability project starts its own servers and only needs the database server to make databases on; it runs
-  // in a Vitest process of its own beside the API project (scripts/test.mjs), so its embedded PostgreSQL is its own.
-  const reliability = project.name === 'reliability';
-  const testPort = reliability ? undefined : process.env.EMBEDDED_PG_TEST_PORT;
+  const testPort = process.env.EMBEDDED_PG_TEST_PORT;
   const server = await ensureDatabase({
-    dataDir: reliability ? '.data/postgres-reliability' : '.data/postgres-test',
+    dataDir: '.data/postgres-test',
     port: testPort ? Number(testPort) : undefined,
-    defaultPort: reliability ? 5435 : 5434,
+    defaultPort: 5434,
   });
   const name = `carrier_test_${process.pid}_${Date.now()}`;
   const databaseUrl: string = await createDatabase(server.url, name);
@@ -57,14 +54,6 @@ export default async function setup(project: TestProject) {
   if (mode !== 'server' && mode !== 'next') throw new Error(`TEST_SERVER must be server (the default) or next, not "${mode}"`);
   // npm start runs the compiled server (dist/): rebuilt here whenever a file it is made of changed.
   ensureBuild(!(mode === 'next' || !existsSync('.next/BUILD_ID')));
-  if (reliability) {
-    project.provide('databaseUrl', databaseUrl);
-    return async () => {
-      if (!process.env.KEEP_TEST_DATABASE) await dropDatabase(server.url, name).catch(() => undefined);
-      await server.stop();
-    };
-  }
-
   const app = await startApp({
     name: `test server (TEST_SERVER=${mode})`,
     // The development outbox on (no SMTP_URL): the suite signs up by following the link mailed to it, read from the
