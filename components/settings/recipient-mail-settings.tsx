@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { useCan } from '@/components/layout/portal-context';
 import { Card, CardTitle } from '@/components/ui';
+import { CheckboxField } from './checkbox-field';
 import { SaveRow } from './save-row';
 import { SettingLoader, useSaveSetting, type SettingSource } from './setting-loader';
 import { RECIPIENT_MAIL_STATUSES, type RecipientMailStatus, type TRecipientMailSettings } from '@/lib/schemas/public-tracking';
@@ -44,20 +45,15 @@ function Form({ initial, source }: { initial: TRecipientMailSettings; source: Se
         <fieldset disabled={!canChange} className="space-y-3">
           <legend className="text-sm font-medium text-slate-800">E-mail the recipient when the package is</legend>
           {RECIPIENT_MAIL_STATUSES.map((status) => (
-            <label key={status} className="flex items-start gap-3 text-sm">
-              <input
-                type="checkbox"
-                name="statuses"
-                value={status}
-                checked={chosen.includes(status)}
-                onChange={(e) => toggle(status, e.target.checked)}
-                className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600"
-              />
-              <span>
-                <span className="font-medium text-slate-900">{LABELS[status].label}</span>
-                <span className="block text-slate-600">{LABELS[status].hint}</span>
-              </span>
-            </label>
+            <CheckboxField
+              key={status}
+              name="statuses"
+              value={status}
+              checked={chosen.includes(status)}
+              onChange={(e) => toggle(status, e.target.checked)}
+              label={LABELS[status].label}
+              hint={LABELS[status].hint}
+            />
           ))}
           <SaveRow
             save={save}

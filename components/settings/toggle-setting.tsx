@@ -2,6 +2,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useCan } from '@/components/layout/portal-context';
 import { Card, CardTitle } from '@/components/ui';
+import { CheckboxField } from './checkbox-field';
 import { SaveRow } from './save-row';
 import { SettingLoader, useSaveSetting } from './setting-loader';
 
@@ -49,19 +50,7 @@ function Toggle<K extends string>({
       <form onSubmit={submit} aria-label={title} className="mt-4">
         <fieldset disabled={!canChange} className="space-y-3">
           <legend className="sr-only">{title}</legend>
-          <label className="flex items-start gap-3 text-sm">
-            <input
-              type="checkbox"
-              name={field}
-              checked={on}
-              onChange={(e) => setOn(e.target.checked)}
-              className="mt-0.5 h-4 w-4 rounded border-slate-400 text-brand-600"
-            />
-            <span>
-              <span className="font-medium text-slate-900">{label}</span>
-              <span className="block text-slate-600">{hint}</span>
-            </span>
-          </label>
+          <CheckboxField name={field} checked={on} onChange={(e) => setOn(e.target.checked)} label={label} hint={hint} />
           <SaveRow
             save={save}
             canChange={canChange}

@@ -193,9 +193,10 @@ async function insertPackage(
   const chargeJson = JSON.stringify(charge);
   const amount = charge.status === 'priced' ? charge.amount : null;
   const payload: TPackageSortingPayload = { manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] };
-  const data = JSON.stringify({ ...pkg, ManifestDate: pkg.ManifestDate.instant });
+  const stored = { ...pkg, ManifestDate: pkg.ManifestDate.instant };
+  const data = JSON.stringify(stored);
   // Its customs readiness, stored with it (0 when ready): the first filtered list after acceptance has nothing to compute.
-  const notReady = acceptedPackageMask(JSON.parse(data) as Record<string, unknown>);
+  const notReady = acceptedPackageMask(stored);
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
   const row = await queryRow(
     on,
