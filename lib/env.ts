@@ -172,8 +172,11 @@ const ZEnv = z
     DOCUMENT_RENDER_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(20_000),
     /** The render threads' nice value (Linux: theirs alone): 10 lets the serving thread and the database have the CPU first. */
     DOCUMENT_RENDER_NICE: z.coerce.number().int().min(0).max(19).default(10),
-    /** `idle`: the render threads run under Linux's SCHED_IDLE (through `chrt`), below every nice value; `nice`: only the nice value. */
-    DOCUMENT_RENDER_POLICY: z.enum(['idle', 'nice']).default('nice'),
+    /**
+     * `idle`: the render threads run under Linux's SCHED_IDLE (through `chrt`), below every nice value, and a render
+     * still running after 5 s is raised to the nice value; `nice`: only the nice value.
+     */
+    DOCUMENT_RENDER_POLICY: z.enum(['idle', 'nice']).default('idle'),
     /** `on`: every API answer is checked against its response schema (a mismatch is a logged 500); the tests run so. */
     API_RESPONSE_CHECK: z.enum(['on', 'off']).default('off'),
 

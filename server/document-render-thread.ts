@@ -10,9 +10,10 @@ import { runRenderJob, warmUp, type RenderJob } from '@/lib/documents/render-job
 if (!parentPort) throw new Error('server/document-render-thread.ts runs as a worker thread of the server');
 const port = parentPort;
 
-// This thread yields the CPU to everything else of the machine's (DOCUMENT_RENDER_NICE, 10 by default; on Linux a nice
-// value is a thread's own). On two cores a render took one whole core at the serving thread's priority, and the
-// serving thread, PostgreSQL and the clients shared the other.
+// This thread yields the CPU to everything else of the machine's: SCHED_IDLE by default (below), and its nice value
+// (DOCUMENT_RENDER_NICE, 10) once the pool raises it or under DOCUMENT_RENDER_POLICY=nice; on Linux a nice value is a
+// thread's own. On two cores a render took one whole core at the serving thread's priority, and the serving thread,
+// PostgreSQL and the clients shared the other.
 const { nice, policy } = (workerData ?? {}) as { nice?: number; policy?: 'idle' | 'nice' };
 if (nice) {
   try {
@@ -23,19 +24,27 @@ if (nice) {
 }
 // SCHED_IDLE: a thread of any other policy that wakes takes the core at once, where a nice thread may first finish its
 // time slice. Node has no call for it; `chrt` (util-linux) sets it for this thread's id. Without chrt, the nice value.
-if (policy === 'idle') {
+// The pool raises a render that runs long back to the nice value (a saturated machine would otherwise starve it), and
+// asks with the next job for idle again.
+let tid = '';
+function runIdle(): void {
   try {
-    const tid = readlinkSync('/proc/thread-self').split('/').at(-1) ?? '';
+    tid ||= readlinkSync('/proc/thread-self').split('/').at(-1) ?? '';
     execFileSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 5_000 });
   } catch {
     // not Linux, or no chrt: the nice value above
   }
 }
+if (policy === 'idle') {
+  runIdle();
+  if (tid) port.postMessage({ tid });
+}
 
 // Started for a render whose data is being read meanwhile: get ready for it (messages wait until this is done).
 void warmUp().catch(() => undefined);
 
-port.on('message', ({ id, job }: { id: number; job: RenderJob }) => {
+port.on('message', ({ id, job, idleAgain }: { id: number; job: RenderJob; idleAgain?: boolean }) => {
+  if (idleAgain) runIdle();
   runRenderJob(job).then(
     (bytes) => port.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]),
     (error: unknown) => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,25 @@ async function renderWith(pool: RenderPool, account: string, job: RenderJob | ((
     ticket.release();
   }
 }
+
+/** This process's threads' scheduling: each one's policy (5 is SCHED_IDLE) and nice value, from /proc. */
+function threadsScheduling(): { policy: number; nice: number }[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      // The fields after the command's name (which may hold spaces) start with the third, `state`.
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return [{ nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) }];
+    } catch {
+      return []; // ended meanwhile
+    }
+  });
+}
+const idleThreads = () => threadsScheduling().filter((t) => t.policy === 5).length;
+const niceOfNonIdleThreads = () =>
+  threadsScheduling()
+    .filter((t) => t.policy !== 5)
+    .map((t) => t.nice);
 
 function refusal(fn: () => unknown): AppError {
   try {
@@ -241,6 +260,31 @@ describe('render threads', () => {
       const bytes = await renderWith(pool, 'a', job);
       expect(bytes.byteLength).toBeGreaterThan(16 * 2 ** 20);
       expect(pool.stats()).toMatchObject({ threads: 1, rendered: 1 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('under the idle policy a render thread runs SCHED_IDLE; a render that runs long is raised, the next job is idle again', async () => {
+    const pool = new RenderPool(options({ script, policy: 'idle', nice: 10, raiseIdleAfterMs: 100 }));
+    try {
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      expect(idleThreads()).toBe(1);
+      let done = false;
+      const long = renderWith(pool, 'a', labels(4_000)).finally(() => (done = true));
+      let raisedWhileRendering = false;
+      while (!done && !raisedWhileRendering) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        raisedWhileRendering = idleThreads() === 0;
+      }
+      await long;
+      expect(raisedWhileRendering).toBe(true);
+      expect(pool.stats().raised).toBe(1);
+      // Raised to SCHED_OTHER, it keeps its nice value.
+      expect(niceOfNonIdleThreads()).toContain(10);
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      expect(idleThreads()).toBe(1);
+      expect(pool.stats().raised).toBe(1);
     } finally {
       await pool.close();
     }

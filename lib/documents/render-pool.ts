@@ -1,4 +1,5 @@
 import 'server-only';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,8 @@ export interface RenderPoolOptions {
   idleMs: number;
   nice?: number;
   policy?: 'idle' | 'nice';
+  /** Under `idle`, a render still running after this long is raised to the nice value (IDLE_RENDER_RAISED_AFTER_MS). */
+  raiseIdleAfterMs?: number;
 }
 
 const YOUNG_GENERATION_MB = 8;
@@ -30,6 +33,12 @@ const YOUNG_GENERATION_MB = 8;
 const RECYCLE_AFTER_JOBS = 200;
 /** …or after a document this large: give its heap back now rather than at the next idle. */
 const RECYCLE_AFTER_BYTES = 16 * 2 ** 20;
+/**
+ * A render under SCHED_IDLE still running after this long (a 5,000-label PDF takes ~1.3 s on a free core) is raised to
+ * the nice value: requests keep their lead, but on a saturated machine a render slows down instead of waiting out its
+ * time limit.
+ */
+export const IDLE_RENDER_RAISED_AFTER_MS = 5_000;
 
 export interface RenderTicket {
   /** Waits for a thread, then reads the job's data (`prepare`, on this thread) and renders it there. */
@@ -45,10 +54,13 @@ export interface RenderPoolStats {
   rendered: number;
   refusedPerAccount: number;
   refusedQueueFull: number;
+  /** Renders raised out of SCHED_IDLE because they ran long. */
+  raised: number;
 }
 
 interface Executor {
   busy: boolean;
+  raisings: number;
   ready(): void;
   run(job: RenderJob): Promise<Uint8Array>;
   alive(): boolean;
@@ -151,6 +163,7 @@ export class RenderPool {
       rendered: this.rendered,
       refusedPerAccount: this.refusedPerAccount,
       refusedQueueFull: this.refusedQueueFull,
+      raised: this.executors.reduce((sum, e) => sum + e.raisings, 0),
     };
   }
 
@@ -161,6 +174,7 @@ export class RenderPool {
 
 class InlineExecutor implements Executor {
   busy = false;
+  raisings = 0;
   ready(): void {}
   run(job: RenderJob): Promise<Uint8Array> {
     return runRenderJob(job);
@@ -171,7 +185,11 @@ class InlineExecutor implements Executor {
   async close(): Promise<void> {}
 }
 
-type Reply = { id: number; bytes: Uint8Array } | { id: number; error: { message: string; stack?: string } };
+type Reply =
+  | { id: number; bytes: Uint8Array }
+  | { id: number; error: { message: string; stack?: string } }
+  /** The thread's id once it runs under SCHED_IDLE, for raising it. */
+  | { tid: string };
 
 class ThreadExecutor implements Executor {
   busy = false;
@@ -179,6 +197,12 @@ class ThreadExecutor implements Executor {
   private jobs = 0;
   private nextId = 1;
   private idle: NodeJS.Timeout | undefined;
+  /** Set once the thread runs under SCHED_IDLE (it says so after it starts). */
+  private tid: string | undefined;
+  /** The thread was raised out of SCHED_IDLE during a render: the next job asks for it again. */
+  private raised = false;
+  /** Raisings so far (the pool's stats). */
+  raisings = 0;
   private current: { id: number; resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void } | undefined;
 
   constructor(
@@ -200,6 +224,10 @@ class ThreadExecutor implements Executor {
       workerData: { nice: this.options.nice ?? 0, policy: this.options.policy ?? 'nice' },
     });
     worker.on('message', (reply: Reply) => {
+      if ('tid' in reply) {
+        this.tid = reply.tid;
+        return;
+      }
       const current = this.current;
       if (!current || current.id !== reply.id) return;
       this.current = undefined;
@@ -235,6 +263,8 @@ class ThreadExecutor implements Executor {
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    this.tid = undefined;
+    this.raised = false;
     this.jobs = 0;
     const current = this.current;
     this.current = undefined;
@@ -245,6 +275,8 @@ class ThreadExecutor implements Executor {
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
+    this.tid = undefined;
+    this.raised = false;
     this.jobs = 0;
     void worker.terminate();
   }
@@ -273,18 +305,27 @@ class ThreadExecutor implements Executor {
         if (this.worker === worker) this.end();
       }, this.options.timeoutMs);
       timer.unref();
+      const raise =
+        this.options.policy !== 'idle'
+          ? undefined
+          : setTimeout(() => this.raise(worker, id), this.options.raiseIdleAfterMs ?? IDLE_RENDER_RAISED_AFTER_MS);
+      raise?.unref();
       this.current = {
         id,
         resolve: (bytes) => {
           clearTimeout(timer);
+          clearTimeout(raise);
           resolve(bytes);
         },
         reject: (error) => {
           clearTimeout(timer);
+          clearTimeout(raise);
           reject(error);
         },
       };
-      worker.postMessage({ id, job }, transferables(job));
+      const idleAgain = this.raised;
+      this.raised = false;
+      worker.postMessage({ id, job, idleAgain }, transferables(job));
     }).then(
       (bytes) => {
         this.jobs += 1;
@@ -297,6 +338,14 @@ class ThreadExecutor implements Executor {
         throw error;
       },
     );
+  }
+
+  /** SCHED_OTHER at the nice value the thread set (Linux keeps it across the change); not permitted: it stays idle. */
+  private raise(worker: Worker, id: number): void {
+    if (this.worker !== worker || this.current?.id !== id || !this.tid) return;
+    this.raised = true;
+    this.raisings += 1;
+    execFile('chrt', ['--other', '--pid', '0', this.tid], { timeout: 5_000 }, () => undefined);
   }
 
   private idleLater(): void {
