@@ -1,5 +1,5 @@
 'use client';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Pager, useKeysetPages, type useUrlFilters } from '@/components/ui';
 import { ENVIRONMENT_QUERY } from '@/lib/portal/paths';
 import { usePortalEnvironment } from './portal-context';
@@ -22,16 +22,27 @@ export function useKeysetList<T extends KeysetPage, K extends string>(
   options: { key: string; path: string; pageSize: number },
 ) {
   const portal = usePortalEnvironment();
+  const queryClient = useQueryClient();
   const pages = useKeysetPages(filters);
+  const pageQuery = (query: URLSearchParams) => ({
+    queryKey: portal.key(options.key, query.toString()),
+    queryFn: ({ signal }: { signal: AbortSignal }) => portal.fetch<T>(`${options.path}?${query}`, { signal }),
+  });
   const query = filters.query();
   query.set('limit', String(options.pageSize));
   if (pages.cursor) query.set('cursor', pages.cursor);
-  const list = useQuery({
-    queryKey: portal.key(options.key, query.toString()),
-    queryFn: ({ signal }) => portal.fetch<T>(`${options.path}?${query}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
-  return { ...pages, list };
+  const list = useQuery({ ...pageQuery(query), placeholderData: keepPreviousData });
+  return {
+    ...pages,
+    list,
+    // The URL's change reaches the list a render later (a transition, then the effect that subscribes the new key);
+    // a search typed as you go asks for its first page at once, and the list finds that request under the same key.
+    prefetchFirstPage: (next: Parameters<Filters<K>['queryOf']>[0]) => {
+      const first = filters.queryOf(next);
+      first.set('limit', String(options.pageSize));
+      void queryClient.prefetchQuery(pageQuery(first));
+    },
+  };
 }
 
 /** A link that downloads what the filters select from `path`: a link cannot send a header, so the environment is in its query. */

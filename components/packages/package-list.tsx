@@ -69,7 +69,7 @@ export function PackageListView() {
     path: '/portal-api/packages',
     pageSize,
   });
-  const { cursor, firstPage } = pages;
+  const { cursor, firstPage, prefetchFirstPage } = pages;
   const exportHref = useExportHref(filters, '/portal-api/exports/packages');
   const data = list.data;
   const filterKey = filters.query().toString();
@@ -94,7 +94,9 @@ export function PackageListView() {
     if (search.trim() === applied.tracking_number.trim()) return;
     const timer = setTimeout(() => {
       setRequested(search.trim());
-      filters.navigate({ ...applied, tracking_number: search }, {}, 'replace');
+      const next = { ...applied, tracking_number: search };
+      prefetchFirstPage(next);
+      filters.navigate(next, {}, 'replace');
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- re-armed by what was typed, not by each render's `filters`

@@ -67,6 +67,8 @@ export function useUrlFilters<K extends string>(
     filtered: keys.some((k) => applied[k]),
     /** The applied filters as query parameters, to add paging or the environment to. */
     query: () => filterQuery(keys, applied),
+    /** Other filters as the same query parameters (what `query` will give once they are applied). */
+    queryOf: (filters: Filters<K>) => filterQuery(keys, filters),
     /** A control's value and onChange for one filter. */
     bind: (key: K) => ({
       value: form[key],
