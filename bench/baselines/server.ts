@@ -2,19 +2,25 @@
 // (no pipeline, no auth, no logging, no framework), so that each benchmark compares the production
 // server with what this machine can do at most for that operation. Run by bench/run.ts:
 //   BASELINE=rate      parse + validate the body, quote it from rate cards loaded once, sign each quote's id, answer the quotes
-//   BASELINE=package   the package operation's SQL statements, run with `pg` directly
+//   BASELINE=package   parse + validate + price the package, then the operation's own statement, run with `pg` directly
 //   BASELINE=manifest  a container and its packages stored with one statement (a multi-row unnest insert)
 // Env: DATABASE_URL, PORT, BENCH_ACCOUNT_ID (the bench account: package and manifest rows are its).
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { addDestinationWarnings } from '@/lib/addresses/destination-warnings';
+import { pricePackage } from '@/lib/billing/pricing';
 import { issueQuotes } from '@/lib/billing/quote';
+import { canonicalHash } from '@/lib/canonical-hash';
+import { packageInsertStatement } from '@/lib/packages/create-package-manifest';
 import { quoteKeyFrom } from '@/lib/billing/quote-id';
 import { quoteRates } from '@/lib/rating/quote-rates';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
 import type { RateCardData, RateCardRow } from '@/lib/rating/types';
 import { parseOperation } from '@/lib/schemas/parse';
+import { PACKAGE_MANIFEST_ALIASES, PACKAGE_MANIFEST_FIELDS, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
 import { RATE_ALIASES, ZRateRequest } from '@/lib/schemas/rate';
+import { ignoredFields } from '@/lib/schemas/unknown-fields';
 
 const kind = process.env.BASELINE;
 const databaseUrl = process.env.DATABASE_URL!;
@@ -55,69 +61,40 @@ function rate(text: string): unknown {
   return result.messages.length > 0 ? { ...result, rates } : { rates };
 }
 
-// The statements of lib/packages/create-package-manifest.ts, in the same order: the day's manifest
-// (remembered once known, else looked up), then the package with its event and deliveries in one
-// statement (the day's first package makes the manifest first, in a transaction with it).
-const INSERT_PACKAGE = `
-  WITH pkg AS (
-    INSERT INTO packages (account_id, environment, daily_manifest_id, tracking_number, manifest_date, service_name,
-                          final_mile_carrier, to_postal_code, data, request_hash)
-    VALUES ($1::uuid, 'test', $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
-    ON CONFLICT (account_id, environment, lower(tracking_number)) DO NOTHING
-    RETURNING id, package_weight_lb(data->>'PackageWeight', data->>'WeightUnit') AS weight_lb
-  ), event AS (
-    INSERT INTO webhook_events (id, account_id, environment, event_type, payload, is_test)
-    SELECT $10, $1::uuid, 'test', $11, $12::jsonb, false FROM pkg
-    RETURNING id
-  ), messages AS (
-    INSERT INTO webhook_messages (id, event_id, endpoint_id)
-    SELECT 'msg_' || substr(event.id, 5) || row_number() OVER (ORDER BY e.id), event.id, e.id
-    FROM event CROSS JOIN webhook_endpoints e
-    WHERE e.account_id = $1::uuid AND e.environment = 'test' AND e.enabled AND $11 = ANY(e.events)
-    RETURNING 1
-  ), counted AS (
-    INSERT INTO daily_manifest_counts AS c (manifest_id, status, shard, packages, weight_lb)
-    SELECT $2, 'manifested', (pg_backend_pid() % 16)::smallint, 1, coalesce(weight_lb, 0) FROM pkg
-    ON CONFLICT (manifest_id, status, shard) DO UPDATE SET packages = c.packages + 1, weight_lb = c.weight_lb + excluded.weight_lb
-  ), serviced AS (
-    UPDATE daily_manifests SET services = array_append(coalesce(services, '{}'), $5::text)
-    WHERE id = $2 AND NOT ($5::text = ANY(coalesce(services, '{}'))) AND EXISTS (SELECT 1 FROM pkg)
-  ), activity AS (
-    INSERT INTO activity_days AS a (account_id, environment, day, shard, packages)
-    SELECT $1::uuid, 'test', (now() AT TIME ZONE 'UTC')::date, (pg_backend_pid() % 16)::smallint, 1 FROM pkg
-    ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
-  )
-  SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, set_config('carrier.webhook_wake_after_commit', 'on', true)`;
+// The operation's own work with nothing around it: the body parsed and validated as the operation does, priced from the
+// cards loaded once, and stored with the very statement lib/packages/create-package-manifest.ts sends
+// (packageInsertStatement: the package, its ledger line, its event and deliveries, the counters), prepared, through
+// bare `pg`. The day's first package makes the manifest in a transaction with it, as the operation does.
+const baselineQuoteKeys = [quoteKeyFrom(randomBytes(32))];
 
 async function createPackage(text: string): Promise<unknown> {
-  const pkg = (JSON.parse(text) as { package: Record<string, string | number> }).package;
-  const hash = createHash('sha256').update(text).digest('hex');
-  const day = String(pkg.ManifestDate).slice(0, 10);
+  const body = JSON.parse(text) as unknown;
+  const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
+  const { charge } = pricePackage(
+    { cards, keys: baselineQuoteKeys, accountId, environment: 'test', now: new Date() },
+    {
+      service: pkg.ServiceName,
+      manifestDate: new Date(pkg.ManifestDate.instant),
+      weight: pkg.PackageWeight,
+      weightUnit: pkg.WeightUnit,
+      length: pkg.PackageSizeLength,
+      width: pkg.PackageSizeWidth,
+      height: pkg.PackageSizeHeight,
+      fromPostal: pkg.FromPostalCode,
+      toPostal: pkg.ToPostalCode,
+      quoteId: pkg.QuoteID,
+    },
+  );
+  const hash = canonicalHash(pkg);
+  const day = pkg.ManifestDate.day;
   const insert = (db: pg.Pool | pg.PoolClient, manifestId: string) =>
-    db.query({
-      name: 'insert_package',
-      text: INSERT_PACKAGE,
-      values: [
-        accountId,
-        manifestId,
-        pkg.TrackingNumber,
-        new Date(String(pkg.ManifestDate)),
-        pkg.ServiceName,
-        pkg.FinalMileCarrier,
-        pkg.ToPostalCode,
-        JSON.stringify(pkg),
-        hash,
-        id('evt_'),
-        'package.sorting',
-        JSON.stringify({ manifest_id: manifestId, package_count: 1, tracking_numbers: [pkg.TrackingNumber] }),
-      ],
-    });
+    db.query(packageInsertStatement(manifestId, { accountId, environment: 'test', pkg, charge }, hash).toQuery());
   let manifestId =
     manifestIds.get(day) ??
     (
       await pool.query<{ id: string }>({
         name: 'find_manifest',
-        text: `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+        text: `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date AND status = 'manifested'`,
         values: [accountId, day],
       })
     ).rows[0]?.id;
@@ -136,7 +113,7 @@ async function createPackage(text: string): Promise<unknown> {
         created.rows[0]?.id ??
         (
           await client.query<{ id: string }>(
-            `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date`,
+            `SELECT id FROM daily_manifests WHERE account_id = $1::uuid AND environment = 'test' AND manifest_date = $2::date AND status = 'manifested'`,
             [accountId, day],
           )
         ).rows[0].id;
@@ -150,7 +127,15 @@ async function createPackage(text: string): Promise<unknown> {
     }
   }
   manifestIds.set(day, manifestId);
-  return { IsSuccess: true, ManifestID: manifestId, TrackingNumber: pkg.TrackingNumber };
+  const warnings = ignoredFields(body, PACKAGE_MANIFEST_FIELDS);
+  addDestinationWarnings(warnings, pkg, 'package');
+  return {
+    IsSuccess: true,
+    ManifestID: manifestId,
+    TrackingNumber: pkg.TrackingNumber,
+    charge,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 /** The day's manifest id once known, as the operation remembers it. */
@@ -197,7 +182,7 @@ async function createManifest(text: string): Promise<unknown> {
 const handlers: Record<string, (text: string) => unknown> = { rate, package: createPackage, manifest: createManifest };
 const handler = kind ? handlers[kind] : undefined;
 if (!handler) throw new Error(`BASELINE must be one of ${Object.keys(handlers).join(', ')}`);
-if (kind === 'rate') {
+if (kind === 'rate' || kind === 'package') {
   const { rows } = await pool.query(
     `SELECT id, service, carrier, active, location_kind AS "locationKind", dim_divisor AS "dimDivisor", weight_step_lb AS "weightStepLb",
             max_weight_lb AS "maxWeightLb", zones, weight_breaks AS "weightBreaks", surcharges, delivery_days AS "deliveryDays",

@@ -7,7 +7,7 @@ import { newManifestId } from '@/lib/ids';
 import type { TPackage } from '@/lib/schemas/package-manifest';
 import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schemas/webhooks';
 import { COUNTER_SHARD } from '@/lib/sharded-counters';
-import { queryRow, sql, type Queryable } from '@/lib/sql';
+import { queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
 import { pricePackage } from '@/lib/billing/pricing';
 import { acceptedPackageMask } from '@/lib/customs/readiness-flags';
@@ -114,7 +114,7 @@ export async function createPackageIn(
   return { ...committed({ ...result, delivered: false }, priced), delivered: result.delivered ?? false };
 }
 
-type InsertOptions = { accountId: string; environment: Environment; pkg: TPackage; charge: TCharge };
+export type InsertOptions = { accountId: string; environment: Environment; pkg: TPackage; charge: TCharge };
 
 async function addToOpenManifest(key: string, options: InsertOptions, requestHash: string): Promise<Inserted | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
@@ -168,27 +168,14 @@ function findDailyManifest(accountId: string, environment: Environment, day: str
 }
 
 /**
- * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
- * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's counts and
- * services (what the lists and GET /manifests/{id} read) and the day's activity count (the dashboard's): one statement.
- *
- * Only into an OPEN manifest: `open` takes the manifest row FOR KEY SHARE (what the package's foreign key takes
- * anyway; concurrent inserts do not block each other) only if its status is manifested. A close locks the row
- * FOR UPDATE (lib/close-out), which conflicts: a close waits for the inserts in flight, and an insert behind a
- * close re-reads the row when the close commits, finds it closed, and writes nothing (CLOSED).
- *
- * No row here is written by every package of a manifest or a day: the counts go to one of COUNTER_SHARDS rows
- * (`counted`, `activity`), chosen by the connection's backend pid, and the manifest's row is written only when a
- * service it has not seen yet arrives (`serviced`; otherwise its WHERE is false and the row is neither written
- * nor locked). A row written here stays locked until the commit is flushed, so one row for all of a day's
- * packages made them commit one at a time (docs/decisions/reads-at-scale.md, "counters without a hot row").
+ * The statement that stores one package (insertPackage). Exported for the package benchmark's baseline
+ * (bench/baselines/server.ts), which sends exactly this statement with bare `pg`, so that the two cannot drift apart.
  */
-async function insertPackage(
-  on: Queryable,
+export function packageInsertStatement(
   manifestId: string,
   options: InsertOptions,
   requestHash: string,
-): Promise<Inserted | typeof CLOSED> {
+): Sql<{ inserted: boolean; open: boolean; delivered: boolean }> {
   const { accountId, environment, pkg, charge } = options;
   const chargeJson = JSON.stringify(charge);
   const amount = charge.status === 'priced' ? charge.amount : null;
@@ -198,9 +185,7 @@ async function insertPackage(
   // Its customs readiness, stored with it (0 when ready): the first filtered list after acceptance has nothing to compute.
   const notReady = acceptedPackageMask(stored);
   const event = { accountId, environment, eventType: PACKAGE_SORTING_EVENT, payload };
-  const row = await queryRow(
-    on,
-    sql<{ inserted: boolean; open: boolean; delivered: boolean }>`
+  return sql<{ inserted: boolean; open: boolean; delivered: boolean }>`
       WITH open AS (
         SELECT id FROM daily_manifests WHERE id = ${manifestId} AND status = 'manifested' FOR KEY SHARE
       ), pkg AS (
@@ -233,8 +218,33 @@ async function insertPackage(
         ON CONFLICT (account_id, environment, day, shard) DO UPDATE SET packages = a.packages + 1
       )
       SELECT EXISTS (SELECT 1 FROM pkg) AS inserted, EXISTS (SELECT 1 FROM open) AS open,
-             EXISTS (SELECT 1 FROM webhook_deliveries) AS delivered, ${wakeAfterCommit}`.prepared('package_insert'),
-  );
+             EXISTS (SELECT 1 FROM webhook_deliveries) AS delivered, ${wakeAfterCommit}`.prepared('package_insert');
+}
+
+/**
+ * The package and, only if it is new, its package-sorting event and one delivery per enabled endpoint
+ * subscribed to it (lib/webhooks/enqueue-event.ts, the one writer of the outbox), its manifest's counts and
+ * services (what the lists and GET /manifests/{id} read) and the day's activity count (the dashboard's): one statement.
+ *
+ * Only into an OPEN manifest: `open` takes the manifest row FOR KEY SHARE (what the package's foreign key takes
+ * anyway; concurrent inserts do not block each other) only if its status is manifested. A close locks the row
+ * FOR UPDATE (lib/close-out), which conflicts: a close waits for the inserts in flight, and an insert behind a
+ * close re-reads the row when the close commits, finds it closed, and writes nothing (CLOSED).
+ *
+ * No row here is written by every package of a manifest or a day: the counts go to one of COUNTER_SHARDS rows
+ * (`counted`, `activity`), chosen by the connection's backend pid, and the manifest's row is written only when a
+ * service it has not seen yet arrives (`serviced`; otherwise its WHERE is false and the row is neither written
+ * nor locked). A row written here stays locked until the commit is flushed, so one row for all of a day's
+ * packages made them commit one at a time (docs/decisions/reads-at-scale.md, "counters without a hot row").
+ */
+async function insertPackage(
+  on: Queryable,
+  manifestId: string,
+  options: InsertOptions,
+  requestHash: string,
+): Promise<Inserted | typeof CLOSED> {
+  const { accountId, environment, pkg } = options;
+  const row = await queryRow(on, packageInsertStatement(manifestId, options, requestHash));
   if (row?.inserted) return { manifestId, created: true, delivered: row.delivered };
   // Not open: a resend of an accepted package is still answered as one (its manifest, closed or not).
   if (!row?.open) return (await findResend(on, accountId, environment, pkg, requestHash)) ?? CLOSED;
