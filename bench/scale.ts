@@ -409,6 +409,7 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
           sessionCookie: { name: cookie.split('=')[0], value: cookie.slice(cookie.indexOf('=') + 1) },
           warmUp: data.someTrackingNumber,
           trackingNumbers: data.searchTrackingNumbers,
+          passes: 2,
         }).catch((error: unknown) => ({ pending: `failed: ${(error as Error).message.split('\n')[0]}` }));
         search =
           'pending' in measured
@@ -428,6 +429,15 @@ export async function runScale(options: ScaleOptions): Promise<ScaleResult> {
             ? `  search as you type: ${search.pending}`
             : `  search as you type (${search.searches} numbers): p50 ${search.typed.p50} ms p95 ${search.typed.p95} ms; the list request alone p50 ${search.api.p50} ms p95 ${search.api.p95} ms`,
         );
+        if (!('pending' in measured))
+          log(
+            `  search as you type, each (ms, typed / its request / the request alone): ${measured.typed
+              .map(
+                (t, i) =>
+                  `${Math.round(t)} / ${Math.round(measured.parts[i]?.request ?? Number.NaN)} / ${Math.round(measured.api[i] ?? Number.NaN)}`,
+              )
+              .join('; ')}`,
+          );
       }
 
       await get(`/portal-api/manifests/${data.someDailyId}/export`, portal);
@@ -834,7 +844,7 @@ function report(
     lines.push(
       'pending' in search
         ? `Search as you type (Packages page, big account): not measured, ${search.pending}.`
-        : `Search as you type on the Packages page, signed in as the big account's user (${data.counts.big_account_packages?.toLocaleString('en-US')} packages), in Chromium: ${search.searches} of its tracking numbers (daily packages from manifests spread over two years, and container packages), each typed whole, timed from the last key to the frame showing the one match (100 ms debounce included): ` +
+        : `Search as you type on the Packages page, signed in as the big account's user (${data.counts.big_account_packages?.toLocaleString('en-US')} packages), in Chromium: ${search.searches / 2} of its tracking numbers (daily packages from manifests spread over two years, and container packages), each typed whole twice (two passes, ${search.searches} searches), timed from the last key to the frame showing the one match (100 ms debounce included): ` +
             `p50 ${search.typed.p50} ms, **p95 ${search.typed.p95} ms**, max ${search.typed.max} ms; the list request alone from the same page p50 ${search.api.p50} ms, p95 ${search.api.p95} ms. ` +
             `Split at the page's own list request (p50 / p95): key to the request's start (debounce and the client navigation to the new URL) ${search.parts.beforeRequest.p50} / ${search.parts.beforeRequest.p95} ms, the request ${search.parts.request.p50} / ${search.parts.request.p95} ms, response to painted frame ${search.parts.afterResponse.p50} / ${search.parts.afterResponse.p95} ms. ` +
             `Goal p95 < 300 ms: **${met.searchMet ? 'met' : 'missed'}**.`,
