@@ -1031,7 +1031,8 @@ if (ONLY.has('scale'))
       rows.push({
         // Named by the loaded size: each run's scans add packages to the account (its count is in the report).
         name: `Scale: portal search as you type, ${result.data.size.big.toLocaleString('en-US')} packages in the account`,
-        load: 'pending' in result.search ? '—' : `${result.search.searches} searches (each number typed twice), Chromium, one user`,
+        load:
+          'pending' in result.search ? '—' : `${result.search.searches} searches (each number typed twice), Chromium, one user`,
         baselineName: 'the list request alone, from the same page',
         goal: 'p95 < 300 ms (last key to painted match)',
         met: result.met.search,
