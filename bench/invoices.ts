@@ -32,6 +32,9 @@ export interface CsvResult {
   coldRowsPerSecond: number;
   coldRssBeforeMb: number;
   coldRssPeakMb: number;
+  /** The first download's RSS once a tenth of the rows has streamed, and its peak over the other nine tenths. */
+  coldRssAtTenthMb: number;
+  coldRssPeakAfterTenthMb: number;
 }
 
 /** Before any server starts: no periodic job can issue the invoice first. */
@@ -124,8 +127,13 @@ export async function runInvoiceCsv(options: {
       log(`invoices: streaming the lines as CSV through the server (${label})`);
       const before = options.rss(options.serverPid);
       let peakMb = before;
+      // Whether memory grows with the rows or only once: the RSS when a tenth has streamed, and the peak after it.
+      let atTenthMb: number | undefined;
+      let peakAfterTenthMb = 0;
       const sampler = setInterval(() => {
-        peakMb = Math.max(peakMb, options.rss(options.serverPid));
+        const now = options.rss(options.serverPid);
+        peakMb = Math.max(peakMb, now);
+        if (atTenthMb !== undefined) peakAfterTenthMb = Math.max(peakAfterTenthMb, now);
       }, 100);
       const start = performance.now();
       const response = await fetch(`${serverUrl}/api/1.1/invoices/${invoiceId}/lines`, {
@@ -135,13 +143,27 @@ export async function runInvoiceCsv(options: {
       let newlines = 0;
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) newlines += 1;
+        if (atTenthMb === undefined && newlines > ENTRIES / 10) {
+          atTenthMb = options.rss(options.serverPid);
+          peakAfterTenthMb = atTenthMb;
+        }
       }
       const seconds = (performance.now() - start) / 1000;
       clearInterval(sampler);
       const rows = newlines - 1;
       if (rows !== ENTRIES) throw new Error(`the CSV has ${rows} rows, not ${ENTRIES}`);
-      log(`  ${Math.round(rows / seconds)} rows/s, RSS ${before.toFixed(0)} → peak ${peakMb.toFixed(0)} MB`);
-      return { rows, seconds, before, peakMb, after: options.rss(options.serverPid) };
+      log(
+        `  ${Math.round(rows / seconds)} rows/s, RSS ${before.toFixed(0)} → peak ${peakMb.toFixed(0)} MB; at a tenth ${atTenthMb?.toFixed(0)}, peak after it ${peakAfterTenthMb.toFixed(0)} MB`,
+      );
+      return {
+        rows,
+        seconds,
+        before,
+        peakMb,
+        after: options.rss(options.serverPid),
+        atTenthMb: atTenthMb ?? Number.NaN,
+        peakAfterTenthMb,
+      };
     };
     const cold = await download('first, on the fresh server');
     const measured = await download('measured');
@@ -156,6 +178,8 @@ export async function runInvoiceCsv(options: {
       coldRowsPerSecond: Math.round(cold.rows / cold.seconds),
       coldRssBeforeMb: cold.before,
       coldRssPeakMb: cold.peakMb,
+      coldRssAtTenthMb: cold.atTenthMb,
+      coldRssPeakAfterTenthMb: cold.peakAfterTenthMb,
     };
   } finally {
     await client.end();
