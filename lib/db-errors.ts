@@ -34,3 +34,34 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
+
+// PostgreSQL's word that it stops or starts on purpose: a session ended by an administrator command (a fast shutdown,
+// as a switchover or a restart makes) or a connection refused while it shuts down or starts up. A crash or a cut link
+// says nothing of the kind.
+const PLANNED_CODES = new Set(['57P01', '57P03']);
+const PLANNED_MESSAGES =
+  /terminating connection due to administrator command|the database system is (starting up|shutting down)/i;
+
+function isPlannedStop(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 6) return false;
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown };
+  if (typeof e.code === 'string' && PLANNED_CODES.has(e.code)) return true;
+  if (typeof e.originalCode === 'string' && PLANNED_CODES.has(e.originalCode)) return true;
+  if (typeof e.message === 'string' && PLANNED_MESSAGES.test(e.message)) return true;
+  return isPlannedStop(e.cause, depth + 1);
+}
+
+// On globalThis: the API's and Next's copies of this module hear the same database.
+const PLANNED_AT = Symbol.for('carrier.databasePlannedStopAt');
+type Global = typeof globalThis & { [PLANNED_AT]?: number };
+
+/** Remembers when an error a connection or a query met was PostgreSQL saying it stops or starts on purpose. */
+export function noteDatabaseError(error: unknown, now = Date.now()): void {
+  if (isPlannedStop(error)) (globalThis as Global)[PLANNED_AT] = now;
+}
+
+/** Whether PostgreSQL said within the last `ms` that it stops or starts on purpose. */
+export function plannedStopWithin(ms: number, now = Date.now()): boolean {
+  const at = (globalThis as Global)[PLANNED_AT];
+  return at !== undefined && now - at <= ms;
+}

@@ -5,7 +5,7 @@ import { PrismaClient } from '@/lib/generated/prisma/client';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
-import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { isDatabaseUnavailable, noteDatabaseError, plannedStopWithin } from '@/lib/db-errors';
 import { RecentWriters } from '@/lib/read-your-writes';
 import { Gauge } from 'prom-client';
 
@@ -13,14 +13,19 @@ import { Gauge } from 'prom-client';
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 /**
- * A planned primary change leaves no primary for a few seconds: opening a connection is retried until the database
- * has been unreachable for RIDE_OUT_MS, then requests fail at once (503). Only opening is retried, so nothing runs twice.
+ * A planned primary change (a switchover, a restart) leaves no primary for a few seconds, and PostgreSQL says so first:
+ * it ends sessions "due to administrator command" and refuses new ones while it shuts down or starts up. After such a
+ * word (within PLANNED_STOP_MS), opening a connection is retried until the database has been unreachable for
+ * RIDE_OUT_MS, then requests fail at once (503). A database that went away without a word (a cut link, a crash) is
+ * answered 503 at once: no request waits for a primary that is not being replaced. Only opening is retried, so nothing
+ * runs twice.
  */
 const RIDE_OUT_MS = 5_000;
+const PLANNED_STOP_MS = 60_000;
 const RETRY_MS = 250;
 let unreachableSince: number | undefined;
 
-async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<pg.PoolClient> {
+export async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<pg.PoolClient> {
   for (;;) {
     try {
       const client = await connect();
@@ -30,6 +35,8 @@ async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<
       // A connect timeout has waited its share already, and may mean a busy pool rather than an absent database.
       const timedOut = error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
       if (!isDatabaseUnavailable(error) || timedOut) throw error;
+      noteDatabaseError(error);
+      if (!plannedStopWithin(PLANNED_STOP_MS)) throw error;
       unreachableSince ??= Date.now();
       if (Date.now() - unreachableSince >= RIDE_OUT_MS) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
@@ -62,11 +69,17 @@ export function pgPool(): pg.Pool {
       connectionTimeoutMillis: 5_000,
     });
     // An idle connection that breaks (a database restart) must not crash the process; the pool replaces it.
-    globalForDb.pgPool.on('error', (error) => logRepeated(log, 'warn', 'idle database connection lost', error));
+    globalForDb.pgPool.on('error', (error) => {
+      noteDatabaseError(error);
+      logRepeated(log, 'warn', 'idle database connection lost', error);
+    });
     // The pool listens only on idle connections: one that breaks while Prisma holds it would crash the process with an
     // unhandled 'error'. Its next query fails instead, and the pool discards it on release.
     globalForDb.pgPool.on('connect', (connection) => {
-      connection.on('error', (error) => logRepeated(log, 'warn', 'database connection lost', error));
+      connection.on('error', (error) => {
+        noteDatabaseError(error);
+        logRepeated(log, 'warn', 'database connection lost', error);
+      });
     });
     replicaPool(); // with the primary's, so that its lag is in /metrics from the start
   }

@@ -1,7 +1,7 @@
 // The HTTP side of lib/errors: one map from error code to status, the headers an error's hints
 // become, one envelope (docs: design.md, "Errors"; docs/decisions/layering.md).
 import { AppError, type ErrorCode } from '@/lib/errors/app-error';
-import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { isDatabaseUnavailable, noteDatabaseError } from '@/lib/db-errors';
 import type { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import type { TErrorResponse } from '@/lib/schemas/error';
@@ -73,6 +73,8 @@ export function errorAnswer(
   if (error instanceof AppError) {
     known = error;
   } else if (isDatabaseUnavailable(error)) {
+    // A query ended by a planned stop says so here (an idle connection's says so to the pool): lib/db.ts rides it out.
+    noteDatabaseError(error);
     logRepeated(requestLog, 'error', 'database unavailable', error, { requestId }, { anyError: true });
     known = new AppError('service_unavailable', 'The service is briefly unavailable; retry shortly.', { retryAfterSeconds: 2 });
   } else {
