@@ -12,7 +12,7 @@ import { addDestinationWarnings } from '@/lib/addresses/destination-warnings';
 import { pricePackage } from '@/lib/billing/pricing';
 import { issueQuotes } from '@/lib/billing/quote';
 import { canonicalHash } from '@/lib/canonical-hash';
-import { packageInsertStatement } from '@/lib/packages/create-package-manifest';
+import { packageInsertStatement, packageToPrice } from '@/lib/packages/create-package-manifest';
 import { quoteKeyFrom } from '@/lib/billing/quote-id';
 import { quoteRates } from '@/lib/rating/quote-rates';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
@@ -72,18 +72,7 @@ async function createPackage(text: string): Promise<unknown> {
   const pkg = parseOperation(ZPackageManifestRequest, body, { aliases: PACKAGE_MANIFEST_ALIASES, at: 'package' });
   const { charge } = pricePackage(
     { cards, keys: baselineQuoteKeys, accountId, environment: 'test', now: new Date() },
-    {
-      service: pkg.ServiceName,
-      manifestDate: new Date(pkg.ManifestDate.instant),
-      weight: pkg.PackageWeight,
-      weightUnit: pkg.WeightUnit,
-      length: pkg.PackageSizeLength,
-      width: pkg.PackageSizeWidth,
-      height: pkg.PackageSizeHeight,
-      fromPostal: pkg.FromPostalCode,
-      toPostal: pkg.ToPostalCode,
-      quoteId: pkg.QuoteID,
-    },
+    packageToPrice(pkg),
   );
   const hash = canonicalHash(pkg);
   const day = pkg.ManifestDate.day;

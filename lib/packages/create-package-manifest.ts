@@ -9,7 +9,7 @@ import { PACKAGE_SORTING_EVENT, type TPackageSortingPayload } from '@/lib/schema
 import { COUNTER_SHARD } from '@/lib/sharded-counters';
 import { queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 import { eventOutboxCtes } from '@/lib/webhooks/enqueue-event';
-import { pricePackage } from '@/lib/billing/pricing';
+import { pricePackage, type PackageToPrice } from '@/lib/billing/pricing';
 import { acceptedPackageMask } from '@/lib/customs/readiness-flags';
 import { quoteKeys } from '@/lib/billing/quote-keys';
 import { activeRateCards } from '@/lib/rating/active-rate-cards';
@@ -41,6 +41,22 @@ interface Pricing {
   warnings: TWarning[];
 }
 
+/** What pricing reads of a package (also the package benchmark's baseline, which prices the same way). */
+export function packageToPrice(pkg: TPackage): PackageToPrice {
+  return {
+    service: pkg.ServiceName,
+    manifestDate: new Date(pkg.ManifestDate.instant),
+    weight: pkg.PackageWeight,
+    weightUnit: pkg.WeightUnit,
+    length: pkg.PackageSizeLength,
+    width: pkg.PackageSizeWidth,
+    height: pkg.PackageSizeHeight,
+    fromPostal: pkg.FromPostalCode,
+    toPostal: pkg.ToPostalCode,
+    quoteId: pkg.QuoteID,
+  };
+}
+
 /**
  * The package's charge, worked out before the insert that stores it (docs/decisions/money.md): the cards are in memory
  * (rate-card-cache.ts) and a quote id is checked by its MAC, so pricing adds no round trip.
@@ -48,18 +64,7 @@ interface Pricing {
 async function pricing(accountId: string, environment: Environment, pkg: TPackage): Promise<Pricing> {
   const { charge, quoteProblem } = pricePackage(
     { cards: await activeRateCards.get(), keys: quoteKeys(), accountId, environment, now: new Date() },
-    {
-      service: pkg.ServiceName,
-      manifestDate: new Date(pkg.ManifestDate.instant),
-      weight: pkg.PackageWeight,
-      weightUnit: pkg.WeightUnit,
-      length: pkg.PackageSizeLength,
-      width: pkg.PackageSizeWidth,
-      height: pkg.PackageSizeHeight,
-      fromPostal: pkg.FromPostalCode,
-      toPostal: pkg.ToPostalCode,
-      quoteId: pkg.QuoteID,
-    },
+    packageToPrice(pkg),
   );
   return { charge, warnings: quoteProblem ? [{ path: 'package.QuoteID', message: quoteProblem }] : [] };
 }
