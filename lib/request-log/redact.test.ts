@@ -103,6 +103,12 @@ describe('loggedBody', () => {
   });
 });
 
+// CPU time, not wall time: on a loaded machine a test waits for the CPU, which says nothing of the work it does.
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 describe('loggedBody on hostile text', () => {
   it('stays linear: long runs, many quotes, escapes and token prefixes, in a 5 MB body', () => {
     const tail = 'x'.repeat(5_000_000);
@@ -122,14 +128,14 @@ describe('loggedBody on hostile text', () => {
       'ck_live_'.repeat(3_000),
       ...decoded,
     ]) {
-      const started = performance.now();
+      const started = cpuMs();
       const logged = loggedBody(body + tail);
-      expect(performance.now() - started).toBeLessThan(250);
+      expect(cpuMs() - started).toBeLessThan(250);
       expect(Buffer.byteLength(logged.text ?? '')).toBeLessThanOrEqual(LOGGED_BODY_BYTES);
-      const short = performance.now();
+      const short = cpuMs();
       loggedQuery(body + tail);
       loggedText(body + tail, 2048);
-      expect(performance.now() - short).toBeLessThan(50);
+      expect(cpuMs() - short).toBeLessThan(50);
     }
   });
 });

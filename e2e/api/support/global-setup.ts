@@ -34,7 +34,34 @@ function ensureBuild(serverOnly = false): void {
   if (result.status !== 0) throw new Error('the production build failed (scripts/ensure-build.mjs); see its output above');
 }
 
+interface TestServer {
+  baseUrl: string;
+  databaseUrl: string;
+  serverPid: number;
+  supervisorPid: number;
+  stop: () => Promise<void>;
+}
+
+// The API suite is two projects (files that share one module graph, and files that need a fresh one, vitest.config.ts)
+// and both test the same server on the same database: the first project's setup starts them, the last one's teardown
+// stops them.
+const shared = globalThis as { apiTestServer?: Promise<TestServer>; apiTestServerUsers?: number };
+
 export default async function setup(project: TestProject) {
+  shared.apiTestServer ??= startTestServer();
+  shared.apiTestServerUsers = (shared.apiTestServerUsers ?? 0) + 1;
+  const server = await shared.apiTestServer;
+  project.provide('baseUrl', server.baseUrl);
+  project.provide('databaseUrl', server.databaseUrl);
+  project.provide('serverPid', server.serverPid);
+  project.provide('supervisorPid', server.supervisorPid);
+  return async () => {
+    shared.apiTestServerUsers = (shared.apiTestServerUsers ?? 1) - 1;
+    if (shared.apiTestServerUsers === 0) await server.stop();
+  };
+}
+
+async function startTestServer(): Promise<TestServer> {
   // The servers run with NODE_ENV=production, which requires the key webhook secrets are encrypted
   // under. Set here, in the runner, so the test files (which read stored rows) and every server they
   // start (reliability suite, delivery tests) inherit the same one.
@@ -63,17 +90,16 @@ export default async function setup(project: TestProject) {
     await server.stop();
     throw error;
   });
-  const baseUrl = app.baseUrl;
-
-  project.provide('baseUrl', baseUrl);
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('serverPid', childPids(app.pid)[0] ?? app.pid);
-  project.provide('supervisorPid', app.pid);
-
-  return async () => {
-    await app.stop('SIGTERM');
-    if (process.env.TEST_SERVER_LOG) console.log(app.output());
-    if (!process.env.KEEP_TEST_DATABASE) await dropDatabase(server.url, name).catch(() => undefined);
-    await server.stop();
+  return {
+    baseUrl: app.baseUrl,
+    databaseUrl,
+    serverPid: childPids(app.pid)[0] ?? app.pid,
+    supervisorPid: app.pid,
+    stop: async () => {
+      await app.stop('SIGTERM');
+      if (process.env.TEST_SERVER_LOG) console.log(app.output());
+      if (!process.env.KEEP_TEST_DATABASE) await dropDatabase(server.url, name).catch(() => undefined);
+      await server.stop();
+    },
   };
 }
