@@ -7,7 +7,7 @@ import { findChromium } from './scripts/test-tools.mjs';
 // DATABASE_URL if set (each run signs up brand-new users, so a shared database is fine) or an embedded
 // PostgreSQL of its own otherwise (.data/postgres-e2e; the app's own, .data/postgres, is left alone). One project,
 // `browser`: it drives the portal in the Chromium scripts/test-tools.mjs finds: CHROMIUM_PATH, else Playwright's own
-// (`npx playwright install chromium`), else the system's `chromium` (`npm run test:e2e` stops before
+// (`npx playwright install chromium`), else the system's `chromium-headless-shell` or `chromium` (`npm run test:e2e` stops before
 // anything runs, naming the install command, when there is none). The HTTP API and the portal's JSON endpoints are
 // tested by Vitest (e2e/api/), against a server of its own.
 
@@ -20,7 +20,7 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
