@@ -17,9 +17,13 @@ const nextConfig = {
     'rate-limiter-flexible',
   ],
   typedRoutes: false,
+  // The type check is `npm run typecheck` (route types from `next typegen`, then tsc), which `npm run check` and CI run
+  // before building: the build does not check the same files a second time.
+  typescript: { ignoreBuildErrors: true },
   // Pages load when first asked for, not all at start: preloading every page and route took the worker's thread for
   // 0.4 s of CPU before it could listen (docs/decisions/delivery-latency-and-start.md), and a first page was no faster.
-  experimental: { preloadEntriesOnStart: false },
+  // CI builds once from a clean clone: writing Turbopack's build cache (15 s there) would serve no later build.
+  experimental: { preloadEntriesOnStart: false, turbopackFileSystemCacheForBuild: process.env.CI !== 'true' },
   // Everywhere, API included; the Content-Security-Policy of pages is set per request in proxy.ts.
   async headers() {
     return [
