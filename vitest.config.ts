@@ -29,8 +29,8 @@ const readsServerProcess = /inject\('(serverPid|supervisorPid)'\)/;
 // Alone too: a file whose promise is a time on a machine otherwise quiet (deliveries resume within 5 s of a restart).
 const timesAlone = ['e2e/api/reliability/worker-killed.test.ts'];
 const alone = (file: string, text: string) => readsServerProcess.test(text) || timesAlone.includes(file);
-function files(directory: string) {
-  const all = testFiles(directory).map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
+function files(...directories: string[]) {
+  const all = directories.flatMap(testFiles).map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
   const pick = (keep: (file: string, text: string) => boolean) =>
     all.filter(({ file, text }) => keep(file, text)).map(({ file }) => file);
   return {
@@ -39,7 +39,7 @@ function files(directory: string) {
     alone: pick(alone),
   };
 }
-const unit = [...['lib', 'components'].map(files)];
+const unit = files('lib', 'components');
 const api = files('e2e/api');
 
 const unitTest = { environment: 'node' as const, testTimeout: 20_000 };
@@ -61,9 +61,9 @@ export default defineConfig({
       // load 20; a unit test has no I/O to hang on, so a longer bound only gives CPU-bound tests the time they need.
       {
         resolve,
-        test: { ...unitTest, name: 'unit', include: unit.flatMap((u) => [...u.shared, ...u.alone]), isolate: false },
+        test: { ...unitTest, name: 'unit', include: [...unit.shared, ...unit.alone], isolate: false },
       },
-      { resolve, test: { ...unitTest, name: 'unit-fresh', include: unit.flatMap((u) => u.fresh) } },
+      { resolve, test: { ...unitTest, name: 'unit-fresh', include: unit.fresh } },
       { resolve, test: { ...apiTest, name: 'api', include: api.shared, isolate: false } },
       { resolve, test: { ...apiTest, name: 'api-fresh', include: api.fresh } },
       {
