@@ -6,6 +6,7 @@
 // Run alone against a running server (with MAIL_OUTBOX=on and no SMTP_URL: it signs up by the link in the outbox):
 // npm run bench:portal -- --base-url http://127.0.0.1:3000
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { linkFromOutbox } from '../e2e/outbox';
@@ -23,6 +24,10 @@ export interface PortalResult {
   searchP95Ms?: number;
   /** The same run's baseline: the list request alone (GET /portal-api/packages?tracking_number=…), p95. */
   searchApiP95Ms?: number;
+  /** Packages page: "Labels (PDF)" for every one of 1,000 selected packages, from the click to the download's start. */
+  batchLabelsMs?: number[];
+  /** The same run's baseline: the download's own link fetched by the page, to its response headers. */
+  batchLabelsFetchMs?: number[];
   /** The public API reference (/reference, no account): from navigation to the frame showing every operation, each round. */
   referenceMs?: number[];
   referenceOperations?: number;
@@ -40,7 +45,11 @@ function csv(rows: number): string {
   return lines.join('\n');
 }
 
-export async function measurePortal(options: { baseUrl: string; rows: number; only?: 'search' }): Promise<PortalResult> {
+export async function measurePortal(options: {
+  baseUrl: string;
+  rows: number;
+  only?: 'search' | 'labels';
+}): Promise<PortalResult> {
   if (!existsSync(CHROMIUM)) return { pending: `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`, notes: [] };
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const notes: string[] = [];
@@ -67,6 +76,7 @@ export async function measurePortal(options: { baseUrl: string; rows: number; on
       const search = await timeSearches(page, options.rows, notes);
       return { searchP95Ms: p95(search.typed), searchApiP95Ms: p95(search.api), notes };
     }
+    if (options.only === 'labels') return { ...(await timeBatchLabels(page, notes)), notes };
     // Once unmeasured, so that the measured load is not the server's first (compilation, caches).
     await page.goto('/test/manifests/new');
     const response = await page.goto('/test/manifests/new', { waitUntil: 'commit' });
@@ -102,7 +112,9 @@ export async function measurePortal(options: { baseUrl: string; rows: number; on
     const sorted = [...keystrokes].sort((a, b) => a - b);
     const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
     const search = await timeSearches(page, options.rows, notes);
+    const labels = await timeBatchLabels(page, notes);
     return {
+      ...labels,
       searchP95Ms: p95(search.typed),
       searchApiP95Ms: p95(search.api),
       fcpMs,
@@ -261,6 +273,60 @@ async function seedSearchContainer(page: Page, rows: number, prefix: string): Pr
   if (created !== 200) throw new Error(`the search case's container answered ${created}`);
 }
 
+const BATCH_PACKAGES = 1_000;
+const BATCH_ROUNDS = 5;
+
+/**
+ * The batch print of an operations team: a container of 1,000 packages, found on the Packages page by its prefix,
+ * every match selected, then "Labels (PDF)": from the click to the browser's download event (the answer's headers),
+ * once unmeasured (the first render starts the server's render thread), then BATCH_ROUNDS times, each download read
+ * to its end before the next click. Alternated with the baseline: the same download link fetched by the page, timed
+ * to its headers (the server's render and nothing of the page).
+ */
+async function timeBatchLabels(page: Page, notes: string[]): Promise<{ batchLabelsMs: number[]; batchLabelsFetchMs: number[] }> {
+  const prefix = `L${Date.now().toString(36).toUpperCase()}`;
+  const count = BATCH_PACKAGES.toLocaleString('en-US');
+  await seedSearchContainer(page, BATCH_PACKAGES, prefix);
+  await page.goto(`/test/packages?tracking_number=${prefix}`);
+  await page.getByText(`${count} packages match these filters`).waitFor();
+  await page.getByLabel('Rows per page').selectOption('100');
+  await page.getByRole('checkbox', { name: 'Select every package on this page' }).check();
+  const bar = page.getByRole('region', { name: 'Selected packages' });
+  await bar.getByRole('button', { name: `Select all ${count} matching this filter` }).click();
+  await bar.getByText(`All ${count} packages matching this filter are selected`).waitFor();
+
+  const clicked = async () => {
+    const started = performance.now();
+    const [file] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Labels (PDF)' }).click()]);
+    const ms = performance.now() - started;
+    const path = await file.path();
+    const head = (await readFile(path)).subarray(0, 5).toString('latin1');
+    if (head !== '%PDF-') throw new Error(`the batch labels download is not a PDF: ${JSON.stringify(head)}`);
+    return { ms, url: file.url() };
+  };
+  const { url } = await clicked();
+  const batchLabelsMs: number[] = [];
+  const batchLabelsFetchMs: number[] = [];
+  for (let round = 0; round < BATCH_ROUNDS; round++) {
+    batchLabelsMs.push(Math.round((await clicked()).ms));
+    const fetched = await page.evaluate(async (link) => {
+      const started = performance.now();
+      const response = await fetch(link);
+      const ms = performance.now() - started;
+      await response.arrayBuffer();
+      return { ms, status: response.status };
+    }, url);
+    if (fetched.status !== 200) throw new Error(`the batch labels link answered ${fetched.status}`);
+    batchLabelsFetchMs.push(Math.round(fetched.ms));
+  }
+  notes.push(
+    `Batch labels: ${count} packages of one container selected on the Packages page ("Select all ${count} matching"), ` +
+      `"Labels (PDF)" timed from the click to the download's start, ${BATCH_ROUNDS} rounds after one unmeasured; the baseline ` +
+      `is the same download link fetched by the page, to its headers, alternated with them.`,
+  );
+  return { batchLabelsMs, batchLabelsFetchMs };
+}
+
 /**
  * On the Packages page (test environment), each tracking number typed whole (all but its last character filled, the
  * last one pressed), timed from that key event to the frame whose only row shows it; and before each, the list's
@@ -374,11 +440,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     options: {
       'base-url': { type: 'string', default: 'http://127.0.0.1:3000' },
       rows: { type: 'string', default: '5000' },
-      // `--case search`: the Packages page's search alone.
+      // `--case search`: the Packages page's search alone; `--case labels`: the batch print of 1,000 labels alone.
       case: { type: 'string' },
     },
   });
-  const only = values.case === 'search' ? ('search' as const) : undefined;
+  const only = values.case === 'search' || values.case === 'labels' ? values.case : undefined;
   const result = await measurePortal({ baseUrl: values['base-url'], rows: Number(values.rows), only });
   console.log(JSON.stringify(result, null, 2));
 }

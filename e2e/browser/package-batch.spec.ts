@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, portalApi, screenshots, test } from '../fixtures';
@@ -34,10 +35,9 @@ const rows = (page: Page) => page.getByRole('region', { name: 'Packages' }).loca
 const bar = (page: Page) => page.getByRole('region', { name: 'Selected packages' });
 
 async function download(page: Page, button: string) {
-  const started = Date.now();
   const [file] = await Promise.all([page.waitForEvent('download'), bar(page).getByRole('button', { name: button }).click()]);
-  const ms = Date.now() - started;
-  return { ms, name: file.suggestedFilename(), text: readFileSync(await file.path(), 'latin1') };
+  const path = await file.path();
+  return { path, name: file.suggestedFilename(), text: readFileSync(path, 'latin1') };
 }
 
 test.describe('packages: selection and batch actions', () => {
@@ -143,7 +143,8 @@ test.describe('packages: selection and batch actions', () => {
     await expect(rows(page).nth(0).getByRole('checkbox')).not.toBeChecked();
   });
 
-  test('labels of 1,000 selected packages start downloading within 2 s', async ({ freshPage: page }) => {
+  // How soon the download starts is measured by `npm run bench -- --only portal` (bench/portal.ts), beside its baseline.
+  test('labels of 1,000 selected packages, every one in the PDF and the ZPL', async ({ freshPage: page }) => {
     test.setTimeout(180_000);
     const prefix = uid('SL').replace('-', '').toUpperCase();
     await container(page, prefix, 1_000);
@@ -153,14 +154,10 @@ test.describe('packages: selection and batch actions', () => {
     await expect(rows(page)).toHaveCount(100);
     await page.getByRole('checkbox', { name: 'Select every package on this page' }).check();
     await bar(page).getByRole('button', { name: 'Select all 1,000 matching this filter' }).click();
-    // Once unmeasured: the first render of a server warms its render thread.
-    await download(page, 'Labels (ZPL)');
     const pdf = await download(page, 'Labels (PDF)');
-    test.info().annotations.push({ type: 'labels-pdf-1000-ms', description: String(pdf.ms) });
     expect(pdf.text.startsWith('%PDF-')).toBe(true);
-    expect(pdf.ms).toBeLessThan(2_000);
+    expect(execFileSync('pdfinfo', [pdf.path]).toString()).toMatch(/Pages:\s+1000\n/);
     const zpl = await download(page, 'Labels (ZPL)');
     expect(zpl.text.match(/\^XA/g)).toHaveLength(1_000);
-    expect(zpl.ms).toBeLessThan(2_000);
   });
 });
