@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { containerSample, packageSample } from '../api/support/samples';
 import { apiBase, authed, createToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
-import { AXE_TAGS, axeFindings, FAILING_IMPACTS } from '../axe';
+import { axeFindings, axeScan, FAILING_IMPACTS } from '../axe';
 
 // axe-core on every page of the portal at 1440 and 390 px wide: no violation of WCAG 2.1 A and AA nor of
 // axe's best practices (landmarks, headings, regions) rated moderate, serious or critical. Minor findings are
@@ -24,7 +23,7 @@ async function scan(page: import('@playwright/test').Page, label: string, found:
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.waitForTimeout(300);
-    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    const results = await axeScan(page).analyze();
     for (const v of results.violations) {
       if (!v.impact || !FAILING_IMPACTS.has(v.impact)) {
         minor.push(`${label} at ${width}: ${v.id}`);

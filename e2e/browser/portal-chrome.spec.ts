@@ -2,8 +2,7 @@ import type { Browser, Page, TestInfo } from '@playwright/test';
 import { apiBase, authed, createToken, expect, portalApi, portalUrl, screenshots, test, type Account } from '../fixtures';
 import { uid } from './fixtures/manifests';
 import { packageBody } from './fixtures/packages';
-import AxeBuilder from '@axe-core/playwright';
-import { AXE_TAGS, axeFindings, FAILING_IMPACTS } from '../axe';
+import { axeFindings, axeScan, FAILING_IMPACTS } from '../axe';
 
 // What every portal page shares: the grouped navigation (one line on a desktop, a menu on a phone, by keyboard too),
 // times in the reader's own time zone (named; UTC on hover, or UTC throughout as a setting), a dark mode that follows
@@ -326,12 +325,11 @@ test.describe('portal chrome', () => {
         // are the same cards).
         await page.goto('/reference');
         await expect(page.getByRole('heading', { name: 'API reference', level: 1 })).toBeVisible();
-        const results = await new AxeBuilder({ page })
+        const results = await axeScan(page)
           .include('header')
           .include('#op-post-wf-rate')
           .include('#op-get-events')
           .include('#op-get-requests-id')
-          .withTags(AXE_TAGS)
           .analyze();
         const failing = results.violations
           .filter((v) => v.impact && FAILING_IMPACTS.has(v.impact))
