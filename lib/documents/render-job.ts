@@ -14,7 +14,7 @@ import type { DocumentLabel, PaperSize } from './types';
 // One document to render, as structured-clonable data, and its renderer: on the render thread, or inline where none.
 
 /** Part of every kept document's key: raise it when a renderer's output changes, so kept documents render again. */
-export const RENDER_VERSION = 2;
+export const RENDER_VERSION = 3;
 
 export type RenderJob =
   | { document: 'handover'; source: ManifestSource; paper: PaperSize }
