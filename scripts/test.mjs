@@ -5,55 +5,55 @@
 // run shows every failure.
 //
 // TEST_BESIDE_BROWSER: a shell command run beside the browser suite and counted with it (CI gives it the cluster test,
-// which mostly waits on failovers and networks; beside Vitest's timing tests it would not be welcome).
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// which mostly waits on failovers and networks; beside Vitest's timing tests it would not be welcome). Its output is
+// kept and printed when it ends, not mixed into the browser suite's.
+import { spawn } from 'node:child_process';
 
-function run(command, args) {
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  return result.status ?? 1;
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) child.kill(signal);
+  });
 }
 
-/** Starts `command` in a shell with its output kept in a file, printed when it ends (not mixed into the browser suite's). */
-function beside(command) {
-  const file = join(mkdtempSync(join(tmpdir(), 'beside-')), 'out.log');
-  const out = createWriteStream(file);
-  const started = Date.now();
-  const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(out, { end: false });
-  child.stderr.pipe(out, { end: false });
+/** Runs a command to its end: its exit code (1 for a signal), and its output when `captured`. */
+function run(command, args, { shell = false, captured = false } = {}) {
+  const child = spawn(command, args, { shell, stdio: captured ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  children.add(child);
+  const chunks = [];
+  if (captured) {
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.stderr.on('data', (chunk) => chunks.push(chunk));
+  }
   return new Promise((resolve) => {
-    child.once('close', (code, signal) => {
-      out.end(() => {
-        const seconds = Math.round((Date.now() - started) / 1000);
-        console.log(
-          `\n--- beside the browser suite: ${command} (${seconds} s, exit ${code ?? signal})\n${readFileSync(file, 'utf8')}`,
-        );
-        resolve(code ?? 1);
-      });
+    child.once('close', (code) => {
+      children.delete(child);
+      resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString() });
     });
   });
 }
 
-function runAsync(command, args) {
-  const child = spawn(command, args, { stdio: 'inherit' });
-  return new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
-}
-
 for (const script of ['scripts/test-tools.mjs', 'scripts/ensure-build.mjs']) {
-  const status = run(process.execPath, [script]);
-  if (status !== 0) process.exit(status);
+  const { code } = await run(process.execPath, [script]);
+  if (code !== 0) process.exit(code);
 }
 
 const bin = (name) => `node_modules/.bin/${name}`;
-const vitest = run(bin('vitest'), ['run']);
+const vitest = await run(bin('vitest'), ['run']);
 const besideCommand = process.env.TEST_BESIDE_BROWSER;
-const [playwright, other] = await Promise.all([
-  runAsync(bin('playwright'), ['test']),
-  besideCommand ? beside(besideCommand) : Promise.resolve(0),
+const started = Date.now();
+const [playwright, beside] = await Promise.all([
+  run(bin('playwright'), ['test']),
+  besideCommand ? run(besideCommand, [], { shell: true, captured: true }) : undefined,
 ]);
-const failed = [vitest !== 0 && 'Vitest', playwright !== 0 && 'Playwright', other !== 0 && besideCommand].filter(Boolean);
+if (beside) {
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\n--- beside the browser suite: ${besideCommand} (exit ${beside.code}, within ${seconds} s)\n${beside.output}`);
+}
+const failed = [
+  vitest.code !== 0 && 'Vitest',
+  playwright.code !== 0 && 'Playwright',
+  beside && beside.code !== 0 && besideCommand,
+].filter(Boolean);
 if (failed.length > 0) console.error(`\nnpm test: ${failed.join(' and ')} failed`);
 process.exit(failed.length > 0 ? 1 : 0);
