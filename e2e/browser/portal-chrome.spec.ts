@@ -297,6 +297,8 @@ test.describe('portal chrome', () => {
     browser,
     account,
   }, testInfo) => {
+    // Fourteen pages tabbed through, then an axe scan of the 23,000-element reference: 55-60 s in CI on two loaded cores.
+    test.setTimeout(180_000);
     // Every element Tab reaches on these pages, by its computed outline: one style is the whole answer.
     const rings = new Map<string, string[]>();
     for (const colorScheme of ['light', 'dark'] as const) {
