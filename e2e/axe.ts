@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, screenshots } from './fixtures';
+import { expect, screenshots, settle } from './fixtures';
 
 /** What fails a page: axe's moderate, serious and critical findings. Minor ones are left to the full scan's report. */
 export const FAILING_IMPACTS = new Set(['moderate', 'serious', 'critical']);
@@ -34,7 +34,7 @@ export async function axeFindings(page: Page, label: string, widths: readonly nu
     // A page already at the width is scanned as it is: a resize may close what the test opened (a menu).
     if (page.viewportSize()?.width !== width) {
       await page.setViewportSize({ width, height: 900 });
-      await page.waitForTimeout(300); // let the layout settle after the resize
+      await settle(page);
     }
     const results = await axeScan(page, { 'label-content-name-mismatch': { enabled: true } }).analyze();
     for (const v of results.violations) {

@@ -100,20 +100,46 @@ export async function switchEnvironment(page: Page, environment: Env) {
   await expect(page).toHaveURL(new RegExp(`^[^?#]*//[^/]+/${environment}(/|$)`));
 }
 
-/** Full-page screenshots at 1440×900 and 390×844, attached to the test's results. */
+/**
+ * The page after a resize, ready to read: two frames for layout and resize observers, a task for the renders they
+ * start (React's), two more frames, then the transitions those began (not endless ones such as spinners), at most 1 s.
+ * A fixed 300 ms was 80 s of every browser run's 640 s of waiting, spent on pages already still after ~50 ms.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    await frame();
+    await frame();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await frame();
+    await frame();
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.race([
+      Promise.all(finite.map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 1_000)),
+    ]);
+  });
+}
+
+/**
+ * Full-page screenshots at 1440×900 and 390×844, attached to the test's results. Under reduced motion, as a reader who asks for it sees it: the charts
+ * draw their final state at once instead of growing again after each resize.
+ */
 export async function screenshots(page: Page, testInfo: TestInfo, name: string, ready?: () => Promise<void>) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
   for (const [width, height] of [
     [1440, 900],
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width, height });
     if (ready) await ready();
-    await page.waitForTimeout(300); // let charts re-measure after the resize
+    await settle(page); // charts re-measure after the resize
     const path = testInfo.outputPath(`${name}-${width}.png`);
     await page.screenshot({ path, fullPage: true });
     await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ reducedMotion: null });
 }
 
 /** A link of the main navigation, its group's menu opened first when it sits in one (at desktop widths). */

@@ -1,5 +1,5 @@
 import { containerSample, packageSample } from '../api/support/samples';
-import { apiBase, authed, createToken, expect, portalApi, signUpThroughUi, test, uniqueUser } from '../fixtures';
+import { apiBase, authed, createToken, expect, portalApi, settle, signUpThroughUi, test, uniqueUser } from '../fixtures';
 import { axeFindings, axeScan, FAILING_IMPACTS } from '../axe';
 
 // axe-core on every page of the portal at 1440 and 390 px wide: no violation of WCAG 2.1 A and AA nor of
@@ -22,7 +22,7 @@ interface Found {
 async function scan(page: import('@playwright/test').Page, label: string, found: Found[]) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
+    await settle(page);
     const results = await axeScan(page).analyze();
     for (const v of results.violations) {
       if (!v.impact || !FAILING_IMPACTS.has(v.impact)) {
