@@ -184,12 +184,16 @@ describe('sharded counters', () => {
     const listener = await pgPool().connect();
     try {
       await listener.query('LISTEN webhook_messages');
-      // What a woken worker finds: the delivery, committed.
+      // What a woken worker finds: the delivery, committed. The channel carries no payload and other files' packages
+      // wake it too, so a wake-up that finds none of this endpoint's messages is someone else's: wait for the next.
       const woke = new Promise<number>((resolve) => {
-        listener.once('notification', () => {
+        listener.on('notification', () => {
           void pgPool()
             .query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_messages WHERE endpoint_id = $1`, [endpoint.id])
-            .then((r) => resolve(r.rows[0]?.n ?? 0));
+            .then((r) => {
+              const n = r.rows[0]?.n ?? 0;
+              if (n > 0) resolve(n);
+            });
         });
       });
       const answer = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking('WK'), DAY) });
@@ -198,6 +202,7 @@ describe('sharded counters', () => {
       expect(await Promise.race([woke, timeout])).toBe(1);
     } finally {
       await listener.query('UNLISTEN *');
+      listener.removeAllListeners('notification');
       listener.release();
     }
   });
