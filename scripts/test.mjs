@@ -1,5 +1,5 @@
 // `npm test`: the Vitest suites (unit, API over HTTP, reliability), then the Playwright browser suite, each against its
-// own production server on its own database. One after the other, not side by side: each runs two at a time
+// own production server on its own database. One after the other, not side by side: each runs several at a time
 // (vitest.config.ts, playwright.config.ts), and together they held both cores the whole time, so that the pair took
 // longer than one after the other and timing tests failed. The browser suite runs even when Vitest failed, so that one
 // run shows every failure.
