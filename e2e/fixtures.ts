@@ -122,10 +122,17 @@ export async function settle(page: Page): Promise<void> {
 }
 
 /**
- * Full-page screenshots at 1440×900 and 390×844, attached to the test's results. Under reduced motion, as a reader who asks for it sees it: the charts
+ * Full-page screenshots at 1440×900 and 390×844, attached to the test's results; the top `maxHeight` pixels of a page
+ * taller than that. Under reduced motion, as a reader who asks for it sees it: the charts
  * draw their final state at once instead of growing again after each resize.
  */
-export async function screenshots(page: Page, testInfo: TestInfo, name: string, ready?: () => Promise<void>) {
+export async function screenshots(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  ready?: () => Promise<void>,
+  { maxHeight }: { maxHeight?: number } = {},
+) {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   for (const [width, height] of [
     [1440, 900],
@@ -135,7 +142,9 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string, 
     if (ready) await ready();
     await settle(page); // charts re-measure after the resize
     const path = testInfo.outputPath(`${name}-${width}.png`);
-    await page.screenshot({ path, fullPage: true });
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    const clip = maxHeight && pageHeight > maxHeight ? { x: 0, y: 0, width, height: maxHeight } : undefined;
+    await page.screenshot({ path, fullPage: true, clip });
     await testInfo.attach(`${name}-${width}`, { path, contentType: 'image/png' });
   }
   await page.setViewportSize({ width: 1440, height: 900 });

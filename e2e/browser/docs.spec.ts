@@ -1,5 +1,8 @@
 import { apiBase, authed, createToken, expect, screenshots, test } from '../fixtures';
 
+/** How much of the API reference its screenshots show: the header, the contents and the first operations. */
+const REFERENCE_SHOWN_PX = 6_000;
+
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, unknown>>;
@@ -86,7 +89,8 @@ test('the API reference page renders every operation with schemas and curl examp
   // Nothing on the page comes from another origin.
   const origins = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).origin));
   expect(new Set(origins)).toEqual(new Set([new URL(page.url()).origin]));
-  await screenshots(page, testInfo, 'docs');
+  // Its top screens: the whole page is some 60,000 px tall, a 14 MB image that took 20 s a width to take.
+  await screenshots(page, testInfo, 'docs', undefined, { maxHeight: REFERENCE_SHOWN_PX });
 });
 
 test('the documented request examples are accepted by the real API', async ({ signedInPage: page, request }) => {
@@ -120,5 +124,5 @@ test('the public reference needs no account: every operation, linked from sign-i
   await expect(page.locator('#op-post-wf-rate')).toContainText(
     `curl -X POST '${new URL(page.url()).origin}/version-test/api/1.1/wf/rate'`,
   );
-  await screenshots(page, testInfo, 'public-reference');
+  await screenshots(page, testInfo, 'public-reference', undefined, { maxHeight: REFERENCE_SHOWN_PX });
 });
