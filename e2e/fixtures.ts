@@ -103,7 +103,7 @@ export async function switchEnvironment(page: Page, environment: Env) {
 /**
  * The page after a resize, ready to read: two frames for layout and resize observers, a task for the renders they
  * start (React's), two more frames, then the transitions those began (not endless ones such as spinners), at most 1 s.
- * A fixed 300 ms was 80 s of every browser run's 640 s of waiting, spent on pages already still after ~50 ms.
+ * Most pages are still after ~50 ms, so no fixed wait.
  */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -123,8 +123,8 @@ export async function settle(page: Page): Promise<void> {
 
 /**
  * Full-page screenshots at 1440×900 and 390×844, attached to the test's results; the top `maxHeight` pixels of a page
- * taller than that. Under reduced motion, as a reader who asks for it sees it: the charts
- * draw their final state at once instead of growing again after each resize.
+ * taller than that. Under reduced motion, as a reader who asks for it sees it: the charts draw their final state at
+ * once instead of growing again after each resize.
  */
 export async function screenshots(
   page: Page,
