@@ -23,9 +23,8 @@ function testFiles(directory: string): string[] {
 // stubs the environment, points lib/db at a database of its own) gets a fresh graph, found here by what it calls.
 const changesModules = /\bvi\.(mock|doMock|stubEnv|stubGlobal)\(|\bdeliveryHarness\(|\bownDatabase\(|process\.env\.\w+\s*=(?!=)/;
 // Three files at a time on two cores: most API files wait on HTTP, servers they start and stop, and timeouts they prove
-// (with two, a fifth of the run's CPU was idle, most of it while the reliability files waited; three took the suite
-// from 444 s to 399 s). A file that measures the shared server's process (its memory, its threads) runs after the
-// rest, alone, so that no other file's load is in its numbers.
+// (with two, a fifth of the CPU stayed idle while the reliability files waited). A file that measures the shared
+// server's process (its memory, its threads) runs after the rest, alone, so that no other file's load is in its numbers.
 const readsServerProcess = /inject\('(serverPid|supervisorPid)'\)/;
 // Alone too: a file whose promise is a time on a machine otherwise quiet (deliveries resume within 5 s of a restart).
 const timesAlone = ['e2e/api/reliability/worker-killed.test.ts'];
