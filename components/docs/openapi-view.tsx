@@ -455,7 +455,7 @@ export function OpenApiView({ doc, environment }: { doc: Doc; environment: 'test
               const op = item.post;
               const media = op.requestBody?.content['application/json'];
               return (
-                <Card key={name}>
+                <Card key={name} id={`event-${name.replace(/[^A-Za-z0-9]+/g, '-')}`} className="scroll-mt-24">
                   <h3 className="text-lg font-semibold">
                     <code>{name}</code> — {op.summary}
                   </h3>
