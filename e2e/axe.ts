@@ -75,8 +75,7 @@ export async function axeFindings(page: Page, label: string, widths: readonly nu
       await page.setViewportSize({ width, height: 900 });
       await settle(page);
     }
-    const results = await axeScan(page, { 'label-content-name-mismatch': { enabled: true } }).analyze();
-    for (const v of results.violations) {
+    for (const v of await axeViolations(page, { rules: { 'label-content-name-mismatch': { enabled: true } } })) {
       if (v.impact && FAILING_IMPACTS.has(v.impact))
         found.push(`${label} at ${width}: ${v.impact} ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }

@@ -82,8 +82,13 @@ function constraints(schema: OpenApiSchema): string[] {
   return out;
 }
 
+/** A schema's or webhook event's id on the page: its name, with what an id cannot hold as dashes. */
+function nameAnchor(kind: 'schema' | 'event', name: string): string {
+  return `${kind}-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+}
+
 export function schemaAnchor(name: string): string {
-  return `schema-${name.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  return nameAnchor('schema', name);
 }
 
 function SchemaLink({ name }: { name: string }) {
@@ -455,7 +460,7 @@ export function OpenApiView({ doc, environment }: { doc: Doc; environment: 'test
               const op = item.post;
               const media = op.requestBody?.content['application/json'];
               return (
-                <Card key={name} id={`event-${name.replace(/[^A-Za-z0-9]+/g, '-')}`} className="scroll-mt-24">
+                <Card key={name} id={nameAnchor('event', name)} className="scroll-mt-24">
                   <h3 className="text-lg font-semibold">
                     <code>{name}</code> — {op.summary}
                   </h3>
