@@ -28,7 +28,9 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace with DOM snapshots of every action, but not the screencast: recording it makes
+    // the compositor draw and encode frames the whole time a page is open, a third of the suite's CPU.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: findChromium().path,
