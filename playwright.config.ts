@@ -29,8 +29,10 @@ export default defineConfig({
   use: {
     baseURL,
     // A failed test keeps its trace with DOM snapshots of every action, but not the screencast: recording it makes
-    // the compositor draw and encode frames the whole time a page is open, a third of the suite's CPU.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // the compositor draw and encode frames the whole time a page is open, a third of the suite's CPU. In CI (a clone
+    // thrown away after the run) no trace: recording snapshots of every action cost a further fifth, and a failure
+    // there still prints its error, the page's accessibility snapshot and a screenshot.
+    trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: findChromium().path,
