@@ -317,7 +317,10 @@ async function measure(
     cpu,
     answered: 1 + (warmup?.result.requests ?? 0) + result.requests,
   };
-  log(`${server.name} ${load.path}: ${fmt(measured)}`);
+  const perRequest = (seconds: number) => Math.round((seconds / Math.max(measured.requests, 1)) * 1e6);
+  log(
+    `${server.name} ${load.path}: ${fmt(measured)}; CPU per request ${perRequest(cpu.worker)} µs (serving thread ${perRequest(cpu.serving)})`,
+  );
   if (measured.errors > 0 || measured.non2xx > 0) log(`  ${measured.errors} errors, ${measured.non2xx} non-2xx answers`);
   return measured;
 }

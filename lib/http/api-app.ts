@@ -1,6 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { recentlyValidCaller, type AuthContext } from '@/lib/auth/authenticate-token';
 import { rateLimitHeaders } from '@/lib/auth/rate-limit';
@@ -12,7 +11,7 @@ import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/
 import { authenticateRequest, errorResponse, routeAccess, type RouteAccess } from './api-steps';
 import { parseJsonBody } from './json-body';
 import { requestIdFrom } from './request-id';
-import { CORS } from './cors';
+import { corsHeaders } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
 import { deprecationHeaders } from '@/lib/api/deprecation';
 import { idempotencyKeyOf, onceForKey } from './idempotency';
@@ -22,8 +21,9 @@ import { apiBases, apiRoutes, type Route } from './routes';
 import { API_SECURITY_HEADERS, HSTS } from './security-headers';
 import { checkedHandler, type OperationContext, type OperationResult } from '@/lib/api/operation';
 
-// The API on Fastify (docs/decisions/production-server.md): Fastify routes, reads bodies and does CORS; api-steps.ts
-// does ids, auth, caps and the envelope. Everything up to the caller's token and rate runs before the body is read.
+// The API on Fastify (docs/decisions/production-server.md): Fastify routes and reads bodies; api-steps.ts does ids,
+// auth, caps and the envelope. Everything up to the caller's token and rate runs before the body is read, in one hook:
+// each hook Fastify runs, and @fastify/cors's per-request merge of its options, was a measurable share of a quote.
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,14 +52,9 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as 
 
 const NO_ROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze(routeHeadersFor('OPTIONS'));
 
+// Any origin, no credentials (cors.ts): the same CORS headers on every answer, preflight or not.
 function routeHeadersFor(allow: string): Record<string, string> {
-  // @fastify/cors sends these three on preflights only; the API has always sent them on every answer.
-  return {
-    'access-control-allow-methods': allow,
-    'access-control-allow-headers': CORS.allowedHeaders,
-    'access-control-max-age': String(CORS.maxAge),
-    ...API_SECURITY_HEADERS,
-  };
+  return { ...corsHeaders(allow), ...API_SECURITY_HEADERS };
 }
 
 function methodOf(method: string, route: Route): keyof Route['methods'] {
@@ -142,41 +137,31 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       // Refused before our first hook ran (Fastify's router): the headers every API answer carries.
       reply.header('x-request-id', request.id);
       reply.headers(NO_ROUTE_HEADERS);
-      reply.header('access-control-allow-origin', CORS.origin);
-      reply.header('access-control-expose-headers', CORS.exposedHeaders);
     }
     if (apiError instanceof AppError && (apiError.code === 'payload_too_large' || apiError.code === 'request_timeout')) {
       options.abandonBody?.(request.raw, reply);
     }
     const config = request.routeOptions.config as { route?: Route } | undefined;
     const answer = errorResponse(apiError, config?.route, request.id, log.child({ requestId: request.id }));
+    request.responseText = answer.body;
     void reply.code(answer.status).headers(answer.headers).send(answer.body);
   };
 
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     const client = options.client(request.raw);
     request.client = client;
     reply.header('x-request-id', request.id);
-    reply.headers(request.routeOptions.config.routeHeaders ?? NO_ROUTE_HEADERS);
+    const config = request.routeOptions.config;
+    reply.headers(config.routeHeaders ?? NO_ROUTE_HEADERS);
     if (client.secure) reply.header('strict-transport-security', HSTS);
-    done();
-  });
+    // Every OPTIONS is a preflight, answered before the token (a browser sends none): 204 with the headers above.
+    // Safari waits for a body on a 204 without Content-Length.
+    if (request.method === 'OPTIONS') return reply.code(204).header('content-length', '0').send();
 
-  // (2) CORS. The route's method list comes from its config; every OPTIONS is answered (no strict preflight).
-  await app.register(fastifyCors, {
-    origin: CORS.origin,
-    methods: 'OPTIONS',
-    allowedHeaders: CORS.allowedHeaders,
-    exposedHeaders: CORS.exposedHeaders,
-    maxAge: CORS.maxAge,
-    strictPreflight: false,
-  });
-
-  app.addHook('onRequest', async (request, reply) => {
-    const { route, environment, access } = request.routeOptions.config;
+    const { route, environment, access } = config;
     if (!route || !environment) return;
     if (!route.methods[methodOf(request.method, route)]) {
-      const allow = request.routeOptions.config.routeHeaders?.['access-control-allow-methods'] ?? 'OPTIONS';
+      const allow = config.routeHeaders?.['access-control-allow-methods'] ?? 'OPTIONS';
       throw new AppError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { allowed: allow });
     }
     // Checked before the token: no caller has an id like this, and no query should ever see one.
@@ -200,7 +185,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       methodAccess,
       environment,
       headerValue(request.headers.authorization),
-      request.client?.address,
+      client.address,
       (auth) => {
         request.auth = auth;
       },
@@ -210,27 +195,41 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     );
   });
 
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  // A body has bodyTimeoutMs to arrive. One sweep over the bodies being read, not a timer and two listeners per request
+  // (a measurable share of a quote): a late body is refused within a tenth of the limit (a second at most) of it.
+  const reading = new Map<Readable, number>();
+  const sweepMs = Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)));
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    const now = Date.now();
+    for (const [payload, deadline] of reading) {
+      if (payload.readableEnded || payload.destroyed) reading.delete(payload);
+      else if (now >= deadline) {
+        reading.delete(payload);
+        // Only while Fastify still reads it (its reader listens for errors): the error ends the reading.
+        if (payload.listenerCount('error') > 0)
+          payload.emit(
+            'error',
+            new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`),
+          );
+      }
+    }
+    if (reading.size === 0) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweeper);
+    reading.clear();
+    done();
+  });
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const length = request.headers['content-length'];
     if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
       return done(null, payload);
-    const timer = setTimeout(() => {
-      // Only while Fastify still reads it (its reader listens for errors): the error ends the reading.
-      if (payload.listenerCount('error') > 0)
-        payload.emit(
-          'error',
-          new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`),
-        );
-    }, bodyTimeoutMs);
-    const clear = () => clearTimeout(timer);
-    payload.once('end', clear);
-    reply.raw.once('close', clear);
-    done(null, payload);
-  });
-
-  // The JSON answer's text, for the request log (a document's bytes are not logged).
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    if (typeof payload === 'string') request.responseText = payload;
+    reading.set(payload, Date.now() + bodyTimeoutMs);
+    sweeper ??= setInterval(sweep, sweepMs).unref();
     done(null, payload);
   });
 
@@ -268,7 +267,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           environment,
           access: accessByRoute.get(route),
           routeHeaders: Object.freeze({ ...routeHeadersFor(allow), ...deprecationHeaders(route.deprecation) }),
-          cors: { methods: allow },
         },
         handler: async (request, reply) => {
           const definition = route.methods[methodOf(request.method, route)];
@@ -304,7 +302,8 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
             reply.code(result.status ?? 200);
             if (result.headers) reply.headers(result.headers);
             reply.header('content-type', 'application/json');
-            return reply.send(result.body === undefined ? '' : JSON.stringify(result.body));
+            request.responseText = result.body === undefined ? '' : JSON.stringify(result.body);
+            return reply.send(request.responseText);
           }
           const answer = await onceForKey(
             {
@@ -324,6 +323,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
               };
             },
           );
+          request.responseText = answer.body;
           return reply.code(answer.status).headers(answer.headers).header('content-type', 'application/json').send(answer.body);
         },
       });

@@ -48,7 +48,7 @@ describe('errorResponse', () => {
       },
       IsSuccess: 'false',
     });
-    // CORS on every error is @fastify/cors's now: asserted end to end (e2e/api/hostile-input.test.ts, http.test.ts).
+    // CORS on every error comes from the app's hook (api-app.ts): asserted end to end (e2e/api/hostile-input.test.ts, http.test.ts).
   });
 
   it("adds no IsSuccess to the rate operation's errors", () => {

@@ -14,16 +14,24 @@ function headerValue(value: string | string[] | undefined): string | null {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-export function nodeClient(req: IncomingMessage): { address: string | undefined; secure: boolean } {
+type Client = { address: string | undefined; secure: boolean };
+
+// A keep-alive connection's requests mostly repeat its forwarding headers: the answer is kept per socket for the
+// headers it was worked out from, so parsing the addresses is paid once per connection, not once per request.
+const clientBySocket = new WeakMap<object, { forwardedFor: string | null; forwardedProto: string | null; client: Client }>();
+
+export function nodeClient(req: IncomingMessage): Client {
   const socket = req.socket;
-  return {
-    address: clientAddress(headerValue(req.headers['x-forwarded-for']), socket.remoteAddress),
-    secure: arrivedOverTls(
-      headerValue(req.headers['x-forwarded-proto']),
-      socket.remoteAddress,
-      'encrypted' in socket && socket.encrypted === true,
-    ),
-  };
+  const forwardedFor = headerValue(req.headers['x-forwarded-for']);
+  const forwardedProto = headerValue(req.headers['x-forwarded-proto']);
+  const known = clientBySocket.get(socket);
+  if (known && known.forwardedFor === forwardedFor && known.forwardedProto === forwardedProto) return known.client;
+  const client = Object.freeze({
+    address: clientAddress(forwardedFor, socket.remoteAddress),
+    secure: arrivedOverTls(forwardedProto, socket.remoteAddress, 'encrypted' in socket && socket.encrypted === true),
+  });
+  clientBySocket.set(socket, { forwardedFor, forwardedProto, client });
+  return client;
 }
 
 export const DRAIN_LIMIT = 16 * 1024 * 1024;
