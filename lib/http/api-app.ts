@@ -201,7 +201,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   const sweepMs = Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)));
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () => {
-    const now = Date.now();
+    const now = performance.now();
     for (const [payload, deadline] of reading) {
       if (payload.readableEnded || payload.destroyed) reading.delete(payload);
       else if (now >= deadline) {
@@ -221,6 +221,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   };
   app.addHook('onClose', (_instance, done) => {
     clearInterval(sweeper);
+    sweeper = undefined;
     reading.clear();
     done();
   });
@@ -228,12 +229,15 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     const length = request.headers['content-length'];
     if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
       return done(null, payload);
-    reading.set(payload, Date.now() + bodyTimeoutMs);
+    // performance.now(): a wall clock stepped forward would refuse a body still in time.
+    reading.set(payload, performance.now() + bodyTimeoutMs);
     sweeper ??= setInterval(sweep, sweepMs).unref();
     done(null, payload);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
+    // Answered: its body, read or refused, is no longer waited for (the payload the sweep holds is the raw request).
+    reading.delete(request.raw);
     const sent = sentPathOf(request);
     log.info(
       {

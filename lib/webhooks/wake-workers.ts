@@ -2,7 +2,7 @@ import 'server-only';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { sql, type Sql } from '@/lib/sql';
-import { queueQuery } from './queue-pool';
+import { onQueuePoolClose, queueQuery } from './queue-pool';
 
 // Workers are woken after the commit, not by the trigger: pg_notify in a commit takes a cluster-wide lock held until
 // the commit is flushed, and the package hot path queued on it. This process's worker is woken directly; the others
@@ -20,7 +20,16 @@ const SPACING_MS = 10;
 
 let state: 'idle' | 'waiting' | 'sending' = 'idle';
 let again = false;
-let lastSentAt = 0;
+// performance.now(): a wall clock stepped back would hold the next notification for as long.
+let lastSentAt = Number.NEGATIVE_INFINITY;
+let waiting: NodeJS.Timeout | undefined;
+
+onQueuePoolClose(() => {
+  clearTimeout(waiting);
+  waiting = undefined;
+  again = false;
+  if (state === 'waiting') state = 'idle';
+});
 const local = new Set<() => void>();
 
 /** The delivery worker of this process (worker.ts) hears wakeDeliveryWorkers() directly; returns the unsubscribe. */
@@ -42,15 +51,16 @@ function notifyOtherProcesses(): void {
     again = true;
     return;
   }
-  const wait = lastSentAt + SPACING_MS - Date.now();
+  const wait = lastSentAt + SPACING_MS - performance.now();
   if (wait <= 0) return send();
   state = 'waiting';
-  setTimeout(send, wait).unref();
+  waiting = setTimeout(send, Math.min(wait, SPACING_MS)).unref();
 }
 
 function send(): void {
+  waiting = undefined;
   state = 'sending';
-  lastSentAt = Date.now();
+  lastSentAt = performance.now();
   queueQuery(sql`SELECT pg_notify('webhook_messages', '')`)
     .catch((error: unknown) => logRepeated(log, 'warn', 'could not wake the webhook workers; they will poll', error))
     .finally(() => {
