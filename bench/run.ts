@@ -348,16 +348,11 @@ async function measureAlternated(
     const server = await subjectServer();
     const rounds: { subject: Measured; baseline: Measured; ratio: number }[] = [];
     for (let round = 0; round < PAIR_ROUNDS; round++) {
-      const measureOne = (target: ServerProcess) => measure(target, load, PAIR_SECONDS, round === 0);
-      let subject: Measured;
-      let baseline: Measured;
-      if (round % 2 === 0) {
-        baseline = await measureOne(baselineServer);
-        subject = await measureOne(server);
-      } else {
-        subject = await measureOne(server);
-        baseline = await measureOne(baselineServer);
-      }
+      const measured = new Map<ServerProcess, Measured>();
+      for (const target of inTurn(round, [baselineServer, server]))
+        measured.set(target, await measure(target, load, PAIR_SECONDS, round === 0));
+      const [subject, baseline] = [measured.get(server), measured.get(baselineServer)];
+      if (!subject || !baseline) throw new Error('a round measured one side only');
       rounds.push({ subject, baseline, ratio: ratio(subject, baseline) });
     }
     const middle = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
@@ -366,6 +361,11 @@ async function measureAlternated(
   } finally {
     await baselineServer.stop();
   }
+}
+
+/** The order of a round's sides when they are alternated (ABBA): as given on even rounds, reversed on odd ones. */
+function inTurn<T>(round: number, sides: readonly T[]): T[] {
+  return round % 2 === 0 ? [...sides] : [...sides].reverse();
 }
 
 /** The middle value (of an even count, the upper middle); NaN for none. */
@@ -670,7 +670,7 @@ try {
       const runs = { priced: [] as Measured[], today: [] as Measured[] };
       const server = await subjectServer();
       for (let round = 0; round < ROUNDS; round++) {
-        for (const mode of round % 2 === 0 ? (['today', 'priced'] as const) : (['priced', 'today'] as const)) {
+        for (const mode of inTurn(round, ['today', 'priced'] as const)) {
           const template = bodies[mode];
           runs[mode].push(
             await measure(server, {
@@ -738,7 +738,7 @@ try {
         const busy: Measured[] = [];
         const modes = kind.name === 'Rate' ? (['off', 'on', 'busy'] as const) : (['off', 'on'] as const);
         for (let round = 0; round < ROUNDS; round++) {
-          for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
+          for (const mode of inTurn(round, modes)) {
             const measured = await withServer(
               () =>
                 startAppProcess({
@@ -805,8 +805,7 @@ try {
       const ones: CoresRun[] = [];
       const twos: CoresRun[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const workers of round % 2 === 0 ? [1, 2] : [2, 1])
-          (workers === 1 ? ones : twos).push(await measureWorkers(workers, load));
+        for (const workers of inTurn(round, [1, 2])) (workers === 1 ? ones : twos).push(await measureWorkers(workers, load));
       }
       const medianRun = (runs: CoresRun[]) =>
         [...runs].sort((a, b) => a.measured.rps - b.measured.rps)[Math.floor(runs.length / 2)];

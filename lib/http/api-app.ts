@@ -198,8 +198,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   // A body has bodyTimeoutMs to arrive. One sweep over the bodies being read, not a timer and two listeners per request
   // (a measurable share of a quote): a late body is refused within a tenth of the limit (a second at most) of it.
   const reading = new Map<Readable, number>();
-  const sweepMs = Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)));
-  let sweeper: NodeJS.Timeout | undefined;
   const sweep = () => {
     const now = performance.now();
     for (const [payload, deadline] of reading) {
@@ -214,14 +212,10 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           );
       }
     }
-    if (reading.size === 0) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
   };
+  const sweeper = setInterval(sweep, Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)))).unref();
   app.addHook('onClose', (_instance, done) => {
     clearInterval(sweeper);
-    sweeper = undefined;
     reading.clear();
     done();
   });
@@ -231,7 +225,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
       return done(null, payload);
     // performance.now(): a wall clock stepped forward would refuse a body still in time.
     reading.set(payload, performance.now() + bodyTimeoutMs);
-    sweeper ??= setInterval(sweep, sweepMs).unref();
     done(null, payload);
   });
 
