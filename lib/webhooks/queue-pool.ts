@@ -79,15 +79,7 @@ export async function heartbeatQuery<Row>(statement: Sql<Row>): Promise<Row[]> {
   }
 }
 
-const onClose = new Set<() => void>();
-
-/** Called as the pool closes, so that nothing sends on it later (wake-workers.ts's notification still waiting). */
-export function onQueuePoolClose(callback: () => void): void {
-  onClose.add(callback);
-}
-
 export async function closeQueuePool(): Promise<void> {
-  for (const callback of onClose) callback();
   const closing = pool;
   pool = undefined;
   const beat = beatClient;
