@@ -43,4 +43,22 @@ describe('canonicalJson', () => {
     expect(canonicalHash({ ...parts, packages: new CanonicalText(canonicalJson(parts.packages)) })).toBe(canonicalHash(parts));
     expect(canonicalHash({ a: 1 })).not.toBe(canonicalHash({ a: '1' }));
   });
+
+  it('sorts each key order right when orders share their first key, repeat, or are too many to remember', () => {
+    const orders = [
+      { m: 1, b: 2, a: 3 },
+      { m: 1, a: 2, b: 3 },
+      { m: 1, b: 2 },
+      { m: 1, b: 2, c: 3 },
+      { m: 1, c: 2, b: 3 },
+      { m: 1, b: 2, a: 3, '10': 4, '2': 5 },
+    ];
+    for (let round = 0; round < 3; round++) for (const order of orders) expect(canonicalJson(order)).toBe(reference(order));
+    // Past the remembered orders' bound: the cache is emptied and the answers do not change.
+    const many = Array.from({ length: 600 }, (_, i) => ({ [`k${i}`]: i, z: 'last', a: 'first' }));
+    for (let round = 0; round < 2; round++) for (const order of many) expect(canonicalJson(order)).toBe(reference(order));
+    const long = { ['x'.repeat(3_000)]: 1, a: 2 };
+    expect(canonicalJson(long)).toBe(reference(long));
+    expect(canonicalJson(long)).toBe(reference(long));
+  });
 });

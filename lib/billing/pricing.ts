@@ -86,6 +86,19 @@ function lane(card: RateCardData, pkg: PackageToPrice): { from?: string; to?: st
     : { from: pkg.fromPostal, to: pkg.toPostal };
 }
 
+let lastPricedMs = Number.NaN;
+let lastPricedAt = '';
+
+// A container prices a thousand packages at one moment: its text is made once.
+function pricedAt(now: Date): string {
+  const ms = now.getTime();
+  if (ms !== lastPricedMs) {
+    lastPricedMs = ms;
+    lastPricedAt = now.toISOString();
+  }
+  return lastPricedAt;
+}
+
 function unpriced(service: string, reason: string, now: Date): TCharge {
   return {
     status: 'unpriced',
@@ -99,7 +112,7 @@ function unpriced(service: string, reason: string, now: Date): TCharge {
     surcharges: [],
     quote_id: null,
     reason,
-    priced_at: now.toISOString(),
+    priced_at: pricedAt(now),
   };
 }
 
@@ -125,7 +138,7 @@ export function priceOnCard(
     surcharges: p.surcharges,
     quote_id: null,
     reason: null,
-    priced_at: now.toISOString(),
+    priced_at: pricedAt(now),
   };
 }
 

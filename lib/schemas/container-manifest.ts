@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOMS_FIELDS, customs, flightNumber, security, SECURITY_FIELDS, uld } from './customs';
 import { awb, decimal, email, iataCode, isoDate, isoDateTime, oneOf, postalCode, text, trackingNumber } from './fields';
+import { compiled } from './compiled';
 import { MAX_ERROR_DETAILS, omittedIssues, type Aliases } from './parse';
 import { fieldTree, ZWarnings } from './unknown-fields';
 import { quoteId } from './rate';
@@ -51,6 +52,7 @@ export const ZContainerDetail = ZContainerDetailCells.meta({
  */
 function packageList() {
   const trackingNumber = ZContainerPackage.shape.TrackingNumber;
+  let containerPackage: typeof ZContainerPackage | undefined;
   return z
     .unknown()
     .transform((value, ctx): TContainerDetail[] | undefined => {
@@ -73,7 +75,7 @@ function packageList() {
         else omitted++;
       };
       value.forEach((item, index) => {
-        const result = ZContainerPackage.safeParse(item, { reportInput: true });
+        const result = (containerPackage ??= compiled(ZContainerPackage)).safeParse(item, { reportInput: true });
         if (result.success) packages.push(result.data);
         else for (const issue of result.error.issues) report(issue, index);
         // Each parcel is one house under the container's AWB: a house waybill twice in one container names two.

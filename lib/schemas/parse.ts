@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { MAX_ERROR_DETAILS, validationError, type ErrorDetail } from '@/lib/errors/app-error';
+import { compiled } from './compiled';
 import { textRuleViolation } from './text-rule';
 
 export type Aliases = Readonly<Record<string, readonly string[]>>;
@@ -137,8 +138,8 @@ export function parseOperation<S extends z.ZodType>(
     conflicts = resolved.conflicts.map((c) => ({ ...c, path: at ? `${at}.${c.path}` : c.path }));
     input = at ? { ...(body as Record<string, unknown>), [at]: resolved.value } : resolved.value;
   }
-  // Without options first: only then does Zod take its fast path for objects.
-  const first = schema.safeParse(input);
+  // Without options first, on the compiled parser: only then does Zod take its fast path.
+  const first = compiled(schema).safeParse(input);
   if (first.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(first.data);
     if (unstorable) throw validationError([unstorable]);

@@ -46,31 +46,51 @@ const WARNINGS_NAMED = 20;
 
 /**
  * What an accepted request sent that its operation ignored: accepted (clients of the published samples send extras),
- * but named in the answer. Allocates nothing while every key is known.
+ * but named in the answer. Makes no path text while every key is known.
  */
+/** Where the walk is, as links to its parent: the path's text is made only for a field that is named. */
+interface At {
+  parent: At | undefined;
+  step: string | number;
+}
+
+function pathText(at: At): string {
+  const steps: (string | number)[] = [];
+  for (let link: At | undefined = at; link; link = link.parent) steps.push(link.step);
+  let out = '';
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    if (typeof step === 'number') out += `[${step}]`;
+    else out += (out ? '.' : '') + (step.length > 100 ? `${step.slice(0, 100)}…` : step);
+  }
+  return out;
+}
+
 export function ignoredFields(body: unknown, tree: FieldTree): TWarning[] {
   const warnings: TWarning[] = [];
   let more = 0;
-  const walk = (value: unknown, node: FieldTree, path: string) => {
+  const walk = (value: unknown, node: FieldTree, parent: At | undefined) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
-      const name = key.length > 100 ? `${key.slice(0, 100)}…` : key;
-      const at = path ? `${path}.${name}` : name;
       if (!node.keys.has(key)) {
         if (warnings.length < WARNINGS_NAMED)
-          warnings.push({ path: at, message: 'is not a field of this operation: ignored, not stored' });
+          warnings.push({
+            path: pathText({ parent, step: key }),
+            message: 'is not a field of this operation: ignored, not stored',
+          });
         else more++;
         continue;
       }
       const child = node.children?.[key];
-      const held = (value as Record<string, unknown>)[key];
       if (!child) continue;
-      if (Array.isArray(held)) held.forEach((item, i) => walk(item, child, `${at}[${i}]`));
+      const held = (value as Record<string, unknown>)[key];
+      const at: At = { parent, step: key };
+      if (Array.isArray(held)) for (let i = 0; i < held.length; i++) walk(held[i], child, { parent: at, step: i });
       else walk(held, child, at);
     }
   };
-  walk(body, tree, '');
+  walk(body, tree, undefined);
   if (more > 0) warnings.push({ path: '(body)', message: `${more} more ignored fields are not named` });
   return warnings;
 }
