@@ -326,7 +326,7 @@ async function measure(
   };
   const perRequest = (seconds: number) => Math.round((seconds / Math.max(measured.requests, 1)) * 1e6);
   log(
-    `${server.name} ${load.path}: ${fmt(measured)}; CPU per request ${perRequest(cpu.worker)} µs (serving thread ${perRequest(cpu.serving)})`,
+    `${server.name} ${load.path}: ${fmt(measured)}; CPU per request ${perRequest(cpu.worker)} µs (serving thread ${perRequest(cpu.serving)}), PostgreSQL ${perRequest(cpu.postgres)} µs`,
   );
   if (measured.errors > 0 || measured.non2xx > 0) log(`  ${measured.errors} errors, ${measured.non2xx} non-2xx answers`);
   return measured;
