@@ -15,7 +15,15 @@ import { ZPackageManifestRequest } from './package-manifest';
 import { ZRateRequest } from './rate';
 import { ZCreateWebhookRequest } from './webhooks';
 import { ZAddressValidationRequest } from './address';
-import { ZSchedulePickupRequest } from './pickups';
+import { ZSchedulePickupRequest, ZListPickupsQuery } from './pickups';
+import { ZAuditExportQuery, ZAuditQuery } from './audit';
+import { ZListEventsQuery } from './events';
+import { ZListInvoicesQuery } from './invoices';
+import { ZListManifestsQuery, ZListPackagesQuery, ZManifestPackagesQuery, ZScanBatch, ZSimulateRequest } from './lifecycle';
+import { ZPackageSelection } from './package-selection';
+import { ZListRequestsQuery } from './request-log';
+import { ZListWebhookDeliveriesQuery, ZRotateWebhookSecretRequest, ZUpdateWebhookRequest } from './webhooks';
+import { ZSignInRequest, ZSignUpRequest, ZCreateTokenRequest } from './portal';
 
 // The compiled parser must answer exactly as the runtime one: the same verdict, the same output (its keys, undefined
 // members included), the same issues. Inputs are the published samples with fields replaced by what clients send.
@@ -73,6 +81,15 @@ const cases: [string, z.ZodType, () => unknown][] = [
   ['pickup', ZSchedulePickupRequest, () => ({ date: '2026-12-01', readyTime: '09:00', closeTime: '17:00' })],
 ];
 
+/** The keys of the object a schema reads first (through its pipes and transforms). */
+function keysOf(schema: z.ZodType): string[] {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.ZodType; innerType?: z.ZodType };
+  if (def.shape) return Object.keys(def.shape);
+  if (def.in) return keysOf(def.in);
+  if (def.innerType) return keysOf(def.innerType);
+  return [];
+}
+
 describe('compiled operation schemas', () => {
   for (const [name, schema, sample] of cases) {
     it(`answer as the runtime parser: ${name}`, () => {
@@ -82,6 +99,45 @@ describe('compiled operation schemas', () => {
           same(schema, mutate(sample(), picks)),
         ),
         { numRuns: 400 },
+      );
+    });
+  }
+
+  // Every other schema an operation parses with: objects of its own keys (and one it does not know), the values
+  // what a query string or a careless client sends.
+  const others: [string, z.ZodType][] = Object.entries({
+    ZListPickupsQuery,
+    ZAuditExportQuery,
+    ZAuditQuery,
+    ZListEventsQuery,
+    ZListInvoicesQuery,
+    ZListManifestsQuery,
+    ZListPackagesQuery,
+    ZManifestPackagesQuery,
+    ZScanBatch,
+    ZSimulateRequest,
+    ZPackageSelection,
+    ZListRequestsQuery,
+    ZListWebhookDeliveriesQuery,
+    ZRotateWebhookSecretRequest,
+    ZUpdateWebhookRequest,
+    ZSignInRequest,
+    ZSignUpRequest,
+    ZCreateTokenRequest,
+  });
+  const queryText = fc.oneof(
+    fc.constantFrom('', '0', '1', '-1', '50', '101', 'true', 'false', 'abc', '2026-11-23', '2026-11-23T08:00:00Z', 'live'),
+    fc.constantFrom('received', 'delivered', 'package.sorting', 'evt_x', 'AirSkip', 'created_at', 'a,b', ' 5 '),
+  );
+  for (const [name, schema] of others) {
+    it(`answer as the runtime parser: ${name}`, () => {
+      const own = keysOf(schema);
+      expect(own.length).toBeGreaterThan(0);
+      const keys = [...own, 'unknownField'];
+      const value = fc.oneof(queryText, odd, fc.array(fc.oneof(queryText, odd), { maxLength: 3 }));
+      fc.assert(
+        fc.property(fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }), (input) => same(schema, input)),
+        { numRuns: 300 },
       );
     });
   }
