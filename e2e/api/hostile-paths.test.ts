@@ -135,6 +135,37 @@ describe('hostile path segments', () => {
     expect(live.status).toBe('manifested');
   });
 
+  it('paths under /api and /version-test that no operation has answer the API 404 envelope, in every method', async () => {
+    const token = ownerTest.get();
+    const paths = [
+      '/api/1.0/wf/rate', // another version
+      '/api/x',
+      '/api/1.1/wf/../../x', // dot segments out of the contract's paths
+      '/api/1.1/wf/%2E%2E/%2e%2e/x',
+      '/version-test/x',
+      '/version-test/api/x',
+      '/version-test/api/1.1/../../x',
+    ];
+    for (const path of paths)
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
+        const answer = await raw(method, path, {
+          headers: { ...auth(token), 'x-forwarded-for': address() },
+          body: method === 'POST' || method === 'PUT' ? '{"weight":1}' : undefined,
+        });
+        count('path segment');
+        envelope(answer, 404, 'not_found');
+        expect(answer.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
+        expect(answer.headers['access-control-allow-origin'], `${method} ${path}`).toBe('*');
+      }
+    // The routes of their own under /api still answer: the public reference and public tracking.
+    const reference = await raw('GET', '/api/1.1/openapi.json');
+    expect(reference.status).toBe(200);
+    expect(reference.json?.openapi).toMatch(/^3\./);
+    // Public tracking by a tracking number asks for the postal code: its own answer, not the catch-all's.
+    const track = await raw('GET', `/api/track/${'Z'.repeat(12)}`);
+    expect([track.status, track.json?.error?.details?.[0]?.path], track.text.slice(0, 200)).toEqual([422, 'postal_code']);
+  });
+
   it('a raw NUL or raw non-ASCII byte in the request line is refused by the parser with the envelope, not a bare status', async () => {
     for (const line of [
       Buffer.from(`GET ${api('test', '/packages/a')}\u0000b HTTP/1.1\r\nHost: x\r\n\r\n`, 'latin1'),

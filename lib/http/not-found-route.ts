@@ -1,0 +1,27 @@
+import { AppError } from '@/lib/errors/app-error';
+import { corsHeaders } from './cors';
+import { errorBody } from './errors';
+import { newRequestId } from './request-id';
+import { API_SECURITY_HEADERS } from './security-headers';
+
+const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/**
+ * Next route handlers for every path under a prefix that no route of its own answers: the 404 envelope, never Next's
+ * HTML page (a mistyped version, `/api/1.0/wf/rate`, or dot segments that leave the contract's paths). `api` answers
+ * carry the API's CORS and security headers, so a browser client can read them.
+ */
+export function notFoundRoute(kind: 'api' | 'portal-api') {
+  const notFound = (request: Request): Response => {
+    const requestId = newRequestId();
+    const path = new URL(request.url).pathname;
+    const what = kind === 'api' ? 'API operation' : 'portal API operation';
+    const body = errorBody(new AppError('not_found', `No ${what} at ${path.slice(0, 200)}.`), requestId);
+    const headers: Record<string, string> =
+      kind === 'api'
+        ? { ...corsHeaders(METHODS), ...API_SECURITY_HEADERS, 'x-request-id': requestId }
+        : { 'x-request-id': requestId, 'cache-control': 'no-store' };
+    return Response.json(body, { status: 404, headers });
+  };
+  return { GET: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound, OPTIONS: notFound };
+}
