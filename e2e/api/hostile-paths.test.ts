@@ -138,6 +138,8 @@ describe('hostile path segments', () => {
   it('paths under /api and /version-test that no operation has answer the API 404 envelope, in every method', async () => {
     const token = ownerTest.get();
     const paths = [
+      '/api',
+      '/version-test',
       '/api/1.0/wf/rate', // another version
       '/api/x',
       '/api/1.1/wf/../../x', // dot segments out of the contract's paths
@@ -146,8 +148,8 @@ describe('hostile path segments', () => {
       '/version-test/api/x',
       '/version-test/api/1.1/../../x',
     ];
-    for (const path of paths)
-      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']) {
+    for (const path of paths) {
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE']) {
         const answer = await raw(method, path, {
           headers: { ...auth(token), 'x-forwarded-for': address() },
           body: method === 'POST' || method === 'PUT' ? '{"weight":1}' : undefined,
@@ -157,6 +159,17 @@ describe('hostile path segments', () => {
         expect(answer.headers['content-type'], `${method} ${path}`).toMatch(/^application\/json/);
         expect(answer.headers['access-control-allow-origin'], `${method} ${path}`).toBe('*');
       }
+      // A browser's preflight is answered as the API answers every OPTIONS (204), so the 404 that follows is readable.
+      const preflight = await raw('OPTIONS', path, {
+        headers: { origin: 'https://shop.example', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect([preflight.status, preflight.headers['access-control-allow-origin']], path).toEqual([204, '*']);
+      expect(preflight.headers['access-control-allow-headers'], path).toMatch(/Authorization/);
+    }
+    // The client's request id is echoed, as the API's own answers do.
+    const echoed = await raw('GET', '/api/1.0/wf/rate', { headers: { 'x-request-id': 'client-id-12345' } });
+    expect(echoed.headers['x-request-id']).toBe('client-id-12345');
+    expect(echoed.json?.error?.request_id).toBe('client-id-12345');
     // The routes of their own under /api still answer: the public reference and public tracking.
     const reference = await raw('GET', '/api/1.1/openapi.json');
     expect(reference.status).toBe(200);

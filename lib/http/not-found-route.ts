@@ -1,7 +1,7 @@
 import { AppError } from '@/lib/errors/app-error';
 import { corsHeaders } from './cors';
 import { errorBody } from './errors';
-import { newRequestId } from './request-id';
+import { requestIdFrom } from './request-id';
 import { API_SECURITY_HEADERS } from './security-headers';
 
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
@@ -9,11 +9,17 @@ const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /**
  * Next route handlers for every path under a prefix that no route of its own answers: the 404 envelope, never Next's
  * HTML page (a mistyped version, `/api/1.0/wf/rate`, or dot segments that leave the contract's paths). `api` answers
- * carry the API's CORS and security headers, so a browser client can read them.
+ * are the API's own: its CORS and security headers, the client's X-Request-Id when it may be echoed, and every
+ * OPTIONS a 204 preflight (a browser refuses a failed preflight without showing its body, so the 404 comes after).
  */
 export function notFoundRoute(kind: 'api' | 'portal-api') {
   const notFound = (request: Request): Response => {
-    const requestId = newRequestId();
+    const requestId = requestIdFrom(request.headers.get('x-request-id'));
+    if (kind === 'api' && request.method === 'OPTIONS')
+      return new Response(null, {
+        status: 204,
+        headers: { ...corsHeaders(METHODS), ...API_SECURITY_HEADERS, 'x-request-id': requestId, 'content-length': '0' },
+      });
     const path = new URL(request.url).pathname;
     const what = kind === 'api' ? 'API operation' : 'portal API operation';
     const body = errorBody(new AppError('not_found', `No ${what} at ${path.slice(0, 200)}.`), requestId);

@@ -138,15 +138,12 @@ export function parseOperation<S extends z.ZodType>(
     conflicts = resolved.conflicts.map((c) => ({ ...c, path: at ? `${at}.${c.path}` : c.path }));
     input = at ? { ...(body as Record<string, unknown>), [at]: resolved.value } : resolved.value;
   }
-  // Without options first, on the compiled parser: only then does Zod take its fast path.
-  const first = compiled(schema).safeParse(input);
-  if (first.success && conflicts.length === 0) {
-    const unstorable = findUnstorableText(first.data);
-    if (unstorable) throw validationError([unstorable]);
-    return first.data;
-  }
-  // Refused: parsed again with reportInput, so an issue tells a missing value from one of the wrong type.
-  const result = first.success ? first : schema.safeParse(input, { reportInput: true });
+  // reportInput, so an issue tells a missing value from one of the wrong type. The compiled parser ignores it on its
+  // happy path and hands a refusal to the runtime parser with it: one call. A schema Zod could not compile is parsed
+  // without options first (only then does the runtime take its fast path for objects), and again if it refuses.
+  const fast = compiled(schema);
+  let result = fast.safeParse(input, fast === schema ? undefined : { reportInput: true });
+  if (!result.success && fast === schema) result = schema.safeParse(input, { reportInput: true });
   if (result.success && conflicts.length === 0) {
     const unstorable = findUnstorableText(result.data);
     if (unstorable) throw validationError([unstorable]);
