@@ -105,6 +105,9 @@ describe('documents under load', () => {
     const { response, bytes } = await get(`/manifests/${bigManifest}/labels?format=zpl`);
     expect(response.status).toBe(200);
     expect(new TextDecoder().decode(bytes).match(/\^XA/g)?.length).toBe(PACKAGES);
+    // Sent a piece at a time (past 256 KB), with its length announced all the same.
+    expect(bytes.byteLength).toBeGreaterThan(256 * 1024);
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength);
   });
 });
 
