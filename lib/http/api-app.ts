@@ -11,14 +11,14 @@ import { keptBody, recordRequest, shouldRecordRefusal } from '@/lib/request-log/
 import { authenticateRequest, errorResponse, routeAccess, type RouteAccess } from './api-steps';
 import { parseJsonBody } from './json-body';
 import { requestIdFrom } from './request-id';
-import { corsHeaders } from './cors';
+import { apiHeaders } from './cors';
 import { contentDisposition, fileBytes } from './file-body';
 import { deprecationHeaders } from '@/lib/api/deprecation';
 import { idempotencyKeyOf, onceForKey } from './idempotency';
 import { isPlausiblePathParam } from './path-params';
 import { routingTarget } from './request-target';
 import { apiBases, apiRoutes, type Route } from './routes';
-import { API_SECURITY_HEADERS, HSTS } from './security-headers';
+import { HSTS } from './security-headers';
 import { checkedHandler, type OperationContext, type OperationResult } from '@/lib/api/operation';
 
 // The API on Fastify (docs/decisions/production-server.md): Fastify routes and reads bodies; api-steps.ts does ids,
@@ -50,12 +50,8 @@ export interface ApiAppOptions {
 // Every method is mounted, so that the ones a route lacks answer 405 with Allow.
 const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'] as const;
 
-const NO_ROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze(routeHeadersFor('OPTIONS'));
-
 // Any origin, no credentials (cors.ts): the same CORS headers on every answer, preflight or not.
-function routeHeadersFor(allow: string): Record<string, string> {
-  return { ...corsHeaders(allow), ...API_SECURITY_HEADERS };
-}
+const NO_ROUTE_HEADERS: Readonly<Record<string, string>> = Object.freeze(apiHeaders('OPTIONS'));
 
 function methodOf(method: string, route: Route): keyof Route['methods'] {
   return (method === 'HEAD' && route.methods.GET ? 'GET' : method) as keyof Route['methods'];
@@ -263,7 +259,7 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
           route,
           environment,
           access: accessByRoute.get(route),
-          routeHeaders: Object.freeze({ ...routeHeadersFor(allow), ...deprecationHeaders(route.deprecation) }),
+          routeHeaders: Object.freeze({ ...apiHeaders(allow), ...deprecationHeaders(route.deprecation) }),
         },
         handler: async (request, reply) => {
           const definition = route.methods[methodOf(request.method, route)];

@@ -1,3 +1,5 @@
+import { API_SECURITY_HEADERS } from './security-headers';
+
 // Any origin and no credentials: tokens travel in the Authorization header. corsHeaders() serves answers given outside Fastify.
 export const CORS = {
   origin: '*',
@@ -6,6 +8,11 @@ export const CORS = {
     'X-Request-Id, Retry-After, WWW-Authenticate, Idempotent-Replayed, RateLimit, RateLimit-Policy, Deprecation, Sunset, Link',
   maxAge: 86_400,
 } as const;
+
+/** What every API answer carries, ours or Fastify's: the CORS headers and the security headers. */
+export function apiHeaders(allow: string): Record<string, string> {
+  return { ...corsHeaders(allow), ...API_SECURITY_HEADERS };
+}
 
 export function corsHeaders(allow: string): Record<string, string> {
   return {

@@ -1,10 +1,9 @@
 import { AppError } from '@/lib/errors/app-error';
-import { corsHeaders } from './cors';
+import { apiHeaders } from './cors';
 import { errorBody } from './errors';
 import { requestIdFrom } from './request-id';
-import { API_SECURITY_HEADERS } from './security-headers';
 
-const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+const API_HEADERS = Object.freeze(apiHeaders('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'));
 
 /**
  * Next route handlers for every path under a prefix that no route of its own answers: the 404 envelope, never Next's
@@ -18,15 +17,13 @@ export function notFoundRoute(kind: 'api' | 'portal-api') {
     if (kind === 'api' && request.method === 'OPTIONS')
       return new Response(null, {
         status: 204,
-        headers: { ...corsHeaders(METHODS), ...API_SECURITY_HEADERS, 'x-request-id': requestId, 'content-length': '0' },
+        headers: { ...API_HEADERS, 'x-request-id': requestId, 'content-length': '0' },
       });
     const path = new URL(request.url).pathname;
     const what = kind === 'api' ? 'API operation' : 'portal API operation';
     const body = errorBody(new AppError('not_found', `No ${what} at ${path.slice(0, 200)}.`), requestId);
     const headers: Record<string, string> =
-      kind === 'api'
-        ? { ...corsHeaders(METHODS), ...API_SECURITY_HEADERS, 'x-request-id': requestId }
-        : { 'x-request-id': requestId, 'cache-control': 'no-store' };
+      kind === 'api' ? { ...API_HEADERS, 'x-request-id': requestId } : { 'x-request-id': requestId, 'cache-control': 'no-store' };
     return Response.json(body, { status: 404, headers });
   };
   return { GET: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound, OPTIONS: notFound };

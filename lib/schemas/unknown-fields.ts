@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Aliases } from './parse';
+import { formatPath, type Aliases } from './parse';
 
 const UNKNOWN_FIELDS_NAMED = 10;
 
@@ -44,10 +44,6 @@ export const ZWarnings = z.array(ZWarning).optional().meta({
 
 const WARNINGS_NAMED = 20;
 
-/**
- * What an accepted request sent that its operation ignored: accepted (clients of the published samples send extras),
- * but named in the answer. Makes no path text while every key is known.
- */
 /** Where the walk is, as links to its parent: the path's text is made only for a field that is named. */
 interface At {
   parent: At | undefined;
@@ -57,15 +53,13 @@ interface At {
 function pathText(at: At): string {
   const steps: (string | number)[] = [];
   for (let link: At | undefined = at; link; link = link.parent) steps.push(link.step);
-  let out = '';
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]!;
-    if (typeof step === 'number') out += `[${step}]`;
-    else out += (out ? '.' : '') + (step.length > 100 ? `${step.slice(0, 100)}…` : step);
-  }
-  return out;
+  return formatPath(steps.reverse());
 }
 
+/**
+ * What an accepted request sent that its operation ignored: accepted (clients of the published samples send extras),
+ * but named in the answer. Makes no path text while every key is known.
+ */
 export function ignoredFields(body: unknown, tree: FieldTree): TWarning[] {
   const warnings: TWarning[] = [];
   let more = 0;
