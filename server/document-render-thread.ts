@@ -1,11 +1,14 @@
 // A document render thread (lib/documents/render-pool.ts starts it from dist/document-render-thread.js): receives
 // one job at a time as plain data (lib/documents/render-job.ts), renders it with the same renderers the serving
-// thread would use, and hands the bytes back by transfer (no copy), or the error's message.
+// thread would use, and hands the bytes back by transfer (no copy), a large document as a file it wrote when the
+// caller sends files (lib/documents/spilled-document.ts), or the error's message.
 import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { runRenderJob, warmUp, type RenderJob } from '@/lib/documents/render-job';
+import { runRenderJob, SPILL_BYTES, warmUp, type RenderJob } from '@/lib/documents/render-job';
 
 if (!parentPort) throw new Error('server/document-render-thread.ts runs as a worker thread of the server');
 const port = parentPort;
@@ -43,10 +46,22 @@ if (policy === 'idle') {
 // Started for a render whose data is being read meanwhile: get ready for it (messages wait until this is done).
 void warmUp().catch(() => undefined);
 
-port.on('message', ({ id, job, idleAgain }: { id: number; job: RenderJob; idleAgain?: boolean }) => {
+port.on('message', ({ id, job, idleAgain, spill }: { id: number; job: RenderJob; idleAgain?: boolean; spill?: string }) => {
   if (idleAgain) runIdle();
   runRenderJob(job).then(
-    (bytes) => port.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]),
+    (bytes) => {
+      if (spill && bytes.byteLength >= SPILL_BYTES) {
+        const file = path.join(spill, `${randomUUID()}.document`);
+        try {
+          writeFileSync(file, bytes, { mode: 0o600 });
+          return port.postMessage({ id, file, size: bytes.byteLength });
+        } catch {
+          // No room, or the directory is gone: the bytes, as for a small document.
+          rmSync(file, { force: true });
+        }
+      }
+      port.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]);
+    },
     (error: unknown) => {
       const failure = error instanceof Error ? error : new Error(String(error));
       port.postMessage({ id, error: { message: failure.message, stack: failure.stack } });

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -108,6 +109,87 @@ describe('documents under load', () => {
     // Sent a piece at a time (past 256 KB), with its length announced all the same.
     expect(bytes.byteLength).toBeGreaterThan(256 * 1024);
     expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength);
+  });
+});
+
+/** A download read `bytesPerTick` at a time, `tickMs` apart (the server's writes then wait on the socket), or left after `leaveAfter` bytes. */
+function slowDownload(p: string, options: { bytesPerTick: number; tickMs: number; leaveAfter?: number }) {
+  return new Promise<{ status: number; length: number; bytes: Buffer }>((resolve, reject) => {
+    const request = http.get(baseUrl + pathFor('test', p), { headers: { authorization: `Token ${shipper.tokens.test}` } });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (options.leaveAfter !== undefined && received >= options.leaveAfter) {
+          request.destroy();
+          resolve({
+            status: response.statusCode ?? 0,
+            length: Number(response.headers['content-length']),
+            bytes: Buffer.concat(chunks),
+          });
+          return;
+        }
+        if (received % options.bytesPerTick < chunk.length) {
+          response.pause();
+          setTimeout(() => response.resume(), options.tickMs);
+        }
+      });
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          length: Number(response.headers['content-length']),
+          bytes: Buffer.concat(chunks),
+        }),
+      );
+      response.on('error', reject);
+    });
+  });
+}
+
+/** A PDF's bytes without the moment it was made (its only bytes that differ from one render to the next). */
+const undated = (bytes: Uint8Array) =>
+  Buffer.from(bytes)
+    .toString('latin1')
+    .replace(/\/(Creation|Mod)Date \(D:\d+Z\)/g, '');
+
+describe('a large document is sent from the file its render thread wrote', () => {
+  // The serving process's directory for them (lib/documents/spilled-document.ts); the portal's routes (TEST_SERVER=next)
+  // read a spilled document whole instead.
+  const spillDir = () => path.join(tmpdir(), `carrier-documents-${inject('serverPid')}`);
+  const left = () => (existsSync(spillDir()) ? readdirSync(spillDir()) : []);
+
+  it('a slow reader gets every byte a fast one does, its length announced; no file is left behind', async () => {
+    const fast = await get(`/manifests/${bigManifest}/labels`);
+    expect(fast.response.status).toBe(200);
+    const slow = await slowDownload(`/manifests/${bigManifest}/labels`, { bytesPerTick: 256 * 1024, tickMs: 25 });
+    expect(slow.status).toBe(200);
+    expect(slow.length).toBe(slow.bytes.length);
+    expect(slow.bytes.length).toBe(fast.bytes.byteLength);
+    expect(undated(slow.bytes) === undated(fast.bytes)).toBe(true);
+    expect(pages(slow.bytes)).toBe(PACKAGES);
+    if (process.env.TEST_SERVER !== 'next') expect(existsSync(spillDir())).toBe(true);
+    expect(left()).toEqual([]);
+  });
+
+  it('a client that leaves mid-download, or asks with HEAD, leaves no file; the next download is whole', async () => {
+    const gone = await slowDownload(`/manifests/${bigManifest}/labels`, {
+      bytesPerTick: 64 * 1024,
+      tickMs: 50,
+      leaveAfter: 300_000,
+    });
+    expect(gone.status).toBe(200);
+    const head = await fetch(baseUrl + pathFor('test', `/manifests/${bigManifest}/labels`), {
+      method: 'HEAD',
+      headers: { authorization: `Token ${shipper.tokens.test}` },
+    });
+    expect(head.status).toBe(200);
+    await expect.poll(left, { timeout: 5_000 }).toEqual([]);
+    const again = await get(`/manifests/${bigManifest}/labels`);
+    expect(again.response.status).toBe(200);
+    expect(pages(again.bytes)).toBe(PACKAGES);
   });
 });
 

@@ -6,6 +6,7 @@ import { CONTENT_TYPES, negotiateFormat, type DocumentFormat } from '@/lib/docum
 import type { ManifestSource } from '@/lib/documents/manifest-source';
 import type { RenderJob } from '@/lib/documents/render-job';
 import { renderPool } from '@/lib/documents/render-pool';
+import type { RenderedDocument } from '@/lib/documents/spilled-document';
 import { log } from '@/lib/log';
 import type { OperationContext, OperationResult } from './operation';
 import { pathParam } from './context';
@@ -18,7 +19,7 @@ export function formatOf(context: OperationContext, allowed: readonly DocumentFo
   return negotiateFormat({ format: context.query.get('format'), accept: context.accept ?? null, allowed });
 }
 
-export function file(bytes: Uint8Array, format: DocumentFormat, name: string): OperationResult<never> {
+export function file(bytes: RenderedDocument, format: DocumentFormat, name: string): OperationResult<never> {
   return { file: { bytes, contentType: CONTENT_TYPES[format], fileName: `${fileNamePart(name)}.${format}` } };
 }
 
@@ -27,32 +28,47 @@ export function manifestScope(context: OperationContext) {
 }
 
 /** Renders under the account's and the process's limits; `prepare` reads the data once a render thread is free. */
-export async function rendered(context: OperationContext, prepare: () => Promise<RenderJob>): Promise<Uint8Array> {
+export async function rendered(context: OperationContext, prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
+/** …a large document spilled to a file, for a caller that only sends it. */
+export async function rendered(
+  context: OperationContext,
+  prepare: () => Promise<RenderJob>,
+  options: { spill: true },
+): Promise<RenderedDocument>;
+export async function rendered(
+  context: OperationContext,
+  prepare: () => Promise<RenderJob>,
+  options?: { spill: true },
+): Promise<RenderedDocument> {
   const ticket = renderPool().admit(context.auth.accountId);
   try {
-    return await ticket.render(prepare);
+    return options ? await ticket.render(prepare, options) : await ticket.render(prepare);
   } finally {
     ticket.release();
   }
 }
 
-/** A manifest's document: kept (a closed daily manifest's), else rendered, and kept when it may be. */
+/**
+ * A manifest's document: kept (a closed daily manifest's), else rendered, and kept when it may be. One not kept may come
+ * back spilled to a file (a 5,000-label PDF): it is sent from there, never held whole on the serving thread.
+ */
 export async function manifestDocument(
   context: OperationContext,
   head: ManifestHead,
   key: Omit<DocumentKey, 'manifestId'>,
   job: (source: ManifestSource) => RenderJob,
   load: { houseWaybills?: boolean } = {},
-): Promise<Uint8Array> {
+): Promise<RenderedDocument> {
   // A closed manifest never changes: its documents are kept; an open or cancelled one's never are.
   const keep = head.kind === 'daily' && head.state === 'closed' ? { ...key, manifestId: head.manifestId } : undefined;
   const kept = keep ? await cachedDocument(keep) : undefined;
   if (kept) return kept;
-  const bytes = await rendered(context, async () => job({ ...head, packages: await loadPackages(head, load) }));
-  if (keep)
-    await keepDocument(keep, bytes).catch((error: unknown) =>
-      log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'),
-    );
+  const prepare = async () => job({ ...head, packages: await loadPackages(head, load) });
+  if (!keep) return rendered(context, prepare, { spill: true });
+  const bytes = await rendered(context, prepare);
+  await keepDocument(keep, bytes).catch((error: unknown) =>
+    log.warn({ err: error, manifestId: head.manifestId }, 'document cache: document not kept'),
+  );
   return bytes;
 }
 

@@ -3,6 +3,7 @@ import type { AuditOrigin } from '@/lib/audit/record-audit';
 import type { AuthContext } from '@/lib/auth/authenticate-token';
 import type { RouteScope } from '@/lib/auth/scopes';
 import type { Environment } from '@/lib/generated/prisma/enums';
+import type { SpilledDocument } from '@/lib/documents/spilled-document';
 import type { Deprecation } from './deprecation';
 import { ignoredFields, ZWarnings, type TWarning } from '@/lib/schemas/unknown-fields';
 
@@ -30,9 +31,12 @@ export interface OperationResult<Body = unknown> {
   status?: number;
   body?: Body;
   headers?: Record<string, string>;
-  /** A document instead of JSON; a stream is sent as read (constant memory), an error after its first bytes ends the body. */
+  /**
+   * A document instead of JSON; a stream is sent as read (constant memory), an error after its first bytes ends the body;
+   * a spilled document is sent from its file.
+   */
   file?: {
-    bytes: Uint8Array | string | ReadableStream<Uint8Array>;
+    bytes: Uint8Array | string | ReadableStream<Uint8Array> | SpilledDocument;
     contentType: string;
     fileName: string;
     disposition?: 'inline' | 'attachment';

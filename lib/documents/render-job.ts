@@ -28,6 +28,12 @@ export type RenderJob =
   | { document: 'invoice'; invoice: DocumentInvoice }
   | { document: 'proof-of-delivery'; proof: DocumentProof };
 
+/**
+ * A render thread asked to spill writes a document at least this large to a file (spilled-document.ts); a smaller one
+ * comes back as bytes (one allocation, no file).
+ */
+export const SPILL_BYTES = 1024 * 1024;
+
 const utf8 = new TextEncoder();
 
 /** Transferred, not copied: a buffer of its own (load-documents.ts makes one), never a slice of Node's Buffer pool. */

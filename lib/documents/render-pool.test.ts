@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { AppError } from '@/lib/errors/app-error';
 import type { ManifestSource } from './manifest-source';
 import type { RenderJob } from './render-job';
 import { RenderPool, type RenderPoolOptions } from './render-pool';
+import { SpilledDocument } from './spilled-document';
 
 // The render pool's admission (per account, queue bound), its hand-over of threads, and real render threads: the
 // thread script compiled as scripts/build-server.mjs compiles it, rendering, running out of memory, timing out,
@@ -190,6 +192,26 @@ describe('render threads', () => {
       writeFileSync(file, pdf);
       expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/Pages:\s+600\n/);
       expect(pool.stats()).toMatchObject({ threads: 1, rendered: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('asked to spill, the thread writes a large document to a file of its own and hands back a small one as bytes', async () => {
+    const pool = new RenderPool(options({ script }));
+    try {
+      const ticket = pool.admit('a');
+      const large = await ticket.render(() => Promise.resolve(labels(2_000, 'zpl')), { spill: true });
+      const small = await ticket.render(() => Promise.resolve(labels(2, 'zpl')), { spill: true });
+      ticket.release();
+      expect(large).toBeInstanceOf(SpilledDocument);
+      const spilled = large as SpilledDocument;
+      expect(path.dirname(spilled.file)).toBe(path.join(tmpdir(), `carrier-documents-${process.pid}`));
+      expect(statSync(spilled.file).mode & 0o777).toBe(0o600);
+      const bytes = spilled.bytes();
+      expect(bytes.byteLength).toBe(spilled.size);
+      expect(new TextDecoder().decode(bytes).match(/\^XA/g)?.length).toBe(2_000);
+      expect(small).toBeInstanceOf(Uint8Array);
     } finally {
       await pool.close();
     }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -8,6 +8,7 @@ import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
 import { leavesHeapGrown, runRenderJob, transferables, type RenderJob } from './render-job';
+import { removeSpilled, spillDirectory, SpilledDocument, type RenderedDocument } from './spilled-document';
 
 // Documents render off the serving thread (docs/decisions/document-rendering.md): a bounded pool of threads, admission
 // before any work (429 per account, 503 for the process), the data read only once a thread is free, each thread's heap
@@ -43,6 +44,8 @@ export const IDLE_RENDER_RAISED_AFTER_MS = 5_000;
 export interface RenderTicket {
   /** Waits for a thread, then reads the job's data (`prepare`, on this thread) and renders it there. */
   render(prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
+  /** …and a large document comes back spilled to a file (spilled-document.ts), for a caller that sends it as it is. */
+  render(prepare: () => Promise<RenderJob>, options: { spill: true }): Promise<RenderedDocument>;
   release(): void;
 }
 
@@ -62,7 +65,8 @@ interface Executor {
   busy: boolean;
   raisings: number;
   ready(): void;
-  run(job: RenderJob): Promise<Uint8Array>;
+  /** `spill`: the directory a large document may be written to instead of coming back as bytes. */
+  run(job: RenderJob, spill?: string): Promise<RenderedDocument>;
   alive(): boolean;
   close(): Promise<void>;
 }
@@ -79,6 +83,7 @@ export class RenderPool {
   private refusedQueueFull = 0;
   /** Moving average, ms: what Retry-After is made of. */
   private averageMs = 2_000;
+  private spillDir: string | undefined;
 
   constructor(readonly options: RenderPoolOptions) {
     const { script } = options;
@@ -111,7 +116,8 @@ export class RenderPool {
     this.accounts.set(accountId, mine + 1);
     let released = false;
     return {
-      render: (prepare) => this.render(prepare),
+      render: ((prepare: () => Promise<RenderJob>, options?: { spill: true }) =>
+        this.render(prepare, options?.spill ?? false)) as RenderTicket['render'],
       release: () => {
         if (released) return;
         released = true;
@@ -123,14 +129,15 @@ export class RenderPool {
     };
   }
 
-  private async render(prepare: () => Promise<RenderJob>): Promise<Uint8Array> {
+  private async render(prepare: () => Promise<RenderJob>, spill: boolean): Promise<RenderedDocument> {
     const executor = await this.acquire();
     try {
       // A thread that has to start does so while the data is read.
       executor.ready();
       const job = await prepare();
       const started = performance.now();
-      const bytes = await executor.run(job);
+      if (spill && this.options.script) this.spillDir ??= spillDirectory();
+      const bytes = await executor.run(job, spill ? this.spillDir : undefined);
       this.averageMs = this.averageMs * 0.8 + (performance.now() - started) * 0.2;
       this.rendered += 1;
       return bytes;
@@ -169,6 +176,8 @@ export class RenderPool {
 
   async close(): Promise<void> {
     await Promise.all(this.executors.map((e) => e.close()));
+    // Documents being sent have their files open already (and removed): only the unsent go with the directory.
+    if (this.spillDir) rmSync(this.spillDir, { recursive: true, force: true });
   }
 }
 
@@ -176,7 +185,8 @@ class InlineExecutor implements Executor {
   busy = false;
   raisings = 0;
   ready(): void {}
-  run(job: RenderJob): Promise<Uint8Array> {
+  // Rendered on this thread, the bytes are here already: spilling them would only add a file.
+  run(job: RenderJob): Promise<RenderedDocument> {
     return runRenderJob(job);
   }
   alive(): boolean {
@@ -187,6 +197,7 @@ class InlineExecutor implements Executor {
 
 type Reply =
   | { id: number; bytes: Uint8Array }
+  | { id: number; file: string; size: number }
   | { id: number; error: { message: string; stack?: string } }
   /** The thread's id once it runs under SCHED_IDLE, for raising it. */
   | { tid: string };
@@ -203,7 +214,7 @@ class ThreadExecutor implements Executor {
   private raised = false;
   /** Raisings so far (the pool's stats). */
   raisings = 0;
-  private current: { id: number; resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void } | undefined;
+  private current: { id: number; resolve: (document: RenderedDocument) => void; reject: (error: Error) => void } | undefined;
 
   constructor(
     private readonly script: string,
@@ -229,9 +240,14 @@ class ThreadExecutor implements Executor {
         return;
       }
       const current = this.current;
-      if (!current || current.id !== reply.id) return;
+      if (!current || current.id !== reply.id) {
+        // A render that was given up on (its time ran out): nobody sends its file.
+        if ('file' in reply) removeSpilled(reply.file);
+        return;
+      }
       this.current = undefined;
-      if ('bytes' in reply) current.resolve(reply.bytes);
+      if ('file' in reply) current.resolve(new SpilledDocument(reply.file, reply.size));
+      else if ('bytes' in reply) current.resolve(reply.bytes);
       else
         current.reject(Object.assign(new Error(`document render failed: ${reply.error.message}`), { stack: reply.error.stack }));
     });
@@ -287,11 +303,11 @@ class ThreadExecutor implements Executor {
     this.idleLater();
   }
 
-  run(job: RenderJob): Promise<Uint8Array> {
+  run(job: RenderJob, spill?: string): Promise<RenderedDocument> {
     this.ready();
     const worker = this.worker!;
     const id = this.nextId++;
-    return new Promise<Uint8Array>((resolve, reject) => {
+    return new Promise<RenderedDocument>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.current?.id !== id) return;
         this.current = undefined;
@@ -312,10 +328,10 @@ class ThreadExecutor implements Executor {
       raise?.unref();
       this.current = {
         id,
-        resolve: (bytes) => {
+        resolve: (document) => {
           clearTimeout(timer);
           clearTimeout(raise);
-          resolve(bytes);
+          resolve(document);
         },
         reject: (error) => {
           clearTimeout(timer);
@@ -325,13 +341,14 @@ class ThreadExecutor implements Executor {
       };
       const idleAgain = this.raised;
       this.raised = false;
-      worker.postMessage({ id, job, idleAgain }, transferables(job));
+      worker.postMessage({ id, job, idleAgain, spill }, transferables(job));
     }).then(
-      (bytes) => {
+      (document) => {
         this.jobs += 1;
-        if (this.jobs >= RECYCLE_AFTER_JOBS || (bytes.byteLength >= RECYCLE_AFTER_BYTES && leavesHeapGrown(job))) this.end();
+        const size = document instanceof SpilledDocument ? document.size : document.byteLength;
+        if (this.jobs >= RECYCLE_AFTER_JOBS || (size >= RECYCLE_AFTER_BYTES && leavesHeapGrown(job))) this.end();
         this.idleLater();
-        return bytes;
+        return document;
       },
       (error: unknown) => {
         this.idleLater();

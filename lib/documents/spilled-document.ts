@@ -1,0 +1,136 @@
+import 'server-only';
+import { close, mkdirSync, open, read, readdirSync, readFileSync, rmSync, unlink, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+// A large document a render thread wrote to a file of its own, for the serving thread to send without ever holding it
+// whole (docs/decisions/document-rendering.md): each 5 MB PDF handed over as bytes made the serving isolate's
+// ArrayBuffers grow by its size, and V8 answered with mark-compacts of the whole serving heap, the rate quote's p99.
+// Sent through one buffer of PIECE_BYTES, read again for each piece: the serving thread allocates no more per document.
+
+const PIECE_BYTES = 256 * 1024;
+const DIRECTORY_PREFIX = 'carrier-documents-';
+
+export class SpilledDocument {
+  private taken = false;
+
+  constructor(
+    readonly file: string,
+    readonly size: number,
+  ) {}
+
+  /**
+   * The document as a stream, once; the file is removed as soon as it is open. One buffer serves every piece: a piece
+   * is pushed only when the consumer asks for the next, and Node's pipe asks only once the response has taken the last
+   * one (a write of a piece larger than the socket's high-water mark that has not reached the kernel returns false, and
+   * the pipe waits for 'drain'). e2e/api/documents-load.test.ts reads one slowly and compares every byte.
+   */
+  stream(): Readable {
+    const file = this.take();
+    const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
+    let fd: number | undefined;
+    let position = 0;
+    const closeFile = () => {
+      if (fd !== undefined) close(fd, () => undefined);
+      fd = undefined;
+    };
+    const next = (stream: Readable) => {
+      read(fd!, piece, 0, PIECE_BYTES, position, (error, count) => {
+        if (stream.destroyed) return;
+        if (error) return stream.destroy(error);
+        position += count;
+        if (count === 0) {
+          closeFile();
+          stream.push(null);
+        } else stream.push(piece.subarray(0, count));
+      });
+    };
+    return new Readable({
+      highWaterMark: 0,
+      read() {
+        if (fd !== undefined) return next(this);
+        open(file, 'r', (error, opened) => {
+          if (!error) unlink(file, () => undefined);
+          if (this.destroyed) return error ? undefined : close(opened, () => undefined);
+          if (error) return this.destroy(error);
+          fd = opened;
+          next(this);
+        });
+      },
+      destroy(error, callback) {
+        // Not opened yet (the client left first): the file goes now (an open under way removes it too).
+        if (fd === undefined) unlink(file, () => undefined);
+        closeFile();
+        callback(error);
+      },
+    });
+  }
+
+  /** The whole document as bytes (to keep it, or for a caller that needs them), once; the file is removed. */
+  bytes(): Uint8Array {
+    const file = this.take();
+    try {
+      return readFileSync(file);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  /** Not sent after all (an error after the render): the file goes. */
+  discard(): void {
+    if (this.taken) return;
+    this.taken = true;
+    rmSync(this.file, { force: true });
+  }
+
+  private take(): string {
+    if (this.taken) throw new Error('a spilled document is read once');
+    this.taken = true;
+    return this.file;
+  }
+}
+
+/** A document as a render returns it: bytes, or spilled to a file when large and the caller can send one. */
+export type RenderedDocument = Uint8Array | SpilledDocument;
+
+export function documentBytes(document: RenderedDocument): Uint8Array {
+  return document instanceof SpilledDocument ? document.bytes() : document;
+}
+
+/**
+ * This process's directory for spilled documents (made on first use, readable by this user only). Directories of
+ * processes that no longer run are removed then: a file is removed once opened, so only a process that died between
+ * a render and its answer leaves one.
+ */
+export function spillDirectory(): string {
+  const root = tmpdir();
+  const mine = path.join(root, `${DIRECTORY_PREFIX}${process.pid}`);
+  mkdirSync(mine, { recursive: true, mode: 0o700 });
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(DIRECTORY_PREFIX)) continue;
+    const pid = Number(name.slice(DIRECTORY_PREFIX.length));
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+  return mine;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes a file a render wrote for a caller that no longer waits for it. */
+export function removeSpilled(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
+}
