@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -8,8 +8,10 @@ import { documentBytes, SpilledDocument, spillDirectory } from './spilled-docume
 // A spilled document is read once, as a stream or as bytes, and its file is gone afterwards; the directories of
 // processes that no longer run are removed.
 
+const directory = spillDirectory();
+
 function spilled(content: string): SpilledDocument {
-  const file = path.join(spillDirectory(), `${Math.random().toString(36).slice(2)}.document`);
+  const file = path.join(directory, `${Math.random().toString(36).slice(2)}.document`);
   writeFileSync(file, content);
   return new SpilledDocument(file, Buffer.byteLength(content));
 }
@@ -42,18 +44,22 @@ describe('spilled documents', () => {
 
   it("removes the directory of a process that no longer runs, not a running one's", () => {
     // pid_max is at most 2^22 on Linux: no process has this pid.
-    const dead = path.join(tmpdir(), `carrier-documents-${2 ** 22 + 1}`);
-    const running = path.join(tmpdir(), `carrier-documents-${process.ppid}`);
+    const dead = path.join(tmpdir(), `carrier-documents-${2 ** 22 + 1}-x1y2z3`);
+    const running = path.join(tmpdir(), `carrier-documents-${process.ppid}-x1y2z3`);
     const hadRunning = existsSync(running);
     mkdirSync(dead, { recursive: true });
     writeFileSync(path.join(dead, 'left.document'), 'x');
     mkdirSync(running, { recursive: true });
+    let made = '';
     try {
-      spillDirectory();
+      made = spillDirectory();
       expect(existsSync(dead)).toBe(false);
       expect(existsSync(running)).toBe(true);
+      expect(path.basename(made)).toMatch(new RegExp(`^carrier-documents-${process.pid}-\\w{6}$`));
+      expect(statSync(made).mode & 0o777).toBe(0o700);
     } finally {
       if (!hadRunning) rmSync(running, { recursive: true, force: true });
+      rmSync(made, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { close, mkdirSync, open, read, readdirSync, readFileSync, rmSync, unlink, unlinkSync } from 'node:fs';
+import { close, mkdtempSync, open, read, readdirSync, readFileSync, rmSync, unlink, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -99,17 +99,16 @@ export function documentBytes(document: RenderedDocument): Uint8Array {
 }
 
 /**
- * This process's directory for spilled documents (made on first use, readable by this user only). Directories of
- * processes that no longer run are removed then: a file is removed once opened, so only a process that died between
- * a render and its answer leaves one.
+ * A directory of this process's for spilled documents, made with a name no one could have chosen before (mkdtemp: mode
+ * 0700, never an existing directory or a link another user planted). Directories of processes that no longer run are
+ * removed then: a file is removed once opened, so only a process that died between a render and its answer leaves one.
  */
 export function spillDirectory(): string {
   const root = tmpdir();
-  const mine = path.join(root, `${DIRECTORY_PREFIX}${process.pid}`);
-  mkdirSync(mine, { recursive: true, mode: 0o700 });
+  const mine = mkdtempSync(path.join(root, `${DIRECTORY_PREFIX}${process.pid}-`));
   for (const name of readdirSync(root)) {
     if (!name.startsWith(DIRECTORY_PREFIX)) continue;
-    const pid = Number(name.slice(DIRECTORY_PREFIX.length));
+    const pid = Number(name.slice(DIRECTORY_PREFIX.length).split('-')[0]);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     rmSync(path.join(root, name), { recursive: true, force: true });
   }
