@@ -3,9 +3,7 @@
 // thread would use, and hands the bytes back by transfer (no copy), a large document as a file it wrote when the
 // caller sends files (lib/documents/spilled-document.ts), or the error's message.
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { runRenderJob, SPILL_BYTES, warmUp, type RenderJob } from '@/lib/documents/render-job';
@@ -46,18 +44,18 @@ if (policy === 'idle') {
 // Started for a render whose data is being read meanwhile: get ready for it (messages wait until this is done).
 void warmUp().catch(() => undefined);
 
+// spill: the file a large document goes to, instead of coming back as bytes.
 port.on('message', ({ id, job, idleAgain, spill }: { id: number; job: RenderJob; idleAgain?: boolean; spill?: string }) => {
   if (idleAgain) runIdle();
   runRenderJob(job).then(
     (bytes) => {
       if (spill && bytes.byteLength >= SPILL_BYTES) {
-        const file = path.join(spill, `${randomUUID()}.document`);
         try {
-          writeFileSync(file, bytes, { mode: 0o600 });
-          return port.postMessage({ id, file, size: bytes.byteLength });
+          writeFileSync(spill, bytes, { mode: 0o600 });
+          return port.postMessage({ id, file: spill, size: bytes.byteLength });
         } catch {
           // No room, or the directory is gone: the bytes, as for a small document.
-          rmSync(file, { force: true });
+          rmSync(spill, { force: true });
         }
       }
       port.postMessage({ id, bytes }, [bytes.buffer as ArrayBuffer]);

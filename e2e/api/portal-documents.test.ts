@@ -142,6 +142,30 @@ describe('portal documents: the print buttons', () => {
     expectEnvelope(await portalGet(owner, `/portal-api/manifests/${container}/document?paper=legal`), 422, 'validation_failed');
   });
 
+  it('a document large enough to pass through a file (1 MB and more) comes whole through the portal, after the API sent one', async () => {
+    // The process's render pool is one, made by whichever of the API's code and Next's renders first; a large document
+    // it hands the portal must be recognised there as it is by the API.
+    const numbers = Array.from({ length: 1_500 }, () => tracking('PB'));
+    const created = await call('/wf/manifest', {
+      token: owner.tokens.test,
+      body: containerSample(`PRINTBIG-${randomUUID().slice(0, 8)}`, numbers),
+    });
+    expect(created.status, created.text).toBe(200);
+    const big = created.json.ManifestID as string;
+    const api = await fetch(baseUrl + pathFor('test', `/manifests/${big}/labels`), {
+      headers: { authorization: `Token ${owner.tokens.test}` },
+    });
+    const apiBytes = new Uint8Array(await api.arrayBuffer());
+    expect(api.status).toBe(200);
+    expect(apiBytes.byteLength).toBeGreaterThan(1024 * 1024);
+    const portal = await portalGet(owner, `/portal-api/manifests/${big}/labels`);
+    expect(portal.status, portal.text.slice(0, 300)).toBe(200);
+    expect(portal.bytes.byteLength).toBe(apiBytes.byteLength);
+    const file = path.join(dir, `big-${big}.pdf`);
+    writeFileSync(file, portal.bytes);
+    expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/Pages:\s+1500\n/);
+  });
+
   const routes = () => [
     `/portal-api/manifests/${container}/document`,
     `/portal-api/manifests/${container}/tags`,

@@ -8,7 +8,7 @@ import { AppError } from '@/lib/errors/app-error';
 import type { ManifestSource } from './manifest-source';
 import type { RenderJob } from './render-job';
 import { RenderPool, type RenderPoolOptions } from './render-pool';
-import { SpilledDocument } from './spilled-document';
+import { isSpilled, spillDirectory, type SpilledDocument } from './spilled-document';
 
 // The render pool's admission (per account, queue bound), its hand-over of threads, and real render threads: the
 // thread script compiled as scripts/build-server.mjs compiles it, rendering, running out of memory, timing out,
@@ -204,15 +204,38 @@ describe('render threads', () => {
       const large = await ticket.render(() => Promise.resolve(labels(2_000, 'zpl')), { spill: true });
       const small = await ticket.render(() => Promise.resolve(labels(2, 'zpl')), { spill: true });
       ticket.release();
-      expect(large).toBeInstanceOf(SpilledDocument);
+      expect(isSpilled(large)).toBe(true);
       const spilled = large as SpilledDocument;
       expect(path.dirname(path.dirname(spilled.file))).toBe(tmpdir());
       expect(path.basename(path.dirname(spilled.file))).toMatch(new RegExp(`^carrier-documents-${process.pid}-`));
       expect(statSync(spilled.file).mode & 0o777).toBe(0o600);
-      const bytes = spilled.bytes();
+      const bytes = await spilled.bytes();
       expect(bytes.byteLength).toBe(spilled.size);
       expect(new TextDecoder().decode(bytes).match(/\^XA/g)?.length).toBe(2_000);
       expect(small).toBeInstanceOf(Uint8Array);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a spilling render past the time limit leaves no file behind', async () => {
+    const pool = new RenderPool(options({ script, timeoutMs: 300 }));
+    const directory = spillDirectory();
+    const before = new Set(readdirSync(path.dirname(directory)));
+    rmSync(directory, { recursive: true });
+    try {
+      const ticket = pool.admit('a');
+      await expect(ticket.render(() => Promise.resolve(labels(4_000)), { spill: true })).rejects.toMatchObject({
+        code: 'service_unavailable',
+      });
+      ticket.release();
+      const made = readdirSync(path.dirname(directory)).filter(
+        (name) => name.startsWith(`carrier-documents-${process.pid}-`) && !before.has(name),
+      );
+      expect(made).toHaveLength(1);
+      const spillDir = path.join(path.dirname(directory), made[0]!);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(readdirSync(spillDir)).toEqual([]);
     } finally {
       await pool.close();
     }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +9,7 @@ import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
 import { leavesHeapGrown, runRenderJob, transferables, type RenderJob } from './render-job';
-import { removeSpilled, spillDirectory, SpilledDocument, type RenderedDocument } from './spilled-document';
+import { isSpilled, removeSpilled, spillDirectory, SpilledDocument, type RenderedDocument } from './spilled-document';
 
 // Documents render off the serving thread (docs/decisions/document-rendering.md): a bounded pool of threads, admission
 // before any work (429 per account, 503 for the process), the data read only once a thread is free, each thread's heap
@@ -307,6 +308,8 @@ class ThreadExecutor implements Executor {
     this.ready();
     const worker = this.worker!;
     const id = this.nextId++;
+    // Named here, so that a render given up on (its time ran out, its thread ended) leaves no file behind.
+    const file = spill ? path.join(spill, `${randomUUID()}.document`) : undefined;
     return new Promise<RenderedDocument>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (this.current?.id !== id) return;
@@ -341,16 +344,21 @@ class ThreadExecutor implements Executor {
       };
       const idleAgain = this.raised;
       this.raised = false;
-      worker.postMessage({ id, job, idleAgain, spill }, transferables(job));
+      worker.postMessage({ id, job, idleAgain, spill: file }, transferables(job));
     }).then(
       (document) => {
         this.jobs += 1;
-        const size = document instanceof SpilledDocument ? document.size : document.byteLength;
+        const size = isSpilled(document) ? document.size : document.byteLength;
         if (this.jobs >= RECYCLE_AFTER_JOBS || (size >= RECYCLE_AFTER_BYTES && leavesHeapGrown(job))) this.end();
         this.idleLater();
         return document;
       },
       (error: unknown) => {
+        if (file) {
+          removeSpilled(file);
+          // A thread being ended may still finish writing it: once it has stopped, the file goes for good.
+          if (this.worker !== worker) worker.once('exit', () => removeSpilled(file));
+        }
         this.idleLater();
         throw error;
       },

@@ -1,5 +1,6 @@
 import 'server-only';
-import { close, mkdtempSync, open, read, readdirSync, readFileSync, rmSync, unlink, unlinkSync } from 'node:fs';
+import { close, lstatSync, mkdtempSync, open, read, readdirSync, rmSync, unlink, unlinkSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,8 +12,14 @@ import { Readable } from 'node:stream';
 
 const PIECE_BYTES = 256 * 1024;
 const DIRECTORY_PREFIX = 'carrier-documents-';
+/**
+ * The process has one render pool, shared by the API's bundle and Next's (render-pool.ts), and each bundle has its own
+ * copy of this class: a document made by one is known to the other by this mark, never by instanceof.
+ */
+const MARK = Symbol.for('carrier.spilledDocument');
 
 export class SpilledDocument {
+  readonly [MARK] = true;
   private taken = false;
 
   constructor(
@@ -22,12 +29,15 @@ export class SpilledDocument {
 
   /**
    * The document as a stream, once; the file is removed as soon as it is open. One buffer serves every piece: a piece
-   * is pushed only when the consumer asks for the next, and Node's pipe asks only once the response has taken the last
-   * one (a write of a piece larger than the socket's high-water mark that has not reached the kernel returns false, and
-   * the pipe waits for 'drain'). e2e/api/documents-load.test.ts reads one slowly and compares every byte.
+   * is pushed only when the consumer asks for the next, and Node's pipe (Fastify pipes a stream to the response) asks
+   * only once the response has taken the last: a write of a piece at or above the socket's high-water mark returns
+   * false, and the pipe waits for 'drain', which comes once it is written. A short piece before the end (a read the
+   * file system cut short) would be written below that mark, so it goes as a copy. e2e/api/documents-load.test.ts reads
+   * one slowly and compares every byte.
    */
   stream(): Readable {
     const file = this.take();
+    const size = this.size;
     const piece = Buffer.allocUnsafeSlow(PIECE_BYTES);
     let fd: number | undefined;
     let position = 0;
@@ -43,7 +53,8 @@ export class SpilledDocument {
         if (count === 0) {
           closeFile();
           stream.push(null);
-        } else stream.push(piece.subarray(0, count));
+        } else if (count < PIECE_BYTES && position < size) stream.push(Buffer.from(piece.subarray(0, count)));
+        else stream.push(piece.subarray(0, count));
       });
     };
     return new Readable({
@@ -67,21 +78,14 @@ export class SpilledDocument {
     });
   }
 
-  /** The whole document as bytes (to keep it, or for a caller that needs them), once; the file is removed. */
-  bytes(): Uint8Array {
+  /** The whole document as bytes (for a caller that needs them: to keep it, or the portal's routes), once; the file goes. */
+  async bytes(): Promise<Uint8Array> {
     const file = this.take();
     try {
-      return readFileSync(file);
+      return await readFile(file);
     } finally {
-      rmSync(file, { force: true });
+      removeSpilled(file);
     }
-  }
-
-  /** Not sent after all (an error after the render): the file goes. */
-  discard(): void {
-    if (this.taken) return;
-    this.taken = true;
-    rmSync(this.file, { force: true });
   }
 
   private take(): string {
@@ -91,26 +95,36 @@ export class SpilledDocument {
   }
 }
 
+export function isSpilled(value: unknown): value is SpilledDocument {
+  return typeof value === 'object' && value !== null && (value as { [MARK]?: unknown })[MARK] === true;
+}
+
 /** A document as a render returns it: bytes, or spilled to a file when large and the caller can send one. */
 export type RenderedDocument = Uint8Array | SpilledDocument;
 
-export function documentBytes(document: RenderedDocument): Uint8Array {
-  return document instanceof SpilledDocument ? document.bytes() : document;
-}
-
 /**
  * A directory of this process's for spilled documents, made with a name no one could have chosen before (mkdtemp: mode
- * 0700, never an existing directory or a link another user planted). Directories of processes that no longer run are
- * removed then: a file is removed once opened, so only a process that died between a render and its answer leaves one.
+ * 0700, never an existing directory or a link another user planted). Then this user's directories of processes that
+ * no longer run are removed: a file is removed once opened, so only a process that died between a render and its
+ * answer, or stopped without closing its pool, leaves one. Anything else under the prefix (another user's, a link, a
+ * file) is left alone, and a failure to remove one never fails the render.
  */
 export function spillDirectory(): string {
   const root = tmpdir();
   const mine = mkdtempSync(path.join(root, `${DIRECTORY_PREFIX}${process.pid}-`));
+  const uid = process.getuid?.();
   for (const name of readdirSync(root)) {
     if (!name.startsWith(DIRECTORY_PREFIX)) continue;
     const pid = Number(name.slice(DIRECTORY_PREFIX.length).split('-')[0]);
-    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
-    rmSync(path.join(root, name), { recursive: true, force: true });
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    const entry = path.join(root, name);
+    try {
+      const stat = lstatSync(entry);
+      if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
+      rmSync(entry, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
   }
   return mine;
 }
@@ -125,11 +139,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Removes a file a render wrote for a caller that no longer waits for it. */
+/** Removes a file a render wrote (or was writing) for a caller that no longer waits for it. */
 export function removeSpilled(file: string): void {
   try {
     unlinkSync(file);
   } catch {
-    // gone already
+    // gone already, or never written
   }
 }

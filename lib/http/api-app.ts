@@ -12,7 +12,7 @@ import { authenticateRequest, errorResponse, routeAccess, type RouteAccess } fro
 import { parseJsonBody } from './json-body';
 import { requestIdFrom } from './request-id';
 import { apiHeaders } from './cors';
-import { SpilledDocument } from '@/lib/documents/spilled-document';
+import { isSpilled } from '@/lib/documents/spilled-document';
 import { contentDisposition, fileBytes } from './file-body';
 import { deprecationHeaders } from '@/lib/api/deprecation';
 import { idempotencyKeyOf, onceForKey } from './idempotency';
@@ -376,8 +376,7 @@ function sendFile(reply: FastifyReply, file: NonNullable<OperationResult['file']
   // A stream is read as the client takes it: Fastify pipes it with backpressure and ends the body on its error.
   if (file.bytes instanceof ReadableStream)
     return reply.header('cache-control', 'no-store').send(Readable.fromWeb(file.bytes as never));
-  if (file.bytes instanceof SpilledDocument)
-    return reply.header('content-length', String(file.bytes.size)).send(file.bytes.stream());
+  if (isSpilled(file.bytes)) return reply.header('content-length', String(file.bytes.size)).send(file.bytes.stream());
   const bytes = fileBytes(file.bytes);
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (body.length <= FILE_PIECE_BYTES) return reply.send(body);

@@ -1,5 +1,5 @@
 import type { OperationResult } from '@/lib/api/operation';
-import { SpilledDocument } from '@/lib/documents/spilled-document';
+import type { SpilledDocument } from '@/lib/documents/spilled-document';
 
 type File = NonNullable<OperationResult['file']>;
 
@@ -8,11 +8,9 @@ export function contentDisposition(file: Pick<File, 'fileName' | 'disposition'>)
   return `${file.disposition ?? 'inline'}; filename="${file.fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
 }
 
-// Response takes only ArrayBuffer-backed bytes; copied only when they are not. A spilled document is read whole: the
-// API's own server sends one from its file (api-app.ts); this is for the portal's routes.
-export function fileBytes(bytes: Exclude<File['bytes'], ReadableStream>): Uint8Array<ArrayBuffer> {
+// Response takes only ArrayBuffer-backed bytes; copied only when they are not.
+export function fileBytes(bytes: Exclude<File['bytes'], ReadableStream | SpilledDocument>): Uint8Array<ArrayBuffer> {
   if (typeof bytes === 'string') return new TextEncoder().encode(bytes);
-  if (bytes instanceof SpilledDocument) return fileBytes(bytes.bytes());
   return bytes.buffer instanceof ArrayBuffer
     ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     : new Uint8Array(bytes);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { contentDisposition, fileBytes } from '@/lib/http/file-body';
+import { isSpilled } from '@/lib/documents/spilled-document';
 import { API_SECURITY_HEADERS } from '@/lib/http/security-headers';
 import { checkedHandler, type OperationDefinition } from '@/lib/api/operation';
 import { AppError } from '@/lib/errors/app-error';
@@ -33,7 +34,10 @@ export function portalOperation<P extends Record<string, string>>(
       return new Response(null, { status: 204, headers: { 'cache-control': 'no-store', ...result.headers } });
     if (!result.file) return jsonResponse(result.body ?? null, { status: result.status, headers: result.headers });
     const { bytes } = result.file;
-    return new Response(bytes instanceof ReadableStream ? bytes : fileBytes(bytes), {
+    // A spilled document is read whole here (as the render's bytes were before): the API's own server sends it from its
+    // file a piece at a time, and a web stream would read ahead of what has been sent.
+    const body = bytes instanceof ReadableStream ? bytes : fileBytes(isSpilled(bytes) ? await bytes.bytes() : bytes);
+    return new Response(body, {
       headers: {
         ...API_SECURITY_HEADERS,
         ...(bytes instanceof ReadableStream ? { 'cache-control': 'no-store' } : {}),
