@@ -47,7 +47,9 @@ function labelBarcodes(bytes: Uint8Array): string[] {
   const file = path.join(dir, `${randomUUID()}.png`);
   writeFileSync(file, bytes);
   try {
-    return execFileSync('zbarimg', ['-q', '--raw', file], { stdio: ['ignore', 'pipe', 'ignore'] })
+    return execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', file], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .split('\n')
       .filter(Boolean);

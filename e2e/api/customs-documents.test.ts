@@ -101,11 +101,14 @@ const words = (pdf: Uint8Array) =>
     .replace(/\s+/g, ' ');
 const layout = (pdf: Uint8Array) => execFileSync('pdftotext', ['-layout', save(pdf), '-']).toString();
 const pageCount = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [save(pdf)]).toString())?.[1]);
+/** The Code 128 symbols on a PDF's pages: the only kind it prints (every kind at once read text as a stray symbol). */
 function barcodes(pdf: Uint8Array): string[] {
   const file = save(pdf);
   execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', file, file]);
   try {
-    return execFileSync('sh', ['-c', `zbarimg -q --raw ${file}-*.png`], { stdio: ['ignore', 'pipe', 'ignore'] })
+    return execFileSync('sh', ['-c', `zbarimg -q --raw -Sdisable -Scode128.enable ${file}-*.png`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .split('\n')
       .filter(Boolean);

@@ -61,7 +61,9 @@ function barcodes(bytes: Uint8Array, kind: 'pdf' | 'png'): string[] {
   }
   return images.flatMap((image) => {
     try {
-      return execFileSync('zbarimg', ['-q', '--raw', image], { stdio: ['ignore', 'pipe', 'ignore'] })
+      return execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', image], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
         .toString()
         .split('\n')
         .filter(Boolean);

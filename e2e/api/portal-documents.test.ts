@@ -85,7 +85,9 @@ function barcodes(bytes: Uint8Array): string[] {
   const images = readdirSync(dir).filter((name) => name.startsWith(path.basename(file)) && name.endsWith('.png'));
   return images.sort().flatMap((image) => {
     try {
-      return execFileSync('zbarimg', ['-q', '--raw', path.join(dir, image)], { stdio: ['ignore', 'pipe', 'ignore'] })
+      return execFileSync('zbarimg', ['-q', '--raw', '-Sdisable', '-Scode128.enable', path.join(dir, image)], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
         .toString()
         .split('\n')
         .filter(Boolean);

@@ -36,7 +36,9 @@ function barcodes(pdf: Uint8Array): string[] {
   const file = save(pdf);
   execFileSync('pdftoppm', ['-r', '300', '-gray', '-png', '-f', '1', '-l', '1', file, file]);
   try {
-    return execFileSync('sh', ['-c', `zbarimg -q --raw ${file}-*.png`], { stdio: ['ignore', 'pipe', 'ignore'] })
+    return execFileSync('sh', ['-c', `zbarimg -q --raw -Sdisable -Scode128.enable ${file}-*.png`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .split('\n')
       .filter(Boolean);
