@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { processExists } from '@/lib/process-exists';
 
 // A large document a render thread wrote to a file of its own, for the serving thread to send without ever holding it
 // whole (docs/decisions/document-rendering.md): each 5 MB PDF handed over as bytes made the serving isolate's
@@ -116,7 +117,7 @@ export function spillDirectory(): string {
   for (const name of readdirSync(root)) {
     if (!name.startsWith(DIRECTORY_PREFIX)) continue;
     const pid = Number(name.slice(DIRECTORY_PREFIX.length).split('-')[0]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
     const entry = path.join(root, name);
     try {
       const stat = lstatSync(entry);
@@ -127,16 +128,6 @@ export function spillDirectory(): string {
     }
   }
   return mine;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes a file a render wrote (or was writing) for a caller that no longer waits for it. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { removeEmbeddedDatabase } from '../../../scripts/database.mjs';
+import { processExists } from '@/lib/process-exists';
 
 // What the reliability tests that run `npm start` on an embedded PostgreSQL of their own (clean-stop, killed-start)
 // need to look at it and to clean up after it: where its cluster is, whether a process or a port is still there.
@@ -21,14 +22,7 @@ export function postmasterPid(dataDir: string): number {
 }
 
 /** A process with this pid exists (a zombie, exited but not yet reaped, still does). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export const alive = processExists;
 
 /** A process with this pid exists and has not exited: a zombie (exited, not yet reaped by its new parent) is not running. */
 export function running(pid: number): boolean {
