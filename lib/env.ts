@@ -158,7 +158,8 @@ const ZEnv = z
     WEBHOOK_WORKER_STALE_MS: z.coerce.number().int().min(400).max(300_000).default(10_000),
 
     // Documents (lib/documents/render-pool.ts, docs/decisions/document-rendering.md): rendered on threads of their own.
-    /** Render threads per app process: the serving thread keeps a core of its own (two cores: one thread). */
+    /** Render threads per app process: the serving thread keeps a core of its own (two cores: one thread). Each reads a
+     * manifest's packages on a database connection of its own while it runs. */
     DOCUMENT_RENDER_THREADS: z.coerce.number().int().min(1).max(32).default(1),
     /** Renders that may wait for a thread, per process, beyond those running; more are answered 503 with Retry-After. */
     DOCUMENT_RENDER_QUEUE: z.coerce.number().int().min(0).max(1_000).default(16),

@@ -196,6 +196,41 @@ describe('a large document is sent from the file its render thread wrote', () =>
   });
 });
 
+describe("the render thread reads a manifest's packages on a connection of its own", () => {
+  // The production server's render thread (TEST_SERVER=next renders on the serving thread, from the pool).
+  const threaded = process.env.TEST_SERVER !== 'next';
+  const renderConnections = async () =>
+    (
+      await pgPool().query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'carrier document render'`,
+      )
+    ).rows.map((row) => row.pid);
+
+  it('the packages of the manifest asked for, in its order; a connection the database ends is replaced for the next document', async () => {
+    const numbers = [tracking('RT'), tracking('RT'), tracking('RT')];
+    const created = await call('/wf/manifest', {
+      token: shipper.tokens.test,
+      body: containerSample(`OWN-${randomUUID().slice(0, 8)}`, numbers),
+    });
+    expect(created.status, created.text).toBe(200);
+    const labelsOf = async () => {
+      const { response, bytes } = await get(`/manifests/${created.json.ManifestID}/labels?format=zpl`);
+      expect(response.status).toBe(200);
+      return [...new TextDecoder().decode(bytes).matchAll(/RT[0-9A-Z]+/g)].map((m) => m[0]).filter((n) => numbers.includes(n));
+    };
+    expect([...new Set(await labelsOf())]).toEqual(numbers);
+    if (!threaded) return;
+    const first = await renderConnections();
+    expect(first.length).toBeGreaterThanOrEqual(1);
+    await pgPool().query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [first]);
+    await expect.poll(renderConnections, { timeout: 5_000 }).toEqual([]);
+    expect([...new Set(await labelsOf())]).toEqual(numbers);
+    const again = await renderConnections();
+    expect(again.length).toBeGreaterThanOrEqual(1);
+    expect(again.filter((pid) => first.includes(pid))).toEqual([]);
+  });
+});
+
 describe("closed daily manifests' documents are kept", () => {
   /** The account's manifest of `date`, with `count` packages. */
   async function dailyManifest(account: TestAccount, count: number, date: string): Promise<string> {

@@ -1,10 +1,11 @@
 import 'server-only';
 import { fileNamePart } from '@/lib/documents';
 import { cachedDocument, keepDocument, type DocumentKey } from '@/lib/documents/document-cache';
-import { loadPackages, type ManifestHead } from '@/lib/documents/load-documents';
+import { packagesQuery, type ManifestHead } from '@/lib/documents/load-documents';
 import { CONTENT_TYPES, negotiateFormat, type DocumentFormat } from '@/lib/documents/negotiate-format';
 import type { ManifestSource } from '@/lib/documents/manifest-source';
-import type { RenderJob } from '@/lib/documents/render-job';
+import type { PackagesQuery } from '@/lib/documents/package-bytes';
+import type { RenderRequest } from '@/lib/documents/render-job';
 import { renderPool } from '@/lib/documents/render-pool';
 import type { RenderedDocument } from '@/lib/documents/spilled-document';
 import { log } from '@/lib/log';
@@ -28,16 +29,16 @@ export function manifestScope(context: OperationContext) {
 }
 
 /** Renders under the account's and the process's limits; `prepare` reads the data once a render thread is free. */
-export async function rendered(context: OperationContext, prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
+export async function rendered(context: OperationContext, prepare: () => Promise<RenderRequest>): Promise<Uint8Array>;
 /** …a large document spilled to a file, for a caller that only sends it. */
 export async function rendered(
   context: OperationContext,
-  prepare: () => Promise<RenderJob>,
+  prepare: () => Promise<RenderRequest>,
   options: { spill: true },
 ): Promise<RenderedDocument>;
 export async function rendered(
   context: OperationContext,
-  prepare: () => Promise<RenderJob>,
+  prepare: () => Promise<RenderRequest>,
   options?: { spill: true },
 ): Promise<RenderedDocument> {
   const ticket = renderPool().admit(context.auth.accountId);
@@ -56,14 +57,15 @@ export async function manifestDocument(
   context: OperationContext,
   head: ManifestHead,
   key: Omit<DocumentKey, 'manifestId'>,
-  job: (source: ManifestSource) => RenderJob,
+  job: (source: ManifestSource<PackagesQuery>) => RenderRequest,
   load: { houseWaybills?: boolean } = {},
 ): Promise<RenderedDocument> {
   // A closed manifest never changes: its documents are kept; an open or cancelled one's never are.
   const keep = head.kind === 'daily' && head.state === 'closed' ? { ...key, manifestId: head.manifestId } : undefined;
   const kept = keep ? await cachedDocument(keep) : undefined;
   if (kept) return kept;
-  const prepare = async () => job({ ...head, packages: await loadPackages(head, load) });
+  // The packages are read where the document renders (package-bytes.ts): their megabytes skip the serving thread.
+  const prepare = () => Promise.resolve(job({ ...head, packages: packagesQuery(head, load) }));
   if (!keep) return rendered(context, prepare, { spill: true });
   const bytes = await rendered(context, prepare);
   await keepDocument(keep, bytes).catch((error: unknown) =>

@@ -1,12 +1,12 @@
 import 'server-only';
-import { to as copyTo } from 'pg-copy-streams';
-import { pgPool, pgTransaction } from '@/lib/db';
-import { execute, queryRow, queryRows, sql } from '@/lib/sql';
+import { pgPool } from '@/lib/db';
+import { queryRow, queryRows, sql } from '@/lib/sql';
 import type { Environment } from '@/lib/generated/prisma/enums';
 import { AppError } from '@/lib/errors/app-error';
 import { isCarrierBarcode, normalizeCarrierBarcode } from '@/lib/schemas/carrier-barcode';
 import type { DocumentLabel, DocumentPickup } from './types';
 import { day, documentPackage, obj, party, stateOf, type ManifestSource } from './manifest-source';
+import type { PackagesQuery } from './package-bytes';
 
 // A manifest's documents' data, scoped by account and environment (another's id is a plain 404).
 
@@ -66,56 +66,9 @@ export async function loadManifestHead(options: LoadScope & { manifestId: string
   };
 }
 
-/** A package's charge as the handover's totals read it (lib/billing/pricing.ts): status, amount, currency. */
-const CHARGE = sql`charge->>'status', charge->>'amount', charge->>'currency'`;
-
-/**
- * Every package as UTF-8 JSON bytes built by PostgreSQL and read by binary COPY, never decoded on the serving
- * thread (docs/decisions/document-rendering.md). COPY takes no parameters: the id goes in through set_config.
- */
-export async function loadPackages(head: ManifestHead, options: { houseWaybills?: boolean } = {}): Promise<Uint8Array> {
-  // houseWaybills: each row's house waybill as a fourth element (customs-declaration.ts); then its charge's three.
-  const query =
-    head.kind === 'container'
-      ? options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, house_waybill, ${CHARGE}) ORDER BY position), '[]')
-                  FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
-        : sql`COPY (SELECT coalesce(json_agg(json_build_array(detail, status, carrier_barcode, NULL, ${CHARGE}) ORDER BY position), '[]')
-                  FROM container_packages WHERE manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
-      : options.houseWaybills
-        ? sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, house_waybill, ${CHARGE}) ORDER BY id), '[]')
-                  FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`
-        : sql`COPY (SELECT coalesce(json_agg(json_build_array(data, status, carrier_barcode, NULL, ${CHARGE}) ORDER BY id), '[]')
-                  FROM packages WHERE daily_manifest_id = current_setting('carrier.document_manifest')) TO STDOUT (FORMAT binary)`;
-  const chunks = await pgTransaction(async (client) => {
-    await execute(client, sql`SELECT set_config('carrier.document_manifest', ${head.manifestId}, true)`);
-    const received: Buffer[] = [];
-    // COPY … TO has no helper in lib/sql.ts; the text is a sql`` template's, without parameters.
-    // eslint-disable-next-line no-restricted-syntax
-    for await (const chunk of client.query(copyTo(query.toQuery().text)) as AsyncIterable<Buffer>) received.push(chunk);
-    return received;
-  });
-  // One buffer of its own (never a slice of Node's shared pool): it is transferred to the render thread as it is.
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return copyField(all);
-}
-
-const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
-
-/** The one field of the one row of a binary COPY (PostgreSQL's "Binary Format" of COPY), as a view of `copy`. */
-export function copyField(copy: Uint8Array): Uint8Array {
-  const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
-  if (copy.length < 19 || SIGNATURE.some((byte, i) => copy[i] !== byte)) throw new Error('COPY: not the binary format');
-  const start = 19 + view.getInt32(15); // signature, flags, header extension's length, the extension
-  if (view.getInt16(start) !== 1) throw new Error('COPY: expected one row of one field');
-  const length = view.getInt32(start + 2);
-  if (length < 0 || start + 6 + length > copy.length) throw new Error('COPY: a field out of bounds');
-  return copy.subarray(start + 6, start + 6 + length);
+/** Which packages a manifest's document reads, where it renders (package-bytes.ts). */
+export function packagesQuery(head: ManifestHead, options: { houseWaybills?: boolean } = {}): PackagesQuery {
+  return { kind: head.kind, manifestId: head.manifestId, houseWaybills: options.houseWaybills ?? false };
 }
 
 const labelState = (status: string): Pick<DocumentLabel, 'state'> => (status === 'cancelled' ? { state: 'cancelled' } : {});

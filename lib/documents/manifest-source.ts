@@ -83,8 +83,11 @@ export function handedOver<T extends { status: string }>(packages: T[], state: M
 export const day = (value: Date | string): string =>
   value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
 
-/** A manifest as read: its row's fields, and its packages as JSON text. Plain data (structured-clonable). */
-export interface ManifestSource {
+/**
+ * A manifest as read: its row's fields, and its packages as JSON text. Plain data (structured-clonable). `Packages` is
+ * what says which packages to read (package-bytes.ts) in a source whose packages the render thread reads itself.
+ */
+export interface ManifestSource<Packages = Uint8Array> {
   kind: ManifestKind;
   manifestId: string;
   state: ManifestState;
@@ -95,8 +98,8 @@ export interface ManifestSource {
   awb?: string;
   containerId?: string;
   shipmentDescription?: string;
-  /** `[[data, status, carrier_barcode], …]` as UTF-8 bytes: transferred to the render thread without a copy. */
-  packages: Uint8Array;
+  /** `[[data, status, carrier_barcode], …]` as UTF-8 bytes. */
+  packages: Packages;
   generatedAt: Date;
   /** The handover's only (load-documents.ts loadManifestPickups). */
   pickups?: DocumentPickup[];

@@ -1,6 +1,7 @@
 import { manifestDeclarations, type DocumentCustomsDeclaration } from './customs-declaration';
 import { materializeManifest, manifestLabels, type ManifestSource } from './manifest-source';
 import { oneRecordExport, type OneRecordOptions } from './one-record';
+import type { PackagesQuery } from './package-bytes';
 import { CHUNK_PAGES } from './pdf';
 import { renderCustomsDeclaration, renderCustomsDeclarations } from './render-customs-declaration';
 import { renderHandoverManifest } from './render-handover-manifest';
@@ -16,15 +17,15 @@ import type { DocumentLabel, PaperSize } from './types';
 /** Part of every kept document's key: raise it when a renderer's output changes, so kept documents render again. */
 export const RENDER_VERSION = 3;
 
-export type RenderJob =
-  | { document: 'handover'; source: ManifestSource; paper: PaperSize }
-  | { document: 'tag'; source: ManifestSource; format: 'pdf' | 'zpl' }
-  | { document: 'labels'; source: ManifestSource; format: 'pdf' | 'zpl' }
+export type RenderJob<Packages = Uint8Array> =
+  | { document: 'handover'; source: ManifestSource<Packages>; paper: PaperSize }
+  | { document: 'tag'; source: ManifestSource<Packages>; format: 'pdf' | 'zpl' }
+  | { document: 'labels'; source: ManifestSource<Packages>; format: 'pdf' | 'zpl' }
   | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' }
   | { document: 'package-labels'; labels: DocumentLabel[]; title: string; format: 'pdf' | 'zpl' }
-  | { document: 'customs'; source: ManifestSource; paper: PaperSize }
+  | { document: 'customs'; source: ManifestSource<Packages>; paper: PaperSize }
   | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
-  | { document: 'one-record'; source: ManifestSource; options: OneRecordOptions }
+  | { document: 'one-record'; source: ManifestSource<Packages>; options: OneRecordOptions }
   | { document: 'invoice'; invoice: DocumentInvoice }
   | { document: 'proof-of-delivery'; proof: DocumentProof };
 
@@ -36,16 +37,33 @@ export const SPILL_BYTES = 1024 * 1024;
 
 const utf8 = new TextEncoder();
 
-/** Transferred, not copied: a buffer of its own (load-documents.ts makes one), never a slice of Node's Buffer pool. */
-export function transferables(job: RenderJob): ArrayBuffer[] {
-  return 'source' in job && job.source.packages.buffer instanceof ArrayBuffer ? [job.source.packages.buffer] : [];
+/**
+ * A job as it is handed to be rendered: a manifest's packages either read already, or what to read where the document
+ * renders (the render thread, on its own connection: their megabytes then never pass through the serving isolate).
+ */
+export type RenderRequest = RenderJob<Uint8Array | PackagesQuery>;
+
+/** The job with its packages read by `read` where the request names them instead of carrying them. */
+export async function readRequest(
+  request: RenderRequest,
+  read: (query: PackagesQuery) => Promise<Uint8Array>,
+): Promise<RenderJob> {
+  if (!('source' in request) || ArrayBuffer.isView(request.source.packages)) return request as RenderJob;
+  return { ...request, source: { ...request.source, packages: await read(request.source.packages) } };
+}
+
+/** Transferred, not copied: a buffer of its own (package-bytes.ts makes one), never a slice of Node's Buffer pool. */
+export function transferables(request: RenderRequest): ArrayBuffer[] {
+  if (!('source' in request)) return [];
+  const { packages } = request.source;
+  return ArrayBuffer.isView(packages) && packages.buffer instanceof ArrayBuffer ? [packages.buffer] : [];
 }
 
 /**
  * Whether a large answer means the heap grew (render-pool.ts then ends the thread): PDF and ZPL, not ONE Record, whose
  * answer lives outside the heap and for which a fresh thread each time cost more than the export.
  */
-export function leavesHeapGrown(job: RenderJob): boolean {
+export function leavesHeapGrown(job: RenderRequest): boolean {
   return job.document !== 'one-record';
 }
 

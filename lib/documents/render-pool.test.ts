@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
 import type { ManifestSource } from './manifest-source';
-import type { RenderJob } from './render-job';
+import type { RenderJob, RenderRequest } from './render-job';
+import type { PackagesQuery } from './package-bytes';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { RenderPool, type RenderPoolOptions } from './render-pool';
 import { isSpilled, spillDirectory, type SpilledDocument } from './spilled-document';
 
@@ -80,7 +82,11 @@ const labels = (count: number, format: 'pdf' | 'zpl' = 'pdf'): RenderJob => ({
   format,
 });
 
-async function renderWith(pool: RenderPool, account: string, job: RenderJob | (() => Promise<RenderJob>)): Promise<Uint8Array> {
+async function renderWith(
+  pool: RenderPool,
+  account: string,
+  job: RenderRequest | (() => Promise<RenderRequest>),
+): Promise<Uint8Array> {
   const ticket = pool.admit(account);
   try {
     return await ticket.render(typeof job === 'function' ? job : () => Promise.resolve(job));
@@ -165,6 +171,31 @@ describe('render pool admission', () => {
     expect(pool.stats()).toMatchObject({ admitted: 0, running: 0, waiting: 0, rendered: 3 });
   });
 
+  it("a job that names its packages has them read where it renders, by the pool's reader, the query as given", async () => {
+    const asked: PackagesQuery[] = [];
+    const pool = new RenderPool(
+      options({
+        readPackages: (query) => {
+          asked.push(query);
+          return Promise.resolve(source(3).packages);
+        },
+      }),
+    );
+    const query: PackagesQuery = { kind: 'container', manifestId: 'MAN-POOLTEST0000001', houseWaybills: false };
+    const named = await renderWith(pool, 'acct', {
+      document: 'labels',
+      source: { ...source(0), packages: query },
+      format: 'zpl',
+    });
+    expect(asked).toEqual([query]);
+    expect(Buffer.from(named).equals(Buffer.from(await renderWith(pool, 'acct', labels(3, 'zpl'))))).toBe(true);
+    // Without a reader, never an empty manifest: the render fails.
+    const none = new RenderPool(options());
+    await expect(
+      renderWith(none, 'acct', { document: 'labels', source: { ...source(0), packages: query }, format: 'zpl' }),
+    ).rejects.toThrow(/no way to read them/);
+  });
+
   it('a failure to read the data frees the thread and the places', async () => {
     const pool = new RenderPool(options());
     await expect(renderWith(pool, 'acct', () => Promise.reject(new AppError('not_found', 'gone')))).rejects.toMatchObject({
@@ -192,6 +223,31 @@ describe('render threads', () => {
       writeFileSync(file, pdf);
       expect(execFileSync('pdfinfo', [file]).toString()).toMatch(/Pages:\s+600\n/);
       expect(pool.stats()).toMatchObject({ threads: 1, rendered: 2 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a render thread reads named packages on its own connection: a database it cannot reach fails the render as a database outage (503), and the thread renders on', async () => {
+    // Nothing listens on port 1: the thread's connection is refused.
+    const pool = new RenderPool(options({ script, databaseUrl: 'postgresql://carrier@127.0.0.1:1/none' }));
+    try {
+      const named: RenderRequest = {
+        document: 'labels',
+        source: { ...source(0), packages: { kind: 'container', manifestId: 'MAN-POOLTEST0000001', houseWaybills: false } },
+        format: 'pdf',
+      };
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const failure = await renderWith(pool, 'a', named).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(failure).toMatchObject({ code: 'ECONNREFUSED' });
+        expect(isDatabaseUnavailable(failure)).toBe(true);
+      }
+      // The thread itself is fine: a job that carries its packages renders.
+      expect(await renderWith(pool, 'a', labels(2, 'zpl'))).toBeInstanceOf(Uint8Array);
+      expect(pool.stats()).toMatchObject({ threads: 1, rendered: 1 });
     } finally {
       await pool.close();
     }

@@ -5,10 +5,12 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { pgTransaction } from '@/lib/db';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
-import { leavesHeapGrown, runRenderJob, transferables, type RenderJob } from './render-job';
+import { readPackageBytes, type PackagesQuery } from './package-bytes';
+import { leavesHeapGrown, readRequest, runRenderJob, transferables, type RenderRequest } from './render-job';
 import { isSpilled, removeSpilled, spillDirectory, SpilledDocument, type RenderedDocument } from './spilled-document';
 
 // Documents render off the serving thread (docs/decisions/document-rendering.md): a bounded pool of threads, admission
@@ -28,6 +30,10 @@ export interface RenderPoolOptions {
   policy?: 'idle' | 'nice';
   /** Under `idle`, a render still running after this long is raised to the nice value (IDLE_RENDER_RAISED_AFTER_MS). */
   raiseIdleAfterMs?: number;
+  /** Where a render thread reads the packages a job names (its own connection, opened on first use). */
+  databaseUrl?: string;
+  /** Where a render on the calling thread reads them (the process's pool). */
+  readPackages?: (query: PackagesQuery) => Promise<Uint8Array>;
 }
 
 const YOUNG_GENERATION_MB = 8;
@@ -43,10 +49,13 @@ const RECYCLE_AFTER_BYTES = 16 * 2 ** 20;
 export const IDLE_RENDER_RAISED_AFTER_MS = 5_000;
 
 export interface RenderTicket {
-  /** Waits for a thread, then reads the job's data (`prepare`, on this thread) and renders it there. */
-  render(prepare: () => Promise<RenderJob>): Promise<Uint8Array>;
+  /**
+   * Waits for a thread, then makes the job (`prepare`, on this thread) and renders it there; a manifest's packages the
+   * job names rather than carries are read there too.
+   */
+  render(prepare: () => Promise<RenderRequest>): Promise<Uint8Array>;
   /** …and a large document comes back spilled to a file (spilled-document.ts), for a caller that sends it as it is. */
-  render(prepare: () => Promise<RenderJob>, options: { spill: true }): Promise<RenderedDocument>;
+  render(prepare: () => Promise<RenderRequest>, options: { spill: true }): Promise<RenderedDocument>;
   release(): void;
 }
 
@@ -67,7 +76,7 @@ interface Executor {
   raisings: number;
   ready(): void;
   /** `spill`: the directory a large document may be written to instead of coming back as bytes. */
-  run(job: RenderJob, spill?: string): Promise<RenderedDocument>;
+  run(job: RenderRequest, spill?: string): Promise<RenderedDocument>;
   alive(): boolean;
   close(): Promise<void>;
 }
@@ -89,7 +98,7 @@ export class RenderPool {
   constructor(readonly options: RenderPoolOptions) {
     const { script } = options;
     this.executors = Array.from({ length: Math.max(1, options.threads) }, () =>
-      script ? new ThreadExecutor(script, options) : new InlineExecutor(),
+      script ? new ThreadExecutor(script, options) : new InlineExecutor(options.readPackages),
     );
   }
 
@@ -117,7 +126,7 @@ export class RenderPool {
     this.accounts.set(accountId, mine + 1);
     let released = false;
     return {
-      render: ((prepare: () => Promise<RenderJob>, options?: { spill: true }) =>
+      render: ((prepare: () => Promise<RenderRequest>, options?: { spill: true }) =>
         this.render(prepare, options?.spill ?? false)) as RenderTicket['render'],
       release: () => {
         if (released) return;
@@ -130,7 +139,7 @@ export class RenderPool {
     };
   }
 
-  private async render(prepare: () => Promise<RenderJob>, spill: boolean): Promise<RenderedDocument> {
+  private async render(prepare: () => Promise<RenderRequest>, spill: boolean): Promise<RenderedDocument> {
     const executor = await this.acquire();
     try {
       // A thread that has to start does so while the data is read.
@@ -185,10 +194,17 @@ export class RenderPool {
 class InlineExecutor implements Executor {
   busy = false;
   raisings = 0;
+  constructor(private readonly read: ((query: PackagesQuery) => Promise<Uint8Array>) | undefined) {}
   ready(): void {}
   // Rendered on this thread, the bytes are here already: spilling them would only add a file.
-  run(job: RenderJob): Promise<RenderedDocument> {
-    return runRenderJob(job);
+  async run(request: RenderRequest): Promise<RenderedDocument> {
+    const read = this.read;
+    return runRenderJob(
+      await readRequest(request, (query) => {
+        if (!read) throw new Error('a render names packages to read, and this pool has no way to read them');
+        return read(query);
+      }),
+    );
   }
   alive(): boolean {
     return false;
@@ -199,7 +215,8 @@ class InlineExecutor implements Executor {
 type Reply =
   | { id: number; bytes: Uint8Array }
   | { id: number; file: string; size: number }
-  | { id: number; error: { message: string; stack?: string } }
+  /** `code`: the database's or the system's, so that a database outage is answered as one (503). */
+  | { id: number; error: { message: string; stack?: string; code?: string } }
   /** The thread's id once it runs under SCHED_IDLE, for raising it. */
   | { tid: string };
 
@@ -233,7 +250,7 @@ class ThreadExecutor implements Executor {
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       stdout: false,
       stderr: false,
-      workerData: { nice: this.options.nice ?? 0, policy: this.options.policy ?? 'nice' },
+      workerData: { nice: this.options.nice ?? 0, policy: this.options.policy ?? 'nice', databaseUrl: this.options.databaseUrl },
     });
     worker.on('message', (reply: Reply) => {
       if ('tid' in reply) {
@@ -250,7 +267,12 @@ class ThreadExecutor implements Executor {
       if ('file' in reply) current.resolve(new SpilledDocument(reply.file, reply.size));
       else if ('bytes' in reply) current.resolve(reply.bytes);
       else
-        current.reject(Object.assign(new Error(`document render failed: ${reply.error.message}`), { stack: reply.error.stack }));
+        current.reject(
+          Object.assign(new Error(`document render failed: ${reply.error.message}`), {
+            stack: reply.error.stack,
+            ...(reply.error.code ? { code: reply.error.code } : {}),
+          }),
+        );
     });
     worker.on('error', (error: Error & { code?: string }) => {
       const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -304,7 +326,7 @@ class ThreadExecutor implements Executor {
     this.idleLater();
   }
 
-  run(job: RenderJob, spill?: string): Promise<RenderedDocument> {
+  run(job: RenderRequest, spill?: string): Promise<RenderedDocument> {
     this.ready();
     const worker = this.worker!;
     const id = this.nextId++;
@@ -425,6 +447,8 @@ export function renderPool(): RenderPool {
     idleMs: e.DOCUMENT_RENDER_IDLE_MS,
     nice: e.DOCUMENT_RENDER_NICE,
     policy: e.DOCUMENT_RENDER_POLICY,
+    databaseUrl: e.DATABASE_URL,
+    readPackages: (query) => pgTransaction((client) => readPackageBytes(client, query)),
   });
   log.info(
     { threads: e.DOCUMENT_RENDER_THREADS, onThreads: script !== undefined },

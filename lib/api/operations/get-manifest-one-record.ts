@@ -1,5 +1,5 @@
 import 'server-only';
-import { loadManifestHead, loadPackages } from '@/lib/documents/load-documents';
+import { loadManifestHead, packagesQuery } from '@/lib/documents/load-documents';
 import { AppError } from '@/lib/errors/app-error';
 import { appLink } from '@/lib/mail/settings';
 import { defineOperation, type OperationContext } from '../operation';
@@ -64,11 +64,13 @@ export const getManifestOneRecordOperation = defineOperation({
       });
     const options = { base: documentIri(context, head.manifestId), codeLists: appLink('/one-record/code-lists/') };
     // On a render thread like the documents: 5,000 parcels are megabytes of JSON to build, off the serving thread.
-    const bytes = await rendered(context, async () => ({
-      document: 'one-record',
-      source: { ...head, packages: await loadPackages(head, { houseWaybills: true }) },
-      options,
-    }));
+    const bytes = await rendered(context, () =>
+      Promise.resolve({
+        document: 'one-record' as const,
+        source: { ...head, packages: packagesQuery(head, { houseWaybills: true }) },
+        options,
+      }),
+    );
     return { file: { bytes, contentType: MEDIA_TYPE, fileName: `one-record-${head.manifestId}.jsonld` } };
   },
 });
