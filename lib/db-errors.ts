@@ -65,3 +65,35 @@ export function plannedStopWithin(ms: number, now = Date.now()): boolean {
   const at = (globalThis as Global)[PLANNED_AT];
   return at !== undefined && now - at <= ms;
 }
+
+/**
+ * A planned primary change (a switchover, a restart) leaves no primary for a few seconds, and PostgreSQL says so first:
+ * it ends sessions "due to administrator command" and refuses new ones while it shuts down or starts up. After such a
+ * word (within PLANNED_STOP_MS), opening a connection is retried until the database has been unreachable for
+ * RIDE_OUT_MS, then requests fail at once (503). A database that went away without a word (a cut link, a crash) is
+ * answered 503 at once: no request waits for a primary that is not being replaced. Only opening is retried, so nothing
+ * runs twice. Here, not in lib/db.ts, so that the document render thread's own connection rides it out too.
+ */
+const RIDE_OUT_MS = 5_000;
+const PLANNED_STOP_MS = 60_000;
+const RETRY_MS = 250;
+let unreachableSince: number | undefined;
+
+export async function connectRidingOut<Client>(connect: () => Promise<Client>): Promise<Client> {
+  for (;;) {
+    try {
+      const client = await connect();
+      unreachableSince = undefined;
+      return client;
+    } catch (error) {
+      // A connect timeout has waited its share already, and may mean a busy pool rather than an absent database.
+      const timedOut = error instanceof Error && /timeout exceeded when trying to connect|^timeout expired$/i.test(error.message);
+      if (!isDatabaseUnavailable(error) || timedOut) throw error;
+      noteDatabaseError(error);
+      if (!plannedStopWithin(PLANNED_STOP_MS)) throw error;
+      unreachableSince ??= Date.now();
+      if (Date.now() - unreachableSince >= RIDE_OUT_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    }
+  }
+}

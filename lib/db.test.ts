@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { noteDatabaseError, plannedStopWithin } from './db-errors';
-import { connectRidingOut } from './db';
+import { connectRidingOut, noteDatabaseError, plannedStopWithin } from './db-errors';
 
 // Opening a connection rides out a planned primary change (PostgreSQL said it stops on purpose) and answers at once
 // when the database went away without a word (a cut link, a crash).

@@ -5,44 +5,12 @@ import { PrismaClient } from '@/lib/generated/prisma/client';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
-import { isDatabaseUnavailable, noteDatabaseError, plannedStopWithin } from '@/lib/db-errors';
+import { connectRidingOut, isDatabaseUnavailable, noteDatabaseError } from '@/lib/db-errors';
 import { RecentWriters } from '@/lib/read-your-writes';
 import { Gauge } from 'prom-client';
 
 // Created on first use (`next build` imports routes without a database); on globalThis so dev reloads reuse it.
 const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
-
-/**
- * A planned primary change (a switchover, a restart) leaves no primary for a few seconds, and PostgreSQL says so first:
- * it ends sessions "due to administrator command" and refuses new ones while it shuts down or starts up. After such a
- * word (within PLANNED_STOP_MS), opening a connection is retried until the database has been unreachable for
- * RIDE_OUT_MS, then requests fail at once (503). A database that went away without a word (a cut link, a crash) is
- * answered 503 at once: no request waits for a primary that is not being replaced. Only opening is retried, so nothing
- * runs twice.
- */
-const RIDE_OUT_MS = 5_000;
-const PLANNED_STOP_MS = 60_000;
-const RETRY_MS = 250;
-let unreachableSince: number | undefined;
-
-export async function connectRidingOut(connect: () => Promise<pg.PoolClient>): Promise<pg.PoolClient> {
-  for (;;) {
-    try {
-      const client = await connect();
-      unreachableSince = undefined;
-      return client;
-    } catch (error) {
-      // A connect timeout has waited its share already, and may mean a busy pool rather than an absent database.
-      const timedOut = error instanceof Error && /timeout exceeded when trying to connect/i.test(error.message);
-      if (!isDatabaseUnavailable(error) || timedOut) throw error;
-      noteDatabaseError(error);
-      if (!plannedStopWithin(PLANNED_STOP_MS)) throw error;
-      unreachableSince ??= Date.now();
-      if (Date.now() - unreachableSince >= RIDE_OUT_MS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-  }
-}
 
 class RideOutPool extends pg.Pool {
   connect(): Promise<pg.PoolClient>;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { connectRidingOut, isDatabaseUnavailable, noteDatabaseError } from '@/lib/db-errors';
 import { execute, sql } from '@/lib/sql';
 import type { ManifestKind } from './types';
 
@@ -24,6 +25,8 @@ const CHARGE = sql`charge->>'status', charge->>'amount', charge->>'currency'`;
  * parameters, so the id goes in through a transaction-local setting.
  */
 export async function readPackageBytes(client: pg.ClientBase, query: PackagesQuery): Promise<Uint8Array> {
+  if (query.kind !== 'container' && query.kind !== 'daily')
+    throw new Error(`no packages of a manifest of kind ${String(query.kind)}`);
   const copy =
     query.kind === 'container'
       ? query.houseWaybills
@@ -63,46 +66,86 @@ export function copyField(copy: Uint8Array): Uint8Array {
   return copy.subarray(start + 6, start + 6 + length);
 }
 
+export interface ReaderOptions {
+  /** A kept connection idle this long is closed (as the pool closes its idle ones): a link cut meanwhile is never reused. */
+  idleCloseMs?: number;
+  connectTimeoutMs?: number;
+  /** What PostgreSQL's pg_stat_activity shows for it. */
+  applicationName?: string;
+}
+
 /**
- * A reader on one connection of its own, opened on first use and kept (the render thread's: its thread ends when idle,
- * and the connection with it). A connection that fails is dropped; the next read opens another, so a database that
- * came back (a failover) is reached again. One read at a time: the thread renders one job at a time.
+ * A reader on one connection of its own, opened on first use (riding out a planned primary change like the pool's,
+ * lib/db-errors.ts) and kept while reads follow one another (the render thread's: one read at a time). A connection
+ * that fails is dropped, and one idle for `idleCloseMs` closed; the next read opens another, so a database that came
+ * back (a failover) is reached again.
  */
-export function connectionReader(connectionString: string): (query: PackagesQuery) => Promise<Uint8Array> {
+export function connectionReader(
+  connectionString: string,
+  { idleCloseMs = 10_000, connectTimeoutMs = 5_000, applicationName = 'carrier document render' }: ReaderOptions = {},
+): (query: PackagesQuery) => Promise<Uint8Array> {
   let open: Promise<pg.Client> | undefined;
-  const drop = (client?: pg.Client) => {
-    open = undefined;
-    void client?.end().catch(() => undefined);
+  /** The connection `open` gave, once connected. */
+  let current: pg.Client | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  const drop = (client: pg.Client) => {
+    if (current === client) {
+      current = undefined;
+      open = undefined;
+    }
+    void client.end().catch(() => undefined);
   };
-  return async (query) => {
-    const connecting = (open ??= (async () => {
-      const client = new pg.Client({
-        connectionString,
-        application_name: 'carrier document render',
-        connectionTimeoutMillis: 5_000,
-      });
-      // A connection that breaks while idle must not end the thread: the next read opens another.
-      client.on('error', () => {
-        if (open === connecting) drop(client);
-      });
-      try {
-        await client.connect();
-      } catch (error) {
-        drop(client);
-        throw error;
-      }
-      return client;
-    })());
-    const client = await connecting;
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({
+      connectionString,
+      application_name: applicationName,
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
+    });
+    // A connection that breaks while idle must not end the thread: the next read opens another.
+    client.on('error', (error) => {
+      noteDatabaseError(error);
+      drop(client);
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      void client.end().catch(() => undefined);
+      throw error;
+    }
+    current = client;
+    return client;
+  };
+  const read = async (query: PackagesQuery, retry: boolean): Promise<Uint8Array> => {
+    clearTimeout(idle);
+    const kept = open !== undefined;
+    const connecting = (open ??= connectRidingOut(connect));
+    let client: pg.Client;
+    try {
+      client = await connecting;
+    } catch (error) {
+      if (open === connecting) open = undefined;
+      // A bare client's connect timeout carries no code: say what it is, so that it is answered as an outage (503).
+      if (error instanceof Error && /^timeout expired$/i.test(error.message))
+        throw Object.assign(new Error('Connection terminated due to connection timeout', { cause: error }), { code: '08001' });
+      throw error;
+    }
     try {
       await execute(client, sql`BEGIN READ ONLY`);
       const bytes = await readPackageBytes(client, query);
       await execute(client, sql`COMMIT`);
+      idle = setTimeout(() => drop(client), idleCloseMs);
+      idle.unref();
       return bytes;
     } catch (error) {
+      noteDatabaseError(error);
       // Its state is not known (a COPY cut off, a transaction left open): never reused.
-      if (open === connecting) drop(client);
+      drop(client);
+      // A kept connection the database ended while it was idle, its word not yet read: once more on a new one (a read
+      // changes nothing, so reading again is safe).
+      if (retry && kept && isDatabaseUnavailable(error)) return read(query, false);
       throw error;
     }
   };
+  return (query) => read(query, true);
 }
