@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, expectError, newAccount, pathFor, tracking, type Env, type TestAccount } from './support/api';
-import { containerSample, packageSample } from './support/samples';
+import { baseUrl, call, containerAndDaily, expectError, newAccount, pathFor, type Env, type TestAccount } from './support/api';
 
 // The document routes over HTTP: bytes, types, file names, formats, scoping; barcodes read back by zbarimg.
 
@@ -19,17 +18,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'documents-api-'));
 
 beforeAll(async () => {
   [acme, stranger] = await Promise.all([newAccount('Docs'), newAccount('DocsStranger')]);
-  containerNumbers = [tracking('DC'), tracking('DC')];
-  const created = await call('/wf/manifest', {
-    token: acme.tokens.test,
-    body: containerSample(`CONT-${randomUUID().slice(0, 8)}`, containerNumbers),
-  });
-  expect(created.status, created.text).toBe(200);
-  containerManifest = created.json.ManifestID;
-  dailyNumber = tracking('DP');
-  const pkg = await call('/wf/package', { token: acme.tokens.test, body: packageSample(dailyNumber) });
-  expect(pkg.status, pkg.text).toBe(200);
-  dailyManifest = pkg.json.ManifestID;
+  ({
+    containerId: containerManifest,
+    containerNumbers,
+    dailyId: dailyManifest,
+    dailyNumber,
+  } = await containerAndDaily(acme.tokens.test, 'D'));
 });
 
 async function dailyRead(): Promise<{ carrier_barcode: string }> {

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, pathFor, tracking } from './support/api';
+import { baseUrl, call, containerAndDaily, pathFor, tracking } from './support/api';
 import { address, signUp, type Shipper } from './support/portal';
-import { containerSample, packageSample } from './support/samples';
+import { containerSample } from './support/samples';
 
 // The portal's print buttons (Portal): GET /portal-api/manifests/{id}/document|tags|labels and
 // /portal-api/packages/{TrackingNumber}/label run the API's own document operations behind the session.
@@ -25,17 +25,7 @@ const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9
 
 beforeAll(async () => {
   [owner, stranger] = await Promise.all([signUp('Printer'), signUp('PrintStranger')]);
-  containerNumbers = [tracking('PC'), tracking('PC')];
-  const created = await call('/wf/manifest', {
-    token: owner.tokens.test,
-    body: containerSample(`PRINT-${randomUUID().slice(0, 8)}`, containerNumbers),
-  });
-  expect(created.status, created.text).toBe(200);
-  container = created.json.ManifestID;
-  dailyNumber = tracking('PD');
-  const pkg = await call('/wf/package', { token: owner.tokens.test, body: packageSample(dailyNumber) });
-  expect(pkg.status, pkg.text).toBe(200);
-  daily = pkg.json.ManifestID;
+  ({ containerId: container, containerNumbers, dailyId: daily, dailyNumber } = await containerAndDaily(owner.tokens.test, 'P'));
 });
 
 interface Answer {

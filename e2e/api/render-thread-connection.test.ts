@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pgPool } from '@/lib/db';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { connectionReader } from '@/lib/documents/package-bytes';
-import { call, newAccount, tracking } from './support/api';
-import { containerSample, packageSample } from './support/samples';
+import { containerAndDaily, newAccount } from './support/api';
 
 // The render thread's own connection (lib/documents/package-bytes.ts connectionReader), on the run's database: it
 // reads the packages of the manifest it is given, in the manifest's order; it is closed when idle and replaced when
@@ -32,17 +31,7 @@ const silent = net.createServer((socket) => {
 
 beforeAll(async () => {
   const shipper = await newAccount('ReaderConnection');
-  containerNumbers = [tracking('RC'), tracking('RC'), tracking('RC')];
-  const created = await call('/wf/manifest', {
-    token: shipper.tokens.test,
-    body: containerSample(`RC-${randomUUID().slice(0, 8)}`, containerNumbers),
-  });
-  expect(created.status, created.text).toBe(200);
-  containerId = created.json.ManifestID;
-  dailyNumber = tracking('RD');
-  const pkg = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(dailyNumber) });
-  expect(pkg.status, pkg.text).toBe(200);
-  dailyId = pkg.json.ManifestID;
+  ({ containerId, containerNumbers, dailyId, dailyNumber } = await containerAndDaily(shipper.tokens.test, 'R', 3));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createApiToken, findOrCreateAccount } from '@/lib/accounts/create-api-token';
 import { enforceContract } from './contract';
+import { containerSample, packageSample } from './samples';
 
 export const baseUrl = inject('baseUrl');
 
@@ -119,4 +120,26 @@ export async function liveScan(
   };
   const result = await call('/ops/scans', { env: 'live', token: opsToken, body: { scans: [{ ...scan, ...extra }] } });
   if (result.status !== 200) throw new Error(`scan ${event} of ${trackingNumber}: ${result.status} ${result.text}`);
+}
+
+/**
+ * A container manifest of `count` new packages and one package on its day's daily manifest, in the test environment of
+ * `token`'s account: the two kinds of manifest every document operation reads. Tracking numbers start with `prefix`.
+ */
+export async function containerAndDaily(token: string, prefix: string, count = 2) {
+  const containerNumbers = Array.from({ length: count }, () => tracking(`${prefix}C`));
+  const created = await call('/wf/manifest', {
+    token,
+    body: containerSample(`${prefix}-${randomUUID().slice(0, 8)}`, containerNumbers),
+  });
+  expect(created.status, created.text).toBe(200);
+  const dailyNumber = tracking(`${prefix}P`);
+  const pkg = await call('/wf/package', { token, body: packageSample(dailyNumber) });
+  expect(pkg.status, pkg.text).toBe(200);
+  return {
+    containerId: created.json.ManifestID as string,
+    containerNumbers,
+    dailyId: pkg.json.ManifestID as string,
+    dailyNumber,
+  };
 }
