@@ -14,6 +14,7 @@ import { issueQuotes } from '@/lib/billing/quote';
 import { canonicalHash } from '@/lib/canonical-hash';
 import { packageInsertStatement, packageToPrice } from '@/lib/packages/create-package-manifest';
 import { quoteKeyFrom } from '@/lib/billing/quote-id';
+import { insertTogether } from '@/lib/packages/insert-together';
 import { quoteRates } from '@/lib/rating/quote-rates';
 import { parseRateCard } from '@/lib/rating/parse-rate-card';
 import type { RateCardData, RateCardRow } from '@/lib/rating/types';
@@ -64,7 +65,8 @@ function rate(text: string): unknown {
 // The operation's own work with nothing around it: the body parsed and validated as the operation does, priced from the
 // cards loaded once, and stored with the very statement lib/packages/create-package-manifest.ts sends
 // (packageInsertStatement: the package, its ledger line, its event and deliveries, the counters), prepared, through
-// bare `pg`. The day's first package makes the manifest in a transaction with it, as the operation does.
+// bare `pg`; packages that arrive while others are being written are stored together by the same batching
+// (insertTogether). The day's first package makes the manifest in a transaction with it, as the operation does.
 const baselineQuoteKeys = [quoteKeyFrom(randomBytes(32))];
 
 async function createPackage(text: string): Promise<unknown> {
@@ -76,8 +78,9 @@ async function createPackage(text: string): Promise<unknown> {
   );
   const hash = canonicalHash(pkg);
   const day = pkg.ManifestDate.day;
+  const options = { accountId, environment: 'test' as const, pkg, charge };
   const insert = (db: pg.Pool | pg.PoolClient, manifestId: string) =>
-    db.query(packageInsertStatement(manifestId, { accountId, environment: 'test', pkg, charge }, hash).toQuery());
+    db.query(packageInsertStatement(manifestId, options, hash).toQuery());
   let manifestId =
     manifestIds.get(day) ??
     (
@@ -88,7 +91,11 @@ async function createPackage(text: string): Promise<unknown> {
       })
     ).rows[0]?.id;
   if (manifestId) {
-    await insert(pool, manifestId);
+    // Packages that arrive while others are being written go together, as the operation sends them.
+    const known = manifestId;
+    await insertTogether(pool, known, { ...options, requestHash: hash }, (item) =>
+      packageInsertStatement(known, item, item.requestHash),
+    );
   } else {
     const client = await pool.connect();
     try {

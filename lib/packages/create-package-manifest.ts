@@ -16,6 +16,7 @@ import { activeRateCards } from '@/lib/rating/active-rate-cards';
 import type { TCharge } from '@/lib/schemas/rate';
 import type { TWarning } from '@/lib/schemas/unknown-fields';
 import { wakeAfterCommit, wakeDeliveryWorkers } from '@/lib/webhooks/wake-workers';
+import { insertTogether } from './insert-together';
 
 export interface CreatePackageManifestResult {
   manifestId: string;
@@ -127,7 +128,7 @@ async function addToOpenManifest(key: string, options: InsertOptions, requestHas
   const remembered = manifestIds.get(key);
   if (remembered) {
     try {
-      return await insertPackage(pgPool(), remembered, options, requestHash);
+      return await insertPackage(pgPool(), remembered, options, requestHash, true);
     } catch (error) {
       // The manifest is gone after all (its account was deleted, say): forget it and look again.
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
@@ -137,7 +138,7 @@ async function addToOpenManifest(key: string, options: InsertOptions, requestHas
   const existing = await queryRow(pgPool(), findDailyManifest(accountId, environment, day).prepared('package_daily_manifest'));
   if (existing) {
     remember(key, existing.id);
-    return insertPackage(pgPool(), existing.id, options, requestHash);
+    return insertPackage(pgPool(), existing.id, options, requestHash, true);
   }
   let manifestId = '';
   const result = await pgTransaction(async (client) => {
@@ -247,9 +248,14 @@ async function insertPackage(
   manifestId: string,
   options: InsertOptions,
   requestHash: string,
+  together = false,
 ): Promise<Inserted | typeof CLOSED> {
   const { accountId, environment, pkg } = options;
-  const row = await queryRow(on, packageInsertStatement(manifestId, options, requestHash));
+  const row = together
+    ? await insertTogether(on, manifestId, { ...options, requestHash }, (item) =>
+        packageInsertStatement(manifestId, item, item.requestHash),
+      )
+    : await queryRow(on, packageInsertStatement(manifestId, options, requestHash));
   if (row?.inserted) return { manifestId, created: true, delivered: row.delivered };
   // Not open: a resend of an accepted package is still answered as one (its manifest, closed or not).
   if (!row?.open) return (await findResend(on, accountId, environment, pkg, requestHash)) ?? CLOSED;

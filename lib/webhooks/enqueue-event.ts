@@ -74,6 +74,17 @@ export function eventOutboxCtes(event: WebhookEventInput, options: { eventId?: s
   return outboxCtes([outboxRow(event, options.eventId ?? newId('evt'))], { onlyIf: options.onlyIf });
 }
 
+/** Many events' outbox write, each with its id chosen beforehand, for a producer that writes their rows in ONE statement. */
+export function eventsOutboxCtes(
+  events: readonly (WebhookEventInput & { id: string })[],
+  options: { onlyIf?: Sql<unknown> } = {},
+): Sql<never> {
+  return outboxCtes(
+    events.map((e) => outboxRow(e, e.id)),
+    options,
+  );
+}
+
 /**
  * Writes an event and its pending deliveries in one statement. Pass a pgTransaction() client so the event commits
  * (or not) with the change it reports; the event is stored even when no endpoint is subscribed.
