@@ -85,6 +85,56 @@ describe('POST /wf/package', () => {
     expect(messages.some((m) => m.endpointId === live.id || m.endpointId === off.id)).toBe(false);
   });
 
+  it('stores packages sent at once each with its own event, deliveries and ledger line; another spelling adds nothing', async () => {
+    // Sent together, most of them reach the database in shared statements (lib/packages/insert-together.ts).
+    const shipper = await newAccount('AtOnce');
+    const [one, two] = [await subscribe(shipper), await subscribe(shipper)];
+    const numbers = Array.from({ length: 120 }, () => tracking('AT'));
+    const services = ['AirSkip', 'Carrier Ground'];
+    const body = (n: string, i: number) => {
+      const sample = packageSample(n, '2026-12-04T08:00:00Z');
+      sample.package.ServiceName = services[i % 2]!;
+      sample.package.PackageWeight = 1 + (i % 7);
+      sample.package.WeightUnit = 'lb';
+      return sample;
+    };
+    // Each of the first ten also sent again at the same moment, spelled in lower case: the same package.
+    const answers = await Promise.all([
+      ...numbers.map((n, i) => call('/wf/package', { token: shipper.tokens.test, body: body(n, i) })),
+      ...numbers.slice(0, 10).map((n, i) => call('/wf/package', { token: shipper.tokens.test, body: body(n.toLowerCase(), i) })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(Array(130).fill(200));
+    const manifestId = answers[0]!.json.ManifestID as string;
+    expect(new Set(answers.map((a) => a.json.ManifestID))).toEqual(new Set([manifestId]));
+
+    const stored = await db.package.findMany({
+      where: { accountId: shipper.accountId },
+      select: { trackingNumber: true, id: true },
+    });
+    expect(stored.map((p) => p.trackingNumber.toUpperCase()).sort()).toEqual([...numbers].sort());
+    const events = await db.webhookEvent.findMany({ where: { accountId: shipper.accountId }, include: { messages: true } });
+    expect(events).toHaveLength(120);
+    const byNumber = new Map(
+      events.map((e) => [(e.payload as { tracking_numbers: string[] }).tracking_numbers[0]!.toUpperCase(), e]),
+    );
+    for (const n of numbers) {
+      const event = byNumber.get(n);
+      expect(event?.payload, n).toMatchObject({ manifest_id: manifestId, package_count: 1 });
+      expect(event?.messages.map((m) => m.endpointId).sort(), n).toEqual([one.id, two.id].sort());
+    }
+    const priced = answers.slice(0, 120).filter((a) => a.json.charge?.status === 'priced').length;
+    const ledger = await db.billingEntry.findMany({ where: { accountId: shipper.accountId, kind: 'charge' } });
+    expect(ledger).toHaveLength(priced);
+    expect(new Set(ledger.map((l) => l.packageId))).toEqual(
+      new Set(stored.filter((p) => ledger.some((l) => l.packageId === p.id)).map((p) => p.id)),
+    );
+    const manifest = await call(`/manifests/${manifestId}`, { method: 'GET', token: shipper.tokens.test });
+    expect(manifest.json.totals.package_count).toBe(120);
+    expect(manifest.json.totals.total_weight_lb).toBe(numbers.reduce((sum, _, i) => sum + 1 + (i % 7), 0).toFixed(2));
+    const day = await db.dailyManifest.findUniqueOrThrow({ where: { id: manifestId } });
+    expect([...(day.services ?? [])].sort()).toEqual([...services].sort());
+  });
+
   it("recovers when a day's manifest it remembered has gone", async () => {
     const shipper = await newAccount('GoneManifest');
     const first = await call('/wf/package', { token: shipper.tokens.test, body: packageSample(tracking(), '2026-12-03') });
