@@ -153,4 +153,22 @@ describe('packages accepted together', () => {
     expect((await Promise.all(waiting)).map((r) => r?.inserted)).toEqual([true, false, true, false]);
     await Promise.all([...blockers, elsewhere]);
   });
+
+  it("never puts another account's package in a statement, whatever manifest id it names", async () => {
+    const { on, sent } = standIn();
+    const other = (n: string) => ({ ...item(n), accountId: '00000000-0000-4000-8000-000000000002' });
+    const blockers = ['Y1', 'Y2', 'Y3'].map((n) => insertTogether(on, 'MAN-F', item(n), single));
+    await tick();
+    const theirs = ['Z1', 'Z2'].map((n) => insertTogether(on, 'MAN-F', other(n), single));
+    const ours = ['Y4', 'Y5'].map((n) => insertTogether(on, 'MAN-F', item(n), single));
+    await tick();
+    // The other account's lane had nothing in flight: its packages went at once, each alone.
+    expect(sent.slice(3).map((s) => s.numbers)).toEqual([['Z1'], ['Z2']]);
+    sent[0]!.answer([{ inserted: true, open: true, delivered: false }]);
+    await tick();
+    expect(sent[5]!.numbers).toEqual(['Y4', 'Y5']);
+    for (const s of [sent[1]!, sent[2]!, sent[3]!, sent[4]!]) s.answer([{ inserted: true, open: true, delivered: false }]);
+    sent[5]!.answer([{ inserted: ['Y4', 'Y5'], open: true, delivered: false }]);
+    await Promise.all([...blockers, ...theirs, ...ours]);
+  });
 });

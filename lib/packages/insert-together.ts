@@ -59,27 +59,35 @@ export function insertTogether(
   item: PackageToInsert,
   single: (item: PackageToInsert) => Sql<InsertedRow>,
 ): Promise<InsertedRow | undefined> {
-  let lane = lanes.get(manifestId);
+  // By account and environment too: a statement's rows all take the first one's (a manifest has one account anyway).
+  const key = `${item.accountId}|${item.environment}|${manifestId}`;
+  let lane = lanes.get(key);
   if (!lane) {
     lane = { inFlight: 0, waiting: [] };
-    lanes.set(manifestId, lane);
+    lanes.set(key, lane);
   }
   return new Promise<InsertedRow | undefined>((resolve, reject) => {
     lane.waiting.push({ item, resolve, reject });
-    if (lane.inFlight < IN_FLIGHT_PER_MANIFEST) send(on, manifestId, lane, single);
+    if (lane.inFlight < IN_FLIGHT_PER_MANIFEST) send(on, manifestId, key, lane, single);
   });
 }
 
-function send(on: Queryable, manifestId: string, lane: Lane, single: (item: PackageToInsert) => Sql<InsertedRow>): void {
+function send(
+  on: Queryable,
+  manifestId: string,
+  key: string,
+  lane: Lane,
+  single: (item: PackageToInsert) => Sql<InsertedRow>,
+): void {
   const batch = takeBatch(lane.waiting);
   if (batch.length === 0) {
-    if (lane.inFlight === 0) lanes.delete(manifestId);
+    if (lane.inFlight === 0) lanes.delete(key);
     return;
   }
   lane.inFlight++;
   void write(on, manifestId, batch, single).finally(() => {
     lane.inFlight--;
-    send(on, manifestId, lane, single);
+    send(on, manifestId, key, lane, single);
   });
 }
 
