@@ -18,6 +18,8 @@ export interface DeliverySettings {
   resolver?: Resolver;
   /** Writes a success (the worker's batching writer, record-attempt.ts successWriter()); else one statement each. */
   recordSuccess?: (attempt: SuccessfulAttempt) => Promise<void>;
+  /** Called once the receiver has answered (or the attempt ended without a request), before the outcome is written. */
+  onAnswered?: () => void;
 }
 
 export type DeliveryResult = 'succeeded' | 'retry' | 'failed' | 'skipped';
@@ -79,6 +81,7 @@ export async function deliverMessage(
     };
   }
 
+  settings.onAnswered?.();
   const status = result.statusCode;
   const success = status !== null && status >= 200 && status < 300;
   const gone = status === 410;

@@ -53,7 +53,11 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     resolver: options.resolver,
     recordSuccess: successWriter(),
   };
+  // A slot is a request to a receiver: an attempt leaves inFlight once its receiver has answered, and stays in
+  // `recording` until its outcome is written (a success waits for the next batch of successes; under load that
+  // commit took as long as the request, and attempts holding their slots through it left too few for a burst).
   const inFlight = new Set<Promise<void>>();
+  const recording = new Set<Promise<void>>();
   const attempts = new Set<AbortController>();
   /** Half the staleness: a live worker gives up its claims well before anyone may take it for dead. */
   const fenceMs = Math.floor(config.WEBHOOK_WORKER_STALE_MS / 2);
@@ -175,7 +179,11 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           await releaseMessages({ workerId: message.claimedBy, ids: [message.id] });
           return;
         }
-        const result = await deliverMessage(message, { ...settings, workerId: message.claimedBy }, attempt.signal);
+        const result = await deliverMessage(
+          message,
+          { ...settings, workerId: message.claimedBy, onAnswered: free },
+          attempt.signal,
+        );
         countDelivery(result);
         log.debug({ messageId: message.id, endpointId: message.endpointId, result }, 'webhook attempt');
       } catch (error) {
@@ -186,10 +194,18 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
         attempts.delete(attempt);
       }
     })();
-    inFlight.add(task);
-    void task.finally(() => {
+    let slotHeld = true;
+    function free(): void {
+      if (!slotHeld) return;
+      slotHeld = false;
       inFlight.delete(task);
       signal();
+    }
+    inFlight.add(task);
+    recording.add(task);
+    void task.finally(() => {
+      recording.delete(task);
+      free();
     });
   }
 
@@ -255,7 +271,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
       stopLocalWake();
       wake?.();
       await loop;
-      await Promise.allSettled([...inFlight]);
+      await Promise.allSettled([...recording]);
       // Beat until every attempt has ended, then retire so anything still held is freed at once.
       beating = false;
       clearTimeout(fenceTimer);
