@@ -707,6 +707,33 @@ describe('workers', () => {
     }
   }, 90_000);
 
+  it("wakes another process's worker at once after a commit, not at its next poll", async () => {
+    await stopProcess(shared);
+    shared = undefined;
+    // A poll this long cannot explain a delivery within seconds: only the NOTIFY can.
+    const sleepy = startWorker({ WEBHOOK_POLL_MS: '60000' });
+    try {
+      const shipper = await newAccount('Woken');
+      const endpoint = await endpointFor(shipper.tokens.test);
+      await waitFor(
+        async () => (await db.webhookWorker.count({ where: { heartbeatAt: { gt: new Date(Date.now() - 2_000) } } })) > 0,
+        {
+          what: 'the worker process beating',
+        },
+      );
+      await sendPackage(shipper.tokens.test);
+      await waitFor(() => receiver.at(endpoint.path).length === 1, { what: 'the first delivery', timeoutMs: 10_000 });
+      // Past the app's recheck of who else is listening (at most a second): it found this worker, so it notifies.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const sent = Date.now();
+      await sendPackage(shipper.tokens.test);
+      await waitFor(() => receiver.at(endpoint.path).length === 2, { what: 'the second delivery', timeoutMs: 10_000 });
+      expect(Date.now() - sent).toBeLessThan(5_000);
+    } finally {
+      expect(await stopProcess(sleepy)).toBe(0);
+    }
+  });
+
   it('runs inside the app too: one command serves the API and delivers', async () => {
     await stopProcess(shared);
     shared = undefined;

@@ -1,6 +1,5 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import pg from 'pg';
 import { env } from '@/lib/env';
 import { log as rootLog } from '@/lib/log';
@@ -10,7 +9,7 @@ import { claimMessages, heartbeat, releaseMessages, retireWorker, type ClaimedMe
 import { deliverMessage, type DeliverySettings } from './deliver-message';
 import { closeQueuePool, onHeartbeatConnectionLost } from './queue-pool';
 import { successWriter } from './record-attempt';
-import { onLocalWake } from './wake-workers';
+import { onLocalWake, processWorkerIdPrefix } from './wake-workers';
 import { countDelivery } from '@/lib/telemetry/metrics';
 import type { Resolver } from './ssrf-guard';
 
@@ -40,7 +39,7 @@ export interface WebhookWorker {
  */
 export function startWebhookWorker(options: { resolver?: Resolver } = {}): WebhookWorker {
   const config = env();
-  const newId = () => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const newId = () => `${processWorkerIdPrefix()}${randomBytes(4).toString('hex')}`;
   let id = newId();
   const registered = new Set<string>();
   const log = rootLog.child({ component: 'webhook-worker', processId: id });
