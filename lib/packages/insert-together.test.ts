@@ -129,6 +129,23 @@ describe('packages accepted together', () => {
     expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22003' });
   });
 
+  it('fails every package of a statement whose connection went, without trying them again one by one', async () => {
+    const { on, sent } = standIn();
+    const blockers = ['L1', 'L2', 'L3'].map((n) => insertTogether(on, 'MAN-G', item(n), single));
+    await tick();
+    const waiting = Promise.allSettled(['M1', 'M2'].map((n) => insertTogether(on, 'MAN-G', item(n), single)));
+    sent[0]!.answer([{ inserted: true, open: true, delivered: false }]);
+    await tick();
+    // Perhaps after its commit: tried again, the packages would be answered as resends of themselves.
+    sent[3]!.fail(new Error('Connection terminated unexpectedly'));
+    const outcomes = await waiting;
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    sent[1]!.answer([{ inserted: true, open: true, delivered: false }]);
+    sent[2]!.answer([{ inserted: true, open: true, delivered: false }]);
+    await Promise.all(blockers);
+    expect(sent).toHaveLength(4);
+  });
+
   it('never puts two spellings of one tracking number in one statement, and keeps manifests apart', async () => {
     const { on, sent } = standIn();
     const blockers = ['X1', 'X2', 'X3'].map((n) => insertTogether(on, 'MAN-D', item(n), single));

@@ -9,6 +9,9 @@ import { queryRow, sql, type Queryable, type Sql } from '@/lib/sql';
 import { eventsOutboxCtes } from '@/lib/webhooks/enqueue-event';
 import { wakeAfterCommit } from '@/lib/webhooks/wake-workers';
 import { acceptedPackageMask } from '@/lib/customs/readiness-flags';
+import { isDatabaseUnavailable } from '@/lib/db-errors';
+import { log } from '@/lib/log';
+import { logRepeated } from '@/lib/log-repeats';
 
 // Packages of one manifest that arrive while earlier ones are still being written go to the database together: one
 // statement and one commit for all of them, where each used to cost its own. What PostgreSQL spends per statement
@@ -130,8 +133,16 @@ async function write(
       for (const w of batch)
         w.resolve({ inserted: inserted.has(w.item.pkg.TrackingNumber), open: row.open, delivered: row.delivered });
       return;
-    } catch {
-      // Nothing of the batch was written (one statement): each package again on its own, for its own answer.
+    } catch (error) {
+      // The database is away (or the connection went, perhaps after the commit): each package fails as it would have
+      // alone, and its client's retry is answered as a resend. Tried again one by one, a package stored meanwhile
+      // would be answered as already accepted instead.
+      if (isDatabaseUnavailable(error)) {
+        for (const w of batch) w.reject(error);
+        return;
+      }
+      // One package's value refused (nothing of the statement was written): each again on its own, for its own answer.
+      logRepeated(log, 'warn', 'packages sent together were refused; writing them one at a time', error);
     }
   }
   await Promise.all(

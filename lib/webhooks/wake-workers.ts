@@ -1,5 +1,7 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { logRepeated } from '@/lib/log-repeats';
 import { sql, type Sql } from '@/lib/sql';
@@ -15,30 +17,48 @@ export const wakeAfterCommit: Sql<never> = sql`set_config('carrier.webhook_wake_
 
 let inFlight = false;
 let again = false;
-const local = new Set<() => void>();
+
+// On globalThis: Next's bundles hold their own copies of this module in the same process (its routes', its
+// instrumentation's, where the worker may run), and a commit in any of them must reach the process's one worker and
+// agree on which worker ids are this process's.
+interface ProcessWake {
+  local: Set<() => void>;
+  /** Random per process: two containers can share a host name and a pid (1), and must not take each other's worker for their own. */
+  prefix: string;
+  others: { alive: boolean; checkedAt: number; checking: boolean };
+}
+const WAKE = Symbol.for('carrier.webhooks.process-wake');
+const shared = ((globalThis as { [WAKE]?: ProcessWake })[WAKE] ??= {
+  local: new Set(),
+  prefix: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}:`,
+  others: { alive: true, checkedAt: Number.NEGATIVE_INFINITY, checking: false },
+});
+const local = shared.local;
 
 /** How worker ids start in this process (worker.ts): a heartbeat of any other id is another process's worker. */
 export function processWorkerIdPrefix(): string {
-  return `${hostname()}:${process.pid}:`;
+  return shared.prefix;
 }
 
 // Only other processes' workers need the notify (this one's is woken directly), and with none alive the notify was a
 // transaction per burst of commits for no one: about 5 % of PostgreSQL's CPU per accepted package. Whether one beat
-// in the last WORKER_SEEN_MS is read at most every RECHECK_MS; until the first answer, and after a failed one, the
-// notify goes out. A worker that starts meanwhile claims what is due at its start and polls: it loses nothing.
+// within the staleness (WEBHOOK_WORKER_STALE_MS, after which it would be taken for dead) is read at most every
+// RECHECK_MS; an answer older than that counts as unknown, and unknown (before the first answer, after a failed one)
+// means notify. A worker that starts meanwhile claims what is due at its start and polls: it loses nothing.
 const RECHECK_MS = 1_000;
-const WORKER_SEEN_MS = 10_000;
-const others = { alive: true, checkedAt: Number.NEGATIVE_INFINITY, checking: false };
 
 function othersMayListen(): boolean {
+  const { others } = shared;
   const now = performance.now();
-  if (!others.checking && now - others.checkedAt >= RECHECK_MS) {
+  if (now - others.checkedAt < RECHECK_MS) return others.alive;
+  if (!others.checking) {
     others.checking = true;
     const prefix = processWorkerIdPrefix();
     queueQuery(
       sql<{ alive: boolean }>`SELECT EXISTS (
         SELECT 1 FROM webhook_workers
-        WHERE heartbeat_at > now() - ${WORKER_SEEN_MS}::int * interval '1 millisecond' AND left(id, ${prefix.length}::int) <> ${prefix}
+        WHERE heartbeat_at > now() - ${env().WEBHOOK_WORKER_STALE_MS}::int * interval '1 millisecond'
+          AND left(id, ${prefix.length}::int) <> ${prefix}
       ) AS alive`,
     )
       .then(
@@ -50,7 +70,7 @@ function othersMayListen(): boolean {
         others.checkedAt = performance.now();
       });
   }
-  return others.alive;
+  return true;
 }
 
 /** The delivery worker of this process (worker.ts) hears wakeDeliveryWorkers() directly; returns the unsubscribe. */

@@ -57,6 +57,9 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   // commit took as long as the request, and attempts holding their slots through it left too few for a burst).
   const inFlight = new Set<Promise<void>>();
   const recording = new Set<Promise<void>>();
+  // Outcomes waiting to be written are capped too: while their writes lag, claiming on would hold messages whose
+  // leases run down before their outcome is written (and then send them again).
+  const freeSlots = () => Math.min(config.WEBHOOK_CONCURRENCY - inFlight.size, 2 * config.WEBHOOK_CONCURRENCY - recording.size);
   const attempts = new Set<AbortController>();
   /** Half the staleness: a live worker gives up its claims well before anyone may take it for dead. */
   const fenceMs = Math.floor(config.WEBHOOK_WORKER_STALE_MS / 2);
@@ -211,7 +214,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
   const loop = (async () => {
     let failures = 0;
     while (!stopping) {
-      const free = config.WEBHOOK_CONCURRENCY - inFlight.size;
+      const free = freeSlots();
       let claimedAll = false;
       if (free > 0 && alive()) {
         try {
@@ -244,7 +247,7 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
           resolve();
         }
         wake = done;
-        if (pendingWake && failures === 0 && config.WEBHOOK_CONCURRENCY - inFlight.size > 0 && alive()) done();
+        if (pendingWake && failures === 0 && freeSlots() > 0 && alive()) done();
       });
     }
   })();
