@@ -169,8 +169,14 @@ describe('sharded counters', () => {
     expect(cancelled.json.totals).toEqual(after);
   });
 
-  it('a package with a webhook subscribed wakes the delivery workers after its commit (the trigger no longer does it in the transaction)', async () => {
+  it("a package with a webhook subscribed wakes another process's delivery worker after its commit (not the trigger, in the transaction)", async () => {
     const shipper = await newAccount('Wake');
+    // The notify is for workers of other processes (the server's own is woken directly), sent while one beats: this
+    // test's listener stands for one, so a worker row of a process that is not the server's beats meanwhile.
+    const elsewhere = `elsewhere:1:${randomUUID()}:0`;
+    await pgPool().query(`INSERT INTO webhook_workers (id) VALUES ($1)`, [elsewhere]);
+    // Past the server's recheck of who else is listening (at most a second).
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     const endpoint = await db.webhookEndpoint.create({
       data: {
         id: newId('we'),
@@ -204,6 +210,7 @@ describe('sharded counters', () => {
       await listener.query('UNLISTEN *');
       listener.removeAllListeners('notification');
       listener.release();
+      await pgPool().query(`DELETE FROM webhook_workers WHERE id = $1`, [elsewhere]);
     }
   });
 });
