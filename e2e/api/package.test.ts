@@ -104,7 +104,7 @@ describe('POST /wf/package', () => {
       ...numbers.slice(0, 10).map((n, i) => call('/wf/package', { token: shipper.tokens.test, body: body(n.toLowerCase(), i) })),
     ]);
     expect(answers.map((a) => a.status)).toEqual(Array(130).fill(200));
-    const manifestId = answers[0]!.json.ManifestID as string;
+    const manifestId = answers[0].json.ManifestID as string;
     expect(new Set(answers.map((a) => a.json.ManifestID))).toEqual(new Set([manifestId]));
 
     const stored = await db.package.findMany({
@@ -115,7 +115,7 @@ describe('POST /wf/package', () => {
     const events = await db.webhookEvent.findMany({ where: { accountId: shipper.accountId }, include: { messages: true } });
     expect(events).toHaveLength(120);
     const byNumber = new Map(
-      events.map((e) => [(e.payload as { tracking_numbers: string[] }).tracking_numbers[0]!.toUpperCase(), e]),
+      events.map((e) => [(e.payload as { tracking_numbers: string[] }).tracking_numbers[0].toUpperCase(), e]),
     );
     for (const n of numbers) {
       const event = byNumber.get(n);
