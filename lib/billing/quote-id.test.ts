@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { accountTag, issueQuoteId, QUOTE_TTL_MS, quoteKeyFrom, readQuoteId, type QuoteClaims } from './quote-id';
 
@@ -78,5 +79,16 @@ describe('quote ids', () => {
   it('tag accounts with a keyed hash, not their id', () => {
     expect(accountTag(KEY, ACCOUNT)).not.toContain('1111');
     expect(accountTag(KEY, ACCOUNT)).not.toBe(accountTag(OTHER_KEY, ACCOUNT));
+  });
+
+  it('remembers tags per key and account without ever answering another key or account with them', () => {
+    const fresh = (key: typeof KEY, account: string) =>
+      createHmac('sha256', key.mac).update(`account:${account}`).digest().subarray(0, 9).toString('base64url');
+    // Past the number remembered, so that the forgetting is crossed too; each asked twice, under both keys.
+    const accounts = Array.from({ length: 10_050 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    for (const account of [...accounts, ...accounts.slice(0, 60), ...accounts.slice(-60)]) {
+      expect(accountTag(KEY, account)).toBe(fresh(KEY, account));
+      expect(accountTag(OTHER_KEY, account)).toBe(fresh(OTHER_KEY, account));
+    }
   });
 });

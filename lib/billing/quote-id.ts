@@ -35,8 +35,21 @@ export interface QuoteClaims {
   expiresAt: Date;
 }
 
+// An account's tag never changes under a key, and a quote answer needs it once per rate: remembered per key, at
+// most TAGS_KEPT accounts (then forgotten all at once), it costs an HMAC per account instead of one per rate.
+const TAGS_KEPT = 10_000;
+const tagsByKey = new WeakMap<QuoteKey, Map<string, string>>();
+
 export function accountTag(key: QuoteKey, accountId: string): string {
-  return createHmac('sha256', key.mac).update(`account:${accountId}`).digest().subarray(0, TAG_BYTES).toString('base64url');
+  let tags = tagsByKey.get(key);
+  if (!tags) tagsByKey.set(key, (tags = new Map()));
+  let tag = tags.get(accountId);
+  if (tag === undefined) {
+    tag = createHmac('sha256', key.mac).update(`account:${accountId}`).digest().subarray(0, TAG_BYTES).toString('base64url');
+    if (tags.size >= TAGS_KEPT) tags.clear();
+    tags.set(accountId, tag);
+  }
+  return tag;
 }
 
 function mac(key: QuoteKey, payload: string): Buffer {
