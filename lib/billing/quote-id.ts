@@ -42,7 +42,7 @@ const tagsByKey = new WeakMap<QuoteKey, Map<string, string>>();
 
 export function accountTag(key: QuoteKey, accountId: string): string {
   let tags = tagsByKey.get(key);
-  if (!tags) tagsByKey.set(key, (tags = new Map()));
+  if (!tags) tagsByKey.set(key, (tags = new Map<string, string>()));
   let tag = tags.get(accountId);
   if (tag === undefined) {
     tag = createHmac('sha256', key.mac).update(`account:${accountId}`).digest().subarray(0, TAG_BYTES).toString('base64url');
