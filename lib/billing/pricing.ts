@@ -99,7 +99,8 @@ function pricedAt(now: Date): string {
   return lastPricedAt;
 }
 
-function unpriced(service: string, reason: string, now: Date): TCharge {
+/** A charge that could not be priced, and why (its amount null). */
+export function unpriced(service: string, reason: string, now: Date): TCharge {
   return {
     status: 'unpriced',
     amount: null,

@@ -3,27 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { packageSample } from '@/e2e/api/support/samples';
 import { parseOperation } from '@/lib/schemas/parse';
 import { PACKAGE_MANIFEST_ALIASES, ZPackageManifestRequest } from '@/lib/schemas/package-manifest';
-import type { TCharge } from '@/lib/schemas/rate';
+import { unpriced } from '@/lib/billing/pricing';
 import { sql, type Queryable } from '@/lib/sql';
 import { insertTogether, type InsertedRow, type PackageToInsert } from './insert-together';
 
 // The batching itself, against a database stand-in that answers when told: which packages share a statement, and that
 // each caller gets its own package's answer. What the statements do in PostgreSQL is the API suite's (package, counters).
 
-const charge: TCharge = {
-  status: 'unpriced',
-  amount: null,
-  currency: 'USD',
-  service: 'AirSkip',
-  card_version: null,
-  zone: null,
-  billable_weight: null,
-  base: null,
-  surcharges: [],
-  quote_id: null,
-  reason: 'no card',
-  priced_at: '2026-12-01T00:00:00.000Z',
-};
+const charge = unpriced('AirSkip', 'no card', new Date('2026-12-01T00:00:00Z'));
 
 function item(number: string): PackageToInsert {
   const pkg = parseOperation(ZPackageManifestRequest, packageSample(number), {

@@ -166,11 +166,10 @@ export function packagesInsertStatement(
   manifestId: string,
   items: readonly PackageToInsert[],
 ): Sql<{ inserted: string[]; open: boolean; delivered: boolean }> {
-  const sorted = [...items].sort((a, b) => {
-    const x = a.pkg.TrackingNumber.toLowerCase();
-    const y = b.pkg.TrackingNumber.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  const sorted = items
+    .map((item) => ({ item, key: item.pkg.TrackingNumber.toLowerCase() }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
   const { accountId, environment } = sorted[0]!;
   const stored = sorted.map(({ pkg }) => ({ ...pkg, ManifestDate: pkg.ManifestDate.instant }));
   const events = sorted.map(({ pkg }) => ({
