@@ -74,3 +74,18 @@ describe('the API token cache', () => {
     expect(state.lookups).toBe(2);
   });
 });
+
+describe('an Authorization header the cache has not seen', () => {
+  it('says what is wrong with it, before and after a valid token was remembered', async () => {
+    const { token } = generateToken('test');
+    for (const round of [1, 2]) {
+      await expect(authenticateToken({ authorization: null, environment: 'test' })).rejects.toThrow(/Send your API token/);
+      await expect(authenticateToken({ authorization: 'Token nope', environment: 'test' })).rejects.toThrow(/not valid\.$/);
+      await expect(authenticateToken({ authorization: `Token ${token}x`, environment: 'test' })).rejects.toThrow(/not valid\.$/);
+      if (round === 1) {
+        state.rows = [{ revokedAt: null }];
+        await authenticateToken({ authorization: `Token ${token}`, environment: 'test' });
+      }
+    }
+  });
+});

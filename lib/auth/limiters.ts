@@ -4,8 +4,9 @@ import { pgPool } from '@/lib/db';
 import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 
-// Every limit the service keeps (which store and why: docs/decisions/rate-limiting.md): the per-token rate in memory, the
-// rest in PostgreSQL, shared by every instance. Records expire with their window; nothing ever clears everyone's count.
+// Every limit the service keeps but the per-token rate (lib/auth/rate-limit.ts), in PostgreSQL and shared by every
+// instance (which store and why: docs/decisions/rate-limiting.md). Records expire with their window; nothing ever clears
+// everyone's count.
 
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
@@ -27,7 +28,6 @@ function postgresLimiter(options: {
 }
 
 interface Limiters {
-  tokenRate: RateLimiterMemory;
   authFailures: RateLimiterPostgres;
   signInPair: RateLimiterPostgres;
   signInAddress: RateLimiterPostgres;
@@ -51,11 +51,6 @@ export function limiters(): Limiters {
   const e = env();
   const window = e.SIGN_IN_WINDOW_SECONDS;
   const made: Limiters = {
-    tokenRate: new RateLimiterMemory({
-      keyPrefix: 'token_rate',
-      points: e.API_RATE_LIMIT_BURST,
-      duration: Math.max(1, Math.round(e.API_RATE_LIMIT_BURST / e.API_RATE_LIMIT_PER_SECOND)),
-    }),
     authFailures: postgresLimiter({
       keyPrefix: 'auth_fail',
       points: e.API_AUTH_FAILURES_PER_MINUTE,
