@@ -144,7 +144,40 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
     void reply.code(answer.status).headers(answer.headers).send(answer.body);
   };
 
+  // A body has bodyTimeoutMs to arrive. One sweep over the bodies being read, not a timer and two listeners per request
+  // (a measurable share of a quote): a late body is refused within a tenth of the limit (a second at most) of it.
+  const reading = new Map<Readable, number>();
+  const sweep = () => {
+    const now = performance.now();
+    for (const [payload, deadline] of reading) {
+      if (payload.readableEnded || payload.destroyed) reading.delete(payload);
+      // Only once Fastify reads it (its reader listens for errors; until then the token is being checked): the error
+      // ends the reading. A body never read leaves the map with its answer (onResponse).
+      else if (now >= deadline && payload.listenerCount('error') > 0) {
+        reading.delete(payload);
+        payload.emit(
+          'error',
+          new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`),
+        );
+      }
+    }
+  };
+  const sweeper = setInterval(sweep, Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)))).unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweeper);
+    reading.clear();
+    done();
+  });
   app.addHook('onRequest', async (request, reply) => {
+    // The body's deadline runs from here (not a preParsing hook of its own: one hook fewer on every request).
+    const headers = request.headers;
+    if (
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+      headers['transfer-encoding'] !== undefined
+    ) {
+      // performance.now(): a wall clock stepped forward would refuse a body still in time.
+      reading.set(request.raw, performance.now() + bodyTimeoutMs);
+    }
     const client = options.client(request.raw);
     request.client = client;
     reply.header('x-request-id', request.id);
@@ -190,39 +223,6 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
         reply.headers(rateLimitHeaders(rate));
       },
     );
-  });
-
-  // A body has bodyTimeoutMs to arrive. One sweep over the bodies being read, not a timer and two listeners per request
-  // (a measurable share of a quote): a late body is refused within a tenth of the limit (a second at most) of it.
-  const reading = new Map<Readable, number>();
-  const sweep = () => {
-    const now = performance.now();
-    for (const [payload, deadline] of reading) {
-      if (payload.readableEnded || payload.destroyed) reading.delete(payload);
-      else if (now >= deadline) {
-        reading.delete(payload);
-        // Only while Fastify still reads it (its reader listens for errors): the error ends the reading.
-        if (payload.listenerCount('error') > 0)
-          payload.emit(
-            'error',
-            new AppError('request_timeout', `The request body did not arrive within ${bodyTimeoutMs / 1000} s.`),
-          );
-      }
-    }
-  };
-  const sweeper = setInterval(sweep, Math.min(1_000, Math.max(25, Math.floor(bodyTimeoutMs / 10)))).unref();
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(sweeper);
-    reading.clear();
-    done();
-  });
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const length = request.headers['content-length'];
-    if ((length === undefined || length === '0') && request.headers['transfer-encoding'] === undefined)
-      return done(null, payload);
-    // performance.now(): a wall clock stepped forward would refuse a body still in time.
-    reading.set(payload, performance.now() + bodyTimeoutMs);
-    done(null, payload);
   });
 
   app.addHook('onResponse', (request, reply, done) => {
