@@ -42,7 +42,7 @@ export async function authenticateRequest(
     throw error;
   });
   identified?.(auth);
-  const rate = await checkRateLimit(auth.tokenId);
+  const rate = checkRateLimit(auth.tokenId);
   rated?.(rate);
   if (access.scope !== CARRIER_OPERATIONS) assertScope(auth.scopes, access.scope, access.operation);
   return auth;
