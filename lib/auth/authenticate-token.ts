@@ -29,24 +29,6 @@ interface CachedToken extends AuthContext {
 }
 
 const cache = new Map<string, CachedToken>();
-// The hash of each Authorization header that lately carried a valid token: parsing and hashing one was a measurable share
-// of a quote. Only valid tokens enter (a stranger's guesses cannot fill it); a revoked one still misses `cache` above.
-const knownHeaders = new Map<string, string>();
-const KNOWN_HEADERS_MAX = 10_000;
-
-function tokenHashOf(authorization: string | null): string | undefined {
-  if (authorization === null) return undefined;
-  const known = knownHeaders.get(authorization);
-  if (known !== undefined) return known;
-  const token = parseAuthorization(authorization);
-  return token && looksLikeToken(token) ? hashToken(token) : undefined;
-}
-
-function remember(authorization: string, hash: string): void {
-  if (knownHeaders.has(authorization)) return;
-  if (knownHeaders.size >= KNOWN_HEADERS_MAX) knownHeaders.clear();
-  knownHeaders.set(authorization, hash);
-}
 let subscribed = false;
 // A lookup is cached only if no invalidation arrived while it read, or a revoke announced meanwhile would be undone.
 let invalidations = 0;
@@ -65,6 +47,16 @@ function subscribe(): void {
   });
 }
 
+// The hash of each Authorization header that lately carried a valid token: parsing and hashing one was a measurable share
+// of a quote. Only valid tokens enter (a stranger's guesses cannot fill it); a revoked one still misses `cache` above.
+const knownHeaders = new Map<string, string>();
+const KNOWN_HEADERS_MAX = 10_000;
+
+function remember(authorization: string, hash: string): void {
+  if (knownHeaders.size >= KNOWN_HEADERS_MAX) knownHeaders.clear();
+  knownHeaders.set(authorization, hash);
+}
+
 function unauthorized(message: string): AppError {
   return new AppError('unauthorized', message, { challenge: 'Token' });
 }
@@ -74,11 +66,13 @@ export async function authenticateToken(options: {
   environment: Environment;
 }): Promise<AuthContext> {
   subscribe();
-  const hash = tokenHashOf(options.authorization);
+  const known = options.authorization === null ? undefined : knownHeaders.get(options.authorization);
+  let hash = known;
   if (hash === undefined) {
     const token = parseAuthorization(options.authorization);
     if (!token) throw unauthorized('Send your API token as "Authorization: Token <token>".');
-    throw unauthorized('The API token is not valid.');
+    if (!looksLikeToken(token)) throw unauthorized('The API token is not valid.');
+    hash = hashToken(token);
   }
   const now = Date.now();
   let entry = cache.get(hash);
@@ -104,7 +98,7 @@ export async function authenticateToken(options: {
     };
     if (invalidations === seen) cache.set(hash, entry);
   }
-  if (options.authorization !== null) remember(options.authorization, hash);
+  if (known === undefined && options.authorization !== null) remember(options.authorization, hash);
   if (entry.environment !== options.environment) {
     const where = options.environment === 'test' ? 'the test path (/version-test/api/1.1)' : 'the live path (/api/1.1)';
     throw new AppError('wrong_environment', `This is a ${entry.environment} token; it cannot be used on ${where}.`, {
@@ -121,8 +115,12 @@ export async function authenticateToken(options: {
 
 // Known only from the cache, never by a query, so that nobody can make the service look tokens up uncounted.
 export function recentlyValidCaller(authorization: string | null, environment: Environment): AuthContext | undefined {
-  const hash = tokenHashOf(authorization);
-  if (hash === undefined) return undefined;
+  let hash = authorization === null ? undefined : knownHeaders.get(authorization);
+  if (hash === undefined) {
+    const token = parseAuthorization(authorization);
+    if (!token || !looksLikeToken(token)) return undefined;
+    hash = hashToken(token);
+  }
   const entry = cache.get(hash);
   if (!entry || entry.expiresAt < Date.now() || entry.environment !== environment) return undefined;
   return { accountId: entry.accountId, environment: entry.environment, tokenId: entry.tokenId, scopes: entry.scopes };

@@ -20,6 +20,7 @@ interface TokenWindows {
   points: number;
   windowMs: number;
   sweptAt: number;
+  policy?: string;
 }
 
 // On globalThis, so that Next's module copies count one window per token.
@@ -58,13 +59,9 @@ export function checkRateLimit(key: string, now = Date.now()): RateLimitState {
   return { remaining: state.points - window.used, resetSeconds: retryAfterSeconds(msLeft) };
 }
 
-let policy: string | undefined;
-
-// So that a client slows down before it meets a 429.
+// So that a client slows down before it meets a 429: the window above, as the policy says it.
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  if (!policy) {
-    const e = env();
-    policy = `"token";q=${e.API_RATE_LIMIT_BURST};w=${Math.max(1, Math.round(e.API_RATE_LIMIT_BURST / e.API_RATE_LIMIT_PER_SECOND))}`;
-  }
-  return { 'ratelimit-policy': policy, ratelimit: `"token";r=${state.remaining};t=${state.resetSeconds}` };
+  const windows = tokenWindows();
+  windows.policy ??= `"token";q=${windows.points};w=${windows.windowMs / 1_000}`;
+  return { 'ratelimit-policy': windows.policy, ratelimit: `"token";r=${state.remaining};t=${state.resetSeconds}` };
 }
