@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBodyParser, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { recentlyValidCaller, type AuthContext } from '@/lib/auth/authenticate-token';
 import { rateLimitHeaders } from '@/lib/auth/rate-limit';
 import { env } from '@/lib/env';
@@ -126,7 +126,11 @@ export async function createApiApp(options: ApiAppOptions): Promise<{ app: Fasti
   app.decorateRequest('responseText', null);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Every body is read as text and parsed by the operation. JSON is named as well as the catch-all because Fastify
+  // remembers the parser it found for a named type, and parses the Content-Type header again on every request otherwise.
+  const asText: FastifyBodyParser<string> = (_request, body, done) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, asText);
+  app.addContentTypeParser('*', { parseAs: 'string' }, asText);
 
   const sendError = (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = fromFastify(error, limit);
