@@ -81,6 +81,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     startRequestLogThread(logThread);
   }
 
+  const { captureNativeGlobals } = await import('@/lib/http/native-globals');
+  const restoreNativeGlobals = captureNativeGlobals();
   const { default: next } = await import('next');
   const nextApp = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
   // Next prepares (reads its build, runs instrumentation.ts) while the API app is made below: its file reads overlap
@@ -131,6 +133,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (!created) throw new Error('the API app made no server');
   const server: Server = created;
   await nextPrepared;
+  // Production only: the development server stays as Next made it.
+  if (!dev) restoreNativeGlobals();
   nextRoute.handler = nextApp.getRequestHandler();
   // Dev mode's hot reload talks over a WebSocket upgrade.
   const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
