@@ -41,13 +41,13 @@ describe('log lines', () => {
     const lines = result.lines.map((l) => JSON.parse(l) as { msg: string; time: string });
     expect(lines.map((l) => l.msg)).toEqual(['one']);
     // Written by the next flush, not when the child exits 3 s later.
-    expect(result.firstLineAt! - Date.parse(lines[0].time)).toBeLessThan(1000);
+    expect(result.firstLineAt! - Date.parse(lines[0]!.time)).toBeLessThan(1000);
   }, 20_000);
 
   it('are all written when the process exits at once after logging them', async () => {
     const result = await run(`${importLog} for (let i = 0; i < 5000; i++) log.info({ i }, 'line'); process.exit(3);`);
     expect(result.code).toBe(3);
     expect(result.lines).toHaveLength(5000);
-    expect((JSON.parse(result.lines[4999]) as { i: number }).i).toBe(4999);
+    expect((JSON.parse(result.lines[4999]!) as { i: number }).i).toBe(4999);
   }, 20_000);
 });
