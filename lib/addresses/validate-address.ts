@@ -2,7 +2,8 @@
 // code with its province, from the `zipcodes` dataset (US ZIPs and Canadian forward sortation areas) and ISO 3166-2's
 // subdivision names. Streets are not checked: no dataset of them ships with the app.
 import { iso31662 } from 'iso-3166';
-import { codes, lookup, states } from 'zipcodes';
+import { full as stateCodes } from 'zipcodes/lib/states.js';
+import { allPostalPlaces, lookupPostalCode as lookup } from '@/lib/places/postal-codes';
 
 export interface AddressInput {
   address1?: string;
@@ -75,10 +76,10 @@ function subdivisions(): Subdivisions {
     byName.set(`${parent}:${name.toUpperCase()}`, short);
     if (parent === 'CA') caNames.set(name.toUpperCase(), short);
   }
-  for (const [name, code] of Object.entries(states.full)) byName.set(`US:${name}`, code);
+  for (const [name, code] of Object.entries(stateCodes)) byName.set(`US:${name}`, code);
   // The dataset names a few areas by county; only those that are a province's name (or "<name> Territory") count.
   const caByLetter = new Map<string, Set<string>>();
-  for (const entry of Object.values(codes)) {
+  for (const entry of allPostalPlaces()) {
     if (entry.country !== 'Canada') continue;
     const name = entry.state.toUpperCase().replace(/ TERRITORY$/, '');
     const province = [...caNames].find(([iso]) => iso === name || iso.startsWith(`${name} `))?.[1];

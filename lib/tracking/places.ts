@@ -1,4 +1,4 @@
-import { lookup as lookupPostalCode } from 'zipcodes';
+import { lookupPostalCode } from '@/lib/places/postal-codes';
 import { airport } from '@/lib/rating/locations';
 
 // City-level places for the public page: a scan's location is an IATA airport code or a US / Canadian postal code
