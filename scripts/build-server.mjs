@@ -6,6 +6,7 @@
 //   dist/server.js                   what each of its workers runs (server/server.ts)
 //   dist/request-log-thread.js       the request log's writer thread in each of them (server/request-log-thread.ts)
 //   dist/document-render-thread.js   their document render threads (server/document-render-thread.ts)
+//   dist/document-render-job.js      the renderers, for a render inline where no render thread runs (lib/documents)
 //   dist/worker.js                   npm run worker (server/worker.ts)
 //   dist/token.js                    npm run token (scripts/token.ts)
 //   dist/encrypt-webhook-secrets.js  npm run db:encrypt-secrets (scripts/encrypt-webhook-secrets.ts)
@@ -36,6 +37,7 @@ export const ENTRIES = {
   server: 'server/server.ts',
   'request-log-thread': 'server/request-log-thread.ts',
   'document-render-thread': 'server/document-render-thread.ts',
+  'document-render-job': 'lib/documents/render-job.ts',
   worker: 'server/worker.ts',
   token: 'scripts/token.ts',
   'encrypt-webhook-secrets': 'scripts/encrypt-webhook-secrets.ts',
@@ -87,6 +89,18 @@ export async function buildServer() {
           // lib modules begin with `import 'server-only'`; outside Next it is an empty module.
           build.onResolve({ filter: /^server-only$/ }, () => ({ path: 'server-only', namespace: 'empty-module' }));
           build.onLoad({ filter: /.*/, namespace: 'empty-module' }, () => ({ contents: '', loader: 'js' }));
+        },
+      },
+      {
+        name: 'renderers-apart',
+        setup(build) {
+          // The render pool imports the renderers only to render inline; bundled, their packages (pdf-lib, fontkit:
+          // half a second) would load at the start of every server process, which renders on its threads instead.
+          build.onResolve({ filter: /^\.\/render-job$/ }, (args) =>
+            args.kind === 'dynamic-import' && args.importer.endsWith(path.join('lib', 'documents', 'render-pool.ts'))
+              ? { path: './document-render-job.js', external: true }
+              : undefined,
+          );
         },
       },
       {

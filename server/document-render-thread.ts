@@ -8,7 +8,8 @@ import { readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { connectionReader } from '@/lib/documents/package-bytes';
-import { readRequest, runRenderJob, SPILL_BYTES, warmUp, type RenderRequest } from '@/lib/documents/render-job';
+import { runRenderJob, warmUp } from '@/lib/documents/render-job';
+import { readRequest, SPILL_BYTES, type RenderRequest } from '@/lib/documents/render-request';
 
 if (!parentPort) throw new Error('server/document-render-thread.ts runs as a worker thread of the server');
 const port = parentPort;

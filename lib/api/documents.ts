@@ -1,11 +1,11 @@
 import 'server-only';
-import { fileNamePart } from '@/lib/documents';
+import { fileNamePart } from '@/lib/documents/text';
 import { cachedDocument, keepDocument, type DocumentKey } from '@/lib/documents/document-cache';
 import { packagesQuery, type ManifestHead } from '@/lib/documents/load-documents';
 import { CONTENT_TYPES, negotiateFormat, type DocumentFormat } from '@/lib/documents/negotiate-format';
 import type { ManifestSource } from '@/lib/documents/manifest-source';
 import type { PackagesQuery } from '@/lib/documents/package-bytes';
-import type { RenderRequest } from '@/lib/documents/render-job';
+import type { RenderRequest } from '@/lib/documents/render-request';
 import { renderPool } from '@/lib/documents/render-pool';
 import type { RenderedDocument } from '@/lib/documents/spilled-document';
 import { log } from '@/lib/log';

@@ -2,7 +2,7 @@ import 'server-only';
 import { pgPool, pgTransaction } from '@/lib/db';
 import { log } from '@/lib/log';
 import { execute, queryRow, queryRows, sql } from '@/lib/sql';
-import { RENDER_VERSION } from './render-job';
+import { RENDER_VERSION } from './render-request';
 
 // Closed daily manifests' documents, rendered once and kept in PostgreSQL (docs/decisions/document-rendering.md): a
 // closed manifest never changes. They go with the manifest (ON DELETE CASCADE): labels carry names and addresses.

@@ -4,5 +4,4 @@ export { renderHandoverManifest } from './render-handover-manifest';
 export { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 export { renderContainerTagZpl, renderPackageLabelZpl, renderPackageLabelsZpl, zplField } from './render-zpl';
 export { renderPackageLabelPng } from './render-label-png';
-export { fileNamePart } from './text';
 export type * from './types';

@@ -1,5 +1,6 @@
 import { rgb } from 'pdf-lib';
 import { box, GREY, INCH, LIGHT, line, newCanvas, text, type Canvas, type Page } from './pdf';
+import { invoiceNumberText } from './text';
 
 // The invoice PDF (GET /invoices/{id}/document): a pure function of the issued invoice. Totals by service and by
 // manifest, then the adjustments with their reasons; "page n of N" and the invoice number on every page, and a test
@@ -49,10 +50,6 @@ interface Section {
   rows: string[][];
   empty: string;
   note?: string;
-}
-
-export function invoiceNumberText(number: number): string {
-  return `INV-${String(number).padStart(6, '0')}`;
 }
 
 const day = (date: Date, timeZone: string) =>

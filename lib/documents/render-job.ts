@@ -1,71 +1,20 @@
-import { manifestDeclarations, type DocumentCustomsDeclaration } from './customs-declaration';
-import { materializeManifest, manifestLabels, type ManifestSource } from './manifest-source';
-import { oneRecordExport, type OneRecordOptions } from './one-record';
-import type { PackagesQuery } from './package-bytes';
+import { manifestDeclarations } from './customs-declaration';
+import { materializeManifest, manifestLabels } from './manifest-source';
+import { oneRecordExport } from './one-record';
 import { CHUNK_PAGES } from './pdf';
 import { renderCustomsDeclaration, renderCustomsDeclarations } from './render-customs-declaration';
 import { renderHandoverManifest } from './render-handover-manifest';
-import { renderInvoicePdf, type DocumentInvoice } from './render-invoice';
-import { renderProofOfDeliveryPdf, type DocumentProof } from './render-proof-of-delivery';
+import { renderInvoicePdf } from './render-invoice';
+import { renderProofOfDeliveryPdf } from './render-proof-of-delivery';
 import { renderContainerTagPdf, renderPackageLabelPdf, renderPackageLabelsPdf } from './render-label-pdf';
 import { renderPackageLabelPng } from './render-label-png';
+import type { RenderJob } from './render-request';
 import { renderContainerTagZpl, renderPackageLabelsZpl, renderPackageLabelZpl } from './render-zpl';
-import type { DocumentLabel, PaperSize } from './types';
+import type { DocumentLabel } from './types';
 
-// One document to render, as structured-clonable data, and its renderer: on the render thread, or inline where none.
-
-/** Part of every kept document's key: raise it when a renderer's output changes, so kept documents render again. */
-export const RENDER_VERSION = 3;
-
-export type RenderJob<Packages = Uint8Array> =
-  | { document: 'handover'; source: ManifestSource<Packages>; paper: PaperSize }
-  | { document: 'tag'; source: ManifestSource<Packages>; format: 'pdf' | 'zpl' }
-  | { document: 'labels'; source: ManifestSource<Packages>; format: 'pdf' | 'zpl' }
-  | { document: 'label'; label: DocumentLabel; format: 'pdf' | 'zpl' | 'png' }
-  | { document: 'package-labels'; labels: DocumentLabel[]; title: string; format: 'pdf' | 'zpl' }
-  | { document: 'customs'; source: ManifestSource<Packages>; paper: PaperSize }
-  | { document: 'customs-declaration'; declaration: DocumentCustomsDeclaration; paper: PaperSize }
-  | { document: 'one-record'; source: ManifestSource<Packages>; options: OneRecordOptions }
-  | { document: 'invoice'; invoice: DocumentInvoice }
-  | { document: 'proof-of-delivery'; proof: DocumentProof };
-
-/**
- * A render thread asked to spill writes a document at least this large to a file (spilled-document.ts); a smaller one
- * comes back as bytes (one allocation, no file).
- */
-export const SPILL_BYTES = 1024 * 1024;
+// A document's renderer (its job is render-request.ts): on a render thread, or inline where there is none.
 
 const utf8 = new TextEncoder();
-
-/**
- * A job as it is handed to be rendered: a manifest's packages either read already, or what to read where the document
- * renders (the render thread, on its own connection: their megabytes then never pass through the serving isolate).
- */
-export type RenderRequest = RenderJob<Uint8Array | PackagesQuery>;
-
-/** The job with its packages read by `read` where the request names them instead of carrying them. */
-export async function readRequest(
-  request: RenderRequest,
-  read: (query: PackagesQuery) => Promise<Uint8Array>,
-): Promise<RenderJob> {
-  if (!('source' in request) || ArrayBuffer.isView(request.source.packages)) return request as RenderJob;
-  return { ...request, source: { ...request.source, packages: await read(request.source.packages) } };
-}
-
-/** Transferred, not copied: a buffer of its own (package-bytes.ts makes one), never a slice of Node's Buffer pool. */
-export function transferables(request: RenderRequest): ArrayBuffer[] {
-  if (!('source' in request)) return [];
-  const { packages } = request.source;
-  return ArrayBuffer.isView(packages) && packages.buffer instanceof ArrayBuffer ? [packages.buffer] : [];
-}
-
-/**
- * Whether a large answer means the heap grew (render-pool.ts then ends the thread): PDF and ZPL, not ONE Record, whose
- * answer lives outside the heap and for which a fresh thread each time cost more than the export.
- */
-export function leavesHeapGrown(job: RenderRequest): boolean {
-  return job.document !== 'one-record';
-}
 
 /** The document's bytes (ZPL as UTF-8, as it is sent), in an ArrayBuffer of their own (transferable). */
 export async function runRenderJob(job: RenderJob): Promise<Uint8Array> {

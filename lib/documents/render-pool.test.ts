@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors/app-error';
 import type { ManifestSource } from './manifest-source';
-import type { RenderJob, RenderRequest } from './render-job';
+import type { RenderJob, RenderRequest } from './render-request';
 import type { PackagesQuery } from './package-bytes';
 import { isDatabaseUnavailable } from '@/lib/db-errors';
 import { RenderPool, type RenderPoolOptions } from './render-pool';

@@ -10,7 +10,7 @@ import { env } from '@/lib/env';
 import { AppError } from '@/lib/errors/app-error';
 import { log } from '@/lib/log';
 import { readPackageBytes, type PackagesQuery } from './package-bytes';
-import { leavesHeapGrown, readRequest, runRenderJob, transferables, type RenderRequest } from './render-job';
+import { leavesHeapGrown, readRequest, transferables, type RenderRequest } from './render-request';
 import { isSpilled, removeSpilled, spillDirectory, SpilledDocument, type RenderedDocument } from './spilled-document';
 
 // Documents render off the serving thread (docs/decisions/document-rendering.md): a bounded pool of threads, admission
@@ -199,6 +199,8 @@ class InlineExecutor implements Executor {
   // Rendered on this thread, the bytes are here already: spilling them would only add a file.
   async run(request: RenderRequest): Promise<RenderedDocument> {
     const read = this.read;
+    // The renderers load with the first inline render: a server with render threads never loads them here.
+    const { runRenderJob } = await import('./render-job');
     return runRenderJob(
       await readRequest(request, (query) => {
         if (!read) throw new Error('a render names packages to read, and this pool has no way to read them');

@@ -100,3 +100,8 @@ export function billableLb(pkg: {
 export function fileNamePart(value: string): string {
   return value.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'document';
 }
+
+/** An invoice's number as it is printed and named: INV-000042. */
+export function invoiceNumberText(number: number): string {
+  return `INV-${String(number).padStart(6, '0')}`;
+}

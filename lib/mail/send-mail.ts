@@ -1,5 +1,5 @@
 import 'server-only';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { db } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -14,8 +14,11 @@ type Global = typeof globalThis & { [KEY]?: { url: string; transport: Transporte
 
 const OUTBOX_KEEP_MS = 24 * 3_600_000;
 
-function transport(url: string): Transporter {
+// nodemailer loads with the first message sent over SMTP, not with every server process that may never send one.
+async function transport(url: string): Promise<Transporter> {
   const global = globalThis as Global;
+  if (global[KEY]?.url === url) return global[KEY].transport;
+  const { createTransport } = await import('nodemailer');
   if (global[KEY]?.url === url) return global[KEY].transport;
   const made = createTransport(url);
   global[KEY] = { url, transport: made };
@@ -25,7 +28,9 @@ function transport(url: string): Transporter {
 export async function sendMail(message: MailMessage): Promise<void> {
   const { SMTP_URL, MAIL_FROM } = env();
   if (SMTP_URL) {
-    const info = (await transport(SMTP_URL).sendMail({
+    const info = (await (
+      await transport(SMTP_URL)
+    ).sendMail({
       from: MAIL_FROM,
       to: message.to,
       subject: message.subject,

@@ -3,7 +3,7 @@ import { defineOperation } from '../operation';
 import { errorAnswer, PATH_PARAMETERS } from '../openapi/parts';
 import { loadInvoice } from '@/lib/billing/invoices';
 import { invoiceDocumentData } from '@/lib/billing/invoice-document';
-import { invoiceNumberText } from '@/lib/documents/render-invoice';
+import { invoiceNumberText } from '@/lib/documents/text';
 import { accountScope, pathParam } from '../context';
 import { documentDoc, file, formatOf, rendered } from '../documents';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { defineOperation } from '../operation';
 import { errorAnswer, PATH_PARAMETERS } from '../openapi/parts';
-import { fileNamePart } from '@/lib/documents';
+import { fileNamePart } from '@/lib/documents/text';
 import { proofImage } from '@/lib/proof-of-delivery/proofs';
 import { accountScope, pathParam } from '../context';
 
