@@ -13,13 +13,13 @@
 // it; the tests and benchmarks run `npm start`'s command too (e2e/api/support/spawn.ts).
 // SIGTERM / SIGINT, a stop message from the supervisor, or the supervisor's disappearance: stop
 // accepting, finish requests in flight (APP_STOP_GRACE_MS at most) and attempts in flight, exit.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RequestHandler, UpgradeHandler } from 'next/dist/server/next';
+import type { RequestHandler } from 'next/dist/server/next';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /**
@@ -28,6 +28,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * a stop into a kill.
  */
 const MAIL_STOP_WAIT_MS = 4_000;
+/** Next prepares once this worker is ready, or this long after it listens if it is not ready by then. */
+const NEXT_AFTER_MS = 1_000;
 
 export interface StartServerOptions {
   dev?: boolean;
@@ -81,16 +83,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     startRequestLogThread(logThread);
   }
 
-  const { captureNativeGlobals } = await import('@/lib/http/native-globals');
-  const restoreNativeGlobals = captureNativeGlobals();
-  const { default: next } = await import('next');
-  const nextApp = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
-  // Next prepares (reads its build, runs instrumentation.ts) while the API app is made below: its file reads overlap
-  // that work. Both are done before the server listens.
-  const nextPrepared = nextApp.prepare();
-  nextPrepared.catch(() => undefined); // awaited below; a failure surfaces there
-  const nextRoute: { handler?: RequestHandler } = {};
-
   // /healthz, /readyz, /metrics, and every request counted by route template (lib/probes/server-probes.ts).
   const [{ serverProbes }, { initMetrics, trackPool }, { pgPool }, { queuePoolCounts }] = await Promise.all([
     import('@/lib/probes/server-probes'),
@@ -113,6 +105,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config.WEBHOOK_WORKER === 'off' ? 'off' : (worker?.status() ?? { running: false, heartbeatAgeMs: null, staleAfterMs: 0 }),
   });
 
+  // Next is loaded and prepared (its build read, instrumentation.ts run) once the API app is made: in production the
+  // server listens meanwhile, and the API, the probes and the webhook worker do not wait for the portal's half second.
+  const { captureNativeGlobals } = await import('@/lib/http/native-globals');
+  let nextHandler: RequestHandler | undefined;
+  const prepareNext = async () => {
+    const restoreNativeGlobals = captureNativeGlobals();
+    const { default: next } = await import('next');
+    const app = next({ dev, dir: ROOT, hostname: hostname ?? 'localhost', port });
+    await app.prepare();
+    // Production only: the development server stays as Next made it.
+    if (!dev) restoreNativeGlobals();
+    nextHandler = app.getRequestHandler();
+    return { app, handler: nextHandler };
+  };
+  let nextPrepared: Promise<Awaited<ReturnType<typeof prepareNext>>> | undefined;
+  // A request for Next's paths that comes before it is prepared waits for it.
+  const toNext = (req: IncomingMessage, res: ServerResponse) => {
+    if (nextHandler) return void nextHandler(req, res).catch((error: unknown) => sendServerFailure(res, error));
+    void nextPrepared!.then(({ handler }) => handler(req, res)).catch((error: unknown) => sendServerFailure(res, error));
+  };
+
   // One server: the probes first, then the API's paths to Fastify's handler, the rest to Next.
   const { app: api, server: created } = await createApiApp({
     client: nodeClient,
@@ -126,28 +139,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           const { pathname } = splitTarget(req.url ?? '/');
           // The OpenAPI document is public and served by its Next route (app/api/1.1/openapi.json), not the token-checked API.
           if (isApiPath(pathname) && !pathname.endsWith('/openapi.json')) return apiHandler(req, res);
-          nextRoute.handler!(req, res).catch((error: unknown) => sendServerFailure(res, error));
+          toNext(req, res);
         }),
     },
   });
   if (!created) throw new Error('the API app made no server');
   const server: Server = created;
-  await nextPrepared;
-  // Production only: the development server stays as Next made it.
-  if (!dev) restoreNativeGlobals();
-  nextRoute.handler = nextApp.getRequestHandler();
-  // Dev mode's hot reload talks over a WebSocket upgrade.
-  const upgradeHandler: UpgradeHandler | undefined = dev ? nextApp.getUpgradeHandler() : undefined;
-  // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
-  server.removeAllListeners('clientError');
-  server.on('clientError', answerClientError);
-  if (upgradeHandler) {
-    const upgrade = upgradeHandler;
+
+  if (dev) {
+    // Dev mode's hot reload talks over a WebSocket upgrade: Next is prepared before that server listens.
+    const prepared = await prepareNext();
+    nextPrepared = Promise.resolve(prepared);
+    const upgrade = prepared.app.getUpgradeHandler();
     server.on(
       'upgrade',
       (req: IncomingMessage, socket: Duplex, head: Buffer) => void upgrade(req, socket, head).catch(() => socket.destroy()),
     );
   }
+  // A request Node's parser refuses (headers over 16 KB, say) gets the envelope too, not a bare status line.
+  server.removeAllListeners('clientError');
+  server.on('clientError', answerClientError);
   // A client has 10 s to send its headers and 60 s for the whole request (a 5 MB body on a slow
   // link); idle keep-alive connections stay open longer than a typical load balancer's 60 s so
   // that the balancer, not us, closes them (no race on a reused connection).
@@ -160,8 +171,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const actualPort = (server.address() as AddressInfo).port;
   log.info({ port: actualPort, dev }, 'server listening');
 
-  // The supervisor counts this worker as up once it is ready (database, migrations, webhook worker).
-  void probes.whenReady();
+  // The supervisor counts this worker as up once it is ready: database, migrations, webhook worker (their checks wait
+  // on round trips that Next's loading would hold up). Then, in production, Next loads and prepares (half a second; a
+  // portal request meanwhile waits), and the postal-code dataset is read (0.1 s) before a request needs it.
+  const ready = probes.whenReady();
+  if (!dev) {
+    const readyOrLate = new Promise<void>((resolve) => setTimeout(resolve, NEXT_AFTER_MS).unref());
+    nextPrepared = Promise.race([ready, readyOrLate]).then(() => {
+      if (closing) throw new Error('stopped before Next was prepared');
+      return prepareNext();
+    });
+    // A build Next cannot serve stops this worker, as it would have before listening: the supervisor starts another.
+    nextPrepared.catch((error: unknown) => {
+      if (closing) return; // stopped during the start: nothing is wrong
+      log.fatal({ err: error }, 'Next could not be prepared: the portal cannot be served');
+      void close().finally(() => process.exit(1));
+    });
+  }
+  const { loadPostalCodes } = await import('@/lib/places/postal-codes');
+  void ready.then(() => setImmediate(loadPostalCodes));
 
   let closing: Promise<void> | undefined;
   const close = (graceMs = config.APP_STOP_GRACE_MS): Promise<void> => {
@@ -180,7 +208,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       clearInterval(idle);
       clearTimeout(deadline);
       await api.close().catch(() => undefined);
-      await nextApp.close().catch(() => undefined);
+      // Not waited for while still preparing (a stop during the start): the process exits once this is done.
+      if (nextHandler) await nextPrepared?.then(({ app }) => app.close()).catch(() => undefined);
       await probes.close();
       // Mail the requests sent in the background (a sign-up's link), before the database it may be kept in closes.
       const { drainMail } = await import('@/lib/mail/send-mail');

@@ -36,6 +36,8 @@ export function serverProbes(options: {
   const { config } = options;
   const label = routeLabeler({ nextDir: options.nextDir });
   const readiness = readinessProbe(config.DATABASE_URL, options.migrationsDir);
+  // Its connection opens now, while the server is being made: the first check once it listens is then one query.
+  void readiness.check(() => 'off').catch(() => undefined);
   const metricsHere = config.METRICS_PORT === undefined ? config.METRICS_TOKEN : undefined;
   const inCluster = typeof process.send === 'function';
   let closed = false;

@@ -5,10 +5,12 @@ import { ensureDatabase, removeEmbeddedDatabase } from '../../../scripts/databas
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
 import { packageSample, rateSampleAll } from '../support/samples';
+import { spawnProcess, startCommand } from '../support/spawn';
 import {
   dropFreshDatabase,
   freePort,
   freshDatabase,
+  RELIABILITY_ENV,
   seedAccount,
   startApiServer,
   type ServerProcess,
@@ -353,5 +355,58 @@ describe('probes and metrics', () => {
       what: 'ready after the database returned',
     });
     expect(server.unexpected).toEqual([]);
+  }, 120_000);
+
+  it('is ready before Next has prepared the portal: what is asked of the portal at once waits for it and is answered', async () => {
+    const url = await freshDatabase(inject('databaseUrl'), 'probesfirst');
+    databases.push(url);
+    const { token } = await seedAccount(url);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const app = spawnProcess({
+      name: 'npm start, asked the moment it is ready',
+      args: startCommand(),
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        ...RELIABILITY_ENV,
+        DATABASE_URL: url,
+        APP_WORKERS: '1',
+        PORT: String(port),
+      },
+    });
+    try {
+      // Asked every 10 ms: the first 200 is within 10 ms of the moment readiness holds.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const status = await fetch(`${base}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status === 200) break;
+        expect(app.running()).toBe(true);
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const [signIn, openapi, rate, missing] = await Promise.all([
+        fetch(`${base}/sign-in`),
+        fetch(`${base}/api/1.1/openapi.json`),
+        fetch(`${base}/version-test/api/1.1/wf/rate`, {
+          method: 'POST',
+          headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(rateSampleAll()),
+        }),
+        fetch(`${base}/no-such-page`),
+      ]);
+      expect(signIn.status).toBe(200);
+      expect(await signIn.text()).toContain('<form');
+      expect(openapi.status).toBe(200);
+      expect(((await openapi.json()) as { openapi?: string }).openapi).toMatch(/^3\./);
+      expect(rate.status).toBe(200);
+      expect(missing.status).toBe(404);
+      expect(app.running()).toBe(true);
+    } finally {
+      await app.stop('SIGTERM');
+    }
   }, 120_000);
 });
