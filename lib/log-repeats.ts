@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 
 export const REPEAT_INTERVAL_MS = 10_000;
 
-type Level = 'warn' | 'error';
+type Level = 'info' | 'warn' | 'error';
 
 interface Kind {
   logger: Logger;

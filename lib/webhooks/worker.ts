@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { env } from '@/lib/env';
 import { log as rootLog } from '@/lib/log';
@@ -136,12 +137,22 @@ export function startWebhookWorker(options: { resolver?: Resolver } = {}): Webho
     let failures = 0;
     while (beating) {
       const sentAt = Date.now();
+      const loopBefore = performance.eventLoopUtilization();
       const beatId = id;
       try {
         const freed = await heartbeat({ workerId: beatId, staleMs: config.WEBHOOK_WORKER_STALE_MS });
         failures = 0;
         const tookMs = Date.now() - sentAt;
-        if (tookMs > fenceMs / 2) logRepeated(log, 'warn', 'webhook worker heartbeat was slow', null, { tookMs });
+        if (tookMs > fenceMs / 2) {
+          // Held up by this process's own thread (loading Next's code after the start, say) rather than by the database
+          // or the link to it: said, but not as a warning that pages someone.
+          const busy = performance.eventLoopUtilization(loopBefore).utilization;
+          const level = busy > 0.5 ? 'info' : 'warn';
+          logRepeated(log, level, 'webhook worker heartbeat was slow', null, {
+            tookMs,
+            threadBusy: Math.round(busy * 100) / 100,
+          });
+        }
         registered.add(beatId);
         if (beatId === id && Date.now() - sentAt < fenceMs) {
           const wasDead = !alive();
