@@ -135,7 +135,8 @@ describe('loggedBody on hostile text', () => {
       const short = cpuMs();
       loggedQuery(body + tail);
       loggedText(body + tail, 2048);
-      expect(cpuMs() - short).toBeLessThan(50);
+      // The process's CPU, other threads' included (GC, other test files on a loaded machine): quadratic would be seconds.
+      expect(cpuMs() - short).toBeLessThan(100);
     }
   });
 });
