@@ -53,7 +53,7 @@ export function allPostalPlaces(): IterableIterator<PostalPlace> {
   return places().values();
 }
 
-/** Loads the dataset now (a server does before it counts as ready), not in the first request that needs it. */
+/** Loads the dataset now (a server does just after it is ready), not in the first request that needs it. */
 export function loadPostalCodes(): void {
   places();
 }
