@@ -6,18 +6,43 @@ import { TLSSocket } from 'node:tls';
 import { answerClientError } from './client-error';
 
 // Next fills X-Forwarded-For from the socket only when the client sent none, so a route handler cannot know its peer.
-// instrumentation.ts installs this in every server process: each request gets the socket's address under this header,
-// written over any client value and prefixed with a per-process random nonce, so a client cannot forge it.
+// Each request handed to Next gets the socket's address under this header, written over any client value and prefixed
+// with a per-process random nonce, so a client cannot forge it. The production server (server/server.ts) stamps the
+// requests it hands to Next itself; under `next start` and `next dev`, instrumentation.ts patches every server's
+// `emit` instead. The nonce and the choice live on globalThis: Next's bundle and the server's are two copies of this file.
 
 export const PEER_HEADER = 'x-carrier-peer';
 const KEY = Symbol.for('carrier.peerAddressNonce');
-type Global = typeof globalThis & { [KEY]?: string };
+const STAMPED_BY_SERVER = Symbol.for('carrier.peerAddressStampedByServer');
+const PATCHED = Symbol.for('carrier.peerAddressPatched');
+type Global = typeof globalThis & { [KEY]?: string; [STAMPED_BY_SERVER]?: boolean; [PATCHED]?: boolean };
+
+function nonce(): string {
+  const global = globalThis as Global;
+  return (global[KEY] ??= randomBytes(16).toString('hex'));
+}
+
+/**
+ * Said by a server that hands requests to Next through `stampPeerAddress`: the per-request patch of every server's
+ * `emit` that `installPeerAddressHeader` would add (a cost to every API request on the same server) is not needed.
+ */
+export function stampPeerAddressesInServer(): void {
+  (globalThis as Global)[STAMPED_BY_SERVER] = true;
+  nonce();
+}
+
+/** Writes the socket's address over any client value of the header, for a request about to be handed to Next. */
+export function stampPeerAddress(request: http.IncomingMessage): void {
+  // Typed as always present, but undefined once the connection is gone.
+  const socket: typeof request.socket | undefined = request.socket;
+  request.headers[PEER_HEADER] = `${nonce()} ${socket instanceof TLSSocket ? 'tls' : 'tcp'} ${socket?.remoteAddress ?? ''}`;
+}
 
 export function installPeerAddressHeader(): void {
   const global = globalThis as Global;
-  if (global[KEY]) return;
-  const nonce = randomBytes(16).toString('hex');
-  global[KEY] = nonce;
+  nonce();
+  if (global[STAMPED_BY_SERVER] || global[PATCHED]) return;
+  global[PATCHED] = true;
   for (const Server of [http.Server, https.Server]) {
     // Kept unbound on purpose: the patch below calls it with the server it runs on as `this`.
     // eslint-disable-next-line @typescript-eslint/unbound-method
@@ -34,11 +59,7 @@ export function installPeerAddressHeader(): void {
         answerClientError(first, second);
         return true;
       }
-      if (event === 'request' && first instanceof http.IncomingMessage) {
-        // Typed as always present, but undefined once the connection is gone.
-        const socket: typeof first.socket | undefined = first.socket;
-        first.headers[PEER_HEADER] = `${nonce} ${socket instanceof TLSSocket ? 'tls' : 'tcp'} ${socket?.remoteAddress ?? ''}`;
-      }
+      if (event === 'request' && first instanceof http.IncomingMessage) stampPeerAddress(first);
       const handled: unknown = Reflect.apply(emit, this, [event, ...args]);
       return handled === true;
     } as typeof emit;
@@ -48,9 +69,9 @@ export function installPeerAddressHeader(): void {
 export function peerFromHeaders(headers: {
   get(name: string): string | null;
 }): { address: string; encrypted: boolean } | undefined {
-  const nonce = (globalThis as Global)[KEY];
+  const expected = (globalThis as Global)[KEY];
   const value = headers.get(PEER_HEADER);
-  if (!nonce || !value || !value.startsWith(`${nonce} `)) return undefined;
+  if (!expected || !value || !value.startsWith(`${expected} `)) return undefined;
   const [, transport, address] = value.split(' ');
   if (!address) return undefined;
   return { address, encrypted: transport === 'tls' };
