@@ -26,9 +26,11 @@ describe('log lines', () => {
     });
     let out = '';
     let firstLineAt: number | undefined;
-    child.stdout.on('data', (chunk: Buffer) => {
+    // Decoded across reads: a pipe's read can end inside a character.
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       firstLineAt ??= Date.now();
-      out += chunk.toString();
+      out += chunk;
     });
     return new Promise((resolve) =>
       child.on('close', (code) => resolve({ lines: out.split('\n').filter(Boolean), firstLineAt, code })),
@@ -49,5 +51,18 @@ describe('log lines', () => {
     expect(result.code).toBe(3);
     expect(result.lines).toHaveLength(5000);
     expect((JSON.parse(result.lines[4999]!) as { i: number }).i).toBe(4999);
+  }, 20_000);
+
+  it('keep text of every script whole across the gathered writes, in order', async () => {
+    // Lines of three, two and one byte per character, long enough that gathered writes end inside them.
+    const result = await run(
+      `${importLog} for (let i = 0; i < 3000; i++) log.info({ i, text: ['漢字かな', 'Ünïcødé', 'ascii'][i % 3].repeat(40) }, 'line'); process.exit(0);`,
+    );
+    const lines = result.lines.map((l) => JSON.parse(l) as { i: number; text: string });
+    expect(lines).toHaveLength(3000);
+    lines.forEach((line, i) => {
+      expect(line.i).toBe(i);
+      expect(line.text).toBe(['漢字かな', 'Ünïcødé', 'ascii'][i % 3]!.repeat(40));
+    });
   }, 20_000);
 });
