@@ -65,4 +65,11 @@ describe('log lines', () => {
       expect(line.text).toBe(['漢字かな', 'Ünïcødé', 'ascii'][i % 3]!.repeat(40));
     });
   }, 20_000);
+
+  it('call back a flush, once what was gathered is written', async () => {
+    // Called back with or without an error: on a pipe, sonic-boom's fsync after the write is refused (EINVAL).
+    const result = await run(`${importLog} log.info('before'); log.flush(() => process.exit(7)); setTimeout(() => {}, 5000);`);
+    expect(result.code).toBe(7);
+    expect(result.lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['before']);
+  }, 20_000);
 });

@@ -27,7 +27,7 @@ if (gathered > 0) setInterval(() => sink.flush(), 100).unref();
 const destination = {
   // Looked up at each line: on a closed pipe (EPIPE) pino turns the sink's write into a no-op.
   write: (line: string) => sink.write(Buffer.from(line) as unknown as string),
-  flush: () => sink.flush(),
+  flush: (done?: (error?: Error) => void) => sink.flush(done),
   flushSync: () => sink.flushSync(),
 };
 
