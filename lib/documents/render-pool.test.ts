@@ -394,6 +394,39 @@ describe('render threads', () => {
     }
   });
 
+  it('a raise that lands late does not undo the next job’s SCHED_IDLE', async () => {
+    // chrt made slow (a wrapper first on PATH): the raise of one render is still running when the next job starts.
+    const slow = path.join(dir, 'slow-chrt');
+    mkdirSync(slow, { recursive: true });
+    const chrt = execFileSync('sh', ['-c', 'command -v chrt']).toString().trim();
+    writeFileSync(path.join(slow, 'chrt'), `#!/bin/sh\nsleep 3\nexec ${chrt} "$@"\n`, { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    const pool = new RenderPool(options({ script, policy: 'idle', nice: 10, raiseIdleAfterMs: 100 }));
+    try {
+      // The thread's first render (its start included) may itself be raised, with the real chrt; the next asks for
+      // SCHED_IDLE again.
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      await expect.poll(idleThreads, { timeout: 5_000 }).toBe(1);
+      const raisedBefore = pool.stats().raised;
+      process.env.PATH = `${slow}:${pathBefore}`;
+      // Raised 100 ms in; its chrt answers 3 s later, after this render has ended.
+      const started = Date.now();
+      await renderWith(pool, 'a', labels(1_000));
+      expect(pool.stats().raised).toBe(raisedBefore + 1);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await renderWith(pool, 'a', labels(3, 'zpl'));
+      // Past the late chrt: the thread asked for SCHED_IDLE again only once it had landed.
+      await new Promise((resolve) => setTimeout(resolve, 3_500 - (Date.now() - started)));
+      expect(pool.stats().raised).toBe(raisedBefore + 1);
+      expect(idleThreads()).toBe(1);
+    } finally {
+      process.env.PATH = pathBefore;
+      await pool.close();
+    }
+  });
+
   it('a thread idle for idleMs ends (its memory with it); the next render starts one', async () => {
     const pool = new RenderPool(options({ script, idleMs: 200 }));
     try {

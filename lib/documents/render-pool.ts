@@ -232,6 +232,11 @@ class ThreadExecutor implements Executor {
   private tid: string | undefined;
   /** The thread was raised out of SCHED_IDLE during a render: the next job asks for it again. */
   private raised = false;
+  /**
+   * The `chrt` of a raise, while it runs. The next job waits for it: a raise that landed after that job's thread had
+   * asked for SCHED_IDLE again would leave the thread, and every render after, out of SCHED_IDLE.
+   */
+  private raising: Promise<void> | undefined;
   /** Raisings so far (the pool's stats). */
   raisings = 0;
   private current: { id: number; resolve: (document: RenderedDocument) => void; reject: (error: Error) => void } | undefined;
@@ -348,11 +353,8 @@ class ThreadExecutor implements Executor {
         if (this.worker === worker) this.end();
       }, this.options.timeoutMs);
       timer.unref();
-      const raise =
-        this.options.policy !== 'idle'
-          ? undefined
-          : setTimeout(() => this.raise(worker, id), this.options.raiseIdleAfterMs ?? IDLE_RENDER_RAISED_AFTER_MS);
-      raise?.unref();
+      // Armed when the job goes to the thread, which may wait for a raise still running (below).
+      let raise: NodeJS.Timeout | undefined;
       this.current = {
         id,
         resolve: (document) => {
@@ -368,7 +370,15 @@ class ThreadExecutor implements Executor {
       };
       const idleAgain = this.raised;
       this.raised = false;
-      worker.postMessage({ id, job, idleAgain, spill: file }, transferables(job));
+      const post = () => {
+        if (this.options.policy === 'idle') {
+          raise = setTimeout(() => this.raise(worker, id), this.options.raiseIdleAfterMs ?? IDLE_RENDER_RAISED_AFTER_MS);
+          raise.unref();
+        }
+        worker.postMessage({ id, job, idleAgain, spill: file }, transferables(job));
+      };
+      if (this.raising) void this.raising.then(() => this.current?.id === id && this.worker === worker && post());
+      else post();
     }).then(
       (document) => {
         this.jobs += 1;
@@ -394,7 +404,13 @@ class ThreadExecutor implements Executor {
     if (this.worker !== worker || this.current?.id !== id || !this.tid) return;
     this.raised = true;
     this.raisings += 1;
-    execFile('chrt', ['--other', '--pid', '0', this.tid], { timeout: 5_000 }, () => undefined);
+    const tid = this.tid;
+    const raising = new Promise<void>((resolve) =>
+      execFile('chrt', ['--other', '--pid', '0', tid], { timeout: 5_000 }, () => resolve()),
+    ).then(() => {
+      if (this.raising === raising) this.raising = undefined;
+    });
+    this.raising = raising;
   }
 
   private idleLater(): void {
