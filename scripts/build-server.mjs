@@ -4,6 +4,7 @@
 //
 //   dist/start.js                    npm start: the supervisor (server/start.ts)
 //   dist/server.js                   what each of its workers runs (server/server.ts)
+//   dist/portal.js                   its portal's process: Next alone (server/portal.ts)
 //   dist/request-log-thread.js       the request log's writer thread in each of them (server/request-log-thread.ts)
 //   dist/document-render-thread.js   their document render threads (server/document-render-thread.ts)
 //   dist/document-render-job.js      the renderers, for a render inline where no render thread runs (lib/documents)
@@ -35,6 +36,7 @@ const INFO = path.join(OUT, 'build-info.json');
 export const ENTRIES = {
   start: 'server/start.ts',
   server: 'server/server.ts',
+  portal: 'server/portal.ts',
   'request-log-thread': 'server/request-log-thread.ts',
   'document-render-thread': 'server/document-render-thread.ts',
   'document-render-job': 'lib/documents/render-job.ts',

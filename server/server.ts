@@ -1,9 +1,11 @@
 // The production server: one node:http server that hands the API paths to the API's Fastify app
 // (lib/http/api-app.ts: Fastify's router, body reader and CORS around our auth, limits and envelope)
-// and every other path (portal pages, portal-api, assets, the OpenAPI document) to Next's request
-// handler. The split is by path prefix, before either sees the request: Next's per-request pipeline
-// costs far more than our operations do, and Fastify in front of Next would cost every portal
-// request its routing and hooks (docs/decisions/production-server.md).
+// and every other path (portal pages, portal-api, assets, the OpenAPI document) to Next: under
+// `npm start`, to the portal's process (server/portal.ts) over its Unix socket, so that Next never
+// loads where the API is served; run alone or by `npm run dev`, to Next's request handler here. The
+// split is by path prefix, before either sees the request: Next's per-request pipeline costs far
+// more than our operations do, and Fastify in front of Next would cost every portal request its
+// routing and hooks (docs/decisions/production-server.md).
 // The route handlers under app/api stay: `START_MODE=next npm start` serves everything through
 // Next, and the API suite runs against both ways in. It also runs this process's webhook delivery
 // worker (WEBHOOK_WORKER=off: none), which it stops with the server.
@@ -125,9 +127,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Each request handed to Next carries its peer's address, stamped here: instrumentation.ts then leaves Node's servers
   // unpatched, so the API's requests do not pay for a header only Next's route handlers read.
   stampPeerAddressesInServer();
+  // Under `npm start` the portal has a process of its own (server/portal.ts), and its requests are passed to it;
+  // run alone (or `npm run dev`, whose hot reload needs Next here), this process loads Next itself.
+  const portalSocket = dev ? undefined : process.env.CARRIER_PORTAL_SOCKET;
+  const portal = portalSocket ? (await import('@/lib/http/portal-proxy')).portalProxy({ socketPath: portalSocket }) : undefined;
   // A request for Next's paths that comes before it is prepared waits for it.
   const toNext = (req: IncomingMessage, res: ServerResponse) => {
     stampPeerAddress(req);
+    if (portal) return portal.handle(req, res);
     if (nextHandler) return void nextHandler(req, res).catch((error: unknown) => sendServerFailure(res, error));
     void nextPrepared!.then(({ handler }) => handler(req, res)).catch((error: unknown) => sendServerFailure(res, error));
   };
@@ -181,7 +188,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // on round trips that Next's loading would hold up). Then, in production, Next loads and prepares (half a second; a
   // portal request meanwhile waits), and the postal-code dataset is read (0.1 s) before a request needs it.
   const ready = probes.whenReady();
-  if (!dev) {
+  if (!dev && !portal) {
     const readyOrLate = new Promise<void>((resolve) => setTimeout(resolve, NEXT_AFTER_MS).unref());
     nextPrepared = Promise.race([ready, readyOrLate]).then(() => {
       if (closing) throw new Error('stopped before Next was prepared');
@@ -214,6 +221,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       clearInterval(idle);
       clearTimeout(deadline);
       await api.close().catch(() => undefined);
+      portal?.close();
       // Not waited for while still preparing (a stop during the start): the process exits once this is done.
       if (nextHandler) await nextPrepared?.then(({ app }) => app.close()).catch(() => undefined);
       await probes.close();

@@ -6,9 +6,11 @@
 // the seeded rate cards, and the server:
 //   default          APP_WORKERS worker processes (Node's cluster; one per core unless set, one for
 //                    `npm run dev`) sharing the port, each running server/server.ts: the API on
-//                    Fastify (lib/http/api-app.ts), every other path by Next, and a webhook delivery
-//                    worker. A worker that dies is replaced (after a back-off when they keep
-//                    dying), so a crash costs its own requests in flight, not the service.
+//                    Fastify (lib/http/api-app.ts) and a webhook delivery worker, every other path
+//                    passed to the portal's process (server/portal.ts: Next alone, on a Unix socket;
+//                    `npm run dev` keeps Next in its worker). A worker or portal that dies is
+//                    replaced (after a back-off when they keep dying), so a crash costs its own
+//                    requests in flight, not the service.
 //   START_MODE=next  plain `next start` / `next dev` in a child process, the API through Next's
 //                    route handlers (the API suite runs against both; see docs/decisions/production-server.md)
 // SIGTERM / SIGINT, to this process or to its whole group: the workers stop accepting and finish
@@ -17,11 +19,13 @@
 // `npm start` runs this file compiled (dist/start.js, built by `npm run build`: scripts/build-server.mjs),
 // with no TypeScript at run time; `npm run dev` runs it from source under tsx, with
 // `--import ./scripts/hooks/server-only.mjs` so that lib/ modules load outside Next.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork as forkProcess, spawn, type ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedRateCards } from '../prisma/seed';
 import { processSettings, type ProcessSettings } from '../lib/env';
@@ -60,6 +64,7 @@ function report(error: unknown): void {
 
 async function exit(code: number): Promise<never> {
   await database?.stop().catch((error: Error) => console.error(`stopping the database failed: ${error.message}`));
+  if (portalDir) rmSync(portalDir, { recursive: true, force: true });
   process.exit(code);
 }
 
@@ -95,6 +100,16 @@ if (refusal) {
   process.exit(1);
 }
 
+// The portal (Next) runs in a process of its own, on a Unix socket in a directory only this user can enter; the API
+// workers pass it every request that is not the API's (server/portal.ts, lib/http/portal-proxy.ts). The peer-address
+// nonce they stamp those requests with is the instance's (lib/http/peer-address.ts). `npm run dev` keeps Next in its
+// one worker, for the hot reload's WebSocket.
+const portalDir = mode === 'server' && !dev ? mkdtempSync(path.join(tmpdir(), 'carrier-')) : undefined;
+if (portalDir) {
+  process.env.CARRIER_PORTAL_SOCKET = path.join(portalDir, 'portal.sock');
+  process.env.CARRIER_PEER_NONCE = randomBytes(16).toString('hex');
+}
+
 // The first worker is forked now, before the database is ready: loading its code (about a second, most of the
 // start) overlaps starting PostgreSQL, the migrations' check and the seed. Once loaded it asks for the database's
 // address (server/server.ts, CARRIER_AWAIT_DATABASE) and touches nothing before it has it; a message sent before
@@ -128,11 +143,12 @@ if (mode === 'next') runNext();
 else await runCluster();
 
 /** Built, this file is dist/start.js and its workers run dist/server.js; from source (`npm run dev`), server/server.ts. */
+function entry(name: string): string {
+  return fileURLToPath(new URL(`./${name}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+}
+
 function forkWorker(env: Record<string, string> = {}): Worker {
-  if (!cluster.settings.exec) {
-    const serverEntry = import.meta.url.endsWith('.ts') ? './server.ts' : './server.js';
-    cluster.setupPrimary({ exec: fileURLToPath(new URL(serverEntry, import.meta.url)), args: dev ? ['--dev'] : [] });
-  }
+  if (!cluster.settings.exec) cluster.setupPrimary({ exec: entry('server'), args: dev ? ['--dev'] : [] });
   return cluster.fork({ PORT: port, ...env });
 }
 
@@ -194,6 +210,35 @@ async function runCluster(): Promise<void> {
   const forkRest = () => {
     clearTimeout(restTimer);
     for (; rest > 0 && !stopping; rest -= 1) fork();
+    if (!portalForked) forkPortal();
+  };
+
+  // The portal's process starts with the rest: its Next takes about a second to prepare, and a portal request
+  // meanwhile waits for it in the API worker. One that dies is replaced, after a back-off when it keeps dying.
+  let portal: ChildProcess | undefined;
+  let portalForked = false;
+  let portalDeaths = 0;
+  let portalRestart: NodeJS.Timeout | undefined;
+  const forkPortal = () => {
+    portalForked = true;
+    if (!portalDir || stopping) return;
+    const started = Date.now();
+    // No delivery worker of its own: the API workers run one each.
+    const child = forkProcess(entry('portal'), [], { env: { ...process.env, WEBHOOK_WORKER: 'off' } });
+    portal = child;
+    child.on('message', (message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type === 'carrier:portal-listening')
+        log.info({ portalPid: child.pid }, 'portal ready');
+    });
+    child.once('exit', (code, signal) => {
+      portal = undefined;
+      if (stopping) return;
+      const lived = Date.now() - started;
+      portalDeaths = lived < FAST_DEATH_MS ? portalDeaths + 1 : 0;
+      const delayMs = portalDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** portalDeaths);
+      log.error({ portalPid: child.pid, code, signal, livedMs: lived, restartInMs: delayMs }, 'portal died; starting another');
+      portalRestart = setTimeout(forkPortal, delayMs);
+    });
   };
   const restTimer = setTimeout(forkRest, REST_AFTER_MS);
 
@@ -241,6 +286,7 @@ async function runCluster(): Promise<void> {
       // No worker has ever started (no build, a bad setting, the port taken): no use trying again.
       console.error(`npm start failed: the server did not start (worker exited with ${signal ?? code}); see its output above`);
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL');
+      portal?.kill('SIGKILL');
       void exit(1);
       return;
     }
@@ -260,6 +306,7 @@ async function runCluster(): Promise<void> {
 
   stopApp = async () => {
     clearTimeout(restTimer);
+    clearTimeout(portalRestart);
     for (const timer of restarts) clearTimeout(timer);
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
     log.info({ signal: stopping, workers: workers.length }, 'stopping: workers finish their requests in flight');
@@ -272,10 +319,19 @@ async function runCluster(): Promise<void> {
     const hard = setTimeout(
       () => {
         for (const worker of workers) if (!worker.isDead()) worker.process.kill('SIGKILL');
+        portal?.kill('SIGKILL');
       },
       config.APP_STOP_GRACE_MS + config.WEBHOOK_TIMEOUT_MS + 5_000,
     );
     await Promise.all(exited);
+    // The portal last: the workers' requests in flight may have been waiting on it.
+    const stoppingPortal = portal;
+    if (stoppingPortal && stoppingPortal.exitCode === null && stoppingPortal.signalCode === null) {
+      const portalExited = new Promise<void>((resolve) => stoppingPortal.once('exit', () => resolve()));
+      if (stoppingPortal.connected) stoppingPortal.send({ type: 'carrier:stop' });
+      else stoppingPortal.kill('SIGTERM');
+      await portalExited;
+    }
     clearTimeout(hard);
     await ops.close();
     log.info('workers stopped');

@@ -118,7 +118,9 @@ describe('portal documents: the print buttons', () => {
       if (file) expect(answer.headers.get('content-disposition'), route).toBe(`inline; filename="${file}"`);
       if (codes) expect(barcodes(answer.bytes).sort(), route).toEqual([...codes].sort());
     }
-  });
+    // Fourteen renders, the first of them starting the portal's and the API's render threads (one per process), at
+    // the idle priority renders run at, while the rest of the suite runs beside: about 7 s alone.
+  }, 120_000);
 
   it("a new tab's navigation Accept, with no ?format=, still gets the PDF; ?format= the API's other formats and its 406", async () => {
     const navigation = await portalGet(owner, `/portal-api/manifests/${container}/labels`);

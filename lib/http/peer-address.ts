@@ -7,9 +7,11 @@ import { answerClientError } from './client-error';
 
 // Next fills X-Forwarded-For from the socket only when the client sent none, so a route handler cannot know its peer.
 // Each request handed to Next gets the socket's address under this header, written over any client value and prefixed
-// with a per-process random nonce, so a client cannot forge it. The production server (server/server.ts) stamps the
-// requests it hands to Next itself; under `next start` and `next dev`, instrumentation.ts patches every server's
-// `emit` instead. The nonce and the choice live on globalThis: Next's bundle and the server's are two copies of this file.
+// with a random nonce, so a client cannot forge it. The nonce is one per process, or, under `npm start`, one per
+// instance: the API workers stamp the requests they pass to the portal's process (server/portal.ts), which reads them.
+// The production server (server/server.ts) stamps the requests it hands to Next itself; under `next start` and
+// `next dev`, instrumentation.ts patches every server's `emit` instead. The nonce and the choice live on globalThis:
+// Next's bundle and the server's are two copies of this file.
 
 export const PEER_HEADER = 'x-carrier-peer';
 const KEY = Symbol.for('carrier.peerAddressNonce');
@@ -17,9 +19,13 @@ const STAMPED_BY_SERVER = Symbol.for('carrier.peerAddressStampedByServer');
 const PATCHED = Symbol.for('carrier.peerAddressPatched');
 type Global = typeof globalThis & { [KEY]?: string; [STAMPED_BY_SERVER]?: boolean; [PATCHED]?: boolean };
 
+/** Set by `npm start`'s supervisor for its processes: the API workers stamp what the portal's process reads. */
+export const PEER_NONCE_ENV = 'CARRIER_PEER_NONCE';
+
 function nonce(): string {
   const global = globalThis as Global;
-  return (global[KEY] ??= randomBytes(16).toString('hex'));
+  const shared = process.env[PEER_NONCE_ENV];
+  return (global[KEY] ??= shared && /^[0-9a-f]{32}$/.test(shared) ? shared : randomBytes(16).toString('hex'));
 }
 
 /**

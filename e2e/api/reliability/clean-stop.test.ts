@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packageSample } from '../support/samples';
 import { alive, listening, postmasterPid, removeEmbeddedLeftovers } from '../support/embedded';
 import { seedAccount } from '../support/processes';
-import { childPids, freePort, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
+import { childPids, freePort, portalPids, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
 
 // SIGTERM (docker stop, systemd) or SIGINT (Ctrl+C) sent to the process that `npm start` is, or to
 // its whole process group, stops everything it started: the workers finish their requests in
@@ -69,11 +69,14 @@ async function startNpm(dataDir: string) {
   }
   const [supervisor] = childPids(proc.pid);
   const workers = childPids(supervisor);
+  // Forked with the second worker, once the first was ready.
+  const portal = portalPids(supervisor);
   const postmaster = postmasterPid(dataDir);
   expect(workers).toHaveLength(2);
+  expect(portal).toHaveLength(1);
   expect(alive(postmaster)).toBe(true);
   const url = `postgresql://postgres:postgres@127.0.0.1:${pgPort}/carrier`;
-  return { proc, port, pgPort, url, supervisor, workers, postmaster };
+  return { proc, port, pgPort, url, supervisor, workers, portal, postmaster };
 }
 
 /** The log lines at warn level or above (pino's 40, 50, 60). */
@@ -117,8 +120,9 @@ async function stopsCleanly(signal: NodeJS.Signals, group: boolean) {
   expect(troubledLines(app.proc.output()).filter((line) => !troubledBeforeStop.has(line))).toEqual([]);
   expect([0, 130, 143, 'SIGTERM', 'SIGINT']).toContain(code);
 
-  // Nothing left: no supervisor, no worker, no postmaster, nothing on either port.
-  for (const pid of [app.supervisor, ...app.workers, app.postmaster]) expect(alive(pid), `pid ${pid} still running`).toBe(false);
+  // Nothing left: no supervisor, no worker, no portal, no postmaster, nothing on either port.
+  for (const pid of [app.supervisor, ...app.workers, ...app.portal, app.postmaster])
+    expect(alive(pid), `pid ${pid} still running`).toBe(false);
   expect(await listening(app.port)).toBe(false);
   expect(await listening(app.pgPort)).toBe(false);
   expect(existsSync(`${dataDir}/postmaster.pid`)).toBe(false);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { packageSample } from '../support/samples';
+import { packageSample, rateSampleAll } from '../support/samples';
 import {
   dropFreshDatabase,
   freshDatabase,
@@ -155,5 +155,43 @@ describe('supervised workers', () => {
       { timeoutMs: 60_000, what: 'the app answering again' },
     );
     expect(server.running()).toBe(true);
+  }, 120_000);
+
+  it('replaces a portal process that dies: the API answers throughout, portal requests wait for the new one', async () => {
+    const url = await freshDatabase(inject('databaseUrl'), 'portal');
+    databases.push(url);
+    const server = await startApiServer(url, { APP_WORKERS: '1', WEBHOOK_WORKER: 'off', LOG_LEVEL: 'info' });
+    servers.push(server);
+    const [portal] = await waitFor(() => server.portalPids().length === 1 && server.portalPids(), {
+      timeoutMs: 60_000,
+      what: 'the portal process',
+    });
+    const signIn = () => fetch(`${server.baseUrl}/sign-in`).then((r) => r.status);
+    expect(await signIn()).toBe(200);
+
+    process.kill(portal, 'SIGKILL');
+    // A page asked for at once is held until the new portal listens, then served.
+    const heldPage = signIn();
+    const { token } = await seedAccount(url);
+    const quotes: number[] = [];
+    const quoting = (async () => {
+      for (let i = 0; i < 40; i += 1) {
+        const answer = await fetch(`${server.baseUrl}/version-test/api/1.1/wf/rate`, {
+          method: 'POST',
+          headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(rateSampleAll()),
+        });
+        quotes.push(answer.status);
+        await answer.arrayBuffer();
+      }
+    })();
+    expect(await heldPage).toBe(200);
+    await quoting;
+    expect(quotes.every((status) => status === 200)).toBe(true);
+    const [next] = server.portalPids();
+    expect(next).toBeDefined();
+    expect(next).not.toBe(portal);
+    expect(server.supervisor.some((line) => line.includes('"msg":"portal died; starting another"'))).toBe(true);
+    expect(server.workerPids()).toHaveLength(1); // the API worker was not touched
   }, 120_000);
 });

@@ -4,7 +4,7 @@ import { generateToken } from '@/lib/auth/tokens';
 import { createDatabase, databaseUrl, dropDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
-import { childPids, freePort, startApp, type AppProcess } from './spawn';
+import { childPids, freePort, portalPids, startApp, type AppProcess } from './spawn';
 
 // Tests that kill servers, stop PostgreSQL or run several instances start their own processes and
 // databases; the run's shared server is left alone.
@@ -62,6 +62,8 @@ export interface ServerProcess extends AppProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** The pids of the supervisor's worker processes right now. */
   workerPids(): number[];
+  /** The portal's process (server/portal.ts): none until the first worker is ready, then one. */
+  portalPids(): number[];
 }
 
 /** Settings of the reliability suite's servers: fast retries and polls, limits lifted. */
@@ -88,11 +90,12 @@ export async function startApiServer(url: string, env: Record<string, string | u
   return {
     ...app,
     workerPids: () => childPids(app.pid),
+    portalPids: () => portalPids(app.pid),
     kill: async (signal = 'SIGTERM') => {
       if (signal === 'SIGKILL') {
         // A crash of the whole machine's worth of processes: the supervisor and its workers at once
         // (a worker whose supervisor is gone would stop by itself, but gracefully).
-        const workers = childPids(app.pid);
+        const workers = [...childPids(app.pid), ...portalPids(app.pid)];
         await app.stop('SIGKILL');
         for (const pid of workers) {
           try {

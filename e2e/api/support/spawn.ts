@@ -233,9 +233,32 @@ export async function startApp(
 
 /**
  * The pids of `pid`'s child processes that run Node (Linux; none elsewhere): the supervisor's
- * workers (not the embedded PostgreSQL, also its child), or npm's script.
+ * workers (not the embedded PostgreSQL, also its child, nor the portal's process: portalPids), or npm's script.
  */
 export function childPids(pid: number): number[] {
+  const parent = cmdline(pid);
+  // A child whose command line is still its parent's is forked but not yet running its own file: not counted yet.
+  return nodeChildren(pid).filter((child) => !isPortal(child) && cmdline(child) !== parent);
+}
+
+/** The supervisor's portal process (server/portal.ts): none, or one once the first worker is ready. */
+export function portalPids(pid: number): number[] {
+  return nodeChildren(pid).filter(isPortal);
+}
+
+function isPortal(pid: number): boolean {
+  return /\/portal\.(js|ts)\0/.test(cmdline(pid));
+}
+
+function cmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function nodeChildren(pid: number): number[] {
   const node = realpathSync(process.execPath);
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);

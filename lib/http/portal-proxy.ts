@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Agent,
+  request,
+  type ClientRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import type { Socket } from 'node:net';
+import { log } from '@/lib/log';
+import { AppError } from '@/lib/errors/app-error';
+import { errorBody, errorHeaders, httpStatus } from './errors';
+import { PEER_HEADER } from './peer-address';
+
+// Under `npm start` the portal (Next) runs in a process of its own (server/portal.ts) on a private Unix socket, and the
+// API workers, which accept every connection, pass it the paths that are not the API's. Next loaded in a process costs
+// each API request there a share of the serving thread (docs/decisions/quote-cost.md); passing a portal request on
+// costs that request one local round trip instead. The request and the answer are streamed both ways, unchanged but
+// for the hop-by-hop headers, which belong to each connection.
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1), and `Expect`: each server answers a 100-continue on its own connection. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
+
+const KEPT = new Set([PEER_HEADER, 'host']);
+
+export interface PortalProxyOptions {
+  socketPath: string;
+  /** How long a request waits for the portal to listen (at the start, or while a crashed portal is restarted). */
+  waitMs?: number;
+  /** How often it tries again meanwhile. */
+  retryEveryMs?: number;
+}
+
+export interface PortalProxy {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Closes the idle connections to the portal; requests in flight finish. */
+  close(): void;
+}
+
+export function portalProxy(options: PortalProxyOptions): PortalProxy {
+  const { socketPath } = options;
+  const waitMs = options.waitMs ?? 30_000;
+  const retryEveryMs = options.retryEveryMs ?? 100;
+  // Idle connections to the portal close after 30 s, before the portal's own keep-alive (65 s) would close them
+  // under a request being sent.
+  const agent = new Agent({ keepAlive: true, timeout: 30_000, scheduling: 'lifo' });
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const headers = forwardedHeaders(req);
+    const deadline = Date.now() + waitMs;
+    // A body can be sent once: a request with one is tried again only if none of it has left.
+    const bodiless = req.method === 'GET' || req.method === 'HEAD';
+    let upstream: ClientRequest | undefined;
+    let settled = false;
+
+    const fail = (error: unknown, waited: boolean) => {
+      if (settled) return;
+      settled = true;
+      upstream?.destroy();
+      if (res.headersSent) return void res.destroy();
+      const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+      log.error({ err: error, requestId, path: req.url }, waited ? 'portal: not listening' : 'portal: request failed');
+      const failure = new AppError('service_unavailable', 'The portal is briefly unavailable; retry shortly.', {
+        retryAfterSeconds: 1,
+      });
+      res.writeHead(httpStatus(failure), {
+        ...errorHeaders(failure),
+        'content-type': 'application/json',
+        'x-request-id': requestId,
+      });
+      res.end(JSON.stringify(errorBody(failure, requestId)));
+    };
+
+    const attempt = () => {
+      if (settled) return;
+      let sending = false;
+      const current = request({ socketPath, agent, method: req.method, path: req.url, headers, setHost: false });
+      upstream = current;
+      const send = () => {
+        sending = true;
+        req.pipe(current);
+      };
+      current.once('socket', (socket: Socket) => {
+        if (socket.connecting) socket.once('connect', send);
+        else send();
+      });
+      let answered = false;
+      current.once('response', (answer) => {
+        answered = true;
+        if (settled) return void answer.destroy();
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders(answer));
+        answer.pipe(res);
+        // The portal went away in the middle of an answer: the client must not take the part for the whole.
+        answer.once('close', () => {
+          if (answer.complete) settled = true;
+          else fail(new Error('the portal closed the answer early'), false);
+        });
+        answer.on('error', () => undefined); // its close, just above, says what happened
+      });
+      current.on('error', (error: NodeJS.ErrnoException) => {
+        // Once answered, the answer's own end says how it went (Next may answer before it has read the whole body).
+        if (settled || answered) return;
+        req.unpipe(current);
+        const notListening = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
+        // A kept-alive connection the portal closed as it was reused (it restarted, say): nothing reached it.
+        const droppedReused = bodiless && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if ((notListening && (!sending || bodiless)) || droppedReused) {
+          if (Date.now() < deadline) return void setTimeout(attempt, retryEveryMs).unref();
+          return fail(error, true);
+        }
+        fail(error, false);
+      });
+    };
+
+    // The client went away: so does the request to the portal, which then stops working on it.
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      settled = true;
+      upstream?.destroy();
+    });
+    attempt();
+  };
+
+  return { handle, close: () => agent.destroy() };
+}
+
+/** The request's headers less the hop-by-hop ones, with the client's address as Next would have set it. */
+function forwardedHeaders(req: IncomingMessage): OutgoingHttpHeaders {
+  const named = connectionTokens(req.headers.connection);
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    // The stamped peer and the Host go on whatever the client's Connection header names: the portal needs both.
+    if (value === undefined || HOP_BY_HOP.has(name) || (named.has(name) && !KEPT.has(name))) continue;
+    headers[name] = value;
+  }
+  // Next fills X-Forwarded-For from its socket when the client sent none; its socket is now the Unix one.
+  if (headers['x-forwarded-for'] === undefined && req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
+  return headers;
+}
+
+/** The answer's headers as received (repeated ones, such as Set-Cookie, kept apart) less the hop-by-hop ones. */
+function answerHeaders(answer: IncomingMessage): string[] {
+  const named = connectionTokens(answer.headers.connection);
+  const raw = answer.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name) || named.has(name)) continue;
+    kept.push(raw[i]!, raw[i + 1]!);
+  }
+  return kept;
+}
+
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  if (!value) return new Set();
+  const joined = Array.isArray(value) ? value.join(',') : value;
+  return new Set(
+    joined
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
