@@ -108,6 +108,32 @@ describe('the portal proxy', () => {
     expect(seen!.headers['proxy-authorization']).toBeUndefined();
   });
 
+  it('sends a chunked body chunked again, whatever the method: it never reaches the portal as a request of its own', async () => {
+    const where = socketPath();
+    const seen: string[] = [];
+    await portalAt(where, (req, res) => {
+      void bodyOf(req).then((body) => {
+        seen.push(`${req.method} ${req.url} ${JSON.stringify(body)}`);
+        res.end('done');
+      });
+    });
+    const { url } = await front(where);
+    const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+    for (const method of ['DELETE', 'OPTIONS', 'GET', 'POST']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sent = http.request(`${url}/portal-api/things`, { method, headers: { 'transfer-encoding': 'chunked' } });
+        sent.once('error', reject);
+        sent.once('response', (res) => void bodyOf(res).then(resolve));
+        sent.end(smuggled);
+      });
+      expect(answer).toBe('done');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual(
+      ['DELETE', 'OPTIONS', 'GET', 'POST'].map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`),
+    );
+  });
+
   it('keeps an X-Forwarded-For the client sent, as Next would have', async () => {
     const where = socketPath();
     let forwardedFor: unknown;

@@ -145,6 +145,9 @@ function forwardedHeaders(req: IncomingMessage): OutgoingHttpHeaders {
     if (value === undefined || HOP_BY_HOP.has(name) || (named.has(name) && !KEPT.has(name))) continue;
     headers[name] = value;
   }
+  // A chunked body is sent chunked again. Dropped with the other hop-by-hop headers, it would go unframed for the
+  // methods Node does not chunk by default (DELETE, OPTIONS, GET), and the portal would read it as a next request.
+  if (req.headers['transfer-encoding'] !== undefined) headers['transfer-encoding'] = 'chunked';
   // Next fills X-Forwarded-For from its socket when the client sent none; its socket is now the Unix one.
   if (headers['x-forwarded-for'] === undefined && req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
   return headers;
