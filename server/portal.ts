@@ -67,7 +67,8 @@ try {
 restoreNativeGlobals();
 const handler = app.getRequestHandler();
 
-const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+// An HTTP/1.0 request with no Host reaches the portal as an HTTP/1.1 one: Node's own check would refuse it here.
+const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
   void handler(req, res).catch((error: unknown) => sendServerFailure(res, error));
 });
 server.on('clientError', answerClientError);

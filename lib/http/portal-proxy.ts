@@ -86,7 +86,13 @@ export function portalProxy(options: PortalProxyOptions): PortalProxy {
     const attempt = () => {
       if (settled) return;
       let sending = false;
-      const current = request({ socketPath, agent, method: req.method, path: req.url, headers, setHost: false });
+      let current: ClientRequest;
+      try {
+        current = request({ socketPath, agent, method: req.method, path: req.url, headers, setHost: false });
+      } catch (error) {
+        // A target or header Node's client would not send (its parser let it in): the envelope, not a thrown listener.
+        return fail(error, false);
+      }
       upstream = current;
       const send = () => {
         sending = true;
