@@ -39,7 +39,11 @@ if (supervised) {
   process.on('message', (message: unknown) => {
     if ((message as { type?: string } | null)?.type === 'carrier:stop') stop();
   });
-  process.on('disconnect', stop);
+  // The supervisor is gone (killed): it will not remove this instance's socket directory, so this process does.
+  process.on('disconnect', () => {
+    process.once('exit', () => rmSync(path.dirname(socketPath), { recursive: true, force: true }));
+    stop();
+  });
 }
 
 const [{ processSettings, env }, { log }, { answerClientError, sendServerFailure }, { stampPeerAddressesInServer }] =
@@ -68,7 +72,8 @@ restoreNativeGlobals();
 const handler = app.getRequestHandler();
 
 // An HTTP/1.0 request with no Host reaches the portal as an HTTP/1.1 one: Node's own check would refuse it here.
-const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => {
+// A request has 65 s to arrive whole: the API worker in front gives its client 60 s, so its own deadline answers first.
+const server = createServer({ requireHostHeader: false, requestTimeout: 65_000 }, (req: IncomingMessage, res: ServerResponse) => {
   void handler(req, res).catch((error: unknown) => sendServerFailure(res, error));
 });
 server.on('clientError', answerClientError);

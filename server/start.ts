@@ -219,6 +219,7 @@ async function runCluster(): Promise<void> {
   let portalForked = false;
   let portalDeaths = 0;
   let portalRestart: NodeJS.Timeout | undefined;
+  let gaveUp = false;
   const forkPortal = () => {
     portalForked = true;
     if (!portalDir || stopping) return;
@@ -232,7 +233,7 @@ async function runCluster(): Promise<void> {
     });
     child.once('exit', (code, signal) => {
       portal = undefined;
-      if (stopping) return;
+      if (stopping || gaveUp) return;
       const lived = Date.now() - started;
       portalDeaths = lived < FAST_DEATH_MS ? portalDeaths + 1 : 0;
       const delayMs = portalDeaths === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** portalDeaths);
@@ -286,6 +287,7 @@ async function runCluster(): Promise<void> {
       // No worker has ever started (no build, a bad setting, the port taken): no use trying again.
       console.error(`npm start failed: the server did not start (worker exited with ${signal ?? code}); see its output above`);
       for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGKILL');
+      gaveUp = true;
       portal?.kill('SIGKILL');
       void exit(1);
       return;
@@ -324,15 +326,18 @@ async function runCluster(): Promise<void> {
       config.APP_STOP_GRACE_MS + config.WEBHOOK_TIMEOUT_MS + 5_000,
     );
     await Promise.all(exited);
-    // The portal last: the workers' requests in flight may have been waiting on it.
+    clearTimeout(hard);
+    // The portal last: the workers' requests in flight may have been waiting on it. Its own deadline from then: its
+    // grace for what is still in it, and the few seconds it may wait for mail it is sending.
     const stoppingPortal = portal;
     if (stoppingPortal && stoppingPortal.exitCode === null && stoppingPortal.signalCode === null) {
       const portalExited = new Promise<void>((resolve) => stoppingPortal.once('exit', () => resolve()));
       if (stoppingPortal.connected) stoppingPortal.send({ type: 'carrier:stop' });
       else stoppingPortal.kill('SIGTERM');
+      const portalHard = setTimeout(() => stoppingPortal.kill('SIGKILL'), config.APP_STOP_GRACE_MS + 5_000);
       await portalExited;
+      clearTimeout(portalHard);
     }
-    clearTimeout(hard);
     await ops.close();
     log.info('workers stopped');
   };

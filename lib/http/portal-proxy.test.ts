@@ -134,6 +134,106 @@ describe('the portal proxy', () => {
     );
   });
 
+  it('keeps a Content-Length the client names in Connection: the body stays framed, never a request of its own', async () => {
+    const where = socketPath();
+    const seen: string[] = [];
+    await portalAt(where, (req, res) => {
+      void bodyOf(req).then((body) => {
+        seen.push(`${req.method} ${req.url} ${JSON.stringify(body)}`);
+        res.end('done');
+      });
+    });
+    const { url } = await front(where);
+    const smuggled = 'POST /portal-api/notes HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello';
+    for (const method of ['DELETE', 'OPTIONS', 'GET']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sent = http.request(`${url}/portal-api/things`, {
+          method,
+          headers: { connection: 'keep-alive, Content-Length', 'content-length': String(Buffer.byteLength(smuggled)) },
+        });
+        sent.once('error', reject);
+        sent.once('response', (res) => void bodyOf(res).then(resolve));
+        sent.end(smuggled);
+      });
+      expect(answer).toBe('done');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual(
+      ['DELETE', 'OPTIONS', 'GET'].map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`),
+    );
+  });
+
+  it('ends the request to the portal when the client is answered before the portal read its body', async () => {
+    const where = socketPath();
+    let portalClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (portalClosed = resolve));
+    const portal = await portalAt(where, (req, res) => {
+      req.socket.once('close', () => portalClosed());
+      res.writeHead(404);
+      res.end('early'); // answered without reading the body, as a page that does not exist is
+    });
+    portal.keepAliveTimeout = 65_000; // as server/portal.ts's
+    const { url } = await front(where);
+    const client = http.request(`${url}/nowhere`, { method: 'POST', headers: { 'content-length': '100000' } });
+    cleanups.push(() => void client.destroy());
+    client.once('error', () => undefined);
+    const early = await new Promise<number>((resolve) => {
+      client.once('response', (res) => {
+        res.resume(); // read to its end, the client's request left open: it never sends the rest
+        res.once('end', () => resolve(res.statusCode ?? 0));
+      });
+      client.write('abc');
+    });
+    expect(early).toBe(404);
+    // Without the proxy ending it, the portal would hold this connection until its keep-alive or request timeout.
+    const within = await Promise.race([closed.then(() => true), new Promise((resolve) => setTimeout(resolve, 1_000, false))]);
+    expect(within).toBe(true);
+  });
+
+  it('sends a request that broke its connection (the portal died on it) once more at most, and never one with a body', async () => {
+    const where = socketPath();
+    const received: string[] = [];
+    await portalAt(where, (req) => {
+      received.push(`${req.method} ${req.url}`);
+      req.socket.destroy();
+    });
+    const { url } = await front(where);
+    expect((await fetch(`${url}/crashes-the-portal`)).status).toBe(503);
+    expect((await fetch(`${url}/form`, { method: 'POST', body: 'name=x' })).status).toBe(503);
+    expect(received).toEqual(['GET /crashes-the-portal', 'GET /crashes-the-portal', 'POST /form']);
+  });
+
+  it('tries a body-less request once more when a kept-alive connection breaks under it; never one with a body', async () => {
+    const where = socketPath();
+    const received: string[] = [];
+    let breakNext = false;
+    await portalAt(where, (req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      if (breakNext) {
+        breakNext = false;
+        return void req.socket.destroy();
+      }
+      void bodyOf(req).then(() => res.end('answer'));
+    });
+    const { url } = await front(where);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(() => agent.destroy());
+    const ask = (method: string, target: string, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const sent = http.request(`${url}${target}`, { method, agent });
+        sent.once('error', reject);
+        sent.once('response', (res) => void bodyOf(res).then(() => resolve(res.statusCode ?? 0)));
+        sent.end(body);
+      });
+    expect(await ask('GET', '/warm')).toBe(200);
+    breakNext = true;
+    expect(await ask('GET', '/page')).toBe(200);
+    expect(await ask('GET', '/warm-again')).toBe(200);
+    breakNext = true;
+    expect(await ask('POST', '/form', 'name=x')).toBe(503);
+    expect(received).toEqual(['GET /warm', 'GET /page', 'GET /page', 'GET /warm-again', 'POST /form']);
+  });
+
   it('keeps an X-Forwarded-For the client sent, as Next would have', async () => {
     const where = socketPath();
     let forwardedFor: unknown;

@@ -33,7 +33,12 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
-const KEPT = new Set([PEER_HEADER, 'host']);
+/**
+ * Kept whatever the client's Connection header names. The stamped peer and the Host, which the portal needs; and
+ * Content-Length, the body's framing: dropped, a body of a GET, HEAD, DELETE or OPTIONS (which Node does not chunk)
+ * would go unframed and the portal would read it as the next request on that connection, someone else's.
+ */
+const KEPT = new Set([PEER_HEADER, 'host', 'content-length']);
 
 export interface PortalProxyOptions {
   socketPath: string;
@@ -61,9 +66,11 @@ export function portalProxy(options: PortalProxyOptions): PortalProxy {
     const headers = forwardedHeaders(req);
     const deadline = Date.now() + waitMs;
     // A body can be sent once: a request with one is tried again only if none of it has left.
-    const bodiless = req.method === 'GET' || req.method === 'HEAD';
+    const contentLength = req.headers['content-length'];
+    const bodiless = req.headers['transfer-encoding'] === undefined && (contentLength === undefined || contentLength === '0');
     let upstream: ClientRequest | undefined;
     let settled = false;
+    let retried = false;
 
     const fail = (error: unknown, waited: boolean) => {
       if (settled) return;
@@ -119,22 +126,35 @@ export function portalProxy(options: PortalProxyOptions): PortalProxy {
         // Once answered, the answer's own end says how it went (Next may answer before it has read the whole body).
         if (settled || answered) return;
         req.unpipe(current);
-        const notListening = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-        // A kept-alive connection the portal closed as it was reused (it restarted, say): nothing reached it.
-        const droppedReused = bodiless && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        if ((notListening && (!sending || bodiless)) || droppedReused) {
+        // Not listening (starting, or being replaced): the connection was refused before anything was sent.
+        const notListening = !sending && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED');
+        if (notListening) {
           if (Date.now() < deadline) return void setTimeout(attempt, retryEveryMs).unref();
           return fail(error, true);
+        }
+        // A connection that broke under a request with no body (a kept-alive one the portal closed as it was reused, or
+        // a portal killed as it accepted): tried once more. Once only: a request that itself kills the portal is not
+        // sent to every portal restarted after it. A request with a body is never sent twice.
+        const broken = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+        if (broken && bodiless && !retried) {
+          retried = true;
+          return attempt();
         }
         fail(error, false);
       });
     };
 
-    // The client went away: so does the request to the portal, which then stops working on it.
+    // The client went away, or was answered before the portal read its whole body: the request to the portal ends too
+    // (the portal stops working on it, and the connection is not held open for a body that will never come), and the
+    // rest of the client's body, if any, is read and dropped.
     res.once('close', () => {
-      if (res.writableFinished) return;
+      if (res.writableFinished && (upstream === undefined || upstream.writableFinished)) return;
       settled = true;
-      upstream?.destroy();
+      if (upstream) {
+        req.unpipe(upstream);
+        upstream.destroy();
+      }
+      if (!req.complete) req.resume();
     });
     attempt();
   };
