@@ -5,7 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { packageSample } from '../support/samples';
 import { alive, listening, postmasterPid, removeEmbeddedLeftovers } from '../support/embedded';
 import { seedAccount } from '../support/processes';
-import { childPids, freePort, portalPids, spawnProcess, waitForHttp, RATE_PREFLIGHT, type Spawned } from '../support/spawn';
+import {
+  childPids,
+  freePort,
+  portalPids,
+  workerPids,
+  spawnProcess,
+  waitForHttp,
+  RATE_PREFLIGHT,
+  type Spawned,
+} from '../support/spawn';
 
 // SIGTERM (docker stop, systemd) or SIGINT (Ctrl+C) sent to the process that `npm start` is, or to
 // its whole process group, stops everything it started: the workers finish their requests in
@@ -68,7 +77,7 @@ async function startNpm(dataDir: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   const [supervisor] = childPids(proc.pid);
-  const workers = childPids(supervisor);
+  const workers = workerPids(supervisor);
   // Forked with the second worker, once the first was ready.
   const portal = portalPids(supervisor);
   const postmaster = postmasterPid(dataDir);

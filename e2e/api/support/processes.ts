@@ -4,7 +4,7 @@ import { generateToken } from '@/lib/auth/tokens';
 import { createDatabase, databaseUrl, dropDatabase } from '../../../scripts/database.mjs';
 import { migrateDeploy } from '../../../scripts/migrate.mjs';
 import { seedRateCards } from '../../../prisma/seed';
-import { childPids, freePort, portalPids, startApp, type AppProcess } from './spawn';
+import { freePort, portalPids, startApp, workerPids, type AppProcess } from './spawn';
 
 // Tests that kill servers, stop PostgreSQL or run several instances start their own processes and
 // databases; the run's shared server is left alone.
@@ -89,13 +89,13 @@ export async function startApiServer(url: string, env: Record<string, string | u
   const app = await startApp({ name: 'app server', env: { DATABASE_URL: url, APP_WORKERS: '1', ...RELIABILITY_ENV, ...env } });
   return {
     ...app,
-    workerPids: () => childPids(app.pid),
+    workerPids: () => workerPids(app.pid),
     portalPids: () => portalPids(app.pid),
     kill: async (signal = 'SIGTERM') => {
       if (signal === 'SIGKILL') {
         // A crash of the whole machine's worth of processes: the supervisor and its workers at once
         // (a worker whose supervisor is gone would stop by itself, but gracefully).
-        const workers = [...childPids(app.pid), ...portalPids(app.pid)];
+        const workers = [...workerPids(app.pid), ...portalPids(app.pid)];
         await app.stop('SIGKILL');
         for (const pid of workers) {
           try {

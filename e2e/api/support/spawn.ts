@@ -237,8 +237,19 @@ export async function startApp(
  */
 export function childPids(pid: number): number[] {
   const parent = cmdline(pid);
-  // A child whose command line is still its parent's is forked but not yet running its own file: not counted yet.
-  return nodeChildren(pid).filter((child) => !isPortal(child) && cmdline(child) !== parent);
+  // A child whose command line is still its parent's, or empty while it execs, is not yet running its own file.
+  return nodeChildren(pid).filter((child) => {
+    const own = cmdline(child);
+    return own !== '' && own !== parent && !isPortal(child);
+  });
+}
+
+/**
+ * The supervisor's API workers (server/server.ts), known by the file they run: a child forked a moment ago, still
+ * showing its parent's command line or none while it execs, is not counted until it is one.
+ */
+export function workerPids(pid: number): number[] {
+  return nodeChildren(pid).filter((child) => /\/server\.(js|ts)\0/.test(cmdline(child)));
 }
 
 /** The supervisor's portal process (server/portal.ts): none, or one once the first worker is ready. */
