@@ -11,10 +11,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { closeProcessResources, drainServer } from './shutdown';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** How long a stop waits for mail still being sent in the background (as server/server.ts does). */
-const MAIL_STOP_WAIT_MS = 4_000;
 
 (process.env as Record<string, string>).NODE_ENV ??= 'production';
 const socketPath = process.env.CARRIER_PORTAL_SOCKET;
@@ -92,30 +91,9 @@ process.send?.({ type: 'carrier:portal-listening' });
 let closing: Promise<void> | undefined;
 running.close = (graceMs = config.APP_STOP_GRACE_MS): Promise<void> => {
   closing ??= (async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-    deadline.unref();
-    await closed;
-    clearInterval(idle);
-    clearTimeout(deadline);
+    await drainServer(server, graceMs);
     await app.close().catch(() => undefined);
-    const { drainMail } = await import('@/lib/mail/send-mail');
-    await drainMail(MAIL_STOP_WAIT_MS).catch((error: unknown) =>
-      log.warn({ err: error }, 'mail: could not wait for the last messages'),
-    );
-    const { closeRequestLog } = await import('@/lib/request-log/writer');
-    await closeRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));
-    const { db, pgPool } = await import('@/lib/db');
-    await db.$disconnect().catch(() => undefined);
-    await pgPool()
-      .end()
-      .catch(() => undefined);
-    const { closeIndexOrderPool } = await import('@/lib/index-order');
-    await closeIndexOrderPool();
-    const { closeQueuePool } = await import('@/lib/webhooks/queue-pool');
-    await closeQueuePool();
+    await closeProcessResources();
   })();
   return closing;
 };

@@ -21,15 +21,10 @@ import type { Duplex } from 'node:stream';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { closeProcessResources, drainServer } from './shutdown';
 import type { RequestHandler } from 'next/dist/server/next';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-/**
- * How long a stop waits for mail still being sent in the background, once requests have finished: within the
- * margin the supervisor leaves a worker past its grace (server/start.ts), so that a slow SMTP server never turns
- * a stop into a kill.
- */
-const MAIL_STOP_WAIT_MS = 4_000;
 /** Next prepares once this worker is ready, or this long after it listens if it is not ready by then. */
 const NEXT_AFTER_MS = 1_000;
 
@@ -207,42 +202,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let closing: Promise<void> | undefined;
   const close = (graceMs = config.APP_STOP_GRACE_MS): Promise<void> => {
     closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      // Keep-alive connections that become idle after their last response are closed as they do.
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
-      deadline.unref();
       // Attempts in flight end within WEBHOOK_TIMEOUT_MS; nothing new is claimed.
       await Promise.all([
-        closed,
+        drainServer(server, graceMs),
         worker?.stop().catch((error: unknown) => log.error({ err: error }, 'webhook worker failed to stop')),
       ]);
-      clearInterval(idle);
-      clearTimeout(deadline);
       await api.close().catch(() => undefined);
       portal?.close();
       // Not waited for while still preparing (a stop during the start): the process exits once this is done.
       if (nextHandler) await nextPrepared?.then(({ app }) => app.close()).catch(() => undefined);
       await probes.close();
-      // Mail the requests sent in the background (a sign-up's link), before the database it may be kept in closes.
-      const { drainMail } = await import('@/lib/mail/send-mail');
-      await drainMail(MAIL_STOP_WAIT_MS).catch((error: unknown) =>
-        log.warn({ err: error }, 'mail: could not wait for the last messages'),
-      );
-      // The request log's last lines (lib/request-log/writer.ts), then its connection.
-      const { closeRequestLog } = await import('@/lib/request-log/writer');
-      await closeRequestLog().catch((error: unknown) => log.warn({ err: error }, 'request log: last lines not written'));
-      const { db, pgPool } = await import('@/lib/db');
-      await db.$disconnect().catch(() => undefined);
-      await pgPool()
-        .end()
-        .catch(() => undefined);
-      const { closeIndexOrderPool } = await import('@/lib/index-order');
-      await closeIndexOrderPool();
-      // Accepted packages wake other processes' delivery workers on the queue pool, with or without a worker here.
-      const { closeQueuePool } = await import('@/lib/webhooks/queue-pool');
-      await closeQueuePool();
+      await closeProcessResources();
     })();
     return closing;
   };

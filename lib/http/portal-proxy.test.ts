@@ -108,59 +108,43 @@ describe('the portal proxy', () => {
     expect(seen!.headers['proxy-authorization']).toBeUndefined();
   });
 
-  it('sends a chunked body chunked again, whatever the method: it never reaches the portal as a request of its own', async () => {
+  /** Sends `body` with each method and `headers` through the proxy; what the portal saw, one line a request. */
+  async function throughTheProxy(methods: string[], headers: http.OutgoingHttpHeaders, body: string): Promise<string[]> {
     const where = socketPath();
     const seen: string[] = [];
     await portalAt(where, (req, res) => {
-      void bodyOf(req).then((body) => {
-        seen.push(`${req.method} ${req.url} ${JSON.stringify(body)}`);
+      void bodyOf(req).then((text) => {
+        seen.push(`${req.method} ${req.url} ${JSON.stringify(text)}`);
         res.end('done');
       });
     });
     const { url } = await front(where);
-    const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
-    for (const method of ['DELETE', 'OPTIONS', 'GET', 'POST']) {
+    for (const method of methods) {
       const answer = await new Promise<string>((resolve, reject) => {
-        const sent = http.request(`${url}/portal-api/things`, { method, headers: { 'transfer-encoding': 'chunked' } });
+        const sent = http.request(`${url}/portal-api/things`, { method, headers });
         sent.once('error', reject);
         sent.once('response', (res) => void bodyOf(res).then(resolve));
-        sent.end(smuggled);
+        sent.end(body);
       });
       expect(answer).toBe('done');
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(seen).toEqual(
-      ['DELETE', 'OPTIONS', 'GET', 'POST'].map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`),
-    );
+    return seen;
+  }
+
+  it('sends a chunked body chunked again, whatever the method: it never reaches the portal as a request of its own', async () => {
+    const smuggled = 'GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n';
+    const methods = ['DELETE', 'OPTIONS', 'GET', 'POST'];
+    const seen = await throughTheProxy(methods, { 'transfer-encoding': 'chunked' }, smuggled);
+    expect(seen).toEqual(methods.map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`));
   });
 
   it('keeps a Content-Length the client names in Connection: the body stays framed, never a request of its own', async () => {
-    const where = socketPath();
-    const seen: string[] = [];
-    await portalAt(where, (req, res) => {
-      void bodyOf(req).then((body) => {
-        seen.push(`${req.method} ${req.url} ${JSON.stringify(body)}`);
-        res.end('done');
-      });
-    });
-    const { url } = await front(where);
     const smuggled = 'POST /portal-api/notes HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello';
-    for (const method of ['DELETE', 'OPTIONS', 'GET']) {
-      const answer = await new Promise<string>((resolve, reject) => {
-        const sent = http.request(`${url}/portal-api/things`, {
-          method,
-          headers: { connection: 'keep-alive, Content-Length', 'content-length': String(Buffer.byteLength(smuggled)) },
-        });
-        sent.once('error', reject);
-        sent.once('response', (res) => void bodyOf(res).then(resolve));
-        sent.end(smuggled);
-      });
-      expect(answer).toBe('done');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(seen).toEqual(
-      ['DELETE', 'OPTIONS', 'GET'].map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`),
-    );
+    const methods = ['DELETE', 'OPTIONS', 'GET'];
+    const headers = { connection: 'keep-alive, Content-Length', 'content-length': String(Buffer.byteLength(smuggled)) };
+    const seen = await throughTheProxy(methods, headers, smuggled);
+    expect(seen).toEqual(methods.map((method) => `${method} /portal-api/things ${JSON.stringify(smuggled)}`));
   });
 
   it('ends the request to the portal when the client is answered before the portal read its body', async () => {
